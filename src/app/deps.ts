@@ -1,0 +1,96 @@
+// Composition root: the one place where clients are created, and closed in order.
+import { createClient as createClickHouse, type ClickHouseClient } from '@clickhouse/client'
+import { Redis } from 'ioredis'
+import { SdkKeyCache } from '../auth/sdk-keys.js'
+import { KafkaBroker } from '../broker/kafka.js'
+import { topicNames, type TopicNames } from '../broker/topics.js'
+import type { Config } from '../config/index.js'
+import { ClickHouseEventSink } from '../sinks/clickhouse/events.sink.js'
+import { migrate } from '../sinks/clickhouse/migrations.js'
+import { Store } from '../state/store.js'
+import type { Logger } from './logger.js'
+import { createMetrics, type Metrics } from './metrics.js'
+
+export interface Deps {
+  readonly config: Config
+  readonly log: Logger
+  readonly metrics: Metrics
+  readonly topics: TopicNames
+  readonly redis: Redis
+  readonly clickhouse: ClickHouseClient
+  readonly broker: KafkaBroker
+  readonly store: Store
+  readonly sdkKeys: SdkKeyCache
+  readonly eventSink: ClickHouseEventSink
+}
+
+export function createDeps(config: Config, log: Logger): Deps {
+  const redis = new Redis(config.redis.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true })
+  redis.on('error', (err: Error) => log.warn({ err }, 'redis connection error'))
+  const clickhouse = createClickHouse({
+    url: config.clickhouse.url,
+    username: config.clickhouse.user,
+    password: config.clickhouse.password,
+    request_timeout: 60_000,
+    max_open_connections: 16,
+  })
+  const store = new Store(redis, config.redis.keyPrefix)
+  return {
+    config,
+    log,
+    metrics: createMetrics(),
+    topics: topicNames(config),
+    redis,
+    clickhouse,
+    broker: new KafkaBroker({ ...config.kafka }, log.child({ component: 'kafka' })),
+    store,
+    sdkKeys: new SdkKeyCache(store, config.keyRefreshMs, log.child({ component: 'sdk-keys' })),
+    eventSink: new ClickHouseEventSink(clickhouse, config.clickhouse.database),
+  }
+}
+
+/** Connects and brings storage up to date: Kafka topics and ClickHouse migrations (both idempotent). */
+export async function prepareDeps(deps: Deps): Promise<void> {
+  await deps.redis.connect()
+  await migrate(deps.clickhouse, deps.config.clickhouse.database, deps.log)
+  await deps.broker.ensureTopics(Object.values(deps.topics))
+}
+
+/** Closes what createDeps opened, producer first (it may still flush), Redis last. */
+export async function closeDeps(deps: Deps): Promise<void> {
+  deps.sdkKeys.stop()
+  await deps.broker.close()
+  await deps.clickhouse.close()
+  await deps.redis.quit().catch(() => deps.redis.disconnect())
+}
+
+export type Readiness = Record<'kafka' | 'clickhouse' | 'redis', 'ok' | string>
+
+/** Each dependency answers within the timeout, or its error is reported. */
+export async function checkReadiness(deps: Deps, timeoutMs = 2000): Promise<{ ready: boolean; checks: Readiness }> {
+  const within = async (p: Promise<unknown>): Promise<string> => {
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)
+    })
+    try {
+      await Promise.race([p, timeout])
+      return 'ok'
+    } catch (err) {
+      return err instanceof Error ? err.message : String(err)
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+  const [kafka, clickhouse, redis] = await Promise.all([
+    within(deps.broker.ping()),
+    within(
+      deps.clickhouse.ping().then((r) => {
+        if (!r.success) throw r.error
+      }),
+    ),
+    within(deps.redis.ping()),
+  ])
+  const checks = { kafka, clickhouse, redis }
+  return { ready: Object.values(checks).every((v) => v === 'ok'), checks }
+}

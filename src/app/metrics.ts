@@ -1,0 +1,62 @@
+// Every Prometheus metric of the service, in one registry per process (tests build their own).
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+
+export function createMetrics() {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry, prefix: 'sluice_' })
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'sluice_http_requests_total',
+      help: 'HTTP requests by route, method and status code',
+      labelNames: ['route', 'method', 'status_code'] as const,
+      registers: [registry],
+    }),
+    eventsAccepted: new Counter({
+      name: 'sluice_events_accepted_total',
+      help: 'Event records accepted by the edge (acknowledged by Kafka)',
+      registers: [registry],
+    }),
+    eventsRejected: new Counter({
+      name: 'sluice_events_rejected_total',
+      help: 'Event records that failed validation and went to event_rejections',
+      registers: [registry],
+    }),
+    eventsInserted: new Counter({
+      name: 'sluice_events_inserted_total',
+      help: 'Event rows inserted into ClickHouse',
+      registers: [registry],
+    }),
+    publishSeconds: new Histogram({
+      name: 'sluice_kafka_publish_seconds',
+      help: 'Time from a request being parsed to Kafka acknowledging all its messages',
+      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    consumerLag: new Gauge({
+      name: 'sluice_consumer_lag_messages',
+      help: 'Messages between the last processed offset and the high watermark',
+      labelNames: ['topic', 'partition'] as const,
+      registers: [registry],
+    }),
+    insertBatchRows: new Histogram({
+      name: 'sluice_clickhouse_insert_rows',
+      help: 'Rows per ClickHouse insert',
+      buckets: [1, 10, 100, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000],
+      registers: [registry],
+    }),
+    insertSeconds: new Histogram({
+      name: 'sluice_clickhouse_insert_seconds',
+      help: 'Latency of ClickHouse inserts',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    sinkErrors: new Counter({
+      name: 'sluice_clickhouse_insert_errors_total',
+      help: 'Failed ClickHouse inserts (retried)',
+      registers: [registry],
+    }),
+  }
+}
+
+export type Metrics = ReturnType<typeof createMetrics>

@@ -1,0 +1,60 @@
+// Starts the roles asked for in one process and stops them in order:
+// stop accepting (503) → HTTP drains → consumers finish their batch and commit → producer flushes →
+// ClickHouse and Redis close.
+import { groupIds } from '../broker/topics.js'
+import type { Consumer } from '../broker/ports.js'
+import type { Config } from '../config/index.js'
+import { EventsConsumer } from '../consumers/events.consumer.js'
+import { buildServer } from '../edge/server.js'
+import { closeDeps, createDeps, prepareDeps, type Deps } from './deps.js'
+import type { Logger } from './logger.js'
+
+export const ROLES = ['edge', 'events'] as const
+export type Role = (typeof ROLES)[number]
+
+export interface RunningService {
+  readonly url: string
+  readonly deps: Deps
+  stop(): Promise<void>
+}
+
+export async function startService(config: Config, roles: readonly Role[], log: Logger): Promise<RunningService> {
+  const deps = createDeps(config, log)
+  let draining = false
+  const consumers: Consumer[] = []
+  try {
+    await prepareDeps(deps)
+    if (roles.includes('edge')) await deps.sdkKeys.start()
+    if (roles.includes('events')) {
+      const events = new EventsConsumer(deps.eventSink, deps.metrics, log.child({ component: 'events-consumer' }))
+      const consumer = deps.broker.createConsumer({
+        groupId: groupIds(config).events,
+        topic: deps.topics.events,
+        handler: events.handle,
+        onRebalance: events.reset,
+      })
+      await consumer.start()
+      consumers.push(consumer)
+    }
+  } catch (err) {
+    for (const c of consumers) await c.stop().catch(() => undefined)
+    await closeDeps(deps).catch(() => undefined)
+    throw err
+  }
+  const app = await buildServer(deps, { edge: roles.includes('edge'), isDraining: () => draining })
+  const url = await app.listen({ host: config.http.host, port: config.http.port })
+  log.info({ url, roles }, 'sluice is serving')
+
+  return {
+    url,
+    deps,
+    stop: async () => {
+      draining = true
+      log.info('shutting down: no new requests')
+      await app.close()
+      for (const c of consumers) await c.stop()
+      await closeDeps(deps)
+      log.info('shutdown complete')
+    },
+  }
+}

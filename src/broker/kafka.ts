@@ -1,0 +1,296 @@
+// Kafka adapter of the broker port (kafkajs). kafkajs has no producer linger and puts every message of
+// one partition in one record batch, so this adapter batches itself: concurrent publish calls are
+// grouped into one flush ("group commit"), and a flush is cut into rounds in which each partition
+// gets at most `messageMaxBytes`, so no record batch exceeds the broker's message.max.bytes.
+import { Kafka, logLevel as KafkaLogLevel, type Admin, type Producer, type Consumer as KafkaConsumer, type LogEntry } from 'kafkajs'
+import type { Logger } from '../app/logger.js'
+import {
+  PublishError,
+  type Consumer,
+  type ConsumerOptions,
+  type InboundMessage,
+  type OutboundMessage,
+  type Publisher,
+} from './ports.js'
+
+export interface KafkaSettings {
+  readonly brokers: readonly string[]
+  readonly clientId: string
+  readonly partitions: number
+  readonly replicationFactor: number
+  readonly messageMaxBytes: number
+  readonly publishTimeoutMs: number
+  readonly fetchMaxBytes: number
+}
+
+/** Bytes a message takes in a record batch, with room for the record's own framing. */
+function messageBytes(m: OutboundMessage): number {
+  let n = m.value.length + Buffer.byteLength(m.key) + 64
+  for (const [k, v] of Object.entries(m.headers)) n += Buffer.byteLength(k) + Buffer.byteLength(v) + 8
+  return n
+}
+
+const FLUSH_MAX_BYTES = 64 * 1024 * 1024
+
+interface Job {
+  readonly topic: string
+  readonly messages: readonly OutboundMessage[]
+  readonly bytes: number
+  readonly resolve: () => void
+  readonly reject: (err: Error) => void
+  timer?: NodeJS.Timeout
+}
+
+export class KafkaBroker implements Publisher {
+  private readonly kafka: Kafka
+  private admin?: Admin
+  private producer?: Producer
+  private readonly consumers = new Set<KafkaConsumer>()
+  private readonly partitionCounts = new Map<string, number>()
+  private queue: Job[] = []
+  private flushing = false
+  private closed = false
+  private roundRobin = 0
+
+  constructor(
+    private readonly settings: KafkaSettings,
+    private readonly log: Logger,
+  ) {
+    this.kafka = new Kafka({
+      clientId: settings.clientId,
+      brokers: [...settings.brokers],
+      connectionTimeout: 3000,
+      requestTimeout: 15000,
+      retry: { retries: 5, initialRetryTime: 200, maxRetryTime: 5000 },
+      logLevel: KafkaLogLevel.WARN,
+      logCreator: () => (entry: LogEntry) => {
+        const { message, ...rest } = entry.log
+        const level = entry.level <= KafkaLogLevel.ERROR ? 'error' : entry.level === KafkaLogLevel.WARN ? 'warn' : 'debug'
+        log[level]({ kafka: { namespace: entry.namespace, ...rest } }, message)
+      },
+    })
+  }
+
+  private async getAdmin(): Promise<Admin> {
+    if (!this.admin) {
+      const admin = this.kafka.admin()
+      await admin.connect()
+      this.admin = admin
+    }
+    return this.admin
+  }
+
+  /** Creates the topics that do not exist yet (idempotent) and learns their partition counts. */
+  async ensureTopics(topics: readonly string[]): Promise<void> {
+    const admin = await this.getAdmin()
+    const existing = new Set(await admin.listTopics())
+    const missing = topics.filter((t) => !existing.has(t))
+    if (missing.length > 0) {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((topic) => ({
+          topic,
+          numPartitions: this.settings.partitions,
+          replicationFactor: this.settings.replicationFactor,
+        })),
+      })
+      this.log.info({ topics: missing, partitions: this.settings.partitions }, 'kafka topics created')
+    }
+    await this.learnPartitions(topics)
+  }
+
+  private async learnPartitions(topics: readonly string[]): Promise<void> {
+    const admin = await this.getAdmin()
+    const meta = await admin.fetchTopicMetadata({ topics: [...topics] })
+    for (const t of meta.topics) this.partitionCounts.set(t.name, t.partitions.length)
+  }
+
+  /** Throws unless a broker answers a metadata request. */
+  async ping(): Promise<void> {
+    const admin = await this.getAdmin()
+    await admin.describeCluster()
+  }
+
+  publish(topic: string, messages: readonly OutboundMessage[]): Promise<void> {
+    if (this.closed) return Promise.reject(new PublishError('PUBLISHER_CLOSED', 'publisher is closed'))
+    if (messages.length === 0) return Promise.resolve()
+    return new Promise<void>((resolve, reject) => {
+      const job: Job = { topic, messages, bytes: messages.reduce((n, m) => n + messageBytes(m), 0), resolve, reject }
+      // A job still queued at its deadline is withdrawn and never sent, so a 503 for it is certain.
+      job.timer = setTimeout(() => {
+        const i = this.queue.indexOf(job)
+        if (i >= 0) {
+          this.queue.splice(i, 1)
+          reject(new PublishError('PUBLISH_TIMEOUT', `kafka did not take the messages within ${this.settings.publishTimeoutMs} ms`))
+        }
+      }, this.settings.publishTimeoutMs)
+      this.queue.push(job)
+      void this.flushLoop()
+    })
+  }
+
+  private async flushLoop(): Promise<void> {
+    if (this.flushing) return
+    this.flushing = true
+    try {
+      while (this.queue.length > 0) {
+        const jobs: Job[] = []
+        let bytes = 0
+        while (this.queue.length > 0 && (jobs.length === 0 || bytes + this.queue[0]!.bytes <= FLUSH_MAX_BYTES)) {
+          const job = this.queue.shift()!
+          clearTimeout(job.timer)
+          jobs.push(job)
+          bytes += job.bytes
+        }
+        try {
+          await this.flush(jobs)
+          for (const job of jobs) job.resolve()
+        } catch (err) {
+          this.log.error({ err, jobs: jobs.length, bytes }, 'kafka publish failed')
+          await this.resetProducer()
+          const error = new PublishError('PUBLISH_FAILED', 'kafka did not acknowledge the messages', { cause: err })
+          for (const job of jobs) job.reject(error)
+        }
+      }
+    } finally {
+      this.flushing = false
+    }
+  }
+
+  private async getProducer(): Promise<Producer> {
+    if (!this.producer) {
+      // Idempotent: a produce request retried after a lost response is not written twice.
+      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false })
+      await producer.connect()
+      this.producer = producer
+    }
+    return this.producer
+  }
+
+  private async resetProducer(): Promise<void> {
+    const producer = this.producer
+    this.producer = undefined
+    await producer?.disconnect().catch(() => undefined)
+  }
+
+  private async flush(jobs: readonly Job[]): Promise<void> {
+    const producer = await this.getProducer()
+    for (const round of await this.plan(jobs)) {
+      await producer.sendBatch({
+        acks: -1,
+        timeout: this.settings.publishTimeoutMs,
+        topicMessages: [...round].map(([topic, parts]) => ({
+          topic,
+          messages: parts.flatMap((p, partition) =>
+            p.messages.map((m) => ({ partition, key: m.key, value: m.value, headers: { ...m.headers } })),
+          ),
+        })),
+      })
+    }
+  }
+
+  /** Cuts the jobs into rounds where each partition receives at most messageMaxBytes. */
+  private async plan(jobs: readonly Job[]): Promise<Map<string, { bytes: number; messages: OutboundMessage[] }[]>[]> {
+    const unknown = [...new Set(jobs.map((j) => j.topic))].filter((t) => !this.partitionCounts.has(t))
+    if (unknown.length > 0) await this.learnPartitions(unknown)
+    const budget = this.settings.messageMaxBytes + 1024
+    const rounds: Map<string, { bytes: number; messages: OutboundMessage[] }[]>[] = []
+    for (const job of jobs) {
+      const count = this.partitionCounts.get(job.topic) ?? 1
+      for (const message of job.messages) {
+        const size = messageBytes(message)
+        let placed = false
+        for (const round of rounds) {
+          const parts = round.get(job.topic) ?? Array.from({ length: count }, () => ({ bytes: 0, messages: [] }))
+          round.set(job.topic, parts)
+          for (let k = 0; k < count && !placed; k++) {
+            const part = parts[(this.roundRobin + k) % count]!
+            if (part.bytes === 0 || part.bytes + size <= budget) {
+              part.bytes += size
+              part.messages.push(message)
+              placed = true
+            }
+          }
+          if (placed) break
+        }
+        if (!placed) {
+          const parts = Array.from({ length: count }, () => ({ bytes: 0, messages: [] as OutboundMessage[] }))
+          const part = parts[this.roundRobin % count]!
+          part.bytes += size
+          part.messages.push(message)
+          rounds.push(new Map([[job.topic, parts]]))
+        }
+        this.roundRobin = (this.roundRobin + 1) % 1_000_000
+      }
+    }
+    return rounds
+  }
+
+  createConsumer(options: ConsumerOptions): Consumer {
+    const consumer = this.kafka.consumer({
+      groupId: options.groupId,
+      maxBytesPerPartition: this.settings.fetchMaxBytes,
+      maxBytes: this.settings.fetchMaxBytes * 2,
+      sessionTimeout: 30000,
+      heartbeatInterval: 3000,
+      allowAutoTopicCreation: false,
+    })
+    this.consumers.add(consumer)
+    if (options.onRebalance) consumer.on(consumer.events.GROUP_JOIN, options.onRebalance)
+    let stopping = false
+    return {
+      start: async () => {
+        await consumer.connect()
+        await consumer.subscribe({ topics: [options.topic], fromBeginning: true })
+        await consumer.run({
+          autoCommit: false,
+          eachBatchAutoResolve: true,
+          partitionsConsumedConcurrently: this.settings.partitions,
+          eachBatch: async ({ batch, heartbeat, isRunning, isStale }) => {
+            if (batch.messages.length === 0) return
+            const messages: InboundMessage[] = batch.messages.map((m) => ({
+              offset: BigInt(m.offset),
+              value: m.value ?? Buffer.alloc(0),
+              headers: decodeHeaders(m.headers),
+            }))
+            await options.handler(
+              { topic: batch.topic, partition: batch.partition, messages, highWatermark: BigInt(batch.highWatermark) },
+              { heartbeat, shouldContinue: () => !stopping && isRunning() && !isStale() },
+            )
+            const next = (BigInt(batch.lastOffset()) + 1n).toString()
+            await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }])
+          },
+        })
+      },
+      stop: async () => {
+        stopping = true
+        await consumer.disconnect()
+        this.consumers.delete(consumer)
+      },
+    }
+  }
+
+  /** Rejects what is still queued, waits for the flush in progress, disconnects every client. */
+  async close(): Promise<void> {
+    this.closed = true
+    while (this.flushing) await new Promise((r) => setTimeout(r, 10))
+    for (const job of this.queue.splice(0)) {
+      clearTimeout(job.timer)
+      job.reject(new PublishError('PUBLISHER_CLOSED', 'publisher is closed'))
+    }
+    for (const consumer of this.consumers) await consumer.disconnect().catch(() => undefined)
+    await this.resetProducer()
+    await this.admin?.disconnect().catch(() => undefined)
+    this.admin = undefined
+  }
+}
+
+function decodeHeaders(headers: Record<string, Buffer | string | (Buffer | string)[] | undefined> | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(headers ?? {})) {
+    if (v === undefined) continue
+    const one = Array.isArray(v) ? v[0] : v
+    if (one !== undefined) out[k] = one.toString()
+  }
+  return out
+}

@@ -1,0 +1,124 @@
+// The one reader of process.env. Every setting is declared here, validated once, frozen and passed down.
+import { fileURLToPath } from 'node:url'
+import { Ajv } from 'ajv'
+
+const MiB = 1024 * 1024
+
+const schema = {
+  type: 'object',
+  additionalProperties: true,
+  properties: {
+    SLUICE_HOST: { type: 'string', minLength: 1, default: '127.0.0.1', description: 'address the HTTP server binds to' },
+    SLUICE_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080, description: 'HTTP port (0 = any free port)' },
+    SLUICE_LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    SLUICE_DATA_DIR: { type: 'string', minLength: 1, description: 'where `sluice stack` keeps data and logs; default <project>/.sluice' },
+    SLUICE_SHUTDOWN_TIMEOUT_MS: { type: 'integer', minimum: 1000, default: 20000, description: 'deadline for a graceful shutdown' },
+
+    KAFKA_BROKERS: { type: 'string', pattern: '^[^,\\s]+:\\d+(,[^,\\s]+:\\d+)*$', default: '127.0.0.1:9092', description: 'comma-separated host:port list' },
+    KAFKA_CLIENT_ID: { type: 'string', minLength: 1, default: 'sluice' },
+    KAFKA_TOPIC_PREFIX: { type: 'string', pattern: '^[a-zA-Z0-9._-]*$', default: 'sluice.', description: 'prefix of every topic name' },
+    KAFKA_GROUP_PREFIX: { type: 'string', pattern: '^[a-zA-Z0-9._-]*$', default: 'sluice.', description: 'prefix of every consumer group id' },
+    KAFKA_PARTITIONS: { type: 'integer', minimum: 1, maximum: 1000, default: 3, description: 'partitions of topics created at startup' },
+    KAFKA_REPLICATION_FACTOR: { type: 'integer', minimum: 1, maximum: 10, default: 1 },
+    KAFKA_MESSAGE_MAX_BYTES: {
+      type: 'integer', minimum: 16 * 1024, maximum: 900 * 1024, default: 768 * 1024,
+      description: 'largest Kafka message the edge writes; stays under the broker default message.max.bytes (1 MiB)',
+    },
+    KAFKA_PUBLISH_TIMEOUT_MS: { type: 'integer', minimum: 100, default: 10000, description: 'how long a request waits for Kafka before 503' },
+
+    CLICKHOUSE_URL: { type: 'string', pattern: '^https?://', default: 'http://127.0.0.1:8123' },
+    CLICKHOUSE_USER: { type: 'string', default: 'default' },
+    CLICKHOUSE_PASSWORD: { type: 'string', default: '' },
+    CLICKHOUSE_DATABASE: { type: 'string', pattern: '^[a-zA-Z_][a-zA-Z0-9_]*$', default: 'sluice' },
+
+    REDIS_URL: { type: 'string', pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' },
+    REDIS_KEY_PREFIX: { type: 'string', pattern: '^[a-zA-Z0-9:._-]*$', default: 'sluice:' },
+
+    SLUICE_EVENTS_MAX_BODY_BYTES: { type: 'integer', minimum: 8 * MiB, maximum: 256 * MiB, default: 10 * MiB },
+    SLUICE_EVENTS_MAX_RECORDS: { type: 'integer', minimum: 10000, maximum: 1000000, default: 10000 },
+    SLUICE_KEY_REFRESH_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 1000, description: 'how often SDK key changes are picked up' },
+    SLUICE_CONSUMER_FETCH_MAX_BYTES: {
+      type: 'integer', minimum: MiB, maximum: 256 * MiB, default: 8 * MiB,
+      description: 'bytes fetched per partition per batch; bounds consumer memory and the size of one insert',
+    },
+  },
+} as const
+
+export interface Config {
+  readonly http: { readonly host: string; readonly port: number }
+  readonly logLevel: string
+  readonly dataDir: string
+  readonly shutdownTimeoutMs: number
+  readonly kafka: {
+    readonly brokers: readonly string[]
+    readonly clientId: string
+    readonly topicPrefix: string
+    readonly groupPrefix: string
+    readonly partitions: number
+    readonly replicationFactor: number
+    readonly messageMaxBytes: number
+    readonly publishTimeoutMs: number
+    readonly fetchMaxBytes: number
+  }
+  readonly clickhouse: { readonly url: string; readonly user: string; readonly password: string; readonly database: string }
+  readonly redis: { readonly url: string; readonly keyPrefix: string }
+  readonly events: { readonly maxBodyBytes: number; readonly maxRecords: number }
+  readonly keyRefreshMs: number
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+}
+
+type Raw = Record<string, string | number | undefined>
+
+/** Reads and validates the settings; throws ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false })
+  const validate = ajv.compile(schema)
+  const raw: Raw = {}
+  for (const name of Object.keys(schema.properties)) {
+    const value = env[name]
+    // An empty variable counts as unset, as shells and compose files often produce them.
+    if (value !== undefined && value !== '') raw[name] = value
+  }
+  if (!validate(raw)) {
+    const problems = (validate.errors ?? []).map((e) => {
+      const name = e.instancePath.replace(/^\//, '') || String(e.params['missingProperty'] ?? '')
+      return `${name}=${JSON.stringify(raw[name] ?? null)} ${e.message ?? 'is invalid'}`
+    })
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`)
+  }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- shape guaranteed by the schema above
+  const r = raw as Record<string, any>
+  const config: Config = {
+    http: { host: r.SLUICE_HOST, port: r.SLUICE_PORT },
+    logLevel: r.SLUICE_LOG_LEVEL,
+    dataDir: r.SLUICE_DATA_DIR ?? fileURLToPath(new URL('../../.sluice', import.meta.url)),
+    shutdownTimeoutMs: r.SLUICE_SHUTDOWN_TIMEOUT_MS,
+    kafka: {
+      brokers: (r.KAFKA_BROKERS as string).split(','),
+      clientId: r.KAFKA_CLIENT_ID,
+      topicPrefix: r.KAFKA_TOPIC_PREFIX,
+      groupPrefix: r.KAFKA_GROUP_PREFIX,
+      partitions: r.KAFKA_PARTITIONS,
+      replicationFactor: r.KAFKA_REPLICATION_FACTOR,
+      messageMaxBytes: r.KAFKA_MESSAGE_MAX_BYTES,
+      publishTimeoutMs: r.KAFKA_PUBLISH_TIMEOUT_MS,
+      fetchMaxBytes: r.SLUICE_CONSUMER_FETCH_MAX_BYTES,
+    },
+    clickhouse: { url: r.CLICKHOUSE_URL, user: r.CLICKHOUSE_USER, password: r.CLICKHOUSE_PASSWORD, database: r.CLICKHOUSE_DATABASE },
+    redis: { url: r.REDIS_URL, keyPrefix: r.REDIS_KEY_PREFIX },
+    events: { maxBodyBytes: r.SLUICE_EVENTS_MAX_BODY_BYTES, maxRecords: r.SLUICE_EVENTS_MAX_RECORDS },
+    keyRefreshMs: r.SLUICE_KEY_REFRESH_MS,
+  }
+  return deepFreeze(config)
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v)
+    Object.freeze(value)
+  }
+  return value
+}

@@ -1,0 +1,59 @@
+// One closed set of error codes, their HTTP status, and the JSON body every error answer has:
+// {statusCode, code, message, requestId}.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const
+
+export type ErrorCode = keyof typeof ERROR_STATUS
+
+/** Seconds a client should wait before retrying a 503. */
+export const RETRY_AFTER_SECONDS = 5
+
+export class HttpError extends Error {
+  override readonly name = 'HttpError'
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message)
+  }
+
+  get statusCode(): number {
+    return ERROR_STATUS[this.code]
+  }
+}
+
+/** Maps Fastify's own errors (body parsing, limits) and ours to the error body; logs the unexpected. */
+export function errorHandler(this: unknown, error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
+  const http = error instanceof HttpError ? error : fromFastifyError(error)
+  if (http.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error')
+  if (http.code === 'UNAVAILABLE') void reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+  void reply.code(http.statusCode).send({ statusCode: http.statusCode, code: http.code, message: http.message, requestId: request.id })
+}
+
+function fromFastifyError(error: FastifyError): HttpError {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new HttpError('PAYLOAD_TOO_LARGE', `request body is larger than the limit of ${error.message.match(/\d+/)?.[0] ?? 'the'} bytes`)
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new HttpError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json')
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new HttpError('BAD_REQUEST', 'request body is empty; send a JSON array of events')
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new HttpError('BAD_REQUEST', 'Content-Length does not match the body')
+  }
+  if (error instanceof SyntaxError || error.statusCode === 400) {
+    const poisoned = /prototype|constructor/i.test(error.message)
+    return new HttpError('BAD_REQUEST', poisoned ? 'body contains a forbidden key (__proto__ or constructor.prototype)' : `body is not valid JSON: ${error.message}`)
+  }
+  if (error.statusCode === 404) return new HttpError('NOT_FOUND', 'no such route')
+  return new HttpError('INTERNAL', 'internal error')
+}

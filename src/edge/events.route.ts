@@ -1,0 +1,108 @@
+// POST /api/events/bulk and POST /api/events/beacon. The edge checks the envelope only (a JSON array
+// of objects within the limits), writes the records to Kafka and answers 202 once Kafka has them.
+// Field validation happens in the events consumer.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { SdkKeyCache, SdkPrincipal } from '../auth/sdk-keys.js'
+import type { Publisher } from '../broker/ports.js'
+import { PublishError } from '../broker/ports.js'
+import type { Metrics } from '../app/metrics.js'
+import { encodeEventMessages, RecordTooLargeError } from '../pipeline/event-messages.js'
+import { HttpError } from './errors.js'
+
+export interface EventRoutesOptions {
+  readonly publisher: Publisher
+  readonly sdkKeys: SdkKeyCache
+  readonly metrics: Metrics
+  readonly topic: string
+  readonly maxBodyBytes: number
+  readonly maxRecords: number
+  readonly messageMaxBytes: number
+  readonly isDraining: () => boolean
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: SdkPrincipal
+  }
+}
+
+const UNAUTHORIZED = 'missing or unknown SDK key: send Authorization: Bearer <server-side or client-side SDK key>'
+
+export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions): Promise<void> {
+  app.decorateRequest('principal', undefined)
+
+  // The browser SDK's beacon is text/plain JSON; parsed with the same protections as application/json.
+  app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: opts.maxBodyBytes }, app.getDefaultJsonParser('error', 'error'))
+
+  const authenticate = async (key: string | undefined): Promise<SdkPrincipal> => {
+    const principal = key ? await opts.sdkKeys.lookup(key) : undefined
+    if (!principal) throw new HttpError('UNAUTHORIZED', UNAUTHORIZED)
+    return principal
+  }
+
+  const ingest = async (request: FastifyRequest, reply: FastifyReply, principal: SdkPrincipal, records: unknown, sdkHeader: unknown) => {
+    if (opts.isDraining()) throw new HttpError('UNAVAILABLE', 'server is shutting down; retry on another instance')
+    if (!Array.isArray(records)) throw new HttpError('BAD_REQUEST', 'body must be a JSON array of event objects')
+    if (records.length > opts.maxRecords) {
+      throw new HttpError('PAYLOAD_TOO_LARGE', `${records.length} records is above the limit of ${opts.maxRecords} per request`)
+    }
+    for (let i = 0; i < records.length; i++) {
+      const r: unknown = records[i]
+      if (typeof r !== 'object' || r === null || Array.isArray(r)) throw new HttpError('BAD_REQUEST', `record ${i} is not a JSON object`)
+    }
+    if (records.length === 0) return reply.code(202).send({ requestId: request.id, accepted: 0 })
+
+    const meta = {
+      environmentId: principal.environmentId,
+      accountId: principal.accountId,
+      receivedAtMs: Date.now(),
+      sdkVersion: sanitizeHeader(sdkHeader),
+      requestId: request.id,
+    }
+    const bodyBytes = Number(request.headers['content-length']) || opts.maxBodyBytes
+    let messages
+    try {
+      messages = encodeEventMessages(records as object[], bodyBytes, meta, opts.messageMaxBytes)
+    } catch (err) {
+      if (err instanceof RecordTooLargeError) throw new HttpError('PAYLOAD_TOO_LARGE', err.message)
+      throw err
+    }
+    const end = opts.metrics.publishSeconds.startTimer()
+    try {
+      await opts.publisher.publish(opts.topic, messages)
+    } catch (err) {
+      if (!(err instanceof PublishError)) throw err
+      request.log.warn({ err, records: records.length }, 'events not accepted: kafka unavailable')
+      throw new HttpError('UNAVAILABLE', 'events could not be stored right now; nothing was accepted, retry later')
+    }
+    end()
+    opts.metrics.eventsAccepted.inc(records.length)
+    request.log.info({ environmentId: principal.environmentId, records: records.length, messages: messages.length }, 'events accepted')
+    return reply.code(202).send({ requestId: request.id, accepted: records.length })
+  }
+
+  app.post('/api/events/bulk', {
+    bodyLimit: opts.maxBodyBytes,
+    // Authenticate before the body is read and parsed: an unknown key costs no parsing.
+    onRequest: async (request) => {
+      const auth = request.headers.authorization
+      const key = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : undefined
+      request.principal = await authenticate(key)
+    },
+    handler: async (request, reply) => ingest(request, reply, request.principal!, request.body, request.headers['splitsdkversion']),
+  })
+
+  app.post('/api/events/beacon', { bodyLimit: opts.maxBodyBytes }, async (request, reply) => {
+    const body = request.body as { entries?: unknown; token?: unknown; sdk?: unknown } | null
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new HttpError('BAD_REQUEST', 'beacon body must be a JSON object {entries, token, sdk}')
+    }
+    const principal = await authenticate(typeof body.token === 'string' ? body.token : undefined)
+    return ingest(request, reply, principal, body.entries, body.sdk)
+  })
+}
+
+/** SDK version as stored: printable ASCII, at most 64 characters. */
+function sanitizeHeader(value: unknown): string {
+  return typeof value === 'string' ? value.replace(/[^\x20-\x7e]/g, '').slice(0, 64) : ''
+}

@@ -1,0 +1,62 @@
+// The HTTP server of every process: health, readiness and metrics always; the ingest routes when the
+// process runs the edge role. Built apart from listening, so tests can use inject() or listen on :0.
+import { randomUUID } from 'node:crypto'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import { checkReadiness, type Deps } from '../app/deps.js'
+import { errorHandler, HttpError } from './errors.js'
+import { eventRoutes } from './events.route.js'
+
+export interface ServerOptions {
+  readonly edge: boolean
+  readonly isDraining: () => boolean
+}
+
+export async function buildServer(deps: Deps, options: ServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    disableRequestLogging: true,
+    // Request ids are ours; a client-sent id is not trusted into the logs.
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    return503OnClosing: true,
+  })
+  app.setErrorHandler(errorHandler)
+  app.setNotFoundHandler((request) => {
+    throw new HttpError('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0] ?? ''}`)
+  })
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id)
+  })
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched'
+    deps.metrics.httpRequests.inc({ route, method: request.method, status_code: String(reply.statusCode) })
+    const level = route === '/metrics' || route === '/healthz' || route === '/readyz' ? 'debug' : 'info'
+    request.log[level]({ method: request.method, route, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request completed')
+  })
+
+  app.get('/healthz', async () => ({ status: 'ok' }))
+  app.get('/readyz', async (_request, reply) => {
+    if (options.isDraining()) return reply.code(503).send({ status: 'draining' })
+    const { ready, checks } = await checkReadiness(deps)
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks })
+  })
+  app.get('/metrics', async (_request, reply) => {
+    return reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics())
+  })
+
+  if (options.edge) {
+    await app.register(eventRoutes, {
+      publisher: deps.broker,
+      sdkKeys: deps.sdkKeys,
+      metrics: deps.metrics,
+      topic: deps.topics.events,
+      maxBodyBytes: deps.config.events.maxBodyBytes,
+      maxRecords: deps.config.events.maxRecords,
+      messageMaxBytes: deps.config.kafka.messageMaxBytes,
+      isDraining: options.isDraining,
+    })
+  }
+  return app
+}

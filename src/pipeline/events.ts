@@ -1,0 +1,161 @@
+// Validation and normalization of tracking events. Pure: records in, rows or rejections out.
+import { readFileSync } from 'node:fs'
+import { Ajv, type ErrorObject } from 'ajv'
+
+const eventSchema = JSON.parse(readFileSync(new URL('../../schemas/event.json', import.meta.url), 'utf8')) as object
+const validateEvent = new Ajv({ allErrors: false, strict: true, strictTypes: false }).compile(eventSchema)
+
+/** Largest epoch-ms value that a ClickHouse DateTime column (UInt32 seconds) can hold. */
+export const MAX_TIMESTAMP_MS = 4294967295 * 1000
+/** Below this a timestamp is read as seconds, at or above as milliseconds (see README). */
+export const SECONDS_THRESHOLD = 100_000_000_000
+
+/** Metadata the edge attaches to every Kafka message (as headers) of one HTTP request. */
+export interface EnvelopeMeta {
+  readonly environmentId: string
+  readonly accountId: string
+  readonly receivedAtMs: number
+  readonly sdkVersion: string
+  readonly requestId: string
+}
+
+export interface SourcePosition {
+  readonly topic: string
+  readonly partition: number
+  readonly offset: bigint
+  readonly index: number
+}
+
+export interface EventRow {
+  environment_id: string
+  account_id: string
+  traffic_type: string
+  event_type: string
+  key: string
+  timestamp: number
+  timestamp_ms: number
+  timestamp_raw: string
+  value: number | null
+  properties: string
+  received_at: number
+  received_at_ms: number
+  sdk_version: string
+  request_id: string
+  source_topic: string
+  source_partition: number
+  source_offset: string
+  source_index: number
+}
+
+export interface RejectionRow {
+  environment_id: string
+  account_id: string
+  reason: string
+  raw: string
+  received_at: number
+  received_at_ms: number
+  sdk_version: string
+  request_id: string
+  source_topic: string
+  source_partition: number
+  source_offset: string
+  source_index: number
+}
+
+export type EventOutcome = { readonly ok: true; readonly row: EventRow } | { readonly ok: false; readonly rejection: RejectionRow }
+
+export type TimestampResult = { readonly ok: true; readonly ms: number; readonly raw: string } | { readonly ok: false; readonly reason: string }
+
+/** Seconds are told from milliseconds by size: a value below 1e11 is seconds (1e11 ms is 1973-03-03). */
+export function normalizeTimestamp(value: number | string): TimestampResult {
+  const raw = String(value)
+  const n = typeof value === 'number' ? value : Number(value)
+  if (!Number.isFinite(n) || n < 0) return { ok: false, reason: 'timestamp must be a finite, non-negative epoch time' }
+  const ms = Math.floor(n < SECONDS_THRESHOLD ? n * 1000 : n)
+  if (ms > MAX_TIMESTAMP_MS) return { ok: false, reason: 'timestamp is after 2106-02-07T06:28:15Z, the latest time stored' }
+  return { ok: true, ms, raw }
+}
+
+/** Validates one record against schemas/event.json and turns it into a row, or a rejection naming the field. */
+export function processEvent(record: unknown, meta: EnvelopeMeta, source: SourcePosition): EventOutcome {
+  const reject = (reason: string): EventOutcome => ({ ok: false, rejection: rejectionRow(reason, record, meta, source) })
+  if (!validateEvent(record)) return reject(describeError(validateEvent.errors?.[0]))
+  const r = record as {
+    eventTypeId: string
+    trafficTypeName: string
+    key: string
+    timestamp: number | string
+    value?: number | null
+    properties?: Record<string, string | number | boolean | null> | null
+  }
+  const ts = normalizeTimestamp(r.timestamp)
+  if (!ts.ok) return reject(ts.reason)
+  if (r.value !== undefined && r.value !== null && !Number.isFinite(r.value)) return reject('value must be a finite number or null')
+  for (const [name, v] of Object.entries(r.properties ?? {})) {
+    if (typeof v === 'number' && !Number.isFinite(v)) return reject(`properties.${name} must be a finite number`)
+  }
+  return {
+    ok: true,
+    row: {
+      environment_id: meta.environmentId,
+      account_id: meta.accountId,
+      traffic_type: r.trafficTypeName,
+      event_type: r.eventTypeId,
+      key: r.key,
+      timestamp: Math.floor(ts.ms / 1000),
+      timestamp_ms: ts.ms,
+      timestamp_raw: ts.raw,
+      value: r.value ?? null,
+      properties: JSON.stringify(r.properties ?? {}),
+      received_at: Math.floor(meta.receivedAtMs / 1000),
+      received_at_ms: meta.receivedAtMs,
+      sdk_version: meta.sdkVersion,
+      request_id: meta.requestId,
+      source_topic: source.topic,
+      source_partition: source.partition,
+      source_offset: source.offset.toString(),
+      source_index: source.index,
+    },
+  }
+}
+
+export function rejectionRow(reason: string, raw: unknown, meta: EnvelopeMeta, source: SourcePosition): RejectionRow {
+  return {
+    environment_id: meta.environmentId,
+    account_id: meta.accountId,
+    reason,
+    raw: typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? String(raw)),
+    received_at: Math.floor(meta.receivedAtMs / 1000),
+    received_at_ms: meta.receivedAtMs,
+    sdk_version: meta.sdkVersion,
+    request_id: meta.requestId,
+    source_topic: source.topic,
+    source_partition: source.partition,
+    source_offset: source.offset.toString(),
+    source_index: source.index,
+  }
+}
+
+const FIELD_RULES: Record<string, string> = {
+  eventTypeId: 'eventTypeId must be a string of 1 to 80 letters, digits or - _ . : starting with a letter or digit',
+  trafficTypeName: 'trafficTypeName must be a string of 1 to 80 letters, digits or - _ . starting with a letter or digit',
+  key: 'key must be a string of 1 to 250 characters',
+  timestamp: 'timestamp must be a non-negative number or a string of decimal digits (epoch seconds or milliseconds)',
+  value: 'value must be a number or null',
+}
+
+function describeError(error: ErrorObject | undefined): string {
+  if (!error) return 'record is invalid'
+  if (error.keyword === 'required') return `${String(error.params['missingProperty'])} is required`
+  if (error.instancePath === '') return 'record must be a JSON object'
+  const [, field, property] = error.instancePath.split('/')
+  if (field === 'properties') {
+    if (property === undefined) {
+      if (error.keyword === 'maxProperties') return 'properties must have at most 300 entries'
+      if (error.keyword === 'propertyNames') return 'properties names must be at most 255 characters'
+      return 'properties must be an object or null'
+    }
+    return `properties.${property} must be a string (at most 32768 characters), number, boolean or null`
+  }
+  return FIELD_RULES[field ?? ''] ?? `${field ?? 'record'} ${error.message ?? 'is invalid'}`
+}

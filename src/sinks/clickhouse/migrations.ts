@@ -1,0 +1,82 @@
+// Versioned, idempotent ClickHouse migrations, applied at startup. Every statement runs on ClickHouse
+// 18.16 (Debian, CI) and on current releases (docker-compose): no DateTime64, Map, JSON type or
+// LowCardinality; epoch-ms as Int64 beside DateTime columns; properties as JSON text.
+import type { ClickHouseClient } from '@clickhouse/client'
+import type { Logger } from '../../app/logger.js'
+
+interface Migration {
+  readonly version: number
+  readonly name: string
+  readonly statements: (db: string) => string[]
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'events and event_rejections',
+    statements: (db) => [
+      // Analysts ask "event type X in environment Y over time range Z": the sort key follows that
+      // order, so such a query reads one contiguous range of each part. Monthly partitions on event
+      // time keep time-range queries to a few partitions and make retention a DROP PARTITION.
+      `CREATE TABLE IF NOT EXISTS ${db}.events (
+        environment_id String,
+        account_id String,
+        traffic_type String,
+        event_type String,
+        key String,
+        timestamp DateTime,
+        timestamp_ms Int64,
+        timestamp_raw String,
+        value Nullable(Float64),
+        properties String,
+        received_at DateTime,
+        received_at_ms Int64,
+        sdk_version String,
+        request_id String,
+        source_topic String,
+        source_partition UInt32,
+        source_offset UInt64,
+        source_index UInt32
+      ) ENGINE = MergeTree()
+      PARTITION BY toYYYYMM(timestamp)
+      ORDER BY (environment_id, event_type, timestamp)`,
+      `CREATE TABLE IF NOT EXISTS ${db}.event_rejections (
+        environment_id String,
+        account_id String,
+        reason String,
+        raw String,
+        received_at DateTime,
+        received_at_ms Int64,
+        sdk_version String,
+        request_id String,
+        source_topic String,
+        source_partition UInt32,
+        source_offset UInt64,
+        source_index UInt32
+      ) ENGINE = MergeTree()
+      PARTITION BY toYYYYMM(received_at)
+      ORDER BY (environment_id, received_at)`,
+    ],
+  },
+]
+
+/** Creates the database and applies the migrations not yet recorded in `schema_migrations`. */
+export async function migrate(client: ClickHouseClient, db: string, log: Logger): Promise<void> {
+  await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}` })
+  await client.command({
+    query: `CREATE TABLE IF NOT EXISTS ${db}.schema_migrations (version UInt32, name String, applied_at DateTime) ENGINE = TinyLog`,
+  })
+  const result = await client.query({ query: `SELECT version FROM ${db}.schema_migrations`, format: 'JSONEachRow' })
+  const applied = new Set((await result.json<{ version: number }>()).map((r) => Number(r.version)))
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.version)) continue
+    // Statements are idempotent (IF NOT EXISTS): two processes migrating at once do no harm.
+    for (const query of migration.statements(db)) await client.command({ query })
+    await client.insert({
+      table: `${db}.schema_migrations`,
+      format: 'JSONEachRow',
+      values: [{ version: migration.version, name: migration.name, applied_at: Math.floor(Date.now() / 1000) }],
+    })
+    log.info({ database: db, version: migration.version, name: migration.name }, 'clickhouse migration applied')
+  }
+}
