@@ -33,27 +33,22 @@ export class HttpError extends Error {
 
 /** Maps Fastify's own errors (body parsing, limits) and ours to the error body; logs the unexpected. */
 export function errorHandler(this: unknown, error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
-  const http = error instanceof HttpError ? error : fromFastifyError(error)
+  const http = error instanceof HttpError ? error : fromFastifyError(error, request)
   if (http.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error')
   if (http.code === 'UNAVAILABLE') void reply.header('retry-after', String(RETRY_AFTER_SECONDS))
   void reply.code(http.statusCode).send({ statusCode: http.statusCode, code: http.code, message: http.message, requestId: request.id })
 }
 
-function fromFastifyError(error: FastifyError): HttpError {
+function fromFastifyError(error: FastifyError, request: FastifyRequest): HttpError {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HttpError('PAYLOAD_TOO_LARGE', `request body is larger than the limit of ${error.message.match(/\d+/)?.[0] ?? 'the'} bytes`)
+      return new HttpError('PAYLOAD_TOO_LARGE', `request body is larger than the limit of ${request.routeOptions.bodyLimit ?? 'configured'} bytes`)
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new HttpError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json')
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new HttpError('BAD_REQUEST', 'request body is empty; send a JSON array of events')
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new HttpError('BAD_REQUEST', 'Content-Length does not match the body')
   }
-  if (error instanceof SyntaxError || error.statusCode === 400) {
-    const poisoned = /prototype|constructor/i.test(error.message)
-    return new HttpError('BAD_REQUEST', poisoned ? 'body contains a forbidden key (__proto__ or constructor.prototype)' : `body is not valid JSON: ${error.message}`)
-  }
   if (error.statusCode === 404) return new HttpError('NOT_FOUND', 'no such route')
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return new HttpError('BAD_REQUEST', error.message)
   return new HttpError('INTERNAL', 'internal error')
 }

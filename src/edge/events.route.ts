@@ -8,6 +8,7 @@ import { PublishError } from '../broker/ports.js'
 import type { Metrics } from '../app/metrics.js'
 import { encodeEventMessages, RecordTooLargeError } from '../pipeline/event-messages.js'
 import { HttpError } from './errors.js'
+import { parseJsonBody } from './json-body.js'
 
 export interface EventRoutesOptions {
   readonly publisher: Publisher
@@ -32,7 +33,8 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
   app.decorateRequest('principal', undefined)
 
   // The browser SDK's beacon is text/plain JSON; parsed with the same protections as application/json.
-  app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: opts.maxBodyBytes }, app.getDefaultJsonParser('error', 'error'))
+  app.removeContentTypeParser('text/plain')
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, parseJsonBody)
 
   const authenticate = async (key: string | undefined): Promise<SdkPrincipal> => {
     const principal = key ? await opts.sdkKeys.lookup(key) : undefined

@@ -1,0 +1,137 @@
+// Test-owned names and lifetimes: every test file gets its own topics, consumer group, ClickHouse
+// database and Redis key prefix, and removes them when done.
+import { randomBytes } from 'node:crypto'
+import { createClient, type ClickHouseClient } from '@clickhouse/client'
+import { Redis } from 'ioredis'
+import { Kafka, logLevel } from 'kafkajs'
+import { inject } from 'vitest'
+import { createLogger } from '../../src/app/logger.js'
+import { startService, type Role, type RunningService } from '../../src/app/service.js'
+import { loadConfig, type Config } from '../../src/config/index.js'
+import { Store, type DemoAccount } from '../../src/state/store.js'
+
+export interface TestEnv {
+  readonly env: Record<string, string>
+  readonly config: Config
+  readonly clickhouse: ClickHouseClient
+  readonly redis: Redis
+  readonly store: Store
+  /** Rows of `SELECT ... FROM <db>.<table>` (the database name is filled in). */
+  query<T>(sql: string): Promise<T[]>
+  count(table: 'events' | 'event_rejections', where?: string): Promise<number>
+  bootstrap(): Promise<DemoAccount>
+  start(roles?: readonly Role[], extraEnv?: Record<string, string>): Promise<RunningService>
+  close(): Promise<void>
+}
+
+export async function createTestEnv(extraEnv: Record<string, string> = {}): Promise<TestEnv> {
+  const services = inject('services')
+  const id = randomBytes(4).toString('hex')
+  const env: Record<string, string> = {
+    KAFKA_BROKERS: services.kafkaBrokers,
+    CLICKHOUSE_URL: services.clickhouseUrl,
+    REDIS_URL: services.redisUrl,
+    KAFKA_TOPIC_PREFIX: `test-${id}.`,
+    KAFKA_GROUP_PREFIX: `test-${id}.`,
+    CLICKHOUSE_DATABASE: `test_${id}`,
+    REDIS_KEY_PREFIX: `test:${id}:`,
+    SLUICE_PORT: '0',
+    SLUICE_LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'warn',
+    SLUICE_KEY_REFRESH_MS: '200',
+    ...extraEnv,
+  }
+  const config = loadConfig(env)
+  const clickhouse = createClient({ url: config.clickhouse.url, username: config.clickhouse.user, password: config.clickhouse.password })
+  const redis = new Redis(config.redis.url)
+  const store = new Store(redis, config.redis.keyPrefix)
+  const running: RunningService[] = []
+  const db = config.clickhouse.database
+
+  const query = async <T>(sql: string): Promise<T[]> => {
+    const result = await clickhouse.query({ query: sql.replaceAll('{db}', db), format: 'JSONEachRow' })
+    return result.json<T>()
+  }
+  return {
+    env,
+    config,
+    clickhouse,
+    redis,
+    store,
+    query,
+    count: async (table, where = '1') => {
+      const rows = await query<{ n: string }>(`SELECT count() AS n FROM {db}.${table} WHERE ${where}`)
+      return Number(rows[0]?.n ?? 0)
+    },
+    bootstrap: () => store.bootstrapDemo(),
+    start: async (roles = ['edge', 'events'], extra = {}) => {
+      const cfg = Object.keys(extra).length ? loadConfig({ ...env, ...extra }) : config
+      const service = await startService(cfg, roles, createLogger(cfg.logLevel))
+      running.push(service)
+      return service
+    },
+    close: async () => {
+      for (const s of running.splice(0)) await s.stop().catch(() => undefined)
+      await clickhouse.command({ query: `DROP DATABASE IF EXISTS ${db}` }).catch(() => undefined)
+      await clickhouse.close()
+      const keys = await redis.keys(`${config.redis.keyPrefix}*`)
+      if (keys.length) await redis.del(...keys)
+      redis.disconnect()
+      await deleteTopics(config).catch(() => undefined)
+    },
+  }
+}
+
+async function deleteTopics(config: Config): Promise<void> {
+  const admin = new Kafka({ brokers: [...config.kafka.brokers], logLevel: logLevel.NOTHING }).admin()
+  await admin.connect()
+  try {
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(config.kafka.topicPrefix))
+    if (topics.length) await admin.deleteTopics({ topics })
+  } finally {
+    await admin.disconnect()
+  }
+}
+
+/** Polls until check() returns a value that is not undefined, or fails after timeoutMs. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  let last: unknown
+  for (;;) {
+    try {
+      const value = await check()
+      if (value !== undefined) return value
+    } catch (err) {
+      last = err
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
+
+export function event(i: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    eventTypeId: 'checkout',
+    trafficTypeName: 'user',
+    key: `user-${i}`,
+    timestamp: 1_700_000_000_000 + i,
+    value: i,
+    properties: { plan: i % 2 ? 'pro' : 'free', seats: i % 7, trial: i % 3 === 0 },
+    ...extra,
+  }
+}
+
+export async function postEvents(url: string, key: string | undefined, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  const res = await fetch(`${url}/api/events/bulk`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+  const text = await res.text()
+  let parsed: Record<string, unknown> = {}
+  try {
+    parsed = JSON.parse(text) as Record<string, unknown>
+  } catch {
+    parsed = { raw: text }
+  }
+  return { status: res.status, body: parsed, headers: res.headers }
+}
