@@ -2,7 +2,7 @@
 // one partition in one record batch, so this adapter batches itself: concurrent publish calls are
 // grouped into one flush ("group commit"), and a flush is cut into rounds in which each partition
 // gets at most `messageMaxBytes`, so no record batch exceeds the broker's message.max.bytes.
-import { Kafka, logLevel as KafkaLogLevel, type Admin, type Producer, type Consumer as KafkaConsumer, type LogEntry } from 'kafkajs'
+import { Kafka, Partitioners, logLevel as KafkaLogLevel, type Admin, type Producer, type Consumer as KafkaConsumer, type LogEntry } from 'kafkajs'
 import type { Logger } from '../app/logger.js'
 import {
   PublishError,
@@ -20,6 +20,7 @@ export interface KafkaSettings {
   readonly replicationFactor: number
   readonly messageMaxBytes: number
   readonly publishTimeoutMs: number
+  readonly sessionTimeoutMs: number
   readonly fetchMaxBytes: number
 }
 
@@ -65,7 +66,9 @@ export class KafkaBroker implements Publisher {
       logLevel: KafkaLogLevel.WARN,
       logCreator: () => (entry: LogEntry) => {
         const { message, ...rest } = entry.log
-        const level = entry.level <= KafkaLogLevel.ERROR ? 'error' : entry.level === KafkaLogLevel.WARN ? 'warn' : 'debug'
+        // NOTE: kafkajs warns that bounded retries weaken idempotence; after a failed flush this
+        // adapter replaces the producer (new producer id), which is the remedy, so that one is debug.
+        const level = entry.level <= KafkaLogLevel.ERROR ? 'error' : entry.level === KafkaLogLevel.WARN && !message.startsWith('Limiting retries') ? 'warn' : 'debug'
         log[level]({ kafka: { namespace: entry.namespace, ...rest } }, message)
       },
     })
@@ -160,7 +163,8 @@ export class KafkaBroker implements Publisher {
   private async getProducer(): Promise<Producer> {
     if (!this.producer) {
       // Idempotent: a produce request retried after a lost response is not written twice.
-      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false })
+      // Partitions are chosen by plan(); the partitioner is set only to silence kafkajs's v2 notice.
+      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner })
       await producer.connect()
       this.producer = producer
     }
@@ -231,8 +235,8 @@ export class KafkaBroker implements Publisher {
       groupId: options.groupId,
       maxBytesPerPartition: this.settings.fetchMaxBytes,
       maxBytes: this.settings.fetchMaxBytes * 2,
-      sessionTimeout: 30000,
-      heartbeatInterval: 3000,
+      sessionTimeout: this.settings.sessionTimeoutMs,
+      heartbeatInterval: Math.floor(this.settings.sessionTimeoutMs / 10),
       allowAutoTopicCreation: false,
     })
     this.consumers.add(consumer)

@@ -24,6 +24,10 @@ const schema = {
       type: 'integer', minimum: 16 * 1024, maximum: 900 * 1024, default: 768 * 1024,
       description: 'largest Kafka message the edge writes; stays under the broker default message.max.bytes (1 MiB)',
     },
+    KAFKA_SESSION_TIMEOUT_MS: {
+      type: 'integer', minimum: 6000, maximum: 300000, default: 30000,
+      description: 'consumer session timeout: how soon partitions of a crashed consumer move to the others',
+    },
     KAFKA_PUBLISH_TIMEOUT_MS: { type: 'integer', minimum: 100, default: 10000, description: 'how long a request waits for Kafka before 503' },
 
     CLICKHOUSE_URL: { type: 'string', pattern: '^https?://', default: 'http://127.0.0.1:8123' },
@@ -58,6 +62,7 @@ export interface Config {
     readonly replicationFactor: number
     readonly messageMaxBytes: number
     readonly publishTimeoutMs: number
+    readonly sessionTimeoutMs: number
     readonly fetchMaxBytes: number
   }
   readonly clickhouse: { readonly url: string; readonly user: string; readonly password: string; readonly database: string }
@@ -105,6 +110,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       replicationFactor: r.KAFKA_REPLICATION_FACTOR,
       messageMaxBytes: r.KAFKA_MESSAGE_MAX_BYTES,
       publishTimeoutMs: r.KAFKA_PUBLISH_TIMEOUT_MS,
+      sessionTimeoutMs: r.KAFKA_SESSION_TIMEOUT_MS,
       fetchMaxBytes: r.SLUICE_CONSUMER_FETCH_MAX_BYTES,
     },
     clickhouse: { url: r.CLICKHOUSE_URL, user: r.CLICKHOUSE_USER, password: r.CLICKHOUSE_PASSWORD, database: r.CLICKHOUSE_DATABASE },

@@ -1,6 +1,7 @@
 // Finds Kafka, ClickHouse and Redis for the suite, in this order: KAFKA_BROKERS / CLICKHOUSE_URL /
 // REDIS_URL when set; containers when a Docker engine answers (testcontainers); otherwise the local
 // stack (`sluice stack up`), started here if it is not running yet.
+import { spawnSync } from 'node:child_process'
 import type { TestProject } from 'vitest/node'
 import { loadConfig } from '../../src/config/index.js'
 import { stackUp } from '../../src/stack/index.js'
@@ -24,6 +25,9 @@ const REDIS_IMAGE = 'redis:7.4'
 let stopContainers: (() => Promise<void>) | undefined
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Tests that run `sluice` as a separate process (kill -9, import-events) run the compiled CLI.
+  const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' })
+  if (build.status !== 0) throw new Error('npm run build failed')
   const env = process.env
   let services: Services
   if (env['KAFKA_BROKERS'] && env['CLICKHOUSE_URL'] && env['REDIS_URL']) {

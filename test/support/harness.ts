@@ -36,7 +36,7 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
     CLICKHOUSE_DATABASE: `test_${id}`,
     REDIS_KEY_PREFIX: `test:${id}:`,
     SLUICE_PORT: '0',
-    SLUICE_LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'warn',
+    SLUICE_LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'error',
     SLUICE_KEY_REFRESH_MS: '200',
     ...extraEnv,
   }
