@@ -1,0 +1,54 @@
+// The ingest routes' answers when Kafka cannot take the data or the process is draining. Kafka is a
+// KafkaBroker pointed at a port where nothing listens: what a real outage looks like to the edge.
+import Fastify, { type FastifyInstance } from 'fastify'
+import { afterEach, expect, it } from 'vitest'
+import { createLogger } from '../../src/app/logger.js'
+import { createMetrics } from '../../src/app/metrics.js'
+import type { SdkKeyCache } from '../../src/auth/sdk-keys.js'
+import { KafkaBroker } from '../../src/broker/kafka.js'
+import { errorHandler } from '../../src/edge/errors.js'
+import { eventRoutes } from '../../src/edge/events.route.js'
+
+const principal = { environmentId: 'env', accountId: 'acc', kind: 'server' as const }
+const sdkKeys = { lookup: async (key: string) => (key === 'good' ? principal : undefined) } as unknown as SdkKeyCache
+let app: FastifyInstance | undefined
+let broker: KafkaBroker | undefined
+
+afterEach(async () => {
+  await app?.close()
+  await broker?.close()
+})
+
+async function build(draining: boolean) {
+  const log = createLogger('silent')
+  broker = new KafkaBroker(
+    { brokers: ['127.0.0.1:1'], clientId: 't', partitions: 3, replicationFactor: 1, messageMaxBytes: 768 * 1024, publishTimeoutMs: 500, sessionTimeoutMs: 30000, fetchMaxBytes: 1 << 20 },
+    log,
+  )
+  app = Fastify()
+  app.setErrorHandler(errorHandler)
+  await app.register(eventRoutes, {
+    publisher: broker, sdkKeys, metrics: createMetrics(), topic: 'events',
+    maxBodyBytes: 8 << 20, maxRecords: 10_000, messageMaxBytes: 768 * 1024, isDraining: () => draining,
+  })
+  return app
+}
+
+const post = (a: FastifyInstance) =>
+  a.inject({ method: 'POST', url: '/api/events/bulk', headers: { authorization: 'Bearer good', 'content-type': 'application/json' }, payload: [{ eventTypeId: 'e' }] })
+
+it('answers 503 with Retry-After when Kafka does not acknowledge', async () => {
+  const a = await build(false)
+  const [first, second] = await Promise.all([post(a), post(a)])
+  for (const res of [first, second]) {
+    expect(res.statusCode).toBe(503)
+    expect(res.headers['retry-after']).toBe('5')
+    expect(res.json()).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/nothing was accepted/) })
+  }
+}, 60_000)
+
+it('answers 503 while draining, before touching Kafka', async () => {
+  const res = await post(await build(true))
+  expect(res.statusCode).toBe(503)
+  expect(res.json()).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/shutting down/) })
+})
