@@ -1,8 +1,9 @@
 // events topic → validate (pipeline) → ClickHouse (sink) → commit (by the broker adapter).
 // Exactly once into ClickHouse without insert deduplication (ClickHouse 18.16 has none): every row
-// carries its (partition, offset, index); when a batch may already be partly stored (first batch
-// after a start or rebalance, or a retry after a failed insert) the stored positions are read first
-// and skipped. Offsets are committed only after both inserts succeeded.
+// carries its (partition, offset, index). A batch is "suspect" when rows of it may already be stored:
+// the first batch after a start or rebalance, a retry after a failed insert, and every batch up to
+// the highest offset a previous owner of the partition stored. For a suspect batch the stored
+// positions are read first and skipped. Offsets are committed only after both inserts succeeded.
 import type { Logger } from '../app/logger.js'
 import type { Metrics } from '../app/metrics.js'
 import type { BatchContext, InboundBatch, InboundMessage } from '../broker/ports.js'
@@ -12,9 +13,17 @@ import { EVENT_HEADERS } from '../pipeline/event-messages.js'
 
 const MAX_BACKOFF_MS = 5000
 
+interface PartitionState {
+  /** The offset after the last batch this process stored. */
+  next: bigint
+  /** Batches up to this offset may hold rows stored earlier (by a killed or replaced owner). */
+  suspectThrough: bigint
+}
+
 export class EventsConsumer {
-  /** Per partition, the offset that follows the last batch this process stored. */
-  private readonly nextOffset = new Map<number, bigint>()
+  private readonly partitions = new Map<number, PartitionState>()
+  /** One batch per partition at a time, even if the client library overlaps them in a rebalance. */
+  private readonly locks = new Map<number, Promise<void>>()
 
   constructor(
     private readonly sink: ClickHouseEventSink,
@@ -24,28 +33,43 @@ export class EventsConsumer {
 
   /** After a rebalance nothing is known about what other members stored. */
   readonly reset = (): void => {
-    this.nextOffset.clear()
+    this.partitions.clear()
   }
 
   readonly handle = async (batch: InboundBatch, ctx: BatchContext): Promise<void> => {
+    const previous = this.locks.get(batch.partition) ?? Promise.resolve()
+    const current = previous.then(() => this.process(batch, ctx))
+    const settled = current.catch(() => undefined)
+    this.locks.set(batch.partition, settled)
+    try {
+      await current
+    } finally {
+      if (this.locks.get(batch.partition) === settled) this.locks.delete(batch.partition)
+    }
+  }
+
+  private async process(batch: InboundBatch, ctx: BatchContext): Promise<void> {
     const first = batch.messages[0]!.offset
     const last = batch.messages[batch.messages.length - 1]!.offset
     const events: EventRow[] = []
     const rejections: RejectionRow[] = []
     for (const message of batch.messages) decodeMessage(batch, message, events, rejections)
 
-    let verify = this.nextOffset.get(batch.partition) !== first
+    const state = this.partitions.get(batch.partition)
+    let suspect = !state || state.next !== first || first <= state.suspectThrough
+    let suspectThrough = state?.suspectThrough ?? -1n
     for (let attempt = 0; ; attempt++) {
       try {
         let ev = events
         let rj = rejections
-        if (verify) {
-          const stored = await this.sink.storedPositions(batch.topic, batch.partition, first, last)
-          if (stored.size > 0) {
-            const fresh = (r: EventRow | RejectionRow) => !stored.has(`${r.source_offset}:${r.source_index}`)
+        if (suspect) {
+          const stored = await this.sink.storedFrom(batch.topic, batch.partition, first, last)
+          if (stored.maxOffset !== undefined && stored.maxOffset > suspectThrough) suspectThrough = stored.maxOffset
+          if (stored.positions.size > 0) {
+            const fresh = (r: EventRow | RejectionRow) => !stored.positions.has(`${r.source_offset}:${r.source_index}`)
             ev = events.filter(fresh)
             rj = rejections.filter(fresh)
-            this.log.info({ partition: batch.partition, first: String(first), last: String(last), skipped: stored.size }, 'replayed rows already stored; skipped')
+            this.log.info({ partition: batch.partition, first: String(first), last: String(last), skipped: stored.positions.size }, 'replayed rows already stored; skipped')
           }
         }
         const end = this.metrics.insertSeconds.startTimer()
@@ -59,7 +83,7 @@ export class EventsConsumer {
         break
       } catch (err) {
         // The failed insert may have been applied in part: read before writing again.
-        verify = true
+        suspect = true
         this.metrics.sinkErrors.inc()
         this.log.warn({ err, partition: batch.partition, attempt }, 'clickhouse insert failed; retrying')
         if (!ctx.shouldContinue()) throw err
@@ -68,7 +92,7 @@ export class EventsConsumer {
         if (!ctx.shouldContinue()) throw err
       }
     }
-    this.nextOffset.set(batch.partition, last + 1n)
+    this.partitions.set(batch.partition, { next: last + 1n, suspectThrough })
     this.metrics.consumerLag.set({ topic: batch.topic, partition: String(batch.partition) }, Number(batch.highWatermark - last - 1n))
   }
 }

@@ -14,13 +14,14 @@ afterEach(async () => {
 
 const batch = (from: number, n: number) => [...Array.from({ length: n - 1 }, (_, i) => event(from + i)), { eventTypeId: 'x', key: 'no-traffic-type', timestamp: 1 }]
 
-it('replays from offset 0 after a lost commit without storing anything twice', async () => {
-  t = await createTestEnv({ KAFKA_SESSION_TIMEOUT_MS: '6000' })
+it('replays from offset 0 after lost commits without storing anything twice', async () => {
+  // Small fetches: the replay spans many batches, and only the first starts where the commit was.
+  t = await createTestEnv({ KAFKA_SESSION_TIMEOUT_MS: '6000', SLUICE_CONSUMER_FETCH_MAX_BYTES: String(1024 * 1024) })
   const env = t
   const key = (await env.bootstrap()).environments[0]!.serverSideSdkKey
   let service = await env.start()
-  for (let r = 0; r < 3; r++) expect((await postEvents(service.url, key, batch(r * 100, 50))).status).toBe(202)
-  await waitFor('150 records stored', async () => ((await env.count('events')) + (await env.count('event_rejections')) === 150 ? true : undefined))
+  for (let r = 0; r < 30; r++) expect((await postEvents(service.url, key, batch(r * 2000, 2000))).status).toBe(202)
+  await waitFor('60,000 records stored', async () => ((await env.count('events')) + (await env.count('event_rejections')) === 60_000 ? true : undefined))
   const topic = service.deps.topics.events
   await service.stop()
 
@@ -31,13 +32,13 @@ it('replays from offset 0 after a lost commit without storing anything twice', a
   await admin.disconnect()
 
   service = await env.start()
-  const last = await postEvents(service.url, key, batch(1000, 50))
+  const last = await postEvents(service.url, key, batch(100_000, 50))
   expect(last.status).toBe(202)
   await waitFor('the new request stored', async () => ((await env.count('events', `request_id = '${String(last.body['requestId'])}'`)) === 49 ? true : undefined))
-  expect(await env.count('events')).toBe(4 * 49)
-  expect(await env.count('event_rejections')).toBe(4)
+  expect(await env.count('events')).toBe(30 * 1999 + 49)
+  expect(await env.count('event_rejections')).toBe(31)
   const [u] = await env.query<{ n: string }>('SELECT uniqExact(source_partition, source_offset, source_index) AS n FROM {db}.events')
-  expect(Number(u!.n)).toBe(4 * 49)
+  expect(Number(u!.n)).toBe(30 * 1999 + 49)
 })
 
 it('holds events while ClickHouse is unreachable and stores each exactly once when it is back', async () => {
