@@ -12,8 +12,7 @@ export async function serve(config: Config, roles: readonly Role[]): Promise<voi
     service = await startService(config, roles, log)
   } catch (err) {
     log.fatal({ err }, 'sluice could not start')
-    process.exitCode = 1
-    return
+    process.exit(1)
   }
   let stopping = false
   const shutdown = (signal: string) => {

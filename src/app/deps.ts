@@ -1,5 +1,5 @@
 // Composition root: the one place where clients are created, and closed in order.
-import { createClient as createClickHouse, type ClickHouseClient } from '@clickhouse/client'
+import { createClient as createClickHouse, type ClickHouseClient, type Logger as ClickHouseLogger } from '@clickhouse/client'
 import { Redis } from 'ioredis'
 import { SdkKeyCache } from '../auth/sdk-keys.js'
 import { KafkaBroker } from '../broker/kafka.js'
@@ -33,6 +33,7 @@ export function createDeps(config: Config, log: Logger): Deps {
     password: config.clickhouse.password,
     request_timeout: 60_000,
     max_open_connections: 16,
+    log: { LoggerClass: pinoForClickHouse(log.child({ component: 'clickhouse' })) },
   })
   const store = new Store(redis, config.redis.keyPrefix)
   return {
@@ -46,6 +47,28 @@ export function createDeps(config: Config, log: Logger): Deps {
     store,
     sdkKeys: new SdkKeyCache(store, config.keyRefreshMs, log.child({ component: 'sdk-keys' })),
     eventSink: new ClickHouseEventSink(clickhouse, config.clickhouse.database),
+  }
+}
+
+/** Routes @clickhouse/client's own log lines into pino. Its errors are warnings here: the caller
+ * (consumer, readiness) decides what a failed request means and logs that with context. */
+function pinoForClickHouse(log: Logger): new () => ClickHouseLogger {
+  return class implements ClickHouseLogger {
+    trace(p: Parameters<ClickHouseLogger['trace']>[0]) {
+      log.trace({ module: p.module, args: p.args }, p.message)
+    }
+    debug(p: Parameters<ClickHouseLogger['debug']>[0]) {
+      log.debug({ module: p.module, args: p.args }, p.message)
+    }
+    info(p: Parameters<ClickHouseLogger['info']>[0]) {
+      log.info({ module: p.module, args: p.args }, p.message)
+    }
+    warn(p: Parameters<ClickHouseLogger['warn']>[0]) {
+      log.warn({ module: p.module, err: p.err }, p.message)
+    }
+    error(p: Parameters<ClickHouseLogger['error']>[0]) {
+      log.warn({ module: p.module, err: p.err }, p.message)
+    }
   }
 }
 

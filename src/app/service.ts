@@ -22,9 +22,13 @@ export async function startService(config: Config, roles: readonly Role[], log: 
   const deps = createDeps(config, log)
   let draining = false
   const consumers: Consumer[] = []
+  const app = await buildServer(deps, { edge: roles.includes('edge'), isDraining: () => draining })
+  let url: string
   try {
     await prepareDeps(deps)
     if (roles.includes('edge')) await deps.sdkKeys.start()
+    // Listen before consuming: a taken port stops the process before it joins the consumer group.
+    url = await app.listen({ host: config.http.host, port: config.http.port })
     if (roles.includes('events')) {
       const events = new EventsConsumer(deps.eventSink, deps.metrics, log.child({ component: 'events-consumer' }))
       const consumer = deps.broker.createConsumer({
@@ -33,16 +37,15 @@ export async function startService(config: Config, roles: readonly Role[], log: 
         handler: events.handle,
         onRebalance: events.reset,
       })
-      await consumer.start()
       consumers.push(consumer)
+      await consumer.start()
     }
   } catch (err) {
+    await app.close().catch(() => undefined)
     for (const c of consumers) await c.stop().catch(() => undefined)
     await closeDeps(deps).catch(() => undefined)
     throw err
   }
-  const app = await buildServer(deps, { edge: roles.includes('edge'), isDraining: () => draining })
-  const url = await app.listen({ host: config.http.host, port: config.http.port })
   log.info({ url, roles }, 'sluice is serving')
 
   return {

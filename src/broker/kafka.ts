@@ -66,9 +66,14 @@ export class KafkaBroker implements Publisher {
       logLevel: KafkaLogLevel.WARN,
       logCreator: () => (entry: LogEntry) => {
         const { message, ...rest } = entry.log
-        // NOTE: kafkajs warns that bounded retries weaken idempotence; after a failed flush this
-        // adapter replaces the producer (new producer id), which is the remedy, so that one is debug.
-        const level = entry.level <= KafkaLogLevel.ERROR ? 'error' : entry.level === KafkaLogLevel.WARN && !message.startsWith('Limiting retries') ? 'warn' : 'debug'
+        // NOTE: kafkajs logs every retriable broker answer ("coordinator is loading", ...) at error
+        // level from its Connection layer and retries it; what finally fails reaches our code as an
+        // error, so those are warnings here. It also warns that bounded retries weaken idempotence:
+        // after a failed flush this adapter replaces the producer (new producer id), so that is debug.
+        const level =
+          entry.level <= KafkaLogLevel.ERROR ? (entry.namespace === 'Connection' ? 'warn' : 'error')
+          : entry.level === KafkaLogLevel.WARN && !message.startsWith('Limiting retries') ? 'warn'
+          : 'debug'
         log[level]({ kafka: { namespace: entry.namespace, ...rest } }, message)
       },
     })
