@@ -4,6 +4,7 @@
 // gets at most `messageMaxBytes`, so no record batch exceeds the broker's message.max.bytes.
 import { Kafka, Partitioners, logLevel as KafkaLogLevel, type Admin, type Producer, type Consumer as KafkaConsumer, type LogEntry } from 'kafkajs'
 import type { Logger } from '../app/logger.js'
+import type { Config } from '../config/index.js'
 import {
   PublishError,
   type Consumer,
@@ -13,16 +14,7 @@ import {
   type Publisher,
 } from './ports.js'
 
-export interface KafkaSettings {
-  readonly brokers: readonly string[]
-  readonly clientId: string
-  readonly partitions: number
-  readonly replicationFactor: number
-  readonly messageMaxBytes: number
-  readonly publishTimeoutMs: number
-  readonly sessionTimeoutMs: number
-  readonly fetchMaxBytes: number
-}
+export type KafkaSettings = Omit<Config['kafka'], 'topicPrefix' | 'groupPrefix'>
 
 /** Bytes a message takes in a record batch, with room for the record's own framing. */
 function messageBytes(m: OutboundMessage): number {

@@ -26,17 +26,10 @@ export interface SourcePosition {
   readonly index: number
 }
 
-export interface EventRow {
+/** Columns every stored row has: whose it is, when it came, and where in Kafka it came from. */
+export interface RowOrigin {
   environment_id: string
   account_id: string
-  traffic_type: string
-  event_type: string
-  key: string
-  timestamp: number
-  timestamp_ms: number
-  timestamp_raw: string
-  value: number | null
-  properties: string
   received_at: number
   received_at_ms: number
   sdk_version: string
@@ -47,19 +40,20 @@ export interface EventRow {
   source_index: number
 }
 
-export interface RejectionRow {
-  environment_id: string
-  account_id: string
+export interface EventRow extends RowOrigin {
+  traffic_type: string
+  event_type: string
+  key: string
+  timestamp: number
+  timestamp_ms: number
+  timestamp_raw: string
+  value: number | null
+  properties: string
+}
+
+export interface RejectionRow extends RowOrigin {
   reason: string
   raw: string
-  received_at: number
-  received_at_ms: number
-  sdk_version: string
-  request_id: string
-  source_topic: string
-  source_partition: number
-  source_offset: string
-  source_index: number
 }
 
 export type EventOutcome = { readonly ok: true; readonly row: EventRow } | { readonly ok: false; readonly rejection: RejectionRow }
@@ -94,8 +88,7 @@ export function processEvent(record: unknown, meta: EnvelopeMeta, source: Source
   return {
     ok: true,
     row: {
-      environment_id: meta.environmentId,
-      account_id: meta.accountId,
+      ...rowOrigin(meta, source),
       traffic_type: r.trafficTypeName,
       event_type: r.eventTypeId,
       key: r.key,
@@ -104,24 +97,18 @@ export function processEvent(record: unknown, meta: EnvelopeMeta, source: Source
       timestamp_raw: ts.raw,
       value: r.value ?? null,
       properties: JSON.stringify(r.properties ?? {}),
-      received_at: Math.floor(meta.receivedAtMs / 1000),
-      received_at_ms: meta.receivedAtMs,
-      sdk_version: meta.sdkVersion,
-      request_id: meta.requestId,
-      source_topic: source.topic,
-      source_partition: source.partition,
-      source_offset: source.offset.toString(),
-      source_index: source.index,
     },
   }
 }
 
 export function rejectionRow(reason: string, raw: unknown, meta: EnvelopeMeta, source: SourcePosition): RejectionRow {
+  return { ...rowOrigin(meta, source), reason, raw: typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? String(raw)) }
+}
+
+function rowOrigin(meta: EnvelopeMeta, source: SourcePosition): RowOrigin {
   return {
     environment_id: meta.environmentId,
     account_id: meta.accountId,
-    reason,
-    raw: typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? String(raw)),
     received_at: Math.floor(meta.receivedAtMs / 1000),
     received_at_ms: meta.receivedAtMs,
     sdk_version: meta.sdkVersion,
