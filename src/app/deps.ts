@@ -1,7 +1,7 @@
 // Composition root: the one place where clients are created, and closed in order.
 import { createClient as createClickHouse, type ClickHouseClient, type Logger as ClickHouseLogger } from '@clickhouse/client'
 import { Redis } from 'ioredis'
-import { SdkKeyCache } from '../auth/sdk-keys.js'
+import { ApiKeyCache } from '../auth/api-keys.js'
 import { KafkaBroker } from '../broker/kafka.js'
 import { topicNames, type TopicNames } from '../broker/topics.js'
 import type { Config } from '../config/index.js'
@@ -20,7 +20,7 @@ export interface Deps {
   readonly clickhouse: ClickHouseClient
   readonly broker: KafkaBroker
   readonly store: Store
-  readonly sdkKeys: SdkKeyCache
+  readonly apiKeys: ApiKeyCache
   readonly eventSink: ClickHouseEventSink
 }
 
@@ -45,7 +45,7 @@ export function createDeps(config: Config, log: Logger): Deps {
     clickhouse,
     broker: new KafkaBroker({ ...config.kafka }, log.child({ component: 'kafka' })),
     store,
-    sdkKeys: new SdkKeyCache(store, config.keyRefreshMs, log.child({ component: 'sdk-keys' })),
+    apiKeys: new ApiKeyCache(store, config.keyRefreshMs, log.child({ component: 'api-keys' })),
     eventSink: new ClickHouseEventSink(clickhouse, config.clickhouse.database),
   }
 }
@@ -81,7 +81,7 @@ export async function prepareDeps(deps: Deps): Promise<void> {
 
 /** Closes what createDeps opened, producer first (it may still flush), Redis last. */
 export async function closeDeps(deps: Deps): Promise<void> {
-  deps.sdkKeys.stop()
+  deps.apiKeys.stop()
   await deps.broker.close()
   await deps.clickhouse.close()
   await deps.redis.quit().catch(() => deps.redis.disconnect())

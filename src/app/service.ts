@@ -26,7 +26,7 @@ export async function startService(config: Config, roles: readonly Role[], log: 
   let url: string
   try {
     await prepareDeps(deps)
-    if (roles.includes('edge')) await deps.sdkKeys.start()
+    if (roles.includes('edge')) await deps.apiKeys.start()
     // Listen before consuming: a taken port stops the process before it joins the consumer group.
     url = await app.listen({ host: config.http.host, port: config.http.port })
     if (roles.includes('events')) {

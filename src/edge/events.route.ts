@@ -2,7 +2,7 @@
 // of objects within the limits), writes the records to Kafka and answers 202 once Kafka has them.
 // Field validation happens in the events consumer.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { SdkKeyCache, SdkPrincipal } from '../auth/sdk-keys.js'
+import { isSdkPrincipal, type ApiKeyCache, type SdkPrincipal } from '../auth/api-keys.js'
 import type { Publisher } from '../broker/ports.js'
 import { PublishError } from '../broker/ports.js'
 import type { Metrics } from '../app/metrics.js'
@@ -12,7 +12,7 @@ import { parseJsonBody } from './json-body.js'
 
 export interface EventRoutesOptions {
   readonly publisher: Publisher
-  readonly sdkKeys: SdkKeyCache
+  readonly apiKeys: ApiKeyCache
   readonly metrics: Metrics
   readonly topic: string
   readonly maxBodyBytes: number
@@ -37,8 +37,8 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, parseJsonBody)
 
   const authenticate = async (key: string | undefined): Promise<SdkPrincipal> => {
-    const principal = key ? await opts.sdkKeys.lookup(key) : undefined
-    if (!principal) throw new HttpError('UNAUTHORIZED', UNAUTHORIZED)
+    const principal = key ? await opts.apiKeys.lookup(key) : undefined
+    if (!isSdkPrincipal(principal)) throw new HttpError('UNAUTHORIZED', UNAUTHORIZED)
     return principal
   }
 

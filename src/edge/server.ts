@@ -53,7 +53,7 @@ export async function buildServer(deps: Deps, options: ServerOptions): Promise<F
   if (options.edge) {
     await app.register(eventRoutes, {
       publisher: deps.broker,
-      sdkKeys: deps.sdkKeys,
+      apiKeys: deps.apiKeys,
       metrics: deps.metrics,
       topic: deps.topics.events,
       maxBodyBytes: deps.config.events.maxBodyBytes,

@@ -4,13 +4,13 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, expect, it } from 'vitest'
 import { createLogger } from '../../src/app/logger.js'
 import { createMetrics } from '../../src/app/metrics.js'
-import type { SdkKeyCache } from '../../src/auth/sdk-keys.js'
+import type { ApiKeyCache } from '../../src/auth/api-keys.js'
 import { KafkaBroker } from '../../src/broker/kafka.js'
 import { errorHandler } from '../../src/edge/errors.js'
 import { eventRoutes } from '../../src/edge/events.route.js'
 
 const principal = { environmentId: 'env', accountId: 'acc', kind: 'server' as const }
-const sdkKeys = { lookup: async (key: string) => (key === 'good' ? principal : undefined) } as unknown as SdkKeyCache
+const apiKeys = { lookup: async (key: string) => (key === 'good' ? principal : undefined) } as unknown as ApiKeyCache
 let app: FastifyInstance | undefined
 let broker: KafkaBroker | undefined
 
@@ -28,7 +28,7 @@ async function build(draining: boolean) {
   app = Fastify()
   app.setErrorHandler(errorHandler)
   await app.register(eventRoutes, {
-    publisher: broker, sdkKeys, metrics: createMetrics(), topic: 'events',
+    publisher: broker, apiKeys, metrics: createMetrics(), topic: 'events',
     maxBodyBytes: 8 << 20, maxRecords: 10_000, messageMaxBytes: 768 * 1024, isDraining: () => draining,
   })
   return app

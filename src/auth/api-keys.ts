@@ -1,0 +1,61 @@
+// API key lookup (admin and SDK keys) for request authentication, from an in-memory copy of the
+// keys in Redis. Keys are looked up by their SHA-256, so the comparison does not depend on how much
+// of a secret matches, and plain keys are never stored.
+import type { Logger } from '../app/logger.js'
+import { hashKey, type ApiKeyKind, type Store } from '../state/store.js'
+import { VersionedCache } from './versioned-cache.js'
+
+export interface Principal {
+  readonly kind: ApiKeyKind
+  readonly accountId: string
+  readonly workspaceId?: string
+  readonly environmentId?: string
+}
+
+export class ApiKeyCache {
+  private readonly cache: VersionedCache<Principal>
+
+  constructor(store: Store, refreshMs: number, log: Logger) {
+    this.cache = new VersionedCache(
+      {
+        version: () => store.apiKeysVersion(),
+        load: async () => {
+          const { version, keys } = await store.apiKeys()
+          const entries = new Map<string, Principal>()
+          for (const [hash, record] of keys) {
+            if (record.revokedAt !== undefined) continue
+            entries.set(hash, {
+              kind: record.kind,
+              accountId: record.accountId,
+              ...(record.workspaceId ? { workspaceId: record.workspaceId } : {}),
+              ...(record.environmentId ? { environmentId: record.environmentId } : {}),
+            })
+          }
+          return { version, entries }
+        },
+      },
+      refreshMs,
+      log,
+    )
+  }
+
+  start(): Promise<void> {
+    return this.cache.start()
+  }
+
+  stop(): void {
+    this.cache.stop()
+  }
+
+  /** The principal of a valid (not revoked) key, or undefined. */
+  lookup(key: string): Promise<Principal | undefined> {
+    return this.cache.get(hashKey(key))
+  }
+}
+
+/** An SDK key's environment: the principal of a server-side or client-side key. */
+export type SdkPrincipal = Principal & { readonly kind: 'server' | 'client'; readonly environmentId: string }
+
+export function isSdkPrincipal(p: Principal | undefined): p is SdkPrincipal {
+  return (p?.kind === 'server' || p?.kind === 'client') && p.environmentId !== undefined
+}
