@@ -1,0 +1,245 @@
+// Alert mappings: checked when saved, rendered per payload into normalized alerts. Pure functions.
+// Moustache templates (mustache.js) render `{{webhook.<path>}}` from the payload and, with a split
+// path, `{{item.<path>}}` from each array item. Output is never HTML-escaped. The view is built from
+// null-prototype objects, so `{{webhook.constructor}}` and friends render nothing.
+import { readFileSync } from 'node:fs'
+import { Ajv, type ErrorObject } from 'ajv'
+import addFormats from 'ajv-formats'
+import Mustache from 'mustache'
+import { normalizeTimestamp } from './events.js'
+
+const load = (name: string) => JSON.parse(readFileSync(new URL(`../../schemas/${name}`, import.meta.url), 'utf8')) as object
+const ajv = new Ajv({ allErrors: false, strict: true })
+addFormats.default(ajv, ['date-time'])
+const validateMappingShape = ajv.compile(load('alert-mapping.json'))
+const validateAlertShape = ajv.compile(load('alert.json'))
+
+export const SEVERITIES = ['critical', 'high', 'warning', 'info'] as const
+export type Severity = (typeof SEVERITIES)[number]
+const OPTIONAL_FIELDS = ['service', 'environment', 'team'] as const
+const REQUIRED_FIELDS = ['severity', 'description', 'source'] as const
+type DefaultableField = (typeof REQUIRED_FIELDS)[number] | (typeof OPTIONAL_FIELDS)[number]
+
+export interface AlertMapping {
+  severity: string
+  description: string
+  source: string
+  service?: string
+  environment?: string
+  team?: string
+  timestamp?: string
+  correlationId?: string
+  customFields?: Record<string, string>
+  defaults?: Partial<Record<DefaultableField, string>>
+  severityMap?: Record<string, Severity>
+  splitPath?: string
+}
+
+export interface NormalizedAlert {
+  severity: Severity
+  description: string
+  source: string
+  service?: string
+  environment?: string
+  team?: string
+  correlationId?: string
+  timestamp: string
+  receivedAt: string
+  integrationId: string
+  requestId: string
+  customFields: Record<string, string>
+}
+
+export interface MappingProblem {
+  readonly field: string
+  readonly problem: string
+}
+
+/** Synonyms senders use, folded onto the four severities (after the integration's severityMap). */
+const SEVERITY_SYNONYMS: Record<string, Severity> = {
+  critical: 'critical', crit: 'critical', fatal: 'critical', emergency: 'critical', emerg: 'critical', alert: 'critical', p1: 'critical', sev1: 'critical', disaster: 'critical',
+  high: 'high', error: 'high', err: 'high', major: 'high', p2: 'high', sev2: 'high',
+  warning: 'warning', warn: 'warning', medium: 'warning', moderate: 'warning', minor: 'warning', average: 'warning', p3: 'warning', sev3: 'warning',
+  info: 'info', informational: 'info', information: 'info', low: 'info', notice: 'info', ok: 'info', success: 'info', resolved: 'info', p4: 'info', p5: 'info', sev4: 'info', debug: 'info',
+}
+
+const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor'])
+
+// mustache.js caches every template it parses, without bound: a bounded cache instead.
+const TEMPLATE_CACHE_SIZE = 2000
+const templateCache = new Map<string, string>()
+Mustache.templateCache = {
+  get: (key: string) => templateCache.get(key),
+  set: (key: string, value: string) => {
+    if (templateCache.size >= TEMPLATE_CACHE_SIZE) templateCache.delete(templateCache.keys().next().value as string)
+    templateCache.set(key, value)
+  },
+  clear: () => templateCache.clear(),
+}
+const RAW = { escape: (value: unknown) => String(value) }
+
+/** Checks a mapping as it is saved: shape, template syntax, names, and required fields that can render empty. */
+export function checkMapping(input: unknown): { ok: true; mapping: AlertMapping } | { ok: false; problems: MappingProblem[] } {
+  if (!validateMappingShape(input)) return { ok: false, problems: [shapeProblem(validateMappingShape.errors?.[0])] }
+  const mapping = input as AlertMapping
+  const problems: MappingProblem[] = []
+  const templates: [string, string][] = [
+    ...[...REQUIRED_FIELDS, ...OPTIONAL_FIELDS, 'timestamp' as const, 'correlationId' as const]
+      .filter((f) => mapping[f] !== undefined)
+      .map((f): [string, string] => [`mapping.${f}`, mapping[f]!]),
+    ...Object.entries(mapping.customFields ?? {}).map(([k, v]): [string, string] => [`mapping.customFields.${k}`, v]),
+    ...Object.entries(mapping.defaults ?? {}).map(([k, v]): [string, string] => [`mapping.defaults.${k}`, v]),
+  ]
+  const literal = new Map<string, boolean>()
+  for (const [field, template] of templates) {
+    const result = checkTemplate(template, mapping.splitPath !== undefined)
+    if (typeof result === 'string') problems.push({ field, problem: result })
+    else literal.set(field, result.hasLiteralText)
+  }
+  for (const f of REQUIRED_FIELDS) {
+    if (literal.get(`mapping.${f}`) === false && literal.get(`mapping.defaults.${f}`) !== true) {
+      problems.push({ field: `mapping.${f}`, problem: `is required but can render empty (it is only placeholders); add text or a default in mapping.defaults.${f}` })
+    }
+  }
+  return problems.length ? { ok: false, problems } : { ok: true, mapping }
+}
+
+type Token = [string, string, number, number, Token[]?, ...unknown[]]
+
+function checkTemplate(template: string, split: boolean): string | { hasLiteralText: boolean } {
+  let tokens: Token[]
+  try {
+    tokens = Mustache.parse(template) as unknown as Token[]
+  } catch (err) {
+    return `template syntax error: ${err instanceof Error ? err.message : String(err)}`
+  }
+  const roots = split ? 'webhook or item' : 'webhook'
+  const walk = (list: Token[], nested: boolean): string | undefined => {
+    for (const [type, value, , , children] of list) {
+      if (type === '>') return 'partials ({{> name}}) are not supported'
+      if (type === '=') return 'delimiter changes ({{=...=}}) are not supported'
+      if (type === 'text' || type === '!') continue
+      const segments = value.split('.')
+      if (segments.some((s) => FORBIDDEN_SEGMENTS.has(s))) return `"${value}" is not allowed (${[...FORBIDDEN_SEGMENTS].join(', ')} are reserved)`
+      // Outside sections every name starts at the payload; inside one, names are relative to it.
+      const root = segments[0]
+      if (!nested && value !== '.' && root !== 'webhook' && !(split && root === 'item')) {
+        const kind = type === '#' || type === '^' ? 'section' : 'placeholder'
+        return `unknown ${kind} "${value}": names start with ${roots} (e.g. {{webhook.status}})`
+      }
+      if (children) {
+        const problem = walk(children, true)
+        if (problem) return problem
+      }
+    }
+    return undefined
+  }
+  const problem = walk(tokens, false)
+  if (problem) return problem
+  return { hasLiteralText: tokens.some(([type, value]) => type === 'text' && value.trim().length > 0) }
+}
+
+function shapeProblem(error: ErrorObject | undefined): MappingProblem {
+  if (!error) return { field: 'mapping', problem: 'is invalid' }
+  const path = `mapping${error.instancePath.replaceAll('/', '.')}`
+  if (error.keyword === 'required') return { field: `${path}.${String(error.params['missingProperty'])}`, problem: 'is required' }
+  if (error.keyword === 'additionalProperties') return { field: `${path}.${String(error.params['additionalProperty'])}`, problem: 'is not a mapping field' }
+  if (error.keyword === 'enum') return { field: path, problem: `must be one of ${SEVERITIES.join(', ')}` }
+  return { field: path, problem: error.message ?? 'is invalid' }
+}
+
+export type RenderOutcome = { ok: true; alert: NormalizedAlert } | { ok: false; reason: string }
+
+export interface RenderContext {
+  readonly integrationId: string
+  readonly requestId: string
+  readonly receivedAtMs: number
+}
+
+/** Renders a payload into alerts: one, or one per item of the split path. Never throws on payload content. */
+export function renderAlerts(mapping: AlertMapping, payload: unknown, ctx: RenderContext): RenderOutcome[] {
+  const webhook = toView(payload)
+  if (mapping.splitPath === undefined) return [renderOne(mapping, { webhook }, ctx)]
+  const items = lookup(webhook, mapping.splitPath)
+  if (!Array.isArray(items)) return [{ ok: false, reason: `splitPath "${mapping.splitPath}" is not an array in the payload` }]
+  return items.map((item: unknown) => renderOne(mapping, { webhook, item }, ctx))
+}
+
+function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext): RenderOutcome {
+  const render = (template: string | undefined) => (template === undefined ? '' : Mustache.render(template, view, {}, RAW).trim())
+  const field = (name: DefaultableField) => render(mapping[name]) || render(mapping.defaults?.[name])
+
+  const rawSeverity = field('severity')
+  const mapped = lookupCaseless(mapping.severityMap, rawSeverity) ?? rawSeverity
+  const severity = SEVERITY_SYNONYMS[mapped.toLowerCase()]
+  if (!severity) return { ok: false, reason: `severity "${mapped.slice(0, 64)}" is not one of ${SEVERITIES.join(', ')} or a known synonym; map it in severityMap` }
+
+  const receivedAt = new Date(ctx.receivedAtMs).toISOString()
+  const rawTime = render(mapping.timestamp)
+  const timestamp = rawTime ? toIsoTime(rawTime) : receivedAt
+  if (!timestamp) return { ok: false, reason: `timestamp "${rawTime.slice(0, 64)}" is not a time (ISO 8601 or epoch seconds/milliseconds)` }
+
+  const alert: NormalizedAlert = {
+    severity,
+    description: field('description'),
+    source: field('source'),
+    timestamp,
+    receivedAt,
+    integrationId: ctx.integrationId,
+    requestId: ctx.requestId,
+    customFields: {},
+  }
+  for (const name of OPTIONAL_FIELDS) {
+    const value = field(name)
+    if (value) alert[name] = value
+  }
+  const correlationId = render(mapping.correlationId)
+  if (correlationId) alert.correlationId = correlationId
+  for (const [name, template] of Object.entries(mapping.customFields ?? {})) {
+    const value = render(template)
+    if (value) alert.customFields[name] = value
+  }
+  if (!validateAlertShape(alert)) {
+    const e = validateAlertShape.errors?.[0]
+    const where = e?.instancePath.replace(/^\//, '').replaceAll('/', '.') || String(e?.params['missingProperty'] ?? 'alert')
+    return { ok: false, reason: `${where} ${e?.keyword === 'minLength' ? 'rendered empty' : (e?.message ?? 'is invalid')}` }
+  }
+  return { ok: true, alert }
+}
+
+function toIsoTime(value: string): string | undefined {
+  if (/^\d+(\.\d+)?$/.test(value)) {
+    const ts = normalizeTimestamp(value)
+    return ts.ok ? new Date(ts.ms).toISOString() : undefined
+  }
+  const ms = Date.parse(value)
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined
+}
+
+function lookupCaseless(map: Record<string, Severity> | undefined, key: string): Severity | undefined {
+  if (!map) return undefined
+  if (Object.hasOwn(map, key)) return map[key]
+  const lower = key.toLowerCase()
+  for (const [k, v] of Object.entries(map)) if (k.toLowerCase() === lower) return v
+  return undefined
+}
+
+/** A deep copy of parsed JSON with null-prototype objects: templates see only the payload's own keys. */
+export function toView(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toView)
+  if (value !== null && typeof value === 'object') {
+    const out = Object.create(null) as Record<string, unknown>
+    for (const [k, v] of Object.entries(value)) out[k] = toView(v)
+    return out
+  }
+  return value
+}
+
+function lookup(view: unknown, path: string): unknown {
+  let current = view
+  for (const segment of path.split('.')) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<string, unknown>)[segment]
+  }
+  return current
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest'
+import { ALERT_TEMPLATES, TEMPLATE_IDS } from '../../src/pipeline/alert-templates.js'
+import { checkMapping, renderAlerts, type AlertMapping, type NormalizedAlert } from '../../src/pipeline/alerts.js'
+
+const ctx = { integrationId: 'int-1', requestId: 'req-1', receivedAtMs: Date.parse('2026-11-22T10:05:00.000Z') }
+const ok = (outcomes: ReturnType<typeof renderAlerts>): NormalizedAlert[] =>
+  outcomes.map((o) => {
+    if (!o.ok) throw new Error(o.reason)
+    return o.alert
+  })
+
+describe('templates', () => {
+  it.each(TEMPLATE_IDS)('%s: the mapping is valid and maps its example completely', (id) => {
+    const t = ALERT_TEMPLATES[id]
+    expect(checkMapping(t.mapping)).toMatchObject({ ok: true })
+    const alerts = ok(renderAlerts(t.mapping, t.example, ctx))
+    expect(alerts.length).toBeGreaterThan(0)
+    for (const a of alerts) {
+      expect(a.description).not.toBe('')
+      expect(a.source).not.toBe('')
+      expect(a.service).toBeTruthy()
+      expect(a.environment).toBeTruthy()
+      expect(a.team).toBeTruthy()
+      expect(a.correlationId).toBeTruthy()
+      expect(a.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    }
+  })
+
+  it('alertmanager v4 with three alerts gives three alerts', () => {
+    const alerts = ok(renderAlerts(ALERT_TEMPLATES.alertmanager.mapping, ALERT_TEMPLATES.alertmanager.example, ctx))
+    expect(alerts.map((a) => [a.severity, a.description, a.source, a.correlationId, a.customFields['status']])).toEqual([
+      ['critical', 'Error rate above 5% on checkout-1', 'checkout', 'c2f1a0d7e5b3a911', 'firing'],
+      ['warning', 'p99 latency above 2s on checkout-2', 'checkout', '7a9d44e0b1c2d3e4', 'firing'],
+      ['critical', 'Disk usage back under 80% on db-1', 'node', '0d1e2f3a4b5c6d7e', 'resolved'],
+    ])
+    expect(alerts[0]).toMatchObject({ timestamp: '2026-11-22T09:58:00.000Z', receivedAt: '2026-11-22T10:05:00.000Z', integrationId: 'int-1', requestId: 'req-1' })
+  })
+
+  it('datadog maps epoch-millisecond dates and its alert types', () => {
+    const [a] = ok(renderAlerts(ALERT_TEMPLATES.datadog.mapping, ALERT_TEMPLATES.datadog.example, ctx))
+    expect(a).toMatchObject({ severity: 'high', source: 'datadog', timestamp: new Date(1795341600000).toISOString(), correlationId: '7261812309837163501' })
+  })
+})
+
+describe('custom mappings', () => {
+  const mapping: AlertMapping = {
+    severity: '{{webhook.check.state}}',
+    description: '{{webhook.check.output}} ({{webhook.hosts.0.name}})',
+    source: '{{webhook.origin.system}}',
+    service: '{{webhook.hosts.1.name}}',
+    team: '{{webhook.owner.team}}',
+    correlationId: 'chk-{{webhook.check.id}}',
+    timestamp: '{{webhook.check.when}}',
+    customFields: { region: '{{webhook.hosts.0.tags.region}}', missing: '{{webhook.nope.nothing}}' },
+    defaults: { severity: 'warning', source: 'nagios', team: 'ops' },
+    severityMap: { FIRING: 'critical', Resolved: 'info' },
+  }
+  const payload = {
+    check: { state: 'firing', output: 'Load <5> & "rising" for \'db\'', id: 42, when: 1795341600 },
+    hosts: [{ name: 'db-1', tags: { region: 'eu-west-1' } }, { name: 'db-2' }],
+    origin: {},
+  }
+
+  it('renders nested paths, array indexes, defaults and the severity map, unescaped', () => {
+    expect(checkMapping(mapping)).toMatchObject({ ok: true })
+    const [a] = ok(renderAlerts(mapping, payload, ctx))
+    expect(a).toEqual({
+      severity: 'critical',
+      description: 'Load <5> & "rising" for \'db\' (db-1)',
+      source: 'nagios',
+      service: 'db-2',
+      team: 'ops',
+      correlationId: 'chk-42',
+      timestamp: '2026-11-22T10:00:00.000Z',
+      receivedAt: '2026-11-22T10:05:00.000Z',
+      integrationId: 'int-1',
+      requestId: 'req-1',
+      customFields: { region: 'eu-west-1' },
+    })
+    const [resolved] = ok(renderAlerts(mapping, { ...payload, check: { ...payload.check, state: 'resolved' } }, ctx))
+    expect(resolved!.severity).toBe('info')
+  })
+
+  it('does not reach the prototype chain', () => {
+    const m = { ...mapping, description: 'x{{webhook.toString}}{{webhook.hasOwnProperty}}x' }
+    const [a] = ok(renderAlerts(m, payload, ctx))
+    expect(a!.description).toBe('xx')
+  })
+
+  it('rejects (not drops) alerts that cannot be normalized, with a reason', () => {
+    expect(renderAlerts(mapping, { ...payload, check: { ...payload.check, state: 'purple' } }, ctx)).toEqual([
+      { ok: false, reason: expect.stringMatching(/severity "purple" is not one of critical, high, warning, info/) },
+    ])
+    expect(renderAlerts(mapping, { ...payload, check: { ...payload.check, when: 'yesterday' } }, ctx)).toEqual([
+      { ok: false, reason: expect.stringMatching(/timestamp "yesterday" is not a time/) },
+    ])
+    const split = { ...ALERT_TEMPLATES.alertmanager.mapping }
+    expect(renderAlerts(split, { alerts: 'none' }, ctx)).toEqual([{ ok: false, reason: 'splitPath "alerts" is not an array in the payload' }])
+    expect(renderAlerts(split, { alerts: [] }, ctx)).toEqual([])
+  })
+})
+
+describe('checkMapping', () => {
+  it.each([
+    [{ severity: 'x', description: 'y' }, 'mapping.source', /is required/],
+    [{ severity: 'x', description: 'y', source: 'z', colour: 'red' }, 'mapping.colour', /not a mapping field/],
+    [{ severity: 'x', description: '{{webhook.a', source: 'z' }, 'mapping.description', /syntax error/],
+    [{ severity: 'x', description: '{{#webhook.a}}oops', source: 'z' }, 'mapping.description', /syntax error/],
+    [{ severity: 'x', description: 'y', source: '{{webhook.service}}' }, 'mapping.source', /can render empty/],
+    [{ severity: 'x', description: 'y', source: '{{#alerts}}a{{/alerts}}' }, 'mapping.source', /unknown section "alerts"/],
+    [{ severity: 'x', description: 'y', source: '{{status}}' }, 'mapping.source', /unknown placeholder "status"/],
+    [{ severity: 'x', description: 'y', source: 's {{item.x}}' }, 'mapping.source', /unknown placeholder "item.x"/],
+    [{ severity: 'x', description: 'y', source: 's {{webhook.constructor}}' }, 'mapping.source', /not allowed/],
+    [{ severity: 'x', description: 'y', source: 's {{> partial}}' }, 'mapping.source', /partials/],
+    [{ severity: 'x', description: 'y', source: 's', severityMap: { firing: 'urgent' } }, 'mapping.severityMap.firing', /must be one of/],
+  ])('refuses %j naming %s', (mapping, field, problem) => {
+    const result = checkMapping(mapping)
+    expect(result.ok).toBe(false)
+    if (!result.ok) {
+      expect(result.problems[0]!.field).toBe(field)
+      expect(result.problems[0]!.problem).toMatch(problem)
+    }
+  })
+
+  it('accepts a placeholder-only required field when it has a default', () => {
+    expect(checkMapping({ severity: 'x', description: 'y', source: '{{webhook.service}}', defaults: { source: 'unknown' } }).ok).toBe(true)
+    expect(checkMapping({ severity: 'x', description: 'y', source: '{{#webhook.tags}}{{name}} {{/webhook.tags}}x' }).ok).toBe(true)
+  })
+})
