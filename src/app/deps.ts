@@ -2,11 +2,14 @@
 import { createClient as createClickHouse, type ClickHouseClient, type Logger as ClickHouseLogger } from '@clickhouse/client'
 import { Redis } from 'ioredis'
 import { ApiKeyCache } from '../auth/api-keys.js'
+import { WebhookRoutes } from '../auth/webhooks.js'
 import { KafkaBroker } from '../broker/kafka.js'
 import { topicNames, type TopicNames } from '../broker/topics.js'
 import type { Config } from '../config/index.js'
 import { ClickHouseEventSink } from '../sinks/clickhouse/events.sink.js'
 import { migrate } from '../sinks/clickhouse/migrations.js'
+import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
+import { IntegrationStore } from '../state/integrations.js'
 import { Store } from '../state/store.js'
 import type { Logger } from './logger.js'
 import { createMetrics, type Metrics } from './metrics.js'
@@ -22,6 +25,9 @@ export interface Deps {
   readonly store: Store
   readonly apiKeys: ApiKeyCache
   readonly eventSink: ClickHouseEventSink
+  readonly integrations: IntegrationStore
+  readonly webhookRoutes: WebhookRoutes
+  readonly alertSink: RedisAlertSink
 }
 
 export function createDeps(config: Config, log: Logger): Deps {
@@ -36,6 +42,7 @@ export function createDeps(config: Config, log: Logger): Deps {
     log: { LoggerClass: pinoForClickHouse(log.child({ component: 'clickhouse' })) },
   })
   const store = new Store(redis, config.redis.keyPrefix)
+  const integrations = new IntegrationStore(redis, config.redis.keyPrefix)
   return {
     config,
     log,
@@ -47,6 +54,9 @@ export function createDeps(config: Config, log: Logger): Deps {
     store,
     apiKeys: new ApiKeyCache(store, config.keyRefreshMs, log.child({ component: 'api-keys' })),
     eventSink: new ClickHouseEventSink(clickhouse, config.clickhouse.database),
+    integrations,
+    webhookRoutes: new WebhookRoutes(integrations, config.keyRefreshMs, log.child({ component: 'webhook-routes' })),
+    alertSink: new RedisAlertSink(redis, config.redis.keyPrefix, config.webhooks.streamMaxLen),
   }
 }
 
@@ -82,6 +92,7 @@ export async function prepareDeps(deps: Deps): Promise<void> {
 /** Closes what createDeps opened, producer first (it may still flush), Redis last. */
 export async function closeDeps(deps: Deps): Promise<void> {
   deps.apiKeys.stop()
+  deps.webhookRoutes.stop()
   await deps.broker.close()
   await deps.clickhouse.close()
   await deps.redis.quit().catch(() => deps.redis.disconnect())

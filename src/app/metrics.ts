@@ -51,6 +51,26 @@ export function createMetrics() {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
+    webhooksAccepted: new Counter({
+      name: 'sluice_webhooks_accepted_total',
+      help: 'Webhook requests accepted (acknowledged by Kafka)',
+      registers: [registry],
+    }),
+    webhookRateLimited: new Counter({
+      name: 'sluice_webhooks_rate_limited_total',
+      help: 'Webhook requests refused by the per-address rate limit',
+      registers: [registry],
+    }),
+    alertsStored: new Counter({
+      name: 'sluice_alerts_stored_total',
+      help: 'Normalized alerts written to the Redis streams',
+      registers: [registry],
+    }),
+    alertsRejected: new Counter({
+      name: 'sluice_alerts_rejected_total',
+      help: 'Alerts that failed rendering or validation and went to the rejections stream',
+      registers: [registry],
+    }),
     sinkErrors: new Counter({
       name: 'sluice_clickhouse_insert_errors_total',
       help: 'Failed ClickHouse inserts (retried)',

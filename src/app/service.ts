@@ -4,12 +4,13 @@
 import { groupIds } from '../broker/topics.js'
 import type { Consumer } from '../broker/ports.js'
 import type { Config } from '../config/index.js'
+import { AlertsConsumer, IntegrationCache } from '../consumers/alerts.consumer.js'
 import { EventsConsumer } from '../consumers/events.consumer.js'
 import { buildServer } from '../edge/server.js'
 import { closeDeps, createDeps, prepareDeps, type Deps } from './deps.js'
 import type { Logger } from './logger.js'
 
-export const ROLES = ['edge', 'events'] as const
+export const ROLES = ['edge', 'events', 'alerts'] as const
 export type Role = (typeof ROLES)[number]
 
 export interface RunningService {
@@ -26,7 +27,10 @@ export async function startService(config: Config, roles: readonly Role[], log: 
   let url: string
   try {
     await prepareDeps(deps)
-    if (roles.includes('edge')) await deps.apiKeys.start()
+    if (roles.includes('edge')) {
+      await deps.apiKeys.start()
+      await deps.webhookRoutes.start()
+    }
     // Listen before consuming: a taken port stops the process before it joins the consumer group.
     url = await app.listen({ host: config.http.host, port: config.http.port })
     if (roles.includes('events')) {
@@ -37,6 +41,17 @@ export async function startService(config: Config, roles: readonly Role[], log: 
         handler: events.handle,
         onRebalance: events.reset,
       })
+      consumers.push(consumer)
+      await consumer.start()
+    }
+    if (roles.includes('alerts')) {
+      const alerts = new AlertsConsumer(
+        new IntegrationCache(deps.integrations, config.webhooks.integrationRefreshMs),
+        deps.alertSink,
+        deps.metrics,
+        log.child({ component: 'alerts-consumer' }),
+      )
+      const consumer = deps.broker.createConsumer({ groupId: groupIds(config).alerts, topic: deps.topics.alerts, handler: alerts.handle })
       consumers.push(consumer)
       await consumer.start()
     }

@@ -3,8 +3,12 @@
 // (a revoked key, a rotated webhook address) takes effect within about refreshMs everywhere.
 import type { Logger } from '../app/logger.js'
 
-/** On a miss, check the version at most this often, so unknown secrets cannot flood Redis. */
-const MISS_RELOAD_INTERVAL_MS = 250
+/**
+ * On a miss, check the version unless a check ended less than this long ago: an entry created a
+ * moment ago is found at once, and a flood of unknown secrets costs Redis at most one small GET per
+ * interval and process.
+ */
+const MISS_RELOAD_INTERVAL_MS = 20
 
 export interface VersionedSource<T> {
   version(): Promise<string>
@@ -14,7 +18,10 @@ export interface VersionedSource<T> {
 export class VersionedCache<T> {
   private entries = new Map<string, T>()
   private version: string | undefined
-  private loadedAt = 0
+  /** When the last version check began (a check shows changes made before it began). */
+  private checkStartedAt = 0
+  /** When this process last changed the source itself: the next miss must see that change. */
+  private invalidatedAt = 0
   private timer?: NodeJS.Timeout
   private inflight?: Promise<void>
 
@@ -36,20 +43,34 @@ export class VersionedCache<T> {
     clearInterval(this.timer)
   }
 
-  /** The entry under key; on a miss, one coalesced version check first (an entry created a moment ago). */
+  /** The entry under key; on a miss, a version check that began after the miss (or just before). */
   async get(key: string): Promise<T | undefined> {
     const found = this.entries.get(key)
-    if (found !== undefined || Date.now() - this.loadedAt < MISS_RELOAD_INTERVAL_MS) return found
-    await this.refresh().catch((err: unknown) => this.log.warn({ err }, 'cache refresh failed'))
+    if (found !== undefined) return found
+    const since = Date.now() - MISS_RELOAD_INTERVAL_MS
+    try {
+      // A check already running may have read the version before the entry was created: wait for
+      // it, then start another unless it began recently enough.
+      while (this.inflight || this.checkStartedAt < since || this.checkStartedAt <= this.invalidatedAt) {
+        await (this.inflight ?? this.refresh())
+      }
+    } catch (err) {
+      this.log.warn({ err }, 'cache refresh failed')
+    }
     return this.entries.get(key)
+  }
+
+  /** Tells the cache that this process just changed the source (a write it must see at once). */
+  invalidate(): void {
+    this.invalidatedAt = Date.now()
   }
 
   private refresh(): Promise<void> {
     this.inflight ??= (async () => {
+      this.checkStartedAt = Date.now()
       try {
         const version = await this.source.version()
         if (version !== this.version) await this.reload()
-        else this.loadedAt = Date.now()
       } finally {
         this.inflight = undefined
       }
@@ -61,7 +82,6 @@ export class VersionedCache<T> {
     const { version, entries } = await this.source.load()
     this.entries = entries
     this.version = version
-    this.loadedAt = Date.now()
     this.log.debug({ version, entries: entries.size }, 'cache loaded')
   }
 }

@@ -191,37 +191,31 @@ export class KafkaBroker implements Publisher {
   }
 
   /** Cuts the jobs into rounds where each partition receives at most messageMaxBytes. */
-  private async plan(jobs: readonly Job[]): Promise<Map<string, { bytes: number; messages: OutboundMessage[] }[]>[]> {
+  private async plan(jobs: readonly Job[]): Promise<Round[]> {
     const unknown = [...new Set(jobs.map((j) => j.topic))].filter((t) => !this.partitionCounts.has(t))
     if (unknown.length > 0) await this.learnPartitions(unknown)
     const budget = this.settings.messageMaxBytes + 1024
-    const rounds: Map<string, { bytes: number; messages: OutboundMessage[] }[]>[] = []
+    const rounds: Round[] = []
+    const lastRound = new Map<string, number>()
     for (const job of jobs) {
       const count = this.partitionCounts.get(job.topic) ?? 1
       for (const message of job.messages) {
         const size = messageBytes(message)
-        let placed = false
-        for (const round of rounds) {
-          const parts = round.get(job.topic) ?? Array.from({ length: count }, () => ({ bytes: 0, messages: [] }))
-          round.set(job.topic, parts)
-          for (let k = 0; k < count && !placed; k++) {
-            const part = parts[(this.roundRobin + k) % count]!
-            if (part.bytes === 0 || part.bytes + size <= budget) {
-              part.bytes += size
-              part.messages.push(message)
-              placed = true
-            }
-          }
-          if (placed) break
-        }
-        if (!placed) {
-          const parts = Array.from({ length: count }, () => ({ bytes: 0, messages: [] as OutboundMessage[] }))
-          const part = parts[this.roundRobin % count]!
-          part.bytes += size
-          part.messages.push(message)
-          rounds.push(new Map([[job.topic, parts]]))
-        }
+        // Ordered messages have one possible partition; the others take the next one with room.
+        const candidates = message.ordered
+          ? [partitionOf(message.key, count)]
+          : Array.from({ length: count }, (_, k) => (this.roundRobin + k) % count)
         this.roundRobin = (this.roundRobin + 1) % 1_000_000
+        // An ordered message never lands in a round before the last one its partition used.
+        const from = message.ordered ? (lastRound.get(`${job.topic}:${candidates[0]}`) ?? 0) : 0
+        let index = rounds.findIndex((r, i) => i >= from && candidates.some((p) => fits(r, job.topic, count, p, size, budget)))
+        if (index < 0) index = rounds.push(new Map()) - 1
+        const round = rounds[index]!
+        const partition = candidates.find((p) => fits(round, job.topic, count, p, size, budget))!
+        const part = round.get(job.topic)![partition]!
+        part.bytes += size
+        part.messages.push(message)
+        lastRound.set(`${job.topic}:${partition}`, index)
       }
     }
     return rounds
@@ -284,6 +278,29 @@ export class KafkaBroker implements Publisher {
     await this.admin?.disconnect().catch(() => undefined)
     this.admin = undefined
   }
+}
+
+type Round = Map<string, { bytes: number; messages: OutboundMessage[] }[]>
+
+/** Whether a message of `size` bytes fits partition p of topic in the round (creating its slots). */
+function fits(round: Round, topic: string, count: number, p: number, size: number, budget: number): boolean {
+  let parts = round.get(topic)
+  if (!parts) {
+    parts = Array.from({ length: count }, () => ({ bytes: 0, messages: [] }))
+    round.set(topic, parts)
+  }
+  const part = parts[p]!
+  return part.bytes === 0 || part.bytes + size <= budget
+}
+
+/** A stable partition for a key (FNV-1a). */
+function partitionOf(key: string, count: number): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return (h >>> 0) % count
 }
 
 function decodeHeaders(headers: Record<string, Buffer | string | (Buffer | string)[] | undefined> | undefined): Record<string, string> {

@@ -2,6 +2,8 @@
 // in the service imports kafkajs.
 
 export interface OutboundMessage {
+  /** With ordered = true, messages of one key go to one partition, in order; otherwise they are spread. */
+  readonly ordered?: boolean
   readonly key: string
   readonly value: Buffer
   readonly headers: Readonly<Record<string, string>>

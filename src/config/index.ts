@@ -41,6 +41,13 @@ const schema = {
     SLUICE_EVENTS_MAX_BODY_BYTES: { type: 'integer', minimum: 8 * MiB, maximum: 256 * MiB, default: 10 * MiB },
     SLUICE_EVENTS_MAX_RECORDS: { type: 'integer', minimum: 10000, maximum: 1000000, default: 10000 },
     SLUICE_KEY_REFRESH_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 1000, description: 'how often SDK key changes are picked up' },
+    SLUICE_PUBLIC_BASE_URL: { type: 'string', pattern: '^https?://[^\\s]+$', description: 'base of webhook addresses handed out; default: the address the server listens on' },
+    SLUICE_WEBHOOK_MAX_BODY_BYTES: { type: 'integer', minimum: 1024, maximum: 16 * MiB, default: MiB },
+    SLUICE_WEBHOOK_RATE_PER_SECOND: { type: 'number', exclusiveMinimum: 0, maximum: 100000, default: 10, description: 'sustained requests per second per webhook address' },
+    SLUICE_WEBHOOK_BURST: { type: 'integer', minimum: 1, maximum: 100000, default: 50, description: 'requests a webhook address may send at once' },
+    SLUICE_WEBHOOK_ROTATION_OVERLAP_SECONDS: { type: 'integer', minimum: 0, maximum: 30 * 86400, default: 86400, description: 'how long a rotated-out address keeps working' },
+    SLUICE_ALERT_STREAM_MAXLEN: { type: 'integer', minimum: 100, maximum: 100_000_000, default: 100_000, description: 'approximate entries kept per alert stream' },
+    SLUICE_INTEGRATION_REFRESH_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 1000, description: 'how soon mapping changes reach the alert consumers' },
     SLUICE_CONSUMER_FETCH_MAX_BYTES: {
       type: 'integer', minimum: MiB, maximum: 256 * MiB, default: 8 * MiB,
       description: 'bytes fetched per partition per batch; bounds consumer memory and the size of one insert',
@@ -69,6 +76,16 @@ export interface Config {
   readonly redis: { readonly url: string; readonly keyPrefix: string }
   readonly events: { readonly maxBodyBytes: number; readonly maxRecords: number }
   readonly keyRefreshMs: number
+  /** Base of webhook addresses; undefined means the address the server listens on. */
+  readonly publicBaseUrl: string | undefined
+  readonly webhooks: {
+    readonly maxBodyBytes: number
+    readonly ratePerSecond: number
+    readonly burst: number
+    readonly rotationOverlapMs: number
+    readonly streamMaxLen: number
+    readonly integrationRefreshMs: number
+  }
 }
 
 export class ConfigError extends Error {
@@ -117,6 +134,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redis: { url: r.REDIS_URL, keyPrefix: r.REDIS_KEY_PREFIX },
     events: { maxBodyBytes: r.SLUICE_EVENTS_MAX_BODY_BYTES, maxRecords: r.SLUICE_EVENTS_MAX_RECORDS },
     keyRefreshMs: r.SLUICE_KEY_REFRESH_MS,
+    publicBaseUrl: r.SLUICE_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    webhooks: {
+      maxBodyBytes: r.SLUICE_WEBHOOK_MAX_BODY_BYTES,
+      ratePerSecond: r.SLUICE_WEBHOOK_RATE_PER_SECOND,
+      burst: r.SLUICE_WEBHOOK_BURST,
+      rotationOverlapMs: r.SLUICE_WEBHOOK_ROTATION_OVERLAP_SECONDS * 1000,
+      streamMaxLen: r.SLUICE_ALERT_STREAM_MAXLEN,
+      integrationRefreshMs: r.SLUICE_INTEGRATION_REFRESH_MS,
+    },
   }
   return deepFreeze(config)
 }

@@ -5,9 +5,12 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
+  CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
 } as const
@@ -22,6 +25,8 @@ export class HttpError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** Field-level problems of a rejected input: [{field, problem}]. */
+    readonly details?: readonly { readonly field: string; readonly problem: string }[],
   ) {
     super(message)
   }
@@ -35,8 +40,10 @@ export class HttpError extends Error {
 export function errorHandler(this: unknown, error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
   const http = error instanceof HttpError ? error : fromFastifyError(error, request)
   if (http.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error')
-  if (http.code === 'UNAVAILABLE') void reply.header('retry-after', String(RETRY_AFTER_SECONDS))
-  void reply.code(http.statusCode).send({ statusCode: http.statusCode, code: http.code, message: http.message, requestId: request.id })
+  if ((http.code === 'UNAVAILABLE' || http.code === 'RATE_LIMITED') && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+  void reply
+    .code(http.statusCode)
+    .send({ statusCode: http.statusCode, code: http.code, message: http.message, ...(http.details ? { details: http.details } : {}), requestId: request.id })
 }
 
 function fromFastifyError(error: FastifyError, request: FastifyRequest): HttpError {

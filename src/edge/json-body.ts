@@ -7,7 +7,7 @@ import { HttpError } from './errors.js'
 export function parseJsonBody(_request: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void): void {
   const text = typeof body === 'string' ? body : body.toString('utf8')
   if (text.trim().length === 0) {
-    done(new HttpError('BAD_REQUEST', 'request body is empty; send a JSON array of events'))
+    done(new HttpError('BAD_REQUEST', 'request body is empty; send JSON'))
     return
   }
   try {

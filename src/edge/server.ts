@@ -4,12 +4,21 @@ import { randomUUID } from 'node:crypto'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { checkReadiness, type Deps } from '../app/deps.js'
 import { errorHandler, HttpError } from './errors.js'
+import { integrationRoutes } from '../admin/integrations.route.js'
 import { eventRoutes } from './events.route.js'
 import { parseJsonBody } from './json-body.js'
+import { webhookRoutes } from './webhook.route.js'
 
 export interface ServerOptions {
   readonly edge: boolean
   readonly isDraining: () => boolean
+}
+
+function listeningUrl(app: FastifyInstance): string {
+  const address = app.server.address()
+  if (address === null || typeof address === 'string') return `http://${address ?? '127.0.0.1'}`
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return `http://${host}:${address.port}`
 }
 
 export async function buildServer(deps: Deps, options: ServerOptions): Promise<FastifyInstance> {
@@ -60,6 +69,25 @@ export async function buildServer(deps: Deps, options: ServerOptions): Promise<F
       maxRecords: deps.config.events.maxRecords,
       messageMaxBytes: deps.config.kafka.messageMaxBytes,
       isDraining: options.isDraining,
+    })
+    await app.register(webhookRoutes, {
+      publisher: deps.broker,
+      routes: deps.webhookRoutes,
+      metrics: deps.metrics,
+      topic: deps.topics.alerts,
+      maxBodyBytes: deps.config.webhooks.maxBodyBytes,
+      messageMaxBytes: deps.config.kafka.messageMaxBytes,
+      ratePerSecond: deps.config.webhooks.ratePerSecond,
+      burst: deps.config.webhooks.burst,
+      isDraining: options.isDraining,
+    })
+    await app.register(integrationRoutes, {
+      apiKeys: deps.apiKeys,
+      integrations: deps.integrations,
+      alerts: deps.alertSink,
+      publicBaseUrl: () => deps.config.publicBaseUrl ?? listeningUrl(app),
+      rotationOverlapMs: deps.config.webhooks.rotationOverlapMs,
+      onRoutesChanged: () => deps.webhookRoutes.invalidate(),
     })
   }
   return app

@@ -1,0 +1,173 @@
+// Alert integrations, for the admins of an account (admin API key, `Authorization: Bearer` or
+// `x-api-key`): create, list, get, update, delete, test a payload, rotate the address, read alerts.
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { ApiKeyCache, Principal } from '../auth/api-keys.js'
+import { HttpError } from '../edge/errors.js'
+import { ALERT_TEMPLATES, CUSTOM_EXAMPLE, TEMPLATE_IDS, type TemplateId } from '../pipeline/alert-templates.js'
+import { checkMapping, renderAlerts, type AlertMapping } from '../pipeline/alerts.js'
+import type { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
+import type { IntegrationInput, IntegrationRecord, IntegrationStore, RateLimitStatus } from '../state/integrations.js'
+
+export interface IntegrationRoutesOptions {
+  readonly apiKeys: ApiKeyCache
+  readonly integrations: IntegrationStore
+  readonly alerts: RedisAlertSink
+  readonly publicBaseUrl: () => string
+  readonly rotationOverlapMs: number
+  /** Called after every change of webhook routes, so this process's edge sees it at once. */
+  readonly onRoutesChanged: () => void
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    admin?: Principal
+  }
+}
+
+type Body = Record<string, unknown>
+const MAX_ALERTS_PAGE = 500
+
+export async function integrationRoutes(app: FastifyInstance, opts: IntegrationRoutesOptions): Promise<void> {
+  app.decorateRequest('admin', undefined)
+  app.addHook('onRequest', async (request) => {
+    const auth = request.headers.authorization
+    const header = request.headers['x-api-key']
+    const key = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : typeof header === 'string' ? header.trim() : undefined
+    const principal = key ? await opts.apiKeys.lookup(key) : undefined
+    if (principal?.kind !== 'admin') throw new HttpError('UNAUTHORIZED', 'missing or unknown admin API key: send Authorization: Bearer <admin API key>')
+    request.admin = principal
+  })
+
+  const view = (r: IntegrationRecord) => {
+    const webhookUrl = `${opts.publicBaseUrl()}/api/v1/webhook/${r.webhookId}`
+    const example = r.template === 'custom' ? CUSTOM_EXAMPLE : ALERT_TEMPLATES[r.template].example
+    return {
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      template: r.template,
+      mapping: r.mapping,
+      rateLimitStatus: r.rateLimitStatus,
+      webhookUrl,
+      testCommand: `curl -sS -X POST ${shellQuote(webhookUrl)} -H 'Content-Type: application/json' --data-binary ${shellQuote(JSON.stringify(example))}`,
+      createdAt: new Date(r.createdAt).toISOString(),
+      updatedAt: new Date(r.updatedAt).toISOString(),
+    }
+  }
+  const account = (request: FastifyRequest) => request.admin!.accountId
+  const found = (r: IntegrationRecord | undefined) => {
+    if (!r) throw new HttpError('NOT_FOUND', 'no such integration')
+    return r
+  }
+
+  // Before any answer to a change leaves: the caller may use the new address right away.
+  app.addHook('onSend', async (request) => {
+    if (request.method !== 'GET') opts.onRoutesChanged()
+  })
+
+  app.post('/api/v1/integrations', async (request, reply) => {
+    const input = parseInput(request.body, undefined)
+    return reply.code(201).send(view(await opts.integrations.create(account(request), input)))
+  })
+
+  app.get('/api/v1/integrations', async (request) => ({
+    integrations: (await opts.integrations.list(account(request))).map(view),
+  }))
+
+  app.get<{ Params: { id: string } }>('/api/v1/integrations/:id', async (request) => view(found(await opts.integrations.get(account(request), request.params.id))))
+
+  const update = async (request: FastifyRequest<{ Params: { id: string } }>, partial: boolean) => {
+    const current = found(await opts.integrations.get(account(request), request.params.id))
+    const input = parseInput(request.body, partial ? current : undefined)
+    return view(found(await opts.integrations.update(account(request), current.id, input)))
+  }
+  app.put<{ Params: { id: string } }>('/api/v1/integrations/:id', (request) => update(request, false))
+  app.patch<{ Params: { id: string } }>('/api/v1/integrations/:id', (request) => update(request, true))
+
+  app.delete<{ Params: { id: string } }>('/api/v1/integrations/:id', async (request) => {
+    if (!(await opts.integrations.delete(account(request), request.params.id))) throw new HttpError('NOT_FOUND', 'no such integration')
+    await opts.alerts.deleteStream(request.params.id)
+    return { id: request.params.id, deleted: true }
+  })
+
+  app.post<{ Params: { id: string } }>('/api/v1/integrations/:id/test', async (request) => {
+    const r = found(await opts.integrations.get(account(request), request.params.id))
+    const body = request.body as Body | undefined
+    const payload = body && Object.hasOwn(body, 'payload') ? body['payload'] : r.template === 'custom' ? CUSTOM_EXAMPLE : ALERT_TEMPLATES[r.template].example
+    if (typeof payload !== 'object' || payload === null) throw new HttpError('BAD_REQUEST', 'payload must be a JSON object or array', [{ field: 'payload', problem: 'must be a JSON object or array' }])
+    const outcomes = renderAlerts(r.mapping, payload, { integrationId: r.id, requestId: request.id, receivedAtMs: Date.now() })
+    return {
+      alerts: outcomes.flatMap((o) => (o.ok ? [o.alert] : [])),
+      rejected: outcomes.flatMap((o, index) => (o.ok ? [] : [{ index, reason: o.reason }])),
+    }
+  })
+
+  app.post<{ Params: { id: string }; Querystring: { revoke?: string } }>('/api/v1/integrations/:id/rotate', async (request) => {
+    const revoke = request.query.revoke
+    if (revoke !== undefined && revoke !== 'now') throw new HttpError('BAD_REQUEST', 'revoke must be "now" or absent', [{ field: 'revoke', problem: 'must be "now" or absent' }])
+    const overlapMs = revoke === 'now' ? 0 : opts.rotationOverlapMs
+    const r = found(await opts.integrations.rotate(account(request), request.params.id, overlapMs))
+    return { ...view(r), previousAddressValidUntil: new Date(Date.now() + overlapMs).toISOString() }
+  })
+
+  app.get<{ Params: { id: string }; Querystring: { limit?: string; before?: string } }>('/api/v1/integrations/:id/alerts', async (request) => {
+    const r = found(await opts.integrations.get(account(request), request.params.id))
+    const limit = request.query.limit === undefined ? 50 : Number(request.query.limit)
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ALERTS_PAGE) {
+      throw new HttpError('BAD_REQUEST', `limit must be an integer from 1 to ${MAX_ALERTS_PAGE}`, [{ field: 'limit', problem: `must be an integer from 1 to ${MAX_ALERTS_PAGE}` }])
+    }
+    const before = request.query.before
+    if (before !== undefined && !/^\d+-\d+$/.test(before)) throw new HttpError('BAD_REQUEST', 'before must be an alert id (e.g. 1795341600000-0)', [{ field: 'before', problem: 'must be an alert id' }])
+    const entries = await opts.alerts.recent(r.id, limit, before)
+    return {
+      alerts: entries.map(({ id, fields }) => ({ id, ...fields, customFields: JSON.parse(fields['customFields'] ?? '{}') as unknown })),
+    }
+  })
+}
+
+/** Validates a create/replace body, or a patch applied on `current`. 400 names each bad field. */
+function parseInput(raw: unknown, current: IntegrationRecord | undefined): IntegrationInput {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new HttpError('BAD_REQUEST', 'body must be a JSON object')
+  const body = raw as Body
+  const problems: { field: string; problem: string }[] = []
+  const known = new Set(['name', 'description', 'template', 'mapping', 'rateLimitStatus'])
+  for (const k of Object.keys(body)) if (!known.has(k)) problems.push({ field: k, problem: 'is not an integration field' })
+
+  const has = (k: string) => Object.hasOwn(body, k)
+  const name = has('name') ? body['name'] : current?.name
+  if (typeof name !== 'string' || name.trim().length === 0 || name.length > 100) problems.push({ field: 'name', problem: 'must be a string of 1 to 100 characters' })
+  const description = has('description') ? (body['description'] ?? '') : (current?.description ?? '')
+  if (typeof description !== 'string' || description.length > 1000) problems.push({ field: 'description', problem: 'must be a string of at most 1000 characters' })
+
+  const rawTemplate = has('template') ? body['template'] : (current?.template ?? 'custom')
+  const template = rawTemplate === '' || rawTemplate === null || rawTemplate === undefined ? 'custom' : rawTemplate
+  const isTemplate = (TEMPLATE_IDS as readonly unknown[]).includes(template)
+  if (!isTemplate && template !== 'custom') problems.push({ field: 'template', problem: `must be one of ${TEMPLATE_IDS.join(', ')}, custom or blank` })
+
+  // A changed template brings its mapping unless a mapping is given; custom needs one.
+  let mapping: unknown = has('mapping') ? body['mapping'] : template === current?.template ? current.mapping : isTemplate ? ALERT_TEMPLATES[template as TemplateId].mapping : undefined
+  if (mapping === undefined) {
+    if (template === 'custom') problems.push({ field: 'mapping', problem: 'is required for a custom integration' })
+  } else {
+    const checked = checkMapping(mapping)
+    if (checked.ok) mapping = checked.mapping
+    else problems.push(...checked.problems)
+  }
+
+  const defaultStatus: RateLimitStatus = isTemplate ? ALERT_TEMPLATES[template as TemplateId].rateLimitStatus : 429
+  const rateLimitStatus = has('rateLimitStatus') ? body['rateLimitStatus'] : template === current?.template ? current.rateLimitStatus : defaultStatus
+  if (rateLimitStatus !== 429 && rateLimitStatus !== 503) problems.push({ field: 'rateLimitStatus', problem: 'must be 429 or 503' })
+
+  if (problems.length > 0) throw new HttpError('BAD_REQUEST', problems.map((p) => `${p.field} ${p.problem}`).join('; '), problems)
+  return {
+    name: (name as string).trim(),
+    description: description as string,
+    template: template as TemplateId | 'custom',
+    mapping: mapping as AlertMapping,
+    rateLimitStatus: rateLimitStatus as RateLimitStatus,
+  }
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replaceAll("'", `'\\''`)}'`
+}

@@ -1,0 +1,72 @@
+// POST /api/v1/webhook/<webhook id>: any JSON object or array from a monitoring system. Answers 202
+// once Kafka holds the payload; the alerts consumer renders it. The address is a secret: it is looked
+// up by hash, never logged (routes log their template, not the URL), and unknown, revoked or expired
+// addresses all get the same 404.
+import type { FastifyInstance } from 'fastify'
+import type { Metrics } from '../app/metrics.js'
+import type { WebhookRoutes } from '../auth/webhooks.js'
+import { PublishError, type Publisher } from '../broker/ports.js'
+import { encodeAlertMessage } from '../pipeline/alert-messages.js'
+import type { WebhookRoute } from '../state/integrations.js'
+import { HttpError } from './errors.js'
+import { parseJsonBody } from './json-body.js'
+import { TokenBuckets } from './rate-limit.js'
+
+export interface WebhookRoutesOptions {
+  readonly publisher: Publisher
+  readonly routes: WebhookRoutes
+  readonly metrics: Metrics
+  readonly topic: string
+  readonly maxBodyBytes: number
+  readonly messageMaxBytes: number
+  readonly ratePerSecond: number
+  readonly burst: number
+  readonly isDraining: () => boolean
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    webhook?: { route: WebhookRoute; hash: string }
+  }
+}
+
+export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOptions): Promise<void> {
+  const buckets = new TokenBuckets(opts.ratePerSecond, opts.burst)
+  app.decorateRequest('webhook', undefined)
+  // Senders label their JSON in many ways: whatever the Content-Type, the body must parse as JSON (else 400).
+  app.addContentTypeParser('*', { parseAs: 'string' }, parseJsonBody)
+
+  app.post<{ Params: { webhookId: string } }>('/api/v1/webhook/:webhookId', {
+    bodyLimit: opts.maxBodyBytes,
+    // Before the body is read: an unknown address costs no parsing, a limited one no Kafka write.
+    onRequest: async (request, reply) => {
+      const found = await opts.routes.lookup(request.params.webhookId)
+      if (!found) throw new HttpError('NOT_FOUND', 'no such webhook address')
+      request.webhook = found
+      const wait = buckets.take(found.hash)
+      if (wait > 0) {
+        opts.metrics.webhookRateLimited.inc()
+        void reply.header('retry-after', String(wait))
+        throw new HttpError(found.route.rateLimitStatus === 503 ? 'UNAVAILABLE' : 'RATE_LIMITED', `rate limit of ${opts.ratePerSecond} requests per second exceeded; retry after ${wait} s`)
+      }
+    },
+    handler: async (request, reply) => {
+      if (opts.isDraining()) throw new HttpError('UNAVAILABLE', 'server is shutting down; retry on another instance')
+      const body: unknown = request.body
+      if (typeof body !== 'object' || body === null) throw new HttpError('BAD_REQUEST', 'body must be a JSON object or array')
+      const { route } = request.webhook!
+      const message = encodeAlertMessage(JSON.stringify(body), { integrationId: route.integrationId, accountId: route.accountId, receivedAtMs: Date.now(), requestId: request.id }, opts.messageMaxBytes)
+      if (!message) throw new HttpError('PAYLOAD_TOO_LARGE', `payload is larger than ${opts.messageMaxBytes} bytes even compressed`)
+      try {
+        await opts.publisher.publish(opts.topic, [{ ...message, ordered: true }])
+      } catch (err) {
+        if (!(err instanceof PublishError)) throw err
+        request.log.warn({ err, integrationId: route.integrationId }, 'webhook not accepted: kafka unavailable')
+        throw new HttpError('UNAVAILABLE', 'the alert could not be stored right now; nothing was accepted, retry later')
+      }
+      opts.metrics.webhooksAccepted.inc()
+      request.log.info({ integrationId: route.integrationId }, 'webhook accepted')
+      return reply.code(202).send({ requestId: request.id })
+    },
+  })
+}

@@ -1,0 +1,166 @@
+// Alert integrations in Redis. Keys (prefix p):
+//   p:integration:<id>          JSON record (with the current webhook id: shown to admins as webhookUrl)
+//   p:integrations:<account>    zset of integration ids by creation time
+//   p:webhooks                  hash sha256(webhook id) -> JSON route {integrationId, accountId, rateLimitStatus, expiresAt?}
+//   p:webhooks:version          bumped on every route change; edges reload their copy when it moves
+// Every change that touches several keys is one MULTI (under WATCH of the record where it reads first).
+import { randomBytes, randomUUID } from 'node:crypto'
+import type { Redis } from 'ioredis'
+import type { AlertMapping } from '../pipeline/alerts.js'
+import type { TemplateId } from '../pipeline/alert-templates.js'
+import { hashKey } from './store.js'
+
+export type RateLimitStatus = 429 | 503
+
+export interface IntegrationRecord {
+  id: string
+  accountId: string
+  name: string
+  description: string
+  template: TemplateId | 'custom'
+  mapping: AlertMapping
+  rateLimitStatus: RateLimitStatus
+  webhookId: string
+  /** Addresses rotated out, by hash, with the time they stop working. */
+  retired: { hash: string; expiresAt: number }[]
+  createdAt: number
+  updatedAt: number
+}
+
+export interface WebhookRoute {
+  readonly integrationId: string
+  readonly accountId: string
+  readonly rateLimitStatus: RateLimitStatus
+  readonly expiresAt?: number
+}
+
+export type IntegrationInput = Pick<IntegrationRecord, 'name' | 'description' | 'template' | 'mapping' | 'rateLimitStatus'>
+
+/** 256 random bits, URL-safe: the webhook address is the credential. */
+export function generateWebhookId(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+export class IntegrationStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private k(...parts: string[]): string {
+    return this.prefix + parts.join(':')
+  }
+
+  async create(accountId: string, input: IntegrationInput): Promise<IntegrationRecord> {
+    const now = Date.now()
+    const record: IntegrationRecord = { id: randomUUID(), accountId, ...input, webhookId: generateWebhookId(), retired: [], createdAt: now, updatedAt: now }
+    await this.redis
+      .multi()
+      .set(this.k('integration', record.id), JSON.stringify(record))
+      .zadd(this.k('integrations', accountId), now, record.id)
+      .hset(this.k('webhooks'), hashKey(record.webhookId), JSON.stringify(routeOf(record)))
+      .incr(this.k('webhooks', 'version'))
+      .exec()
+    return record
+  }
+
+  /** The record, whatever its account (for consumers). */
+  async byId(id: string): Promise<IntegrationRecord | undefined> {
+    const json = await this.redis.get(this.k('integration', id))
+    return json ? (JSON.parse(json) as IntegrationRecord) : undefined
+  }
+
+  /** The record when it belongs to the account; another account's integration is "not found". */
+  async get(accountId: string, id: string): Promise<IntegrationRecord | undefined> {
+    const record = await this.byId(id)
+    return record?.accountId === accountId ? record : undefined
+  }
+
+  async list(accountId: string): Promise<IntegrationRecord[]> {
+    const ids = await this.redis.zrange(this.k('integrations', accountId), 0, -1)
+    if (ids.length === 0) return []
+    const values = await this.redis.mget(ids.map((id) => this.k('integration', id)))
+    return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as IntegrationRecord)
+  }
+
+  async update(accountId: string, id: string, change: Partial<IntegrationInput>): Promise<IntegrationRecord | undefined> {
+    return this.modify(accountId, id, (record) => ({ ...record, ...change }))
+  }
+
+  /**
+   * Issues a new address. The old one keeps working for overlapMs (0: stops at once). Routes whose
+   * overlap has ended are removed on the way.
+   */
+  async rotate(accountId: string, id: string, overlapMs: number): Promise<IntegrationRecord | undefined> {
+    return this.modify(accountId, id, (record) => {
+      const now = Date.now()
+      const retired = overlapMs > 0 ? [...record.retired, { hash: hashKey(record.webhookId), expiresAt: now + overlapMs }] : record.retired
+      return { ...record, webhookId: generateWebhookId(), retired }
+    })
+  }
+
+  async delete(accountId: string, id: string): Promise<boolean> {
+    const key = this.k('integration', id)
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await this.redis.watch(key)
+      const record = await this.get(accountId, id)
+      if (!record) {
+        await this.redis.unwatch()
+        return false
+      }
+      const hashes = [hashKey(record.webhookId), ...record.retired.map((r) => r.hash)]
+      const ok = await this.redis
+        .multi()
+        .del(key)
+        .zrem(this.k('integrations', accountId), id)
+        .hdel(this.k('webhooks'), ...hashes)
+        .incr(this.k('webhooks', 'version'))
+        .exec()
+      if (ok) return true
+    }
+    throw new Error('integration kept changing during delete')
+  }
+
+  /** All routes, for the edge's in-memory copy. */
+  async webhookRoutes(): Promise<{ version: string; entries: Map<string, WebhookRoute> }> {
+    const res = await this.redis.multi().get(this.k('webhooks', 'version')).hgetall(this.k('webhooks')).exec()
+    const version = (res?.[0]?.[1] as string | null) ?? '0'
+    const all = (res?.[1]?.[1] as Record<string, string> | null) ?? {}
+    return { version, entries: new Map(Object.entries(all).map(([hash, json]) => [hash, JSON.parse(json) as WebhookRoute])) }
+  }
+
+  async webhookRoutesVersion(): Promise<string> {
+    return (await this.redis.get(this.k('webhooks', 'version'))) ?? '0'
+  }
+
+  private async modify(accountId: string, id: string, change: (r: IntegrationRecord) => IntegrationRecord): Promise<IntegrationRecord | undefined> {
+    const key = this.k('integration', id)
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await this.redis.watch(key)
+      const before = await this.get(accountId, id)
+      if (!before) {
+        await this.redis.unwatch()
+        return undefined
+      }
+      const now = Date.now()
+      const changed = change(before)
+      const live = changed.retired.filter((r) => r.expiresAt > now)
+      const after: IntegrationRecord = { ...changed, id: before.id, accountId, retired: live, createdAt: before.createdAt, updatedAt: now }
+      const tx = this.redis.multi().set(key, JSON.stringify(after))
+      const expired = changed.retired.filter((r) => r.expiresAt <= now).map((r) => r.hash)
+      if (after.webhookId !== before.webhookId) expired.push(hashKey(before.webhookId))
+      const stillRetired = new Set(live.map((r) => r.hash))
+      const toDelete = expired.filter((h) => !stillRetired.has(h))
+      if (toDelete.length) tx.hdel(this.k('webhooks'), ...toDelete)
+      for (const r of live) tx.hset(this.k('webhooks'), r.hash, JSON.stringify({ ...routeOf(after), expiresAt: r.expiresAt }))
+      tx.hset(this.k('webhooks'), hashKey(after.webhookId), JSON.stringify(routeOf(after)))
+      tx.incr(this.k('webhooks', 'version'))
+      if (await tx.exec()) return after
+    }
+    throw new Error('integration kept changing during update')
+  }
+}
+
+function routeOf(record: IntegrationRecord): WebhookRoute {
+  return { integrationId: record.id, accountId: record.accountId, rateLimitStatus: record.rateLimitStatus }
+}

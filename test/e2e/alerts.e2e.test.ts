@@ -1,0 +1,294 @@
+// Alert webhooks end to end: integrations over HTTP, payloads through real Kafka, normalized alerts
+// in real Redis streams.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Kafka, logLevel } from 'kafkajs'
+import type { RunningService } from '../../src/app/service.js'
+import { ALERT_TEMPLATES } from '../../src/pipeline/alert-templates.js'
+import { alertStreamKeys } from '../../src/sinks/redis-stream/alerts.sink.js'
+import type { DemoAccount } from '../../src/state/store.js'
+import { exited, spawnSluice } from '../support/cli.js'
+import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
+
+let t: TestEnv
+let service: RunningService
+let demo: DemoAccount
+
+beforeAll(async () => {
+  t = await createTestEnv({ SLUICE_WEBHOOK_ROTATION_OVERLAP_SECONDS: '3', SLUICE_INTEGRATION_REFRESH_MS: '200', KAFKA_SESSION_TIMEOUT_MS: '6000' })
+  demo = await t.bootstrap()
+  service = await t.start(['edge', 'alerts'])
+})
+afterAll(async () => t?.close())
+
+interface Res {
+  status: number
+  body: Record<string, unknown>
+  headers: Headers
+}
+
+async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> {
+  const res = await fetch(`${service.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${demo.adminApiKey}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  })
+  const text = await res.text()
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers }
+}
+
+const webhookPath = (integration: Record<string, unknown>) => new URL(String(integration['webhookUrl'])).pathname
+const post = (path: string, payload: unknown, contentType = 'application/json') =>
+  fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body: typeof payload === 'string' ? payload : JSON.stringify(payload) })
+
+async function create(body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const res = await call('POST', '/api/v1/integrations', body)
+  expect(res.status, JSON.stringify(res.body)).toBe(201)
+  return res.body
+}
+
+async function alertsOf(id: unknown, count: number, query = ''): Promise<Record<string, unknown>[]> {
+  return waitFor(`${count} alerts`, async () => {
+    const res = await call('GET', `/api/v1/integrations/${String(id)}/alerts?limit=100${query}`)
+    const alerts = res.body['alerts'] as Record<string, unknown>[]
+    return alerts.length >= count ? alerts : undefined
+  })
+}
+
+async function alertsTopicSize(): Promise<number> {
+  const admin = new Kafka({ brokers: [...t.config.kafka.brokers], logLevel: logLevel.NOTHING }).admin()
+  await admin.connect()
+  try {
+    return (await admin.fetchTopicOffsets(service.deps.topics.alerts)).reduce((n, p) => n + Number(p.high), 0)
+  } finally {
+    await admin.disconnect()
+  }
+}
+
+describe('integrations', () => {
+  it('creates an Alertmanager integration whose v4 payload of three alerts gives three complete alerts', async () => {
+    const integration = await create({ name: 'Prometheus', description: 'prod alertmanager', template: 'alertmanager' })
+    expect(integration).toMatchObject({ name: 'Prometheus', template: 'alertmanager', rateLimitStatus: 503, mapping: ALERT_TEMPLATES.alertmanager.mapping })
+    expect(String(integration['webhookUrl'])).toMatch(/\/api\/v1\/webhook\/[A-Za-z0-9_-]{43}$/)
+    expect(String(integration['testCommand'])).toContain(`curl -sS -X POST '${String(integration['webhookUrl'])}'`)
+
+    const res = await post(webhookPath(integration), ALERT_TEMPLATES.alertmanager.example)
+    expect(res.status).toBe(202)
+    const { requestId } = (await res.json()) as { requestId: string }
+    const alerts = await alertsOf(integration['id'], 3)
+    // Newest first: the stream keeps payload order, the API reverses it.
+    expect(alerts.map((a) => [a['severity'], a['description'], a['source'], a['correlationId']])).toEqual([
+      ['critical', 'Disk usage back under 80% on db-1', 'node', '0d1e2f3a4b5c6d7e'],
+      ['warning', 'p99 latency above 2s on checkout-2', 'checkout', '7a9d44e0b1c2d3e4'],
+      ['critical', 'Error rate above 5% on checkout-1', 'checkout', 'c2f1a0d7e5b3a911'],
+    ])
+    expect(alerts[2]).toMatchObject({
+      service: 'checkout', environment: 'production', team: 'payments', timestamp: '2026-11-22T09:58:00.000Z',
+      integrationId: integration['id'], requestId, receivedAt: expect.stringMatching(/Z$/),
+      customFields: { alertname: 'HighErrorRate', status: 'firing', instance: 'checkout-1:8080' },
+    })
+    // The shared stream holds them too.
+    expect(await t.redis.xlen(alertStreamKeys(t.config.redis.keyPrefix).all)).toBeGreaterThanOrEqual(3)
+  })
+
+  it.each(['grafana', 'datadog', 'generic'] as const)('maps the %s example completely', async (template) => {
+    const integration = await create({ name: template, template })
+    expect((await post(webhookPath(integration), ALERT_TEMPLATES[template].example)).status).toBe(202)
+    const [alert] = await alertsOf(integration['id'], 1)
+    for (const field of ['severity', 'description', 'source', 'service', 'environment', 'team', 'correlationId', 'timestamp']) {
+      expect(alert![field], field).toBeTruthy()
+    }
+  })
+
+  it('renders a custom mapping: nested paths, array indexes, defaults, severity map, no HTML escaping', async () => {
+    const integration = await create({
+      name: 'Nagios bridge',
+      template: '',
+      mapping: {
+        severity: '{{webhook.check.state}}',
+        description: '{{webhook.check.output}} on {{webhook.hosts.0.name}}',
+        source: '{{webhook.origin}}',
+        service: '{{webhook.hosts.1.name}}',
+        correlationId: 'chk-{{webhook.check.id}}',
+        customFields: { region: '{{webhook.hosts.0.tags.region}}' },
+        defaults: { severity: 'warning', source: 'nagios', team: 'ops' },
+        severityMap: { FIRING: 'critical', Resolved: 'info' },
+      },
+    })
+    expect(integration['template']).toBe('custom')
+    const payload = { check: { state: 'firing', output: 'Load <5> & "rising" for \'db\'', id: 7 }, hosts: [{ name: 'db-1', tags: { region: 'eu' } }, { name: 'db-2' }] }
+    expect((await post(webhookPath(integration), payload)).status).toBe(202)
+    const [alert] = await alertsOf(integration['id'], 1)
+    expect(alert).toMatchObject({
+      severity: 'critical', description: 'Load <5> & "rising" for \'db\' on db-1', source: 'nagios', service: 'db-2', team: 'ops',
+      correlationId: 'chk-7', customFields: { region: 'eu' },
+    })
+  })
+
+  it('refuses a bad mapping when it is saved, naming the field and the problem', async () => {
+    const bad = await call('POST', '/api/v1/integrations', { name: 'x', mapping: { severity: '{{webhook.level}}', description: '{{webhook.msg', source: '{{webhook.host}}' } })
+    expect(bad.status).toBe(400)
+    expect(bad.body['details']).toEqual(
+      expect.arrayContaining([
+        { field: 'mapping.description', problem: expect.stringMatching(/syntax error/) },
+        { field: 'mapping.source', problem: expect.stringMatching(/can render empty/) },
+        { field: 'mapping.severity', problem: expect.stringMatching(/can render empty/) },
+      ]),
+    )
+    const unknown = await call('POST', '/api/v1/integrations', { name: 'x', template: 'nagios' })
+    expect(unknown.status).toBe(400)
+    expect(unknown.body['details']).toEqual([{ field: 'template', problem: expect.stringMatching(/alertmanager, grafana, datadog, generic/) }])
+    const section = await call('POST', '/api/v1/integrations', { name: 'x', mapping: { severity: 'info', description: 'd', source: '{{#alerts}}x{{/alerts}}' } })
+    expect(section.body['details']).toEqual([{ field: 'mapping.source', problem: expect.stringMatching(/unknown section "alerts"/) }])
+  })
+
+  it('lists, gets, updates (PUT and PATCH) and deletes; mapping changes apply within seconds', async () => {
+    const integration = await create({ name: 'Changing', template: 'generic' })
+    const id = String(integration['id'])
+    expect(((await call('GET', '/api/v1/integrations')).body['integrations'] as { id: string }[]).map((i) => i.id)).toContain(id)
+    expect((await call('GET', `/api/v1/integrations/${id}`)).body).toMatchObject({ id, name: 'Changing' })
+
+    const patched = await call('PATCH', `/api/v1/integrations/${id}`, { mapping: { ...ALERT_TEMPLATES.generic.mapping, source: 'patched-{{webhook.source}}' } })
+    expect(patched.status).toBe(200)
+    expect(patched.body).toMatchObject({ name: 'Changing', template: 'generic' })
+    await new Promise((r) => setTimeout(r, 500))
+    expect((await post(webhookPath(integration), ALERT_TEMPLATES.generic.example)).status).toBe(202)
+    const [alert] = await alertsOf(id, 1)
+    expect(alert!['source']).toBe('patched-db-1')
+
+    const put = await call('PUT', `/api/v1/integrations/${id}`, { name: 'Renamed', template: 'alertmanager' })
+    expect(put.body).toMatchObject({ name: 'Renamed', description: '', template: 'alertmanager', rateLimitStatus: 503 })
+    expect((await call('PUT', `/api/v1/integrations/${id}`, { template: 'generic' })).body['details']).toEqual([{ field: 'name', problem: expect.any(String) }])
+
+    expect((await call('DELETE', `/api/v1/integrations/${id}`)).body).toEqual({ id, deleted: true })
+    expect((await call('GET', `/api/v1/integrations/${id}`)).status).toBe(404)
+    await waitFor('address gone', async () => ((await post(webhookPath(integration), {})).status === 404 ? true : undefined), 5000)
+  })
+
+  it('tests a payload without storing anything', async () => {
+    const integration = await create({ name: 'Dry run', template: 'alertmanager' })
+    const fromExample = await call('POST', `/api/v1/integrations/${String(integration['id'])}/test`, {})
+    expect((fromExample.body['alerts'] as unknown[]).length).toBe(3)
+    const given = await call('POST', `/api/v1/integrations/${String(integration['id'])}/test`, { payload: { alerts: [{ labels: { severity: 'purple' } }] } })
+    expect(given.body).toEqual({ alerts: [], rejected: [{ index: 0, reason: expect.stringMatching(/severity "purple"/) }] })
+    await new Promise((r) => setTimeout(r, 300))
+    expect((await call('GET', `/api/v1/integrations/${String(integration['id'])}/alerts`)).body).toEqual({ alerts: [] })
+  })
+
+  it('refuses callers without an admin key', async () => {
+    expect((await call('GET', '/api/v1/integrations', undefined, { authorization: '' })).status).toBe(401)
+    expect((await call('GET', '/api/v1/integrations', undefined, { authorization: `Bearer ${demo.environments[0]!.serverSideSdkKey}` })).status).toBe(401)
+    const viaHeader = await fetch(`${service.url}/api/v1/integrations`, { headers: { 'x-api-key': demo.adminApiKey } })
+    expect(viaHeader.status).toBe(200)
+  })
+})
+
+describe('webhook address', () => {
+  it('answers 404 for an unknown address and publishes nothing', async () => {
+    const before = await alertsTopicSize()
+    const res = await post('/api/v1/webhook/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', ALERT_TEMPLATES.generic.example)
+    expect(res.status).toBe(404)
+    expect(await alertsTopicSize()).toBe(before)
+  })
+
+  it('answers 400 for a body that is not JSON and 413 above the size limit', async () => {
+    const integration = await create({ name: 'Limits', template: 'generic' })
+    const notJson = await post(webhookPath(integration), 'status=firing', 'application/x-www-form-urlencoded')
+    expect(notJson.status).toBe(400)
+    const scalar = await post(webhookPath(integration), '42')
+    expect(scalar.status).toBe(400)
+    const big = await post(webhookPath(integration), { blob: 'x'.repeat(1024 * 1024) })
+    expect(big.status).toBe(413)
+  })
+
+  it('rate limits per address: 503 for Alertmanager, 429 for others, both with Retry-After', async () => {
+    for (const [template, status] of [['alertmanager', 503], ['generic', 429]] as const) {
+      const integration = await create({ name: `limited ${template}`, template })
+      const statuses = await Promise.all(Array.from({ length: 60 }, () => post(webhookPath(integration), { alerts: [] }).then((r) => [r.status, r.headers.get('retry-after')] as const)))
+      expect(statuses.filter(([s]) => s === 202).length).toBeGreaterThanOrEqual(50)
+      const limited = statuses.filter(([s]) => s === status)
+      expect(limited.length).toBeGreaterThanOrEqual(1)
+      expect(Number(limited[0]![1])).toBeGreaterThanOrEqual(1)
+    }
+  })
+
+  it('rotates: the old address works during the overlap, then 404; revoke=now ends it at once', async () => {
+    const integration = await create({ name: 'Rotating', template: 'generic' })
+    const old = webhookPath(integration)
+    const rotated = await call('POST', `/api/v1/integrations/${String(integration['id'])}/rotate`)
+    expect(rotated.status).toBe(200)
+    const fresh = webhookPath(rotated.body)
+    expect(fresh).not.toBe(old)
+    await waitFor('new address live', async () => ((await post(fresh, {})).status === 202 ? true : undefined), 5000)
+    expect((await post(old, {})).status).toBe(202)
+    await waitFor('old address expired', async () => ((await post(old, {})).status === 404 ? true : undefined), 10_000)
+    expect((await post(fresh, {})).status).toBe(202)
+
+    const revoked = await call('POST', `/api/v1/integrations/${String(integration['id'])}/rotate?revoke=now`)
+    await waitFor('revoked at once', async () => ((await post(fresh, {})).status === 404 ? true : undefined), 3000)
+    expect((await post(webhookPath(revoked.body), {})).status).toBe(202)
+  })
+
+  it('sends alerts that cannot be normalized to the rejections stream with the reason and the payload', async () => {
+    const integration = await create({ name: 'Rejects', template: 'generic' })
+    const payload = { ...(ALERT_TEMPLATES.generic.example as object), severity: 'purple', id: 'rejected-one' }
+    expect((await post(webhookPath(integration), payload)).status).toBe(202)
+    const key = alertStreamKeys(t.config.redis.keyPrefix).rejections
+    const entry = await waitFor('rejection', async () => {
+      const entries = await t.redis.xrange(key, '-', '+')
+      return entries.map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]]))).find((e) => e['integrationId'] === integration['id'])
+    })
+    expect(entry['reason']).toMatch(/severity "purple" is not one of/)
+    expect(JSON.parse(String(entry['payload']))).toEqual(payload)
+  })
+})
+
+describe('exactly once into the streams', () => {
+  it('a consumer killed mid-stream and restarted adds no duplicate and loses nothing', async () => {
+    // 1 MiB fetches of ~3 KB payloads: several batches per partition, so the kill leaves work behind.
+    const burst = await createTestEnv({
+      SLUICE_WEBHOOK_BURST: '100000', SLUICE_WEBHOOK_RATE_PER_SECOND: '100000', KAFKA_SESSION_TIMEOUT_MS: '6000', SLUICE_CONSUMER_FETCH_MAX_BYTES: String(1024 * 1024),
+    })
+    try {
+      const admin = (await burst.bootstrap()).adminApiKey
+      const edge = await burst.start(['edge'])
+      const res = await fetch(`${edge.url}/api/v1/integrations`, {
+        method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bulk', template: 'alertmanager' }),
+      })
+      const integration = (await res.json()) as Record<string, unknown>
+      const path = new URL(String(integration['webhookUrl'])).pathname
+      const TOTAL = 1500
+      const padding = 'p'.repeat(3000)
+      for (let i = 0; i < TOTAL; i += 50) {
+        const batch = await Promise.all(Array.from({ length: 50 }, (_, k) => {
+          const alert = { status: 'firing', labels: { alertname: 'A', severity: 'warning', job: 'j' }, annotations: { summary: `n${i + k}`, description: padding }, fingerprint: `fp-${i + k}` }
+          return fetch(`${edge.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ alerts: [alert, { ...alert, fingerprint: `fp-${i + k}-b` }] }) })
+        }))
+        expect(batch.every((r) => r.status === 202)).toBe(true)
+      }
+      const stream = alertStreamKeys(burst.config.redis.keyPrefix).integration(String(integration['id']))
+      // Killed on the first "alert batch stored" line: written to Redis, offsets not yet committed.
+      const child = spawnSluice(['serve', '--roles', 'alerts'], { ...burst.env, SLUICE_LOG_LEVEL: 'debug' })
+      child.stdout?.on('data', (d: Buffer) => {
+        if (d.toString().includes('"msg":"alert batch stored"')) child.kill('SIGKILL')
+      })
+      await exited(child)
+      const atKill = await burst.redis.xlen(stream)
+      expect(atKill).toBeLessThan(2 * TOTAL)
+
+      const again = spawnSluice(['serve', '--roles', 'alerts'], burst.env)
+      try {
+        await waitFor('all alerts', async () => ((await burst.redis.xlen(stream)) >= 2 * TOTAL ? true : undefined), 90_000)
+        await new Promise((r) => setTimeout(r, 1000))
+      } finally {
+        again.kill('SIGTERM')
+        await exited(again)
+      }
+      const entries = await burst.redis.xrange(stream, '-', '+')
+      const ids = entries.map(([, f]) => f[f.indexOf('correlationId') + 1])
+      expect(entries.length).toBe(2 * TOTAL)
+      expect(new Set(ids).size).toBe(2 * TOTAL)
+    } finally {
+      await burst.close()
+    }
+  }, 240_000)
+})
