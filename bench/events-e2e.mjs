@@ -28,6 +28,11 @@ const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379')
 const key = (await new Store(redis, env.REDIS_KEY_PREFIX).bootstrapDemo()).environments[0].serverSideSdkKey
 
 const server = spawn(process.execPath, ['bin/sluice.js', 'serve'], { env, stdio: ['ignore', 'inherit', 'inherit'] })
+process.once('exit', () => server.kill('SIGKILL'))
+server.once('exit', (code) => {
+  console.error(`sluice serve exited (${code}) before the benchmark ended`)
+  process.exit(1)
+})
 for (;;) {
   try { if ((await fetch(`${url}/readyz`)).ok) break } catch { /* not yet */ }
   await new Promise((r) => setTimeout(r, 200))
@@ -68,6 +73,7 @@ const result = {
   endToEndSeconds: +(stored / 1000).toFixed(2), endToEndEventsPerSecond: Math.round(total / (stored / 1000)),
 }
 console.log(JSON.stringify(result))
+server.removeAllListeners('exit')
 server.kill('SIGTERM')
 await new Promise((r) => server.once('exit', r))
 await ch.command({ query: `DROP DATABASE IF EXISTS ${env.CLICKHOUSE_DATABASE}` })
