@@ -1,22 +1,22 @@
 // events topic → validate (pipeline) → ClickHouse (sink) → commit (by the broker adapter).
 // Exactly once into ClickHouse without insert deduplication (ClickHouse 18.16 has none): every row
-// carries its (partition, offset, index). A batch is "suspect" when rows of it may already be stored:
-// the first batch after a start or rebalance, a retry after a failed insert, and every batch up to
-// the highest offset a previous owner of the partition stored. For a suspect batch the stored
-// positions are read first and skipped. Offsets are committed only after both inserts succeeded.
+// carries its (partition, offset, index), and before each insert the consumer records the last
+// offset it may write (an intent). A batch is "suspect" when rows of it may already be stored: the
+// first batch after a start, a rebalance or an error, and every batch up to the highest intent any
+// earlier owner of the partition recorded. For a suspect batch the stored positions are read first
+// and skipped. Offsets are committed only after both inserts succeeded.
 import type { Logger } from '../app/logger.js'
 import type { Metrics } from '../app/metrics.js'
 import type { BatchContext, InboundBatch, InboundMessage } from '../broker/ports.js'
 import { processEvent, rejectionRow, type EnvelopeMeta, type EventRow, type RejectionRow } from '../pipeline/events.js'
 import type { ClickHouseEventSink } from '../sinks/clickhouse/events.sink.js'
 import { EVENT_HEADERS } from '../pipeline/event-messages.js'
-
-const MAX_BACKOFF_MS = 5000
+import { retrying } from './retry.js'
 
 interface PartitionState {
   /** The offset after the last batch this process stored. */
   next: bigint
-  /** Batches up to this offset may hold rows stored earlier (by a killed or replaced owner). */
+  /** Batches up to this offset may hold rows stored earlier (by a killed or replaced owner, from its intents). */
   suspectThrough: bigint
 }
 
@@ -49,51 +49,58 @@ export class EventsConsumer {
   }
 
   private async process(batch: InboundBatch, ctx: BatchContext): Promise<void> {
+    try {
+      await this.store(batch, ctx)
+    } catch (err) {
+      // Whatever was written before the failure is unknown: the redelivery must check.
+      this.partitions.delete(batch.partition)
+      throw err
+    }
+  }
+
+  private async store(batch: InboundBatch, ctx: BatchContext): Promise<void> {
+    const { topic, partition } = batch
     const first = batch.messages[0]!.offset
     const last = batch.messages[batch.messages.length - 1]!.offset
     const events: EventRow[] = []
     const rejections: RejectionRow[] = []
     for (const message of batch.messages) decodeMessage(batch, message, events, rejections)
 
-    const state = this.partitions.get(batch.partition)
-    let suspect = !state || state.next !== first || first <= state.suspectThrough
+    const log = this.log.child({ partition })
+    const state = this.partitions.get(partition)
     let suspectThrough = state?.suspectThrough ?? -1n
-    for (let attempt = 0; ; attempt++) {
-      try {
-        let ev = events
-        let rj = rejections
-        if (suspect) {
-          const stored = await this.sink.storedFrom(batch.topic, batch.partition, first, last)
-          if (stored.maxOffset !== undefined && stored.maxOffset > suspectThrough) suspectThrough = stored.maxOffset
-          if (stored.positions.size > 0) {
-            const fresh = (r: EventRow | RejectionRow) => !stored.positions.has(`${r.source_offset}:${r.source_index}`)
-            ev = events.filter(fresh)
-            rj = rejections.filter(fresh)
-            this.log.info({ partition: batch.partition, first: String(first), last: String(last), skipped: stored.positions.size }, 'replayed rows already stored; skipped')
-          }
-        }
-        const end = this.metrics.insertSeconds.startTimer()
-        await this.sink.insertEvents(ev)
-        await this.sink.insertRejections(rj)
-        end()
-        this.metrics.insertBatchRows.observe(ev.length + rj.length)
-        this.metrics.eventsInserted.inc(ev.length)
-        this.metrics.eventsRejected.inc(rj.length)
-        this.log.debug({ partition: batch.partition, first: String(first), last: String(last), events: ev.length, rejections: rj.length }, 'batch inserted')
-        break
-      } catch (err) {
-        // The failed insert may have been applied in part: read before writing again.
-        suspect = true
-        this.metrics.sinkErrors.inc()
-        this.log.warn({ err, partition: batch.partition, attempt }, 'clickhouse insert failed; retrying')
-        if (!ctx.shouldContinue()) throw err
-        await new Promise((r) => setTimeout(r, Math.min(MAX_BACKOFF_MS, 100 * 2 ** attempt)))
-        await ctx.heartbeat()
-        if (!ctx.shouldContinue()) throw err
-      }
+    let suspect = !state || state.next !== first
+    if (!state) {
+      const intended = await retrying(ctx, log, 'reading consumer intents', () => this.sink.intendedThrough(topic, partition), this.metrics.sinkErrors)
+      if (intended !== undefined && intended > suspectThrough) suspectThrough = intended
     }
-    this.partitions.set(batch.partition, { next: last + 1n, suspectThrough })
-    this.metrics.consumerLag.set({ topic: batch.topic, partition: String(batch.partition) }, Number(batch.highWatermark - last - 1n))
+    const written = await retrying(ctx, log, 'clickhouse insert', async () => {
+      let ev = events
+      let rj = rejections
+      if (suspect || first <= suspectThrough) {
+        const stored = await this.sink.storedPositions(topic, partition, events, rejections)
+        if (stored.size > 0) {
+          const fresh = (r: EventRow | RejectionRow) => !stored.has(`${r.source_offset}:${r.source_index}`)
+          ev = events.filter(fresh)
+          rj = rejections.filter(fresh)
+          log.info({ first: String(first), last: String(last), skipped: stored.size }, 'replayed rows already stored; skipped')
+        }
+      }
+      // From here on a failure may leave part of the batch stored: a retry must check again.
+      suspect = true
+      await this.sink.recordIntent(topic, partition, last)
+      const end = this.metrics.insertSeconds.startTimer()
+      await this.sink.insertEvents(ev)
+      await this.sink.insertRejections(rj)
+      end()
+      return { events: ev.length, rejections: rj.length }
+    }, this.metrics.sinkErrors)
+    this.metrics.insertBatchRows.observe(written.events + written.rejections)
+    this.metrics.eventsInserted.inc(written.events)
+    this.metrics.eventsRejected.inc(written.rejections)
+    log.debug({ first: String(first), last: String(last), ...written }, 'batch inserted')
+    this.partitions.set(partition, { next: last + 1n, suspectThrough })
+    this.metrics.consumerLag.set({ topic, partition: String(partition) }, Number(batch.highWatermark - last - 1n))
   }
 }
 

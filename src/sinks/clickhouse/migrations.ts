@@ -58,6 +58,22 @@ export const MIGRATIONS: readonly Migration[] = [
       ORDER BY (environment_id, received_at)`,
     ],
   },
+  {
+    version: 2,
+    name: 'event_consumer_intents',
+    statements: (db) => [
+      // Before each insert the consumer records the last offset it is about to write; after a crash
+      // the new owner of the partition checks for stored rows up to there. One row per partition
+      // survives merges (the highest offset).
+      `CREATE TABLE IF NOT EXISTS ${db}.event_consumer_intents (
+        topic String,
+        partition UInt32,
+        last_offset UInt64,
+        at DateTime
+      ) ENGINE = ReplacingMergeTree(last_offset)
+      ORDER BY (topic, partition)`,
+    ],
+  },
 ]
 
 /** Creates the database and applies the migrations not yet recorded in `schema_migrations`. */
