@@ -1,15 +1,17 @@
 // alerts topic → integration's current mapping → render and normalize (pipeline) → Redis streams
-// (sink, exactly once per Kafka message) → commit (by the broker adapter).
+// (sink, exactly once per Kafka message) → commit (by the broker adapter). Only Redis failures are
+// retried; anything wrong with a payload becomes a rejection entry, so no message can stall a partition.
 import type { Logger } from '../app/logger.js'
 import type { Metrics } from '../app/metrics.js'
-import type { BatchContext, InboundBatch } from '../broker/ports.js'
+import type { BatchContext, InboundBatch, InboundMessage } from '../broker/ports.js'
 import { decodeAlertMessage } from '../pipeline/alert-messages.js'
 import { renderAlerts, type NormalizedAlert } from '../pipeline/alerts.js'
 import type { AlertRejection, MessageWrite, RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
 import type { IntegrationRecord, IntegrationStore } from '../state/integrations.js'
+import { retrying } from './retry.js'
 
-const MAX_BACKOFF_MS = 5000
 const MAX_REJECTED_PAYLOAD_CHARS = 256 * 1024
+const MAX_REASON_CHARS = 8 * 1024
 
 /** Integration records by id, each re-read from Redis after refreshMs: mapping changes apply within seconds. */
 export class IntegrationCache {
@@ -39,57 +41,60 @@ export class AlertsConsumer {
   ) {}
 
   readonly handle = async (batch: InboundBatch, ctx: BatchContext): Promise<void> => {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const writes: MessageWrite[] = []
-        for (const message of batch.messages) writes.push(await this.render(batch, message.offset, message.value, message.headers))
-        const written = await this.sink.write(writes)
-        const fresh = writes.filter((_, i) => written[i])
-        this.metrics.alertsStored.inc(fresh.reduce((n, w) => n + w.alerts.length, 0))
-        this.metrics.alertsRejected.inc(fresh.reduce((n, w) => n + w.rejections.length, 0))
-        this.log.debug({ partition: batch.partition, messages: writes.length, written: fresh.length }, 'alert batch stored')
-        if (fresh.length < writes.length) this.log.info({ partition: batch.partition, skipped: writes.length - fresh.length }, 'replayed messages already stored; skipped')
-        break
-      } catch (err) {
-        this.log.warn({ err, partition: batch.partition, attempt }, 'alert batch failed; retrying')
-        if (!ctx.shouldContinue()) throw err
-        await new Promise((r) => setTimeout(r, Math.min(MAX_BACKOFF_MS, 100 * 2 ** attempt)))
-        await ctx.heartbeat()
-        if (!ctx.shouldContinue()) throw err
-      }
-    }
+    const log = this.log.child({ partition: batch.partition })
+    const writes = await retrying(ctx, log, 'reading integrations', async () => {
+      const out: MessageWrite[] = []
+      for (const message of batch.messages) out.push(await this.render(batch, message))
+      return out
+    }, this.metrics.sinkErrors)
+    const written = await retrying(ctx, log, 'writing alert streams', () => this.sink.write(writes), this.metrics.sinkErrors)
+    const fresh = writes.filter((_, i) => written[i])
+    this.metrics.alertsStored.inc(fresh.reduce((n, w) => n + w.alerts.length, 0))
+    this.metrics.alertsRejected.inc(fresh.reduce((n, w) => n + w.rejections.length, 0))
+    log.debug({ messages: writes.length, written: fresh.length }, 'alert batch stored')
+    if (fresh.length < writes.length) log.info({ skipped: writes.length - fresh.length }, 'replayed messages already stored; skipped')
     const last = batch.messages[batch.messages.length - 1]!.offset
     this.metrics.consumerLag.set({ topic: batch.topic, partition: String(batch.partition) }, Number(batch.highWatermark - last - 1n))
   }
 
-  private async render(batch: InboundBatch, offset: bigint, value: Buffer, headers: Readonly<Record<string, string>>): Promise<MessageWrite> {
-    const base = { topic: batch.topic, partition: batch.partition, offset }
+  /** One message's alerts and (at most one) rejection entry. Throws only when Redis cannot be read. */
+  private async render(batch: InboundBatch, message: InboundMessage): Promise<MessageWrite> {
+    const base = { topic: batch.topic, partition: batch.partition, offset: message.offset }
     let decoded
     try {
-      decoded = decodeAlertMessage(value, headers)
+      decoded = decodeAlertMessage(message.value, message.headers)
     } catch (err) {
       return { ...base, integrationId: 'unknown', alerts: [], rejections: [rejection('unknown', '', `message could not be decoded: ${String(err)}`, '', Date.now())] }
     }
     const { meta, payloadJson } = decoded
-    const reject = (reason: string) => rejection(meta.integrationId, meta.requestId, reason, payloadJson, meta.receivedAtMs)
-    const integration = await this.integrations.get(meta.integrationId)
-    if (!integration) return { ...base, integrationId: meta.integrationId, alerts: [], rejections: [reject('integration no longer exists')] }
-    let payload: unknown
-    try {
-      payload = JSON.parse(payloadJson)
-    } catch {
-      return { ...base, integrationId: integration.id, alerts: [], rejections: [reject('payload is not JSON')] }
-    }
-    const alerts: NormalizedAlert[] = []
-    const rejections: AlertRejection[] = []
-    renderAlerts(integration.mapping, payload, { integrationId: integration.id, requestId: meta.requestId, receivedAtMs: meta.receivedAtMs }).forEach((o, index) => {
-      if (o.ok) alerts.push(o.alert)
-      else rejections.push(reject(`alert ${index}: ${o.reason}`))
+    const reject = (reasons: string[]): MessageWrite => ({
+      ...base, integrationId: meta.integrationId, alerts: [], rejections: [rejection(meta.integrationId, meta.requestId, reasons.join('; '), payloadJson, meta.receivedAtMs)],
     })
-    return { ...base, integrationId: integration.id, alerts, rejections }
+    const integration = await this.integrations.get(meta.integrationId)
+    if (!integration) return reject(['integration no longer exists'])
+    try {
+      const outcomes = renderAlerts(integration.mapping, JSON.parse(payloadJson), { integrationId: integration.id, requestId: meta.requestId, receivedAtMs: meta.receivedAtMs })
+      const alerts: NormalizedAlert[] = []
+      const reasons: string[] = []
+      outcomes.forEach((o, index) => {
+        if (o.ok) alerts.push(o.alert)
+        else reasons.push(outcomes.length > 1 ? `alert ${index}: ${o.reason}` : o.reason)
+      })
+      // The raw payload is kept once per message, whatever the number of rejected alerts in it.
+      const rejections = reasons.length > 0 ? reject(reasons).rejections : []
+      return { ...base, integrationId: integration.id, alerts, rejections }
+    } catch (err) {
+      return reject([`payload could not be rendered: ${err instanceof Error ? err.message : String(err)}`])
+    }
   }
 }
 
 function rejection(integrationId: string, requestId: string, reason: string, payload: string, receivedAtMs: number): AlertRejection {
-  return { integrationId, requestId, reason, payload: payload.slice(0, MAX_REJECTED_PAYLOAD_CHARS), receivedAt: new Date(receivedAtMs).toISOString() }
+  return {
+    integrationId,
+    requestId,
+    reason: reason.slice(0, MAX_REASON_CHARS),
+    payload: payload.slice(0, MAX_REJECTED_PAYLOAD_CHARS),
+    receivedAt: new Date(receivedAtMs).toISOString(),
+  }
 }

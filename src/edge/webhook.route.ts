@@ -7,6 +7,7 @@ import type { Metrics } from '../app/metrics.js'
 import type { WebhookRoutes } from '../auth/webhooks.js'
 import { PublishError, type Publisher } from '../broker/ports.js'
 import { encodeAlertMessage } from '../pipeline/alert-messages.js'
+import { depthExceeds, MAX_PAYLOAD_DEPTH } from '../pipeline/alerts.js'
 import type { WebhookRoute } from '../state/integrations.js'
 import { HttpError } from './errors.js'
 import { parseJsonBody } from './json-body.js'
@@ -54,6 +55,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
       if (opts.isDraining()) throw new HttpError('UNAVAILABLE', 'server is shutting down; retry on another instance')
       const body: unknown = request.body
       if (typeof body !== 'object' || body === null) throw new HttpError('BAD_REQUEST', 'body must be a JSON object or array')
+      if (depthExceeds(body, MAX_PAYLOAD_DEPTH)) throw new HttpError('BAD_REQUEST', `body nests deeper than ${MAX_PAYLOAD_DEPTH} levels`)
       const { route } = request.webhook!
       const message = encodeAlertMessage(JSON.stringify(body), { integrationId: route.integrationId, accountId: route.accountId, receivedAtMs: Date.now(), requestId: request.id }, opts.messageMaxBytes)
       if (!message) throw new HttpError('PAYLOAD_TOO_LARGE', `payload is larger than ${opts.messageMaxBytes} bytes even compressed`)

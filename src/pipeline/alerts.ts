@@ -64,6 +64,10 @@ const SEVERITY_SYNONYMS: Record<string, Severity> = {
 }
 
 const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor'])
+/** Deepest payload nesting rendered (the webhook edge refuses deeper ones with 400). */
+export const MAX_PAYLOAD_DEPTH = 64
+/** Most alerts one payload may split into. */
+export const MAX_ALERTS_PER_PAYLOAD = 1000
 
 // mustache.js caches every template it parses, without bound: a bounded cache instead.
 const TEMPLATE_CACHE_SIZE = 2000
@@ -158,11 +162,25 @@ export interface RenderContext {
 
 /** Renders a payload into alerts: one, or one per item of the split path. Never throws on payload content. */
 export function renderAlerts(mapping: AlertMapping, payload: unknown, ctx: RenderContext): RenderOutcome[] {
+  if (depthExceeds(payload, MAX_PAYLOAD_DEPTH)) return [{ ok: false, reason: `payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels` }]
   const webhook = toView(payload)
   if (mapping.splitPath === undefined) return [renderOne(mapping, { webhook }, ctx)]
   const items = lookup(webhook, mapping.splitPath)
   if (!Array.isArray(items)) return [{ ok: false, reason: `splitPath "${mapping.splitPath}" is not an array in the payload` }]
+  if (items.length > MAX_ALERTS_PER_PAYLOAD) return [{ ok: false, reason: `splitPath "${mapping.splitPath}" has ${items.length} items; at most ${MAX_ALERTS_PER_PAYLOAD} alerts per payload` }]
   return items.map((item: unknown) => renderOne(mapping, { webhook, item }, ctx))
+}
+
+/** Whether parsed JSON nests deeper than max (iterative: deep input cannot exhaust the stack). */
+export function depthExceeds(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]]
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!
+    if (v === null || typeof v !== 'object') continue
+    if (depth > max) return true
+    for (const child of Object.values(v)) stack.push([child, depth + 1])
+  }
+  return false
 }
 
 function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext): RenderOutcome {
@@ -171,7 +189,7 @@ function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext): Ren
 
   const rawSeverity = field('severity')
   const mapped = lookupCaseless(mapping.severityMap, rawSeverity) ?? rawSeverity
-  const severity = SEVERITY_SYNONYMS[mapped.toLowerCase()]
+  const severity = Object.hasOwn(SEVERITY_SYNONYMS, mapped.toLowerCase()) ? SEVERITY_SYNONYMS[mapped.toLowerCase()] : undefined
   if (!severity) return { ok: false, reason: `severity "${mapped.slice(0, 64)}" is not one of ${SEVERITIES.join(', ')} or a known synonym; map it in severityMap` }
 
   const receivedAt = new Date(ctx.receivedAtMs).toISOString()

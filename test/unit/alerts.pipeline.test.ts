@@ -98,6 +98,17 @@ describe('custom mappings', () => {
     expect(renderAlerts(split, { alerts: 'none' }, ctx)).toEqual([{ ok: false, reason: 'splitPath "alerts" is not an array in the payload' }])
     expect(renderAlerts(split, { alerts: [] }, ctx)).toEqual([])
   })
+
+  it('bounds hostile payloads: depth, number of alerts, prototype names as severities', () => {
+    let deep: unknown = 'x'
+    for (let i = 0; i < 5000; i++) deep = [deep]
+    expect(renderAlerts(mapping, { check: deep }, ctx)).toEqual([{ ok: false, reason: 'payload nests deeper than 64 levels' }])
+    const many = { alerts: Array.from({ length: 1001 }, () => ({ labels: { severity: 'info' } })) }
+    expect(renderAlerts(ALERT_TEMPLATES.alertmanager.mapping, many, ctx)).toEqual([{ ok: false, reason: expect.stringMatching(/1001 items; at most 1000/) }])
+    for (const state of ['constructor', '__proto__', 'toString']) {
+      expect(renderAlerts(mapping, { ...payload, check: { ...payload.check, state } }, ctx)[0]).toMatchObject({ ok: false, reason: expect.stringMatching(/is not one of/) })
+    }
+  })
 })
 
 describe('checkMapping', () => {
