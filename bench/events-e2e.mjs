@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util'
 import { createClient } from '@clickhouse/client'
 import { Redis } from 'ioredis'
 import { Store } from '../dist/state/store.js'
+import { Transactions } from '../dist/state/transactions.js'
 
 const { values } = parseArgs({ options: { events: { type: 'string', default: '500000' }, batch: { type: 'string', default: '5000' }, concurrency: { type: 'string', default: '4' }, port: { type: 'string', default: '18080' } } })
 const total = Number(values.events)
@@ -25,7 +26,8 @@ const env = {
 const url = `http://127.0.0.1:${values.port}`
 const ch = createClient({ url: env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123' })
 const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379')
-const key = (await new Store(redis, env.REDIS_KEY_PREFIX).bootstrapDemo()).environments[0].serverSideSdkKey
+const transactions = new Transactions(redis)
+const key = (await new Store(redis, env.REDIS_KEY_PREFIX, transactions).bootstrapDemo()).environments[0].serverSideSdkKey
 
 const server = spawn(process.execPath, ['bin/sluice.js', 'serve'], { env, stdio: ['ignore', 'inherit', 'inherit'] })
 process.once('exit', () => server.kill('SIGKILL'))
@@ -80,4 +82,5 @@ await ch.command({ query: `DROP DATABASE IF EXISTS ${env.CLICKHOUSE_DATABASE}` }
 await ch.close()
 const keys = await redis.keys(`${env.REDIS_KEY_PREFIX}*`)
 if (keys.length) await redis.del(...keys)
+await transactions.close()
 redis.disconnect()

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { Redis } from 'ioredis'
 import { Store } from '../dist/state/store.js'
+import { Transactions } from '../dist/state/transactions.js'
 
 const { values } = parseArgs({ options: { requests: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '32' }, port: { type: 'string', default: '18081' } } })
 const total = Number(values.requests)
@@ -24,7 +25,8 @@ const env = {
 }
 const url = `http://127.0.0.1:${values.port}`
 const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379')
-const admin = (await new Store(redis, prefix).bootstrapDemo()).adminApiKey
+const transactions = new Transactions(redis)
+const admin = (await new Store(redis, prefix, transactions).bootstrapDemo()).adminApiKey
 const server = spawn(process.execPath, ['bin/sluice.js', 'serve'], { env, stdio: ['ignore', 'inherit', 'inherit'] })
 process.once('exit', () => server.kill('SIGKILL'))
 server.once('exit', (code) => {
@@ -83,4 +85,5 @@ server.kill('SIGTERM')
 await new Promise((r) => server.once('exit', r))
 const keys = await redis.keys(`${prefix}*`)
 if (keys.length) await redis.del(...keys)
+await transactions.close()
 redis.disconnect()

@@ -77,9 +77,8 @@ export async function integrationRoutes(app: FastifyInstance, opts: IntegrationR
   app.get<{ Params: { id: string } }>('/api/v1/integrations/:id', async (request) => view(found(await opts.integrations.get(account(request), request.params.id))))
 
   const update = async (request: FastifyRequest<{ Params: { id: string } }>, partial: boolean) => {
-    const current = found(await opts.integrations.get(account(request), request.params.id))
-    const input = parseInput(request.body, partial ? current : undefined)
-    return view(found(await opts.integrations.update(account(request), current.id, input)))
+    const changed = await opts.integrations.update(account(request), request.params.id, (current) => parseInput(request.body, partial ? current : undefined))
+    return view(found(changed))
   }
   app.put<{ Params: { id: string } }>('/api/v1/integrations/:id', (request) => update(request, false))
   app.patch<{ Params: { id: string } }>('/api/v1/integrations/:id', (request) => update(request, true))

@@ -11,6 +11,7 @@ import { migrate } from '../sinks/clickhouse/migrations.js'
 import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
 import { IntegrationStore } from '../state/integrations.js'
 import { Store } from '../state/store.js'
+import { Transactions } from '../state/transactions.js'
 import type { Logger } from './logger.js'
 import { createMetrics, type Metrics } from './metrics.js'
 
@@ -22,6 +23,7 @@ export interface Deps {
   readonly redis: Redis
   readonly clickhouse: ClickHouseClient
   readonly broker: KafkaBroker
+  readonly transactions: Transactions
   readonly store: Store
   readonly apiKeys: ApiKeyCache
   readonly eventSink: ClickHouseEventSink
@@ -41,14 +43,16 @@ export function createDeps(config: Config, log: Logger): Deps {
     max_open_connections: 16,
     log: { LoggerClass: pinoForClickHouse(log.child({ component: 'clickhouse' })) },
   })
-  const store = new Store(redis, config.redis.keyPrefix)
-  const integrations = new IntegrationStore(redis, config.redis.keyPrefix)
+  const transactions = new Transactions(redis)
+  const store = new Store(redis, config.redis.keyPrefix, transactions)
+  const integrations = new IntegrationStore(redis, config.redis.keyPrefix, transactions)
   return {
     config,
     log,
     metrics: createMetrics(),
     topics: topicNames(config),
     redis,
+    transactions,
     clickhouse,
     broker: new KafkaBroker({ ...config.kafka }, log.child({ component: 'kafka' })),
     store,
@@ -95,6 +99,7 @@ export async function closeDeps(deps: Deps): Promise<void> {
   deps.webhookRoutes.stop()
   await deps.broker.close()
   await deps.clickhouse.close()
+  await deps.transactions.close()
   await deps.redis.quit().catch(() => deps.redis.disconnect())
 }
 

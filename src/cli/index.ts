@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config } from '../config/index.js'
 import { serve } from '../main.js'
 import { stackDown, stackStatus, stackUp } from '../stack/index.js'
 import { Store, type DemoAccount } from '../state/store.js'
+import { Transactions } from '../state/transactions.js'
 import { importEvents } from './import-events.js'
 
 function config(): Config {
@@ -23,10 +24,12 @@ function config(): Config {
 /** Runs fn with a Store on its own Redis connection, closed afterwards. */
 async function withStore<T>(cfg: Config, fn: (store: Store) => Promise<T>): Promise<T> {
   const redis = new Redis(cfg.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 })
+  const transactions = new Transactions(redis)
   try {
     await redis.connect()
-    return await fn(new Store(redis, cfg.redis.keyPrefix))
+    return await fn(new Store(redis, cfg.redis.keyPrefix, transactions))
   } finally {
+    await transactions.close()
     redis.disconnect()
   }
 }

@@ -3,9 +3,11 @@
 //   p:integrations:<account>    zset of integration ids by creation time
 //   p:webhooks                  hash sha256(webhook id) -> JSON route {integrationId, accountId, rateLimitStatus, expiresAt?}
 //   p:webhooks:version          bumped on every route change; edges reload their copy when it moves
-// Every change that touches several keys is one MULTI (under WATCH of the record where it reads first).
+// Every change that touches several keys is one MULTI; changes that read first run as optimistic
+// transactions (state/transactions.ts).
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
+import type { Transactions } from './transactions.js'
 import type { AlertMapping } from '../pipeline/alerts.js'
 import type { TemplateId } from '../pipeline/alert-templates.js'
 import { hashKey } from './store.js'
@@ -45,6 +47,7 @@ export class IntegrationStore {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
+    private readonly tx: Transactions,
   ) {}
 
   private k(...parts: string[]): string {
@@ -83,14 +86,11 @@ export class IntegrationStore {
     return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as IntegrationRecord)
   }
 
-  async update(accountId: string, id: string, change: Partial<IntegrationInput>): Promise<IntegrationRecord | undefined> {
-    return this.modify(accountId, id, (record) => ({ ...record, ...change }))
+  /** Applies change to the current record inside the transaction (a concurrent write retries it). */
+  async update(accountId: string, id: string, change: (current: IntegrationRecord) => Partial<IntegrationInput>): Promise<IntegrationRecord | undefined> {
+    return this.modify(accountId, id, (record) => ({ ...record, ...change(record) }))
   }
 
-  /**
-   * Issues a new address. The old one keeps working for overlapMs (0: stops at once). Routes whose
-   * overlap has ended are removed on the way.
-   */
   async rotate(accountId: string, id: string, overlapMs: number): Promise<IntegrationRecord | undefined> {
     return this.modify(accountId, id, (record) => {
       const now = Date.now()
@@ -101,24 +101,18 @@ export class IntegrationStore {
 
   async delete(accountId: string, id: string): Promise<boolean> {
     const key = this.k('integration', id)
-    for (let attempt = 0; attempt < 5; attempt++) {
-      await this.redis.watch(key)
-      const record = await this.get(accountId, id)
-      if (!record) {
-        await this.redis.unwatch()
-        return false
-      }
+    return this.tx.optimistic<boolean>([key], async (conn) => {
+      const record = await this.read(conn, accountId, id)
+      if (!record) return { done: false }
       const hashes = [hashKey(record.webhookId), ...record.retired.map((r) => r.hash)]
-      const ok = await this.redis
+      const tx = conn
         .multi()
         .del(key)
         .zrem(this.k('integrations', accountId), id)
         .hdel(this.k('webhooks'), ...hashes)
         .incr(this.k('webhooks', 'version'))
-        .exec()
-      if (ok) return true
-    }
-    throw new Error('integration kept changing during delete')
+      return { tx, result: true }
+    })
   }
 
   /** All routes, for the edge's in-memory copy. */
@@ -135,29 +129,29 @@ export class IntegrationStore {
 
   private async modify(accountId: string, id: string, change: (r: IntegrationRecord) => IntegrationRecord): Promise<IntegrationRecord | undefined> {
     const key = this.k('integration', id)
-    for (let attempt = 0; attempt < 5; attempt++) {
-      await this.redis.watch(key)
-      const before = await this.get(accountId, id)
-      if (!before) {
-        await this.redis.unwatch()
-        return undefined
-      }
+    return this.tx.optimistic<IntegrationRecord | undefined>([key], async (conn) => {
+      const before = await this.read(conn, accountId, id)
+      if (!before) return { done: undefined }
       const now = Date.now()
       const changed = change(before)
       const live = changed.retired.filter((r) => r.expiresAt > now)
       const after: IntegrationRecord = { ...changed, id: before.id, accountId, retired: live, createdAt: before.createdAt, updatedAt: now }
-      const tx = this.redis.multi().set(key, JSON.stringify(after))
-      const expired = changed.retired.filter((r) => r.expiresAt <= now).map((r) => r.hash)
-      if (after.webhookId !== before.webhookId) expired.push(hashKey(before.webhookId))
-      const stillRetired = new Set(live.map((r) => r.hash))
-      const toDelete = expired.filter((h) => !stillRetired.has(h))
-      if (toDelete.length) tx.hdel(this.k('webhooks'), ...toDelete)
+      const tx = conn.multi().set(key, JSON.stringify(after))
+      // Routes of addresses no longer current nor in their overlap go; the others are rewritten.
+      const keep = new Set([hashKey(after.webhookId), ...live.map((r) => r.hash)])
+      const gone = [hashKey(before.webhookId), ...before.retired.map((r) => r.hash)].filter((h) => !keep.has(h))
+      if (gone.length) tx.hdel(this.k('webhooks'), ...gone)
       for (const r of live) tx.hset(this.k('webhooks'), r.hash, JSON.stringify({ ...routeOf(after), expiresAt: r.expiresAt }))
       tx.hset(this.k('webhooks'), hashKey(after.webhookId), JSON.stringify(routeOf(after)))
       tx.incr(this.k('webhooks', 'version'))
-      if (await tx.exec()) return after
-    }
-    throw new Error('integration kept changing during update')
+      return { tx, result: after }
+    })
+  }
+
+  private async read(conn: Redis, accountId: string, id: string): Promise<IntegrationRecord | undefined> {
+    const json = await conn.get(this.k('integration', id))
+    const record = json ? (JSON.parse(json) as IntegrationRecord) : undefined
+    return record?.accountId === accountId ? record : undefined
   }
 }
 

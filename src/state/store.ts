@@ -5,6 +5,7 @@
 // p:demo (the bootstrap result).
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
+import type { Transactions } from './transactions.js'
 
 export type ApiKeyKind = 'admin' | 'server' | 'client'
 
@@ -39,6 +40,7 @@ export class Store {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
+    private readonly tx: Transactions,
   ) {}
 
   private k(...parts: string[]): string {
@@ -71,23 +73,19 @@ export class Store {
 
   /**
    * Creates the demo account (workspace, Production and Staging, traffic type `user`, an admin key and
-   * SDK keys) or returns the one that exists. Safe to run concurrently: WATCH makes one writer win.
+   * SDK keys) or returns the one that exists. Safe to run concurrently: one writer wins.
    */
   async bootstrapDemo(): Promise<DemoAccount> {
     const demoKey = this.k('demo')
-    for (let attempt = 0; attempt < 5; attempt++) {
-      await this.redis.watch(demoKey)
-      const existing = await this.redis.get(demoKey)
-      if (existing) {
-        await this.redis.unwatch()
-        return JSON.parse(existing) as DemoAccount
-      }
+    return this.tx.optimistic<DemoAccount>([demoKey], async (conn) => {
+      const existing = await conn.get(demoKey)
+      if (existing) return { done: JSON.parse(existing) as DemoAccount }
       const now = Date.now()
       const accountId = randomUUID()
       const workspaceId = randomUUID()
       const trafficTypeId = randomUUID()
       const demo: DemoAccount = { accountId, workspaceId, environments: [], adminApiKey: generateKey('admin') }
-      const tx = this.redis.multi()
+      const tx = conn.multi()
       tx.hset(this.k('account', accountId), { id: accountId, name: 'Demo', createdAt: now })
       tx.hset(this.k('workspace', workspaceId), { id: workspaceId, name: 'Default', accountId, requiresTitleAndComments: 'false', createdAt: now })
       tx.zadd(this.k('workspaces', accountId), now, workspaceId)
@@ -106,8 +104,7 @@ export class Store {
       for (const [key, record] of keyRecords) tx.hset(this.k('api-keys'), hashKey(key), JSON.stringify(record))
       tx.incr(this.k('api-keys', 'version'))
       tx.set(demoKey, JSON.stringify(demo))
-      if (await tx.exec()) return demo
-    }
-    throw new Error('bootstrap kept conflicting with a concurrent writer')
+      return { tx, result: demo }
+    })
   }
 }

@@ -231,6 +231,24 @@ describe('webhook address', () => {
     expect((await post(webhookPath(revoked.body), {})).status).toBe(202)
   })
 
+  it('keeps a revoked address dead when updates race the rotation', async () => {
+    const integration = await create({ name: 'Racing', template: 'generic' })
+    const id = String(integration['id'])
+    const old = webhookPath(integration)
+    const results = await Promise.all([
+      call('POST', `/api/v1/integrations/${id}/rotate?revoke=now`),
+      ...Array.from({ length: 8 }, (_, i) => call('PATCH', `/api/v1/integrations/${id}`, { description: `edit ${i}` })),
+    ])
+    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 9 }, () => 200))
+    const current = webhookPath((await call('GET', `/api/v1/integrations/${id}`)).body)
+    expect(current).not.toBe(old)
+    expect((await post(old, {})).status).toBe(404)
+    expect((await post(current, {})).status).toBe(202)
+    const routes = await t.redis.hlen(`${t.config.redis.keyPrefix}webhooks`)
+    await call('DELETE', `/api/v1/integrations/${id}`)
+    expect(await t.redis.hlen(`${t.config.redis.keyPrefix}webhooks`)).toBe(routes - 1)
+  })
+
   it('sends alerts that cannot be normalized to the rejections stream with the reason and the payload', async () => {
     const integration = await create({ name: 'Rejects', template: 'generic' })
     const payload = { ...(ALERT_TEMPLATES.generic.example as object), severity: 'purple', id: 'rejected-one' }

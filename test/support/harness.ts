@@ -9,6 +9,7 @@ import { createLogger } from '../../src/app/logger.js'
 import { startService, type Role, type RunningService } from '../../src/app/service.js'
 import { loadConfig, type Config } from '../../src/config/index.js'
 import { Store, type DemoAccount } from '../../src/state/store.js'
+import { Transactions } from '../../src/state/transactions.js'
 
 export interface TestEnv {
   readonly env: Record<string, string>
@@ -43,7 +44,8 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
   const config = loadConfig(env)
   const clickhouse = createClient({ url: config.clickhouse.url, username: config.clickhouse.user, password: config.clickhouse.password })
   const redis = new Redis(config.redis.url)
-  const store = new Store(redis, config.redis.keyPrefix)
+  const transactions = new Transactions(redis)
+  const store = new Store(redis, config.redis.keyPrefix, transactions)
   const running: RunningService[] = []
   const db = config.clickhouse.database
 
@@ -75,6 +77,7 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
       await clickhouse.close()
       const keys = await redis.keys(`${config.redis.keyPrefix}*`)
       if (keys.length) await redis.del(...keys)
+      await transactions.close()
       redis.disconnect()
       await deleteTopics(config).catch(() => undefined)
     },
