@@ -5,12 +5,12 @@
 // Runs `sluice serve` as its own process with a private topic prefix, database and key prefix, sends
 // pre-built bodies, and reports (1) the rate at which the edge answered 202 and (2) the rate at which
 // rows became queryable in ClickHouse, both over the whole run.
-import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { createClient } from '@clickhouse/client'
 import { Redis } from 'ioredis'
 import { Store } from '../dist/state/store.js'
+import { startServe } from './serve.mjs'
 import { Transactions } from '../dist/state/transactions.js'
 
 const { values } = parseArgs({ options: { events: { type: 'string', default: '500000' }, batch: { type: 'string', default: '5000' }, concurrency: { type: 'string', default: '4' }, port: { type: 'string', default: '18080' } } })
@@ -29,16 +29,7 @@ const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379')
 const transactions = new Transactions(redis)
 const key = (await new Store(redis, env.REDIS_KEY_PREFIX, transactions).bootstrapDemo()).environments[0].serverSideSdkKey
 
-const server = spawn(process.execPath, ['bin/sluice.js', 'serve'], { env, stdio: ['ignore', 'inherit', 'inherit'] })
-process.once('exit', () => server.kill('SIGKILL'))
-server.once('exit', (code) => {
-  console.error(`sluice serve exited (${code}) before the benchmark ended`)
-  process.exit(1)
-})
-for (;;) {
-  try { if ((await fetch(`${url}/readyz`)).ok) break } catch { /* not yet */ }
-  await new Promise((r) => setTimeout(r, 200))
-}
+const server = await startServe(env, url)
 
 const bodies = []
 for (let start = 0; start < total; start += batch) {
@@ -75,9 +66,7 @@ const result = {
   endToEndSeconds: +(stored / 1000).toFixed(2), endToEndEventsPerSecond: Math.round(total / (stored / 1000)),
 }
 console.log(JSON.stringify(result))
-server.removeAllListeners('exit')
-server.kill('SIGTERM')
-await new Promise((r) => server.once('exit', r))
+await server.stop()
 await ch.command({ query: `DROP DATABASE IF EXISTS ${env.CLICKHOUSE_DATABASE}` })
 await ch.close()
 const keys = await redis.keys(`${env.REDIS_KEY_PREFIX}*`)

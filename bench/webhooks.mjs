@@ -6,11 +6,11 @@
 // creates a generic integration whose mapping copies the sender's clock into a custom field, and
 // reports requests/s answered 202, the 202 latency, and POST-to-stream latency (the stream entry's id
 // is Redis's clock at XADD; same machine, same clock).
-import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { Redis } from 'ioredis'
 import { Store } from '../dist/state/store.js'
+import { startServe } from './serve.mjs'
 import { Transactions } from '../dist/state/transactions.js'
 
 const { values } = parseArgs({ options: { requests: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '32' }, port: { type: 'string', default: '18081' } } })
@@ -27,16 +27,7 @@ const url = `http://127.0.0.1:${values.port}`
 const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379')
 const transactions = new Transactions(redis)
 const admin = (await new Store(redis, prefix, transactions).bootstrapDemo()).adminApiKey
-const server = spawn(process.execPath, ['bin/sluice.js', 'serve'], { env, stdio: ['ignore', 'inherit', 'inherit'] })
-process.once('exit', () => server.kill('SIGKILL'))
-server.once('exit', (code) => {
-  console.error(`sluice serve exited (${code}) before the benchmark ended`)
-  process.exit(1)
-})
-for (;;) {
-  try { if ((await fetch(`${url}/readyz`)).ok) break } catch { /* not yet */ }
-  await new Promise((r) => setTimeout(r, 200))
-}
+const server = await startServe(env, url)
 const created = await (await fetch(`${url}/api/v1/integrations`, {
   method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
   body: JSON.stringify({ name: 'bench', template: 'generic', mapping: { severity: '{{webhook.severity}}', description: '{{webhook.message}}', source: 'bench', correlationId: '{{webhook.id}}', customFields: { sentAt: '{{webhook.sentAt}}' }, defaults: { severity: 'warning', description: 'no message' } } }),
@@ -80,9 +71,7 @@ console.log(JSON.stringify({
   ackMs: { p50: pct(ackMs, 50), p95: pct(ackMs, 95), p99: pct(ackMs, 99) },
   postToStreamMs: { p50: pct(toStream, 50), p95: pct(toStream, 95), p99: pct(toStream, 99) },
 }))
-server.removeAllListeners('exit')
-server.kill('SIGTERM')
-await new Promise((r) => server.once('exit', r))
+await server.stop()
 const keys = await redis.keys(`${prefix}*`)
 if (keys.length) await redis.del(...keys)
 await transactions.close()

@@ -1,7 +1,7 @@
 // Alert integrations, for the admins of an account (admin API key, `Authorization: Bearer` or
 // `x-api-key`): create, list, get, update, delete, test a payload, rotate the address, read alerts.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { ApiKeyCache, Principal } from '../auth/api-keys.js'
+import { presentedKey, type ApiKeyCache, type Principal } from '../auth/api-keys.js'
 import { HttpError } from '../edge/errors.js'
 import { ALERT_TEMPLATES, CUSTOM_EXAMPLE, TEMPLATE_IDS, type TemplateId } from '../pipeline/alert-templates.js'
 import { checkMapping, renderAlerts, type AlertMapping } from '../pipeline/alerts.js'
@@ -30,9 +30,7 @@ const MAX_ALERTS_PAGE = 500
 export async function integrationRoutes(app: FastifyInstance, opts: IntegrationRoutesOptions): Promise<void> {
   app.decorateRequest('admin', undefined)
   app.addHook('onRequest', async (request) => {
-    const auth = request.headers.authorization
-    const header = request.headers['x-api-key']
-    const key = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : typeof header === 'string' ? header.trim() : undefined
+    const key = presentedKey(request.headers, true)
     const principal = key ? await opts.apiKeys.lookup(key) : undefined
     if (principal?.kind !== 'admin') throw new HttpError('UNAUTHORIZED', 'missing or unknown admin API key: send Authorization: Bearer <admin API key>')
     request.admin = principal

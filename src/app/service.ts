@@ -19,7 +19,8 @@ export interface RunningService {
   stop(): Promise<void>
 }
 
-export async function startService(config: Config, roles: readonly Role[], log: Logger): Promise<RunningService> {
+/** onFatal: a consumer stopped for good; the process should shut down and exit non-zero. */
+export async function startService(config: Config, roles: readonly Role[], log: Logger, onFatal: (err: unknown) => void = () => undefined): Promise<RunningService> {
   const deps = createDeps(config, log)
   let draining = false
   const consumers: Consumer[] = []
@@ -40,6 +41,7 @@ export async function startService(config: Config, roles: readonly Role[], log: 
         topic: deps.topics.events,
         handler: events.handle,
         onRebalance: events.reset,
+        onFatal,
       })
       consumers.push(consumer)
       await consumer.start()
@@ -51,7 +53,7 @@ export async function startService(config: Config, roles: readonly Role[], log: 
         deps.metrics,
         log.child({ component: 'alerts-consumer' }),
       )
-      const consumer = deps.broker.createConsumer({ groupId: groupIds(config).alerts, topic: deps.topics.alerts, handler: alerts.handle })
+      const consumer = deps.broker.createConsumer({ groupId: groupIds(config).alerts, topic: deps.topics.alerts, handler: alerts.handle, onFatal })
       consumers.push(consumer)
       await consumer.start()
     }

@@ -53,6 +53,14 @@ export class ApiKeyCache {
   }
 }
 
+/** The key a request presents: `Authorization: Bearer <key>`, or `x-api-key` where allowed. */
+export function presentedKey(headers: Record<string, string | string[] | undefined>, allowApiKeyHeader: boolean): string | undefined {
+  const auth = headers['authorization']
+  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice(7).trim() || undefined
+  const header = headers['x-api-key']
+  return allowApiKeyHeader && typeof header === 'string' ? header.trim() || undefined : undefined
+}
+
 /** An SDK key's environment: the principal of a server-side or client-side key. */
 export type SdkPrincipal = Principal & { readonly kind: 'server' | 'client'; readonly environmentId: string }
 

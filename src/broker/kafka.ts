@@ -142,15 +142,7 @@ export class KafkaBroker implements Publisher {
           jobs.push(job)
           bytes += job.bytes
         }
-        try {
-          await this.flush(jobs)
-          for (const job of jobs) job.resolve()
-        } catch (err) {
-          this.log.error({ err, jobs: jobs.length, bytes }, 'kafka publish failed')
-          await this.resetProducer()
-          const error = new PublishError('PUBLISH_FAILED', 'kafka did not acknowledge the messages', { cause: err })
-          for (const job of jobs) job.reject(error)
-        }
+        await this.flush(jobs, bytes)
       }
     } finally {
       this.flushing = false
@@ -174,29 +166,58 @@ export class KafkaBroker implements Publisher {
     await producer?.disconnect().catch(() => undefined)
   }
 
-  private async flush(jobs: readonly Job[]): Promise<void> {
-    const producer = await this.getProducer()
-    for (const round of await this.plan(jobs)) {
-      await producer.sendBatch({
-        acks: -1,
-        timeout: this.settings.publishTimeoutMs,
-        topicMessages: [...round].map(([topic, parts]) => ({
-          topic,
-          messages: parts.flatMap((p, partition) =>
-            p.messages.map((m) => ({ partition, key: m.key, value: m.value, headers: { ...m.headers } })),
-          ),
-        })),
-      })
+  /**
+   * Sends the rounds in order and settles each job as soon as the last round holding its messages
+   * is acknowledged. On a failure the jobs not yet settled are rejected, marked partial when some of
+   * their messages were acknowledged already.
+   */
+  private async flush(jobs: readonly Job[], bytes: number): Promise<void> {
+    let spans = new Map<Job, { first: number; last: number }>()
+    let acknowledged = 0
+    try {
+      const producer = await this.getProducer()
+      const plan = await this.plan(jobs)
+      spans = plan.spans
+      for (const [i, round] of plan.rounds.entries()) {
+        await this.send(producer, round)
+        acknowledged = i + 1
+        for (const job of jobs) if (spans.get(job)?.last === i) job.resolve()
+      }
+    } catch (err) {
+      this.log.error({ err, jobs: jobs.length, bytes, acknowledgedRounds: acknowledged }, 'kafka publish failed')
+      await this.resetProducer()
+      for (const job of jobs) {
+        const span = spans.get(job)
+        if (span && span.last < acknowledged) continue
+        const partial = span !== undefined && span.first < acknowledged
+        job.reject(
+          partial
+            ? new PublishError('PUBLISH_PARTIAL', 'kafka acknowledged only part of the messages', { cause: err })
+            : new PublishError('PUBLISH_FAILED', 'kafka did not acknowledge the messages', { cause: err }),
+        )
+      }
     }
   }
 
+  private async send(producer: Producer, round: Round): Promise<void> {
+    await producer.sendBatch({
+      acks: -1,
+      timeout: this.settings.publishTimeoutMs,
+      topicMessages: [...round].map(([topic, parts]) => ({
+        topic,
+        messages: parts.flatMap((p, partition) => p.messages.map((m) => ({ partition, key: m.key, value: m.value, headers: { ...m.headers } }))),
+      })),
+    })
+  }
+
   /** Cuts the jobs into rounds where each partition receives at most messageMaxBytes. */
-  private async plan(jobs: readonly Job[]): Promise<Round[]> {
+  private async plan(jobs: readonly Job[]): Promise<{ rounds: Round[]; spans: Map<Job, { first: number; last: number }> }> {
     const unknown = [...new Set(jobs.map((j) => j.topic))].filter((t) => !this.partitionCounts.has(t))
     if (unknown.length > 0) await this.learnPartitions(unknown)
     const budget = this.settings.messageMaxBytes + 1024
     const rounds: Round[] = []
     const lastRound = new Map<string, number>()
+    const spans = new Map<Job, { first: number; last: number }>()
     for (const job of jobs) {
       const count = this.partitionCounts.get(job.topic) ?? 1
       for (const message of job.messages) {
@@ -216,9 +237,11 @@ export class KafkaBroker implements Publisher {
         part.bytes += size
         part.messages.push(message)
         lastRound.set(`${job.topic}:${partition}`, index)
+        const span = spans.get(job)
+        spans.set(job, { first: Math.min(span?.first ?? index, index), last: Math.max(span?.last ?? index, index) })
       }
     }
-    return rounds
+    return { rounds, spans }
   }
 
   createConsumer(options: ConsumerOptions): Consumer {
@@ -232,6 +255,10 @@ export class KafkaBroker implements Publisher {
     })
     this.consumers.add(consumer)
     if (options.onRebalance) consumer.on(consumer.events.GROUP_JOIN, options.onRebalance)
+    consumer.on(consumer.events.CRASH, (event) => {
+      // kafkajs restarts after retriable errors; when it does not, this process consumes nothing more.
+      if (!event.payload.restart) options.onFatal?.(event.payload.error)
+    })
     let stopping = false
     return {
       start: async () => {

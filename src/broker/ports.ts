@@ -50,6 +50,8 @@ export interface ConsumerOptions {
   readonly handler: BatchHandler
   /** Called when the group rebalances: partitions may have been processed elsewhere meanwhile. */
   readonly onRebalance?: () => void
+  /** Called when the consumer stopped for good (the client library gave up restarting it). */
+  readonly onFatal?: (err: unknown) => void
 }
 
 export interface Consumer {
@@ -58,7 +60,8 @@ export interface Consumer {
   stop(): Promise<void>
 }
 
-export type PublishErrorCode = 'PUBLISH_TIMEOUT' | 'PUBLISH_FAILED' | 'PUBLISHER_CLOSED'
+/** PUBLISH_PARTIAL: some messages of the call were written, so resending it writes those twice. */
+export type PublishErrorCode = 'PUBLISH_TIMEOUT' | 'PUBLISH_FAILED' | 'PUBLISH_PARTIAL' | 'PUBLISHER_CLOSED'
 
 export class PublishError extends Error {
   override readonly name = 'PublishError'

@@ -2,7 +2,7 @@
 // of objects within the limits), writes the records to Kafka and answers 202 once Kafka has them.
 // Field validation happens in the events consumer.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { isSdkPrincipal, type ApiKeyCache, type SdkPrincipal } from '../auth/api-keys.js'
+import { isSdkPrincipal, presentedKey, type ApiKeyCache, type SdkPrincipal } from '../auth/api-keys.js'
 import type { Publisher } from '../broker/ports.js'
 import { PublishError } from '../broker/ports.js'
 import type { Metrics } from '../app/metrics.js'
@@ -75,6 +75,9 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     } catch (err) {
       if (!(err instanceof PublishError)) throw err
       request.log.warn({ err, records: records.length }, 'events not accepted: kafka unavailable')
+      if (err.code === 'PUBLISH_PARTIAL') {
+        throw new HttpError('PARTIALLY_STORED', 'kafka failed part-way: some of these events were stored and will be imported; resending the request stores those twice')
+      }
       throw new HttpError('UNAVAILABLE', 'events could not be stored right now; nothing was accepted, retry later')
     }
     end()
@@ -87,9 +90,7 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     bodyLimit: opts.maxBodyBytes,
     // Authenticate before the body is read and parsed: an unknown key costs no parsing.
     onRequest: async (request) => {
-      const auth = request.headers.authorization
-      const key = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : undefined
-      request.principal = await authenticate(key)
+      request.principal = await authenticate(presentedKey(request.headers, false))
     },
     handler: async (request, reply) => ingest(request, reply, request.principal!, request.body, request.headers['splitsdkversion']),
   })
