@@ -13,11 +13,19 @@ import type { ClickHouseEventSink } from '../sinks/clickhouse/events.sink.js'
 import { EVENT_HEADERS } from '../pipeline/event-messages.js'
 import { retrying } from './retry.js'
 
+/**
+ * An intent covers this many offsets past the batch being written, so one small intent insert serves
+ * many batches; after a crash the new owner checks (through the sort key) up to that far.
+ */
+const INTENT_LOOKAHEAD = 1000n
+
 interface PartitionState {
   /** The offset after the last batch this process stored. */
   next: bigint
   /** Batches up to this offset may hold rows stored earlier (by a killed or replaced owner, from its intents). */
   suspectThrough: bigint
+  /** This process's recorded intent for the partition reaches this offset. */
+  intentThrough: bigint
 }
 
 export class EventsConsumer {
@@ -69,6 +77,7 @@ export class EventsConsumer {
     const log = this.log.child({ partition })
     const state = this.partitions.get(partition)
     let suspectThrough = state?.suspectThrough ?? -1n
+    let intentThrough = state?.intentThrough ?? -1n
     let suspect = !state || state.next !== first
     if (!state) {
       const intended = await retrying(ctx, log, 'reading consumer intents', () => this.sink.intendedThrough(topic, partition), this.metrics.sinkErrors)
@@ -88,7 +97,10 @@ export class EventsConsumer {
       }
       // From here on a failure may leave part of the batch stored: a retry must check again.
       suspect = true
-      await this.sink.recordIntent(topic, partition, last)
+      if (last > intentThrough) {
+        await this.sink.recordIntent(topic, partition, last + INTENT_LOOKAHEAD)
+        intentThrough = last + INTENT_LOOKAHEAD
+      }
       const end = this.metrics.insertSeconds.startTimer()
       await this.sink.insertEvents(ev)
       await this.sink.insertRejections(rj)
@@ -99,7 +111,7 @@ export class EventsConsumer {
     this.metrics.eventsInserted.inc(written.events)
     this.metrics.eventsRejected.inc(written.rejections)
     log.debug({ first: String(first), last: String(last), ...written }, 'batch inserted')
-    this.partitions.set(partition, { next: last + 1n, suspectThrough })
+    this.partitions.set(partition, { next: last + 1n, suspectThrough, intentThrough })
     this.metrics.consumerLag.set({ topic, partition: String(partition) }, Number(batch.highWatermark - last - 1n))
   }
 }
