@@ -7,7 +7,7 @@
 // transactions (state/transactions.ts).
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
-import type { Transactions } from './transactions.js'
+import { RedisState } from './redis-state.js'
 import type { AlertMapping } from '../pipeline/alerts.js'
 import type { TemplateId } from '../pipeline/alert-templates.js'
 import { hashKey } from './store.js'
@@ -43,17 +43,7 @@ export function generateWebhookId(): string {
   return randomBytes(32).toString('base64url')
 }
 
-export class IntegrationStore {
-  constructor(
-    private readonly redis: Redis,
-    private readonly prefix: string,
-    private readonly tx: Transactions,
-  ) {}
-
-  private k(...parts: string[]): string {
-    return this.prefix + parts.join(':')
-  }
-
+export class IntegrationStore extends RedisState {
   async create(accountId: string, input: IntegrationInput): Promise<IntegrationRecord> {
     const now = Date.now()
     const record: IntegrationRecord = { id: randomUUID(), accountId, ...input, webhookId: generateWebhookId(), retired: [], createdAt: now, updatedAt: now }
@@ -116,15 +106,12 @@ export class IntegrationStore {
   }
 
   /** All routes, for the edge's in-memory copy. */
-  async webhookRoutes(): Promise<{ version: string; entries: Map<string, WebhookRoute> }> {
-    const res = await this.redis.multi().get(this.k('webhooks', 'version')).hgetall(this.k('webhooks')).exec()
-    const version = (res?.[0]?.[1] as string | null) ?? '0'
-    const all = (res?.[1]?.[1] as Record<string, string> | null) ?? {}
-    return { version, entries: new Map(Object.entries(all).map(([hash, json]) => [hash, JSON.parse(json) as WebhookRoute])) }
+  webhookRoutes(): Promise<{ version: string; entries: Map<string, WebhookRoute> }> {
+    return this.versionedHash<WebhookRoute>('webhooks')
   }
 
-  async webhookRoutesVersion(): Promise<string> {
-    return (await this.redis.get(this.k('webhooks', 'version'))) ?? '0'
+  webhookRoutesVersion(): Promise<string> {
+    return this.hashVersion('webhooks')
   }
 
   private async modify(accountId: string, id: string, change: (r: IntegrationRecord) => IntegrationRecord): Promise<IntegrationRecord | undefined> {

@@ -4,8 +4,7 @@
 // p:api-keys (hash sha256(key) -> JSON record), p:api-keys:version (bumped on every key change),
 // p:demo (the bootstrap result).
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
-import type { Redis } from 'ioredis'
-import type { Transactions } from './transactions.js'
+import { RedisState } from './redis-state.js'
 
 export type ApiKeyKind = 'admin' | 'server' | 'client'
 
@@ -36,29 +35,15 @@ export function generateKey(kind: ApiKeyKind): string {
   return KEY_PREFIX[kind] + randomBytes(24).toString('base64url')
 }
 
-export class Store {
-  constructor(
-    private readonly redis: Redis,
-    private readonly prefix: string,
-    private readonly tx: Transactions,
-  ) {}
-
-  private k(...parts: string[]): string {
-    return this.prefix + parts.join(':')
-  }
-
-  /** All API keys by hash, with the version they were read at (one MULTI, so they agree). */
+export class Store extends RedisState {
+  /** All API keys by hash, with the version they were read at. */
   async apiKeys(): Promise<{ version: string; keys: Map<string, ApiKeyRecord> }> {
-    const res = await this.redis.multi().get(this.k('api-keys', 'version')).hgetall(this.k('api-keys')).exec()
-    const version = (res?.[0]?.[1] as string | null) ?? '0'
-    const all = (res?.[1]?.[1] as Record<string, string> | null) ?? {}
-    const keys = new Map<string, ApiKeyRecord>()
-    for (const [hash, json] of Object.entries(all)) keys.set(hash, JSON.parse(json) as ApiKeyRecord)
-    return { version, keys }
+    const { version, entries } = await this.versionedHash<ApiKeyRecord>('api-keys')
+    return { version, keys: entries }
   }
 
   async apiKeysVersion(): Promise<string> {
-    return (await this.redis.get(this.k('api-keys', 'version'))) ?? '0'
+    return this.hashVersion('api-keys')
   }
 
   /** Marks a key revoked; returns false when no such key exists. */

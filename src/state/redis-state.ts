@@ -1,0 +1,28 @@
+// What every Redis-backed store shares: its key prefix, its transactions, and hashes kept with a
+// version counter (read together, so a cache can tell when to reload them).
+import type { Redis } from 'ioredis'
+import type { Transactions } from './transactions.js'
+
+export abstract class RedisState {
+  constructor(
+    protected readonly redis: Redis,
+    private readonly prefix: string,
+    protected readonly tx: Transactions,
+  ) {}
+
+  protected k(...parts: string[]): string {
+    return this.prefix + parts.join(':')
+  }
+
+  /** The hash `name` (JSON values) and the counter `name:version`, in one MULTI so they agree. */
+  protected async versionedHash<T>(name: string): Promise<{ version: string; entries: Map<string, T> }> {
+    const res = await this.redis.multi().get(this.k(name, 'version')).hgetall(this.k(name)).exec()
+    const version = (res?.[0]?.[1] as string | null) ?? '0'
+    const all = (res?.[1]?.[1] as Record<string, string> | null) ?? {}
+    return { version, entries: new Map(Object.entries(all).map(([field, json]) => [field, JSON.parse(json) as T])) }
+  }
+
+  protected async hashVersion(name: string): Promise<string> {
+    return (await this.redis.get(this.k(name, 'version'))) ?? '0'
+  }
+}
