@@ -1,12 +1,13 @@
 // Alert integrations, for the admins of an account (admin API key, `Authorization: Bearer` or
 // `x-api-key`): create, list, get, update, delete, test a payload, rotate the address, read alerts.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { presentedKey, type ApiKeyCache, type Principal } from '../auth/api-keys.js'
+import { presentedKey, type ApiKeyCache } from '../auth/api-keys.js'
 import { HttpError } from '../edge/errors.js'
 import { ALERT_TEMPLATES, CUSTOM_EXAMPLE, TEMPLATE_IDS, type TemplateId } from '../pipeline/alert-templates.js'
 import { checkMapping, renderAlerts, type AlertMapping } from '../pipeline/alerts.js'
 import type { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
 import type { IntegrationInput, IntegrationRecord, IntegrationStore, RateLimitStatus } from '../state/integrations.js'
+import type {} from './split-access.js'
 
 export interface IntegrationRoutesOptions {
   readonly apiKeys: ApiKeyCache
@@ -18,12 +19,6 @@ export interface IntegrationRoutesOptions {
   readonly onRoutesChanged: () => void
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    admin?: Principal
-  }
-}
-
 type Body = Record<string, unknown>
 const MAX_ALERTS_PAGE = 500
 
@@ -33,6 +28,10 @@ export async function integrationRoutes(app: FastifyInstance, opts: IntegrationR
     const key = presentedKey(request.headers, true)
     const principal = key ? await opts.apiKeys.lookup(key) : undefined
     if (principal?.kind !== 'admin') throw new HttpError('UNAUTHORIZED', 'missing or unknown admin API key: send Authorization: Bearer <admin API key>')
+    // Integrations belong to the whole account: only an unrestricted key with role all manages them.
+    if ((principal.role ?? 'all') !== 'all' || principal.workspaceIds || principal.environmentIds) {
+      throw new HttpError('FORBIDDEN', 'integrations need an admin API key with role all and no workspace or environment restriction')
+    }
     request.admin = principal
   })
 

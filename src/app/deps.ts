@@ -9,7 +9,9 @@ import type { Config } from '../config/index.js'
 import { ClickHouseEventSink } from '../sinks/clickhouse/events.sink.js'
 import { migrate } from '../sinks/clickhouse/migrations.js'
 import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
+import { IdentityStore } from '../state/identities.js'
 import { IntegrationStore } from '../state/integrations.js'
+import { SegmentStore } from '../state/segments.js'
 import { Store } from '../state/store.js'
 import { Transactions } from '../state/transactions.js'
 import type { Logger } from './logger.js'
@@ -25,6 +27,8 @@ export interface Deps {
   readonly broker: KafkaBroker
   readonly transactions: Transactions
   readonly store: Store
+  readonly segments: SegmentStore
+  readonly identities: IdentityStore
   readonly apiKeys: ApiKeyCache
   readonly eventSink: ClickHouseEventSink
   readonly integrations: IntegrationStore
@@ -56,6 +60,8 @@ export function createDeps(config: Config, log: Logger): Deps {
     clickhouse,
     broker: new KafkaBroker({ ...config.kafka }, log.child({ component: 'kafka' })),
     store,
+    segments: new SegmentStore(redis, config.redis.keyPrefix, transactions),
+    identities: new IdentityStore(redis, config.redis.keyPrefix, transactions),
     apiKeys: new ApiKeyCache(store, config.keyRefreshMs, log.child({ component: 'api-keys' })),
     eventSink: new ClickHouseEventSink(clickhouse, config.clickhouse.database),
     integrations,

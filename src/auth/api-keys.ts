@@ -2,12 +2,18 @@
 // keys in Redis. Keys are looked up by their SHA-256, so the comparison does not depend on how much
 // of a secret matches, and plain keys are never stored.
 import type { Logger } from '../app/logger.js'
-import { hashKey, type ApiKeyKind, type Store } from '../state/store.js'
+import { hashKey, keyId, type AdminRole, type ApiKeyKind, type Store } from '../state/store.js'
 import { VersionedCache } from './versioned-cache.js'
 
 export interface Principal {
+  /** The key's public id (never the key itself): for audit logs and rate limits. */
+  readonly id: string
+  readonly name?: string
   readonly kind: ApiKeyKind
   readonly accountId: string
+  readonly role?: AdminRole
+  readonly workspaceIds?: readonly string[]
+  readonly environmentIds?: readonly string[]
   readonly workspaceId?: string
   readonly environmentId?: string
 }
@@ -24,12 +30,8 @@ export class ApiKeyCache {
           const entries = new Map<string, Principal>()
           for (const [hash, record] of keys) {
             if (record.revokedAt !== undefined) continue
-            entries.set(hash, {
-              kind: record.kind,
-              accountId: record.accountId,
-              ...(record.workspaceId ? { workspaceId: record.workspaceId } : {}),
-              ...(record.environmentId ? { environmentId: record.environmentId } : {}),
-            })
+            const { kind, accountId, name, role, workspaceIds, environmentIds, workspaceId, environmentId } = record
+            entries.set(hash, { id: keyId(hash), kind, accountId, name, role, workspaceIds, environmentIds, workspaceId, environmentId })
           }
           return { version, entries }
         },

@@ -48,6 +48,8 @@ const schema = {
     SLUICE_WEBHOOK_ROTATION_OVERLAP_SECONDS: { type: 'integer', minimum: 0, maximum: 30 * 86400, default: 86400, description: 'how long a rotated-out address keeps working' },
     SLUICE_ALERT_STREAM_MAXLEN: { type: 'integer', minimum: 100, maximum: 100_000_000, default: 100_000, description: 'approximate entries kept per alert stream' },
     SLUICE_INTEGRATION_REFRESH_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 1000, description: 'how soon mapping changes reach the alert consumers' },
+    SLUICE_ADMIN_RATE_PER_SECOND: { type: 'number', exclusiveMinimum: 0, maximum: 100000, default: 20, description: 'sustained Admin API v2 requests per second per API key' },
+    SLUICE_ADMIN_BURST: { type: 'integer', minimum: 1, maximum: 100000, default: 200, description: 'Admin API v2 requests an API key may send at once' },
     SLUICE_CONSUMER_FETCH_MAX_BYTES: {
       type: 'integer', minimum: MiB, maximum: 256 * MiB, default: 8 * MiB,
       description: 'bytes fetched per partition per batch; bounds consumer memory and the size of one insert',
@@ -78,6 +80,7 @@ export interface Config {
   readonly keyRefreshMs: number
   /** Base of webhook addresses; undefined means the address the server listens on. */
   readonly publicBaseUrl: string | undefined
+  readonly admin: { readonly ratePerSecond: number; readonly burst: number }
   readonly webhooks: {
     readonly maxBodyBytes: number
     readonly ratePerSecond: number
@@ -135,6 +138,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     events: { maxBodyBytes: r.SLUICE_EVENTS_MAX_BODY_BYTES, maxRecords: r.SLUICE_EVENTS_MAX_RECORDS },
     keyRefreshMs: r.SLUICE_KEY_REFRESH_MS,
     publicBaseUrl: r.SLUICE_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    admin: { ratePerSecond: r.SLUICE_ADMIN_RATE_PER_SECOND, burst: r.SLUICE_ADMIN_BURST },
     webhooks: {
       maxBodyBytes: r.SLUICE_WEBHOOK_MAX_BODY_BYTES,
       ratePerSecond: r.SLUICE_WEBHOOK_RATE_PER_SECOND,

@@ -39,12 +39,18 @@ export class HttpError extends Error {
 
 /** Maps Fastify's own errors (body parsing, limits) and ours to the error body; logs the unexpected. */
 export function errorHandler(this: unknown, error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
-  const http = error instanceof HttpError ? error : fromFastifyError(error, request)
-  if (http.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error')
-  if ((http.code === 'UNAVAILABLE' || http.code === 'RATE_LIMITED') && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+  const http = prepareError(error, request, reply)
   void reply
     .code(http.statusCode)
     .send({ statusCode: http.statusCode, code: http.code, message: http.message, ...(http.details ? { details: http.details } : {}), requestId: request.id })
+}
+
+/** The HttpError an error answers with; logs the unexpected and sets Retry-After where it belongs. */
+export function prepareError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): HttpError {
+  const http = error instanceof HttpError ? error : fromFastifyError(error, request)
+  if (http.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error')
+  if ((http.code === 'UNAVAILABLE' || http.code === 'RATE_LIMITED') && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+  return http
 }
 
 function fromFastifyError(error: FastifyError, request: FastifyRequest): HttpError {

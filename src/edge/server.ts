@@ -5,6 +5,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { checkReadiness, type Deps } from '../app/deps.js'
 import { errorHandler, HttpError } from './errors.js'
 import { integrationRoutes } from '../admin/integrations.route.js'
+import { SPLIT_API_PREFIX, splitApi } from '../admin/split-api.js'
 import { eventRoutes } from './events.route.js'
 import { parseJsonBody } from './json-body.js'
 import { webhookRoutes } from './webhook.route.js'
@@ -88,6 +89,15 @@ export async function buildServer(deps: Deps, options: ServerOptions): Promise<F
       publicBaseUrl: () => deps.config.publicBaseUrl ?? listeningUrl(app),
       rotationOverlapMs: deps.config.webhooks.rotationOverlapMs,
       onRoutesChanged: () => deps.webhookRoutes.invalidate(),
+    })
+    await app.register(splitApi, {
+      prefix: SPLIT_API_PREFIX,
+      apiKeys: deps.apiKeys,
+      store: deps.store,
+      segments: deps.segments,
+      identities: deps.identities,
+      ratePerSecond: deps.config.admin.ratePerSecond,
+      burst: deps.config.admin.burst,
     })
   }
   return app

@@ -44,7 +44,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
       const found = await opts.routes.lookup(request.params.webhookId)
       if (!found) throw new HttpError('NOT_FOUND', 'no such webhook address')
       request.webhook = found
-      const wait = buckets.take(found.hash)
+      const { wait } = buckets.take(found.hash)
       if (wait > 0) {
         opts.metrics.webhookRateLimited.inc()
         void reply.header('retry-after', String(wait))

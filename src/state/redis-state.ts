@@ -25,4 +25,12 @@ export abstract class RedisState {
   protected async hashVersion(name: string): Promise<string> {
     return (await this.redis.get(this.k(name, 'version'))) ?? '0'
   }
+
+  /** HGETALL of each key in one pipeline, in order; hashes without `field` (missing ones) are left out. */
+  protected async hashes(keys: readonly string[], field: string): Promise<Record<string, string>[]> {
+    if (keys.length === 0) return []
+    const pipe = this.redis.pipeline()
+    for (const key of keys) pipe.hgetall(key)
+    return ((await pipe.exec()) ?? []).map(([, h]) => h as Record<string, string>).filter((h) => h[field] !== undefined)
+  }
 }

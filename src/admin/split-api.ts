@@ -1,0 +1,70 @@
+// The Split Admin API v2 under /internal/api/v2, as Split's own clients call it: admin API keys
+// (`Authorization: Bearer` or `x-api-key`), a rate limit per key, Split's error body
+// {code, message, details, transactionId}, and success always 200 with a JSON body.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { presentedKey, type ApiKeyCache } from '../auth/api-keys.js'
+import { HttpError, prepareError } from '../edge/errors.js'
+import { parseJsonBody } from '../edge/json-body.js'
+import { TokenBuckets } from '../edge/rate-limit.js'
+import type { IdentityStore } from '../state/identities.js'
+import type { SegmentStore } from '../state/segments.js'
+import type { Store } from '../state/store.js'
+import { identityRoutes } from './identities.route.js'
+import { segmentRoutes } from './segments.route.js'
+import { AdminAccess } from './split-access.js'
+import { workspaceRoutes } from './workspaces.route.js'
+
+export interface SplitApiOptions {
+  readonly apiKeys: ApiKeyCache
+  readonly store: Store
+  readonly segments: SegmentStore
+  readonly identities: IdentityStore
+  readonly ratePerSecond: number
+  readonly burst: number
+}
+
+export const SPLIT_API_PREFIX = '/internal/api/v2'
+
+export async function splitApi(app: FastifyInstance, opts: SplitApiOptions): Promise<void> {
+  const access = new AdminAccess(opts.store)
+  const buckets = new TokenBuckets(opts.ratePerSecond, opts.burst)
+
+  app.setErrorHandler(splitErrorHandler)
+  app.setNotFoundHandler((request) => {
+    throw new HttpError('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0] ?? ''}`)
+  })
+  // Split's Python client sends DELETE with a JSON content type and no body: no body is no input.
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if ((typeof body === 'string' ? body : body.toString('utf8')).trim() === '') done(null, undefined)
+    else parseJsonBody(request, body, done)
+  })
+  // Key files: one key per line (segments upload routes read the raw text).
+  app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_request, body, done) => done(null, { csv: String(body) }))
+
+  app.decorateRequest('admin', undefined)
+  app.addHook('onRequest', async (request, reply) => {
+    const key = presentedKey(request.headers, true)
+    const principal = key ? await opts.apiKeys.lookup(key) : undefined
+    if (principal?.kind !== 'admin') throw new HttpError('UNAUTHORIZED', 'missing or unknown admin API key: send Authorization: Bearer <admin API key> (SDK keys are not accepted here)')
+    const { wait, remaining, fullInSeconds } = buckets.take(principal.id)
+    void reply.header('x-ratelimit-remaining-org', String(remaining))
+    void reply.header('x-ratelimit-reset-seconds-org', String(wait || fullInSeconds))
+    if (wait > 0) {
+      void reply.header('retry-after', String(wait))
+      request.log.warn({ keyId: principal.id }, 'admin API rate limit exceeded')
+      throw new HttpError('RATE_LIMITED', `rate limit of ${opts.ratePerSecond} requests per second for this API key exceeded; retry after ${wait} s`)
+    }
+    request.admin = principal
+  })
+
+  await app.register(workspaceRoutes, { access, store: opts.store })
+  await app.register(segmentRoutes, { access, store: opts.store, segments: opts.segments })
+  await app.register(identityRoutes, { access, store: opts.store, identities: opts.identities })
+}
+
+/** Split's error body: {code, message, details, transactionId}, code being the HTTP status. */
+function splitErrorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
+  const http = prepareError(error, request, reply)
+  void reply.code(http.statusCode).send({ code: http.statusCode, message: http.message, details: http.details ?? null, transactionId: request.id })
+}

@@ -1,0 +1,323 @@
+// Segments (workspace level), their definitions per environment, their keys and their audit log.
+// Every change is one Lua script: Redis runs it alone and writes it to the AOF as one MULTI, so a
+// crash never leaves half an upload, removal or delete. Each script checks everything before its
+// first write (a script that fails part-way is not rolled back).
+//
+// Keys (prefix p; segment names never contain ':'):
+//   p:segment:<ws>:<name>        hash {name, description, trafficTypeId, trafficTypeName, workspaceId, creationTime}
+//   p:segments:<ws>              zset name by creation time (paging order)
+//   p:segment-envs:<ws>:<name>   set of environment ids where the segment is active
+//   p:segment-def:<env>:<name>   hash {name, workspaceId, environmentId, environmentName, status, creationTime, lastUpdateTime}
+//   p:segment-defs:<env>         zset name by activation time
+//   p:segment-keys:<env>:<name>  zset of keys, all scored 0: a stable lexicographic order for paging
+//   p:segment-audit:<ws>:<name>  list of JSON audit entries, newest first, capped
+import type { Redis } from 'ioredis'
+import { RedisState } from './redis-state.js'
+import type { Transactions } from './transactions.js'
+
+export const AUDIT_MAX_ENTRIES = 10_000
+
+export interface Segment {
+  readonly name: string
+  readonly description: string
+  readonly trafficType: { readonly id: string; readonly name: string }
+  readonly workspaceId: string
+  readonly creationTime: number
+}
+
+export interface SegmentDefinition {
+  readonly name: string
+  readonly workspaceId: string
+  readonly environment: { readonly id: string; readonly name: string }
+  readonly status: string
+  readonly creationTime: number
+  readonly lastUpdateTime: number
+}
+
+/** Who made a change: an API key (its public id and name), or an operator on the command line. */
+export interface Actor {
+  readonly id: string
+  readonly name: string
+}
+
+export interface AuditEntry {
+  readonly at: number
+  readonly who: Actor
+  readonly action: 'create' | 'activate' | 'upload' | 'replace' | 'removeKeys' | 'deactivate' | 'delete'
+  readonly environment: { readonly id: string; readonly name: string } | null
+  readonly comment: string | null
+  readonly title: string | null
+  /** Keys added (upload), in the segment after it (replace) or removed (removeKeys). */
+  readonly count?: number
+}
+
+export type UploadOutcome = { readonly ok: true; readonly total: number; readonly added: number } | { readonly ok: false; readonly reason: 'not-active' } | { readonly ok: false; readonly reason: 'limit'; readonly total: number }
+
+export interface Page<T> {
+  readonly objects: T[]
+  readonly totalCount: number
+}
+
+// Appends ARGV[audit] to the audit list KEYS[auditKey], keeping it capped; `extra` sets fields.
+const AUDIT = `
+local function audit(key, json, extra)
+  local entry = cjson.decode(json)
+  if extra then for k, v in pairs(extra) do entry[k] = v end end
+  redis.call('LPUSH', key, cjson.encode(entry))
+  redis.call('LTRIM', key, 0, ${AUDIT_MAX_ENTRIES - 1})
+end
+`
+
+const SCRIPTS = {
+  // KEYS: segment, segments, audit. ARGV: name, description, ttId, ttName, ws, now, audit
+  segmentCreate: {
+    numberOfKeys: 3,
+    lua: `${AUDIT}
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'name', ARGV[1], 'description', ARGV[2], 'trafficTypeId', ARGV[3], 'trafficTypeName', ARGV[4], 'workspaceId', ARGV[5], 'creationTime', ARGV[6])
+redis.call('ZADD', KEYS[2], ARGV[6], ARGV[1])
+audit(KEYS[3], ARGV[7])
+return 1`,
+  },
+  // KEYS: segment, def, defs, segment-envs, audit. ARGV: name, ws, envId, envName, now, audit
+  segmentActivate: {
+    numberOfKeys: 5,
+    lua: `${AUDIT}
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'no-segment' end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 'active' end
+redis.call('HSET', KEYS[2], 'name', ARGV[1], 'workspaceId', ARGV[2], 'environmentId', ARGV[3], 'environmentName', ARGV[4], 'status', 'ACTIVE', 'creationTime', ARGV[5], 'lastUpdateTime', ARGV[5])
+redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
+redis.call('SADD', KEYS[4], ARGV[3])
+audit(KEYS[5], ARGV[6])
+return 'ok'`,
+  },
+  // KEYS: segment, def, keys, audit. ARGV: replace (1|0), limit, now, audit, key... (distinct)
+  segmentUpload: {
+    numberOfKeys: 4,
+    lua: `${AUDIT}
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('EXISTS', KEYS[2]) == 0 then return {'not-active'} end
+local replace = ARGV[1] == '1'
+local first = 5
+local added = 0
+local total
+if replace then
+  total = #ARGV - first + 1
+  added = total
+else
+  for i = first, #ARGV do
+    if not redis.call('ZSCORE', KEYS[3], ARGV[i]) then added = added + 1 end
+  end
+  total = redis.call('ZCARD', KEYS[3]) + added
+end
+if total > tonumber(ARGV[2]) then return {'limit', total} end
+if replace then redis.call('DEL', KEYS[3]) end
+local batch = {}
+for i = first, #ARGV do
+  batch[#batch + 1] = 0
+  batch[#batch + 1] = ARGV[i]
+  if #batch >= 1000 or i == #ARGV then
+    redis.call('ZADD', KEYS[3], unpack(batch))
+    batch = {}
+  end
+end
+redis.call('HSET', KEYS[2], 'lastUpdateTime', ARGV[3], 'status', 'ACTIVE')
+audit(KEYS[4], ARGV[4], { count = replace and total or added })
+return {'ok', total, added}`,
+  },
+  // KEYS: segment, def, keys, audit. ARGV: now, audit, key...
+  segmentRemoveKeys: {
+    numberOfKeys: 4,
+    lua: `${AUDIT}
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('EXISTS', KEYS[2]) == 0 then return {'not-active'} end
+local removed = 0
+local batch = {}
+for i = 3, #ARGV do
+  batch[#batch + 1] = ARGV[i]
+  if #batch >= 500 or i == #ARGV then
+    removed = removed + redis.call('ZREM', KEYS[3], unpack(batch))
+    batch = {}
+  end
+end
+redis.call('HSET', KEYS[2], 'lastUpdateTime', ARGV[1])
+audit(KEYS[4], ARGV[2], { count = removed })
+return {'ok', removed, redis.call('ZCARD', KEYS[3])}`,
+  },
+  // KEYS: def, keys, defs, segment-envs, audit. ARGV: name, envId, audit
+  segmentDeactivate: {
+    numberOfKeys: 5,
+    lua: `${AUDIT}
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'not-active'} end
+local n = redis.call('ZCARD', KEYS[2])
+if n > 0 then return {'has-keys', n} end
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('SREM', KEYS[4], ARGV[2])
+audit(KEYS[5], ARGV[3])
+return {'ok'}`,
+  },
+  // KEYS: segment, segments, segment-envs, audit. ARGV: prefix, name, audit
+  // The per-environment keys are derived from the members of segment-envs (no Redis Cluster).
+  segmentDelete: {
+    numberOfKeys: 4,
+    lua: `${AUDIT}
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+for _, env in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+  redis.call('DEL', ARGV[1] .. 'segment-def:' .. env .. ':' .. ARGV[2], ARGV[1] .. 'segment-keys:' .. env .. ':' .. ARGV[2])
+  redis.call('ZREM', ARGV[1] .. 'segment-defs:' .. env, ARGV[2])
+end
+redis.call('DEL', KEYS[1], KEYS[3])
+redis.call('ZREM', KEYS[2], ARGV[2])
+audit(KEYS[4], ARGV[3])
+return 1`,
+  },
+} as const
+
+type ScriptName = keyof typeof SCRIPTS
+type ScriptRedis = Redis & Record<ScriptName, (...args: (string | number)[]) => Promise<unknown>>
+
+export class SegmentStore extends RedisState {
+  private readonly scripts: ScriptRedis
+
+  constructor(redis: Redis, private readonly keyPrefix: string, tx: Transactions) {
+    super(redis, keyPrefix, tx)
+    for (const [name, { numberOfKeys, lua }] of Object.entries(SCRIPTS)) {
+      if (!(name in redis)) redis.defineCommand(name, { numberOfKeys, lua })
+    }
+    this.scripts = redis as ScriptRedis
+  }
+
+  /** Creates the segment; false when the workspace already has one of that name. */
+  async create(segment: Segment, audit: AuditEntry): Promise<boolean> {
+    const { name, workspaceId: ws } = segment
+    const created = await this.scripts.segmentCreate(
+      this.k('segment', ws, name), this.k('segments', ws), this.k('segment-audit', ws, name),
+      name, segment.description, segment.trafficType.id, segment.trafficType.name, ws, segment.creationTime, JSON.stringify(audit),
+    )
+    return created === 1
+  }
+
+  async get(ws: string, name: string): Promise<Segment | undefined> {
+    const h = await this.redis.hgetall(this.k('segment', ws, name))
+    return h['name'] ? toSegment(h) : undefined
+  }
+
+  /** Segments of a workspace in creation order. */
+  async list(ws: string, offset: number, limit: number): Promise<Page<Segment>> {
+    const { names, total } = await this.range(this.k('segments', ws), offset, limit)
+    const hashes = await this.hashes(names.map((name) => this.k('segment', ws, name)), 'name')
+    return { objects: hashes.map(toSegment), totalCount: total }
+  }
+
+  /** Environments where the segment is active. */
+  environmentsOf(ws: string, name: string): Promise<string[]> {
+    return this.redis.smembers(this.k('segment-envs', ws, name))
+  }
+
+  async delete(ws: string, name: string, audit: AuditEntry): Promise<boolean> {
+    const deleted = await this.scripts.segmentDelete(
+      this.k('segment', ws, name), this.k('segments', ws), this.k('segment-envs', ws, name), this.k('segment-audit', ws, name),
+      this.keyPrefix, name, JSON.stringify(audit),
+    )
+    return deleted === 1
+  }
+
+  /** Activates the segment in an environment of its workspace. */
+  async activate(ws: string, name: string, env: { id: string; name: string }, now: number, audit: AuditEntry): Promise<'ok' | 'no-segment' | 'active'> {
+    return (await this.scripts.segmentActivate(
+      this.k('segment', ws, name), this.k('segment-def', env.id, name), this.k('segment-defs', env.id), this.k('segment-envs', ws, name), this.k('segment-audit', ws, name),
+      name, ws, env.id, env.name, now, JSON.stringify(audit),
+    )) as 'ok' | 'no-segment' | 'active'
+  }
+
+  async definition(envId: string, name: string): Promise<SegmentDefinition | undefined> {
+    const h = await this.redis.hgetall(this.k('segment-def', envId, name))
+    return h['name'] ? toDefinition(h) : undefined
+  }
+
+  /** Segments active in an environment, in activation order. */
+  async definitions(envId: string, offset: number, limit: number): Promise<Page<SegmentDefinition>> {
+    const { names, total } = await this.range(this.k('segment-defs', envId), offset, limit)
+    const hashes = await this.hashes(names.map((name) => this.k('segment-def', envId, name)), 'name')
+    return { objects: hashes.map(toDefinition), totalCount: total }
+  }
+
+  /**
+   * Adds distinct keys (or replaces all keys with them) unless the segment would then hold more than
+   * maxKeys; then nothing changes.
+   */
+  async upload(ws: string, envId: string, name: string, keys: readonly string[], replace: boolean, maxKeys: number, audit: AuditEntry): Promise<UploadOutcome> {
+    const res = (await this.scripts.segmentUpload(
+      this.k('segment', ws, name), this.k('segment-def', envId, name), this.k('segment-keys', envId, name), this.k('segment-audit', ws, name),
+      replace ? '1' : '0', maxKeys, audit.at, JSON.stringify(audit), ...keys,
+    )) as [string, number?, number?]
+    if (res[0] === 'ok') return { ok: true, total: res[1]!, added: res[2]! }
+    if (res[0] === 'limit') return { ok: false, reason: 'limit', total: res[1]! }
+    return { ok: false, reason: 'not-active' }
+  }
+
+  async removeKeys(ws: string, envId: string, name: string, keys: readonly string[], audit: AuditEntry): Promise<{ removed: number; remaining: number } | undefined> {
+    if (keys.length === 0) {
+      const def = await this.definition(envId, name)
+      return def ? { removed: 0, remaining: await this.keyCount(envId, name) } : undefined
+    }
+    const res = (await this.scripts.segmentRemoveKeys(
+      this.k('segment', ws, name), this.k('segment-def', envId, name), this.k('segment-keys', envId, name), this.k('segment-audit', ws, name),
+      audit.at, JSON.stringify(audit), ...keys,
+    )) as [string, number?, number?]
+    return res[0] === 'ok' ? { removed: res[1]!, remaining: res[2]! } : undefined
+  }
+
+  async deactivate(ws: string, envId: string, name: string, audit: AuditEntry): Promise<{ ok: true } | { ok: false; reason: 'not-active' } | { ok: false; reason: 'has-keys'; keys: number }> {
+    const res = (await this.scripts.segmentDeactivate(
+      this.k('segment-def', envId, name), this.k('segment-keys', envId, name), this.k('segment-defs', envId), this.k('segment-envs', ws, name), this.k('segment-audit', ws, name),
+      name, envId, JSON.stringify(audit),
+    )) as [string, number?]
+    if (res[0] === 'ok') return { ok: true }
+    if (res[0] === 'has-keys') return { ok: false, reason: 'has-keys', keys: res[1]! }
+    return { ok: false, reason: 'not-active' }
+  }
+
+  keyCount(envId: string, name: string): Promise<number> {
+    return this.redis.zcard(this.k('segment-keys', envId, name))
+  }
+
+  /** A page of keys in lexicographic order, with the total, read together. */
+  async keys(envId: string, name: string, offset: number, limit: number): Promise<Page<string>> {
+    const { names, total } = await this.range(this.k('segment-keys', envId, name), offset, limit)
+    return { objects: names, totalCount: total }
+  }
+
+  async audit(ws: string, name: string, offset: number, limit: number): Promise<Page<AuditEntry>> {
+    const key = this.k('segment-audit', ws, name)
+    const res = await this.redis.multi().llen(key).lrange(key, offset, offset + limit - 1).exec()
+    const total = Number(res?.[0]?.[1] ?? 0)
+    const entries = (res?.[1]?.[1] as string[] | undefined) ?? []
+    return { objects: entries.map((e) => JSON.parse(e) as AuditEntry), totalCount: total }
+  }
+
+  private async range(key: string, offset: number, limit: number): Promise<{ names: string[]; total: number }> {
+    const res = await this.redis.multi().zcard(key).zrange(key, offset, offset + limit - 1).exec()
+    return { total: Number(res?.[0]?.[1] ?? 0), names: (res?.[1]?.[1] as string[] | undefined) ?? [] }
+  }
+}
+
+function toSegment(h: Record<string, string>): Segment {
+  return {
+    name: h['name']!,
+    description: h['description'] ?? '',
+    trafficType: { id: h['trafficTypeId']!, name: h['trafficTypeName']! },
+    workspaceId: h['workspaceId']!,
+    creationTime: Number(h['creationTime']),
+  }
+}
+
+function toDefinition(h: Record<string, string>): SegmentDefinition {
+  return {
+    name: h['name']!,
+    workspaceId: h['workspaceId']!,
+    environment: { id: h['environmentId']!, name: h['environmentName']! },
+    status: h['status'] ?? 'ACTIVE',
+    creationTime: Number(h['creationTime']),
+    lastUpdateTime: Number(h['lastUpdateTime']),
+  }
+}
