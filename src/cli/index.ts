@@ -5,9 +5,11 @@ import { ROLES, type Role } from '../app/service.js'
 import { ConfigError, loadConfig, type Config } from '../config/index.js'
 import { serve } from '../main.js'
 import { stackDown, stackStatus, stackUp } from '../stack/index.js'
-import { Store, type DemoAccount } from '../state/store.js'
+import { SegmentStore } from '../state/segments.js'
+import { ADMIN_ROLES, StateError, Store, type AdminRole, type ApiKeyKind, type DemoAccount } from '../state/store.js'
 import { Transactions } from '../state/transactions.js'
 import { importEvents } from './import-events.js'
+import { CliError, exportSegmentKeys, segmentAudit, uploadSegmentKeys } from './segments.js'
 
 function config(): Config {
   try {
@@ -21,13 +23,13 @@ function config(): Config {
   }
 }
 
-/** Runs fn with a Store on its own Redis connection, closed afterwards. */
-async function withStore<T>(cfg: Config, fn: (store: Store) => Promise<T>): Promise<T> {
+/** Runs fn with the stores on their own Redis connection, closed afterwards. */
+async function withStore<T>(cfg: Config, fn: (store: Store, segments: SegmentStore) => Promise<T>): Promise<T> {
   const redis = new Redis(cfg.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 })
   const transactions = new Transactions(redis)
   try {
     await redis.connect()
-    return await fn(new Store(redis, cfg.redis.keyPrefix, transactions))
+    return await fn(new Store(redis, cfg.redis.keyPrefix, transactions), new SegmentStore(redis, cfg.redis.keyPrefix, transactions))
   } finally {
     await transactions.close()
     redis.disconnect()
@@ -81,18 +83,170 @@ program
     for (const e of demo.environments) console.log(`${e.name.padEnd(10)} ${e.id}\n  server-side SDK key  ${e.serverSideSdkKey}\n  client-side SDK key  ${e.clientSideSdkKey}`)
   })
 
-const keys = program.command('keys').description('API and SDK keys')
+/** Prints a result: JSON with --json, else one line per entry of `lines`. */
+function print(json: boolean | undefined, value: unknown, lines: () => string[]): void {
+  console.log(json ? JSON.stringify(value) : lines().join('\n'))
+}
+
+/** The account to act on: --account, or the demo account (created on first use). */
+async function accountOf(store: Store, account: string | undefined): Promise<string> {
+  if (account === undefined) return (await store.bootstrapDemo()).accountId
+  if (!(await store.accountExists(account))) throw new CliError(`no account ${account}`)
+  return account
+}
+
+const collect = (v: string, all: string[] = []) => [...all, v]
+
+const accounts = program.command('accounts').description('accounts (tenants)')
+accounts
+  .command('create <name>')
+  .option('--json', 'print JSON')
+  .action(async (name: string, opts: { json?: boolean }) => {
+    const account = await withStore(config(), (store) => store.createAccount(name))
+    print(opts.json, account, () => [account.id])
+  })
+accounts
+  .command('list')
+  .option('--json', 'print JSON')
+  .action(async (opts: { json?: boolean }) => {
+    const list = await withStore(config(), (store) => store.listAccounts())
+    print(opts.json, list, () => list.map((a) => `${a.id}  ${a.name}`))
+  })
+
+const workspaces = program.command('workspaces').description('workspaces of an account (default: the demo account)')
+workspaces
+  .command('create <name>')
+  .option('--account <id>', 'account (default: the demo account)')
+  .option('--requires-title-and-comments', 'segment changes must carry a title and a comment')
+  .option('--json', 'print JSON')
+  .action(async (name: string, opts: { account?: string; requiresTitleAndComments?: boolean; json?: boolean }) => {
+    const ws = await withStore(config(), async (store) => store.createWorkspace(await accountOf(store, opts.account), name, opts.requiresTitleAndComments === true))
+    print(opts.json, ws, () => [ws.id])
+  })
+workspaces
+  .command('list')
+  .option('--account <id>', 'account (default: the demo account)')
+  .option('--json', 'print JSON')
+  .action(async (opts: { account?: string; json?: boolean }) => {
+    const list = await withStore(config(), async (store) => store.listWorkspaces(await accountOf(store, opts.account)))
+    print(opts.json, list, () => list.map((w) => `${w.id}  ${w.name}`))
+  })
+
+/** The workspace to act on: --workspace, or the demo workspace. */
+const workspaceOf = async (store: Store, ws: string | undefined) => ws ?? (await store.bootstrapDemo()).workspaceId
+
+for (const [command, what] of [['environments', 'environments'], ['traffic-types', 'traffic types']] as const) {
+  const group = program.command(command).description(`${what} of a workspace (default: the demo workspace)`)
+  const create = group
+    .command('create <name>')
+    .option('--workspace <id>', 'workspace (default: the demo workspace)')
+    .option('--json', 'print JSON')
+  if (command === 'environments') create.option('--production', 'mark it a production environment')
+  create.action(async (name: string, opts: { workspace?: string; production?: boolean; json?: boolean }) => {
+    const created = await withStore(config(), async (store) => {
+      const ws = await workspaceOf(store, opts.workspace)
+      return command === 'environments' ? store.createEnvironment(ws, name, opts.production === true) : store.createTrafficType(ws, name)
+    })
+    print(opts.json, created, () => [created.id])
+  })
+  group
+    .command('list')
+    .option('--workspace <id>', 'workspace (default: the demo workspace)')
+    .option('--json', 'print JSON')
+    .action(async (opts: { workspace?: string; json?: boolean }) => {
+      const list: { id: string; name: string }[] = await withStore(config(), async (store) => {
+        const ws = await workspaceOf(store, opts.workspace)
+        return command === 'environments' ? store.environments(ws) : store.trafficTypes(ws)
+      })
+      print(opts.json, list, () => list.map((e) => `${e.id}  ${e.name}`))
+    })
+}
+
+const keys = program.command('keys').description('admin API keys and SDK keys')
 keys
-  .command('revoke <key>')
-  .description('revoke a key; the edge refuses it within SLUICE_KEY_REFRESH_MS')
+  .command('create')
+  .description('create a key; it is printed once and stored only as a hash')
+  .option('--kind <kind>', 'admin, server (server-side SDK) or client (client-side SDK)', 'admin')
+  .option('--name <name>', 'a name shown in key lists and audit logs')
+  .option('--account <id>', 'account (default: the demo account)')
+  .option('--role <role>', `admin keys: ${ADMIN_ROLES.join(', ')}`, 'all')
+  .option('--workspace <id>', 'admin keys: restrict to this workspace (repeatable)', collect)
+  .option('--environment <id>', 'admin keys: restrict to this environment (repeatable); SDK keys: their environment', collect)
+  .option('--json', 'print JSON')
+  .action(async (opts: { kind: string; name?: string; account?: string; role: string; workspace?: string[]; environment?: string[]; json?: boolean }) => {
+    if (!['admin', 'server', 'client'].includes(opts.kind)) throw new CliError('--kind must be admin, server or client')
+    if (!(ADMIN_ROLES as readonly string[]).includes(opts.role)) throw new CliError(`--role must be one of ${ADMIN_ROLES.join(', ')}`)
+    const created = await withStore(config(), async (store) => {
+      const accountId = await accountOf(store, opts.account)
+      const envs = await Promise.all((opts.environment ?? []).map(async (id) => {
+        const env = await store.environment(id)
+        if (!env || env.accountId !== accountId) throw new CliError(`no environment ${id} in account ${accountId}`)
+        return env
+      }))
+      for (const id of opts.workspace ?? []) {
+        if ((await store.workspace(id))?.accountId !== accountId) throw new CliError(`no workspace ${id} in account ${accountId}`)
+      }
+      const name = opts.name
+      if (opts.kind !== 'admin') {
+        const env = envs[0]
+        if (envs.length !== 1 || !env) throw new CliError('an SDK key needs exactly one --environment')
+        return store.createApiKey({ kind: opts.kind as ApiKeyKind, accountId, name, workspaceId: env.workspaceId, environmentId: env.id })
+      }
+      return store.createApiKey({ kind: 'admin', accountId, name, role: opts.role as AdminRole, workspaceIds: opts.workspace, environmentIds: opts.environment })
+    })
+    print(opts.json, created, () => [created.key, `id ${created.id}`])
+  })
+keys
+  .command('list')
+  .option('--account <id>', 'only this account')
+  .option('--json', 'print JSON')
+  .action(async (opts: { account?: string; json?: boolean }) => {
+    const list = await withStore(config(), (store) => store.listApiKeys(opts.account))
+    print(opts.json, list, () =>
+      list.map((k) => [k.id, k.kind.padEnd(6), (k.role ?? '').padEnd(14), k.revokedAt ? 'revoked' : 'active ', k.name ?? '', k.workspaceIds ? `workspaces=${k.workspaceIds.join(',')}` : '', k.environmentIds ? `environments=${k.environmentIds.join(',')}` : '', k.environmentId ? `environment=${k.environmentId}` : ''].join('  ').trimEnd()),
+    )
+  })
+keys
+  .command('revoke <keyOrId>')
+  .description('revoke a key (the key itself or its id); it is refused within SLUICE_KEY_REFRESH_MS')
   .action(async (key: string) => {
     const found = await withStore(config(), (store) => store.revokeApiKey(key))
-    if (!found) {
-      console.error('sluice: no such key')
-      process.exitCode = 1
-      return
-    }
+    if (!found) throw new CliError('no such key')
     console.log('revoked')
+  })
+
+const segments = program.command('segments').description('segment keys in bulk, and the audit log')
+segments
+  .command('upload <environment> <segment> <file>')
+  .description('add the keys of a file (one per line, or a JSON array) in atomic updates of 10,000')
+  .option('--replace', 'replace the keys instead of adding (the first update replaces, the others add)')
+  .option('--comment <text>', 'comment for the audit log')
+  .option('--title <text>', 'title for the audit log')
+  .option('--json', 'print the summary as JSON')
+  .action(async (envId: string, name: string, file: string, opts: { replace?: boolean; comment?: string; title?: string; json?: boolean }) => {
+    const summary = await withStore(config(), (store, segs) =>
+      uploadSegmentKeys(store, segs, { envId, name, file, replace: opts.replace === true, comment: opts.comment, title: opts.title, progress: !opts.json && process.stderr.isTTY }),
+    )
+    print(opts.json, summary, () => [`keys in file: ${summary.sent}`, `keys added:   ${summary.added}`, `keys now:     ${summary.total}`])
+  })
+segments
+  .command('export <environment> <segment>')
+  .description('write every key of the segment, one per line')
+  .option('--out <file>', 'write to a file instead of stdout')
+  .action(async (envId: string, name: string, opts: { out?: string }) => {
+    const n = await withStore(config(), (store, segs) => exportSegmentKeys(store, segs, { envId, name, out: opts.out, progress: opts.out !== undefined && process.stderr.isTTY }))
+    if (opts.out) console.error(`${n} keys written to ${opts.out}`)
+  })
+segments
+  .command('audit <environmentOrWorkspace> <segment>')
+  .description('who changed the segment, when, what and why (newest first)')
+  .option('--limit <n>', 'entries to show', positiveInt, 50)
+  .option('--json', 'print JSON')
+  .action(async (scope: string, name: string, opts: { limit: number; json?: boolean }) => {
+    const entries = await withStore(config(), (store, segs) => segmentAudit(store, segs, { scope, name, limit: opts.limit }))
+    print(opts.json, entries, () =>
+      entries.map((e) => [new Date(e.at).toISOString(), e.action.padEnd(10), e.environment?.name ?? '-', e.count === undefined ? '' : `${e.count} keys`, `by ${e.who.name} (${e.who.id})`, e.title ? `"${e.title}"` : '', e.comment ? `- ${e.comment}` : ''].filter(Boolean).join('  ')),
+    )
   })
 
 program
@@ -129,5 +283,6 @@ program
 
 program.parseAsync().catch((err: unknown) => {
   console.error(`sluice: ${err instanceof Error ? err.message : String(err)}`)
-  process.exit(1)
+  // A refused input (unknown id, bad option, invalid name) is a usage error; anything else failed.
+  process.exit(err instanceof CliError || err instanceof StateError ? 2 : 1)
 })

@@ -1,5 +1,5 @@
 // Redis-backed admin state: accounts, workspaces, environments, traffic types and API keys.
-// Keys (prefix p): p:account:<id>, p:workspace:<id>, p:workspaces:<account> (zset),
+// Keys (prefix p): p:account:<id>, p:accounts (zset), p:workspace:<id>, p:workspaces:<account> (zset),
 // p:environment:<id>, p:environments:<ws> (zset), p:traffic-type:<id>, p:traffic-types:<ws> (zset),
 // p:api-keys (hash sha256(key) -> JSON record), p:api-keys:version (bumped on every key change),
 // p:demo (the bootstrap result). Admin keys carry a role and optional workspace/environment scopes.
@@ -136,8 +136,14 @@ export class Store extends RedisState {
   async createAccount(name: string): Promise<{ id: string; name: string }> {
     checkName('account', name)
     const id = randomUUID()
-    await this.redis.hset(this.k('account', id), { id, name, createdAt: Date.now() })
+    const now = Date.now()
+    await this.redis.multi().hset(this.k('account', id), { id, name, createdAt: now }).zadd(this.k('accounts'), now, id).exec()
     return { id, name }
+  }
+
+  async listAccounts(): Promise<{ id: string; name: string }[]> {
+    const ids = await this.redis.zrange(this.k('accounts'), 0, -1)
+    return (await this.hashes(ids.map((id) => this.k('account', id)), 'id')).map((h) => ({ id: h['id']!, name: h['name']! }))
   }
 
   async accountExists(id: string): Promise<boolean> {
@@ -228,6 +234,7 @@ export class Store extends RedisState {
       const demo: DemoAccount = { accountId, workspaceId, environments: [], adminApiKey: generateKey('admin') }
       const tx = conn.multi()
       tx.hset(this.k('account', accountId), { id: accountId, name: 'Demo', createdAt: now })
+      tx.zadd(this.k('accounts'), now, accountId)
       tx.hset(this.k('workspace', workspaceId), { id: workspaceId, name: 'Default', accountId, requiresTitleAndComments: 'false', createdAt: now })
       tx.zadd(this.k('workspaces', accountId), now, workspaceId)
       tx.hset(this.k('traffic-type', trafficTypeId), { id: trafficTypeId, name: 'user', workspaceId })
