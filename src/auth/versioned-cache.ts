@@ -4,9 +4,9 @@
 import type { Logger } from '../app/logger.js'
 
 /**
- * On a miss, check the version unless a check ended less than this long ago: an entry created a
- * moment ago is found at once, and a flood of unknown secrets costs Redis at most one small GET per
- * interval and process.
+ * Version checks caused by misses start at most this often: an entry created a moment ago is found
+ * on first use (after at most this long), and a flood of unknown secrets costs Redis at most one
+ * small GET per interval and process.
  */
 const MISS_RELOAD_INTERVAL_MS = 20
 
@@ -43,16 +43,26 @@ export class VersionedCache<T> {
     clearInterval(this.timer)
   }
 
-  /** The entry under key; on a miss, a version check that began after the miss (or just before). */
+  /**
+   * The entry under key; on a miss, after a version check that began after the miss. Checks start
+   * at most every MISS_RELOAD_INTERVAL_MS, so a miss may wait that long, and concurrent misses share
+   * one check.
+   */
   async get(key: string): Promise<T | undefined> {
     const found = this.entries.get(key)
     if (found !== undefined) return found
-    const since = Date.now() - MISS_RELOAD_INTERVAL_MS
+    const missAt = performance.now()
     try {
-      // A check already running may have read the version before the entry was created: wait for
-      // it, then start another unless it began recently enough.
-      while (this.inflight || this.checkStartedAt < since || this.checkStartedAt <= this.invalidatedAt) {
-        await (this.inflight ?? this.refresh())
+      for (;;) {
+        if (this.inflight) {
+          await this.inflight
+          continue
+        }
+        // Strictly later (monotonic clock, sub-millisecond): a check begun at the miss may have read the version just before.
+        if (this.checkStartedAt > missAt && this.checkStartedAt > this.invalidatedAt) break
+        const wait = this.checkStartedAt + MISS_RELOAD_INTERVAL_MS - performance.now()
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+        else await this.refresh()
       }
     } catch (err) {
       this.log.warn({ err }, 'cache refresh failed')
@@ -62,12 +72,12 @@ export class VersionedCache<T> {
 
   /** Tells the cache that this process just changed the source (a write it must see at once). */
   invalidate(): void {
-    this.invalidatedAt = Date.now()
+    this.invalidatedAt = performance.now()
   }
 
   private refresh(): Promise<void> {
     this.inflight ??= (async () => {
-      this.checkStartedAt = Date.now()
+      this.checkStartedAt = performance.now()
       try {
         const version = await this.source.version()
         if (version !== this.version) await this.reload()

@@ -34,7 +34,8 @@ export async function readKeyFile(file: string): Promise<string[]> {
 
 /**
  * Uploads a key file in updates of at most 10,000 keys, each one atomic. With replace, the first
- * update replaces the keys and the others add to it. The total is checked before anything is written.
+ * update replaces the keys and the others add to it. The total is checked before anything is written
+ * (a concurrent writer can still make a later update fail; the updates before it stay).
  */
 export async function uploadSegmentKeys(
   store: Store,
@@ -43,7 +44,8 @@ export async function uploadSegmentKeys(
 ): Promise<{ sent: number; added: number; total: number }> {
   const env = await definitionOf(store, segments, args.envId, args.name)
   const keys = await readKeyFile(args.file)
-  if (keys.length > MAX_KEYS_PER_SEGMENT) throw new CliError(`${args.file} holds ${keys.length} distinct keys; a segment holds at most ${MAX_KEYS_PER_SEGMENT}`)
+  const after = args.replace ? keys.length : (await segments.keyCount(env.id, args.name)) + (keys.length && (await segments.countMissing(env.id, args.name, keys)))
+  if (after > MAX_KEYS_PER_SEGMENT) throw new CliError(`the segment would hold ${after} keys after this upload; the limit is ${MAX_KEYS_PER_SEGMENT}. Nothing was written`)
   const bar = args.progress ? new SingleBar({ format: ' {bar} {percentage}% | {value}/{total} keys', etaBuffer: 10 }, Presets.shades_classic) : undefined
   bar?.start(keys.length, 0)
   let added = 0

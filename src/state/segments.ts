@@ -277,6 +277,16 @@ export class SegmentStore extends RedisState {
     return { ok: false, reason: 'not-active' }
   }
 
+  /** How many of the keys the segment does not hold yet (read in slices of 10,000). */
+  async countMissing(envId: string, name: string, keys: readonly string[]): Promise<number> {
+    let missing = 0
+    for (let i = 0; i < keys.length; i += 10_000) {
+      const scores = await this.redis.zmscore(this.k('segment-keys', envId, name), ...keys.slice(i, i + 10_000))
+      missing += scores.filter((s) => s === null).length
+    }
+    return missing
+  }
+
   keyCount(envId: string, name: string): Promise<number> {
     return this.redis.zcard(this.k('segment-keys', envId, name))
   }

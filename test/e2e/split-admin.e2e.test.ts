@@ -434,6 +434,12 @@ describe('sluice segments upload and export', () => {
 
     await writeFile(file, 'only-one\n')
     expect(await json('segments', 'upload', ids.stage!, 'from_file', file, '--replace')).toEqual({ sent: 1, added: 1, total: 1 })
+    // 100,000 new keys on top of the one: refused before the first update.
+    await writeFile(file, range(100_000, 'more-').join('\n'))
+    const tooMany = await runSluice(['segments', 'upload', ids.stage!, 'from_file', file], t.env)
+    expect(tooMany.code).toBe(2)
+    expect(tooMany.stderr).toMatch(/would hold 100001 keys.*Nothing was written/)
+    expect((await api.get(`/segments/${ids.stage}/from_file/keys`)).body.count).toBe(1)
     const missing = await runSluice(['segments', 'upload', ids.stage!, 'nope', file], t.env)
     expect(missing.code).toBe(2)
     expect(missing.stderr).toMatch(/no segment nope/)
