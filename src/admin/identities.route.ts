@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { HttpError } from '../edge/errors.js'
 import type { IdentityStore, IdentityValues } from '../state/identities.js'
 import type { Store } from '../state/store.js'
-import { MAX_KEY_LENGTH } from './segments.route.js'
+import { isKeyText, isText, MAX_KEY_LENGTH } from './segments.route.js'
 import { objectBody, type AdminAccess } from './split-access.js'
 
 const ATTRIBUTE_ID = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/
@@ -86,7 +86,7 @@ function checkIdentity(entry: unknown, path: { trafficTypeId: string; environmen
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return { ok: false, message: 'an identity must be a JSON object {key, values}' }
   const e = entry as Record<string, unknown>
   const key = e['key']
-  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH || /[\u0000-\u001f\u007f]/.test(key)) return { ok: false, message: `key must be a string of 1 to ${MAX_KEY_LENGTH} characters without control characters` }
+  if (!isKeyText(key)) return { ok: false, message: `key must be a string of 1 to ${MAX_KEY_LENGTH} characters without control characters` }
   for (const field of ['trafficTypeId', 'environmentId'] as const) {
     if (e[field] !== undefined && e[field] !== null && e[field] !== path[field]) return { ok: false, message: `${field} must match the path (${path[field]})` }
   }
@@ -99,7 +99,7 @@ function checkIdentity(entry: unknown, path: { trafficTypeId: string; environmen
     if (!ATTRIBUTE_ID.test(id)) return { ok: false, message: `attribute id ${JSON.stringify(id.slice(0, 100))} must start with a letter and hold only letters, digits, "_" and "-"` }
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return { ok: false, message: `value of attribute ${id} must be a string, number or boolean` }
     const text = String(value)
-    if (text.length > MAX_VALUE_LENGTH) return { ok: false, message: `value of attribute ${id} is longer than ${MAX_VALUE_LENGTH} characters` }
+    if (!isText(text, MAX_VALUE_LENGTH)) return { ok: false, message: `value of attribute ${id} must be well-formed text of at most ${MAX_VALUE_LENGTH} characters` }
     values[id] = text
   }
   return { ok: true, key, values: { ...values } }

@@ -2,7 +2,7 @@
 // (7), read keys (8), remove keys (9) and deactivate (11) in an environment; the audit log.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { HttpError } from '../edge/errors.js'
-import type { AuditEntry, Segment, SegmentDefinition, SegmentStore } from '../state/segments.js'
+import { AUDIT_MAX_ENTRIES, type AuditEntry, type Segment, type SegmentDefinition, type SegmentStore } from '../state/segments.js'
 import type { Store, Workspace } from '../state/store.js'
 import { objectBody, paging, type AdminAccess } from './split-access.js'
 
@@ -49,7 +49,7 @@ export async function segmentRoutes(app: FastifyInstance, opts: SegmentRoutesOpt
     const description = body['description'] ?? ''
     const problems: { field: string; problem: string }[] = []
     if (typeof name !== 'string' || !SEGMENT_NAME.test(name)) problems.push({ field: 'name', problem: 'must start with a letter and hold only letters, digits, "-" and "_", at most 100 characters' })
-    if (typeof description !== 'string' || description.length > MAX_DESCRIPTION) problems.push({ field: 'description', problem: `must be a string of at most ${MAX_DESCRIPTION} characters` })
+    if (!isText(description, MAX_DESCRIPTION)) problems.push({ field: 'description', problem: `must be a string of at most ${MAX_DESCRIPTION} characters` })
     if (problems.length) throw new HttpError('BAD_REQUEST', problems.map((p) => `${p.field} ${p.problem}`).join('; '), problems)
     const wanted = request.params.trafficType
     const trafficType = (await store.trafficTypes(ws.id)).find((t) => t.name === wanted || t.id === wanted)
@@ -82,10 +82,10 @@ export async function segmentRoutes(app: FastifyInstance, opts: SegmentRoutesOpt
   app.delete<WsParams>('/segments/ws/:ws/:name', async (request) => {
     const ws = await access.workspace(request, request.params.ws, 'segments')
     const segment = await segmentOf(ws, request.params.name)
-    const envs = await segments.environmentsOf(ws.id, segment.name)
-    if (!envs.every((id) => access.mayUseEnvironment(request, id))) throw new HttpError('FORBIDDEN', `segment ${segment.name} is active in environments this API key may not change`)
-    if (!(await segments.delete(ws.id, segment.name, audit(request, 'delete', null)))) throw new HttpError('NOT_FOUND', `segment ${segment.name} not found in workspace ${ws.id}`)
-    request.log.info({ workspaceId: ws.id, segment: segment.name, environments: envs.length }, 'segment deleted')
+    const outcome = await segments.delete(ws.id, segment.name, access.principal(request).environmentIds)
+    if (outcome === 'forbidden') throw new HttpError('FORBIDDEN', `segment ${segment.name} is active in environments this API key may not change`)
+    if (outcome === 'missing') throw new HttpError('NOT_FOUND', `segment ${segment.name} not found in workspace ${ws.id}`)
+    request.log.info({ workspaceId: ws.id, segment: segment.name, keyId: access.principal(request).id }, 'segment deleted with its definitions, keys and audit log')
     return true
   })
 
@@ -99,10 +99,16 @@ export async function segmentRoutes(app: FastifyInstance, opts: SegmentRoutesOpt
     return auditPage(request, ws, request.params.name)
   })
 
+  // A key restricted to environments sees the workspace-level entries and those of its environments.
   const auditPage = async (request: FastifyRequest, ws: Workspace, name: string) => {
     const segment = await segmentOf(ws, name)
     const { offset, limit } = paging(request.query)
-    const page = await segments.audit(ws.id, segment.name, offset, limit)
+    const restricted = access.principal(request).environmentIds !== undefined
+    let page = await segments.audit(ws.id, segment.name, restricted ? 0 : offset, restricted ? AUDIT_MAX_ENTRIES : limit)
+    if (restricted) {
+      const visible = page.objects.filter((e) => e.environment === null || access.mayUseEnvironment(request, e.environment.id))
+      page = { objects: visible.slice(offset, offset + limit), totalCount: visible.length }
+    }
     return { objects: page.objects.map((e) => ({ ...e, at: new Date(e.at).toISOString() })), offset, limit, totalCount: page.totalCount }
   }
 
@@ -220,16 +226,25 @@ function keysInput(body: unknown, query: unknown, { allowBareArray }: { allowBar
   }
   const problems: { field: string; problem: string }[] = []
   raw.forEach((k: unknown, i) => {
-    if (typeof k !== 'string' || k.length === 0 || k.length > MAX_KEY_LENGTH || /[\u0000-\u001f\u007f]/.test(k)) {
+    if (!isKeyText(k)) {
       problems.push({ field: `keys[${i}]`, problem: `must be a string of 1 to ${MAX_KEY_LENGTH} characters without control characters` })
     }
   })
-  if (typeof comment !== 'string' && comment !== null) problems.push({ field: 'comment', problem: 'must be a string' })
-  else if (typeof comment === 'string' && comment.length > MAX_COMMENT) problems.push({ field: 'comment', problem: `must be at most ${MAX_COMMENT} characters` })
-  if (typeof title !== 'string' && title !== null) problems.push({ field: 'title', problem: 'must be a string' })
-  else if (typeof title === 'string' && title.length > MAX_COMMENT) problems.push({ field: 'title', problem: `must be at most ${MAX_COMMENT} characters` })
+  for (const [field, text] of [['comment', comment], ['title', title]] as const) {
+    if (text !== null && !isText(text, MAX_COMMENT)) problems.push({ field, problem: `must be a string of at most ${MAX_COMMENT} characters` })
+  }
   if (problems.length) throw new HttpError('BAD_REQUEST', `${problems.length} invalid input(s), nothing was applied: ${problems.slice(0, 5).map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems.slice(0, 100))
   return { keys: raw as string[], comment: comment as string | null, title: title as string | null }
+}
+
+/** Text as Redis scripts can read it back: a string of well-formed UTF-16 (no lone surrogates), bounded. */
+export function isText(value: unknown, maxLength: number): value is string {
+  return typeof value === 'string' && value.length <= maxLength && !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value)
+}
+
+/** A segment or identity key: 1 to 250 characters of well-formed text without control characters. */
+export function isKeyText(value: unknown): value is string {
+  return isText(value, MAX_KEY_LENGTH) && value.length > 0 && !/[\u0000-\u001f\u007f]/.test(value)
 }
 
 /** A key file: one key per line, an optional `key` header, optional double quotes around a key. */

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { userInfo } from 'node:os'
 import { once } from 'node:events'
 import { Presets, SingleBar } from 'cli-progress'
-import { MAX_KEY_LENGTH, MAX_KEYS_PER_SEGMENT, MAX_KEYS_PER_UPDATE, parseKeyFile } from '../admin/segments.route.js'
+import { isKeyText, MAX_KEY_LENGTH, MAX_KEYS_PER_SEGMENT, MAX_KEYS_PER_UPDATE, parseKeyFile } from '../admin/segments.route.js'
 import type { Actor, AuditEntry, SegmentStore } from '../state/segments.js'
 import type { Environment, Store } from '../state/store.js'
 
@@ -27,15 +27,16 @@ export async function readKeyFile(file: string): Promise<string[]> {
   const keys: unknown = text.trimStart().startsWith('[') ? JSON.parse(text) : parseKeyFile(text)
   if (!Array.isArray(keys)) throw new CliError(`${file}: expected a JSON array of keys`)
   keys.forEach((k: unknown, i) => {
-    if (typeof k !== 'string' || k.length === 0 || k.length > MAX_KEY_LENGTH) throw new CliError(`${file}: key ${i + 1} must be a string of 1 to ${MAX_KEY_LENGTH} characters`)
+    if (!isKeyText(k)) throw new CliError(`${file}: key ${i + 1} must be a string of 1 to ${MAX_KEY_LENGTH} characters without control characters`)
   })
   return [...new Set(keys as string[])]
 }
 
 /**
- * Uploads a key file in updates of at most 10,000 keys, each one atomic. With replace, the first
- * update replaces the keys and the others add to it. The total is checked before anything is written
- * (a concurrent writer can still make a later update fail; the updates before it stay).
+ * Uploads a key file. Adding: in updates of at most 10,000 keys, each one atomic (the total is
+ * checked before anything is written; a concurrent writer can still make a later update fail, and
+ * the updates before it stay). Replacing: the keys are staged and swapped in at once, so a crash
+ * leaves the old keys.
  */
 export async function uploadSegmentKeys(
   store: Store,
@@ -50,12 +51,16 @@ export async function uploadSegmentKeys(
   bar?.start(keys.length, 0)
   let added = 0
   let total = 0
+  const audit = (action: AuditEntry['action']): AuditEntry => ({ at: Date.now(), who: actor(), action, environment: { id: env.id, name: env.name }, comment: args.comment ?? null, title: args.title ?? null })
   try {
-    for (let i = 0; i < keys.length || i === 0; i += MAX_KEYS_PER_UPDATE) {
+    if (args.replace) {
+      const outcome = await segments.replaceAll(env.workspaceId, env.id, args.name, keys, MAX_KEYS_PER_SEGMENT, audit('replace'), (sent) => bar?.update(sent))
+      if (!outcome.ok) throw new CliError(outcome.reason === 'limit' ? `the segment would hold ${outcome.total} keys; the limit is ${MAX_KEYS_PER_SEGMENT}` : `segment ${args.name} was deactivated during the upload`)
+      return { sent: keys.length, added: outcome.added, total: outcome.total }
+    }
+    for (let i = 0; i < keys.length; i += MAX_KEYS_PER_UPDATE) {
       const chunk = keys.slice(i, i + MAX_KEYS_PER_UPDATE)
-      const replace = args.replace && i === 0
-      const audit: AuditEntry = { at: Date.now(), who: actor(), action: replace ? 'replace' : 'upload', environment: { id: env.id, name: env.name }, comment: args.comment ?? null, title: args.title ?? null }
-      const outcome = await segments.upload(env.workspaceId, env.id, args.name, chunk, replace, MAX_KEYS_PER_SEGMENT, audit)
+      const outcome = await segments.upload(env.workspaceId, env.id, args.name, chunk, false, MAX_KEYS_PER_SEGMENT, audit('upload'))
       if (!outcome.ok) {
         throw new CliError(outcome.reason === 'limit' ? `stopped after ${i} keys: the segment would hold ${outcome.total} keys; the limit is ${MAX_KEYS_PER_SEGMENT}` : `segment ${args.name} was deactivated during the upload`)
       }

@@ -30,6 +30,8 @@ export async function buildServer(deps: Deps, options: ServerOptions): Promise<F
     // Request ids are ours; a client-sent id is not trusted into the logs.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // Path parameters hold identity keys of up to 250 characters (Fastify's default is 100).
+    maxParamLength: 300,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,

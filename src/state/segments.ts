@@ -11,6 +11,8 @@
 //   p:segment-defs:<env>         zset name by activation time
 //   p:segment-keys:<env>:<name>  zset of keys, all scored 0: a stable lexicographic order for paging
 //   p:segment-audit:<ws>:<name>  list of JSON audit entries, newest first, capped
+//   p:segment-staging:<env>:<name>:<uuid>  keys of a large replace on their way in (expire in an hour)
+import { randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import { RedisState } from './redis-state.js'
 import type { Transactions } from './transactions.js'
@@ -58,10 +60,10 @@ export interface Page<T> {
   readonly totalCount: number
 }
 
-// Appends ARGV[audit] to the audit list KEYS[auditKey], keeping it capped; `extra` sets fields.
+// Appends an audit entry (decoded by the script before its first write, so a bad entry cannot stop
+// it half-way) to the audit list, keeping it capped; `extra` sets fields.
 const AUDIT = `
-local function audit(key, json, extra)
-  local entry = cjson.decode(json)
+local function audit(key, entry, extra)
   if extra then for k, v in pairs(extra) do entry[k] = v end end
   redis.call('LPUSH', key, cjson.encode(entry))
   redis.call('LTRIM', key, 0, ${AUDIT_MAX_ENTRIES - 1})
@@ -73,28 +75,31 @@ const SCRIPTS = {
   segmentCreate: {
     numberOfKeys: 3,
     lua: `${AUDIT}
+local entry = cjson.decode(ARGV[7])
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'name', ARGV[1], 'description', ARGV[2], 'trafficTypeId', ARGV[3], 'trafficTypeName', ARGV[4], 'workspaceId', ARGV[5], 'creationTime', ARGV[6])
 redis.call('ZADD', KEYS[2], ARGV[6], ARGV[1])
-audit(KEYS[3], ARGV[7])
+audit(KEYS[3], entry)
 return 1`,
   },
   // KEYS: segment, def, defs, segment-envs, audit. ARGV: name, ws, envId, envName, now, audit
   segmentActivate: {
     numberOfKeys: 5,
     lua: `${AUDIT}
+local entry = cjson.decode(ARGV[6])
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'no-segment' end
 if redis.call('EXISTS', KEYS[2]) == 1 then return 'active' end
 redis.call('HSET', KEYS[2], 'name', ARGV[1], 'workspaceId', ARGV[2], 'environmentId', ARGV[3], 'environmentName', ARGV[4], 'status', 'ACTIVE', 'creationTime', ARGV[5], 'lastUpdateTime', ARGV[5])
 redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
 redis.call('SADD', KEYS[4], ARGV[3])
-audit(KEYS[5], ARGV[6])
+audit(KEYS[5], entry)
 return 'ok'`,
   },
   // KEYS: segment, def, keys, audit. ARGV: replace (1|0), limit, now, audit, key... (distinct)
   segmentUpload: {
     numberOfKeys: 4,
     lua: `${AUDIT}
+local entry = cjson.decode(ARGV[4])
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('EXISTS', KEYS[2]) == 0 then return {'not-active'} end
 local replace = ARGV[1] == '1'
 local first = 5
@@ -121,13 +126,14 @@ for i = first, #ARGV do
   end
 end
 redis.call('HSET', KEYS[2], 'lastUpdateTime', ARGV[3], 'status', 'ACTIVE')
-audit(KEYS[4], ARGV[4], { count = replace and total or added })
+audit(KEYS[4], entry, { count = replace and total or added })
 return {'ok', total, added}`,
   },
   // KEYS: segment, def, keys, audit. ARGV: now, audit, key...
   segmentRemoveKeys: {
     numberOfKeys: 4,
     lua: `${AUDIT}
+local entry = cjson.decode(ARGV[2])
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('EXISTS', KEYS[2]) == 0 then return {'not-active'} end
 local removed = 0
 local batch = {}
@@ -139,36 +145,57 @@ for i = 3, #ARGV do
   end
 end
 redis.call('HSET', KEYS[2], 'lastUpdateTime', ARGV[1])
-audit(KEYS[4], ARGV[2], { count = removed })
+audit(KEYS[4], entry, { count = removed })
 return {'ok', removed, redis.call('ZCARD', KEYS[3])}`,
   },
   // KEYS: def, keys, defs, segment-envs, audit. ARGV: name, envId, audit
   segmentDeactivate: {
     numberOfKeys: 5,
     lua: `${AUDIT}
+local entry = cjson.decode(ARGV[3])
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'not-active'} end
 local n = redis.call('ZCARD', KEYS[2])
 if n > 0 then return {'has-keys', n} end
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('SREM', KEYS[4], ARGV[2])
-audit(KEYS[5], ARGV[3])
+audit(KEYS[5], entry)
 return {'ok'}`,
   },
-  // KEYS: segment, segments, segment-envs, audit. ARGV: prefix, name, audit
-  // The per-environment keys are derived from the members of segment-envs (no Redis Cluster).
+  // KEYS: segment, segments, segment-envs, audit. ARGV: prefix, name, allowed environment ids...
+  // (none: all). The per-environment keys are derived from the members of segment-envs (so no
+  // Redis Cluster). The audit log goes with the segment; the service log keeps the deletion.
   segmentDelete: {
     numberOfKeys: 4,
-    lua: `${AUDIT}
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-for _, env in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+    lua: `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'missing' end
+local envs = redis.call('SMEMBERS', KEYS[3])
+if #ARGV > 2 then
+  local allowed = {}
+  for i = 3, #ARGV do allowed[ARGV[i]] = true end
+  for _, env in ipairs(envs) do if not allowed[env] then return 'forbidden' end end
+end
+for _, env in ipairs(envs) do
   redis.call('DEL', ARGV[1] .. 'segment-def:' .. env .. ':' .. ARGV[2], ARGV[1] .. 'segment-keys:' .. env .. ':' .. ARGV[2])
   redis.call('ZREM', ARGV[1] .. 'segment-defs:' .. env, ARGV[2])
 end
-redis.call('DEL', KEYS[1], KEYS[3])
+redis.call('DEL', KEYS[1], KEYS[3], KEYS[4])
 redis.call('ZREM', KEYS[2], ARGV[2])
-audit(KEYS[4], ARGV[3])
-return 1`,
+return 'ok'`,
+  },
+  // KEYS: segment, def, keys, staging, audit. ARGV: limit, now, audit
+  // Replaces the keys with a staged set in one step (a key file larger than one update).
+  segmentSwap: {
+    numberOfKeys: 5,
+    lua: `${AUDIT}
+local entry = cjson.decode(ARGV[3])
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('EXISTS', KEYS[2]) == 0 then return {'not-active'} end
+local total = redis.call('ZCARD', KEYS[4])
+if total > tonumber(ARGV[1]) then return {'limit', total} end
+if total == 0 then redis.call('DEL', KEYS[3]) else redis.call('RENAME', KEYS[4], KEYS[3]) end
+redis.call('HSET', KEYS[2], 'lastUpdateTime', ARGV[2], 'status', 'ACTIVE')
+audit(KEYS[5], entry, { count = total })
+return {'ok', total, total}`,
   },
 } as const
 
@@ -213,12 +240,41 @@ export class SegmentStore extends RedisState {
     return this.redis.smembers(this.k('segment-envs', ws, name))
   }
 
-  async delete(ws: string, name: string, audit: AuditEntry): Promise<boolean> {
-    const deleted = await this.scripts.segmentDelete(
+  /**
+   * Deletes the segment with its definitions, keys and audit log in every environment, unless it is
+   * active in an environment outside `allowedEnvs` (undefined: all allowed).
+   */
+  async delete(ws: string, name: string, allowedEnvs: readonly string[] | undefined): Promise<'ok' | 'missing' | 'forbidden'> {
+    // An empty allow-list still restricts: pass an id no environment has.
+    const allowed = allowedEnvs === undefined ? [] : ['-', ...allowedEnvs]
+    return (await this.scripts.segmentDelete(
       this.k('segment', ws, name), this.k('segments', ws), this.k('segment-envs', ws, name), this.k('segment-audit', ws, name),
-      this.keyPrefix, name, JSON.stringify(audit),
-    )
-    return deleted === 1
+      this.keyPrefix, name, ...allowed,
+    )) as 'ok' | 'missing' | 'forbidden'
+  }
+
+  /**
+   * Replaces all keys with `keys` in one step, however many updates it takes to send them: they are
+   * staged in a temporary set (expiring after an hour if the sender dies), then swapped in.
+   */
+  async replaceAll(ws: string, envId: string, name: string, keys: readonly string[], maxKeys: number, audit: AuditEntry, onProgress: (sent: number) => void = () => undefined): Promise<UploadOutcome> {
+    const staging = this.k('segment-staging', envId, name, randomUUID())
+    try {
+      for (let i = 0; i < keys.length; i += 10_000) {
+        const slice = keys.slice(i, i + 10_000)
+        await this.redis.multi().zadd(staging, ...slice.flatMap((k) => [0, k])).expire(staging, 3600).exec()
+        onProgress(i + slice.length)
+      }
+      const res = (await this.scripts.segmentSwap(
+        this.k('segment', ws, name), this.k('segment-def', envId, name), this.k('segment-keys', envId, name), staging, this.k('segment-audit', ws, name),
+        maxKeys, audit.at, JSON.stringify(audit),
+      )) as [string, number?, number?]
+      if (res[0] === 'ok') return { ok: true, total: res[1]!, added: res[2]! }
+      if (res[0] === 'limit') return { ok: false, reason: 'limit', total: res[1]! }
+      return { ok: false, reason: 'not-active' }
+    } finally {
+      await this.redis.del(staging)
+    }
   }
 
   /** Activates the segment in an environment of its workspace. */
@@ -256,10 +312,6 @@ export class SegmentStore extends RedisState {
   }
 
   async removeKeys(ws: string, envId: string, name: string, keys: readonly string[], audit: AuditEntry): Promise<{ removed: number; remaining: number } | undefined> {
-    if (keys.length === 0) {
-      const def = await this.definition(envId, name)
-      return def ? { removed: 0, remaining: await this.keyCount(envId, name) } : undefined
-    }
     const res = (await this.scripts.segmentRemoveKeys(
       this.k('segment', ws, name), this.k('segment-def', envId, name), this.k('segment-keys', envId, name), this.k('segment-audit', ws, name),
       audit.at, JSON.stringify(audit), ...keys,

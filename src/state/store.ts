@@ -95,7 +95,13 @@ export class Store extends RedisState {
   }
 
   /** Creates a key and returns it in plain text: the only time it is ever shown. */
-  async createApiKey(record: Omit<ApiKeyRecord, 'createdAt' | 'revokedAt'>): Promise<{ key: string; id: string }> {
+  async createApiKey(input: Omit<ApiKeyRecord, 'createdAt' | 'revokedAt'>): Promise<{ key: string; id: string }> {
+    // A key restricted to environments is restricted to their workspaces too.
+    let record = input
+    if (input.environmentIds && !input.workspaceIds) {
+      const envs = await Promise.all(input.environmentIds.map((id) => this.environment(id)))
+      record = { ...input, workspaceIds: [...new Set(envs.flatMap((e) => (e ? [e.workspaceId] : [])))] }
+    }
     const key = generateKey(record.kind)
     const hash = hashKey(key)
     await this.redis

@@ -43,6 +43,7 @@ beforeAll(async () => {
   keys.viewer = await key('--account', ids.account, '--role', 'segment-viewer')
   keys.prodEditor = await key('--account', ids.account, '--role', 'segment-editor', '--workspace', ids.ws, '--environment', ids.prod, '--name', 'prod editor')
   keys.otherAdmin = await key('--account', ids.other)
+  keys.stageOnly = await key('--account', ids.account, '--environment', ids.stage)
   keys.sdk = await key('--kind', 'server', '--account', ids.account, '--environment', ids.prod)
   api = splitApi(svc.url, keys.admin!)
 }, 120_000)
@@ -139,6 +140,13 @@ describe('workspaces, environments, traffic types', () => {
       expect(res.body.code).toBe(404)
     }
     expect((await api.get(`/environments/ws/${ids.strictWs}`, { key: keys.prodEditor })).status).toBe(404)
+  })
+
+  it('restricts a key limited to environments to their workspaces as well', async () => {
+    expect((await api.get('/workspaces', { key: keys.stageOnly })).body).toMatchObject({ objects: [{ id: ids.ws }], totalCount: 1 })
+    expect((await api.get(`/segments/ws/${ids.strictWs}`, { key: keys.stageOnly })).status).toBe(404)
+    expect((await api.post(`/segments/ws/${ids.strictWs}/trafficTypes/user`, { name: 'sneaky' }, { key: keys.stageOnly })).status).toBe(404)
+    expect((await api.get(`/environments/ws/${ids.ws}`, { key: keys.stageOnly })).body).toEqual([{ name: 'Staging', id: ids.stage, production: false }])
   })
 })
 
@@ -280,6 +288,18 @@ describe('segments', () => {
     expect((await api.get(`/segments/${ids.prod}/audited/audit?limit=1`)).body).toMatchObject({ objects: [{ action: 'removeKeys' }], limit: 1, totalCount: 4 })
     const cli = JSON.parse(await sluice('segments', 'audit', ids.prod!, 'audited', '--json')) as { action: string }[]
     expect(cli.map((e) => e.action)).toEqual(['removeKeys', 'upload', 'activate', 'create'])
+    // A key limited to Staging sees the workspace-level entries only, not Production's changes.
+    const staged = await api.get(`/segments/ws/${ids.ws}/audited/audit`, { key: keys.stageOnly })
+    expect(staged.body).toMatchObject({ totalCount: 1, objects: [{ action: 'create' }] })
+  })
+
+  it('refuses text Redis could not read back (a lone surrogate) with 400 and changes nothing', async () => {
+    const res = await api.call('PUT', `/segments/${ids.prod}/audited/removeKeys`, { raw: '{"keys":["c"],"comment":"\\udc00"}' })
+    expect(res.status).toBe(400)
+    expect(res.body.details[0].field).toBe('comment')
+    expect((await api.call('PUT', `/segments/${ids.prod}/audited/upload`, { raw: '["ok","\\ud800x"]' })).body.details[0].field).toBe('keys[1]')
+    expect((await api.get(`/segments/${ids.prod}/audited/keys`)).body.keys).toEqual([{ key: 'c' }])
+    expect((await api.get(`/segments/ws/${ids.ws}/audited/audit`)).body.totalCount).toBe(4)
   })
 
   it('requires a title and a comment where the workspace says so', async () => {
@@ -318,6 +338,7 @@ describe('segments', () => {
     expect(res.status).toBe(200)
     expect(res.body).toBe(true)
     const p = t.config.redis.keyPrefix
+    expect(await t.redis.exists(`${p}segment:${ids.ws}:doomed`, `${p}segment-envs:${ids.ws}:doomed`, `${p}segment-audit:${ids.ws}:doomed`)).toBe(0)
     for (const env of [ids.prod, ids.stage]) {
       expect(await t.redis.exists(`${p}segment-keys:${env}:doomed`, `${p}segment-def:${env}:doomed`)).toBe(0)
       expect(await t.redis.zscore(`${p}segment-defs:${env}`, 'doomed')).toBeNull()
@@ -381,6 +402,9 @@ describe('identities', () => {
     expect(patched.body.values).toEqual({ plan: 'enterprise', seats: '9' })
     expect((await api.call('PATCH', `${path()}/nobody`, { body: { values: {} } })).status).toBe(404)
     expect((await api.del(`${path()}/alice`)).body).toBe(true)
+    const long = 'k'.repeat(250)
+    expect((await api.post(path(), [{ key: long, values: { a: 1 } }])).body.objects).toHaveLength(1)
+    expect((await api.get(`${path()}/${long}`)).body.values).toEqual({ a: '1' })
     expect((await api.get(`${path()}/alice`)).status).toBe(404)
   })
 
@@ -432,6 +456,11 @@ describe('sluice segments upload and export', () => {
     const audit = (await api.get(`/segments/${ids.stage}/from_file/audit`)).body.objects
     expect(audit.slice(0, 3).map((e: { count: number; who: { id: string } }) => [e.count, e.who.id])).toEqual([[5_000, 'cli'], [10_000, 'cli'], [10_000, 'cli']])
 
+    // A replace larger than one update is staged and swapped in at once.
+    await writeFile(file, range(30_000, 'swap-').join('\n'))
+    expect(await json('segments', 'upload', ids.stage!, 'from_file', file, '--replace')).toEqual({ sent: 30_000, added: 30_000, total: 30_000 })
+    expect((await api.get(`/segments/${ids.stage}/from_file/keys?limit=1`)).body).toMatchObject({ keys: [{ key: 'swap-000000' }], count: 30_000 })
+    expect(await t.redis.keys(`${t.config.redis.keyPrefix}segment-staging:*`)).toEqual([])
     await writeFile(file, 'only-one\n')
     expect(await json('segments', 'upload', ids.stage!, 'from_file', file, '--replace')).toEqual({ sent: 1, added: 1, total: 1 })
     // 100,000 new keys on top of the one: refused before the first update.
