@@ -9,6 +9,8 @@ import type { Config } from '../config/index.js'
 import { ClickHouseEventSink } from '../sinks/clickhouse/events.sink.js'
 import { migrate } from '../sinks/clickhouse/migrations.js'
 import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
+import { ScimAuthenticator } from '../auth/scim-jwt.js'
+import { AccessStore } from '../state/access.js'
 import { IdentityStore } from '../state/identities.js'
 import { IntegrationStore } from '../state/integrations.js'
 import { SegmentStore } from '../state/segments.js'
@@ -29,6 +31,8 @@ export interface Deps {
   readonly store: Store
   readonly segments: SegmentStore
   readonly identities: IdentityStore
+  readonly access: AccessStore
+  readonly scimAuth: ScimAuthenticator
   readonly apiKeys: ApiKeyCache
   readonly eventSink: ClickHouseEventSink
   readonly integrations: IntegrationStore
@@ -50,6 +54,7 @@ export function createDeps(config: Config, log: Logger): Deps {
   const transactions = new Transactions(redis)
   const store = new Store(redis, config.redis.keyPrefix, transactions)
   const integrations = new IntegrationStore(redis, config.redis.keyPrefix, transactions)
+  const access = new AccessStore(redis, config.redis.keyPrefix, transactions)
   return {
     config,
     log,
@@ -62,6 +67,8 @@ export function createDeps(config: Config, log: Logger): Deps {
     store,
     segments: new SegmentStore(redis, config.redis.keyPrefix, transactions),
     identities: new IdentityStore(redis, config.redis.keyPrefix, transactions),
+    access,
+    scimAuth: new ScimAuthenticator(access, config.scim, log.child({ component: 'scim-auth' })),
     apiKeys: new ApiKeyCache(store, config.keyRefreshMs, log.child({ component: 'api-keys' })),
     eventSink: new ClickHouseEventSink(clickhouse, config.clickhouse.database),
     integrations,

@@ -12,6 +12,12 @@ export function createMetrics() {
       labelNames: ['route', 'method', 'status_code'] as const,
       registers: [registry],
     }),
+    scimAuthFailures: new Counter({
+      name: 'sluice_scim_auth_failures_total',
+      help: 'SCIM calls refused at authentication, by reason (the caller only sees 401 or 403)',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
     eventsAccepted: new Counter({
       name: 'sluice_events_accepted_total',
       help: 'Event records accepted by the edge (acknowledged by Kafka)',

@@ -5,6 +5,8 @@ import { ROLES, type Role } from '../app/service.js'
 import { ConfigError, loadConfig, type Config } from '../config/index.js'
 import { serve } from '../main.js'
 import { stackDown, stackStatus, stackUp } from '../stack/index.js'
+import { AccessStore, PERMISSIONS, SCIM_PERMISSIONS, SETTINGS_PERMISSIONS, type Permission } from '../state/access.js'
+import { bootstrapDemoAccount } from '../state/demo.js'
 import { SegmentStore } from '../state/segments.js'
 import { ADMIN_ROLES, StateError, Store, type AdminRole, type ApiKeyKind, type DemoAccount } from '../state/store.js'
 import { Transactions } from '../state/transactions.js'
@@ -24,12 +26,12 @@ function config(): Config {
 }
 
 /** Runs fn with the stores on their own Redis connection, closed afterwards. */
-async function withStore<T>(cfg: Config, fn: (store: Store, segments: SegmentStore) => Promise<T>): Promise<T> {
+async function withStore<T>(cfg: Config, fn: (store: Store, segments: SegmentStore, access: AccessStore) => Promise<T>): Promise<T> {
   const redis = new Redis(cfg.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 })
   const transactions = new Transactions(redis)
   try {
     await redis.connect()
-    return await fn(new Store(redis, cfg.redis.keyPrefix, transactions), new SegmentStore(redis, cfg.redis.keyPrefix, transactions))
+    return await fn(new Store(redis, cfg.redis.keyPrefix, transactions), new SegmentStore(redis, cfg.redis.keyPrefix, transactions), new AccessStore(redis, cfg.redis.keyPrefix, transactions))
   } finally {
     await transactions.close()
     redis.disconnect()
@@ -74,13 +76,14 @@ program
   .description('create (or show) the demo account, its environments and keys')
   .option('--json', 'print one JSON object')
   .action(async (opts: { json?: boolean }) => {
-    const demo: DemoAccount = await withStore(config(), (store) => store.bootstrapDemo())
+    const demo: DemoAccount = await withStore(config(), (store, _segments, access) => bootstrapDemoAccount(store, access))
     if (opts.json) {
       console.log(JSON.stringify(demo))
       return
     }
     console.log(`account    ${demo.accountId}\nworkspace  ${demo.workspaceId}\nadmin key  ${demo.adminApiKey}`)
     for (const e of demo.environments) console.log(`${e.name.padEnd(10)} ${e.id}\n  server-side SDK key  ${e.serverSideSdkKey}\n  client-side SDK key  ${e.clientSideSdkKey}`)
+    console.log(`settings token (PAT)  ${demo.personalAccessToken ?? ''}\nSCIM service account  ${demo.serviceAccountId ?? ''}`)
   })
 
 /** Prints a result: JSON with --json, else one line per entry of `lines`. */
@@ -213,6 +216,107 @@ keys
     const found = await withStore(config(), (store) => store.revokeApiKey(key))
     if (!found) throw new CliError('no such key')
     console.log('revoked')
+  })
+
+const permissionList = (v: string, all: Permission[] = []) => {
+  if (!(PERMISSIONS as readonly string[]).includes(v)) throw new InvalidArgumentError(`unknown permission; permissions are ${PERMISSIONS.join(', ')}`)
+  return [...all, v as Permission]
+}
+
+const users = program.command('users').description('users of an account (also the SCIM Users resource)')
+users
+  .command('create <userName>')
+  .option('--email <address>', 'work email (default: the userName when it is an address)')
+  .option('--display-name <name>')
+  .option('--account <id>', 'account (default: the demo account)')
+  .option('--json', 'print JSON')
+  .action(async (userName: string, opts: { email?: string; displayName?: string; account?: string; json?: boolean }) => {
+    const user = await withStore(config(), async (store, _s, access) => {
+      const email = opts.email ?? (userName.includes('@') ? userName : undefined)
+      const { outcome, user } = await access.createUser(await accountOf(store, opts.account), {
+        userName,
+        active: true,
+        ...(opts.displayName ? { displayName: opts.displayName } : {}),
+        ...(email ? { emails: [{ value: email, type: 'work', primary: true }] } : {}),
+      })
+      if (outcome !== 'ok') throw new CliError(`userName ${userName} is already taken`)
+      return user
+    })
+    print(opts.json, user, () => [user.id])
+  })
+users
+  .command('list')
+  .option('--account <id>', 'account (default: the demo account)')
+  .option('--json', 'print JSON')
+  .action(async (opts: { account?: string; json?: boolean }) => {
+    const list = await withStore(config(), async (store, _s, access) => access.users(await accountOf(store, opts.account)))
+    print(opts.json, list, () => list.map((u) => `${u.id}  ${u.userName}${u.active ? '' : '  (inactive)'}`))
+  })
+
+const serviceAccounts = program.command('service-accounts').description('service accounts of an account, with permissions')
+serviceAccounts
+  .command('create <id>')
+  .description('create or update a service account (id: letters, digits, _)')
+  .option('--name <name>')
+  .option('--permission <permission>', `grant one (repeatable): ${PERMISSIONS.join(', ')}`, permissionList)
+  .option('--scim', `grant what SCIM calls need: ${SCIM_PERMISSIONS.join(', ')}`)
+  .option('--account <id>', 'account (default: the demo account)')
+  .option('--json', 'print JSON')
+  .action(async (id: string, opts: { name?: string; permission?: Permission[]; scim?: boolean; account?: string; json?: boolean }) => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(id)) throw new CliError('a service account id is a letter or _, then letters, digits or _, at most 64')
+    const sa = await withStore(config(), async (store, _s, access) => {
+      const sa = { id, name: opts.name ?? id, accountId: await accountOf(store, opts.account), permissions: [...new Set([...(opts.permission ?? []), ...(opts.scim ? SCIM_PERMISSIONS : [])])] }
+      await access.saveServiceAccount(sa)
+      return sa
+    })
+    print(opts.json, sa, () => [`${sa.id}  ${sa.permissions.join(',')}`])
+  })
+serviceAccounts
+  .command('list')
+  .option('--account <id>', 'account (default: the demo account)')
+  .option('--json', 'print JSON')
+  .action(async (opts: { account?: string; json?: boolean }) => {
+    const list = await withStore(config(), async (store, _s, access) => access.serviceAccounts(await accountOf(store, opts.account)))
+    print(opts.json, list, () => list.map((sa) => `${sa.id}  ${sa.permissions.join(',')}`))
+  })
+
+program
+  .command('pats')
+  .description('personal access tokens')
+  .command('create')
+  .description('create a token for a user; printed once, stored as a SHA-256')
+  .requiredOption('--user <id>', 'the user the token belongs to')
+  .option('--name <name>', 'a name for the token', 'token')
+  .option('--expires-in-days <n>', 'lifetime in days', positiveInt, 30)
+  .option('--permission <permission>', `grant one (repeatable; default ${SETTINGS_PERMISSIONS.join(', ')})`, permissionList)
+  .option('--account <id>', 'account (default: the demo account)')
+  .option('--json', 'print JSON')
+  .action(async (opts: { user: string; name: string; expiresInDays: number; permission?: Permission[]; account?: string; json?: boolean }) => {
+    const created = await withStore(config(), async (store, _s, access) => {
+      const accountId = await accountOf(store, opts.account)
+      if (!(await access.user(accountId, opts.user))) throw new CliError(`no user ${opts.user} in account ${accountId}`)
+      return access.createPat({ accountId, userId: opts.user, name: opts.name, permissions: opts.permission ?? [...SETTINGS_PERMISSIONS], expiresAt: Date.now() + opts.expiresInDays * 86_400_000 })
+    })
+    print(opts.json, { token: created.token, id: created.record.id, expiresAt: new Date(created.record.expiresAt).toISOString() }, () => [created.token])
+  })
+
+const flags = program.command('flags').description('feature flags of an account')
+for (const [command, on] of [['enable', true], ['disable', false]] as const) {
+  flags
+    .command(`${command} <flag>`)
+    .option('--account <id>', 'account (default: the demo account)')
+    .action(async (flag: string, opts: { account?: string }) => {
+      if (!/^[A-Z][A-Z0-9_]{0,99}$/.test(flag)) throw new CliError('a flag name is upper-case letters, digits and _')
+      await withStore(config(), async (store, _s, access) => access.setFlag(await accountOf(store, opts.account), flag, on))
+      console.log(`${flag} ${on ? 'enabled' : 'disabled'}`)
+    })
+}
+flags
+  .command('list')
+  .option('--account <id>', 'account (default: the demo account)')
+  .action(async (opts: { account?: string }) => {
+    const list = await withStore(config(), async (store, _s, access) => access.flags(await accountOf(store, opts.account)))
+    console.log(list.join('\n'))
   })
 
 const segments = program.command('segments').description('segment keys in bulk, and the audit log')

@@ -50,6 +50,11 @@ const schema = {
     SLUICE_INTEGRATION_REFRESH_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 1000, description: 'how soon mapping changes reach the alert consumers' },
     SLUICE_ADMIN_RATE_PER_SECOND: { type: 'number', exclusiveMinimum: 0, maximum: 100000, default: 20, description: 'sustained Admin API v2 requests per second per API key' },
     SLUICE_ADMIN_BURST: { type: 'integer', minimum: 1, maximum: 100000, default: 200, description: 'Admin API v2 requests an API key may send at once' },
+    SLUICE_SETTINGS_DELAY_SECONDS: { type: 'integer', minimum: 0, maximum: 86400, default: 120, description: 'how long after a successful PUT /gateway/ng/api/settings new values take effect' },
+    SLUICE_OUTBOUND_ALLOW_INSECURE: { type: 'boolean', default: false, description: 'development and tests only: let the SCIM JWKS URL use http and loopback addresses' },
+    SLUICE_JWKS_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 5000, description: 'time limit of one JWKS fetch' },
+    SLUICE_JWKS_MAX_BYTES: { type: 'integer', minimum: 1024, maximum: 1048576, default: 65536, description: 'largest JWKS document accepted' },
+    SLUICE_JWKS_COOLDOWN_MS: { type: 'integer', minimum: 0, maximum: 3600000, default: 30000, description: 'least time between JWKS refetches caused by an unknown kid' },
     SLUICE_CONSUMER_FETCH_MAX_BYTES: {
       type: 'integer', minimum: MiB, maximum: 256 * MiB, default: 8 * MiB,
       description: 'bytes fetched per partition per batch; bounds consumer memory and the size of one insert',
@@ -81,6 +86,13 @@ export interface Config {
   /** Base of webhook addresses; undefined means the address the server listens on. */
   readonly publicBaseUrl: string | undefined
   readonly admin: { readonly ratePerSecond: number; readonly burst: number }
+  readonly scim: {
+    readonly settingsDelayMs: number
+    readonly allowInsecure: boolean
+    readonly timeoutMs: number
+    readonly maxBytes: number
+    readonly cooldownMs: number
+  }
   readonly webhooks: {
     readonly maxBodyBytes: number
     readonly ratePerSecond: number
@@ -139,6 +151,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     keyRefreshMs: r.SLUICE_KEY_REFRESH_MS,
     publicBaseUrl: r.SLUICE_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     admin: { ratePerSecond: r.SLUICE_ADMIN_RATE_PER_SECOND, burst: r.SLUICE_ADMIN_BURST },
+    scim: {
+      settingsDelayMs: r.SLUICE_SETTINGS_DELAY_SECONDS * 1000,
+      allowInsecure: r.SLUICE_OUTBOUND_ALLOW_INSECURE,
+      timeoutMs: r.SLUICE_JWKS_TIMEOUT_MS,
+      maxBytes: r.SLUICE_JWKS_MAX_BYTES,
+      cooldownMs: r.SLUICE_JWKS_COOLDOWN_MS,
+    },
     webhooks: {
       maxBodyBytes: r.SLUICE_WEBHOOK_MAX_BODY_BYTES,
       ratePerSecond: r.SLUICE_WEBHOOK_RATE_PER_SECOND,

@@ -6,6 +6,8 @@ import { checkReadiness, type Deps } from '../app/deps.js'
 import { errorHandler, HttpError } from './errors.js'
 import { integrationRoutes } from '../admin/integrations.route.js'
 import { SPLIT_API_PREFIX, splitApi } from '../admin/split-api.js'
+import { scimRoutes } from '../admin/scim.route.js'
+import { settingsRoutes } from '../admin/settings.route.js'
 import { eventRoutes } from './events.route.js'
 import { parseJsonBody } from './json-body.js'
 import { webhookRoutes } from './webhook.route.js'
@@ -31,7 +33,7 @@ export async function buildServer(deps: Deps, options: ServerOptions): Promise<F
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     // Path parameters hold identity keys of up to 250 characters (Fastify's default is 100).
-    maxParamLength: 300,
+    routerOptions: { maxParamLength: 300 },
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
@@ -101,6 +103,9 @@ export async function buildServer(deps: Deps, options: ServerOptions): Promise<F
       ratePerSecond: deps.config.admin.ratePerSecond,
       burst: deps.config.admin.burst,
     })
+    const outbound = { allowInsecure: deps.config.scim.allowInsecure, timeoutMs: deps.config.scim.timeoutMs, maxBytes: deps.config.scim.maxBytes }
+    await app.register(settingsRoutes, { prefix: '/gateway/ng/api', access: deps.access, delayMs: deps.config.scim.settingsDelayMs, outbound })
+    await app.register(scimRoutes, { prefix: '/gateway/ng/api/scim/account/:account', access: deps.access, auth: deps.scimAuth, metrics: deps.metrics, maxUsersPerAccount: 10_000 })
   }
   return app
 }

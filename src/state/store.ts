@@ -58,6 +58,9 @@ export interface DemoAccount {
   workspaceId: string
   environments: { id: string; name: string; serverSideSdkKey: string; clientSideSdkKey: string }[]
   adminApiKey: string
+  /** Settings API token of the demo admin user, and the service account SCIM calls act as (see demo.ts). */
+  personalAccessToken?: string
+  serviceAccountId?: string
 }
 
 /** API keys are stored and looked up by their SHA-256, never in plain text. */
@@ -222,6 +225,18 @@ export class Store extends RedisState {
   async trafficType(id: string): Promise<TrafficType | undefined> {
     const h = await this.redis.hgetall(this.k('traffic-type', id))
     return h['id'] ? { id: h['id'], name: h['name']!, workspaceId: h['workspaceId']! } : undefined
+  }
+
+  /** Adds the access part (see demo.ts) to the demo record, unless another writer already did. */
+  async saveDemoAccess(extras: { personalAccessToken: string; serviceAccountId: string }): Promise<DemoAccount> {
+    const demoKey = this.k('demo')
+    return this.tx.optimistic<DemoAccount>([demoKey], async (conn) => {
+      const demo = JSON.parse((await conn.get(demoKey)) ?? 'null') as DemoAccount | null
+      if (!demo) throw new StateError('no demo account')
+      if (demo.personalAccessToken) return { done: demo }
+      const next = { ...demo, ...extras }
+      return { tx: conn.multi().set(demoKey, JSON.stringify(next)), result: next }
+    })
   }
 
   /**

@@ -8,6 +8,8 @@ import { inject } from 'vitest'
 import { createLogger } from '../../src/app/logger.js'
 import { startService, type Role, type RunningService } from '../../src/app/service.js'
 import { loadConfig, type Config } from '../../src/config/index.js'
+import { AccessStore } from '../../src/state/access.js'
+import { bootstrapDemoAccount } from '../../src/state/demo.js'
 import { Store, type DemoAccount } from '../../src/state/store.js'
 import { Transactions } from '../../src/state/transactions.js'
 
@@ -17,6 +19,7 @@ export interface TestEnv {
   readonly clickhouse: ClickHouseClient
   readonly redis: Redis
   readonly store: Store
+  readonly access: AccessStore
   /** Rows of `SELECT ... FROM <db>.<table>` (the database name is filled in). */
   query<T>(sql: string): Promise<T[]>
   count(table: 'events' | 'event_rejections', where?: string): Promise<number>
@@ -46,6 +49,7 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
   const redis = new Redis(config.redis.url)
   const transactions = new Transactions(redis)
   const store = new Store(redis, config.redis.keyPrefix, transactions)
+  const access = new AccessStore(redis, config.redis.keyPrefix, transactions)
   const running: RunningService[] = []
   const db = config.clickhouse.database
 
@@ -59,12 +63,13 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
     clickhouse,
     redis,
     store,
+    access,
     query,
     count: async (table, where = '1') => {
       const rows = await query<{ n: string }>(`SELECT count() AS n FROM {db}.${table} WHERE ${where}`)
       return Number(rows[0]?.n ?? 0)
     },
-    bootstrap: () => store.bootstrapDemo(),
+    bootstrap: () => bootstrapDemoAccount(store, access),
     start: async (roles = ['edge', 'events'], extra = {}) => {
       const cfg = Object.keys(extra).length ? loadConfig({ ...env, ...extra }) : config
       const service = await startService(cfg, roles, createLogger(cfg.logLevel))

@@ -1,0 +1,105 @@
+// Authentication of SCIM calls with a JWT (SCIM JWT rules 1-6): the account's flag, the four
+// settings in effect, the token verified against the JWKS at the configured URL (jose, with an
+// algorithm allow-list, exp required, 30 s tolerance), the configured claim equal to the configured
+// value, and the configured service account holding the SCIM permissions. The caller learns only
+// 401 or 403; the reason goes to the log and a metric.
+import { createRemoteJWKSet, customFetch, decodeProtectedHeader, jwtVerify, type JWTVerifyGetKey } from 'jose'
+import type { Logger } from '../app/logger.js'
+import { effectiveValue, SCIM_JWT_FLAG, SCIM_PERMISSIONS, type AccessStore, type ServiceAccount } from '../state/access.js'
+import { guardedGet, type OutboundPolicy } from './outbound.js'
+
+export const SCIM_JWT_SETTINGS = {
+  jwksUrl: 'scim_jwt_token_jwks_keys_url',
+  keyField: 'scim_jwt_token_key_field',
+  valueField: 'scim_jwt_token_value_field',
+  serviceAccountId: 'scim_jwt_token_service_account_id',
+} as const
+export const ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA']
+const CLOCK_TOLERANCE_SECONDS = 30
+/** JWKS resolvers kept (one per account and URL); the least recently created go first. */
+const MAX_JWKS = 10_000
+
+export class ScimAuthError extends Error {
+  override readonly name = 'ScimAuthError'
+  constructor(
+    /** Why, for the log and the metric label; never sent to the caller. */
+    readonly reason: string,
+    readonly status: 401 | 403,
+  ) {
+    super(reason)
+  }
+}
+
+export interface ScimAuthOptions extends OutboundPolicy {
+  readonly cooldownMs: number
+}
+
+export class ScimAuthenticator {
+  private readonly jwks = new Map<string, { url: string; getKey: JWTVerifyGetKey }>()
+
+  constructor(
+    private readonly access: AccessStore,
+    private readonly options: ScimAuthOptions,
+    private readonly log: Logger,
+  ) {}
+
+  /** The service account the call acts as, or a ScimAuthError. */
+  async authenticate(accountId: string, authorization: string | undefined): Promise<ServiceAccount> {
+    if (!(await this.access.flagOn(accountId, SCIM_JWT_FLAG))) throw new ScimAuthError('flag_off', 401)
+    const settings = await this.access.settings(accountId)
+    const now = Date.now()
+    const value = (id: string) => effectiveValue(settings.get(id), now)
+    const jwksUrl = value(SCIM_JWT_SETTINGS.jwksUrl)
+    const keyField = value(SCIM_JWT_SETTINGS.keyField)
+    const valueField = value(SCIM_JWT_SETTINGS.valueField)
+    const serviceAccountId = value(SCIM_JWT_SETTINGS.serviceAccountId)
+    if (!jwksUrl || !keyField || !valueField || !serviceAccountId) throw new ScimAuthError('settings_not_in_effect', 401)
+
+    const token = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : undefined
+    if (!token) throw new ScimAuthError('no_bearer_token', 401)
+    if (token.split('.').length !== 3) throw new ScimAuthError('malformed_token', 401)
+    let typ: unknown
+    try {
+      typ = decodeProtectedHeader(token).typ
+    } catch {
+      throw new ScimAuthError('malformed_token', 401)
+    }
+    if (typeof typ !== 'string' || !typ.toLowerCase().includes('jwt')) throw new ScimAuthError('header_typ_not_jwt', 401)
+
+    let payload: Record<string, unknown>
+    try {
+      ;({ payload } = await jwtVerify(token, this.keySet(accountId, jwksUrl), { algorithms: ALGORITHMS, requiredClaims: ['exp'], clockTolerance: CLOCK_TOLERANCE_SECONDS }))
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? ''
+      const reason = code.replace(/^ERR_/, '').toLowerCase() || 'verification_failed'
+      if (!code.startsWith('ERR_J')) this.log.warn({ err, accountId }, 'SCIM JWKS could not be fetched')
+      throw new ScimAuthError(reason, 401)
+    }
+    if (payload['iss'] === 'Harness Inc') throw new ScimAuthError('platform_issued_token', 401)
+    const claim = payload[keyField]
+    if (claim === undefined) throw new ScimAuthError('claim_missing', 401)
+    if (typeof claim !== 'string') throw new ScimAuthError('claim_not_a_string', 401)
+    if (claim.trim() !== valueField.trim()) throw new ScimAuthError('claim_mismatch', 401)
+
+    const sa = await this.access.serviceAccount(accountId, serviceAccountId)
+    if (!sa) throw new ScimAuthError('service_account_missing', 403)
+    if (!SCIM_PERMISSIONS.every((p) => sa.permissions.includes(p))) throw new ScimAuthError('service_account_lacks_permissions', 403)
+    return sa
+  }
+
+  /** One remote key set per account, replaced when the account's URL changes. */
+  private keySet(accountId: string, url: string): JWTVerifyGetKey {
+    const cached = this.jwks.get(accountId)
+    if (cached?.url === url) return cached.getKey
+    const policy: OutboundPolicy = this.options
+    const getKey = createRemoteJWKSet(new URL(url), {
+      timeoutDuration: this.options.timeoutMs,
+      cooldownDuration: this.options.cooldownMs,
+      [customFetch]: (href: string, init: { headers: Headers }) => guardedGet(href, policy, Object.fromEntries(init.headers)),
+    })
+    this.jwks.delete(accountId)
+    this.jwks.set(accountId, { url, getKey })
+    if (this.jwks.size > MAX_JWKS) this.jwks.delete(this.jwks.keys().next().value as string)
+    return getKey
+  }
+}

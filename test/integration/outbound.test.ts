@@ -1,0 +1,62 @@
+// The SSRF guard of admin-supplied URLs, against real sockets on loopback.
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { checkUrl, guardedGet, type OutboundPolicy } from '../../src/auth/outbound.js'
+
+const strict: OutboundPolicy = { allowInsecure: false, timeoutMs: 1000, maxBytes: 1024 }
+const dev: OutboundPolicy = { ...strict, allowInsecure: true }
+let server: Server
+let base: string
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === '/redirect') {
+      res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end()
+    } else if (req.url === '/big') {
+      res.end('x'.repeat(5000))
+    } else if (req.url === '/slow') {
+      setTimeout(() => res.end('{}'), 3000)
+    } else {
+      res.setHeader('content-type', 'application/json')
+      res.end('{"keys":[]}')
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+
+afterAll(() => {
+  server.closeAllConnections()
+  server.close()
+})
+
+describe('outbound guard', () => {
+  it('refuses non-https, credentials and non-public targets by default', async () => {
+    await expect(checkUrl(`${base}/jwks`, strict)).rejects.toThrow(/https URL/)
+    await expect(checkUrl('https://user:pw@example.com/jwks', strict)).rejects.toThrow(/credentials/)
+    for (const host of ['127.0.0.1', '10.0.0.8', '192.168.1.1', '169.254.169.254', '[::1]', '[fd00:ec2::254]', '100.64.0.1', '0.0.0.0', '[::ffff:127.0.0.1]', 'localhost']) {
+      await expect(checkUrl(`https://${host}/jwks`, strict), host).rejects.toThrow(/not a public address/)
+    }
+    await expect(checkUrl('https://8.8.8.8/jwks', strict)).resolves.toBeInstanceOf(URL)
+  })
+
+  it('checks the address actually connected to, not only the one checked at save time', async () => {
+    await expect(guardedGet(`https://localhost:${new URL(base).port}/jwks`, strict)).rejects.toThrow(/not a public address/)
+    await expect(guardedGet(`${base}/jwks`, strict)).rejects.toThrow(/https URL/)
+  })
+
+  it('in development allows http and loopback, but never private or link-local targets', async () => {
+    const res = await guardedGet(`${base}/jwks`, dev)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ keys: [] })
+    await expect(checkUrl('http://169.254.169.254/', dev)).rejects.toThrow(/not a public address/)
+    await expect(checkUrl('http://10.1.2.3/', dev)).rejects.toThrow(/not a public address/)
+  })
+
+  it('does not follow redirects, and bounds size and time', async () => {
+    await expect(guardedGet(`${base}/redirect`, dev)).rejects.toThrow(/redirect/)
+    await expect(guardedGet(`${base}/big`, dev)).rejects.toThrow(/larger than 1024 bytes/)
+    await expect(guardedGet(`${base}/slow`, dev)).rejects.toThrow(/no answer within 1000 ms/)
+  })
+})
