@@ -311,3 +311,27 @@ describe('demo bootstrap', () => {
     await waitFor('same demo on a second bootstrap', async () => ((await t.bootstrap()).personalAccessToken === demo.personalAccessToken ? true : undefined), 2000)
   })
 })
+
+describe("the README's runnable example", () => {
+  it('examples/scim-jwt.mjs goes from settings to a first SCIM call', async () => {
+    const { writeFile } = await import('node:fs/promises')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { spawn } = await import('node:child_process')
+    const { fileURLToPath } = await import('node:url')
+    const demoFile = join(tmpdir(), `sluice-demo-${Date.now()}.json`)
+    await writeFile(demoFile, JSON.stringify(demo))
+    const script = fileURLToPath(new URL('../../examples/scim-jwt.mjs', import.meta.url))
+    const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [script, '--url', svc.url, '--demo', demoFile], { stdio: ['ignore', 'pipe', 'pipe'] })
+      let output = ''
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()))
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()))
+      child.on('error', reject)
+      child.on('close', (code) => resolve({ code, output }))
+    })
+    expect(output).toMatch(/POST \/Users: 201/)
+    expect(output).toMatch(/1 match/)
+    expect(code, output).toBe(0)
+  }, 30_000)
+})
