@@ -73,7 +73,8 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
   app.get<Params>('/Users', async (request) => {
     const q = request.query as Record<string, unknown>
     const { startIndex, count } = listParams(q)
-    const matches = (await access.users(request.params.account)).filter(userFilter(typeof q['filter'] === 'string' ? q['filter'] : undefined))
+    if (q['filter'] !== undefined && typeof q['filter'] !== 'string') throw new ScimError(400, 'invalidFilter', 'give one filter parameter')
+    const matches = (await access.users(request.params.account)).filter(userFilter(q['filter'] as string | undefined))
     const page = matches.slice(startIndex - 1, startIndex - 1 + count)
     return { schemas: [LIST_SCHEMA], totalResults: matches.length, Resources: page.map((u) => userView(u, base(request))), startIndex, itemsPerPage: page.length }
   })
@@ -103,10 +104,15 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
   })
 
   app.delete<UserParams>('/Users/:id', async (request, reply) => {
-    const user = await found(request)
-    if (!(await access.deleteUser(request.params.account, user))) throw new ScimError(404, undefined, `User ${request.params.id} not found`)
-    request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id }, 'SCIM user deleted')
-    return reply.code(204).send()
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const outcome = await access.deleteUser(request.params.account, await found(request))
+      if (outcome === 'missing') break
+      if (outcome === 'ok') {
+        request.log.info({ accountId: request.params.account, userId: request.params.id, actor: request.scimActor?.id }, 'SCIM user deleted')
+        return reply.code(204).send()
+      }
+    }
+    throw new ScimError(404, undefined, `User ${request.params.id} not found`)
   })
 
   // Discovery (RFC 7644 section 4).

@@ -1,7 +1,7 @@
 // SCIM 2.0 Users (RFC 7643 / 7644) without I/O: input validation, PATCH operations, filters (parsed
 // by scim2-parse-filter), paging, and the resource views.
 import { filter as compileFilter, parse as parseFilter, type Filter } from 'scim2-parse-filter'
-import type { User } from '../state/access.js'
+import { userNameKey, type User } from '../state/access.js'
 import { isText } from './segments.route.js'
 
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User'
@@ -103,18 +103,27 @@ export function applyPatch(user: User, body: unknown): UserInput {
     if (path === undefined || path === null || path === '') {
       if (op === 'remove') throw new ScimError(400, 'noTarget', `Operations[${i}]: remove needs a path`)
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ScimError(400, 'invalidValue', `Operations[${i}].value must be an object when there is no path`)
-      for (const [k, v] of Object.entries(value)) setPath(doc, k, v, i)
+      for (const [k, v] of Object.entries(value)) {
+        // Complex values without a path merge into what is there (RFC 7644 3.5.2.1/.3).
+        if (k.toLowerCase() === 'name' && typeof v === 'object' && v !== null && !Array.isArray(v)) for (const [sub, sv] of Object.entries(v)) setPath(doc, `name.${sub}`, sv, i, op)
+        else setPath(doc, k, v, i, op)
+      }
       continue
     }
     if (typeof path !== 'string') throw new ScimError(400, 'invalidPath', `Operations[${i}].path must be a string`)
     if (op === 'remove') removePath(doc, path, i)
-    else setPath(doc, path, value, i)
+    else setPath(doc, path, value, i, op)
   }
   return parseUser(doc)
 }
 
-function setPath(doc: Record<string, unknown>, path: string, value: unknown, i: number): void {
-  const p = path.toLowerCase().replace(/^urn:ietf:params:scim:schemas:core:2\.0:user:/, '')
+const CORE_PREFIX = /^urn:ietf:params:scim:schemas:core:2\.0:user:/
+/** Attributes of other schemas (e.g. the enterprise extension Entra maps by default) are not kept. */
+const isOtherSchema = (p: string) => p.startsWith('urn:')
+
+function setPath(doc: Record<string, unknown>, path: string, value: unknown, i: number, op: string): void {
+  const p = path.toLowerCase().replace(CORE_PREFIX, '')
+  if (isOtherSchema(p)) return
   const typed = TYPED_EMAIL.exec(p)
   if (typed) {
     const emails = Array.isArray(doc['emails']) ? (doc['emails'] as Record<string, unknown>[]) : []
@@ -122,9 +131,13 @@ function setPath(doc: Record<string, unknown>, path: string, value: unknown, i: 
     if (found) found['value'] = value
     else emails.push({ type: typed[1], value })
     doc['emails'] = emails
-  } else if (NAME_PATHS[p]) {
+  } else if (Object.hasOwn(NAME_PATHS, p)) {
     doc['name'] = { ...(typeof doc['name'] === 'object' && doc['name'] ? doc['name'] : {}), [NAME_PATHS[p]!]: value }
-  } else if (SIMPLE_PATHS[p]) {
+  } else if (p === 'emails' && op === 'add' && Array.isArray(value)) {
+    doc['emails'] = [...(Array.isArray(doc['emails']) ? doc['emails'] : []), ...value]
+  } else if (p === 'name' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    for (const [sub, sv] of Object.entries(value)) setPath(doc, `name.${sub}`, sv, i, op)
+  } else if (Object.hasOwn(SIMPLE_PATHS, p)) {
     doc[SIMPLE_PATHS[p]!] = value
   } else if (p === 'schemas' || p === 'meta' || p === 'id') {
     // read-only or not an attribute to change: ignored, as RFC 7644 3.5.2 allows for read-only ones
@@ -134,12 +147,14 @@ function setPath(doc: Record<string, unknown>, path: string, value: unknown, i: 
 }
 
 function removePath(doc: Record<string, unknown>, path: string, i: number): void {
-  const p = path.toLowerCase()
+  const p = path.toLowerCase().replace(CORE_PREFIX, '')
+  if (isOtherSchema(p)) return
   const typed = TYPED_EMAIL.exec(p)
   if (typed && Array.isArray(doc['emails'])) doc['emails'] = (doc['emails'] as Record<string, unknown>[]).filter((e) => String(e['type'] ?? '').toLowerCase() !== typed[1]!.toLowerCase())
-  else if (NAME_PATHS[p] && typeof doc['name'] === 'object' && doc['name']) delete (doc['name'] as Record<string, unknown>)[NAME_PATHS[p]!]
-  else if (p === 'username') throw new ScimError(400, 'mutability', 'userName cannot be removed')
-  else if (SIMPLE_PATHS[p]) delete doc[SIMPLE_PATHS[p]!]
+  else if (Object.hasOwn(NAME_PATHS, p)) {
+    if (typeof doc['name'] === 'object' && doc['name']) delete (doc['name'] as Record<string, unknown>)[NAME_PATHS[p]!]
+  } else if (p === 'username') throw new ScimError(400, 'mutability', 'userName cannot be removed')
+  else if (Object.hasOwn(SIMPLE_PATHS, p)) delete doc[SIMPLE_PATHS[p]!]
   else throw new ScimError(400, 'invalidPath', `Operations[${i}].path ${path} is not a supported attribute`)
 }
 
@@ -147,22 +162,65 @@ function removePath(doc: Record<string, unknown>, path: string, i: number): void
 export function userFilter(expression: string | undefined): (u: User) => boolean {
   if (expression === undefined || expression.trim() === '') return () => true
   if (expression.length > 1000) throw new ScimError(400, 'invalidFilter', 'filter is longer than 1000 characters')
+  // Control characters are never needed, and newlines make the parser's string pattern backtrack exponentially.
+  if (/[\u0000-\u001f\u007f]/.test(expression)) throw new ScimError(400, 'invalidFilter', 'filter must not contain control characters')
+  // `emails[type eq "work"].value eq "x"` must hold for one email: rewrite it as `emails[type eq "work" and value eq "x"]`
+  // (the parser would otherwise accept the type and the value from two different emails).
+  const normalized = expression
+    .replace(/urn:ietf:params:scim:schemas:core:2\.0:User:/gi, '')
+    .replace(/(\w+)\[([^\]]*)\]\.(\w+)\s+(eq|ne|co|sw|ew|gt|ge|lt|le)\s+("(?:[^"\\]|\\.)*"|[^\s)]+)/gi, '$1[($2) and $3 $4 $5]')
   let ast: Filter
   try {
-    ast = parseFilter(expression)
+    ast = parseFilter(normalized)
   } catch (err) {
     throw new ScimError(400, 'invalidFilter', `filter cannot be parsed: ${err instanceof Error ? err.message : String(err)}`)
   }
-  const test = compileFilter(lowerCaseInsensitive(ast, ''))
+  const test = evaluator(lowerCaseInsensitive(ast, ''))
   return (u) =>
     test({
       ...u,
-      userName: u.userName.toLowerCase(),
-      emails: (u.emails ?? []).map((e) => ({ ...e, value: e.value.toLowerCase() })),
+      userName: userNameKey(u.userName),
+      emails: (u.emails ?? []).map((e) => ({ ...e, value: userNameKey(e.value), ...(e.type !== undefined ? { type: e.type.toLowerCase() } : {}) })),
     })
 }
 
-const CASE_INSENSITIVE = new Set(['username', 'emails.value', 'emails'])
+/**
+ * The library's evaluator, except for value filters (`emails[type eq "work" and value eq "x"]`):
+ * it tests those against the whole array, so two different emails could satisfy the two halves.
+ * Here each element is tested on its own.
+ */
+function evaluator(f: Filter): (o: unknown) => boolean {
+  const node = f as unknown as Record<string, unknown>
+  switch (node['op']) {
+    case 'and': {
+      const parts = (node['filters'] as Filter[]).map(evaluator)
+      return (o) => parts.every((p) => p(o))
+    }
+    case 'or': {
+      const parts = (node['filters'] as Filter[]).map(evaluator)
+      return (o) => parts.some((p) => p(o))
+    }
+    case 'not': {
+      const inner = evaluator(node['filter'] as Filter)
+      return (o) => !inner(o)
+    }
+    case '[]': {
+      const inner = evaluator(node['valFilter'] as Filter)
+      const attr = String(node['attrPath']).toLowerCase()
+      return (o) => {
+        if (typeof o !== 'object' || o === null) return false
+        const key = Object.keys(o).find((k) => k.toLowerCase() === attr)
+        const value = key === undefined ? undefined : (o as Record<string, unknown>)[key]
+        return Array.isArray(value) ? value.some((el) => inner(el)) : inner(value)
+      }
+    }
+    default:
+      return compileFilter(f)
+  }
+}
+
+/** Attributes compared case-insensitively (caseExact false in RFC 7643): both sides go through userNameKey. */
+const CASE_INSENSITIVE = new Set(['username', 'emails.value', 'emails.type'])
 
 function lowerCaseInsensitive(f: Filter, parent: string): Filter {
   const node = f as unknown as Record<string, unknown>
@@ -170,7 +228,7 @@ function lowerCaseInsensitive(f: Filter, parent: string): Filter {
   if (Array.isArray(node['filters'])) return { ...node, filters: (node['filters'] as Filter[]).map((c) => lowerCaseInsensitive(c, parent)) } as unknown as Filter
   if (node['filter']) return { ...node, filter: lowerCaseInsensitive(node['filter'] as Filter, parent) } as unknown as Filter
   if (node['valFilter']) return { ...node, valFilter: lowerCaseInsensitive(node['valFilter'] as Filter, `${path}.`) } as unknown as Filter
-  if (typeof node['compValue'] === 'string' && CASE_INSENSITIVE.has(path)) return { ...node, compValue: (node['compValue'] as string).toLowerCase() } as unknown as Filter
+  if (typeof node['compValue'] === 'string' && CASE_INSENSITIVE.has(path)) return { ...node, compValue: userNameKey(node['compValue'] as string) } as unknown as Filter
   return f
 }
 

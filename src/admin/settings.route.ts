@@ -34,6 +34,11 @@ export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesO
       request.log.info({ accountId, reason: !pat ? 'unknown token' : pat.accountId !== accountId ? 'other account' : 'expired' }, 'settings call refused')
       throw new HttpError('UNAUTHORIZED', 'missing, unknown or expired personal access token for this account (send x-api-key)')
     }
+    const owner = await access.user(pat.accountId, pat.userId)
+    if (!owner?.active) {
+      request.log.info({ accountId, patId: pat.id }, 'settings call refused: the token owner is deactivated or deleted')
+      throw new HttpError('UNAUTHORIZED', 'missing, unknown or expired personal access token for this account (send x-api-key)')
+    }
     const missing = needed.filter((p) => !pat.permissions.includes(p))
     if (missing.length) throw new HttpError('FORBIDDEN', `the token lacks ${missing.join(', ')} on Default Settings at account scope`)
     return { accountId, pat }
@@ -92,7 +97,10 @@ export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesO
           try {
             await checkUrl(value, opts.outbound)
           } catch (err) {
-            return fail(`value ${err instanceof OutboundError ? err.message : 'is not an acceptable URL'}`)
+            // The precise reason (what a host resolves to) stays in the log: answers must not map internal DNS.
+            request.log.info({ accountId, reason: err instanceof Error ? err.message : String(err) }, 'JWKS URL refused')
+            const form = err instanceof OutboundError && /URL|credentials/.test(err.message)
+            return fail(form ? `value ${err.message}` : `value must be ${opts.outbound.allowInsecure ? 'an http(s)' : 'an https'} URL whose host resolves to public addresses only`)
           }
           break
         case SCIM_JWT_SETTINGS.keyField:

@@ -21,7 +21,10 @@ export class OutboundError extends Error {
 
 function addressAllowed(address: string, policy: OutboundPolicy): boolean {
   if (!ipaddr.isValid(address)) return false
-  const range = ipaddr.process(address).range()
+  const parsed = ipaddr.process(address)
+  // IPv4-compatible IPv6 (::a.b.c.d, deprecated) counts as unicast in ipaddr.js: refuse ::/96.
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0)) return false
+  const range = parsed.range()
   return range === 'unicast' || (policy.allowInsecure && range === 'loopback')
 }
 
@@ -52,13 +55,21 @@ export async function checkUrl(raw: string, policy: OutboundPolicy): Promise<URL
   return url
 }
 
-/** GET with the policy applied at connect time; answers a fetch Response (for jose's customFetch). */
-export function guardedGet(raw: string, policy: OutboundPolicy, headers: Record<string, string> = {}): Promise<Response> {
+/**
+ * GET with the policy applied at connect time; answers a fetch Response (for jose's customFetch)
+ * for a 200 only. The whole exchange ends within policy.timeoutMs, or earlier when signal aborts.
+ */
+export function guardedGet(raw: string, policy: OutboundPolicy, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
   return new Promise((resolve, reject) => {
     let settled = false
-    const fail = (err: Error) => {
+    const deadline = setTimeout(() => fail(new OutboundError(`no answer within ${policy.timeoutMs} ms`)), policy.timeoutMs)
+    const onAbort = () => fail(new OutboundError('the fetch was aborted (time limit)'))
+    signal?.addEventListener('abort', onAbort, { once: true })
+    function fail(err: Error) {
       if (settled) return
       settled = true
+      clearTimeout(deadline)
+      signal?.removeEventListener('abort', onAbort)
       reject(err)
       req?.destroy()
     }
@@ -66,12 +77,12 @@ export function guardedGet(raw: string, policy: OutboundPolicy, headers: Record<
     try {
       url = checkUrlForm(raw, policy)
     } catch (err) {
-      reject(err)
+      fail(err as Error)
       return
     }
     const host = bareHost(url)
     if (isIP(host) && !addressAllowed(host, policy)) {
-      reject(new OutboundError(`${host} is not a public address`))
+      fail(new OutboundError(`${host} is not a public address`))
       return
     }
     const guardedLookup = (hostname: string, options: LookupOptions, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
@@ -86,6 +97,7 @@ export function guardedGet(raw: string, policy: OutboundPolicy, headers: Record<
     const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: 'GET', headers, lookup: guardedLookup as never }, (res: IncomingMessage) => {
       const status = res.statusCode ?? 0
       if (status >= 300 && status < 400) return fail(new OutboundError(`answered a redirect (${status}); redirects are not followed`))
+      if (status !== 200) return fail(new OutboundError(`answered ${status}, not 200`))
       const chunks: Buffer[] = []
       let size = 0
       res.on('data', (chunk: Buffer) => {
@@ -96,11 +108,12 @@ export function guardedGet(raw: string, policy: OutboundPolicy, headers: Record<
       res.on('end', () => {
         if (settled) return
         settled = true
-        resolve(new Response(Buffer.concat(chunks), { status, headers: { 'content-type': String(res.headers['content-type'] ?? 'application/json') } }))
+        clearTimeout(deadline)
+        signal?.removeEventListener('abort', onAbort)
+        resolve(new Response(Buffer.concat(chunks), { status: 200, headers: { 'content-type': String(res.headers['content-type'] ?? 'application/json') } }))
       })
       res.on('error', fail)
     })
-    req.setTimeout(policy.timeoutMs, () => fail(new OutboundError(`no answer within ${policy.timeoutMs} ms`)))
     req.on('error', fail)
     req.end()
   })

@@ -95,7 +95,7 @@ export class ScimAuthenticator {
     const getKey = createRemoteJWKSet(new URL(url), {
       timeoutDuration: this.options.timeoutMs,
       cooldownDuration: this.options.cooldownMs,
-      [customFetch]: (href: string, init: { headers: Headers }) => guardedGet(href, policy, Object.fromEntries(init.headers)),
+      [customFetch]: (href: string, init: { headers: Headers; signal: AbortSignal }) => guardedGet(href, policy, Object.fromEntries(init.headers), init.signal),
     })
     this.jwks.delete(accountId)
     this.jwks.set(accountId, { url, getKey })

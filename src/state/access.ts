@@ -83,14 +83,28 @@ redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('ZADD', KEYS[3], 'NX', ARGV[4], ARGV[1])
 return 'ok'`
 
+// KEYS: user-names, users, users-order. ARGV: id, name key, expected version. Deletes the user read
+// at that version; its name key only while it still points at this user.
+const USER_DELETE = `
+local current = redis.call('HGET', KEYS[2], ARGV[1])
+if not current then return 'missing' end
+if tostring(cjson.decode(current).version) ~= ARGV[3] then return 'stale' end
+if redis.call('HGET', KEYS[1], ARGV[2]) == ARGV[1] then redis.call('HDEL', KEYS[1], ARGV[2]) end
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return 'ok'`
+
 export class AccessStore extends RedisState {
   private readonly userWrite: (...args: (string | number)[]) => Promise<UserWrite>
+  private readonly userDelete: (...args: (string | number)[]) => Promise<UserWrite>
 
   constructor(redis: Redis, prefix: string, tx: Transactions) {
     super(redis, prefix, tx)
     if (!('accessUserWrite' in redis)) redis.defineCommand('accessUserWrite', { numberOfKeys: 3, lua: USER_WRITE })
-    const r = redis as Redis & { accessUserWrite: (...args: (string | number)[]) => Promise<UserWrite> }
+    if (!('accessUserDelete' in redis)) redis.defineCommand('accessUserDelete', { numberOfKeys: 3, lua: USER_DELETE })
+    const r = redis as Redis & Record<'accessUserWrite' | 'accessUserDelete', (...args: (string | number)[]) => Promise<UserWrite>>
     this.userWrite = (...args) => r.accessUserWrite(...args)
+    this.userDelete = (...args) => r.accessUserDelete(...args)
   }
 
   // ---- users ----
@@ -127,14 +141,9 @@ export class AccessStore extends RedisState {
     return this.redis.zcard(this.k('users-order', accountId))
   }
 
-  async deleteUser(accountId: string, user: User): Promise<boolean> {
-    const res = await this.redis
-      .multi()
-      .hdel(this.k('users', accountId), user.id)
-      .hdel(this.k('user-names', accountId), userNameKey(user.userName))
-      .zrem(this.k('users-order', accountId), user.id)
-      .exec()
-    return res?.[0]?.[1] === 1
+  /** Deletes the user as read ('stale' when it changed since). */
+  deleteUser(accountId: string, user: User): Promise<UserWrite> {
+    return this.userDelete(...this.userKeys(accountId), user.id, userNameKey(user.userName), String(user.version))
   }
 
   private userKeys(accountId: string): [string, string, string] {

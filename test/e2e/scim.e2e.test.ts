@@ -104,6 +104,12 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
     expect(forbidden.body.code).toBe('NG_ACCESS_DENIED')
     const read = await fetch(`${svc.url}/gateway/ng/api/settings?accountIdentifier=${demo.accountId}&category=SCIM`, { headers: { 'x-api-key': viewer.token } })
     expect(read.status).toBe(200)
+    // A deprovisioned user's token stops working.
+    const leaver = (await t.access.createUser(demo.accountId, { userName: 'leaver@example.com', active: true })).user
+    const leaverPat = await t.access.createPat({ accountId: demo.accountId, userId: leaver.id, name: 'l', permissions: [...SETTINGS_PERMISSIONS], expiresAt: Date.now() + 60_000 })
+    await t.access.replaceUser(demo.accountId, leaver, { userName: leaver.userName, active: false })
+    expect((await putSettings(leaverPat.token, ok)).status).toBe(401)
+    await t.access.deleteUser(demo.accountId, (await t.access.user(demo.accountId, leaver.id))!)
     const noAccount = await fetch(`${svc.url}/gateway/ng/api/settings`, { method: 'PUT', headers: { 'x-api-key': demo.personalAccessToken!, 'content-type': 'application/json' }, body: '[]' })
     expect(noAccount.status).toBe(400)
     expect(await noAccount.json()).toMatchObject({ status: 'FAILURE', code: 'INVALID_REQUEST', errors: [{ fieldId: 'accountIdentifier' }] })
@@ -127,9 +133,9 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
     expect(results.map((r) => r.updateStatus)).toEqual([true, false, false, false, false, false, false, false])
     expect(results[0]!.effectiveAt).toBeGreaterThan(Date.now() + 1000)
     expect(results.slice(1).map((r) => r.errorMessage)).toEqual([
-      expect.stringMatching(/169\.254\.169\.254, which is not a public address/),
+      expect.stringMatching(/resolves to public addresses only/),
       expect.stringMatching(/http or https URL/),
-      expect.stringMatching(/10\.1\.2\.3, which is not a public address/),
+      expect.stringMatching(/resolves to public addresses only/),
       expect.stringMatching(/no service account nobody/),
       expect.stringMatching(/weak_sa lacks core_user_manage/),
       expect.stringMatching(/identifier must be one of/),
@@ -251,8 +257,19 @@ describe('SCIM Users (RFC 7644)', () => {
     const patched = await scim('PATCH', `/Users/${id}`, bearer, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'Replace', path: 'active', value: 'False' }, { op: 'add', path: 'emails[type eq "work"].value', value: 'jane@corp.example' }] })
     expect(patched.status).toBe(200)
     expect(patched.body).toMatchObject({ active: false, emails: [{ type: 'work', value: 'jane@corp.example' }] })
-    const noPath = await scim('PATCH', `/Users/${id}`, bearer, { Operations: [{ op: 'replace', value: { active: true, displayName: 'Jane D.' } }] })
-    expect(noPath.body).toMatchObject({ active: true, displayName: 'Jane D.' })
+    const noPath = await scim('PATCH', `/Users/${id}`, bearer, { Operations: [{ op: 'replace', value: { active: true, displayName: 'Jane D.', name: { familyName: 'Doe' } } }] })
+    expect(noPath.body).toMatchObject({ active: true, displayName: 'Jane D.', name: { givenName: 'Jane', familyName: 'Doe' } })
+    const added = await scim('PATCH', `/Users/${id}`, bearer, {
+      Operations: [
+        { op: 'add', path: 'emails', value: [{ value: 'jane@home.example', type: 'home' }] },
+        { op: 'replace', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department', value: 'Sales' },
+        { op: 'remove', path: 'urn:ietf:params:scim:schemas:core:2.0:User:displayName' },
+      ],
+    })
+    expect(added.status).toBe(200)
+    expect(added.body.emails).toEqual([{ type: 'work', value: 'jane@corp.example' }, { type: 'home', value: 'jane@home.example' }])
+    expect(added.body.displayName).toBeUndefined()
+    expect((await scim('PATCH', `/Users/${id}`, bearer, { Operations: [{ op: 'replace', path: '__proto__', value: {} }] })).body.scimType).toBe('invalidPath')
     expect((await scim('PATCH', `/Users/${id}`, bearer, { Operations: [{ op: 'replace', path: 'password', value: 'x' }] })).body).toMatchObject({ status: '400', scimType: 'invalidPath' })
 
     expect((await scim('DELETE', `/Users/${id}`, bearer)).status).toBe(204)
@@ -275,6 +292,17 @@ describe('SCIM Users (RFC 7644)', () => {
     expect((await list(`filter=${encodeURIComponent('emails[type eq "work"].value eq "user1@example.com"')}`)).totalResults).toBe(0)
     expect((await list(`filter=${encodeURIComponent('emails[type eq "work"].value eq "user2@example.com"')}`)).totalResults).toBe(1)
     expect((await list(`filter=${encodeURIComponent('userName eq "user1@example.com" and externalId eq "ext-1"')}`)).totalResults).toBe(1)
+    expect((await list(`filter=${encodeURIComponent('urn:ietf:params:scim:schemas:core:2.0:User:userName eq "User1@example.com"')}`)).totalResults).toBe(1)
+    // Type and value must hold for the same email.
+    const twoEmails = await scim('POST', '/Users', bearer, { userName: 'two@example.com', emails: [{ value: 'a@x.example', type: 'work' }, { value: 'victim@x.example', type: 'home' }] })
+    expect((await list(`filter=${encodeURIComponent('emails[type eq "work"].value eq "victim@x.example"')}`)).totalResults).toBe(0)
+    expect((await list(`filter=${encodeURIComponent('emails[type eq "Work"].value eq "A@x.example"')}`)).totalResults).toBe(1)
+    expect((await scim('DELETE', `/Users/${twoEmails.body.id}`, bearer)).status).toBe(204)
+    const started = Date.now()
+    const nasty = await scim('GET', `/Users?filter=${encodeURIComponent(`userName eq "${'\n'.repeat(60)}`)}`, bearer)
+    expect(nasty.body.scimType).toBe('invalidFilter')
+    expect(Date.now() - started).toBeLessThan(1000)
+    expect((await scim('GET', '/Users?filter=x&filter=y', bearer)).body.scimType).toBe('invalidFilter')
     expect(await list(`filter=${encodeURIComponent('userName eq "nobody@example.com"')}`)).toEqual({ schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'], totalResults: 0, Resources: [], startIndex: 1, itemsPerPage: 0 })
     const bad = await scim('GET', `/Users?filter=${encodeURIComponent('userName eq')}`, bearer)
     expect(bad.status).toBe(400)

@@ -17,6 +17,11 @@ beforeAll(async () => {
       res.end('x'.repeat(5000))
     } else if (req.url === '/slow') {
       setTimeout(() => res.end('{}'), 3000)
+    } else if (req.url === '/drip') {
+      const timer = setInterval(() => res.write(' '), 200)
+      res.on('close', () => clearInterval(timer))
+    } else if (req.url === '/empty') {
+      res.writeHead(204).end()
     } else {
       res.setHeader('content-type', 'application/json')
       res.end('{"keys":[]}')
@@ -58,5 +63,9 @@ describe('outbound guard', () => {
     await expect(guardedGet(`${base}/redirect`, dev)).rejects.toThrow(/redirect/)
     await expect(guardedGet(`${base}/big`, dev)).rejects.toThrow(/larger than 1024 bytes/)
     await expect(guardedGet(`${base}/slow`, dev)).rejects.toThrow(/no answer within 1000 ms/)
+    // A byte every 200 ms does not keep the request alive past the limit.
+    await expect(guardedGet(`${base}/drip`, { ...dev, maxBytes: 1_000_000 })).rejects.toThrow(/no answer within 1000 ms/)
+    await expect(guardedGet(`${base}/empty`, dev)).rejects.toThrow(/answered 204, not 200/)
+    await expect(checkUrl('https://[::127.0.0.1]/jwks', strict)).rejects.toThrow(/not a public address/)
   })
 })
