@@ -332,6 +332,29 @@ describe('SCIM Users (RFC 7644)', () => {
   })
 })
 
+describe('sluice users, service-accounts, pats and flags', () => {
+  it('prepare a new account for SCIM from the command line', async () => {
+    const { runSluice } = await import('../support/cli.js')
+    const run = async (...args: string[]) => {
+      const r = await runSluice(args, t.env)
+      if (r.code !== 0) throw new Error(`sluice ${args.join(' ')}: ${r.stderr}`)
+      return r.stdout.trim()
+    }
+    const account = await run('accounts', 'create', 'Corp')
+    const userId = await run('users', 'create', 'it-admin@corp.example', '--account', account)
+    expect(JSON.parse(await run('service-accounts', 'create', 'scim_sa', '--scim', '--account', account, '--json'))).toMatchObject({ id: 'scim_sa', permissions: expect.arrayContaining([...SCIM_PERMISSIONS]) })
+    const pat = await run('pats', 'create', '--user', userId, '--expires-in-days', '1', '--account', account)
+    expect(pat).toMatch(new RegExp(`^pat\\.${account}\\.`))
+    await run('flags', 'enable', 'PL_SUPPORT_JWT_TOKEN_SCIM_API', '--account', account)
+    expect(await run('flags', 'list', '--account', account)).toBe('PL_SUPPORT_JWT_TOKEN_SCIM_API')
+    const res = await putSettings(pat, [setting('scim_jwt_token_service_account_id', 'scim_sa'), setting('scim_jwt_token_key_field', 'sub')], account)
+    expect(res.status).toBe(200)
+    expect(res.body.data.map((d: { updateStatus: boolean }) => d.updateStatus)).toEqual([true, true])
+    const refused = await runSluice(['pats', 'create', '--user', 'nobody', '--account', account], t.env)
+    expect(refused.code).toBe(2)
+  })
+})
+
 describe('demo bootstrap', () => {
   it('carries a settings token and a SCIM service account', async () => {
     expect(demo.personalAccessToken).toMatch(/^pat\./)
