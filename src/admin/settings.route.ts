@@ -50,17 +50,15 @@ export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesO
     if (!Array.isArray(body)) throw new HttpError('BAD_REQUEST', 'body must be a JSON array of settings', [{ field: 'body', problem: 'must be a JSON array' }])
     if (body.length === 0 || body.length > MAX_ITEMS) throw new HttpError('BAD_REQUEST', `send 1 to ${MAX_ITEMS} settings`, [{ field: 'body', problem: `must hold 1 to ${MAX_ITEMS} items` }])
 
+    // Items are checked independently; a later item naming the same setting as an earlier one fails.
     const seen = new Set<string>()
-    const checked = await Promise.all(body.map(async (item: unknown) => checkItem(item)))
-    const changes = new Map<string, string | null>()
-    for (const c of checked) {
-      if (!c.ok) continue
-      if (seen.has(c.identifier)) Object.assign(c, { ok: false, error: 'appears more than once in this request' })
-      else {
-        seen.add(c.identifier)
-        changes.set(c.identifier, c.value)
-      }
-    }
+    const checked = (await Promise.all(body.map((item: unknown) => checkItem(item)))).map((c) => {
+      if (!c.ok) return c
+      if (seen.has(c.identifier)) return { ok: false as const, identifier: c.identifier, error: 'appears more than once in this request' }
+      seen.add(c.identifier)
+      return c
+    })
+    const changes = new Map(checked.flatMap((c) => (c.ok ? [[c.identifier, c.value] as const] : [])))
     const now = Date.now()
     const written = await access.writeSettings(accountId, changes, opts.delayMs, now)
     request.log.info({ accountId, patId: pat.id, changed: [...written.keys()], refused: checked.filter((c) => !c.ok).map((c) => c.identifier) }, 'settings written')

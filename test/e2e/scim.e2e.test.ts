@@ -126,11 +126,12 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
       setting('scim_jwt_token_service_account_id', 'weak_sa'),
       setting('scim_jwt_token_something_else', 'x'),
       { identifier: 'scim_jwt_token_value_field', value: 'v', updateType: 'DELETE' },
+      setting('scim_jwt_token_key_field', 'twice'),
     ])
     expect(res.status).toBe(200)
     expect(res.body.status).toBe('SUCCESS')
     const results = res.body.data as { identifier: string; updateStatus: boolean; errorMessage: string | null; effectiveAt: number | null }[]
-    expect(results.map((r) => r.updateStatus)).toEqual([true, false, false, false, false, false, false, false])
+    expect(results.map((r) => r.updateStatus)).toEqual([true, false, false, false, false, false, false, false, false])
     expect(results[0]!.effectiveAt).toBeGreaterThan(Date.now() + 1000)
     expect(results.slice(1).map((r) => r.errorMessage)).toEqual([
       expect.stringMatching(/resolves to public addresses only/),
@@ -140,6 +141,7 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
       expect.stringMatching(/weak_sa lacks core_user_manage/),
       expect.stringMatching(/identifier must be one of/),
       expect.stringMatching(/updateType must be UPDATE or RESTORE/),
+      expect.stringMatching(/appears more than once/),
     ])
   })
 
