@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { HttpError } from '../edge/errors.js'
 import type { IdentityStore, IdentityValues } from '../state/identities.js'
 import type { Store } from '../state/store.js'
-import { isKeyText, isText, MAX_KEY_LENGTH } from './segments.route.js'
+import { isKeyText, isText, MAX_KEY_LENGTH } from '../edge/text.js'
 import { objectBody, type AdminAccess } from './split-access.js'
 
 const ATTRIBUTE_ID = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/

@@ -2,7 +2,7 @@
 // by scim2-parse-filter), paging, and the resource views.
 import { filter as compileFilter, parse as parseFilter, type Filter } from 'scim2-parse-filter'
 import { userNameKey, type User } from '../state/access.js'
-import { isText } from './segments.route.js'
+import { isText } from '../edge/text.js'
 
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User'
 export const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse'

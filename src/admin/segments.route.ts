@@ -4,11 +4,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { HttpError } from '../edge/errors.js'
 import { AUDIT_MAX_ENTRIES, type AuditEntry, type Segment, type SegmentDefinition, type SegmentStore } from '../state/segments.js'
 import type { Store, Workspace } from '../state/store.js'
+import { isKeyText, isText, MAX_KEY_LENGTH } from '../edge/text.js'
 import { objectBody, paging, type AdminAccess } from './split-access.js'
 
 export const MAX_KEYS_PER_UPDATE = 10_000
 export const MAX_KEYS_PER_SEGMENT = 100_000
-export const MAX_KEY_LENGTH = 250
 const SEGMENT_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/
 const MAX_DESCRIPTION = 1024
 const MAX_COMMENT = 1024
@@ -235,16 +235,6 @@ function keysInput(body: unknown, query: unknown, { allowBareArray }: { allowBar
   }
   if (problems.length) throw new HttpError('BAD_REQUEST', `${problems.length} invalid input(s), nothing was applied: ${problems.slice(0, 5).map((p) => `${p.field} ${p.problem}`).join('; ')}`, problems.slice(0, 100))
   return { keys: raw as string[], comment: comment as string | null, title: title as string | null }
-}
-
-/** Text as Redis scripts can read it back: a string of well-formed UTF-16 (no lone surrogates), bounded. */
-export function isText(value: unknown, maxLength: number): value is string {
-  return typeof value === 'string' && value.length <= maxLength && !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value)
-}
-
-/** A segment or identity key: 1 to 250 characters of well-formed text without control characters. */
-export function isKeyText(value: unknown): value is string {
-  return isText(value, MAX_KEY_LENGTH) && value.length > 0 && !/[\u0000-\u001f\u007f]/.test(value)
 }
 
 /** A key file: one key per line, an optional `key` header, optional double quotes around a key. */

@@ -6,7 +6,7 @@ import { checkUrl, OutboundError, type OutboundPolicy } from '../auth/outbound.j
 import { SCIM_JWT_SETTINGS } from '../auth/scim-jwt.js'
 import { HttpError, prepareError } from '../edge/errors.js'
 import { effectiveValue, SCIM_PERMISSIONS, SETTINGS_PERMISSIONS, type AccessStore, type PatRecord, type Permission } from '../state/access.js'
-import { isText } from './segments.route.js'
+import { isText } from '../edge/text.js'
 
 export interface SettingsRoutesOptions {
   readonly access: AccessStore

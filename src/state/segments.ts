@@ -265,13 +265,12 @@ export class SegmentStore extends RedisState {
         await this.redis.multi().zadd(staging, ...slice.flatMap((k) => [0, k])).expire(staging, 3600).exec()
         onProgress(i + slice.length)
       }
-      const res = (await this.scripts.segmentSwap(
-        this.k('segment', ws, name), this.k('segment-def', envId, name), this.k('segment-keys', envId, name), staging, this.k('segment-audit', ws, name),
-        maxKeys, audit.at, JSON.stringify(audit),
-      )) as [string, number?, number?]
-      if (res[0] === 'ok') return { ok: true, total: res[1]!, added: res[2]! }
-      if (res[0] === 'limit') return { ok: false, reason: 'limit', total: res[1]! }
-      return { ok: false, reason: 'not-active' }
+      return uploadOutcome(
+        await this.scripts.segmentSwap(
+          this.k('segment', ws, name), this.k('segment-def', envId, name), this.k('segment-keys', envId, name), staging, this.k('segment-audit', ws, name),
+          maxKeys, audit.at, JSON.stringify(audit),
+        ),
+      )
     } finally {
       await this.redis.del(staging)
     }
@@ -302,13 +301,12 @@ export class SegmentStore extends RedisState {
    * maxKeys; then nothing changes.
    */
   async upload(ws: string, envId: string, name: string, keys: readonly string[], replace: boolean, maxKeys: number, audit: AuditEntry): Promise<UploadOutcome> {
-    const res = (await this.scripts.segmentUpload(
-      this.k('segment', ws, name), this.k('segment-def', envId, name), this.k('segment-keys', envId, name), this.k('segment-audit', ws, name),
-      replace ? '1' : '0', maxKeys, audit.at, JSON.stringify(audit), ...keys,
-    )) as [string, number?, number?]
-    if (res[0] === 'ok') return { ok: true, total: res[1]!, added: res[2]! }
-    if (res[0] === 'limit') return { ok: false, reason: 'limit', total: res[1]! }
-    return { ok: false, reason: 'not-active' }
+    return uploadOutcome(
+      await this.scripts.segmentUpload(
+        this.k('segment', ws, name), this.k('segment-def', envId, name), this.k('segment-keys', envId, name), this.k('segment-audit', ws, name),
+        replace ? '1' : '0', maxKeys, audit.at, JSON.stringify(audit), ...keys,
+      ),
+    )
   }
 
   async removeKeys(ws: string, envId: string, name: string, keys: readonly string[], audit: AuditEntry): Promise<{ removed: number; remaining: number } | undefined> {
@@ -361,6 +359,14 @@ export class SegmentStore extends RedisState {
     const res = await this.redis.multi().zcard(key).zrange(key, offset, offset + limit - 1).exec()
     return { total: Number(res?.[0]?.[1] ?? 0), names: (res?.[1]?.[1] as string[] | undefined) ?? [] }
   }
+}
+
+/** The answer of segmentUpload and segmentSwap: {'ok', total, added}, {'limit', total} or {'not-active'}. */
+function uploadOutcome(raw: unknown): UploadOutcome {
+  const res = raw as [string, number?, number?]
+  if (res[0] === 'ok') return { ok: true, total: res[1]!, added: res[2]! }
+  if (res[0] === 'limit') return { ok: false, reason: 'limit', total: res[1]! }
+  return { ok: false, reason: 'not-active' }
 }
 
 function toSegment(h: Record<string, string>): Segment {

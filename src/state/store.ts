@@ -175,13 +175,12 @@ export class Store extends RedisState {
   async listWorkspaces(accountId: string, allowed?: readonly string[]): Promise<Workspace[]> {
     const ids = await this.redis.zrange(this.k('workspaces', accountId), 0, -1)
     const all = await this.hashes(ids.filter((id) => !allowed || allowed.includes(id)).map((id) => this.k('workspace', id)), 'id')
-    return all.map((h) => ({ id: h['id']!, name: h['name']!, accountId: h['accountId']!, requiresTitleAndComments: h['requiresTitleAndComments'] === 'true', createdAt: Number(h['createdAt']) }))
+    return all.map(toWorkspace)
   }
 
   async workspace(id: string): Promise<Workspace | undefined> {
     const h = await this.redis.hgetall(this.k('workspace', id))
-    if (!h['id']) return undefined
-    return { id: h['id'], name: h['name']!, accountId: h['accountId']!, requiresTitleAndComments: h['requiresTitleAndComments'] === 'true', createdAt: Number(h['createdAt']) }
+    return h['id'] ? toWorkspace(h) : undefined
   }
 
   async createEnvironment(workspaceId: string, name: string, production = false): Promise<Environment> {
@@ -219,12 +218,12 @@ export class Store extends RedisState {
 
   async trafficTypes(workspaceId: string): Promise<TrafficType[]> {
     const ids = await this.redis.zrange(this.k('traffic-types', workspaceId), 0, -1)
-    return (await this.hashes(ids.map((id) => this.k('traffic-type', id)), 'id')).map((h) => ({ id: h['id']!, name: h['name']!, workspaceId: h['workspaceId']! }))
+    return (await this.hashes(ids.map((id) => this.k('traffic-type', id)), 'id')).map(toTrafficType)
   }
 
   async trafficType(id: string): Promise<TrafficType | undefined> {
     const h = await this.redis.hgetall(this.k('traffic-type', id))
-    return h['id'] ? { id: h['id'], name: h['name']!, workspaceId: h['workspaceId']! } : undefined
+    return h['id'] ? toTrafficType(h) : undefined
   }
 
   /** Adds the access part (see demo.ts) to the demo record, unless another writer already did. */
@@ -276,6 +275,14 @@ export class Store extends RedisState {
       return { tx, result: demo }
     })
   }
+}
+
+function toWorkspace(h: Record<string, string>): Workspace {
+  return { id: h['id']!, name: h['name']!, accountId: h['accountId']!, requiresTitleAndComments: h['requiresTitleAndComments'] === 'true', createdAt: Number(h['createdAt']) }
+}
+
+function toTrafficType(h: Record<string, string>): TrafficType {
+  return { id: h['id']!, name: h['name']!, workspaceId: h['workspaceId']! }
 }
 
 function toEnvironment(h: Record<string, string>): Environment {
