@@ -7,6 +7,7 @@ import { ALERT_TEMPLATES, CUSTOM_EXAMPLE, TEMPLATE_IDS, type TemplateId } from '
 import { checkMapping, renderAlerts, type AlertMapping } from '../pipeline/alerts.js'
 import type { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
 import type { IntegrationInput, IntegrationRecord, IntegrationStore, RateLimitStatus } from '../state/integrations.js'
+import { keyId } from '../state/store.js'
 import type {} from './split-access.js'
 
 export interface IntegrationRoutesOptions {
@@ -35,20 +36,26 @@ export async function integrationRoutes(app: FastifyInstance, opts: IntegrationR
     request.admin = principal
   })
 
-  const view = (r: IntegrationRecord) => {
-    const webhookUrl = `${opts.publicBaseUrl()}/api/v1/webhook/${r.webhookId}`
-    const example = r.template === 'custom' ? CUSTOM_EXAMPLE : ALERT_TEMPLATES[r.template].example
+  // The address is stored only as a hash: webhookUrl and testCommand exist only in the answers that
+  // create it (create, rotate). Elsewhere webhookAddressId (a prefix of the hash) tells addresses apart.
+  const view = (r: IntegrationRecord) => ({
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    template: r.template,
+    mapping: r.mapping,
+    rateLimitStatus: r.rateLimitStatus,
+    webhookAddressId: keyId(r.webhookHash),
+    createdAt: new Date(r.createdAt).toISOString(),
+    updatedAt: new Date(r.updatedAt).toISOString(),
+  })
+  const withAddress = ({ record, webhookId }: { record: IntegrationRecord; webhookId: string }) => {
+    const webhookUrl = `${opts.publicBaseUrl()}/api/v1/webhook/${webhookId}`
+    const example = record.template === 'custom' ? CUSTOM_EXAMPLE : ALERT_TEMPLATES[record.template].example
     return {
-      id: r.id,
-      name: r.name,
-      description: r.description,
-      template: r.template,
-      mapping: r.mapping,
-      rateLimitStatus: r.rateLimitStatus,
+      ...view(record),
       webhookUrl,
       testCommand: `curl -sS -X POST ${shellQuote(webhookUrl)} -H 'Content-Type: application/json' --data-binary ${shellQuote(JSON.stringify(example))}`,
-      createdAt: new Date(r.createdAt).toISOString(),
-      updatedAt: new Date(r.updatedAt).toISOString(),
     }
   }
   const account = (request: FastifyRequest) => request.admin!.accountId
@@ -64,7 +71,7 @@ export async function integrationRoutes(app: FastifyInstance, opts: IntegrationR
 
   app.post('/api/v1/integrations', async (request, reply) => {
     const input = parseInput(request.body, undefined)
-    return reply.code(201).send(view(await opts.integrations.create(account(request), input)))
+    return reply.code(201).send(withAddress(await opts.integrations.create(account(request), input)))
   })
 
   app.get('/api/v1/integrations', async (request) => ({
@@ -88,10 +95,13 @@ export async function integrationRoutes(app: FastifyInstance, opts: IntegrationR
 
   app.post<{ Params: { id: string } }>('/api/v1/integrations/:id/test', async (request) => {
     const r = found(await opts.integrations.get(account(request), request.params.id))
-    const body = request.body as Body | undefined
-    const payload = body && Object.hasOwn(body, 'payload') ? body['payload'] : r.template === 'custom' ? CUSTOM_EXAMPLE : ALERT_TEMPLATES[r.template].example
+    const body: unknown = request.body
+    if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+      throw new HttpError('BAD_REQUEST', 'body must be a JSON object {"payload": …}, or empty for the example payload', [{ field: 'body', problem: 'must be a JSON object' }])
+    }
+    const payload = body && Object.hasOwn(body, 'payload') ? (body as Body)['payload'] : r.template === 'custom' ? CUSTOM_EXAMPLE : ALERT_TEMPLATES[r.template].example
     if (typeof payload !== 'object' || payload === null) throw new HttpError('BAD_REQUEST', 'payload must be a JSON object or array', [{ field: 'payload', problem: 'must be a JSON object or array' }])
-    const outcomes = renderAlerts(r.mapping, payload, { integrationId: r.id, requestId: request.id, receivedAtMs: Date.now() })
+    const outcomes = await renderAlerts(r.mapping, payload, { integrationId: r.id, requestId: request.id, receivedAtMs: Date.now() })
     return {
       alerts: outcomes.flatMap((o) => (o.ok ? [o.alert] : [])),
       rejected: outcomes.flatMap((o, index) => (o.ok ? [] : [{ index, reason: o.reason }])),
@@ -102,8 +112,9 @@ export async function integrationRoutes(app: FastifyInstance, opts: IntegrationR
     const revoke = request.query.revoke
     if (revoke !== undefined && revoke !== 'now') throw new HttpError('BAD_REQUEST', 'revoke must be "now" or absent', [{ field: 'revoke', problem: 'must be "now" or absent' }])
     const overlapMs = revoke === 'now' ? 0 : opts.rotationOverlapMs
-    const r = found(await opts.integrations.rotate(account(request), request.params.id, overlapMs))
-    return { ...view(r), previousAddressValidUntil: new Date(Date.now() + overlapMs).toISOString() }
+    const rotated = await opts.integrations.rotate(account(request), request.params.id, overlapMs)
+    if (!rotated) throw new HttpError('NOT_FOUND', 'no such integration')
+    return { ...withAddress(rotated), previousAddressValidUntil: new Date(Date.now() + overlapMs).toISOString() }
   })
 
   app.get<{ Params: { id: string }; Querystring: { limit?: string; before?: string } }>('/api/v1/integrations/:id/alerts', async (request) => {

@@ -31,7 +31,10 @@ type UserParams = { Params: { account: string; id: string } }
 export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions): Promise<void> {
   const { access } = opts
   app.setErrorHandler(scimErrorHandler)
-  app.setNotFoundHandler((request, reply) => sendError(reply, 404, undefined, `no SCIM resource at ${request.url.split('?')[0] ?? ''}`))
+  app.setNotFoundHandler((request, reply) => {
+    request.errorCode = 'NOT_FOUND'
+    return sendError(reply, 404, undefined, 'no such SCIM resource')
+  })
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser(['application/json', 'application/scim+json'], { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJsonBody)
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -170,7 +173,7 @@ function sendError(reply: FastifyReply, status: number, scimType: string | undef
   return reply.code(status).send({ schemas: [ERROR_SCHEMA], status: String(status), ...(scimType ? { scimType } : {}), detail })
 }
 
-function scimErrorHandler(error: FastifyError | HttpError | ScimError, request: FastifyRequest, reply: FastifyReply): void {
+export function scimErrorHandler(error: FastifyError | HttpError | ScimError, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof ScimError) {
     void sendError(reply, error.status, error.scimType, error.message)
     return

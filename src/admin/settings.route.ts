@@ -156,7 +156,7 @@ function settingView(identifier: string | null, value: string | null) {
 const HARNESS_CODES: Partial<Record<number, string>> = { 400: 'INVALID_REQUEST', 401: 'INVALID_TOKEN', 403: 'NG_ACCESS_DENIED', 404: 'RESOURCE_NOT_FOUND', 413: 'INVALID_REQUEST', 415: 'INVALID_REQUEST', 429: 'TOO_MANY_REQUESTS' }
 
 /** Harness's error shapes: FAILURE with field errors for bad input, ERROR otherwise. */
-function harnessErrorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
+export function harnessErrorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
   const http = prepareError(error, request, reply)
   const code = HARNESS_CODES[http.statusCode] ?? 'UNEXPECTED'
   if (http.details) {

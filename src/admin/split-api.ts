@@ -30,8 +30,8 @@ export async function splitApi(app: FastifyInstance, opts: SplitApiOptions): Pro
   const buckets = new TokenBuckets(opts.ratePerSecond, opts.burst)
 
   app.setErrorHandler(splitErrorHandler)
-  app.setNotFoundHandler((request) => {
-    throw new HttpError('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0] ?? ''}`)
+  app.setNotFoundHandler(() => {
+    throw new HttpError('NOT_FOUND', 'no such route in the Split Admin API v2')
   })
   // Split's Python client sends DELETE with a JSON content type and no body: no body is no input.
   app.removeContentTypeParser('application/json')
@@ -64,7 +64,7 @@ export async function splitApi(app: FastifyInstance, opts: SplitApiOptions): Pro
 }
 
 /** Split's error body: {code, message, details, transactionId}, code being the HTTP status. */
-function splitErrorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
+export function splitErrorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
   const http = prepareError(error, request, reply)
   void reply.code(http.statusCode).send({ code: http.statusCode, message: http.message, details: http.details ?? null, transactionId: request.id })
 }

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis'
 import { ApiKeyCache } from '../auth/api-keys.js'
 import { WebhookRoutes } from '../auth/webhooks.js'
 import { KafkaBroker } from '../broker/kafka.js'
+import type { ConsumerHealth } from '../broker/ports.js'
 import { topicNames, type TopicNames } from '../broker/topics.js'
 import type { Config } from '../config/index.js'
 import { ClickHouseEventSink } from '../sinks/clickhouse/events.sink.js'
@@ -41,7 +42,9 @@ export interface Deps {
 }
 
 export function createDeps(config: Config, log: Logger): Deps {
-  const redis = new Redis(config.redis.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true })
+  // Every command has a deadline: with Redis paused or gone, a request is answered 503 in about
+  // commandTimeoutMs instead of waiting, and nothing piles up behind it.
+  const redis = new Redis(config.redis.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true, commandTimeout: config.redis.commandTimeoutMs })
   redis.on('error', (err: Error) => log.warn({ err }, 'redis connection error'))
   const clickhouse = createClickHouse({
     url: config.clickhouse.url,
@@ -51,19 +54,20 @@ export function createDeps(config: Config, log: Logger): Deps {
     max_open_connections: 16,
     log: { LoggerClass: pinoForClickHouse(log.child({ component: 'clickhouse' })) },
   })
-  const transactions = new Transactions(redis)
+  const transactions = new Transactions(redis, config.redis.commandTimeoutMs * 2)
   const store = new Store(redis, config.redis.keyPrefix, transactions)
   const integrations = new IntegrationStore(redis, config.redis.keyPrefix, transactions)
   const access = new AccessStore(redis, config.redis.keyPrefix, transactions)
+  const metrics = createMetrics()
   return {
     config,
     log,
-    metrics: createMetrics(),
+    metrics,
     topics: topicNames(config),
     redis,
     transactions,
     clickhouse,
-    broker: new KafkaBroker({ ...config.kafka }, log.child({ component: 'kafka' })),
+    broker: new KafkaBroker({ ...config.kafka }, log.child({ component: 'kafka' }), metrics),
     store,
     segments: new SegmentStore(redis, config.redis.keyPrefix, transactions),
     identities: new IdentityStore(redis, config.redis.keyPrefix, transactions),
@@ -73,7 +77,7 @@ export function createDeps(config: Config, log: Logger): Deps {
     eventSink: new ClickHouseEventSink(clickhouse, config.clickhouse.database),
     integrations,
     webhookRoutes: new WebhookRoutes(integrations, config.keyRefreshMs, log.child({ component: 'webhook-routes' })),
-    alertSink: new RedisAlertSink(redis, config.redis.keyPrefix, config.webhooks.streamMaxLen),
+    alertSink: new RedisAlertSink(redis, config.redis.keyPrefix, config.webhooks.streamMaxLen, config.webhooks.streamMaxAgeMs),
   }
 }
 
@@ -116,10 +120,13 @@ export async function closeDeps(deps: Deps): Promise<void> {
   await deps.redis.quit().catch(() => deps.redis.disconnect())
 }
 
-export type Readiness = Record<'kafka' | 'clickhouse' | 'redis', 'ok' | string>
+export type Readiness = Record<string, 'ok' | string>
 
-/** Each dependency answers within the timeout, or its error is reported. */
-export async function checkReadiness(deps: Deps, timeoutMs = 2000): Promise<{ ready: boolean; checks: Readiness }> {
+/**
+ * Each dependency answers within the timeout, or its error is reported; each consumer of this
+ * process is progressing (not stalled), or says where it is stuck.
+ */
+export async function checkReadiness(deps: Deps, consumers: Readonly<Record<string, ConsumerHealth>> = {}, timeoutMs = 2000): Promise<{ ready: boolean; checks: Readiness }> {
   const within = async (p: Promise<unknown>): Promise<string> => {
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {
@@ -143,6 +150,7 @@ export async function checkReadiness(deps: Deps, timeoutMs = 2000): Promise<{ re
     ),
     within(deps.redis.ping()),
   ])
-  const checks = { kafka, clickhouse, redis }
+  const checks: Readiness = { kafka, clickhouse, redis }
+  for (const [role, health] of Object.entries(consumers)) checks[`${role}-consumer`] = health.stalled ? `stalled: ${health.detail}` : 'ok'
   return { ready: Object.values(checks).every((v) => v === 'ok'), checks }
 }

@@ -12,6 +12,12 @@ export function createMetrics() {
       labelNames: ['route', 'method', 'status_code'] as const,
       registers: [registry],
     }),
+    httpErrors: new Counter({
+      name: 'sluice_http_errors_total',
+      help: 'Requests answered with an error, by route (template, or unmatched) and error code (the reason)',
+      labelNames: ['route', 'code'] as const,
+      registers: [registry],
+    }),
     scimAuthFailures: new Counter({
       name: 'sluice_scim_auth_failures_total',
       help: 'SCIM calls refused at authentication, by reason (the caller only sees 401 or 403)',
@@ -41,8 +47,20 @@ export function createMetrics() {
     }),
     consumerLag: new Gauge({
       name: 'sluice_consumer_lag_messages',
-      help: 'Messages between the last processed offset and the high watermark',
+      help: "Messages between the group's committed offset and the high watermark, polled from Kafka (true even while a consumer is stuck)",
       labelNames: ['topic', 'partition'] as const,
+      registers: [registry],
+    }),
+    consumerStalled: new Gauge({
+      name: 'sluice_consumer_stalled',
+      help: '1 while this process holds a partition with lag and has made no progress on it for SLUICE_CONSUMER_STALL_SECONDS',
+      labelNames: ['group'] as const,
+      registers: [registry],
+    }),
+    consumerRestarts: new Counter({
+      name: 'sluice_consumer_restarts_total',
+      help: 'Consumers replaced after the client library gave up on them (evicted member, broker outage)',
+      labelNames: ['group'] as const,
       registers: [registry],
     }),
     insertBatchRows: new Histogram({
@@ -78,8 +96,15 @@ export function createMetrics() {
       registers: [registry],
     }),
     sinkErrors: new Counter({
-      name: 'sluice_clickhouse_insert_errors_total',
-      help: 'Failed ClickHouse inserts (retried)',
+      name: 'sluice_sink_errors_total',
+      help: 'Failed sink calls by sink (clickhouse, redis) and kind: retriable (waited out) or data (the rows were isolated and rejected)',
+      labelNames: ['sink', 'kind'] as const,
+      registers: [registry],
+    }),
+    unstorable: new Counter({
+      name: 'sluice_unstorable_total',
+      help: 'Rejections the sink refused even after their raw copy was replaced (logged with their source position); expected to stay 0',
+      labelNames: ['sink'] as const,
       registers: [registry],
     }),
   }

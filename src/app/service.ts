@@ -24,11 +24,18 @@ export async function startService(config: Config, roles: readonly Role[], log: 
   const deps = createDeps(config, log)
   let draining = false
   const consumers: Consumer[] = []
-  const app = await buildServer(deps, { edge: roles.includes('edge'), isDraining: () => draining })
+  const health: Record<string, Consumer> = {}
+  const app = await buildServer(deps, {
+    edge: roles.includes('edge'),
+    isDraining: () => draining,
+    consumers: () => Object.fromEntries(Object.entries(health).map(([role, c]) => [role, c.health()])),
+  })
   let url: string
   try {
     await prepareDeps(deps)
     if (roles.includes('edge')) {
+      const hashed = await deps.integrations.hashStoredAddresses()
+      if (hashed > 0) log.info({ integrations: hashed }, 'webhook addresses stored in plain text by an earlier version now kept only as hashes')
       await deps.apiKeys.start()
       await deps.webhookRoutes.start()
     }
@@ -44,6 +51,7 @@ export async function startService(config: Config, roles: readonly Role[], log: 
         onFatal,
       })
       consumers.push(consumer)
+      health['events'] = consumer
       await consumer.start()
     }
     if (roles.includes('alerts')) {
@@ -55,6 +63,7 @@ export async function startService(config: Config, roles: readonly Role[], log: 
       )
       const consumer = deps.broker.createConsumer({ groupId: groupIds(config).alerts, topic: deps.topics.alerts, handler: alerts.handle, onFatal })
       consumers.push(consumer)
+      health['alerts'] = consumer
       await consumer.start()
     }
   } catch (err) {

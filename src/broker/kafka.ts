@@ -2,17 +2,12 @@
 // one partition in one record batch, so this adapter batches itself: concurrent publish calls are
 // grouped into one flush ("group commit"), and a flush is cut into rounds in which each partition
 // gets at most `messageMaxBytes`, so no record batch exceeds the broker's message.max.bytes.
-import { Kafka, Partitioners, logLevel as KafkaLogLevel, type Admin, type Producer, type Consumer as KafkaConsumer, type LogEntry } from 'kafkajs'
+import { Kafka, Partitioners, logLevel as KafkaLogLevel, type Admin, type Producer, type LogEntry } from 'kafkajs'
 import type { Logger } from '../app/logger.js'
+import type { Metrics } from '../app/metrics.js'
 import type { Config } from '../config/index.js'
-import {
-  PublishError,
-  type Consumer,
-  type ConsumerOptions,
-  type InboundMessage,
-  type OutboundMessage,
-  type Publisher,
-} from './ports.js'
+import { SupervisedConsumer } from './kafka-consumer.js'
+import { PublishError, type Consumer, type ConsumerOptions, type OutboundMessage, type Publisher } from './ports.js'
 
 export type KafkaSettings = Omit<Config['kafka'], 'topicPrefix' | 'groupPrefix'>
 
@@ -38,7 +33,7 @@ export class KafkaBroker implements Publisher {
   private readonly kafka: Kafka
   private admin?: Admin
   private producer?: Producer
-  private readonly consumers = new Set<KafkaConsumer>()
+  private readonly consumers = new Set<Consumer>()
   private readonly partitionCounts = new Map<string, number>()
   private queue: Job[] = []
   private flushing = false
@@ -48,6 +43,7 @@ export class KafkaBroker implements Publisher {
   constructor(
     private readonly settings: KafkaSettings,
     private readonly log: Logger,
+    private readonly metrics: Metrics,
   ) {
     this.kafka = new Kafka({
       clientId: settings.clientId,
@@ -245,51 +241,9 @@ export class KafkaBroker implements Publisher {
   }
 
   createConsumer(options: ConsumerOptions): Consumer {
-    const consumer = this.kafka.consumer({
-      groupId: options.groupId,
-      maxBytesPerPartition: this.settings.fetchMaxBytes,
-      maxBytes: this.settings.fetchMaxBytes * 2,
-      sessionTimeout: this.settings.sessionTimeoutMs,
-      heartbeatInterval: Math.floor(this.settings.sessionTimeoutMs / 10),
-      allowAutoTopicCreation: false,
-    })
+    const consumer = new SupervisedConsumer({ kafka: this.kafka, admin: () => this.getAdmin(), settings: this.settings, metrics: this.metrics, log: this.log }, options)
     this.consumers.add(consumer)
-    if (options.onRebalance) consumer.on(consumer.events.GROUP_JOIN, options.onRebalance)
-    consumer.on(consumer.events.CRASH, (event) => {
-      // kafkajs restarts after retriable errors; when it does not, this process consumes nothing more.
-      if (!event.payload.restart) options.onFatal?.(event.payload.error)
-    })
-    let stopping = false
-    return {
-      start: async () => {
-        await consumer.connect()
-        await consumer.subscribe({ topics: [options.topic], fromBeginning: true })
-        await consumer.run({
-          autoCommit: false,
-          eachBatchAutoResolve: true,
-          partitionsConsumedConcurrently: this.settings.partitions,
-          eachBatch: async ({ batch, heartbeat, isRunning, isStale }) => {
-            if (batch.messages.length === 0) return
-            const messages: InboundMessage[] = batch.messages.map((m) => ({
-              offset: BigInt(m.offset),
-              value: m.value ?? Buffer.alloc(0),
-              headers: decodeHeaders(m.headers),
-            }))
-            await options.handler(
-              { topic: batch.topic, partition: batch.partition, messages, highWatermark: BigInt(batch.highWatermark) },
-              { heartbeat, shouldContinue: () => !stopping && isRunning() && !isStale() },
-            )
-            const next = (BigInt(batch.lastOffset()) + 1n).toString()
-            await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }])
-          },
-        })
-      },
-      stop: async () => {
-        stopping = true
-        await consumer.disconnect()
-        this.consumers.delete(consumer)
-      },
-    }
+    return consumer
   }
 
   /** Rejects what is still queued, waits for the flush in progress, disconnects every client. */
@@ -300,7 +254,7 @@ export class KafkaBroker implements Publisher {
       clearTimeout(job.timer)
       job.reject(new PublishError('PUBLISHER_CLOSED', 'publisher is closed'))
     }
-    for (const consumer of this.consumers) await consumer.disconnect().catch(() => undefined)
+    for (const consumer of this.consumers) await consumer.stop().catch(() => undefined)
     await this.resetProducer()
     await this.admin?.disconnect().catch(() => undefined)
     this.admin = undefined
@@ -328,14 +282,4 @@ function partitionOf(key: string, count: number): number {
     h = Math.imul(h, 0x01000193)
   }
   return (h >>> 0) % count
-}
-
-function decodeHeaders(headers: Record<string, Buffer | string | (Buffer | string)[] | undefined> | undefined): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(headers ?? {})) {
-    if (v === undefined) continue
-    const one = Array.isArray(v) ? v[0] : v
-    if (one !== undefined) out[k] = one.toString()
-  }
-  return out
 }

@@ -32,15 +32,19 @@ export interface InboundBatch {
 }
 
 export interface BatchContext {
-  /** Keeps the group membership alive during a long wait (retries while a sink is down). */
-  heartbeat(): Promise<void>
-  /** False once the consumer is stopping or the partition was taken away: stop retrying and throw. */
-  shouldContinue(): boolean
+  /**
+   * Aborted when the batch must be left: the consumer is stopping, or the member lost its partitions
+   * (evicted after a broker pause, a rebalance). `signal.reason` is the error to throw: the adapter
+   * then rejoins the group and the batch is delivered again. The adapter keeps the member's
+   * heartbeat going while the handler runs, however long a sink takes.
+   */
+  readonly signal: AbortSignal
 }
 
 /**
  * Handles one batch of one partition. Resolving means the work is durable: the adapter then commits
- * the offsets. Throwing means nothing is committed and the batch will be delivered again.
+ * the offsets. Throwing signal.reason leaves the batch to be delivered again; throwing anything
+ * else is a bug the process cannot recover from (it exits non-zero).
  */
 export type BatchHandler = (batch: InboundBatch, ctx: BatchContext) => Promise<void>
 
@@ -50,14 +54,23 @@ export interface ConsumerOptions {
   readonly handler: BatchHandler
   /** Called when the group rebalances: partitions may have been processed elsewhere meanwhile. */
   readonly onRebalance?: () => void
-  /** Called when the consumer stopped for good (the client library gave up restarting it). */
+  /** Called when the consumer cannot go on (refused by the broker, a bug in the handler): the process should exit non-zero. */
   readonly onFatal?: (err: unknown) => void
+}
+
+export interface ConsumerHealth {
+  /** Messages behind the high watermark over the partitions of the topic, from the group's committed offsets. */
+  readonly lag: number
+  /** Lag above 0 on a partition this member holds (or holds none while the group has lag) and no progress for the stall time. */
+  readonly stalled: boolean
+  readonly detail: string
 }
 
 export interface Consumer {
   start(): Promise<void>
   /** Waits for the batches in progress, commits what they finished, leaves the group. */
   stop(): Promise<void>
+  health(): ConsumerHealth
 }
 
 /** PUBLISH_PARTIAL: some messages of the call were written, so resending it writes those twice. */

@@ -7,6 +7,7 @@ import { serve } from '../main.js'
 import { stackDown, stackStatus, stackUp } from '../stack/index.js'
 import { AccessStore, PERMISSIONS, SCIM_PERMISSIONS, SETTINGS_PERMISSIONS, type Permission } from '../state/access.js'
 import { bootstrapDemoAccount } from '../state/demo.js'
+import { ALERTS_READER_USER, applyAclUsers, generatePasswords, SERVICE_USER, setUserCommands } from '../state/redis-acl.js'
 import { SegmentStore } from '../state/segments.js'
 import { ADMIN_ROLES, StateError, Store, type AdminRole, type ApiKeyKind, type DemoAccount } from '../state/store.js'
 import { Transactions } from '../state/transactions.js'
@@ -351,6 +352,35 @@ segments
     print(opts.json, entries, () =>
       entries.map((e) => [new Date(e.at).toISOString(), e.action.padEnd(10), e.environment?.name ?? '-', e.count === undefined ? '' : `${e.count} keys`, `by ${e.who.name} (${e.who.id})`, e.title ? `"${e.title}"` : '', e.comment ? `- ${e.comment}` : ''].filter(Boolean).join('  ')),
     )
+  })
+
+program
+  .command('redis-users')
+  .description(`the Redis users ${SERVICE_USER} (the service: its own keys, no admin commands) and ${ALERTS_READER_USER} (read and acknowledge alert streams only)`)
+  .option('--apply', 'create or reset both users on REDIS_URL (which must allow ACL SETUSER) instead of printing the commands')
+  .option('--service-password <password>', 'default: generated')
+  .option('--reader-password <password>', 'default: generated')
+  .action(async (opts: { apply?: boolean; servicePassword?: string; readerPassword?: string }) => {
+    const cfg = config()
+    const generated = generatePasswords()
+    const passwords = { [SERVICE_USER]: opts.servicePassword ?? generated[SERVICE_USER], [ALERTS_READER_USER]: opts.readerPassword ?? generated[ALERTS_READER_USER] }
+    if (opts.apply) {
+      const redis = new Redis(cfg.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 })
+      try {
+        await redis.connect()
+        await applyAclUsers(redis, cfg.redis.keyPrefix, passwords)
+      } finally {
+        redis.disconnect()
+      }
+    } else {
+      for (const args of setUserCommands(cfg.redis.keyPrefix, passwords)) console.log(`ACL SETUSER ${args.join(' ')}`)
+    }
+    const url = new URL(cfg.redis.url)
+    for (const [user, password] of Object.entries(passwords)) {
+      url.username = user
+      url.password = password
+      console.error(`${user}: ${url.toString()}`)
+    }
   })
 
 program

@@ -40,6 +40,12 @@ const schema = {
 
     SLUICE_EVENTS_MAX_BODY_BYTES: { type: 'integer', minimum: 8 * MiB, maximum: 256 * MiB, default: 10 * MiB },
     SLUICE_EVENTS_MAX_RECORDS: { type: 'integer', minimum: 10000, maximum: 1000000, default: 10000 },
+    SLUICE_BEACON_MAX_BODY_BYTES: { type: 'integer', minimum: 1024, maximum: MiB, default: 64 * 1024, description: 'largest beacon body (read before its key is known; browsers send at most 64 KiB)' },
+    SLUICE_EVENTS_RATE_PER_SECOND: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000, default: 2000, description: 'sustained event requests per second per SDK key and edge process (429 above)' },
+    SLUICE_EVENTS_BURST: { type: 'integer', minimum: 1, maximum: 10_000_000, default: 10000, description: 'event requests an SDK key may send at once per edge process' },
+    SLUICE_HTTP_REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 3_600_000, default: 60000, description: 'time a client has to send a whole request (slow senders are cut off)' },
+    SLUICE_HTTP_IDLE_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 3_600_000, default: 120000, description: 'a connection with no traffic for this long is closed' },
+    SLUICE_REDIS_COMMAND_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 2000, description: 'deadline of every Redis command; past it an HTTP request is answered 503' },
     SLUICE_KEY_REFRESH_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 1000, description: 'how often SDK key changes are picked up' },
     SLUICE_PUBLIC_BASE_URL: { type: 'string', pattern: '^https?://[^\\s]+$', description: 'base of webhook addresses handed out; default: the address the server listens on' },
     SLUICE_WEBHOOK_MAX_BODY_BYTES: { type: 'integer', minimum: 1024, maximum: 16 * MiB, default: MiB },
@@ -47,6 +53,7 @@ const schema = {
     SLUICE_WEBHOOK_BURST: { type: 'integer', minimum: 1, maximum: 100000, default: 50, description: 'requests a webhook address may send at once' },
     SLUICE_WEBHOOK_ROTATION_OVERLAP_SECONDS: { type: 'integer', minimum: 0, maximum: 30 * 86400, default: 86400, description: 'how long a rotated-out address keeps working' },
     SLUICE_ALERT_STREAM_MAXLEN: { type: 'integer', minimum: 100, maximum: 100_000_000, default: 100_000, description: 'approximate entries kept per alert stream' },
+    SLUICE_ALERT_STREAM_MAX_AGE_HOURS: { type: 'integer', minimum: 1, maximum: 24 * 3650, default: 168, description: 'alert stream entries older than this are trimmed' },
     SLUICE_INTEGRATION_REFRESH_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 1000, description: 'how soon mapping changes reach the alert consumers' },
     SLUICE_ADMIN_RATE_PER_SECOND: { type: 'number', exclusiveMinimum: 0, maximum: 100000, default: 20, description: 'sustained Admin API v2 requests per second per API key' },
     SLUICE_ADMIN_BURST: { type: 'integer', minimum: 1, maximum: 100000, default: 200, description: 'Admin API v2 requests an API key may send at once' },
@@ -55,6 +62,10 @@ const schema = {
     SLUICE_JWKS_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 5000, description: 'time limit of one JWKS fetch' },
     SLUICE_JWKS_MAX_BYTES: { type: 'integer', minimum: 1024, maximum: 1048576, default: 65536, description: 'largest JWKS document accepted' },
     SLUICE_JWKS_COOLDOWN_MS: { type: 'integer', minimum: 0, maximum: 3600000, default: 30000, description: 'least time between JWKS refetches caused by an unknown kid' },
+    SLUICE_CONSUMER_STALL_SECONDS: {
+      type: 'integer', minimum: 5, maximum: 86400, default: 120,
+      description: 'a consumer holding a partition with lag and no progress for this long is stalled: /readyz answers 503 for its role',
+    },
     SLUICE_CONSUMER_FETCH_MAX_BYTES: {
       type: 'integer', minimum: MiB, maximum: 256 * MiB, default: 8 * MiB,
       description: 'bytes fetched per partition per batch; bounds consumer memory and the size of one insert',
@@ -63,7 +74,7 @@ const schema = {
 } as const
 
 export interface Config {
-  readonly http: { readonly host: string; readonly port: number }
+  readonly http: { readonly host: string; readonly port: number; readonly requestTimeoutMs: number; readonly idleTimeoutMs: number }
   readonly logLevel: string
   readonly dataDir: string
   readonly shutdownTimeoutMs: number
@@ -78,10 +89,17 @@ export interface Config {
     readonly publishTimeoutMs: number
     readonly sessionTimeoutMs: number
     readonly fetchMaxBytes: number
+    readonly stallMs: number
   }
   readonly clickhouse: { readonly url: string; readonly user: string; readonly password: string; readonly database: string }
-  readonly redis: { readonly url: string; readonly keyPrefix: string }
-  readonly events: { readonly maxBodyBytes: number; readonly maxRecords: number }
+  readonly redis: { readonly url: string; readonly keyPrefix: string; readonly commandTimeoutMs: number }
+  readonly events: {
+    readonly maxBodyBytes: number
+    readonly beaconMaxBodyBytes: number
+    readonly maxRecords: number
+    readonly ratePerSecond: number
+    readonly burst: number
+  }
   readonly keyRefreshMs: number
   /** Base of webhook addresses; undefined means the address the server listens on. */
   readonly publicBaseUrl: string | undefined
@@ -99,6 +117,7 @@ export interface Config {
     readonly burst: number
     readonly rotationOverlapMs: number
     readonly streamMaxLen: number
+    readonly streamMaxAgeMs: number
     readonly integrationRefreshMs: number
   }
 }
@@ -129,7 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- shape guaranteed by the schema above
   const r = raw as Record<string, any>
   const config: Config = {
-    http: { host: r.SLUICE_HOST, port: r.SLUICE_PORT },
+    http: { host: r.SLUICE_HOST, port: r.SLUICE_PORT, requestTimeoutMs: r.SLUICE_HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: r.SLUICE_HTTP_IDLE_TIMEOUT_MS },
     logLevel: r.SLUICE_LOG_LEVEL,
     dataDir: r.SLUICE_DATA_DIR ?? fileURLToPath(new URL('../../.sluice', import.meta.url)),
     shutdownTimeoutMs: r.SLUICE_SHUTDOWN_TIMEOUT_MS,
@@ -144,10 +163,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       publishTimeoutMs: r.KAFKA_PUBLISH_TIMEOUT_MS,
       sessionTimeoutMs: r.KAFKA_SESSION_TIMEOUT_MS,
       fetchMaxBytes: r.SLUICE_CONSUMER_FETCH_MAX_BYTES,
+      stallMs: r.SLUICE_CONSUMER_STALL_SECONDS * 1000,
     },
     clickhouse: { url: r.CLICKHOUSE_URL, user: r.CLICKHOUSE_USER, password: r.CLICKHOUSE_PASSWORD, database: r.CLICKHOUSE_DATABASE },
-    redis: { url: r.REDIS_URL, keyPrefix: r.REDIS_KEY_PREFIX },
-    events: { maxBodyBytes: r.SLUICE_EVENTS_MAX_BODY_BYTES, maxRecords: r.SLUICE_EVENTS_MAX_RECORDS },
+    redis: { url: r.REDIS_URL, keyPrefix: r.REDIS_KEY_PREFIX, commandTimeoutMs: r.SLUICE_REDIS_COMMAND_TIMEOUT_MS },
+    events: {
+      maxBodyBytes: r.SLUICE_EVENTS_MAX_BODY_BYTES,
+      beaconMaxBodyBytes: r.SLUICE_BEACON_MAX_BODY_BYTES,
+      maxRecords: r.SLUICE_EVENTS_MAX_RECORDS,
+      ratePerSecond: r.SLUICE_EVENTS_RATE_PER_SECOND,
+      burst: r.SLUICE_EVENTS_BURST,
+    },
     keyRefreshMs: r.SLUICE_KEY_REFRESH_MS,
     publicBaseUrl: r.SLUICE_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     admin: { ratePerSecond: r.SLUICE_ADMIN_RATE_PER_SECOND, burst: r.SLUICE_ADMIN_BURST },
@@ -164,6 +190,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       burst: r.SLUICE_WEBHOOK_BURST,
       rotationOverlapMs: r.SLUICE_WEBHOOK_ROTATION_OVERLAP_SECONDS * 1000,
       streamMaxLen: r.SLUICE_ALERT_STREAM_MAXLEN,
+      streamMaxAgeMs: r.SLUICE_ALERT_STREAM_MAX_AGE_HOURS * 3_600_000,
       integrationRefreshMs: r.SLUICE_INTEGRATION_REFRESH_MS,
     },
   }

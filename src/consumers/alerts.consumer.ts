@@ -1,17 +1,23 @@
 // alerts topic → integration's current mapping → render and normalize (pipeline) → Redis streams
-// (sink, exactly once per Kafka message) → commit (by the broker adapter). Only Redis failures are
-// retried; anything wrong with a payload becomes a rejection entry, so no message can stall a partition.
+// (sink, exactly once per Kafka message) → commit (by the broker adapter). Only Redis outages are
+// retried; anything wrong with a payload, and a message Redis itself refuses, becomes a rejection
+// entry, so no message can stall a partition. Rendering yields to the event loop between messages.
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { Logger } from '../app/logger.js'
 import type { Metrics } from '../app/metrics.js'
 import type { BatchContext, InboundBatch, InboundMessage } from '../broker/ports.js'
 import { decodeAlertMessage } from '../pipeline/alert-messages.js'
 import { renderAlerts, type NormalizedAlert } from '../pipeline/alerts.js'
 import type { AlertRejection, MessageWrite, RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
+import { AppError, fromRedis, messageOf } from '../shared/errors.js'
+import { safeJson } from '../shared/json-checks.js'
 import type { IntegrationRecord, IntegrationStore } from '../state/integrations.js'
 import { retrying } from './retry.js'
 
 const MAX_REJECTED_PAYLOAD_CHARS = 256 * 1024
 const MAX_REASON_CHARS = 8 * 1024
+/** Rendering gives the event loop back after this much work (the HTTP edge may share the process). */
+const YIELD_AFTER_MS = 10
 
 /** Integration records by id, each re-read from Redis after refreshMs: mapping changes apply within seconds. */
 export class IntegrationCache {
@@ -25,7 +31,12 @@ export class IntegrationCache {
   async get(id: string): Promise<IntegrationRecord | undefined> {
     const hit = this.entries.get(id)
     if (hit && Date.now() - hit.at < this.refreshMs) return hit.record
-    const record = await this.store.byId(id)
+    let record: IntegrationRecord | undefined
+    try {
+      record = await this.store.byId(id)
+    } catch (err) {
+      throw fromRedis(err)
+    }
     this.entries.set(id, { record, at: Date.now() })
     if (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value as string)
     return record
@@ -42,19 +53,62 @@ export class AlertsConsumer {
 
   readonly handle = async (batch: InboundBatch, ctx: BatchContext): Promise<void> => {
     const log = this.log.child({ partition: batch.partition })
+    const failed = (err: AppError) => this.metrics.sinkErrors.inc({ sink: 'redis', kind: err.retriable ? 'retriable' : 'data' })
     const writes = await retrying(ctx, log, 'reading integrations', async () => {
       const out: MessageWrite[] = []
-      for (const message of batch.messages) out.push(await this.render(batch, message))
+      let slice = performance.now()
+      for (const message of batch.messages) {
+        out.push(await this.render(batch, message))
+        if (performance.now() - slice > YIELD_AFTER_MS) {
+          await yieldToLoop()
+          slice = performance.now()
+        }
+      }
       return out
-    }, this.metrics.sinkErrors)
-    const written = await retrying(ctx, log, 'writing alert streams', () => this.sink.write(writes), this.metrics.sinkErrors)
-    const fresh = writes.filter((_, i) => written[i])
+    }, failed)
+    const written = await retrying(ctx, log, 'writing alert streams', () => this.writeIsolating(writes, log), failed)
+    const fresh = writes.filter((w) => written.has(w))
     this.metrics.alertsStored.inc(fresh.reduce((n, w) => n + w.alerts.length, 0))
     this.metrics.alertsRejected.inc(fresh.reduce((n, w) => n + w.rejections.length, 0))
     log.debug({ messages: writes.length, written: fresh.length }, 'alert batch stored')
     if (fresh.length < writes.length) log.info({ skipped: writes.length - fresh.length }, 'replayed messages already stored; skipped')
-    const last = batch.messages[batch.messages.length - 1]!.offset
-    this.metrics.consumerLag.set({ topic: batch.topic, partition: String(batch.partition) }, Number(batch.highWatermark - last - 1n))
+  }
+
+  /**
+   * Writes the messages in order. A message Redis refuses as data (not as an outage) is replaced by a
+   * rejection entry with Redis's message, or if that is refused too by a bare record of its offset
+   * (logged, counted), and the messages after it are written next. Returns the writes that were new.
+   */
+  private async writeIsolating(writes: readonly MessageWrite[], log: Logger): Promise<Set<MessageWrite>> {
+    const fresh = new Set<MessageWrite>()
+    const substitutes = new Set<MessageWrite>()
+    let pending = [...writes]
+    while (pending.length > 0) {
+      const results = await this.sink.write(pending)
+      results.forEach((r, i) => {
+        if (r === 'written') fresh.add(pending[i]!)
+      })
+      const refusedAt = results.findIndex((r) => r instanceof AppError)
+      if (refusedAt < 0) break
+      const refused = pending[refusedAt]!
+      const err = results[refusedAt] as AppError
+      this.metrics.sinkErrors.inc({ sink: 'redis', kind: 'data' })
+      let substitute: MessageWrite
+      if (!substitutes.has(refused)) {
+        log.warn({ err, offset: String(refused.offset) }, 'redis refused a message as data; storing a rejection instead')
+        const requestId = refused.alerts[0]?.requestId ?? refused.rejections[0]?.requestId ?? ''
+        substitute = { ...refused, alerts: [], rejections: [rejection(refused.integrationId, requestId, `redis refused the entries of this message: ${err.message}`, '', Date.now())] }
+      } else if (refused.rejections.length > 0) {
+        this.metrics.unstorable.inc({ sink: 'redis' })
+        log.error({ err, offset: String(refused.offset) }, 'a rejection could not be stored; given up, recording only its offset')
+        substitute = { ...refused, alerts: [], rejections: [] }
+      } else {
+        throw err // even a bare offset record is refused: the streams themselves are broken
+      }
+      substitutes.add(substitute)
+      pending = [substitute, ...pending.slice(refusedAt + 1)]
+    }
+    return fresh
   }
 
   /** One message's alerts and (at most one) rejection entry. Throws only when Redis cannot be read. */
@@ -73,7 +127,7 @@ export class AlertsConsumer {
     const integration = await this.integrations.get(meta.integrationId)
     if (!integration) return reject(['integration no longer exists'])
     try {
-      const outcomes = renderAlerts(integration.mapping, JSON.parse(payloadJson), { integrationId: integration.id, requestId: meta.requestId, receivedAtMs: meta.receivedAtMs })
+      const outcomes = await renderAlerts(integration.mapping, JSON.parse(payloadJson), { integrationId: integration.id, requestId: meta.requestId, receivedAtMs: meta.receivedAtMs })
       const alerts: NormalizedAlert[] = []
       const reasons: string[] = []
       outcomes.forEach((o, index) => {
@@ -84,7 +138,7 @@ export class AlertsConsumer {
       const rejections = reasons.length > 0 ? reject(reasons).rejections : []
       return { ...base, integrationId: integration.id, alerts, rejections }
     } catch (err) {
-      return reject([`payload could not be rendered: ${err instanceof Error ? err.message : String(err)}`])
+      return reject([`payload could not be rendered: ${messageOf(err)}`])
     }
   }
 }
@@ -93,8 +147,8 @@ function rejection(integrationId: string, requestId: string, reason: string, pay
   return {
     integrationId,
     requestId,
-    reason: reason.slice(0, MAX_REASON_CHARS),
-    payload: payload.slice(0, MAX_REJECTED_PAYLOAD_CHARS),
+    reason: safeJson(reason, MAX_REASON_CHARS),
+    payload: safeJson(payload, MAX_REJECTED_PAYLOAD_CHARS),
     receivedAt: new Date(receivedAtMs).toISOString(),
   }
 }

@@ -4,11 +4,13 @@
 // offset it may write (an intent). A batch is "suspect" when rows of it may already be stored: the
 // first batch after a start, a rebalance or an error, and every batch up to the highest intent any
 // earlier owner of the partition recorded. For a suspect batch the stored positions are read first
-// and skipped. Offsets are committed only after both inserts succeeded.
+// and skipped. Offsets are committed only after both inserts succeeded. Rows ClickHouse refuses as
+// data are isolated and stored as rejections (same position), so no record can stall a partition.
 import type { Logger } from '../app/logger.js'
 import type { Metrics } from '../app/metrics.js'
 import type { BatchContext, InboundBatch, InboundMessage } from '../broker/ports.js'
-import { processEvent, rejectionRow, type EnvelopeMeta, type EventRow, type RejectionRow } from '../pipeline/events.js'
+import { MAX_TIMESTAMP_MS, processEvent, rejectionRow, type EnvelopeMeta, type EventRow, type RejectionRow } from '../pipeline/events.js'
+import { AppError } from '../shared/errors.js'
 import type { ClickHouseEventSink } from '../sinks/clickhouse/events.sink.js'
 import { EVENT_HEADERS } from '../pipeline/event-messages.js'
 import { retrying } from './retry.js'
@@ -18,6 +20,7 @@ import { retrying } from './retry.js'
  * many batches; after a crash the new owner checks (through the sort key) up to that far.
  */
 const INTENT_LOOKAHEAD = 1000n
+const MAX_REASON_CHARS = 2000
 
 interface PartitionState {
   /** The offset after the last batch this process stored. */
@@ -70,17 +73,18 @@ export class EventsConsumer {
     const { topic, partition } = batch
     const first = batch.messages[0]!.offset
     const last = batch.messages[batch.messages.length - 1]!.offset
-    const events: EventRow[] = []
-    const rejections: RejectionRow[] = []
-    for (const message of batch.messages) decodeMessage(batch, message, events, rejections)
+    const decoded: Decoded = { events: [], rejections: [], records: new Map() }
+    for (const message of batch.messages) decodeMessage(batch, message, decoded)
+    const { events, rejections } = decoded
 
     const log = this.log.child({ partition })
     const state = this.partitions.get(partition)
     let suspectThrough = state?.suspectThrough ?? -1n
     let intentThrough = state?.intentThrough ?? -1n
     let suspect = !state || state.next !== first
+    const failed = (err: AppError) => this.metrics.sinkErrors.inc({ sink: 'clickhouse', kind: err.retriable ? 'retriable' : 'data' })
     if (!state) {
-      const intended = await retrying(ctx, log, 'reading consumer intents', () => this.sink.intendedThrough(topic, partition), this.metrics.sinkErrors)
+      const intended = await retrying(ctx, log, 'reading consumer intents', () => this.sink.intendedThrough(topic, partition), failed)
       if (intended !== undefined && intended > suspectThrough) suspectThrough = intended
     }
     const written = await retrying(ctx, log, 'clickhouse insert', async () => {
@@ -102,43 +106,105 @@ export class EventsConsumer {
         intentThrough = last + INTENT_LOOKAHEAD
       }
       const end = this.metrics.insertSeconds.startTimer()
-      await this.sink.insertEvents(ev)
-      await this.sink.insertRejections(rj)
+      const result = await this.insertIsolating(ev, rj, decoded.records, log)
       end()
-      return { events: ev.length, rejections: rj.length }
-    }, this.metrics.sinkErrors)
+      return result
+    }, failed)
     this.metrics.insertBatchRows.observe(written.events + written.rejections)
     this.metrics.eventsInserted.inc(written.events)
     this.metrics.eventsRejected.inc(written.rejections)
     log.debug({ first: String(first), last: String(last), ...written }, 'batch inserted')
     this.partitions.set(partition, { next: last + 1n, suspectThrough, intentThrough })
-    this.metrics.consumerLag.set({ topic, partition: String(partition) }, Number(batch.highWatermark - last - 1n))
+  }
+
+  /**
+   * Inserts the events, then the rejections. When ClickHouse refuses rows as data (not as an outage),
+   * the rows are split in halves until the refused ones are alone; each becomes a rejection carrying
+   * ClickHouse's message, and the others are stored. A rejection refused in turn is stored once more
+   * without its raw copy; only if that fails too is it given up (logged with its position, counted).
+   */
+  private async insertIsolating(events: readonly EventRow[], rejections: readonly RejectionRow[], records: ReadonlyMap<EventRow, unknown>, log: Logger) {
+    const refused: RejectionRow[] = []
+    const stored = await this.isolate(events, (rows) => this.sink.insertEvents(rows), (row, err) => {
+      const reason = `clickhouse refused the row: ${err.message}`.slice(0, MAX_REASON_CHARS)
+      refused.push({ ...rejectionRow(reason, records.get(row), originOf(row), positionOf(row)) })
+    })
+    const retry: RejectionRow[] = []
+    let rejected = await this.isolate([...rejections, ...refused], (rows) => this.sink.insertRejections(rows), (row, err) => {
+      retry.push({ ...row, reason: `${row.reason}; raw not kept: clickhouse refused it (${err.message.slice(0, 500)})`, raw: '' })
+    })
+    rejected += await this.isolate(retry, (rows) => this.sink.insertRejections(rows), (row, err) => {
+      this.metrics.unstorable.inc({ sink: 'clickhouse' })
+      log.error({ err, offset: row.source_offset, index: row.source_index, reason: row.reason }, 'a rejection could not be stored; given up')
+    })
+    if (refused.length > 0) log.warn({ refused: refused.length }, 'clickhouse refused rows as data; stored them as rejections')
+    return { events: stored, rejections: rejected }
+  }
+
+  /** Inserts rows, splitting around the ones the sink refuses as data; returns how many were stored. */
+  private async isolate<R>(rows: readonly R[], insert: (rows: readonly R[]) => Promise<void>, onRefused: (row: R, err: AppError) => void): Promise<number> {
+    if (rows.length === 0) return 0
+    try {
+      await insert(rows)
+      return rows.length
+    } catch (err) {
+      if (!(err instanceof AppError) || err.retriable) throw err
+      this.metrics.sinkErrors.inc({ sink: 'clickhouse', kind: 'data' })
+      if (rows.length === 1) {
+        onRefused(rows[0]!, err)
+        return 0
+      }
+      const mid = Math.ceil(rows.length / 2)
+      return (await this.isolate(rows.slice(0, mid), insert, onRefused)) + (await this.isolate(rows.slice(mid), insert, onRefused))
+    }
   }
 }
 
-function decodeMessage(batch: InboundBatch, message: InboundMessage, events: EventRow[], rejections: RejectionRow[]): void {
+interface Decoded {
+  readonly events: EventRow[]
+  readonly rejections: RejectionRow[]
+  /** The record each event row was made from: its raw copy if ClickHouse refuses the row. */
+  readonly records: Map<EventRow, unknown>
+}
+
+/** Turns one Kafka message into rows and rejections. Never throws, whatever the message holds. */
+function decodeMessage(batch: InboundBatch, message: InboundMessage, out: Decoded): void {
   const h = message.headers
+  const receivedAtMs = Number(h[EVENT_HEADERS.receivedAt])
   const meta: EnvelopeMeta = {
     environmentId: h[EVENT_HEADERS.environment] ?? '',
     accountId: h[EVENT_HEADERS.account] ?? '',
-    receivedAtMs: Number(h[EVENT_HEADERS.receivedAt] ?? Date.now()),
+    receivedAtMs: Number.isSafeInteger(receivedAtMs) && receivedAtMs >= 0 && receivedAtMs <= MAX_TIMESTAMP_MS ? receivedAtMs : Date.now(),
     sdkVersion: h[EVENT_HEADERS.sdkVersion] ?? '',
     requestId: h[EVENT_HEADERS.requestId] ?? '',
   }
   const position = (index: number) => ({ topic: batch.topic, partition: batch.partition, offset: message.offset, index })
+  const text = message.value.toString('utf8')
   let records: unknown
   try {
-    records = JSON.parse(message.value.toString('utf8'))
+    records = JSON.parse(text)
   } catch {
     records = undefined
   }
   if (!meta.environmentId || !Array.isArray(records)) {
-    rejections.push(rejectionRow('kafka message is not an event batch written by the edge', message.value.toString('utf8'), meta, position(0)))
+    out.rejections.push(rejectionRow('kafka message is not an event batch written by the edge', text, meta, position(0)))
     return
   }
   records.forEach((record: unknown, index) => {
     const outcome = processEvent(record, meta, position(index))
-    if (outcome.ok) events.push(outcome.row)
-    else rejections.push(outcome.rejection)
+    if (outcome.ok) {
+      out.events.push(outcome.row)
+      out.records.set(outcome.row, record)
+    } else {
+      out.rejections.push(outcome.rejection)
+    }
   })
+}
+
+function originOf(row: EventRow): EnvelopeMeta {
+  return { environmentId: row.environment_id, accountId: row.account_id, receivedAtMs: row.received_at_ms, sdkVersion: row.sdk_version, requestId: row.request_id }
+}
+
+function positionOf(row: EventRow) {
+  return { topic: row.source_topic, partition: row.source_partition, offset: BigInt(row.source_offset), index: row.source_index }
 }

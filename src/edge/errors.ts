@@ -1,6 +1,14 @@
 // One closed set of error codes, their HTTP status, and the JSON body every error answer has:
 // {statusCode, code, message, requestId}.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { isDependencyUnavailable } from '../shared/errors.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The code of the error this request was answered with, for the request log line and the metric. */
+    errorCode?: ErrorCode
+  }
+}
 
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
@@ -49,7 +57,9 @@ export function errorHandler(this: unknown, error: FastifyError | HttpError, req
 export function prepareError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): HttpError {
   const http = error instanceof HttpError ? error : fromFastifyError(error, request)
   if (http.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error')
+  else if (http.code === 'UNAVAILABLE' && !(error instanceof HttpError)) request.log.warn({ err: error }, 'a dependency is unavailable')
   if ((http.code === 'UNAVAILABLE' || http.code === 'RATE_LIMITED') && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+  request.errorCode = http.code
   return http
 }
 
@@ -62,7 +72,10 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): HttpErr
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new HttpError('BAD_REQUEST', 'Content-Length does not match the body')
   }
+  if (isDependencyUnavailable(error)) return new HttpError('UNAVAILABLE', 'a service this request needs did not answer in time; nothing was changed or the change is uncertain, retry later')
   if (error.statusCode === 404) return new HttpError('NOT_FOUND', 'no such route')
+  if (error.statusCode === 414) return new HttpError('BAD_REQUEST', 'the URL is too long')
+  if (error.code === 'FST_ERR_BAD_URL') return new HttpError('BAD_REQUEST', 'the URL is malformed (bad percent-encoding)')
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return new HttpError('BAD_REQUEST', error.message)
   return new HttpError('INTERNAL', 'internal error')
 }

@@ -1,6 +1,7 @@
 // POST /api/events/bulk and POST /api/events/beacon. The edge checks the envelope only (a JSON array
-// of objects within the limits), writes the records to Kafka and answers 202 once Kafka has them.
-// Field validation happens in the events consumer.
+// of objects within the limits, nesting, numbers a double can hold), writes the records to Kafka and
+// answers 202 once Kafka has them. Field validation happens in the events consumer, record by record:
+// a lone surrogate in one record rejects that record there, never the whole body (SDKs never resend).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isSdkPrincipal, presentedKey, type ApiKeyCache, type SdkPrincipal } from '../auth/api-keys.js'
 import type { Publisher } from '../broker/ports.js'
@@ -8,7 +9,8 @@ import { PublishError } from '../broker/ports.js'
 import type { Metrics } from '../app/metrics.js'
 import { encodeEventMessages, RecordTooLargeError } from '../pipeline/event-messages.js'
 import { HttpError } from './errors.js'
-import { parseJsonBody } from './json-body.js'
+import { jsonBodyParser } from './json-body.js'
+import { TokenBuckets } from './rate-limit.js'
 
 export interface EventRoutesOptions {
   readonly publisher: Publisher
@@ -16,7 +18,11 @@ export interface EventRoutesOptions {
   readonly metrics: Metrics
   readonly topic: string
   readonly maxBodyBytes: number
+  readonly beaconMaxBodyBytes: number
   readonly maxRecords: number
+  /** Requests per second (sustained, and at once) per SDK key in this process. */
+  readonly ratePerSecond: number
+  readonly burst: number
   readonly messageMaxBytes: number
   readonly isDraining: () => boolean
 }
@@ -31,14 +37,20 @@ const UNAUTHORIZED = 'missing or unknown SDK key: send Authorization: Bearer <se
 
 export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions): Promise<void> {
   app.decorateRequest('principal', undefined)
+  // Lone surrogates pass here and are rejected per record by the consumer (see above).
+  const parseRecords = jsonBodyParser({ allowLoneSurrogates: true })
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseRecords)
+  const buckets = new TokenBuckets(opts.ratePerSecond, opts.burst)
 
-  // The browser SDK's beacon is text/plain JSON; parsed with the same protections as application/json.
-  app.removeContentTypeParser('text/plain')
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, parseJsonBody)
-
-  const authenticate = async (key: string | undefined): Promise<SdkPrincipal> => {
+  const authenticate = async (key: string | undefined, reply: FastifyReply): Promise<SdkPrincipal> => {
     const principal = key ? await opts.apiKeys.lookup(key) : undefined
     if (!isSdkPrincipal(principal)) throw new HttpError('UNAUTHORIZED', UNAUTHORIZED)
+    const { wait } = buckets.take(principal.id)
+    if (wait > 0) {
+      void reply.header('retry-after', String(wait))
+      throw new HttpError('RATE_LIMITED', `rate limit of ${opts.ratePerSecond} requests per second for this SDK key exceeded; retry after ${wait} s`)
+    }
     return principal
   }
 
@@ -86,22 +98,28 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     return reply.code(202).send({ requestId: request.id, accepted: records.length })
   }
 
+  // application/json only: any other Content-Type is 415 (the root registers no other parser).
   app.post('/api/events/bulk', {
     bodyLimit: opts.maxBodyBytes,
     // Authenticate before the body is read and parsed: an unknown key costs no parsing.
-    onRequest: async (request) => {
-      request.principal = await authenticate(presentedKey(request.headers, false))
+    onRequest: async (request, reply) => {
+      request.principal = await authenticate(presentedKey(request.headers, false), reply)
     },
     handler: async (request, reply) => ingest(request, reply, request.principal!, request.body, request.headers['splitsdkversion']),
   })
 
-  app.post('/api/events/beacon', { bodyLimit: opts.maxBodyBytes }, async (request, reply) => {
-    const body = request.body as { entries?: unknown; token?: unknown; sdk?: unknown } | null
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new HttpError('BAD_REQUEST', 'beacon body must be a JSON object {entries, token, sdk}')
-    }
-    const principal = await authenticate(typeof body.token === 'string' ? body.token : undefined)
-    return ingest(request, reply, principal, body.entries, body.sdk)
+  // The browser SDK's beacon (navigator.sendBeacon) is text/plain JSON with the key inside the body,
+  // so the body is read before the key is known: it is kept small (browsers cap a beacon at 64 KiB).
+  await app.register(async (beacon) => {
+    beacon.addContentTypeParser('text/plain', { parseAs: 'string' }, parseRecords)
+    beacon.post('/api/events/beacon', { bodyLimit: opts.beaconMaxBodyBytes }, async (request, reply) => {
+      const body = request.body as { entries?: unknown; token?: unknown; sdk?: unknown } | null
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new HttpError('BAD_REQUEST', 'beacon body must be a JSON object {entries, token, sdk}')
+      }
+      const principal = await authenticate(typeof body.token === 'string' ? body.token : undefined, reply)
+      return ingest(request, reply, principal, body.entries, body.sdk)
+    })
   })
 }
 

@@ -1,19 +1,37 @@
 // The JSON body parser of every route: secure-json-parse refuses `__proto__` and
-// `constructor.prototype` keys, and a failure says what is wrong instead of Fastify's generic text.
+// `constructor.prototype` keys; the parsed value is then checked for what a schema cannot say
+// (nesting depth, numbers beyond a double, lone surrogates). A failure says what is wrong and where,
+// instead of Fastify's generic text.
 import type { FastifyRequest } from 'fastify'
 import secureJson from 'secure-json-parse'
+import { describeJsonProblem, inspectJson, jsonProblemField, type JsonCheckOptions } from '../shared/json-checks.js'
 import { HttpError } from './errors.js'
 
-export function parseJsonBody(_request: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void): void {
-  const text = typeof body === 'string' ? body : body.toString('utf8')
-  if (text.trim().length === 0) {
-    done(new HttpError('BAD_REQUEST', 'request body is empty; send JSON'))
-    return
-  }
-  try {
-    done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }))
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err)
-    done(new HttpError('BAD_REQUEST', /forbidden/i.test(message) ? 'body contains a forbidden key (__proto__ or constructor.prototype)' : `body is not valid JSON: ${message}`))
+type Done = (err: Error | null, value?: unknown) => void
+
+/** A content-type parser for JSON with the given checks (default: depth 64, finite numbers, well-formed strings). */
+export function jsonBodyParser(options: JsonCheckOptions = {}) {
+  return (_request: FastifyRequest, body: string | Buffer, done: Done): void => {
+    const text = typeof body === 'string' ? body : body.toString('utf8')
+    if (text.trim().length === 0) {
+      done(new HttpError('BAD_REQUEST', 'request body is empty; send JSON'))
+      return
+    }
+    let value: unknown
+    try {
+      value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' })
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err)
+      done(new HttpError('BAD_REQUEST', /forbidden/i.test(message) ? 'body contains a forbidden key (__proto__ or constructor.prototype)' : `body is not valid JSON: ${message}`))
+      return
+    }
+    const problem = inspectJson(value, options)
+    if (problem) {
+      done(new HttpError('BAD_REQUEST', describeJsonProblem('body', problem), [{ field: jsonProblemField('body', problem), problem: problem.problem }]))
+      return
+    }
+    done(null, value)
   }
 }
+
+export const parseJsonBody = jsonBodyParser()

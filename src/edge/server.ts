@@ -1,13 +1,14 @@
 // The HTTP server of every process: health, readiness and metrics always; the ingest routes when the
 // process runs the edge role. Built apart from listening, so tests can use inject() or listen on :0.
 import { randomUUID } from 'node:crypto'
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { checkReadiness, type Deps } from '../app/deps.js'
+import type { ConsumerHealth } from '../broker/ports.js'
 import { errorHandler, HttpError } from './errors.js'
 import { integrationRoutes } from '../admin/integrations.route.js'
-import { SPLIT_API_PREFIX, splitApi } from '../admin/split-api.js'
-import { scimRoutes } from '../admin/scim.route.js'
-import { settingsRoutes } from '../admin/settings.route.js'
+import { SPLIT_API_PREFIX, splitApi, splitErrorHandler } from '../admin/split-api.js'
+import { scimErrorHandler, scimRoutes } from '../admin/scim.route.js'
+import { harnessErrorHandler, settingsRoutes } from '../admin/settings.route.js'
 import { eventRoutes } from './events.route.js'
 import { parseJsonBody } from './json-body.js'
 import { webhookRoutes } from './webhook.route.js'
@@ -15,6 +16,18 @@ import { webhookRoutes } from './webhook.route.js'
 export interface ServerOptions {
   readonly edge: boolean
   readonly isDraining: () => boolean
+  /** The health of the consumers this process runs, by role (for /readyz). */
+  readonly consumers: () => Readonly<Record<string, ConsumerHealth>>
+}
+
+type ErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void
+
+/** The error handler of the API a path belongs to (its own error body). */
+function apiErrorHandler(url: string): ErrorHandler {
+  if (url.startsWith(`${SPLIT_API_PREFIX}/`)) return splitErrorHandler
+  if (url.startsWith('/gateway/ng/api/scim/')) return scimErrorHandler
+  if (url.startsWith('/gateway/ng/api/')) return harnessErrorHandler
+  return errorHandler
 }
 
 function listeningUrl(app: FastifyInstance): string {
@@ -37,12 +50,28 @@ export async function buildServer(deps: Deps, options: ServerOptions): Promise<F
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
+    // Slow senders (slowloris) are cut off: the whole request within requestTimeout, no idle socket
+    // beyond the idle timeout (longer than any answer takes: Kafka's and Redis's deadlines are shorter).
+    requestTimeout: deps.config.http.requestTimeoutMs,
+    connectionTimeout: deps.config.http.idleTimeoutMs,
+    // Errors the router meets before any route (a malformed percent-encoding, a parameter over the
+    // length limit) get the error body of the API the path belongs to, a request id, a log line and
+    // the metric, like every other error, and never echo the URL.
+    frameworkErrors: (error, request, reply) => {
+      void reply.header('x-request-id', request.id)
+      apiErrorHandler(request.url)(error, request, reply)
+      deps.metrics.httpErrors.inc({ route: 'unmatched', code: request.errorCode ?? 'BAD_REQUEST' })
+      request.log.info({ method: request.method, route: 'unmatched', statusCode: reply.statusCode, code: request.errorCode }, 'request refused by the router')
+    },
   })
   app.setErrorHandler(errorHandler)
+  // JSON is the only body every route takes; routes that take more (beacon, webhooks, key files) say so.
+  app.removeContentTypeParser('text/plain')
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody)
-  app.setNotFoundHandler((request) => {
-    throw new HttpError('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0] ?? ''}`)
+  // NOTE: the URL is never echoed: webhook addresses are secrets and URLs end up in client logs.
+  app.setNotFoundHandler(() => {
+    throw new HttpError('NOT_FOUND', 'no such route')
   })
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id)
@@ -50,14 +79,15 @@ export async function buildServer(deps: Deps, options: ServerOptions): Promise<F
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched'
     deps.metrics.httpRequests.inc({ route, method: request.method, status_code: String(reply.statusCode) })
+    if (request.errorCode) deps.metrics.httpErrors.inc({ route, code: request.errorCode })
     const level = route === '/metrics' || route === '/healthz' || route === '/readyz' ? 'debug' : 'info'
-    request.log[level]({ method: request.method, route, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request completed')
+    request.log[level]({ method: request.method, route, statusCode: reply.statusCode, ...(request.errorCode ? { code: request.errorCode } : {}), ms: Math.round(reply.elapsedTime) }, 'request completed')
   })
 
   app.get('/healthz', async () => ({ status: 'ok' }))
   app.get('/readyz', async (_request, reply) => {
     if (options.isDraining()) return reply.code(503).send({ status: 'draining' })
-    const { ready, checks } = await checkReadiness(deps)
+    const { ready, checks } = await checkReadiness(deps, options.consumers())
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks })
   })
   app.get('/metrics', async (_request, reply) => {
@@ -71,7 +101,10 @@ export async function buildServer(deps: Deps, options: ServerOptions): Promise<F
       metrics: deps.metrics,
       topic: deps.topics.events,
       maxBodyBytes: deps.config.events.maxBodyBytes,
+      beaconMaxBodyBytes: deps.config.events.beaconMaxBodyBytes,
       maxRecords: deps.config.events.maxRecords,
+      ratePerSecond: deps.config.events.ratePerSecond,
+      burst: deps.config.events.burst,
       messageMaxBytes: deps.config.kafka.messageMaxBytes,
       isDraining: options.isDraining,
     })

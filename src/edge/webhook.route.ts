@@ -7,7 +7,6 @@ import type { Metrics } from '../app/metrics.js'
 import type { WebhookRoutes } from '../auth/webhooks.js'
 import { PublishError, type Publisher } from '../broker/ports.js'
 import { encodeAlertMessage } from '../pipeline/alert-messages.js'
-import { depthExceeds, MAX_PAYLOAD_DEPTH } from '../pipeline/alerts.js'
 import type { WebhookRoute } from '../state/integrations.js'
 import { HttpError } from './errors.js'
 import { parseJsonBody } from './json-body.js'
@@ -34,7 +33,8 @@ declare module 'fastify' {
 export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOptions): Promise<void> {
   const buckets = new TokenBuckets(opts.ratePerSecond, opts.burst)
   app.decorateRequest('webhook', undefined)
-  // Senders label their JSON in many ways: whatever the Content-Type, the body must parse as JSON (else 400).
+  // Senders label their JSON in many ways (text/plain included): whatever the Content-Type, the body
+  // must parse as JSON with the checks of every JSON body (depth, numbers, well-formed text), else 400.
   app.addContentTypeParser('*', { parseAs: 'string' }, parseJsonBody)
 
   app.post<{ Params: { webhookId: string } }>('/api/v1/webhook/:webhookId', {
@@ -55,7 +55,6 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
       if (opts.isDraining()) throw new HttpError('UNAVAILABLE', 'server is shutting down; retry on another instance')
       const body: unknown = request.body
       if (typeof body !== 'object' || body === null) throw new HttpError('BAD_REQUEST', 'body must be a JSON object or array')
-      if (depthExceeds(body, MAX_PAYLOAD_DEPTH)) throw new HttpError('BAD_REQUEST', `body nests deeper than ${MAX_PAYLOAD_DEPTH} levels`)
       const { route } = request.webhook!
       const message = encodeAlertMessage(JSON.stringify(body), { integrationId: route.integrationId, accountId: route.accountId, receivedAtMs: Date.now(), requestId: request.id }, opts.messageMaxBytes)
       if (!message) throw new HttpError('PAYLOAD_TOO_LARGE', `payload is larger than ${opts.messageMaxBytes} bytes even compressed`)

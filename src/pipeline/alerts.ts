@@ -1,11 +1,17 @@
 // Alert mappings: checked when saved, rendered per payload into normalized alerts. Pure functions.
 // Moustache templates (mustache.js) render `{{webhook.<path>}}` from the payload and, with a split
-// path, `{{item.<path>}}` from each array item. Output is never HTML-escaped. The view is built from
-// null-prototype objects, so `{{webhook.constructor}}` and friends render nothing.
+// path, `{{item.<path>}}` from each array item. Output is never HTML-escaped. The view has no
+// prototype anywhere (objects and arrays alike), so no built-in method such as `join` or
+// `__defineGetter__` can be reached; a placeholder that points at an object renders its JSON.
+// Rendering has a budget (section depth, output per template, work and CPU time per payload) and
+// yields to the event loop while it works, so a hostile payload or mapping cannot hold the process.
 import { readFileSync } from 'node:fs'
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { Ajv, type ErrorObject } from 'ajv'
 import addFormats from 'ajv-formats'
 import Mustache from 'mustache'
+import { AppError } from '../shared/errors.js'
+import { describeJsonProblem, inspectJson, MAX_JSON_DEPTH } from '../shared/json-checks.js'
 import { normalizeTimestamp } from './events.js'
 
 const load = (name: string) => JSON.parse(readFileSync(new URL(`../../schemas/${name}`, import.meta.url), 'utf8')) as object
@@ -65,9 +71,23 @@ const SEVERITY_SYNONYMS: Record<string, Severity> = {
 
 const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor'])
 /** Deepest payload nesting rendered (the webhook edge refuses deeper ones with 400). */
-export const MAX_PAYLOAD_DEPTH = 64
+export const MAX_PAYLOAD_DEPTH = MAX_JSON_DEPTH
 /** Most alerts one payload may split into. */
 export const MAX_ALERTS_PER_PAYLOAD = 1000
+
+/** What one payload's rendering may cost: each nested section multiplies the work, so depth is bounded too. */
+export const RENDER_LIMITS = {
+  /** Sections ({{#x}} or {{^x}}) nested in one another, at save time and when rendering. */
+  maxSectionDepth: 3,
+  /** Characters one template may render to (every alert field's own limit is lower). */
+  maxOutputChars: 64 * 1024,
+  /** Template tokens rendered for one payload, over all its alerts and fields. */
+  maxSteps: 500_000,
+  /** CPU time one payload may take, summed over the slices between yields. */
+  maxCpuMs: 1000,
+  /** Rendering yields to the event loop after this much CPU time. */
+  sliceMs: 10,
+} as const
 
 // mustache.js caches every template it parses, without bound: a bounded cache instead.
 const TEMPLATE_CACHE_SIZE = 2000
@@ -80,7 +100,7 @@ Mustache.templateCache = {
   },
   clear: () => templateCache.clear(),
 }
-const RAW = { escape: (value: unknown) => String(value) }
+const RAW = { escape: (value: unknown) => toText(value) }
 
 /** Checks a mapping as it is saved: shape, template syntax, names, and required fields that can render empty. */
 export function checkMapping(input: unknown): { ok: true; mapping: AlertMapping } | { ok: false; problems: MappingProblem[] } {
@@ -118,7 +138,8 @@ function checkTemplate(template: string, split: boolean): string | { hasLiteralT
     return `template syntax error: ${err instanceof Error ? err.message : String(err)}`
   }
   const roots = split ? 'webhook or item' : 'webhook'
-  const walk = (list: Token[], nested: boolean): string | undefined => {
+  const walk = (list: Token[], depth: number): string | undefined => {
+    const nested = depth > 0
     for (const [type, value, , , children] of list) {
       if (type === '>') return 'partials ({{> name}}) are not supported'
       if (type === '=') return 'delimiter changes ({{=...=}}) are not supported'
@@ -132,13 +153,14 @@ function checkTemplate(template: string, split: boolean): string | { hasLiteralT
         return `unknown ${kind} "${value}": names start with ${roots} (e.g. {{webhook.status}})`
       }
       if (children) {
-        const problem = walk(children, true)
+        if (depth + 1 > RENDER_LIMITS.maxSectionDepth) return `sections nest deeper than ${RENDER_LIMITS.maxSectionDepth} levels`
+        const problem = walk(children, depth + 1)
         if (problem) return problem
       }
     }
     return undefined
   }
-  const problem = walk(tokens, false)
+  const problem = walk(tokens, 0)
   if (problem) return problem
   return { hasLiteralText: tokens.some(([type, value]) => type === 'text' && value.trim().length > 0) }
 }
@@ -160,31 +182,123 @@ export interface RenderContext {
   readonly receivedAtMs: number
 }
 
-/** Renders a payload into alerts: one, or one per item of the split path. Never throws on payload content. */
-export function renderAlerts(mapping: AlertMapping, payload: unknown, ctx: RenderContext): RenderOutcome[] {
-  if (depthExceeds(payload, MAX_PAYLOAD_DEPTH)) return [{ ok: false, reason: `payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels` }]
+/**
+ * Renders a payload into alerts: one, or one per item of the split path. Never throws on payload or
+ * mapping content: a payload over its budget gives one rejection naming the limit.
+ */
+export async function renderAlerts(mapping: AlertMapping, payload: unknown, ctx: RenderContext): Promise<RenderOutcome[]> {
+  const problem = inspectJson(payload, { maxDepth: MAX_PAYLOAD_DEPTH })
+  if (problem) return [{ ok: false, reason: describeJsonProblem('payload', problem) }]
   const webhook = toView(payload)
-  if (mapping.splitPath === undefined) return [renderOne(mapping, { webhook }, ctx)]
-  const items = lookup(webhook, mapping.splitPath)
-  if (!Array.isArray(items)) return [{ ok: false, reason: `splitPath "${mapping.splitPath}" is not an array in the payload` }]
-  if (items.length > MAX_ALERTS_PER_PAYLOAD) return [{ ok: false, reason: `splitPath "${mapping.splitPath}" has ${items.length} items; at most ${MAX_ALERTS_PER_PAYLOAD} alerts per payload` }]
-  return items.map((item: unknown) => renderOne(mapping, { webhook, item }, ctx))
-}
-
-/** Whether parsed JSON nests deeper than max (iterative: deep input cannot exhaust the stack). */
-export function depthExceeds(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]]
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!
-    if (v === null || typeof v !== 'object') continue
-    if (depth > max) return true
-    for (const child of Object.values(v)) stack.push([child, depth + 1])
+  const budget = new RenderBudget()
+  try {
+    if (mapping.splitPath === undefined) return [renderOne(mapping, rootView({ webhook }), ctx, budget)]
+    const items = lookup(webhook, mapping.splitPath)
+    if (!Array.isArray(items)) return [{ ok: false, reason: `splitPath "${mapping.splitPath}" is not an array in the payload` }]
+    if (items.length > MAX_ALERTS_PER_PAYLOAD) return [{ ok: false, reason: `splitPath "${mapping.splitPath}" has ${items.length} items; at most ${MAX_ALERTS_PER_PAYLOAD} alerts per payload` }]
+    const outcomes: RenderOutcome[] = []
+    // NOTE: view arrays have no prototype, so no iterator: indexes only.
+    for (let i = 0; i < items.length; i++) {
+      outcomes.push(renderOne(mapping, rootView({ webhook, item: items[i] as unknown }), ctx, budget))
+      if (budget.sliceSpent()) await budget.yield()
+    }
+    return outcomes
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'RENDER_BUDGET_EXCEEDED') return [{ ok: false, reason: err.message }]
+    throw err
   }
-  return false
 }
 
-function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext): RenderOutcome {
-  const render = (template: string | undefined) => (template === undefined ? '' : Mustache.render(template, view, {}, RAW).trim())
+/** Work and CPU time of one payload's rendering; throws RENDER_BUDGET_EXCEEDED past a limit. */
+class RenderBudget {
+  private steps = 0
+  private cpuMs = 0
+  private sliceStart = performance.now()
+
+  step(n: number): void {
+    const before = this.steps
+    this.steps += n
+    if (this.steps > RENDER_LIMITS.maxSteps) throw budgetError(`rendering this payload takes more than ${RENDER_LIMITS.maxSteps} template steps`)
+    // The clock is read once every 256 steps.
+    if (before >>> 8 !== this.steps >>> 8 && this.cpuMs + performance.now() - this.sliceStart > RENDER_LIMITS.maxCpuMs) {
+      throw budgetError(`rendering this payload takes more than ${RENDER_LIMITS.maxCpuMs} ms`)
+    }
+  }
+
+  sliceSpent(): boolean {
+    return performance.now() - this.sliceStart > RENDER_LIMITS.sliceMs
+  }
+
+  async yield(): Promise<void> {
+    this.cpuMs += performance.now() - this.sliceStart
+    await yieldToLoop()
+    this.sliceStart = performance.now()
+  }
+}
+
+const budgetError = (message: string) => new AppError('RENDER_BUDGET_EXCEEDED', message, false)
+
+/** How a placeholder's value becomes text: scalars as text, objects and arrays as their JSON. */
+function toText(value: unknown): string {
+  return value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value)
+}
+
+type MustacheToken = [string, string, number, number, MustacheToken[]?, ...unknown[]]
+
+/**
+ * mustache.js's writer with the budget applied at every token: output is checked as it grows (a
+ * section over a long array of large values cannot build a huge string first), section depth is
+ * checked again (for mappings saved before the limit existed), partials are never rendered, and
+ * every value goes through toText (an object never reaches String()).
+ */
+class BudgetWriter extends Mustache.Writer {
+  budget = new RenderBudget()
+  private depth = 0
+
+  override renderTokens(tokens: string[][], context: Mustache.Context, partials?: Mustache.PartialsOrLookupFn, originalTemplate?: string, config?: Mustache.RenderOptions): string {
+    this.budget.step(tokens.length)
+    let buffer = ''
+    for (const token of tokens as unknown as MustacheToken[]) {
+      let value: string | undefined
+      switch (token[0]) {
+        case '#':
+        case '^':
+          if (++this.depth > RENDER_LIMITS.maxSectionDepth) {
+            this.depth = 0
+            throw budgetError(`sections nest deeper than ${RENDER_LIMITS.maxSectionDepth} levels`)
+          }
+          try {
+            value = token[0] === '#'
+              ? this.renderSection(token as never, context, partials, originalTemplate, config)
+              : this.renderInverted(token as never, context, partials, originalTemplate, config)
+          } finally {
+            this.depth = Math.max(0, this.depth - 1)
+          }
+          break
+        case '&':
+        case 'name': {
+          const v: unknown = context.lookup(token[1])
+          value = v === undefined || v === null ? undefined : toText(v)
+          break
+        }
+        case 'text':
+          value = token[1]
+          break
+      }
+      if (value !== undefined) {
+        buffer += value
+        if (buffer.length > RENDER_LIMITS.maxOutputChars) throw budgetError(`a template renders more than ${RENDER_LIMITS.maxOutputChars} characters`)
+      }
+    }
+    return buffer
+  }
+}
+
+const writer = new BudgetWriter()
+
+function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext, budget: RenderBudget): RenderOutcome {
+  writer.budget = budget
+  const render = (template: string | undefined) => (template === undefined ? '' : writer.render(template, view, {}, RAW).trim())
   const field = (name: DefaultableField) => render(mapping[name]) || render(mapping.defaults?.[name])
 
   const rawSeverity = field('severity')
@@ -242,15 +356,23 @@ function lookupCaseless(map: Record<string, Severity> | undefined, key: string):
   return undefined
 }
 
-/** A deep copy of parsed JSON with null-prototype objects: templates see only the payload's own keys. */
+/**
+ * A deep copy of parsed JSON without prototypes: objects are null-prototype, arrays stay arrays
+ * (Array.isArray, length) but lose Array.prototype, so templates see only the payload's own data.
+ * Recursive: callers check the depth first.
+ */
 export function toView(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(toView)
+  if (Array.isArray(value)) return Object.setPrototypeOf(value.map(toView), null) as unknown[]
   if (value !== null && typeof value === 'object') {
     const out = Object.create(null) as Record<string, unknown>
     for (const [k, v] of Object.entries(value)) out[k] = toView(v)
     return out
   }
   return value
+}
+
+function rootView(fields: Record<string, unknown>): object {
+  return Object.assign(Object.create(null) as object, fields)
 }
 
 function lookup(view: unknown, path: string): unknown {

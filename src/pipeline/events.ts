@@ -1,6 +1,7 @@
 // Validation and normalization of tracking events. Pure: records in, rows or rejections out.
 import { readFileSync } from 'node:fs'
 import { Ajv, type ErrorObject } from 'ajv'
+import { safeJson } from '../shared/json-checks.js'
 
 const eventSchema = JSON.parse(readFileSync(new URL('../../schemas/event.json', import.meta.url), 'utf8')) as object
 const validateEvent = new Ajv({ allErrors: false, strict: true, strictTypes: false }).compile(eventSchema)
@@ -70,9 +71,23 @@ export function normalizeTimestamp(value: number | string): TimestampResult {
   return { ok: true, ms, raw }
 }
 
-/** Validates one record against schemas/event.json and turns it into a row, or a rejection naming the field. */
+/** The raw copy of a rejected record is cut at this many characters. */
+export const MAX_RAW_CHARS = 256 * 1024
+
+/**
+ * Validates one record against schemas/event.json and turns it into a row, or a rejection naming
+ * the field. Never throws: whatever the record holds, the outcome is a row or a rejection.
+ */
 export function processEvent(record: unknown, meta: EnvelopeMeta, source: SourcePosition): EventOutcome {
   const reject = (reason: string): EventOutcome => ({ ok: false, rejection: rejectionRow(reason, record, meta, source) })
+  try {
+    return toRow(record, meta, source, reject)
+  } catch (err) {
+    return reject(`record could not be processed: ${err instanceof Error ? err.message : String(err)}`)
+  }
+}
+
+function toRow(record: unknown, meta: EnvelopeMeta, source: SourcePosition, reject: (reason: string) => EventOutcome): EventOutcome {
   // NOTE: ajv's "number" excludes Infinity and NaN (JSON.parse turns 1e400 into Infinity).
   if (!validateEvent(record)) return reject(describeError(validateEvent.errors?.[0]))
   const r = record as {
@@ -85,6 +100,13 @@ export function processEvent(record: unknown, meta: EnvelopeMeta, source: Source
   }
   const ts = normalizeTimestamp(r.timestamp)
   if (!ts.ok) return reject(ts.reason)
+  // The schema cannot say "well-formed Unicode": a lone surrogate would make ClickHouse refuse the
+  // whole insert (a high one) or store invalid UTF-8 (a low one). Names and ids are ASCII by pattern.
+  if (!r.key.isWellFormed()) return reject(LONE_SURROGATE('key'))
+  for (const [name, value] of Object.entries(r.properties ?? {})) {
+    if (!name.isWellFormed()) return reject(LONE_SURROGATE(`properties name ${JSON.stringify(name.toWellFormed().slice(0, 64))}`))
+    if (typeof value === 'string' && !value.isWellFormed()) return reject(LONE_SURROGATE(`properties.${name}`))
+  }
   return {
     ok: true,
     row: {
@@ -101,8 +123,11 @@ export function processEvent(record: unknown, meta: EnvelopeMeta, source: Source
   }
 }
 
+const LONE_SURROGATE = (field: string) => `${field} contains a lone UTF-16 surrogate (malformed Unicode)`
+
+/** A rejection row for any raw value: kept as JSON text, cut at MAX_RAW_CHARS, always storable. */
 export function rejectionRow(reason: string, raw: unknown, meta: EnvelopeMeta, source: SourcePosition): RejectionRow {
-  return { ...rowOrigin(meta, source), reason, raw: typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? String(raw)) }
+  return { ...rowOrigin(meta, source), reason: reason.toWellFormed(), raw: safeJson(raw, MAX_RAW_CHARS) }
 }
 
 function rowOrigin(meta: EnvelopeMeta, source: SourcePosition): RowOrigin {

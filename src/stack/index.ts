@@ -9,11 +9,14 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Config } from '../config/index.js'
+import { applyAclUsers, generatePasswords, type AclPasswords } from '../state/redis-acl.js'
 
 export const KAFKA_VERSION = '3.9.1'
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const DEPLOY = join(PROJECT_ROOT, 'deploy', 'local')
 const START_TIMEOUT_MS = 180_000
+/** Memory of the local Redis: every admin setting and credential lives there, so it never evicts (writes fail instead). */
+const REDIS_MAXMEMORY = '1gb'
 
 export class StackError extends Error {
   override readonly name = 'StackError'
@@ -68,6 +71,7 @@ export function stackServices(config: Config, say: Say): Service[] {
 
 export async function stackUp(config: Config, say: Say): Promise<void> {
   const services = stackServices(config, say)
+  const started = new Set<string>()
   for (const s of services) {
     if (await s.answers()) {
       say(`${s.name}: already answering on ${s.host}:${s.port}`)
@@ -75,6 +79,7 @@ export async function stackUp(config: Config, say: Say): Promise<void> {
     }
     if (!isLoopback(s.host)) throw new StackError(`${s.name} at ${s.host}:${s.port} does not answer, and the local stack only starts services on 127.0.0.1`)
     await s.start()
+    started.add(s.name)
   }
   const deadline = Date.now() + START_TIMEOUT_MS
   for (const s of services) {
@@ -83,7 +88,32 @@ export async function stackUp(config: Config, say: Say): Promise<void> {
       await sleep(250)
     }
   }
+  if (started.has('redis')) await createRedisUsers(config, say)
   say(`stack is up: kafka ${services[2]!.host}:${services[2]!.port}, clickhouse ${config.clickhouse.url}, redis ${config.redis.url}; data in ${config.dataDir}`)
+}
+
+/**
+ * The service and alert-reader users (state/redis-acl.ts) on the Redis the stack started, with
+ * passwords kept in <data>/redis/users.json (created once, mode 600). The local stack leaves the
+ * default user open for development; docker-compose and deploy/ turn it off.
+ */
+async function createRedisUsers(config: Config, say: Say): Promise<void> {
+  const file = join(config.dataDir, 'redis', 'users.json')
+  let passwords: AclPasswords
+  if (existsSync(file)) passwords = JSON.parse(readFileSync(file, 'utf8')) as AclPasswords
+  else {
+    passwords = generatePasswords()
+    writeFileSync(file, JSON.stringify(passwords, null, 2), { mode: 0o600 })
+  }
+  const { Redis } = await import('ioredis')
+  const redis = new Redis(config.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 })
+  try {
+    await redis.connect()
+    await applyAclUsers(redis, config.redis.keyPrefix, passwords)
+  } finally {
+    redis.disconnect()
+  }
+  say(`redis: users ${Object.keys(passwords).join(' and ')} created (passwords in ${file})`)
 }
 
 export async function stackDown(config: Config, say: Say): Promise<void> {
@@ -122,6 +152,7 @@ async function startRedis(dir: string, port: number, say: Say): Promise<void> {
   const res = spawnSync(bin, [
     '--port', String(port), '--bind', '127.0.0.1', '--dir', dir,
     '--appendonly', 'yes', '--appendfsync', 'everysec',
+    '--maxmemory', REDIS_MAXMEMORY, '--maxmemory-policy', 'noeviction',
     '--daemonize', 'yes', '--pidfile', join(dir, 'pid'), '--logfile', join(dir, 'log', 'redis.log'),
   ], { encoding: 'utf8' })
   if (res.status !== 0) throw new StackError(`redis-server failed to start: ${res.stderr || res.stdout}`)

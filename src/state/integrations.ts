@@ -1,5 +1,6 @@
 // Alert integrations in Redis. Keys (prefix p):
-//   p:integration:<id>          JSON record (with the current webhook id: shown to admins as webhookUrl)
+//   p:integration:<id>          JSON record; the current webhook address only as its SHA-256 (the
+//                               address is shown once, when it is created or rotated)
 //   p:integrations:<account>    zset of integration ids by creation time
 //   p:webhooks                  hash sha256(webhook id) -> JSON route {integrationId, accountId, rateLimitStatus, expiresAt?}
 //   p:webhooks:version          bumped on every route change; edges reload their copy when it moves
@@ -22,7 +23,8 @@ export interface IntegrationRecord {
   template: TemplateId | 'custom'
   mapping: AlertMapping
   rateLimitStatus: RateLimitStatus
-  webhookId: string
+  /** SHA-256 of the current webhook address; the address itself is never stored. */
+  webhookHash: string
   /** Addresses rotated out, by hash, with the time they stop working. */
   retired: { hash: string; expiresAt: number }[]
   createdAt: number
@@ -43,24 +45,57 @@ export function generateWebhookId(): string {
   return randomBytes(32).toString('base64url')
 }
 
+/** A record as stored by earlier versions, with the address in plain text. */
+type StoredRecord = IntegrationRecord | (Omit<IntegrationRecord, 'webhookHash'> & { webhookId: string })
+
+function fromStored(json: string): IntegrationRecord {
+  const stored = JSON.parse(json) as StoredRecord
+  if (!('webhookId' in stored)) return stored
+  const { webhookId, ...rest } = stored
+  return { ...rest, webhookHash: hashKey(webhookId) }
+}
+
 export class IntegrationStore extends RedisState {
-  async create(accountId: string, input: IntegrationInput): Promise<IntegrationRecord> {
+  /** Creates the integration; the new webhook address is returned once, with the record. */
+  async create(accountId: string, input: IntegrationInput): Promise<{ record: IntegrationRecord; webhookId: string }> {
     const now = Date.now()
-    const record: IntegrationRecord = { id: randomUUID(), accountId, ...input, webhookId: generateWebhookId(), retired: [], createdAt: now, updatedAt: now }
+    const webhookId = generateWebhookId()
+    const record: IntegrationRecord = { id: randomUUID(), accountId, ...input, webhookHash: hashKey(webhookId), retired: [], createdAt: now, updatedAt: now }
     await this.redis
       .multi()
       .set(this.k('integration', record.id), JSON.stringify(record))
       .zadd(this.k('integrations', accountId), now, record.id)
-      .hset(this.k('webhooks'), hashKey(record.webhookId), JSON.stringify(routeOf(record)))
+      .hset(this.k('webhooks'), record.webhookHash, JSON.stringify(routeOf(record)))
       .incr(this.k('webhooks', 'version'))
       .exec()
-    return record
+    return { record, webhookId }
   }
 
   /** The record, whatever its account (for consumers). */
   async byId(id: string): Promise<IntegrationRecord | undefined> {
     const json = await this.redis.get(this.k('integration', id))
-    return json ? (JSON.parse(json) as IntegrationRecord) : undefined
+    return json ? fromStored(json) : undefined
+  }
+
+  /**
+   * Rewrites records stored with the address in plain text (earlier versions) to keep only its hash.
+   * Idempotent; returns how many were rewritten.
+   */
+  async hashStoredAddresses(): Promise<number> {
+    let rewritten = 0
+    for (let cursor = '0'; ; ) {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', this.k('integration', '*'), 'COUNT', 500)
+      for (const key of keys) {
+        const json = await this.redis.get(key)
+        if (json && JSON.parse(json).webhookId !== undefined) {
+          // Only if unchanged meanwhile: a concurrent update writes the hashed form itself.
+          const swapped = await this.redis.eval(SWAP_IF_EQUAL, 1, key, json, JSON.stringify(fromStored(json)))
+          rewritten += Number(swapped)
+        }
+      }
+      if (next === '0') return rewritten
+      cursor = next
+    }
   }
 
   /** The record when it belongs to the account; another account's integration is "not found". */
@@ -73,7 +108,7 @@ export class IntegrationStore extends RedisState {
     const ids = await this.redis.zrange(this.k('integrations', accountId), 0, -1)
     if (ids.length === 0) return []
     const values = await this.redis.mget(ids.map((id) => this.k('integration', id)))
-    return values.filter((v): v is string => v !== null).map((v) => JSON.parse(v) as IntegrationRecord)
+    return values.filter((v): v is string => v !== null).map(fromStored)
   }
 
   /** Applies change to the current record inside the transaction (a concurrent write retries it). */
@@ -81,12 +116,15 @@ export class IntegrationStore extends RedisState {
     return this.modify(accountId, id, (record) => ({ ...record, ...change(record) }))
   }
 
-  async rotate(accountId: string, id: string, overlapMs: number): Promise<IntegrationRecord | undefined> {
-    return this.modify(accountId, id, (record) => {
+  /** A new address; the old one keeps working for overlapMs. The new address is returned once. */
+  async rotate(accountId: string, id: string, overlapMs: number): Promise<{ record: IntegrationRecord; webhookId: string } | undefined> {
+    const webhookId = generateWebhookId()
+    const record = await this.modify(accountId, id, (current) => {
       const now = Date.now()
-      const retired = overlapMs > 0 ? [...record.retired, { hash: hashKey(record.webhookId), expiresAt: now + overlapMs }] : record.retired
-      return { ...record, webhookId: generateWebhookId(), retired }
+      const retired = overlapMs > 0 ? [...current.retired, { hash: current.webhookHash, expiresAt: now + overlapMs }] : current.retired
+      return { ...current, webhookHash: hashKey(webhookId), retired }
     })
+    return record && { record, webhookId }
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
@@ -94,7 +132,7 @@ export class IntegrationStore extends RedisState {
     return this.tx.optimistic<boolean>([key], async (conn) => {
       const record = await this.read(conn, accountId, id)
       if (!record) return { done: false }
-      const hashes = [hashKey(record.webhookId), ...record.retired.map((r) => r.hash)]
+      const hashes = [record.webhookHash, ...record.retired.map((r) => r.hash)]
       const tx = conn
         .multi()
         .del(key)
@@ -125,11 +163,11 @@ export class IntegrationStore extends RedisState {
       const after: IntegrationRecord = { ...changed, id: before.id, accountId, retired: live, createdAt: before.createdAt, updatedAt: now }
       const tx = conn.multi().set(key, JSON.stringify(after))
       // Routes of addresses no longer current nor in their overlap go; the others are rewritten.
-      const keep = new Set([hashKey(after.webhookId), ...live.map((r) => r.hash)])
-      const gone = [hashKey(before.webhookId), ...before.retired.map((r) => r.hash)].filter((h) => !keep.has(h))
+      const keep = new Set([after.webhookHash, ...live.map((r) => r.hash)])
+      const gone = [before.webhookHash, ...before.retired.map((r) => r.hash)].filter((h) => !keep.has(h))
       if (gone.length) tx.hdel(this.k('webhooks'), ...gone)
       for (const r of live) tx.hset(this.k('webhooks'), r.hash, JSON.stringify({ ...routeOf(after), expiresAt: r.expiresAt }))
-      tx.hset(this.k('webhooks'), hashKey(after.webhookId), JSON.stringify(routeOf(after)))
+      tx.hset(this.k('webhooks'), after.webhookHash, JSON.stringify(routeOf(after)))
       tx.incr(this.k('webhooks', 'version'))
       return { tx, result: after }
     })
@@ -137,10 +175,12 @@ export class IntegrationStore extends RedisState {
 
   private async read(conn: Redis, accountId: string, id: string): Promise<IntegrationRecord | undefined> {
     const json = await conn.get(this.k('integration', id))
-    const record = json ? (JSON.parse(json) as IntegrationRecord) : undefined
+    const record = json ? fromStored(json) : undefined
     return record?.accountId === accountId ? record : undefined
   }
 }
+
+const SWAP_IF_EQUAL = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2]) return 1 end return 0`
 
 function routeOf(record: IntegrationRecord): WebhookRoute {
   return { integrationId: record.id, accountId: record.accountId, rateLimitStatus: record.rateLimitStatus }

@@ -297,7 +297,7 @@ describe('segments', () => {
     const res = await api.call('PUT', `/segments/${ids.prod}/audited/removeKeys`, { raw: '{"keys":["c"],"comment":"\\udc00"}' })
     expect(res.status).toBe(400)
     expect(res.body.details[0].field).toBe('comment')
-    expect((await api.call('PUT', `/segments/${ids.prod}/audited/upload`, { raw: '["ok","\\ud800x"]' })).body.details[0].field).toBe('keys[1]')
+    expect((await api.call('PUT', `/segments/${ids.prod}/audited/upload`, { raw: '["ok","\\ud800x"]' })).body.details[0].field).toBe('body[1]')
     expect((await api.get(`/segments/${ids.prod}/audited/keys`)).body.keys).toEqual([{ key: 'c' }])
     expect((await api.get(`/segments/ws/${ids.ws}/audited/audit`)).body.totalCount).toBe(4)
   })

@@ -52,7 +52,7 @@ it('holds events while ClickHouse is unreachable and stores each exactly once wh
     for (let r = 0; r < 5; r++) expect((await postEvents(service.url, key, batch(r * 1000, 1000))).status).toBe(202)
     await waitFor('insert errors', async () => {
       const metrics = await (await fetch(`${service.url}/metrics`)).text()
-      return /sluice_clickhouse_insert_errors_total [1-9]/.test(metrics) ? true : undefined
+      return /sluice_sink_errors_total\{sink="clickhouse",kind="retriable"\} [1-9]/.test(metrics) ? true : undefined
     })
     expect(await env.count('events')).toBe(0)
     proxy.restore()

@@ -3,17 +3,17 @@ import { ALERT_TEMPLATES, TEMPLATE_IDS } from '../../src/pipeline/alert-template
 import { checkMapping, renderAlerts, type AlertMapping, type NormalizedAlert } from '../../src/pipeline/alerts.js'
 
 const ctx = { integrationId: 'int-1', requestId: 'req-1', receivedAtMs: Date.parse('2026-11-22T10:05:00.000Z') }
-const ok = (outcomes: ReturnType<typeof renderAlerts>): NormalizedAlert[] =>
+const ok = (outcomes: Awaited<ReturnType<typeof renderAlerts>>): NormalizedAlert[] =>
   outcomes.map((o) => {
     if (!o.ok) throw new Error(o.reason)
     return o.alert
   })
 
 describe('templates', () => {
-  it.each(TEMPLATE_IDS)('%s: the mapping is valid and maps its example completely', (id) => {
+  it.each(TEMPLATE_IDS)('%s: the mapping is valid and maps its example completely', async (id) => {
     const t = ALERT_TEMPLATES[id]
     expect(checkMapping(t.mapping)).toMatchObject({ ok: true })
-    const alerts = ok(renderAlerts(t.mapping, t.example, ctx))
+    const alerts = ok(await renderAlerts(t.mapping, t.example, ctx))
     expect(alerts.length).toBeGreaterThan(0)
     for (const a of alerts) {
       expect(a.description).not.toBe('')
@@ -26,8 +26,8 @@ describe('templates', () => {
     }
   })
 
-  it('alertmanager v4 with three alerts gives three alerts', () => {
-    const alerts = ok(renderAlerts(ALERT_TEMPLATES.alertmanager.mapping, ALERT_TEMPLATES.alertmanager.example, ctx))
+  it('alertmanager v4 with three alerts gives three alerts', async () => {
+    const alerts = ok(await renderAlerts(ALERT_TEMPLATES.alertmanager.mapping, ALERT_TEMPLATES.alertmanager.example, ctx))
     expect(alerts.map((a) => [a.severity, a.description, a.source, a.correlationId, a.customFields['status']])).toEqual([
       ['critical', 'Error rate above 5% on checkout-1', 'checkout', 'c2f1a0d7e5b3a911', 'firing'],
       ['warning', 'p99 latency above 2s on checkout-2', 'checkout', '7a9d44e0b1c2d3e4', 'firing'],
@@ -36,8 +36,8 @@ describe('templates', () => {
     expect(alerts[0]).toMatchObject({ timestamp: '2026-11-22T09:58:00.000Z', receivedAt: '2026-11-22T10:05:00.000Z', integrationId: 'int-1', requestId: 'req-1' })
   })
 
-  it('datadog maps epoch-millisecond dates and its alert types', () => {
-    const [a] = ok(renderAlerts(ALERT_TEMPLATES.datadog.mapping, ALERT_TEMPLATES.datadog.example, ctx))
+  it('datadog maps epoch-millisecond dates and its alert types', async () => {
+    const [a] = ok(await renderAlerts(ALERT_TEMPLATES.datadog.mapping, ALERT_TEMPLATES.datadog.example, ctx))
     expect(a).toMatchObject({ severity: 'high', source: 'datadog', timestamp: new Date(1795341600000).toISOString(), correlationId: '7261812309837163501' })
   })
 })
@@ -61,9 +61,9 @@ describe('custom mappings', () => {
     origin: {},
   }
 
-  it('renders nested paths, array indexes, defaults and the severity map, unescaped', () => {
+  it('renders nested paths, array indexes, defaults and the severity map, unescaped', async () => {
     expect(checkMapping(mapping)).toMatchObject({ ok: true })
-    const [a] = ok(renderAlerts(mapping, payload, ctx))
+    const [a] = ok(await renderAlerts(mapping, payload, ctx))
     expect(a).toEqual({
       severity: 'critical',
       description: 'Load <5> & "rising" for \'db\' (db-1)',
@@ -77,36 +77,36 @@ describe('custom mappings', () => {
       requestId: 'req-1',
       customFields: { region: 'eu-west-1' },
     })
-    const [resolved] = ok(renderAlerts(mapping, { ...payload, check: { ...payload.check, state: 'resolved' } }, ctx))
+    const [resolved] = ok(await renderAlerts(mapping, { ...payload, check: { ...payload.check, state: 'resolved' } }, ctx))
     expect(resolved!.severity).toBe('info')
   })
 
-  it('does not reach the prototype chain', () => {
+  it('does not reach the prototype chain', async () => {
     const m = { ...mapping, description: 'x{{webhook.toString}}{{webhook.hasOwnProperty}}x' }
-    const [a] = ok(renderAlerts(m, payload, ctx))
+    const [a] = ok(await renderAlerts(m, payload, ctx))
     expect(a!.description).toBe('xx')
   })
 
-  it('rejects (not drops) alerts that cannot be normalized, with a reason', () => {
-    expect(renderAlerts(mapping, { ...payload, check: { ...payload.check, state: 'purple' } }, ctx)).toEqual([
+  it('rejects (not drops) alerts that cannot be normalized, with a reason', async () => {
+    expect(await renderAlerts(mapping, { ...payload, check: { ...payload.check, state: 'purple' } }, ctx)).toEqual([
       { ok: false, reason: expect.stringMatching(/severity "purple" is not one of critical, high, warning, info/) },
     ])
-    expect(renderAlerts(mapping, { ...payload, check: { ...payload.check, when: 'yesterday' } }, ctx)).toEqual([
+    expect(await renderAlerts(mapping, { ...payload, check: { ...payload.check, when: 'yesterday' } }, ctx)).toEqual([
       { ok: false, reason: expect.stringMatching(/timestamp "yesterday" is not a time/) },
     ])
     const split = { ...ALERT_TEMPLATES.alertmanager.mapping }
-    expect(renderAlerts(split, { alerts: 'none' }, ctx)).toEqual([{ ok: false, reason: 'splitPath "alerts" is not an array in the payload' }])
-    expect(renderAlerts(split, { alerts: [] }, ctx)).toEqual([])
+    expect(await renderAlerts(split, { alerts: 'none' }, ctx)).toEqual([{ ok: false, reason: 'splitPath "alerts" is not an array in the payload' }])
+    expect(await renderAlerts(split, { alerts: [] }, ctx)).toEqual([])
   })
 
-  it('bounds hostile payloads: depth, number of alerts, prototype names as severities', () => {
+  it('bounds hostile payloads: depth, number of alerts, prototype names as severities', async () => {
     let deep: unknown = 'x'
     for (let i = 0; i < 5000; i++) deep = [deep]
-    expect(renderAlerts(mapping, { check: deep }, ctx)).toEqual([{ ok: false, reason: 'payload nests deeper than 64 levels' }])
+    expect(await renderAlerts(mapping, { check: deep }, ctx)).toEqual([{ ok: false, reason: expect.stringMatching(/^payload\.check\[0\]\[0\].* nests deeper than 64 levels$/) }])
     const many = { alerts: Array.from({ length: 1001 }, () => ({ labels: { severity: 'info' } })) }
-    expect(renderAlerts(ALERT_TEMPLATES.alertmanager.mapping, many, ctx)).toEqual([{ ok: false, reason: expect.stringMatching(/1001 items; at most 1000/) }])
+    expect(await renderAlerts(ALERT_TEMPLATES.alertmanager.mapping, many, ctx)).toEqual([{ ok: false, reason: expect.stringMatching(/1001 items; at most 1000/) }])
     for (const state of ['constructor', '__proto__', 'toString']) {
-      expect(renderAlerts(mapping, { ...payload, check: { ...payload.check, state } }, ctx)[0]).toMatchObject({ ok: false, reason: expect.stringMatching(/is not one of/) })
+      expect((await renderAlerts(mapping, { ...payload, check: { ...payload.check, state } }, ctx))[0]).toMatchObject({ ok: false, reason: expect.stringMatching(/is not one of/) })
     }
   })
 })
@@ -133,7 +133,7 @@ describe('checkMapping', () => {
     }
   })
 
-  it('accepts a placeholder-only required field when it has a default', () => {
+  it('accepts a placeholder-only required field when it has a default', async () => {
     expect(checkMapping({ severity: 'x', description: 'y', source: '{{webhook.service}}', defaults: { source: 'unknown' } }).ok).toBe(true)
     expect(checkMapping({ severity: 'x', description: 'y', source: '{{#webhook.tags}}{{name}} {{/webhook.tags}}x' }).ok).toBe(true)
   })

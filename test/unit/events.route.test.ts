@@ -22,14 +22,15 @@ afterEach(async () => {
 async function build(draining: boolean) {
   const log = createLogger('silent')
   broker = new KafkaBroker(
-    { brokers: ['127.0.0.1:1'], clientId: 't', partitions: 3, replicationFactor: 1, messageMaxBytes: 768 * 1024, publishTimeoutMs: 500, sessionTimeoutMs: 30000, fetchMaxBytes: 1 << 20 },
+    { brokers: ['127.0.0.1:1'], clientId: 't', partitions: 3, replicationFactor: 1, messageMaxBytes: 768 * 1024, publishTimeoutMs: 500, sessionTimeoutMs: 30000, fetchMaxBytes: 1 << 20, stallMs: 120_000 },
     log,
+    createMetrics(),
   )
   app = Fastify()
   app.setErrorHandler(errorHandler)
   await app.register(eventRoutes, {
     publisher: broker, apiKeys, metrics: createMetrics(), topic: 'events',
-    maxBodyBytes: 8 << 20, maxRecords: 10_000, messageMaxBytes: 768 * 1024, isDraining: () => draining,
+    maxBodyBytes: 8 << 20, beaconMaxBodyBytes: 65536, maxRecords: 10_000, ratePerSecond: 1000, burst: 1000, messageMaxBytes: 768 * 1024, isDraining: () => draining,
   })
   return app
 }

@@ -1,8 +1,11 @@
 // Writes event rows and rejections to ClickHouse. Each row carries its source (topic, partition,
 // offset, index), which is what makes replays exact: before writing rows that may already be there
 // (after a restart, a rebalance or a failed insert), the consumer asks which positions exist.
+// Every failure leaves as an AppError: SINK_REFUSED_DATA when ClickHouse refused the rows themselves
+// (the consumer then isolates and rejects them), SINK_UNAVAILABLE otherwise (waited out).
 import type { ClickHouseClient } from '@clickhouse/client'
 import type { EventRow, RejectionRow } from '../../pipeline/events.js'
+import { fromClickHouse } from '../../shared/errors.js'
 
 export class ClickHouseEventSink {
   constructor(
@@ -10,31 +13,43 @@ export class ClickHouseEventSink {
     private readonly database: string,
   ) {}
 
-  async insertEvents(rows: readonly EventRow[]): Promise<void> {
-    if (rows.length > 0) await this.client.insert({ table: `${this.database}.events`, values: [...rows], format: 'JSONEachRow' })
+  insertEvents(rows: readonly EventRow[]): Promise<void> {
+    return this.insert('events', rows)
   }
 
-  async insertRejections(rows: readonly RejectionRow[]): Promise<void> {
-    if (rows.length > 0) await this.client.insert({ table: `${this.database}.event_rejections`, values: [...rows], format: 'JSONEachRow' })
+  insertRejections(rows: readonly RejectionRow[]): Promise<void> {
+    return this.insert('event_rejections', rows)
   }
 
   /** Records, before an insert, the last offset it may write (see event_consumer_intents). */
-  async recordIntent(topic: string, partition: number, lastOffset: bigint): Promise<void> {
-    await this.client.insert({
-      table: `${this.database}.event_consumer_intents`,
-      format: 'JSONEachRow',
-      values: [{ topic, partition, last_offset: lastOffset.toString(), at: Math.floor(Date.now() / 1000) }],
-    })
+  recordIntent(topic: string, partition: number, lastOffset: bigint): Promise<void> {
+    return this.insert('event_consumer_intents', [{ topic, partition, last_offset: lastOffset.toString(), at: Math.floor(Date.now() / 1000) }])
+  }
+
+  private async insert(table: string, rows: readonly object[]): Promise<void> {
+    if (rows.length === 0) return
+    try {
+      await this.client.insert({ table: `${this.database}.${table}`, values: [...rows], format: 'JSONEachRow' })
+    } catch (err) {
+      throw fromClickHouse(err)
+    }
+  }
+
+  private async query<T>(query: string): Promise<T[]> {
+    try {
+      const result = await this.client.query({ query, format: 'JSONEachRow' })
+      return await result.json<T>()
+    } catch (err) {
+      throw fromClickHouse(err)
+    }
   }
 
   /** The highest offset any owner of the partition was about to write, or undefined. */
   async intendedThrough(topic: string, partition: number): Promise<bigint | undefined> {
-    const result = await this.client.query({
-      query: `SELECT toString(max(last_offset)) AS m, count() AS n FROM ${this.database}.event_consumer_intents
+    const [row] = await this.query<{ m: string; n: string }>(
+      `SELECT toString(max(last_offset)) AS m, count() AS n FROM ${this.database}.event_consumer_intents
         WHERE topic = ${quote(topic)} AND partition = ${Math.trunc(partition)}`,
-      format: 'JSONEachRow',
-    })
-    const [row] = await result.json<{ m: string; n: string }>()
+    )
     return row && Number(row.n) > 0 ? BigInt(row.m) : undefined
   }
 
@@ -59,13 +74,12 @@ export class ClickHouseEventSink {
         WHERE environment_id IN (${list(events.map((r) => r.environment_id))}) AND event_type IN (${list(events.map((r) => r.event_type))})
         AND timestamp BETWEEN ${range(events.map((r) => r.timestamp))} AND ${source}`)
     }
-    if (rejections.length > 0) {
-      selects.push(`SELECT toString(source_offset) AS o, source_index AS i FROM ${this.database}.event_rejections
-        WHERE environment_id IN (${list(rejections.map((r) => r.environment_id))}) AND received_at BETWEEN ${range(rejections.map((r) => r.received_at))}
-        AND ${source}`)
-    }
-    const result = await this.client.query({ query: selects.join(' UNION ALL '), format: 'JSONEachRow' })
-    return new Set((await result.json<{ o: string; i: number }>()).map((r) => `${r.o}:${r.i}`))
+    // Any row may be in event_rejections: an event row that ClickHouse refused was stored there.
+    selects.push(`SELECT toString(source_offset) AS o, source_index AS i FROM ${this.database}.event_rejections
+      WHERE environment_id IN (${list(all.map((r) => r.environment_id))}) AND received_at BETWEEN ${range(all.map((r) => r.received_at))}
+      AND ${source}`)
+    const stored = await this.query<{ o: string; i: number }>(selects.join(' UNION ALL '))
+    return new Set(stored.map((r) => `${r.o}:${r.i}`))
   }
 }
 

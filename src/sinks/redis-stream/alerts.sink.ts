@@ -1,8 +1,12 @@
 // Writes normalized alerts to Redis streams: one per integration, one for all alerts, and one for
 // rejections. Exactly once across replays: one Lua script per Kafka message adds its entries and
-// records the message's offset, atomically, and does nothing for an offset already recorded.
+// records the message's offset, and does nothing for an offset already recorded. Messages of a batch
+// are written in order: a message whose predecessor in the batch is not recorded yet (Redis refused
+// it) is left alone, so the consumer can store that one as a rejection and then write the rest.
+// Streams are trimmed by entry count and by age.
 import type { Redis } from 'ioredis'
 import type { NormalizedAlert } from '../../pipeline/alerts.js'
+import { AppError, fromRedis } from '../../shared/errors.js'
 
 export interface AlertRejection {
   readonly integrationId: string
@@ -22,12 +26,17 @@ export interface MessageWrite {
 }
 
 // KEYS: offsets hash, all-alerts stream, integration stream, rejections stream
-// ARGV: offset field, offset, maxlen, alert count, rejection count, then per entry: field count, fields...
+// ARGV: offset field, offset, previous offset in the batch (-1 for the first), maxlen, max age (ms),
+//       alert count, rejection count, then per entry: field count, fields...
+// Returns 1 written, 0 already written, 2 left alone (the previous message is not written).
 const WRITE_MESSAGE = `
-local last = redis.call('HGET', KEYS[1], ARGV[1])
-if last and tonumber(last) >= tonumber(ARGV[2]) then return 0 end
-local maxlen = ARGV[3]
-local i = 6
+local last = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '-1')
+if last >= tonumber(ARGV[2]) then return 0 end
+if tonumber(ARGV[3]) >= 0 and last < tonumber(ARGV[3]) then return 2 end
+local maxlen = ARGV[4]
+local now = redis.call('TIME')
+local minid = tostring(math.max(0, tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) - tonumber(ARGV[5])))
+local i = 8
 local function add(streams, n)
   for _ = 1, n do
     local count = tonumber(ARGV[i])
@@ -39,11 +48,17 @@ local function add(streams, n)
     end
   end
 end
-add({KEYS[2], KEYS[3]}, tonumber(ARGV[4]))
-add({KEYS[4]}, tonumber(ARGV[5]))
+add({KEYS[2], KEYS[3]}, tonumber(ARGV[6]))
+add({KEYS[4]}, tonumber(ARGV[7]))
+for _, key in ipairs({KEYS[2], KEYS[3], KEYS[4]}) do
+  redis.call('XTRIM', key, 'MINID', '~', minid)
+end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1
 `
+
+/** What writing one message came to: written now, already written before, left for later, or refused (data). */
+export type WriteResult = 'written' | 'already' | 'blocked' | AppError
 
 export function alertStreamKeys(prefix: string) {
   return {
@@ -71,19 +86,22 @@ export class RedisAlertSink {
     private readonly redis: Redis,
     prefix: string,
     private readonly maxLen: number,
+    private readonly maxAgeMs: number,
   ) {
     this.keys = alertStreamKeys(prefix)
     redis.defineCommand('sluiceWriteAlerts', { numberOfKeys: 4, lua: WRITE_MESSAGE })
   }
 
   /**
-   * Writes each message's entries once; messages of one batch share one round trip, in order.
-   * Per message: true when written now, false when an earlier delivery already wrote it.
+   * Writes the messages of one batch of one partition, in order, in one round trip. Throws a
+   * retriable AppError when Redis cannot be reached or is in a state that passes (OOM, loading);
+   * a message Redis refuses for what it holds is reported as an AppError in its place.
    */
-  async write(messages: readonly MessageWrite[]): Promise<boolean[]> {
+  async write(messages: readonly MessageWrite[]): Promise<WriteResult[]> {
     const pipeline = this.redis.pipeline()
-    for (const m of messages) {
-      const args: (string | number)[] = [`${m.topic}:${m.partition}`, m.offset.toString(), this.maxLen, m.alerts.length, m.rejections.length]
+    messages.forEach((m, index) => {
+      const previous = index > 0 ? messages[index - 1]!.offset.toString() : '-1'
+      const args: (string | number)[] = [`${m.topic}:${m.partition}`, m.offset.toString(), previous, this.maxLen, this.maxAgeMs, m.alerts.length, m.rejections.length]
       for (const a of m.alerts) {
         const fields = alertFields(a)
         args.push(fields.length, ...fields)
@@ -95,10 +113,20 @@ export class RedisAlertSink {
       ;(pipeline as unknown as Record<string, (...a: unknown[]) => unknown>)['sluiceWriteAlerts']!(
         this.keys.offsets, this.keys.all, this.keys.integration(m.integrationId), this.keys.rejections, ...args,
       )
+    })
+    let results: [Error | null, unknown][]
+    try {
+      results = (await pipeline.exec()) ?? []
+    } catch (err) {
+      throw fromRedis(err)
     }
-    return ((await pipeline.exec()) ?? []).map(([err, value]) => {
-      if (err) throw err
-      return value === 1
+    return results.map(([err, value]): WriteResult => {
+      if (err) {
+        const e = fromRedis(err)
+        if (e.retriable) throw e
+        return e
+      }
+      return value === 1 ? 'written' : value === 0 ? 'already' : 'blocked'
     })
   }
 

@@ -1,0 +1,107 @@
+// One error model for the pipeline: every failure that crosses a port is an AppError with a code
+// from a closed set and `retriable`. Retriable failures are infrastructure (a connection, a timeout,
+// an overloaded server): waiting and trying again can help. The others are deterministic: the same
+// input fails the same way, so retrying it would only stall a partition.
+
+export type AppErrorCode =
+  /** The sink could not be reached or did not answer in time, or said it is overloaded. */
+  | 'SINK_UNAVAILABLE'
+  /** The sink refused the data itself (a parse error, a value out of range): isolate and reject it. */
+  | 'SINK_REFUSED_DATA'
+  /** The consumer lost its partitions (evicted, rebalanced): the batch goes back to the group. */
+  | 'PARTITION_LOST'
+  /** The consumer is stopping: the batch is left for the next owner. */
+  | 'CONSUMER_STOPPING'
+  /** Rendering a mapping went over its budget (time, output, work). */
+  | 'RENDER_BUDGET_EXCEEDED'
+
+export type Sink = 'clickhouse' | 'redis'
+
+export class AppError extends Error {
+  override readonly name = 'AppError'
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+    readonly retriable: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+  }
+}
+
+/** The message of anything thrown, for logs and rejection reasons. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}
+
+// ClickHouse exception codes that describe the data of an insert, not the server: the same rows
+// fail again wherever and whenever they are sent. Everything else a server says (too many parts,
+// memory, read-only, timeouts, unknown table while an operator fixes it) is waited out.
+const CLICKHOUSE_DATA_CODES = new Set([
+  6, // CANNOT_PARSE_TEXT
+  25, // CANNOT_PARSE_ESCAPE_SEQUENCE (a lone UTF-16 surrogate in a JSON string)
+  26, // CANNOT_PARSE_QUOTED_STRING
+  27, // CANNOT_PARSE_INPUT_ASSERTION_FAILED
+  32, // ATTEMPT_TO_READ_AFTER_EOF
+  38, // CANNOT_PARSE_DATE
+  41, // CANNOT_PARSE_DATETIME
+  53, // TYPE_MISMATCH
+  69, // ARGUMENT_OUT_OF_BOUND
+  70, // CANNOT_CONVERT_TYPE
+  72, // CANNOT_PARSE_NUMBER
+  117, // INCORRECT_DATA
+  128, // TOO_LARGE_ARRAY_SIZE
+  131, // TOO_LARGE_STRING_SIZE
+  321, // VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE
+  349, // CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN
+  395, // FUNCTION_THROW_IF_VALUE_IS_NON_ZERO
+  469, // VIOLATED_CONSTRAINT
+])
+
+/** The exception code in a ClickHouse error: `code` on current servers, the text on 18.16 ("Code: 25, e.displayText() = ..."). */
+export function clickhouseCode(err: unknown): number | undefined {
+  const code = (err as { code?: unknown } | null)?.code
+  if (typeof code === 'string' && /^\d+$/.test(code)) return Number(code)
+  const match = /^Code: (\d+)[.,]/.exec(messageOf(err))
+  return match ? Number(match[1]) : undefined
+}
+
+/** An AppError for anything a ClickHouse call threw. */
+export function fromClickHouse(err: unknown): AppError {
+  if (err instanceof AppError) return err
+  const code = clickhouseCode(err)
+  const text = messageOf(err).replace(/, e\.what\(\) = DB::Exception\s*$/s, '').trim()
+  if (code !== undefined && CLICKHOUSE_DATA_CODES.has(code)) return new AppError('SINK_REFUSED_DATA', text, false, { cause: err })
+  return new AppError('SINK_UNAVAILABLE', `clickhouse: ${text}`, true, { cause: err })
+}
+
+// Redis replies that describe the server's state, not the command: waited out. Any other error reply
+// (ERR, WRONGTYPE, a script error) is deterministic for that command and its arguments.
+const REDIS_TRANSIENT_REPLY = /^(OOM|LOADING|BUSY|READONLY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|NOREPLICAS|NOPERM|NOAUTH|WRONGPASS|MOVED|ASK)\b/
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])
+
+/**
+ * Whether an ioredis error says Redis is away or in a passing state: a command past its deadline
+ * (commandTimeout), a closed connection, retries exhausted, a server loading, busy or out of memory.
+ */
+export function isRedisOutage(err: unknown): boolean {
+  const e = err as { name?: string; message?: string; code?: string } | null
+  if (!e) return false
+  if (e.name === 'ReplyError') return REDIS_TRANSIENT_REPLY.test(e.message ?? '')
+  if (e.name === 'MaxRetriesPerRequestError') return true
+  const m = e.message ?? ''
+  return m === 'Command timed out' || m.startsWith('Connection is closed') || m.startsWith("Stream isn't writeable") || NETWORK_CODES.has(e.code ?? '')
+}
+
+/** An AppError for anything an ioredis call threw: refused data for a deterministic error reply, else an outage. */
+export function fromRedis(err: unknown): AppError {
+  if (err instanceof AppError) return err
+  const text = messageOf(err)
+  if ((err as { name?: string } | null)?.name === 'ReplyError' && !isRedisOutage(err)) return new AppError('SINK_REFUSED_DATA', `redis: ${text}`, false, { cause: err })
+  return new AppError('SINK_UNAVAILABLE', `redis: ${text}`, true, { cause: err })
+}
+
+/** Whether an error says a dependency is away rather than the request being wrong. */
+export function isDependencyUnavailable(err: unknown): boolean {
+  return err instanceof AppError ? err.retriable : isRedisOutage(err)
+}
