@@ -1,39 +1,48 @@
 // Process entry of `sluice serve`: config → the roles asked for → signals → ordered shutdown with a
-// deadline. Exit codes: 0 after a clean shutdown, 1 on a startup failure or a missed deadline,
-// 78 on bad configuration.
+// deadline. Exit codes: 0 after a clean shutdown, 1 on a startup failure, a fatal consumer error (at
+// any moment, startup included) or a missed deadline, 78 on bad configuration.
 import { createLogger } from './app/logger.js'
-import { startService, type Role } from './app/service.js'
+import { startService, type Role, type RunningService } from './app/service.js'
 import type { Config } from './config/index.js'
 
 export async function serve(config: Config, roles: readonly Role[]): Promise<void> {
   const log = createLogger(config.logLevel)
-  let service
-  let shutdown: (reason: string, exitCode: number) => void = () => undefined
-  try {
-    service = await startService(config, roles, log, (err) => {
-      log.fatal({ err }, 'a consumer stopped for good')
-      shutdown('consumer failure', 1)
-    })
-  } catch (err) {
-    log.fatal({ err }, 'sluice could not start')
-    process.exit(1)
-  }
+  let service: RunningService | undefined
+  let failedDuringStart = false
   let stopping = false
-  shutdown = (reason: string, exitCode: number) => {
+
+  const shutdown = (reason: string, exitCode: number) => {
     if (stopping) return
     stopping = true
-    log.info({ signal: reason }, 'signal received')
+    log.info({ reason }, 'shutting down')
     setTimeout(() => {
       log.error({ deadlineMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; exiting')
       process.exit(1)
     }, config.shutdownTimeoutMs).unref()
-    service.stop().then(
+    ;(service?.stop() ?? Promise.resolve()).then(
       () => process.exit(exitCode),
       (err: unknown) => {
         log.error({ err }, 'shutdown failed')
         process.exit(1)
       },
     )
+  }
+  const onFatal = (err: unknown) => {
+    log.fatal({ err }, 'a consumer cannot go on; the process exits')
+    // Before startService returned there is nothing to stop yet: it is stopped right after.
+    if (service) shutdown('consumer failure', 1)
+    else failedDuringStart = true
+  }
+
+  try {
+    service = await startService(config, roles, log, onFatal)
+  } catch (err) {
+    log.fatal({ err }, 'sluice could not start')
+    process.exit(1)
+  }
+  if (failedDuringStart) {
+    shutdown('consumer failure during start', 1)
+    return
   }
   process.on('SIGTERM', () => shutdown('SIGTERM', 0))
   process.on('SIGINT', () => shutdown('SIGINT', 0))

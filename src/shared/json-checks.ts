@@ -63,8 +63,9 @@ function pathOf(frame: Frame): string {
   for (let f: Frame | undefined = frame; f?.key !== undefined; f = f.parent) keys.push(f.key)
   let path = ''
   for (const key of keys.reverse()) {
-    path += typeof key === 'number' ? `[${key}]` : `${path ? '.' : ''}${key.length > 64 ? `${key.slice(0, 64)}…` : key}`
-    if (path.length > MAX_PATH_CHARS) return `${path.slice(0, MAX_PATH_CHARS)}…`
+    const segment = typeof key === 'number' ? `[${key}]` : `${path ? '.' : ''}${key.length > 64 ? `${key.slice(0, 64)}…` : key}`
+    if (path.length + segment.length > MAX_PATH_CHARS) return `${path}…`
+    path += segment
   }
   return path
 }

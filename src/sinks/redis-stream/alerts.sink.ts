@@ -33,6 +33,16 @@ const WRITE_MESSAGE = `
 local last = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '-1')
 if last >= tonumber(ARGV[2]) then return 0 end
 if tonumber(ARGV[3]) >= 0 and last < tonumber(ARGV[3]) then return 2 end
+-- Scripts are not rolled back on an error: refuse before the first write, not half-way.
+local targets = {}
+if tonumber(ARGV[6]) > 0 then targets = {KEYS[2], KEYS[3]} end
+if tonumber(ARGV[7]) > 0 then table.insert(targets, KEYS[4]) end
+for _, key in ipairs(targets) do
+  local t = redis.call('TYPE', key)['ok']
+  if t ~= 'none' and t ~= 'stream' then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. t .. ', not a stream')
+  end
+end
 local maxlen = ARGV[4]
 local now = redis.call('TIME')
 local minid = tostring(math.max(0, tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) - tonumber(ARGV[5])))
@@ -47,12 +57,13 @@ local function add(streams, n)
       redis.call('XADD', key, 'MAXLEN', '~', maxlen, '*', unpack(fields))
     end
   end
+  -- Only streams written to are trimmed (by age): a message touches no other key.
+  if n > 0 then
+    for _, key in ipairs(streams) do redis.call('XTRIM', key, 'MINID', '~', minid) end
+  end
 end
 add({KEYS[2], KEYS[3]}, tonumber(ARGV[6]))
 add({KEYS[4]}, tonumber(ARGV[7]))
-for _, key in ipairs({KEYS[2], KEYS[3], KEYS[4]}) do
-  redis.call('XTRIM', key, 'MINID', '~', minid)
-end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1
 `

@@ -1,0 +1,55 @@
+// Private instances of Kafka, ClickHouse or Redis for fault tests: a test that pauses (SIGSTOP) or
+// kills a service must not disturb the shared stack. They are started by `sluice stack` itself, on
+// their own ports and data folder; the services not named keep pointing at the shared stack, which
+// `stack up` finds answering and leaves alone.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { inject } from 'vitest'
+import { loadConfig } from '../../src/config/index.js'
+import { stackDown, stackUp } from '../../src/stack/index.js'
+
+export type ServiceName = 'kafka' | 'clickhouse' | 'redis'
+
+export interface PrivateStack {
+  /** Environment overrides that point a test env or a service at the private instances. */
+  readonly env: Record<string, string>
+  pid(name: ServiceName): number
+  pause(name: ServiceName): void
+  resume(name: ServiceName): void
+  stop(): Promise<void>
+}
+
+/** Starts the named services privately, on ports base + (0 kafka, 10 clickhouse, 20 redis). */
+export async function startPrivateStack(names: readonly ServiceName[], base = 19500): Promise<PrivateStack> {
+  const shared = inject('services')
+  const dataDir = mkdtempSync(join(tmpdir(), 'sluice-private-'))
+  const env: Record<string, string> = {
+    KAFKA_BROKERS: names.includes('kafka') ? `127.0.0.1:${base}` : shared.kafkaBrokers,
+    CLICKHOUSE_URL: names.includes('clickhouse') ? `http://127.0.0.1:${base + 10}` : shared.clickhouseUrl,
+    REDIS_URL: names.includes('redis') ? `redis://127.0.0.1:${base + 20}` : shared.redisUrl,
+  }
+  const config = loadConfig({ ...env, SLUICE_DATA_DIR: dataDir })
+  await stackUp(config, () => undefined)
+  const pid = (name: ServiceName) => {
+    if (!names.includes(name)) throw new Error(`${name} is not private here`)
+    return Number(readFileSync(join(dataDir, name, 'pid'), 'utf8').trim())
+  }
+  return {
+    env,
+    pid,
+    pause: (name) => process.kill(pid(name), 'SIGSTOP'),
+    resume: (name) => process.kill(pid(name), 'SIGCONT'),
+    stop: async () => {
+      for (const name of names) {
+        try {
+          process.kill(pid(name), 'SIGCONT')
+        } catch {
+          // already gone
+        }
+      }
+      await stackDown(config, () => undefined)
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
