@@ -17,7 +17,7 @@ export interface IntegrationRoutesOptions {
   readonly publicBaseUrl: () => string
   readonly rotationOverlapMs: number
   /** Called after every change of webhook routes, so this process's edge sees it at once. */
-  readonly onRoutesChanged: () => void
+  readonly onRoutesChanged: () => Promise<void>
 }
 
 type Body = Record<string, unknown>
@@ -66,7 +66,7 @@ export async function integrationRoutes(app: FastifyInstance, opts: IntegrationR
 
   // Before any answer to a change leaves: the caller may use the new address right away.
   app.addHook('onSend', async (request) => {
-    if (request.method !== 'GET') opts.onRoutesChanged()
+    if (request.method !== 'GET') await opts.onRoutesChanged().catch((err: unknown) => request.log.warn({ err }, 'webhook routes not reloaded; they will be within the refresh interval'))
   })
 
   app.post('/api/v1/integrations', async (request, reply) => {

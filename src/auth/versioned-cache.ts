@@ -70,9 +70,15 @@ export class VersionedCache<T> {
     return this.entries.get(key)
   }
 
-  /** Tells the cache that this process just changed the source (a write it must see at once). */
-  invalidate(): void {
+  /**
+   * Tells the cache that this process just changed the source (a write it must see at once): the
+   * next miss reloads first, and a reload starts now, so a removed entry (a revoked address) stops
+   * being found here as soon as the returned promise settles.
+   */
+  async invalidate(): Promise<void> {
     this.invalidatedAt = performance.now()
+    if (this.inflight) await this.inflight.catch(() => undefined)
+    await this.refresh()
   }
 
   private refresh(): Promise<void> {

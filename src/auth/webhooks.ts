@@ -21,9 +21,9 @@ export class WebhookRoutes {
     this.cache.stop()
   }
 
-  /** After this process changed a route: the next lookup of an unknown address reloads first. */
-  invalidate(): void {
-    this.cache.invalidate()
+  /** After this process changed a route: reloads now (a revoked address is refused once this resolves). */
+  invalidate(): Promise<void> {
+    return this.cache.invalidate()
   }
 
   /** The route of a live address, and the hash to use as its name anywhere it must be named. */
