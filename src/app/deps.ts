@@ -50,7 +50,7 @@ export function createDeps(config: Config, log: Logger): Deps {
     url: config.clickhouse.url,
     username: config.clickhouse.user,
     password: config.clickhouse.password,
-    request_timeout: 60_000,
+    request_timeout: config.clickhouse.requestTimeoutMs,
     max_open_connections: 16,
     log: { LoggerClass: pinoForClickHouse(log.child({ component: 'clickhouse' })) },
   })

@@ -34,6 +34,10 @@ const schema = {
     CLICKHOUSE_USER: { type: 'string', default: 'default' },
     CLICKHOUSE_PASSWORD: { type: 'string', default: '' },
     CLICKHOUSE_DATABASE: { type: 'string', pattern: '^[a-zA-Z_][a-zA-Z0-9_]*$', default: 'sluice' },
+    CLICKHOUSE_REQUEST_TIMEOUT_MS: {
+      type: 'integer', minimum: 1000, maximum: 3_600_000, default: 300_000,
+      description: 'how long an insert may wait for ClickHouse (a paused server is waited for; an abandoned insert is killed before a retry)',
+    },
 
     REDIS_URL: { type: 'string', pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' },
     REDIS_KEY_PREFIX: { type: 'string', pattern: '^[a-zA-Z0-9:._-]*$', default: 'sluice:' },
@@ -91,7 +95,7 @@ export interface Config {
     readonly fetchMaxBytes: number
     readonly stallMs: number
   }
-  readonly clickhouse: { readonly url: string; readonly user: string; readonly password: string; readonly database: string }
+  readonly clickhouse: { readonly url: string; readonly user: string; readonly password: string; readonly database: string; readonly requestTimeoutMs: number }
   readonly redis: { readonly url: string; readonly keyPrefix: string; readonly commandTimeoutMs: number }
   readonly events: {
     readonly maxBodyBytes: number
@@ -165,7 +169,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       fetchMaxBytes: r.SLUICE_CONSUMER_FETCH_MAX_BYTES,
       stallMs: r.SLUICE_CONSUMER_STALL_SECONDS * 1000,
     },
-    clickhouse: { url: r.CLICKHOUSE_URL, user: r.CLICKHOUSE_USER, password: r.CLICKHOUSE_PASSWORD, database: r.CLICKHOUSE_DATABASE },
+    clickhouse: { url: r.CLICKHOUSE_URL, user: r.CLICKHOUSE_USER, password: r.CLICKHOUSE_PASSWORD, database: r.CLICKHOUSE_DATABASE, requestTimeoutMs: r.CLICKHOUSE_REQUEST_TIMEOUT_MS },
     redis: { url: r.REDIS_URL, keyPrefix: r.REDIS_KEY_PREFIX, commandTimeoutMs: r.SLUICE_REDIS_COMMAND_TIMEOUT_MS },
     events: {
       maxBodyBytes: r.SLUICE_EVENTS_MAX_BODY_BYTES,

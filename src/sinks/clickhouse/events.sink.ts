@@ -3,11 +3,20 @@
 // (after a restart, a rebalance or a failed insert), the consumer asks which positions exist.
 // Every failure leaves as an AppError: SINK_REFUSED_DATA when ClickHouse refused the rows themselves
 // (the consumer then isolates and rejects them), SINK_UNAVAILABLE otherwise (waited out).
+// An insert that failed without an answer (a timeout, a cut connection) may still be running, or
+// even still unread in the server's socket buffer, and land later: before the next insert or check of
+// stored positions, such inserts are killed by query id and confirmed gone, so the check sees all
+// there will ever be. Inserts get a long deadline (CLICKHOUSE_REQUEST_TIMEOUT_MS) so that a paused
+// server is waited for rather than raced.
+import { randomUUID } from 'node:crypto'
 import type { ClickHouseClient } from '@clickhouse/client'
 import type { EventRow, RejectionRow } from '../../pipeline/events.js'
-import { fromClickHouse } from '../../shared/errors.js'
+import { AppError, fromClickHouse } from '../../shared/errors.js'
 
 export class ClickHouseEventSink {
+  /** Query ids of inserts that failed without a definite answer. */
+  private unsettled: string[] = []
+
   constructor(
     private readonly client: ClickHouseClient,
     private readonly database: string,
@@ -28,11 +37,29 @@ export class ClickHouseEventSink {
 
   private async insert(table: string, rows: readonly object[]): Promise<void> {
     if (rows.length === 0) return
+    await this.settle()
+    const queryId = randomUUID()
     try {
-      await this.client.insert({ table: `${this.database}.${table}`, values: [...rows], format: 'JSONEachRow' })
+      await this.client.insert({ table: `${this.database}.${table}`, values: [...rows], format: 'JSONEachRow', query_id: queryId })
+    } catch (err) {
+      const e = fromClickHouse(err)
+      if (e.retriable) this.unsettled.push(queryId)
+      throw e
+    }
+  }
+
+  /** Kills the inserts that failed without an answer and waits until none of them runs. */
+  private async settle(): Promise<void> {
+    if (this.unsettled.length === 0) return
+    const ids = this.unsettled.map(quote).join(', ')
+    try {
+      await this.client.command({ query: `KILL QUERY WHERE query_id IN (${ids}) SYNC` })
     } catch (err) {
       throw fromClickHouse(err)
     }
+    const [running] = await this.query<{ n: string }>(`SELECT count() AS n FROM system.processes WHERE query_id IN (${ids})`)
+    if (Number(running?.n ?? 0) > 0) throw new AppError('SINK_UNAVAILABLE', 'clickhouse: an abandoned insert is still running', true)
+    this.unsettled = []
   }
 
   private async query<T>(query: string): Promise<T[]> {
@@ -62,6 +89,7 @@ export class ClickHouseEventSink {
     // NOTE: ClickHouse 18.16 has no query parameters; every value here is a number or a quoted literal.
     const all = [...events, ...rejections]
     if (all.length === 0) return new Set()
+    await this.settle()
     const offsets = all.map((r) => BigInt(r.source_offset))
     const min = offsets.reduce((a, b) => (b < a ? b : a))
     const max = offsets.reduce((a, b) => (b > a ? b : a))

@@ -1,0 +1,52 @@
+// ClickHouse paused (SIGSTOP) for 60 s under a steady load, with a 10 s consumer session: the edge
+// answers 202 throughout (Kafka holds the backlog), the process stays up, /readyz says what is wrong,
+// and once ClickHouse is back every accepted event is stored exactly once. Once, the member was
+// evicted during the slow insert, its commit was refused, and the whole process shut down.
+// ClickHouse is a private instance.
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { RunningService } from '../../src/app/service.js'
+import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
+import { expectStoredExactlyOnce, steadyLoad } from '../support/load.js'
+import { startPrivateStack, type PrivateStack } from '../support/private-stack.js'
+
+let stack: PrivateStack
+let t: TestEnv
+let service: RunningService
+let key: string
+
+beforeAll(async () => {
+  stack = await startPrivateStack(['clickhouse'], 19500)
+  t = await createTestEnv({ ...stack.env, KAFKA_SESSION_TIMEOUT_MS: '10000', SLUICE_CONSUMER_STALL_SECONDS: '20' })
+  key = (await t.bootstrap()).environments[0]!.serverSideSdkKey
+  service = await t.start(['edge', 'events'])
+}, 240_000)
+
+afterAll(async () => {
+  await t?.close()
+  await stack?.stop()
+})
+
+it('keeps answering and stores every accepted event exactly once after a 60 s ClickHouse pause', async () => {
+  const load = steadyLoad(service.url, key)
+  await new Promise((r) => setTimeout(r, 5000))
+  stack.pause('clickhouse')
+  const pausedAt = Date.now()
+  // While ClickHouse is away: alive, accepting, and not ready, saying why.
+  await waitFor('readiness to report the stall', async () => {
+    const ready = await fetch(`${service.url}/readyz`)
+    const body = (await ready.json()) as { checks: Record<string, string> }
+    return ready.status === 503 && body.checks['clickhouse'] !== 'ok' && body.checks['events-consumer']?.startsWith('stalled') ? true : undefined
+  }, 45_000)
+  expect((await fetch(`${service.url}/healthz`)).status).toBe(200)
+  await new Promise((r) => setTimeout(r, Math.max(0, 60_000 - (Date.now() - pausedAt))))
+  const during = await load.stop()
+  stack.resume('clickhouse')
+
+  // Every request during the pause was accepted: the edge does not depend on ClickHouse.
+  expect([...during.statuses.keys()]).toEqual([202])
+  const after = await steadyLoad(service.url, key, { perRequest: during.perRequest }).stop()
+  const both = { ...after, accepted: new Map([...during.accepted, ...after.accepted]) }
+  const { total } = await expectStoredExactlyOnce(t, both, 90_000)
+  console.log(`clickhouse pause: ${during.accepted.size} requests accepted while it was paused; ${total} events stored exactly once`)
+  expect((await fetch(`${service.url}/readyz`)).status).toBe(200)
+}, 240_000)

@@ -1,0 +1,69 @@
+// Redis paused (SIGSTOP): event intake keeps answering 202 from its in-memory key copy; every admin,
+// integrations and settings request is answered 503 with Retry-After in its API's own error body
+// within about the command deadline, however many arrive (nothing piles up); and everything works
+// again by itself once Redis is back. Once, such requests hung with no answer for as long as Redis
+// was away. Redis is a private instance.
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { RunningService } from '../../src/app/service.js'
+import type { DemoAccount } from '../../src/state/store.js'
+import { createTestEnv, event, postEvents, waitFor, type TestEnv } from '../support/harness.js'
+import { startPrivateStack, type PrivateStack } from '../support/private-stack.js'
+
+let stack: PrivateStack
+let t: TestEnv
+let service: RunningService
+let demo: DemoAccount
+
+beforeAll(async () => {
+  stack = await startPrivateStack(['redis'], 19500)
+  t = await createTestEnv({ ...stack.env, SLUICE_REDIS_COMMAND_TIMEOUT_MS: '1000' })
+  demo = await t.bootstrap()
+  service = await t.start(['edge', 'events', 'alerts'])
+}, 240_000)
+
+afterAll(async () => {
+  stack?.resume('redis')
+  await t?.close()
+  await stack?.stop()
+})
+
+const admin = (path: string, init: RequestInit = {}) =>
+  fetch(`${service.url}${path}`, { ...init, headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json', ...init.headers } })
+
+it('answers 503 with Retry-After in each API shape while Redis is paused, and recovers by itself', async () => {
+  expect((await admin('/internal/api/v2/workspaces')).status).toBe(200)
+  stack.pause('redis')
+  try {
+    const started = Date.now()
+    const split = await admin('/internal/api/v2/workspaces')
+    expect(split.status).toBe(503)
+    expect(split.headers.get('retry-after')).toBe('5')
+    expect(await split.json()).toMatchObject({ code: 503, message: expect.stringMatching(/did not answer in time/), transactionId: expect.any(String) })
+
+    const integrations = await admin('/api/v1/integrations')
+    expect(integrations.status).toBe(503)
+    expect(await integrations.json()).toMatchObject({ statusCode: 503, code: 'UNAVAILABLE', requestId: expect.any(String) })
+
+    const settings = await fetch(`${service.url}/gateway/ng/api/settings?accountIdentifier=${demo.accountId}&category=SCIM`, { headers: { 'x-api-key': demo.personalAccessToken! } })
+    expect(settings.status).toBe(503)
+    expect(await settings.json()).toMatchObject({ status: 'ERROR', correlationId: expect.any(String) })
+    expect(Date.now() - started).toBeLessThan(10_000)
+
+    // Many at once, writes among them: each is answered; none waits for Redis to come back.
+    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) =>
+      i % 2 ? admin('/internal/api/v2/workspaces').then((r) => r.status) : admin('/api/v1/integrations', { method: 'POST', body: JSON.stringify({ name: `n${i}`, template: 'generic' }) }).then((r) => r.status),
+    ))
+    expect(new Set(burst)).toEqual(new Set([503]))
+    expect(Date.now() - started).toBeLessThan(40_000)
+
+    // Event intake does not need Redis: keys are known in memory.
+    expect((await postEvents(service.url, demo.environments[0]!.serverSideSdkKey, [event(1)])).status).toBe(202)
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200)
+  } finally {
+    stack.resume('redis')
+  }
+  await waitFor('admin requests served again', async () => ((await admin('/internal/api/v2/workspaces')).status === 200 ? true : undefined), 20_000)
+  const created = await admin('/api/v1/integrations', { method: 'POST', body: JSON.stringify({ name: 'after', template: 'generic' }) })
+  expect(created.status).toBe(201)
+  await waitFor('the event stored', async () => ((await t.count('events')) === 1 ? true : undefined), 30_000)
+}, 120_000)
