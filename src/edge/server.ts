@@ -54,6 +54,9 @@ export async function buildServer(deps: Deps, options: ServerOptions): Promise<F
     // beyond the idle timeout (longer than any answer takes: Kafka's and Redis's deadlines are shorter).
     requestTimeout: deps.config.http.requestTimeoutMs,
     connectionTimeout: deps.config.http.idleTimeoutMs,
+    // NOTE: Node honours a request timeout given when its server is created (Fastify sets it after),
+    // and checks it every 30 s by default: a slow sender would be left alone.
+    http: { requestTimeout: deps.config.http.requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, deps.config.http.requestTimeoutMs) },
     // Errors the router meets before any route (a malformed percent-encoding, a parameter over the
     // length limit) get the error body of the API the path belongs to, a request id, a log line and
     // the metric, like every other error, and never echo the URL.

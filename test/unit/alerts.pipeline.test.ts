@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ALERT_TEMPLATES, TEMPLATE_IDS } from '../../src/pipeline/alert-templates.js'
-import { checkMapping, renderAlerts, type AlertMapping, type NormalizedAlert } from '../../src/pipeline/alerts.js'
+import { checkMapping, RENDER_LIMITS, renderAlerts, type AlertMapping, type NormalizedAlert } from '../../src/pipeline/alerts.js'
 
 const ctx = { integrationId: 'int-1', requestId: 'req-1', receivedAtMs: Date.parse('2026-11-22T10:05:00.000Z') }
 const ok = (outcomes: Awaited<ReturnType<typeof renderAlerts>>): NormalizedAlert[] =>
@@ -87,6 +87,44 @@ describe('custom mappings', () => {
     expect(a!.description).toBe('xx')
   })
 
+  it('reaches no built-in method from arrays or sections, and renders objects as JSON', async () => {
+    const m: AlertMapping = {
+      ...mapping,
+      // Array.prototype.join called on {length: 1e8} once built 100 MB from a 30-byte payload.
+      description: 'd[{{#webhook.x}}{{webhook.arr.join}}{{/webhook.x}}][{{webhook.arr.map}}][{{#webhook}}{{__defineGetter__}}{{valueOf}}{{/webhook}}]',
+      customFields: { obj: '{{webhook.obj}}', arr: '{{{webhook.arr}}}', len: '{{webhook.arr.length}}', each: '{{#webhook.arr}}<{{.}}>{{/webhook.arr}}' },
+    }
+    const started = performance.now()
+    const [a] = ok(await renderAlerts(m, { ...payload, x: { length: 100_000_000 }, arr: [1, 'two'], obj: { a: { b: null } } }, ctx))
+    expect(performance.now() - started).toBeLessThan(1000)
+    expect(a!.description).toBe('d[][][]')
+    expect(a!.customFields).toEqual({ obj: '{"a":{"b":null}}', arr: '[1,"two"]', len: '2', each: '<1><two>' })
+  })
+
+  it('keeps rendering within its budget: section depth, work, output', async () => {
+    const nested = (depth: number) => `${'{{#webhook.a}}'.repeat(depth)}x${'{{/webhook.a}}'.repeat(depth)}`
+    // A mapping saved before the depth limit (not checked here) is refused when rendered.
+    expect(await renderAlerts({ ...mapping, description: nested(5) }, { ...payload, a: [1, 2] }, ctx)).toEqual([{ ok: false, reason: 'sections nest deeper than 3 levels' }])
+    // Within the depth limit, a long array multiplies the work: 1000^3 steps are refused early.
+    const started = performance.now()
+    const [bomb] = await renderAlerts({ ...mapping, description: nested(3) }, { ...payload, a: Array.from({ length: 1000 }, () => 0) }, ctx)
+    expect(bomb).toEqual({ ok: false, reason: `rendering this payload takes more than ${RENDER_LIMITS.maxSteps} template steps` })
+    expect(performance.now() - started).toBeLessThan(2000)
+    // Output is checked as it grows: a long array of large values stops at the output limit.
+    const [big] = await renderAlerts({ ...mapping, description: '{{#webhook.a}}{{webhook.s}}{{/webhook.a}}' }, { ...payload, a: Array.from({ length: 1000 }, () => 0), s: 'y'.repeat(10_000) }, ctx)
+    expect(big).toEqual({ ok: false, reason: `a template renders more than ${RENDER_LIMITS.maxOutputChars} characters` })
+  })
+
+  it('gives the event loop back while rendering a large payload', async () => {
+    const many = { alerts: Array.from({ length: 1000 }, (_, i) => ({ labels: { severity: 'critical', job: `j${i}`, alertname: 'a'.repeat(200) }, annotations: { summary: 's'.repeat(2000) } })) }
+    let turns = 0
+    const timer = setInterval(() => turns++, 0)
+    const outcomes = await renderAlerts(ALERT_TEMPLATES.alertmanager.mapping, many, ctx)
+    clearInterval(timer)
+    expect(outcomes).toHaveLength(1000)
+    expect(turns).toBeGreaterThan(0)
+  })
+
   it('rejects (not drops) alerts that cannot be normalized, with a reason', async () => {
     expect(await renderAlerts(mapping, { ...payload, check: { ...payload.check, state: 'purple' } }, ctx)).toEqual([
       { ok: false, reason: expect.stringMatching(/severity "purple" is not one of critical, high, warning, info/) },
@@ -131,6 +169,12 @@ describe('checkMapping', () => {
       expect(result.problems[0]!.field).toBe(field)
       expect(result.problems[0]!.problem).toMatch(problem)
     }
+  })
+
+  it('refuses sections nested deeper than the render limit, naming the field', () => {
+    const result = checkMapping({ severity: 'x', description: 'y', source: 's', customFields: { c: '{{#webhook.a}}{{#b}}{{#c}}{{^d}}x{{/d}}{{/c}}{{/b}}{{/webhook.a}}' } })
+    expect(result).toEqual({ ok: false, problems: [{ field: 'mapping.customFields.c', problem: 'sections nest deeper than 3 levels' }] })
+    expect(checkMapping({ severity: 'x', description: 'y', source: 's', customFields: { c: '{{#webhook.a}}{{#b}}{{#c}}x{{/c}}{{/b}}{{/webhook.a}}' } }).ok).toBe(true)
   })
 
   it('accepts a placeholder-only required field when it has a default', async () => {

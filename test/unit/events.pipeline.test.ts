@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_TIMESTAMP_MS, normalizeTimestamp, processEvent } from '../../src/pipeline/events.js'
+import { MAX_RAW_CHARS, MAX_TIMESTAMP_MS, normalizeTimestamp, processEvent } from '../../src/pipeline/events.js'
 
 const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: 1_700_000_000_999, sdkVersion: 'nodejs-10', requestId: 'req' }
 const source = { topic: 'events', partition: 2, offset: 41n, index: 3 }
@@ -65,12 +65,43 @@ describe('processEvent', () => {
     [{ ...base, value: Infinity }, 'value must be a number or null'],
     [{ ...base, properties: { big: -Infinity } }, /^properties\.big must be/],
     ['a string', 'record must be a JSON object'],
+    // Well-formed Unicode: ClickHouse refused a whole insert for a lone high surrogate, and stored a low one as invalid UTF-8.
+    [{ ...base, key: 'a\ud800b' }, 'key contains a lone UTF-16 surrogate (malformed Unicode)'],
+    [{ ...base, key: 'a\udc00' }, 'key contains a lone UTF-16 surrogate (malformed Unicode)'],
+    [{ ...base, properties: { plan: '\udbff' } }, 'properties.plan contains a lone UTF-16 surrogate (malformed Unicode)'],
+    [{ ...base, properties: { ['p\ud800']: 1 } }, 'properties name "p\ufffd" contains a lone UTF-16 surrogate (malformed Unicode)'],
   ])('rejects %j with a reason naming the field', (record, reason) => {
     const out = processEvent(record, meta, source)
     expect(out.ok).toBe(false)
     if (!out.ok) {
       expect(out.rejection.reason).toMatch(reason)
       expect(out.rejection).toMatchObject({ environment_id: 'env', source_offset: '41', source_index: 3 })
+    }
+  })
+})
+
+describe('records that once broke the consumer', () => {
+  it('keeps a well-formed surrogate pair', () => {
+    expect(processEvent({ ...base, key: 'user-😀', properties: { mood: '\ud83d\ude00' } }, meta, source).ok).toBe(true)
+  })
+
+  it('turns a record nested 100,000 levels deep into a rejection without throwing', () => {
+    let deep: unknown = 'x'
+    for (let i = 0; i < 100_000; i++) deep = [deep]
+    const out = processEvent({ ...base, properties: { deep } }, meta, source)
+    expect(out.ok).toBe(false)
+    if (!out.ok) {
+      expect(out.rejection.reason).toMatch(/^properties\.deep must be a string/)
+      expect(out.rejection.raw).toBe('[value nests deeper than 64 levels; not kept]')
+    }
+  })
+
+  it('keeps the raw copy of a rejection bounded and well-formed', () => {
+    const out = processEvent({ ...base, key: 'k\ud800', properties: { long: 'x'.repeat(400_000) } }, meta, source)
+    expect(out.ok).toBe(false)
+    if (!out.ok) {
+      expect(out.rejection.raw.length).toBe(MAX_RAW_CHARS)
+      expect(out.rejection.raw.isWellFormed()).toBe(true)
     }
   })
 })

@@ -1,0 +1,91 @@
+// The edge's bounds on hostile input, on a real service: content types, small beacon bodies, the
+// per-key intake rate limit, slow senders cut off, router errors in each API's own error body (with a
+// request id, a log line and a metric, never echoing the URL), and a deep body refused before any of
+// it is saved.
+import { connect } from 'node:net'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { RunningService } from '../../src/app/service.js'
+import type { DemoAccount } from '../../src/state/store.js'
+import { createTestEnv, event, postEvents, type TestEnv } from '../support/harness.js'
+
+let t: TestEnv
+let service: RunningService
+let demo: DemoAccount
+let key: string
+
+beforeAll(async () => {
+  t = await createTestEnv({ SLUICE_EVENTS_RATE_PER_SECOND: '5', SLUICE_EVENTS_BURST: '10', SLUICE_HTTP_REQUEST_TIMEOUT_MS: '1500', SLUICE_BEACON_MAX_BODY_BYTES: '2048' })
+  demo = await t.bootstrap()
+  key = demo.environments[1]!.clientSideSdkKey
+  service = await t.start(['edge'])
+})
+afterAll(async () => t?.close())
+
+it('takes JSON on the bulk route only (415 otherwise), and text/plain on the beacon route, small', async () => {
+  const staging = demo.environments[1]!.serverSideSdkKey
+  const plain = await postEvents(service.url, staging, [event(1)], { 'content-type': 'text/plain' })
+  expect(plain.status).toBe(415)
+  expect(plain.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', requestId: expect.any(String) })
+
+  const beacon = (body: string) => fetch(`${service.url}/api/events/beacon`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body })
+  expect((await beacon(JSON.stringify({ entries: [event(2)], token: staging, sdk: 'javascript-10' }))).status).toBe(202)
+  const big = await beacon(JSON.stringify({ entries: Array.from({ length: 40 }, (_, i) => event(i)), token: staging }))
+  expect(big.status).toBe(413)
+  expect(((await big.json()) as { message: string }).message).toMatch(/larger than the limit of 2048 bytes/)
+})
+
+it('limits requests per SDK key, with Retry-After, and other keys are not affected', async () => {
+  const statuses: number[] = []
+  for (let i = 0; i < 14; i++) statuses.push((await postEvents(service.url, key, [event(i)])).status)
+  expect(statuses.slice(0, 10)).toEqual(Array.from({ length: 10 }, () => 202))
+  expect(statuses).toContain(429)
+  const limited = await postEvents(service.url, key, [event(99)])
+  expect(limited.status).toBe(429)
+  expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+  expect(limited.body['message']).toMatch(/rate limit of 5 requests per second for this SDK key/)
+  expect((await postEvents(service.url, demo.environments[0]!.serverSideSdkKey, [event(100)])).status).toBe(202)
+})
+
+it('cuts off a sender that does not finish its request in time (slowloris)', async () => {
+  const socket = connect(Number(new URL(service.url).port), '127.0.0.1')
+  await new Promise((resolve) => socket.once('connect', resolve))
+  socket.write(`POST /api/events/bulk HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${demo.environments[0]!.clientSideSdkKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n[`)
+  const started = Date.now()
+  let answer = ''
+  socket.on('data', (d: Buffer) => (answer += d.toString()))
+  await new Promise((resolve) => socket.once('close', resolve))
+  expect(Date.now() - started).toBeLessThan(5000)
+  expect(answer).toMatch(/^HTTP\/1\.1 408/)
+})
+
+it('answers router errors in the API own error body, with a request id, without echoing the URL, and counts them', async () => {
+  const secret = 'A'.repeat(400)
+  const long = await fetch(`${service.url}/api/v1/webhook/${secret}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+  expect(long.status).toBe(400)
+  const longBody = await long.text()
+  expect(longBody).not.toContain(secret)
+  expect(JSON.parse(longBody)).toMatchObject({ code: 'BAD_REQUEST', requestId: long.headers.get('x-request-id') })
+
+  const split = await fetch(`${service.url}/internal/api/v2/segments/%E0%A4%A`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })
+  expect(split.status).toBe(400)
+  expect(await split.json()).toEqual({ code: 400, message: 'the URL is malformed (bad percent-encoding)', details: null, transactionId: split.headers.get('x-request-id') })
+
+  const unknown = await fetch(`${service.url}/api/v1/webhook-typo/${secret}`)
+  expect(unknown.status).toBe(404)
+  expect(await unknown.text()).not.toContain(secret)
+
+  const metrics = await (await fetch(`${service.url}/metrics`)).text()
+  expect(metrics).toMatch(/^sluice_http_errors_total\{route="unmatched",code="BAD_REQUEST"\} [2-9]/m)
+  expect(metrics).toMatch(/^sluice_http_errors_total\{route="\/api\/events\/bulk",code="RATE_LIMITED"\} [1-9]/m)
+})
+
+it('refuses a deep identities body with 400 before saving any entry of it', async () => {
+  const admin = { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' }
+  const types = (await (await fetch(`${service.url}/internal/api/v2/trafficTypes/ws/${demo.workspaceId}`, { headers: admin })).json()) as { id: string; name: string }[]
+  const path = `${service.url}/internal/api/v2/trafficTypes/${types[0]!.id}/environments/${demo.environments[0]!.id}/identities`
+  const body = `[{"key":"saved-if-bug","values":{"a":"1"}},{"key":"deep","values":{"a":${'['.repeat(5000)}${']'.repeat(5000)}}}]`
+  const res = await fetch(path, { method: 'POST', headers: admin, body })
+  expect(res.status).toBe(400)
+  expect(await res.json()).toMatchObject({ code: 400, message: expect.stringMatching(/nests deeper than 64 levels$/), details: [{ field: expect.stringMatching(/^body\[1\]\.values\.a/) }] })
+  expect((await fetch(`${path}/saved-if-bug`, { headers: admin })).status).toBe(404)
+})

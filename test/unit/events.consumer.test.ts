@@ -1,0 +1,86 @@
+// How the events consumer isolates rows a sink refuses as data, with an in-memory sink (the real
+// ClickHouse refusing real rows is in test/e2e/poison.e2e.test.ts): the other rows are stored, each
+// refused row becomes a rejection at its own position, a refused rejection is kept without its raw
+// copy, and only outages are retried.
+import { expect, it } from 'vitest'
+import { createLogger } from '../../src/app/logger.js'
+import { createMetrics } from '../../src/app/metrics.js'
+import type { InboundBatch } from '../../src/broker/ports.js'
+import { EventsConsumer } from '../../src/consumers/events.consumer.js'
+import { EVENT_HEADERS } from '../../src/pipeline/event-messages.js'
+import type { EventRow, RejectionRow } from '../../src/pipeline/events.js'
+import type { ClickHouseEventSink } from '../../src/sinks/clickhouse/events.sink.js'
+import { AppError } from '../../src/shared/errors.js'
+
+class MemorySink {
+  events: EventRow[] = []
+  rejections: RejectionRow[] = []
+  inserts = 0
+  outages = 0
+  async insertEvents(rows: readonly EventRow[]) {
+    this.inserts++
+    if (this.outages > 0) {
+      this.outages--
+      throw new AppError('SINK_UNAVAILABLE', 'clickhouse: connect ECONNREFUSED', true)
+    }
+    if (rows.some((r) => r.key.startsWith('refused'))) throw new AppError('SINK_REFUSED_DATA', 'Code: 117, Incorrect data', false)
+    this.events.push(...rows)
+  }
+  async insertRejections(rows: readonly RejectionRow[]) {
+    if (rows.some((r) => r.raw.includes('refused-twice'))) throw new AppError('SINK_REFUSED_DATA', 'Code: 131, Too large string', false)
+    this.rejections.push(...rows)
+  }
+  async recordIntent() {}
+  async intendedThrough() {
+    return undefined
+  }
+  async storedPositions() {
+    return new Set<string>()
+  }
+}
+
+const headers = { [EVENT_HEADERS.environment]: 'env', [EVENT_HEADERS.receivedAt]: '1700000000000', [EVENT_HEADERS.requestId]: 'r' }
+const record = (key: string) => ({ eventTypeId: 'e', trafficTypeName: 'user', key, timestamp: 1_700_000_000_000 })
+
+function batchOf(keys: string[]): InboundBatch {
+  return { topic: 'events', partition: 0, highWatermark: 2n, messages: [{ offset: 1n, value: Buffer.from(JSON.stringify(keys.map(record))), headers }] }
+}
+
+it('stores the good rows and turns each refused row into a rejection at its own position', async () => {
+  const sink = new MemorySink()
+  const metrics = createMetrics()
+  const consumer = new EventsConsumer(sink as unknown as ClickHouseEventSink, metrics, createLogger('silent'))
+  const keys = Array.from({ length: 64 }, (_, i) => (i === 5 || i === 40 ? `refused-${i}` : i === 41 ? 'refused-twice' : `ok-${i}`))
+  await consumer.handle(batchOf(keys), { signal: new AbortController().signal })
+  expect(sink.events.map((r) => r.key)).toEqual(keys.filter((k) => k.startsWith('ok')))
+  expect(sink.rejections.map((r) => [r.source_index, r.reason])).toEqual([
+    [5, 'clickhouse refused the row: Code: 117, Incorrect data'],
+    [40, 'clickhouse refused the row: Code: 117, Incorrect data'],
+    [41, 'clickhouse refused the row: Code: 117, Incorrect data; raw not kept: clickhouse refused it (Code: 131, Too large string)'],
+  ])
+  expect(sink.rejections[0]!.raw).toBe(JSON.stringify(record('refused-5')))
+  expect(sink.rejections[2]!.raw).toBe('')
+  // Splitting, not one insert per row: a few dozen inserts for 64 rows with 3 refused.
+  expect(sink.inserts).toBeLessThan(40)
+  expect(await metrics.registry.getSingleMetricAsString('sluice_sink_errors_total')).toMatch(/sink="clickhouse",kind="data"\} [1-9]/)
+})
+
+it('waits out an outage and then stores the batch once', async () => {
+  const sink = new MemorySink()
+  sink.outages = 2
+  const consumer = new EventsConsumer(sink as unknown as ClickHouseEventSink, createMetrics(), createLogger('silent'))
+  await consumer.handle(batchOf(['a', 'b']), { signal: new AbortController().signal })
+  expect(sink.events.map((r) => r.key)).toEqual(['a', 'b'])
+  expect(sink.inserts).toBe(3)
+})
+
+it('leaves the batch when told to (stopping, partition lost), without storing it', async () => {
+  const sink = new MemorySink()
+  sink.outages = 1000
+  const consumer = new EventsConsumer(sink as unknown as ClickHouseEventSink, createMetrics(), createLogger('silent'))
+  const controller = new AbortController()
+  const lost = new Error('partition lost')
+  setTimeout(() => controller.abort(lost), 300)
+  await expect(consumer.handle(batchOf(['a']), { signal: controller.signal })).rejects.toBe(lost)
+  expect(sink.events).toEqual([])
+})
