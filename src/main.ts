@@ -11,10 +11,9 @@ export async function serve(config: Config, roles: readonly Role[]): Promise<voi
   let failedDuringStart = false
   let stopping = false
 
-  const shutdown = (reason: string, exitCode: number) => {
+  const shutdown = (exitCode: number) => {
     if (stopping) return
     stopping = true
-    log.info({ reason }, 'shutting down')
     setTimeout(() => {
       log.error({ deadlineMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; exiting')
       process.exit(1)
@@ -30,7 +29,7 @@ export async function serve(config: Config, roles: readonly Role[]): Promise<voi
   const onFatal = (err: unknown) => {
     log.fatal({ err }, 'a consumer cannot go on; the process exits')
     // Before startService returned there is nothing to stop yet: it is stopped right after.
-    if (service) shutdown('consumer failure', 1)
+    if (service) shutdown(1)
     else failedDuringStart = true
   }
 
@@ -41,9 +40,13 @@ export async function serve(config: Config, roles: readonly Role[]): Promise<voi
     process.exit(1)
   }
   if (failedDuringStart) {
-    shutdown('consumer failure during start', 1)
+    shutdown(1)
     return
   }
-  process.on('SIGTERM', () => shutdown('SIGTERM', 0))
-  process.on('SIGINT', () => shutdown('SIGINT', 0))
+  const onSignal = (signal: string) => {
+    log.info({ signal }, 'signal received')
+    shutdown(0)
+  }
+  process.on('SIGTERM', onSignal)
+  process.on('SIGINT', onSignal)
 }
