@@ -5,7 +5,7 @@ import { Kafka, logLevel } from 'kafkajs'
 import type { RunningService } from '../../src/app/service.js'
 import { ALERT_TEMPLATES } from '../../src/pipeline/alert-templates.js'
 import { alertStreamKeys } from '../../src/sinks/redis-stream/alerts.sink.js'
-import type { DemoAccount } from '../../src/state/store.js'
+import { hashKey, type DemoAccount } from '../../src/state/store.js'
 import { exited, spawnSluice } from '../support/cli.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 
@@ -183,6 +183,25 @@ describe('integrations', () => {
 })
 
 describe('webhook address', () => {
+  it('keeps only the hash of an address an earlier version stored in plain text, and the address keeps working', async () => {
+    const integration = await create({ name: 'Legacy', template: 'generic' })
+    const id = String(integration['id'])
+    const address = webhookPath(integration).split('/').pop()!
+    // The record as earlier versions wrote it: the address itself instead of its hash.
+    const key = `${t.config.redis.keyPrefix}integration:${id}`
+    const { webhookHash, ...rest } = JSON.parse((await t.redis.get(key))!) as Record<string, unknown>
+    expect(webhookHash).toBe(hashKey(address))
+    await t.redis.set(key, JSON.stringify({ ...rest, webhookId: address }))
+    expect((await call('GET', `/api/v1/integrations/${id}`)).body['webhookAddressId']).toBe(hashKey(address).slice(0, 16))
+
+    expect(await service.deps.integrations.hashStoredAddresses()).toBe(1)
+    expect(await service.deps.integrations.hashStoredAddresses()).toBe(0)
+    const stored = (await t.redis.get(key))!
+    expect(stored).not.toContain(address)
+    expect(JSON.parse(stored)).toMatchObject({ webhookHash: hashKey(address) })
+    expect((await post(webhookPath(integration), { severity: 'info', message: 'still here', source: 'legacy' })).status).toBe(202)
+  })
+
   it('answers 404 for an unknown address and publishes nothing', async () => {
     const before = await alertsTopicSize()
     const res = await post('/api/v1/webhook/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', ALERT_TEMPLATES.generic.example)
