@@ -365,13 +365,7 @@ program
     const generated = generatePasswords()
     const passwords = { [SERVICE_USER]: opts.servicePassword ?? generated[SERVICE_USER], [ALERTS_READER_USER]: opts.readerPassword ?? generated[ALERTS_READER_USER] }
     if (opts.apply) {
-      const redis = new Redis(cfg.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 })
-      try {
-        await redis.connect()
-        await applyAclUsers(redis, cfg.redis.keyPrefix, passwords)
-      } finally {
-        redis.disconnect()
-      }
+      await applyAclUsers(cfg.redis.url, cfg.redis.keyPrefix, passwords)
     } else {
       for (const args of setUserCommands(cfg.redis.keyPrefix, passwords)) console.log(`ACL SETUSER ${args.join(' ')}`)
     }

@@ -105,14 +105,7 @@ async function createRedisUsers(config: Config, say: Say): Promise<void> {
     passwords = generatePasswords()
     writeFileSync(file, JSON.stringify(passwords, null, 2), { mode: 0o600 })
   }
-  const { Redis } = await import('ioredis')
-  const redis = new Redis(config.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 })
-  try {
-    await redis.connect()
-    await applyAclUsers(redis, config.redis.keyPrefix, passwords)
-  } finally {
-    redis.disconnect()
-  }
+  await applyAclUsers(config.redis.url, config.redis.keyPrefix, passwords)
   say(`redis: users ${Object.keys(passwords).join(' and ')} created (passwords in ${file})`)
 }
 

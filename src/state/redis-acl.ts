@@ -5,7 +5,7 @@
 // ACL, SHUTDOWN...). One source for these rules: the local stack, `sluice redis-users`, and the
 // checked-in docker-compose.yml and deploy/redis/users.acl (a test keeps those in step).
 import { createHash, randomBytes } from 'node:crypto'
-import type { Redis } from 'ioredis'
+import { Redis } from 'ioredis'
 import { alertStreamKeys } from '../sinks/redis-stream/alerts.sink.js'
 
 export const SERVICE_USER = 'sluice'
@@ -40,7 +40,13 @@ export function setUserCommands(prefix: string, passwords: AclPasswords): string
   ])
 }
 
-/** Creates or resets both users on a Redis the connection may administer. */
-export async function applyAclUsers(redis: Redis, prefix: string, passwords: AclPasswords): Promise<void> {
-  for (const args of setUserCommands(prefix, passwords)) await redis.call('ACL', 'SETUSER', ...args)
+/** Creates or resets both users on the Redis at url, which must allow ACL SETUSER. */
+export async function applyAclUsers(url: string, prefix: string, passwords: AclPasswords): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 })
+  try {
+    await redis.connect()
+    for (const args of setUserCommands(prefix, passwords)) await redis.call('ACL', 'SETUSER', ...args)
+  } finally {
+    redis.disconnect()
+  }
 }

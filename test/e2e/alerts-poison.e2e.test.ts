@@ -9,7 +9,7 @@ import type { RunningService } from '../../src/app/service.js'
 import { ALERT_HEADERS } from '../../src/pipeline/alert-messages.js'
 import { alertStreamKeys } from '../../src/sinks/redis-stream/alerts.sink.js'
 import type { DemoAccount } from '../../src/state/store.js'
-import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
+import { createTestEnv, waitFor, waitForZeroLag, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv
 let service: RunningService
@@ -171,11 +171,7 @@ it('stores every valid alert once and rejects every poison message with its reas
   expect((await entries(streams.all)).filter((a) => a['integrationId'] === refusing.body['id'])).toEqual([])
 
   expect((await fetch(`${service.url}/healthz`)).status).toBe(200)
-  await waitFor('lag back to 0', async () => {
-    const metrics = await (await fetch(`${service.url}/metrics`)).text()
-    const lags = [...metrics.matchAll(/^sluice_consumer_lag_messages\{topic="[^"]*alerts",partition="\d+"\} (\d+)$/gm)].map((m) => Number(m[1]))
-    return lags.length === t.config.kafka.partitions && lags.every((l) => l === 0) ? true : undefined
-  }, 20_000)
+  await waitForZeroLag(service.url, 'alerts', t.config.kafka.partitions)
   expect((await fetch(`${service.url}/readyz`)).status).toBe(200)
   const metrics = await (await fetch(`${service.url}/metrics`)).text()
   expect(metrics).toMatch(/^sluice_sink_errors_total\{sink="redis",kind="data"\} [1-9]/m)

@@ -8,7 +8,7 @@ import { Kafka, logLevel } from 'kafkajs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import { EVENT_HEADERS } from '../../src/pipeline/event-messages.js'
-import { createTestEnv, event, postEvents, waitFor, type TestEnv } from '../support/harness.js'
+import { createTestEnv, event, postEvents, waitFor, waitForZeroLag, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv
 let service: RunningService
@@ -131,11 +131,7 @@ it('stores every valid event once and rejects every poison record with its reaso
 
   // Alive, ready, and caught up (lag is polled from the group's committed offsets).
   expect((await fetch(`${service.url}/healthz`)).status).toBe(200)
-  await waitFor('lag back to 0 on every partition', async () => {
-    const metrics = await (await fetch(`${service.url}/metrics`)).text()
-    const lags = [...metrics.matchAll(/^sluice_consumer_lag_messages\{topic="[^"]*events",partition="\d+"\} (\d+)$/gm)].map((m) => Number(m[1]))
-    return lags.length === t.config.kafka.partitions && lags.every((l) => l === 0) ? true : undefined
-  }, 20_000)
+  await waitForZeroLag(service.url, 'events', t.config.kafka.partitions)
   const ready = await fetch(`${service.url}/readyz`)
   expect(ready.status).toBe(200)
   const metrics = await (await fetch(`${service.url}/metrics`)).text()

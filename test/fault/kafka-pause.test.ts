@@ -7,26 +7,23 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import { spawnSluice } from '../support/cli.js'
-import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
+import { waitFor, type TestEnv } from '../support/harness.js'
 import { expectStoredExactlyOnce, steadyLoad } from '../support/load.js'
-import { startPrivateStack, type PrivateStack } from '../support/private-stack.js'
+import { startFaultEnv, type FaultEnv } from '../support/private-stack.js'
 
-let stack: PrivateStack
+let env: FaultEnv
+let stack: FaultEnv['stack']
 let t: TestEnv
 let service: RunningService
 let key: string
 
 beforeAll(async () => {
-  stack = await startPrivateStack(['kafka'], 19500)
-  t = await createTestEnv({ ...stack.env, KAFKA_SESSION_TIMEOUT_MS: '10000', KAFKA_PUBLISH_TIMEOUT_MS: '3000', SLUICE_CONSUMER_STALL_SECONDS: '20' })
-  key = (await t.bootstrap()).environments[0]!.serverSideSdkKey
-  service = await t.start(['edge', 'events'])
+  env = await startFaultEnv(['kafka'], { KAFKA_SESSION_TIMEOUT_MS: '10000', KAFKA_PUBLISH_TIMEOUT_MS: '3000', SLUICE_CONSUMER_STALL_SECONDS: '20' }, ['edge', 'events'])
+  ;({ stack, t, service } = env)
+  key = env.demo.environments[0]!.serverSideSdkKey
 }, 240_000)
 
-afterAll(async () => {
-  await t?.close()
-  await stack?.stop()
-})
+afterAll(async () => env?.close())
 
 it('stores every accepted event exactly once after a 30 s broker pause, without a restart', async () => {
   const load = steadyLoad(service.url, key)

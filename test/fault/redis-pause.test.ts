@@ -6,25 +6,23 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/store.js'
-import { createTestEnv, event, postEvents, waitFor, type TestEnv } from '../support/harness.js'
-import { startPrivateStack, type PrivateStack } from '../support/private-stack.js'
+import { event, postEvents, waitFor, type TestEnv } from '../support/harness.js'
+import { startFaultEnv, type FaultEnv } from '../support/private-stack.js'
 
-let stack: PrivateStack
+let env: FaultEnv
+let stack: FaultEnv['stack']
 let t: TestEnv
 let service: RunningService
 let demo: DemoAccount
 
 beforeAll(async () => {
-  stack = await startPrivateStack(['redis'], 19500)
-  t = await createTestEnv({ ...stack.env, SLUICE_REDIS_COMMAND_TIMEOUT_MS: '1000' })
-  demo = await t.bootstrap()
-  service = await t.start(['edge', 'events', 'alerts'])
+  env = await startFaultEnv(['redis'], { SLUICE_REDIS_COMMAND_TIMEOUT_MS: '1000' }, ['edge', 'events', 'alerts'])
+  ;({ stack, t, service, demo } = env)
 }, 240_000)
 
 afterAll(async () => {
-  stack?.resume('redis')
-  await t?.close()
-  await stack?.stop()
+  env?.stack.resume('redis')
+  await env?.close()
 })
 
 const admin = (path: string, init: RequestInit = {}) =>

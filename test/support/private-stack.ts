@@ -6,8 +6,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { inject } from 'vitest'
+import type { Role, RunningService } from '../../src/app/service.js'
 import { loadConfig } from '../../src/config/index.js'
 import { stackDown, stackUp } from '../../src/stack/index.js'
+import type { DemoAccount } from '../../src/state/store.js'
+import { createTestEnv, type TestEnv } from './harness.js'
 
 export type ServiceName = 'kafka' | 'clickhouse' | 'redis'
 
@@ -50,6 +53,32 @@ export async function startPrivateStack(names: readonly ServiceName[], base = 19
       }
       await stackDown(config, () => undefined)
       rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export interface FaultEnv {
+  readonly stack: PrivateStack
+  readonly t: TestEnv
+  readonly demo: DemoAccount
+  readonly service: RunningService
+  close(): Promise<void>
+}
+
+/** A test env on private instances of the named services, with the demo account and a running service. */
+export async function startFaultEnv(names: readonly ServiceName[], env: Record<string, string>, roles: readonly Role[]): Promise<FaultEnv> {
+  const stack = await startPrivateStack(names)
+  const t = await createTestEnv({ ...stack.env, ...env })
+  const demo = await t.bootstrap()
+  const service = await t.start(roles)
+  return {
+    stack,
+    t,
+    demo,
+    service,
+    close: async () => {
+      await t.close()
+      await stack.stop()
     },
   }
 }
