@@ -22,7 +22,7 @@ export function jsonBodyParser(options: JsonCheckOptions = {}) {
       value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' })
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err)
-      done(new HttpError('BAD_REQUEST', /forbidden/i.test(message) ? 'body contains a forbidden key (__proto__ or constructor.prototype)' : `body is not valid JSON: ${message}`))
+      done(new HttpError('BAD_REQUEST', /forbidden/i.test(message) ? 'body contains a forbidden key (__proto__ or constructor.prototype)' : `body is not valid JSON: ${message.toWellFormed()}`))
       return
     }
     const problem = inspectJson(value, options)

@@ -1,0 +1,319 @@
+// Property tests (fast-check) of the code that meets hostile input first: the JSON body parser of
+// every route, event validation and rejection rows, and alert rendering with the built-in and with
+// generated mappings. Each property says "never throws, and what comes out is storable"; the
+// generators favour what broke before: lone surrogates, prototype keys, non-finite numbers, deep
+// nesting, long strings. Runs are bounded by count and time so the suite stays fast.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { parseJsonBody } from '../../src/edge/json-body.js'
+import { HttpError } from '../../src/edge/errors.js'
+import { ALERT_TEMPLATES, TEMPLATE_IDS } from '../../src/pipeline/alert-templates.js'
+import { checkMapping, renderAlerts, SEVERITIES, type AlertMapping, type RenderOutcome } from '../../src/pipeline/alerts.js'
+import { MAX_RAW_CHARS, processEvent } from '../../src/pipeline/events.js'
+import { inspectJson, MAX_JSON_DEPTH } from '../../src/shared/json-checks.js'
+
+const RUN = { numRuns: 300, interruptAfterTimeLimit: 8000 } as const
+const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: 1_700_000_000_999, sdkVersion: 'nodejs-10', requestId: 'req' }
+const source = { topic: 'events', partition: 0, offset: 7n, index: 0 }
+const ctx = { integrationId: 'int-1', requestId: 'req-1', receivedAtMs: 1_700_000_000_000 }
+
+// ---- generators -------------------------------------------------------------------------------
+
+/** Any UTF-16 code units, lone surrogates included (fc.string yields well-formed text only). */
+const codeUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 24 }).map((units) => String.fromCharCode(...units))
+const surrogateHeavy = fc
+  .array(fc.oneof(fc.integer({ min: 0xd800, max: 0xdfff }), fc.integer({ min: 0x20, max: 0x7e })), { minLength: 1, maxLength: 8 })
+  .map((units) => String.fromCharCode(...units))
+const RESERVED = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'join', 'length', 'map', '0', '']
+const hostileString = fc.oneof(
+  { weight: 3, arbitrary: fc.string({ maxLength: 24 }) },
+  { weight: 2, arbitrary: codeUnits },
+  { weight: 2, arbitrary: surrogateHeavy },
+  { weight: 1, arbitrary: fc.constantFrom(...RESERVED) },
+  { weight: 1, arbitrary: fc.integer({ min: 30_000, max: 300_000 }).map((n) => 'x'.repeat(n)) },
+)
+const hostileNumber = fc.oneof(
+  fc.double(), // includes NaN, ±Infinity, -0
+  fc.constantFrom(1e400, -1e400, Number.MAX_VALUE, Number.MIN_VALUE, 2 ** 53 + 1, 4294967296000, 99_999_999_999),
+  fc.integer(),
+)
+const hostileKey = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...RESERVED) }, { weight: 3, arbitrary: hostileString })
+
+/** JSON-shaped values as JSON.parse (or a hostile caller) would hand them over; objects get own `__proto__` keys. */
+const { value: hostileValue } = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    hostileString,
+    hostileNumber,
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('value'), { maxLength: 5 }),
+    fc.array(fc.tuple(hostileKey, tie('value')), { maxLength: 5 }).map((entries) => Object.fromEntries(entries) as unknown),
+  ),
+}))
+
+/** Nesting far past the limit, as arrays, objects or both. */
+const deepValue = fc.tuple(fc.integer({ min: MAX_JSON_DEPTH - 2, max: 6000 }), fc.constantFrom('array', 'object', 'mixed')).map(([depth, kind]) => {
+  let v: unknown = 1
+  for (let i = 0; i < depth; i++) v = kind === 'array' || (kind === 'mixed' && i % 2 === 0) ? [v] : { a: v }
+  return v
+})
+
+const wellFormedEvent = fc.record({
+  eventTypeId: fc.stringMatching(/^[a-z0-9][a-z0-9_.:-]{0,20}$/),
+  trafficTypeName: fc.constantFrom('user', 'account'),
+  key: fc.string({ minLength: 1, maxLength: 40 }),
+  timestamp: fc.integer({ min: 0, max: 4_000_000_000 }),
+  value: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }), { nil: null }),
+  properties: fc.dictionary(fc.string({ maxLength: 12 }), fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.constant(null)), { maxKeys: 5 }),
+})
+
+/** A valid event with one field replaced by something hostile (or removed), or a hostile value outright. */
+const hostileEvent = fc.oneof(
+  wellFormedEvent,
+  fc
+    .tuple(wellFormedEvent, fc.constantFrom('eventTypeId', 'trafficTypeName', 'key', 'timestamp', 'value', 'properties', '__proto__'), fc.oneof(hostileValue, deepValue, fc.constant(undefined)))
+    .map(([event, field, replacement]) => Object.fromEntries([...Object.entries(event).filter(([k]) => k !== field), ...(replacement === undefined ? [] : [[field, replacement]])]) as unknown),
+  fc.tuple(wellFormedEvent, hostileKey, hostileValue).map(([event, name, value]) => ({ ...event, properties: Object.fromEntries([...Object.entries(event.properties), [name, value]]) })),
+  hostileValue,
+  deepValue,
+)
+
+// ---- helpers ----------------------------------------------------------------------------------
+
+function parse(text: string | Buffer): { err: Error | null; value?: unknown; calls: number } {
+  const result: { err: Error | null; value?: unknown; calls: number } = { err: null, calls: 0 }
+  parseJsonBody({} as never, text, (err, value) => {
+    result.calls++
+    result.err = err
+    result.value = value
+  })
+  return result
+}
+
+/** Every string in a value (keys included) is well-formed Unicode. */
+function allWellFormed(value: unknown): boolean {
+  const stack = [value]
+  while (stack.length) {
+    const v = stack.pop()
+    if (typeof v === 'string' && !v.isWellFormed()) return false
+    if (v !== null && typeof v === 'object') {
+      for (const [k, child] of Object.entries(v)) {
+        if (!k.isWellFormed()) return false
+        stack.push(child)
+      }
+    }
+  }
+  return true
+}
+
+function expectStorableOutcomes(outcomes: RenderOutcome[]): void {
+  expect(outcomes.length).toBeGreaterThan(0)
+  for (const o of outcomes) {
+    if (o.ok) {
+      expect(SEVERITIES).toContain(o.alert.severity)
+      expect(o.alert.description.length).toBeGreaterThan(0)
+      expect(o.alert.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+      expect(allWellFormed(o.alert)).toBe(true)
+      expect(Object.getPrototypeOf(o.alert.customFields)).toBe(Object.prototype)
+    } else {
+      expect(typeof o.reason).toBe('string')
+      expect(o.reason.length).toBeGreaterThan(0)
+    }
+  }
+}
+
+// ---- properties -------------------------------------------------------------------------------
+
+describe('JSON body parser under hostile bodies', () => {
+  const bodies = fc.oneof(
+    fc.string({ maxLength: 64 }),
+    codeUnits,
+    hostileValue.map((v) => JSON.stringify(v) ?? ''),
+    // Deep nesting as text (JSON.stringify of a deep value would overflow the test's own stack).
+    fc.tuple(fc.integer({ min: MAX_JSON_DEPTH - 2, max: 100_000 }), fc.constantFrom(['[', ']'], ['{"a":', '}'])).map(([depth, [open, close]]) => `${open.repeat(depth)}1${close.repeat(depth)}`),
+    fc.tuple(fc.constantFrom('__proto__', 'constructor'), hostileValue).map(([k, v]) => `{"a":{"${k}":${JSON.stringify(v) ?? 'null'}}}`),
+    fc.tuple(fc.integer({ min: 0xd800, max: 0xdfff }), fc.boolean()).map(([unit, inKey]) => {
+      const escaped = `"a\\u${unit.toString(16)}b"`
+      return inKey ? `{${escaped}:1}` : `[${escaped}]`
+    }),
+    fc.constantFrom('1e400', '[-1e400]', '{"v":1e999}', 'NaN', '', '   ', '\uFEFF[]'),
+  )
+  // What HTTP hands the parser: bytes, valid UTF-8 or not.
+  const payloads = fc.oneof(bodies, fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)), bodies.map((text) => Buffer.from(text, 'utf8')))
+
+  it('answers once: a clean value within the limits, or a 400 that names the problem', () => {
+    fc.assert(
+      fc.property(payloads, (text) => {
+        const { err, value, calls } = parse(text)
+        expect(calls).toBe(1)
+        if (err) {
+          expect(err).toBeInstanceOf(HttpError)
+          expect((err as HttpError).statusCode).toBe(400)
+          expect(err.message.length).toBeGreaterThan(0)
+          expect(err.message.isWellFormed()).toBe(true)
+        } else {
+          expect(inspectJson(value)).toBeUndefined()
+          expect(JSON.parse(JSON.stringify(value))).toEqual(value)
+        }
+      }),
+      RUN,
+    )
+  })
+
+  it('refuses every lone surrogate, every non-finite number and every forbidden key', () => {
+    fc.assert(
+      fc.property(hostileValue, (value) => {
+        const text = JSON.stringify(value)
+        if (text === undefined) return
+        const { err } = parse(text)
+        const bad = !allWellFormed(value) || inspectJson(JSON.parse(text)) !== undefined || /"(__proto__)"\s*:/.test(text)
+        if (bad) expect(err).toBeInstanceOf(HttpError)
+      }),
+      RUN,
+    )
+  })
+})
+
+describe('processEvent under hostile records', () => {
+  it('never throws: a row whose every string is well-formed, or a rejection with a reason and a bounded raw copy', () => {
+    fc.assert(
+      fc.property(hostileEvent, (record) => {
+        const outcome = processEvent(record, meta, source)
+        if (outcome.ok) {
+          const row = outcome.row
+          expect(allWellFormed(row)).toBe(true)
+          expect(Number.isFinite(row.timestamp_ms)).toBe(true)
+          expect(row.value === null || Number.isFinite(row.value)).toBe(true)
+          const props = JSON.parse(row.properties) as unknown
+          expect(props !== null && typeof props === 'object' && !Array.isArray(props)).toBe(true)
+        } else {
+          const { reason, raw } = outcome.rejection
+          expect(reason.length).toBeGreaterThan(0)
+          expect(reason.isWellFormed()).toBe(true)
+          expect(raw.isWellFormed()).toBe(true)
+          expect(raw.length).toBeLessThanOrEqual(MAX_RAW_CHARS)
+        }
+      }),
+      RUN,
+    )
+  })
+
+  it('a valid event whose key or property carries a lone surrogate is rejected naming that field', () => {
+    fc.assert(
+      fc.property(wellFormedEvent, surrogateHeavy.filter((s) => !s.isWellFormed()), fc.boolean(), (event, bad, inKey) => {
+        const record = inKey ? { ...event, key: bad } : { ...event, properties: { ...event.properties, p: bad } }
+        const outcome = processEvent(record, meta, source)
+        expect(outcome.ok).toBe(false)
+        if (!outcome.ok) expect(outcome.rejection.reason).toMatch(inKey ? /^key / : /^properties\.p /)
+      }),
+      RUN,
+    )
+  })
+})
+
+describe('alert rendering under hostile payloads', () => {
+  /** A template's example with one subtree replaced by something hostile, or a hostile value outright. */
+  const payloadFor = (example: unknown) =>
+    fc.oneof(
+      hostileValue,
+      deepValue,
+      fc.tuple(fc.array(fc.nat({ max: 8 }), { maxLength: 4 }), fc.oneof(hostileValue, deepValue)).map(([path, replacement]) => {
+        const copy = JSON.parse(JSON.stringify(example)) as unknown
+        let node = copy as Record<string, unknown>
+        for (const step of path) {
+          if (node === null || typeof node !== 'object') break
+          const keys = Object.keys(node)
+          if (keys.length === 0) break
+          const key = keys[step % keys.length]!
+          if (node[key] === null || typeof node[key] !== 'object') {
+            node[key] = replacement
+            return copy
+          }
+          node = node[key] as Record<string, unknown>
+        }
+        if (node !== null && typeof node === 'object') node['injected'] = replacement
+        return copy
+      }),
+    )
+
+  it.each(TEMPLATE_IDS)('%s: never throws, and every alert is storable', async (id) => {
+    const { mapping, example } = ALERT_TEMPLATES[id]
+    await fc.assert(
+      fc.asyncProperty(payloadFor(example), async (payload) => {
+        expectStorableOutcomes(await renderAlerts(mapping, payload, ctx))
+      }),
+      { numRuns: 150, interruptAfterTimeLimit: 5000 },
+    )
+  })
+})
+
+describe('generated mappings', () => {
+  const segment = fc.oneof(
+    { weight: 1, arbitrary: fc.constantFrom(...RESERVED) },
+    { weight: 4, arbitrary: fc.constantFrom('a', 'b', 'x', 'items', 'status', 'level', '0') },
+    { weight: 1, arbitrary: fc.stringMatching(/^[a-z]{1,4}$/) },
+  )
+  const root = fc.oneof({ weight: 6, arbitrary: fc.constant('webhook') }, { weight: 2, arbitrary: fc.constant('item') }, { weight: 1, arbitrary: fc.constantFrom('.', 'a') })
+  const name = fc.tuple(root, fc.array(segment, { maxLength: 3 })).map(([r, rest]) => (r === '.' ? '.' : [r, ...rest].join('.')))
+  const { template } = fc.letrec<{ template: string }>((tie) => ({
+    template: fc
+      .array(
+        fc.oneof(
+          { depthSize: 'small' },
+          fc.string({ maxLength: 8 }).map((s) => s.replaceAll('{', '(').replaceAll('}', ')')),
+          name.map((n) => `{{${n}}}`),
+          name.map((n) => `{{{${n}}}}`),
+          name.map((n) => `{{&${n}}}`),
+          fc.tuple(fc.constantFrom('#', '^'), name, tie('template')).map(([kind, n, inner]) => `{{${kind}${n}}}${inner}{{/${n}}}`),
+          fc.constantFrom('{{> partial}}', '{{=<% %>=}}', '{{!comment}}', '{{', '}}'),
+        ),
+        { maxLength: 4 },
+      )
+      .map((parts) => parts.join('')),
+  }))
+  const mapping = fc.record(
+    {
+      severity: fc.oneof(template, fc.constantFrom('critical', 'warning', '{{webhook.level}}')),
+      description: fc.oneof(template, fc.constant('alert')),
+      source: fc.oneof(template, fc.constant('generated')),
+      service: template,
+      timestamp: template,
+      correlationId: template,
+      customFields: fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), template, { maxKeys: 3 }),
+      defaults: fc.constant({ severity: 'warning', description: 'generated alert', source: 'fuzz' }),
+      splitPath: fc.constantFrom('webhook.items', 'webhook.alerts', 'webhook.__proto__', 'webhook'),
+    },
+    { requiredKeys: ['severity', 'description', 'source', 'defaults'] },
+  )
+  const payload = fc.oneof(
+    hostileValue,
+    fc.record({
+      level: fc.constantFrom('critical', 'WARN', 'p1', 'bogus'),
+      items: fc.array(hostileValue, { maxLength: 50 }),
+      a: hostileValue,
+      x: fc.array(fc.string({ maxLength: 2000 }), { maxLength: 200 }),
+      status: hostileString,
+    }),
+  )
+
+  it('a mapping that passes checkMapping renders any payload without throwing, within its budget', async () => {
+    let accepted = 0
+    await fc.assert(
+      fc.asyncProperty(mapping, payload, async (candidate, body) => {
+        const checked = checkMapping(candidate)
+        if (!checked.ok) {
+          for (const p of checked.problems) expect(p.field).toMatch(/^mapping(\.|$)/)
+          return
+        }
+        accepted++
+        const started = performance.now()
+        expectStorableOutcomes(await renderAlerts(checked.mapping as AlertMapping, body, ctx))
+        // The CPU budget is 1 s per payload; wall time adds only the yields between slices.
+        expect(performance.now() - started).toBeLessThan(5000)
+      }),
+      { numRuns: 400, interruptAfterTimeLimit: 15_000 },
+    )
+    expect(accepted).toBeGreaterThan(20)
+  })
+})
