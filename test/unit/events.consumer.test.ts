@@ -8,36 +8,8 @@ import { createMetrics } from '../../src/app/metrics.js'
 import type { InboundBatch } from '../../src/broker/ports.js'
 import { EventsConsumer } from '../../src/consumers/events.consumer.js'
 import { EVENT_HEADERS } from '../../src/pipeline/event-messages.js'
-import type { EventRow, RejectionRow } from '../../src/pipeline/events.js'
 import type { ClickHouseEventSink } from '../../src/sinks/clickhouse/events.sink.js'
-import { AppError } from '../../src/shared/errors.js'
-
-class MemorySink {
-  events: EventRow[] = []
-  rejections: RejectionRow[] = []
-  inserts = 0
-  outages = 0
-  async insertEvents(rows: readonly EventRow[]) {
-    this.inserts++
-    if (this.outages > 0) {
-      this.outages--
-      throw new AppError('SINK_UNAVAILABLE', 'clickhouse: connect ECONNREFUSED', true)
-    }
-    if (rows.some((r) => r.key.startsWith('refused'))) throw new AppError('SINK_REFUSED_DATA', 'Code: 117, Incorrect data', false)
-    this.events.push(...rows)
-  }
-  async insertRejections(rows: readonly RejectionRow[]) {
-    if (rows.some((r) => r.raw.includes('refused-twice'))) throw new AppError('SINK_REFUSED_DATA', 'Code: 131, Too large string', false)
-    this.rejections.push(...rows)
-  }
-  async recordIntent() {}
-  async intendedThrough() {
-    return undefined
-  }
-  async storedPositions() {
-    return new Set<string>()
-  }
-}
+import { MemorySink } from '../support/memory-event-sink.js'
 
 const headers = { [EVENT_HEADERS.environment]: 'env', [EVENT_HEADERS.receivedAt]: '1700000000000', [EVENT_HEADERS.requestId]: 'r' }
 const record = (key: string) => ({ eventTypeId: 'e', trafficTypeName: 'user', key, timestamp: 1_700_000_000_000 })

@@ -5,12 +5,19 @@
 // nesting, long strings. Runs are bounded by count and time so the suite stays fast.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { createLogger } from '../../src/app/logger.js'
+import { createMetrics } from '../../src/app/metrics.js'
+import type { InboundMessage } from '../../src/broker/ports.js'
+import { EventsConsumer } from '../../src/consumers/events.consumer.js'
 import { parseJsonBody } from '../../src/edge/json-body.js'
 import { HttpError } from '../../src/edge/errors.js'
 import { ALERT_TEMPLATES, TEMPLATE_IDS } from '../../src/pipeline/alert-templates.js'
 import { checkMapping, renderAlerts, SEVERITIES, type AlertMapping, type RenderOutcome } from '../../src/pipeline/alerts.js'
+import { EVENT_HEADERS } from '../../src/pipeline/event-messages.js'
 import { MAX_RAW_CHARS, processEvent } from '../../src/pipeline/events.js'
 import { inspectJson, MAX_JSON_DEPTH } from '../../src/shared/json-checks.js'
+import type { ClickHouseEventSink } from '../../src/sinks/clickhouse/events.sink.js'
+import { MemorySink } from '../support/memory-event-sink.js'
 
 const RUN = { numRuns: 300, interruptAfterTimeLimit: 8000 } as const
 const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: 1_700_000_000_999, sdkVersion: 'nodejs-10', requestId: 'req' }
@@ -80,6 +87,15 @@ const hostileEvent = fc.oneof(
 )
 
 // ---- helpers ----------------------------------------------------------------------------------
+
+/** JSON text of a generated value; a value too deep for JSON.stringify's recursion becomes deep text. */
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null'
+  } catch {
+    return `${'['.repeat(5000)}${']'.repeat(5000)}`
+  }
+}
 
 function parse(text: string | Buffer): { err: Error | null; value?: unknown; calls: number } {
   const result: { err: Error | null; value?: unknown; calls: number } = { err: null, calls: 0 }
@@ -208,6 +224,52 @@ describe('processEvent under hostile records', () => {
         if (!outcome.ok) expect(outcome.rejection.reason).toMatch(inKey ? /^key / : /^properties\.p /)
       }),
       RUN,
+    )
+  })
+})
+
+describe('the events envelope under hostile Kafka messages', () => {
+  // Header values reach the consumer decoded from bytes as UTF-8, so they are always well-formed.
+  const headerValue = fc.oneof(fc.constant(undefined), hostileString.map((s) => s.toWellFormed()), fc.constantFrom('1700000000000', '-1', '1e400', 'NaN', '99999999999999999'))
+  const headers = fc
+    .record({ environment: fc.oneof(fc.constant('env'), headerValue), receivedAt: headerValue, requestId: headerValue, sdkVersion: headerValue })
+    .map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined).map(([k, v]) => [EVENT_HEADERS[k as keyof typeof EVENT_HEADERS], v as string])))
+  /** A message body: an array of records as the edge writes it, or anything else a producer could put there. */
+  const value = fc.oneof(
+    { weight: 4, arbitrary: fc.array(hostileEvent, { maxLength: 8 }).map((records) => jsonText(records)) },
+    { weight: 1, arbitrary: hostileValue.map((v) => jsonText(v)) },
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString('latin1')) },
+    { weight: 1, arbitrary: fc.integer({ min: 100, max: 50_000 }).map((depth) => `[${'['.repeat(depth)}${']'.repeat(depth)}]`) },
+  )
+  const messages = fc.array(fc.record({ value, headers }), { minLength: 1, maxLength: 6 })
+
+  it('a batch of any messages is stored whole: every record a row or a rejection at its own position, nothing thrown', async () => {
+    await fc.assert(
+      fc.asyncProperty(messages, async (generated) => {
+        const sink = new MemorySink()
+        const consumer = new EventsConsumer(sink as unknown as ClickHouseEventSink, createMetrics(), createLogger('silent'))
+        const batch: InboundMessage[] = generated.map((m, i) => ({ offset: BigInt(100 + i), value: Buffer.from(m.value, 'latin1'), headers: m.headers }))
+        await consumer.handle({ topic: 'events', partition: 3, highWatermark: 200n, messages: batch }, { signal: new AbortController().signal })
+
+        const positions = [...sink.events, ...sink.rejections].map((r) => `${r.source_offset}:${r.source_index}`)
+        expect(new Set(positions).size).toBe(positions.length)
+        for (const [i, m] of batch.entries()) {
+          let parsed: unknown
+          try {
+            parsed = JSON.parse(m.value.toString('utf8'))
+          } catch {
+            parsed = undefined
+          }
+          const expected = Array.isArray(parsed) && m.headers[EVENT_HEADERS.environment] ? parsed.length : 1
+          expect(positions.filter((p) => p.startsWith(`${100 + i}:`)).length).toBe(expected)
+        }
+        for (const row of sink.events) expect(allWellFormed(row)).toBe(true)
+        for (const r of sink.rejections) {
+          expect(r.reason.length).toBeGreaterThan(0)
+          expect(allWellFormed(r)).toBe(true)
+        }
+      }),
+      { numRuns: 200, interruptAfterTimeLimit: 8000 },
     )
   })
 })
