@@ -11,6 +11,7 @@ import { ClickHouseEventSink } from '../sinks/clickhouse/events.sink.js'
 import { migrate } from '../sinks/clickhouse/migrations.js'
 import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
 import { ScimAuthenticator } from '../auth/scim-jwt.js'
+import { SpoolingIntake } from '../spool/intake.js'
 import { AccessStore } from '../state/access.js'
 import { IdentityStore } from '../state/identities.js'
 import { IntegrationStore } from '../state/integrations.js'
@@ -28,6 +29,8 @@ export interface Deps {
   readonly redis: Redis
   readonly clickhouse: ClickHouseClient
   readonly broker: KafkaBroker
+  /** Where the edge writes: Kafka, or the disk spool when Kafka is slow or down (opened by edge roles). */
+  readonly intake: SpoolingIntake
   readonly transactions: Transactions
   readonly store: Store
   readonly segments: SegmentStore
@@ -59,6 +62,7 @@ export function createDeps(config: Config, log: Logger): Deps {
   const integrations = new IntegrationStore(redis, config.redis.keyPrefix, transactions)
   const access = new AccessStore(redis, config.redis.keyPrefix, transactions)
   const metrics = createMetrics()
+  const broker = new KafkaBroker({ ...config.kafka }, log.child({ component: 'kafka' }), metrics)
   return {
     config,
     log,
@@ -67,7 +71,8 @@ export function createDeps(config: Config, log: Logger): Deps {
     redis,
     transactions,
     clickhouse,
-    broker: new KafkaBroker({ ...config.kafka }, log.child({ component: 'kafka' }), metrics),
+    broker,
+    intake: new SpoolingIntake(broker, config.spool, metrics, log.child({ component: 'spool' })),
     store,
     segments: new SegmentStore(redis, config.redis.keyPrefix, transactions),
     identities: new IdentityStore(redis, config.redis.keyPrefix, transactions),
@@ -114,6 +119,7 @@ export async function prepareDeps(deps: Deps): Promise<void> {
 export async function closeDeps(deps: Deps): Promise<void> {
   deps.apiKeys.stop()
   deps.webhookRoutes.stop()
+  await deps.intake.close()
   await deps.broker.close()
   await deps.clickhouse.close()
   await deps.transactions.close()
@@ -126,7 +132,7 @@ export type Readiness = Record<string, 'ok' | string>
  * Each dependency answers within the timeout, or its error is reported; each consumer of this
  * process is progressing (not stalled), or says where it is stuck.
  */
-export async function checkReadiness(deps: Deps, consumers: Readonly<Record<string, ConsumerHealth>> = {}, timeoutMs = 2000): Promise<{ ready: boolean; checks: Readiness }> {
+export async function checkReadiness(deps: Deps, consumers: Readonly<Record<string, ConsumerHealth>> = {}, timeoutMs = 2000): Promise<{ ready: boolean; degraded: boolean; checks: Readiness }> {
   const within = async (p: Promise<unknown>): Promise<string> => {
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {
@@ -152,5 +158,14 @@ export async function checkReadiness(deps: Deps, consumers: Readonly<Record<stri
   ])
   const checks: Readiness = { kafka, clickhouse, redis }
   for (const [role, health] of Object.entries(consumers)) checks[`${role}-consumer`] = health.stalled ? `stalled: ${health.detail}` : 'ok'
-  return { ready: Object.values(checks).every((v) => v === 'ok'), checks }
+  // An edge that spools still takes data: Kafka being away makes it degraded, not unready, until the
+  // spool is full.
+  const intake = deps.intake.state()
+  const spoolTakes = intake !== undefined && deps.intake.hasRoom()
+  if (intake) {
+    const held = `${intake.spool.messages} messages, ${intake.spool.bytes} of ${intake.spool.maxBytes} bytes`
+    checks['spool'] = !intake.spooling ? 'ok' : spoolTakes ? `spooling: ${held}` : `full: ${held}`
+  }
+  const failing = Object.entries(checks).filter(([name, v]) => v !== 'ok' && !(spoolTakes && (name === 'kafka' || name === 'spool')))
+  return { ready: failing.length === 0, degraded: Object.values(checks).some((v) => v !== 'ok'), checks }
 }

@@ -14,8 +14,8 @@ export function createMetrics() {
     }),
     httpErrors: new Counter({
       name: 'sluice_http_errors_total',
-      help: 'Requests answered with an error, by route (template, or unmatched) and error code (the reason)',
-      labelNames: ['route', 'code'] as const,
+      help: 'Requests answered with an error, by route (template, or unmatched), error code and, for a size or count limit, its name',
+      labelNames: ['route', 'code', 'limit'] as const,
       registers: [registry],
     }),
     scimAuthFailures: new Counter({
@@ -26,7 +26,7 @@ export function createMetrics() {
     }),
     eventsAccepted: new Counter({
       name: 'sluice_events_accepted_total',
-      help: 'Event records accepted by the edge (acknowledged by Kafka)',
+      help: 'Event records accepted by the edge (acknowledged by Kafka or written to the spool)',
       registers: [registry],
     }),
     eventsRejected: new Counter({
@@ -37,6 +37,47 @@ export function createMetrics() {
     eventsInserted: new Counter({
       name: 'sluice_events_inserted_total',
       help: 'Event rows inserted into ClickHouse',
+      registers: [registry],
+    }),
+    spooling: new Gauge({
+      name: 'sluice_spooling',
+      help: '1 while the edge writes requests to its disk spool (Kafka slow or down, or the spool not yet drained)',
+      registers: [registry],
+    }),
+    spoolBytes: new Gauge({
+      name: 'sluice_spool_bytes',
+      help: 'Bytes held in the edge spool (its limit is SLUICE_SPOOL_MAX_BYTES)',
+      registers: [registry],
+    }),
+    spoolMessages: new Gauge({
+      name: 'sluice_spool_messages',
+      help: 'Kafka messages held in the edge spool',
+      registers: [registry],
+    }),
+    spoolOldest: new Gauge({
+      name: 'sluice_spool_oldest_timestamp_seconds',
+      help: 'When the oldest spooled entry was written (0 when empty); its age is time() minus this',
+      registers: [registry],
+    }),
+    spoolAppended: new Counter({
+      name: 'sluice_spool_appended_messages_total',
+      help: 'Kafka messages written to the edge spool',
+      registers: [registry],
+    }),
+    spoolDrained: new Counter({
+      name: 'sluice_spool_drained_messages_total',
+      help: 'Spooled messages published to Kafka and deleted from the spool (its rate is the drain rate)',
+      registers: [registry],
+    }),
+    spoolDrainedBytes: new Counter({
+      name: 'sluice_spool_drained_bytes_total',
+      help: 'Spool bytes published to Kafka and deleted',
+      registers: [registry],
+    }),
+    replaysSkipped: new Counter({
+      name: 'sluice_replays_skipped_total',
+      help: 'Messages replayed from an edge spool that consumers skipped because their first copy was stored',
+      labelNames: ['topic'] as const,
       registers: [registry],
     }),
     publishSeconds: new Histogram({

@@ -34,6 +34,7 @@ export async function startService(config: Config, roles: readonly Role[], log: 
   try {
     await prepareDeps(deps)
     if (roles.includes('edge')) {
+      await deps.intake.open()
       const hashed = await deps.integrations.hashStoredAddresses()
       if (hashed > 0) log.info({ integrations: hashed }, 'webhook addresses stored in plain text by an earlier version now kept only as hashes')
       await deps.apiKeys.start()

@@ -9,6 +9,15 @@ export interface OutboundMessage {
   readonly headers: Readonly<Record<string, string>>
 }
 
+/**
+ * Header of a message the edge published again from its disk spool. Its first attempt may have
+ * landed too (or an earlier replay, before a kill -9), so a consumer skips it when the message's
+ * identity, its request id and PART_HEADER, is already stored.
+ */
+export const REPLAY_HEADER = 'sluice-replay'
+/** Header: the index of a message among the messages of its request. */
+export const PART_HEADER = 'sluice-part'
+
 export interface Publisher {
   /**
    * Resolves once the broker has acknowledged every message (acks = all); rejects with PublishError

@@ -1,4 +1,7 @@
 // The one reader of process.env. Every setting is declared here, validated once, frozen and passed down.
+import { randomUUID } from 'node:crypto'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ajv } from 'ajv'
 
@@ -12,6 +15,9 @@ const schema = {
     SLUICE_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8080, description: 'HTTP port (0 = any free port)' },
     SLUICE_LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     SLUICE_DATA_DIR: { type: 'string', minLength: 1, description: 'where `sluice stack` keeps data and logs; default <project>/.sluice' },
+    SLUICE_SPOOL_DIR: { type: 'string', minLength: 1, description: 'the edge spool directory, one per edge process; default <data dir>/spool/edge-<port> (a fresh temporary directory with port 0)' },
+    SLUICE_SPOOL_MAX_BYTES: { type: 'integer', minimum: MiB, maximum: 1024 * 1024 * MiB, default: 1024 * MiB, description: 'bytes the edge spool may hold; beyond it requests are answered 503' },
+    SLUICE_SPOOL_AFTER_MS: { type: 'integer', minimum: 50, maximum: 60000, default: 2000, description: 'how long a request waits for Kafka before its messages go to the spool' },
     SLUICE_SHUTDOWN_TIMEOUT_MS: { type: 'integer', minimum: 1000, default: 20000, description: 'deadline for a graceful shutdown' },
 
     KAFKA_BROKERS: { type: 'string', pattern: '^[^,\\s]+:\\d+(,[^,\\s]+:\\d+)*$', default: '127.0.0.1:9092', description: 'comma-separated host:port list' },
@@ -43,7 +49,7 @@ const schema = {
     REDIS_KEY_PREFIX: { type: 'string', pattern: '^[a-zA-Z0-9:._-]*$', default: 'sluice:' },
 
     SLUICE_EVENTS_MAX_BODY_BYTES: { type: 'integer', minimum: 8 * MiB, maximum: 256 * MiB, default: 10 * MiB },
-    SLUICE_EVENTS_MAX_RECORDS: { type: 'integer', minimum: 10000, maximum: 1000000, default: 10000 },
+    SLUICE_EVENTS_MAX_RECORDS: { type: 'integer', minimum: 100000, maximum: 10000000, default: 500000, description: 'most records in one body (SDK bursts reach tens of thousands; the body limit in bytes usually binds first)' },
     SLUICE_BEACON_MAX_BODY_BYTES: { type: 'integer', minimum: 1024, maximum: MiB, default: 64 * 1024, description: 'largest beacon body (read before its key is known; browsers send at most 64 KiB)' },
     SLUICE_EVENTS_RATE_PER_SECOND: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000, default: 2000, description: 'sustained event requests per second per SDK key and edge process (429 above)' },
     SLUICE_EVENTS_BURST: { type: 'integer', minimum: 1, maximum: 10_000_000, default: 10000, description: 'event requests an SDK key may send at once per edge process' },
@@ -82,6 +88,7 @@ export interface Config {
   readonly logLevel: string
   readonly dataDir: string
   readonly shutdownTimeoutMs: number
+  readonly spool: { readonly dir: string; readonly maxBytes: number; readonly afterMs: number }
   readonly kafka: {
     readonly brokers: readonly string[]
     readonly clientId: string
@@ -151,11 +158,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- shape guaranteed by the schema above
   const r = raw as Record<string, any>
+  const dataDir: string = r.SLUICE_DATA_DIR ?? fileURLToPath(new URL('../../.sluice', import.meta.url))
   const config: Config = {
     http: { host: r.SLUICE_HOST, port: r.SLUICE_PORT, requestTimeoutMs: r.SLUICE_HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: r.SLUICE_HTTP_IDLE_TIMEOUT_MS },
     logLevel: r.SLUICE_LOG_LEVEL,
-    dataDir: r.SLUICE_DATA_DIR ?? fileURLToPath(new URL('../../.sluice', import.meta.url)),
+    dataDir,
     shutdownTimeoutMs: r.SLUICE_SHUTDOWN_TIMEOUT_MS,
+    spool: { dir: r.SLUICE_SPOOL_DIR ?? defaultSpoolDir(dataDir, r.SLUICE_PORT), maxBytes: r.SLUICE_SPOOL_MAX_BYTES, afterMs: r.SLUICE_SPOOL_AFTER_MS },
     kafka: {
       brokers: (r.KAFKA_BROKERS as string).split(','),
       clientId: r.KAFKA_CLIENT_ID,
@@ -207,4 +216,12 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value)
   }
   return value
+}
+
+/**
+ * One spool per edge process: by port, since two edges on one host cannot share one. With port 0
+ * (any free port, tests) the port is not known yet, so a fresh temporary directory is used.
+ */
+function defaultSpoolDir(dataDir: string, port: number): string {
+  return port === 0 ? join(tmpdir(), `sluice-spool-${process.pid}-${randomUUID().slice(0, 8)}`) : join(dataDir, 'spool', `edge-${port}`)
 }

@@ -5,7 +5,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { Logger } from '../app/logger.js'
 import type { Metrics } from '../app/metrics.js'
-import type { BatchContext, InboundBatch, InboundMessage } from '../broker/ports.js'
+import { REPLAY_HEADER, type BatchContext, type InboundBatch, type InboundMessage } from '../broker/ports.js'
 import { decodeAlertMessage } from '../pipeline/alert-messages.js'
 import { renderAlerts, type NormalizedAlert } from '../pipeline/alerts.js'
 import type { AlertRejection, MessageWrite, RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
@@ -113,14 +113,15 @@ export class AlertsConsumer {
 
   /** One message's alerts and (at most one) rejection entry. Throws only when Redis cannot be read. */
   private async render(batch: InboundBatch, message: InboundMessage): Promise<MessageWrite> {
-    const base = { topic: batch.topic, partition: batch.partition, offset: message.offset }
+    const position = { topic: batch.topic, partition: batch.partition, offset: message.offset }
     let decoded
     try {
       decoded = decodeAlertMessage(message.value, message.headers)
     } catch (err) {
-      return { ...base, integrationId: 'unknown', alerts: [], rejections: [rejection('unknown', '', `message could not be decoded: ${String(err)}`, '', Date.now())] }
+      return { ...position, integrationId: 'unknown', alerts: [], rejections: [rejection('unknown', '', `message could not be decoded: ${String(err)}`, '', Date.now())] }
     }
     const { meta, payloadJson } = decoded
+    const base = message.headers[REPLAY_HEADER] === '1' ? { ...position, replayOf: { requestId: meta.requestId, receivedAtMs: meta.receivedAtMs } } : position
     const reject = (reasons: string[]): MessageWrite => ({
       ...base, integrationId: meta.integrationId, alerts: [], rejections: [rejection(meta.integrationId, meta.requestId, reasons.join('; '), payloadJson, meta.receivedAtMs)],
     })

@@ -8,10 +8,10 @@
 // data are isolated and stored as rejections (same position), so no record can stall a partition.
 import type { Logger } from '../app/logger.js'
 import type { Metrics } from '../app/metrics.js'
-import type { BatchContext, InboundBatch, InboundMessage } from '../broker/ports.js'
+import { REPLAY_HEADER, type BatchContext, type InboundBatch, type InboundMessage } from '../broker/ports.js'
 import { MAX_TIMESTAMP_MS, processEvent, rejectionRow, type EnvelopeMeta, type EventRow, type RejectionRow } from '../pipeline/events.js'
 import { AppError } from '../shared/errors.js'
-import type { ClickHouseEventSink } from '../sinks/clickhouse/events.sink.js'
+import type { ClickHouseEventSink, StoredPart } from '../sinks/clickhouse/events.sink.js'
 import { EVENT_HEADERS } from '../pipeline/event-messages.js'
 import { retrying } from './retry.js'
 
@@ -73,16 +73,17 @@ export class EventsConsumer {
     const { topic, partition } = batch
     const first = batch.messages[0]!.offset
     const last = batch.messages[batch.messages.length - 1]!.offset
+    const log = this.log.child({ partition })
+    const failed = (err: AppError) => this.metrics.sinkErrors.inc({ sink: 'clickhouse', kind: err.retriable ? 'retriable' : 'data' })
+    const skip = await this.replaysAlreadyStored(batch, ctx, log, failed)
     const decoded: Decoded = { events: [], rejections: [], records: new Map() }
-    for (const message of batch.messages) decodeMessage(batch, message, decoded)
+    for (const message of batch.messages) if (!skip.has(message.offset)) decodeMessage(batch, message, decoded)
     const { events, rejections } = decoded
 
-    const log = this.log.child({ partition })
     const state = this.partitions.get(partition)
     let suspectThrough = state?.suspectThrough ?? -1n
     let intentThrough = state?.intentThrough ?? -1n
     let suspect = !state || state.next !== first
-    const failed = (err: AppError) => this.metrics.sinkErrors.inc({ sink: 'clickhouse', kind: err.retriable ? 'retriable' : 'data' })
     if (!state) {
       const intended = await retrying(ctx, log, 'reading consumer intents', () => this.sink.intendedThrough(topic, partition), failed)
       if (intended !== undefined && intended > suspectThrough) suspectThrough = intended
@@ -115,6 +116,38 @@ export class EventsConsumer {
     this.metrics.eventsRejected.inc(written.rejections)
     log.debug({ first: String(first), last: String(last), ...written }, 'batch inserted')
     this.partitions.set(partition, { next: last + 1n, suspectThrough, intentThrough })
+  }
+
+  /**
+   * The offsets of replayed messages (published again from an edge's spool) whose identity (request
+   * id, part) is already stored, or appears earlier in this batch. A replay lands in the partition
+   * of its first copy and after it, so what this partition stored is all there is to check.
+   */
+  private async replaysAlreadyStored(batch: InboundBatch, ctx: BatchContext, log: Logger, failed: (err: AppError) => void): Promise<Set<bigint>> {
+    const skip = new Set<bigint>()
+    const replays = batch.messages.filter((m) => m.headers[REPLAY_HEADER] === '1').length
+    if (replays === 0) return skip
+    const seen = new Set<string>()
+    const toCheck: { offset: bigint; identity: StoredPart }[] = []
+    for (const m of batch.messages) {
+      const identity = identityOf(m)
+      if (!identity) continue
+      const id = `${identity.requestId}:${identity.part}`
+      if (m.headers[REPLAY_HEADER] === '1') {
+        if (seen.has(id)) skip.add(m.offset)
+        else toCheck.push({ offset: m.offset, identity })
+      }
+      seen.add(id)
+    }
+    if (toCheck.length > 0) {
+      const stored = await retrying(ctx, log, 'checking replayed messages', () => this.sink.storedParts(toCheck.map((c) => c.identity)), failed)
+      for (const c of toCheck) if (stored.has(`${c.identity.requestId}:${c.identity.part}`)) skip.add(c.offset)
+    }
+    if (skip.size > 0) {
+      this.metrics.replaysSkipped.inc({ topic: batch.topic }, skip.size)
+      log.info({ replays, skipped: skip.size }, 'replayed messages already stored; skipped')
+    }
+    return skip
   }
 
   /**
@@ -177,6 +210,7 @@ function decodeMessage(batch: InboundBatch, message: InboundMessage, out: Decode
     receivedAtMs: Number.isSafeInteger(receivedAtMs) && receivedAtMs >= 0 && receivedAtMs <= MAX_TIMESTAMP_MS ? receivedAtMs : Date.now(),
     sdkVersion: h[EVENT_HEADERS.sdkVersion] ?? '',
     requestId: h[EVENT_HEADERS.requestId] ?? '',
+    part: partOf(h),
   }
   const position = (index: number) => ({ topic: batch.topic, partition: batch.partition, offset: message.offset, index })
   const text = message.value.toString('utf8')
@@ -202,7 +236,22 @@ function decodeMessage(batch: InboundBatch, message: InboundMessage, out: Decode
 }
 
 function originOf(row: EventRow): EnvelopeMeta {
-  return { environmentId: row.environment_id, accountId: row.account_id, receivedAtMs: row.received_at_ms, sdkVersion: row.sdk_version, requestId: row.request_id }
+  return { environmentId: row.environment_id, accountId: row.account_id, receivedAtMs: row.received_at_ms, sdkVersion: row.sdk_version, requestId: row.request_id, part: row.request_part }
+}
+
+/** A message's identity (with where its rows would be), or undefined when it has none (not written by the edge). */
+function identityOf(message: InboundMessage): StoredPart | undefined {
+  const h = message.headers
+  const requestId = h[EVENT_HEADERS.requestId]
+  const environmentId = h[EVENT_HEADERS.environment]
+  const receivedAtMs = Number(h[EVENT_HEADERS.receivedAt])
+  if (!requestId || !environmentId || !Number.isSafeInteger(receivedAtMs)) return undefined
+  return { requestId, part: partOf(h), environmentId, receivedAt: Math.floor(receivedAtMs / 1000) }
+}
+
+function partOf(headers: Readonly<Record<string, string>>): number {
+  const part = Number(headers[EVENT_HEADERS.part] ?? 0)
+  return Number.isSafeInteger(part) && part >= 0 && part < 2 ** 32 ? part : 0
 }
 
 function positionOf(row: EventRow) {

@@ -5,8 +5,10 @@ import { isDependencyUnavailable } from '../shared/errors.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The code of the error this request was answered with, for the request log line and the metric. */
+    /** The error this request was answered with, for the request log line and the metric. */
     errorCode?: ErrorCode
+    errorMessage?: string
+    errorLimit?: string
   }
 }
 
@@ -20,7 +22,6 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,
-  PARTIALLY_STORED: 500,
   UNAVAILABLE: 503,
 } as const
 
@@ -36,6 +37,8 @@ export class HttpError extends Error {
     message: string,
     /** Field-level problems of a rejected input: [{field, problem}]. */
     readonly details?: readonly { readonly field: string; readonly problem: string }[],
+    /** The name of the size or count limit that refused the request (logged and counted). */
+    readonly limit?: string,
   ) {
     super(message)
   }
@@ -60,13 +63,15 @@ export function prepareError(error: FastifyError | HttpError, request: FastifyRe
   else if (http.code === 'UNAVAILABLE' && !(error instanceof HttpError)) request.log.warn({ err: error }, 'a dependency is unavailable')
   if ((http.code === 'UNAVAILABLE' || http.code === 'RATE_LIMITED') && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(RETRY_AFTER_SECONDS))
   request.errorCode = http.code
+  request.errorMessage = http.message
+  request.errorLimit = http.limit
   return http
 }
 
 function fromFastifyError(error: FastifyError, request: FastifyRequest): HttpError {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HttpError('PAYLOAD_TOO_LARGE', `request body is larger than the limit of ${request.routeOptions.bodyLimit ?? 'configured'} bytes`)
+      return new HttpError('PAYLOAD_TOO_LARGE', `request body is larger than the limit of ${request.routeOptions.bodyLimit ?? 'configured'} bytes`, undefined, 'body_bytes')
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new HttpError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json')
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

@@ -1,19 +1,19 @@
 // POST /api/events/bulk and POST /api/events/beacon. The edge checks the envelope only (a JSON array
 // of objects within the limits, nesting, numbers a double can hold), writes the records to Kafka and
-// answers 202 once Kafka has them. Field validation happens in the events consumer, record by record:
+// answers 202 once Kafka has them, or the edge's disk spool when Kafka is slow or down. Field validation happens in the events consumer, record by record:
 // a lone surrogate in one record rejects that record there, never the whole body (SDKs never resend).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isSdkPrincipal, presentedKey, type ApiKeyCache, type SdkPrincipal } from '../auth/api-keys.js'
-import type { Publisher } from '../broker/ports.js'
-import { PublishError } from '../broker/ports.js'
 import type { Metrics } from '../app/metrics.js'
+import type { Intake } from '../spool/intake.js'
 import { encodeEventMessages, RecordTooLargeError } from '../pipeline/event-messages.js'
+import { acceptOr503 } from './accept.js'
 import { HttpError } from './errors.js'
 import { jsonBodyParser } from './json-body.js'
 import { TokenBuckets } from './rate-limit.js'
 
 export interface EventRoutesOptions {
-  readonly publisher: Publisher
+  readonly intake: Intake
   readonly apiKeys: ApiKeyCache
   readonly metrics: Metrics
   readonly topic: string
@@ -58,7 +58,7 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     if (opts.isDraining()) throw new HttpError('UNAVAILABLE', 'server is shutting down; retry on another instance')
     if (!Array.isArray(records)) throw new HttpError('BAD_REQUEST', 'body must be a JSON array of event objects')
     if (records.length > opts.maxRecords) {
-      throw new HttpError('PAYLOAD_TOO_LARGE', `${records.length} records is above the limit of ${opts.maxRecords} per request`)
+      throw new HttpError('PAYLOAD_TOO_LARGE', `${records.length} records is above the limit of ${opts.maxRecords} per request`, undefined, 'records')
     }
     for (let i = 0; i < records.length; i++) {
       const r: unknown = records[i]
@@ -78,24 +78,15 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     try {
       messages = encodeEventMessages(records as object[], bodyBytes, meta, opts.messageMaxBytes)
     } catch (err) {
-      if (err instanceof RecordTooLargeError) throw new HttpError('PAYLOAD_TOO_LARGE', err.message)
+      if (err instanceof RecordTooLargeError) throw new HttpError('PAYLOAD_TOO_LARGE', err.message, undefined, 'record_bytes')
       throw err
     }
     const end = opts.metrics.publishSeconds.startTimer()
-    try {
-      await opts.publisher.publish(opts.topic, messages)
-    } catch (err) {
-      if (!(err instanceof PublishError)) throw err
-      request.log.warn({ err, records: records.length }, 'events not accepted: kafka unavailable')
-      if (err.code === 'PUBLISH_PARTIAL') {
-        throw new HttpError('PARTIALLY_STORED', 'kafka failed part-way: some of these events were stored and will be imported; resending the request stores those twice')
-      }
-      throw new HttpError('UNAVAILABLE', 'events could not be stored right now; nothing was accepted, retry later')
-    }
+    const { spooled } = await acceptOr503(opts.intake, opts.topic, messages, request, 'events')
     end()
     opts.metrics.eventsAccepted.inc(records.length)
-    request.log.info({ environmentId: principal.environmentId, records: records.length, messages: messages.length }, 'events accepted')
-    return reply.code(202).send({ requestId: request.id, accepted: records.length })
+    request.log.info({ environmentId: principal.environmentId, records: records.length, messages: messages.length, ...(spooled ? { spooled } : {}) }, 'events accepted')
+    return reply.code(202).send({ requestId: request.id, accepted: records.length, ...(spooled ? { spooled } : {}) })
   }
 
   // application/json only: any other Content-Type is 415 (the root registers no other parser).

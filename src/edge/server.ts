@@ -63,7 +63,7 @@ export async function buildServer(deps: Deps, options: ServerOptions): Promise<F
     frameworkErrors: (error, request, reply) => {
       void reply.header('x-request-id', request.id)
       apiErrorHandler(request.url)(error, request, reply)
-      deps.metrics.httpErrors.inc({ route: 'unmatched', code: request.errorCode ?? 'BAD_REQUEST' })
+      deps.metrics.httpErrors.inc({ route: 'unmatched', code: request.errorCode ?? 'BAD_REQUEST', limit: '' })
       request.log.info({ method: request.method, route: 'unmatched', statusCode: reply.statusCode, code: request.errorCode }, 'request refused by the router')
     },
   })
@@ -82,16 +82,18 @@ export async function buildServer(deps: Deps, options: ServerOptions): Promise<F
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched'
     deps.metrics.httpRequests.inc({ route, method: request.method, status_code: String(reply.statusCode) })
-    if (request.errorCode) deps.metrics.httpErrors.inc({ route, code: request.errorCode })
+    if (request.errorCode) deps.metrics.httpErrors.inc({ route, code: request.errorCode, limit: request.errorLimit ?? '' })
     const level = route === '/metrics' || route === '/healthz' || route === '/readyz' ? 'debug' : 'info'
-    request.log[level]({ method: request.method, route, statusCode: reply.statusCode, ...(request.errorCode ? { code: request.errorCode } : {}), ms: Math.round(reply.elapsedTime) }, 'request completed')
+    // An error's own message says what was refused and by which limit (it never holds a secret or the URL).
+    const error = request.errorCode ? { code: request.errorCode, reason: request.errorMessage, ...(request.errorLimit ? { limit: request.errorLimit } : {}) } : {}
+    request.log[level]({ method: request.method, route, statusCode: reply.statusCode, ...error, ms: Math.round(reply.elapsedTime) }, 'request completed')
   })
 
   app.get('/healthz', async () => ({ status: 'ok' }))
   app.get('/readyz', async (_request, reply) => {
     if (options.isDraining()) return reply.code(503).send({ status: 'draining' })
-    const { ready, checks } = await checkReadiness(deps, options.consumers())
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks })
+    const { ready, degraded, checks } = await checkReadiness(deps, options.consumers())
+    return reply.code(ready ? 200 : 503).send({ status: !ready ? 'unavailable' : degraded ? 'degraded' : 'ready', checks })
   })
   app.get('/metrics', async (_request, reply) => {
     return reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics())
@@ -99,7 +101,7 @@ export async function buildServer(deps: Deps, options: ServerOptions): Promise<F
 
   if (options.edge) {
     await app.register(eventRoutes, {
-      publisher: deps.broker,
+      intake: deps.intake,
       apiKeys: deps.apiKeys,
       metrics: deps.metrics,
       topic: deps.topics.events,
@@ -112,7 +114,7 @@ export async function buildServer(deps: Deps, options: ServerOptions): Promise<F
       isDraining: options.isDraining,
     })
     await app.register(webhookRoutes, {
-      publisher: deps.broker,
+      intake: deps.intake,
       routes: deps.webhookRoutes,
       metrics: deps.metrics,
       topic: deps.topics.alerts,

@@ -1,19 +1,20 @@
 // POST /api/v1/webhook/<webhook id>: any JSON object or array from a monitoring system. Answers 202
-// once Kafka holds the payload; the alerts consumer renders it. The address is a secret: it is looked
+// once Kafka or the edge's disk spool holds the payload; the alerts consumer renders it. The address is a secret: it is looked
 // up by hash, never logged (routes log their template, not the URL), and unknown, revoked or expired
 // addresses all get the same 404.
 import type { FastifyInstance } from 'fastify'
 import type { Metrics } from '../app/metrics.js'
 import type { WebhookRoutes } from '../auth/webhooks.js'
-import { PublishError, type Publisher } from '../broker/ports.js'
+import type { Intake } from '../spool/intake.js'
 import { encodeAlertMessage } from '../pipeline/alert-messages.js'
 import type { WebhookRoute } from '../state/integrations.js'
+import { acceptOr503 } from './accept.js'
 import { HttpError } from './errors.js'
 import { parseJsonBody } from './json-body.js'
 import { TokenBuckets } from './rate-limit.js'
 
 export interface WebhookRoutesOptions {
-  readonly publisher: Publisher
+  readonly intake: Intake
   readonly routes: WebhookRoutes
   readonly metrics: Metrics
   readonly topic: string
@@ -57,17 +58,11 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
       if (typeof body !== 'object' || body === null) throw new HttpError('BAD_REQUEST', 'body must be a JSON object or array')
       const { route } = request.webhook!
       const message = encodeAlertMessage(JSON.stringify(body), { integrationId: route.integrationId, accountId: route.accountId, receivedAtMs: Date.now(), requestId: request.id }, opts.messageMaxBytes)
-      if (!message) throw new HttpError('PAYLOAD_TOO_LARGE', `payload is larger than ${opts.messageMaxBytes} bytes even compressed`)
-      try {
-        await opts.publisher.publish(opts.topic, [{ ...message, ordered: true }])
-      } catch (err) {
-        if (!(err instanceof PublishError)) throw err
-        request.log.warn({ err, integrationId: route.integrationId }, 'webhook not accepted: kafka unavailable')
-        throw new HttpError('UNAVAILABLE', 'the alert could not be stored right now; nothing was accepted, retry later')
-      }
+      if (!message) throw new HttpError('PAYLOAD_TOO_LARGE', `payload is larger than ${opts.messageMaxBytes} bytes even compressed`, undefined, 'message_bytes')
+      const { spooled } = await acceptOr503(opts.intake, opts.topic, [{ ...message, ordered: true }], request, 'the alert')
       opts.metrics.webhooksAccepted.inc()
-      request.log.info({ integrationId: route.integrationId }, 'webhook accepted')
-      return reply.code(202).send({ requestId: request.id })
+      request.log.info({ integrationId: route.integrationId, ...(spooled ? { spooled } : {}) }, 'webhook accepted')
+      return reply.code(202).send({ requestId: request.id, ...(spooled ? { spooled } : {}) })
     },
   })
 }

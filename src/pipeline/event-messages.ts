@@ -1,7 +1,7 @@
 // The wire format of the events topic, shared by the edge (writer) and the events consumer (reader):
 // each Kafka message holds a JSON array of records of one request; the request's metadata travels
 // in headers. A large body becomes several messages, each at most maxBytes.
-import type { OutboundMessage } from '../broker/ports.js'
+import { PART_HEADER, type OutboundMessage } from '../broker/ports.js'
 import type { EnvelopeMeta } from './events.js'
 
 export const EVENT_HEADERS = {
@@ -10,6 +10,7 @@ export const EVENT_HEADERS = {
   receivedAt: 'sluice-received-at',
   sdkVersion: 'sluice-sdk-version',
   requestId: 'sluice-request-id',
+  part: PART_HEADER,
 } as const
 
 export class RecordTooLargeError extends Error {
@@ -41,7 +42,9 @@ export function encodeEventMessages(records: readonly object[], bodyBytes: numbe
   const emit = (start: number, end: number): void => {
     const value = Buffer.from(JSON.stringify(records.slice(start, end)), 'utf8')
     if (value.length <= maxBytes) {
-      messages.push({ key: meta.requestId, value, headers })
+      // Ordered by request id: every copy of a message (a replay from the edge spool) lands in the
+      // partition of the first, after it, so the consumer that owns it sees both in order.
+      messages.push({ key: meta.requestId, value, headers: { ...headers, [PART_HEADER]: String(messages.length) }, ordered: true })
     } else if (end - start === 1) {
       throw new RecordTooLargeError(start, value.length - 2, maxBytes)
     } else {

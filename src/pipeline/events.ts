@@ -18,6 +18,8 @@ export interface EnvelopeMeta {
   readonly receivedAtMs: number
   readonly sdkVersion: string
   readonly requestId: string
+  /** The index of the Kafka message among the messages of its request (0 when it has one). */
+  readonly part?: number
 }
 
 export interface SourcePosition {
@@ -35,6 +37,7 @@ export interface RowOrigin {
   received_at_ms: number
   sdk_version: string
   request_id: string
+  request_part: number
   source_topic: string
   source_partition: number
   source_offset: string
@@ -138,6 +141,7 @@ function rowOrigin(meta: EnvelopeMeta, source: SourcePosition): RowOrigin {
     received_at_ms: meta.receivedAtMs,
     sdk_version: meta.sdkVersion,
     request_id: meta.requestId,
+    request_part: meta.part ?? 0,
     source_topic: source.topic,
     source_partition: source.partition,
     source_offset: source.offset.toString(),

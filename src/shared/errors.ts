@@ -14,6 +14,10 @@ export type AppErrorCode =
   | 'CONSUMER_STOPPING'
   /** Rendering a mapping went over its budget (time, output, work). */
   | 'RENDER_BUDGET_EXCEEDED'
+  /** The edge's disk spool has no room for a body (Kafka is away and the spool filled up). */
+  | 'SPOOL_FULL'
+  /** The edge's disk spool could not write (disk error, permissions). */
+  | 'SPOOL_FAILED'
 
 export type Sink = 'clickhouse' | 'redis'
 

@@ -163,9 +163,9 @@ describe('POST /api/events/bulk', () => {
   })
 
   it('answers 413 above the body and record limits, and for one oversize record', async () => {
-    const tooMany = await postEvents(service.url, key, Array.from({ length: 10_001 }, (_, i) => ({ i })))
+    const tooMany = await postEvents(service.url, key, Array.from({ length: 500_001 }, () => ({})))
     expect(tooMany.status).toBe(413)
-    expect(String(tooMany.body['message'])).toMatch(/10001 records is above the limit of 10000/)
+    expect(String(tooMany.body['message'])).toMatch(/500001 records is above the limit of 500000/)
 
     const megabyte = 'y'.repeat(1024 * 1024)
     const tooBig = await postEvents(service.url, key, Array.from({ length: 11 }, () => ({ k: megabyte })))
@@ -175,6 +175,12 @@ describe('POST /api/events/bulk', () => {
     const oneHuge = await postEvents(service.url, key, [event(1), event(2, { properties: { blob: megabyte } })])
     expect(oneHuge.status).toBe(413)
     expect(String(oneHuge.body['message'])).toMatch(/record 1 is \d+ bytes as JSON, above the per-record limit/)
+
+    // Each refusal is counted with the limit that caused it.
+    const metrics = await (await fetch(`${service.url}/metrics`)).text()
+    for (const limit of ['records', 'body_bytes', 'record_bytes']) {
+      expect(metrics).toMatch(new RegExp(`sluice_http_errors_total\\{route="/api/events/bulk",code="PAYLOAD_TOO_LARGE",limit="${limit}"\\} 1`))
+    }
   })
 })
 
@@ -200,7 +206,7 @@ describe('health, readiness and metrics', () => {
     expect((await fetch(`${service.url}/healthz`)).status).toBe(200)
     const ready = await fetch(`${service.url}/readyz`)
     expect(ready.status).toBe(200)
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { kafka: 'ok', clickhouse: 'ok', redis: 'ok', 'events-consumer': 'ok' } })
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { kafka: 'ok', clickhouse: 'ok', redis: 'ok', spool: 'ok', 'events-consumer': 'ok' } })
     const metrics = await (await fetch(`${service.url}/metrics`)).text()
     expect(metrics).toMatch(/sluice_http_requests_total\{route="\/api\/events\/bulk",method="POST",status_code="202"\} \d+/)
     expect(metrics).toMatch(/sluice_events_accepted_total \d+/)

@@ -14,9 +14,12 @@ describe('encodeEventMessages', () => {
     expect(messages.flatMap((m) => JSON.parse(m.value.toString()) as unknown[])).toEqual(records)
     expect(messages[0]!.headers).toEqual({
       [EVENT_HEADERS.environment]: 'env', [EVENT_HEADERS.account]: 'acc', [EVENT_HEADERS.receivedAt]: '123',
-      [EVENT_HEADERS.sdkVersion]: 'v', [EVENT_HEADERS.requestId]: 'req',
+      [EVENT_HEADERS.sdkVersion]: 'v', [EVENT_HEADERS.requestId]: 'req', [EVENT_HEADERS.part]: '0',
     })
+    // Each message's identity is (request id, part); all go to the request's partition, in order.
+    expect(messages.map((m) => m.headers[EVENT_HEADERS.part])).toEqual(messages.map((_, i) => String(i)))
     expect(new Set(messages.map((m) => m.key))).toEqual(new Set(['req']))
+    expect(messages.every((m) => m.ordered)).toBe(true)
   })
 
   it('splits further when the body length underestimates the records', () => {

@@ -1,5 +1,9 @@
 // The ingest routes' answers when Kafka cannot take the data or the process is draining. Kafka is a
 // KafkaBroker pointed at a port where nothing listens: what a real outage looks like to the edge.
+// The spool is a real one on disk: the body goes there (202), or, when it is full, 503.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, expect, it } from 'vitest'
 import { createLogger } from '../../src/app/logger.js'
@@ -8,28 +12,38 @@ import type { ApiKeyCache } from '../../src/auth/api-keys.js'
 import { KafkaBroker } from '../../src/broker/kafka.js'
 import { errorHandler } from '../../src/edge/errors.js'
 import { eventRoutes } from '../../src/edge/events.route.js'
+import { SpoolingIntake } from '../../src/spool/intake.js'
 
 const principal = { environmentId: 'env', accountId: 'acc', kind: 'server' as const }
 const apiKeys = { lookup: async (key: string) => (key === 'good' ? principal : undefined) } as unknown as ApiKeyCache
 let app: FastifyInstance | undefined
 let broker: KafkaBroker | undefined
+let intake: SpoolingIntake | undefined
+const dirs: string[] = []
 
 afterEach(async () => {
   await app?.close()
+  await intake?.close()
   await broker?.close()
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
-async function build(draining: boolean) {
+async function build(draining: boolean, spoolMaxBytes = 1 << 20) {
   const log = createLogger('silent')
   broker = new KafkaBroker(
     { brokers: ['127.0.0.1:1'], clientId: 't', partitions: 3, replicationFactor: 1, messageMaxBytes: 768 * 1024, publishTimeoutMs: 500, sessionTimeoutMs: 30000, fetchMaxBytes: 1 << 20, stallMs: 120_000 },
     log,
     createMetrics(),
   )
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-spool-test-'))
+  dirs.push(dir)
+  const metrics = createMetrics()
+  intake = new SpoolingIntake(broker, { dir, maxBytes: spoolMaxBytes, afterMs: 200 }, metrics, log)
+  await intake.open()
   app = Fastify()
   app.setErrorHandler(errorHandler)
   await app.register(eventRoutes, {
-    publisher: broker, apiKeys, metrics: createMetrics(), topic: 'events',
+    intake, apiKeys, metrics: createMetrics(), topic: 'events',
     maxBodyBytes: 8 << 20, beaconMaxBodyBytes: 65536, maxRecords: 10_000, ratePerSecond: 1000, burst: 1000, messageMaxBytes: 768 * 1024, isDraining: () => draining,
   })
   return app
@@ -38,14 +52,25 @@ async function build(draining: boolean) {
 const post = (a: FastifyInstance) =>
   a.inject({ method: 'POST', url: '/api/events/bulk', headers: { authorization: 'Bearer good', 'content-type': 'application/json' }, payload: [{ eventTypeId: 'e' }] })
 
-it('answers 503 with Retry-After when Kafka does not acknowledge', async () => {
+it('answers 202 from the spool when Kafka does not acknowledge, and says so', async () => {
   const a = await build(false)
+  const [first, second] = await Promise.all([post(a), post(a)])
+  for (const res of [first, second]) {
+    expect(res.statusCode).toBe(202)
+    expect(res.json()).toMatchObject({ accepted: 1, spooled: true })
+  }
+  expect(intake!.state()).toMatchObject({ spooling: true, spool: { entries: 2, messages: 2 } })
+}, 60_000)
+
+it('answers 503 with Retry-After when Kafka does not acknowledge and the spool is full', async () => {
+  const a = await build(false, 100)
   const [first, second] = await Promise.all([post(a), post(a)])
   for (const res of [first, second]) {
     expect(res.statusCode).toBe(503)
     expect(res.headers['retry-after']).toBe('5')
     expect(res.json()).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/nothing was accepted/) })
   }
+  expect(intake!.state()).toMatchObject({ spool: { entries: 0 } })
 }, 60_000)
 
 it('answers 503 while draining, before touching Kafka', async () => {

@@ -109,6 +109,30 @@ export class ClickHouseEventSink {
     const stored = await this.query<{ o: string; i: number }>(selects.join(' UNION ALL '))
     return new Set(stored.map((r) => `${r.o}:${r.i}`))
   }
+
+  /** Which of these message identities have rows stored (events or rejections), as "requestId:part". */
+  async storedParts(parts: readonly StoredPart[]): Promise<Set<string>> {
+    if (parts.length === 0) return new Set()
+    await this.settle()
+    const list = (values: Iterable<string>) => [...new Set(values)].map(quote).join(', ')
+    const seconds = parts.map((p) => p.receivedAt)
+    const where = `environment_id IN (${list(parts.map((p) => p.environmentId))})
+      AND received_at BETWEEN ${Math.min(...seconds)} AND ${Math.max(...seconds)}
+      AND request_id IN (${list(parts.map((p) => p.requestId))})`
+    const stored = await this.query<{ r: string; p: number }>(
+      ['events', 'event_rejections'].map((table) => `SELECT DISTINCT request_id AS r, request_part AS p FROM ${this.database}.${table} WHERE ${where}`).join(' UNION ALL '),
+    )
+    return new Set(stored.map((row) => `${row.r}:${row.p}`))
+  }
+}
+
+/** A Kafka message's identity, with what locates its rows: (environment, receivedAt) are in both tables' keys or partitions. */
+export interface StoredPart {
+  readonly requestId: string
+  readonly part: number
+  readonly environmentId: string
+  /** Seconds, as the rows' received_at. */
+  readonly receivedAt: number
 }
 
 function quote(value: string): string {

@@ -3,6 +3,7 @@
 // LowCardinality; epoch-ms as Int64 beside DateTime columns; properties as JSON text.
 import type { ClickHouseClient } from '@clickhouse/client'
 import type { Logger } from '../../app/logger.js'
+import { clickhouseCode } from '../../shared/errors.js'
 
 interface Migration {
   readonly version: number
@@ -74,7 +75,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ORDER BY (topic, partition)`,
     ],
   },
+  {
+    version: 3,
+    name: 'request_part',
+    // A Kafka message's identity is (request_id, request_part): a message replayed from an edge's
+    // spool is skipped when rows of its identity are stored.
+    statements: (db) => [
+      `ALTER TABLE ${db}.events ADD COLUMN request_part UInt32 DEFAULT 0 AFTER request_id`,
+      `ALTER TABLE ${db}.event_rejections ADD COLUMN request_part UInt32 DEFAULT 0 AFTER request_id`,
+    ],
+  },
 ]
+
+// DUPLICATE_COLUMN, or ILLEGAL_COLUMN ("column with this name already exists") in some versions.
+const ALREADY_THERE = new Set([15, 44])
 
 /** Creates the database and applies the migrations not yet recorded in `schema_migrations`. */
 export async function migrate(client: ClickHouseClient, db: string, log: Logger): Promise<void> {
@@ -87,7 +101,14 @@ export async function migrate(client: ClickHouseClient, db: string, log: Logger)
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.version)) continue
     // Statements are idempotent (IF NOT EXISTS): two processes migrating at once do no harm.
-    for (const query of migration.statements(db)) await client.command({ query })
+    for (const query of migration.statements(db)) {
+      try {
+        await client.command({ query })
+      } catch (err) {
+        // ClickHouse 18.16 has no ADD COLUMN IF NOT EXISTS: another process may have added it first.
+        if (!ALREADY_THERE.has(clickhouseCode(err) ?? 0)) throw err
+      }
+    }
     await client.insert({
       table: `${db}.schema_migrations`,
       format: 'JSONEachRow',

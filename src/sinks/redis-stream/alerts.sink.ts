@@ -23,12 +23,20 @@ export interface MessageWrite {
   readonly integrationId: string
   readonly alerts: readonly NormalizedAlert[]
   readonly rejections: readonly AlertRejection[]
+  /** Set for a message replayed from an edge's spool: skipped when its request's entries are stored. */
+  readonly replayOf?: { readonly requestId: string; readonly receivedAtMs: number }
 }
 
 // KEYS: offsets hash, all-alerts stream, integration stream, rejections stream
 // ARGV: offset field, offset, previous offset in the batch (-1 for the first), maxlen, max age (ms),
-//       alert count, rejection count, then per entry: field count, fields...
+//       alert count, rejection count, replay (1 or 0), request id, received at (ms),
+//       then per entry: field count, fields...
 // Returns 1 written, 0 already written, 2 left alone (the previous message is not written).
+/** How far before its receipt a replay's first copy may carry a Redis stream id (clocks of edge and Redis differ). */
+const REPLAY_CLOCK_SKEW_MS = 300_000
+/** Entries read per stream when checking a replay; a first copy further away than this is not found. */
+const REPLAY_SCAN_ENTRIES = 20_000
+
 const WRITE_MESSAGE = `
 local last = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '-1')
 if last >= tonumber(ARGV[2]) then return 0 end
@@ -43,10 +51,28 @@ for _, key in ipairs(targets) do
     return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. t .. ', not a stream')
   end
 end
+-- A replay from an edge's spool: its first copy (or an earlier replay) wrote entries carrying its
+-- request id to the integration's stream or the rejections stream, after the request was received.
+if ARGV[8] == '1' then
+  local from = tostring(math.max(0, tonumber(ARGV[10]) - ${REPLAY_CLOCK_SKEW_MS}))
+  for _, key in ipairs({KEYS[3], KEYS[4]}) do
+    if redis.call('TYPE', key)['ok'] == 'stream' then
+      for _, entry in ipairs(redis.call('XRANGE', key, from, '+', 'COUNT', ${REPLAY_SCAN_ENTRIES})) do
+        local f = entry[2]
+        for j = 1, #f - 1, 2 do
+          if f[j] == 'requestId' and f[j + 1] == ARGV[9] then
+            redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+            return 0
+          end
+        end
+      end
+    end
+  end
+end
 local maxlen = ARGV[4]
 local now = redis.call('TIME')
 local minid = tostring(math.max(0, tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) - tonumber(ARGV[5])))
-local i = 8
+local i = 11
 local function add(streams, n)
   for _ = 1, n do
     local count = tonumber(ARGV[i])
@@ -112,7 +138,10 @@ export class RedisAlertSink {
     const pipeline = this.redis.pipeline()
     messages.forEach((m, index) => {
       const previous = index > 0 ? messages[index - 1]!.offset.toString() : '-1'
-      const args: (string | number)[] = [`${m.topic}:${m.partition}`, m.offset.toString(), previous, this.maxLen, this.maxAgeMs, m.alerts.length, m.rejections.length]
+      const args: (string | number)[] = [
+        `${m.topic}:${m.partition}`, m.offset.toString(), previous, this.maxLen, this.maxAgeMs, m.alerts.length, m.rejections.length,
+        m.replayOf ? 1 : 0, m.replayOf?.requestId ?? '', m.replayOf?.receivedAtMs ?? 0,
+      ]
       for (const a of m.alerts) {
         const fields = alertFields(a)
         args.push(fields.length, ...fields)
