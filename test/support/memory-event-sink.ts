@@ -3,6 +3,7 @@
 // copy holds "refused-twice", and fails the next `outages` inserts as an outage.
 import type { EventRow, RejectionRow } from '../../src/pipeline/events.js'
 import { AppError } from '../../src/shared/errors.js'
+import type { StoredPart } from '../../src/sinks/clickhouse/events.sink.js'
 
 export class MemorySink {
   events: EventRow[] = []
@@ -28,5 +29,9 @@ export class MemorySink {
   }
   async storedPositions() {
     return new Set<string>()
+  }
+  async storedParts(parts: readonly StoredPart[]) {
+    const wanted = new Set(parts.map((p) => `${p.requestId}:${p.part}`))
+    return new Set([...this.events, ...this.rejections].map((r) => `${r.request_id}:${r.request_part}`).filter((id) => wanted.has(id)))
   }
 }

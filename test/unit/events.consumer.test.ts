@@ -5,7 +5,7 @@
 import { expect, it } from 'vitest'
 import { createLogger } from '../../src/app/logger.js'
 import { createMetrics } from '../../src/app/metrics.js'
-import type { InboundBatch } from '../../src/broker/ports.js'
+import { REPLAY_HEADER, type InboundBatch } from '../../src/broker/ports.js'
 import { EventsConsumer } from '../../src/consumers/events.consumer.js'
 import { EVENT_HEADERS } from '../../src/pipeline/event-messages.js'
 import type { ClickHouseEventSink } from '../../src/sinks/clickhouse/events.sink.js'
@@ -55,4 +55,27 @@ it('leaves the batch when told to (stopping, partition lost), without storing it
   setTimeout(() => controller.abort(lost), 300)
   await expect(consumer.handle(batchOf(['a']), { signal: controller.signal })).rejects.toBe(lost)
   expect(sink.events).toEqual([])
+})
+
+it('skips a replayed message whose identity is stored or came earlier in the batch, and stores a replay of what is not', async () => {
+  const sink = new MemorySink()
+  const consumer = new EventsConsumer(sink as unknown as ClickHouseEventSink, createMetrics(), createLogger('silent'))
+  const message = (offset: bigint, request: string, part: number, keys: string[], replay = false) => ({
+    offset,
+    value: Buffer.from(JSON.stringify(keys.map(record))),
+    headers: { ...headers, [EVENT_HEADERS.requestId]: request, [EVENT_HEADERS.part]: String(part), ...(replay ? { [REPLAY_HEADER]: '1' } : {}) },
+  })
+  const signal = new AbortController().signal
+  // First copies of r1 (two parts) and r2 part 0.
+  await consumer.handle({ topic: 'events', partition: 0, highWatermark: 10n, messages: [message(1n, 'r1', 0, ['a']), message(2n, 'r1', 1, ['b']), message(3n, 'r2', 0, ['c'])] }, { signal })
+  await consumer.handle({
+    topic: 'events', partition: 0, highWatermark: 10n,
+    messages: [
+      message(4n, 'r1', 1, ['b'], true), // stored in the first batch: skipped
+      message(5n, 'r3', 0, ['d'], true), // never stored: stored now
+      message(6n, 'r3', 0, ['d'], true), // the same replay again in this batch: skipped
+      message(7n, 'r2', 1, ['e'], true), // another part of r2, never stored: stored
+    ],
+  }, { signal })
+  expect(sink.events.map((r) => `${r.request_id}:${r.request_part}:${r.key}`)).toEqual(['r1:0:a', 'r1:1:b', 'r2:0:c', 'r3:0:d', 'r2:1:e'])
 })
