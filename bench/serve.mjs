@@ -1,8 +1,8 @@
 // Shared by the benchmarks: run `sluice serve` as its own process and wait until it is ready; stop it.
 import { spawn } from 'node:child_process'
 
-export async function startServe(env, url, args = []) {
-  const server = spawn(process.execPath, ['bin/sluice.js', 'serve', ...args], { env, stdio: ['ignore', 'inherit', 'inherit'] })
+export async function startServe(env, url, args = [], bin = 'bin/sluice.js') {
+  const server = spawn(process.execPath, [bin, 'serve', ...args], { env, stdio: ['ignore', 'inherit', 'inherit'] })
   process.once('exit', () => server.kill('SIGKILL'))
   server.once('exit', (code) => {
     console.error(`sluice serve exited (${code}) before the benchmark ended`)

@@ -34,7 +34,7 @@ const schema = {
       type: 'integer', minimum: 6000, maximum: 300000, default: 30000,
       description: 'consumer session timeout: how soon partitions of a crashed consumer move to the others',
     },
-    KAFKA_PUBLISH_TIMEOUT_MS: { type: 'integer', minimum: 100, default: 10000, description: 'how long a request waits for Kafka before 503' },
+    KAFKA_PUBLISH_TIMEOUT_MS: { type: 'integer', minimum: 100, default: 10000, description: 'a message still queued for Kafka this long is withdrawn (with the spool, its request was spooled already)' },
 
     CLICKHOUSE_URL: { type: 'string', pattern: '^https?://', default: 'http://127.0.0.1:8123' },
     CLICKHOUSE_USER: { type: 'string', default: 'default' },
