@@ -75,8 +75,8 @@ it('answers router errors in the API own error body, with a request id, without 
   expect(await unknown.text()).not.toContain(secret)
 
   const metrics = await (await fetch(`${service.url}/metrics`)).text()
-  expect(metrics).toMatch(/^sluice_http_errors_total\{route="unmatched",code="BAD_REQUEST"\} [2-9]/m)
-  expect(metrics).toMatch(/^sluice_http_errors_total\{route="\/api\/events\/bulk",code="RATE_LIMITED"\} [1-9]/m)
+  expect(metrics).toMatch(/^sluice_http_errors_total\{route="unmatched",code="BAD_REQUEST",limit=""\} [2-9]/m)
+  expect(metrics).toMatch(/^sluice_http_errors_total\{route="\/api\/events\/bulk",code="RATE_LIMITED",limit=""\} [1-9]/m)
 })
 
 it('refuses a deep identities body with 400 before saving any entry of it', async () => {
