@@ -77,9 +77,9 @@ export class SpoolingIntake implements Intake {
     return { spooling: this.spooling, spool: { ...this.spool.stats(), maxBytes: this.settings.maxBytes, dir: this.settings.dir } }
   }
 
-  /** Whether the spool can take a typical body now (readiness). */
+  /** Whether the spool can take a typical body now (readiness): 1 MiB, or a sixteenth of a smaller spool. */
   hasRoom(): boolean {
-    return this.spool?.hasRoomFor(1024 * 1024) ?? false
+    return this.spool?.hasRoomFor(Math.min(1024 * 1024, this.settings.maxBytes / 16)) ?? false
   }
 
   async accept(topic: string, messages: readonly OutboundMessage[]): Promise<IntakeReceipt> {
