@@ -69,6 +69,11 @@ export function createMetrics() {
       help: 'Spooled messages published to Kafka and deleted from the spool (its rate is the drain rate)',
       registers: [registry],
     }),
+    spoolRefused: new Counter({
+      name: 'sluice_spool_refused_messages_total',
+      help: 'Spooled messages Kafka refused as data (too large, corrupt), set aside in <spool dir>.refused/ (expected to stay 0)',
+      registers: [registry],
+    }),
     spoolDrainedBytes: new Counter({
       name: 'sluice_spool_drained_bytes_total',
       help: 'Spool bytes published to Kafka and deleted',

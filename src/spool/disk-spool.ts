@@ -4,6 +4,8 @@
 // (an OS lock, released when the process dies, even by kill -9) makes a spool directory belong to one
 // process at a time. Keys are 8-byte big-endian sequence numbers, so iteration order is append order.
 import { mkdirSync } from 'node:fs'
+import { mkdir, open } from 'node:fs/promises'
+import { join } from 'node:path'
 import { deserialize, serialize } from 'node:v8'
 import { ClassicLevel } from 'classic-level'
 import type { OutboundMessage } from '../broker/ports.js'
@@ -133,6 +135,29 @@ export class DiskSpool {
       })
     })
     return entries
+  }
+
+  /**
+   * Moves an entry Kafka refuses as data (its records, not an outage) out of the spool into
+   * `<dir>.refused/<seq>.v8` (v8-serialized, as stored), so it cannot block the entries behind it.
+   * Returns the file's path.
+   */
+  async setAside(seq: bigint): Promise<string> {
+    const value = await this.db.get(keyOf(seq))
+    const dir = `${this.dir}.refused`
+    const file = join(dir, `${seq}.v8`)
+    if (value !== undefined) {
+      await mkdir(dir, { recursive: true })
+      const handle = await open(file, 'w')
+      try {
+        await handle.writeFile(value)
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+    }
+    await this.remove([seq])
+    return file
   }
 
   /** Deletes entries (after Kafka acknowledged them). */

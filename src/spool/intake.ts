@@ -42,6 +42,8 @@ export interface IntakeState {
 
 /** Bytes of spooled entries published per drain round. */
 const DRAIN_ROUND_BYTES = 8 * 1024 * 1024
+/** Kafka error types that refuse the records themselves: the same messages fail again whenever they are sent. */
+const RECORDS_REFUSED = new Set(['MESSAGE_TOO_LARGE', 'CORRUPT_MESSAGE', 'INVALID_RECORD', 'RECORD_LIST_TOO_LARGE'])
 const MAX_BACKOFF_MS = 5000
 
 export class SpoolingIntake implements Intake {
@@ -137,9 +139,15 @@ export class SpoolingIntake implements Intake {
       this.wake?.()
       return
     }
-    this.drainer = this.drain(this.spool).finally(() => {
-      this.drainer = undefined
-    })
+    this.drainer = this.drain(this.spool)
+      .catch((err: unknown) => {
+        // The spool's own disk failed (a read or delete): try again a little later.
+        this.log.error({ err }, 'spool drain failed on the spool itself; retrying in 5 s')
+        setTimeout(() => this.kick(), MAX_BACKOFF_MS).unref()
+      })
+      .finally(() => {
+        this.drainer = undefined
+      })
   }
 
   private async pause(ms: number): Promise<void> {
@@ -151,8 +159,10 @@ export class SpoolingIntake implements Intake {
 
   private async drain(spool: DiskSpool): Promise<void> {
     let backoff = 200
+    // After Kafka refused the records of a round, entries go one at a time until the refused one is found.
+    let isolating = false
     while (!this.closed) {
-      const entries = await spool.oldest(DRAIN_ROUND_BYTES, this.pending)
+      const entries = await spool.oldest(isolating ? 0 : DRAIN_ROUND_BYTES, this.pending)
       if (entries.length === 0) {
         if (spool.stats().entries === 0) {
           this.stopSpooling()
@@ -175,6 +185,20 @@ export class SpoolingIntake implements Intake {
         this.observe()
         backoff = 200
       } catch (err) {
+        const refused = refusedRecords(err)
+        if (refused && entries.length > 1) {
+          isolating = true
+          continue
+        }
+        if (refused) {
+          // Not an outage: retrying would hold every entry behind this one for ever.
+          isolating = false
+          const file = await spool.setAside(entries[0]!.seq)
+          this.metrics.spoolRefused.inc(entries[0]!.messages.length)
+          this.observe()
+          this.log.error({ err, refused, file, messages: entries[0]!.messages.length }, 'kafka refuses the records of a spooled entry; set aside in a file, the drain goes on')
+          continue
+        }
         this.log.warn({ err, entries: entries.length, retryInMs: backoff }, 'spool drain: kafka did not take the messages; retrying')
         await this.pause(backoff)
         backoff = Math.min(MAX_BACKOFF_MS, backoff * 2)
@@ -198,6 +222,13 @@ export class SpoolingIntake implements Intake {
     await this.spool?.close()
     this.spool = undefined
   }
+}
+
+function refusedRecords(err: unknown): string | undefined {
+  for (let e = err as { type?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 8; e = e.cause as typeof e, depth++) {
+    if (typeof e.type === 'string' && RECORDS_REFUSED.has(e.type)) return e.type
+  }
+  return undefined
 }
 
 type Settled = { ok: true } | { ok: false; late: true } | { ok: false; late: false; error: unknown }
