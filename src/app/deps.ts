@@ -21,8 +21,14 @@ import { Transactions } from '../state/transactions.js'
 import type { Logger } from './logger.js'
 import { createMetrics, type Metrics } from './metrics.js'
 
+/** The services a process can depend on; each role declares the ones it needs (app/service.ts). */
+export type Service = 'kafka' | 'clickhouse' | 'redis'
+export const ALL_SERVICES: readonly Service[] = ['kafka', 'clickhouse', 'redis']
+
 export interface Deps {
   readonly config: Config
+  /** The services this process's roles use: only these are connected, migrated and asked by /readyz. */
+  readonly needs: ReadonlySet<Service>
   readonly log: Logger
   readonly metrics: Metrics
   readonly topics: TopicNames
@@ -44,7 +50,7 @@ export interface Deps {
   readonly alertSink: RedisAlertSink
 }
 
-export function createDeps(config: Config, log: Logger): Deps {
+export function createDeps(config: Config, log: Logger, needs: readonly Service[] = ALL_SERVICES): Deps {
   // Every command has a deadline: with Redis paused or gone, a request is answered 503 in about
   // commandTimeoutMs instead of waiting, and nothing piles up behind it.
   const redis = new Redis(config.redis.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true, commandTimeout: config.redis.commandTimeoutMs })
@@ -65,6 +71,7 @@ export function createDeps(config: Config, log: Logger): Deps {
   const broker = new KafkaBroker({ ...config.kafka }, log.child({ component: 'kafka' }), metrics)
   return {
     config,
+    needs: new Set(needs),
     log,
     metrics,
     topics: topicNames(config),
@@ -108,11 +115,15 @@ function pinoForClickHouse(log: Logger): new () => ClickHouseLogger {
   }
 }
 
-/** Connects and brings storage up to date: Kafka topics and ClickHouse migrations (both idempotent). */
+/**
+ * Connects to the services the process needs and brings them up to date: Kafka topics and ClickHouse
+ * migrations (both idempotent). A service no role of the process uses is not touched, so an edge
+ * starts while ClickHouse is down.
+ */
 export async function prepareDeps(deps: Deps): Promise<void> {
-  await deps.redis.connect()
-  await migrate(deps.clickhouse, deps.config.clickhouse.database, deps.log)
-  await deps.broker.ensureTopics(Object.values(deps.topics))
+  if (deps.needs.has('redis')) await deps.redis.connect()
+  if (deps.needs.has('clickhouse')) await migrate(deps.clickhouse, deps.config.clickhouse.database, deps.log)
+  if (deps.needs.has('kafka')) await deps.broker.ensureTopics(Object.values(deps.topics))
 }
 
 /** Closes what createDeps opened, producer first (it may still flush), Redis last. */
@@ -123,7 +134,8 @@ export async function closeDeps(deps: Deps): Promise<void> {
   await deps.broker.close()
   await deps.clickhouse.close()
   await deps.transactions.close()
-  await deps.redis.quit().catch(() => deps.redis.disconnect())
+  if (deps.needs.has('redis')) await deps.redis.quit().catch(() => deps.redis.disconnect())
+  else deps.redis.disconnect()
 }
 
 export type Readiness = Record<string, 'ok' | string>
@@ -147,16 +159,17 @@ export async function checkReadiness(deps: Deps, consumers: Readonly<Record<stri
       clearTimeout(timer)
     }
   }
-  const [kafka, clickhouse, redis] = await Promise.all([
-    within(deps.broker.ping()),
-    within(
+  const probes: Record<Service, () => Promise<unknown>> = {
+    kafka: () => deps.broker.ping(),
+    clickhouse: () =>
       deps.clickhouse.ping().then((r) => {
         if (!r.success) throw r.error
       }),
-    ),
-    within(deps.redis.ping()),
-  ])
-  const checks: Readiness = { kafka, clickhouse, redis }
+    redis: () => deps.redis.ping(),
+  }
+  const needed = ALL_SERVICES.filter((s) => deps.needs.has(s))
+  const results = await Promise.all(needed.map((s) => within(probes[s]())))
+  const checks: Readiness = Object.fromEntries(needed.map((s, i) => [s, results[i]!]))
   for (const [role, health] of Object.entries(consumers)) checks[`${role}-consumer`] = health.stalled ? `stalled: ${health.detail}` : 'ok'
   // An edge that spools still takes data: Kafka being away makes it degraded, not unready, until the
   // spool is full.

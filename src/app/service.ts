@@ -7,11 +7,21 @@ import type { Config } from '../config/index.js'
 import { AlertsConsumer, IntegrationCache } from '../consumers/alerts.consumer.js'
 import { EventsConsumer } from '../consumers/events.consumer.js'
 import { buildServer } from '../edge/server.js'
-import { closeDeps, createDeps, prepareDeps, type Deps } from './deps.js'
+import { closeDeps, createDeps, prepareDeps, type Deps, type Service } from './deps.js'
 import type { Logger } from './logger.js'
 
 export const ROLES = ['edge', 'events', 'alerts'] as const
 export type Role = (typeof ROLES)[number]
+
+/**
+ * What each role talks to. A process connects to, migrates and reports on only what its roles need:
+ * an edge takes data while ClickHouse is down (Kafka holds it), a consumer runs without the edge's Redis.
+ */
+export const ROLE_NEEDS: Readonly<Record<Role, readonly Service[]>> = {
+  edge: ['kafka', 'redis'],
+  events: ['kafka', 'clickhouse'],
+  alerts: ['kafka', 'redis'],
+}
 
 export interface RunningService {
   readonly url: string
@@ -21,7 +31,7 @@ export interface RunningService {
 
 /** onFatal: a consumer stopped for good; the process should shut down and exit non-zero. */
 export async function startService(config: Config, roles: readonly Role[], log: Logger, onFatal: (err: unknown) => void = () => undefined): Promise<RunningService> {
-  const deps = createDeps(config, log)
+  const deps = createDeps(config, log, [...new Set(roles.flatMap((r) => ROLE_NEEDS[r]))])
   let draining = false
   const consumers: Consumer[] = []
   const health: Record<string, Consumer> = {}

@@ -1,0 +1,35 @@
+// Roles connect to what they need only: an edge-only process starts, is ready and answers 202 with
+// ClickHouse unreachable (Kafka holds the events), and an events consumer started later stores them;
+// each /readyz asks only about the services of its roles.
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { DemoAccount } from '../../src/state/store.js'
+import { createTestEnv, event, postEvents, waitFor, type TestEnv } from '../support/harness.js'
+
+let t: TestEnv
+let demo: DemoAccount
+
+beforeAll(async () => {
+  t = await createTestEnv()
+  demo = await t.bootstrap()
+}, 120_000)
+afterAll(async () => t?.close())
+
+it('an edge-only process takes events while ClickHouse is unreachable; an events consumer stores them later', async () => {
+  const edge = await t.start(['edge'], { CLICKHOUSE_URL: 'http://127.0.0.1:1' })
+  const ready = await fetch(`${edge.url}/readyz`)
+  expect(ready.status).toBe(200)
+  expect(await ready.json()).toEqual({ status: 'ready', checks: { kafka: 'ok', redis: 'ok', spool: 'ok' } })
+
+  const key = demo.environments[0]!.serverSideSdkKey
+  const res = await postEvents(edge.url, key, Array.from({ length: 50 }, (_, i) => event(i, { eventTypeId: 'roles.edge_only' })))
+  expect(res.status).toBe(202)
+  expect(res.body['spooled']).toBeUndefined()
+
+  const consumer = await t.start(['events'])
+  const consumerReady = await fetch(`${consumer.url}/readyz`)
+  expect(await consumerReady.json()).toEqual({ status: 'ready', checks: { kafka: 'ok', clickhouse: 'ok', 'events-consumer': 'ok' } })
+  await waitFor('the events stored', async () => {
+    const [row] = await t.query<{ n: string }>(`SELECT count() AS n FROM {db}.events WHERE event_type = 'roles.edge_only'`)
+    return Number(row?.n) === 50 ? true : undefined
+  }, 60_000)
+})
