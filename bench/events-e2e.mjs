@@ -8,10 +8,8 @@
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { createClient } from '@clickhouse/client'
-import { Redis } from 'ioredis'
-import { Store } from '../dist/state/store.js'
+import { createRedisState } from '../dist/state/redis/index.js'
 import { startServe } from './serve.mjs'
-import { Transactions } from '../dist/state/transactions.js'
 
 const { values } = parseArgs({ options: { events: { type: 'string', default: '500000' }, batch: { type: 'string', default: '5000' }, concurrency: { type: 'string', default: '4' }, port: { type: 'string', default: '18080' } } })
 const total = Number(values.events)
@@ -25,9 +23,9 @@ const env = {
 }
 const url = `http://127.0.0.1:${values.port}`
 const ch = createClient({ url: env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123' })
-const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379')
-const transactions = new Transactions(redis)
-const key = (await new Store(redis, env.REDIS_KEY_PREFIX, transactions).bootstrapDemo()).environments[0].serverSideSdkKey
+const state = createRedisState({ url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', keyPrefix: env.REDIS_KEY_PREFIX })
+const { redis } = state
+const key = (await state.store.bootstrapDemo()).environments[0].serverSideSdkKey
 
 const server = await startServe(env, url)
 
@@ -72,4 +70,4 @@ await ch.close()
 const keys = await redis.keys(`${env.REDIS_KEY_PREFIX}*`)
 if (keys.length) await redis.del(...keys)
 await transactions.close()
-redis.disconnect()
+await state.close()

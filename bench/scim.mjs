@@ -7,12 +7,9 @@
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import { parseArgs } from 'node:util'
-import { Redis } from 'ioredis'
+import { createRedisState } from '../dist/state/redis/index.js'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
-import { AccessStore } from '../dist/state/access.js'
-import { bootstrapDemoAccount } from '../dist/state/demo.js'
-import { Store } from '../dist/state/store.js'
-import { Transactions } from '../dist/state/transactions.js'
+import { bootstrapDemoAccount } from '../dist/state/redis/demo.js'
 import { startServe } from './serve.mjs'
 
 const { values } = parseArgs({ options: { users: { type: 'string', default: '1000' }, port: { type: 'string', default: '18083' } } })
@@ -21,9 +18,9 @@ const id = randomBytes(4).toString('hex')
 const prefix = `bench:${id}:`
 const env = { ...process.env, REDIS_KEY_PREFIX: prefix, KAFKA_TOPIC_PREFIX: `bench-${id}.`, CLICKHOUSE_DATABASE: `bench_${id}`, SLUICE_PORT: values.port, SLUICE_LOG_LEVEL: 'warn', SLUICE_SETTINGS_DELAY_SECONDS: '0', SLUICE_OUTBOUND_ALLOW_INSECURE: 'true' }
 const url = `http://127.0.0.1:${values.port}`
-const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379')
-const transactions = new Transactions(redis)
-const demo = await bootstrapDemoAccount(new Store(redis, prefix, transactions), new AccessStore(redis, prefix, transactions))
+const state = createRedisState({ url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', keyPrefix: prefix })
+const { redis } = state
+const demo = await bootstrapDemoAccount(state.store, state.access)
 const { privateKey, publicKey } = await generateKeyPair('RS256')
 const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256' }
 const jwks = createServer((_q, res) => res.end(JSON.stringify({ keys: [jwk] })))
@@ -61,5 +58,5 @@ try {
   const left = await redis.keys(`${prefix}*`)
   if (left.length) await redis.del(...left)
   await transactions.close()
-  redis.disconnect()
+  await state.close()
 }

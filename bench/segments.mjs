@@ -6,9 +6,7 @@
 // limit lifted; reports the median and the spread of each measurement over the rounds.
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
-import { Redis } from 'ioredis'
-import { Store } from '../dist/state/store.js'
-import { Transactions } from '../dist/state/transactions.js'
+import { createRedisState } from '../dist/state/redis/index.js'
 import { startServe } from './serve.mjs'
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, port: { type: 'string', default: '18082' } } })
@@ -21,9 +19,9 @@ const env = {
   SLUICE_PORT: values.port, SLUICE_LOG_LEVEL: 'warn', SLUICE_ADMIN_RATE_PER_SECOND: '100000', SLUICE_ADMIN_BURST: '100000',
 }
 const base = `http://127.0.0.1:${values.port}/internal/api/v2`
-const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379')
-const transactions = new Transactions(redis)
-const demo = await new Store(redis, prefix, transactions).bootstrapDemo()
+const state = createRedisState({ url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', keyPrefix: prefix })
+const { redis } = state
+const demo = await state.store.bootstrapDemo()
 const envId = demo.environments[0].id
 const server = await startServe(env, `http://127.0.0.1:${values.port}`, ['--roles', 'edge'])
 const headers = { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' }
@@ -76,5 +74,5 @@ try {
   const left = await redis.keys(`${prefix}*`)
   if (left.length) await redis.del(...left)
   await transactions.close()
-  redis.disconnect()
+  await state.close()
 }

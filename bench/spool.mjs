@@ -12,9 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { Redis } from 'ioredis'
-import { Store } from '../dist/state/store.js'
-import { Transactions } from '../dist/state/transactions.js'
+import { createRedisState } from '../dist/state/redis/index.js'
 import { startServe } from './serve.mjs'
 
 const { values } = parseArgs({
@@ -36,8 +34,9 @@ const env = {
   SLUICE_SPOOL_DIR: spoolDir, SLUICE_EVENTS_RATE_PER_SECOND: '1000000', SLUICE_EVENTS_BURST: '1000000',
 }
 const url = `http://127.0.0.1:${values.port}`
-const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379')
-const key = (await new Store(redis, env.REDIS_KEY_PREFIX, new Transactions(redis)).bootstrapDemo()).environments[0].serverSideSdkKey
+const state = createRedisState({ url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', keyPrefix: env.REDIS_KEY_PREFIX })
+
+const key = (await state.store.bootstrapDemo()).environments[0].serverSideSdkKey
 const kafkaPid = Number(readFileSync(join(env.SLUICE_DATA_DIR ?? '.sluice', 'kafka', 'pid'), 'utf8'))
 const resumeKafka = () => { try { process.kill(kafkaPid, 'SIGCONT') } catch { /* gone */ } }
 process.once('exit', resumeKafka)
@@ -102,6 +101,6 @@ if (!values['healthy-only']) {
 console.log(JSON.stringify(results))
 
 await server.stop()
-redis.disconnect()
+await state.close()
 rmSync(spoolDir, { recursive: true, force: true })
 process.exit(0)

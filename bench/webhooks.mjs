@@ -8,10 +8,8 @@
 // is Redis's clock at XADD; same machine, same clock).
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
-import { Redis } from 'ioredis'
-import { Store } from '../dist/state/store.js'
+import { createRedisState } from '../dist/state/redis/index.js'
 import { startServe } from './serve.mjs'
-import { Transactions } from '../dist/state/transactions.js'
 
 const { values } = parseArgs({ options: { requests: { type: 'string', default: '20000' }, concurrency: { type: 'string', default: '32' }, port: { type: 'string', default: '18081' } } })
 const total = Number(values.requests)
@@ -24,9 +22,9 @@ const env = {
   SLUICE_PORT: values.port, SLUICE_LOG_LEVEL: 'warn', SLUICE_WEBHOOK_RATE_PER_SECOND: '100000', SLUICE_WEBHOOK_BURST: '100000',
 }
 const url = `http://127.0.0.1:${values.port}`
-const redis = new Redis(env.REDIS_URL ?? 'redis://127.0.0.1:6379')
-const transactions = new Transactions(redis)
-const admin = (await new Store(redis, prefix, transactions).bootstrapDemo()).adminApiKey
+const state = createRedisState({ url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', keyPrefix: prefix })
+const { redis } = state
+const admin = (await state.store.bootstrapDemo()).adminApiKey
 const server = await startServe(env, url)
 const created = await (await fetch(`${url}/api/v1/integrations`, {
   method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
@@ -75,4 +73,4 @@ await server.stop()
 const keys = await redis.keys(`${prefix}*`)
 if (keys.length) await redis.del(...keys)
 await transactions.close()
-redis.disconnect()
+await state.close()

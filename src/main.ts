@@ -1,7 +1,7 @@
 // Process entry of `sluice serve`: config → the roles asked for → signals → ordered shutdown with a
 // deadline. Exit codes: 0 after a clean shutdown, 1 on a startup failure, a fatal consumer error (at
 // any moment, startup included) or a missed deadline, 78 on bad configuration.
-import { createLogger } from './app/logger.js'
+import { createLogger } from './shared/logger.js'
 import { startService, type Role, type RunningService } from './app/service.js'
 import type { Config } from './config/index.js'
 

@@ -1,99 +1,69 @@
 // Starts the roles asked for in one process and stops them in order:
 // stop accepting (503) → HTTP drains → consumers finish their batch and commit → producer flushes →
 // ClickHouse and Redis close.
-import { groupIds } from '../broker/topics.js'
 import type { Consumer } from '../broker/ports.js'
 import type { Config } from '../config/index.js'
-import { AlertsConsumer, IntegrationCache } from '../consumers/alerts.consumer.js'
-import { EventsConsumer } from '../consumers/events.consumer.js'
-import { buildServer } from '../edge/server.js'
-import { closeDeps, createDeps, prepareDeps, type Deps, type Service } from './deps.js'
-import type { Logger } from './logger.js'
+import { buildHttpHost } from '../http/server.js'
+import type { Logger } from '../shared/logger.js'
+import { Container } from './container.js'
+import { ADMIN_ERROR_HANDLERS } from './http-routes.js'
+import { checkReadiness } from './readiness.js'
+import { needsOf, ROLE_SPECS, type Role } from './roles.js'
 
-export const ROLES = ['edge', 'events', 'alerts'] as const
-export type Role = (typeof ROLES)[number]
-
-/**
- * What each role talks to. A process connects to, migrates and reports on only what its roles need:
- * an edge takes data while ClickHouse is down (Kafka holds it), a consumer runs without the edge's Redis.
- */
-export const ROLE_NEEDS: Readonly<Record<Role, readonly Service[]>> = {
-  edge: ['kafka', 'redis'],
-  events: ['kafka', 'clickhouse'],
-  alerts: ['kafka', 'redis'],
-}
+export { ROLES, type Role } from './roles.js'
 
 export interface RunningService {
   readonly url: string
-  readonly deps: Deps
+  readonly container: Container
   stop(): Promise<void>
 }
 
 /** onFatal: a consumer stopped for good; the process should shut down and exit non-zero. */
 export async function startService(config: Config, roles: readonly Role[], log: Logger, onFatal: (err: unknown) => void = () => undefined): Promise<RunningService> {
-  const deps = createDeps(config, log, [...new Set(roles.flatMap((r) => ROLE_NEEDS[r]))])
+  const container = new Container(config, log, needsOf(roles))
   let draining = false
-  const consumers: Consumer[] = []
-  const health: Record<string, Consumer> = {}
-  const app = await buildServer(deps, {
-    edge: roles.includes('edge'),
-    isDraining: () => draining,
-    consumers: () => Object.fromEntries(Object.entries(health).map(([role, c]) => [role, c.health()])),
+  const consumers: Record<string, Consumer> = {}
+  const isDraining = () => draining
+  const app = buildHttpHost({
+    http: config.http,
+    log,
+    metrics: container.metrics,
+    isDraining,
+    readiness: () => checkReadiness(container, Object.fromEntries(Object.entries(consumers).map(([role, c]) => [role, c.health()]))),
+    apiErrorHandlers: roles.includes('admin') ? ADMIN_ERROR_HANDLERS : [],
   })
   let url: string
   try {
-    await prepareDeps(deps)
-    if (roles.includes('edge')) {
-      await deps.intake.open()
-      const hashed = await deps.integrations.hashStoredAddresses()
-      if (hashed > 0) log.info({ integrations: hashed }, 'webhook addresses stored in plain text by an earlier version now kept only as hashes')
-      await deps.apiKeys.start()
-      await deps.webhookRoutes.start()
-    }
+    await container.prepare()
+    const shared = { isDraining, edgeInProcess: roles.includes('edge') }
+    for (const role of roles) await ROLE_SPECS[role].prepare?.(container)
+    for (const role of roles) await ROLE_SPECS[role].routes?.(app, container, shared)
     // Listen before consuming: a taken port stops the process before it joins the consumer group.
     url = await app.listen({ host: config.http.host, port: config.http.port })
-    if (roles.includes('events')) {
-      const events = new EventsConsumer(deps.eventSink, deps.metrics, log.child({ component: 'events-consumer' }))
-      const consumer = deps.broker.createConsumer({
-        groupId: groupIds(config).events,
-        topic: deps.topics.events,
-        handler: events.handle,
-        onRebalance: events.reset,
-        onFatal,
-      })
-      consumers.push(consumer)
-      health['events'] = consumer
-      await consumer.start()
-    }
-    if (roles.includes('alerts')) {
-      const alerts = new AlertsConsumer(
-        new IntegrationCache(deps.integrations, config.webhooks.integrationRefreshMs),
-        deps.alertSink,
-        deps.metrics,
-        log.child({ component: 'alerts-consumer' }),
-      )
-      const consumer = deps.broker.createConsumer({ groupId: groupIds(config).alerts, topic: deps.topics.alerts, handler: alerts.handle, onFatal })
-      consumers.push(consumer)
-      health['alerts'] = consumer
+    for (const role of roles) {
+      const options = ROLE_SPECS[role].consumer?.(container)
+      if (!options) continue
+      const consumer = container.broker.createConsumer({ ...options, onFatal })
+      consumers[role] = consumer
       await consumer.start()
     }
   } catch (err) {
     await app.close().catch(() => undefined)
-    for (const c of consumers) await c.stop().catch(() => undefined)
-    await closeDeps(deps).catch(() => undefined)
+    for (const c of Object.values(consumers)) await c.stop().catch(() => undefined)
+    await container.close().catch(() => undefined)
     throw err
   }
   log.info({ url, roles }, 'sluice is serving')
 
   return {
     url,
-    deps,
+    container,
     stop: async () => {
       draining = true
       log.info('shutting down: no new requests')
       await app.close()
-      for (const c of consumers) await c.stop()
-      await closeDeps(deps)
+      for (const c of Object.values(consumers)) await c.stop()
+      await container.close()
       log.info('shutdown complete')
     },
   }

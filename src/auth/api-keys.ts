@@ -1,8 +1,8 @@
 // API key lookup (admin and SDK keys) for request authentication, from an in-memory copy of the
 // keys in Redis. Keys are looked up by their SHA-256, so the comparison does not depend on how much
 // of a secret matches, and plain keys are never stored.
-import type { Logger } from '../app/logger.js'
-import { hashKey, keyId, type AdminRole, type ApiKeyKind, type Store } from '../state/store.js'
+import type { Logger } from '../shared/logger.js'
+import { hashKey, keyId, type AdminRole, type ApiKeyKind, type Store } from '../state/redis/store.js'
 import { VersionedCache } from './versioned-cache.js'
 
 export interface Principal {

@@ -4,8 +4,8 @@
 // value, and the configured service account holding the SCIM permissions. The caller learns only
 // 401 or 403; the reason goes to the log and a metric.
 import { createRemoteJWKSet, customFetch, decodeProtectedHeader, jwtVerify, type JWTVerifyGetKey } from 'jose'
-import type { Logger } from '../app/logger.js'
-import { effectiveValue, SCIM_JWT_FLAG, SCIM_PERMISSIONS, type AccessStore, type ServiceAccount } from '../state/access.js'
+import type { Logger } from '../shared/logger.js'
+import { effectiveValue, SCIM_JWT_FLAG, SCIM_PERMISSIONS, type AccessStore, type ServiceAccount } from '../state/redis/access.js'
 import { guardedGet, type OutboundPolicy } from './outbound.js'
 
 export const SCIM_JWT_SETTINGS = {

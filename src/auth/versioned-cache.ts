@@ -1,7 +1,7 @@
 // An in-memory copy of a Redis hash, for lookups on a hot path without a round trip per request. The
 // copy is reloaded when a version counter in Redis changes (checked every refreshMs), so a change
 // (a revoked key, a rotated webhook address) takes effect within about refreshMs everywhere.
-import type { Logger } from '../app/logger.js'
+import type { Logger } from '../shared/logger.js'
 
 /**
  * Version checks caused by misses start at most this often: an entry created a moment ago is found
@@ -31,7 +31,9 @@ export class VersionedCache<T> {
     private readonly log: Logger,
   ) {}
 
+  /** Loads the entries and keeps them fresh; a second call (two roles of one process) does nothing more. */
   async start(): Promise<void> {
+    if (this.timer) return
     await this.reload()
     this.timer = setInterval(() => {
       this.refresh().catch((err: unknown) => this.log.warn({ err }, 'cache refresh failed; keeping the last known entries'))

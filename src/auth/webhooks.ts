@@ -1,9 +1,9 @@
 // Webhook address lookup for the ingest hot path: the address is the credential, looked up by its
 // SHA-256 in an in-memory copy of the routes in Redis (no round trip per request). Expired rotated
 // addresses are refused here, at lookup time.
-import type { Logger } from '../app/logger.js'
-import type { IntegrationStore, WebhookRoute } from '../state/integrations.js'
-import { hashKey } from '../state/store.js'
+import type { Logger } from '../shared/logger.js'
+import type { IntegrationStore, WebhookRoute } from '../state/redis/integrations.js'
+import { hashKey } from '../state/redis/store.js'
 import { VersionedCache } from './versioned-cache.js'
 
 export class WebhookRoutes {

@@ -75,6 +75,17 @@ export interface ConsumerHealth {
   readonly detail: string
 }
 
+/** The whole broker as a process uses it: the Kafka adapter (kafka/broker.ts) and the in-memory one (memory.ts). */
+export interface Broker extends Publisher {
+  /** Creates the topics that do not exist yet. */
+  ensureTopics(topics: readonly string[]): Promise<void>
+  /** Throws unless the broker answers. */
+  ping(): Promise<void>
+  createConsumer(options: ConsumerOptions): Consumer
+  /** Settles what is queued, stops the consumers, disconnects. */
+  close(): Promise<void>
+}
+
 export interface Consumer {
   start(): Promise<void>
   /** Waits for the batches in progress, commits what they finished, leaves the group. */

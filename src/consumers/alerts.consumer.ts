@@ -3,15 +3,15 @@
 // retried; anything wrong with a payload, and a message Redis itself refuses, becomes a rejection
 // entry, so no message can stall a partition. Rendering yields to the event loop between messages.
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
-import type { Logger } from '../app/logger.js'
-import type { Metrics } from '../app/metrics.js'
+import type { Logger } from '../shared/logger.js'
+import type { Metrics } from '../shared/metrics.js'
 import { REPLAY_HEADER, type BatchContext, type InboundBatch, type InboundMessage } from '../broker/ports.js'
-import { decodeAlertMessage } from '../pipeline/alert-messages.js'
-import { renderAlerts, type NormalizedAlert } from '../pipeline/alerts.js'
+import { decodeAlertMessage } from '../broker/messages/alerts.js'
+import { renderAlerts, type NormalizedAlert } from '../pipeline/alerts/render.js'
 import type { AlertRejection, MessageWrite, RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
 import { AppError, fromRedis, messageOf } from '../shared/errors.js'
 import { safeJson } from '../shared/json-checks.js'
-import type { IntegrationRecord, IntegrationStore } from '../state/integrations.js'
+import type { IntegrationRecord, IntegrationStore } from '../state/redis/integrations.js'
 import { retrying } from './retry.js'
 
 const MAX_REJECTED_PAYLOAD_CHARS = 256 * 1024

@@ -6,13 +6,13 @@
 // earlier owner of the partition recorded. For a suspect batch the stored positions are read first
 // and skipped. Offsets are committed only after both inserts succeeded. Rows ClickHouse refuses as
 // data are isolated and stored as rejections (same position), so no record can stall a partition.
-import type { Logger } from '../app/logger.js'
-import type { Metrics } from '../app/metrics.js'
+import type { Logger } from '../shared/logger.js'
+import type { Metrics } from '../shared/metrics.js'
 import { REPLAY_HEADER, type BatchContext, type InboundBatch, type InboundMessage } from '../broker/ports.js'
 import { MAX_TIMESTAMP_MS, processEvent, rejectionRow, type EnvelopeMeta, type EventRow, type RejectionRow } from '../pipeline/events.js'
 import { AppError } from '../shared/errors.js'
 import type { ClickHouseEventSink, StoredPart } from '../sinks/clickhouse/events.sink.js'
-import { EVENT_HEADERS } from '../pipeline/event-messages.js'
+import { EVENT_HEADERS } from '../broker/messages/events.js'
 import { retrying } from './retry.js'
 
 /**

@@ -5,7 +5,7 @@
 // Deterministic failures (AppError with retriable false) and anything that is not an AppError (a
 // bug) are thrown at once.
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Logger } from '../app/logger.js'
+import type { Logger } from '../shared/logger.js'
 import type { BatchContext } from '../broker/ports.js'
 import { AppError } from '../shared/errors.js'
 

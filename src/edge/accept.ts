@@ -3,8 +3,8 @@
 import type { FastifyRequest } from 'fastify'
 import { PublishError, type OutboundMessage } from '../broker/ports.js'
 import { AppError } from '../shared/errors.js'
-import type { Intake, IntakeReceipt } from '../spool/intake.js'
-import { HttpError } from './errors.js'
+import type { Intake, IntakeReceipt } from './spool/intake.js'
+import { HttpError } from '../http/errors.js'
 
 export async function acceptOr503(intake: Intake, topic: string, messages: readonly OutboundMessage[], request: FastifyRequest, what: string): Promise<IntakeReceipt> {
   try {

@@ -4,13 +4,14 @@
 // a lone surrogate in one record rejects that record there, never the whole body (SDKs never resend).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isSdkPrincipal, presentedKey, type ApiKeyCache, type SdkPrincipal } from '../auth/api-keys.js'
-import type { Metrics } from '../app/metrics.js'
-import type { Intake } from '../spool/intake.js'
-import { encodeEventMessages, RecordTooLargeError } from '../pipeline/event-messages.js'
+import type { Metrics } from '../shared/metrics.js'
+import type { Intake } from './spool/intake.js'
+import { encodeEventMessages, RecordTooLargeError } from '../broker/messages/events.js'
 import { acceptOr503 } from './accept.js'
-import { HttpError } from './errors.js'
-import { jsonBodyParser } from './json-body.js'
-import { TokenBuckets } from './rate-limit.js'
+import { HttpError } from '../http/errors.js'
+import { jsonBodyParser } from '../http/json-body.js'
+import { TokenBuckets } from '../http/rate-limit.js'
+import type { RateLimit } from '../state/redis/rate-limits.js'
 
 export interface EventRoutesOptions {
   readonly intake: Intake
@@ -20,9 +21,8 @@ export interface EventRoutesOptions {
   readonly maxBodyBytes: number
   readonly beaconMaxBodyBytes: number
   readonly maxRecords: number
-  /** Requests per second (sustained, and at once) per SDK key in this process. */
-  readonly ratePerSecond: number
-  readonly burst: number
+  /** Requests per SDK key, in this process (client-side keys are public; kept off Redis on the hot path). */
+  readonly rateLimit: RateLimit
   readonly messageMaxBytes: number
   readonly isDraining: () => boolean
 }
@@ -41,7 +41,7 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
   const parseRecords = jsonBodyParser({ allowLoneSurrogates: true })
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseRecords)
-  const buckets = new TokenBuckets(opts.ratePerSecond, opts.burst)
+  const buckets = new TokenBuckets(opts.rateLimit)
 
   const authenticate = async (key: string | undefined, reply: FastifyReply): Promise<SdkPrincipal> => {
     const principal = key ? await opts.apiKeys.lookup(key) : undefined
@@ -49,7 +49,7 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     const { wait } = buckets.take(principal.id)
     if (wait > 0) {
       void reply.header('retry-after', String(wait))
-      throw new HttpError('RATE_LIMITED', `rate limit of ${opts.ratePerSecond} requests per second for this SDK key exceeded; retry after ${wait} s`)
+      throw new HttpError('RATE_LIMITED', `rate limit of ${opts.rateLimit.ratePerSecond} requests per second for this SDK key exceeded; retry after ${wait} s`)
     }
     return principal
   }

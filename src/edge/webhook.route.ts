@@ -3,15 +3,15 @@
 // up by hash, never logged (routes log their template, not the URL), and unknown, revoked or expired
 // addresses all get the same 404.
 import type { FastifyInstance } from 'fastify'
-import type { Metrics } from '../app/metrics.js'
+import type { Metrics } from '../shared/metrics.js'
 import type { WebhookRoutes } from '../auth/webhooks.js'
-import type { Intake } from '../spool/intake.js'
-import { encodeAlertMessage } from '../pipeline/alert-messages.js'
-import type { WebhookRoute } from '../state/integrations.js'
+import type { Intake } from './spool/intake.js'
+import { encodeAlertMessage } from '../broker/messages/alerts.js'
+import type { WebhookRoute } from '../state/redis/integrations.js'
 import { acceptOr503 } from './accept.js'
-import { HttpError } from './errors.js'
-import { parseJsonBody } from './json-body.js'
-import { TokenBuckets } from './rate-limit.js'
+import { HttpError } from '../http/errors.js'
+import { parseJsonBody } from '../http/json-body.js'
+import type { RateLimit, RateLimiter } from '../state/redis/rate-limits.js'
 
 export interface WebhookRoutesOptions {
   readonly intake: Intake
@@ -20,8 +20,9 @@ export interface WebhookRoutesOptions {
   readonly topic: string
   readonly maxBodyBytes: number
   readonly messageMaxBytes: number
-  readonly ratePerSecond: number
-  readonly burst: number
+  /** Requests per webhook address, shared by every edge through Redis. */
+  readonly rateLimiter: RateLimiter
+  readonly rateLimit: RateLimit
   readonly isDraining: () => boolean
 }
 
@@ -32,7 +33,6 @@ declare module 'fastify' {
 }
 
 export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOptions): Promise<void> {
-  const buckets = new TokenBuckets(opts.ratePerSecond, opts.burst)
   app.decorateRequest('webhook', undefined)
   // Senders label their JSON in many ways (text/plain included): whatever the Content-Type, the body
   // must parse as JSON with the checks of every JSON body (depth, numbers, well-formed text), else 400.
@@ -45,11 +45,11 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
       const found = await opts.routes.lookup(request.params.webhookId)
       if (!found) throw new HttpError('NOT_FOUND', 'no such webhook address')
       request.webhook = found
-      const { wait } = buckets.take(found.hash)
+      const { wait } = await opts.rateLimiter.take(found.hash)
       if (wait > 0) {
         opts.metrics.webhookRateLimited.inc()
         void reply.header('retry-after', String(wait))
-        throw new HttpError(found.route.rateLimitStatus === 503 ? 'UNAVAILABLE' : 'RATE_LIMITED', `rate limit of ${opts.ratePerSecond} requests per second exceeded; retry after ${wait} s`)
+        throw new HttpError(found.route.rateLimitStatus === 503 ? 'UNAVAILABLE' : 'RATE_LIMITED', `rate limit of ${opts.rateLimit.ratePerSecond} requests per second exceeded; retry after ${wait} s`)
       }
     },
     handler: async (request, reply) => {

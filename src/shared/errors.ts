@@ -21,6 +21,35 @@ export type AppErrorCode =
 
 export type Sink = 'clickhouse' | 'redis'
 
+/** One problem of an input: the field (a path such as `keys[3]` or `name.givenName`) and what is wrong. */
+export interface FieldProblem {
+  readonly field: string
+  readonly problem: string
+}
+
+/**
+ * What a request is refused for, whoever made it (HTTP or the `sluice` command): invalid input, an
+ * unknown id, a conflict with what exists, a caller not allowed. Deterministic, so never retried.
+ */
+export type RefusalCode = 'INVALID' | 'NOT_FOUND' | 'CONFLICT' | 'FORBIDDEN'
+
+export class Refusal extends Error {
+  override readonly name = 'Refusal'
+  constructor(
+    readonly code: RefusalCode,
+    message: string,
+    readonly details?: readonly FieldProblem[],
+  ) {
+    super(message)
+  }
+}
+
+/** A Refusal for invalid input, its message made of the problems. */
+export function invalid(problems: readonly FieldProblem[], lead?: string): Refusal {
+  const shown = problems.slice(0, 5).map((p) => `${p.field} ${p.problem}`).join('; ')
+  return new Refusal('INVALID', lead ? `${lead}: ${shown}` : shown, problems.slice(0, 100))
+}
+
 export class AppError extends Error {
   override readonly name = 'AppError'
   constructor(

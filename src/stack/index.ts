@@ -9,7 +9,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Config } from '../config/index.js'
-import { applyAclUsers, generatePasswords, type AclPasswords } from '../state/redis-acl.js'
+import { applyAclUsers, generatePasswords, type AclPasswords } from '../state/redis/acl.js'
 
 export const KAFKA_VERSION = '3.9.1'
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))

@@ -6,9 +6,9 @@
 import { Kafka, logLevel } from 'kafkajs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
-import { ALERT_HEADERS } from '../../src/pipeline/alert-messages.js'
-import { alertStreamKeys } from '../../src/sinks/redis-stream/alerts.sink.js'
-import type { DemoAccount } from '../../src/state/store.js'
+import { ALERT_HEADERS } from '../../src/broker/messages/alerts.js'
+import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
+import type { DemoAccount } from '../../src/state/redis/store.js'
 import { createTestEnv, waitFor, waitForZeroLag, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv
@@ -18,7 +18,7 @@ let demo: DemoAccount
 beforeAll(async () => {
   t = await createTestEnv({ SLUICE_INTEGRATION_REFRESH_MS: '200' })
   demo = await t.bootstrap()
-  service = await t.start(['edge', 'alerts'])
+  service = await t.start(['edge', 'admin', 'alerts'])
 }, 120_000)
 afterAll(async () => t?.close())
 
@@ -143,7 +143,7 @@ it('stores every valid alert once and rejects every poison message with its reas
     const messages = direct.map(([value, , extra], i) => ({ partition, value, headers: headers(`direct-${partition}-${i}`, extra) }))
     messages.splice(2, 0, { partition, value: valid(100 + partition), headers: headers(`direct-valid-${partition}`) })
     validCount++
-    await producer.send({ topic: service.deps.topics.alerts, messages })
+    await producer.send({ topic: service.container.topics.alerts, messages })
   }
   await producer.disconnect()
   for (const [, reason] of direct) expected.push([reason, t.config.kafka.partitions])

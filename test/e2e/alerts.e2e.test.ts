@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Kafka, logLevel } from 'kafkajs'
 import type { RunningService } from '../../src/app/service.js'
-import { ALERT_TEMPLATES } from '../../src/pipeline/alert-templates.js'
-import { alertStreamKeys } from '../../src/sinks/redis-stream/alerts.sink.js'
-import { hashKey, type DemoAccount } from '../../src/state/store.js'
+import { ALERT_TEMPLATES } from '../../src/pipeline/alerts/templates.js'
+import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
+import { hashKey, type DemoAccount } from '../../src/state/redis/store.js'
 import { exited, spawnSluice } from '../support/cli.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 
@@ -16,7 +16,7 @@ let demo: DemoAccount
 beforeAll(async () => {
   t = await createTestEnv({ SLUICE_WEBHOOK_ROTATION_OVERLAP_SECONDS: '3', SLUICE_INTEGRATION_REFRESH_MS: '200', KAFKA_SESSION_TIMEOUT_MS: '6000' })
   demo = await t.bootstrap()
-  service = await t.start(['edge', 'alerts'])
+  service = await t.start(['edge', 'admin', 'alerts'])
 })
 afterAll(async () => t?.close())
 
@@ -58,7 +58,7 @@ async function alertsTopicSize(): Promise<number> {
   const admin = new Kafka({ brokers: [...t.config.kafka.brokers], logLevel: logLevel.NOTHING }).admin()
   await admin.connect()
   try {
-    return (await admin.fetchTopicOffsets(service.deps.topics.alerts)).reduce((n, p) => n + Number(p.high), 0)
+    return (await admin.fetchTopicOffsets(service.container.topics.alerts)).reduce((n, p) => n + Number(p.high), 0)
   } finally {
     await admin.disconnect()
   }
@@ -194,8 +194,8 @@ describe('webhook address', () => {
     await t.redis.set(key, JSON.stringify({ ...rest, webhookId: address }))
     expect((await call('GET', `/api/v1/integrations/${id}`)).body['webhookAddressId']).toBe(hashKey(address).slice(0, 16))
 
-    expect(await service.deps.integrations.hashStoredAddresses()).toBe(1)
-    expect(await service.deps.integrations.hashStoredAddresses()).toBe(0)
+    expect(await service.container.state.integrations.hashStoredAddresses()).toBe(1)
+    expect(await service.container.state.integrations.hashStoredAddresses()).toBe(0)
     const stored = (await t.redis.get(key))!
     expect(stored).not.toContain(address)
     expect(JSON.parse(stored)).toMatchObject({ webhookHash: hashKey(address) })
@@ -297,7 +297,7 @@ describe('exactly once into the streams', () => {
     })
     try {
       const admin = (await burst.bootstrap()).adminApiKey
-      const edge = await burst.start(['edge'])
+      const edge = await burst.start(['edge', 'admin'])
       const res = await fetch(`${edge.url}/api/v1/integrations`, {
         method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bulk', template: 'alertmanager' }),
       })

@@ -78,7 +78,7 @@ async function lag(): Promise<number> {
   const admin = new Kafka({ brokers: [...t.config.kafka.brokers], logLevel: logLevel.NOTHING }).admin()
   await admin.connect()
   try {
-    const topic = edge.deps.topics.events
+    const topic = edge.container.topics.events
     const [ends, committed] = await Promise.all([
       admin.fetchTopicOffsets(topic),
       admin.fetchOffsets({ groupId: groupIds(t.config).events, topics: [topic] }),

@@ -1,10 +1,11 @@
 // HTTP in, ClickHouse rows out, through real Kafka, ClickHouse and Redis.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkReadiness, closeDeps, createDeps } from '../../src/app/deps.js'
-import { createLogger } from '../../src/app/logger.js'
+import { Container } from '../../src/app/container.js'
+import { checkReadiness } from '../../src/app/readiness.js'
+import { createLogger } from '../../src/shared/logger.js'
 import { startService, type RunningService } from '../../src/app/service.js'
 import { loadConfig } from '../../src/config/index.js'
-import type { DemoAccount } from '../../src/state/store.js'
+import type { DemoAccount } from '../../src/state/redis/store.js'
 import { createTestEnv, event, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv
@@ -45,17 +46,17 @@ describe('POST /api/events/bulk', () => {
       {
         environment_id: env.id, account_id: demo.accountId, traffic_type: 'user', event_type: 'page.view', key: 'k2',
         ts: 1645557823, timestamp_ms: '1645557823000', timestamp_raw: '1645557823', value: null, properties: '{}',
-        sdk_version: 'nodejs-10.28.0', source_topic: service.deps.topics.events,
+        sdk_version: 'nodejs-10.28.0', source_topic: service.container.topics.events,
       },
       {
         environment_id: env.id, account_id: demo.accountId, traffic_type: 'account', event_type: 'signup', key: 'k3',
         ts: 1645557823, timestamp_ms: '1645557823456', timestamp_raw: '1645557823456.9', value: null, properties: '{}',
-        sdk_version: 'nodejs-10.28.0', source_topic: service.deps.topics.events,
+        sdk_version: 'nodejs-10.28.0', source_topic: service.container.topics.events,
       },
       {
         environment_id: env.id, account_id: demo.accountId, traffic_type: 'user', event_type: 'checkout', key: 'user-1',
         ts: 1700000000, timestamp_ms: '1700000000123', timestamp_raw: '1700000000123', value: 1,
-        properties: '{"plan":"pro","seats":1,"trial":false}', sdk_version: 'nodejs-10.28.0', source_topic: service.deps.topics.events,
+        properties: '{"plan":"pro","seats":1,"trial":false}', sdk_version: 'nodejs-10.28.0', source_topic: service.container.topics.events,
       },
     ])
   })
@@ -218,15 +219,15 @@ describe('health, readiness and metrics', () => {
 
   it('is not ready when a dependency does not answer, and does not start without it', async () => {
     const config = loadConfig({ ...t.env, REDIS_URL: 'redis://127.0.0.1:1' })
-    const deps = createDeps(config, createLogger('silent'))
+    const container = new Container(config, createLogger('silent'))
     try {
-      const { ready, checks } = await checkReadiness(deps)
+      const { ready, checks } = await checkReadiness(container)
       expect(ready).toBe(false)
       expect(checks.kafka).toBe('ok')
       expect(checks.clickhouse).toBe('ok')
       expect(checks.redis).not.toBe('ok')
     } finally {
-      await closeDeps(deps)
+      await container.close()
     }
     await expect(startService(config, ['edge'], createLogger('silent'))).rejects.toThrow(/ECONNREFUSED|connect|Connection/i)
   })

@@ -7,7 +7,7 @@
 import { Kafka, logLevel } from 'kafkajs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
-import { EVENT_HEADERS } from '../../src/pipeline/event-messages.js'
+import { EVENT_HEADERS } from '../../src/broker/messages/events.js'
 import { createTestEnv, event, postEvents, waitFor, waitForZeroLag, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv

@@ -1,8 +1,9 @@
 // Roles connect to what they need only: an edge-only process starts, is ready and answers 202 with
 // ClickHouse unreachable (Kafka holds the events), and an events consumer started later stores them;
-// each /readyz asks only about the services of its roles.
+// an admin-only process needs Redis alone; each /readyz asks only about the services of its roles,
+// and each process serves only its roles' routes.
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { DemoAccount } from '../../src/state/store.js'
+import type { DemoAccount } from '../../src/state/redis/store.js'
 import { createTestEnv, event, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv
@@ -32,4 +33,22 @@ it('an edge-only process takes events while ClickHouse is unreachable; an events
     const [row] = await t.query<{ n: string }>(`SELECT count() AS n FROM {db}.events WHERE event_type = 'roles.edge_only'`)
     return Number(row?.n) === 50 ? true : undefined
   }, 60_000)
+})
+
+it('an admin-only process serves the admin APIs with Kafka and ClickHouse unreachable, and no ingest route', async () => {
+  const admin = await t.start(['admin'], { KAFKA_BROKERS: '127.0.0.1:1', CLICKHOUSE_URL: 'http://127.0.0.1:1' })
+  const ready = await fetch(`${admin.url}/readyz`)
+  expect(await ready.json()).toEqual({ status: 'ready', checks: { redis: 'ok' } })
+  const workspaces = await fetch(`${admin.url}/internal/api/v2/workspaces`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })
+  expect(workspaces.status).toBe(200)
+  expect(((await workspaces.json()) as { totalCount: number }).totalCount).toBe(1)
+  const events = await postEvents(admin.url, demo.environments[0]!.serverSideSdkKey, [event(1)])
+  expect(events.status).toBe(404)
+})
+
+it('an edge-only process serves no admin API', async () => {
+  const edge = await t.start(['edge'])
+  const res = await fetch(`${edge.url}/internal/api/v2/workspaces`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })
+  expect(res.status).toBe(404)
+  expect((await fetch(`${edge.url}/api/v1/integrations`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })).status).toBe(404)
 })

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
-import { SCIM_PERMISSIONS, SETTINGS_PERMISSIONS } from '../../src/state/access.js'
-import type { DemoAccount } from '../../src/state/store.js'
+import { SCIM_PERMISSIONS, SETTINGS_PERMISSIONS } from '../../src/state/redis/access.js'
+import type { DemoAccount } from '../../src/state/redis/store.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 
 const DELAY_SECONDS = 2
@@ -66,7 +66,7 @@ const scimSettings = () => [
 
 beforeAll(async () => {
   t = await createTestEnv({ SLUICE_SETTINGS_DELAY_SECONDS: String(DELAY_SECONDS), SLUICE_OUTBOUND_ALLOW_INSECURE: 'true', SLUICE_JWKS_COOLDOWN_MS: '0' })
-  svc = await t.start(['edge'])
+  svc = await t.start(['admin'])
   demo = await t.bootstrap()
   signing = await newKey('key-1')
   published.push(signing.publicJwk)

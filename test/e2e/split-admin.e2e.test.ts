@@ -25,7 +25,7 @@ const range = (n: number, prefix: string) => Array.from({ length: n }, (_, i) =>
 
 beforeAll(async () => {
   t = await createTestEnv({ SLUICE_ADMIN_RATE_PER_SECOND: '100000', SLUICE_ADMIN_BURST: '100000' })
-  svc = await t.start(['edge'])
+  svc = await t.start(['admin'])
   ids.account = (await json<{ id: string }>('accounts', 'create', 'Acme')).id
   ids.other = (await json<{ id: string }>('accounts', 'create', 'Other')).id
   ids.ws = (await json<{ id: string }>('workspaces', 'create', 'Shop', '--account', ids.account)).id
@@ -57,8 +57,8 @@ const createSegment = async (name: string, ws = ids.ws!) => {
   expect(res.status).toBe(200)
   return res.body
 }
-const activeSegment = async (name: string, env = ids.prod!) => {
-  await createSegment(name)
+const activeSegment = async (name: string, env = ids.prod!, ws = ids.ws!) => {
+  await createSegment(name, ws)
   expect((await api.post(`/segments/${env}/${name}`, '')).status).toBe(200)
 }
 
@@ -416,19 +416,27 @@ describe('identities', () => {
 })
 
 describe('limits and hostile input', () => {
-  it('rate-limits per API key with Retry-After and the -Org headers clients read', async () => {
-    const limited = await t.start(['edge'], { SLUICE_ADMIN_RATE_PER_SECOND: '1', SLUICE_ADMIN_BURST: '2' })
-    const lapi = splitApi(limited.url, keys.admin!)
-    expect((await lapi.get('/workspaces')).headers.get('x-ratelimit-remaining-org')).toBe('1')
-    expect((await lapi.get('/workspaces')).status).toBe(200)
-    const res = await lapi.get('/workspaces')
-    expect(res.status).toBe(429)
-    expect(res.body).toMatchObject({ code: 429, message: expect.stringMatching(/rate limit/), transactionId: expect.any(String) })
-    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
-    expect(res.headers.get('x-ratelimit-reset-seconds-org')).toBe(res.headers.get('retry-after'))
-    expect(res.headers.get('x-ratelimit-remaining-org')).toBe('0')
-    // Another key has a bucket of its own.
-    expect((await lapi.get('/workspaces', { key: keys.viewer })).status).toBe(200)
+  it('rate-limits per API key across processes (shared through Redis), with Retry-After and the -Org headers clients read', async () => {
+    const limits = { SLUICE_ADMIN_RATE_PER_SECOND: '1', SLUICE_ADMIN_BURST: '2' }
+    const [one, two] = [await t.start(['admin'], limits), await t.start(['admin'], limits)]
+    // A key of its own: the limit is counted in Redis, and other tests' requests must not count.
+    const { key: fresh } = await t.store.createApiKey({ kind: 'admin', accountId: ids.account!, name: 'rate limited' })
+    const first = await splitApi(one.url, fresh).get('/workspaces')
+    expect(first.status).toBe(200)
+    expect(first.headers.get('x-ratelimit-remaining-org')).toBe('1')
+    expect((await splitApi(two.url, fresh).get('/workspaces')).status).toBe(200)
+    // The burst of 2 is spent across both processes: the third call is refused by either.
+    for (const svc of [one, two]) {
+      const res = await splitApi(svc.url, fresh).get('/workspaces')
+      expect(res.status).toBe(429)
+      expect(res.body).toMatchObject({ code: 429, message: expect.stringMatching(/rate limit/), transactionId: expect.any(String) })
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+      expect(res.headers.get('x-ratelimit-reset-seconds-org')).toBe(res.headers.get('retry-after'))
+      expect(res.headers.get('x-ratelimit-remaining-org')).toBe('0')
+    }
+    // Another key has a limit of its own.
+    const { key: other } = await t.store.createApiKey({ kind: 'admin', accountId: ids.account!, name: 'another' })
+    expect((await splitApi(one.url, other).get('/workspaces')).status).toBe(200)
   })
 
   it('refuses prototype-poisoning bodies, non-JSON and unknown routes in Split shape', async () => {
@@ -467,10 +475,28 @@ describe('sluice segments upload and export', () => {
     await writeFile(file, range(100_000, 'more-').join('\n'))
     const tooMany = await runSluice(['segments', 'upload', ids.stage!, 'from_file', file], t.env)
     expect(tooMany.code).toBe(2)
-    expect(tooMany.stderr).toMatch(/would hold 100001 keys.*Nothing was written/)
+    expect(tooMany.stderr).toMatch(/would make 100001, nothing was applied/)
     expect((await api.get(`/segments/${ids.stage}/from_file/keys`)).body.count).toBe(1)
     const missing = await runSluice(['segments', 'upload', ids.stage!, 'nope', file], t.env)
     expect(missing.code).toBe(2)
-    expect(missing.stderr).toMatch(/no segment nope/)
+    expect(missing.stderr).toMatch(/segment nope not found/)
   }, 60_000)
+
+  it("holds the workspace's title and comment rule, as the API does", async () => {
+    await activeSegment('strict_file', ids.strictEnv, ids.strictWs)
+    const file = join(tmpdir(), `sluice-keys-${Date.now()}.csv`)
+    await writeFile(file, 'a\nb\n')
+    const refused = await runSluice(['segments', 'upload', ids.strictEnv!, 'strict_file', file, '--comment', 'no title'], t.env)
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/requires a title and a comment/)
+    expect((await api.get(`/segments/${ids.strictEnv}/strict_file/keys`)).body.count).toBe(0)
+    expect(await json('segments', 'upload', ids.strictEnv!, 'strict_file', file, '--comment', 'from CRM', '--title', 'import')).toEqual({ sent: 2, added: 2, total: 2 })
+  })
+
+  it('acts on the demo account only if it exists, and says so instead of creating it', async () => {
+    const res = await runSluice(['workspaces', 'list'], t.env)
+    expect(res.code).toBe(2)
+    expect(res.stderr).toMatch(/no demo account: pass --account <id>, or run `sluice bootstrap`/)
+    expect(await t.redis.exists(`${t.config.redis.keyPrefix}demo`)).toBe(0)
+  })
 })

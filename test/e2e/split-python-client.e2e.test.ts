@@ -15,7 +15,7 @@ let svc: RunningService
 
 beforeAll(async () => {
   t = await createTestEnv({ SLUICE_ADMIN_RATE_PER_SECOND: '100000', SLUICE_ADMIN_BURST: '100000' })
-  svc = await t.start(['edge'])
+  svc = await t.start(['admin'])
 })
 
 afterAll(async () => {

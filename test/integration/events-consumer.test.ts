@@ -22,7 +22,7 @@ it('replays from offset 0 after lost commits without storing anything twice', as
   let service = await env.start()
   for (let r = 0; r < 30; r++) expect((await postEvents(service.url, key, batch(r * 2000, 2000))).status).toBe(202)
   await waitFor('60,000 records stored', async () => ((await env.count('events')) + (await env.count('event_rejections')) === 60_000 ? true : undefined))
-  const topic = service.deps.topics.events
+  const topic = service.container.topics.events
   await service.stop()
 
   // As if every insert had happened but no commit: the group starts again from the beginning.

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { alertStreamKeys } from '../../src/sinks/redis-stream/alerts.sink.js'
-import { aclRules, ALERTS_READER_USER, SERVICE_USER } from '../../src/state/redis-acl.js'
+import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
+import { aclRules, ALERTS_READER_USER, SERVICE_USER } from '../../src/state/redis/acl.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 
 const ROOT = new URL('../../', import.meta.url)
@@ -80,7 +80,7 @@ it('runs Sluice as the service user, and lets the reader read and acknowledge al
 
   // The whole alert path as the service user: admin API, edge, consumer, Lua scripts.
   const demo = await t.bootstrap()
-  const service = await t.start(['edge', 'alerts'])
+  const service = await t.start(['edge', 'admin', 'alerts'])
   const created = await fetch(`${service.url}/api/v1/integrations`, {
     method: 'POST',
     headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },

@@ -26,7 +26,7 @@ let stopContainers: (() => Promise<void>) | undefined
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // Tests that run `sluice` as a separate process (kill -9, import-events) run the compiled CLI.
-  const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' })
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
   if (build.status !== 0) throw new Error('npm run build failed')
   const env = process.env
   let services: Services

@@ -5,19 +5,20 @@ import { createClient, type ClickHouseClient } from '@clickhouse/client'
 import { Redis } from 'ioredis'
 import { Kafka, logLevel } from 'kafkajs'
 import { inject } from 'vitest'
-import { createLogger } from '../../src/app/logger.js'
+import { createLogger } from '../../src/shared/logger.js'
 import { startService, type Role, type RunningService } from '../../src/app/service.js'
 import { loadConfig, type Config } from '../../src/config/index.js'
-import { AccessStore } from '../../src/state/access.js'
-import { bootstrapDemoAccount } from '../../src/state/demo.js'
-import { Store, type DemoAccount } from '../../src/state/store.js'
-import { Transactions } from '../../src/state/transactions.js'
+import type { AccessStore } from '../../src/state/redis/access.js'
+import { bootstrapDemoAccount } from '../../src/state/redis/demo.js'
+import { createRedisState, type RedisStores } from '../../src/state/redis/index.js'
+import type { DemoAccount, Store } from '../../src/state/redis/store.js'
 
 export interface TestEnv {
   readonly env: Record<string, string>
   readonly config: Config
   readonly clickhouse: ClickHouseClient
   readonly redis: Redis
+  readonly state: RedisStores
   readonly store: Store
   readonly access: AccessStore
   /** Rows of `SELECT ... FROM <db>.<table>` (the database name is filled in). */
@@ -47,9 +48,8 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
   const config = loadConfig(env)
   const clickhouse = createClient({ url: config.clickhouse.url, username: config.clickhouse.user, password: config.clickhouse.password })
   const redis = new Redis(config.redis.url)
-  const transactions = new Transactions(redis)
-  const store = new Store(redis, config.redis.keyPrefix, transactions)
-  const access = new AccessStore(redis, config.redis.keyPrefix, transactions)
+  const state = createRedisState(config.redis, redis)
+  const { store, access } = state
   const running: RunningService[] = []
   const db = config.clickhouse.database
 
@@ -62,6 +62,7 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
     config,
     clickhouse,
     redis,
+    state,
     store,
     access,
     query,
@@ -70,7 +71,7 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
       return Number(rows[0]?.n ?? 0)
     },
     bootstrap: () => bootstrapDemoAccount(store, access),
-    start: async (roles = ['edge', 'events'], extra = {}) => {
+    start: async (roles = ['edge', 'admin', 'events'], extra = {}) => {
       const cfg = Object.keys(extra).length ? loadConfig({ ...env, ...extra }) : config
       const service = await startService(cfg, roles, createLogger(cfg.logLevel))
       running.push(service)
@@ -83,7 +84,7 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
       // (A Redis user without KEYS, as in the ACL test, cleans up with its own Redis.)
       const keys = await redis.keys(`${config.redis.keyPrefix}*`).catch(() => [])
       if (keys.length) await redis.del(...keys)
-      await transactions.close()
+      await state.close()
       redis.disconnect()
       await deleteTopics(config).catch(() => undefined)
     },

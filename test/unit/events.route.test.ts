@@ -1,23 +1,23 @@
-// The ingest routes' answers when Kafka cannot take the data or the process is draining. Kafka is a
-// KafkaBroker pointed at a port where nothing listens: what a real outage looks like to the edge.
-// The spool is a real one on disk: the body goes there (202), or, when it is full, 503.
+// The ingest routes' answers when Kafka cannot take the data or the process is draining. Kafka is the
+// in-memory broker, unavailable; the spool is a real one on disk: the body goes there (202), or,
+// when it is full, 503.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, expect, it } from 'vitest'
-import { createLogger } from '../../src/app/logger.js'
-import { createMetrics } from '../../src/app/metrics.js'
+import { createLogger } from '../../src/shared/logger.js'
+import { createMetrics } from '../../src/shared/metrics.js'
 import type { ApiKeyCache } from '../../src/auth/api-keys.js'
-import { KafkaBroker } from '../../src/broker/kafka.js'
-import { errorHandler } from '../../src/edge/errors.js'
+import { MemoryBroker } from '../../src/broker/memory.js'
+import { errorHandler } from '../../src/http/errors.js'
 import { eventRoutes } from '../../src/edge/events.route.js'
-import { SpoolingIntake } from '../../src/spool/intake.js'
+import { SpoolingIntake } from '../../src/edge/spool/intake.js'
 
 const principal = { environmentId: 'env', accountId: 'acc', kind: 'server' as const }
 const apiKeys = { lookup: async (key: string) => (key === 'good' ? principal : undefined) } as unknown as ApiKeyCache
 let app: FastifyInstance | undefined
-let broker: KafkaBroker | undefined
+let broker: MemoryBroker | undefined
 let intake: SpoolingIntake | undefined
 const dirs: string[] = []
 
@@ -30,11 +30,8 @@ afterEach(async () => {
 
 async function build(draining: boolean, spoolMaxBytes = 1 << 20) {
   const log = createLogger('silent')
-  broker = new KafkaBroker(
-    { brokers: ['127.0.0.1:1'], clientId: 't', partitions: 3, replicationFactor: 1, messageMaxBytes: 768 * 1024, publishTimeoutMs: 500, sessionTimeoutMs: 30000, fetchMaxBytes: 1 << 20, stallMs: 120_000 },
-    log,
-    createMetrics(),
-  )
+  broker = new MemoryBroker()
+  broker.available = false
   const dir = mkdtempSync(join(tmpdir(), 'sluice-spool-test-'))
   dirs.push(dir)
   const metrics = createMetrics()
@@ -44,7 +41,7 @@ async function build(draining: boolean, spoolMaxBytes = 1 << 20) {
   app.setErrorHandler(errorHandler)
   await app.register(eventRoutes, {
     intake, apiKeys, metrics: createMetrics(), topic: 'events',
-    maxBodyBytes: 8 << 20, beaconMaxBodyBytes: 65536, maxRecords: 10_000, ratePerSecond: 1000, burst: 1000, messageMaxBytes: 768 * 1024, isDraining: () => draining,
+    maxBodyBytes: 8 << 20, beaconMaxBodyBytes: 65536, maxRecords: 10_000, rateLimit: { ratePerSecond: 1000, burst: 1000 }, messageMaxBytes: 768 * 1024, isDraining: () => draining,
   })
   return app
 }

@@ -4,9 +4,9 @@
 import { EventEmitter } from 'node:events'
 import type { Kafka } from 'kafkajs'
 import { afterEach, expect, it } from 'vitest'
-import { createLogger } from '../../src/app/logger.js'
-import { createMetrics } from '../../src/app/metrics.js'
-import { SupervisedConsumer } from '../../src/broker/kafka-consumer.js'
+import { createLogger } from '../../src/shared/logger.js'
+import { createMetrics } from '../../src/shared/metrics.js'
+import { SupervisedConsumer } from '../../src/broker/kafka/consumer.js'
 import type { BatchHandler } from '../../src/broker/ports.js'
 
 interface FakeConsumer extends EventEmitter {

@@ -2,7 +2,7 @@
 // 18.16 (Debian, CI) and on current releases (docker-compose): no DateTime64, Map, JSON type or
 // LowCardinality; epoch-ms as Int64 beside DateTime columns; properties as JSON text.
 import type { ClickHouseClient } from '@clickhouse/client'
-import type { Logger } from '../../app/logger.js'
+import type { Logger } from '../../shared/logger.js'
 import { clickhouseCode } from '../../shared/errors.js'
 
 interface Migration {

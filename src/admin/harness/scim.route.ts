@@ -1,0 +1,184 @@
+// SCIM 2.0 Users under /gateway/ng/api/scim/account/<account>, authenticated with a JWT (endpoint 14):
+// list (filter, startIndex, count), get, create, replace, patch, delete, and the discovery
+// resources. Answers application/scim+json; takes application/scim+json or application/json.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Metrics } from '../../shared/metrics.js'
+import { ScimAuthError, type ScimAuthenticator } from '../../auth/scim-jwt.js'
+import { HttpError, prepareError } from '../../http/errors.js'
+import { parseJsonBody } from '../../http/json-body.js'
+import type { AccessStore, ServiceAccount, User } from '../../state/redis/access.js'
+import { applyPatch, ERROR_SCHEMA, LIST_SCHEMA, listParams, MAX_PAGE, parseUser, ScimError, USER_SCHEMA, userFilter, userView, type UserInput } from './scim/user.js'
+
+export interface ScimRoutesOptions {
+  readonly access: AccessStore
+  readonly auth: ScimAuthenticator
+  readonly metrics: Metrics
+  readonly maxUsersPerAccount: number
+}
+
+export const SCIM_PREFIX = '/gateway/ng/api/scim/account/:account'
+const SCIM_TYPE = 'application/scim+json; charset=utf-8'
+const BODY_LIMIT = 64 * 1024
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    scimActor?: ServiceAccount
+  }
+}
+
+type Params = { Params: { account: string } }
+type UserParams = { Params: { account: string; id: string } }
+
+export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions): Promise<void> {
+  const { access } = opts
+  app.setErrorHandler(scimErrorHandler)
+  app.setNotFoundHandler((request, reply) => {
+    request.errorCode = 'NOT_FOUND'
+    return sendError(reply, 404, undefined, 'no such SCIM resource')
+  })
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser(['application/json', 'application/scim+json'], { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJsonBody)
+  app.addHook('onSend', async (_request, reply, payload) => {
+    void reply.header('content-type', SCIM_TYPE)
+    return payload
+  })
+
+  app.decorateRequest('scimActor', undefined)
+  app.addHook('onRequest', async (request: FastifyRequest<Params>, reply) => {
+    try {
+      request.scimActor = await opts.auth.authenticate(request.params.account, request.headers.authorization)
+    } catch (err) {
+      if (!(err instanceof ScimAuthError)) throw err
+      opts.metrics.scimAuthFailures.inc({ reason: err.reason })
+      request.log.warn({ accountId: request.params.account, reason: err.reason }, 'SCIM call refused')
+      void reply.header('www-authenticate', `Bearer realm="sluice-scim"${err.status === 401 ? ', error="invalid_token"' : ', error="insufficient_scope"'}`)
+      return sendError(reply, err.status, undefined, err.status === 401 ? 'authentication failed' : 'the service account may not manage users')
+    }
+  })
+
+  const base = (request: FastifyRequest<Params>) => `${request.protocol}://${request.host}/gateway/ng/api/scim/account/${request.params.account}`
+  const found = async (request: FastifyRequest<UserParams>): Promise<User> => {
+    const user = await access.user(request.params.account, request.params.id)
+    if (!user) throw new ScimError(404, undefined, `User ${request.params.id} not found`)
+    return user
+  }
+  /** Writes a change based on what was read, retrying when another write came in between. */
+  const write = async (request: FastifyRequest<UserParams>, change: (current: User) => UserInput): Promise<User> => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const current = await found(request)
+      const { outcome, user } = await access.replaceUser(request.params.account, current, change(current))
+      if (outcome === 'ok') return user
+      if (outcome === 'conflict') throw new ScimError(409, 'uniqueness', 'userName is already taken')
+      if (outcome === 'missing') throw new ScimError(404, undefined, `User ${request.params.id} not found`)
+    }
+    throw new ScimError(409, undefined, 'the user kept changing; retry')
+  }
+
+  app.get<Params>('/Users', async (request) => {
+    const q = request.query as Record<string, unknown>
+    const { startIndex, count } = listParams(q)
+    if (q['filter'] !== undefined && typeof q['filter'] !== 'string') throw new ScimError(400, 'invalidFilter', 'give one filter parameter')
+    const matches = (await access.users(request.params.account)).filter(userFilter(q['filter'] as string | undefined))
+    const page = matches.slice(startIndex - 1, startIndex - 1 + count)
+    return { schemas: [LIST_SCHEMA], totalResults: matches.length, Resources: page.map((u) => userView(u, base(request))), startIndex, itemsPerPage: page.length }
+  })
+
+  app.get<UserParams>('/Users/:id', async (request) => userView(await found(request), base(request)))
+
+  app.post<Params>('/Users', async (request, reply) => {
+    const input = parseUser(request.body)
+    if ((await access.userCount(request.params.account)) >= opts.maxUsersPerAccount) throw new ScimError(400, 'tooMany', `an account holds at most ${opts.maxUsersPerAccount} users`)
+    const { outcome, user } = await access.createUser(request.params.account, input)
+    if (outcome !== 'ok') throw new ScimError(409, 'uniqueness', `userName ${input.userName} is already taken`)
+    request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id }, 'SCIM user created')
+    return reply.code(201).header('location', `${base(request)}/Users/${user.id}`).send(userView(user, base(request)))
+  })
+
+  app.put<UserParams>('/Users/:id', async (request) => {
+    const input = parseUser(request.body)
+    const user = await write(request, () => input)
+    request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id }, 'SCIM user replaced')
+    return userView(user, base(request))
+  })
+
+  app.patch<UserParams>('/Users/:id', async (request) => {
+    const user = await write(request, (current) => applyPatch(current, request.body))
+    request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id, active: user.active }, 'SCIM user patched')
+    return userView(user, base(request))
+  })
+
+  app.delete<UserParams>('/Users/:id', async (request, reply) => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const outcome = await access.deleteUser(request.params.account, await found(request))
+      if (outcome === 'missing') break
+      if (outcome === 'ok') {
+        request.log.info({ accountId: request.params.account, userId: request.params.id, actor: request.scimActor?.id }, 'SCIM user deleted')
+        return reply.code(204).send()
+      }
+    }
+    throw new ScimError(404, undefined, `User ${request.params.id} not found`)
+  })
+
+  // Discovery (RFC 7644 section 4).
+  app.get<Params>('/ServiceProviderConfig', async (request) => ({
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig'],
+    patch: { supported: true },
+    bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
+    filter: { supported: true, maxResults: MAX_PAGE },
+    changePassword: { supported: false },
+    sort: { supported: false },
+    etag: { supported: false },
+    authenticationSchemes: [{ type: 'oauthbearertoken', name: 'JWT bearer token', description: "A JWT verified against the account's configured JWKS", primary: true }],
+    meta: { resourceType: 'ServiceProviderConfig', location: `${base(request)}/ServiceProviderConfig` },
+  }))
+  const resourceType = (request: FastifyRequest<Params>) => ({
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],
+    id: 'User',
+    name: 'User',
+    endpoint: '/Users',
+    schema: USER_SCHEMA,
+    meta: { resourceType: 'ResourceType', location: `${base(request)}/ResourceTypes/User` },
+  })
+  app.get<Params>('/ResourceTypes', async (request) => ({ schemas: [LIST_SCHEMA], totalResults: 1, Resources: [resourceType(request)], startIndex: 1, itemsPerPage: 1 }))
+  app.get<UserParams>('/ResourceTypes/:id', async (request) => {
+    if (request.params.id !== 'User') throw new ScimError(404, undefined, `ResourceType ${request.params.id} not found`)
+    return resourceType(request)
+  })
+  app.get<Params>('/Schemas', async (request) => ({ schemas: [LIST_SCHEMA], totalResults: 1, Resources: [userSchema(base(request))], startIndex: 1, itemsPerPage: 1 }))
+  app.get<UserParams>('/Schemas/:id', async (request) => {
+    if (request.params.id !== USER_SCHEMA) throw new ScimError(404, undefined, `Schema ${request.params.id} not found`)
+    return userSchema(base(request))
+  })
+}
+
+function userSchema(base: string) {
+  const attr = (name: string, extra: Record<string, unknown> = {}) => ({ name, type: 'string', multiValued: false, required: false, caseExact: false, mutability: 'readWrite', returned: 'default', uniqueness: 'none', ...extra })
+  return {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:Schema'],
+    id: USER_SCHEMA,
+    name: 'User',
+    description: 'User Account',
+    attributes: [
+      attr('userName', { required: true, uniqueness: 'server' }),
+      attr('externalId', { caseExact: true }),
+      { ...attr('name', { type: 'complex' }), subAttributes: [attr('givenName'), attr('familyName'), attr('formatted')] },
+      attr('displayName'),
+      { ...attr('emails', { type: 'complex', multiValued: true }), subAttributes: [attr('value'), attr('type'), attr('primary', { type: 'boolean' })] },
+      attr('active', { type: 'boolean' }),
+    ],
+    meta: { resourceType: 'Schema', location: `${base}/Schemas/${USER_SCHEMA}` },
+  }
+}
+
+function sendError(reply: FastifyReply, status: number, scimType: string | undefined, detail: string): FastifyReply {
+  return reply.code(status).send({ schemas: [ERROR_SCHEMA], status: String(status), ...(scimType ? { scimType } : {}), detail })
+}
+
+export function scimErrorHandler(error: FastifyError | HttpError | ScimError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error instanceof ScimError) {
+    void sendError(reply, error.status, error.scimType, error.message)
+    return
+  }
+  const http = prepareError(error, request, reply)
+  void sendError(reply, http.statusCode, http.statusCode === 400 ? 'invalidSyntax' : undefined, http.message)
+}

@@ -1,0 +1,95 @@
+// What every Split Admin API v2 route needs: the caller's key (scopes and role), lookups that answer
+// 404 for anything outside the key's scope (no hint that it exists), paging parameters, audit actors.
+import type { FastifyRequest } from 'fastify'
+import type { Principal } from '../../auth/api-keys.js'
+import { HttpError } from '../../http/errors.js'
+import type { Actor } from '../../state/redis/segments.js'
+import type { AdminRole, Environment, Store, Workspace } from '../../state/redis/store.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    admin?: Principal
+  }
+}
+
+/** What a route does, and the weakest role allowed to do it. */
+export type Access = 'read' | 'segments' | 'all'
+const ALLOWED: Record<Access, readonly AdminRole[]> = {
+  read: ['all', 'segment-editor', 'segment-viewer'],
+  segments: ['all', 'segment-editor'],
+  all: ['all'],
+}
+
+export const MAX_PAGE = 200
+export const DEFAULT_PAGE = 20
+
+export class AdminAccess {
+  constructor(private readonly store: Store) {}
+
+  principal(request: FastifyRequest): Principal {
+    const p = request.admin
+    if (!p) throw new HttpError('UNAUTHORIZED', 'missing or unknown admin API key')
+    return p
+  }
+
+  actor(request: FastifyRequest): Actor {
+    const p = this.principal(request)
+    return { id: p.id, name: p.name ?? 'admin API key' }
+  }
+
+  /** 403 when the key's role does not allow this kind of call. */
+  require(request: FastifyRequest, access: Access): Principal {
+    const p = this.principal(request)
+    const role = p.role ?? 'all'
+    if (!ALLOWED[access].includes(role)) throw new HttpError('FORBIDDEN', `this API key's role (${role}) does not allow this call; it needs ${ALLOWED[access].join(' or ')}`)
+    return p
+  }
+
+  /** The workspace, if it belongs to the key's account and scope; else 404. */
+  async workspace(request: FastifyRequest, id: string, access: Access): Promise<Workspace> {
+    const p = this.require(request, access)
+    const ws = inScope(p.workspaceIds, id) ? await this.store.workspace(id) : undefined
+    if (!ws || ws.accountId !== p.accountId) throw new HttpError('NOT_FOUND', `workspace ${id} not found`)
+    return ws
+  }
+
+  /** The environment and its workspace, if both are in the key's account and scope; else 404. */
+  async environment(request: FastifyRequest, id: string, access: Access): Promise<{ env: Environment; ws: Workspace }> {
+    const p = this.require(request, access)
+    const env = inScope(p.environmentIds, id) && (await this.store.environment(id))
+    const ws = env && env.accountId === p.accountId && inScope(p.workspaceIds, env.workspaceId) ? await this.store.workspace(env.workspaceId) : undefined
+    if (!env || !ws) throw new HttpError('NOT_FOUND', `environment ${id} not found`)
+    return { env, ws }
+  }
+
+  /** Whether the key may act on this environment (scope only; the caller has checked the account). */
+  mayUseEnvironment(request: FastifyRequest, envId: string): boolean {
+    return inScope(this.principal(request).environmentIds, envId)
+  }
+}
+
+function inScope(allowed: readonly string[] | undefined, id: string): boolean {
+  return allowed === undefined || allowed.includes(id)
+}
+
+/** `limit` (1 to MAX_PAGE) and `offset` (0 or more) from a query, 400 naming the bad one. */
+export function paging(query: unknown, defaultLimit = DEFAULT_PAGE): { offset: number; limit: number } {
+  const q = (query ?? {}) as Record<string, unknown>
+  const read = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = q[name]
+    if (raw === undefined || raw === '') return fallback
+    const n = typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : NaN
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`
+      throw new HttpError('BAD_REQUEST', `${name} must be an integer ${range}`, [{ field: name, problem: `must be an integer ${range}` }])
+    }
+    return n
+  }
+  return { limit: read('limit', defaultLimit, 1, MAX_PAGE), offset: read('offset', 0, 0, Number.MAX_SAFE_INTEGER) }
+}
+
+/** A JSON object body, or 400. */
+export function objectBody(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError('BAD_REQUEST', 'body must be a JSON object')
+  return body as Record<string, unknown>
+}

@@ -1,0 +1,160 @@
+// Composition root: the one place where clients are created, and closed in order. A client is
+// created on first use, and only for a service the process's roles need: an edge-only process
+// never builds a ClickHouse client, an admin-only process no Kafka client.
+import { createClient as createClickHouse, type ClickHouseClient, type Logger as ClickHouseLogger } from '@clickhouse/client'
+import type { Redis } from 'ioredis'
+import { ApiKeyCache } from '../auth/api-keys.js'
+import { ScimAuthenticator } from '../auth/scim-jwt.js'
+import { WebhookRoutes } from '../auth/webhooks.js'
+import { KafkaBroker } from '../broker/kafka/broker.js'
+import { topicNames, type TopicNames } from '../broker/topics.js'
+import type { Config } from '../config/index.js'
+import { SpoolingIntake } from '../edge/spool/intake.js'
+import type { Logger } from '../shared/logger.js'
+import { createMetrics, type Metrics } from '../shared/metrics.js'
+import { ClickHouseEventSink } from '../sinks/clickhouse/events.sink.js'
+import { migrate } from '../sinks/clickhouse/migrations.js'
+import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
+import { createRedisClient, createRedisState, type RedisStores } from '../state/redis/index.js'
+import { sharedRateLimiter, type RateLimit, type RateLimiter } from '../state/redis/rate-limits.js'
+
+/** The services a process can depend on; each role declares the ones it needs (app/roles.ts). */
+export type Service = 'kafka' | 'clickhouse' | 'redis'
+export const ALL_SERVICES: readonly Service[] = ['kafka', 'clickhouse', 'redis']
+
+export class Container {
+  readonly metrics: Metrics = createMetrics()
+  readonly topics: TopicNames
+  /** The services this process's roles use: only these are connected, migrated and asked by /readyz. */
+  readonly needs: ReadonlySet<Service>
+  private readonly made = new Map<string, unknown>()
+
+  constructor(
+    readonly config: Config,
+    readonly log: Logger,
+    needs: readonly Service[] = ALL_SERVICES,
+  ) {
+    this.needs = new Set(needs)
+    this.topics = topicNames(config)
+  }
+
+  /** A component made once, on first use; `service` is the need it depends on. */
+  private one<T>(name: string, service: Service | undefined, make: () => T): T {
+    if (service && !this.needs.has(service)) throw new Error(`${name} needs ${service}, which no role of this process uses`)
+    if (!this.made.has(name)) this.made.set(name, make())
+    return this.made.get(name) as T
+  }
+
+  private has(name: string): boolean {
+    return this.made.has(name)
+  }
+
+  get redis(): Redis {
+    return this.one('redis', 'redis', () => {
+      const redis = createRedisClient(this.config.redis)
+      redis.on('error', (err: Error) => this.log.warn({ err }, 'redis connection error'))
+      return redis
+    })
+  }
+
+  get state(): RedisStores {
+    return this.one('state', 'redis', () => createRedisState(this.config.redis, this.redis))
+  }
+
+  get clickhouse(): ClickHouseClient {
+    return this.one('clickhouse', 'clickhouse', () =>
+      createClickHouse({
+        url: this.config.clickhouse.url,
+        username: this.config.clickhouse.user,
+        password: this.config.clickhouse.password,
+        request_timeout: this.config.clickhouse.requestTimeoutMs,
+        max_open_connections: 16,
+        log: { LoggerClass: pinoForClickHouse(this.log.child({ component: 'clickhouse' })) },
+      }),
+    )
+  }
+
+  get broker(): KafkaBroker {
+    return this.one('broker', 'kafka', () => new KafkaBroker(this.config.kafka, this.log.child({ component: 'kafka' }), this.metrics))
+  }
+
+  /** Where the edge writes: Kafka, or the disk spool when Kafka is slow or down. */
+  get intake(): SpoolingIntake {
+    return this.one('intake', 'kafka', () => new SpoolingIntake(this.broker, this.config.spool, this.metrics, this.log.child({ component: 'spool' })))
+  }
+
+  /** The intake if this process made one (edge roles), for readiness. */
+  get madeIntake(): SpoolingIntake | undefined {
+    return this.has('intake') ? this.intake : undefined
+  }
+
+  get apiKeys(): ApiKeyCache {
+    return this.one('apiKeys', 'redis', () => new ApiKeyCache(this.state.store, this.config.keyRefreshMs, this.log.child({ component: 'api-keys' })))
+  }
+
+  get webhookRoutes(): WebhookRoutes {
+    return this.one('webhookRoutes', 'redis', () => new WebhookRoutes(this.state.integrations, this.config.keyRefreshMs, this.log.child({ component: 'webhook-routes' })))
+  }
+
+  get scimAuth(): ScimAuthenticator {
+    return this.one('scimAuth', 'redis', () => new ScimAuthenticator(this.state.access, this.config.scim, this.log.child({ component: 'scim-auth' })))
+  }
+
+  get eventSink(): ClickHouseEventSink {
+    return this.one('eventSink', 'clickhouse', () => new ClickHouseEventSink(this.clickhouse, this.config.clickhouse.database))
+  }
+
+  get alertSink(): RedisAlertSink {
+    return this.one('alertSink', 'redis', () => new RedisAlertSink(this.redis, this.config.redis.keyPrefix, this.config.webhooks.streamMaxLen, this.config.webhooks.streamMaxAgeMs))
+  }
+
+  /** A rate limit shared by every process through Redis (one limiter per name). */
+  rateLimiter(name: string, limit: RateLimit): RateLimiter {
+    return this.one(`rate:${name}`, 'redis', () => sharedRateLimiter(this.redis, this.config.redis.keyPrefix, name, limit))
+  }
+
+  /**
+   * Connects to the services the process needs and brings them up to date: Kafka topics and
+   * ClickHouse migrations (both idempotent). A service no role uses is not touched, so an edge
+   * starts while ClickHouse is down.
+   */
+  async prepare(): Promise<void> {
+    if (this.needs.has('redis')) await this.redis.connect()
+    if (this.needs.has('clickhouse')) await migrate(this.clickhouse, this.config.clickhouse.database, this.log)
+    if (this.needs.has('kafka')) await this.broker.ensureTopics(Object.values(this.topics))
+  }
+
+  /** Closes what was made, in order: caches stop, the intake and producer flush, then ClickHouse and Redis. */
+  async close(): Promise<void> {
+    if (this.has('apiKeys')) this.apiKeys.stop()
+    if (this.has('webhookRoutes')) this.webhookRoutes.stop()
+    if (this.has('intake')) await this.intake.close()
+    if (this.has('broker')) await this.broker.close()
+    if (this.has('clickhouse')) await this.clickhouse.close()
+    if (this.has('state')) await this.state.close()
+    // A client that never connected (its process failed before) is only dropped.
+    if (this.has('redis')) await (this.redis.status === 'wait' ? this.redis.disconnect() : this.redis.quit().catch(() => this.redis.disconnect()))
+  }
+}
+
+/** Routes @clickhouse/client's own log lines into pino. Its errors are warnings here: the caller
+ * (consumer, readiness) decides what a failed request means and logs that with context. */
+function pinoForClickHouse(log: Logger): new () => ClickHouseLogger {
+  return class implements ClickHouseLogger {
+    trace(p: Parameters<ClickHouseLogger['trace']>[0]) {
+      log.trace({ module: p.module, args: p.args }, p.message)
+    }
+    debug(p: Parameters<ClickHouseLogger['debug']>[0]) {
+      log.debug({ module: p.module, args: p.args }, p.message)
+    }
+    info(p: Parameters<ClickHouseLogger['info']>[0]) {
+      log.info({ module: p.module, args: p.args }, p.message)
+    }
+    warn(p: Parameters<ClickHouseLogger['warn']>[0]) {
+      log.warn({ module: p.module, err: p.err }, p.message)
+    }
+    error(p: Parameters<ClickHouseLogger['error']>[0]) {
+      log.warn({ module: p.module, err: p.err }, p.message)
+    }
+  }
+}

@@ -1,0 +1,66 @@
+// The HTTP routes of each role, wired to the container's clients: the edge's ingest routes and the
+// admin APIs. The error bodies of the admin APIs are also used for errors the router meets on their paths.
+import type { FastifyInstance } from 'fastify'
+import { harnessErrorHandler, settingsRoutes } from '../admin/harness/settings.route.js'
+import { SCIM_PREFIX, scimErrorHandler, scimRoutes } from '../admin/harness/scim.route.js'
+import { integrationRoutes } from '../admin/integrations/integrations.route.js'
+import { SPLIT_API_PREFIX, splitApi, splitErrorHandler } from '../admin/split/api.js'
+import { eventRoutes } from '../edge/events.route.js'
+import { webhookRoutes } from '../edge/webhook.route.js'
+import { listeningUrl, type ErrorHandler } from '../http/server.js'
+import { IntegrationService } from '../services/integrations.js'
+import type { Container } from './container.js'
+import type { SharedHttp } from './roles.js'
+
+const SETTINGS_PREFIX = '/gateway/ng/api'
+
+export const ADMIN_ERROR_HANDLERS: readonly { prefix: string; handler: ErrorHandler }[] = [
+  { prefix: `${SPLIT_API_PREFIX}/`, handler: splitErrorHandler },
+  { prefix: '/gateway/ng/api/scim/', handler: scimErrorHandler },
+  { prefix: `${SETTINGS_PREFIX}/`, handler: harnessErrorHandler },
+]
+
+export async function registerEdgeRoutes(app: FastifyInstance, c: Container, shared: SharedHttp): Promise<void> {
+  const { config } = c
+  await app.register(eventRoutes, {
+    intake: c.intake,
+    apiKeys: c.apiKeys,
+    metrics: c.metrics,
+    topic: c.topics.events,
+    maxBodyBytes: config.events.maxBodyBytes,
+    beaconMaxBodyBytes: config.events.beaconMaxBodyBytes,
+    maxRecords: config.events.maxRecords,
+    rateLimit: { ratePerSecond: config.events.ratePerSecond, burst: config.events.burst },
+    messageMaxBytes: config.kafka.messageMaxBytes,
+    isDraining: shared.isDraining,
+  })
+  const webhookLimit = { ratePerSecond: config.webhooks.ratePerSecond, burst: config.webhooks.burst }
+  await app.register(webhookRoutes, {
+    intake: c.intake,
+    routes: c.webhookRoutes,
+    metrics: c.metrics,
+    topic: c.topics.alerts,
+    maxBodyBytes: config.webhooks.maxBodyBytes,
+    messageMaxBytes: config.kafka.messageMaxBytes,
+    rateLimiter: c.rateLimiter('webhook', webhookLimit),
+    rateLimit: webhookLimit,
+    isDraining: shared.isDraining,
+  })
+}
+
+export async function registerAdminRoutes(app: FastifyInstance, c: Container, shared: SharedHttp): Promise<void> {
+  const { config, state } = c
+  await app.register(integrationRoutes, {
+    apiKeys: c.apiKeys,
+    integrations: new IntegrationService(state.integrations, c.alertSink, config.webhooks.rotationOverlapMs),
+    publicBaseUrl: () => config.publicBaseUrl ?? listeningUrl(app),
+    // With the edge in this process, a changed address is live (or dead) before the answer leaves;
+    // other edges see it within SLUICE_KEY_REFRESH_MS.
+    onRoutesChanged: shared.edgeInProcess ? () => c.webhookRoutes.invalidate() : async () => undefined,
+  })
+  const adminLimit = { ratePerSecond: config.admin.ratePerSecond, burst: config.admin.burst }
+  await app.register(splitApi, { prefix: SPLIT_API_PREFIX, apiKeys: c.apiKeys, state, rateLimiter: c.rateLimiter('admin', adminLimit), rateLimit: adminLimit })
+  const outbound = { allowInsecure: config.scim.allowInsecure, timeoutMs: config.scim.timeoutMs, maxBytes: config.scim.maxBytes }
+  await app.register(settingsRoutes, { prefix: SETTINGS_PREFIX, access: state.access, delayMs: config.scim.settingsDelayMs, outbound })
+  await app.register(scimRoutes, { prefix: SCIM_PREFIX, access: state.access, auth: c.scimAuth, metrics: c.metrics, maxUsersPerAccount: 10_000 })
+}

@@ -1,0 +1,44 @@
+// /readyz: each service the process's roles need answers within the timeout, or its error is
+// reported; each consumer of the process is progressing, or says where it is stuck; an edge's spool
+// has room. An edge that spools still takes data: Kafka being away makes it degraded, not unready,
+// until the spool is full.
+import type { ConsumerHealth } from '../broker/ports.js'
+import type { Readiness } from '../http/server.js'
+import { ALL_SERVICES, type Container, type Service } from './container.js'
+
+export async function checkReadiness(c: Container, consumers: Readonly<Record<string, ConsumerHealth>> = {}, timeoutMs = 2000): Promise<Readiness> {
+  const within = async (p: () => Promise<unknown>): Promise<string> => {
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)
+    })
+    try {
+      await Promise.race([p(), timeout])
+      return 'ok'
+    } catch (err) {
+      return err instanceof Error ? err.message : String(err)
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+  const probes: Record<Service, () => Promise<unknown>> = {
+    kafka: () => c.broker.ping(),
+    clickhouse: () =>
+      c.clickhouse.ping().then((r) => {
+        if (!r.success) throw r.error
+      }),
+    redis: () => c.redis.ping(),
+  }
+  const needed = ALL_SERVICES.filter((s) => c.needs.has(s))
+  const results = await Promise.all(needed.map((s) => within(probes[s])))
+  const checks: Record<string, string> = Object.fromEntries(needed.map((s, i) => [s, results[i]!]))
+  for (const [role, health] of Object.entries(consumers)) checks[`${role}-consumer`] = health.stalled ? `stalled: ${health.detail}` : 'ok'
+  const intake = c.madeIntake?.state()
+  const spoolTakes = intake !== undefined && c.intake.hasRoom()
+  if (intake) {
+    const held = `${intake.spool.messages} messages, ${intake.spool.bytes} of ${intake.spool.maxBytes} bytes`
+    checks['spool'] = !intake.spooling ? 'ok' : spoolTakes ? `spooling: ${held}` : `full: ${held}`
+  }
+  const failing = Object.entries(checks).filter(([name, v]) => v !== 'ok' && !(spoolTakes && (name === 'kafka' || name === 'spool')))
+  return { ready: failing.length === 0, degraded: Object.values(checks).some((v) => v !== 'ok'), checks }
+}

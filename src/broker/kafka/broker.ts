@@ -1,0 +1,54 @@
+// The Kafka adapter of the broker port: admin (topics, metadata), publisher (grouped, planned
+// sends) and supervised consumers, over one kafkajs client. Nothing else in the service imports kafkajs.
+import type { Config } from '../../config/index.js'
+import type { Logger } from '../../shared/logger.js'
+import type { Metrics } from '../../shared/metrics.js'
+import type { Broker, Consumer, ConsumerOptions, OutboundMessage } from '../ports.js'
+import { KafkaAdmin } from './admin.js'
+import { createKafka } from './connection.js'
+import { SupervisedConsumer } from './consumer.js'
+import { KafkaPublisher } from './publisher.js'
+
+export type KafkaSettings = Omit<Config['kafka'], 'topicPrefix' | 'groupPrefix'>
+
+export class KafkaBroker implements Broker {
+  private readonly kafka
+  private readonly admin: KafkaAdmin
+  private readonly publisher: KafkaPublisher
+  private readonly consumers = new Set<Consumer>()
+
+  constructor(
+    private readonly settings: KafkaSettings,
+    private readonly log: Logger,
+    private readonly metrics: Metrics,
+  ) {
+    this.kafka = createKafka(settings, log)
+    this.admin = new KafkaAdmin(this.kafka, settings, log)
+    this.publisher = new KafkaPublisher(this.kafka, this.admin, settings, log)
+  }
+
+  ensureTopics(topics: readonly string[]): Promise<void> {
+    return this.admin.ensureTopics(topics)
+  }
+
+  ping(): Promise<void> {
+    return this.admin.ping()
+  }
+
+  publish(topic: string, messages: readonly OutboundMessage[]): Promise<void> {
+    return this.publisher.publish(topic, messages)
+  }
+
+  createConsumer(options: ConsumerOptions): Consumer {
+    const consumer = new SupervisedConsumer({ kafka: this.kafka, admin: () => this.admin.client(), settings: this.settings, metrics: this.metrics, log: this.log }, options)
+    this.consumers.add(consumer)
+    return consumer
+  }
+
+  /** Settles what is queued, stops the consumers, disconnects every client. */
+  async close(): Promise<void> {
+    await this.publisher.close()
+    for (const consumer of this.consumers) await consumer.stop().catch(() => undefined)
+    await this.admin.close()
+  }
+}

@@ -1,0 +1,71 @@
+// What every `sluice` command shares: the configuration (read once), the services over one Redis
+// connection (closed afterwards), output in text or JSON, and option parsers.
+import { InvalidArgumentError } from 'commander'
+import { ConfigError, loadConfig, type Config } from '../config/index.js'
+import { AccessService } from '../services/access.js'
+import { AccountService } from '../services/accounts.js'
+import { KeyService } from '../services/keys.js'
+import { SegmentService } from '../services/segments.js'
+import { createRedisState, type RedisStores } from '../state/redis/index.js'
+
+/** A command's own refusal of its input (exit code 2, like a refused request). */
+export class CliError extends Error {}
+
+let loaded: Config | undefined
+
+/** The configuration; a bad setting ends the process with exit code 78, naming it. */
+export function config(): Config {
+  if (loaded) return loaded
+  try {
+    loaded = loadConfig()
+    return loaded
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`sluice: ${err.message}`)
+      process.exit(78)
+    }
+    throw err
+  }
+}
+
+export interface CliServices {
+  readonly state: RedisStores
+  readonly accounts: AccountService
+  readonly keys: KeyService
+  readonly access: AccessService
+  readonly segments: SegmentService
+}
+
+/** Runs fn with the services on a Redis connection of its own, closed afterwards. */
+export async function withServices<T>(fn: (s: CliServices) => Promise<T>): Promise<T> {
+  const cfg = config()
+  // No command deadline: an operator's long upload may take its time, and Ctrl-C ends it.
+  const state = createRedisState({ url: cfg.redis.url, keyPrefix: cfg.redis.keyPrefix })
+  try {
+    return await fn({
+      state,
+      accounts: new AccountService(state.store, state.access),
+      keys: new KeyService(state.store),
+      access: new AccessService(state.access),
+      segments: new SegmentService(state.store, state.segments),
+    })
+  } finally {
+    await state.close()
+  }
+}
+
+/** Prints a result: JSON with --json, else one line per entry of `lines`. */
+export function print(json: boolean | undefined, value: unknown, lines: () => string[]): void {
+  console.log(json ? JSON.stringify(value) : lines().join('\n'))
+}
+
+export const positiveInt = (v: string): number => {
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer')
+  return n
+}
+
+export const collect = (v: string, all: string[] = []): string[] => [...all, v]
+
+export const ACCOUNT_OPTION = ['--account <id>', 'account (default: the demo account, if `sluice bootstrap` created it)'] as const
+export const WORKSPACE_OPTION = ['--workspace <id>', 'workspace (default: the demo workspace)'] as const

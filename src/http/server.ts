@@ -1,0 +1,104 @@
+// The HTTP host of every process: Fastify with its limits and timeouts, health, readiness and
+// metrics, one log line per request, the JSON body parser, and errors in the body of the API a path
+// belongs to. Routes are registered on it by the roles (app/http-routes.ts). Built apart from
+// listening, so tests can use inject() or listen on :0.
+import { randomUUID } from 'node:crypto'
+import type {} from '@fastify/swagger'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import type { Logger } from '../shared/logger.js'
+import type { Metrics } from '../shared/metrics.js'
+import { errorHandler, HttpError } from './errors.js'
+import { parseJsonBody } from './json-body.js'
+import { installSchemaValidation } from './schemas.js'
+
+export type ErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void
+
+export interface Readiness {
+  readonly ready: boolean
+  readonly degraded: boolean
+  readonly checks: Readonly<Record<string, string>>
+}
+
+export interface HostOptions {
+  readonly http: { readonly requestTimeoutMs: number; readonly idleTimeoutMs: number }
+  readonly log: Logger
+  readonly metrics: Metrics
+  readonly isDraining: () => boolean
+  readonly readiness: () => Promise<Readiness>
+  /** The error body of each API by path prefix, for errors met before any route (the router's). */
+  readonly apiErrorHandlers?: readonly { readonly prefix: string; readonly handler: ErrorHandler }[]
+}
+
+export function listeningUrl(app: FastifyInstance): string {
+  const address = app.server.address()
+  if (address === null || typeof address === 'string') return `http://${address ?? '127.0.0.1'}`
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return `http://${host}:${address.port}`
+}
+
+export function buildHttpHost(options: HostOptions): FastifyInstance {
+  const { http, metrics } = options
+  const apiErrorHandler = (url: string): ErrorHandler => options.apiErrorHandlers?.find((h) => url.startsWith(h.prefix))?.handler ?? errorHandler
+  const app = Fastify({
+    loggerInstance: options.log as FastifyBaseLogger,
+    // One line per request, written in onResponse below, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    // Request ids are ours; a client-sent id is not trusted into the logs.
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    // Path parameters hold identity keys of up to 250 characters (Fastify's default is 100).
+    routerOptions: { maxParamLength: 300 },
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    return503OnClosing: true,
+    // Slow senders (slowloris) are cut off: the whole request within requestTimeout, no idle socket
+    // beyond the idle timeout (longer than any answer takes: Kafka's and Redis's deadlines are shorter).
+    requestTimeout: http.requestTimeoutMs,
+    connectionTimeout: http.idleTimeoutMs,
+    // NOTE: Node honours a request timeout given when its server is created (Fastify sets it after),
+    // and checks it every 30 s by default: a slow sender would be left alone.
+    http: { requestTimeout: http.requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, http.requestTimeoutMs) },
+    // Errors the router meets before any route (a malformed percent-encoding, a parameter over the
+    // length limit) get the error body of the API the path belongs to, a request id, a log line and
+    // the metric, like every other error, and never echo the URL.
+    frameworkErrors: (error, request, reply) => {
+      void reply.header('x-request-id', request.id)
+      apiErrorHandler(request.url)(error, request, reply)
+      metrics.httpErrors.inc({ route: 'unmatched', code: request.errorCode ?? 'BAD_REQUEST', limit: '' })
+      request.log.info({ method: request.method, route: 'unmatched', statusCode: reply.statusCode, code: request.errorCode }, 'request refused by the router')
+    },
+  })
+  installSchemaValidation(app)
+  app.setErrorHandler(errorHandler)
+  // JSON is the only body every route takes; routes that take more (beacon, webhooks, key files) say so.
+  app.removeContentTypeParser('text/plain')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody)
+  // NOTE: the URL is never echoed: webhook addresses are secrets and URLs end up in client logs.
+  app.setNotFoundHandler(() => {
+    throw new HttpError('NOT_FOUND', 'no such route')
+  })
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id)
+  })
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched'
+    metrics.httpRequests.inc({ route, method: request.method, status_code: String(reply.statusCode) })
+    if (request.errorCode) metrics.httpErrors.inc({ route, code: request.errorCode, limit: request.errorLimit ?? '' })
+    const level = route === '/metrics' || route === '/healthz' || route === '/readyz' ? 'debug' : 'info'
+    // An error's own message says what was refused and by which limit (it never holds a secret or the URL).
+    const error = request.errorCode ? { code: request.errorCode, reason: request.errorMessage, ...(request.errorLimit ? { limit: request.errorLimit } : {}) } : {}
+    request.log[level]({ method: request.method, route, statusCode: reply.statusCode, ...error, ms: Math.round(reply.elapsedTime) }, 'request completed')
+  })
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    if (options.isDraining()) return reply.code(503).send({ status: 'draining' })
+    const { ready, degraded, checks } = await options.readiness()
+    return reply.code(ready ? 200 : 503).send({ status: !ready ? 'unavailable' : degraded ? 'degraded' : 'ready', checks })
+  })
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics())
+  })
+  return app
+}

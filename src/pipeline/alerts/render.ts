@@ -1,0 +1,385 @@
+// Alert mappings: checked when saved, rendered per payload into normalized alerts. Pure functions.
+// Moustache templates (mustache.js) render `{{webhook.<path>}}` from the payload and, with a split
+// path, `{{item.<path>}}` from each array item. Output is never HTML-escaped. The view has no
+// prototype anywhere (objects and arrays alike), so no built-in method such as `join` or
+// `__defineGetter__` can be reached; a placeholder that points at an object renders its JSON.
+// Rendering has a budget (section depth, output per template, work and CPU time per payload) and
+// yields to the event loop while it works, so a hostile payload or mapping cannot hold the process.
+import { readFileSync } from 'node:fs'
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
+import { Ajv, type ErrorObject } from 'ajv'
+import addFormats from 'ajv-formats'
+import Mustache from 'mustache'
+import { AppError } from '../../shared/errors.js'
+import { describeJsonProblem, inspectJson, MAX_JSON_DEPTH } from '../../shared/json-checks.js'
+import { normalizeTimestamp } from '../events.js'
+
+const load = (name: string) => JSON.parse(readFileSync(new URL(`../../../schemas/${name}`, import.meta.url), 'utf8')) as object
+const ajv = new Ajv({ allErrors: false, strict: true })
+addFormats.default(ajv, ['date-time'])
+const validateMappingShape = ajv.compile(load('alert-mapping.json'))
+const validateAlertShape = ajv.compile(load('alert.json'))
+
+export const SEVERITIES = ['critical', 'high', 'warning', 'info'] as const
+export type Severity = (typeof SEVERITIES)[number]
+const OPTIONAL_FIELDS = ['service', 'environment', 'team'] as const
+const REQUIRED_FIELDS = ['severity', 'description', 'source'] as const
+type DefaultableField = (typeof REQUIRED_FIELDS)[number] | (typeof OPTIONAL_FIELDS)[number]
+
+export interface AlertMapping {
+  severity: string
+  description: string
+  source: string
+  service?: string
+  environment?: string
+  team?: string
+  timestamp?: string
+  correlationId?: string
+  customFields?: Record<string, string>
+  defaults?: Partial<Record<DefaultableField, string>>
+  severityMap?: Record<string, Severity>
+  splitPath?: string
+}
+
+export interface NormalizedAlert {
+  severity: Severity
+  description: string
+  source: string
+  service?: string
+  environment?: string
+  team?: string
+  correlationId?: string
+  timestamp: string
+  receivedAt: string
+  integrationId: string
+  requestId: string
+  customFields: Record<string, string>
+}
+
+export interface MappingProblem {
+  readonly field: string
+  readonly problem: string
+}
+
+/** Synonyms senders use, folded onto the four severities (after the integration's severityMap). */
+const SEVERITY_SYNONYMS: Record<string, Severity> = {
+  critical: 'critical', crit: 'critical', fatal: 'critical', emergency: 'critical', emerg: 'critical', alert: 'critical', p1: 'critical', sev1: 'critical', disaster: 'critical',
+  high: 'high', error: 'high', err: 'high', major: 'high', p2: 'high', sev2: 'high',
+  warning: 'warning', warn: 'warning', medium: 'warning', moderate: 'warning', minor: 'warning', average: 'warning', p3: 'warning', sev3: 'warning',
+  info: 'info', informational: 'info', information: 'info', low: 'info', notice: 'info', ok: 'info', success: 'info', resolved: 'info', p4: 'info', p5: 'info', sev4: 'info', debug: 'info',
+}
+
+const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor'])
+/** Deepest payload nesting rendered (the webhook edge refuses deeper ones with 400). */
+export const MAX_PAYLOAD_DEPTH = MAX_JSON_DEPTH
+/** Most alerts one payload may split into. */
+export const MAX_ALERTS_PER_PAYLOAD = 1000
+
+/** What one payload's rendering may cost: each nested section multiplies the work, so depth is bounded too. */
+export const RENDER_LIMITS = {
+  /** Sections ({{#x}} or {{^x}}) nested in one another, at save time and when rendering. */
+  maxSectionDepth: 3,
+  /** Characters one template may render to (every alert field's own limit is lower). */
+  maxOutputChars: 64 * 1024,
+  /** Template tokens rendered for one payload, over all its alerts and fields. */
+  maxSteps: 500_000,
+  /** CPU time one payload may take, summed over the slices between yields. */
+  maxCpuMs: 1000,
+  /** Rendering yields to the event loop after this much CPU time. */
+  sliceMs: 10,
+} as const
+
+// mustache.js caches every template it parses, without bound: a bounded cache instead.
+const TEMPLATE_CACHE_SIZE = 2000
+const templateCache = new Map<string, string>()
+Mustache.templateCache = {
+  get: (key: string) => templateCache.get(key),
+  set: (key: string, value: string) => {
+    if (templateCache.size >= TEMPLATE_CACHE_SIZE) templateCache.delete(templateCache.keys().next().value as string)
+    templateCache.set(key, value)
+  },
+  clear: () => templateCache.clear(),
+}
+const RAW = { escape: (value: unknown) => toText(value) }
+
+/** Checks a mapping as it is saved: shape, template syntax, names, and required fields that can render empty. */
+export function checkMapping(input: unknown): { ok: true; mapping: AlertMapping } | { ok: false; problems: MappingProblem[] } {
+  if (!validateMappingShape(input)) return { ok: false, problems: [shapeProblem(validateMappingShape.errors?.[0])] }
+  const mapping = input as AlertMapping
+  const problems: MappingProblem[] = []
+  const templates: [string, string][] = [
+    ...[...REQUIRED_FIELDS, ...OPTIONAL_FIELDS, 'timestamp' as const, 'correlationId' as const]
+      .filter((f) => mapping[f] !== undefined)
+      .map((f): [string, string] => [`mapping.${f}`, mapping[f]!]),
+    ...Object.entries(mapping.customFields ?? {}).map(([k, v]): [string, string] => [`mapping.customFields.${k}`, v]),
+    ...Object.entries(mapping.defaults ?? {}).map(([k, v]): [string, string] => [`mapping.defaults.${k}`, v]),
+  ]
+  const literal = new Map<string, boolean>()
+  for (const [field, template] of templates) {
+    const result = checkTemplate(template, mapping.splitPath !== undefined)
+    if (typeof result === 'string') problems.push({ field, problem: result })
+    else literal.set(field, result.hasLiteralText)
+  }
+  for (const f of REQUIRED_FIELDS) {
+    if (literal.get(`mapping.${f}`) === false && literal.get(`mapping.defaults.${f}`) !== true) {
+      problems.push({ field: `mapping.${f}`, problem: `is required but can render empty (it is only placeholders); add text or a default in mapping.defaults.${f}` })
+    }
+  }
+  return problems.length ? { ok: false, problems } : { ok: true, mapping }
+}
+
+type Token = [string, string, number, number, Token[]?, ...unknown[]]
+
+function checkTemplate(template: string, split: boolean): string | { hasLiteralText: boolean } {
+  let tokens: Token[]
+  try {
+    tokens = Mustache.parse(template) as unknown as Token[]
+  } catch (err) {
+    return `template syntax error: ${err instanceof Error ? err.message : String(err)}`
+  }
+  const roots = split ? 'webhook or item' : 'webhook'
+  const walk = (list: Token[], depth: number): string | undefined => {
+    const nested = depth > 0
+    for (const [type, value, , , children] of list) {
+      if (type === '>') return 'partials ({{> name}}) are not supported'
+      if (type === '=') return 'delimiter changes ({{=...=}}) are not supported'
+      if (type === 'text' || type === '!') continue
+      const segments = value.split('.')
+      if (segments.some((s) => FORBIDDEN_SEGMENTS.has(s))) return `"${value}" is not allowed (${[...FORBIDDEN_SEGMENTS].join(', ')} are reserved)`
+      // Outside sections every name starts at the payload; inside one, names are relative to it.
+      const root = segments[0]
+      if (!nested && value !== '.' && root !== 'webhook' && !(split && root === 'item')) {
+        const kind = type === '#' || type === '^' ? 'section' : 'placeholder'
+        return `unknown ${kind} "${value}": names start with ${roots} (e.g. {{webhook.status}})`
+      }
+      if (children) {
+        if (depth + 1 > RENDER_LIMITS.maxSectionDepth) return `sections nest deeper than ${RENDER_LIMITS.maxSectionDepth} levels`
+        const problem = walk(children, depth + 1)
+        if (problem) return problem
+      }
+    }
+    return undefined
+  }
+  const problem = walk(tokens, 0)
+  if (problem) return problem
+  return { hasLiteralText: tokens.some(([type, value]) => type === 'text' && value.trim().length > 0) }
+}
+
+function shapeProblem(error: ErrorObject | undefined): MappingProblem {
+  if (!error) return { field: 'mapping', problem: 'is invalid' }
+  const path = `mapping${error.instancePath.replaceAll('/', '.')}`
+  if (error.keyword === 'required') return { field: `${path}.${String(error.params['missingProperty'])}`, problem: 'is required' }
+  if (error.keyword === 'additionalProperties') return { field: `${path}.${String(error.params['additionalProperty'])}`, problem: 'is not a mapping field' }
+  if (error.keyword === 'enum') return { field: path, problem: `must be one of ${SEVERITIES.join(', ')}` }
+  return { field: path, problem: error.message ?? 'is invalid' }
+}
+
+export type RenderOutcome = { ok: true; alert: NormalizedAlert } | { ok: false; reason: string }
+
+export interface RenderContext {
+  readonly integrationId: string
+  readonly requestId: string
+  readonly receivedAtMs: number
+}
+
+/**
+ * Renders a payload into alerts: one, or one per item of the split path. Never throws on payload or
+ * mapping content: a payload over its budget gives one rejection naming the limit.
+ */
+export async function renderAlerts(mapping: AlertMapping, payload: unknown, ctx: RenderContext): Promise<RenderOutcome[]> {
+  const problem = inspectJson(payload, { maxDepth: MAX_PAYLOAD_DEPTH })
+  if (problem) return [{ ok: false, reason: describeJsonProblem('payload', problem) }]
+  const webhook = toView(payload)
+  const budget = new RenderBudget()
+  try {
+    if (mapping.splitPath === undefined) return [renderOne(mapping, rootView({ webhook }), ctx, budget)]
+    const items = lookup(webhook, mapping.splitPath)
+    if (!Array.isArray(items)) return [{ ok: false, reason: `splitPath "${mapping.splitPath}" is not an array in the payload` }]
+    if (items.length > MAX_ALERTS_PER_PAYLOAD) return [{ ok: false, reason: `splitPath "${mapping.splitPath}" has ${items.length} items; at most ${MAX_ALERTS_PER_PAYLOAD} alerts per payload` }]
+    const outcomes: RenderOutcome[] = []
+    // NOTE: view arrays have no prototype, so no iterator: indexes only.
+    for (let i = 0; i < items.length; i++) {
+      outcomes.push(renderOne(mapping, rootView({ webhook, item: items[i] as unknown }), ctx, budget))
+      if (budget.sliceSpent()) await budget.yield()
+    }
+    return outcomes
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'RENDER_BUDGET_EXCEEDED') return [{ ok: false, reason: err.message }]
+    throw err
+  }
+}
+
+/** Work and CPU time of one payload's rendering; throws RENDER_BUDGET_EXCEEDED past a limit. */
+class RenderBudget {
+  private steps = 0
+  private cpuMs = 0
+  private sliceStart = performance.now()
+
+  step(n: number): void {
+    const before = this.steps
+    this.steps += n
+    if (this.steps > RENDER_LIMITS.maxSteps) throw budgetError(`rendering this payload takes more than ${RENDER_LIMITS.maxSteps} template steps`)
+    // The clock is read once every 256 steps.
+    if (before >>> 8 !== this.steps >>> 8 && this.cpuMs + performance.now() - this.sliceStart > RENDER_LIMITS.maxCpuMs) {
+      throw budgetError(`rendering this payload takes more than ${RENDER_LIMITS.maxCpuMs} ms`)
+    }
+  }
+
+  sliceSpent(): boolean {
+    return performance.now() - this.sliceStart > RENDER_LIMITS.sliceMs
+  }
+
+  async yield(): Promise<void> {
+    this.cpuMs += performance.now() - this.sliceStart
+    await yieldToLoop()
+    this.sliceStart = performance.now()
+  }
+}
+
+const budgetError = (message: string) => new AppError('RENDER_BUDGET_EXCEEDED', message, false)
+
+/** How a placeholder's value becomes text: scalars as text, objects and arrays as their JSON. */
+function toText(value: unknown): string {
+  return value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value)
+}
+
+type MustacheToken = [string, string, number, number, MustacheToken[]?, ...unknown[]]
+
+/**
+ * mustache.js's writer with the budget applied at every token: output is checked as it grows (a
+ * section over a long array of large values cannot build a huge string first), section depth is
+ * checked again (for mappings saved before the limit existed), partials are never rendered, and
+ * every value goes through toText (an object never reaches String()).
+ */
+class BudgetWriter extends Mustache.Writer {
+  budget = new RenderBudget()
+  private depth = 0
+
+  override renderTokens(tokens: string[][], context: Mustache.Context, partials?: Mustache.PartialsOrLookupFn, originalTemplate?: string, config?: Mustache.RenderOptions): string {
+    this.budget.step(tokens.length)
+    let buffer = ''
+    for (const token of tokens as unknown as MustacheToken[]) {
+      let value: string | undefined
+      switch (token[0]) {
+        case '#':
+        case '^':
+          if (++this.depth > RENDER_LIMITS.maxSectionDepth) {
+            this.depth = 0
+            throw budgetError(`sections nest deeper than ${RENDER_LIMITS.maxSectionDepth} levels`)
+          }
+          try {
+            value = token[0] === '#'
+              ? this.renderSection(token as never, context, partials, originalTemplate, config)
+              : this.renderInverted(token as never, context, partials, originalTemplate, config)
+          } finally {
+            this.depth = Math.max(0, this.depth - 1)
+          }
+          break
+        case '&':
+        case 'name': {
+          const v: unknown = context.lookup(token[1])
+          value = v === undefined || v === null ? undefined : toText(v)
+          break
+        }
+        case 'text':
+          value = token[1]
+          break
+      }
+      if (value !== undefined) {
+        buffer += value
+        if (buffer.length > RENDER_LIMITS.maxOutputChars) throw budgetError(`a template renders more than ${RENDER_LIMITS.maxOutputChars} characters`)
+      }
+    }
+    return buffer
+  }
+}
+
+const writer = new BudgetWriter()
+
+function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext, budget: RenderBudget): RenderOutcome {
+  writer.budget = budget
+  const render = (template: string | undefined) => (template === undefined ? '' : writer.render(template, view, {}, RAW).trim())
+  const field = (name: DefaultableField) => render(mapping[name]) || render(mapping.defaults?.[name])
+
+  const rawSeverity = field('severity')
+  const mapped = lookupCaseless(mapping.severityMap, rawSeverity) ?? rawSeverity
+  const severity = Object.hasOwn(SEVERITY_SYNONYMS, mapped.toLowerCase()) ? SEVERITY_SYNONYMS[mapped.toLowerCase()] : undefined
+  if (!severity) return { ok: false, reason: `severity "${mapped.slice(0, 64)}" is not one of ${SEVERITIES.join(', ')} or a known synonym; map it in severityMap` }
+
+  const receivedAt = new Date(ctx.receivedAtMs).toISOString()
+  const rawTime = render(mapping.timestamp)
+  const timestamp = rawTime ? toIsoTime(rawTime) : receivedAt
+  if (!timestamp) return { ok: false, reason: `timestamp "${rawTime.slice(0, 64)}" is not a time (ISO 8601 or epoch seconds/milliseconds)` }
+
+  const alert: NormalizedAlert = {
+    severity,
+    description: field('description'),
+    source: field('source'),
+    timestamp,
+    receivedAt,
+    integrationId: ctx.integrationId,
+    requestId: ctx.requestId,
+    customFields: {},
+  }
+  for (const name of OPTIONAL_FIELDS) {
+    const value = field(name)
+    if (value) alert[name] = value
+  }
+  const correlationId = render(mapping.correlationId)
+  if (correlationId) alert.correlationId = correlationId
+  for (const [name, template] of Object.entries(mapping.customFields ?? {})) {
+    const value = render(template)
+    if (value) alert.customFields[name] = value
+  }
+  if (!validateAlertShape(alert)) {
+    const e = validateAlertShape.errors?.[0]
+    const where = e?.instancePath.replace(/^\//, '').replaceAll('/', '.') || String(e?.params['missingProperty'] ?? 'alert')
+    return { ok: false, reason: `${where} ${e?.keyword === 'minLength' ? 'rendered empty' : (e?.message ?? 'is invalid')}` }
+  }
+  return { ok: true, alert }
+}
+
+function toIsoTime(value: string): string | undefined {
+  if (/^\d+(\.\d+)?$/.test(value)) {
+    const ts = normalizeTimestamp(value)
+    return ts.ok ? new Date(ts.ms).toISOString() : undefined
+  }
+  const ms = Date.parse(value)
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined
+}
+
+function lookupCaseless(map: Record<string, Severity> | undefined, key: string): Severity | undefined {
+  if (!map) return undefined
+  if (Object.hasOwn(map, key)) return map[key]
+  const lower = key.toLowerCase()
+  for (const [k, v] of Object.entries(map)) if (k.toLowerCase() === lower) return v
+  return undefined
+}
+
+/**
+ * A deep copy of parsed JSON without prototypes: objects are null-prototype, arrays stay arrays
+ * (Array.isArray, length) but lose Array.prototype, so templates see only the payload's own data.
+ * Recursive: callers check the depth first.
+ */
+export function toView(value: unknown): unknown {
+  if (Array.isArray(value)) return Object.setPrototypeOf(value.map(toView), null) as unknown[]
+  if (value !== null && typeof value === 'object') {
+    const out = Object.create(null) as Record<string, unknown>
+    for (const [k, v] of Object.entries(value)) out[k] = toView(v)
+    return out
+  }
+  return value
+}
+
+function rootView(fields: Record<string, unknown>): object {
+  return Object.assign(Object.create(null) as object, fields)
+}
+
+function lookup(view: unknown, path: string): unknown {
+  let current = view
+  for (const segment of path.split('.')) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<string, unknown>)[segment]
+  }
+  return current
+}

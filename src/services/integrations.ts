@@ -1,0 +1,124 @@
+// Alert integrations as a use case: what a valid integration is (a template brings its mapping and
+// rate-limit answer unless given; a custom one needs a mapping; the mapping must render), the life
+// of its secret address (create, rotate with an overlap or at once), deletion with its alert stream,
+// rendering a test payload, and reading its alerts.
+import { ALERT_TEMPLATES, CUSTOM_EXAMPLE, TEMPLATE_IDS, type TemplateId } from '../pipeline/alerts/templates.js'
+import { checkMapping, renderAlerts, type AlertMapping, type NormalizedAlert } from '../pipeline/alerts/render.js'
+import { invalid, Refusal, type FieldProblem } from '../shared/errors.js'
+import type { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
+import type { IntegrationInput, IntegrationRecord, IntegrationStore, RateLimitStatus } from '../state/redis/integrations.js'
+
+type Body = Record<string, unknown>
+export const MAX_ALERTS_PAGE = 500
+
+export class IntegrationService {
+  constructor(
+    private readonly integrations: IntegrationStore,
+    private readonly alerts: RedisAlertSink,
+    private readonly rotationOverlapMs: number,
+  ) {}
+
+  create(accountId: string, body: unknown): Promise<{ record: IntegrationRecord; webhookId: string }> {
+    return this.integrations.create(accountId, parseInput(body, undefined))
+  }
+
+  list(accountId: string): Promise<IntegrationRecord[]> {
+    return this.integrations.list(accountId)
+  }
+
+  async get(accountId: string, id: string): Promise<IntegrationRecord> {
+    return found(await this.integrations.get(accountId, id))
+  }
+
+  /** Replaces the integration with body, or (partial) applies body on what it is. */
+  async update(accountId: string, id: string, body: unknown, partial: boolean): Promise<IntegrationRecord> {
+    return found(await this.integrations.update(accountId, id, (current) => parseInput(body, partial ? current : undefined)))
+  }
+
+  /** Deletes the integration and its alert stream. */
+  async delete(accountId: string, id: string): Promise<void> {
+    if (!(await this.integrations.delete(accountId, id))) throw new Refusal('NOT_FOUND', 'no such integration')
+    await this.alerts.deleteStream(id)
+  }
+
+  /** A new address; the old one keeps working for the overlap, or stops at once. */
+  async rotate(accountId: string, id: string, revokeNow: boolean): Promise<{ record: IntegrationRecord; webhookId: string; previousAddressValidUntil: number }> {
+    const overlapMs = revokeNow ? 0 : this.rotationOverlapMs
+    const rotated = await this.integrations.rotate(accountId, id, overlapMs)
+    if (!rotated) throw new Refusal('NOT_FOUND', 'no such integration')
+    return { ...rotated, previousAddressValidUntil: Date.now() + overlapMs }
+  }
+
+  /** Renders a payload (absent: the template's example) with the integration's mapping, storing nothing. */
+  async test(accountId: string, id: string, payload: unknown, requestId: string): Promise<{ alerts: NormalizedAlert[]; rejected: { index: number; reason: string }[] }> {
+    const r = await this.get(accountId, id)
+    const input = payload === undefined ? exampleOf(r) : payload
+    if (typeof input !== 'object' || input === null) throw invalid([{ field: 'payload', problem: 'must be a JSON object or array' }])
+    const outcomes = await renderAlerts(r.mapping, input, { integrationId: r.id, requestId, receivedAtMs: Date.now() })
+    return {
+      alerts: outcomes.flatMap((o) => (o.ok ? [o.alert] : [])),
+      rejected: outcomes.flatMap((o, index) => (o.ok ? [] : [{ index, reason: o.reason }])),
+    }
+  }
+
+  /** Newest first, before the alert id `before` when given. */
+  async recentAlerts(accountId: string, id: string, limit: number, before: string | undefined) {
+    const r = await this.get(accountId, id)
+    const entries = await this.alerts.recent(r.id, limit, before)
+    return entries.map(({ id: alertId, fields }) => ({ id: alertId, ...fields, customFields: JSON.parse(fields['customFields'] ?? '{}') as unknown }))
+  }
+}
+
+/** The example payload of the integration's template (a custom mapping gets the generic one). */
+export function exampleOf(r: IntegrationRecord): unknown {
+  return r.template === 'custom' ? CUSTOM_EXAMPLE : ALERT_TEMPLATES[r.template].example
+}
+
+function found(r: IntegrationRecord | undefined): IntegrationRecord {
+  if (!r) throw new Refusal('NOT_FOUND', 'no such integration')
+  return r
+}
+
+/** Validates a create/replace body, or a patch applied on `current`. 400 names each bad field. */
+function parseInput(raw: unknown, current: IntegrationRecord | undefined): IntegrationInput {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid([{ field: 'body', problem: 'must be a JSON object' }])
+  const body = raw as Body
+  const problems: FieldProblem[] = []
+  const known = new Set(['name', 'description', 'template', 'mapping', 'rateLimitStatus'])
+  for (const k of Object.keys(body)) if (!known.has(k)) problems.push({ field: k, problem: 'is not an integration field' })
+
+  const has = (k: string) => Object.hasOwn(body, k)
+  const name = has('name') ? body['name'] : current?.name
+  if (typeof name !== 'string' || name.trim().length === 0 || name.length > 100) problems.push({ field: 'name', problem: 'must be a string of 1 to 100 characters' })
+  const description = has('description') ? (body['description'] ?? '') : (current?.description ?? '')
+  if (typeof description !== 'string' || description.length > 1000) problems.push({ field: 'description', problem: 'must be a string of at most 1000 characters' })
+
+  const rawTemplate = has('template') ? body['template'] : (current?.template ?? 'custom')
+  const template = rawTemplate === '' || rawTemplate === null || rawTemplate === undefined ? 'custom' : rawTemplate
+  const isTemplate = (TEMPLATE_IDS as readonly unknown[]).includes(template)
+  if (!isTemplate && template !== 'custom') problems.push({ field: 'template', problem: `must be one of ${TEMPLATE_IDS.join(', ')}, custom or blank` })
+
+  // A changed template brings its mapping unless a mapping is given; custom needs one.
+  let mapping: unknown = has('mapping') ? body['mapping'] : template === current?.template ? current.mapping : isTemplate ? ALERT_TEMPLATES[template as TemplateId].mapping : undefined
+  if (mapping === undefined) {
+    if (template === 'custom') problems.push({ field: 'mapping', problem: 'is required for a custom integration' })
+  } else {
+    const checked = checkMapping(mapping)
+    if (checked.ok) mapping = checked.mapping
+    else problems.push(...checked.problems)
+  }
+
+  const defaultStatus: RateLimitStatus = isTemplate ? ALERT_TEMPLATES[template as TemplateId].rateLimitStatus : 429
+  const rateLimitStatus = has('rateLimitStatus') ? body['rateLimitStatus'] : template === current?.template ? current.rateLimitStatus : defaultStatus
+  if (rateLimitStatus !== 429 && rateLimitStatus !== 503) problems.push({ field: 'rateLimitStatus', problem: 'must be 429 or 503' })
+
+  if (problems.length > 0) throw invalid(problems)
+  return {
+    name: (name as string).trim(),
+    description: description as string,
+    template: template as TemplateId | 'custom',
+    mapping: mapping as AlertMapping,
+    rateLimitStatus: rateLimitStatus as RateLimitStatus,
+  }
+}
+

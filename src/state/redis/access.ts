@@ -1,0 +1,183 @@
+// Platform access of an account (Harness side): users (also the SCIM Users resource), service
+// accounts with permissions, personal access tokens, account feature flags and account settings.
+//
+// Keys (prefix p):
+//   p:users:<account>            hash id -> JSON user          p:user-names:<account>  hash userName key -> id
+//   p:users-order:<account>      zset id by creation time      p:service-accounts:<account>  hash id -> JSON
+//   p:pats                       hash sha256(token) -> JSON    p:account-flags:<account>  set of flag names
+//   p:settings:<account>         hash identifier -> JSON {value, previous, effectiveAt, lastModifiedAt, by}
+import { randomBytes, randomUUID } from 'node:crypto'
+import { RedisState } from './redis-state.js'
+import { hashKey } from './store.js'
+
+export const PERMISSIONS = ['core_setting_view', 'core_setting_edit', 'core_user_view', 'core_user_manage', 'core_user_invite', 'core_usergroup_view', 'core_usergroup_manage'] as const
+export type Permission = (typeof PERMISSIONS)[number]
+/** What the service account behind SCIM calls must hold (SCIM JWT rule 3). */
+export const SCIM_PERMISSIONS: readonly Permission[] = ['core_user_view', 'core_user_manage', 'core_user_invite', 'core_usergroup_view', 'core_usergroup_manage']
+/** What a personal access token needs to write account settings. */
+export const SETTINGS_PERMISSIONS: readonly Permission[] = ['core_setting_view', 'core_setting_edit']
+export const SCIM_JWT_FLAG = 'PL_SUPPORT_JWT_TOKEN_SCIM_API'
+
+/** A SCIM user as stored (RFC 7643 core User attributes that Sluice keeps). */
+export interface User {
+  readonly id: string
+  readonly userName: string
+  readonly externalId?: string
+  readonly name?: { readonly givenName?: string; readonly familyName?: string; readonly formatted?: string }
+  readonly displayName?: string
+  readonly emails?: readonly { readonly value: string; readonly type?: string; readonly primary?: boolean }[]
+  readonly active: boolean
+  readonly created: number
+  readonly lastModified: number
+  readonly version: number
+}
+
+export interface ServiceAccount {
+  readonly id: string
+  readonly name: string
+  readonly accountId: string
+  readonly permissions: readonly Permission[]
+}
+
+export interface PatRecord {
+  readonly id: string
+  readonly accountId: string
+  readonly userId: string
+  readonly name: string
+  readonly permissions: readonly Permission[]
+  readonly createdAt: number
+  readonly expiresAt: number
+}
+
+export interface SettingRecord {
+  /** The value after effectiveAt (null: cleared). */
+  readonly value: string | null
+  /** The value in effect before effectiveAt. */
+  readonly previous: string | null
+  readonly effectiveAt: number
+  readonly lastModifiedAt: number
+}
+
+export type UserWrite = 'ok' | 'conflict' | 'missing' | 'stale'
+
+/** The key a userName is unique under: userName is case-insensitive (RFC 7643 caseExact false). */
+export const userNameKey = (userName: string) => userName.normalize('NFC').toLowerCase()
+
+export class AccessStore extends RedisState {
+
+  // ---- users ----
+
+  /** Creates a user; 'conflict' when the userName is taken (case-insensitively). */
+  async createUser(accountId: string, input: Omit<User, 'id' | 'created' | 'lastModified' | 'version'>): Promise<{ outcome: UserWrite; user: User }> {
+    const now = Date.now()
+    const user: User = { ...input, id: randomUUID(), created: now, lastModified: now, version: 1 }
+    const outcome = (await this.scripts.userWrite(...this.userKeys(accountId), user.id, userNameKey(user.userName), JSON.stringify(user), now, '', '')) as UserWrite
+    return { outcome, user }
+  }
+
+  /** Replaces a user read at `current` (optimistic: 'stale' when it changed since). */
+  async replaceUser(accountId: string, current: User, next: Omit<User, 'id' | 'created' | 'lastModified' | 'version'>): Promise<{ outcome: UserWrite; user: User }> {
+    const user: User = { ...next, id: current.id, created: current.created, lastModified: Math.max(Date.now(), current.lastModified + 1), version: current.version + 1 }
+    const outcome = (await this.scripts.userWrite(...this.userKeys(accountId), user.id, userNameKey(user.userName), JSON.stringify(user), current.created, String(current.version), userNameKey(current.userName))) as UserWrite
+    return { outcome, user }
+  }
+
+  async user(accountId: string, id: string): Promise<User | undefined> {
+    const json = await this.redis.hget(this.k('users', accountId), id)
+    return json ? (JSON.parse(json) as User) : undefined
+  }
+
+  /** Every user of the account in creation order (SCIM filters and pages in memory; accounts are bounded). */
+  async users(accountId: string): Promise<User[]> {
+    const ids = await this.redis.zrange(this.k('users-order', accountId), 0, -1)
+    if (ids.length === 0) return []
+    const jsons = await this.redis.hmget(this.k('users', accountId), ...ids)
+    return jsons.flatMap((j) => (j ? [JSON.parse(j) as User] : []))
+  }
+
+  async userCount(accountId: string): Promise<number> {
+    return this.redis.zcard(this.k('users-order', accountId))
+  }
+
+  /** Deletes the user as read ('stale' when it changed since). */
+  async deleteUser(accountId: string, user: User): Promise<UserWrite> {
+    return (await this.scripts.userDelete(...this.userKeys(accountId), user.id, userNameKey(user.userName), String(user.version))) as UserWrite
+  }
+
+  private userKeys(accountId: string): [string, string, string] {
+    return [this.k('user-names', accountId), this.k('users', accountId), this.k('users-order', accountId)]
+  }
+
+  // ---- service accounts ----
+
+  async saveServiceAccount(sa: ServiceAccount): Promise<void> {
+    await this.redis.hset(this.k('service-accounts', sa.accountId), sa.id, JSON.stringify(sa))
+  }
+
+  async serviceAccount(accountId: string, id: string): Promise<ServiceAccount | undefined> {
+    const json = await this.redis.hget(this.k('service-accounts', accountId), id)
+    return json ? (JSON.parse(json) as ServiceAccount) : undefined
+  }
+
+  async serviceAccounts(accountId: string): Promise<ServiceAccount[]> {
+    return Object.values(await this.redis.hgetall(this.k('service-accounts', accountId))).map((j) => JSON.parse(j) as ServiceAccount)
+  }
+
+  // ---- personal access tokens ----
+
+  /** Creates a token `pat.<account>.<id>.<secret>`; it is returned once and stored as a SHA-256. */
+  async createPat(input: Omit<PatRecord, 'id' | 'createdAt'>): Promise<{ token: string; record: PatRecord }> {
+    const record: PatRecord = { ...input, id: randomBytes(8).toString('hex'), createdAt: Date.now() }
+    const token = `pat.${input.accountId}.${record.id}.${randomBytes(24).toString('base64url')}`
+    await this.redis.hset(this.k('pats'), hashKey(token), JSON.stringify(record))
+    return { token, record }
+  }
+
+  /** The record of a token (expired or not), looked up by its hash. */
+  async pat(token: string): Promise<PatRecord | undefined> {
+    const json = await this.redis.hget(this.k('pats'), hashKey(token))
+    return json ? (JSON.parse(json) as PatRecord) : undefined
+  }
+
+  // ---- flags ----
+
+  async setFlag(accountId: string, flag: string, on: boolean): Promise<void> {
+    if (on) await this.redis.sadd(this.k('account-flags', accountId), flag)
+    else await this.redis.srem(this.k('account-flags', accountId), flag)
+  }
+
+  async flags(accountId: string): Promise<string[]> {
+    return (await this.redis.smembers(this.k('account-flags', accountId))).sort()
+  }
+
+  async flagOn(accountId: string, flag: string): Promise<boolean> {
+    return (await this.redis.sismember(this.k('account-flags', accountId), flag)) === 1
+  }
+
+  // ---- settings ----
+
+  async settings(accountId: string): Promise<Map<string, SettingRecord>> {
+    const all = await this.redis.hgetall(this.k('settings', accountId))
+    return new Map(Object.entries(all).map(([id, json]) => [id, JSON.parse(json) as SettingRecord]))
+  }
+
+  /**
+   * Writes settings that take effect after delayMs, in one HSET; what was in effect at the time of
+   * the write stays in effect until then.
+   */
+  async writeSettings(accountId: string, changes: ReadonlyMap<string, string | null>, delayMs: number, now = Date.now()): Promise<Map<string, SettingRecord>> {
+    const current = await this.settings(accountId)
+    const written = new Map<string, SettingRecord>()
+    for (const [id, value] of changes) {
+      written.set(id, { value, previous: effectiveValue(current.get(id), now), effectiveAt: now + delayMs, lastModifiedAt: now })
+    }
+    if (written.size) await this.redis.hset(this.k('settings', accountId), ...[...written].flatMap(([id, r]) => [id, JSON.stringify(r)]))
+    return written
+  }
+}
+
+/** The value of a setting in effect at `now`. */
+export function effectiveValue(record: SettingRecord | undefined, now: number): string | null {
+  if (!record) return null
+  return now >= record.effectiveAt ? record.value : record.previous
+}

@@ -1,0 +1,62 @@
+// The Redis state factory: one connection's typed stores, with their transactions and scripts. Used
+// by the service, the `sluice` command, the tests and the benchmarks alike, so every store is wired
+// one way.
+import { Redis, type RedisOptions } from 'ioredis'
+import { AccessStore } from './access.js'
+import { IdentityStore } from './identities.js'
+import { IntegrationStore } from './integrations.js'
+import type { RedisContext } from './redis-state.js'
+import { defineScripts } from './scripts.js'
+import { SegmentStore } from './segments.js'
+import { Store } from './store.js'
+import { Transactions } from './transactions.js'
+
+export interface RedisSettings {
+  readonly url: string
+  readonly keyPrefix: string
+  /** Deadline of every command (ms); past it a command fails and callers answer 503. */
+  readonly commandTimeoutMs?: number
+}
+
+export interface RedisStores {
+  readonly redis: Redis
+  /** Accounts, workspaces, environments, traffic types, API keys, the demo account. */
+  readonly store: Store
+  readonly segments: SegmentStore
+  readonly identities: IdentityStore
+  /** Users, service accounts, personal access tokens, flags, settings. */
+  readonly access: AccessStore
+  readonly integrations: IntegrationStore
+  /** Closes the transactions' connection, and the main one when the factory created it. */
+  close(): Promise<void>
+}
+
+/** A client with the service's deadlines; not connected until first used (or connect()). */
+export function createRedisClient(settings: RedisSettings, options: RedisOptions = {}): Redis {
+  // With Redis paused or gone a command fails after its deadline instead of waiting, and nothing
+  // piles up behind it.
+  return new Redis(settings.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true, commandTimeout: settings.commandTimeoutMs, ...options })
+}
+
+/**
+ * The stores of the settings' key prefix, on `client` when given (the caller closes it), else on a
+ * client of their own that close() quits. Transactions run on a connection of their own and wait at
+ * most twice the command deadline in line.
+ */
+export function createRedisState(settings: RedisSettings, client?: Redis): RedisStores {
+  const redis = client ?? createRedisClient(settings)
+  const tx = new Transactions(redis, (settings.commandTimeoutMs ?? 5000) * 2)
+  const context: RedisContext = { redis, prefix: settings.keyPrefix, tx, scripts: defineScripts(redis) }
+  return {
+    redis,
+    store: new Store(context),
+    segments: new SegmentStore(context),
+    identities: new IdentityStore(context),
+    access: new AccessStore(context),
+    integrations: new IntegrationStore(context),
+    close: async () => {
+      await tx.close()
+      if (!client) await redis.quit().catch(() => redis.disconnect())
+    },
+  }
+}

@@ -1,0 +1,60 @@
+// Every Lua script of the service, in one registry: its file under lua/ and its number of keys. A
+// script file may start with `-- include: <file>.lua` lines, replaced by that file (the shared audit
+// helper). Scripts are defined on a connection once (ioredis EVALSHA, falling back to EVAL), and
+// called through the typed functions returned here, or queued on a pipeline with queueScript.
+import { readFileSync } from 'node:fs'
+import type { ChainableCommander, Redis } from 'ioredis'
+
+const SCRIPTS = {
+  segmentCreate: 3,
+  segmentActivate: 5,
+  segmentUpload: 4,
+  segmentRemoveKeys: 4,
+  segmentDeactivate: 5,
+  segmentDelete: 4,
+  segmentSwap: 5,
+  userWrite: 3,
+  userDelete: 3,
+  identityPatch: 1,
+  swapIfEqual: 1,
+  alertsWrite: 4,
+} as const satisfies Record<string, number>
+
+export type ScriptName = keyof typeof SCRIPTS
+export type ScriptArg = string | number
+export type Scripts = Readonly<Record<ScriptName, (...args: ScriptArg[]) => Promise<unknown>>>
+
+export const SCRIPT_NAMES = Object.keys(SCRIPTS) as ScriptName[]
+
+const sources = new Map<ScriptName, string>()
+
+/** The Lua source of a script, includes resolved. */
+export function scriptSource(name: ScriptName): string {
+  let source = sources.get(name)
+  if (source === undefined) {
+    const file = name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
+    source = readLua(`${file}.lua`).replace(/^-- include: ([a-z-]+\.lua)$/gm, (_, included: string) => readLua(included))
+    sources.set(name, source)
+  }
+  return source
+}
+
+function readLua(file: string): string {
+  return readFileSync(new URL(`./lua/${file}`, import.meta.url), 'utf8')
+}
+
+const commandName = (name: ScriptName) => `sluice_${name}`
+
+/** Defines every script on the connection (once per connection) and returns callers bound to it. */
+export function defineScripts(redis: Redis): Scripts {
+  const commands = redis as unknown as Record<string, (...args: ScriptArg[]) => Promise<unknown>>
+  for (const name of SCRIPT_NAMES) {
+    if (!(commandName(name) in redis)) redis.defineCommand(commandName(name), { numberOfKeys: SCRIPTS[name], lua: scriptSource(name) })
+  }
+  return Object.fromEntries(SCRIPT_NAMES.map((name) => [name, (...args: ScriptArg[]) => commands[commandName(name)]!(...args)])) as unknown as Scripts
+}
+
+/** Queues a script on a pipeline or MULTI of a connection the scripts were defined on. */
+export function queueScript(pipeline: ChainableCommander, name: ScriptName, ...args: ScriptArg[]): void {
+  ;(pipeline as unknown as Record<string, (...a: ScriptArg[]) => unknown>)[commandName(name)]!(...args)
+}
