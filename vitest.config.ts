@@ -1,14 +1,26 @@
 import { defineConfig } from 'vitest/config'
 
+// Three kinds of tests, run with `vitest --project <name>` or all together by `npm test`:
+// - unit: no I/O beyond the file system, no service at all; the files mirror src/.
+// - integration: real Kafka, ClickHouse and Redis (test/integration and test/e2e: HTTP in, data out).
+// - fault: faults on private instances (pauses, kills), one file at a time, after the rest.
+// The global setup (build, then find or start the stack) runs only for the projects that need it.
+const services = {
+  globalSetup: ['test/support/global-setup.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 180_000,
+}
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
-    // Integration tests share one Kafka, ClickHouse and Redis on a 2-core machine: files run one at a
-    // time, each with its own topic, consumer group, database and key prefix.
-    fileParallelism: false,
-    testTimeout: 60_000,
-    hookTimeout: 180_000,
     pool: 'forks',
+    // The real-stack tests share one Kafka, ClickHouse and Redis on a 2-core machine: files run one
+    // at a time, each with its own topic, consumer group, database and key prefix.
+    fileParallelism: false,
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 60_000 } },
+      { test: { name: 'integration', include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'], ...services } },
+      { test: { name: 'fault', include: ['test/fault/**/*.test.ts'], ...services } },
+    ],
   },
 })

@@ -17,7 +17,7 @@ beforeAll(async () => {
   t = await createTestEnv({ SLUICE_EVENTS_RATE_PER_SECOND: '5', SLUICE_EVENTS_BURST: '10', SLUICE_HTTP_REQUEST_TIMEOUT_MS: '1500', SLUICE_BEACON_MAX_BODY_BYTES: '2048' })
   demo = await t.bootstrap()
   key = demo.environments[1]!.clientSideSdkKey
-  service = await t.start(['edge'])
+  service = await t.start(['edge', 'admin'])
 })
 afterAll(async () => t?.close())
 

@@ -16,7 +16,7 @@ let service: RunningService
 let demo: DemoAccount
 
 beforeAll(async () => {
-  env = await startFaultEnv(['redis'], { SLUICE_REDIS_COMMAND_TIMEOUT_MS: '1000' }, ['edge', 'events', 'alerts'])
+  env = await startFaultEnv(['redis'], { SLUICE_REDIS_COMMAND_TIMEOUT_MS: '1000' }, ['edge', 'admin', 'events', 'alerts'])
   ;({ stack, t, service, demo } = env)
 }, 240_000)
 

@@ -30,7 +30,7 @@ beforeAll(async () => {
   env = await startFaultEnv(
     ['kafka'],
     { KAFKA_PUBLISH_TIMEOUT_MS: '3000', SLUICE_SPOOL_AFTER_MS: '1000', SLUICE_WEBHOOK_RATE_PER_SECOND: '1000', SLUICE_WEBHOOK_BURST: '1000', SLUICE_INTEGRATION_REFRESH_MS: '200' },
-    ['edge', 'events', 'alerts'],
+    ['edge', 'admin', 'events', 'alerts'],
   )
   ;({ stack, t, service } = env)
   key = env.demo.environments[0]!.serverSideSdkKey

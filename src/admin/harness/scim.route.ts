@@ -7,7 +7,9 @@ import { ScimAuthError, type ScimAuthenticator } from '../../auth/scim-jwt.js'
 import { HttpError, prepareError } from '../../http/errors.js'
 import { parseJsonBody } from '../../http/json-body.js'
 import type { AccessStore, ServiceAccount, User } from '../../state/redis/access.js'
-import { applyPatch, ERROR_SCHEMA, LIST_SCHEMA, listParams, MAX_PAGE, parseUser, ScimError, USER_SCHEMA, userFilter, userView, type UserInput } from './scim/user.js'
+import { userFilter } from './scim/filter.js'
+import { applyPatch } from './scim/patch.js'
+import { ERROR_SCHEMA, LIST_SCHEMA, listParams, MAX_PAGE, parseUser, ScimError, USER_SCHEMA, userView, type UserInput } from './scim/user.js'
 
 export interface ScimRoutesOptions {
   readonly access: AccessStore

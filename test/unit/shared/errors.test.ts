@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AppError, clickhouseCode, fromClickHouse, fromRedis, isDependencyUnavailable, isRedisOutage } from '../../src/shared/errors.js'
+import { AppError, clickhouseCode, fromClickHouse, fromRedis, isDependencyUnavailable, isRedisOutage } from '../../../src/shared/errors.js'
 
 const replyError = (message: string) => Object.assign(new Error(message), { name: 'ReplyError' })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from '../../src/config/index.js'
+import { ConfigError, loadConfig } from '../../../src/config/index.js'
 
 describe('loadConfig', () => {
   it('has working defaults and is frozen', () => {

@@ -6,12 +6,12 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { createLogger } from '../../src/shared/logger.js'
-import { createMetrics } from '../../src/shared/metrics.js'
-import { PublishError, REPLAY_HEADER, type OutboundMessage, type Publisher } from '../../src/broker/ports.js'
-import { DiskSpool } from '../../src/edge/spool/disk-spool.js'
-import { SpoolingIntake } from '../../src/edge/spool/intake.js'
-import { waitFor } from '../support/harness.js'
+import { createLogger } from '../../../../src/shared/logger.js'
+import { createMetrics } from '../../../../src/shared/metrics.js'
+import { PublishError, REPLAY_HEADER, type OutboundMessage, type Publisher } from '../../../../src/broker/ports.js'
+import { DiskSpool } from '../../../../src/edge/spool/disk-spool.js'
+import { SpoolingIntake } from '../../../../src/edge/spool/intake.js'
+import { waitFor } from '../../../support/harness.js'
 
 class MemoryPublisher implements Publisher {
   down = false

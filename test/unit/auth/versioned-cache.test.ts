@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createLogger } from '../../src/shared/logger.js'
-import { VersionedCache } from '../../src/auth/versioned-cache.js'
+import { createLogger } from '../../../src/shared/logger.js'
+import { VersionedCache } from '../../../src/auth/versioned-cache.js'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 

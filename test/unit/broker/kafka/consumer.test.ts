@@ -4,10 +4,10 @@
 import { EventEmitter } from 'node:events'
 import type { Kafka } from 'kafkajs'
 import { afterEach, expect, it } from 'vitest'
-import { createLogger } from '../../src/shared/logger.js'
-import { createMetrics } from '../../src/shared/metrics.js'
-import { SupervisedConsumer } from '../../src/broker/kafka/consumer.js'
-import type { BatchHandler } from '../../src/broker/ports.js'
+import { createLogger } from '../../../../src/shared/logger.js'
+import { createMetrics } from '../../../../src/shared/metrics.js'
+import { SupervisedConsumer } from '../../../../src/broker/kafka/consumer.js'
+import type { BatchHandler } from '../../../../src/broker/ports.js'
 
 interface FakeConsumer extends EventEmitter {
   events: { GROUP_JOIN: string; CRASH: string }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { EVENT_HEADERS, encodeEventMessages, RecordTooLargeError } from '../../src/broker/messages/events.js'
+import { EVENT_HEADERS, encodeEventMessages, RecordTooLargeError } from '../../../../src/broker/messages/events.js'
 
 const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: 123, sdkVersion: 'v', requestId: 'req' }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { describeJsonProblem, inspectJson, jsonProblemField, safeJson } from '../../src/shared/json-checks.js'
+import { describeJsonProblem, inspectJson, jsonProblemField, safeJson } from '../../../src/shared/json-checks.js'
 
 function nest(depth: number, leaf: unknown = 'x'): unknown {
   let v = leaf

@@ -3,13 +3,13 @@
 // refused row becomes a rejection at its own position, a refused rejection is kept without its raw
 // copy, and only outages are retried.
 import { expect, it } from 'vitest'
-import { createLogger } from '../../src/shared/logger.js'
-import { createMetrics } from '../../src/shared/metrics.js'
-import { REPLAY_HEADER, type InboundBatch } from '../../src/broker/ports.js'
-import { EventsConsumer } from '../../src/consumers/events.consumer.js'
-import { EVENT_HEADERS } from '../../src/broker/messages/events.js'
-import type { ClickHouseEventSink } from '../../src/sinks/clickhouse/events.sink.js'
-import { MemorySink } from '../support/memory-event-sink.js'
+import { createLogger } from '../../../src/shared/logger.js'
+import { createMetrics } from '../../../src/shared/metrics.js'
+import { REPLAY_HEADER, type InboundBatch } from '../../../src/broker/ports.js'
+import { EventsConsumer } from '../../../src/consumers/events.consumer.js'
+import { EVENT_HEADERS } from '../../../src/broker/messages/events.js'
+import type { ClickHouseEventSink } from '../../../src/sinks/clickhouse/events.sink.js'
+import { MemorySink } from '../../support/memory-event-sink.js'
 
 const headers = { [EVENT_HEADERS.environment]: 'env', [EVENT_HEADERS.receivedAt]: '1700000000000', [EVENT_HEADERS.requestId]: 'r' }
 const record = (key: string) => ({ eventTypeId: 'e', trafficTypeName: 'user', key, timestamp: 1_700_000_000_000 })
