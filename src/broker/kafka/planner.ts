@@ -61,7 +61,8 @@ export class RoundPlanner {
         const part = round.get(job.topic)![partition]!
         part.bytes += size
         part.messages.push(message)
-        lastRound.set(`${job.topic}:${partition}`, index)
+        // The latest round the partition was used in (an unordered message may take an earlier one).
+        lastRound.set(`${job.topic}:${partition}`, Math.max(lastRound.get(`${job.topic}:${partition}`) ?? 0, index))
         const span = spans.get(job)
         spans.set(job, { first: Math.min(span?.first ?? index, index), last: Math.max(span?.last ?? index, index) })
       }

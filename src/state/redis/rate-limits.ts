@@ -31,7 +31,9 @@ export const SHARED_TIMEOUT_MS = 100
 export function sharedRateLimiter(redis: Redis, prefix: string, name: string, limit: RateLimit): RateLimiter {
   const settings = { points: limit.burst, duration: Math.max(1, Math.ceil(limit.burst / limit.ratePerSecond)) }
   const local = new RateLimiterMemory({ ...settings, keyPrefix: `${name}-local` })
-  const shared = new RateLimiterRedis({ ...settings, storeClient: redis, keyPrefix: `${prefix}rate:${name}`, rejectIfRedisNotReady: true, insuranceLimiter: local })
+  // Only the wrapper falls back (on an error or after the timeout): one local point per request, even
+  // when Redis fails after the timeout.
+  const shared = new RateLimiterRedis({ ...settings, storeClient: redis, keyPrefix: `${prefix}rate:${name}`, rejectIfRedisNotReady: true })
   const limiter = new RLWrapperTimeouts({ limiter: shared, timeoutMs: SHARED_TIMEOUT_MS, insuranceLimiter: local })
   return {
     take: async (key) => {

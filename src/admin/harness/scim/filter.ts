@@ -12,9 +12,14 @@ export function userFilter(expression: string | undefined): (u: User) => boolean
   if (/[\u0000-\u001f\u007f]/.test(expression)) throw new ScimError(400, 'invalidFilter', 'filter must not contain control characters')
   // `emails[type eq "work"].value eq "x"` must hold for one email: rewrite it as `emails[type eq "work" and value eq "x"]`
   // (the parser would otherwise accept the type and the value from two different emails).
+  // Both rewrites apply to the filter's syntax, never inside a quoted value: quoted values are set
+  // aside first (control characters, refused above, mark their places) and put back after.
+  const quoted: string[] = []
   const normalized = expression
+    .replace(/"(?:[^"\\]|\\.)*"/g, (q) => `\u0000${quoted.push(q) - 1}\u0000`)
     .replace(/urn:ietf:params:scim:schemas:core:2\.0:User:/gi, '')
-    .replace(/(\w+)\[([^\]]*)\]\.(\w+)\s+(eq|ne|co|sw|ew|gt|ge|lt|le)\s+("(?:[^"\\]|\\.)*"|[^\s)]+)/gi, '$1[($2) and $3 $4 $5]')
+    .replace(/(\w+)\[([^\]]*)\]\.(\w+)\s+(eq|ne|co|sw|ew|gt|ge|lt|le)\s+(\u0000\d+\u0000|[^\s)]+)/gi, '$1[($2) and $3 $4 $5]')
+    .replace(/\u0000(\d+)\u0000/g, (_, i: string) => quoted[Number(i)]!)
   let ast: Filter
   try {
     ast = parseFilter(normalized)
@@ -26,7 +31,8 @@ export function userFilter(expression: string | undefined): (u: User) => boolean
     test({
       ...u,
       userName: userNameKey(u.userName),
-      emails: (u.emails ?? []).map((e) => ({ ...e, value: userNameKey(e.value), ...(e.type !== undefined ? { type: e.type.toLowerCase() } : {}) })),
+      // No emails is no value at all (`emails pr` is false), as RFC 7644 3.4.2.2 has it.
+      emails: u.emails?.length ? u.emails.map((e) => ({ ...e, value: userNameKey(e.value), ...(e.type !== undefined ? { type: e.type.toLowerCase() } : {}) })) : undefined,
     })
 }
 

@@ -23,7 +23,9 @@ export function applyPatch(user: User, body: unknown): UserInput {
   const doc = toInput(user)
   for (const [i, raw] of ops.entries()) {
     if (typeof raw !== 'object' || raw === null) throw new ScimError(400, 'invalidSyntax', `Operations[${i}] must be an object`)
-    const op = String((raw as Record<string, unknown>)['op'] ?? '').toLowerCase()
+    const rawOp = (raw as Record<string, unknown>)['op']
+    // Entra sends "Replace", "Add", "Remove": compared without case; anything not a string is refused.
+    const op = typeof rawOp === 'string' ? rawOp.toLowerCase() : ''
     const path = (raw as Record<string, unknown>)['path']
     const value = (raw as Record<string, unknown>)['value']
     if (op !== 'add' && op !== 'replace' && op !== 'remove') throw new ScimError(400, 'invalidSyntax', `Operations[${i}].op must be add, replace or remove`)
@@ -77,7 +79,9 @@ function removePath(doc: Record<string, unknown>, path: string, i: number): void
   const p = path.toLowerCase().replace(CORE_PREFIX, '')
   if (isOtherSchema(p)) return
   const typed = TYPED_EMAIL.exec(p)
-  if (typed && Array.isArray(doc['emails'])) doc['emails'] = (doc['emails'] as Record<string, unknown>[]).filter((e) => String(e['type'] ?? '').toLowerCase() !== typed[1]!.toLowerCase())
+  if (typed) {
+    if (Array.isArray(doc['emails'])) doc['emails'] = (doc['emails'] as Record<string, unknown>[]).filter((e) => String(e['type'] ?? '').toLowerCase() !== typed[1]!.toLowerCase())
+  }
   else if (Object.hasOwn(NAME_PATHS, p)) {
     if (typeof doc['name'] === 'object' && doc['name']) delete (doc['name'] as Record<string, unknown>)[NAME_PATHS[p]!]
   } else if (p === 'username') throw new ScimError(400, 'mutability', 'userName cannot be removed')

@@ -43,6 +43,28 @@ async function silent(): Promise<Redis> {
   return redis
 }
 
+/** A client whose server answers every script call with an error, `delayMs` late. */
+async function slowFailing(delayMs: number): Promise<Redis> {
+  const server = createServer((socket) => {
+    sockets.push(socket)
+    socket.on('data', (data) => {
+      const text = data.toString()
+      const setinfo = text.split('SETINFO').length - 1
+      if (setinfo) socket.write('+OK\r\n'.repeat(setinfo))
+      const scripts = text.split(/EVALSHA|EVAL/i).length - 1
+      if (scripts) setTimeout(() => socket.destroyed || socket.write('-ERR busy\r\n'.repeat(scripts)), delayMs)
+    })
+  })
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  const redis = new Redis({ host: '127.0.0.1', port, enableReadyCheck: false, maxRetriesPerRequest: 0, retryStrategy: () => null })
+  redis.on('error', () => undefined)
+  clients.push(redis)
+  await new Promise<void>((resolve) => redis.once('ready', () => resolve()))
+  return redis
+}
+
 async function timed(take: () => RateDecision | Promise<RateDecision>): Promise<{ decision: RateDecision; ms: number }> {
   const started = performance.now()
   const decision = await take()
@@ -109,8 +131,16 @@ describe('sharedRateLimiter without Redis', () => {
     expect(third.ms).toBeLessThan(900)
   })
 
-  // See the report: when Redis answers with an error after SHARED_TIMEOUT_MS, the timeout wrapper
-  // takes a point from the local limiter, and so does RateLimiterRedis's own insurance when the late
-  // error comes: each request costs two local points, so the fallback allows half the burst.
-  it.todo('takes one local point per request when Redis fails slower than the shared timeout')
+  // The late error must not take a second local point for the same request (the fallback would then
+  // allow half the burst).
+  it('takes one local point per request when Redis fails slower than the shared timeout', async () => {
+    const limiter = sharedRateLimiter(await slowFailing(200), 'test:', 'api', { ratePerSecond: 1, burst: 4 })
+    const decisions: RateDecision[] = []
+    for (let i = 0; i < 4; i++) {
+      decisions.push(await limiter.take('k'))
+      await new Promise((r) => setTimeout(r, 250))
+    }
+    expect(decisions.map((d) => d.wait)).toEqual([0, 0, 0, 0])
+    expect(decisions.map((d) => d.remaining)).toEqual([3, 2, 1, 0])
+  })
 })

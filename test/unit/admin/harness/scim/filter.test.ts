@@ -183,11 +183,23 @@ describe('userFilter', () => {
     expect(matches('emails.value eq "untyped@example.com"', user({ emails: [{ value: 'untyped@example.com' }] }))).toBe(true)
   })
 
-  // Bug (reported): the user is normalized with `emails: u.emails ?? []`, so `pr` is true for a user
-  // without any email; RFC 7644 3.4.2.2 says pr needs a non-empty value.
-  it.todo('emails pr is false for a user without emails (and not (emails pr) is true)')
+  // RFC 7644 3.4.2.2: pr needs a non-empty value.
+  it('emails pr is false for a user without emails (and not (emails pr) is true)', () => {
+    for (const u of [user({ emails: undefined }), user({ emails: [] })]) {
+      expect(matches('emails pr', u)).toBe(false)
+      expect(matches('not (emails pr)', u)).toBe(true)
+    }
+    expect(matches('emails pr', user({ emails: [{ value: 'a@example.com' }] }))).toBe(true)
+  })
 
-  // Bug (reported): the URN prefix and the `x[...].y op v` rewrite are applied inside quoted values too.
-  it.todo('userName eq "urn:ietf:params:scim:schemas:core:2.0:User:bob" compares the whole literal')
-  it.todo('userName eq "a[b].c eq d" is a valid filter comparing a literal')
+  // The URN prefix and the `x[...].y op v` rewrite apply to the syntax, never inside a quoted value.
+  it('userName eq "urn:ietf:params:scim:schemas:core:2.0:User:bob" compares the whole literal', () => {
+    const literal = 'urn:ietf:params:scim:schemas:core:2.0:User:bob'
+    expect(matches(`userName eq "${literal}"`, user({ userName: literal }))).toBe(true)
+    expect(matches(`userName eq "${literal}"`, user({ userName: 'bob' }))).toBe(false)
+  })
+  it('userName eq "a[b].c eq d" is a valid filter comparing a literal', () => {
+    expect(matches('userName eq "a[b].c eq d"', user({ userName: 'a[b].c eq d' }))).toBe(true)
+    expect(matches('userName eq "a[b].c eq d"', user({ userName: 'a' }))).toBe(false)
+  })
 })

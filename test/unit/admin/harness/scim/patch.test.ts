@@ -220,12 +220,18 @@ describe('applyPatch', () => {
     expect(frozen).toEqual(before)
   })
 
-  // Bug (reported): String(op) throws a TypeError (not a ScimError) for a JSON op such as {"toString":1}.
-  it.todo('refuses {"op":{"toString":1}} with 400 invalidSyntax rather than a TypeError')
+  it('refuses an op that is not a string ({"toString":1}, ["replace"]) with 400 invalidSyntax', () => {
+    for (const op of [{ toString: 1 }, ['replace'], 1, null]) {
+      const err = scimError(() => applyPatch(alice, patch({ op, path: 'active', value: false })))
+      expect([err.status, err.scimType]).toEqual([400, 'invalidSyntax'])
+    }
+  })
 
-  // Bug (reported): the same remove is a no-op on a user with `emails: []` but a 400 invalidPath
-  // ("is not a supported attribute") on a user without emails.
-  it.todo('remove emails[type eq "work"].value on a user without emails is a no-op, as with emails []')
+  it('remove emails[type eq "work"].value on a user without emails is a no-op, as with emails []', () => {
+    const path = 'emails[type eq "work"].value'
+    expect(applyPatch(bare, patch({ op: 'remove', path })).emails).toBeUndefined()
+    expect(applyPatch({ ...bare, emails: [] }, patch({ op: 'remove', path })).emails).toEqual([])
+  })
 })
 
 function deepFreeze<T>(o: T): T {
