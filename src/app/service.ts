@@ -31,6 +31,7 @@ export async function startService(config: Config, roles: readonly Role[], log: 
     isDraining,
     readiness: () => checkReadiness(container, Object.fromEntries(Object.entries(consumers).map(([role, c]) => [role, c.health()]))),
     apiErrorHandlers: roles.includes('admin') ? ADMIN_ERROR_HANDLERS : [],
+    checkAnswers: config.http.checkAnswers,
   })
   let url: string
   try {

@@ -54,6 +54,7 @@ const schema = {
     SLUICE_EVENTS_RATE_PER_SECOND: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000, default: 2000, description: 'sustained event requests per second per SDK key and edge process (429 above)' },
     SLUICE_EVENTS_BURST: { type: 'integer', minimum: 1, maximum: 10_000_000, default: 10000, description: 'event requests an SDK key may send at once per edge process' },
     SLUICE_HTTP_REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 3_600_000, default: 60000, description: 'time a client has to send a whole request (slow senders are cut off)' },
+    SLUICE_CHECK_ANSWERS: { type: 'boolean', default: false, description: 'development and tests: an answer that does not match the schema its route declares is a 500' },
     SLUICE_HTTP_IDLE_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 3_600_000, default: 120000, description: 'a connection with no traffic for this long is closed' },
     SLUICE_REDIS_COMMAND_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 2000, description: 'deadline of every Redis command; past it an HTTP request is answered 503' },
     SLUICE_KEY_REFRESH_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 1000, description: 'how often SDK key changes are picked up' },
@@ -84,7 +85,7 @@ const schema = {
 } as const
 
 export interface Config {
-  readonly http: { readonly host: string; readonly port: number; readonly requestTimeoutMs: number; readonly idleTimeoutMs: number }
+  readonly http: { readonly host: string; readonly port: number; readonly requestTimeoutMs: number; readonly idleTimeoutMs: number; readonly checkAnswers: boolean }
   readonly logLevel: string
   readonly dataDir: string
   readonly shutdownTimeoutMs: number
@@ -160,7 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const r = raw as Record<string, any>
   const dataDir: string = r.SLUICE_DATA_DIR ?? fileURLToPath(new URL('../../.sluice', import.meta.url))
   const config: Config = {
-    http: { host: r.SLUICE_HOST, port: r.SLUICE_PORT, requestTimeoutMs: r.SLUICE_HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: r.SLUICE_HTTP_IDLE_TIMEOUT_MS },
+    http: { host: r.SLUICE_HOST, port: r.SLUICE_PORT, requestTimeoutMs: r.SLUICE_HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: r.SLUICE_HTTP_IDLE_TIMEOUT_MS, checkAnswers: r.SLUICE_CHECK_ANSWERS },
     logLevel: r.SLUICE_LOG_LEVEL,
     dataDir,
     shutdownTimeoutMs: r.SLUICE_SHUTDOWN_TIMEOUT_MS,

@@ -1,54 +1,117 @@
 // How route schemas are used: every route declares its params, query, body and answers as JSON
-// Schema (TypeBox). Bodies are validated as sent (no type coercion, no defaults filled in beyond the
-// schema's, nothing removed); path and query values, which are text on the wire, are coerced to the
-// declared types. A refused input becomes a 400 naming each field and its problem, in the error
-// body of the API the route belongs to (see errors.ts). Answer schemas describe the API (OpenAPI);
-// answers are serialized as they are.
-import { Ajv, type ErrorObject } from 'ajv'
+// Schema (TypeBox). Bodies are validated as sent (no type coercion, nothing removed); path and query
+// values, which are text on the wire, are coerced to the declared types. A refused input becomes a
+// 400 naming each field and its problem, in the error body of the API the route belongs to (see
+// errors.ts). Answer schemas describe the API (GET /openapi.json); answers are serialized as they
+// are, and with checkAnswers (tests) an answer that does not match its schema is a 500.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { FastifyInstance } from 'fastify'
+import { Type, type TSchema } from 'typebox'
 import type { FieldProblem } from '../shared/errors.js'
 
-const options = { allErrors: true, strict: false, useDefaults: true, removeAdditional: false } as const
+// verbose: errors carry their schema, whose description makes a problem readable ("must be a letter, then ...").
+const options = { allErrors: true, strict: false, useDefaults: true, removeAdditional: false, verbose: true } as const
 
-export function installSchemaValidation(app: FastifyInstance): void {
-  const bodies = addFormats.default(new Ajv({ ...options, coerceTypes: false }))
-  const text = addFormats.default(new Ajv({ ...options, coerceTypes: 'array' }))
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodies : text).compile(schema))
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data))
+/** Schemas shared by several routes (error bodies), referenced as { $ref: '<$id>#' }. */
+const shared: TSchema[] = []
+
+/** Adds a shared schema (an error body) and returns a reference to it. */
+export function sharedSchema(id: string, schema: TSchema): TSchema {
+  shared.push({ ...schema, $id: id })
+  return Type.Unsafe({ $ref: `${id}#` })
 }
 
+export function installSchemaValidation(app: FastifyInstance, checkAnswers = false): void {
+  const bodies = addFormats.default(new Ajv({ ...options, coerceTypes: false }))
+  const text = addFormats.default(new Ajv({ ...options, coerceTypes: 'array' }))
+  for (const schema of shared) app.addSchema(schema)
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodies : text).compile(schema))
+  if (!checkAnswers) {
+    app.setSerializerCompiler(() => (data) => JSON.stringify(data))
+    return
+  }
+  const answers = addFormats.default(new Ajv({ ...options, coerceTypes: false }))
+  for (const schema of shared) answers.addSchema(schema)
+  app.setSerializerCompiler(({ schema, method, url, httpStatus }) => {
+    let check: ValidateFunction | undefined
+    return (data) => {
+      check ??= answers.compile(schema)
+      // The answer as a client reads it (dates as strings, undefined fields gone).
+      const json = JSON.stringify(data)
+      if (!check(JSON.parse(json))) {
+        throw new Error(`the ${httpStatus} answer of ${method} ${url} does not match its schema: ${answers.errorsText(check.errors)}`)
+      }
+      return json
+    }
+  })
+}
 
 /** At most this many problems are reported for one input. */
 const MAX_PROBLEMS = 100
 
-/** Ajv's errors as {field, problem}: the field as a path from the part of the request (`keys[3]`, `name.givenName`). */
+/** Ajv's errors as {field, problem}: the field as a path into the part of the request (`keys[3]`, `name.givenName`). */
 export function fieldProblems(errors: readonly ErrorObject[], context: string | undefined): FieldProblem[] {
-  const seen = new Set<string>()
-  const problems: FieldProblem[] = []
+  const byField = new Map<string, string[]>()
+  // A union reports each branch's errors, then its own. Where a branch of the right type went
+  // deeper, the other branches' "must be <type>" at the union's place say nothing useful.
+  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.instancePath)
+  const deeper = (at: string) => errors.some((e) => e.instancePath.length > at.length && e.instancePath.startsWith(at))
   for (const e of errors) {
-    // A union's branches each report; the first branch's errors are enough.
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue
+    if (e.keyword === 'type' && unions.includes(e.instancePath) && deeper(e.instancePath)) continue
     let path = e.instancePath
       .split('/')
       .slice(1)
       .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
       .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '')
     let problem = e.message ?? 'is invalid'
-    if (e.keyword === 'required') path = path ? `${path}.${String(e.params['missingProperty'])}` : String(e.params['missingProperty'])
+    const child = e.keyword === 'required' ? e.params['missingProperty'] : e.keyword === 'additionalProperties' ? e.params['additionalProperty'] : undefined
+    if (child !== undefined) path = path ? `${path}.${String(child)}` : String(child)
     if (e.keyword === 'required') problem = 'is required'
-    if (e.keyword === 'additionalProperties') {
-      path = path ? `${path}.${String(e.params['additionalProperty'])}` : String(e.params['additionalProperty'])
-      problem = 'is not a known field'
-    }
+    if (e.keyword === 'additionalProperties') problem = 'is not a known field'
     if (e.keyword === 'enum') problem = `must be one of ${(e.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`
-    if (e.keyword === 'pattern' && typeof e.parentSchema?.['description'] === 'string') problem = `must be ${e.parentSchema['description']}`
-    const field = path || (context === 'body' ? 'body' : (context ?? 'input'))
-    const key = `${field}\u0000${problem}`
-    if (seen.has(key)) continue
-    seen.add(key)
-    problems.push({ field, problem })
-    if (problems.length >= MAX_PROBLEMS) break
+    const description = e.parentSchema?.['description']
+    if (typeof description === 'string') {
+      if (e.keyword === 'pattern') problem = `must be ${description}`
+      else if (LIMIT_KEYWORDS.has(e.keyword)) problem = `${problem} (${description})`
+    }
+    const part = context === 'body' ? 'body' : (context ?? 'input')
+    const field = !path ? part : path.startsWith('[') ? `${part}${path}` : path
+    // One problem per field: the branches of a union ("must be string", "must be null") are joined.
+    const known = byField.get(field)
+    if (known) {
+      if (!known.includes(problem)) known.push(problem)
+      continue
+    }
+    if (byField.size >= MAX_PROBLEMS) break
+    byField.set(field, [problem])
   }
-  return problems
+  return [...byField].map(([field, list]) => ({ field, problem: list.join(', or ') }))
+}
+
+const LIMIT_KEYWORDS = new Set(['maxItems', 'minItems', 'maxLength', 'minLength', 'maximum', 'minimum', 'maxProperties'])
+
+/** What each error status means, for the API description. */
+const ERROR_MEANING: Record<number, string> = {
+  400: 'The input is invalid; the body names each field and its problem',
+  401: 'Missing, unknown or revoked credentials',
+  403: 'The credentials do not allow this call',
+  404: 'No such resource, or one outside the caller\'s scope (no hint which)',
+  409: 'Conflicts with what exists',
+  412: 'The resource changed since the version given in If-Match',
+  413: 'Over a size or count limit (the message names it)',
+  415: 'Content-Type not accepted',
+  429: 'Rate limited: retry after Retry-After seconds',
+  503: 'A service this call needs is unavailable, or the server is shutting down: nothing was accepted or changed; retry after Retry-After seconds',
+}
+
+/** Answer schemas of error statuses, each the API's own error body. */
+export function errorAnswers(body: TSchema, statuses: readonly number[]): Record<number, TSchema> {
+  return Object.fromEntries(statuses.map((s) => [s, { ...body, description: ERROR_MEANING[s] ?? 'Error' }]))
+}
+
+/** A success answer with its description. */
+export function answer<T extends TSchema>(description: string, schema: T): T {
+  return { ...schema, description }
 }

@@ -9,6 +9,7 @@ import type { Logger } from '../shared/logger.js'
 import type { Metrics } from '../shared/metrics.js'
 import { errorHandler, HttpError } from './errors.js'
 import { parseJsonBody } from './json-body.js'
+import { registerOpenApi } from './openapi.js'
 import { installSchemaValidation } from './schemas.js'
 
 export type ErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void
@@ -27,6 +28,8 @@ export interface HostOptions {
   readonly readiness: () => Promise<Readiness>
   /** The error body of each API by path prefix, for errors met before any route (the router's). */
   readonly apiErrorHandlers?: readonly { readonly prefix: string; readonly handler: ErrorHandler }[]
+  /** Development and tests: an answer that does not match its declared schema is a 500. */
+  readonly checkAnswers?: boolean
 }
 
 export function listeningUrl(app: FastifyInstance): string {
@@ -68,7 +71,8 @@ export function buildHttpHost(options: HostOptions): FastifyInstance {
       request.log.info({ method: request.method, route: 'unmatched', statusCode: reply.statusCode, code: request.errorCode }, 'request refused by the router')
     },
   })
-  installSchemaValidation(app)
+  installSchemaValidation(app, options.checkAnswers)
+  registerOpenApi(app)
   app.setErrorHandler(errorHandler)
   // JSON is the only body every route takes; routes that take more (beacon, webhooks, key files) say so.
   app.removeContentTypeParser('text/plain')

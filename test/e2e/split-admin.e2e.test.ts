@@ -228,7 +228,10 @@ describe('segments', () => {
     await api.put(`/segments/${ids.prod}/limited/upload`, ['keep'])
     const bad = await api.put(`/segments/${ids.prod}/limited/upload`, ['ok', 7, '', 'x'.repeat(251)])
     expect(bad.status).toBe(400)
-    expect(bad.body.details.map((d: { field: string }) => d.field)).toEqual(['keys[1]', 'keys[2]', 'keys[3]'])
+    // The bare-array form: the body is the keys.
+    expect(bad.body.details.map((d: { field: string }) => d.field)).toEqual(['body[1]', 'body[2]', 'body[3]'])
+    const badObject = await api.put(`/segments/${ids.prod}/limited/uploadKeys`, { keys: ['ok', 7] })
+    expect(badObject.body.details).toEqual([{ field: 'keys[1]', problem: 'must be string' }])
     const tooMany = await api.put(`/segments/${ids.prod}/limited/uploadKeys?replace=true`, { keys: range(10_001, 'k') })
     expect(tooMany.status).toBe(400)
     expect(tooMany.body.message).toMatch(/at most 10000 keys per call/)

@@ -43,6 +43,8 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
     SLUICE_PORT: '0',
     SLUICE_LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'error',
     SLUICE_KEY_REFRESH_MS: '200',
+    // Every answer of every test is checked against the schema its route declares (GET /openapi.json).
+    SLUICE_CHECK_ANSWERS: 'true',
     ...extraEnv,
   }
   const config = loadConfig(env)

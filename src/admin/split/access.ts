@@ -20,9 +20,6 @@ const ALLOWED: Record<Access, readonly AdminRole[]> = {
   all: ['all'],
 }
 
-export const MAX_PAGE = 200
-export const DEFAULT_PAGE = 20
-
 export class AdminAccess {
   constructor(private readonly store: Store) {}
 
@@ -70,26 +67,4 @@ export class AdminAccess {
 
 function inScope(allowed: readonly string[] | undefined, id: string): boolean {
   return allowed === undefined || allowed.includes(id)
-}
-
-/** `limit` (1 to MAX_PAGE) and `offset` (0 or more) from a query, 400 naming the bad one. */
-export function paging(query: unknown, defaultLimit = DEFAULT_PAGE): { offset: number; limit: number } {
-  const q = (query ?? {}) as Record<string, unknown>
-  const read = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = q[name]
-    if (raw === undefined || raw === '') return fallback
-    const n = typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : NaN
-    if (!Number.isSafeInteger(n) || n < min || n > max) {
-      const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`
-      throw new HttpError('BAD_REQUEST', `${name} must be an integer ${range}`, [{ field: name, problem: `must be an integer ${range}` }])
-    }
-    return n
-  }
-  return { limit: read('limit', defaultLimit, 1, MAX_PAGE), offset: read('offset', 0, 0, Number.MAX_SAFE_INTEGER) }
-}
-
-/** A JSON object body, or 400. */
-export function objectBody(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError('BAD_REQUEST', 'body must be a JSON object')
-  return body as Record<string, unknown>
 }

@@ -37,7 +37,7 @@ export async function splitApi(app: FastifyInstance, opts: SplitApiOptions): Pro
     else parseJsonBody(request, body, done)
   })
   // Key files: one key per line (segments upload routes read the raw text).
-  app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_request, body, done) => done(null, { csv: String(body) }))
+  app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_request, body, done) => done(null, String(body)))
 
   app.decorateRequest('admin', undefined)
   app.addHook('onRequest', async (request, reply) => {

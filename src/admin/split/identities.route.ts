@@ -1,40 +1,44 @@
 // Identities (endpoint 5): create or update many in one call, and the single-identity calls Split's
 // Python client makes (save, patch, delete). Attribute values are stored and returned as strings.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Static } from 'typebox'
 import { HttpError } from '../../http/errors.js'
 import type { IdentityStore, IdentityValues } from '../../state/redis/identities.js'
 import type { Store } from '../../state/redis/store.js'
 import { isKeyText, isText, MAX_KEY_LENGTH } from '../../shared/text.js'
-import { objectBody, type AdminAccess } from './access.js'
+import type { AdminAccess } from './access.js'
+import { answer, Deleted, IdentitiesBody, IdentitiesParams, IdentitiesResult, Identity, IdentityBody, IdentityParams, splitAnswers } from './schemas.js'
 
 const ATTRIBUTE_ID = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/
-const MAX_IDENTITIES_PER_CALL = 10_000
 const MAX_ATTRIBUTES = 100
 const MAX_VALUE_LENGTH = 1024
 const BODY_LIMIT = 8 * 1024 * 1024
 
-type Params = { Params: { trafficType: string; env: string } }
-type KeyParams = { Params: { trafficType: string; env: string; key: string } }
+const tags = ['split']
 
-export async function identityRoutes(app: FastifyInstance, opts: { access: AdminAccess; store: Store; identities: IdentityStore }): Promise<void> {
+export async function identityRoutes(server: FastifyInstance, opts: { access: AdminAccess; store: Store; identities: IdentityStore }): Promise<void> {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>()
   const { access, store, identities } = opts
 
   /** The traffic type and environment of the path, both in the key's scope and one workspace; else 404. */
-  const target = async (request: FastifyRequest<Params>) => {
-    const { env } = await access.environment(request, request.params.env, 'all')
-    const tt = await store.trafficType(request.params.trafficType)
-    if (!tt || tt.workspaceId !== env.workspaceId) throw new HttpError('NOT_FOUND', `traffic type ${request.params.trafficType} not found in the workspace of environment ${env.id}`)
+  const target = async (request: FastifyRequest, params: Static<typeof IdentitiesParams>) => {
+    const { env } = await access.environment(request, params.env, 'all')
+    const tt = await store.trafficType(params.trafficType)
+    if (!tt || tt.workspaceId !== env.workspaceId) throw new HttpError('NOT_FOUND', `traffic type ${params.trafficType} not found in the workspace of environment ${env.id}`)
     return { trafficTypeId: tt.id, environmentId: env.id, organizationId: env.accountId }
   }
   const view = (t: { trafficTypeId: string; environmentId: string; organizationId: string }, key: string, values: IdentityValues) => ({ key, trafficTypeId: t.trafficTypeId, environmentId: t.environmentId, organizationId: t.organizationId, values })
 
-  app.post<Params>('/trafficTypes/:trafficType/environments/:env/identities', { bodyLimit: BODY_LIMIT }, async (request) => {
-    const t = await target(request)
-    if (!Array.isArray(request.body)) throw new HttpError('BAD_REQUEST', 'body must be a JSON array of identities {key, values}')
-    if (request.body.length > MAX_IDENTITIES_PER_CALL) throw new HttpError('BAD_REQUEST', `at most ${MAX_IDENTITIES_PER_CALL} identities per call; got ${request.body.length}`, [{ field: 'body', problem: `holds ${request.body.length} identities` }])
+  // Entries are checked one by one: the invalid ones are listed in `failed`, the others saved.
+  app.post('/trafficTypes/:trafficType/environments/:env/identities', {
+    bodyLimit: BODY_LIMIT,
+    schema: { tags, summary: 'Create or update many identities in one call', params: IdentitiesParams, body: IdentitiesBody, response: splitAnswers({ 200: answer('The saved identities, and the refused entries with why', IdentitiesResult) }, [403, 404, 413]) },
+  }, async (request) => {
+    const t = await target(request, request.params)
     const stored = new Map<string, IdentityValues>()
     const failed: { object: unknown; status: number; message: string }[] = []
-    for (const entry of request.body as unknown[]) {
+    for (const entry of request.body) {
       const checked = checkIdentity(entry, t)
       if (checked.ok) stored.set(checked.key, checked.values)
       else failed.push({ object: entry, status: 400, message: checked.message })
@@ -44,38 +48,40 @@ export async function identityRoutes(app: FastifyInstance, opts: { access: Admin
     return { objects: [...stored].map(([key, values]) => view(t, key, values)), failed, metadata: null, offset: null, limit: null, count: null, total: null }
   })
 
-  app.get<KeyParams>('/trafficTypes/:trafficType/environments/:env/identities/:key', async (request) => {
-    const t = await target(request)
+  const one = { tags, params: IdentityParams }
+  app.get('/trafficTypes/:trafficType/environments/:env/identities/:key', { schema: { ...one, summary: 'One identity', response: splitAnswers({ 200: answer('The identity', Identity) }, [403, 404]) } }, async (request) => {
+    const t = await target(request, request.params)
     const values = await identities.get(t.trafficTypeId, t.environmentId, request.params.key)
     if (!values) throw new HttpError('NOT_FOUND', `identity ${request.params.key} not found`)
     return view(t, request.params.key, values)
   })
 
   // Save one: create or replace its values.
-  app.put<KeyParams>('/trafficTypes/:trafficType/environments/:env/identities/:key', async (request) => {
-    const t = await target(request)
-    const checked = checkIdentity({ ...objectBody(request.body), key: request.params.key }, t)
+  const writeSchema = { ...one, body: IdentityBody, response: splitAnswers({ 200: answer('The identity', Identity) }, [403, 404]) }
+  app.put('/trafficTypes/:trafficType/environments/:env/identities/:key', { schema: { ...writeSchema, summary: 'Create or replace one identity' } }, async (request) => {
+    const t = await target(request, request.params)
+    const checked = checkIdentity({ ...request.body, key: request.params.key }, t)
     if (!checked.ok) throw new HttpError('BAD_REQUEST', checked.message)
     await identities.save(t.trafficTypeId, t.environmentId, [{ key: checked.key, values: checked.values }])
     return view(t, checked.key, checked.values)
   })
 
   // Update: merge the given values into an existing identity.
-  const patch = async (request: FastifyRequest<KeyParams>) => {
-    const t = await target(request)
-    const checked = checkIdentity({ ...objectBody(request.body), key: request.params.key }, t)
+  const patch = async (request: FastifyRequest<{ Params: Static<typeof IdentityParams>; Body: Static<typeof IdentityBody> }>) => {
+    const t = await target(request, request.params)
+    const checked = checkIdentity({ ...request.body, key: request.params.key }, t)
     if (!checked.ok) throw new HttpError('BAD_REQUEST', checked.message)
     const merged = await identities.patch(t.trafficTypeId, t.environmentId, checked.key, checked.values)
     if (!merged) throw new HttpError('NOT_FOUND', `identity ${checked.key} not found`)
     return view(t, checked.key, merged)
   }
-  app.patch<KeyParams>('/trafficTypes/:trafficType/environments/:env/identities/:key', patch)
-  app.post<KeyParams>('/trafficTypes/:trafficType/environments/:env/identities/:key/patch', patch)
+  app.patch('/trafficTypes/:trafficType/environments/:env/identities/:key', { schema: { ...writeSchema, summary: 'Merge values into an existing identity' } }, patch)
+  app.post('/trafficTypes/:trafficType/environments/:env/identities/:key/patch', { schema: { ...writeSchema, summary: 'Merge values into an existing identity (the form Split clients call)' } }, patch)
 
-  app.delete<KeyParams>('/trafficTypes/:trafficType/environments/:env/identities/:key', async (request) => {
-    const t = await target(request)
+  app.delete('/trafficTypes/:trafficType/environments/:env/identities/:key', { schema: { ...one, summary: 'Delete one identity', response: splitAnswers({ 200: answer('Deleted', Deleted) }, [403, 404]) } }, async (request) => {
+    const t = await target(request, request.params)
     if (!(await identities.delete(t.trafficTypeId, t.environmentId, request.params.key))) throw new HttpError('NOT_FOUND', `identity ${request.params.key} not found`)
-    return true
+    return true as const
   })
 }
 

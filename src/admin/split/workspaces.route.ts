@@ -1,30 +1,34 @@
 // Workspaces (endpoint 1), environments (4) and traffic types of a workspace, as the key may see them.
 import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Store } from '../../state/redis/store.js'
-import { paging, type AdminAccess } from './access.js'
+import type { AdminAccess } from './access.js'
+import { answer, Environments, pagingQuery, splitAnswers, TrafficTypes, WorkspacePage, WsParams } from './schemas.js'
 
-export async function workspaceRoutes(app: FastifyInstance, opts: { access: AdminAccess; store: Store }): Promise<void> {
+export async function workspaceRoutes(server: FastifyInstance, opts: { access: AdminAccess; store: Store }): Promise<void> {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>()
   const { access, store } = opts
+  const tags = ['split']
 
-  app.get('/workspaces', async (request) => {
+  app.get('/workspaces', { schema: { tags, summary: 'Workspaces of the key\'s account (within its scope), paged', querystring: pagingQuery(), response: splitAnswers({ 200: answer('A page of workspaces', WorkspacePage) }) } }, async (request) => {
     const p = access.require(request, 'read')
-    const { offset, limit } = paging(request.query)
+    const { offset, limit } = request.query
     const all = await store.listWorkspaces(p.accountId, p.workspaceIds)
     return {
-      objects: all.slice(offset, offset + limit).map((ws) => ({ name: ws.name, type: 'workspace', id: ws.id, requiresTitleAndComments: ws.requiresTitleAndComments })),
+      objects: all.slice(offset, offset + limit).map((ws) => ({ name: ws.name, type: 'workspace' as const, id: ws.id, requiresTitleAndComments: ws.requiresTitleAndComments })),
       offset,
       limit,
       totalCount: all.length,
     }
   })
 
-  app.get<{ Params: { ws: string } }>('/environments/ws/:ws', async (request) => {
+  app.get('/environments/ws/:ws', { schema: { tags, summary: 'Environments of a workspace', params: WsParams, response: splitAnswers({ 200: answer('The environments the key may use', Environments) }, [404]) } }, async (request) => {
     const ws = await access.workspace(request, request.params.ws, 'read')
     const envs = await store.environments(ws.id)
     return envs.filter((e) => access.mayUseEnvironment(request, e.id)).map((e) => ({ name: e.name, id: e.id, production: e.production }))
   })
 
-  app.get<{ Params: { ws: string } }>('/trafficTypes/ws/:ws', async (request) => {
+  app.get('/trafficTypes/ws/:ws', { schema: { tags, summary: 'Traffic types of a workspace', params: WsParams, response: splitAnswers({ 200: answer('The traffic types', TrafficTypes) }, [404]) } }, async (request) => {
     const ws = await access.workspace(request, request.params.ws, 'read')
     return (await store.trafficTypes(ws.id)).map((t) => ({ id: t.id, name: t.name, displayAttributeId: null }))
   })
