@@ -3,7 +3,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { ErrorObject } from 'ajv'
 import { isDependencyUnavailable, Refusal, type FieldProblem, type RefusalCode } from '../shared/errors.js'
-import { fieldProblems } from './schemas.js'
+import { Type, type TSchema } from 'typebox'
+import { errorAnswers, fieldProblems, sharedSchema } from './schemas.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,6 +32,23 @@ export type ErrorCode = keyof typeof ERROR_STATUS
 
 /** Seconds a client should wait before retrying a 503. */
 export const RETRY_AFTER_SECONDS = 5
+
+/** The error body of Sluice's own APIs (events, webhooks, integrations). */
+export const SluiceError = sharedSchema(
+  'SluiceError',
+  Type.Object({
+    statusCode: Type.Integer(),
+    code: Type.Enum(Object.keys(ERROR_STATUS)),
+    message: Type.String(),
+    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), problem: Type.String() }))),
+    requestId: Type.String({ description: 'also in x-request-id' }),
+  }),
+)
+
+/** Answers of a route of Sluice's own APIs: success by status, and the error body for the error statuses. */
+export function sluiceAnswers(ok: Record<number, TSchema>, errors: readonly number[]): Record<number, TSchema> {
+  return { ...ok, ...errorAnswers(SluiceError, errors) }
+}
 
 export class HttpError extends Error {
   override readonly name = 'HttpError'

@@ -71,6 +71,7 @@ export function fieldProblems(errors: readonly ErrorObject[], context: string | 
     if (e.keyword === 'required') problem = 'is required'
     if (e.keyword === 'additionalProperties') problem = 'is not a known field'
     if (e.keyword === 'enum') problem = `must be one of ${(e.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`
+    if (e.keyword === 'const') problem = `must be ${JSON.stringify(e.params['allowedValue'])}`
     const description = e.parentSchema?.['description']
     if (typeof description === 'string') {
       if (e.keyword === 'pattern') problem = `must be ${description}`

@@ -1,12 +1,14 @@
 // Alert integrations, for the admins of an account (admin API key, `Authorization: Bearer` or
 // `x-api-key`): create, list, get, update, delete, test a payload, rotate the address, read alerts.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { presentedKey, type ApiKeyCache } from '../../auth/api-keys.js'
 import { HttpError } from '../../http/errors.js'
-import { exampleOf, MAX_ALERTS_PAGE, type IntegrationService } from '../../services/integrations.js'
+import { exampleOf, type IntegrationService } from '../../services/integrations.js'
 import type { IntegrationRecord } from '../../state/redis/integrations.js'
 import { keyId } from '../../state/redis/store.js'
 import type {} from '../split/access.js'
+import { AlertsPage, AlertsQuery, answer, DeletedIntegration, IdParams, Integration, integrationAnswers, IntegrationBody, IntegrationList, IntegrationPatch, IntegrationWithAddress, Rotated, RotateQuery, TestBody, TestResult } from './schemas.js'
 
 export interface IntegrationRoutesOptions {
   readonly apiKeys: ApiKeyCache
@@ -17,7 +19,8 @@ export interface IntegrationRoutesOptions {
 }
 
 
-export async function integrationRoutes(app: FastifyInstance, opts: IntegrationRoutesOptions): Promise<void> {
+export async function integrationRoutes(server: FastifyInstance, opts: IntegrationRoutesOptions): Promise<void> {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>()
   app.decorateRequest('admin', undefined)
   app.addHook('onRequest', async (request) => {
     const key = presentedKey(request.headers, true)
@@ -59,45 +62,47 @@ export async function integrationRoutes(app: FastifyInstance, opts: IntegrationR
     if (request.method !== 'GET') await opts.onRoutesChanged().catch((err: unknown) => request.log.warn({ err }, 'webhook routes not reloaded; they will be within the refresh interval'))
   })
 
-  app.post('/api/v1/integrations', async (request, reply) => reply.code(201).send(withAddress(await service.create(account(request), request.body))))
+  const tags = ['integrations']
+  app.post('/api/v1/integrations', { schema: { tags, summary: 'Create an integration; its secret webhook address is shown in this answer only', body: IntegrationBody, response: integrationAnswers({ 201: answer('The integration, with its address', IntegrationWithAddress) }) } }, async (request, reply) =>
+    reply.code(201).send(withAddress(await service.create(account(request), request.body))),
+  )
 
-  app.get('/api/v1/integrations', async (request) => ({ integrations: (await service.list(account(request))).map(view) }))
+  app.get('/api/v1/integrations', { schema: { tags, summary: "The account's integrations", response: integrationAnswers({ 200: answer('The integrations', IntegrationList) }) } }, async (request) => ({
+    integrations: (await service.list(account(request))).map(view),
+  }))
 
-  app.get<{ Params: { id: string } }>('/api/v1/integrations/:id', async (request) => view(await service.get(account(request), request.params.id)))
+  app.get('/api/v1/integrations/:id', { schema: { tags, summary: 'One integration', params: IdParams, response: integrationAnswers({ 200: answer('The integration', Integration) }, [404]) } }, async (request) =>
+    view(await service.get(account(request), request.params.id)),
+  )
 
-  app.put<{ Params: { id: string } }>('/api/v1/integrations/:id', async (request) => view(await service.update(account(request), request.params.id, request.body, false)))
-  app.patch<{ Params: { id: string } }>('/api/v1/integrations/:id', async (request) => view(await service.update(account(request), request.params.id, request.body, true)))
+  app.put('/api/v1/integrations/:id', { schema: { tags, summary: 'Replace an integration (a changed template brings its mapping unless one is given)', params: IdParams, body: IntegrationBody, response: integrationAnswers({ 200: answer('The integration', Integration) }, [404]) } }, async (request) =>
+    view(await service.update(account(request), request.params.id, request.body, false)),
+  )
+  app.patch('/api/v1/integrations/:id', { schema: { tags, summary: 'Change some fields of an integration', params: IdParams, body: IntegrationPatch, response: integrationAnswers({ 200: answer('The integration', Integration) }, [404]) } }, async (request) =>
+    view(await service.update(account(request), request.params.id, request.body, true)),
+  )
 
-  app.delete<{ Params: { id: string } }>('/api/v1/integrations/:id', async (request) => {
+  app.delete('/api/v1/integrations/:id', { schema: { tags, summary: 'Delete an integration and its alert stream', params: IdParams, response: integrationAnswers({ 200: answer('Deleted', DeletedIntegration) }, [404]) } }, async (request) => {
     await service.delete(account(request), request.params.id)
-    return { id: request.params.id, deleted: true }
+    return { id: request.params.id, deleted: true as const }
   })
 
-  app.post<{ Params: { id: string } }>('/api/v1/integrations/:id/test', async (request) => {
-    const body: unknown = request.body
-    if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
-      throw new HttpError('BAD_REQUEST', 'body must be a JSON object {"payload": …}, or empty for the example payload', [{ field: 'body', problem: 'must be a JSON object' }])
-    }
-    const payload = body && Object.hasOwn(body, 'payload') ? (body as Record<string, unknown>)['payload'] : undefined
-    return service.test(account(request), request.params.id, payload, request.id)
-  })
+  app.post('/api/v1/integrations/:id/test', {
+    // No body is the template's example.
+    preValidation: async (request) => {
+      request.body ??= {}
+    },
+    schema: { tags, summary: 'Render a payload (absent: the template example) with the mapping, storing nothing', params: IdParams, body: TestBody, response: integrationAnswers({ 200: answer('The alerts it gives, and the rejected items with why', TestResult) }, [404]) },
+  }, async (request) => service.test(account(request), request.params.id, request.body?.payload, request.id))
 
-  app.post<{ Params: { id: string }; Querystring: { revoke?: string } }>('/api/v1/integrations/:id/rotate', async (request) => {
-    const revoke = request.query.revoke
-    if (revoke !== undefined && revoke !== 'now') throw new HttpError('BAD_REQUEST', 'revoke must be "now" or absent', [{ field: 'revoke', problem: 'must be "now" or absent' }])
-    const rotated = await service.rotate(account(request), request.params.id, revoke === 'now')
+  app.post('/api/v1/integrations/:id/rotate', { schema: { tags, summary: 'A new secret address; the old one works for the overlap, or ends at once with ?revoke=now', params: IdParams, querystring: RotateQuery, response: integrationAnswers({ 200: answer('The integration with its new address', Rotated) }, [404]) } }, async (request) => {
+    const rotated = await service.rotate(account(request), request.params.id, request.query.revoke === 'now')
     return { ...withAddress(rotated), previousAddressValidUntil: new Date(rotated.previousAddressValidUntil).toISOString() }
   })
 
-  app.get<{ Params: { id: string }; Querystring: { limit?: string; before?: string } }>('/api/v1/integrations/:id/alerts', async (request) => {
-    const limit = request.query.limit === undefined ? 50 : Number(request.query.limit)
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ALERTS_PAGE) {
-      throw new HttpError('BAD_REQUEST', `limit must be an integer from 1 to ${MAX_ALERTS_PAGE}`, [{ field: 'limit', problem: `must be an integer from 1 to ${MAX_ALERTS_PAGE}` }])
-    }
-    const before = request.query.before
-    if (before !== undefined && !/^\d+-\d+$/.test(before)) throw new HttpError('BAD_REQUEST', 'before must be an alert id (e.g. 1795341600000-0)', [{ field: 'before', problem: 'must be an alert id' }])
-    return { alerts: await service.recentAlerts(account(request), request.params.id, limit, before) }
-  })
+  app.get('/api/v1/integrations/:id/alerts', { schema: { tags, summary: 'The newest alerts of the integration, before an alert id when given', params: IdParams, querystring: AlertsQuery, response: integrationAnswers({ 200: answer('Alerts, newest first', AlertsPage) }, [404]) } }, async (request) => ({
+    alerts: await service.recentAlerts(account(request), request.params.id, request.query.limit, request.query.before),
+  }))
 }
 
 function shellQuote(s: string): string {

@@ -67,7 +67,7 @@ export const AuditPage = page(
   Type.Object({
     at: Type.String({ format: 'date-time' }),
     who: ref,
-    action: Type.Union(['create', 'activate', 'upload', 'replace', 'removeKeys', 'deactivate', 'delete'].map((a) => Type.Literal(a))),
+    action: Type.Enum(['create', 'activate', 'upload', 'replace', 'removeKeys', 'deactivate', 'delete']),
     environment: Type.Union([ref, Type.Null()]),
     comment: Type.Union([Type.String(), Type.Null()]),
     title: Type.Union([Type.String(), Type.Null()]),

@@ -1,0 +1,73 @@
+// The integrations API as JSON Schema: bodies, answers and the error body.
+import { Type } from 'typebox'
+import { sluiceAnswers } from '../../http/errors.js'
+import { answer } from '../../http/schemas.js'
+import { SEVERITIES } from '../../pipeline/alerts/render.js'
+import { TEMPLATE_IDS } from '../../pipeline/alerts/templates.js'
+import { MAX_ALERTS_PAGE } from '../../services/integrations.js'
+
+export { answer }
+
+const Mapping = Type.Object({}, {
+  additionalProperties: true,
+  description: 'one moustache template per alert field ({{webhook.<path>}}); see schemas/alert-mapping.json: severity, description and source required; service, environment, team, timestamp, correlationId, customFields, defaults, severityMap, splitPath',
+})
+const Template = Type.Union([Type.Enum([...TEMPLATE_IDS, 'custom', '']), Type.Null()], { description: 'a built-in template, or custom / blank (or null) with your own mapping' })
+const fields = {
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  description: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+  template: Type.Optional(Template),
+  mapping: Type.Optional(Mapping),
+  rateLimitStatus: Type.Optional(Type.Enum([429, 503], { description: 'the status answered when the address is over its rate (Alertmanager retries 503)' })),
+}
+export const IntegrationBody = Type.Object(fields, { additionalProperties: false })
+export const IntegrationPatch = Type.Object({ ...fields, name: Type.Optional(fields.name) }, { additionalProperties: false })
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
+
+export const Integration = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  template: Type.String(),
+  mapping: Mapping,
+  rateLimitStatus: Type.Enum([429, 503]),
+  webhookAddressId: Type.String({ description: 'names the secret address without showing it' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+})
+const addressFields = {
+  webhookUrl: Type.String({ description: 'the secret address, shown only in this answer' }),
+  testCommand: Type.String({ description: "a curl command posting the template's example payload to it" }),
+}
+export const IntegrationWithAddress = Type.Intersect([Integration, Type.Object(addressFields)])
+export const Rotated = Type.Intersect([Integration, Type.Object({ ...addressFields, previousAddressValidUntil: Type.String({ format: 'date-time' }) })])
+export const IntegrationList = Type.Object({ integrations: Type.Array(Integration) })
+export const DeletedIntegration = Type.Object({ id: Type.String(), deleted: Type.Literal(true) })
+export const TestBody = Type.Object({ payload: Type.Optional(Type.Unknown({ description: 'a JSON object or array as the monitoring system sends it; absent: the template example' })) })
+
+const Alert = Type.Object({
+  severity: Type.Enum([...SEVERITIES]),
+  description: Type.String(),
+  source: Type.String(),
+  service: Type.Optional(Type.String()),
+  environment: Type.Optional(Type.String()),
+  team: Type.Optional(Type.String()),
+  correlationId: Type.Optional(Type.String()),
+  timestamp: Type.String({ format: 'date-time' }),
+  receivedAt: Type.String({ format: 'date-time' }),
+  integrationId: Type.String(),
+  requestId: Type.String(),
+  customFields: Type.Record(Type.String(), Type.String()),
+})
+export const TestResult = Type.Object({ alerts: Type.Array(Alert), rejected: Type.Array(Type.Object({ index: Type.Integer(), reason: Type.String() })) })
+export const RotateQuery = Type.Object({ revoke: Type.Optional(Type.Literal('now', { description: 'end the old address at once instead of after the overlap' })) })
+export const AlertsQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: MAX_ALERTS_PAGE, default: 50 }),
+  before: Type.Optional(Type.String({ pattern: '^\\d+-\\d+$', description: 'an alert id (e.g. 1795341600000-0)' })),
+})
+export const AlertsPage = Type.Object({ alerts: Type.Array(Type.Intersect([Type.Object({ id: Type.String() }), Type.Partial(Alert)])) })
+
+/** Errors every integrations route may answer (its key is checked first). */
+export function integrationAnswers(ok: Parameters<typeof sluiceAnswers>[0], errors: readonly number[] = []) {
+  return sluiceAnswers(ok, [400, 401, 403, 503, ...errors])
+}
