@@ -3,7 +3,7 @@
 // ClickHouse and Redis close.
 import type { Consumer } from '../broker/ports.js'
 import type { Config } from '../config/index.js'
-import { buildHttpHost } from '../http/server.js'
+import { buildHttpHost, registeredRoutes } from '../http/server.js'
 import type { Logger } from '../shared/logger.js'
 import { Container } from './container.js'
 import { ADMIN_ERROR_HANDLERS } from './http-routes.js'
@@ -15,6 +15,8 @@ export { ROLES, type Role } from './roles.js'
 export interface RunningService {
   readonly url: string
   readonly container: Container
+  /** The routes this process serves (method, URL, whether GET /openapi.json lists it). */
+  readonly routes: ReturnType<typeof registeredRoutes>
   stop(): Promise<void>
 }
 
@@ -59,6 +61,7 @@ export async function startService(config: Config, roles: readonly Role[], log: 
   return {
     url,
     container,
+    routes: registeredRoutes(app),
     stop: async () => {
       draining = true
       log.info('shutting down: no new requests')

@@ -2,12 +2,14 @@
 // of objects within the limits, nesting, numbers a double can hold), writes the records to Kafka and
 // answers 202 once Kafka has them, or the edge's disk spool when Kafka is slow or down. Field validation happens in the events consumer, record by record:
 // a lone surrogate in one record rejects that record there, never the whole body (SDKs never resend).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isSdkPrincipal, presentedKey, type ApiKeyCache, type SdkPrincipal } from '../auth/api-keys.js'
 import type { Metrics } from '../shared/metrics.js'
 import type { Intake } from './spool/intake.js'
 import { encodeEventMessages, RecordTooLargeError } from '../broker/messages/events.js'
 import { acceptOr503 } from './accept.js'
+import { BeaconBody, eventAnswers, EventsBody } from './schemas.js'
 import { HttpError } from '../http/errors.js'
 import { jsonBodyParser } from '../http/json-body.js'
 import { TokenBuckets } from '../http/rate-limit.js'
@@ -35,7 +37,8 @@ declare module 'fastify' {
 
 const UNAUTHORIZED = 'missing or unknown SDK key: send Authorization: Bearer <server-side or client-side SDK key>'
 
-export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions): Promise<void> {
+export async function eventRoutes(server: FastifyInstance, opts: EventRoutesOptions): Promise<void> {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>()
   app.decorateRequest('principal', undefined)
   // Lone surrogates pass here and are rejected per record by the consumer (see above).
   const parseRecords = jsonBodyParser({ allowLoneSurrogates: true })
@@ -54,15 +57,10 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     return principal
   }
 
-  const ingest = async (request: FastifyRequest, reply: FastifyReply, principal: SdkPrincipal, records: unknown, sdkHeader: unknown) => {
+  const ingest = async (request: FastifyRequest, reply: FastifyReply, principal: SdkPrincipal, records: readonly object[], sdkHeader: unknown) => {
     if (opts.isDraining()) throw new HttpError('UNAVAILABLE', 'server is shutting down; retry on another instance')
-    if (!Array.isArray(records)) throw new HttpError('BAD_REQUEST', 'body must be a JSON array of event objects')
     if (records.length > opts.maxRecords) {
       throw new HttpError('PAYLOAD_TOO_LARGE', `${records.length} records is above the limit of ${opts.maxRecords} per request`, undefined, 'records')
-    }
-    for (let i = 0; i < records.length; i++) {
-      const r: unknown = records[i]
-      if (typeof r !== 'object' || r === null || Array.isArray(r)) throw new HttpError('BAD_REQUEST', `record ${i} is not a JSON object`)
     }
     if (records.length === 0) return reply.code(202).send({ requestId: request.id, accepted: 0 })
 
@@ -76,7 +74,7 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
     const bodyBytes = Number(request.headers['content-length']) || opts.maxBodyBytes
     let messages
     try {
-      messages = encodeEventMessages(records as object[], bodyBytes, meta, opts.messageMaxBytes)
+      messages = encodeEventMessages(records, bodyBytes, meta, opts.messageMaxBytes)
     } catch (err) {
       if (err instanceof RecordTooLargeError) throw new HttpError('PAYLOAD_TOO_LARGE', err.message, undefined, 'record_bytes')
       throw err
@@ -90,8 +88,10 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
   }
 
   // application/json only: any other Content-Type is 415 (the root registers no other parser).
+  const tags = ['events']
   app.post('/api/events/bulk', {
     bodyLimit: opts.maxBodyBytes,
+    schema: { tags, summary: 'Import events: a JSON array of records, answered 202 once Kafka holds them', security: [{ sdkKey: [] }], body: EventsBody, response: eventAnswers },
     // Authenticate before the body is read and parsed: an unknown key costs no parsing.
     onRequest: async (request, reply) => {
       request.principal = await authenticate(presentedKey(request.headers, false), reply)
@@ -103,13 +103,12 @@ export async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions
   // so the body is read before the key is known: it is kept small (browsers cap a beacon at 64 KiB).
   await app.register(async (beacon) => {
     beacon.addContentTypeParser('text/plain', { parseAs: 'string' }, parseRecords)
-    beacon.post('/api/events/beacon', { bodyLimit: opts.beaconMaxBodyBytes }, async (request, reply) => {
-      const body = request.body as { entries?: unknown; token?: unknown; sdk?: unknown } | null
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw new HttpError('BAD_REQUEST', 'beacon body must be a JSON object {entries, token, sdk}')
-      }
-      const principal = await authenticate(typeof body.token === 'string' ? body.token : undefined, reply)
-      return ingest(request, reply, principal, body.entries, body.sdk)
+    beacon.withTypeProvider<TypeBoxTypeProvider>().post('/api/events/beacon', {
+      bodyLimit: opts.beaconMaxBodyBytes,
+      schema: { tags, summary: "The browser SDK's beacon (text/plain JSON with the key inside)", body: BeaconBody, response: eventAnswers },
+    }, async (request, reply) => {
+      const principal = await authenticate(request.body.token, reply)
+      return ingest(request, reply, principal, request.body.entries, request.body.sdk)
     })
   })
 }

@@ -2,6 +2,7 @@
 // once Kafka or the edge's disk spool holds the payload; the alerts consumer renders it. The address is a secret: it is looked
 // up by hash, never logged (routes log their template, not the URL), and unknown, revoked or expired
 // addresses all get the same 404.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import type { Metrics } from '../shared/metrics.js'
 import type { WebhookRoutes } from '../auth/webhooks.js'
@@ -9,6 +10,7 @@ import type { Intake } from './spool/intake.js'
 import { encodeAlertMessage } from '../broker/messages/alerts.js'
 import type { WebhookRoute } from '../state/redis/integrations.js'
 import { acceptOr503 } from './accept.js'
+import { WebhookBody, webhookAnswers, WebhookParams } from './schemas.js'
 import { HttpError } from '../http/errors.js'
 import { parseJsonBody } from '../http/json-body.js'
 import type { RateLimit, RateLimiter } from '../state/redis/rate-limits.js'
@@ -38,8 +40,9 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
   // must parse as JSON with the checks of every JSON body (depth, numbers, well-formed text), else 400.
   app.addContentTypeParser('*', { parseAs: 'string' }, parseJsonBody)
 
-  app.post<{ Params: { webhookId: string } }>('/api/v1/webhook/:webhookId', {
+  app.withTypeProvider<TypeBoxTypeProvider>().post('/api/v1/webhook/:webhookId', {
     bodyLimit: opts.maxBodyBytes,
+    schema: { tags: ['webhooks'], summary: 'Post an alert payload to an integration: answered 202 once Kafka holds it', params: WebhookParams, body: WebhookBody, response: webhookAnswers },
     // Before the body is read: an unknown address costs no parsing, a limited one no Kafka write.
     onRequest: async (request, reply) => {
       const found = await opts.routes.lookup(request.params.webhookId)
@@ -54,8 +57,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
     },
     handler: async (request, reply) => {
       if (opts.isDraining()) throw new HttpError('UNAVAILABLE', 'server is shutting down; retry on another instance')
-      const body: unknown = request.body
-      if (typeof body !== 'object' || body === null) throw new HttpError('BAD_REQUEST', 'body must be a JSON object or array')
+      const body = request.body
       const { route } = request.webhook!
       const message = encodeAlertMessage(JSON.stringify(body), { integrationId: route.integrationId, accountId: route.accountId, receivedAtMs: Date.now(), requestId: request.id }, opts.messageMaxBytes)
       if (!message) throw new HttpError('PAYLOAD_TOO_LARGE', `payload is larger than ${opts.messageMaxBytes} bytes even compressed`, undefined, 'message_bytes')

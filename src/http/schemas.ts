@@ -11,7 +11,7 @@ import { Type, type TSchema } from 'typebox'
 import type { FieldProblem } from '../shared/errors.js'
 
 // verbose: errors carry their schema, whose description makes a problem readable ("must be a letter, then ...").
-const options = { allErrors: true, strict: false, useDefaults: true, removeAdditional: false, verbose: true } as const
+const options = { strict: false, useDefaults: true, removeAdditional: false, verbose: true } as const
 
 /** Schemas shared by several routes (error bodies), referenced as { $ref: '<$id>#' }. */
 const shared: TSchema[] = []
@@ -22,16 +22,50 @@ export function sharedSchema(id: string, schema: TSchema): TSchema {
   return Type.Unsafe({ $ref: `${id}#` })
 }
 
+/** Inputs with more values than this are reported by their first problem only. */
+const DETAILED_VALUES = 10_000
+
+/** Whether data holds at most `max` values (arrays, objects and scalars), counted without recursion. */
+function small(data: unknown, max = DETAILED_VALUES): boolean {
+  const stack = [data]
+  for (let seen = 0; stack.length > 0; seen++) {
+    if (seen > max) return false
+    const v = stack.pop()
+    if (typeof v === 'object' && v !== null) for (const child of Object.values(v)) stack.push(child)
+  }
+  return true
+}
+
+/**
+ * A validator that stops at the first problem, then, for an input of modest size, looks again for
+ * all of them: a hostile body of millions of wrong values must not become millions of error objects.
+ */
+function validator(first: Ajv, all: Ajv, schema: object): ValidateFunction {
+  const quick = first.compile(schema)
+  let full: ValidateFunction | undefined
+  const validate = ((data: unknown) => {
+    if (quick(data)) return true
+    if (small(data)) {
+      full ??= all.compile(schema)
+      full(data)
+      validate.errors = full.errors
+    } else validate.errors = quick.errors
+    return false
+  }) as ValidateFunction
+  return validate
+}
+
 export function installSchemaValidation(app: FastifyInstance, checkAnswers = false): void {
-  const bodies = addFormats.default(new Ajv({ ...options, coerceTypes: false }))
-  const text = addFormats.default(new Ajv({ ...options, coerceTypes: 'array' }))
+  const make = (coerceTypes: false | 'array') => [false, true].map((allErrors) => addFormats.default(new Ajv({ ...options, coerceTypes, allErrors }))) as [Ajv, Ajv]
+  const [bodyFirst, bodyAll] = make(false)
+  const [textFirst, textAll] = make('array')
   for (const schema of shared) app.addSchema(schema)
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodies : text).compile(schema))
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? validator(bodyFirst, bodyAll, schema) : validator(textFirst, textAll, schema)))
   if (!checkAnswers) {
     app.setSerializerCompiler(() => (data) => JSON.stringify(data))
     return
   }
-  const answers = addFormats.default(new Ajv({ ...options, coerceTypes: false }))
+  const answers = addFormats.default(new Ajv({ ...options, coerceTypes: false, allErrors: true }))
   for (const schema of shared) answers.addSchema(schema)
   app.setSerializerCompiler(({ schema, method, url, httpStatus }) => {
     let check: ValidateFunction | undefined

@@ -39,6 +39,13 @@ export function listeningUrl(app: FastifyInstance): string {
   return `http://${host}:${address.port}`
 }
 
+const registered = new WeakMap<FastifyInstance, { method: string; url: string; public: boolean }[]>()
+
+/** Every route registered on the host: method, URL, and whether the API description lists it. */
+export function registeredRoutes(app: FastifyInstance): readonly { method: string; url: string; public: boolean }[] {
+  return registered.get(app) ?? []
+}
+
 export function buildHttpHost(options: HostOptions): FastifyInstance {
   const { http, metrics } = options
   const apiErrorHandler = (url: string): ErrorHandler => options.apiErrorHandlers?.find((h) => url.startsWith(h.prefix))?.handler ?? errorHandler
@@ -70,6 +77,11 @@ export function buildHttpHost(options: HostOptions): FastifyInstance {
       metrics.httpErrors.inc({ route: 'unmatched', code: request.errorCode ?? 'BAD_REQUEST', limit: '' })
       request.log.info({ method: request.method, route: 'unmatched', statusCode: reply.statusCode, code: request.errorCode }, 'request refused by the router')
     },
+  })
+  const routes: { method: string; url: string; public: boolean }[] = []
+  registered.set(app, routes)
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, public: route.schema?.hide !== true })
   })
   installSchemaValidation(app, options.checkAnswers)
   registerOpenApi(app)

@@ -143,8 +143,8 @@ describe('POST /api/events/bulk', () => {
   it('answers 400 for malformed JSON, a non-array, a non-object record and prototype poisoning', async () => {
     const cases: [string, RegExp][] = [
       ['[{"eventTypeId": "a",', /not valid JSON/],
-      ['{"eventTypeId":"a"}', /JSON array/],
-      ['[{"eventTypeId":"a"}, 42]', /record 1 is not a JSON object/],
+      ['{"eventTypeId":"a"}', /body must be array/],
+      ['[{"eventTypeId":"a"}, 42]', /body\[1\] must be object/],
       ['[{"eventTypeId":"a","__proto__":{"admin":true}}]', /forbidden key/],
       ['[{"constructor":{"prototype":{"admin":true}}}]', /forbidden key/],
       ['', /empty/],

@@ -110,7 +110,7 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
     await t.access.replaceUser(demo.accountId, leaver, { userName: leaver.userName, active: false })
     expect((await putSettings(leaverPat.token, ok)).status).toBe(401)
     await t.access.deleteUser(demo.accountId, (await t.access.user(demo.accountId, leaver.id))!)
-    const noAccount = await fetch(`${svc.url}/gateway/ng/api/settings`, { method: 'PUT', headers: { 'x-api-key': demo.personalAccessToken!, 'content-type': 'application/json' }, body: '[]' })
+    const noAccount = await fetch(`${svc.url}/gateway/ng/api/settings`, { method: 'PUT', headers: { 'x-api-key': demo.personalAccessToken!, 'content-type': 'application/json' }, body: JSON.stringify(ok) })
     expect(noAccount.status).toBe(400)
     expect(await noAccount.json()).toMatchObject({ status: 'FAILURE', code: 'INVALID_REQUEST', errors: [{ fieldId: 'accountIdentifier' }] })
   })

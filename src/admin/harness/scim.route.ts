@@ -6,7 +6,9 @@ import type { Metrics } from '../../shared/metrics.js'
 import { ScimAuthError, type ScimAuthenticator } from '../../auth/scim-jwt.js'
 import { HttpError, prepareError } from '../../http/errors.js'
 import { parseJsonBody } from '../../http/json-body.js'
-import type { AccessStore, ServiceAccount, User } from '../../state/redis/access.js'
+import type { AccessStore, ServiceAccount, User as StoredUser } from '../../state/redis/access.js'
+import { Type, type TSchema } from 'typebox'
+import { AccountParams, answer, Discovery, ListQuery, listOf, PatchBody, scimAnswers, User, UserBody, UserParams } from './schemas.js'
 import { userFilter } from './scim/filter.js'
 import { applyPatch } from './scim/patch.js'
 import { ERROR_SCHEMA, LIST_SCHEMA, listParams, MAX_PAGE, parseUser, ScimError, USER_SCHEMA, userView, type UserInput } from './scim/user.js'
@@ -29,7 +31,7 @@ declare module 'fastify' {
 }
 
 type Params = { Params: { account: string } }
-type UserParams = { Params: { account: string; id: string } }
+type UserIdParams = { Params: { account: string; id: string } }
 
 export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions): Promise<void> {
   const { access } = opts
@@ -59,13 +61,13 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
   })
 
   const base = (request: FastifyRequest<Params>) => `${request.protocol}://${request.host}/gateway/ng/api/scim/account/${request.params.account}`
-  const found = async (request: FastifyRequest<UserParams>): Promise<User> => {
+  const found = async (request: FastifyRequest<UserIdParams>): Promise<StoredUser> => {
     const user = await access.user(request.params.account, request.params.id)
     if (!user) throw new ScimError(404, undefined, `User ${request.params.id} not found`)
     return user
   }
   /** Writes a change based on what was read, retrying when another write came in between. */
-  const write = async (request: FastifyRequest<UserParams>, change: (current: User) => UserInput): Promise<User> => {
+  const write = async (request: FastifyRequest<UserIdParams>, change: (current: StoredUser) => UserInput): Promise<StoredUser> => {
     for (let attempt = 0; attempt < 5; attempt++) {
       const current = await found(request)
       const { outcome, user } = await access.replaceUser(request.params.account, current, change(current))
@@ -76,7 +78,10 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
     throw new ScimError(409, undefined, 'the user kept changing; retry')
   }
 
-  app.get<Params>('/Users', async (request) => {
+  const tags = ['scim']
+  const security = [{ scimJwt: [] }]
+  const user = { tags, security, params: UserParams }
+  app.get<Params>('/Users', { schema: { tags, security, summary: 'List users: filter, startIndex, count', params: AccountParams, querystring: ListQuery, response: scimAnswers({ 200: answer('A ListResponse of users', listOf(User)) }) } }, async (request) => {
     const q = request.query as Record<string, unknown>
     const { startIndex, count } = listParams(q)
     if (q['filter'] !== undefined && typeof q['filter'] !== 'string') throw new ScimError(400, 'invalidFilter', 'give one filter parameter')
@@ -85,9 +90,9 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
     return { schemas: [LIST_SCHEMA], totalResults: matches.length, Resources: page.map((u) => userView(u, base(request))), startIndex, itemsPerPage: page.length }
   })
 
-  app.get<UserParams>('/Users/:id', async (request) => userView(await found(request), base(request)))
+  app.get<UserIdParams>('/Users/:id', { schema: { ...user, summary: 'One user', response: scimAnswers({ 200: answer('The user', User) }, [404]) } }, async (request) => userView(await found(request), base(request)))
 
-  app.post<Params>('/Users', async (request, reply) => {
+  app.post<Params>('/Users', { schema: { tags, security, summary: 'Create a user', params: AccountParams, body: UserBody, response: scimAnswers({ 201: answer('The user', User) }, [409]) } }, async (request, reply) => {
     const input = parseUser(request.body)
     if ((await access.userCount(request.params.account)) >= opts.maxUsersPerAccount) throw new ScimError(400, 'tooMany', `an account holds at most ${opts.maxUsersPerAccount} users`)
     const { outcome, user } = await access.createUser(request.params.account, input)
@@ -96,20 +101,20 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
     return reply.code(201).header('location', `${base(request)}/Users/${user.id}`).send(userView(user, base(request)))
   })
 
-  app.put<UserParams>('/Users/:id', async (request) => {
+  app.put<UserIdParams>('/Users/:id', { schema: { ...user, summary: 'Replace a user', body: UserBody, response: scimAnswers({ 200: answer('The user', User) }, [404, 409]) } }, async (request) => {
     const input = parseUser(request.body)
     const user = await write(request, () => input)
     request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id }, 'SCIM user replaced')
     return userView(user, base(request))
   })
 
-  app.patch<UserParams>('/Users/:id', async (request) => {
+  app.patch<UserIdParams>('/Users/:id', { schema: { ...user, summary: 'Change a user with a PatchOp (add, replace, remove)', body: PatchBody, response: scimAnswers({ 200: answer('The user', User) }, [404, 409]) } }, async (request) => {
     const user = await write(request, (current) => applyPatch(current, request.body))
     request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id, active: user.active }, 'SCIM user patched')
     return userView(user, base(request))
   })
 
-  app.delete<UserParams>('/Users/:id', async (request, reply) => {
+  app.delete<UserIdParams>('/Users/:id', { schema: { ...user, summary: 'Delete a user', response: scimAnswers({ 204: answer('Deleted', Type.Null()) }, [404]) } }, async (request, reply) => {
     for (let attempt = 0; attempt < 5; attempt++) {
       const outcome = await access.deleteUser(request.params.account, await found(request))
       if (outcome === 'missing') break
@@ -122,7 +127,8 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
   })
 
   // Discovery (RFC 7644 section 4).
-  app.get<Params>('/ServiceProviderConfig', async (request) => ({
+  const discovery = (summary: string, params: TSchema = AccountParams, errors: number[] = []) => ({ schema: { tags, security, summary, params, response: scimAnswers({ 200: answer(summary, Discovery) }, errors) } })
+  app.get<Params>('/ServiceProviderConfig', discovery('What this SCIM server supports'), async (request) => ({
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig'],
     patch: { supported: true },
     bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
@@ -141,13 +147,13 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
     schema: USER_SCHEMA,
     meta: { resourceType: 'ResourceType', location: `${base(request)}/ResourceTypes/User` },
   })
-  app.get<Params>('/ResourceTypes', async (request) => ({ schemas: [LIST_SCHEMA], totalResults: 1, Resources: [resourceType(request)], startIndex: 1, itemsPerPage: 1 }))
-  app.get<UserParams>('/ResourceTypes/:id', async (request) => {
+  app.get<Params>('/ResourceTypes', discovery('The resource types'), async (request) => ({ schemas: [LIST_SCHEMA], totalResults: 1, Resources: [resourceType(request)], startIndex: 1, itemsPerPage: 1 }))
+  app.get<UserIdParams>('/ResourceTypes/:id', discovery('One resource type', UserParams, [404]), async (request) => {
     if (request.params.id !== 'User') throw new ScimError(404, undefined, `ResourceType ${request.params.id} not found`)
     return resourceType(request)
   })
-  app.get<Params>('/Schemas', async (request) => ({ schemas: [LIST_SCHEMA], totalResults: 1, Resources: [userSchema(base(request))], startIndex: 1, itemsPerPage: 1 }))
-  app.get<UserParams>('/Schemas/:id', async (request) => {
+  app.get<Params>('/Schemas', discovery('The schemas of the resources'), async (request) => ({ schemas: [LIST_SCHEMA], totalResults: 1, Resources: [userSchema(base(request))], startIndex: 1, itemsPerPage: 1 }))
+  app.get<UserIdParams>('/Schemas/:id', discovery('One schema', UserParams, [404]), async (request) => {
     if (request.params.id !== USER_SCHEMA) throw new ScimError(404, undefined, `Schema ${request.params.id} not found`)
     return userSchema(base(request))
   })
@@ -182,5 +188,7 @@ export function scimErrorHandler(error: FastifyError | HttpError | ScimError, re
     return
   }
   const http = prepareError(error, request, reply)
-  void sendError(reply, http.statusCode, http.statusCode === 400 ? 'invalidSyntax' : undefined, http.message)
+  // A refused field is an invalid value (a filter, an invalid filter); a body that cannot be read is invalid syntax.
+  const scimType = http.statusCode !== 400 ? undefined : http.details?.some((d) => d.field === 'filter') ? 'invalidFilter' : http.details?.length ? 'invalidValue' : 'invalidSyntax'
+  void sendError(reply, http.statusCode, scimType, http.message)
 }

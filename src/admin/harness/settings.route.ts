@@ -7,6 +7,8 @@ import { SCIM_JWT_SETTINGS } from '../../auth/scim-jwt.js'
 import { HttpError, prepareError } from '../../http/errors.js'
 import { effectiveValue, SCIM_PERMISSIONS, SETTINGS_PERMISSIONS, type AccessStore, type PatRecord, type Permission } from '../../state/redis/access.js'
 import { isText } from '../../shared/text.js'
+import type { Static } from 'typebox'
+import { answer, SettingsBody, SettingsQuery, SettingsRead, settingsAnswers, SettingsWritten } from './schemas.js'
 
 export interface SettingsRoutesOptions {
   readonly access: AccessStore
@@ -15,10 +17,9 @@ export interface SettingsRoutesOptions {
 }
 
 const IDENTIFIERS: readonly string[] = Object.values(SCIM_JWT_SETTINGS)
-const MAX_ITEMS = 20
 const MAX_VALUE = 2048
 
-type Query = { Querystring: { accountIdentifier?: string; category?: string } }
+type Query = { Querystring: Static<typeof SettingsQuery> }
 
 export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesOptions): Promise<void> {
   const { access } = opts
@@ -27,7 +28,6 @@ export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesO
   /** The PAT of the call, valid for the account in the query and holding `needed`; else 400/401/403. */
   const authorize = async (request: FastifyRequest<Query>, needed: readonly Permission[]): Promise<{ accountId: string; pat: PatRecord }> => {
     const accountId = request.query.accountIdentifier
-    if (!accountId) throw new HttpError('BAD_REQUEST', 'accountIdentifier is required', [{ field: 'accountIdentifier', problem: 'is required' }])
     const token = request.headers['x-api-key']
     const pat = typeof token === 'string' && token ? await access.pat(token) : undefined
     if (!pat || pat.accountId !== accountId || pat.expiresAt <= Date.now()) {
@@ -44,11 +44,13 @@ export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesO
     return { accountId, pat }
   }
 
-  app.put<Query>('/settings', async (request) => {
+  const tags = ['settings']
+  const security = [{ personalAccessToken: [] }]
+  app.put<Query & { Body: unknown[] }>('/settings', {
+    schema: { tags, security, summary: 'Write the SCIM JWT settings; new values take effect after a delay. Each item is answered on its own', querystring: SettingsQuery, body: SettingsBody, response: settingsAnswers({ 200: answer('One result per item', SettingsWritten) }) },
+  }, async (request) => {
     const { accountId, pat } = await authorize(request, SETTINGS_PERMISSIONS)
     const body = request.body
-    if (!Array.isArray(body)) throw new HttpError('BAD_REQUEST', 'body must be a JSON array of settings', [{ field: 'body', problem: 'must be a JSON array' }])
-    if (body.length === 0 || body.length > MAX_ITEMS) throw new HttpError('BAD_REQUEST', `send 1 to ${MAX_ITEMS} settings`, [{ field: 'body', problem: `must hold 1 to ${MAX_ITEMS} items` }])
 
     // Items are checked independently; a later item naming the same setting as an earlier one fails.
     const seen = new Set<string>()
@@ -115,10 +117,10 @@ export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesO
     }
   })
 
-  app.get<Query>('/settings', async (request) => {
+  app.get<Query>('/settings', {
+    schema: { tags, security, summary: 'The SCIM JWT settings in effect, and pending values', querystring: SettingsQuery, response: settingsAnswers({ 200: answer('Every SCIM JWT setting', SettingsRead) }) },
+  }, async (request) => {
     const { accountId } = await authorize(request, ['core_setting_view'])
-    const category = request.query.category
-    if (category !== undefined && category !== 'SCIM') throw new HttpError('BAD_REQUEST', 'category must be SCIM', [{ field: 'category', problem: 'must be SCIM' }])
     const settings = await access.settings(accountId)
     const now = Date.now()
     return {

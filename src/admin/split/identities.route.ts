@@ -8,7 +8,7 @@ import type { IdentityStore, IdentityValues } from '../../state/redis/identities
 import type { Store } from '../../state/redis/store.js'
 import { isKeyText, isText, MAX_KEY_LENGTH } from '../../shared/text.js'
 import type { AdminAccess } from './access.js'
-import { answer, Deleted, IdentitiesBody, IdentitiesParams, IdentitiesResult, Identity, IdentityBody, IdentityParams, splitAnswers } from './schemas.js'
+import { answer, Deleted, IdentitiesBody, IdentitiesParams, IdentitiesResult, Identity, IdentityBody, IdentityParams, splitAnswers, ADMIN_SECURITY } from './schemas.js'
 
 const ATTRIBUTE_ID = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/
 const MAX_ATTRIBUTES = 100
@@ -33,7 +33,7 @@ export async function identityRoutes(server: FastifyInstance, opts: { access: Ad
   // Entries are checked one by one: the invalid ones are listed in `failed`, the others saved.
   app.post('/trafficTypes/:trafficType/environments/:env/identities', {
     bodyLimit: BODY_LIMIT,
-    schema: { tags, summary: 'Create or update many identities in one call', params: IdentitiesParams, body: IdentitiesBody, response: splitAnswers({ 200: answer('The saved identities, and the refused entries with why', IdentitiesResult) }, [403, 404, 413]) },
+    schema: { tags, security: ADMIN_SECURITY, summary: 'Create or update many identities in one call', params: IdentitiesParams, body: IdentitiesBody, response: splitAnswers({ 200: answer('The saved identities, and the refused entries with why', IdentitiesResult) }, [403, 404, 413]) },
   }, async (request) => {
     const t = await target(request, request.params)
     const stored = new Map<string, IdentityValues>()
@@ -48,7 +48,7 @@ export async function identityRoutes(server: FastifyInstance, opts: { access: Ad
     return { objects: [...stored].map(([key, values]) => view(t, key, values)), failed, metadata: null, offset: null, limit: null, count: null, total: null }
   })
 
-  const one = { tags, params: IdentityParams }
+  const one = { tags, security: ADMIN_SECURITY, params: IdentityParams }
   app.get('/trafficTypes/:trafficType/environments/:env/identities/:key', { schema: { ...one, summary: 'One identity', response: splitAnswers({ 200: answer('The identity', Identity) }, [403, 404]) } }, async (request) => {
     const t = await target(request, request.params)
     const values = await identities.get(t.trafficTypeId, t.environmentId, request.params.key)

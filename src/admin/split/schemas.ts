@@ -5,6 +5,9 @@ import { answer, errorAnswers, sharedSchema } from '../../http/schemas.js'
 import { MAX_KEYS_PER_UPDATE, MAX_SEGMENT_TEXT } from '../../services/segments.js'
 import { MAX_KEY_LENGTH } from '../../shared/text.js'
 
+/** An admin API key, as a bearer token or in x-api-key. */
+export const ADMIN_SECURITY: { [scheme: string]: string[] }[] = [{ adminKey: [] }, { adminKeyHeader: [] }]
+
 export const MAX_PAGE = 200
 export const DEFAULT_PAGE = 20
 

@@ -11,7 +11,7 @@ import type { Workspace } from '../../state/redis/store.js'
 import type { AdminAccess } from './access.js'
 import {
   answer, AuditPage, CreateSegmentBody, DefinitionPage, DefinitionView, Deleted, EnvSegmentParams, KeysPage, KeysQuery, pagingQuery, RemoveKeysBody, RemoveKeysResult,
-  SegmentPage, SegmentView, splitAnswers, UploadBody, UploadResult, WsEnvParams, WsSegmentParams, WsTrafficTypeParams,
+  SegmentPage, SegmentView, splitAnswers, UploadBody, UploadResult, WsEnvParams, WsSegmentParams, WsTrafficTypeParams, ADMIN_SECURITY,
 } from './schemas.js'
 
 /** 10,000 keys of 250 characters, JSON-quoted, fit comfortably. */
@@ -33,7 +33,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
   const { access, segments } = opts
 
   app.post('/segments/ws/:ws/trafficTypes/:trafficType', {
-    schema: { tags, summary: 'Create a segment for a traffic type (name or id) of the workspace', params: WsTrafficTypeParams, body: CreateSegmentBody, response: splitAnswers({ 200: answer('The segment', SegmentView) }, [403, 404, 409]) },
+    schema: { tags, security: ADMIN_SECURITY, summary: 'Create a segment for a traffic type (name or id) of the workspace', params: WsTrafficTypeParams, body: CreateSegmentBody, response: splitAnswers({ 200: answer('The segment', SegmentView) }, [403, 404, 409]) },
   }, async (request) => {
     const ws = await access.workspace(request, request.params.ws, 'segments')
     const { name, description } = request.body
@@ -43,7 +43,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
   })
 
   app.get('/segments/ws/:ws', {
-    schema: { tags, summary: "The workspace's segments, paged", params: Type.Object({ ws: Type.String() }), querystring: pagingQuery(), response: splitAnswers({ 200: answer('A page of segments', SegmentPage) }, [404]) },
+    schema: { tags, security: ADMIN_SECURITY, summary: "The workspace's segments, paged", params: Type.Object({ ws: Type.String() }), querystring: pagingQuery(), response: splitAnswers({ 200: answer('A page of segments', SegmentPage) }, [404]) },
   }, async (request) => {
     const ws = await access.workspace(request, request.params.ws, 'read')
     const { offset, limit } = request.query
@@ -52,7 +52,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
   })
 
   app.get('/segments/ws/:ws/environments/:env', {
-    schema: { tags, summary: 'Segments active in an environment, paged', params: WsEnvParams, querystring: pagingQuery(), response: splitAnswers({ 200: answer('A page of segment definitions', DefinitionPage) }, [404]) },
+    schema: { tags, security: ADMIN_SECURITY, summary: 'Segments active in an environment, paged', params: WsEnvParams, querystring: pagingQuery(), response: splitAnswers({ 200: answer('A page of segment definitions', DefinitionPage) }, [404]) },
   }, async (request) => {
     const { env, ws } = await access.environment(request, request.params.env, 'read')
     if (ws.id !== request.params.ws) throw new HttpError('NOT_FOUND', `environment ${env.id} not found in workspace ${request.params.ws}`)
@@ -63,7 +63,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
   })
 
   app.delete('/segments/ws/:ws/:name', {
-    schema: { tags, summary: 'Delete a segment with its definitions and keys in every environment', params: WsSegmentParams, response: splitAnswers({ 200: answer('Deleted', Deleted) }, [403, 404]) },
+    schema: { tags, security: ADMIN_SECURITY, summary: 'Delete a segment with its definitions and keys in every environment', params: WsSegmentParams, response: splitAnswers({ 200: answer('Deleted', Deleted) }, [403, 404]) },
   }, async (request) => {
     const ws = await access.workspace(request, request.params.ws, 'segments')
     await segments.delete(ws, request.params.name, access.principal(request).environmentIds)
@@ -76,7 +76,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
     const page = await segments.audit(ws, name, offset, limit, access.principal(request).environmentIds)
     return { objects: page.objects.map((e) => ({ ...e, at: new Date(e.at).toISOString() })), offset, limit, totalCount: page.totalCount }
   }
-  const auditSchema = { tags, summary: 'Who changed the segment, when, what and why (newest first)', querystring: pagingQuery(), response: splitAnswers({ 200: answer('A page of audit entries', AuditPage) }, [404]) }
+  const auditSchema = { tags, security: ADMIN_SECURITY, summary: 'Who changed the segment, when, what and why (newest first)', querystring: pagingQuery(), response: splitAnswers({ 200: answer('A page of audit entries', AuditPage) }, [404]) }
   app.get('/segments/ws/:ws/:name/audit', { schema: { ...auditSchema, params: WsSegmentParams } }, async (request) =>
     auditPage(request, await access.workspace(request, request.params.ws, 'read'), request.params.name, request.query.offset, request.query.limit),
   )
@@ -86,7 +86,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
 
   // The body (Split's Python client sends "") is ignored.
   app.post('/segments/:env/:name', {
-    schema: { tags, summary: 'Activate a segment in an environment', params: EnvSegmentParams, response: splitAnswers({ 200: answer('The definition in the environment', DefinitionView) }, [403, 404, 409]) },
+    schema: { tags, security: ADMIN_SECURITY, summary: 'Activate a segment in an environment', params: EnvSegmentParams, response: splitAnswers({ 200: answer('The definition in the environment', DefinitionView) }, [403, 404, 409]) },
   }, async (request) => {
     const { env, ws } = await access.environment(request, request.params.env, 'segments')
     const { segment, definition } = await segments.activate(ws, env, request.params.name, access.actor(request))
@@ -94,7 +94,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
   })
 
   app.delete('/segments/:env/:name', {
-    schema: { tags, summary: 'Deactivate a segment in an environment (once it has no keys there)', params: EnvSegmentParams, response: splitAnswers({ 200: answer('Deactivated', Deleted) }, [403, 404, 409]) },
+    schema: { tags, security: ADMIN_SECURITY, summary: 'Deactivate a segment in an environment (once it has no keys there)', params: EnvSegmentParams, response: splitAnswers({ 200: answer('Deactivated', Deleted) }, [403, 404, 409]) },
   }, async (request) => {
     const { env, ws } = await access.environment(request, request.params.env, 'segments')
     await segments.deactivate(ws, env, request.params.name, access.actor(request))
@@ -105,6 +105,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
   // ?replace= on /uploadKeys, and a key file on either.
   const uploadSchema = {
     tags,
+    security: ADMIN_SECURITY,
     summary: 'Add keys (or replace them all with ?replace=true) in one atomic update',
     params: EnvSegmentParams,
     querystring: KeysQuery,
@@ -123,7 +124,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
   app.put('/segments/:env/:name/uploadKeys', { bodyLimit: KEYS_BODY_LIMIT, schema: uploadSchema }, upload)
 
   app.get('/segments/:env/:name/keys', {
-    schema: { tags, summary: 'Keys in a stable (lexicographic) order; count is the total', params: EnvSegmentParams, querystring: pagingQuery(100), response: splitAnswers({ 200: answer('A page of keys', KeysPage) }, [404]) },
+    schema: { tags, security: ADMIN_SECURITY, summary: 'Keys in a stable (lexicographic) order; count is the total', params: EnvSegmentParams, querystring: pagingQuery(100), response: splitAnswers({ 200: answer('A page of keys', KeysPage) }, [404]) },
   }, async (request) => {
     const { env, ws } = await access.environment(request, request.params.env, 'read')
     const { offset, limit } = request.query
@@ -133,7 +134,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
 
   app.put('/segments/:env/:name/removeKeys', {
     bodyLimit: KEYS_BODY_LIMIT,
-    schema: { tags, summary: 'Remove keys; the comment goes to the audit log', params: EnvSegmentParams, querystring: KeysQuery, body: withKeyFile(RemoveKeysBody), response: splitAnswers({ 200: answer('How many keys were removed', RemoveKeysResult) }, [403, 404, 413, 415]) },
+    schema: { tags, security: ADMIN_SECURITY, summary: 'Remove keys; the comment goes to the audit log', params: EnvSegmentParams, querystring: KeysQuery, body: withKeyFile(RemoveKeysBody), response: splitAnswers({ 200: answer('How many keys were removed', RemoveKeysResult) }, [403, 404, 413, 415]) },
   }, async (request) => {
     const { env, ws } = await access.environment(request, request.params.env, 'segments')
     // A body with content types per media type is typed unknown: the schema above has checked it.

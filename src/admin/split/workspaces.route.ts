@@ -3,14 +3,14 @@ import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Store } from '../../state/redis/store.js'
 import type { AdminAccess } from './access.js'
-import { answer, Environments, pagingQuery, splitAnswers, TrafficTypes, WorkspacePage, WsParams } from './schemas.js'
+import { answer, Environments, pagingQuery, splitAnswers, TrafficTypes, WorkspacePage, WsParams, ADMIN_SECURITY } from './schemas.js'
 
 export async function workspaceRoutes(server: FastifyInstance, opts: { access: AdminAccess; store: Store }): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
   const { access, store } = opts
   const tags = ['split']
 
-  app.get('/workspaces', { schema: { tags, summary: 'Workspaces of the key\'s account (within its scope), paged', querystring: pagingQuery(), response: splitAnswers({ 200: answer('A page of workspaces', WorkspacePage) }) } }, async (request) => {
+  app.get('/workspaces', { schema: { tags, security: ADMIN_SECURITY, summary: 'Workspaces of the key\'s account (within its scope), paged', querystring: pagingQuery(), response: splitAnswers({ 200: answer('A page of workspaces', WorkspacePage) }) } }, async (request) => {
     const p = access.require(request, 'read')
     const { offset, limit } = request.query
     const all = await store.listWorkspaces(p.accountId, p.workspaceIds)
@@ -22,13 +22,13 @@ export async function workspaceRoutes(server: FastifyInstance, opts: { access: A
     }
   })
 
-  app.get('/environments/ws/:ws', { schema: { tags, summary: 'Environments of a workspace', params: WsParams, response: splitAnswers({ 200: answer('The environments the key may use', Environments) }, [404]) } }, async (request) => {
+  app.get('/environments/ws/:ws', { schema: { tags, security: ADMIN_SECURITY, summary: 'Environments of a workspace', params: WsParams, response: splitAnswers({ 200: answer('The environments the key may use', Environments) }, [404]) } }, async (request) => {
     const ws = await access.workspace(request, request.params.ws, 'read')
     const envs = await store.environments(ws.id)
     return envs.filter((e) => access.mayUseEnvironment(request, e.id)).map((e) => ({ name: e.name, id: e.id, production: e.production }))
   })
 
-  app.get('/trafficTypes/ws/:ws', { schema: { tags, summary: 'Traffic types of a workspace', params: WsParams, response: splitAnswers({ 200: answer('The traffic types', TrafficTypes) }, [404]) } }, async (request) => {
+  app.get('/trafficTypes/ws/:ws', { schema: { tags, security: ADMIN_SECURITY, summary: 'Traffic types of a workspace', params: WsParams, response: splitAnswers({ 200: answer('The traffic types', TrafficTypes) }, [404]) } }, async (request) => {
     const ws = await access.workspace(request, request.params.ws, 'read')
     return (await store.trafficTypes(ws.id)).map((t) => ({ id: t.id, name: t.name, displayAttributeId: null }))
   })

@@ -11,6 +11,7 @@ import { createMetrics } from '../../../src/shared/metrics.js'
 import type { ApiKeyCache } from '../../../src/auth/api-keys.js'
 import { MemoryBroker } from '../../../src/broker/memory.js'
 import { errorHandler } from '../../../src/http/errors.js'
+import { installSchemaValidation } from '../../../src/http/schemas.js'
 import { eventRoutes } from '../../../src/edge/events.route.js'
 import { SpoolingIntake } from '../../../src/edge/spool/intake.js'
 
@@ -38,6 +39,7 @@ async function build(draining: boolean, spoolMaxBytes = 1 << 20) {
   intake = new SpoolingIntake(broker, { dir, maxBytes: spoolMaxBytes, afterMs: 200 }, metrics, log)
   await intake.open()
   app = Fastify()
+  installSchemaValidation(app)
   app.setErrorHandler(errorHandler)
   await app.register(eventRoutes, {
     intake, apiKeys, metrics: createMetrics(), topic: 'events',

@@ -1,0 +1,94 @@
+// Account settings and SCIM as JSON Schema: parameters, bodies, answers, and the error bodies of
+// Harness (settings) and of SCIM (RFC 7644 3.12).
+import { Type, type TSchema } from 'typebox'
+import { answer, errorAnswers, sharedSchema } from '../../http/schemas.js'
+
+export { answer }
+
+const FieldErrors = Type.Array(Type.Object({ fieldId: Type.String(), error: Type.String() }))
+/** Harness's error bodies: FAILURE naming the fields of bad input, ERROR otherwise. */
+export const HarnessError = sharedSchema(
+  'HarnessError',
+  Type.Union([
+    Type.Object({ status: Type.Literal('FAILURE'), code: Type.String(), message: Type.String(), correlationId: Type.String(), errors: FieldErrors }),
+    Type.Object({
+      status: Type.Literal('ERROR'),
+      code: Type.String(),
+      message: Type.String(),
+      correlationId: Type.String(),
+      detailedMessage: Type.Null(),
+      responseMessages: Type.Array(Type.Object({ code: Type.String(), level: Type.String(), message: Type.String(), exception: Type.Null(), failureTypes: Type.Array(Type.String()) })),
+      metadata: Type.Null(),
+    }),
+  ]),
+)
+
+export const ScimErrorBody = sharedSchema(
+  'ScimError',
+  Type.Object({ schemas: Type.Array(Type.String()), status: Type.String({ description: 'the HTTP status, as a string' }), scimType: Type.Optional(Type.String()), detail: Type.String() }),
+)
+
+export const SettingsQuery = Type.Object({
+  accountIdentifier: Type.String({ minLength: 1, maxLength: 100 }),
+  category: Type.Optional(Type.Literal('SCIM')),
+})
+/** Each item is checked on its own and answered in `data` (updateStatus, errorMessage). */
+export const SettingsBody = Type.Array(Type.Unknown({ description: '{identifier, value, allowOverrides, updateType: UPDATE | RESTORE}' }), { minItems: 1, maxItems: 20 })
+const Setting = Type.Object({
+  identifier: Type.Union([Type.String(), Type.Null()]),
+  category: Type.Literal('SCIM'),
+  groupIdentifier: Type.String(),
+  valueType: Type.String(),
+  value: Type.Union([Type.String(), Type.Null()]),
+  defaultValue: Type.Null(),
+  allowOverrides: Type.Boolean(),
+  settingSource: Type.String(),
+  isSettingEditable: Type.Boolean(),
+})
+const nullableInt = Type.Union([Type.Integer(), Type.Null()])
+export const SettingsWritten = Type.Object({
+  status: Type.Literal('SUCCESS'),
+  data: Type.Array(Type.Object({ identifier: Type.Union([Type.String(), Type.Null()]), setting: Setting, lastModifiedAt: nullableInt, effectiveAt: nullableInt, updateStatus: Type.Boolean(), errorMessage: Type.Union([Type.String(), Type.Null()]) })),
+  metaData: Type.Null(),
+  correlationId: Type.String(),
+})
+export const SettingsRead = Type.Object({
+  status: Type.Literal('SUCCESS'),
+  data: Type.Array(Type.Object({ setting: Setting, pendingValue: Type.Union([Type.String(), Type.Null()]), effectiveAt: nullableInt, lastModifiedAt: nullableInt })),
+  metaData: Type.Null(),
+  correlationId: Type.String(),
+})
+
+export function settingsAnswers(ok: Record<number, TSchema>): Record<number, TSchema> {
+  return { ...ok, ...errorAnswers(HarnessError, [400, 401, 403, 503]) }
+}
+
+export function scimAnswers(ok: Record<number, TSchema>, errors: readonly number[] = []): Record<number, TSchema> {
+  return { ...ok, ...errorAnswers(ScimErrorBody, [400, 401, 403, 503, ...errors]) }
+}
+
+export const AccountParams = Type.Object({ account: Type.String({ minLength: 1, maxLength: 100 }) })
+export const UserParams = Type.Object({ account: Type.String({ minLength: 1, maxLength: 100 }), id: Type.String({ minLength: 1, maxLength: 200 }) })
+export const ListQuery = Type.Object({
+  filter: Type.Optional(Type.String({ description: 'a SCIM filter, e.g. userName eq "ada@example.com"' })),
+  startIndex: Type.Optional(Type.String({ description: '1-based index of the first result' })),
+  count: Type.Optional(Type.String({ description: 'results per page (at most 200)' })),
+})
+/** A SCIM User as sent: attribute names are case-insensitive, so the resource is validated by the SCIM code (scim/user.ts). */
+export const UserBody = Type.Object({}, { additionalProperties: true, description: 'a SCIM User (urn:ietf:params:scim:schemas:core:2.0:User): userName required; externalId, name, displayName, emails, active' })
+export const PatchBody = Type.Object({}, { additionalProperties: true, description: 'a PatchOp: {schemas, Operations: [{op: add | replace | remove, path?, value?}]}' })
+
+const Email = Type.Object({ value: Type.String(), type: Type.Optional(Type.String()), primary: Type.Optional(Type.Boolean()) })
+export const User = Type.Object({
+  schemas: Type.Array(Type.String()),
+  id: Type.String(),
+  externalId: Type.Optional(Type.String()),
+  userName: Type.String(),
+  name: Type.Optional(Type.Object({ givenName: Type.Optional(Type.String()), familyName: Type.Optional(Type.String()), formatted: Type.Optional(Type.String()) })),
+  displayName: Type.Optional(Type.String()),
+  emails: Type.Optional(Type.Array(Email)),
+  active: Type.Boolean(),
+  meta: Type.Object({ resourceType: Type.Literal('User'), created: Type.String({ format: 'date-time' }), lastModified: Type.String({ format: 'date-time' }), location: Type.String(), version: Type.String() }),
+})
+export const listOf = (item: TSchema) => Type.Object({ schemas: Type.Array(Type.String()), totalResults: Type.Integer(), Resources: Type.Array(item), startIndex: Type.Integer(), itemsPerPage: Type.Integer() })
+export const Discovery = Type.Object({ schemas: Type.Array(Type.String()) }, { additionalProperties: true })

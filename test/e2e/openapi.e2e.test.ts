@@ -1,0 +1,65 @@
+// GET /openapi.json describes every public route of a process that runs every role: it is a valid
+// OpenAPI 3.1 document (checked by an independent validator), lists each route with its method, and
+// gives each operation its success answer and its error answers in the API's own error body. That
+// the answers match these schemas is checked by every other test (SLUICE_CHECK_ANSWERS).
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { RunningService } from '../../src/app/service.js'
+import { createTestEnv, type TestEnv } from '../support/harness.js'
+
+let t: TestEnv
+let service: RunningService
+let doc: { openapi: string; paths: Record<string, Record<string, { tags?: string[]; summary?: string; responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>>; components: { schemas: Record<string, unknown> } }
+
+beforeAll(async () => {
+  t = await createTestEnv()
+  service = await t.start(['edge', 'admin', 'events', 'alerts'])
+  const res = await fetch(`${service.url}/openapi.json`)
+  expect(res.status).toBe(200)
+  doc = (await res.json()) as typeof doc
+}, 120_000)
+afterAll(async () => t?.close())
+
+const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}')
+
+it('is a valid OpenAPI 3.1 document', async () => {
+  expect(doc.openapi).toBe('3.1.0')
+  const result = await new Validator().validate(doc as unknown as Parameters<Validator["validate"]>[0])
+  expect(result.errors ?? []).toEqual([])
+  expect(result.valid).toBe(true)
+})
+
+it('lists every public route of every API with its method, and no internal one', () => {
+  const routes = service.routes.filter((r) => r.public && r.method !== 'HEAD')
+  expect(routes.length).toBeGreaterThan(40)
+  for (const { method, url } of routes) expect(doc.paths[openApiPath(url)]?.[method.toLowerCase()], `${method} ${url}`).toBeDefined()
+  const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+  expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${openApiPath(r.url)}`).sort())
+  for (const internal of ['/healthz', '/readyz', '/metrics', '/openapi.json']) expect(doc.paths[internal]).toBeUndefined()
+  for (const api of ['/api/events/bulk', '/api/v1/webhook/{webhookId}', '/api/v1/integrations', '/internal/api/v2/workspaces', '/gateway/ng/api/settings', '/gateway/ng/api/scim/account/{account}/Users']) {
+    expect(doc.paths[api], api).toBeDefined()
+  }
+})
+
+it("gives every operation a tag, a summary, a success answer and its errors in the API's error body", () => {
+  const errorBody: [RegExp, string][] = [
+    [/^\/internal\/api\/v2\//, 'SplitError'],
+    [/^\/gateway\/ng\/api\/scim\//, 'ScimError'],
+    [/^\/gateway\/ng\/api\//, 'HarnessError'],
+    [/^\/api\//, 'SluiceError'],
+  ]
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    const expected = errorBody.find(([re]) => re.test(path))![1]
+    expect(doc.components.schemas[expected], expected).toBeDefined()
+    for (const [method, op] of Object.entries(ops)) {
+      const where = `${method.toUpperCase()} ${path}`
+      expect(op.tags?.length, where).toBeGreaterThan(0)
+      expect(op.summary, where).toBeTruthy()
+      const statuses = Object.keys(op.responses)
+      expect(statuses.some((s) => s.startsWith('2')), where).toBe(true)
+      const errors = statuses.filter((s) => /^[45]/.test(s))
+      expect(errors.length, where).toBeGreaterThanOrEqual(3)
+      for (const status of errors) expect(JSON.stringify(op.responses[status]), `${where} ${status}`).toContain(`#/components/schemas/${expected}`)
+    }
+  }
+})
