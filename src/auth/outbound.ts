@@ -94,7 +94,7 @@ export function guardedGet(raw: string, policy: OutboundPolicy, headers: Record<
         callback(null, addresses[0]!.address, addresses[0]!.family)
       })
     }
-    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: 'GET', headers, lookup: guardedLookup as never }, (res: IncomingMessage) => {
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: 'GET', headers, lookup: guardedLookup }, (res: IncomingMessage) => {
       const status = res.statusCode ?? 0
       if (status >= 300 && status < 400) return fail(new OutboundError(`answered a redirect (${status}); redirects are not followed`))
       if (status !== 200) return fail(new OutboundError(`answered ${status}, not 200`))

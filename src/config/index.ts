@@ -180,7 +180,7 @@ function deepFreeze<T>(value: T): T {
 export function settingsTable(): string {
   const def = (s: Setting) => {
     const d = (s.schema as { default?: unknown }).default
-    return s.defaultDoc ?? (d === undefined ? '' : d === '' ? 'empty' : `\`${String(d)}\``)
+    return s.defaultDoc ?? (d === undefined ? '' : d === '' ? 'empty' : `\`${JSON.stringify(d).replace(/^"(.*)"$/, '$1')}\``)
   }
   const rows = settings().map((s) => `| \`${s.env}\` | ${def(s)} | ${s.doc.replaceAll('|', '\\|')} |`)
   return ['| variable | default | what it does |', '|---|---|---|', ...rows].join('\n')

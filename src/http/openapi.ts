@@ -32,7 +32,7 @@ export function registerOpenApi(app: FastifyInstance): void {
         },
       },
     },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json['$id'] ?? `def-${i}`) },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`) },
   })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 }

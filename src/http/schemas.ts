@@ -100,13 +100,14 @@ export function fieldProblems(errors: readonly ErrorObject[], context: string | 
       .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
       .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '')
     let problem = e.message ?? 'is invalid'
-    const child = e.keyword === 'required' ? e.params['missingProperty'] : e.keyword === 'additionalProperties' ? e.params['additionalProperty'] : undefined
-    if (child !== undefined) path = path ? `${path}.${String(child)}` : String(child)
+    const params = e.params as Record<string, unknown>
+    const child = e.keyword === 'required' ? params['missingProperty'] : e.keyword === 'additionalProperties' ? params['additionalProperty'] : undefined
+    if (typeof child === 'string') path = path ? `${path}.${child}` : child
     if (e.keyword === 'required') problem = 'is required'
     if (e.keyword === 'additionalProperties') problem = 'is not a known field'
-    if (e.keyword === 'enum') problem = `must be one of ${(e.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`
-    if (e.keyword === 'const') problem = `must be ${JSON.stringify(e.params['allowedValue'])}`
-    const description = e.parentSchema?.['description']
+    if (e.keyword === 'enum') problem = `must be one of ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`
+    if (e.keyword === 'const') problem = `must be ${JSON.stringify(params['allowedValue'])}`
+    const description: unknown = e.parentSchema?.['description']
     if (typeof description === 'string') {
       if (e.keyword === 'pattern') problem = `must be ${description}`
       else if (LIMIT_KEYWORDS.has(e.keyword)) problem = `${problem} (${description})`

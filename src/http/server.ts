@@ -49,8 +49,10 @@ export function registeredRoutes(app: FastifyInstance): readonly { method: strin
 export function buildHttpHost(options: HostOptions): FastifyInstance {
   const { http, metrics } = options
   const apiErrorHandler = (url: string): ErrorHandler => options.apiErrorHandlers?.find((h) => url.startsWith(h.prefix))?.handler ?? errorHandler
+  // Typed as Fastify's logger, so the instance is FastifyInstance with its default logger type.
+  const logger: FastifyBaseLogger = options.log
   const app = Fastify({
-    loggerInstance: options.log as FastifyBaseLogger,
+    loggerInstance: logger,
     // One line per request, written in onResponse below, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     // Request ids are ours; a client-sent id is not trusted into the logs.

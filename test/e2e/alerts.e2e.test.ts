@@ -259,13 +259,13 @@ describe('webhook address', () => {
       ...Array.from({ length: 8 }, (_, i) => call('PATCH', `/api/v1/integrations/${id}`, { description: `edit ${i}` })),
     ])
     expect(results.map((r) => r.status)).toEqual(Array.from({ length: 9 }, () => 200))
-    const current = webhookPath(results[0]!.body)
+    const current = webhookPath(results[0].body)
     expect(current).not.toBe(old)
     // Shown once: later reads name the address by id only, and Redis holds only its hash.
     const read = (await call('GET', `/api/v1/integrations/${id}`)).body
     expect(read).not.toHaveProperty('webhookUrl')
     expect(read).not.toHaveProperty('testCommand')
-    expect(read['webhookAddressId']).toBe(results[0]!.body['webhookAddressId'])
+    expect(read['webhookAddressId']).toBe(results[0].body['webhookAddressId'])
     const stored = (await t.redis.get(`${t.config.redis.keyPrefix}integration:${id}`))!
     for (const address of [old, current]) expect(stored).not.toContain(address.split('/').pop())
     expect((await post(old, {})).status).toBe(404)

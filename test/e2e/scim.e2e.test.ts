@@ -44,7 +44,7 @@ async function scim(method: string, path: string, bearer: string | undefined, bo
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   const text = await res.text()
-  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as any } // eslint-disable-line @typescript-eslint/no-explicit-any
+  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) }  
 }
 
 async function putSettings(pat: string | undefined, items: unknown, account = demo.accountId) {
@@ -369,7 +369,8 @@ describe("the README's runnable example", () => {
   it('examples/scim-jwt.mjs goes from settings to a first SCIM call', async () => {
     const { writeFile } = await import('node:fs/promises')
     const { tmpdir } = await import('node:os')
-    const { join } = await import('node:path')
+    const path = await import('node:path')
+    const join = (...parts: string[]) => path.join(...parts)
     const { spawn } = await import('node:child_process')
     const { fileURLToPath } = await import('node:url')
     const demoFile = join(tmpdir(), `sluice-demo-${Date.now()}.json`)

@@ -45,7 +45,7 @@ beforeAll(async () => {
   keys.otherAdmin = await key('--account', ids.other)
   keys.stageOnly = await key('--account', ids.account, '--environment', ids.stage)
   keys.sdk = await key('--kind', 'server', '--account', ids.account, '--environment', ids.prod)
-  api = splitApi(svc.url, keys.admin!)
+  api = splitApi(svc.url, keys.admin)
 }, 120_000)
 
 afterAll(async () => {

@@ -115,7 +115,7 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     } catch (err) {
       last = err
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`)
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${last instanceof Error ? last.message : JSON.stringify(last)}` : ''}`)
     await new Promise((r) => setTimeout(r, 200))
   }
 }

@@ -12,7 +12,7 @@ import { EventsConsumer } from '../../src/consumers/events.consumer.js'
 import { parseJsonBody } from '../../src/http/json-body.js'
 import { HttpError } from '../../src/http/errors.js'
 import { ALERT_TEMPLATES, TEMPLATE_IDS } from '../../src/pipeline/alerts/templates.js'
-import { checkMapping, renderAlerts, SEVERITIES, type AlertMapping, type RenderOutcome } from '../../src/pipeline/alerts/render.js'
+import { checkMapping, renderAlerts, SEVERITIES, type RenderOutcome } from '../../src/pipeline/alerts/render.js'
 import { EVENT_HEADERS } from '../../src/broker/messages/events.js'
 import { MAX_RAW_CHARS, processEvent } from '../../src/pipeline/events.js'
 import { inspectJson, MAX_JSON_DEPTH } from '../../src/shared/json-checks.js'
@@ -370,7 +370,7 @@ describe('generated mappings', () => {
         }
         accepted++
         const started = performance.now()
-        expectStorableOutcomes(await renderAlerts(checked.mapping as AlertMapping, body, ctx))
+        expectStorableOutcomes(await renderAlerts(checked.mapping, body, ctx))
         // The CPU budget is 1 s per payload; wall time adds only the yields between slices.
         expect(performance.now() - started).toBeLessThan(5000)
       }),

@@ -85,7 +85,7 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
     const q = request.query as Record<string, unknown>
     const { startIndex, count } = listParams(q)
     if (q['filter'] !== undefined && typeof q['filter'] !== 'string') throw new ScimError(400, 'invalidFilter', 'give one filter parameter')
-    const matches = (await access.users(request.params.account)).filter(userFilter(q['filter'] as string | undefined))
+    const matches = (await access.users(request.params.account)).filter(userFilter(q['filter']))
     const page = matches.slice(startIndex - 1, startIndex - 1 + count)
     return { schemas: [LIST_SCHEMA], totalResults: matches.length, Resources: page.map((u) => userView(u, base(request))), startIndex, itemsPerPage: page.length }
   })

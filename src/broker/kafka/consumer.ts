@@ -47,7 +47,7 @@ class HandlerBug extends Error {
 
 function rootCause(err: unknown): { type?: string; name?: string } {
   let e = err as { cause?: unknown; type?: string; name?: string } | undefined
-  for (let i = 0; i < 10 && e?.cause; i++) e = e.cause as typeof e
+  for (let i = 0; i < 10 && e?.cause; i++) e = e.cause
   return e ?? {}
 }
 
@@ -190,7 +190,9 @@ export class SupervisedConsumer implements Consumer {
     }
   }
 
-  private async eachBatch(consumer: KafkaConsumer, { batch, heartbeat }: EachBatchPayload): Promise<void> {
+  private async eachBatch(consumer: KafkaConsumer, payload: EachBatchPayload): Promise<void> {
+    const { batch } = payload
+    const heartbeat = () => payload.heartbeat()
     if (batch.messages.length === 0) return
     const controller = new AbortController()
     this.inflight.add(controller)

@@ -25,7 +25,7 @@ async function readKeyFile(file: string): Promise<unknown[]> {
   const text = await readFile(file, 'utf8')
   const keys: unknown = text.trimStart().startsWith('[') ? JSON.parse(text) : parseKeyFile(text)
   if (!Array.isArray(keys)) throw new CliError(`${file}: expected a JSON array of keys`)
-  return keys
+  return keys as unknown[]
 }
 
 export function segmentCommands(program: Command): void {

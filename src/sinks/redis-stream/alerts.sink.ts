@@ -73,7 +73,7 @@ export class RedisAlertSink {
         args.push(fields.length, ...fields)
       }
       for (const r of m.rejections) {
-        const fields = Object.entries(r).flat()
+        const fields = Object.entries(r).flat() as string[]
         args.push(fields.length, ...fields)
       }
       queueScript(pipeline, 'alertsWrite',

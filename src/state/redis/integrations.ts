@@ -87,7 +87,7 @@ export class IntegrationStore extends RedisState {
       const [next, keys] = await this.redis.scan(cursor, 'MATCH', this.k('integration', '*'), 'COUNT', 500)
       for (const key of keys) {
         const json = await this.redis.get(key)
-        if (json && JSON.parse(json).webhookId !== undefined) {
+        if (json && (JSON.parse(json) as { webhookId?: unknown }).webhookId !== undefined) {
           // Only if unchanged meanwhile: a concurrent update writes the hashed form itself.
           const swapped = await this.scripts.swapIfEqual(key, json, JSON.stringify(fromStored(json)))
           rewritten += Number(swapped)

@@ -76,11 +76,12 @@ const CASE_INSENSITIVE = new Set(['username', 'emails.value', 'emails.type'])
 
 function lowerCaseInsensitive(f: Filter, parent: string): Filter {
   const node = f as unknown as Record<string, unknown>
-  const path = `${parent}${String(node['attrPath'] ?? '').toLowerCase()}`
+  const attr = node['attrPath']
+  const path = `${parent}${typeof attr === 'string' ? attr.toLowerCase() : ''}`
   if (Array.isArray(node['filters'])) return { ...node, filters: (node['filters'] as Filter[]).map((c) => lowerCaseInsensitive(c, parent)) } as unknown as Filter
   if (node['filter']) return { ...node, filter: lowerCaseInsensitive(node['filter'] as Filter, parent) } as unknown as Filter
   if (node['valFilter']) return { ...node, valFilter: lowerCaseInsensitive(node['valFilter'] as Filter, `${path}.`) } as unknown as Filter
-  if (typeof node['compValue'] === 'string' && CASE_INSENSITIVE.has(path)) return { ...node, compValue: userNameKey(node['compValue'] as string) } as unknown as Filter
+  if (typeof node['compValue'] === 'string' && CASE_INSENSITIVE.has(path)) return { ...node, compValue: userNameKey(node['compValue']) } as unknown as Filter
   return f
 }
 

@@ -34,7 +34,7 @@ export function applyPatch(user: User, body: unknown): UserInput {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ScimError(400, 'invalidValue', `Operations[${i}].value must be an object when there is no path`)
       for (const [k, v] of Object.entries(value)) {
         // Complex values without a path merge into what is there (RFC 7644 3.5.2.1/.3).
-        if (k.toLowerCase() === 'name' && typeof v === 'object' && v !== null && !Array.isArray(v)) for (const [sub, sv] of Object.entries(v)) setPath(doc, `name.${sub}`, sv, i, op)
+        if (k.toLowerCase() === 'name' && typeof v === 'object' && v !== null && !Array.isArray(v)) for (const [sub, sv] of Object.entries(v as Record<string, unknown>)) setPath(doc, `name.${sub}`, sv, i, op)
         else setPath(doc, k, v, i, op)
       }
       continue
@@ -56,14 +56,14 @@ function setPath(doc: Record<string, unknown>, path: string, value: unknown, i: 
   const typed = TYPED_EMAIL.exec(p)
   if (typed) {
     const emails = Array.isArray(doc['emails']) ? (doc['emails'] as Record<string, unknown>[]) : []
-    const found = emails.find((e) => String(e['type'] ?? '').toLowerCase() === typed[1]!.toLowerCase())
+    const found = emails.find((e) => typeOf(e) === typed[1]!.toLowerCase())
     if (found) found['value'] = value
     else emails.push({ type: typed[1], value })
     doc['emails'] = emails
   } else if (Object.hasOwn(NAME_PATHS, p)) {
     doc['name'] = { ...(typeof doc['name'] === 'object' && doc['name'] ? doc['name'] : {}), [NAME_PATHS[p]!]: value }
   } else if (p === 'emails' && op === 'add' && Array.isArray(value)) {
-    doc['emails'] = [...(Array.isArray(doc['emails']) ? doc['emails'] : []), ...value]
+    doc['emails'] = [...(Array.isArray(doc['emails']) ? (doc['emails'] as unknown[]) : []), ...(value as unknown[])]
   } else if (p === 'name' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
     for (const [sub, sv] of Object.entries(value)) setPath(doc, `name.${sub}`, sv, i, op)
   } else if (Object.hasOwn(SIMPLE_PATHS, p)) {
@@ -80,7 +80,7 @@ function removePath(doc: Record<string, unknown>, path: string, i: number): void
   if (isOtherSchema(p)) return
   const typed = TYPED_EMAIL.exec(p)
   if (typed) {
-    if (Array.isArray(doc['emails'])) doc['emails'] = (doc['emails'] as Record<string, unknown>[]).filter((e) => String(e['type'] ?? '').toLowerCase() !== typed[1]!.toLowerCase())
+    if (Array.isArray(doc['emails'])) doc['emails'] = (doc['emails'] as Record<string, unknown>[]).filter((e) => typeOf(e) !== typed[1]!.toLowerCase())
   }
   else if (Object.hasOwn(NAME_PATHS, p)) {
     if (typeof doc['name'] === 'object' && doc['name']) delete (doc['name'] as Record<string, unknown>)[NAME_PATHS[p]!]
@@ -89,3 +89,5 @@ function removePath(doc: Record<string, unknown>, path: string, i: number): void
   else throw new ScimError(400, 'invalidPath', `Operations[${i}].path ${path} is not a supported attribute`)
 }
 
+/** An email's type, lower-cased ('' when absent or not text). */
+const typeOf = (e: Record<string, unknown>): string => (typeof e['type'] === 'string' ? e['type'].toLowerCase() : '')

@@ -73,7 +73,7 @@ export function parseUser(body: unknown): UserInput {
     displayName: text(b['displayname'], 'displayName'),
     emails,
     active: b['active'] === undefined || b['active'] === null ? true : bool(b['active'], 'active'),
-  }) as UserInput
+  })
 }
 
 /** startIndex (1-based; below 1 means 1) and count (negative means 0; at most MAX_PAGE). */

@@ -88,7 +88,7 @@ describe('parseUser', () => {
 
   it('refuses a body that is not an object', () => {
     for (const body of [null, undefined, 'alice', 42, true, [], [{ userName: 'a' }]]) {
-      expect(invalid(body), String(body)).toMatchObject({ status: 400, scimType: 'invalidSyntax' })
+      expect(invalid(body), JSON.stringify(body) ?? 'undefined').toMatchObject({ status: 400, scimType: 'invalidSyntax' })
     }
   })
 
