@@ -16,7 +16,16 @@ const { values } = parseArgs({ options: { users: { type: 'string', default: '100
 const n = Number(values.users)
 const id = randomBytes(4).toString('hex')
 const prefix = `bench:${id}:`
-const env = { ...process.env, REDIS_KEY_PREFIX: prefix, KAFKA_TOPIC_PREFIX: `bench-${id}.`, CLICKHOUSE_DATABASE: `bench_${id}`, SLUICE_PORT: values.port, SLUICE_LOG_LEVEL: 'warn', SLUICE_SETTINGS_DELAY_SECONDS: '0', SLUICE_OUTBOUND_ALLOW_INSECURE: 'true' }
+const env = {
+  ...process.env,
+  REDIS_KEY_PREFIX: prefix,
+  KAFKA_TOPIC_PREFIX: `bench-${id}.`,
+  CLICKHOUSE_DATABASE: `bench_${id}`,
+  SLUICE_PORT: values.port,
+  SLUICE_LOG_LEVEL: 'warn',
+  SLUICE_SETTINGS_DELAY_SECONDS: '0',
+  SLUICE_OUTBOUND_ALLOW_INSECURE: 'true',
+}
 const url = `http://127.0.0.1:${values.port}`
 const state = createRedisState({ url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', keyPrefix: prefix })
 const { redis } = state
@@ -29,8 +38,17 @@ const server = await startServe(env, url, ['--roles', 'edge'])
 const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const p99 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)]
 try {
-  const settings = [['scim_jwt_token_jwks_keys_url', `http://127.0.0.1:${jwks.address().port}/jwks`], ['scim_jwt_token_key_field', 'c'], ['scim_jwt_token_value_field', 'bench'], ['scim_jwt_token_service_account_id', demo.serviceAccountId]]
-  const put = await fetch(`${url}/gateway/ng/api/settings?accountIdentifier=${demo.accountId}`, { method: 'PUT', headers: { 'x-api-key': demo.personalAccessToken, 'content-type': 'application/json' }, body: JSON.stringify(settings.map(([identifier, value]) => ({ identifier, value, updateType: 'UPDATE' }))) })
+  const settings = [
+    ['scim_jwt_token_jwks_keys_url', `http://127.0.0.1:${jwks.address().port}/jwks`],
+    ['scim_jwt_token_key_field', 'c'],
+    ['scim_jwt_token_value_field', 'bench'],
+    ['scim_jwt_token_service_account_id', demo.serviceAccountId],
+  ]
+  const put = await fetch(`${url}/gateway/ng/api/settings?accountIdentifier=${demo.accountId}`, {
+    method: 'PUT',
+    headers: { 'x-api-key': demo.personalAccessToken, 'content-type': 'application/json' },
+    body: JSON.stringify(settings.map(([identifier, value]) => ({ identifier, value, updateType: 'UPDATE' }))),
+  })
   if (!put.ok) throw new Error(`settings: ${put.status}`)
   const jwt = await new SignJWT({ c: 'bench' }).setProtectedHeader({ alg: 'RS256', kid: 'k1', typ: 'JWT' }).setExpirationTime('10m').sign(privateKey)
   const base = `${url}/gateway/ng/api/scim/account/${demo.accountId}`

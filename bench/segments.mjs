@@ -15,8 +15,14 @@ const id = randomBytes(4).toString('hex')
 const prefix = `bench:${id}:`
 const env = {
   ...process.env,
-  KAFKA_TOPIC_PREFIX: `bench-${id}.`, KAFKA_GROUP_PREFIX: `bench-${id}.`, CLICKHOUSE_DATABASE: `bench_${id}`, REDIS_KEY_PREFIX: prefix,
-  SLUICE_PORT: values.port, SLUICE_LOG_LEVEL: 'warn', SLUICE_ADMIN_RATE_PER_SECOND: '100000', SLUICE_ADMIN_BURST: '100000',
+  KAFKA_TOPIC_PREFIX: `bench-${id}.`,
+  KAFKA_GROUP_PREFIX: `bench-${id}.`,
+  CLICKHOUSE_DATABASE: `bench_${id}`,
+  REDIS_KEY_PREFIX: prefix,
+  SLUICE_PORT: values.port,
+  SLUICE_LOG_LEVEL: 'warn',
+  SLUICE_ADMIN_RATE_PER_SECOND: '100000',
+  SLUICE_ADMIN_BURST: '100000',
 }
 const base = `http://127.0.0.1:${values.port}/internal/api/v2`
 const state = createRedisState({ url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', keyPrefix: prefix })

@@ -9,7 +9,11 @@ export async function startServe(env, url, args = [], bin = 'bin/sluice.js') {
     process.exit(1)
   })
   for (;;) {
-    try { if ((await fetch(`${url}/readyz`)).ok) break } catch { /* not yet */ }
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) break
+    } catch {
+      /* not yet */
+    }
     await new Promise((r) => setTimeout(r, 200))
   }
   return {

@@ -18,18 +18,38 @@ const id = randomBytes(4).toString('hex')
 const prefix = `bench:${id}:`
 const env = {
   ...process.env,
-  KAFKA_TOPIC_PREFIX: `bench-${id}.`, KAFKA_GROUP_PREFIX: `bench-${id}.`, CLICKHOUSE_DATABASE: `bench_${id}`, REDIS_KEY_PREFIX: prefix,
-  SLUICE_PORT: values.port, SLUICE_LOG_LEVEL: 'warn', SLUICE_WEBHOOK_RATE_PER_SECOND: '100000', SLUICE_WEBHOOK_BURST: '100000',
+  KAFKA_TOPIC_PREFIX: `bench-${id}.`,
+  KAFKA_GROUP_PREFIX: `bench-${id}.`,
+  CLICKHOUSE_DATABASE: `bench_${id}`,
+  REDIS_KEY_PREFIX: prefix,
+  SLUICE_PORT: values.port,
+  SLUICE_LOG_LEVEL: 'warn',
+  SLUICE_WEBHOOK_RATE_PER_SECOND: '100000',
+  SLUICE_WEBHOOK_BURST: '100000',
 }
 const url = `http://127.0.0.1:${values.port}`
 const state = createRedisState({ url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', keyPrefix: prefix })
 const { redis } = state
 const admin = (await state.store.bootstrapDemo()).adminApiKey
 const server = await startServe(env, url)
-const created = await (await fetch(`${url}/api/v1/integrations`, {
-  method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ name: 'bench', template: 'generic', mapping: { severity: '{{webhook.severity}}', description: '{{webhook.message}}', source: 'bench', correlationId: '{{webhook.id}}', customFields: { sentAt: '{{webhook.sentAt}}' }, defaults: { severity: 'warning', description: 'no message' } } }),
-})).json()
+const created = await (
+  await fetch(`${url}/api/v1/integrations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'bench',
+      template: 'generic',
+      mapping: {
+        severity: '{{webhook.severity}}',
+        description: '{{webhook.message}}',
+        source: 'bench',
+        correlationId: '{{webhook.id}}',
+        customFields: { sentAt: '{{webhook.sentAt}}' },
+        defaults: { severity: 'warning', description: 'no message' },
+      },
+    }),
+  })
+).json()
 if (!created.webhookUrl) throw new Error(`integration not created: ${JSON.stringify(created)}`)
 const path = new URL(created.webhookUrl).pathname
 const stream = `${prefix}alerts:integration:${created.id}`
@@ -38,19 +58,22 @@ const ackMs = []
 let next = 0
 let failed = 0
 const t0 = performance.now()
-await Promise.all(Array.from({ length: concurrency }, async () => {
-  while (next < total) {
-    const n = next++
-    const sent = performance.now()
-    const res = await fetch(`${url}${path}`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ severity: 'warning', message: `disk ${n} filling up`, id: `b-${n}`, sentAt: Date.now(), host: 'db-1', labels: { team: 'dba', env: 'prod' } }),
-    })
-    await res.arrayBuffer()
-    if (res.status === 202) ackMs.push(performance.now() - sent)
-    else failed++
-  }
-}))
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    while (next < total) {
+      const n = next++
+      const sent = performance.now()
+      const res = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ severity: 'warning', message: `disk ${n} filling up`, id: `b-${n}`, sentAt: Date.now(), host: 'db-1', labels: { team: 'dba', env: 'prod' } }),
+      })
+      await res.arrayBuffer()
+      if (res.status === 202) ackMs.push(performance.now() - sent)
+      else failed++
+    }
+  }),
+)
 const acceptSeconds = (performance.now() - t0) / 1000
 while ((await redis.xlen(stream)) < total - failed) await new Promise((r) => setTimeout(r, 50))
 const storedSeconds = (performance.now() - t0) / 1000
@@ -62,13 +85,21 @@ for (let start = '-'; ;) {
   if (entries.length < 5000) break
   start = `(${entries.at(-1)[0]}`
 }
-const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return +s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(1) }
-console.log(JSON.stringify({
-  requests: total, failed, concurrency,
-  requestsPerSecond: Math.round(total / acceptSeconds), allStoredSeconds: +storedSeconds.toFixed(2),
-  ackMs: { p50: pct(ackMs, 50), p95: pct(ackMs, 95), p99: pct(ackMs, 99) },
-  postToStreamMs: { p50: pct(toStream, 50), p95: pct(toStream, 95), p99: pct(toStream, 99) },
-}))
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return +s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))].toFixed(1)
+}
+console.log(
+  JSON.stringify({
+    requests: total,
+    failed,
+    concurrency,
+    requestsPerSecond: Math.round(total / acceptSeconds),
+    allStoredSeconds: +storedSeconds.toFixed(2),
+    ackMs: { p50: pct(ackMs, 50), p95: pct(ackMs, 95), p99: pct(ackMs, 99) },
+    postToStreamMs: { p50: pct(toStream, 50), p95: pct(toStream, 95), p99: pct(toStream, 99) },
+  }),
+)
 await server.stop()
 const keys = await redis.keys(`${prefix}*`)
 if (keys.length) await redis.del(...keys)

@@ -49,7 +49,11 @@ const headers = { authorization: `Bearer ${jwt}`, accept: 'application/scim+json
 const list = await fetch(`${base}/Users?startIndex=1&count=10`, { headers })
 console.log('GET /Users:', list.status, JSON.stringify(await list.json()))
 const userName = `new.hire.${Date.now()}@example.com`
-const created = await fetch(`${base}/Users`, { method: 'POST', headers, body: JSON.stringify({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName, emails: [{ value: userName, type: 'work', primary: true }], active: true }) })
+const created = await fetch(`${base}/Users`, {
+  method: 'POST',
+  headers,
+  body: JSON.stringify({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName, emails: [{ value: userName, type: 'work', primary: true }], active: true }),
+})
 console.log('POST /Users:', created.status, JSON.stringify(await created.json()))
 const found = await fetch(`${base}/Users?filter=${encodeURIComponent(`userName eq "${userName.toUpperCase()}"`)}`, { headers })
 console.log('GET /Users?filter=userName eq …:', found.status, (await found.json()).totalResults, 'match')

@@ -47,9 +47,11 @@ const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '')
 export async function checkUrl(raw: string, policy: OutboundPolicy): Promise<URL> {
   const url = checkUrlForm(raw, policy)
   const host = bareHost(url)
-  const addresses = isIP(host) ? [host] : await new Promise<string[]>((resolve, reject) => {
-    lookup(host, { all: true }, (err, found) => (err ? reject(new OutboundError(`host ${host} does not resolve`)) : resolve(found.map((a) => a.address))))
-  })
+  const addresses = isIP(host)
+    ? [host]
+    : await new Promise<string[]>((resolve, reject) => {
+        lookup(host, { all: true }, (err, found) => (err ? reject(new OutboundError(`host ${host} does not resolve`)) : resolve(found.map((a) => a.address))))
+      })
   const refused = addresses.find((a) => !addressAllowed(a, policy))
   if (refused !== undefined) throw new OutboundError(`resolves to ${refused}, which is not a public address`)
   return url

@@ -59,7 +59,13 @@ const SETTINGS = {
   dataDir: optional('SLUICE_DATA_DIR', Type.String({ minLength: 1 }), 'where `sluice stack` keeps data and logs', '`<project>/.sluice`', (_v, raw) => dataDirOf(raw)),
   shutdownTimeoutMs: setting('SLUICE_SHUTDOWN_TIMEOUT_MS', int(1000, 600_000, 20_000), 'deadline of a graceful shutdown'),
   spool: {
-    dir: optional('SLUICE_SPOOL_DIR', Type.String({ minLength: 1 }), 'the edge spool, one directory per edge process', '`<data dir>/spool/edge-<port>` (a temporary one with port 0)', (v, raw) => v ?? defaultSpoolDir(raw)),
+    dir: optional(
+      'SLUICE_SPOOL_DIR',
+      Type.String({ minLength: 1 }),
+      'the edge spool, one directory per edge process',
+      '`<data dir>/spool/edge-<port>` (a temporary one with port 0)',
+      (v, raw) => v ?? defaultSpoolDir(raw),
+    ),
     maxBytes: setting('SLUICE_SPOOL_MAX_BYTES', int(MiB, 1024 * 1024 * MiB, 1024 * MiB), 'bytes the edge spool may hold; beyond it requests are answered 503'),
     afterMs: setting('SLUICE_SPOOL_AFTER_MS', int(50, 60_000, 2000), 'how long a request waits for Kafka before its messages go to the spool'),
   },
@@ -74,14 +80,23 @@ const SETTINGS = {
     publishTimeoutMs: setting('KAFKA_PUBLISH_TIMEOUT_MS', int(100, 600_000, 10_000), 'a message still queued for Kafka this long is withdrawn (its request was spooled already)'),
     sessionTimeoutMs: setting('KAFKA_SESSION_TIMEOUT_MS', int(6000, 300_000, 30_000), 'consumer session timeout: how soon partitions of a crashed consumer move to the others'),
     fetchMaxBytes: setting('SLUICE_CONSUMER_FETCH_MAX_BYTES', int(MiB, 256 * MiB, 8 * MiB), 'bytes fetched per partition per batch; bounds consumer memory and the size of one insert'),
-    stallMs: setting('SLUICE_CONSUMER_STALL_SECONDS', int(5, 86_400, 120), 'a consumer holding a partition with lag and no progress for this long is stalled: /readyz answers 503 for its role', seconds),
+    stallMs: setting(
+      'SLUICE_CONSUMER_STALL_SECONDS',
+      int(5, 86_400, 120),
+      'a consumer holding a partition with lag and no progress for this long is stalled: /readyz answers 503 for its role',
+      seconds,
+    ),
   },
   clickhouse: {
     url: setting('CLICKHOUSE_URL', Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8123' }), 'ClickHouse HTTP address'),
     user: setting('CLICKHOUSE_USER', Type.String({ default: 'default' }), 'ClickHouse user'),
     password: setting('CLICKHOUSE_PASSWORD', Type.String({ default: '' }), 'ClickHouse password'),
     database: setting('CLICKHOUSE_DATABASE', Type.String({ pattern: '^[a-zA-Z_][a-zA-Z0-9_]*$', default: 'sluice' }), 'database of the events tables (created and migrated at start)'),
-    requestTimeoutMs: setting('CLICKHOUSE_REQUEST_TIMEOUT_MS', int(1000, 3_600_000, 300_000), 'how long an insert may wait for ClickHouse (a paused server is waited for; an abandoned insert is killed before a retry)'),
+    requestTimeoutMs: setting(
+      'CLICKHOUSE_REQUEST_TIMEOUT_MS',
+      int(1000, 3_600_000, 300_000),
+      'how long an insert may wait for ClickHouse (a paused server is waited for; an abandoned insert is killed before a retry)',
+    ),
   },
   redis: {
     url: setting('REDIS_URL', Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }), 'Redis address, with credentials: redis://sluice:<password>@host:6379'),
@@ -92,13 +107,23 @@ const SETTINGS = {
     maxBodyBytes: setting('SLUICE_EVENTS_MAX_BODY_BYTES', int(8 * MiB, 256 * MiB, 10 * MiB), 'largest event import body (413 above)'),
     beaconMaxBodyBytes: setting('SLUICE_BEACON_MAX_BODY_BYTES', int(1024, MiB, 64 * 1024), 'largest beacon body (read before its key is known; browsers send at most 64 KiB)'),
     maxRecords: setting('SLUICE_EVENTS_MAX_RECORDS', int(100_000, 10_000_000, 500_000), 'most records in one body (SDK bursts reach tens of thousands; the body limit in bytes usually binds first)'),
-    ratePerSecond: setting('SLUICE_EVENTS_RATE_PER_SECOND', Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, default: 2000 }), 'sustained event requests per second per SDK key and edge process (429 above)'),
+    ratePerSecond: setting(
+      'SLUICE_EVENTS_RATE_PER_SECOND',
+      Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, default: 2000 }),
+      'sustained event requests per second per SDK key and edge process (429 above)',
+    ),
     burst: setting('SLUICE_EVENTS_BURST', int(1, 10_000_000, 10_000), 'event requests an SDK key may send at once per edge process'),
   },
   keyRefreshMs: setting('SLUICE_KEY_REFRESH_MS', int(100, 60_000, 1000), 'how soon API key and webhook address changes reach every process'),
-  publicBaseUrl: optional('SLUICE_PUBLIC_BASE_URL', Type.String({ pattern: '^https?://[^\\s]+$' }), 'base of the webhook addresses handed out', 'the address the server listens on', (v) => v?.replace(/\/+$/, '')),
+  publicBaseUrl: optional('SLUICE_PUBLIC_BASE_URL', Type.String({ pattern: '^https?://[^\\s]+$' }), 'base of the webhook addresses handed out', 'the address the server listens on', (v) =>
+    v?.replace(/\/+$/, ''),
+  ),
   admin: {
-    ratePerSecond: setting('SLUICE_ADMIN_RATE_PER_SECOND', Type.Number({ exclusiveMinimum: 0, maximum: 100_000, default: 20 }), 'sustained admin API requests per second per API key, shared by every process through Redis'),
+    ratePerSecond: setting(
+      'SLUICE_ADMIN_RATE_PER_SECOND',
+      Type.Number({ exclusiveMinimum: 0, maximum: 100_000, default: 20 }),
+      'sustained admin API requests per second per API key, shared by every process through Redis',
+    ),
     burst: setting('SLUICE_ADMIN_BURST', int(1, 100_000, 200), 'admin API requests an API key may send at once'),
   },
   scim: {
@@ -110,7 +135,11 @@ const SETTINGS = {
   },
   webhooks: {
     maxBodyBytes: setting('SLUICE_WEBHOOK_MAX_BODY_BYTES', int(1024, 16 * MiB, MiB), 'largest webhook body (413 above)'),
-    ratePerSecond: setting('SLUICE_WEBHOOK_RATE_PER_SECOND', Type.Number({ exclusiveMinimum: 0, maximum: 100_000, default: 10 }), 'sustained requests per second per webhook address, shared by every edge through Redis'),
+    ratePerSecond: setting(
+      'SLUICE_WEBHOOK_RATE_PER_SECOND',
+      Type.Number({ exclusiveMinimum: 0, maximum: 100_000, default: 10 }),
+      'sustained requests per second per webhook address, shared by every edge through Redis',
+    ),
     burst: setting('SLUICE_WEBHOOK_BURST', int(1, 100_000, 50), 'requests a webhook address may send at once'),
     rotationOverlapMs: setting('SLUICE_WEBHOOK_ROTATION_OVERLAP_SECONDS', int(0, 30 * 86_400, 86_400), 'how long a rotated-out address keeps working', seconds),
     streamMaxLen: setting('SLUICE_ALERT_STREAM_MAXLEN', int(100, 100_000_000, 100_000), 'approximate entries kept per alert stream'),
@@ -163,8 +192,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     })
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`)
   }
-  const build = (node: object): unknown =>
-    Object.fromEntries(Object.entries(node).map(([key, child]) => [key, isSetting(child) ? child.value(raw[child.env], raw) : build(child as object)]))
+  const build = (node: object): unknown => Object.fromEntries(Object.entries(node).map(([key, child]) => [key, isSetting(child) ? child.value(raw[child.env], raw) : build(child as object)]))
   return deepFreeze(build(SETTINGS) as Config)
 }
 

@@ -54,18 +54,24 @@ export class AlertsConsumer {
   readonly handle = async (batch: InboundBatch, ctx: BatchContext): Promise<void> => {
     const log = this.log.child({ partition: batch.partition })
     const failed = (err: AppError) => this.metrics.sinkErrors.inc({ sink: 'redis', kind: err.retriable ? 'retriable' : 'data' })
-    const writes = await retrying(ctx, log, 'reading integrations', async () => {
-      const out: MessageWrite[] = []
-      let slice = performance.now()
-      for (const message of batch.messages) {
-        out.push(await this.render(batch, message))
-        if (performance.now() - slice > YIELD_AFTER_MS) {
-          await yieldToLoop()
-          slice = performance.now()
+    const writes = await retrying(
+      ctx,
+      log,
+      'reading integrations',
+      async () => {
+        const out: MessageWrite[] = []
+        let slice = performance.now()
+        for (const message of batch.messages) {
+          out.push(await this.render(batch, message))
+          if (performance.now() - slice > YIELD_AFTER_MS) {
+            await yieldToLoop()
+            slice = performance.now()
+          }
         }
-      }
-      return out
-    }, failed)
+        return out
+      },
+      failed,
+    )
     const written = await retrying(ctx, log, 'writing alert streams', () => this.writeIsolating(writes, log), failed)
     const fresh = writes.filter((w) => written.has(w))
     this.metrics.alertsStored.inc(fresh.reduce((n, w) => n + w.alerts.length, 0))
@@ -123,7 +129,10 @@ export class AlertsConsumer {
     const { meta, payloadJson } = decoded
     const base = message.headers[REPLAY_HEADER] === '1' ? { ...position, replayOf: { requestId: meta.requestId, receivedAtMs: meta.receivedAtMs } } : position
     const reject = (reasons: string[]): MessageWrite => ({
-      ...base, integrationId: meta.integrationId, alerts: [], rejections: [rejection(meta.integrationId, meta.requestId, reasons.join('; '), payloadJson, meta.receivedAtMs)],
+      ...base,
+      integrationId: meta.integrationId,
+      alerts: [],
+      rejections: [rejection(meta.integrationId, meta.requestId, reasons.join('; '), payloadJson, meta.receivedAtMs)],
     })
     const integration = await this.integrations.get(meta.integrationId)
     if (!integration) return reject(['integration no longer exists'])

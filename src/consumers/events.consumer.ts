@@ -88,29 +88,35 @@ export class EventsConsumer {
       const intended = await retrying(ctx, log, 'reading consumer intents', () => this.sink.intendedThrough(topic, partition), failed)
       if (intended !== undefined && intended > suspectThrough) suspectThrough = intended
     }
-    const written = await retrying(ctx, log, 'clickhouse insert', async () => {
-      let ev = events
-      let rj = rejections
-      if (suspect || first <= suspectThrough) {
-        const stored = await this.sink.storedPositions(topic, partition, events, rejections)
-        if (stored.size > 0) {
-          const fresh = (r: EventRow | RejectionRow) => !stored.has(`${r.source_offset}:${r.source_index}`)
-          ev = events.filter(fresh)
-          rj = rejections.filter(fresh)
-          log.info({ first: String(first), last: String(last), skipped: stored.size }, 'replayed rows already stored; skipped')
+    const written = await retrying(
+      ctx,
+      log,
+      'clickhouse insert',
+      async () => {
+        let ev = events
+        let rj = rejections
+        if (suspect || first <= suspectThrough) {
+          const stored = await this.sink.storedPositions(topic, partition, events, rejections)
+          if (stored.size > 0) {
+            const fresh = (r: EventRow | RejectionRow) => !stored.has(`${r.source_offset}:${r.source_index}`)
+            ev = events.filter(fresh)
+            rj = rejections.filter(fresh)
+            log.info({ first: String(first), last: String(last), skipped: stored.size }, 'replayed rows already stored; skipped')
+          }
         }
-      }
-      // From here on a failure may leave part of the batch stored: a retry must check again.
-      suspect = true
-      if (last > intentThrough) {
-        await this.sink.recordIntent(topic, partition, last + INTENT_LOOKAHEAD)
-        intentThrough = last + INTENT_LOOKAHEAD
-      }
-      const end = this.metrics.insertSeconds.startTimer()
-      const result = await this.insertIsolating(ev, rj, decoded.records, log)
-      end()
-      return result
-    }, failed)
+        // From here on a failure may leave part of the batch stored: a retry must check again.
+        suspect = true
+        if (last > intentThrough) {
+          await this.sink.recordIntent(topic, partition, last + INTENT_LOOKAHEAD)
+          intentThrough = last + INTENT_LOOKAHEAD
+        }
+        const end = this.metrics.insertSeconds.startTimer()
+        const result = await this.insertIsolating(ev, rj, decoded.records, log)
+        end()
+        return result
+      },
+      failed,
+    )
     this.metrics.insertBatchRows.observe(written.events + written.rejections)
     this.metrics.eventsInserted.inc(written.events)
     this.metrics.eventsRejected.inc(written.rejections)
@@ -158,18 +164,30 @@ export class EventsConsumer {
    */
   private async insertIsolating(events: readonly EventRow[], rejections: readonly RejectionRow[], records: ReadonlyMap<EventRow, unknown>, log: Logger) {
     const refused: RejectionRow[] = []
-    const stored = await this.isolate(events, (rows) => this.sink.insertEvents(rows), (row, err) => {
-      const reason = `clickhouse refused the row: ${err.message}`.slice(0, MAX_REASON_CHARS)
-      refused.push({ ...rejectionRow(reason, records.get(row), originOf(row), positionOf(row)) })
-    })
+    const stored = await this.isolate(
+      events,
+      (rows) => this.sink.insertEvents(rows),
+      (row, err) => {
+        const reason = `clickhouse refused the row: ${err.message}`.slice(0, MAX_REASON_CHARS)
+        refused.push({ ...rejectionRow(reason, records.get(row), originOf(row), positionOf(row)) })
+      },
+    )
     const retry: RejectionRow[] = []
-    let rejected = await this.isolate([...rejections, ...refused], (rows) => this.sink.insertRejections(rows), (row, err) => {
-      retry.push({ ...row, reason: `${row.reason}; raw not kept: clickhouse refused it (${err.message.slice(0, 500)})`, raw: '' })
-    })
-    rejected += await this.isolate(retry, (rows) => this.sink.insertRejections(rows), (row, err) => {
-      this.metrics.unstorable.inc({ sink: 'clickhouse' })
-      log.error({ err, offset: row.source_offset, index: row.source_index, reason: row.reason }, 'a rejection could not be stored; given up')
-    })
+    let rejected = await this.isolate(
+      [...rejections, ...refused],
+      (rows) => this.sink.insertRejections(rows),
+      (row, err) => {
+        retry.push({ ...row, reason: `${row.reason}; raw not kept: clickhouse refused it (${err.message.slice(0, 500)})`, raw: '' })
+      },
+    )
+    rejected += await this.isolate(
+      retry,
+      (rows) => this.sink.insertRejections(rows),
+      (row, err) => {
+        this.metrics.unstorable.inc({ sink: 'clickhouse' })
+        log.error({ err, offset: row.source_offset, index: row.source_index, reason: row.reason }, 'a rejection could not be stored; given up')
+      },
+    )
     if (refused.length > 0) log.warn({ refused: refused.length }, 'clickhouse refused rows as data; stored them as rejections')
     return { events: stored, rejections: rejected }
   }

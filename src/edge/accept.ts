@@ -13,7 +13,10 @@ export async function acceptOr503(intake: Intake, topic: string, messages: reado
     if (!(err instanceof PublishError) && !(err instanceof AppError && err.retriable)) throw err
     const full = err instanceof AppError && err.code === 'SPOOL_FULL'
     // A full spool is a state, not a fault: its message says enough; the others keep their cause.
-    request.log.warn(full ? { code: err.code, reason: err.message } : { err }, `${what} not accepted: ${full ? 'kafka is away and the spool is full' : err instanceof AppError ? 'the spool cannot write' : 'kafka unavailable'}`)
+    request.log.warn(
+      full ? { code: err.code, reason: err.message } : { err },
+      `${what} not accepted: ${full ? 'kafka is away and the spool is full' : err instanceof AppError ? 'the spool cannot write' : 'kafka unavailable'}`,
+    )
     throw new HttpError('UNAVAILABLE', `${what} could not be stored right now; nothing was accepted, retry later`, undefined, full ? 'spool_bytes' : undefined)
   }
 }

@@ -103,13 +103,17 @@ export async function eventRoutes(server: FastifyInstance, opts: EventRoutesOpti
   // so the body is read before the key is known: it is kept small (browsers cap a beacon at 64 KiB).
   await app.register(async (beacon) => {
     beacon.addContentTypeParser('text/plain', { parseAs: 'string' }, parseRecords)
-    beacon.withTypeProvider<TypeBoxTypeProvider>().post('/api/events/beacon', {
-      bodyLimit: opts.beaconMaxBodyBytes,
-      schema: { tags, summary: "The browser SDK's beacon (text/plain JSON with the key inside)", body: BeaconBody, response: eventAnswers },
-    }, async (request, reply) => {
-      const principal = await authenticate(request.body.token, reply)
-      return ingest(request, reply, principal, request.body.entries, request.body.sdk)
-    })
+    beacon.withTypeProvider<TypeBoxTypeProvider>().post(
+      '/api/events/beacon',
+      {
+        bodyLimit: opts.beaconMaxBodyBytes,
+        schema: { tags, summary: "The browser SDK's beacon (text/plain JSON with the key inside)", body: BeaconBody, response: eventAnswers },
+      },
+      async (request, reply) => {
+        const principal = await authenticate(request.body.token, reply)
+        return ingest(request, reply, principal, request.body.entries, request.body.sdk)
+      },
+    )
   })
 }
 

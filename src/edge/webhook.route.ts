@@ -59,7 +59,11 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
       if (opts.isDraining()) throw new HttpError('UNAVAILABLE', 'server is shutting down; retry on another instance')
       const body = request.body
       const { route } = request.webhook!
-      const message = encodeAlertMessage(JSON.stringify(body), { integrationId: route.integrationId, accountId: route.accountId, receivedAtMs: Date.now(), requestId: request.id }, opts.messageMaxBytes)
+      const message = encodeAlertMessage(
+        JSON.stringify(body),
+        { integrationId: route.integrationId, accountId: route.accountId, receivedAtMs: Date.now(), requestId: request.id },
+        opts.messageMaxBytes,
+      )
       if (!message) throw new HttpError('PAYLOAD_TOO_LARGE', `payload is larger than ${opts.messageMaxBytes} bytes even compressed`, undefined, 'message_bytes')
       const { spooled } = await acceptOr503(opts.intake, opts.topic, [{ ...message, ordered: true }], request, 'the alert')
       opts.metrics.webhooksAccepted.inc()

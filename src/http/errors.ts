@@ -71,9 +71,7 @@ export class HttpError extends Error {
 /** Maps Fastify's own errors (body parsing, limits) and ours to the error body; logs the unexpected. */
 export function errorHandler(this: unknown, error: FastifyError | HttpError | Refusal, request: FastifyRequest, reply: FastifyReply): void {
   const http = prepareError(error, request, reply)
-  void reply
-    .code(http.statusCode)
-    .send({ statusCode: http.statusCode, code: http.code, message: http.message, ...(http.details ? { details: http.details } : {}), requestId: request.id })
+  void reply.code(http.statusCode).send({ statusCode: http.statusCode, code: http.code, message: http.message, ...(http.details ? { details: http.details } : {}), requestId: request.id })
 }
 
 /** The HttpError an error answers with; logs the unexpected and sets Retry-After where it belongs. */
@@ -93,7 +91,10 @@ export function prepareError(error: FastifyError | HttpError | Refusal, request:
 function fromFastifyError(error: FastifyError, request: FastifyRequest): HttpError {
   if (error.validation) {
     const details = fieldProblems(error.validation as ErrorObject[], error.validationContext)
-    const shown = details.slice(0, 5).map((d) => `${d.field} ${d.problem}`).join('; ')
+    const shown = details
+      .slice(0, 5)
+      .map((d) => `${d.field} ${d.problem}`)
+      .join('; ')
     return new HttpError('BAD_REQUEST', `${details.length === 1 ? 'invalid input' : `${details.length} invalid inputs`}: ${shown}${details.length > 5 ? '; …' : ''}`, details)
   }
   switch (error.code) {

@@ -9,7 +9,7 @@ const TAGS = [
   { name: 'integrations', description: 'Alert integrations of an account (admin API key)' },
   { name: 'split', description: 'Split Admin API v2: workspaces, environments, traffic types, segments, identities (admin API key)' },
   { name: 'settings', description: 'Account settings for SCIM with JWT (personal access token)' },
-  { name: 'scim', description: 'SCIM 2.0 Users and discovery (JWT verified against the account\'s JWKS)' },
+  { name: 'scim', description: "SCIM 2.0 Users and discovery (JWT verified against the account's JWKS)" },
 ]
 
 export function registerOpenApi(app: FastifyInstance): void {

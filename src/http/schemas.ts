@@ -133,7 +133,7 @@ const ERROR_MEANING: Record<number, string> = {
   400: 'The input is invalid; the body names each field and its problem',
   401: 'Missing, unknown or revoked credentials',
   403: 'The credentials do not allow this call',
-  404: 'No such resource, or one outside the caller\'s scope (no hint which)',
+  404: "No such resource, or one outside the caller's scope (no hint which)",
   409: 'Conflicts with what exists',
   412: 'The resource changed since the version given in If-Match',
   413: 'Over a size or count limit (the message names it)',

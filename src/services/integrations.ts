@@ -121,4 +121,3 @@ function parseInput(raw: unknown, current: IntegrationRecord | undefined): Integ
     rateLimitStatus: rateLimitStatus as RateLimitStatus,
   }
 }
-

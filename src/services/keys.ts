@@ -23,9 +23,11 @@ export class KeyService {
 
   async create(request: KeyRequest): Promise<{ key: string; id: string }> {
     const { kind, accountId, name } = request
-    if (!(KEY_KINDS as readonly string[]).includes(kind)) throw new Refusal('INVALID', `kind must be one of ${KEY_KINDS.join(', ')}`, [{ field: 'kind', problem: `must be one of ${KEY_KINDS.join(', ')}` }])
+    if (!(KEY_KINDS as readonly string[]).includes(kind))
+      throw new Refusal('INVALID', `kind must be one of ${KEY_KINDS.join(', ')}`, [{ field: 'kind', problem: `must be one of ${KEY_KINDS.join(', ')}` }])
     const role = request.role ?? 'all'
-    if (!(ADMIN_ROLES as readonly string[]).includes(role)) throw new Refusal('INVALID', `role must be one of ${ADMIN_ROLES.join(', ')}`, [{ field: 'role', problem: `must be one of ${ADMIN_ROLES.join(', ')}` }])
+    if (!(ADMIN_ROLES as readonly string[]).includes(role))
+      throw new Refusal('INVALID', `role must be one of ${ADMIN_ROLES.join(', ')}`, [{ field: 'role', problem: `must be one of ${ADMIN_ROLES.join(', ')}` }])
     const envs = await Promise.all((request.environmentIds ?? []).map((id) => this.environmentOf(accountId, id)))
     for (const id of request.workspaceIds ?? []) {
       if ((await this.store.workspace(id))?.accountId !== accountId) throw new Refusal('NOT_FOUND', `no workspace ${id} in account ${accountId}`)

@@ -86,11 +86,26 @@ export class SegmentService {
    * Adds keys (or replaces all keys with them) in one atomic update of at most MAX_KEYS_PER_UPDATE
    * keys, unless the segment would then hold more than MAX_KEYS_PER_SEGMENT: then nothing changes.
    */
-  async upload(ws: Workspace, env: EnvRef, name: string, keys: readonly string[], options: ChangeNote & { replace: boolean }, actor: Actor): Promise<{ segment: Segment; definition: SegmentDefinition; added: number; total: number }> {
+  async upload(
+    ws: Workspace,
+    env: EnvRef,
+    name: string,
+    keys: readonly string[],
+    options: ChangeNote & { replace: boolean },
+    actor: Actor,
+  ): Promise<{ segment: Segment; definition: SegmentDefinition; added: number; total: number }> {
     const segment = await this.get(ws, name)
     checkKeys(keys, MAX_KEYS_PER_UPDATE)
     requireNote(ws, { comment: options.comment ?? null, title: options.title ?? null })
-    const outcome = await this.segments.upload(ws.id, env.id, segment.name, [...new Set(keys)], options.replace, MAX_KEYS_PER_SEGMENT, audit(actor, options.replace ? 'replace' : 'upload', env, options))
+    const outcome = await this.segments.upload(
+      ws.id,
+      env.id,
+      segment.name,
+      [...new Set(keys)],
+      options.replace,
+      MAX_KEYS_PER_SEGMENT,
+      audit(actor, options.replace ? 'replace' : 'upload', env, options),
+    )
     if (!outcome.ok && outcome.reason === 'not-active') throw new Refusal('NOT_FOUND', `segment ${segment.name} is not active in environment ${env.name}; activate it first`)
     if (!outcome.ok) throw overLimit(outcome.total)
     const definition = await this.segments.definition(env.id, segment.name)
@@ -104,7 +119,15 @@ export class SegmentService {
    * fail, and the updates before it stay). Replacing: the keys are staged and swapped in at once, so
    * a crash leaves the old keys.
    */
-  async uploadAll(ws: Workspace, env: EnvRef, name: string, keys: readonly string[], options: ChangeNote & { replace: boolean }, actor: Actor, onProgress: (sent: number) => void = () => undefined): Promise<{ added: number; total: number }> {
+  async uploadAll(
+    ws: Workspace,
+    env: EnvRef,
+    name: string,
+    keys: readonly string[],
+    options: ChangeNote & { replace: boolean },
+    actor: Actor,
+    onProgress: (sent: number) => void = () => undefined,
+  ): Promise<{ added: number; total: number }> {
     const { segment } = await this.definition(ws, env, name)
     checkKeys(keys, Infinity)
     requireNote(ws, { comment: options.comment ?? null, title: options.title ?? null })
@@ -191,6 +214,13 @@ function overLimit(total: number, lead = 'nothing was applied'): Refusal {
 /** In a workspace that requires them, the given texts (comment, and title where the call has one) must be filled. */
 function requireNote(ws: Workspace, texts: { comment: string | null; title?: string | null }): void {
   if (!ws.requiresTitleAndComments) return
-  const missing = Object.entries(texts).filter(([, v]) => !v?.trim()).map(([field]) => field)
-  if (missing.length) throw new Refusal('INVALID', `workspace ${ws.name} requires a title and a comment on every change`, missing.map((field) => ({ field, problem: 'is required in this workspace' })))
+  const missing = Object.entries(texts)
+    .filter(([, v]) => !v?.trim())
+    .map(([field]) => field)
+  if (missing.length)
+    throw new Refusal(
+      'INVALID',
+      `workspace ${ws.name} requires a title and a comment on every change`,
+      missing.map((field) => ({ field, problem: 'is required in this workspace' })),
+    )
 }

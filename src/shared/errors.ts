@@ -46,7 +46,10 @@ export class Refusal extends Error {
 
 /** A Refusal for invalid input, its message made of the problems. */
 export function invalid(problems: readonly FieldProblem[], lead?: string): Refusal {
-  const shown = problems.slice(0, 5).map((p) => `${p.field} ${p.problem}`).join('; ')
+  const shown = problems
+    .slice(0, 5)
+    .map((p) => `${p.field} ${p.problem}`)
+    .join('; ')
   return new Refusal('INVALID', lead ? `${lead}: ${shown}` : shown, problems.slice(0, 100))
 }
 
@@ -103,7 +106,9 @@ export function clickhouseCode(err: unknown): number | undefined {
 export function fromClickHouse(err: unknown): AppError {
   if (err instanceof AppError) return err
   const code = clickhouseCode(err)
-  const text = messageOf(err).replace(/, e\.what\(\) = DB::Exception\s*$/s, '').trim()
+  const text = messageOf(err)
+    .replace(/, e\.what\(\) = DB::Exception\s*$/s, '')
+    .trim()
   if (code !== undefined && CLICKHOUSE_DATA_CODES.has(code)) return new AppError('SINK_REFUSED_DATA', text, false, { cause: err })
   return new AppError('SINK_UNAVAILABLE', `clickhouse: ${text}`, true, { cause: err })
 }

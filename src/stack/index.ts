@@ -142,12 +142,32 @@ async function startRedis(dir: string, port: number, say: Say): Promise<void> {
   const bin = await ensureBinary('redis-server', ['redis-server'], say)
   mkdirSync(join(dir, 'log'), { recursive: true })
   say(`redis: starting on 127.0.0.1:${port} (AOF on)`)
-  const res = spawnSync(bin, [
-    '--port', String(port), '--bind', '127.0.0.1', '--dir', dir,
-    '--appendonly', 'yes', '--appendfsync', 'everysec',
-    '--maxmemory', REDIS_MAXMEMORY, '--maxmemory-policy', 'noeviction',
-    '--daemonize', 'yes', '--pidfile', join(dir, 'pid'), '--logfile', join(dir, 'log', 'redis.log'),
-  ], { encoding: 'utf8' })
+  const res = spawnSync(
+    bin,
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--maxmemory',
+      REDIS_MAXMEMORY,
+      '--maxmemory-policy',
+      'noeviction',
+      '--daemonize',
+      'yes',
+      '--pidfile',
+      join(dir, 'pid'),
+      '--logfile',
+      join(dir, 'log', 'redis.log'),
+    ],
+    { encoding: 'utf8' },
+  )
   if (res.status !== 0) throw new StackError(`redis-server failed to start: ${res.stderr || res.stdout}`)
 }
 
@@ -202,7 +222,10 @@ async function startKafka(dir: string, port: number, say: Say): Promise<void> {
   const libs = join(homedir(), '.cache', 'sluice', `kafka-${KAFKA_VERSION}`, 'libs')
   if (!existsSync(join(libs, '.complete'))) {
     say(`kafka: fetching Apache Kafka ${KAFKA_VERSION} jars from Maven Central into ${libs}`)
-    const res = spawnSync('mvn', ['-q', '-B', '-f', join(DEPLOY, 'kafka', 'pom.xml'), 'dependency:copy-dependencies', `-DoutputDirectory=${libs}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    const res = spawnSync('mvn', ['-q', '-B', '-f', join(DEPLOY, 'kafka', 'pom.xml'), 'dependency:copy-dependencies', `-DoutputDirectory=${libs}`], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     if (res.status !== 0) throw new StackError(`mvn could not fetch the Kafka jars:\n${res.stdout}${res.stderr}`)
     writeFileSync(join(libs, '.complete'), KAFKA_VERSION)
   }

@@ -35,8 +35,7 @@ async function call(method: string, path: string, body?: unknown, contentType = 
 const post = (integration: Record<string, unknown>, payload: string, contentType = 'application/json') =>
   fetch(`${service.url}${new URL(String(integration['webhookUrl'])).pathname}`, { method: 'POST', headers: { 'content-type': contentType }, body: payload })
 
-const entries = async (key: string) =>
-  (await t.redis.xrange(key, '-', '+')).map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i]!, f[2 * i + 1]!])))
+const entries = async (key: string) => (await t.redis.xrange(key, '-', '+')).map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i]!, f[2 * i + 1]!])))
 
 const HOSTILE_MAPPING = {
   severity: '{{webhook.sev}}',
@@ -66,10 +65,16 @@ it('renders hostile mappings safely and within budget; /test never answers 500',
   expect((await call('POST', `/api/v1/integrations/${id}/test`, '{"payload":{}}', 'text/plain')).status).toBe(415)
 
   // Save-time limits name the field; a combinatorial template within the depth limit hits the work budget.
-  const deep = await call('POST', '/api/v1/integrations', { name: 'Deep', mapping: { ...HOSTILE_MAPPING, customFields: {}, description: '{{#webhook.a}}{{#b}}{{#c}}{{#d}}x{{/d}}{{/c}}{{/b}}{{/webhook.a}}' } })
+  const deep = await call('POST', '/api/v1/integrations', {
+    name: 'Deep',
+    mapping: { ...HOSTILE_MAPPING, customFields: {}, description: '{{#webhook.a}}{{#b}}{{#c}}{{#d}}x{{/d}}{{/c}}{{/b}}{{/webhook.a}}' },
+  })
   expect(deep.status).toBe(400)
   expect((deep.body['details'] as unknown[])[0]).toEqual({ field: 'mapping.description', problem: 'sections nest deeper than 3 levels' })
-  const bomb = await call('POST', '/api/v1/integrations', { name: 'Bomb', mapping: { ...HOSTILE_MAPPING, customFields: {}, description: 'x{{#webhook.a}}{{#webhook.a}}{{#webhook.a}}0123456789{{/webhook.a}}{{/webhook.a}}{{/webhook.a}}' } })
+  const bomb = await call('POST', '/api/v1/integrations', {
+    name: 'Bomb',
+    mapping: { ...HOSTILE_MAPPING, customFields: {}, description: 'x{{#webhook.a}}{{#webhook.a}}{{#webhook.a}}0123456789{{/webhook.a}}{{/webhook.a}}{{/webhook.a}}' },
+  })
   expect(bomb.status).toBe(201)
   const started = Date.now()
   const exploded = await call('POST', `/api/v1/integrations/${String(bomb.body['id'])}/test`, { payload: { sev: 'info', a: Array.from({ length: 1000 }, (_, i) => i) } })
@@ -153,11 +158,15 @@ it('stores every valid alert once and rejects every poison message with its reas
   validCount++
 
   const rejectionsWanted = expected.reduce((n, [, c]) => n + c, 0)
-  await waitFor('every alert stored or rejected', async () => {
-    const stored = await t.redis.xlen(streams.integration(targetId))
-    const rejected = await t.redis.xlen(streams.rejections)
-    return stored >= validCount && rejected >= rejectionsWanted ? true : undefined
-  }, 60_000)
+  await waitFor(
+    'every alert stored or rejected',
+    async () => {
+      const stored = await t.redis.xlen(streams.integration(targetId))
+      const rejected = await t.redis.xlen(streams.rejections)
+      return stored >= validCount && rejected >= rejectionsWanted ? true : undefined
+    },
+    60_000,
+  )
   await new Promise((r) => setTimeout(r, 1000))
 
   const alerts = await entries(streams.integration(targetId))
@@ -165,7 +174,11 @@ it('stores every valid alert once and rejects every poison message with its reas
   expect(new Set(alerts.map((a) => a['correlationId'])).size).toBe(validCount)
   const rejections = await entries(streams.rejections)
   expect(rejections).toHaveLength(rejectionsWanted)
-  for (const [pattern, n] of expected) expect(rejections.filter((r) => pattern.test(r['reason'] ?? '')), String(pattern)).toHaveLength(n)
+  for (const [pattern, n] of expected)
+    expect(
+      rejections.filter((r) => pattern.test(r['reason'] ?? '')),
+      String(pattern),
+    ).toHaveLength(n)
   // The stream Redis refused is untouched, and nothing of the refused message went to alerts:all.
   expect(await t.redis.type(streams.integration(String(refusing.body['id'])))).toBe('string')
   expect((await entries(streams.all)).filter((a) => a['integrationId'] === refusing.body['id'])).toEqual([])

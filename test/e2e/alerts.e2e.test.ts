@@ -82,8 +82,13 @@ describe('integrations', () => {
       ['critical', 'Error rate above 5% on checkout-1', 'checkout', 'c2f1a0d7e5b3a911'],
     ])
     expect(alerts[2]).toMatchObject({
-      service: 'checkout', environment: 'production', team: 'payments', timestamp: '2026-11-22T09:58:00.000Z',
-      integrationId: integration['id'], requestId, receivedAt: expect.stringMatching(/Z$/),
+      service: 'checkout',
+      environment: 'production',
+      team: 'payments',
+      timestamp: '2026-11-22T09:58:00.000Z',
+      integrationId: integration['id'],
+      requestId,
+      receivedAt: expect.stringMatching(/Z$/),
       customFields: { alertname: 'HighErrorRate', status: 'firing', instance: 'checkout-1:8080' },
     })
     // The shared stream holds them too.
@@ -119,8 +124,13 @@ describe('integrations', () => {
     expect((await post(webhookPath(integration), payload)).status).toBe(202)
     const [alert] = await alertsOf(integration['id'], 1)
     expect(alert).toMatchObject({
-      severity: 'critical', description: 'Load <5> & "rising" for \'db\' on db-1', source: 'nagios', service: 'db-2', team: 'ops',
-      correlationId: 'chk-7', customFields: { region: 'eu' },
+      severity: 'critical',
+      description: 'Load <5> & "rising" for \'db\' on db-1',
+      source: 'nagios',
+      service: 'db-2',
+      team: 'ops',
+      correlationId: 'chk-7',
+      customFields: { region: 'eu' },
     })
   })
 
@@ -223,7 +233,10 @@ describe('webhook address', () => {
   })
 
   it('rate limits per address: 503 for Alertmanager, 429 for others, both with Retry-After', async () => {
-    for (const [template, status] of [['alertmanager', 503], ['generic', 429]] as const) {
+    for (const [template, status] of [
+      ['alertmanager', 503],
+      ['generic', 429],
+    ] as const) {
       const integration = await create({ name: `limited ${template}`, template })
       const statuses = await Promise.all(Array.from({ length: 60 }, () => post(webhookPath(integration), { alerts: [] }).then((r) => [r.status, r.headers.get('retry-after')] as const)))
       expect(statuses.filter(([s]) => s === 202).length).toBeGreaterThanOrEqual(50)
@@ -293,23 +306,34 @@ describe('exactly once into the streams', () => {
   it('a consumer killed mid-stream and restarted adds no duplicate and loses nothing', async () => {
     // 1 MiB fetches of ~3 KB payloads: several batches per partition, so the kill leaves work behind.
     const burst = await createTestEnv({
-      SLUICE_WEBHOOK_BURST: '100000', SLUICE_WEBHOOK_RATE_PER_SECOND: '100000', KAFKA_SESSION_TIMEOUT_MS: '6000', SLUICE_CONSUMER_FETCH_MAX_BYTES: String(1024 * 1024),
+      SLUICE_WEBHOOK_BURST: '100000',
+      SLUICE_WEBHOOK_RATE_PER_SECOND: '100000',
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      SLUICE_CONSUMER_FETCH_MAX_BYTES: String(1024 * 1024),
     })
     try {
       const admin = (await burst.bootstrap()).adminApiKey
       const edge = await burst.start(['edge', 'admin'])
       const res = await fetch(`${edge.url}/api/v1/integrations`, {
-        method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bulk', template: 'alertmanager' }),
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'bulk', template: 'alertmanager' }),
       })
       const integration = (await res.json()) as Record<string, unknown>
       const path = new URL(String(integration['webhookUrl'])).pathname
       const TOTAL = 1500
       const padding = 'p'.repeat(3000)
       for (let i = 0; i < TOTAL; i += 50) {
-        const batch = await Promise.all(Array.from({ length: 50 }, (_, k) => {
-          const alert = { status: 'firing', labels: { alertname: 'A', severity: 'warning', job: 'j' }, annotations: { summary: `n${i + k}`, description: padding }, fingerprint: `fp-${i + k}` }
-          return fetch(`${edge.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ alerts: [alert, { ...alert, fingerprint: `fp-${i + k}-b` }] }) })
-        }))
+        const batch = await Promise.all(
+          Array.from({ length: 50 }, (_, k) => {
+            const alert = { status: 'firing', labels: { alertname: 'A', severity: 'warning', job: 'j' }, annotations: { summary: `n${i + k}`, description: padding }, fingerprint: `fp-${i + k}` }
+            return fetch(`${edge.url}${path}`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ alerts: [alert, { ...alert, fingerprint: `fp-${i + k}-b` }] }),
+            })
+          }),
+        )
         expect(batch.every((r) => r.status === 202)).toBe(true)
       }
       const stream = alertStreamKeys(burst.config.redis.keyPrefix).integration(String(integration['id']))

@@ -23,7 +23,13 @@ beforeAll(async () => {
   edge = await t.start(['edge'])
   for (let r = 0; r < REQUESTS; r += 4) {
     const results = await Promise.all(
-      [0, 1, 2, 3].map((k) => postEvents(edge.url, key, Array.from({ length: PER_REQUEST }, (_, i) => event((r + k) * PER_REQUEST + i)))),
+      [0, 1, 2, 3].map((k) =>
+        postEvents(
+          edge.url,
+          key,
+          Array.from({ length: PER_REQUEST }, (_, i) => event((r + k) * PER_REQUEST + i)),
+        ),
+      ),
     )
     expect(results.map((x) => x.status)).toEqual([202, 202, 202, 202])
   }
@@ -43,11 +49,7 @@ it('kill -9 of a consumer mid-stream, three times: every accepted event is store
       tail = (tail + d.toString()).slice(-2000)
       if (armed && tail.includes('"msg":"batch inserted"')) child.kill('SIGKILL')
     })
-    await waitFor(
-      `${killAt * 100}% of the rows (consumer log: ${tail.slice(-500)})`,
-      async () => ((await t.count('events').catch(() => 0)) >= TOTAL * killAt ? true : undefined),
-      120_000,
-    )
+    await waitFor(`${killAt * 100}% of the rows (consumer log: ${tail.slice(-500)})`, async () => ((await t.count('events').catch(() => 0)) >= TOTAL * killAt ? true : undefined), 120_000)
     tail = ''
     armed = true
     await exited(child)
@@ -60,7 +62,7 @@ it('kill -9 of a consumer mid-stream, three times: every accepted event is store
   try {
     await waitFor('all rows', async () => ((await t.count('events')) >= TOTAL ? true : undefined), 180_000)
     // Give a duplicate the chance to show up before counting for good.
-    await waitFor('consumer caught up', async () => (await lag()) === 0 ? true : undefined, 60_000)
+    await waitFor('consumer caught up', async () => ((await lag()) === 0 ? true : undefined), 60_000)
   } finally {
     child.kill('SIGTERM')
     await exited(child)
@@ -79,10 +81,7 @@ async function lag(): Promise<number> {
   await admin.connect()
   try {
     const topic = edge.container.topics.events
-    const [ends, committed] = await Promise.all([
-      admin.fetchTopicOffsets(topic),
-      admin.fetchOffsets({ groupId: groupIds(t.config).events, topics: [topic] }),
-    ])
+    const [ends, committed] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId: groupIds(t.config).events, topics: [topic] })])
     const done = new Map(committed[0]!.partitions.map((p) => [p.partition, Number(p.offset)]))
     return ends.reduce((sum, p) => sum + Number(p.high) - Math.max(0, done.get(p.partition) ?? 0), 0)
   } finally {

@@ -44,19 +44,46 @@ describe('POST /api/events/bulk', () => {
     const env = demo.environments[0]!
     expect(rows).toEqual([
       {
-        environment_id: env.id, account_id: demo.accountId, traffic_type: 'user', event_type: 'page.view', key: 'k2',
-        ts: 1645557823, timestamp_ms: '1645557823000', timestamp_raw: '1645557823', value: null, properties: '{}',
-        sdk_version: 'nodejs-10.28.0', source_topic: service.container.topics.events,
+        environment_id: env.id,
+        account_id: demo.accountId,
+        traffic_type: 'user',
+        event_type: 'page.view',
+        key: 'k2',
+        ts: 1645557823,
+        timestamp_ms: '1645557823000',
+        timestamp_raw: '1645557823',
+        value: null,
+        properties: '{}',
+        sdk_version: 'nodejs-10.28.0',
+        source_topic: service.container.topics.events,
       },
       {
-        environment_id: env.id, account_id: demo.accountId, traffic_type: 'account', event_type: 'signup', key: 'k3',
-        ts: 1645557823, timestamp_ms: '1645557823456', timestamp_raw: '1645557823456.9', value: null, properties: '{}',
-        sdk_version: 'nodejs-10.28.0', source_topic: service.container.topics.events,
+        environment_id: env.id,
+        account_id: demo.accountId,
+        traffic_type: 'account',
+        event_type: 'signup',
+        key: 'k3',
+        ts: 1645557823,
+        timestamp_ms: '1645557823456',
+        timestamp_raw: '1645557823456.9',
+        value: null,
+        properties: '{}',
+        sdk_version: 'nodejs-10.28.0',
+        source_topic: service.container.topics.events,
       },
       {
-        environment_id: env.id, account_id: demo.accountId, traffic_type: 'user', event_type: 'checkout', key: 'user-1',
-        ts: 1700000000, timestamp_ms: '1700000000123', timestamp_raw: '1700000000123', value: 1,
-        properties: '{"plan":"pro","seats":1,"trial":false}', sdk_version: 'nodejs-10.28.0', source_topic: service.container.topics.events,
+        environment_id: env.id,
+        account_id: demo.accountId,
+        traffic_type: 'user',
+        event_type: 'checkout',
+        key: 'user-1',
+        ts: 1700000000,
+        timestamp_ms: '1700000000123',
+        timestamp_raw: '1700000000123',
+        value: 1,
+        properties: '{"plan":"pro","seats":1,"trial":false}',
+        sdk_version: 'nodejs-10.28.0',
+        source_topic: service.container.topics.events,
       },
     ])
   })
@@ -75,13 +102,9 @@ describe('POST /api/events/bulk', () => {
     const res = await postEvents(service.url, key, body)
     expect(res.status).toBe(202)
     const where = rowsOf(res.body['requestId'])
-    await waitFor('all 8 records stored', async () =>
-      (await t.count('events', where)) + (await t.count('event_rejections', where)) === 8 ? true : undefined,
-    )
+    await waitFor('all 8 records stored', async () => ((await t.count('events', where)) + (await t.count('event_rejections', where)) === 8 ? true : undefined))
     expect(await t.count('events', where)).toBe(2)
-    const rejections = await t.query<{ reason: string; raw: string; source_index: number }>(
-      `SELECT reason, raw, source_index FROM {db}.event_rejections WHERE ${where} ORDER BY source_index`,
-    )
+    const rejections = await t.query<{ reason: string; raw: string; source_index: number }>(`SELECT reason, raw, source_index FROM {db}.event_rejections WHERE ${where} ORDER BY source_index`)
     expect(rejections.map((r) => [r.source_index, r.reason])).toEqual([
       [1, 'eventTypeId is required'],
       [2, 'value must be a number or null'],
@@ -164,12 +187,20 @@ describe('POST /api/events/bulk', () => {
   })
 
   it('answers 413 above the body and record limits, and for one oversize record', async () => {
-    const tooMany = await postEvents(service.url, key, Array.from({ length: 500_001 }, () => ({})))
+    const tooMany = await postEvents(
+      service.url,
+      key,
+      Array.from({ length: 500_001 }, () => ({})),
+    )
     expect(tooMany.status).toBe(413)
     expect(String(tooMany.body['message'])).toMatch(/500001 records is above the limit of 500000/)
 
     const megabyte = 'y'.repeat(1024 * 1024)
-    const tooBig = await postEvents(service.url, key, Array.from({ length: 11 }, () => ({ k: megabyte })))
+    const tooBig = await postEvents(
+      service.url,
+      key,
+      Array.from({ length: 11 }, () => ({ k: megabyte })),
+    )
     expect(tooBig.status).toBe(413)
     expect(String(tooBig.body['message'])).toMatch(/larger than the limit of 10485760 bytes/)
 

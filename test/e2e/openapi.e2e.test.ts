@@ -9,7 +9,11 @@ import { createTestEnv, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv
 let service: RunningService
-let doc: { openapi: string; paths: Record<string, Record<string, { tags?: string[]; summary?: string; responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>>; components: { schemas: Record<string, unknown> } }
+let doc: {
+  openapi: string
+  paths: Record<string, Record<string, { tags?: string[]; summary?: string; responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>>
+  components: { schemas: Record<string, unknown> }
+}
 
 beforeAll(async () => {
   t = await createTestEnv()
@@ -36,7 +40,14 @@ it('lists every public route of every API with its method, and no internal one',
   const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
   expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${openApiPath(r.url)}`).sort())
   for (const internal of ['/healthz', '/readyz', '/metrics', '/openapi.json']) expect(doc.paths[internal]).toBeUndefined()
-  for (const api of ['/api/events/bulk', '/api/v1/webhook/{webhookId}', '/api/v1/integrations', '/internal/api/v2/workspaces', '/gateway/ng/api/settings', '/gateway/ng/api/scim/account/{account}/Users']) {
+  for (const api of [
+    '/api/events/bulk',
+    '/api/v1/webhook/{webhookId}',
+    '/api/v1/integrations',
+    '/internal/api/v2/workspaces',
+    '/gateway/ng/api/settings',
+    '/gateway/ng/api/scim/account/{account}/Users',
+  ]) {
     expect(doc.paths[api], api).toBeDefined()
   }
 })
@@ -56,7 +67,10 @@ it("gives every operation a tag, a summary, a success answer and its errors in t
       expect(op.tags?.length, where).toBeGreaterThan(0)
       expect(op.summary, where).toBeTruthy()
       const statuses = Object.keys(op.responses)
-      expect(statuses.some((s) => s.startsWith('2')), where).toBe(true)
+      expect(
+        statuses.some((s) => s.startsWith('2')),
+        where,
+      ).toBe(true)
       const errors = statuses.filter((s) => /^[45]/.test(s))
       expect(errors.length, where).toBeGreaterThanOrEqual(3)
       for (const status of errors) expect(JSON.stringify(op.responses[status]), `${where} ${status}`).toContain(`#/components/schemas/${expected}`)

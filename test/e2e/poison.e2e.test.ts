@@ -107,10 +107,14 @@ it('stores every valid event once and rejects every poison record with its reaso
   await producer.disconnect()
 
   const poison = [...expected.values()].reduce((a, b) => a + b, 0)
-  await waitFor('every record stored or rejected', async () => {
-    const [e, r] = [await t.count('events'), await t.count('event_rejections')]
-    return e >= valid && r >= poison ? true : undefined
-  }, 90_000)
+  await waitFor(
+    'every record stored or rejected',
+    async () => {
+      const [e, r] = [await t.count('events'), await t.count('event_rejections')]
+      return e >= valid && r >= poison ? true : undefined
+    },
+    90_000,
+  )
   await new Promise((r) => setTimeout(r, 1000))
 
   const [stored] = await t.query<{ n: string; keys: string; positions: string }>(
@@ -124,7 +128,11 @@ it('stores every valid event once and rejects every poison record with its reaso
 
   const reasons = (await t.query<{ reason: string }>('SELECT reason FROM {db}.event_rejections')).map((r) => r.reason)
   expect(reasons).toHaveLength(poison)
-  for (const [pattern, n] of expected) expect(reasons.filter((r) => pattern.test(r)), String(pattern)).toHaveLength(n)
+  for (const [pattern, n] of expected)
+    expect(
+      reasons.filter((r) => pattern.test(r)),
+      String(pattern),
+    ).toHaveLength(n)
   // The raw copy of a refused row is kept, and a lone surrogate is kept as its escape, readable.
   const [raw] = await t.query<{ raw: string }>(`SELECT raw FROM {db}.event_rejections WHERE reason LIKE 'key contains%' LIMIT 1`)
   expect(raw!.raw).toMatch(/"key":"a\\ud[8c]00b"/)

@@ -22,17 +22,25 @@ it('an edge-only process takes events while ClickHouse is unreachable; an events
   expect(await ready.json()).toEqual({ status: 'ready', checks: { kafka: 'ok', redis: 'ok', spool: 'ok' } })
 
   const key = demo.environments[0]!.serverSideSdkKey
-  const res = await postEvents(edge.url, key, Array.from({ length: 50 }, (_, i) => event(i, { eventTypeId: 'roles.edge_only' })))
+  const res = await postEvents(
+    edge.url,
+    key,
+    Array.from({ length: 50 }, (_, i) => event(i, { eventTypeId: 'roles.edge_only' })),
+  )
   expect(res.status).toBe(202)
   expect(res.body['spooled']).toBeUndefined()
 
   const consumer = await t.start(['events'])
   const consumerReady = await fetch(`${consumer.url}/readyz`)
   expect(await consumerReady.json()).toEqual({ status: 'ready', checks: { kafka: 'ok', clickhouse: 'ok', 'events-consumer': 'ok' } })
-  await waitFor('the events stored', async () => {
-    const [row] = await t.query<{ n: string }>(`SELECT count() AS n FROM {db}.events WHERE event_type = 'roles.edge_only'`)
-    return Number(row?.n) === 50 ? true : undefined
-  }, 60_000)
+  await waitFor(
+    'the events stored',
+    async () => {
+      const [row] = await t.query<{ n: string }>(`SELECT count() AS n FROM {db}.events WHERE event_type = 'roles.edge_only'`)
+      return Number(row?.n) === 50 ? true : undefined
+    },
+    60_000,
+  )
 })
 
 it('an admin-only process serves the admin APIs with Kafka and ClickHouse unreachable, and no ingest route', async () => {

@@ -44,7 +44,7 @@ async function scim(method: string, path: string, bearer: string | undefined, bo
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   const text = await res.text()
-  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) }  
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined }
 }
 
 async function putSettings(pat: string | undefined, items: unknown, account = demo.accountId) {
@@ -110,7 +110,11 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
     await t.access.replaceUser(demo.accountId, leaver, { userName: leaver.userName, active: false })
     expect((await putSettings(leaverPat.token, ok)).status).toBe(401)
     await t.access.deleteUser(demo.accountId, (await t.access.user(demo.accountId, leaver.id))!)
-    const noAccount = await fetch(`${svc.url}/gateway/ng/api/settings`, { method: 'PUT', headers: { 'x-api-key': demo.personalAccessToken!, 'content-type': 'application/json' }, body: JSON.stringify(ok) })
+    const noAccount = await fetch(`${svc.url}/gateway/ng/api/settings`, {
+      method: 'PUT',
+      headers: { 'x-api-key': demo.personalAccessToken!, 'content-type': 'application/json' },
+      body: JSON.stringify(ok),
+    })
     expect(noAccount.status).toBe(400)
     expect(await noAccount.json()).toMatchObject({ status: 'FAILURE', code: 'INVALID_REQUEST', errors: [{ fieldId: 'accountIdentifier' }] })
   })
@@ -159,7 +163,13 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
     const after = await scim('GET', '/Users', await token())
     expect(after.status).toBe(200)
     expect(after.headers.get('content-type')).toMatch(/^application\/scim\+json/)
-    expect(after.body).toMatchObject({ schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'], totalResults: 1, startIndex: 1, itemsPerPage: 1, Resources: [{ userName: 'admin@demo.local' }] })
+    expect(after.body).toMatchObject({
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+      totalResults: 1,
+      startIndex: 1,
+      itemsPerPage: 1,
+      Resources: [{ userName: 'admin@demo.local' }],
+    })
   })
 })
 
@@ -256,7 +266,13 @@ describe('SCIM Users (RFC 7644)', () => {
     expect(replaced.body).toMatchObject({ userName: 'jane@example.com', name: { givenName: 'Jane' }, meta: { version: 'W/"2"' } })
     expect(replaced.body.externalId).toBeUndefined()
     // Microsoft Entra's soft delete: PATCH active with a string value.
-    const patched = await scim('PATCH', `/Users/${id}`, bearer, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'Replace', path: 'active', value: 'False' }, { op: 'add', path: 'emails[type eq "work"].value', value: 'jane@corp.example' }] })
+    const patched = await scim('PATCH', `/Users/${id}`, bearer, {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [
+        { op: 'Replace', path: 'active', value: 'False' },
+        { op: 'add', path: 'emails[type eq "work"].value', value: 'jane@corp.example' },
+      ],
+    })
     expect(patched.status).toBe(200)
     expect(patched.body).toMatchObject({ active: false, emails: [{ type: 'work', value: 'jane@corp.example' }] })
     const noPath = await scim('PATCH', `/Users/${id}`, bearer, { Operations: [{ op: 'replace', value: { active: true, displayName: 'Jane D.', name: { familyName: 'Doe' } } }] })
@@ -269,7 +285,10 @@ describe('SCIM Users (RFC 7644)', () => {
       ],
     })
     expect(added.status).toBe(200)
-    expect(added.body.emails).toEqual([{ type: 'work', value: 'jane@corp.example' }, { type: 'home', value: 'jane@home.example' }])
+    expect(added.body.emails).toEqual([
+      { type: 'work', value: 'jane@corp.example' },
+      { type: 'home', value: 'jane@home.example' },
+    ])
     expect(added.body.displayName).toBeUndefined()
     expect((await scim('PATCH', `/Users/${id}`, bearer, { Operations: [{ op: 'replace', path: '__proto__', value: {} }] })).body.scimType).toBe('invalidPath')
     expect((await scim('PATCH', `/Users/${id}`, bearer, { Operations: [{ op: 'replace', path: 'password', value: 'x' }] })).body).toMatchObject({ status: '400', scimType: 'invalidPath' })
@@ -296,7 +315,13 @@ describe('SCIM Users (RFC 7644)', () => {
     expect((await list(`filter=${encodeURIComponent('userName eq "user1@example.com" and externalId eq "ext-1"')}`)).totalResults).toBe(1)
     expect((await list(`filter=${encodeURIComponent('urn:ietf:params:scim:schemas:core:2.0:User:userName eq "User1@example.com"')}`)).totalResults).toBe(1)
     // Type and value must hold for the same email.
-    const twoEmails = await scim('POST', '/Users', bearer, { userName: 'two@example.com', emails: [{ value: 'a@x.example', type: 'work' }, { value: 'victim@x.example', type: 'home' }] })
+    const twoEmails = await scim('POST', '/Users', bearer, {
+      userName: 'two@example.com',
+      emails: [
+        { value: 'a@x.example', type: 'work' },
+        { value: 'victim@x.example', type: 'home' },
+      ],
+    })
     expect((await list(`filter=${encodeURIComponent('emails[type eq "work"].value eq "victim@x.example"')}`)).totalResults).toBe(0)
     expect((await list(`filter=${encodeURIComponent('emails[type eq "Work"].value eq "A@x.example"')}`)).totalResults).toBe(1)
     expect((await scim('DELETE', `/Users/${twoEmails.body.id}`, bearer)).status).toBe(204)
@@ -305,7 +330,13 @@ describe('SCIM Users (RFC 7644)', () => {
     expect(nasty.body.scimType).toBe('invalidFilter')
     expect(Date.now() - started).toBeLessThan(1000)
     expect((await scim('GET', '/Users?filter=x&filter=y', bearer)).body.scimType).toBe('invalidFilter')
-    expect(await list(`filter=${encodeURIComponent('userName eq "nobody@example.com"')}`)).toEqual({ schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'], totalResults: 0, Resources: [], startIndex: 1, itemsPerPage: 0 })
+    expect(await list(`filter=${encodeURIComponent('userName eq "nobody@example.com"')}`)).toEqual({
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+      totalResults: 0,
+      Resources: [],
+      startIndex: 1,
+      itemsPerPage: 0,
+    })
     const bad = await scim('GET', `/Users?filter=${encodeURIComponent('userName eq')}`, bearer)
     expect(bad.status).toBe(400)
     expect(bad.body.scimType).toBe('invalidFilter')
@@ -324,7 +355,11 @@ describe('SCIM Users (RFC 7644)', () => {
   it('validates input and answers discovery resources', async () => {
     expect((await scim('POST', '/Users', bearer, { emails: [] })).body).toMatchObject({ status: '400', scimType: 'invalidValue', detail: expect.stringMatching(/userName/) })
     expect((await scim('POST', '/Users', bearer, { userName: 'x@example.com', emails: [{ value: 'not-an-email' }] })).status).toBe(400)
-    const json = await fetch(`${svc.url}/gateway/ng/api/scim/account/${demo.accountId}/Users`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify({ userName: 'plain-json@example.com' }) })
+    const json = await fetch(`${svc.url}/gateway/ng/api/scim/account/${demo.accountId}/Users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ userName: 'plain-json@example.com' }),
+    })
     expect(json.status).toBe(201)
     const spc = await scim('GET', '/ServiceProviderConfig', bearer)
     expect(spc.body).toMatchObject({ patch: { supported: true }, filter: { supported: true }, bulk: { supported: false } })
@@ -344,7 +379,10 @@ describe('sluice users, service-accounts, pats and flags', () => {
     }
     const account = await run('accounts', 'create', 'Corp')
     const userId = await run('users', 'create', 'it-admin@corp.example', '--account', account)
-    expect(JSON.parse(await run('service-accounts', 'create', 'scim_sa', '--scim', '--account', account, '--json'))).toMatchObject({ id: 'scim_sa', permissions: expect.arrayContaining([...SCIM_PERMISSIONS]) })
+    expect(JSON.parse(await run('service-accounts', 'create', 'scim_sa', '--scim', '--account', account, '--json'))).toMatchObject({
+      id: 'scim_sa',
+      permissions: expect.arrayContaining([...SCIM_PERMISSIONS]),
+    })
     const pat = await run('pats', 'create', '--user', userId, '--expires-in-days', '1', '--account', account)
     expect(pat).toMatch(new RegExp(`^pat\\.${account}\\.`))
     await run('flags', 'enable', 'PL_SUPPORT_JWT_TOKEN_SCIM_API', '--account', account)

@@ -29,7 +29,11 @@ it('on SIGTERM finishes what it accepted, then exits 0', async () => {
   child.stdout?.on('data', (d: Buffer) => (log += d.toString()))
   const url = await waitFor('serving', async () => /"url":"(http:[^"]+)","roles"/.exec(log)?.[1], 60_000)
 
-  const res = await postEvents(url, key, Array.from({ length: 500 }, (_, i) => event(i)))
+  const res = await postEvents(
+    url,
+    key,
+    Array.from({ length: 500 }, (_, i) => event(i)),
+  )
   expect(res.status).toBe(202)
   await waitFor('rows', async () => ((await t.count('events')) === 500 ? true : undefined))
   child.kill('SIGTERM')

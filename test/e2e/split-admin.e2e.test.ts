@@ -204,7 +204,13 @@ describe('segments', () => {
     const before = Date.now()
     const bare = await api.put(`/segments/${ids.prod}/uploads/upload`, ['a', 'b'])
     expect(bare.status).toBe(200)
-    expect(bare.body).toMatchObject({ name: 'uploads', status: 'ACTIVE', environment: { id: ids.prod, name: 'Production' }, environmentURN: { type: 'Environment', id: ids.prod, name: 'Production' }, type: 'Segment' })
+    expect(bare.body).toMatchObject({
+      name: 'uploads',
+      status: 'ACTIVE',
+      environment: { id: ids.prod, name: 'Production' },
+      environmentURN: { type: 'Environment', id: ids.prod, name: 'Production' },
+      type: 'Segment',
+    })
     expect(bare.body.lastUpdateTime).toBeGreaterThanOrEqual(before)
     const keysOf = async () => (await api.get(`/segments/${ids.prod}/uploads/keys?limit=200`)).body.keys.map((k: { key: string }) => k.key)
     await api.put(`/segments/${ids.prod}/uploads/uploadKeys?replace=False`, { keys: ['c', 'a'], comment: 'more' })
@@ -359,7 +365,12 @@ describe('roles and scopes', () => {
     await activeSegment('guarded')
     expect((await api.get(`/segments/${ids.prod}/guarded/keys`, { key: keys.viewer })).status).toBe(200)
     expect((await api.get(`/segments/ws/${ids.ws}`, { key: keys.viewer })).status).toBe(200)
-    for (const [method, path] of [['PUT', `/segments/${ids.prod}/guarded/upload`], ['PUT', `/segments/${ids.prod}/guarded/removeKeys`], ['DELETE', `/segments/${ids.prod}/guarded`], ['DELETE', `/segments/ws/${ids.ws}/guarded`]] as const) {
+    for (const [method, path] of [
+      ['PUT', `/segments/${ids.prod}/guarded/upload`],
+      ['PUT', `/segments/${ids.prod}/guarded/removeKeys`],
+      ['DELETE', `/segments/${ids.prod}/guarded`],
+      ['DELETE', `/segments/ws/${ids.ws}/guarded`],
+    ] as const) {
       const res = await api.call(method, path, { key: keys.viewer, body: method === 'PUT' ? { keys: ['a'] } : undefined })
       expect(res.status, `${method} ${path}`).toBe(403)
       expect(res.body.message).toMatch(/role \(segment-viewer\)/)
@@ -393,7 +404,13 @@ describe('identities', () => {
       { key: 'alice', trafficTypeId: ids.user, environmentId: ids.prod, organizationId: ids.account, values: { plan: 'pro', seats: '5', trial: 'false' } },
       { key: 'bob', trafficTypeId: ids.user, environmentId: ids.prod, organizationId: ids.account, values: {} },
     ])
-    expect(res.body.failed.map((f: { object: unknown }) => f.object)).toEqual([{ key: '', values: {} }, { key: 'carol', values: { '1st': 'x' } }, { key: 'erin', values: { nested: { a: 1 } } }, { key: 'frank', environmentId: ids.stage }, 'not an object'])
+    expect(res.body.failed.map((f: { object: unknown }) => f.object)).toEqual([
+      { key: '', values: {} },
+      { key: 'carol', values: { '1st': 'x' } },
+      { key: 'erin', values: { nested: { a: 1 } } },
+      { key: 'frank', environmentId: ids.stage },
+      'not an object',
+    ])
     for (const f of res.body.failed) expect(f).toEqual({ object: expect.anything(), status: 400, message: expect.any(String) })
     expect(res.body.failed[1].message).toMatch(/attribute id "1st"/)
     expect(res.body).toMatchObject({ metadata: null, offset: null, limit: null, count: null, total: null })
@@ -465,7 +482,11 @@ describe('sluice segments upload and export', () => {
     const exported = (await sluice('segments', 'export', ids.stage!, 'from_file')).split('\n')
     expect(exported).toEqual(keys)
     const audit = (await api.get(`/segments/${ids.stage}/from_file/audit`)).body.objects
-    expect(audit.slice(0, 3).map((e: { count: number; who: { id: string } }) => [e.count, e.who.id])).toEqual([[5_000, 'cli'], [10_000, 'cli'], [10_000, 'cli']])
+    expect(audit.slice(0, 3).map((e: { count: number; who: { id: string } }) => [e.count, e.who.id])).toEqual([
+      [5_000, 'cli'],
+      [10_000, 'cli'],
+      [10_000, 'cli'],
+    ])
 
     // A replace larger than one update is staged and swapped in at once.
     await writeFile(file, range(30_000, 'swap-').join('\n'))

@@ -56,7 +56,9 @@ it('every one of 50,000 events tracked in a burst by the real Node SDK is stored
   const count = async () => Number((await t.query<{ n: string }>(`SELECT count() AS n FROM {db}.events WHERE event_type = 'sdk_burst' AND environment_id = '${environment.id}'`))[0]?.n ?? 0)
   await waitFor(`${total} SDK events stored`, async () => ((await count()) >= total ? true : undefined), 120_000)
   expect(await count()).toBe(total)
-  const [values] = await t.query<{ lo: number; hi: number; u: string }>(`SELECT min(value) AS lo, max(value) AS hi, uniqExact(value) AS u FROM {db}.events WHERE event_type = 'sdk_burst' AND environment_id = '${environment.id}'`)
+  const [values] = await t.query<{ lo: number; hi: number; u: string }>(
+    `SELECT min(value) AS lo, max(value) AS hi, uniqExact(value) AS u FROM {db}.events WHERE event_type = 'sdk_burst' AND environment_id = '${environment.id}'`,
+  )
   expect(values).toMatchObject({ lo: 0, hi: total - 1 })
   expect(Number(values!.u)).toBe(total)
   const rejected = await t.query<{ n: string }>(`SELECT count() AS n FROM {db}.event_rejections WHERE environment_id = '${environment.id}'`)

@@ -37,21 +37,25 @@ describe("Split's Python client", () => {
   it.each([
     ['Authorization: Bearer', '0'],
     ['Harness mode (x-api-key)', '1'],
-  ])('runs its whole segment and identity flow with %s', async (_mode, harness) => {
-    expect(existsSync(PYTHON), `no ${PYTHON}: scripts/test.sh installs splitapiclient there (npm test)`).toBe(true)
-    const demo = await t.bootstrap()
-    const ws = await t.store.createWorkspace(demo.accountId, `py-${harness}`)
-    const env = await t.store.createEnvironment(ws.id, 'Production', true)
-    await t.store.createTrafficType(ws.id, 'account')
-    const { code, output } = await runFlow({
-      SPLIT_BASE_URL: `${svc.url}/internal/api/v2`,
-      SPLIT_API_KEY: demo.adminApiKey,
-      SPLIT_HARNESS: harness,
-      WS_ID: ws.id,
-      ENV_ID: env.id,
-      TT_NAME: 'account',
-    })
-    expect(output).toContain('flow complete')
-    expect(code, output).toBe(0)
-  }, 60_000)
+  ])(
+    'runs its whole segment and identity flow with %s',
+    async (_mode, harness) => {
+      expect(existsSync(PYTHON), `no ${PYTHON}: scripts/test.sh installs splitapiclient there (npm test)`).toBe(true)
+      const demo = await t.bootstrap()
+      const ws = await t.store.createWorkspace(demo.accountId, `py-${harness}`)
+      const env = await t.store.createEnvironment(ws.id, 'Production', true)
+      await t.store.createTrafficType(ws.id, 'account')
+      const { code, output } = await runFlow({
+        SPLIT_BASE_URL: `${svc.url}/internal/api/v2`,
+        SPLIT_API_KEY: demo.adminApiKey,
+        SPLIT_HARNESS: harness,
+        WS_ID: ws.id,
+        ENV_ID: env.id,
+        TT_NAME: 'account',
+      })
+      expect(output).toContain('flow complete')
+      expect(code, output).toBe(0)
+    },
+    60_000,
+  )
 })

@@ -29,11 +29,15 @@ it('keeps answering and stores every accepted event exactly once after a 60 s Cl
   stack.pause('clickhouse')
   const pausedAt = Date.now()
   // While ClickHouse is away: alive, accepting, and not ready, saying why.
-  await waitFor('readiness to report the stall', async () => {
-    const ready = await fetch(`${service.url}/readyz`)
-    const body = (await ready.json()) as { checks: Record<string, string> }
-    return ready.status === 503 && body.checks['clickhouse'] !== 'ok' && body.checks['events-consumer']?.startsWith('stalled') ? true : undefined
-  }, 45_000)
+  await waitFor(
+    'readiness to report the stall',
+    async () => {
+      const ready = await fetch(`${service.url}/readyz`)
+      const body = (await ready.json()) as { checks: Record<string, string> }
+      return ready.status === 503 && body.checks['clickhouse'] !== 'ok' && body.checks['events-consumer']?.startsWith('stalled') ? true : undefined
+    },
+    45_000,
+  )
   expect((await fetch(`${service.url}/healthz`)).status).toBe(200)
   await new Promise((r) => setTimeout(r, Math.max(0, 60_000 - (Date.now() - pausedAt))))
   const during = await load.stop()

@@ -48,9 +48,13 @@ it('answers 503 with Retry-After in each API shape while Redis is paused, and re
     expect(Date.now() - started).toBeLessThan(10_000)
 
     // Many at once, writes among them: each is answered; none waits for Redis to come back.
-    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) =>
-      i % 2 ? admin('/internal/api/v2/workspaces').then((r) => r.status) : admin('/api/v1/integrations', { method: 'POST', body: JSON.stringify({ name: `n${i}`, template: 'generic' }) }).then((r) => r.status),
-    ))
+    const burst = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        i % 2
+          ? admin('/internal/api/v2/workspaces').then((r) => r.status)
+          : admin('/api/v1/integrations', { method: 'POST', body: JSON.stringify({ name: `n${i}`, template: 'generic' }) }).then((r) => r.status),
+      ),
+    )
     expect(new Set(burst)).toEqual(new Set([503]))
     expect(Date.now() - started).toBeLessThan(40_000)
 

@@ -24,10 +24,14 @@ beforeAll(async () => {
     child.stdout?.on('data', (d: Buffer) => (entry.log += d.toString()))
     consumers.push(entry)
   }
-  await waitFor('three members sharing the partitions', async () => {
-    const holding = consumers.map((c) => [...c.log.matchAll(/"partitions":\[([\d,]*)\][^\n]*joined the consumer group/g)].pop()?.[1] ?? '')
-    return holding.every((p) => p.length > 0) ? true : undefined
-  }, 90_000)
+  await waitFor(
+    'three members sharing the partitions',
+    async () => {
+      const holding = consumers.map((c) => [...c.log.matchAll(/"partitions":\[([\d,]*)\][^\n]*joined the consumer group/g)].pop()?.[1] ?? '')
+      return holding.every((p) => p.length > 0) ? true : undefined
+    },
+    90_000,
+  )
 }, 180_000)
 
 afterAll(async () => {

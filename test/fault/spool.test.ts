@@ -105,17 +105,23 @@ it('Kafka paused 30 s under load: every request is answered 202, and every event
   expect(value('sluice_spool_drained_messages_total')).toBeGreaterThan(0)
   expect(value('sluice_spool_messages')).toBe(0)
   expect(value('sluice_spooling')).toBe(0)
-  console.log(`spool, kafka paused 30 s: ${result.accepted.size} event requests (${total} events) and ${hooks.accepted.length} webhooks, all 202; spooled ${value('sluice_spool_appended_messages_total')} messages, drained ${value('sluice_spool_drained_messages_total')}`)
+  console.log(
+    `spool, kafka paused 30 s: ${result.accepted.size} event requests (${total} events) and ${hooks.accepted.length} webhooks, all 202; spooled ${value('sluice_spool_appended_messages_total')} messages, drained ${value('sluice_spool_drained_messages_total')}`,
+  )
 }, 240_000)
 
 /** Waits for every accepted alert, then checks no request id is in the integration's stream twice; returns the ids stored since `from`. */
 async function alertsStoredOnce(accepted: readonly string[], from: number): Promise<string[]> {
   const stream = alertStreamKeys(t.config.redis.keyPrefix).integration(integration.id)
   const requestIds = async () => (await t.redis.xrange(stream, '-', '+')).slice(from).map(([, f]) => f[f.indexOf('requestId') + 1]!)
-  await waitFor('every accepted alert stored', async () => {
-    const ids = new Set(await requestIds())
-    return accepted.every((id) => ids.has(id)) ? true : undefined
-  }, 60_000)
+  await waitFor(
+    'every accepted alert stored',
+    async () => {
+      const ids = new Set(await requestIds())
+      return accepted.every((id) => ids.has(id)) ? true : undefined
+    },
+    60_000,
+  )
   await sleep(2000)
   const stored = await requestIds()
   expect(stored.length, 'alerts stored twice').toBe(new Set(stored).size)

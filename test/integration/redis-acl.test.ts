@@ -24,29 +24,35 @@ function composeRedisCommand(): string {
   const compose = readFileSync(new URL('docker-compose.yml', ROOT), 'utf8')
   const block = /\n {2}redis:\n[\s\S]*?- >-\n([\s\S]*?)\n {4}volumes:/.exec(compose)
   if (!block) throw new Error('redis command not found in docker-compose.yml')
-  return block[1]!.split('\n').map((l) => l.trim()).join(' ').replaceAll('$$', '$')
+  return block[1]!
+    .split('\n')
+    .map((l) => l.trim())
+    .join(' ')
+    .replaceAll('$$', '$')
 }
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sluice-acl-'))
-  const command = composeRedisCommand()
-    .replace('/usr/local/etc/redis/redis.conf', new URL('deploy/redis/redis.conf', ROOT).pathname)
-    .concat(` --port ${PORT} --bind 127.0.0.1 --dir ${dir}`)
+  const command = composeRedisCommand().replace('/usr/local/etc/redis/redis.conf', new URL('deploy/redis/redis.conf', ROOT).pathname).concat(` --port ${PORT} --bind 127.0.0.1 --dir ${dir}`)
   redis = spawn('sh', ['-c', command], {
     env: { PATH: process.env['PATH'] ?? '', SLUICE_REDIS_PASSWORD: PASSWORDS.service, SLUICE_ALERTS_READER_PASSWORD: PASSWORDS.reader },
     stdio: 'ignore',
   })
   const serviceUrl = `redis://${SERVICE_USER}:${PASSWORDS.service}@127.0.0.1:${PORT}`
-  await waitFor('redis with ACL users', async () => {
-    const probe = new Redis(serviceUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null })
-    probe.on('error', () => undefined)
-    try {
-      await probe.connect()
-      return (await probe.ping()) === 'PONG' ? true : undefined
-    } finally {
-      probe.disconnect()
-    }
-  }, 10_000)
+  await waitFor(
+    'redis with ACL users',
+    async () => {
+      const probe = new Redis(serviceUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null })
+      probe.on('error', () => undefined)
+      try {
+        await probe.connect()
+        return (await probe.ping()) === 'PONG' ? true : undefined
+      } finally {
+        probe.disconnect()
+      }
+    },
+    10_000,
+  )
   // Key prefix as in docker-compose (the rules there name sluice:*).
   t = await createTestEnv({ REDIS_URL: serviceUrl, REDIS_KEY_PREFIX: 'sluice:', SLUICE_INTEGRATION_REFRESH_MS: '200' })
 }, 60_000)

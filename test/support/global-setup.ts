@@ -77,11 +77,7 @@ async function startContainers(): Promise<Services> {
       })
       .withWaitStrategy(Wait.forLogMessage(/Kafka Server started/))
       .start(),
-    new GenericContainer(CLICKHOUSE_IMAGE)
-      .withExposedPorts(8123)
-      .withEnvironment({ CLICKHOUSE_SKIP_USER_SETUP: '1' })
-      .withWaitStrategy(Wait.forHttp('/ping', 8123))
-      .start(),
+    new GenericContainer(CLICKHOUSE_IMAGE).withExposedPorts(8123).withEnvironment({ CLICKHOUSE_SKIP_USER_SETUP: '1' }).withWaitStrategy(Wait.forHttp('/ping', 8123)).start(),
     new GenericContainer(REDIS_IMAGE).withExposedPorts(6379).withCommand(['redis-server', '--appendonly', 'yes']).start(),
   ])
   stopContainers = async () => {

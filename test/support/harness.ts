@@ -122,11 +122,15 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
 
 /** Waits until the service's polled lag gauge is 0 on every partition of the topic whose name ends so. */
 export async function waitForZeroLag(url: string, topicSuffix: string, partitions: number, timeoutMs = 20_000): Promise<void> {
-  await waitFor(`lag back to 0 on every partition of ${topicSuffix}`, async () => {
-    const metrics = await (await fetch(`${url}/metrics`)).text()
-    const lags = [...metrics.matchAll(new RegExp(`^sluice_consumer_lag_messages\\{topic="[^"]*${topicSuffix}",partition="\\d+"\\} (\\d+)$`, 'gm'))].map((m) => Number(m[1]))
-    return lags.length === partitions && lags.every((l) => l === 0) ? true : undefined
-  }, timeoutMs)
+  await waitFor(
+    `lag back to 0 on every partition of ${topicSuffix}`,
+    async () => {
+      const metrics = await (await fetch(`${url}/metrics`)).text()
+      const lags = [...metrics.matchAll(new RegExp(`^sluice_consumer_lag_messages\\{topic="[^"]*${topicSuffix}",partition="\\d+"\\} (\\d+)$`, 'gm'))].map((m) => Number(m[1]))
+      return lags.length === partitions && lags.every((l) => l === 0) ? true : undefined
+    },
+    timeoutMs,
+  )
 }
 
 export function event(i: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -141,7 +145,12 @@ export function event(i: number, extra: Record<string, unknown> = {}): Record<st
   }
 }
 
-export async function postEvents(url: string, key: string | undefined, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+export async function postEvents(
+  url: string,
+  key: string | undefined,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
   const res = await fetch(`${url}/api/events/bulk`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },

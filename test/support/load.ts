@@ -28,7 +28,11 @@ export function steadyLoad(url: string, key: string, options: { workers?: number
       next += perRequest
       let status = 0
       try {
-        const res = await postEvents(url, key, Array.from({ length: perRequest }, (_, i) => event(first + i)))
+        const res = await postEvents(
+          url,
+          key,
+          Array.from({ length: perRequest }, (_, i) => event(first + i)),
+        )
         status = res.status
         if (status === 202) accepted.set(String(res.body['requestId']), perRequest)
       } catch {
@@ -54,11 +58,15 @@ export function steadyLoad(url: string, key: string, options: { workers?: number
  */
 export async function expectStoredExactlyOnce(t: TestEnv, result: LoadResult, timeoutMs: number): Promise<{ total: number; unacknowledgedStored: number }> {
   const total = [...result.accepted.values()].reduce((a, b) => a + b, 0)
-  await waitFor(`${total} accepted events stored`, async () => {
-    const ids = [...result.accepted.keys()]
-    const [row] = await t.query<{ n: string }>(`SELECT count() AS n FROM {db}.events WHERE request_id IN (${ids.map((id) => `'${id}'`).join(',')})`)
-    return Number(row?.n ?? 0) >= total ? true : undefined
-  }, timeoutMs)
+  await waitFor(
+    `${total} accepted events stored`,
+    async () => {
+      const ids = [...result.accepted.keys()]
+      const [row] = await t.query<{ n: string }>(`SELECT count() AS n FROM {db}.events WHERE request_id IN (${ids.map((id) => `'${id}'`).join(',')})`)
+      return Number(row?.n ?? 0) >= total ? true : undefined
+    },
+    timeoutMs,
+  )
   await new Promise((r) => setTimeout(r, 2000))
   const perRequest = await t.query<{ id: string; n: string }>('SELECT request_id AS id, count() AS n FROM {db}.events GROUP BY request_id')
   const stored = new Map(perRequest.map((r) => [r.id, Number(r.n)]))

@@ -28,9 +28,7 @@ const ctx = { integrationId: 'int-1', requestId: 'req-1', receivedAtMs: 1_700_00
 
 /** Any UTF-16 code units, lone surrogates included (fc.string yields well-formed text only). */
 const codeUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 24 }).map((units) => String.fromCharCode(...units))
-const surrogateHeavy = fc
-  .array(fc.oneof(fc.integer({ min: 0xd800, max: 0xdfff }), fc.integer({ min: 0x20, max: 0x7e })), { minLength: 1, maxLength: 8 })
-  .map((units) => String.fromCharCode(...units))
+const surrogateHeavy = fc.array(fc.oneof(fc.integer({ min: 0xd800, max: 0xdfff }), fc.integer({ min: 0x20, max: 0x7e })), { minLength: 1, maxLength: 8 }).map((units) => String.fromCharCode(...units))
 const RESERVED = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'join', 'length', 'map', '0', '']
 const hostileString = fc.oneof(
   { weight: 3, arbitrary: fc.string({ maxLength: 24 }) },
@@ -156,7 +154,11 @@ describe('JSON body parser under hostile bodies', () => {
     fc.constantFrom('1e400', '[-1e400]', '{"v":1e999}', 'NaN', '', '   ', '\uFEFF[]'),
   )
   // What HTTP hands the parser: bytes, valid UTF-8 or not.
-  const payloads = fc.oneof(bodies, fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)), bodies.map((text) => Buffer.from(text, 'utf8')))
+  const payloads = fc.oneof(
+    bodies,
+    fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
+    bodies.map((text) => Buffer.from(text, 'utf8')),
+  )
 
   it('answers once: a clean value within the limits, or a 400 that names the problem', () => {
     fc.assert(
@@ -217,12 +219,17 @@ describe('processEvent under hostile records', () => {
 
   it('a valid event whose key or property carries a lone surrogate is rejected naming that field', () => {
     fc.assert(
-      fc.property(wellFormedEvent, surrogateHeavy.filter((s) => !s.isWellFormed()), fc.boolean(), (event, bad, inKey) => {
-        const record = inKey ? { ...event, key: bad } : { ...event, properties: { ...event.properties, p: bad } }
-        const outcome = processEvent(record, meta, source)
-        expect(outcome.ok).toBe(false)
-        if (!outcome.ok) expect(outcome.rejection.reason).toMatch(inKey ? /^key / : /^properties\.p /)
-      }),
+      fc.property(
+        wellFormedEvent,
+        surrogateHeavy.filter((s) => !s.isWellFormed()),
+        fc.boolean(),
+        (event, bad, inKey) => {
+          const record = inKey ? { ...event, key: bad } : { ...event, properties: { ...event.properties, p: bad } }
+          const outcome = processEvent(record, meta, source)
+          expect(outcome.ok).toBe(false)
+          if (!outcome.ok) expect(outcome.rejection.reason).toMatch(inKey ? /^key / : /^properties\.p /)
+        },
+      ),
       RUN,
     )
   })
@@ -230,10 +237,18 @@ describe('processEvent under hostile records', () => {
 
 describe('the events envelope under hostile Kafka messages', () => {
   // Header values reach the consumer decoded from bytes as UTF-8, so they are always well-formed.
-  const headerValue = fc.oneof(fc.constant(undefined), hostileString.map((s) => s.toWellFormed()), fc.constantFrom('1700000000000', '-1', '1e400', 'NaN', '99999999999999999'))
-  const headers = fc
-    .record({ environment: fc.oneof(fc.constant('env'), headerValue), receivedAt: headerValue, requestId: headerValue, sdkVersion: headerValue })
-    .map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined).map(([k, v]) => [EVENT_HEADERS[k as keyof typeof EVENT_HEADERS], v as string])))
+  const headerValue = fc.oneof(
+    fc.constant(undefined),
+    hostileString.map((s) => s.toWellFormed()),
+    fc.constantFrom('1700000000000', '-1', '1e400', 'NaN', '99999999999999999'),
+  )
+  const headers = fc.record({ environment: fc.oneof(fc.constant('env'), headerValue), receivedAt: headerValue, requestId: headerValue, sdkVersion: headerValue }).map((h) =>
+    Object.fromEntries(
+      Object.entries(h)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [EVENT_HEADERS[k as keyof typeof EVENT_HEADERS], v as string]),
+    ),
+  )
   /** A message body: an array of records as the edge writes it, or anything else a producer could put there. */
   const value = fc.oneof(
     { weight: 4, arbitrary: fc.array(hostileEvent, { maxLength: 8 }).map((records) => jsonText(records)) },

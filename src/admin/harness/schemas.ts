@@ -48,7 +48,16 @@ const Setting = Type.Object({
 const nullableInt = Type.Union([Type.Integer(), Type.Null()])
 export const SettingsWritten = Type.Object({
   status: Type.Literal('SUCCESS'),
-  data: Type.Array(Type.Object({ identifier: Type.Union([Type.String(), Type.Null()]), setting: Setting, lastModifiedAt: nullableInt, effectiveAt: nullableInt, updateStatus: Type.Boolean(), errorMessage: Type.Union([Type.String(), Type.Null()]) })),
+  data: Type.Array(
+    Type.Object({
+      identifier: Type.Union([Type.String(), Type.Null()]),
+      setting: Setting,
+      lastModifiedAt: nullableInt,
+      effectiveAt: nullableInt,
+      updateStatus: Type.Boolean(),
+      errorMessage: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
   metaData: Type.Null(),
   correlationId: Type.String(),
 })
@@ -75,7 +84,10 @@ export const ListQuery = Type.Object({
   count: Type.Optional(Type.String({ description: 'results per page (at most 200)' })),
 })
 /** A SCIM User as sent: attribute names are case-insensitive, so the resource is validated by the SCIM code (scim/user.ts). */
-export const UserBody = Type.Object({}, { additionalProperties: true, description: 'a SCIM User (urn:ietf:params:scim:schemas:core:2.0:User): userName required; externalId, name, displayName, emails, active' })
+export const UserBody = Type.Object(
+  {},
+  { additionalProperties: true, description: 'a SCIM User (urn:ietf:params:scim:schemas:core:2.0:User): userName required; externalId, name, displayName, emails, active' },
+)
 export const PatchBody = Type.Object({}, { additionalProperties: true, description: 'a PatchOp: {schemas, Operations: [{op: add | replace | remove, path?, value?}]}' })
 
 const Email = Type.Object({ value: Type.String(), type: Type.Optional(Type.String()), primary: Type.Optional(Type.Boolean()) })
@@ -88,7 +100,14 @@ export const User = Type.Object({
   displayName: Type.Optional(Type.String()),
   emails: Type.Optional(Type.Array(Email)),
   active: Type.Boolean(),
-  meta: Type.Object({ resourceType: Type.Literal('User'), created: Type.String({ format: 'date-time' }), lastModified: Type.String({ format: 'date-time' }), location: Type.String(), version: Type.String() }),
+  meta: Type.Object({
+    resourceType: Type.Literal('User'),
+    created: Type.String({ format: 'date-time' }),
+    lastModified: Type.String({ format: 'date-time' }),
+    location: Type.String(),
+    version: Type.String(),
+  }),
 })
-export const listOf = (item: TSchema) => Type.Object({ schemas: Type.Array(Type.String()), totalResults: Type.Integer(), Resources: Type.Array(item), startIndex: Type.Integer(), itemsPerPage: Type.Integer() })
+export const listOf = (item: TSchema) =>
+  Type.Object({ schemas: Type.Array(Type.String()), totalResults: Type.Integer(), Resources: Type.Array(item), startIndex: Type.Integer(), itemsPerPage: Type.Integer() })
 export const Discovery = Type.Object({ schemas: Type.Array(Type.String()) }, { additionalProperties: true })

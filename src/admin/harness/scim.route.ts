@@ -81,25 +81,47 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
   const tags = ['scim']
   const security = [{ scimJwt: [] }]
   const user = { tags, security, params: UserParams }
-  app.get<Params>('/Users', { schema: { tags, security, summary: 'List users: filter, startIndex, count', params: AccountParams, querystring: ListQuery, response: scimAnswers({ 200: answer('A ListResponse of users', listOf(User)) }) } }, async (request) => {
-    const q = request.query as Record<string, unknown>
-    const { startIndex, count } = listParams(q)
-    if (q['filter'] !== undefined && typeof q['filter'] !== 'string') throw new ScimError(400, 'invalidFilter', 'give one filter parameter')
-    const matches = (await access.users(request.params.account)).filter(userFilter(q['filter']))
-    const page = matches.slice(startIndex - 1, startIndex - 1 + count)
-    return { schemas: [LIST_SCHEMA], totalResults: matches.length, Resources: page.map((u) => userView(u, base(request))), startIndex, itemsPerPage: page.length }
-  })
+  app.get<Params>(
+    '/Users',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'List users: filter, startIndex, count',
+        params: AccountParams,
+        querystring: ListQuery,
+        response: scimAnswers({ 200: answer('A ListResponse of users', listOf(User)) }),
+      },
+    },
+    async (request) => {
+      const q = request.query as Record<string, unknown>
+      const { startIndex, count } = listParams(q)
+      if (q['filter'] !== undefined && typeof q['filter'] !== 'string') throw new ScimError(400, 'invalidFilter', 'give one filter parameter')
+      const matches = (await access.users(request.params.account)).filter(userFilter(q['filter']))
+      const page = matches.slice(startIndex - 1, startIndex - 1 + count)
+      return { schemas: [LIST_SCHEMA], totalResults: matches.length, Resources: page.map((u) => userView(u, base(request))), startIndex, itemsPerPage: page.length }
+    },
+  )
 
-  app.get<UserIdParams>('/Users/:id', { schema: { ...user, summary: 'One user', response: scimAnswers({ 200: answer('The user', User) }, [404]) } }, async (request) => userView(await found(request), base(request)))
+  app.get<UserIdParams>('/Users/:id', { schema: { ...user, summary: 'One user', response: scimAnswers({ 200: answer('The user', User) }, [404]) } }, async (request) =>
+    userView(await found(request), base(request)),
+  )
 
-  app.post<Params>('/Users', { schema: { tags, security, summary: 'Create a user', params: AccountParams, body: UserBody, response: scimAnswers({ 201: answer('The user', User) }, [409]) } }, async (request, reply) => {
-    const input = parseUser(request.body)
-    if ((await access.userCount(request.params.account)) >= opts.maxUsersPerAccount) throw new ScimError(400, 'tooMany', `an account holds at most ${opts.maxUsersPerAccount} users`)
-    const { outcome, user } = await access.createUser(request.params.account, input)
-    if (outcome !== 'ok') throw new ScimError(409, 'uniqueness', `userName ${input.userName} is already taken`)
-    request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id }, 'SCIM user created')
-    return reply.code(201).header('location', `${base(request)}/Users/${user.id}`).send(userView(user, base(request)))
-  })
+  app.post<Params>(
+    '/Users',
+    { schema: { tags, security, summary: 'Create a user', params: AccountParams, body: UserBody, response: scimAnswers({ 201: answer('The user', User) }, [409]) } },
+    async (request, reply) => {
+      const input = parseUser(request.body)
+      if ((await access.userCount(request.params.account)) >= opts.maxUsersPerAccount) throw new ScimError(400, 'tooMany', `an account holds at most ${opts.maxUsersPerAccount} users`)
+      const { outcome, user } = await access.createUser(request.params.account, input)
+      if (outcome !== 'ok') throw new ScimError(409, 'uniqueness', `userName ${input.userName} is already taken`)
+      request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id }, 'SCIM user created')
+      return reply
+        .code(201)
+        .header('location', `${base(request)}/Users/${user.id}`)
+        .send(userView(user, base(request)))
+    },
+  )
 
   app.put<UserIdParams>('/Users/:id', { schema: { ...user, summary: 'Replace a user', body: UserBody, response: scimAnswers({ 200: answer('The user', User) }, [404, 409]) } }, async (request) => {
     const input = parseUser(request.body)
@@ -108,11 +130,15 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
     return userView(user, base(request))
   })
 
-  app.patch<UserIdParams>('/Users/:id', { schema: { ...user, summary: 'Change a user with a PatchOp (add, replace, remove)', body: PatchBody, response: scimAnswers({ 200: answer('The user', User) }, [404, 409]) } }, async (request) => {
-    const user = await write(request, (current) => applyPatch(current, request.body))
-    request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id, active: user.active }, 'SCIM user patched')
-    return userView(user, base(request))
-  })
+  app.patch<UserIdParams>(
+    '/Users/:id',
+    { schema: { ...user, summary: 'Change a user with a PatchOp (add, replace, remove)', body: PatchBody, response: scimAnswers({ 200: answer('The user', User) }, [404, 409]) } },
+    async (request) => {
+      const user = await write(request, (current) => applyPatch(current, request.body))
+      request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id, active: user.active }, 'SCIM user patched')
+      return userView(user, base(request))
+    },
+  )
 
   app.delete<UserIdParams>('/Users/:id', { schema: { ...user, summary: 'Delete a user', response: scimAnswers({ 204: answer('Deleted', Type.Null()) }, [404]) } }, async (request, reply) => {
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -127,7 +153,9 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
   })
 
   // Discovery (RFC 7644 section 4).
-  const discovery = (summary: string, params: TSchema = AccountParams, errors: number[] = []) => ({ schema: { tags, security, summary, params, response: scimAnswers({ 200: answer(summary, Discovery) }, errors) } })
+  const discovery = (summary: string, params: TSchema = AccountParams, errors: number[] = []) => ({
+    schema: { tags, security, summary, params, response: scimAnswers({ 200: answer(summary, Discovery) }, errors) },
+  })
   app.get<Params>('/ServiceProviderConfig', discovery('What this SCIM server supports'), async (request) => ({
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig'],
     patch: { supported: true },
@@ -147,12 +175,24 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
     schema: USER_SCHEMA,
     meta: { resourceType: 'ResourceType', location: `${base(request)}/ResourceTypes/User` },
   })
-  app.get<Params>('/ResourceTypes', discovery('The resource types'), async (request) => ({ schemas: [LIST_SCHEMA], totalResults: 1, Resources: [resourceType(request)], startIndex: 1, itemsPerPage: 1 }))
+  app.get<Params>('/ResourceTypes', discovery('The resource types'), async (request) => ({
+    schemas: [LIST_SCHEMA],
+    totalResults: 1,
+    Resources: [resourceType(request)],
+    startIndex: 1,
+    itemsPerPage: 1,
+  }))
   app.get<UserIdParams>('/ResourceTypes/:id', discovery('One resource type', UserParams, [404]), async (request) => {
     if (request.params.id !== 'User') throw new ScimError(404, undefined, `ResourceType ${request.params.id} not found`)
     return resourceType(request)
   })
-  app.get<Params>('/Schemas', discovery('The schemas of the resources'), async (request) => ({ schemas: [LIST_SCHEMA], totalResults: 1, Resources: [userSchema(base(request))], startIndex: 1, itemsPerPage: 1 }))
+  app.get<Params>('/Schemas', discovery('The schemas of the resources'), async (request) => ({
+    schemas: [LIST_SCHEMA],
+    totalResults: 1,
+    Resources: [userSchema(base(request))],
+    startIndex: 1,
+    itemsPerPage: 1,
+  }))
   app.get<UserIdParams>('/Schemas/:id', discovery('One schema', UserParams, [404]), async (request) => {
     if (request.params.id !== USER_SCHEMA) throw new ScimError(404, undefined, `Schema ${request.params.id} not found`)
     return userSchema(base(request))
@@ -160,7 +200,17 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
 }
 
 function userSchema(base: string) {
-  const attr = (name: string, extra: Record<string, unknown> = {}) => ({ name, type: 'string', multiValued: false, required: false, caseExact: false, mutability: 'readWrite', returned: 'default', uniqueness: 'none', ...extra })
+  const attr = (name: string, extra: Record<string, unknown> = {}) => ({
+    name,
+    type: 'string',
+    multiValued: false,
+    required: false,
+    caseExact: false,
+    mutability: 'readWrite',
+    returned: 'default',
+    uniqueness: 'none',
+    ...extra,
+  })
   return {
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:Schema'],
     id: USER_SCHEMA,

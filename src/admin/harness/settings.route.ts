@@ -46,99 +46,120 @@ export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesO
 
   const tags = ['settings']
   const security = [{ personalAccessToken: [] }]
-  app.put<Query & { Body: unknown[] }>('/settings', {
-    schema: { tags, security, summary: 'Write the SCIM JWT settings; new values take effect after a delay. Each item is answered on its own', querystring: SettingsQuery, body: SettingsBody, response: settingsAnswers({ 200: answer('One result per item', SettingsWritten) }) },
-  }, async (request) => {
-    const { accountId, pat } = await authorize(request, SETTINGS_PERMISSIONS)
-    const body = request.body
+  app.put<Query & { Body: unknown[] }>(
+    '/settings',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Write the SCIM JWT settings; new values take effect after a delay. Each item is answered on its own',
+        querystring: SettingsQuery,
+        body: SettingsBody,
+        response: settingsAnswers({ 200: answer('One result per item', SettingsWritten) }),
+      },
+    },
+    async (request) => {
+      const { accountId, pat } = await authorize(request, SETTINGS_PERMISSIONS)
+      const body = request.body
 
-    // Items are checked independently; a later item naming the same setting as an earlier one fails.
-    const seen = new Set<string>()
-    const checked = (await Promise.all(body.map((item: unknown) => checkItem(item)))).map((c) => {
-      if (!c.ok) return c
-      if (seen.has(c.identifier)) return { ok: false as const, identifier: c.identifier, error: 'appears more than once in this request' }
-      seen.add(c.identifier)
-      return c
-    })
-    const changes = new Map(checked.flatMap((c) => (c.ok ? [[c.identifier, c.value] as const] : [])))
-    const now = Date.now()
-    const written = await access.writeSettings(accountId, changes, opts.delayMs, now)
-    request.log.info({ accountId, patId: pat.id, changed: [...written.keys()], refused: checked.filter((c) => !c.ok).map((c) => c.identifier) }, 'settings written')
-    return {
-      status: 'SUCCESS',
-      data: checked.map((c) => {
-        const record = c.ok ? written.get(c.identifier) : undefined
-        return {
-          identifier: c.identifier,
-          setting: settingView(c.identifier, c.ok ? c.value : null),
-          lastModifiedAt: record?.lastModifiedAt ?? null,
-          effectiveAt: record?.effectiveAt ?? null,
-          updateStatus: c.ok && record !== undefined,
-          errorMessage: c.ok ? null : c.error,
-        }
-      }),
-      metaData: null,
-      correlationId: request.id,
-    }
-
-    async function checkItem(item: unknown): Promise<{ ok: true; identifier: string; value: string | null } | { ok: false; identifier: string | null; error: string }> {
-      if (typeof item !== 'object' || item === null || Array.isArray(item)) return { ok: false, identifier: null, error: 'must be an object {identifier, value, allowOverrides, updateType}' }
-      const o = item as Record<string, unknown>
-      const identifier = typeof o['identifier'] === 'string' ? o['identifier'] : null
-      const fail = (error: string) => ({ ok: false as const, identifier, error })
-      if (identifier === null || !IDENTIFIERS.includes(identifier)) return fail(`identifier must be one of ${IDENTIFIERS.join(', ')}`)
-      if (o['allowOverrides'] !== undefined && typeof o['allowOverrides'] !== 'boolean') return fail('allowOverrides must be a boolean')
-      if (o['updateType'] === 'RESTORE') return { ok: true, identifier, value: null }
-      if (o['updateType'] !== 'UPDATE') return fail('updateType must be UPDATE or RESTORE')
-      const value = o['value']
-      if (!isText(value, MAX_VALUE) || value.trim() === '') return fail(`value must be a non-empty string of at most ${MAX_VALUE} characters`)
-      switch (identifier) {
-        case SCIM_JWT_SETTINGS.jwksUrl:
-          try {
-            await checkUrl(value, opts.outbound)
-          } catch (err) {
-            // The precise reason (what a host resolves to) stays in the log: answers must not map internal DNS.
-            request.log.info({ accountId, reason: err instanceof Error ? err.message : String(err) }, 'JWKS URL refused')
-            const form = err instanceof OutboundError && /URL|credentials/.test(err.message)
-            return fail(form ? `value ${err.message}` : `value must be ${opts.outbound.allowInsecure ? 'an http(s)' : 'an https'} URL whose host resolves to public addresses only`)
+      // Items are checked independently; a later item naming the same setting as an earlier one fails.
+      const seen = new Set<string>()
+      const checked = (await Promise.all(body.map((item: unknown) => checkItem(item)))).map((c) => {
+        if (!c.ok) return c
+        if (seen.has(c.identifier)) return { ok: false as const, identifier: c.identifier, error: 'appears more than once in this request' }
+        seen.add(c.identifier)
+        return c
+      })
+      const changes = new Map(checked.flatMap((c) => (c.ok ? [[c.identifier, c.value] as const] : [])))
+      const now = Date.now()
+      const written = await access.writeSettings(accountId, changes, opts.delayMs, now)
+      request.log.info({ accountId, patId: pat.id, changed: [...written.keys()], refused: checked.filter((c) => !c.ok).map((c) => c.identifier) }, 'settings written')
+      return {
+        status: 'SUCCESS',
+        data: checked.map((c) => {
+          const record = c.ok ? written.get(c.identifier) : undefined
+          return {
+            identifier: c.identifier,
+            setting: settingView(c.identifier, c.ok ? c.value : null),
+            lastModifiedAt: record?.lastModifiedAt ?? null,
+            effectiveAt: record?.effectiveAt ?? null,
+            updateStatus: c.ok && record !== undefined,
+            errorMessage: c.ok ? null : c.error,
           }
-          break
-        case SCIM_JWT_SETTINGS.keyField:
-          if (value.length > 256) return fail('value (a claim name) must be at most 256 characters')
-          break
-        case SCIM_JWT_SETTINGS.serviceAccountId: {
-          const sa = await access.serviceAccount(accountId, value)
-          if (!sa) return fail(`no service account ${value} in this account`)
-          const missing = SCIM_PERMISSIONS.filter((p) => !sa.permissions.includes(p))
-          if (missing.length) return fail(`service account ${value} lacks ${missing.join(', ')}`)
-        }
+        }),
+        metaData: null,
+        correlationId: request.id,
       }
-      return { ok: true, identifier, value }
-    }
-  })
 
-  app.get<Query>('/settings', {
-    schema: { tags, security, summary: 'The SCIM JWT settings in effect, and pending values', querystring: SettingsQuery, response: settingsAnswers({ 200: answer('Every SCIM JWT setting', SettingsRead) }) },
-  }, async (request) => {
-    const { accountId } = await authorize(request, ['core_setting_view'])
-    const settings = await access.settings(accountId)
-    const now = Date.now()
-    return {
-      status: 'SUCCESS',
-      data: IDENTIFIERS.map((id) => {
-        const record = settings.get(id)
-        const pending = record !== undefined && now < record.effectiveAt
-        return {
-          setting: settingView(id, effectiveValue(record, now)),
-          pendingValue: pending ? record.value : null,
-          effectiveAt: record?.effectiveAt ?? null,
-          lastModifiedAt: record?.lastModifiedAt ?? null,
+      async function checkItem(item: unknown): Promise<{ ok: true; identifier: string; value: string | null } | { ok: false; identifier: string | null; error: string }> {
+        if (typeof item !== 'object' || item === null || Array.isArray(item)) return { ok: false, identifier: null, error: 'must be an object {identifier, value, allowOverrides, updateType}' }
+        const o = item as Record<string, unknown>
+        const identifier = typeof o['identifier'] === 'string' ? o['identifier'] : null
+        const fail = (error: string) => ({ ok: false as const, identifier, error })
+        if (identifier === null || !IDENTIFIERS.includes(identifier)) return fail(`identifier must be one of ${IDENTIFIERS.join(', ')}`)
+        if (o['allowOverrides'] !== undefined && typeof o['allowOverrides'] !== 'boolean') return fail('allowOverrides must be a boolean')
+        if (o['updateType'] === 'RESTORE') return { ok: true, identifier, value: null }
+        if (o['updateType'] !== 'UPDATE') return fail('updateType must be UPDATE or RESTORE')
+        const value = o['value']
+        if (!isText(value, MAX_VALUE) || value.trim() === '') return fail(`value must be a non-empty string of at most ${MAX_VALUE} characters`)
+        switch (identifier) {
+          case SCIM_JWT_SETTINGS.jwksUrl:
+            try {
+              await checkUrl(value, opts.outbound)
+            } catch (err) {
+              // The precise reason (what a host resolves to) stays in the log: answers must not map internal DNS.
+              request.log.info({ accountId, reason: err instanceof Error ? err.message : String(err) }, 'JWKS URL refused')
+              const form = err instanceof OutboundError && /URL|credentials/.test(err.message)
+              return fail(form ? `value ${err.message}` : `value must be ${opts.outbound.allowInsecure ? 'an http(s)' : 'an https'} URL whose host resolves to public addresses only`)
+            }
+            break
+          case SCIM_JWT_SETTINGS.keyField:
+            if (value.length > 256) return fail('value (a claim name) must be at most 256 characters')
+            break
+          case SCIM_JWT_SETTINGS.serviceAccountId: {
+            const sa = await access.serviceAccount(accountId, value)
+            if (!sa) return fail(`no service account ${value} in this account`)
+            const missing = SCIM_PERMISSIONS.filter((p) => !sa.permissions.includes(p))
+            if (missing.length) return fail(`service account ${value} lacks ${missing.join(', ')}`)
+          }
         }
-      }),
-      metaData: null,
-      correlationId: request.id,
-    }
-  })
+        return { ok: true, identifier, value }
+      }
+    },
+  )
+
+  app.get<Query>(
+    '/settings',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The SCIM JWT settings in effect, and pending values',
+        querystring: SettingsQuery,
+        response: settingsAnswers({ 200: answer('Every SCIM JWT setting', SettingsRead) }),
+      },
+    },
+    async (request) => {
+      const { accountId } = await authorize(request, ['core_setting_view'])
+      const settings = await access.settings(accountId)
+      const now = Date.now()
+      return {
+        status: 'SUCCESS',
+        data: IDENTIFIERS.map((id) => {
+          const record = settings.get(id)
+          const pending = record !== undefined && now < record.effectiveAt
+          return {
+            setting: settingView(id, effectiveValue(record, now)),
+            pendingValue: pending ? record.value : null,
+            effectiveAt: record?.effectiveAt ?? null,
+            lastModifiedAt: record?.lastModifiedAt ?? null,
+          }
+        }),
+        metaData: null,
+        correlationId: request.id,
+      }
+    },
+  )
 }
 
 function settingView(identifier: string | null, value: string | null) {
@@ -155,7 +176,15 @@ function settingView(identifier: string | null, value: string | null) {
   }
 }
 
-const HARNESS_CODES: Partial<Record<number, string>> = { 400: 'INVALID_REQUEST', 401: 'INVALID_TOKEN', 403: 'NG_ACCESS_DENIED', 404: 'RESOURCE_NOT_FOUND', 413: 'INVALID_REQUEST', 415: 'INVALID_REQUEST', 429: 'TOO_MANY_REQUESTS' }
+const HARNESS_CODES: Partial<Record<number, string>> = {
+  400: 'INVALID_REQUEST',
+  401: 'INVALID_TOKEN',
+  403: 'NG_ACCESS_DENIED',
+  404: 'RESOURCE_NOT_FOUND',
+  413: 'INVALID_REQUEST',
+  415: 'INVALID_REQUEST',
+  429: 'TOO_MANY_REQUESTS',
+}
 
 /** Harness's error shapes: FAILURE with field errors for bad input, ERROR otherwise. */
 export function harnessErrorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {

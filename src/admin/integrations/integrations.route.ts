@@ -9,7 +9,23 @@ import type { IntegrationRecord } from '../../state/redis/integrations.js'
 import { keyId } from '../../state/redis/store.js'
 import type {} from '../split/access.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
-import { AlertsPage, AlertsQuery, answer, DeletedIntegration, IdParams, Integration, integrationAnswers, IntegrationBody, IntegrationList, IntegrationPatch, IntegrationWithAddress, Rotated, RotateQuery, TestBody, TestResult } from './schemas.js'
+import {
+  AlertsPage,
+  AlertsQuery,
+  answer,
+  DeletedIntegration,
+  IdParams,
+  Integration,
+  integrationAnswers,
+  IntegrationBody,
+  IntegrationList,
+  IntegrationPatch,
+  IntegrationWithAddress,
+  Rotated,
+  RotateQuery,
+  TestBody,
+  TestResult,
+} from './schemas.js'
 
 export interface IntegrationRoutesOptions {
   readonly apiKeys: ApiKeyCache
@@ -18,7 +34,6 @@ export interface IntegrationRoutesOptions {
   /** Called after every change of webhook routes, so this process's edge sees it at once. */
   readonly onRoutesChanged: () => Promise<void>
 }
-
 
 export async function integrationRoutes(server: FastifyInstance, opts: IntegrationRoutesOptions): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
@@ -64,46 +79,133 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
   })
 
   const tags = ['integrations']
-  app.post('/api/v1/integrations', { schema: { tags, security: ADMIN_SECURITY, summary: 'Create an integration; its secret webhook address is shown in this answer only', body: IntegrationBody, response: integrationAnswers({ 201: answer('The integration, with its address', IntegrationWithAddress) }) } }, async (request, reply) =>
-    reply.code(201).send(withAddress(await service.create(account(request), request.body))),
-  )
-
-  app.get('/api/v1/integrations', { schema: { tags, security: ADMIN_SECURITY, summary: "The account's integrations", response: integrationAnswers({ 200: answer('The integrations', IntegrationList) }) } }, async (request) => ({
-    integrations: (await service.list(account(request))).map(view),
-  }))
-
-  app.get('/api/v1/integrations/:id', { schema: { tags, security: ADMIN_SECURITY, summary: 'One integration', params: IdParams, response: integrationAnswers({ 200: answer('The integration', Integration) }, [404]) } }, async (request) =>
-    view(await service.get(account(request), request.params.id)),
-  )
-
-  app.put('/api/v1/integrations/:id', { schema: { tags, security: ADMIN_SECURITY, summary: 'Replace an integration (a changed template brings its mapping unless one is given)', params: IdParams, body: IntegrationBody, response: integrationAnswers({ 200: answer('The integration', Integration) }, [404]) } }, async (request) =>
-    view(await service.update(account(request), request.params.id, request.body, false)),
-  )
-  app.patch('/api/v1/integrations/:id', { schema: { tags, security: ADMIN_SECURITY, summary: 'Change some fields of an integration', params: IdParams, body: IntegrationPatch, response: integrationAnswers({ 200: answer('The integration', Integration) }, [404]) } }, async (request) =>
-    view(await service.update(account(request), request.params.id, request.body, true)),
-  )
-
-  app.delete('/api/v1/integrations/:id', { schema: { tags, security: ADMIN_SECURITY, summary: 'Delete an integration and its alert stream', params: IdParams, response: integrationAnswers({ 200: answer('Deleted', DeletedIntegration) }, [404]) } }, async (request) => {
-    await service.delete(account(request), request.params.id)
-    return { id: request.params.id, deleted: true as const }
-  })
-
-  app.post('/api/v1/integrations/:id/test', {
-    // No body is the template's example.
-    preValidation: async (request) => {
-      request.body ??= {}
+  app.post(
+    '/api/v1/integrations',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'Create an integration; its secret webhook address is shown in this answer only',
+        body: IntegrationBody,
+        response: integrationAnswers({ 201: answer('The integration, with its address', IntegrationWithAddress) }),
+      },
     },
-    schema: { tags, security: ADMIN_SECURITY, summary: 'Render a payload (absent: the template example) with the mapping, storing nothing', params: IdParams, body: TestBody, response: integrationAnswers({ 200: answer('The alerts it gives, and the rejected items with why', TestResult) }, [404]) },
-  }, async (request) => service.test(account(request), request.params.id, request.body?.payload, request.id))
+    async (request, reply) => reply.code(201).send(withAddress(await service.create(account(request), request.body))),
+  )
 
-  app.post('/api/v1/integrations/:id/rotate', { schema: { tags, security: ADMIN_SECURITY, summary: 'A new secret address; the old one works for the overlap, or ends at once with ?revoke=now', params: IdParams, querystring: RotateQuery, response: integrationAnswers({ 200: answer('The integration with its new address', Rotated) }, [404]) } }, async (request) => {
-    const rotated = await service.rotate(account(request), request.params.id, request.query.revoke === 'now')
-    return { ...withAddress(rotated), previousAddressValidUntil: new Date(rotated.previousAddressValidUntil).toISOString() }
-  })
+  app.get(
+    '/api/v1/integrations',
+    { schema: { tags, security: ADMIN_SECURITY, summary: "The account's integrations", response: integrationAnswers({ 200: answer('The integrations', IntegrationList) }) } },
+    async (request) => ({
+      integrations: (await service.list(account(request))).map(view),
+    }),
+  )
 
-  app.get('/api/v1/integrations/:id/alerts', { schema: { tags, security: ADMIN_SECURITY, summary: 'The newest alerts of the integration, before an alert id when given', params: IdParams, querystring: AlertsQuery, response: integrationAnswers({ 200: answer('Alerts, newest first', AlertsPage) }, [404]) } }, async (request) => ({
-    alerts: await service.recentAlerts(account(request), request.params.id, request.query.limit, request.query.before),
-  }))
+  app.get(
+    '/api/v1/integrations/:id',
+    { schema: { tags, security: ADMIN_SECURITY, summary: 'One integration', params: IdParams, response: integrationAnswers({ 200: answer('The integration', Integration) }, [404]) } },
+    async (request) => view(await service.get(account(request), request.params.id)),
+  )
+
+  app.put(
+    '/api/v1/integrations/:id',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'Replace an integration (a changed template brings its mapping unless one is given)',
+        params: IdParams,
+        body: IntegrationBody,
+        response: integrationAnswers({ 200: answer('The integration', Integration) }, [404]),
+      },
+    },
+    async (request) => view(await service.update(account(request), request.params.id, request.body, false)),
+  )
+  app.patch(
+    '/api/v1/integrations/:id',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'Change some fields of an integration',
+        params: IdParams,
+        body: IntegrationPatch,
+        response: integrationAnswers({ 200: answer('The integration', Integration) }, [404]),
+      },
+    },
+    async (request) => view(await service.update(account(request), request.params.id, request.body, true)),
+  )
+
+  app.delete(
+    '/api/v1/integrations/:id',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'Delete an integration and its alert stream',
+        params: IdParams,
+        response: integrationAnswers({ 200: answer('Deleted', DeletedIntegration) }, [404]),
+      },
+    },
+    async (request) => {
+      await service.delete(account(request), request.params.id)
+      return { id: request.params.id, deleted: true as const }
+    },
+  )
+
+  app.post(
+    '/api/v1/integrations/:id/test',
+    {
+      // No body is the template's example.
+      preValidation: async (request) => {
+        request.body ??= {}
+      },
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'Render a payload (absent: the template example) with the mapping, storing nothing',
+        params: IdParams,
+        body: TestBody,
+        response: integrationAnswers({ 200: answer('The alerts it gives, and the rejected items with why', TestResult) }, [404]),
+      },
+    },
+    async (request) => service.test(account(request), request.params.id, request.body?.payload, request.id),
+  )
+
+  app.post(
+    '/api/v1/integrations/:id/rotate',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'A new secret address; the old one works for the overlap, or ends at once with ?revoke=now',
+        params: IdParams,
+        querystring: RotateQuery,
+        response: integrationAnswers({ 200: answer('The integration with its new address', Rotated) }, [404]),
+      },
+    },
+    async (request) => {
+      const rotated = await service.rotate(account(request), request.params.id, request.query.revoke === 'now')
+      return { ...withAddress(rotated), previousAddressValidUntil: new Date(rotated.previousAddressValidUntil).toISOString() }
+    },
+  )
+
+  app.get(
+    '/api/v1/integrations/:id/alerts',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'The newest alerts of the integration, before an alert id when given',
+        params: IdParams,
+        querystring: AlertsQuery,
+        response: integrationAnswers({ 200: answer('Alerts, newest first', AlertsPage) }, [404]),
+      },
+    },
+    async (request) => ({
+      alerts: await service.recentAlerts(account(request), request.params.id, request.query.limit, request.query.before),
+    }),
+  )
 }
 
 function shellQuote(s: string): string {

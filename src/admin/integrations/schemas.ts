@@ -8,10 +8,14 @@ import { MAX_ALERTS_PAGE } from '../../services/integrations.js'
 
 export { answer }
 
-const Mapping = Type.Object({}, {
-  additionalProperties: true,
-  description: 'one moustache template per alert field ({{webhook.<path>}}); see schemas/alert-mapping.json: severity, description and source required; service, environment, team, timestamp, correlationId, customFields, defaults, severityMap, splitPath',
-})
+const Mapping = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description:
+      'one moustache template per alert field ({{webhook.<path>}}); see schemas/alert-mapping.json: severity, description and source required; service, environment, team, timestamp, correlationId, customFields, defaults, severityMap, splitPath',
+  },
+)
 const Template = Type.Union([Type.Enum([...TEMPLATE_IDS, 'custom', '']), Type.Null()], { description: 'a built-in template, or custom / blank (or null) with your own mapping' })
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 100 }),

@@ -28,33 +28,58 @@ export async function identityRoutes(server: FastifyInstance, opts: { access: Ad
     if (!tt || tt.workspaceId !== env.workspaceId) throw new HttpError('NOT_FOUND', `traffic type ${params.trafficType} not found in the workspace of environment ${env.id}`)
     return { trafficTypeId: tt.id, environmentId: env.id, organizationId: env.accountId }
   }
-  const view = (t: { trafficTypeId: string; environmentId: string; organizationId: string }, key: string, values: IdentityValues) => ({ key, trafficTypeId: t.trafficTypeId, environmentId: t.environmentId, organizationId: t.organizationId, values })
+  const view = (t: { trafficTypeId: string; environmentId: string; organizationId: string }, key: string, values: IdentityValues) => ({
+    key,
+    trafficTypeId: t.trafficTypeId,
+    environmentId: t.environmentId,
+    organizationId: t.organizationId,
+    values,
+  })
 
   // Entries are checked one by one: the invalid ones are listed in `failed`, the others saved.
-  app.post('/trafficTypes/:trafficType/environments/:env/identities', {
-    bodyLimit: BODY_LIMIT,
-    schema: { tags, security: ADMIN_SECURITY, summary: 'Create or update many identities in one call', params: IdentitiesParams, body: IdentitiesBody, response: splitAnswers({ 200: answer('The saved identities, and the refused entries with why', IdentitiesResult) }, [403, 404, 413]) },
-  }, async (request) => {
-    const t = await target(request, request.params)
-    const stored = new Map<string, IdentityValues>()
-    const failed: { object: unknown; status: number; message: string }[] = []
-    for (const entry of request.body) {
-      const checked = checkIdentity(entry, t)
-      if (checked.ok) stored.set(checked.key, checked.values)
-      else failed.push({ object: entry, status: 400, message: checked.message })
-    }
-    await identities.save(t.trafficTypeId, t.environmentId, [...stored].map(([key, values]) => ({ key, values })))
-    if (failed.length) request.log.info({ stored: stored.size, failed: failed.length }, 'identities partly refused')
-    return { objects: [...stored].map(([key, values]) => view(t, key, values)), failed, metadata: null, offset: null, limit: null, count: null, total: null }
-  })
+  app.post(
+    '/trafficTypes/:trafficType/environments/:env/identities',
+    {
+      bodyLimit: BODY_LIMIT,
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'Create or update many identities in one call',
+        params: IdentitiesParams,
+        body: IdentitiesBody,
+        response: splitAnswers({ 200: answer('The saved identities, and the refused entries with why', IdentitiesResult) }, [403, 404, 413]),
+      },
+    },
+    async (request) => {
+      const t = await target(request, request.params)
+      const stored = new Map<string, IdentityValues>()
+      const failed: { object: unknown; status: number; message: string }[] = []
+      for (const entry of request.body) {
+        const checked = checkIdentity(entry, t)
+        if (checked.ok) stored.set(checked.key, checked.values)
+        else failed.push({ object: entry, status: 400, message: checked.message })
+      }
+      await identities.save(
+        t.trafficTypeId,
+        t.environmentId,
+        [...stored].map(([key, values]) => ({ key, values })),
+      )
+      if (failed.length) request.log.info({ stored: stored.size, failed: failed.length }, 'identities partly refused')
+      return { objects: [...stored].map(([key, values]) => view(t, key, values)), failed, metadata: null, offset: null, limit: null, count: null, total: null }
+    },
+  )
 
   const one = { tags, security: ADMIN_SECURITY, params: IdentityParams }
-  app.get('/trafficTypes/:trafficType/environments/:env/identities/:key', { schema: { ...one, summary: 'One identity', response: splitAnswers({ 200: answer('The identity', Identity) }, [403, 404]) } }, async (request) => {
-    const t = await target(request, request.params)
-    const values = await identities.get(t.trafficTypeId, t.environmentId, request.params.key)
-    if (!values) throw new HttpError('NOT_FOUND', `identity ${request.params.key} not found`)
-    return view(t, request.params.key, values)
-  })
+  app.get(
+    '/trafficTypes/:trafficType/environments/:env/identities/:key',
+    { schema: { ...one, summary: 'One identity', response: splitAnswers({ 200: answer('The identity', Identity) }, [403, 404]) } },
+    async (request) => {
+      const t = await target(request, request.params)
+      const values = await identities.get(t.trafficTypeId, t.environmentId, request.params.key)
+      if (!values) throw new HttpError('NOT_FOUND', `identity ${request.params.key} not found`)
+      return view(t, request.params.key, values)
+    },
+  )
 
   // Save one: create or replace its values.
   const writeSchema = { ...one, body: IdentityBody, response: splitAnswers({ 200: answer('The identity', Identity) }, [403, 404]) }
@@ -78,11 +103,15 @@ export async function identityRoutes(server: FastifyInstance, opts: { access: Ad
   app.patch('/trafficTypes/:trafficType/environments/:env/identities/:key', { schema: { ...writeSchema, summary: 'Merge values into an existing identity' } }, patch)
   app.post('/trafficTypes/:trafficType/environments/:env/identities/:key/patch', { schema: { ...writeSchema, summary: 'Merge values into an existing identity (the form Split clients call)' } }, patch)
 
-  app.delete('/trafficTypes/:trafficType/environments/:env/identities/:key', { schema: { ...one, summary: 'Delete one identity', response: splitAnswers({ 200: answer('Deleted', Deleted) }, [403, 404]) } }, async (request) => {
-    const t = await target(request, request.params)
-    if (!(await identities.delete(t.trafficTypeId, t.environmentId, request.params.key))) throw new HttpError('NOT_FOUND', `identity ${request.params.key} not found`)
-    return true as const
-  })
+  app.delete(
+    '/trafficTypes/:trafficType/environments/:env/identities/:key',
+    { schema: { ...one, summary: 'Delete one identity', response: splitAnswers({ 200: answer('Deleted', Deleted) }, [403, 404]) } },
+    async (request) => {
+      const t = await target(request, request.params)
+      if (!(await identities.delete(t.trafficTypeId, t.environmentId, request.params.key))) throw new HttpError('NOT_FOUND', `identity ${request.params.key} not found`)
+      return true as const
+    },
+  )
 }
 
 type Checked = { ok: true; key: string; values: IdentityValues } | { ok: false; message: string }

@@ -115,6 +115,11 @@ export const IdentitiesResult = Type.Object({
   count: Type.Null(),
   total: Type.Null(),
 })
-export const IdentityBody = Type.Object({ values: Type.Optional(Type.Unknown()), trafficTypeId: Type.Optional(Type.Unknown()), environmentId: Type.Optional(Type.Unknown()), key: Type.Optional(Type.Unknown()) })
+export const IdentityBody = Type.Object({
+  values: Type.Optional(Type.Unknown()),
+  trafficTypeId: Type.Optional(Type.Unknown()),
+  environmentId: Type.Optional(Type.Unknown()),
+  key: Type.Optional(Type.Unknown()),
+})
 
 export { answer }

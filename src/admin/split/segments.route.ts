@@ -10,8 +10,27 @@ import type { Segment, SegmentDefinition } from '../../state/redis/segments.js'
 import type { Workspace } from '../../state/redis/store.js'
 import type { AdminAccess } from './access.js'
 import {
-  answer, AuditPage, CreateSegmentBody, DefinitionPage, DefinitionView, Deleted, EnvSegmentParams, KeysPage, KeysQuery, pagingQuery, RemoveKeysBody, RemoveKeysResult,
-  SegmentPage, SegmentView, splitAnswers, UploadBody, UploadResult, WsEnvParams, WsSegmentParams, WsTrafficTypeParams, ADMIN_SECURITY,
+  answer,
+  AuditPage,
+  CreateSegmentBody,
+  DefinitionPage,
+  DefinitionView,
+  Deleted,
+  EnvSegmentParams,
+  KeysPage,
+  KeysQuery,
+  pagingQuery,
+  RemoveKeysBody,
+  RemoveKeysResult,
+  SegmentPage,
+  SegmentView,
+  splitAnswers,
+  UploadBody,
+  UploadResult,
+  WsEnvParams,
+  WsSegmentParams,
+  WsTrafficTypeParams,
+  ADMIN_SECURITY,
 } from './schemas.js'
 
 /** 10,000 keys of 250 characters, JSON-quoted, fit comfortably. */
@@ -20,7 +39,11 @@ const tags = ['split']
 
 /** A body that may also be a key file (text/csv or text/plain, one key per line). */
 const withKeyFile = <T extends Parameters<typeof Type.Union>[0][number]>(json: T) => ({
-  content: { 'application/json': { schema: json }, 'text/csv': { schema: Type.String({ description: 'a key file: one key per line, an optional `key` header' }) }, 'text/plain': { schema: Type.String() } },
+  content: {
+    'application/json': { schema: json },
+    'text/csv': { schema: Type.String({ description: 'a key file: one key per line, an optional `key` header' }) },
+    'text/plain': { schema: Type.String() },
+  },
 })
 
 export interface SegmentRoutesOptions {
@@ -32,51 +55,100 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
   const { access, segments } = opts
 
-  app.post('/segments/ws/:ws/trafficTypes/:trafficType', {
-    schema: { tags, security: ADMIN_SECURITY, summary: 'Create a segment for a traffic type (name or id) of the workspace', params: WsTrafficTypeParams, body: CreateSegmentBody, response: splitAnswers({ 200: answer('The segment', SegmentView) }, [403, 404, 409]) },
-  }, async (request) => {
-    const ws = await access.workspace(request, request.params.ws, 'segments')
-    const { name, description } = request.body
-    const segment = await segments.create(ws, { name, description: description ?? '', trafficType: request.params.trafficType }, access.actor(request))
-    request.log.info({ workspaceId: ws.id, segment: segment.name }, 'segment created')
-    return segmentView(segment)
-  })
+  app.post(
+    '/segments/ws/:ws/trafficTypes/:trafficType',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'Create a segment for a traffic type (name or id) of the workspace',
+        params: WsTrafficTypeParams,
+        body: CreateSegmentBody,
+        response: splitAnswers({ 200: answer('The segment', SegmentView) }, [403, 404, 409]),
+      },
+    },
+    async (request) => {
+      const ws = await access.workspace(request, request.params.ws, 'segments')
+      const { name, description } = request.body
+      const segment = await segments.create(ws, { name, description: description ?? '', trafficType: request.params.trafficType }, access.actor(request))
+      request.log.info({ workspaceId: ws.id, segment: segment.name }, 'segment created')
+      return segmentView(segment)
+    },
+  )
 
-  app.get('/segments/ws/:ws', {
-    schema: { tags, security: ADMIN_SECURITY, summary: "The workspace's segments, paged", params: Type.Object({ ws: Type.String() }), querystring: pagingQuery(), response: splitAnswers({ 200: answer('A page of segments', SegmentPage) }, [404]) },
-  }, async (request) => {
-    const ws = await access.workspace(request, request.params.ws, 'read')
-    const { offset, limit } = request.query
-    const page = await segments.list(ws, offset, limit)
-    return { objects: page.objects.map(segmentView), offset, limit, totalCount: page.totalCount }
-  })
+  app.get(
+    '/segments/ws/:ws',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: "The workspace's segments, paged",
+        params: Type.Object({ ws: Type.String() }),
+        querystring: pagingQuery(),
+        response: splitAnswers({ 200: answer('A page of segments', SegmentPage) }, [404]),
+      },
+    },
+    async (request) => {
+      const ws = await access.workspace(request, request.params.ws, 'read')
+      const { offset, limit } = request.query
+      const page = await segments.list(ws, offset, limit)
+      return { objects: page.objects.map(segmentView), offset, limit, totalCount: page.totalCount }
+    },
+  )
 
-  app.get('/segments/ws/:ws/environments/:env', {
-    schema: { tags, security: ADMIN_SECURITY, summary: 'Segments active in an environment, paged', params: WsEnvParams, querystring: pagingQuery(), response: splitAnswers({ 200: answer('A page of segment definitions', DefinitionPage) }, [404]) },
-  }, async (request) => {
-    const { env, ws } = await access.environment(request, request.params.env, 'read')
-    if (ws.id !== request.params.ws) throw new HttpError('NOT_FOUND', `environment ${env.id} not found in workspace ${request.params.ws}`)
-    const { offset, limit } = request.query
-    const page = await segments.definitions(env, offset, limit)
-    const views = await Promise.all(page.objects.map(async (def) => definitionView(def, await segments.get(ws, def.name).catch(() => undefined))))
-    return { objects: views, offset, limit, totalCount: page.totalCount }
-  })
+  app.get(
+    '/segments/ws/:ws/environments/:env',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'Segments active in an environment, paged',
+        params: WsEnvParams,
+        querystring: pagingQuery(),
+        response: splitAnswers({ 200: answer('A page of segment definitions', DefinitionPage) }, [404]),
+      },
+    },
+    async (request) => {
+      const { env, ws } = await access.environment(request, request.params.env, 'read')
+      if (ws.id !== request.params.ws) throw new HttpError('NOT_FOUND', `environment ${env.id} not found in workspace ${request.params.ws}`)
+      const { offset, limit } = request.query
+      const page = await segments.definitions(env, offset, limit)
+      const views = await Promise.all(page.objects.map(async (def) => definitionView(def, await segments.get(ws, def.name).catch(() => undefined))))
+      return { objects: views, offset, limit, totalCount: page.totalCount }
+    },
+  )
 
-  app.delete('/segments/ws/:ws/:name', {
-    schema: { tags, security: ADMIN_SECURITY, summary: 'Delete a segment with its definitions and keys in every environment', params: WsSegmentParams, response: splitAnswers({ 200: answer('Deleted', Deleted) }, [403, 404]) },
-  }, async (request) => {
-    const ws = await access.workspace(request, request.params.ws, 'segments')
-    await segments.delete(ws, request.params.name, access.principal(request).environmentIds)
-    request.log.info({ workspaceId: ws.id, segment: request.params.name, keyId: access.principal(request).id }, 'segment deleted with its definitions, keys and audit log')
-    return true as const
-  })
+  app.delete(
+    '/segments/ws/:ws/:name',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'Delete a segment with its definitions and keys in every environment',
+        params: WsSegmentParams,
+        response: splitAnswers({ 200: answer('Deleted', Deleted) }, [403, 404]),
+      },
+    },
+    async (request) => {
+      const ws = await access.workspace(request, request.params.ws, 'segments')
+      await segments.delete(ws, request.params.name, access.principal(request).environmentIds)
+      request.log.info({ workspaceId: ws.id, segment: request.params.name, keyId: access.principal(request).id }, 'segment deleted with its definitions, keys and audit log')
+      return true as const
+    },
+  )
 
   // A key restricted to environments sees the workspace-level entries and those of its environments.
   const auditPage = async (request: FastifyRequest, ws: Workspace, name: string, offset: number, limit: number) => {
     const page = await segments.audit(ws, name, offset, limit, access.principal(request).environmentIds)
     return { objects: page.objects.map((e) => ({ ...e, at: new Date(e.at).toISOString() })), offset, limit, totalCount: page.totalCount }
   }
-  const auditSchema = { tags, security: ADMIN_SECURITY, summary: 'Who changed the segment, when, what and why (newest first)', querystring: pagingQuery(), response: splitAnswers({ 200: answer('A page of audit entries', AuditPage) }, [404]) }
+  const auditSchema = {
+    tags,
+    security: ADMIN_SECURITY,
+    summary: 'Who changed the segment, when, what and why (newest first)',
+    querystring: pagingQuery(),
+    response: splitAnswers({ 200: answer('A page of audit entries', AuditPage) }, [404]),
+  }
   app.get('/segments/ws/:ws/:name/audit', { schema: { ...auditSchema, params: WsSegmentParams } }, async (request) =>
     auditPage(request, await access.workspace(request, request.params.ws, 'read'), request.params.name, request.query.offset, request.query.limit),
   )
@@ -85,21 +157,41 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
   )
 
   // The body (Split's Python client sends "") is ignored.
-  app.post('/segments/:env/:name', {
-    schema: { tags, security: ADMIN_SECURITY, summary: 'Activate a segment in an environment', params: EnvSegmentParams, response: splitAnswers({ 200: answer('The definition in the environment', DefinitionView) }, [403, 404, 409]) },
-  }, async (request) => {
-    const { env, ws } = await access.environment(request, request.params.env, 'segments')
-    const { segment, definition } = await segments.activate(ws, env, request.params.name, access.actor(request))
-    return definitionView(definition, segment)
-  })
+  app.post(
+    '/segments/:env/:name',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'Activate a segment in an environment',
+        params: EnvSegmentParams,
+        response: splitAnswers({ 200: answer('The definition in the environment', DefinitionView) }, [403, 404, 409]),
+      },
+    },
+    async (request) => {
+      const { env, ws } = await access.environment(request, request.params.env, 'segments')
+      const { segment, definition } = await segments.activate(ws, env, request.params.name, access.actor(request))
+      return definitionView(definition, segment)
+    },
+  )
 
-  app.delete('/segments/:env/:name', {
-    schema: { tags, security: ADMIN_SECURITY, summary: 'Deactivate a segment in an environment (once it has no keys there)', params: EnvSegmentParams, response: splitAnswers({ 200: answer('Deactivated', Deleted) }, [403, 404, 409]) },
-  }, async (request) => {
-    const { env, ws } = await access.environment(request, request.params.env, 'segments')
-    await segments.deactivate(ws, env, request.params.name, access.actor(request))
-    return true as const
-  })
+  app.delete(
+    '/segments/:env/:name',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'Deactivate a segment in an environment (once it has no keys there)',
+        params: EnvSegmentParams,
+        response: splitAnswers({ 200: answer('Deactivated', Deleted) }, [403, 404, 409]),
+      },
+    },
+    async (request) => {
+      const { env, ws } = await access.environment(request, request.params.env, 'segments')
+      await segments.deactivate(ws, env, request.params.name, access.actor(request))
+      return true as const
+    },
+  )
 
   // Both forms of endpoint 7: the spec's bare array on /upload, {keys, comment, title} with
   // ?replace= on /uploadKeys, and a key file on either.
@@ -123,26 +215,49 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
   app.put('/segments/:env/:name/upload', { bodyLimit: KEYS_BODY_LIMIT, schema: uploadSchema }, upload)
   app.put('/segments/:env/:name/uploadKeys', { bodyLimit: KEYS_BODY_LIMIT, schema: uploadSchema }, upload)
 
-  app.get('/segments/:env/:name/keys', {
-    schema: { tags, security: ADMIN_SECURITY, summary: 'Keys in a stable (lexicographic) order; count is the total', params: EnvSegmentParams, querystring: pagingQuery(100), response: splitAnswers({ 200: answer('A page of keys', KeysPage) }, [404]) },
-  }, async (request) => {
-    const { env, ws } = await access.environment(request, request.params.env, 'read')
-    const { offset, limit } = request.query
-    const page = await segments.keys(ws, env, request.params.name, offset, limit)
-    return { keys: page.objects.map((key) => ({ key })), openChangeRequestId: null, count: page.totalCount, offset, limit }
-  })
+  app.get(
+    '/segments/:env/:name/keys',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'Keys in a stable (lexicographic) order; count is the total',
+        params: EnvSegmentParams,
+        querystring: pagingQuery(100),
+        response: splitAnswers({ 200: answer('A page of keys', KeysPage) }, [404]),
+      },
+    },
+    async (request) => {
+      const { env, ws } = await access.environment(request, request.params.env, 'read')
+      const { offset, limit } = request.query
+      const page = await segments.keys(ws, env, request.params.name, offset, limit)
+      return { keys: page.objects.map((key) => ({ key })), openChangeRequestId: null, count: page.totalCount, offset, limit }
+    },
+  )
 
-  app.put('/segments/:env/:name/removeKeys', {
-    bodyLimit: KEYS_BODY_LIMIT,
-    schema: { tags, security: ADMIN_SECURITY, summary: 'Remove keys; the comment goes to the audit log', params: EnvSegmentParams, querystring: KeysQuery, body: withKeyFile(RemoveKeysBody), response: splitAnswers({ 200: answer('How many keys were removed', RemoveKeysResult) }, [403, 404, 413, 415]) },
-  }, async (request) => {
-    const { env, ws } = await access.environment(request, request.params.env, 'segments')
-    // A body with content types per media type is typed unknown: the schema above has checked it.
-    const { keys, comment, title } = keysInput(request.body as Static<typeof RemoveKeysBody> | string, request.query)
-    const result = await segments.removeKeys(ws, env, request.params.name, keys, { comment, title }, access.actor(request))
-    request.log.info({ environmentId: env.id, segment: request.params.name, removed: result.removed }, 'segment keys removed')
-    return { code: 200 as const, message: `${result.removed} ${result.removed === 1 ? 'key was' : 'keys were'} deleted`, details: null, transactionId: null }
-  })
+  app.put(
+    '/segments/:env/:name/removeKeys',
+    {
+      bodyLimit: KEYS_BODY_LIMIT,
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'Remove keys; the comment goes to the audit log',
+        params: EnvSegmentParams,
+        querystring: KeysQuery,
+        body: withKeyFile(RemoveKeysBody),
+        response: splitAnswers({ 200: answer('How many keys were removed', RemoveKeysResult) }, [403, 404, 413, 415]),
+      },
+    },
+    async (request) => {
+      const { env, ws } = await access.environment(request, request.params.env, 'segments')
+      // A body with content types per media type is typed unknown: the schema above has checked it.
+      const { keys, comment, title } = keysInput(request.body as Static<typeof RemoveKeysBody> | string, request.query)
+      const result = await segments.removeKeys(ws, env, request.params.name, keys, { comment, title }, access.actor(request))
+      request.log.info({ environmentId: env.id, segment: request.params.name, removed: result.removed }, 'segment keys removed')
+      return { code: 200 as const, message: `${result.removed} ${result.removed === 1 ? 'key was' : 'keys were'} deleted`, details: null, transactionId: null }
+    },
+  )
 }
 
 function segmentView(s: Segment) {

@@ -22,9 +22,7 @@ export function createKafka(settings: ConnectionSettings, log: Logger): Kafka {
       // error, so those are warnings here. It also warns that bounded retries weaken idempotence:
       // after a failed flush the publisher replaces the producer (new producer id), so that is debug.
       const level =
-        entry.level <= KafkaLogLevel.ERROR ? (entry.namespace === 'Connection' ? 'warn' : 'error')
-        : entry.level === KafkaLogLevel.WARN && !message.startsWith('Limiting retries') ? 'warn'
-        : 'debug'
+        entry.level <= KafkaLogLevel.ERROR ? (entry.namespace === 'Connection' ? 'warn' : 'error') : entry.level === KafkaLogLevel.WARN && !message.startsWith('Limiting retries') ? 'warn' : 'debug'
       log[level]({ kafka: { namespace: entry.namespace, ...rest } }, message)
     },
   })

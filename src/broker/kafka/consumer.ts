@@ -33,8 +33,16 @@ interface Deps {
 const MEMBERSHIP_LOST = new Set(['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'REBALANCE_IN_PROGRESS', 'FENCED_INSTANCE_ID', 'NOT_COORDINATOR_FOR_GROUP'])
 /** Errors no restart can fix: the broker refuses this client, its group or its topic. */
 const FATAL_TYPES = new Set([
-  'TOPIC_AUTHORIZATION_FAILED', 'GROUP_AUTHORIZATION_FAILED', 'CLUSTER_AUTHORIZATION_FAILED', 'SASL_AUTHENTICATION_FAILED',
-  'UNSUPPORTED_SASL_MECHANISM', 'ILLEGAL_SASL_STATE', 'INVALID_GROUP_ID', 'INVALID_SESSION_TIMEOUT', 'UNSUPPORTED_VERSION', 'INCONSISTENT_GROUP_PROTOCOL',
+  'TOPIC_AUTHORIZATION_FAILED',
+  'GROUP_AUTHORIZATION_FAILED',
+  'CLUSTER_AUTHORIZATION_FAILED',
+  'SASL_AUTHENTICATION_FAILED',
+  'UNSUPPORTED_SASL_MECHANISM',
+  'ILLEGAL_SASL_STATE',
+  'INVALID_GROUP_ID',
+  'INVALID_SESSION_TIMEOUT',
+  'UNSUPPORTED_VERSION',
+  'INCONSISTENT_GROUP_PROTOCOL',
 ])
 const FATAL_NAMES = new Set(['KafkaJSNotImplemented', 'KafkaJSSASLAuthenticationError'])
 const MAX_RESTART_DELAY_MS = 30_000
@@ -114,9 +122,12 @@ export class SupervisedConsumer implements Consumer {
     }
     const outOfGroup = this.assigned === undefined && now - this.outOfGroupSince > stallMs && lag > 0
     const stalled = stuck.length > 0 || outOfGroup
-    const detail = stuck.length > 0 ? `no progress for over ${stallMs / 1000} s on partitions ${stuck.join(', ')} (lag ${lag})`
-      : outOfGroup ? `not in the consumer group for over ${stallMs / 1000} s (lag ${lag})`
-      : `lag ${lag}`
+    const detail =
+      stuck.length > 0
+        ? `no progress for over ${stallMs / 1000} s on partitions ${stuck.join(', ')} (lag ${lag})`
+        : outOfGroup
+          ? `not in the consumer group for over ${stallMs / 1000} s (lag ${lag})`
+          : `lag ${lag}`
     return { lag, stalled, detail }
   }
 
@@ -257,10 +268,7 @@ export class SupervisedConsumer implements Consumer {
     this.polling = true
     try {
       const admin = await this.deps.admin()
-      const [groupOffsets, topicOffsets] = await Promise.all([
-        admin.fetchOffsets({ groupId: this.options.groupId, topics: [this.options.topic] }),
-        admin.fetchTopicOffsets(this.options.topic),
-      ])
+      const [groupOffsets, topicOffsets] = await Promise.all([admin.fetchOffsets({ groupId: this.options.groupId, topics: [this.options.topic] }), admin.fetchTopicOffsets(this.options.topic)])
       const committed = new Map((groupOffsets[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]))
       const now = Date.now()
       for (const t of topicOffsets) {

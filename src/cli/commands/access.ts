@@ -34,7 +34,9 @@ export function accessCommands(program: Command): void {
     .option(...ACCOUNT_OPTION)
     .option('--json', 'print JSON')
     .action(async (id: string, opts: { name?: string; permission?: string[]; scim?: boolean; account?: string; json?: boolean }) => {
-      const sa = await withServices(async (s) => s.access.saveServiceAccount(await s.accounts.resolve(opts.account), { id, name: opts.name, permissions: opts.permission ?? [], scim: opts.scim === true }))
+      const sa = await withServices(async (s) =>
+        s.access.saveServiceAccount(await s.accounts.resolve(opts.account), { id, name: opts.name, permissions: opts.permission ?? [], scim: opts.scim === true }),
+      )
       print(opts.json, sa, () => [`${sa.id}  ${sa.permissions.join(',')}`])
     })
   serviceAccounts
@@ -58,12 +60,17 @@ export function accessCommands(program: Command): void {
     .option(...ACCOUNT_OPTION)
     .option('--json', 'print JSON')
     .action(async (opts: { user: string; name: string; expiresInDays: number; permission?: string[]; account?: string; json?: boolean }) => {
-      const created = await withServices(async (s) => s.access.createPat(await s.accounts.resolve(opts.account), { userId: opts.user, name: opts.name, expiresInDays: opts.expiresInDays, permissions: opts.permission }))
+      const created = await withServices(async (s) =>
+        s.access.createPat(await s.accounts.resolve(opts.account), { userId: opts.user, name: opts.name, expiresInDays: opts.expiresInDays, permissions: opts.permission }),
+      )
       print(opts.json, { token: created.token, id: created.record.id, expiresAt: new Date(created.record.expiresAt).toISOString() }, () => [created.token])
     })
 
   const flags = program.command('flags').description('feature flags of an account')
-  for (const [command, on] of [['enable', true], ['disable', false]] as const) {
+  for (const [command, on] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     flags
       .command(`${command} <flag>`)
       .option(...ACCOUNT_OPTION)

@@ -54,12 +54,20 @@ export function accountCommands(program: Command): void {
       print(opts.json, list, () => list.map((w) => `${w.id}  ${w.name}`))
     })
 
-  for (const [command, what] of [['environments', 'environments'], ['traffic-types', 'traffic types']] as const) {
+  for (const [command, what] of [
+    ['environments', 'environments'],
+    ['traffic-types', 'traffic types'],
+  ] as const) {
     const group = program.command(command).description(`${what} of a workspace`)
-    const create = group.command('create <name>').option(...WORKSPACE_OPTION).option('--json', 'print JSON')
+    const create = group
+      .command('create <name>')
+      .option(...WORKSPACE_OPTION)
+      .option('--json', 'print JSON')
     if (command === 'environments') create.option('--production', 'mark it a production environment')
     create.action(async (name: string, opts: { workspace?: string; production?: boolean; json?: boolean }) => {
-      const created = await withServices((s) => (command === 'environments' ? s.accounts.createEnvironment(opts.workspace, name, opts.production === true) : s.accounts.createTrafficType(opts.workspace, name)))
+      const created = await withServices((s) =>
+        command === 'environments' ? s.accounts.createEnvironment(opts.workspace, name, opts.production === true) : s.accounts.createTrafficType(opts.workspace, name),
+      )
       print(opts.json, created, () => [created.id])
     })
     group

@@ -28,7 +28,20 @@ export function keyCommands(program: Command): void {
     .action(async (opts: { account?: string; json?: boolean }) => {
       const list = await withServices((s) => s.keys.list(opts.account))
       print(opts.json, list, () =>
-        list.map((k) => [k.id, k.kind.padEnd(6), (k.role ?? '').padEnd(14), k.revokedAt ? 'revoked' : 'active ', k.name ?? '', k.workspaceIds ? `workspaces=${k.workspaceIds.join(',')}` : '', k.environmentIds ? `environments=${k.environmentIds.join(',')}` : '', k.environmentId ? `environment=${k.environmentId}` : ''].join('  ').trimEnd()),
+        list.map((k) =>
+          [
+            k.id,
+            k.kind.padEnd(6),
+            (k.role ?? '').padEnd(14),
+            k.revokedAt ? 'revoked' : 'active ',
+            k.name ?? '',
+            k.workspaceIds ? `workspaces=${k.workspaceIds.join(',')}` : '',
+            k.environmentIds ? `environments=${k.environmentIds.join(',')}` : '',
+            k.environmentId ? `environment=${k.environmentId}` : '',
+          ]
+            .join('  ')
+            .trimEnd(),
+        ),
       )
     })
   keys

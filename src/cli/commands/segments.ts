@@ -94,7 +94,19 @@ export function segmentCommands(program: Command): void {
         return (await s.segments.audit(ws, name, 0, opts.limit)).objects
       })
       print(opts.json, entries, () =>
-        entries.map((e) => [new Date(e.at).toISOString(), e.action.padEnd(10), e.environment?.name ?? '-', e.count === undefined ? '' : `${e.count} keys`, `by ${e.who.name} (${e.who.id})`, e.title ? `"${e.title}"` : '', e.comment ? `- ${e.comment}` : ''].filter(Boolean).join('  ')),
+        entries.map((e) =>
+          [
+            new Date(e.at).toISOString(),
+            e.action.padEnd(10),
+            e.environment?.name ?? '-',
+            e.count === undefined ? '' : `${e.count} keys`,
+            `by ${e.who.name} (${e.who.id})`,
+            e.title ? `"${e.title}"` : '',
+            e.comment ? `- ${e.comment}` : '',
+          ]
+            .filter(Boolean)
+            .join('  '),
+        ),
       )
     })
 }

@@ -6,15 +6,24 @@ import { config } from '../context.js'
 export function stackCommands(program: Command): void {
   const stack = program.command('stack').description('local Kafka, ClickHouse and Redis on 127.0.0.1 (development)')
   const load = () => import('../../stack/index.js')
-  stack.command('up').description('install what is missing, start what is not running, wait until all answer').action(async () => {
-    await (await load()).stackUp(config(), (line) => console.log(line))
-  })
-  stack.command('down').description('stop the services that `stack up` started').action(async () => {
-    await (await load()).stackDown(config(), (line) => console.log(line))
-  })
-  stack.command('status').description('show which services answer').action(async () => {
-    const statuses = await (await load()).stackStatus(config())
-    for (const s of statuses) console.log(`${s.name.padEnd(10)} ${s.address.padEnd(16)} ${s.up ? 'up' : 'down'}${s.pid ? ` (pid ${s.pid}, started by sluice)` : ''}`)
-    if (!statuses.every((s) => s.up)) process.exitCode = 1
-  })
+  stack
+    .command('up')
+    .description('install what is missing, start what is not running, wait until all answer')
+    .action(async () => {
+      await (await load()).stackUp(config(), (line) => console.log(line))
+    })
+  stack
+    .command('down')
+    .description('stop the services that `stack up` started')
+    .action(async () => {
+      await (await load()).stackDown(config(), (line) => console.log(line))
+    })
+  stack
+    .command('status')
+    .description('show which services answer')
+    .action(async () => {
+      const statuses = await (await load()).stackStatus(config())
+      for (const s of statuses) console.log(`${s.name.padEnd(10)} ${s.address.padEnd(16)} ${s.up ? 'up' : 'down'}${s.pid ? ` (pid ${s.pid}, started by sluice)` : ''}`)
+      if (!statuses.every((s) => s.up)) process.exitCode = 1
+    })
 }

@@ -60,7 +60,12 @@ export class DiskSpool {
     } catch (err) {
       const cause = (err as { cause?: Error }).cause
       const held = /lock/i.test(`${cause?.message ?? ''} ${(err as Error).message}`)
-      throw new Error(held ? `spool directory ${dir} is in use by another process (each edge process needs its own SLUICE_SPOOL_DIR)` : `cannot open spool directory ${dir}: ${cause?.message ?? (err as Error).message}`, { cause: err })
+      throw new Error(
+        held
+          ? `spool directory ${dir} is in use by another process (each edge process needs its own SLUICE_SPOOL_DIR)`
+          : `cannot open spool directory ${dir}: ${cause?.message ?? (err as Error).message}`,
+        { cause: err },
+      )
     }
     const spool = new DiskSpool(db, dir, maxBytes)
     for await (const [key, value] of db.iterator()) {
@@ -164,7 +169,10 @@ export class DiskSpool {
   async remove(seqs: readonly bigint[]): Promise<void> {
     const present = seqs.filter((s) => this.index.has(s))
     if (present.length === 0) return
-    await this.db.batch(present.map((seq) => ({ type: 'del' as const, key: keyOf(seq) })), { sync: true })
+    await this.db.batch(
+      present.map((seq) => ({ type: 'del' as const, key: keyOf(seq) })),
+      { sync: true },
+    )
     for (const seq of present) {
       const meta = this.index.get(seq)
       if (!meta) continue

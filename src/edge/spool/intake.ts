@@ -239,7 +239,13 @@ async function settleWithin(attempt: Promise<void>, ms: number): Promise<Settled
     timer = setTimeout(() => resolve({ ok: false, late: true }), ms)
   })
   try {
-    return await Promise.race([attempt.then((): Settled => ({ ok: true }), (error: unknown): Settled => ({ ok: false, late: false, error })), late])
+    return await Promise.race([
+      attempt.then(
+        (): Settled => ({ ok: true }),
+        (error: unknown): Settled => ({ ok: false, late: false, error }),
+      ),
+      late,
+    ])
   } finally {
     clearTimeout(timer)
   }

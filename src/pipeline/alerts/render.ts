@@ -63,10 +63,41 @@ export interface MappingProblem {
 
 /** Synonyms senders use, folded onto the four severities (after the integration's severityMap). */
 const SEVERITY_SYNONYMS: Record<string, Severity> = {
-  critical: 'critical', crit: 'critical', fatal: 'critical', emergency: 'critical', emerg: 'critical', alert: 'critical', p1: 'critical', sev1: 'critical', disaster: 'critical',
-  high: 'high', error: 'high', err: 'high', major: 'high', p2: 'high', sev2: 'high',
-  warning: 'warning', warn: 'warning', medium: 'warning', moderate: 'warning', minor: 'warning', average: 'warning', p3: 'warning', sev3: 'warning',
-  info: 'info', informational: 'info', information: 'info', low: 'info', notice: 'info', ok: 'info', success: 'info', resolved: 'info', p4: 'info', p5: 'info', sev4: 'info', debug: 'info',
+  critical: 'critical',
+  crit: 'critical',
+  fatal: 'critical',
+  emergency: 'critical',
+  emerg: 'critical',
+  alert: 'critical',
+  p1: 'critical',
+  sev1: 'critical',
+  disaster: 'critical',
+  high: 'high',
+  error: 'high',
+  err: 'high',
+  major: 'high',
+  p2: 'high',
+  sev2: 'high',
+  warning: 'warning',
+  warn: 'warning',
+  medium: 'warning',
+  moderate: 'warning',
+  minor: 'warning',
+  average: 'warning',
+  p3: 'warning',
+  sev3: 'warning',
+  info: 'info',
+  informational: 'info',
+  information: 'info',
+  low: 'info',
+  notice: 'info',
+  ok: 'info',
+  success: 'info',
+  resolved: 'info',
+  p4: 'info',
+  p5: 'info',
+  sev4: 'info',
+  debug: 'info',
 }
 
 const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor'])
@@ -108,9 +139,7 @@ export function checkMapping(input: unknown): { ok: true; mapping: AlertMapping 
   const mapping = input as AlertMapping
   const problems: MappingProblem[] = []
   const templates: [string, string][] = [
-    ...[...REQUIRED_FIELDS, ...OPTIONAL_FIELDS, 'timestamp' as const, 'correlationId' as const]
-      .filter((f) => mapping[f] !== undefined)
-      .map((f): [string, string] => [`mapping.${f}`, mapping[f]!]),
+    ...[...REQUIRED_FIELDS, ...OPTIONAL_FIELDS, 'timestamp' as const, 'correlationId' as const].filter((f) => mapping[f] !== undefined).map((f): [string, string] => [`mapping.${f}`, mapping[f]!]),
     ...Object.entries(mapping.customFields ?? {}).map(([k, v]): [string, string] => [`mapping.customFields.${k}`, v]),
     ...Object.entries(mapping.defaults ?? {}).map(([k, v]): [string, string] => [`mapping.defaults.${k}`, v]),
   ]
@@ -268,9 +297,8 @@ class BudgetWriter extends Mustache.Writer {
             throw budgetError(`sections nest deeper than ${RENDER_LIMITS.maxSectionDepth} levels`)
           }
           try {
-            value = token[0] === '#'
-              ? this.renderSection(token as never, context, partials, originalTemplate, config)
-              : this.renderInverted(token as never, context, partials, originalTemplate, config)
+            value =
+              token[0] === '#' ? this.renderSection(token as never, context, partials, originalTemplate, config) : this.renderInverted(token as never, context, partials, originalTemplate, config)
           } finally {
             this.depth = Math.max(0, this.depth - 1)
           }

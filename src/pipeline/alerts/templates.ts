@@ -131,7 +131,7 @@ export const ALERT_TEMPLATES: Record<TemplateId, AlertTemplate> = {
   },
   datadog: {
     id: 'datadog',
-    description: "Datadog webhook with its default body (add \"alert_type\": \"$ALERT_TYPE\" and \"priority\": \"$PRIORITY\" for severities)",
+    description: 'Datadog webhook with its default body (add "alert_type": "$ALERT_TYPE" and "priority": "$PRIORITY" for severities)',
     rateLimitStatus: 503,
     mapping: {
       severity: '{{webhook.alert_type}}',

@@ -65,8 +65,16 @@ export class RedisAlertSink {
     messages.forEach((m, index) => {
       const previous = index > 0 ? messages[index - 1]!.offset.toString() : '-1'
       const args: (string | number)[] = [
-        `${m.topic}:${m.partition}`, m.offset.toString(), previous, this.maxLen, this.maxAgeMs, m.alerts.length, m.rejections.length,
-        m.replayOf ? 1 : 0, m.replayOf?.requestId ?? '', m.replayOf?.receivedAtMs ?? 0,
+        `${m.topic}:${m.partition}`,
+        m.offset.toString(),
+        previous,
+        this.maxLen,
+        this.maxAgeMs,
+        m.alerts.length,
+        m.rejections.length,
+        m.replayOf ? 1 : 0,
+        m.replayOf?.requestId ?? '',
+        m.replayOf?.receivedAtMs ?? 0,
       ]
       for (const a of m.alerts) {
         const fields = alertFields(a)
@@ -76,9 +84,7 @@ export class RedisAlertSink {
         const fields = Object.entries(r).flat() as string[]
         args.push(fields.length, ...fields)
       }
-      queueScript(pipeline, 'alertsWrite',
-        this.keys.offsets, this.keys.all, this.keys.integration(m.integrationId), this.keys.rejections, ...args,
-      )
+      queueScript(pipeline, 'alertsWrite', this.keys.offsets, this.keys.all, this.keys.integration(m.integrationId), this.keys.rejections, ...args)
     })
     let results: [Error | null, unknown][]
     try {

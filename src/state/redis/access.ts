@@ -64,7 +64,6 @@ export type UserWrite = 'ok' | 'conflict' | 'missing' | 'stale'
 export const userNameKey = (userName: string) => userName.normalize('NFC').toLowerCase()
 
 export class AccessStore extends RedisState {
-
   // ---- users ----
 
   /** Creates a user; 'conflict' when the userName is taken (case-insensitively). */
@@ -78,7 +77,15 @@ export class AccessStore extends RedisState {
   /** Replaces a user read at `current` (optimistic: 'stale' when it changed since). */
   async replaceUser(accountId: string, current: User, next: Omit<User, 'id' | 'created' | 'lastModified' | 'version'>): Promise<{ outcome: UserWrite; user: User }> {
     const user: User = { ...next, id: current.id, created: current.created, lastModified: Math.max(Date.now(), current.lastModified + 1), version: current.version + 1 }
-    const outcome = (await this.scripts.userWrite(...this.userKeys(accountId), user.id, userNameKey(user.userName), JSON.stringify(user), current.created, String(current.version), userNameKey(current.userName))) as UserWrite
+    const outcome = (await this.scripts.userWrite(
+      ...this.userKeys(accountId),
+      user.id,
+      userNameKey(user.userName),
+      JSON.stringify(user),
+      current.created,
+      String(current.version),
+      userNameKey(current.userName),
+    )) as UserWrite
     return { outcome, user }
   }
 

@@ -13,8 +13,22 @@ export const ALERTS_READER_USER = 'sluice-alerts-reader'
 
 /** Commands a stream reader needs: consumer groups, reading, acknowledging, claiming, inspecting. */
 const READER_COMMANDS = [
-  'ping', 'xread', 'xreadgroup', 'xack', 'xautoclaim', 'xclaim', 'xpending', 'xrange', 'xrevrange', 'xlen',
-  'xinfo|stream', 'xinfo|groups', 'xinfo|consumers', 'xgroup|create', 'xgroup|createconsumer', 'xgroup|delconsumer',
+  'ping',
+  'xread',
+  'xreadgroup',
+  'xack',
+  'xautoclaim',
+  'xclaim',
+  'xpending',
+  'xrange',
+  'xrevrange',
+  'xlen',
+  'xinfo|stream',
+  'xinfo|groups',
+  'xinfo|consumers',
+  'xgroup|create',
+  'xgroup|createconsumer',
+  'xgroup|delconsumer',
 ]
 
 /** The ACL rules of each user, without its password, for the given key prefix. */
@@ -36,7 +50,12 @@ export function generatePasswords(): AclPasswords {
 /** `ACL SETUSER` argument lists; passwords go in as SHA-256 (`#<hex>`), never in plain text. */
 export function setUserCommands(prefix: string, passwords: AclPasswords): string[][] {
   return Object.entries(aclRules(prefix)).map(([user, rules]) => [
-    user, 'reset', ...rules, `#${createHash('sha256').update(passwords[user as keyof AclPasswords]).digest('hex')}`,
+    user,
+    'reset',
+    ...rules,
+    `#${createHash('sha256')
+      .update(passwords[user as keyof AclPasswords])
+      .digest('hex')}`,
   ])
 }
 

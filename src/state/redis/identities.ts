@@ -5,7 +5,6 @@ import { RedisState } from './redis-state.js'
 export type IdentityValues = Readonly<Record<string, string>>
 
 export class IdentityStore extends RedisState {
-
   /** Creates or replaces identities, all in one HSET. */
   async save(trafficTypeId: string, envId: string, identities: readonly { key: string; values: IdentityValues }[]): Promise<void> {
     if (identities.length === 0) return

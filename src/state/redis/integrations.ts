@@ -83,7 +83,7 @@ export class IntegrationStore extends RedisState {
    */
   async hashStoredAddresses(): Promise<number> {
     let rewritten = 0
-    for (let cursor = '0'; ; ) {
+    for (let cursor = '0'; ;) {
       const [next, keys] = await this.redis.scan(cursor, 'MATCH', this.k('integration', '*'), 'COUNT', 500)
       for (const key of keys) {
         const json = await this.redis.get(key)
@@ -179,7 +179,6 @@ export class IntegrationStore extends RedisState {
     return record?.accountId === accountId ? record : undefined
   }
 }
-
 
 function routeOf(record: IntegrationRecord): WebhookRoute {
   return { integrationId: record.id, accountId: record.accountId, rateLimitStatus: record.rateLimitStatus }

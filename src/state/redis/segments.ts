@@ -52,7 +52,10 @@ export interface AuditEntry {
   readonly count?: number
 }
 
-export type UploadOutcome = { readonly ok: true; readonly total: number; readonly added: number } | { readonly ok: false; readonly reason: 'not-active' } | { readonly ok: false; readonly reason: 'limit'; readonly total: number }
+export type UploadOutcome =
+  | { readonly ok: true; readonly total: number; readonly added: number }
+  | { readonly ok: false; readonly reason: 'not-active' }
+  | { readonly ok: false; readonly reason: 'limit'; readonly total: number }
 
 export interface Page<T> {
   readonly objects: T[]
@@ -60,13 +63,20 @@ export interface Page<T> {
 }
 
 export class SegmentStore extends RedisState {
-
   /** Creates the segment; false when the workspace already has one of that name. */
   async create(segment: Segment, audit: AuditEntry): Promise<boolean> {
     const { name, workspaceId: ws } = segment
     const created = await this.scripts.segmentCreate(
-      this.k('segment', ws, name), this.k('segments', ws), this.k('segment-audit', ws, name),
-      name, segment.description, segment.trafficType.id, segment.trafficType.name, ws, segment.creationTime, JSON.stringify(audit),
+      this.k('segment', ws, name),
+      this.k('segments', ws),
+      this.k('segment-audit', ws, name),
+      name,
+      segment.description,
+      segment.trafficType.id,
+      segment.trafficType.name,
+      ws,
+      segment.creationTime,
+      JSON.stringify(audit),
     )
     return created === 1
   }
@@ -79,7 +89,10 @@ export class SegmentStore extends RedisState {
   /** Segments of a workspace in creation order. */
   async list(ws: string, offset: number, limit: number): Promise<Page<Segment>> {
     const { names, total } = await this.range(this.k('segments', ws), offset, limit)
-    const hashes = await this.hashes(names.map((name) => this.k('segment', ws, name)), 'name')
+    const hashes = await this.hashes(
+      names.map((name) => this.k('segment', ws, name)),
+      'name',
+    )
     return { objects: hashes.map(toSegment), totalCount: total }
   }
 
@@ -96,8 +109,13 @@ export class SegmentStore extends RedisState {
     // An empty allow-list still restricts: pass an id no environment has.
     const allowed = allowedEnvs === undefined ? [] : ['-', ...allowedEnvs]
     return (await this.scripts.segmentDelete(
-      this.k('segment', ws, name), this.k('segments', ws), this.k('segment-envs', ws, name), this.k('segment-audit', ws, name),
-      this.prefix, name, ...allowed,
+      this.k('segment', ws, name),
+      this.k('segments', ws),
+      this.k('segment-envs', ws, name),
+      this.k('segment-audit', ws, name),
+      this.prefix,
+      name,
+      ...allowed,
     )) as 'ok' | 'missing' | 'forbidden'
   }
 
@@ -110,13 +128,23 @@ export class SegmentStore extends RedisState {
     try {
       for (let i = 0; i < keys.length; i += 10_000) {
         const slice = keys.slice(i, i + 10_000)
-        await this.redis.multi().zadd(staging, ...slice.flatMap((k) => [0, k])).expire(staging, 3600).exec()
+        await this.redis
+          .multi()
+          .zadd(staging, ...slice.flatMap((k) => [0, k]))
+          .expire(staging, 3600)
+          .exec()
         onProgress(i + slice.length)
       }
       return uploadOutcome(
         await this.scripts.segmentSwap(
-          this.k('segment', ws, name), this.k('segment-def', envId, name), this.k('segment-keys', envId, name), staging, this.k('segment-audit', ws, name),
-          maxKeys, audit.at, JSON.stringify(audit),
+          this.k('segment', ws, name),
+          this.k('segment-def', envId, name),
+          this.k('segment-keys', envId, name),
+          staging,
+          this.k('segment-audit', ws, name),
+          maxKeys,
+          audit.at,
+          JSON.stringify(audit),
         ),
       )
     } finally {
@@ -127,8 +155,17 @@ export class SegmentStore extends RedisState {
   /** Activates the segment in an environment of its workspace. */
   async activate(ws: string, name: string, env: { id: string; name: string }, now: number, audit: AuditEntry): Promise<'ok' | 'no-segment' | 'active'> {
     return (await this.scripts.segmentActivate(
-      this.k('segment', ws, name), this.k('segment-def', env.id, name), this.k('segment-defs', env.id), this.k('segment-envs', ws, name), this.k('segment-audit', ws, name),
-      name, ws, env.id, env.name, now, JSON.stringify(audit),
+      this.k('segment', ws, name),
+      this.k('segment-def', env.id, name),
+      this.k('segment-defs', env.id),
+      this.k('segment-envs', ws, name),
+      this.k('segment-audit', ws, name),
+      name,
+      ws,
+      env.id,
+      env.name,
+      now,
+      JSON.stringify(audit),
     )) as 'ok' | 'no-segment' | 'active'
   }
 
@@ -140,7 +177,10 @@ export class SegmentStore extends RedisState {
   /** Segments active in an environment, in activation order. */
   async definitions(envId: string, offset: number, limit: number): Promise<Page<SegmentDefinition>> {
     const { names, total } = await this.range(this.k('segment-defs', envId), offset, limit)
-    const hashes = await this.hashes(names.map((name) => this.k('segment-def', envId, name)), 'name')
+    const hashes = await this.hashes(
+      names.map((name) => this.k('segment-def', envId, name)),
+      'name',
+    )
     return { objects: hashes.map(toDefinition), totalCount: total }
   }
 
@@ -151,24 +191,42 @@ export class SegmentStore extends RedisState {
   async upload(ws: string, envId: string, name: string, keys: readonly string[], replace: boolean, maxKeys: number, audit: AuditEntry): Promise<UploadOutcome> {
     return uploadOutcome(
       await this.scripts.segmentUpload(
-        this.k('segment', ws, name), this.k('segment-def', envId, name), this.k('segment-keys', envId, name), this.k('segment-audit', ws, name),
-        replace ? '1' : '0', maxKeys, audit.at, JSON.stringify(audit), ...keys,
+        this.k('segment', ws, name),
+        this.k('segment-def', envId, name),
+        this.k('segment-keys', envId, name),
+        this.k('segment-audit', ws, name),
+        replace ? '1' : '0',
+        maxKeys,
+        audit.at,
+        JSON.stringify(audit),
+        ...keys,
       ),
     )
   }
 
   async removeKeys(ws: string, envId: string, name: string, keys: readonly string[], audit: AuditEntry): Promise<{ removed: number; remaining: number } | undefined> {
     const res = (await this.scripts.segmentRemoveKeys(
-      this.k('segment', ws, name), this.k('segment-def', envId, name), this.k('segment-keys', envId, name), this.k('segment-audit', ws, name),
-      audit.at, JSON.stringify(audit), ...keys,
+      this.k('segment', ws, name),
+      this.k('segment-def', envId, name),
+      this.k('segment-keys', envId, name),
+      this.k('segment-audit', ws, name),
+      audit.at,
+      JSON.stringify(audit),
+      ...keys,
     )) as [string, number?, number?]
     return res[0] === 'ok' ? { removed: res[1]!, remaining: res[2]! } : undefined
   }
 
   async deactivate(ws: string, envId: string, name: string, audit: AuditEntry): Promise<{ ok: true } | { ok: false; reason: 'not-active' } | { ok: false; reason: 'has-keys'; keys: number }> {
     const res = (await this.scripts.segmentDeactivate(
-      this.k('segment-def', envId, name), this.k('segment-keys', envId, name), this.k('segment-defs', envId), this.k('segment-envs', ws, name), this.k('segment-audit', ws, name),
-      name, envId, JSON.stringify(audit),
+      this.k('segment-def', envId, name),
+      this.k('segment-keys', envId, name),
+      this.k('segment-defs', envId),
+      this.k('segment-envs', ws, name),
+      this.k('segment-audit', ws, name),
+      name,
+      envId,
+      JSON.stringify(audit),
     )) as [string, number?]
     if (res[0] === 'ok') return { ok: true }
     if (res[0] === 'has-keys') return { ok: false, reason: 'has-keys', keys: res[1]! }
@@ -197,14 +255,22 @@ export class SegmentStore extends RedisState {
 
   async audit(ws: string, name: string, offset: number, limit: number): Promise<Page<AuditEntry>> {
     const key = this.k('segment-audit', ws, name)
-    const res = await this.redis.multi().llen(key).lrange(key, offset, offset + limit - 1).exec()
+    const res = await this.redis
+      .multi()
+      .llen(key)
+      .lrange(key, offset, offset + limit - 1)
+      .exec()
     const total = Number(res?.[0]?.[1] ?? 0)
     const entries = (res?.[1]?.[1] as string[] | undefined) ?? []
     return { objects: entries.map((e) => JSON.parse(e) as AuditEntry), totalCount: total }
   }
 
   private async range(key: string, offset: number, limit: number): Promise<{ names: string[]; total: number }> {
-    const res = await this.redis.multi().zcard(key).zrange(key, offset, offset + limit - 1).exec()
+    const res = await this.redis
+      .multi()
+      .zcard(key)
+      .zrange(key, offset, offset + limit - 1)
+      .exec()
     return { total: Number(res?.[0]?.[1] ?? 0), names: (res?.[1]?.[1] as string[] | undefined) ?? [] }
   }
 }

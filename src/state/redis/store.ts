@@ -83,7 +83,6 @@ export function generateKey(kind: ApiKeyKind): string {
 /** Names of workspaces, environments and traffic types: what Split accepts, bounded. */
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,99}$/
 
-
 export class Store extends RedisState {
   /** All API keys by hash, with the version they were read at. */
   async apiKeys(): Promise<{ version: string; keys: Map<string, ApiKeyRecord> }> {
@@ -150,7 +149,12 @@ export class Store extends RedisState {
 
   async listAccounts(): Promise<{ id: string; name: string }[]> {
     const ids = await this.redis.zrange(this.k('accounts'), 0, -1)
-    return (await this.hashes(ids.map((id) => this.k('account', id)), 'id')).map((h) => ({ id: h['id']!, name: h['name']! }))
+    return (
+      await this.hashes(
+        ids.map((id) => this.k('account', id)),
+        'id',
+      )
+    ).map((h) => ({ id: h['id']!, name: h['name']! }))
   }
 
   async accountExists(id: string): Promise<boolean> {
@@ -172,7 +176,10 @@ export class Store extends RedisState {
   /** The account's workspaces in creation order (only the allowed ones when a list is given). */
   async listWorkspaces(accountId: string, allowed?: readonly string[]): Promise<Workspace[]> {
     const ids = await this.redis.zrange(this.k('workspaces', accountId), 0, -1)
-    const all = await this.hashes(ids.filter((id) => !allowed || allowed.includes(id)).map((id) => this.k('workspace', id)), 'id')
+    const all = await this.hashes(
+      ids.filter((id) => !allowed || allowed.includes(id)).map((id) => this.k('workspace', id)),
+      'id',
+    )
     return all.map(toWorkspace)
   }
 
@@ -197,7 +204,12 @@ export class Store extends RedisState {
 
   async environments(workspaceId: string): Promise<Environment[]> {
     const ids = await this.redis.zrange(this.k('environments', workspaceId), 0, -1)
-    return (await this.hashes(ids.map((id) => this.k('environment', id)), 'id')).map(toEnvironment)
+    return (
+      await this.hashes(
+        ids.map((id) => this.k('environment', id)),
+        'id',
+      )
+    ).map(toEnvironment)
   }
 
   async environment(id: string): Promise<Environment | undefined> {
@@ -216,7 +228,12 @@ export class Store extends RedisState {
 
   async trafficTypes(workspaceId: string): Promise<TrafficType[]> {
     const ids = await this.redis.zrange(this.k('traffic-types', workspaceId), 0, -1)
-    return (await this.hashes(ids.map((id) => this.k('traffic-type', id)), 'id')).map(toTrafficType)
+    return (
+      await this.hashes(
+        ids.map((id) => this.k('traffic-type', id)),
+        'id',
+      )
+    ).map(toTrafficType)
   }
 
   async trafficType(id: string): Promise<TrafficType | undefined> {

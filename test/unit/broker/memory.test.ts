@@ -53,7 +53,10 @@ describe('MemoryBroker publish', () => {
 
   it('spreads unordered messages over the partitions', async () => {
     const b = broker(3)
-    await b.publish('t', ['a', 'b', 'c', 'd', 'e', 'f'].map((t) => message(t, 'same', false)))
+    await b.publish(
+      't',
+      ['a', 'b', 'c', 'd', 'e', 'f'].map((t) => message(t, 'same', false)),
+    )
     expect(b.messages('t').map((l) => l.length)).toEqual([2, 2, 2])
   })
 
@@ -118,7 +121,10 @@ describe('MemoryBroker consumers', () => {
     const b = broker(3)
     const { consumer, batches } = recording(b, 't')
     await consumer.start()
-    await b.publish('t', ['a', 'b', 'c'].map((t) => message(t, t, false)))
+    await b.publish(
+      't',
+      ['a', 'b', 'c'].map((t) => message(t, t, false)),
+    )
     await vi.waitFor(() => expect(new Set(batches.map((x) => x.partition))).toEqual(new Set([0, 1, 2])))
     expect(batches.flatMap(texts).sort()).toEqual(['a', 'b', 'c'])
   })
@@ -147,7 +153,10 @@ describe('MemoryBroker consumers', () => {
     const gate = deferred()
     const { consumer, batches } = recording(b, 't', () => gate.promise)
     expect(consumer.health()).toMatchObject({ lag: 0, stalled: false })
-    await b.publish('t', ['a', 'b', 'c', 'd', 'e'].map((t) => message(t, t, false)))
+    await b.publish(
+      't',
+      ['a', 'b', 'c', 'd', 'e'].map((t) => message(t, t, false)),
+    )
     expect(consumer.health().lag).toBe(5)
     expect(consumer.health().detail).toContain('5')
     await consumer.start()
@@ -258,7 +267,10 @@ describe('MemoryBroker consumers', () => {
     for (let i = 0; i < 20; i++) {
       const batch = [`m${i}a`, `m${i}b`]
       sent.push(...batch)
-      await b.publish('t', batch.map((t) => message(t, t, false)))
+      await b.publish(
+        't',
+        batch.map((t) => message(t, t, false)),
+      )
     }
     await vi.waitFor(() => expect(seen).toHaveLength(40))
     expect([...seen].sort()).toEqual([...sent].sort())

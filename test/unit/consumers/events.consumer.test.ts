@@ -68,14 +68,19 @@ it('skips a replayed message whose identity is stored or came earlier in the bat
   const signal = new AbortController().signal
   // First copies of r1 (two parts) and r2 part 0.
   await consumer.handle({ topic: 'events', partition: 0, highWatermark: 10n, messages: [message(1n, 'r1', 0, ['a']), message(2n, 'r1', 1, ['b']), message(3n, 'r2', 0, ['c'])] }, { signal })
-  await consumer.handle({
-    topic: 'events', partition: 0, highWatermark: 10n,
-    messages: [
-      message(4n, 'r1', 1, ['b'], true), // stored in the first batch: skipped
-      message(5n, 'r3', 0, ['d'], true), // never stored: stored now
-      message(6n, 'r3', 0, ['d'], true), // the same replay again in this batch: skipped
-      message(7n, 'r2', 1, ['e'], true), // another part of r2, never stored: stored
-    ],
-  }, { signal })
+  await consumer.handle(
+    {
+      topic: 'events',
+      partition: 0,
+      highWatermark: 10n,
+      messages: [
+        message(4n, 'r1', 1, ['b'], true), // stored in the first batch: skipped
+        message(5n, 'r3', 0, ['d'], true), // never stored: stored now
+        message(6n, 'r3', 0, ['d'], true), // the same replay again in this batch: skipped
+        message(7n, 'r2', 1, ['e'], true), // another part of r2, never stored: stored
+      ],
+    },
+    { signal },
+  )
   expect(sink.events.map((r) => `${r.request_id}:${r.request_part}:${r.key}`)).toEqual(['r1:0:a', 'r1:1:b', 'r2:0:c', 'r3:0:d', 'r2:1:e'])
 })

@@ -42,8 +42,16 @@ async function build(draining: boolean, spoolMaxBytes = 1 << 20) {
   installSchemaValidation(app)
   app.setErrorHandler(errorHandler)
   await app.register(eventRoutes, {
-    intake, apiKeys, metrics: createMetrics(), topic: 'events',
-    maxBodyBytes: 8 << 20, beaconMaxBodyBytes: 65536, maxRecords: 10_000, rateLimit: { ratePerSecond: 1000, burst: 1000 }, messageMaxBytes: 768 * 1024, isDraining: () => draining,
+    intake,
+    apiKeys,
+    metrics: createMetrics(),
+    topic: 'events',
+    maxBodyBytes: 8 << 20,
+    beaconMaxBodyBytes: 65536,
+    maxRecords: 10_000,
+    rateLimit: { ratePerSecond: 1000, burst: 1000 },
+    messageMaxBytes: 768 * 1024,
+    isDraining: () => draining,
   })
   return app
 }

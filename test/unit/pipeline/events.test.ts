@@ -33,10 +33,21 @@ describe('processEvent', () => {
     expect(out).toEqual({
       ok: true,
       row: expect.objectContaining({
-        environment_id: 'env', account_id: 'acc', event_type: 'checkout', traffic_type: 'user', key: 'u1',
-        timestamp: 1_700_000_000, timestamp_ms: 1_700_000_000_000, value: 2.5,
-        properties: '{"a":"x","b":1,"c":true,"d":null}', received_at: 1_700_000_000, received_at_ms: 1_700_000_000_999,
-        source_topic: 'events', source_partition: 2, source_offset: '41', source_index: 3,
+        environment_id: 'env',
+        account_id: 'acc',
+        event_type: 'checkout',
+        traffic_type: 'user',
+        key: 'u1',
+        timestamp: 1_700_000_000,
+        timestamp_ms: 1_700_000_000_000,
+        value: 2.5,
+        properties: '{"a":"x","b":1,"c":true,"d":null}',
+        received_at: 1_700_000_000,
+        received_at_ms: 1_700_000_000_999,
+        source_topic: 'events',
+        source_partition: 2,
+        source_offset: '41',
+        source_index: 3,
       }),
     })
   })

@@ -84,4 +84,3 @@ function lowerCaseInsensitive(f: Filter, parent: string): Filter {
   if (typeof node['compValue'] === 'string' && CASE_INSENSITIVE.has(path)) return { ...node, compValue: userNameKey(node['compValue']) } as unknown as Filter
   return f
 }
-

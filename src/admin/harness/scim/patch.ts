@@ -34,7 +34,8 @@ export function applyPatch(user: User, body: unknown): UserInput {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ScimError(400, 'invalidValue', `Operations[${i}].value must be an object when there is no path`)
       for (const [k, v] of Object.entries(value)) {
         // Complex values without a path merge into what is there (RFC 7644 3.5.2.1/.3).
-        if (k.toLowerCase() === 'name' && typeof v === 'object' && v !== null && !Array.isArray(v)) for (const [sub, sv] of Object.entries(v as Record<string, unknown>)) setPath(doc, `name.${sub}`, sv, i, op)
+        if (k.toLowerCase() === 'name' && typeof v === 'object' && v !== null && !Array.isArray(v))
+          for (const [sub, sv] of Object.entries(v as Record<string, unknown>)) setPath(doc, `name.${sub}`, sv, i, op)
         else setPath(doc, k, v, i, op)
       }
       continue
@@ -81,8 +82,7 @@ function removePath(doc: Record<string, unknown>, path: string, i: number): void
   const typed = TYPED_EMAIL.exec(p)
   if (typed) {
     if (Array.isArray(doc['emails'])) doc['emails'] = (doc['emails'] as Record<string, unknown>[]).filter((e) => typeOf(e) !== typed[1]!.toLowerCase())
-  }
-  else if (Object.hasOwn(NAME_PATHS, p)) {
+  } else if (Object.hasOwn(NAME_PATHS, p)) {
     if (typeof doc['name'] === 'object' && doc['name']) delete (doc['name'] as Record<string, unknown>)[NAME_PATHS[p]!]
   } else if (p === 'username') throw new ScimError(400, 'mutability', 'userName cannot be removed')
   else if (Object.hasOwn(SIMPLE_PATHS, p)) delete doc[SIMPLE_PATHS[p]!]

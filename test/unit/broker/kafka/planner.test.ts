@@ -172,7 +172,13 @@ describe('RoundPlanner examples', () => {
     // Unordered, 5 such messages would take 2 rounds; ordered, each needs a round of its partition.
     expect(rounds).toHaveLength(5)
     expect(partitionLog(rounds, 't', p)).toEqual(messages)
-    for (const r of rounds) expect(r.get('t')!.filter((_, i) => i !== p).every((part) => part.messages.length === 0)).toBe(true)
+    for (const r of rounds)
+      expect(
+        r
+          .get('t')!
+          .filter((_, i) => i !== p)
+          .every((part) => part.messages.length === 0),
+      ).toBe(true)
     expect(spans.get(job)).toEqual({ first: 0, last: 4 })
   })
 

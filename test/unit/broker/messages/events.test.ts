@@ -13,8 +13,12 @@ describe('encodeEventMessages', () => {
     for (const m of messages) expect(m.value.length).toBeLessThanOrEqual(max)
     expect(messages.flatMap((m) => JSON.parse(m.value.toString()) as unknown[])).toEqual(records)
     expect(messages[0]!.headers).toEqual({
-      [EVENT_HEADERS.environment]: 'env', [EVENT_HEADERS.account]: 'acc', [EVENT_HEADERS.receivedAt]: '123',
-      [EVENT_HEADERS.sdkVersion]: 'v', [EVENT_HEADERS.requestId]: 'req', [EVENT_HEADERS.part]: '0',
+      [EVENT_HEADERS.environment]: 'env',
+      [EVENT_HEADERS.account]: 'acc',
+      [EVENT_HEADERS.receivedAt]: '123',
+      [EVENT_HEADERS.sdkVersion]: 'v',
+      [EVENT_HEADERS.requestId]: 'req',
+      [EVENT_HEADERS.part]: '0',
     })
     // Each message's identity is (request id, part); all go to the request's partition, in order.
     expect(messages.map((m) => m.headers[EVENT_HEADERS.part])).toEqual(messages.map((_, i) => String(i)))

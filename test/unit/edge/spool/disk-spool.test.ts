@@ -19,7 +19,9 @@ class MemoryPublisher implements Publisher {
   async publish(_topic: string, messages: readonly OutboundMessage[]): Promise<void> {
     if (this.down) throw new PublishError('PUBLISH_FAILED', 'kafka did not acknowledge the messages', { cause: new Error('connect ECONNREFUSED') })
     if (messages.some((m) => m.key === 'poison')) {
-      throw new PublishError('PUBLISH_FAILED', 'kafka did not acknowledge the messages', { cause: Object.assign(new Error('The request included a message larger than the max message size the server will accept'), { type: 'MESSAGE_TOO_LARGE' }) })
+      throw new PublishError('PUBLISH_FAILED', 'kafka did not acknowledge the messages', {
+        cause: Object.assign(new Error('The request included a message larger than the max message size the server will accept'), { type: 'MESSAGE_TOO_LARGE' }),
+      })
     }
     this.published.push(...messages)
   }

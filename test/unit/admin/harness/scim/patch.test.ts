@@ -87,19 +87,25 @@ describe('applyPatch', () => {
   })
 
   it('accepts paths with the core schema URN, in any case', () => {
-    const out = applyPatch(alice, patch(
-      { op: 'replace', path: 'urn:ietf:params:scim:schemas:core:2.0:User:displayName', value: 'X' },
-      { op: 'replace', path: 'URN:IETF:PARAMS:SCIM:SCHEMAS:CORE:2.0:USER:name.familyName', value: 'Y' },
-      { op: 'replace', value: { 'urn:ietf:params:scim:schemas:core:2.0:User:externalId': 'ext-9' } },
-    ))
+    const out = applyPatch(
+      alice,
+      patch(
+        { op: 'replace', path: 'urn:ietf:params:scim:schemas:core:2.0:User:displayName', value: 'X' },
+        { op: 'replace', path: 'URN:IETF:PARAMS:SCIM:SCHEMAS:CORE:2.0:USER:name.familyName', value: 'Y' },
+        { op: 'replace', value: { 'urn:ietf:params:scim:schemas:core:2.0:User:externalId': 'ext-9' } },
+      ),
+    )
     expect(out).toMatchObject({ displayName: 'X', name: { familyName: 'Y' }, externalId: 'ext-9' })
   })
 
   it('ignores attributes of other schemas with and without a path, also on remove', () => {
-    const out = applyPatch(alice, patch(
-      { op: 'add', value: { 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'R&D' }, displayName: 'Kept' } },
-      { op: 'remove', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager' },
-    ))
+    const out = applyPatch(
+      alice,
+      patch(
+        { op: 'add', value: { 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'R&D' }, displayName: 'Kept' } },
+        { op: 'remove', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager' },
+      ),
+    )
     expect(out).toStrictEqual(applyPatch(alice, patch({ op: 'replace', path: 'displayName', value: 'Kept' })))
     expect(JSON.stringify(out)).not.toMatch(/department|R&D|manager/)
   })
@@ -117,12 +123,10 @@ describe('applyPatch', () => {
   })
 
   it('removes attributes, name parts and typed emails', () => {
-    const out = applyPatch(alice, patch(
-      { op: 'remove', path: 'displayName' },
-      { op: 'Remove', path: 'name.givenName' },
-      { op: 'remove', path: 'emails[type eq "home"].value' },
-      { op: 'remove', path: 'externalId' },
-    ))
+    const out = applyPatch(
+      alice,
+      patch({ op: 'remove', path: 'displayName' }, { op: 'Remove', path: 'name.givenName' }, { op: 'remove', path: 'emails[type eq "home"].value' }, { op: 'remove', path: 'externalId' }),
+    )
     expect(out).toStrictEqual({ userName: 'alice@example.com', name: { familyName: 'Smith' }, emails: [{ value: 'alice@work.example', type: 'work', primary: true }], active: true })
     expect(applyPatch(alice, patch({ op: 'remove', path: 'emails' }))).not.toHaveProperty('emails')
     expect(applyPatch(alice, patch({ op: 'remove', path: 'name' }))).not.toHaveProperty('name')
@@ -148,7 +152,10 @@ describe('applyPatch', () => {
 
   it('refuses bodies that are not a PatchOp of 1 to 50 operations', () => {
     for (const body of [null, 'x', 42, {}, { Operations: [] }, { Operations: {} }, { Operations: 'replace' }, [{ op: 'replace', path: 'active', value: false }]]) {
-      expect(scimError(() => applyPatch(alice, body)), JSON.stringify(body)).toMatchObject({ status: 400, scimType: 'invalidSyntax' })
+      expect(
+        scimError(() => applyPatch(alice, body)),
+        JSON.stringify(body),
+      ).toMatchObject({ status: 400, scimType: 'invalidSyntax' })
     }
     const op = { op: 'replace', path: 'displayName', value: 'n' }
     expect(applyPatch(alice, { Operations: Array.from({ length: 50 }, () => op) }).displayName).toBe('n')
@@ -158,8 +165,21 @@ describe('applyPatch', () => {
   })
 
   it('refuses malformed operations', () => {
-    for (const o of [null, 'replace', 7, { path: 'active', value: false }, { op: 'delete', path: 'active' }, { op: 'move', path: 'active' }, { op: 'replace ', path: 'active', value: false }, { op: {}, path: 'active', value: false }, [{ op: 'replace' }]]) {
-      expect(scimError(() => applyPatch(alice, patch(o))), JSON.stringify(o)).toMatchObject({ status: 400, scimType: 'invalidSyntax' })
+    for (const o of [
+      null,
+      'replace',
+      7,
+      { path: 'active', value: false },
+      { op: 'delete', path: 'active' },
+      { op: 'move', path: 'active' },
+      { op: 'replace ', path: 'active', value: false },
+      { op: {}, path: 'active', value: false },
+      [{ op: 'replace' }],
+    ]) {
+      expect(
+        scimError(() => applyPatch(alice, patch(o))),
+        JSON.stringify(o),
+      ).toMatchObject({ status: 400, scimType: 'invalidSyntax' })
     }
     for (const value of [undefined, null, 'Alice', ['x'], 5]) {
       expect(scimError(() => applyPatch(alice, patch({ op: 'replace', value })))).toMatchObject({ status: 400, scimType: 'invalidValue' })
@@ -196,7 +216,10 @@ describe('applyPatch', () => {
       { op: 'remove', path: 'name.toString' },
     ]
     for (const o of hostile) {
-      expect(scimError(() => applyPatch(alice, patch(o))), JSON.stringify(o)).toMatchObject({ status: 400, scimType: 'invalidPath' })
+      expect(
+        scimError(() => applyPatch(alice, patch(o))),
+        JSON.stringify(o),
+      ).toMatchObject({ status: 400, scimType: 'invalidPath' })
     }
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
     // A typed email whose type is a prototype key is ordinary data.
@@ -204,19 +227,30 @@ describe('applyPatch', () => {
   })
 
   it('ignores read-only attributes on add and replace', () => {
-    const out = applyPatch(alice, patch({ op: 'replace', path: 'id', value: 'other' }, { op: 'replace', path: 'meta', value: { version: 'W/"9"' } }, { op: 'add', path: 'schemas', value: [] }, { op: 'replace', value: { meta: {}, schemas: ['x'] } }))
+    const out = applyPatch(
+      alice,
+      patch(
+        { op: 'replace', path: 'id', value: 'other' },
+        { op: 'replace', path: 'meta', value: { version: 'W/"9"' } },
+        { op: 'add', path: 'schemas', value: [] },
+        { op: 'replace', value: { meta: {}, schemas: ['x'] } },
+      ),
+    )
     expect(out).toStrictEqual(applyPatch(alice, patch({ op: 'replace', path: 'active', value: true })))
   })
 
   it('does not change the user it is given', () => {
     const before = structuredClone(alice)
     const frozen = deepFreeze(structuredClone(alice))
-    applyPatch(frozen, patch(
-      { op: 'replace', path: 'emails[type eq "work"].value', value: 'z@work.example' },
-      { op: 'remove', path: 'name.givenName' },
-      { op: 'add', path: 'emails', value: [{ value: 'more@x.example' }] },
-      { op: 'replace', path: 'active', value: false },
-    ))
+    applyPatch(
+      frozen,
+      patch(
+        { op: 'replace', path: 'emails[type eq "work"].value', value: 'z@work.example' },
+        { op: 'remove', path: 'name.givenName' },
+        { op: 'add', path: 'emails', value: [{ value: 'more@x.example' }] },
+        { op: 'replace', path: 'active', value: false },
+      ),
+    )
     expect(frozen).toEqual(before)
   })
 

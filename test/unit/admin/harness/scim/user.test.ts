@@ -117,7 +117,9 @@ describe('parseUser', () => {
   })
 
   it('takes prototype keys as plain data and pollutes nothing', () => {
-    const body = JSON.parse('{"userName":"a","__proto__":{"active":false,"userName":"b","polluted":1},"name":{"__proto__":{"givenName":"x"}},"emails":[{"value":"a@b","__proto__":{"type":"work"}}]}') as unknown
+    const body = JSON.parse(
+      '{"userName":"a","__proto__":{"active":false,"userName":"b","polluted":1},"name":{"__proto__":{"givenName":"x"}},"emails":[{"value":"a@b","__proto__":{"type":"work"}}]}',
+    ) as unknown
     const out = parseUser(body)
     expect(out).toStrictEqual({ userName: 'a', name: {}, emails: [{ value: 'a@b' }], active: true })
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
@@ -158,7 +160,10 @@ describe('listParams', () => {
 
   it('refuses a repeated parameter or a non-string value', () => {
     for (const raw of [['1', '2'], 5, true, {}, null]) {
-      expect(scimError(() => listParams({ count: raw })), JSON.stringify(raw)).toMatchObject({ status: 400, scimType: 'invalidValue' })
+      expect(
+        scimError(() => listParams({ count: raw })),
+        JSON.stringify(raw),
+      ).toMatchObject({ status: 400, scimType: 'invalidValue' })
     }
   })
 })
