@@ -91,5 +91,4 @@ await ch.command({ query: `DROP DATABASE IF EXISTS ${env.CLICKHOUSE_DATABASE}` }
 await ch.close()
 const keys = await redis.keys(`${env.REDIS_KEY_PREFIX}*`)
 if (keys.length) await redis.del(...keys)
-await transactions.close()
 await state.close()

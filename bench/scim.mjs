@@ -2,7 +2,7 @@
 // SCIM with JWT on this machine: each call verifies the JWT (RS256, cached JWKS) and checks the
 // flag, settings and service account in Redis. Needs `npm run build` and `npx sluice stack up`.
 //   node bench/scim.mjs [--users 1000]
-// Runs `sluice serve --roles edge` (private key prefix, settings delay 0, loopback JWKS allowed),
+// Runs `sluice serve --roles admin` (private key prefix, settings delay 0, loopback JWKS allowed),
 // creates the users one POST at a time, then times filtered lookups and pages of 100, sequentially.
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
@@ -34,7 +34,7 @@ const { privateKey, publicKey } = await generateKeyPair('RS256')
 const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256' }
 const jwks = createServer((_q, res) => res.end(JSON.stringify({ keys: [jwk] })))
 await new Promise((r) => jwks.listen(0, '127.0.0.1', r))
-const server = await startServe(env, url, ['--roles', 'edge'])
+const server = await startServe(env, url, ['--roles', 'admin'])
 const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const p99 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)]
 try {
@@ -75,6 +75,5 @@ try {
   jwks.close()
   const left = await redis.keys(`${prefix}*`)
   if (left.length) await redis.del(...left)
-  await transactions.close()
   await state.close()
 }

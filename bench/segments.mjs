@@ -2,7 +2,7 @@
 // Split Admin API v2 on this machine: upload 10,000 keys in one call, and page through 100,000 keys
 // at limit 200 the way Split's clients loop. Needs `npm run build` and `npx sluice stack up` first.
 //   node bench/segments.mjs [--rounds 5]
-// Runs `sluice serve --roles edge` as its own process with a private Redis key prefix and the rate
+// Runs `sluice serve --roles admin` as its own process with a private Redis key prefix and the rate
 // limit lifted; reports the median and the spread of each measurement over the rounds.
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
@@ -29,7 +29,7 @@ const state = createRedisState({ url: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
 const { redis } = state
 const demo = await state.store.bootstrapDemo()
 const envId = demo.environments[0].id
-const server = await startServe(env, `http://127.0.0.1:${values.port}`, ['--roles', 'edge'])
+const server = await startServe(env, `http://127.0.0.1:${values.port}`, ['--roles', 'admin'])
 const headers = { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' }
 
 async function call(method, path, body) {
@@ -79,6 +79,5 @@ try {
   await server.stop()
   const left = await redis.keys(`${prefix}*`)
   if (left.length) await redis.del(...left)
-  await transactions.close()
   await state.close()
 }

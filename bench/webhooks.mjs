@@ -103,5 +103,4 @@ console.log(
 await server.stop()
 const keys = await redis.keys(`${prefix}*`)
 if (keys.length) await redis.del(...keys)
-await transactions.close()
 await state.close()
