@@ -29,7 +29,7 @@ const env = {
 const url = `http://127.0.0.1:${values.port}`
 const state = createRedisState({ url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', keyPrefix: prefix })
 const { redis } = state
-const demo = await bootstrapDemoAccount(state.store, state.access)
+const demo = await bootstrapDemoAccount(state)
 const { privateKey, publicKey } = await generateKeyPair('RS256')
 const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256' }
 const jwks = createServer((_q, res) => res.end(JSON.stringify({ keys: [jwk] })))

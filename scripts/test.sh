@@ -10,4 +10,10 @@ if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import splitapiclient
   python3 -m venv "$VENV" 2>/dev/null || { apt-get install -y -q python3-venv >/dev/null && python3 -m venv "$VENV"; }
   "$VENV/bin/pip" install --quiet --disable-pip-version-check splitapiclient==3.5.9 requests==2.32.3
 fi
+# The independent SCIM compliance tester (scim2-cli's `test`, scim2-tester), pinned, in a venv of its own.
+SCIM_VENV=.sluice/venv-scim2
+if [ ! -x "$SCIM_VENV/bin/scim2" ]; then
+  python3 -m venv "$SCIM_VENV" 2>/dev/null || { apt-get install -y -q python3-venv >/dev/null && python3 -m venv "$SCIM_VENV"; }
+  "$SCIM_VENV/bin/pip" install --quiet --disable-pip-version-check scim2-cli==0.6.0 scim2-tester==0.5.2 scim2-client==0.13.2 scim2-models==0.12.3 pydantic==2.14.3 click==8.5.1
+fi
 exec npx vitest run "$@"

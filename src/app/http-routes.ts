@@ -8,6 +8,7 @@ import { SPLIT_API_PREFIX, splitApi, splitErrorHandler } from '../admin/split/ap
 import { eventRoutes } from '../edge/events.route.js'
 import { webhookRoutes } from '../edge/webhook.route.js'
 import { listeningUrl, type ErrorHandler } from '../http/server.js'
+import { MAX_USERS_PER_ACCOUNT } from '../services/directory.js'
 import { IntegrationService } from '../services/integrations.js'
 import type { Container } from './container.js'
 import type { SharedHttp } from './roles.js'
@@ -61,6 +62,6 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
   const adminLimit = { ratePerSecond: config.admin.ratePerSecond, burst: config.admin.burst }
   await app.register(splitApi, { prefix: SPLIT_API_PREFIX, apiKeys: c.apiKeys, state, rateLimiter: c.rateLimiter('admin', adminLimit), rateLimit: adminLimit })
   const outbound = { allowInsecure: config.scim.allowInsecure, timeoutMs: config.scim.timeoutMs, maxBytes: config.scim.maxBytes }
-  await app.register(settingsRoutes, { prefix: SETTINGS_PREFIX, access: state.access, delayMs: config.scim.settingsDelayMs, outbound })
-  await app.register(scimRoutes, { prefix: SCIM_PREFIX, access: state.access, auth: c.scimAuth, metrics: c.metrics, maxUsersPerAccount: 10_000 })
+  await app.register(settingsRoutes, { prefix: SETTINGS_PREFIX, access: state.access, directory: state.directory, delayMs: config.scim.settingsDelayMs, outbound })
+  await app.register(scimRoutes, { prefix: SCIM_PREFIX, directory: state.directory, auth: c.scimAuth, metrics: c.metrics, maxUsersPerAccount: MAX_USERS_PER_ACCOUNT })
 }

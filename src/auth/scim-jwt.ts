@@ -14,6 +14,19 @@ export const SCIM_JWT_SETTINGS = {
   valueField: 'scim_jwt_token_value_field',
   serviceAccountId: 'scim_jwt_token_service_account_id',
 } as const
+
+/**
+ * Optional, beyond Harness's four: a tighter binding of the token to this account. When one JWKS
+ * signs tokens for several tenants or applications of an identity provider, a token minted for
+ * another of them carries a valid signature (and perhaps the same claim); its issuer, its audience,
+ * its lifetime and its not-before time tell it apart. Unset, each check is off.
+ */
+export const SCIM_JWT_BINDINGS = {
+  issuer: 'scim_jwt_token_issuer',
+  audience: 'scim_jwt_token_audience',
+  maxLifetimeSeconds: 'scim_jwt_token_max_lifetime_seconds',
+  requireNbf: 'scim_jwt_token_require_nbf',
+} as const
 export const ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA']
 const CLOCK_TOLERANCE_SECONDS = 30
 /** JWKS resolvers kept (one per account and URL); the least recently created go first. */
@@ -66,15 +79,21 @@ export class ScimAuthenticator {
     }
     if (typeof typ !== 'string' || !typ.toLowerCase().includes('jwt')) throw new ScimAuthError('header_typ_not_jwt', 401)
 
+    const issuer = value(SCIM_JWT_BINDINGS.issuer) ?? undefined
+    const audience = value(SCIM_JWT_BINDINGS.audience) ?? undefined
+    const maxLifetime = Number(value(SCIM_JWT_BINDINGS.maxLifetimeSeconds) ?? 0)
+    const requireNbf = value(SCIM_JWT_BINDINGS.requireNbf) === 'true'
+    const requiredClaims = ['exp', ...(maxLifetime > 0 ? ['iat'] : []), ...(requireNbf ? ['nbf'] : []), ...(issuer ? ['iss'] : []), ...(audience ? ['aud'] : [])]
     let payload: Record<string, unknown>
     try {
-      ;({ payload } = await jwtVerify(token, this.keySet(accountId, jwksUrl), { algorithms: ALGORITHMS, requiredClaims: ['exp'], clockTolerance: CLOCK_TOLERANCE_SECONDS }))
+      // nbf, when present, is always checked (with the same tolerance as exp).
+      ;({ payload } = await jwtVerify(token, this.keySet(accountId, jwksUrl), { algorithms: ALGORITHMS, requiredClaims, clockTolerance: CLOCK_TOLERANCE_SECONDS, issuer, audience }))
     } catch (err) {
       const code = (err as { code?: string }).code ?? ''
-      const reason = code.replace(/^ERR_/, '').toLowerCase() || 'verification_failed'
       if (!code.startsWith('ERR_J')) this.log.warn({ err, accountId }, 'SCIM JWKS could not be fetched')
-      throw new ScimAuthError(reason, 401)
+      throw new ScimAuthError(refusalReason(err), 401)
     }
+    if (maxLifetime > 0 && Number(payload['exp']) - Number(payload['iat']) > maxLifetime) throw new ScimAuthError('lifetime_too_long', 401)
     if (payload['iss'] === 'Harness Inc') throw new ScimAuthError('platform_issued_token', 401)
     const claim = payload[keyField]
     if (claim === undefined) throw new ScimAuthError('claim_missing', 401)
@@ -102,4 +121,14 @@ export class ScimAuthenticator {
     if (this.jwks.size > MAX_JWKS) this.jwks.delete(this.jwks.keys().next().value as string)
     return getKey
   }
+}
+
+/** The reason a verification failed, for the log and the metric: which claim failed how. */
+function refusalReason(err: unknown): string {
+  const e = err as { code?: string; claim?: string; reason?: string }
+  if (e.code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && e.claim) {
+    if (e.reason === 'missing') return `${e.claim}_missing`
+    return ({ iss: 'issuer_mismatch', aud: 'audience_mismatch', nbf: 'not_yet_valid' } as Record<string, string>)[e.claim] ?? `${e.claim}_invalid`
+  }
+  return e.code?.replace(/^ERR_/, '').toLowerCase() || 'verification_failed'
 }

@@ -4,6 +4,7 @@ import { InvalidArgumentError } from 'commander'
 import { ConfigError, loadConfig, type Config } from '../config/index.js'
 import { AccessService } from '../services/access.js'
 import { AccountService } from '../services/accounts.js'
+import { DirectoryService } from '../services/directory.js'
 import { KeyService } from '../services/keys.js'
 import { SegmentService } from '../services/segments.js'
 import { createRedisState, type RedisStores } from '../state/redis/index.js'
@@ -34,6 +35,7 @@ export interface CliServices {
   readonly keys: KeyService
   readonly access: AccessService
   readonly segments: SegmentService
+  readonly directory: DirectoryService
 }
 
 /** Runs fn with the services on a Redis connection of its own, closed afterwards. */
@@ -44,10 +46,11 @@ export async function withServices<T>(fn: (s: CliServices) => Promise<T>): Promi
   try {
     return await fn({
       state,
-      accounts: new AccountService(state.store, state.access),
+      accounts: new AccountService(state),
       keys: new KeyService(state.store),
-      access: new AccessService(state.access),
+      access: new AccessService(state.access, state.directory),
       segments: new SegmentService(state.store, state.segments),
+      directory: new DirectoryService(state.directory),
     })
   } finally {
     await state.close()

@@ -3,7 +3,7 @@
 // else, 78 bad configuration.
 import { Command } from 'commander'
 import { Refusal } from '../shared/errors.js'
-import { accessCommands } from './commands/access.js'
+import { accessCommands, groupCommands } from './commands/access.js'
 import { accountCommands } from './commands/accounts.js'
 import { importEventsCommand } from './commands/import-events.js'
 import { keyCommands } from './commands/keys.js'
@@ -19,6 +19,7 @@ serveCommand(program)
 accountCommands(program)
 keyCommands(program)
 accessCommands(program)
+groupCommands(program)
 segmentCommands(program)
 redisUsersCommand(program)
 importEventsCommand(program)

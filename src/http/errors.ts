@@ -20,7 +20,9 @@ export const ERROR_STATUS = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
@@ -75,7 +77,7 @@ export function errorHandler(this: unknown, error: FastifyError | HttpError | Re
 }
 
 /** The HttpError an error answers with; logs the unexpected and sets Retry-After where it belongs. */
-const REFUSAL_CODES: Record<RefusalCode, ErrorCode> = { INVALID: 'BAD_REQUEST', NOT_FOUND: 'NOT_FOUND', CONFLICT: 'CONFLICT', FORBIDDEN: 'FORBIDDEN' }
+const REFUSAL_CODES: Record<RefusalCode, ErrorCode> = { INVALID: 'BAD_REQUEST', NOT_FOUND: 'NOT_FOUND', CONFLICT: 'CONFLICT', FORBIDDEN: 'FORBIDDEN', PRECONDITION_FAILED: 'PRECONDITION_FAILED' }
 
 export function prepareError(error: FastifyError | HttpError | Refusal, request: FastifyRequest, reply: FastifyReply): HttpError {
   const http = error instanceof HttpError ? error : error instanceof Refusal ? new HttpError(REFUSAL_CODES[error.code], error.message, error.details) : fromFastifyError(error, request)

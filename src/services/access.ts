@@ -1,17 +1,21 @@
 // The platform side of an account: users (the same users SCIM manages), service accounts and their
 // permissions, personal access tokens, and account feature flags.
 import { Refusal } from '../shared/errors.js'
-import { PERMISSIONS, SCIM_PERMISSIONS, SETTINGS_PERMISSIONS, type AccessStore, type PatRecord, type Permission, type ServiceAccount, type User } from '../state/redis/access.js'
+import { PERMISSIONS, SCIM_PERMISSIONS, SETTINGS_PERMISSIONS, type AccessStore, type PatRecord, type Permission, type ServiceAccount } from '../state/redis/access.js'
+import type { DirectoryStore, User } from '../state/redis/directory.js'
 
 const SERVICE_ACCOUNT_ID = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/
 const FLAG_NAME = /^[A-Z][A-Z0-9_]{0,99}$/
 
 export class AccessService {
-  constructor(private readonly access: AccessStore) {}
+  constructor(
+    private readonly access: AccessStore,
+    private readonly directory: DirectoryStore,
+  ) {}
 
   async createUser(accountId: string, input: { userName: string; email?: string; displayName?: string }): Promise<User> {
     const email = input.email ?? (input.userName.includes('@') ? input.userName : undefined)
-    const { outcome, user } = await this.access.createUser(accountId, {
+    const { outcome, user } = await this.directory.createUser(accountId, {
       userName: input.userName,
       active: true,
       ...(input.displayName ? { displayName: input.displayName } : {}),
@@ -22,7 +26,7 @@ export class AccessService {
   }
 
   users(accountId: string): Promise<User[]> {
-    return this.access.users(accountId)
+    return this.directory.users(accountId)
   }
 
   /** Creates or updates a service account; `scim` adds the permissions SCIM calls need. */
@@ -39,7 +43,7 @@ export class AccessService {
 
   /** A token of a user of the account (default permissions: view and edit settings), shown once. */
   async createPat(accountId: string, input: { userId: string; name: string; expiresInDays: number; permissions?: readonly string[] }): Promise<{ token: string; record: PatRecord }> {
-    if (!(await this.access.user(accountId, input.userId))) throw new Refusal('NOT_FOUND', `no user ${input.userId} in account ${accountId}`)
+    if (!(await this.directory.user(accountId, input.userId))) throw new Refusal('NOT_FOUND', `no user ${input.userId} in account ${accountId}`)
     const permissions = input.permissions ? checkPermissions(input.permissions) : [...SETTINGS_PERMISSIONS]
     return this.access.createPat({ accountId, userId: input.userId, name: input.name, permissions, expiresAt: Date.now() + input.expiresInDays * 86_400_000 })
   }

@@ -2,21 +2,22 @@
 // the demo account. A caller that names no account acts on the demo account only if it exists: it
 // is never created as a side effect (`sluice bootstrap` creates it).
 import { Refusal } from '../shared/errors.js'
-import type { AccessStore } from '../state/redis/access.js'
 import { bootstrapDemoAccount } from '../state/redis/demo.js'
+import type { RedisStores } from '../state/redis/index.js'
 import type { DemoAccount, Environment, Store, TrafficType, Workspace } from '../state/redis/store.js'
 
 export const NO_DEMO_ACCOUNT = 'no account given and there is no demo account: pass --account <id>, or run `sluice bootstrap` to create the demo account'
 
 export class AccountService {
-  constructor(
-    private readonly store: Store,
-    private readonly access: AccessStore,
-  ) {}
+  private readonly store: Store
+
+  constructor(private readonly state: Pick<RedisStores, 'store' | 'access' | 'directory'>) {
+    this.store = state.store
+  }
 
   /** Creates the demo account (workspace, environments, keys, settings token, SCIM service account) or shows it. */
   bootstrapDemo(): Promise<DemoAccount> {
-    return bootstrapDemoAccount(this.store, this.access)
+    return bootstrapDemoAccount(this.state)
   }
 
   /** The demo account, if `sluice bootstrap` created it. */

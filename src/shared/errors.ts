@@ -29,9 +29,10 @@ export interface FieldProblem {
 
 /**
  * What a request is refused for, whoever made it (HTTP or the `sluice` command): invalid input, an
- * unknown id, a conflict with what exists, a caller not allowed. Deterministic, so never retried.
+ * unknown id, a conflict with what exists, a caller not allowed, a resource changed since the version
+ * the caller named. Deterministic, so never retried.
  */
-export type RefusalCode = 'INVALID' | 'NOT_FOUND' | 'CONFLICT' | 'FORBIDDEN'
+export type RefusalCode = 'INVALID' | 'NOT_FOUND' | 'CONFLICT' | 'FORBIDDEN' | 'PRECONDITION_FAILED'
 
 export class Refusal extends Error {
   override readonly name = 'Refusal'

@@ -91,11 +91,11 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
     expect(noKey.status).toBe(401)
     expect(noKey.body).toMatchObject({ status: 'ERROR', code: 'INVALID_TOKEN', correlationId: expect.any(String), responseMessages: [{ level: 'ERROR' }] })
     expect((await putSettings('pat.nope.nope.nope', ok)).status).toBe(401)
-    const user = (await t.access.users(demo.accountId))[0]!
+    const user = (await t.state.directory.users(demo.accountId))[0]!
     const expired = await t.access.createPat({ accountId: demo.accountId, userId: user.id, name: 'old', permissions: [...SETTINGS_PERMISSIONS], expiresAt: Date.now() - 1000 })
     expect((await putSettings(expired.token, ok)).status).toBe(401)
     const other = await t.store.createAccount('Other')
-    const otherUser = (await t.access.createUser(other.id, { userName: 'o@example.com', active: true })).user
+    const otherUser = (await t.state.directory.createUser(other.id, { userName: 'o@example.com', active: true })).user
     const otherPat = await t.access.createPat({ accountId: other.id, userId: otherUser.id, name: 'o', permissions: [...SETTINGS_PERMISSIONS], expiresAt: Date.now() + 60_000 })
     expect((await putSettings(otherPat.token, ok)).status).toBe(401)
     const viewer = await t.access.createPat({ accountId: demo.accountId, userId: user.id, name: 'view', permissions: ['core_setting_view'], expiresAt: Date.now() + 60_000 })
@@ -105,11 +105,11 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
     const read = await fetch(`${svc.url}/gateway/ng/api/settings?accountIdentifier=${demo.accountId}&category=SCIM`, { headers: { 'x-api-key': viewer.token } })
     expect(read.status).toBe(200)
     // A deprovisioned user's token stops working.
-    const leaver = (await t.access.createUser(demo.accountId, { userName: 'leaver@example.com', active: true })).user
+    const leaver = (await t.state.directory.createUser(demo.accountId, { userName: 'leaver@example.com', active: true })).user
     const leaverPat = await t.access.createPat({ accountId: demo.accountId, userId: leaver.id, name: 'l', permissions: [...SETTINGS_PERMISSIONS], expiresAt: Date.now() + 60_000 })
-    await t.access.replaceUser(demo.accountId, leaver, { userName: leaver.userName, active: false })
+    await t.state.directory.replaceUser(demo.accountId, leaver, { userName: leaver.userName, active: false })
     expect((await putSettings(leaverPat.token, ok)).status).toBe(401)
-    await t.access.deleteUser(demo.accountId, (await t.access.user(demo.accountId, leaver.id))!)
+    await t.state.directory.deleteUser(demo.accountId, (await t.state.directory.user(demo.accountId, leaver.id))!)
     const noAccount = await fetch(`${svc.url}/gateway/ng/api/settings`, {
       method: 'PUT',
       headers: { 'x-api-key': demo.personalAccessToken!, 'content-type': 'application/json' },
@@ -362,10 +362,27 @@ describe('SCIM Users (RFC 7644)', () => {
     })
     expect(json.status).toBe(201)
     const spc = await scim('GET', '/ServiceProviderConfig', bearer)
-    expect(spc.body).toMatchObject({ patch: { supported: true }, filter: { supported: true }, bulk: { supported: false } })
-    expect((await scim('GET', '/ResourceTypes', bearer)).body).toMatchObject({ totalResults: 1, Resources: [{ id: 'User', endpoint: '/Users' }] })
-    expect((await scim('GET', '/Schemas', bearer)).body.Resources[0].id).toBe('urn:ietf:params:scim:schemas:core:2.0:User')
-    expect((await scim('GET', '/Groups', bearer)).status).toBe(404)
+    expect(spc.body).toMatchObject({ patch: { supported: true }, filter: { supported: true }, bulk: { supported: false }, etag: { supported: true }, sort: { supported: false } })
+    expect((await scim('GET', '/ResourceTypes', bearer)).body).toMatchObject({
+      totalResults: 2,
+      Resources: [
+        { id: 'User', endpoint: '/Users' },
+        { id: 'Group', endpoint: '/Groups' },
+      ],
+    })
+    expect((await scim('GET', '/Schemas', bearer)).body.Resources.map((r: { id: string }) => r.id)).toEqual([
+      'urn:ietf:params:scim:schemas:core:2.0:User',
+      'urn:ietf:params:scim:schemas:core:2.0:Group',
+    ])
+    // Discovery resources are read-only: other methods are 405 with a SCIM error and Allow: GET.
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      for (const path of ['/ServiceProviderConfig', '/ResourceTypes', '/Schemas', '/ResourceTypes/User']) {
+        const res = await scim(method, path, bearer, method === 'DELETE' ? undefined : {})
+        expect(res.status, `${method} ${path}`).toBe(405)
+        expect(res.body).toMatchObject({ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '405' })
+        expect(res.headers.get('allow')).toBe('GET')
+      }
+    }
   })
 })
 

@@ -72,7 +72,7 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
       const rows = await query<{ n: string }>(`SELECT count() AS n FROM {db}.${table} WHERE ${where}`)
       return Number(rows[0]?.n ?? 0)
     },
-    bootstrap: () => bootstrapDemoAccount(store, access),
+    bootstrap: () => bootstrapDemoAccount(state),
     start: async (roles = ['edge', 'admin', 'events'], extra = {}) => {
       const cfg = Object.keys(extra).length ? loadConfig({ ...env, ...extra }) : config
       const service = await startService(cfg, roles, createLogger(cfg.logLevel))

@@ -82,31 +82,66 @@ export const ListQuery = Type.Object({
   filter: Type.Optional(Type.String({ description: 'a SCIM filter, e.g. userName eq "ada@example.com"' })),
   startIndex: Type.Optional(Type.String({ description: '1-based index of the first result' })),
   count: Type.Optional(Type.String({ description: 'results per page (at most 200)' })),
+  attributes: Type.Optional(Type.String({ description: 'comma-separated attributes to return (id and schemas always are)' })),
+  excludedAttributes: Type.Optional(Type.String({ description: 'comma-separated attributes to leave out' })),
 })
+/** A SearchRequest (RFC 7644 3.4.3): the list parameters in a body, attribute lists as arrays. */
+export const SearchBody = Type.Object(
+  {
+    schemas: Type.Optional(Type.Array(Type.String())),
+    filter: Type.Optional(Type.String()),
+    startIndex: Type.Optional(Type.Integer()),
+    count: Type.Optional(Type.Integer()),
+    attributes: Type.Optional(Type.Union([Type.Array(Type.String()), Type.String()])),
+    excludedAttributes: Type.Optional(Type.Union([Type.Array(Type.String()), Type.String()])),
+  },
+  { additionalProperties: true },
+)
 /** A SCIM User as sent: attribute names are case-insensitive, so the resource is validated by the SCIM code (scim/user.ts). */
 export const UserBody = Type.Object(
   {},
   { additionalProperties: true, description: 'a SCIM User (urn:ietf:params:scim:schemas:core:2.0:User): userName required; externalId, name, displayName, emails, active' },
 )
+export const GroupBody = Type.Object(
+  {},
+  { additionalProperties: true, description: 'a SCIM Group (urn:ietf:params:scim:schemas:core:2.0:Group): displayName required; externalId, members [{value: <user id>}]' },
+)
 export const PatchBody = Type.Object({}, { additionalProperties: true, description: 'a PatchOp: {schemas, Operations: [{op: add | replace | remove, path?, value?}]}' })
 
 const Email = Type.Object({ value: Type.String(), type: Type.Optional(Type.String()), primary: Type.Optional(Type.Boolean()) })
-export const User = Type.Object({
-  schemas: Type.Array(Type.String()),
-  id: Type.String(),
-  externalId: Type.Optional(Type.String()),
-  userName: Type.String(),
-  name: Type.Optional(Type.Object({ givenName: Type.Optional(Type.String()), familyName: Type.Optional(Type.String()), formatted: Type.Optional(Type.String()) })),
-  displayName: Type.Optional(Type.String()),
-  emails: Type.Optional(Type.Array(Email)),
-  active: Type.Boolean(),
-  meta: Type.Object({
-    resourceType: Type.Literal('User'),
+const Meta = (resourceType: string) =>
+  Type.Object({
+    resourceType: Type.Literal(resourceType),
     created: Type.String({ format: 'date-time' }),
     lastModified: Type.String({ format: 'date-time' }),
     location: Type.String(),
     version: Type.String(),
-  }),
+  })
+// Every attribute but id and schemas is optional in an answer: `attributes` and `excludedAttributes` choose them.
+// (The $ref of members and groups is not declared: a property named $ref confuses JSON Schema tools.)
+export const User = Type.Object({
+  schemas: Type.Array(Type.String()),
+  id: Type.String(),
+  externalId: Type.Optional(Type.String()),
+  userName: Type.Optional(Type.String()),
+  name: Type.Optional(Type.Object({ givenName: Type.Optional(Type.String()), familyName: Type.Optional(Type.String()), formatted: Type.Optional(Type.String()) })),
+  displayName: Type.Optional(Type.String()),
+  emails: Type.Optional(Type.Array(Type.Partial(Email))),
+  active: Type.Optional(Type.Boolean()),
+  groups: Type.Optional(
+    Type.Array(Type.Partial(Type.Object({ value: Type.String(), display: Type.String(), type: Type.Literal('direct') })), {
+      description: 'read-only: change memberships through the groups',
+    }),
+  ),
+  meta: Type.Optional(Type.Partial(Meta('User'))),
+})
+export const GroupResource = Type.Object({
+  schemas: Type.Array(Type.String()),
+  id: Type.String(),
+  externalId: Type.Optional(Type.String()),
+  displayName: Type.Optional(Type.String()),
+  members: Type.Optional(Type.Array(Type.Partial(Type.Object({ value: Type.String(), type: Type.Literal('User') })))),
+  meta: Type.Optional(Type.Partial(Meta('Group'))),
 })
 export const listOf = (item: TSchema) =>
   Type.Object({ schemas: Type.Array(Type.String()), totalResults: Type.Integer(), Resources: Type.Array(item), startIndex: Type.Integer(), itemsPerPage: Type.Integer() })

@@ -1,20 +1,29 @@
-// SCIM 2.0 Users under /gateway/ng/api/scim/account/<account>, authenticated with a JWT (endpoint 14):
-// list (filter, startIndex, count), get, create, replace, patch, delete, and the discovery
-// resources. Answers application/scim+json; takes application/scim+json or application/json.
+// SCIM 2.0 under /gateway/ng/api/scim/account/<account>, authenticated with a JWT (endpoint 14):
+// Users and Groups (list with filter, startIndex, count, attributes and excludedAttributes; get,
+// create, replace, patch, delete; POST .search at the root and per resource type), versions as
+// ETags with If-Match, and the discovery resources (GET only: other methods answer 405). Answers
+// application/scim+json; takes application/scim+json or application/json.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Metrics } from '../../shared/metrics.js'
+import { Type, type TSchema } from 'typebox'
 import { ScimAuthError, type ScimAuthenticator } from '../../auth/scim-jwt.js'
 import { HttpError, prepareError } from '../../http/errors.js'
 import { parseJsonBody } from '../../http/json-body.js'
-import type { AccessStore, ServiceAccount, User as StoredUser } from '../../state/redis/access.js'
-import { Type, type TSchema } from 'typebox'
-import { AccountParams, answer, Discovery, ListQuery, listOf, PatchBody, scimAnswers, User, UserBody, UserParams } from './schemas.js'
-import { userFilter } from './scim/filter.js'
-import { applyPatch } from './scim/patch.js'
-import { ERROR_SCHEMA, LIST_SCHEMA, listParams, MAX_PAGE, parseUser, ScimError, USER_SCHEMA, userView, type UserInput } from './scim/user.js'
+import { DirectoryService, type GroupWithMembers } from '../../services/directory.js'
+import type { Refusal } from '../../shared/errors.js'
+import type { Metrics } from '../../shared/metrics.js'
+import type { ServiceAccount } from '../../state/redis/access.js'
+import type { DirectoryStore, User } from '../../state/redis/directory.js'
+import { projector, type Projection } from './scim/attributes.js'
+import { RESOURCE_TYPE_IDS, resourceType, schema, SCHEMA_IDS, serviceProviderConfig, type ResourceTypeId } from './scim/discovery.js'
+import { ERROR_SCHEMA, LIST_SCHEMA, ScimError, SEARCH_SCHEMA } from './scim/errors.js'
+import { resourceFilter, type ResourceKind } from './scim/filter.js'
+import { groupView, parseGroup } from './scim/group.js'
+import { applyGroupPatch, applyPatch } from './scim/patch.js'
+import { listParams, parseUser, userView } from './scim/user.js'
+import { AccountParams, answer, Discovery, GroupBody, GroupResource, ListQuery, listOf, PatchBody, scimAnswers, SearchBody, User as UserSchema, UserBody, UserParams } from './schemas.js'
 
 export interface ScimRoutesOptions {
-  readonly access: AccessStore
+  readonly directory: DirectoryStore
   readonly auth: ScimAuthenticator
   readonly metrics: Metrics
   readonly maxUsersPerAccount: number
@@ -22,7 +31,7 @@ export interface ScimRoutesOptions {
 
 export const SCIM_PREFIX = '/gateway/ng/api/scim/account/:account'
 const SCIM_TYPE = 'application/scim+json; charset=utf-8'
-const BODY_LIMIT = 64 * 1024
+const BODY_LIMIT = 1024 * 1024
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,10 +40,11 @@ declare module 'fastify' {
 }
 
 type Params = { Params: { account: string } }
-type UserIdParams = { Params: { account: string; id: string } }
+type IdParams = { Params: { account: string; id: string } }
+type ListRequest = { startIndex?: string; count?: string; filter?: string; attributes?: string; excludedAttributes?: string }
 
 export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions): Promise<void> {
-  const { access } = opts
+  const directory = new DirectoryService(opts.directory, opts.maxUsersPerAccount)
   app.setErrorHandler(scimErrorHandler)
   app.setNotFoundHandler((request, reply) => {
     request.errorCode = 'NOT_FOUND'
@@ -61,170 +71,279 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
   })
 
   const base = (request: FastifyRequest<Params>) => `${request.protocol}://${request.host}/gateway/ng/api/scim/account/${request.params.account}`
-  const found = async (request: FastifyRequest<UserIdParams>): Promise<StoredUser> => {
-    const user = await access.user(request.params.account, request.params.id)
-    if (!user) throw new ScimError(404, undefined, `User ${request.params.id} not found`)
-    return user
+  const ifMatch = (request: FastifyRequest) => (typeof request.headers['if-match'] === 'string' ? request.headers['if-match'] : undefined)
+  /** Answers one resource with its version as ETag. */
+  const one = <T extends { meta: { version: string } }>(reply: FastifyReply, view: T, projection: Projection = {}, status = 200) =>
+    reply.code(status).header('etag', view.meta.version).send(projector(projection)(view))
+
+  const userViews = async (request: FastifyRequest<Params>, users: readonly User[]) => {
+    const groups = await directory.groupsOfUsers(
+      request.params.account,
+      users.map((u) => u.id),
+    )
+    return users.map((u) => userView(u, base(request), groups.get(u.id)))
   }
-  /** Writes a change based on what was read, retrying when another write came in between. */
-  const write = async (request: FastifyRequest<UserIdParams>, change: (current: StoredUser) => UserInput): Promise<StoredUser> => {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const current = await found(request)
-      const { outcome, user } = await access.replaceUser(request.params.account, current, change(current))
-      if (outcome === 'ok') return user
-      if (outcome === 'conflict') throw new ScimError(409, 'uniqueness', 'userName is already taken')
-      if (outcome === 'missing') throw new ScimError(404, undefined, `User ${request.params.id} not found`)
-    }
-    throw new ScimError(409, undefined, 'the user kept changing; retry')
+  const groupViews = async (request: FastifyRequest<Params>, groups: readonly GroupWithMembers[], projection: Projection) => {
+    // Members are read only when the answer holds them (Okta lists groups with excludedAttributes=members).
+    const withMembers = projector(projection)({ members: true, id: '' }).members !== undefined
+    return Promise.all(groups.map(async (g) => groupView(g, base(request), withMembers ? await directory.members(request.params.account, g.id) : undefined)))
+  }
+
+  /** A list or search of one resource type: filter, page, projection. */
+  const list = async (request: FastifyRequest<Params>, kind: ResourceKind, q: ListRequest) => {
+    const { startIndex, count } = listParams(q)
+    const filter = resourceFilter(q.filter, kind)
+    const query = { test: filter.test, plan: filter.plan, startIndex, count }
+    const page = kind === 'User' ? await directory.listUsers(request.params.account, query) : await directory.listGroups(request.params.account, query, filter.needsMembers)
+    const views = kind === 'User' ? await userViews(request, page.resources as User[]) : await groupViews(request, page.resources as GroupWithMembers[], q)
+    const project = projector(q)
+    return { schemas: [LIST_SCHEMA], totalResults: page.total, Resources: views.map((v) => project(v)), startIndex, itemsPerPage: views.length }
   }
 
   const tags = ['scim']
   const security = [{ scimJwt: [] }]
-  const user = { tags, security, params: UserParams }
-  app.get<Params>(
+  const byId = { tags, security, params: UserParams }
+  const created = (kind: 'Users' | 'Groups', request: FastifyRequest<Params>, id: string) => `${base(request)}/${kind}/${id}`
+
+  // ---- Users ----
+  app.get<Params & { Querystring: ListRequest }>(
     '/Users',
     {
       schema: {
         tags,
         security,
-        summary: 'List users: filter, startIndex, count',
+        summary: 'List users: filter, startIndex, count, attributes, excludedAttributes',
         params: AccountParams,
         querystring: ListQuery,
-        response: scimAnswers({ 200: answer('A ListResponse of users', listOf(User)) }),
+        response: scimAnswers({ 200: answer('A ListResponse of users', listOf(UserSchema)) }),
+      },
+    },
+    async (request) => list(request, 'User', request.query),
+  )
+  app.post<Params>(
+    '/Users/.search',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Search users (a SearchRequest)',
+        params: AccountParams,
+        body: SearchBody,
+        response: scimAnswers({ 200: answer('A ListResponse of users', listOf(UserSchema)) }),
+      },
+    },
+    async (request) => list(request, 'User', searchRequest(request.body)),
+  )
+  app.get<IdParams & { Querystring: Projection }>(
+    '/Users/:id',
+    { schema: { ...byId, summary: 'One user', querystring: ListQuery, response: scimAnswers({ 200: answer('The user', UserSchema) }, [404]) } },
+    async (request, reply) => {
+      const [view] = await userViews(request, [await directory.user(request.params.account, request.params.id)])
+      return one(reply, view!, request.query)
+    },
+  )
+  app.post<Params>(
+    '/Users',
+    { schema: { tags, security, summary: 'Create a user', params: AccountParams, body: UserBody, response: scimAnswers({ 201: answer('The user', UserSchema) }, [409]) } },
+    async (request, reply) => {
+      const user = await directory.createUser(request.params.account, parseUser(request.body))
+      request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id }, 'SCIM user created')
+      return one(reply.header('location', created('Users', request, user.id)), userView(user, base(request)), {}, 201)
+    },
+  )
+  app.put<IdParams>(
+    '/Users/:id',
+    { schema: { ...byId, summary: 'Replace a user', body: UserBody, response: scimAnswers({ 200: answer('The user', UserSchema) }, [404, 409, 412]) } },
+    async (request, reply) => {
+      const input = parseUser(request.body)
+      const user = await directory.changeUser(request.params.account, request.params.id, () => input, ifMatch(request))
+      request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id }, 'SCIM user replaced')
+      return one(reply, (await userViews(request, [user]))[0]!)
+    },
+  )
+  app.patch<IdParams>(
+    '/Users/:id',
+    { schema: { ...byId, summary: 'Change a user with a PatchOp (add, replace, remove)', body: PatchBody, response: scimAnswers({ 200: answer('The user', UserSchema) }, [404, 409, 412]) } },
+    async (request, reply) => {
+      const user = await directory.changeUser(request.params.account, request.params.id, (current) => applyPatch(current, request.body), ifMatch(request))
+      request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id, active: user.active }, 'SCIM user patched')
+      return one(reply, (await userViews(request, [user]))[0]!)
+    },
+  )
+  app.delete<IdParams>(
+    '/Users/:id',
+    { schema: { ...byId, summary: 'Delete a user (and its memberships)', response: scimAnswers({ 204: answer('Deleted', Type.Null()) }, [404, 412]) } },
+    async (request, reply) => {
+      await directory.deleteUser(request.params.account, request.params.id, ifMatch(request))
+      request.log.info({ accountId: request.params.account, userId: request.params.id, actor: request.scimActor?.id }, 'SCIM user deleted')
+      return reply.code(204).send()
+    },
+  )
+
+  // ---- Groups ----
+  app.get<Params & { Querystring: ListRequest }>(
+    '/Groups',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'List groups: filter (displayName eq, members[value eq]), startIndex, count, attributes, excludedAttributes',
+        params: AccountParams,
+        querystring: ListQuery,
+        response: scimAnswers({ 200: answer('A ListResponse of groups', listOf(GroupResource)) }),
+      },
+    },
+    async (request) => list(request, 'Group', request.query),
+  )
+  app.post<Params>(
+    '/Groups/.search',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Search groups (a SearchRequest)',
+        params: AccountParams,
+        body: SearchBody,
+        response: scimAnswers({ 200: answer('A ListResponse of groups', listOf(GroupResource)) }),
+      },
+    },
+    async (request) => list(request, 'Group', searchRequest(request.body)),
+  )
+  app.get<IdParams & { Querystring: Projection }>(
+    '/Groups/:id',
+    { schema: { ...byId, summary: 'One group', querystring: ListQuery, response: scimAnswers({ 200: answer('The group', GroupResource) }, [404]) } },
+    async (request, reply) => {
+      const [view] = await groupViews(request, [await directory.group(request.params.account, request.params.id)], request.query)
+      return one(reply, view!, request.query)
+    },
+  )
+  app.post<Params>(
+    '/Groups',
+    { schema: { tags, security, summary: 'Create a group with its members', params: AccountParams, body: GroupBody, response: scimAnswers({ 201: answer('The group', GroupResource) }, [409]) } },
+    async (request, reply) => {
+      const { input, members } = parseGroup(request.body)
+      const group = await directory.createGroup(request.params.account, input, members ?? [])
+      request.log.info({ accountId: request.params.account, groupId: group.id, members: members?.length ?? 0, actor: request.scimActor?.id }, 'SCIM group created')
+      return one(reply.header('location', created('Groups', request, group.id)), (await groupViews(request, [group], {}))[0]!, {}, 201)
+    },
+  )
+  app.put<IdParams>(
+    '/Groups/:id',
+    { schema: { ...byId, summary: 'Replace a group and its members', body: GroupBody, response: scimAnswers({ 200: answer('The group', GroupResource) }, [404, 409, 412]) } },
+    async (request, reply) => {
+      const { input, members } = parseGroup(request.body)
+      const group = await directory.changeGroup(request.params.account, request.params.id, () => ({ input, members: members ?? [] }), ifMatch(request))
+      request.log.info({ accountId: request.params.account, groupId: group.id, actor: request.scimActor?.id }, 'SCIM group replaced')
+      return one(reply, (await groupViews(request, [group], {}))[0]!)
+    },
+  )
+  app.patch<IdParams>(
+    '/Groups/:id',
+    {
+      schema: {
+        ...byId,
+        summary: 'Change a group with a PatchOp: members add and remove, displayName',
+        body: PatchBody,
+        response: scimAnswers({ 200: answer('The group', GroupResource) }, [404, 409, 412]),
+      },
+    },
+    async (request, reply) => {
+      const group = await directory.changeGroup(request.params.account, request.params.id, (current, members) => applyGroupPatch(current, members, request.body), ifMatch(request))
+      request.log.info({ accountId: request.params.account, groupId: group.id, actor: request.scimActor?.id }, 'SCIM group patched')
+      return one(reply, (await groupViews(request, [group], {}))[0]!)
+    },
+  )
+  app.delete<IdParams>(
+    '/Groups/:id',
+    { schema: { ...byId, summary: 'Delete a group (its members stay)', response: scimAnswers({ 204: answer('Deleted', Type.Null()) }, [404, 412]) } },
+    async (request, reply) => {
+      await directory.deleteGroup(request.params.account, request.params.id, ifMatch(request))
+      request.log.info({ accountId: request.params.account, groupId: request.params.id, actor: request.scimActor?.id }, 'SCIM group deleted')
+      return reply.code(204).send()
+    },
+  )
+
+  // ---- Search at the root: users, then groups ----
+  app.post<Params>(
+    '/.search',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Search users and groups (a SearchRequest)',
+        params: AccountParams,
+        body: SearchBody,
+        response: scimAnswers({ 200: answer('A ListResponse', listOf(Type.Union([UserSchema, GroupResource]))) }),
       },
     },
     async (request) => {
-      const q = request.query as Record<string, unknown>
+      const q = searchRequest(request.body)
       const { startIndex, count } = listParams(q)
-      if (q['filter'] !== undefined && typeof q['filter'] !== 'string') throw new ScimError(400, 'invalidFilter', 'give one filter parameter')
-      const matches = (await access.users(request.params.account)).filter(userFilter(q['filter']))
-      const page = matches.slice(startIndex - 1, startIndex - 1 + count)
-      return { schemas: [LIST_SCHEMA], totalResults: matches.length, Resources: page.map((u) => userView(u, base(request))), startIndex, itemsPerPage: page.length }
+      // Each type is asked for the part of the page that falls in it.
+      const users = await list(request, 'User', { ...q, startIndex: String(startIndex), count: String(count) })
+      const groupStart = Math.max(1, startIndex - users.totalResults)
+      const groups = await list(request, 'Group', { ...q, startIndex: String(groupStart), count: String(count - users.Resources.length) })
+      const resources = [...users.Resources, ...groups.Resources]
+      return { schemas: [LIST_SCHEMA], totalResults: users.totalResults + groups.totalResults, Resources: resources, startIndex, itemsPerPage: resources.length }
     },
   )
 
-  app.get<UserIdParams>('/Users/:id', { schema: { ...user, summary: 'One user', response: scimAnswers({ 200: answer('The user', User) }, [404]) } }, async (request) =>
-    userView(await found(request), base(request)),
-  )
-
-  app.post<Params>(
-    '/Users',
-    { schema: { tags, security, summary: 'Create a user', params: AccountParams, body: UserBody, response: scimAnswers({ 201: answer('The user', User) }, [409]) } },
-    async (request, reply) => {
-      const input = parseUser(request.body)
-      if ((await access.userCount(request.params.account)) >= opts.maxUsersPerAccount) throw new ScimError(400, 'tooMany', `an account holds at most ${opts.maxUsersPerAccount} users`)
-      const { outcome, user } = await access.createUser(request.params.account, input)
-      if (outcome !== 'ok') throw new ScimError(409, 'uniqueness', `userName ${input.userName} is already taken`)
-      request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id }, 'SCIM user created')
-      return reply
-        .code(201)
-        .header('location', `${base(request)}/Users/${user.id}`)
-        .send(userView(user, base(request)))
-    },
-  )
-
-  app.put<UserIdParams>('/Users/:id', { schema: { ...user, summary: 'Replace a user', body: UserBody, response: scimAnswers({ 200: answer('The user', User) }, [404, 409]) } }, async (request) => {
-    const input = parseUser(request.body)
-    const user = await write(request, () => input)
-    request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id }, 'SCIM user replaced')
-    return userView(user, base(request))
-  })
-
-  app.patch<UserIdParams>(
-    '/Users/:id',
-    { schema: { ...user, summary: 'Change a user with a PatchOp (add, replace, remove)', body: PatchBody, response: scimAnswers({ 200: answer('The user', User) }, [404, 409]) } },
-    async (request) => {
-      const user = await write(request, (current) => applyPatch(current, request.body))
-      request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id, active: user.active }, 'SCIM user patched')
-      return userView(user, base(request))
-    },
-  )
-
-  app.delete<UserIdParams>('/Users/:id', { schema: { ...user, summary: 'Delete a user', response: scimAnswers({ 204: answer('Deleted', Type.Null()) }, [404]) } }, async (request, reply) => {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const outcome = await access.deleteUser(request.params.account, await found(request))
-      if (outcome === 'missing') break
-      if (outcome === 'ok') {
-        request.log.info({ accountId: request.params.account, userId: request.params.id, actor: request.scimActor?.id }, 'SCIM user deleted')
-        return reply.code(204).send()
-      }
-    }
-    throw new ScimError(404, undefined, `User ${request.params.id} not found`)
-  })
-
-  // Discovery (RFC 7644 section 4).
+  // ---- Discovery (RFC 7644 4): GET only ----
   const discovery = (summary: string, params: TSchema = AccountParams, errors: number[] = []) => ({
     schema: { tags, security, summary, params, response: scimAnswers({ 200: answer(summary, Discovery) }, errors) },
   })
-  app.get<Params>('/ServiceProviderConfig', discovery('What this SCIM server supports'), async (request) => ({
-    schemas: ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig'],
-    patch: { supported: true },
-    bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
-    filter: { supported: true, maxResults: MAX_PAGE },
-    changePassword: { supported: false },
-    sort: { supported: false },
-    etag: { supported: false },
-    authenticationSchemes: [{ type: 'oauthbearertoken', name: 'JWT bearer token', description: "A JWT verified against the account's configured JWKS", primary: true }],
-    meta: { resourceType: 'ServiceProviderConfig', location: `${base(request)}/ServiceProviderConfig` },
-  }))
-  const resourceType = (request: FastifyRequest<Params>) => ({
-    schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],
-    id: 'User',
-    name: 'User',
-    endpoint: '/Users',
-    schema: USER_SCHEMA,
-    meta: { resourceType: 'ResourceType', location: `${base(request)}/ResourceTypes/User` },
+  const notAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
+    request.errorCode = 'METHOD_NOT_ALLOWED'
+    return sendError(reply.header('allow', 'GET'), 405, undefined, `${request.method} is not allowed here: discovery resources are read-only`)
+  }
+  const readOnly = (url: string, params: TSchema) => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      // Not operations of the API: left out of its description.
+      app.route({ method, url, schema: { hide: true, params }, handler: notAllowed })
+    }
+  }
+  app.get<Params>('/ServiceProviderConfig', discovery('What this SCIM server supports'), async (request) => serviceProviderConfig(base(request)))
+  app.get<Params>('/ResourceTypes', discovery('The resource types'), async (request) => discoveryList(RESOURCE_TYPE_IDS.map((id) => resourceType(id, base(request)))))
+  app.get<IdParams>('/ResourceTypes/:id', discovery('One resource type', UserParams, [404]), async (request) => {
+    if (!(RESOURCE_TYPE_IDS as string[]).includes(request.params.id)) throw new ScimError(404, undefined, `ResourceType ${request.params.id} not found`)
+    return resourceType(request.params.id as ResourceTypeId, base(request))
   })
-  app.get<Params>('/ResourceTypes', discovery('The resource types'), async (request) => ({
-    schemas: [LIST_SCHEMA],
-    totalResults: 1,
-    Resources: [resourceType(request)],
-    startIndex: 1,
-    itemsPerPage: 1,
-  }))
-  app.get<UserIdParams>('/ResourceTypes/:id', discovery('One resource type', UserParams, [404]), async (request) => {
-    if (request.params.id !== 'User') throw new ScimError(404, undefined, `ResourceType ${request.params.id} not found`)
-    return resourceType(request)
+  app.get<Params>('/Schemas', discovery('The schemas of the resources'), async (request) => discoveryList(SCHEMA_IDS.map((id) => schema(id, base(request))!)))
+  app.get<IdParams>('/Schemas/:id', discovery('One schema', UserParams, [404]), async (request) => {
+    const found = schema(request.params.id, base(request))
+    if (!found) throw new ScimError(404, undefined, `Schema ${request.params.id} not found`)
+    return found
   })
-  app.get<Params>('/Schemas', discovery('The schemas of the resources'), async (request) => ({
-    schemas: [LIST_SCHEMA],
-    totalResults: 1,
-    Resources: [userSchema(base(request))],
-    startIndex: 1,
-    itemsPerPage: 1,
-  }))
-  app.get<UserIdParams>('/Schemas/:id', discovery('One schema', UserParams, [404]), async (request) => {
-    if (request.params.id !== USER_SCHEMA) throw new ScimError(404, undefined, `Schema ${request.params.id} not found`)
-    return userSchema(base(request))
-  })
+  for (const url of ['/ServiceProviderConfig', '/ResourceTypes', '/Schemas']) readOnly(url, AccountParams)
+  for (const url of ['/ResourceTypes/:id', '/Schemas/:id']) readOnly(url, UserParams)
 }
 
-function userSchema(base: string) {
-  const attr = (name: string, extra: Record<string, unknown> = {}) => ({
-    name,
-    type: 'string',
-    multiValued: false,
-    required: false,
-    caseExact: false,
-    mutability: 'readWrite',
-    returned: 'default',
-    uniqueness: 'none',
-    ...extra,
-  })
+function discoveryList(resources: readonly object[]) {
+  return { schemas: [LIST_SCHEMA], totalResults: resources.length, Resources: resources, startIndex: 1, itemsPerPage: resources.length }
+}
+
+/** A SearchRequest (RFC 7644 3.4.3) as the list parameters (attribute lists may be arrays). */
+function searchRequest(body: unknown): ListRequest {
+  const b = (body ?? {}) as Record<string, unknown>
+  if (Array.isArray(b['schemas']) && !b['schemas'].includes(SEARCH_SCHEMA)) throw new ScimError(400, 'invalidValue', `schemas must hold ${SEARCH_SCHEMA}`)
+  const list = (v: unknown, field: string): string | undefined => {
+    if (v === undefined || v === null) return undefined
+    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.join(',')
+    if (typeof v === 'string') return v
+    throw new ScimError(400, 'invalidValue', `${field} must be a list of attribute names`)
+  }
+  const int = (v: unknown, field: string): string | undefined => {
+    if (v === undefined || v === null) return undefined
+    if (typeof v !== 'number' || !Number.isInteger(v)) throw new ScimError(400, 'invalidValue', `${field} must be an integer`)
+    return String(v)
+  }
+  if (b['filter'] !== undefined && typeof b['filter'] !== 'string') throw new ScimError(400, 'invalidFilter', 'filter must be a string')
   return {
-    schemas: ['urn:ietf:params:scim:schemas:core:2.0:Schema'],
-    id: USER_SCHEMA,
-    name: 'User',
-    description: 'User Account',
-    attributes: [
-      attr('userName', { required: true, uniqueness: 'server' }),
-      attr('externalId', { caseExact: true }),
-      { ...attr('name', { type: 'complex' }), subAttributes: [attr('givenName'), attr('familyName'), attr('formatted')] },
-      attr('displayName'),
-      { ...attr('emails', { type: 'complex', multiValued: true }), subAttributes: [attr('value'), attr('type'), attr('primary', { type: 'boolean' })] },
-      attr('active', { type: 'boolean' }),
-    ],
-    meta: { resourceType: 'Schema', location: `${base}/Schemas/${USER_SCHEMA}` },
+    filter: b['filter'],
+    startIndex: int(b['startIndex'], 'startIndex'),
+    count: int(b['count'], 'count'),
+    attributes: list(b['attributes'], 'attributes'),
+    excludedAttributes: list(b['excludedAttributes'], 'excludedAttributes'),
   }
 }
 
@@ -232,13 +351,17 @@ function sendError(reply: FastifyReply, status: number, scimType: string | undef
   return reply.code(status).send({ schemas: [ERROR_SCHEMA], status: String(status), ...(scimType ? { scimType } : {}), detail })
 }
 
-export function scimErrorHandler(error: FastifyError | HttpError | ScimError, request: FastifyRequest, reply: FastifyReply): void {
+const SCIM_TYPES: Partial<Record<number, string>> = { 409: 'uniqueness' }
+
+export function scimErrorHandler(error: FastifyError | HttpError | ScimError | Refusal, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof ScimError) {
+    request.errorCode = error.status === 404 ? 'NOT_FOUND' : error.status === 409 ? 'CONFLICT' : 'BAD_REQUEST'
+    request.errorMessage = error.message
     void sendError(reply, error.status, error.scimType, error.message)
     return
   }
   const http = prepareError(error, request, reply)
   // A refused field is an invalid value (a filter, an invalid filter); a body that cannot be read is invalid syntax.
-  const scimType = http.statusCode !== 400 ? undefined : http.details?.some((d) => d.field === 'filter') ? 'invalidFilter' : http.details?.length ? 'invalidValue' : 'invalidSyntax'
+  const scimType = http.statusCode !== 400 ? SCIM_TYPES[http.statusCode] : http.details?.some((d) => d.field === 'filter') ? 'invalidFilter' : http.details?.length ? 'invalidValue' : 'invalidSyntax'
   void sendError(reply, http.statusCode, scimType, http.message)
 }

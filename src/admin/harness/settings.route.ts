@@ -3,8 +3,9 @@
 // shows what is in effect and what is pending. Errors in Harness's ResponseDTO shapes.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { checkUrl, OutboundError, type OutboundPolicy } from '../../auth/outbound.js'
-import { SCIM_JWT_SETTINGS } from '../../auth/scim-jwt.js'
+import { SCIM_JWT_BINDINGS, SCIM_JWT_SETTINGS } from '../../auth/scim-jwt.js'
 import { HttpError, prepareError } from '../../http/errors.js'
+import { isActive, type DirectoryStore } from '../../state/redis/directory.js'
 import { effectiveValue, SCIM_PERMISSIONS, SETTINGS_PERMISSIONS, type AccessStore, type PatRecord, type Permission } from '../../state/redis/access.js'
 import { isText } from '../../shared/text.js'
 import type { Static } from 'typebox'
@@ -12,11 +13,12 @@ import { answer, SettingsBody, SettingsQuery, SettingsRead, settingsAnswers, Set
 
 export interface SettingsRoutesOptions {
   readonly access: AccessStore
+  readonly directory: DirectoryStore
   readonly delayMs: number
   readonly outbound: OutboundPolicy
 }
 
-const IDENTIFIERS: readonly string[] = Object.values(SCIM_JWT_SETTINGS)
+const IDENTIFIERS: readonly string[] = [...Object.values(SCIM_JWT_SETTINGS), ...Object.values(SCIM_JWT_BINDINGS)]
 const MAX_VALUE = 2048
 
 type Query = { Querystring: Static<typeof SettingsQuery> }
@@ -34,8 +36,8 @@ export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesO
       request.log.info({ accountId, reason: !pat ? 'unknown token' : pat.accountId !== accountId ? 'other account' : 'expired' }, 'settings call refused')
       throw new HttpError('UNAUTHORIZED', 'missing, unknown or expired personal access token for this account (send x-api-key)')
     }
-    const owner = await access.user(pat.accountId, pat.userId)
-    if (!owner?.active) {
+    const owner = await opts.directory.user(pat.accountId, pat.userId)
+    if (!owner || !isActive(owner)) {
       request.log.info({ accountId, patId: pat.id }, 'settings call refused: the token owner is deactivated or deleted')
       throw new HttpError('UNAUTHORIZED', 'missing, unknown or expired personal access token for this account (send x-api-key)')
     }
@@ -112,6 +114,12 @@ export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesO
               const form = err instanceof OutboundError && /URL|credentials/.test(err.message)
               return fail(form ? `value ${err.message}` : `value must be ${opts.outbound.allowInsecure ? 'an http(s)' : 'an https'} URL whose host resolves to public addresses only`)
             }
+            break
+          case SCIM_JWT_BINDINGS.maxLifetimeSeconds:
+            if (!/^[1-9]\d{0,6}$/.test(value)) return fail('value must be a whole number of seconds from 1 to 9999999')
+            break
+          case SCIM_JWT_BINDINGS.requireNbf:
+            if (value !== 'true' && value !== 'false') return fail('value must be true or false')
             break
           case SCIM_JWT_SETTINGS.keyField:
             if (value.length > 256) return fail('value (a claim name) must be at most 256 characters')

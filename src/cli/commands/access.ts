@@ -1,5 +1,6 @@
-// `sluice users`, `service-accounts`, `pats`, `flags`: the platform side of an account.
+// `sluice users`, `groups`, `service-accounts`, `pats`, `flags`: the platform side of an account.
 import type { Command } from 'commander'
+import { acceptAll } from '../../services/directory.js'
 import { PERMISSIONS, SCIM_PERMISSIONS, SETTINGS_PERMISSIONS } from '../../state/redis/access.js'
 import { ACCOUNT_OPTION, collect, positiveInt, print, withServices } from '../context.js'
 
@@ -86,3 +87,60 @@ export function accessCommands(program: Command): void {
       console.log((await withServices(async (s) => s.access.flags(await s.accounts.resolve(opts.account)))).join('\n'))
     })
 }
+
+/** `sluice groups`: the account's groups (the SCIM Groups resource) and their members. */
+export function groupCommands(program: Command): void {
+  const groups = program.command('groups').description('groups of an account and their members (also the SCIM Groups resource)')
+  groups
+    .command('create <displayName>')
+    .option('--member <userId>', 'a member (repeatable)', collect)
+    .option('--external-id <id>')
+    .option(...ACCOUNT_OPTION)
+    .option('--json', 'print JSON')
+    .action(async (displayName: string, opts: { member?: string[]; externalId?: string; account?: string; json?: boolean }) => {
+      const group = await withServices(async (s) =>
+        s.directory.createGroup(await s.accounts.resolve(opts.account), { displayName, ...(opts.externalId ? { externalId: opts.externalId } : {}) }, opts.member ?? []),
+      )
+      print(opts.json, group, () => [group.id])
+    })
+  groups
+    .command('list')
+    .option(...ACCOUNT_OPTION)
+    .option('--json', 'print JSON')
+    .action(async (opts: { account?: string; json?: boolean }) => {
+      const list = await withServices(async (s) => {
+        const accountId = await s.accounts.resolve(opts.account)
+        const page = await s.directory.listGroups(accountId, { test: acceptAll, plan: undefined, startIndex: 1, count: MAX_LISTED }, false)
+        return Promise.all(page.resources.map(async (g) => ({ ...g, members: await s.directory.members(accountId, g.id) })))
+      })
+      print(opts.json, list, () => list.map((g) => `${g.id}  ${g.displayName}  (${g.members.length} members)`))
+    })
+  for (const [command, add] of [
+    ['add-members', true],
+    ['remove-members', false],
+  ] as const) {
+    groups
+      .command(`${command} <groupId> <userIds...>`)
+      .option(...ACCOUNT_OPTION)
+      .action(async (groupId: string, userIds: string[], opts: { account?: string }) => {
+        const members = await withServices(async (s) => {
+          const accountId = await s.accounts.resolve(opts.account)
+          await s.directory.changeGroup(accountId, groupId, ({ displayName, externalId }, current) => ({
+            input: { displayName, ...(externalId !== undefined ? { externalId } : {}) },
+            members: add ? [...new Set([...current, ...userIds])] : current.filter((id) => !userIds.includes(id)),
+          }))
+          return s.directory.members(accountId, groupId)
+        })
+        console.log(`${groupId}: ${members.length} members`)
+      })
+  }
+  groups
+    .command('delete <groupId>')
+    .option(...ACCOUNT_OPTION)
+    .action(async (groupId: string, opts: { account?: string }) => {
+      await withServices(async (s) => s.directory.deleteGroup(await s.accounts.resolve(opts.account), groupId))
+      console.log('deleted')
+    })
+}
+
+const MAX_LISTED = 10_000

@@ -1,12 +1,11 @@
-// Platform access of an account (Harness side): users (also the SCIM Users resource), service
-// accounts with permissions, personal access tokens, account feature flags and account settings.
+// Platform access of an account (Harness side): service accounts with permissions, personal access
+// tokens, account feature flags and account settings. Users and groups are the directory's.
 //
 // Keys (prefix p):
-//   p:users:<account>            hash id -> JSON user          p:user-names:<account>  hash userName key -> id
-//   p:users-order:<account>      zset id by creation time      p:service-accounts:<account>  hash id -> JSON
-//   p:pats                       hash sha256(token) -> JSON    p:account-flags:<account>  set of flag names
-//   p:settings:<account>         hash identifier -> JSON {value, previous, effectiveAt, lastModifiedAt, by}
-import { randomBytes, randomUUID } from 'node:crypto'
+//   p:service-accounts:<account>  hash id -> JSON      p:account-flags:<account>  set of flag names
+//   p:pats                        hash sha256(token) -> JSON
+//   p:settings:<account>          hash identifier -> JSON {value, previous, effectiveAt, lastModifiedAt, by}
+import { randomBytes } from 'node:crypto'
 import { RedisState } from './redis-state.js'
 import { hashKey } from './store.js'
 
@@ -17,20 +16,6 @@ export const SCIM_PERMISSIONS: readonly Permission[] = ['core_user_view', 'core_
 /** What a personal access token needs to write account settings. */
 export const SETTINGS_PERMISSIONS: readonly Permission[] = ['core_setting_view', 'core_setting_edit']
 export const SCIM_JWT_FLAG = 'PL_SUPPORT_JWT_TOKEN_SCIM_API'
-
-/** A SCIM user as stored (RFC 7643 core User attributes that Sluice keeps). */
-export interface User {
-  readonly id: string
-  readonly userName: string
-  readonly externalId?: string
-  readonly name?: { readonly givenName?: string; readonly familyName?: string; readonly formatted?: string }
-  readonly displayName?: string
-  readonly emails?: readonly { readonly value: string; readonly type?: string; readonly primary?: boolean }[]
-  readonly active: boolean
-  readonly created: number
-  readonly lastModified: number
-  readonly version: number
-}
 
 export interface ServiceAccount {
   readonly id: string
@@ -58,63 +43,7 @@ export interface SettingRecord {
   readonly lastModifiedAt: number
 }
 
-export type UserWrite = 'ok' | 'conflict' | 'missing' | 'stale'
-
-/** The key a userName is unique under: userName is case-insensitive (RFC 7643 caseExact false). */
-export const userNameKey = (userName: string) => userName.normalize('NFC').toLowerCase()
-
 export class AccessStore extends RedisState {
-  // ---- users ----
-
-  /** Creates a user; 'conflict' when the userName is taken (case-insensitively). */
-  async createUser(accountId: string, input: Omit<User, 'id' | 'created' | 'lastModified' | 'version'>): Promise<{ outcome: UserWrite; user: User }> {
-    const now = Date.now()
-    const user: User = { ...input, id: randomUUID(), created: now, lastModified: now, version: 1 }
-    const outcome = (await this.scripts.userWrite(...this.userKeys(accountId), user.id, userNameKey(user.userName), JSON.stringify(user), now, '', '')) as UserWrite
-    return { outcome, user }
-  }
-
-  /** Replaces a user read at `current` (optimistic: 'stale' when it changed since). */
-  async replaceUser(accountId: string, current: User, next: Omit<User, 'id' | 'created' | 'lastModified' | 'version'>): Promise<{ outcome: UserWrite; user: User }> {
-    const user: User = { ...next, id: current.id, created: current.created, lastModified: Math.max(Date.now(), current.lastModified + 1), version: current.version + 1 }
-    const outcome = (await this.scripts.userWrite(
-      ...this.userKeys(accountId),
-      user.id,
-      userNameKey(user.userName),
-      JSON.stringify(user),
-      current.created,
-      String(current.version),
-      userNameKey(current.userName),
-    )) as UserWrite
-    return { outcome, user }
-  }
-
-  async user(accountId: string, id: string): Promise<User | undefined> {
-    const json = await this.redis.hget(this.k('users', accountId), id)
-    return json ? (JSON.parse(json) as User) : undefined
-  }
-
-  /** Every user of the account in creation order (SCIM filters and pages in memory; accounts are bounded). */
-  async users(accountId: string): Promise<User[]> {
-    const ids = await this.redis.zrange(this.k('users-order', accountId), 0, -1)
-    if (ids.length === 0) return []
-    const jsons = await this.redis.hmget(this.k('users', accountId), ...ids)
-    return jsons.flatMap((j) => (j ? [JSON.parse(j) as User] : []))
-  }
-
-  async userCount(accountId: string): Promise<number> {
-    return this.redis.zcard(this.k('users-order', accountId))
-  }
-
-  /** Deletes the user as read ('stale' when it changed since). */
-  async deleteUser(accountId: string, user: User): Promise<UserWrite> {
-    return (await this.scripts.userDelete(...this.userKeys(accountId), user.id, userNameKey(user.userName), String(user.version))) as UserWrite
-  }
-
-  private userKeys(accountId: string): [string, string, string] {
-    return [this.k('user-names', accountId), this.k('users', accountId), this.k('users-order', accountId)]
-  }
-
   // ---- service accounts ----
 
   async saveServiceAccount(sa: ServiceAccount): Promise<void> {

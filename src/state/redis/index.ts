@@ -3,6 +3,7 @@
 // one way.
 import { Redis, type RedisOptions } from 'ioredis'
 import { AccessStore } from './access.js'
+import { DirectoryStore } from './directory.js'
 import { IdentityStore } from './identities.js'
 import { IntegrationStore } from './integrations.js'
 import type { RedisContext } from './redis-state.js'
@@ -24,8 +25,10 @@ export interface RedisStores {
   readonly store: Store
   readonly segments: SegmentStore
   readonly identities: IdentityStore
-  /** Users, service accounts, personal access tokens, flags, settings. */
+  /** Service accounts, personal access tokens, flags, settings. */
   readonly access: AccessStore
+  /** Users and groups (the SCIM resources), with their indexes and memberships. */
+  readonly directory: DirectoryStore
   readonly integrations: IntegrationStore
   /** Closes the transactions' connection, and the main one when the factory created it. */
   close(): Promise<void>
@@ -53,6 +56,7 @@ export function createRedisState(settings: RedisSettings, client?: Redis): Redis
     segments: new SegmentStore(context),
     identities: new IdentityStore(context),
     access: new AccessStore(context),
+    directory: new DirectoryStore(context),
     integrations: new IntegrationStore(context),
     close: async () => {
       await tx.close()

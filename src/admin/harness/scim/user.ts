@@ -1,32 +1,18 @@
 // SCIM 2.0 Users (RFC 7643 / 7644) without I/O: the resource's validation (POST, PUT and the result
-// of a PATCH), paging parameters, errors and the resource view. PATCH is patch.ts, filters filter.ts.
-import type { User } from '../../../state/redis/access.js'
+// of a PATCH), paging parameters and the resource view. PATCH is patch.ts, filters filter.ts.
+import type { User, UserInput } from '../../../state/redis/directory.js'
 import { isText } from '../../../shared/text.js'
+import { ScimError, USER_SCHEMA } from './errors.js'
 
-export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User'
-export const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse'
-export const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error'
-export const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp'
+export { ERROR_SCHEMA, LIST_SCHEMA, PATCH_SCHEMA, ScimError, USER_SCHEMA } from './errors.js'
+export type { UserInput }
+
 export const MAX_PAGE = 200
 const DEFAULT_PAGE = 100
 const MAX_TEXT = 256
 const MAX_EMAILS = 10
 
-/** A SCIM error: HTTP status and scimType (RFC 7644 3.12). */
-export class ScimError extends Error {
-  override readonly name = 'ScimError'
-  constructor(
-    readonly status: number,
-    readonly scimType: string | undefined,
-    detail: string,
-  ) {
-    super(detail)
-  }
-}
-
-export type UserInput = Omit<User, 'id' | 'created' | 'lastModified' | 'version'>
-
-const text = (v: unknown, field: string, required = false): string | undefined => {
+export const text = (v: unknown, field: string, required = false): string | undefined => {
   if (v === undefined || v === null) {
     if (required) throw new ScimError(400, 'invalidValue', `${field} is required`)
     return undefined
@@ -35,15 +21,19 @@ const text = (v: unknown, field: string, required = false): string | undefined =
   return v
 }
 
-const bool = (v: unknown, field: string): boolean => {
+export const bool = (v: unknown, field: string): boolean => {
   if (typeof v === 'boolean') return v
   // Microsoft Entra sends "True"/"False" in PATCH values.
   if (typeof v === 'string' && /^(true|false)$/i.test(v)) return v.toLowerCase() === 'true'
   throw new ScimError(400, 'invalidValue', `${field} must be a boolean`)
 }
 
-/** Validates a User as sent to POST or PUT (unknown and read-only attributes are ignored). */
-export function parseUser(body: unknown): UserInput {
+/**
+ * Validates a User as sent to POST or PUT (unknown and read-only attributes, such as groups, are
+ * ignored). A user sent without `active` is active; after a PATCH that removed it (absentActive
+ * 'keep') it stays absent.
+ */
+export function parseUser(body: unknown, absentActive: 'true' | 'keep' = 'true'): UserInput {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ScimError(400, 'invalidSyntax', 'body must be a JSON object (a SCIM User)')
   const b = lowerKeys(body as Record<string, unknown>)
   const userName = text(b['username'], 'userName', true)!
@@ -72,7 +62,7 @@ export function parseUser(body: unknown): UserInput {
     name,
     displayName: text(b['displayname'], 'displayName'),
     emails,
-    active: b['active'] === undefined || b['active'] === null ? true : bool(b['active'], 'active'),
+    active: b['active'] === undefined || b['active'] === null ? (absentActive === 'true' ? true : undefined) : bool(b['active'], 'active'),
   })
 }
 
@@ -87,7 +77,13 @@ export function listParams(query: Record<string, unknown>): { startIndex: number
   return { startIndex: Math.max(1, int('startIndex', 1)), count: Math.min(MAX_PAGE, Math.max(0, int('count', DEFAULT_PAGE))) }
 }
 
-export function userView(u: User, base: string) {
+/** A group a user belongs to, as the user's read-only `groups` attribute lists it. */
+export interface UserGroup {
+  readonly value: string
+  readonly display: string
+}
+
+export function userView(u: User, base: string, groups?: readonly UserGroup[]) {
   return {
     schemas: [USER_SCHEMA],
     id: u.id,
@@ -96,7 +92,8 @@ export function userView(u: User, base: string) {
     ...(u.name ? { name: u.name } : {}),
     ...(u.displayName !== undefined ? { displayName: u.displayName } : {}),
     ...(u.emails ? { emails: u.emails } : {}),
-    active: u.active,
+    ...(u.active !== undefined ? { active: u.active } : {}),
+    ...(groups?.length ? { groups: groups.map((g) => ({ value: g.value, display: g.display, $ref: `${base}/Groups/${g.value}`, type: 'direct' })) } : {}),
     meta: { resourceType: 'User', created: new Date(u.created).toISOString(), lastModified: new Date(u.lastModified).toISOString(), location: `${base}/Users/${u.id}`, version: `W/"${u.version}"` },
   }
 }

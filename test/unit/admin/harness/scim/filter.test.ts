@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { userFilter } from '../../../../../src/admin/harness/scim/filter.js'
 import { ScimError } from '../../../../../src/admin/harness/scim/user.js'
-import type { User } from '../../../../../src/state/redis/access.js'
+import type { User } from '../../../../../src/state/redis/directory.js'
 
 const user = (over: Partial<User> = {}): User => ({
   id: 'u1',

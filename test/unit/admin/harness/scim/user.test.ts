@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { listParams, MAX_PAGE, parseUser, ScimError, USER_SCHEMA, userView } from '../../../../../src/admin/harness/scim/user.js'
-import type { User } from '../../../../../src/state/redis/access.js'
+import type { User } from '../../../../../src/state/redis/directory.js'
 
 /** The ScimError thrown by fn (fails the test when fn returns or throws something else). */
 function scimError(fn: () => unknown): ScimError {
