@@ -51,7 +51,12 @@ const jwks = createServer((_q, res) => res.end(JSON.stringify({ keys: [jwk] })))
 await new Promise((r) => jwks.listen(0, '127.0.0.1', r))
 const server = await startServe(env, url, ['--roles', 'admin'])
 const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]
-const userOf = (i) => ({ userName: `user${i}@example.com`, emails: [{ value: `user${i}@work.example`, type: 'work', primary: true }], name: { givenName: `Given${i}`, familyName: `Family${i % 1000}` }, active: true })
+const userOf = (i) => ({
+  userName: `user${i}@example.com`,
+  emails: [{ value: `user${i}@work.example`, type: 'work', primary: true }],
+  name: { givenName: `Given${i}`, familyName: `Family${i % 1000}` },
+  active: true,
+})
 try {
   const settings = [
     ['scim_jwt_token_jwks_keys_url', `http://127.0.0.1:${jwks.address().port}/jwks`],
@@ -100,8 +105,10 @@ try {
     page100: [],
   }
   for (let i = 0; i < calls; i++) results.filterUserName.push(await timed('GET', `/Users?filter=${encodeURIComponent(`userName eq "USER${pick(i)}@example.com"`)}`, undefined, 200, one))
-  for (let i = 0; i < calls; i++) results.filterWorkEmail.push(await timed('GET', `/Users?filter=${encodeURIComponent(`emails[type eq "work"].value eq "user${pick(i)}@work.example"`)}`, undefined, 200, one))
-  for (let i = 0; i < calls; i++) results.filterGroupName.push(await timed('GET', `/Groups?filter=${encodeURIComponent(`displayName eq "group ${i % 100}"`)}&excludedAttributes=members`, undefined, 200, one))
+  for (let i = 0; i < calls; i++)
+    results.filterWorkEmail.push(await timed('GET', `/Users?filter=${encodeURIComponent(`emails[type eq "work"].value eq "user${pick(i)}@work.example"`)}`, undefined, 200, one))
+  for (let i = 0; i < calls; i++)
+    results.filterGroupName.push(await timed('GET', `/Groups?filter=${encodeURIComponent(`displayName eq "group ${i % 100}"`)}&excludedAttributes=members`, undefined, 200, one))
   for (let i = 0; i < calls; i++) {
     const start = 1 + ((i * 9973) % (users - 100))
     results.page100.push(await timed('GET', `/Users?startIndex=${start}&count=100`, undefined, 200, (j) => j.totalResults === users + 1 && j.Resources.length === 100))
@@ -109,7 +116,12 @@ try {
   const scan = []
   for (let i = 0; i < 5; i++) scan.push(await timed('GET', `/Users?filter=${encodeURIComponent(`name.familyName eq "Family${i}"`)}&count=10`, undefined, 200, (j) => j.totalResults === users / 1000))
 
-  const summary = Object.fromEntries(Object.entries({ ...results, scanFilter: scan }).map(([k, xs]) => [k, { calls: xs.length, p50: +quantile(xs, 0.5).toFixed(2), p99: +quantile(xs, 0.99).toFixed(2), max: +Math.max(...xs).toFixed(2) }]))
+  const summary = Object.fromEntries(
+    Object.entries({ ...results, scanFilter: scan }).map(([k, xs]) => [
+      k,
+      { calls: xs.length, p50: +quantile(xs, 0.5).toFixed(2), p99: +quantile(xs, 0.99).toFixed(2), max: +Math.max(...xs).toFixed(2) },
+    ]),
+  )
   const f = (s) => `p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms`
   console.log(`${users + 1} users in the account (${posts} by POST; the rest written through the store in ${fillSeconds.toFixed(1)} s), 100 groups of 100`)
   console.log(`POST /Users (one at a time):                          ${f(summary.postUser)}`)
@@ -125,7 +137,7 @@ try {
 } finally {
   await server.stop()
   jwks.close()
-  for (let cursor = '0'; ; ) {
+  for (let cursor = '0'; ;) {
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
     if (keys.length) await redis.del(...keys)
     if (next === '0') break
