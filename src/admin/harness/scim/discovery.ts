@@ -9,7 +9,6 @@ const SCHEMA_URN = 'urn:ietf:params:scim:schemas:core:2.0:Schema'
 export function serviceProviderConfig(base: string) {
   return {
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig'],
-    documentationUri: 'https://github.com/sluice/sluice#scim-with-jwt-for-identity-provider-admins',
     patch: { supported: true },
     bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
     filter: { supported: true, maxResults: MAX_PAGE },
