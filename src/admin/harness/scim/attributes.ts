@@ -7,14 +7,18 @@ import { ScimError } from './errors.js'
 const ALWAYS = new Set(['id', 'schemas'])
 const MAX_LIST = 2000
 
-/** The attribute paths of a comma-separated list, lower-cased, without the schema URN. */
+/**
+ * The attribute paths of a comma-separated list, lower-cased, without the core schema URN. Names of
+ * other schemas (an extension's) are dropped: no resource here holds them.
+ */
 function paths(list: string | undefined, field: string): string[][] | undefined {
   if (list === undefined || list.trim() === '') return undefined
   if (list.length > MAX_LIST) throw new ScimError(400, 'invalidValue', `${field} is longer than ${MAX_LIST} characters`)
-  return list.split(',').map((raw) => {
+  return list.split(',').flatMap((raw) => {
     const name = raw.trim().replace(/^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/i, '')
-    if (!/^[A-Za-z][\w$-]*(\.[A-Za-z][\w$-]*)?$/.test(name)) throw new ScimError(400, 'invalidValue', `${field}: "${raw.trim().slice(0, 100)}" is not an attribute name`)
-    return name.toLowerCase().split('.')
+    if (/^urn:/i.test(name)) return []
+    if (!/^[A-Za-z$][\w$-]*(\.[A-Za-z$][\w$-]*)?$/.test(name)) throw new ScimError(400, 'invalidValue', `${field}: "${raw.trim().slice(0, 100)}" is not an attribute name`)
+    return [name.toLowerCase().split('.')]
   })
 }
 

@@ -119,8 +119,8 @@ function plan(f: Filter, kind: ResourceKind): Lookup[] | undefined {
   const value = node['compValue']
   const byAttr: Record<string, Lookup['attribute'] | 'value'> =
     kind === 'User'
-      ? { id: 'id', username: 'userName', externalid: 'externalId', 'emails.value': 'email', emails: 'email', value: 'value' }
-      : { id: 'id', displayname: 'displayName', externalid: 'externalId', 'members.value': 'member', members: 'member', value: 'value' }
+      ? { id: 'id', username: 'userName', externalid: 'externalId', 'emails.value': 'email', value: 'value' }
+      : { id: 'id', displayname: 'displayName', externalid: 'externalId', 'members.value': 'member', value: 'value' }
   const attribute = byAttr[attr]
   return attribute ? [{ attribute: attribute as Lookup['attribute'], value }] : undefined
 }
