@@ -1,8 +1,10 @@
 // Shared by the benchmarks: run `sluice serve` as its own process and wait until it is ready; stop it.
+// With SLUICE_BENCH_PROFILE_DIR set, the process writes a V8 CPU profile there when it stops.
 import { spawn } from 'node:child_process'
 
 export async function startServe(env, url, args = [], bin = 'bin/sluice.js') {
-  const server = spawn(process.execPath, [bin, 'serve', ...args], { env, stdio: ['ignore', 'inherit', 'inherit'] })
+  const profile = env.SLUICE_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${env.SLUICE_BENCH_PROFILE_DIR}`] : []
+  const server = spawn(process.execPath, [...profile, bin, 'serve', ...args], { env, stdio: ['ignore', 'inherit', 'inherit'] })
   process.once('exit', () => server.kill('SIGKILL'))
   server.once('exit', (code) => {
     console.error(`sluice serve exited (${code}) before the benchmark ended`)
@@ -17,10 +19,18 @@ export async function startServe(env, url, args = [], bin = 'bin/sluice.js') {
     await new Promise((r) => setTimeout(r, 200))
   }
   return {
+    pid: server.pid,
     stop: async () => {
       server.removeAllListeners('exit')
       server.kill('SIGTERM')
       await new Promise((r) => server.once('exit', r))
     },
   }
+}
+
+/** Resident set size of a process in MiB (Linux). */
+export async function rssMiB(pid) {
+  const { readFile } = await import('node:fs/promises')
+  const status = await readFile(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024
 }

@@ -57,7 +57,8 @@ export async function eventRoutes(server: FastifyInstance, opts: EventRoutesOpti
     return principal
   }
 
-  const ingest = async (request: FastifyRequest, reply: FastifyReply, principal: SdkPrincipal, records: readonly object[], sdkHeader: unknown) => {
+  /** text: the records' JSON array as sent (the bulk body), published as is when it fits one message. */
+  const ingest = async (request: FastifyRequest, reply: FastifyReply, principal: SdkPrincipal, records: readonly object[], sdkHeader: unknown, text?: string) => {
     if (opts.isDraining()) throw new HttpError('UNAVAILABLE', 'server is shutting down; retry on another instance')
     if (records.length > opts.maxRecords) {
       throw new HttpError('PAYLOAD_TOO_LARGE', `${records.length} records is above the limit of ${opts.maxRecords} per request`, undefined, 'records')
@@ -74,7 +75,7 @@ export async function eventRoutes(server: FastifyInstance, opts: EventRoutesOpti
     const bodyBytes = Number(request.headers['content-length']) || opts.maxBodyBytes
     let messages
     try {
-      messages = encodeEventMessages(records, bodyBytes, meta, opts.messageMaxBytes)
+      messages = encodeEventMessages(records, bodyBytes, meta, opts.messageMaxBytes, text)
     } catch (err) {
       if (err instanceof RecordTooLargeError) throw new HttpError('PAYLOAD_TOO_LARGE', err.message, undefined, 'record_bytes')
       throw err
@@ -96,7 +97,7 @@ export async function eventRoutes(server: FastifyInstance, opts: EventRoutesOpti
     onRequest: async (request, reply) => {
       request.principal = await authenticate(presentedKey(request.headers, false), reply)
     },
-    handler: async (request, reply) => ingest(request, reply, request.principal!, request.body, request.headers['splitsdkversion']),
+    handler: async (request, reply) => ingest(request, reply, request.principal!, request.body, request.headers['splitsdkversion'], request.jsonText),
   })
 
   // The browser SDK's beacon (navigator.sendBeacon) is text/plain JSON with the key inside the body,

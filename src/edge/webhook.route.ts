@@ -59,8 +59,9 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
       if (opts.isDraining()) throw new HttpError('UNAVAILABLE', 'server is shutting down; retry on another instance')
       const body = request.body
       const { route } = request.webhook!
+      // The payload as sent (it parsed and passed the checks): not serialized again.
       const message = encodeAlertMessage(
-        JSON.stringify(body),
+        request.jsonText ?? JSON.stringify(body),
         { integrationId: route.integrationId, accountId: route.accountId, receivedAtMs: Date.now(), requestId: request.id },
         opts.messageMaxBytes,
       )

@@ -9,9 +9,19 @@ import { HttpError } from './errors.js'
 
 type Done = (err: Error | null, value?: unknown) => void
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The JSON body as it was sent, once it parsed and passed the checks: what the edge publishes
+     * when it needs no change (so the body is not serialized again).
+     */
+    jsonText?: string
+  }
+}
+
 /** A content-type parser for JSON with the given checks (default: depth 64, finite numbers, well-formed strings). */
 export function jsonBodyParser(options: JsonCheckOptions = {}) {
-  return (_request: FastifyRequest, body: string | Buffer, done: Done): void => {
+  return (request: FastifyRequest, body: string | Buffer, done: Done): void => {
     const text = typeof body === 'string' ? body : body.toString('utf8')
     if (text.trim().length === 0) {
       done(new HttpError('BAD_REQUEST', 'request body is empty; send JSON'))
@@ -30,6 +40,7 @@ export function jsonBodyParser(options: JsonCheckOptions = {}) {
       done(new HttpError('BAD_REQUEST', describeJsonProblem('body', problem), [{ field: jsonProblemField('body', problem), problem: problem.problem }]))
       return
     }
+    request.jsonText = text
     done(null, value)
   }
 }

@@ -18,7 +18,7 @@ export interface AlertMeta {
   readonly requestId: string
 }
 
-/** The message of one webhook request, or undefined when even compressed it exceeds maxBytes. */
+/** The message of one webhook request (the payload's JSON text), or undefined when even compressed it exceeds maxBytes. */
 export function encodeAlertMessage(payloadJson: string, meta: AlertMeta, maxBytes: number): OutboundMessage | undefined {
   let value = Buffer.from(payloadJson, 'utf8')
   const headers: Record<string, string> = {

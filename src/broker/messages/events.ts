@@ -25,10 +25,11 @@ export class RecordTooLargeError extends Error {
 }
 
 /**
- * Splits records into messages of at most maxBytes. Slices are sized from the body's length and
+ * Splits records into messages of at most maxBytes; `text`, the records' JSON as sent, is the one
+ * message when it fits. Slices are sized from the body's length and
  * halved until they fit, so typical bodies are serialized once.
  */
-export function encodeEventMessages(records: readonly object[], bodyBytes: number, meta: EnvelopeMeta, maxBytes: number): OutboundMessage[] {
+export function encodeEventMessages(records: readonly object[], bodyBytes: number, meta: EnvelopeMeta, maxBytes: number, text?: string): OutboundMessage[] {
   const headers = {
     [EVENT_HEADERS.environment]: meta.environmentId,
     [EVENT_HEADERS.account]: meta.accountId,
@@ -52,6 +53,12 @@ export function encodeEventMessages(records: readonly object[], bodyBytes: numbe
       emit(start, mid)
       emit(mid, end)
     }
+  }
+  // A body that fits one message is published as it was sent (the JSON array of its records).
+  const whole = text === undefined || records.length === 0 ? undefined : Buffer.from(text, 'utf8')
+  if (whole && whole.length <= maxBytes) {
+    messages.push({ key: meta.requestId, value: whole, headers: { ...headers, [PART_HEADER]: '0' }, ordered: true })
+    return messages
   }
   for (let start = 0; start < records.length; start += step) emit(start, Math.min(records.length, start + step))
   return messages

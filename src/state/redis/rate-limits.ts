@@ -27,24 +27,74 @@ export interface RateLimit {
 /** How long a decision waits for Redis before this process decides alone. */
 export const SHARED_TIMEOUT_MS = 100
 
-/** A limiter shared through Redis under `<prefix>rate:<name>:`, with a local fallback. */
+/** Share of a limit's burst a process takes from Redis at once (its lease), and serves from memory. */
+const LEASE_SHARE = 20
+/** Keys whose lease a process remembers (least recently used forgotten first). */
+const MAX_LEASES = 100_000
+
+/**
+ * A limiter shared through Redis under `<prefix>rate:<name>:`, with a local fallback. A process
+ * counts in Redis a lease of burst/20 requests at a time and serves them from memory until the
+ * window ends, so a busy key costs a Redis call per twentieth of its burst, not per request; across N
+ * processes up to N leases (5% of the burst each) may go unused or be served late in a window. A
+ * small burst (under 40) leases one request: every request is counted in Redis.
+ */
 export function sharedRateLimiter(redis: Redis, prefix: string, name: string, limit: RateLimit): RateLimiter {
   const settings = { points: limit.burst, duration: Math.max(1, Math.ceil(limit.burst / limit.ratePerSecond)) }
+  const lease = Math.max(1, Math.floor(limit.burst / LEASE_SHARE))
   const local = new RateLimiterMemory({ ...settings, keyPrefix: `${name}-local` })
   // Only the wrapper falls back (on an error or after the timeout): one local point per request, even
   // when Redis fails after the timeout.
   const shared = new RateLimiterRedis({ ...settings, storeClient: redis, keyPrefix: `${prefix}rate:${name}`, rejectIfRedisNotReady: true })
   const limiter = new RLWrapperTimeouts({ limiter: shared, timeoutMs: SHARED_TIMEOUT_MS, insuranceLimiter: local })
-  return {
-    take: async (key) => {
-      try {
-        const res = await limiter.consume(key)
-        return { wait: 0, remaining: res.remainingPoints, fullInSeconds: Math.ceil(res.msBeforeNext / 1000) }
-      } catch (refused) {
-        if (!(refused instanceof RateLimiterRes)) throw refused
-        const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000))
-        return { wait: seconds, remaining: 0, fullInSeconds: seconds }
-      }
-    },
+  const leases = new Map<string, { left: number; until: number; remaining: number }>()
+  const allowed = (remaining: number, ms: number): RateDecision => ({ wait: 0, remaining, fullInSeconds: Math.ceil(ms / 1000) })
+  /** The counter after taking points: resolved or refused, rate-limiter-flexible answers the same. */
+  const consume = async (key: string, points: number): Promise<RateLimiterRes> => {
+    try {
+      return await limiter.consume(key, points)
+    } catch (refused) {
+      if (!(refused instanceof RateLimiterRes)) throw refused
+      return refused
+    }
   }
+  /** Lease requests in flight, by key: concurrent requests of a key wait for one instead of each taking a lease. */
+  const leasing = new Map<string, Promise<RateDecision>>()
+  const take = async (key: string): Promise<RateDecision> => {
+    const now = Date.now()
+    const held = leases.get(key)
+    if (held && held.left > 0 && now < held.until) {
+      held.left--
+      return allowed(held.remaining + held.left, held.until - now)
+    }
+    const inFlight = leasing.get(key)
+    if (inFlight) {
+      await inFlight
+      return take(key)
+    }
+    const decision = renew(key, now)
+    if (lease > 1) {
+      leasing.set(key, decision)
+      void decision.finally(() => leasing.delete(key)).catch(() => undefined)
+    }
+    return decision
+  }
+  const renew = async (key: string, now: number): Promise<RateDecision> => {
+    leases.delete(key)
+    if (lease > 1) {
+      const res = await consume(key, lease)
+      if (res.consumedPoints <= limit.burst) {
+        leases.set(key, { left: lease - 1, until: now + res.msBeforeNext, remaining: res.remainingPoints })
+        if (leases.size > MAX_LEASES) leases.delete(leases.keys().next().value as string)
+        return allowed(res.remainingPoints + lease - 1, res.msBeforeNext)
+      }
+      // Not a whole lease left in this window: give it back, and take this one request alone.
+      await limiter.reward(key, lease).catch(() => undefined)
+    }
+    const res = await consume(key, 1)
+    if (res.consumedPoints <= limit.burst) return allowed(res.remainingPoints, res.msBeforeNext)
+    const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000))
+    return { wait: seconds, remaining: 0, fullInSeconds: seconds }
+  }
+  return { take }
 }

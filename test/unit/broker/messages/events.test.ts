@@ -38,4 +38,20 @@ describe('encodeEventMessages', () => {
     expect(() => encodeEventMessages(records, 50_020, meta, 20_000)).toThrow(RecordTooLargeError)
     expect(() => encodeEventMessages(records, 50_020, meta, 20_000)).toThrow(/record 1 is 500\d\d bytes/)
   })
+
+  it('publishes the body as sent when it fits one message, and splits the records when it does not', () => {
+    const records = [
+      { eventTypeId: 'a', key: 'k1' },
+      { eventTypeId: 'b', key: 'k2' },
+    ]
+    const text = ' [ {"eventTypeId":"a","key":"k1"} , {"eventTypeId":"b","key":"k2"} ] '
+    const [one, ...rest] = encodeEventMessages(records, text.length, meta, 20_000, text)
+    expect(rest).toEqual([])
+    expect(one!.value.toString()).toBe(text)
+    expect(one!.headers[EVENT_HEADERS.part]).toBe('0')
+    const big = Array.from({ length: 100 }, (_, i) => ({ s: `${i}`.repeat(400) }))
+    const split = encodeEventMessages(big, 50_000, meta, 20_000, JSON.stringify(big))
+    expect(split.length).toBeGreaterThan(1)
+    expect(split.flatMap((m) => JSON.parse(m.value.toString()) as unknown[])).toEqual(big)
+  })
 })

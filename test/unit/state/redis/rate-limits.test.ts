@@ -72,6 +72,25 @@ async function timed(take: () => RateDecision | Promise<RateDecision>): Promise<
 }
 
 describe('sharedRateLimiter without Redis', () => {
+  it('takes leases of a twentieth of a large burst, and still lets exactly the burst pass', async () => {
+    const limiter = sharedRateLimiter(unreachable(), 'test:', 'lease', { ratePerSecond: 10, burst: 100 })
+    const decisions: RateDecision[] = []
+    for (let i = 0; i < 101; i++) decisions.push(await limiter.take('busy'))
+    expect(decisions.slice(0, 100).every((d) => d.wait === 0)).toBe(true)
+    expect(decisions[100]!.wait).toBeGreaterThanOrEqual(1)
+    // Remaining counts down by one per request, leases or not.
+    expect(decisions.slice(0, 100).map((d) => d.remaining)).toEqual(Array.from({ length: 100 }, (_, i) => 99 - i))
+    expect((await limiter.take('another')).wait).toBe(0)
+  })
+
+  it('lets concurrent requests of a key wait for one lease instead of each taking one', async () => {
+    const limiter = sharedRateLimiter(unreachable(), 'test:', 'herd', { ratePerSecond: 100, burst: 100 })
+    const decisions = await Promise.all(Array.from({ length: 150 }, () => limiter.take('busy')))
+    expect(decisions.filter((d) => d.wait === 0)).toHaveLength(100)
+    const roomy = sharedRateLimiter(unreachable(), 'test:', 'roomy', { ratePerSecond: 100_000, burst: 100_000 })
+    expect((await Promise.all(Array.from({ length: 500 }, () => roomy.take('busy')))).every((d) => d.wait === 0)).toBe(true)
+  })
+
   it('decides quickly from the local fallback, allowing the burst', async () => {
     const limiter = sharedRateLimiter(unreachable(), 'test:', 'api', { ratePerSecond: 1, burst: 3 })
     const results = []

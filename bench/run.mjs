@@ -1,0 +1,620 @@
+#!/usr/bin/env node
+// npm run bench: Sluice beside the limits of this machine, in one run. Each figure is measured next
+// to the bound it is compared with, in the same run, and repeated (--runs) so its spread is shown.
+// Load always comes from processes other than the measured one (this script, wrk, the Kafka jars).
+// Needs the local stack (`npx sluice stack up`) and `npm run build`; installs wrk (Debian) and the
+// Kafka tools jar (Maven Central) when missing.
+//
+//   node bench/run.mjs [--runs 3] [--smoke] [--only events,freshness,webhooks,latency,admin,rss] [--profile]
+//
+// Prints a table and writes bench/results/latest.json (and a timestamped copy).
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { createClient } from '@clickhouse/client'
+import { ALERT_TEMPLATES } from '../dist/pipeline/alerts/templates.js'
+import { processEvent } from '../dist/pipeline/events.js'
+import { migrate } from '../dist/sinks/clickhouse/migrations.js'
+import { createLogger } from '../dist/shared/logger.js'
+import { createRedisState } from '../dist/state/redis/index.js'
+import { rssMiB, startServe } from './serve.mjs'
+
+const { values: opts } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    smoke: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+    'rss-minutes': { type: 'string', default: '5' },
+  },
+})
+const SMOKE = opts.smoke
+const RUNS = SMOKE ? 1 : Number(opts.runs)
+const only = new Set((opts.only ?? 'events,freshness,webhooks,latency,admin,rss').split(','))
+const RESULTS = 'bench/results'
+const PROFILES = join(RESULTS, 'profiles')
+mkdirSync(RESULTS, { recursive: true })
+const KAFKA = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092'
+const CLICKHOUSE = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123'
+const REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+const KAFKA_VERSION = '3.9.1'
+
+// ---- helpers ----
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]
+const median = (xs) => quantile(xs, 0.5)
+const spread = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), runs: xs })
+const round = (x, d = 0) => Math.round(x * 10 ** d) / 10 ** d
+const say = (...parts) => console.error('[bench]', ...parts)
+
+function isolation(extra = {}) {
+  const id = randomBytes(4).toString('hex')
+  return {
+    id,
+    env: {
+      ...process.env,
+      KAFKA_BROKERS: KAFKA,
+      CLICKHOUSE_URL: CLICKHOUSE,
+      REDIS_URL: REDIS,
+      KAFKA_TOPIC_PREFIX: `bench-${id}.`,
+      KAFKA_GROUP_PREFIX: `bench-${id}.`,
+      CLICKHOUSE_DATABASE: `bench_${id}`,
+      REDIS_KEY_PREFIX: `bench:${id}:`,
+      SLUICE_LOG_LEVEL: 'warn',
+      SLUICE_EVENTS_RATE_PER_SECOND: '1000000',
+      SLUICE_EVENTS_BURST: '1000000',
+      SLUICE_WEBHOOK_RATE_PER_SECOND: '100000',
+      SLUICE_WEBHOOK_BURST: '100000',
+      ...(opts.profile ? { SLUICE_BENCH_PROFILE_DIR: PROFILES } : {}),
+      ...extra,
+    },
+  }
+}
+
+let nextPort = 18200
+/** A `sluice serve` of its own (roles, private names); its demo account; cleanup. */
+async function sluice(roles, extra = {}, shared) {
+  const { id, env } = shared ?? isolation(extra)
+  const port = nextPort++
+  const url = `http://127.0.0.1:${port}`
+  const state = createRedisState({ url: REDIS, keyPrefix: env.REDIS_KEY_PREFIX })
+  const demo = await state.store.bootstrapDemo()
+  const server = await startServe({ ...env, ...extra, SLUICE_PORT: String(port) }, url, ['--roles', roles.join(',')])
+  return {
+    id,
+    env,
+    url,
+    pid: server.pid,
+    demo,
+    state,
+    stop: async () => {
+      await server.stop()
+    },
+    cleanup: async () => {
+      for (let cursor = '0'; ;) {
+        const [next, keys] = await state.redis.scan(cursor, 'MATCH', `${env.REDIS_KEY_PREFIX}*`, 'COUNT', 1000)
+        if (keys.length) await state.redis.del(...keys)
+        if (next === '0') break
+        cursor = next
+      }
+      await state.close()
+      const ch = createClient({ url: CLICKHOUSE })
+      await ch.command({ query: `DROP DATABASE IF EXISTS ${env.CLICKHOUSE_DATABASE}` }).catch(() => undefined)
+      await ch.close()
+      spawnSync(process.execPath, ['-e', deleteTopics(env.KAFKA_TOPIC_PREFIX)], { stdio: 'ignore' })
+    },
+  }
+}
+
+const deleteTopics = (prefix) => `
+  const { Kafka, logLevel } = require('kafkajs');
+  const admin = new Kafka({ brokers: ['${KAFKA}'], logLevel: logLevel.NOTHING }).admin();
+  admin.connect().then(async () => { const t = (await admin.listTopics()).filter((x) => x.startsWith('${prefix}')); if (t.length) await admin.deleteTopics({ topics: t }); await admin.disconnect() })`
+
+const createTopic = (topic) => `
+  const { Kafka, logLevel } = require('kafkajs');
+  const admin = new Kafka({ brokers: ['${KAFKA}'], logLevel: logLevel.NOTHING }).admin();
+  admin.connect().then(async () => { await admin.createTopics({ waitForLeaders: true, topics: [{ topic: '${topic}', numPartitions: 3, replicationFactor: 1 }] }); await admin.disconnect() })`
+
+/** SDK-shaped records (what Split's SDKs send): eventTypeId, trafficTypeName, key, timestamp, value, properties. */
+function sdkRecords(n, eventTypeId, offset = 0) {
+  return Array.from({ length: n }, (_, j) => ({
+    eventTypeId,
+    trafficTypeName: 'user',
+    key: `user-${offset + j}`,
+    timestamp: Date.now(),
+    value: (j % 100) + 0.99,
+    properties: { plan: j % 2 ? 'pro' : 'free', country: 'DE', seats: j % 9, trial: false, source: 'web' },
+  }))
+}
+
+async function postEvents(url, key, body) {
+  const res = await fetch(`${url}/api/events/bulk`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body })
+  const json = await res.json()
+  if (res.status !== 202) throw new Error(`events: ${res.status} ${JSON.stringify(json)}`)
+  return json
+}
+
+async function countRows(ch, db, where) {
+  const r = await ch.query({ query: `SELECT count() AS n FROM ${db}.events WHERE ${where}`, format: 'JSONEachRow' })
+  return Number((await r.json())[0].n)
+}
+
+// ---- the bounds ----
+
+/** Raw @clickhouse/client inserts of the rows the consumer inserts for the same records, 10,000 per insert. */
+async function clickhouseInsertRate(rowsTotal, inFlight) {
+  const ch = createClient({ url: CLICKHOUSE, max_open_connections: inFlight })
+  const db = `bench_raw_${randomBytes(3).toString('hex')}`
+  await migrate(ch, db, createLogger('silent'))
+  const records = sdkRecords(10_000, 'bench.raw')
+  const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: Date.now(), sdkVersion: 'bench', requestId: 'r' }
+  const rows = records.map((r, i) => processEvent(r, meta, { topic: 't', partition: 0, offset: 0n, index: i }).row)
+  const inserts = Math.ceil(rowsTotal / rows.length)
+  const t0 = performance.now()
+  let next = 0
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next++ < inserts) await ch.insert({ table: `${db}.events`, values: rows, format: 'JSONEachRow' })
+    }),
+  )
+  const seconds = (performance.now() - t0) / 1000
+  await ch.command({ query: `DROP DATABASE IF EXISTS ${db}` })
+  await ch.close()
+  return (inserts * rows.length) / seconds
+}
+
+/** kafka-producer-perf-test (org.apache.kafka.tools.ProducerPerformance) from the Kafka jars: messages of `recordBytes`, acks=all. */
+function kafkaProducerRate(records, recordBytes) {
+  const libs = join(homedir(), '.cache', 'sluice', `kafka-${KAFKA_VERSION}`, 'libs')
+  const tools = join(homedir(), '.cache', 'sluice', `kafka-tools-${KAFKA_VERSION}`)
+  if (!existsSync(join(tools, `kafka-tools-${KAFKA_VERSION}.jar`))) {
+    execFileSync('mvn', ['-q', 'dependency:copy', `-Dartifact=org.apache.kafka:kafka-tools:${KAFKA_VERSION}`, `-DoutputDirectory=${tools}`], { stdio: 'inherit' })
+  }
+  const topic = `bench-perf-${randomBytes(3).toString('hex')}`
+  // The broker creates no topic on demand: three partitions, as Sluice's topics have.
+  spawnSync(process.execPath, ['-e', createTopic(topic)], { stdio: 'ignore' })
+  const out = execFileSync(
+    'java',
+    [
+      '-Xmx512m',
+      '-cp',
+      `${libs}/*:${tools}/*`,
+      'org.apache.kafka.tools.ProducerPerformance',
+      '--topic',
+      topic,
+      '--num-records',
+      String(records),
+      '--record-size',
+      String(recordBytes),
+      '--throughput',
+      '-1',
+      '--producer-props',
+      `bootstrap.servers=${KAFKA}`,
+      'acks=all',
+      'linger.ms=5',
+      `max.request.size=${2 * recordBytes + 1024}`,
+    ],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+  )
+  spawnSync(process.execPath, ['-e', deleteTopics(topic)], { stdio: 'ignore' })
+  const last = out.trim().split('\n').pop()
+  const m = /([\d.]+) records\/sec \(([\d.]+) MB\/sec\)/.exec(last)
+  if (!m) throw new Error(`ProducerPerformance: ${last}`)
+  return { recordsPerSecond: Number(m[1]), mbPerSecond: Number(m[2]) }
+}
+
+/** wrk against a URL with a JSON body: requests per second and latency percentiles. */
+function wrk(url, body, seconds, connections) {
+  if (spawnSync('which', ['wrk']).status !== 0) execFileSync('apt-get', ['install', '-y', '-q', 'wrk'], { stdio: 'ignore' })
+  const script = join(RESULTS, 'post.lua')
+  writeFileSync(script, `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = ${JSON.stringify(body)}\n`)
+  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, url], { encoding: 'utf8' })
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0)
+  const ms = (label) => {
+    const m = new RegExp(`${label}%\\s+([\\d.]+)(us|ms|s)`).exec(out)
+    return m ? Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]] : NaN
+  }
+  if (non2xx > 0) throw new Error(`wrk: ${non2xx} answers were not 2xx`)
+  return { rps, p50: ms('50'), p99: ms('99') }
+}
+
+// ---- the figures ----
+
+const results = { machine: { cores: (await import('node:os')).cpus().length, node: process.version, date: new Date().toISOString() }, smoke: SMOKE }
+
+async function eventsSection() {
+  const section = { bodies: {} }
+  const rowsForBound = SMOKE ? 20_000 : 300_000
+  section.clickhouseInsert = spread(await repeat(async () => Math.max(await clickhouseInsertRate(rowsForBound, 1), await clickhouseInsertRate(rowsForBound, 3))))
+  say(`raw ClickHouse inserts: ${Math.round(section.clickhouseInsert.median)} rows/s`)
+  const s = await sluice(['edge', 'admin', 'events', 'alerts'])
+  const ch = createClient({ url: CLICKHOUSE })
+  const key = s.demo.environments[0].serverSideSdkKey
+  try {
+    for (const size of [500, 5000]) {
+      const total = SMOKE ? size * 8 : size === 500 ? 300_000 : 500_000
+      const bodies = []
+      let bodyBytes = 0
+      const runs = await repeat(async (run) => {
+        const type = `bench.e${size}.r${run}`
+        bodies.length = 0
+        for (let i = 0; i < total; i += size) bodies.push(JSON.stringify(sdkRecords(size, type, i)))
+        bodyBytes = bodies.reduce((n, b) => n + Buffer.byteLength(b), 0)
+        const t0 = performance.now()
+        let next = 0
+        await Promise.all(
+          Array.from({ length: 8 }, async () => {
+            while (next < bodies.length) await postEvents(s.url, key, bodies[next++])
+          }),
+        )
+        const accepted = (performance.now() - t0) / 1000
+        while ((await countRows(ch, s.env.CLICKHOUSE_DATABASE, `event_type = '${type}'`)) < total) await sleep(50)
+        const stored = (performance.now() - t0) / 1000
+        say(`events, bodies of ${size}, run ${run + 1}: ${Math.round(total / stored)} events/s end to end, ${Math.round(total / accepted)} accepted`)
+        return { endToEnd: total / stored, accepted: total / accepted }
+      })
+      section.bodies[size] = {
+        events: total,
+        bytesPerEvent: Math.round(bodyBytes / total),
+        endToEnd: spread(runs.map((r) => r.endToEnd)),
+        accepted: spread(runs.map((r) => r.accepted)),
+        ratioToClickHouse: round(median(runs.map((r) => r.endToEnd)) / section.clickhouseInsert.median, 2),
+      }
+    }
+    // Kafka's own producer, messages the size of one body of 500 events.
+    const messageBytes = section.bodies[500].bytesPerEvent * 500
+    const kafka = await repeat(async () => kafkaProducerRate(SMOKE ? 200 : 3000, messageBytes))
+    section.kafkaProducer = {
+      messageBytes,
+      mbPerSecond: spread(kafka.map((k) => k.mbPerSecond)),
+      eventsPerSecondEquivalent: round((median(kafka.map((k) => k.mbPerSecond)) * 1_048_576) / section.bodies[500].bytesPerEvent),
+    }
+  } finally {
+    await ch.close()
+    await s.stop()
+    await s.cleanup()
+  }
+  results.events = section
+}
+
+/** 202 to the row being queryable, for bodies of 500 sent at half of the measured end-to-end rate. */
+async function freshnessSection() {
+  const rate = (results.events?.bodies[500]?.endToEnd.median ?? 40_000) / 2
+  const s = await sluice(['edge', 'admin', 'events', 'alerts'])
+  const ch = createClient({ url: CLICKHOUSE })
+  const key = s.demo.environments[0].serverSideSdkKey
+  const seconds = SMOKE ? 3 : 40
+  const perSecond = rate / 500
+  const pending = new Map()
+  const freshness = []
+  let sending = true
+  const poller = (async () => {
+    while (sending || pending.size > 0) {
+      await sleep(25)
+      if (pending.size === 0) continue
+      // Request ids are UUIDs (checked); ClickHouse 18.16 has no query parameters.
+      const ids = [...pending.keys()].filter((id) => /^[0-9a-f-]{36}$/.test(id))
+      const r = await ch.query({
+        query: `SELECT request_id, count() AS n FROM ${s.env.CLICKHOUSE_DATABASE}.events WHERE request_id IN (${ids.map((id) => `'${id}'`).join(',')}) GROUP BY request_id`,
+        format: 'JSONEachRow',
+      })
+      const now = performance.now()
+      for (const row of await r.json()) {
+        if (Number(row.n) >= 500 && pending.has(row.request_id)) {
+          freshness.push(now - pending.get(row.request_id))
+          pending.delete(row.request_id)
+        }
+      }
+    }
+  })()
+  try {
+    const t0 = performance.now()
+    const inFlight = new Set()
+    for (let i = 0; (performance.now() - t0) / 1000 < seconds; i++) {
+      const due = t0 + (i / perSecond) * 1000
+      if (due > performance.now()) await sleep(due - performance.now())
+      const body = JSON.stringify(sdkRecords(500, 'bench.fresh', i * 500))
+      const p = postEvents(s.url, key, body).then((json) => pending.set(json.requestId, performance.now()))
+      inFlight.add(p)
+      void p.finally(() => inFlight.delete(p))
+      if (inFlight.size >= 16) await Promise.race(inFlight)
+    }
+    await Promise.all(inFlight)
+    sending = false
+    await poller
+  } finally {
+    await ch.close()
+    await s.stop()
+    await s.cleanup()
+  }
+  results.freshness = {
+    eventsPerSecond: Math.round(rate),
+    requests: freshness.length,
+    p50Ms: round(quantile(freshness, 0.5)),
+    p99Ms: round(quantile(freshness, 0.99)),
+    maxMs: round(Math.max(...freshness)),
+  }
+}
+
+/** A 1.5 KB Alertmanager payload of three alerts, as Alertmanager v4 posts it. */
+function alertmanagerPayload(sentAt = 0) {
+  const alert = (i) => ({
+    status: 'firing',
+    labels: { alertname: `HighLatency${i}`, severity: i === 0 ? 'critical' : 'warning', service: 'checkout', instance: `checkout-${i}.prod.internal:9090`, job: 'checkout', team: 'payments' },
+    annotations: { summary: `p99 latency above 500 ms on checkout-${i}`, description: 'The 99th percentile latency of checkout requests has been above 500 ms for 5 minutes.', sentAt: String(sentAt) },
+    startsAt: '2026-11-22T10:00:00.000Z',
+    endsAt: '0001-01-01T00:00:00Z',
+    generatorURL: `http://prometheus.prod.internal:9090/graph?g0.expr=histogram_quantile&g0.tab=${i}`,
+    fingerprint: `fa3b1c0d2e4f${i}`,
+  })
+  return {
+    version: '4',
+    groupKey: '{}:{alertname="HighLatency"}',
+    status: 'firing',
+    receiver: 'sluice',
+    groupLabels: { alertname: 'HighLatency' },
+    commonLabels: { service: 'checkout' },
+    commonAnnotations: {},
+    externalURL: 'http://alertmanager.prod.internal:9093',
+    alerts: [0, 1, 2].map(alert),
+  }
+}
+
+async function integration(s) {
+  const res = await fetch(`${s.url}/api/v1/integrations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${s.demo.adminApiKey}`, 'content-type': 'application/json' },
+    // The Alertmanager template, with the sender's clock (an annotation) kept as a custom field.
+    body: JSON.stringify({
+      name: 'bench',
+      template: 'alertmanager',
+      rateLimitStatus: 429,
+      mapping: { ...ALERT_TEMPLATES.alertmanager.mapping, customFields: { ...ALERT_TEMPLATES.alertmanager.mapping.customFields, sentAt: '{{item.annotations.sentAt}}' } },
+    }),
+  })
+  const created = await res.json()
+  if (res.status !== 201) throw new Error(`integration: ${res.status} ${JSON.stringify(created)}`)
+  return { path: new URL(created.webhookUrl).pathname, id: created.id }
+}
+
+async function webhooksSection() {
+  const body = JSON.stringify(alertmanagerPayload())
+  const seconds = SMOKE ? 2 : 15
+  const section = { payloadBytes: Buffer.byteLength(body) }
+  const barePort = nextPort++
+  const bare = spawn(process.execPath, ['bench/bare-fastify.mjs', String(barePort)], { stdio: 'ignore' })
+  await waitHttp(`http://127.0.0.1:${barePort}/`)
+  try {
+    section.bareFastify = spread((await repeat(() => wrk(`http://127.0.0.1:${barePort}/api/v1/webhook/x`, body, seconds, 50))).map((r) => r.rps))
+  } finally {
+    bare.kill('SIGTERM')
+  }
+  for (const [name, roles] of [
+    ['allRoles', ['edge', 'admin', 'events', 'alerts']],
+    ['edgeOnly', ['edge', 'admin']],
+  ]) {
+    const s = await sluice(roles)
+    try {
+      const { path } = await integration(s)
+      const runs = await repeat(() => wrk(`${s.url}${path}`, body, seconds, 50))
+      section[name] = {
+        rps: spread(runs.map((r) => r.rps)),
+        p50Ms: median(runs.map((r) => r.p50)),
+        p99Ms: median(runs.map((r) => r.p99)),
+        ratioToBare: round(median(runs.map((r) => r.rps)) / section.bareFastify.median, 2),
+      }
+    } finally {
+      await s.stop()
+      await s.cleanup()
+    }
+  }
+  results.webhooks = section
+}
+
+/** Webhook POST to the alert's stream entry, at half the all-roles rate; the payload carries the sender's clock. */
+async function latencySection() {
+  const rate = (results.webhooks?.allRoles?.rps.median ?? 2000) / 2
+  const s = await sluice(['edge', 'admin', 'events', 'alerts'])
+  try {
+    const { path, id } = await integration(s)
+    const stream = `${s.env.REDIS_KEY_PREFIX}alerts:integration:${id}`
+    const seconds = SMOKE ? 2 : 20
+    const t0 = Date.now()
+    let sent = 0
+    const inFlight = new Set()
+    for (let i = 0; Date.now() - t0 < seconds * 1000; i++) {
+      const due = t0 + (i / rate) * 1000
+      if (due > Date.now()) await sleep(due - Date.now())
+      const p = fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(alertmanagerPayload(Date.now())) }).then((r) => r.arrayBuffer())
+      inFlight.add(p)
+      void p.finally(() => inFlight.delete(p))
+      if (inFlight.size >= 64) await Promise.race(inFlight)
+      sent++
+    }
+    await Promise.all(inFlight)
+    const latencies = []
+    for (let start = '-'; latencies.length < sent * 3;) {
+      const entries = await s.state.redis.xrange(stream, start, '+', 'COUNT', 5000)
+      for (const [entryId, fields] of entries) {
+        const sentAt = Number(JSON.parse(fields[fields.indexOf('customFields') + 1] ?? '{}').sentAt)
+        if (sentAt) latencies.push(Number(entryId.split('-')[0]) - sentAt)
+      }
+      if (entries.length === 0) {
+        await sleep(100)
+        if (Date.now() - t0 > (seconds + 30) * 1000) break
+        continue
+      }
+      start = `(${entries.at(-1)[0]}`
+    }
+    results.latency = { requestsPerSecond: Math.round(rate), alerts: latencies.length, p50Ms: quantile(latencies, 0.5), p99Ms: quantile(latencies, 0.99), maxMs: Math.max(...latencies) }
+  } finally {
+    await s.stop()
+    await s.cleanup()
+  }
+}
+
+async function adminSection() {
+  const run = (args) => {
+    const out = execFileSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, KAFKA_BROKERS: KAFKA, CLICKHOUSE_URL: CLICKHOUSE, REDIS_URL: REDIS } })
+    return out
+  }
+  const segments = JSON.parse(
+    run(['bench/segments.mjs', '--rounds', SMOKE ? '1' : '3', '--port', String(nextPort++)])
+      .split('\n')
+      .find((l) => l.startsWith('{')),
+  )
+  const scimFile = join(RESULTS, 'scim.json')
+  run(['bench/scim.mjs', '--users', SMOKE ? '2000' : '100000', '--posts', SMOKE ? '50' : '500', '--calls', SMOKE ? '20' : '300', '--port', String(nextPort++), '--json', scimFile])
+  results.admin = { segments, scim: JSON.parse((await import('node:fs')).readFileSync(scimFile, 'utf8')) }
+}
+
+/** RSS of each process at start and over minutes of mixed load (scale-out shape: an edge process and a consumer process). */
+async function rssSection() {
+  const minutes = SMOKE ? 0.2 : Number(opts['rss-minutes'])
+  const shared = isolation()
+  const edge = await sluice(['edge', 'admin'], {}, shared)
+  const consumers = await sluice(['events', 'alerts'], {}, shared)
+  const key = edge.demo.environments[0].serverSideSdkKey
+  const { path } = await integration(edge)
+  const samples = { edge: [], consumers: [] }
+  const sample = async (t) => {
+    samples.edge.push({ t, mib: round(await rssMiB(edge.pid), 1) })
+    samples.consumers.push({ t, mib: round(await rssMiB(consumers.pid), 1) })
+  }
+  await sample(0)
+  const eventRate = (results.events?.bodies[500]?.endToEnd.median ?? 40_000) / 4
+  const hookRate = (results.webhooks?.allRoles?.rps.median ?? 2000) / 4
+  const t0 = Date.now()
+  let stop = false
+  const senders = [
+    (async () => {
+      for (let i = 0; !stop; i++) {
+        const due = t0 + (i / (eventRate / 500)) * 1000
+        if (due > Date.now()) await sleep(due - Date.now())
+        await postEvents(edge.url, key, JSON.stringify(sdkRecords(500, 'bench.rss', i * 500)))
+      }
+    })(),
+    ...Array.from({ length: 8 }, async (_, w) => {
+      for (let i = 0; !stop; i++) {
+        const due = t0 + ((i * 8 + w) / hookRate) * 1000
+        if (due > Date.now()) await sleep(due - Date.now())
+        await fetch(`${edge.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(alertmanagerPayload(Date.now())) }).then((r) => r.arrayBuffer())
+      }
+    }),
+  ]
+  const every = SMOKE ? 2000 : 30_000
+  while (Date.now() - t0 < minutes * 60_000) {
+    await sleep(every)
+    await sample(Math.round((Date.now() - t0) / 1000))
+  }
+  stop = true
+  await Promise.all(senders)
+  await consumers.stop()
+  await edge.stop()
+  await edge.cleanup()
+  const summary = (xs) => {
+    const first = xs.find((s) => s.t >= 60) ?? xs[1] ?? xs[0]
+    const last = xs.at(-1)
+    return {
+      atStartMiB: xs[0].mib,
+      afterOneMinuteMiB: first.mib,
+      atEndMiB: last.mib,
+      endSeconds: last.t,
+      growthAfterFirstMinutePercent: round(((last.mib - first.mib) / first.mib) * 100, 1),
+      samples: xs,
+    }
+  }
+  results.rss = { minutes, eventsPerSecond: Math.round(eventRate), webhooksPerSecond: Math.round(hookRate), edge: summary(samples.edge), consumers: summary(samples.consumers) }
+}
+
+async function repeat(fn) {
+  const out = []
+  for (let i = 0; i < RUNS; i++) out.push(await fn(i))
+  return out
+}
+
+async function waitHttp(url) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(url)
+      return
+    } catch {
+      await sleep(100)
+    }
+  }
+  throw new Error(`${url} did not answer`)
+}
+
+// ---- run ----
+
+const sections = { events: eventsSection, freshness: freshnessSection, webhooks: webhooksSection, latency: latencySection, admin: adminSection, rss: rssSection }
+for (const [name, fn] of Object.entries(sections)) {
+  if (!only.has(name)) continue
+  const started = Date.now()
+  console.error(`[bench] ${name} ...`)
+  await fn()
+  console.error(`[bench] ${name} done in ${round((Date.now() - started) / 1000)} s`)
+}
+
+const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+writeFileSync(join(RESULTS, 'latest.json'), JSON.stringify(results, null, 2))
+writeFileSync(join(RESULTS, `bench-${stamp}.json`), JSON.stringify(results, null, 2))
+printTable(results)
+if (opts.profile)
+  console.log(
+    `CPU profiles: ${readdirSync(PROFILES)
+      .map((f) => join(PROFILES, f))
+      .join(', ')}`,
+  )
+// Clients of the stack may keep sockets open: the run is over.
+process.exit(0)
+
+function printTable(r) {
+  const rows = []
+  const k = (x) => Math.round(x).toLocaleString('en-US')
+  const sp = (s, f = k) => `${f(s.median)} (${f(s.min)}–${f(s.max)})`
+  if (r.events) {
+    rows.push(['raw ClickHouse inserts (10,000 rows each, best of 1 and 3 in flight)', `${sp(r.events.clickhouseInsert)} rows/s`, 'bound'])
+    for (const [size, b] of Object.entries(r.events.bodies)) {
+      rows.push([`events end to end, bodies of ${size}, 8 in flight`, `${sp(b.endToEnd)} events/s`, `${b.ratioToClickHouse} of ClickHouse (target ≥ 0.6)`])
+      rows.push([`events accepted (202), bodies of ${size}`, `${sp(b.accepted)} events/s`, ''])
+    }
+    rows.push([
+      `kafka-producer-perf-test, ${k(r.events.kafkaProducer.messageBytes)}-byte messages, acks=all`,
+      `${sp(r.events.kafkaProducer.mbPerSecond, (x) => x.toFixed(1))} MB/s`,
+      `≈ ${k(r.events.kafkaProducer.eventsPerSecondEquivalent)} events/s`,
+    ])
+  }
+  if (r.freshness) rows.push([`freshness (202 → queryable) at ${k(r.freshness.eventsPerSecond)} events/s`, `p50 ${k(r.freshness.p50Ms)} ms, p99 ${k(r.freshness.p99Ms)} ms`, 'target p99 < 2,000 ms'])
+  if (r.webhooks) {
+    rows.push([`bare Fastify parse-and-202, ${r.webhooks.payloadBytes}-byte payload, 50 connections`, `${sp(r.webhooks.bareFastify)} req/s`, 'bound'])
+    rows.push(['webhooks, all roles in one process', `${sp(r.webhooks.allRoles.rps)} req/s`, `${r.webhooks.allRoles.ratioToBare} of bare (target ≥ 0.6)`])
+    rows.push(['webhooks, edge-only process', `${sp(r.webhooks.edgeOnly.rps)} req/s`, `${r.webhooks.edgeOnly.ratioToBare} of bare (target ≥ 0.8)`])
+  }
+  if (r.latency) rows.push([`webhook POST → stream entry at ${k(r.latency.requestsPerSecond)} req/s`, `p50 ${r.latency.p50Ms} ms, p99 ${r.latency.p99Ms} ms`, 'target p99 < 100 ms'])
+  if (r.admin) {
+    rows.push(['segment upload of 10,000 keys', `${r.admin.segments.uploadOf10000KeysMs.toFixed(1)} ms`, ''])
+    rows.push(['page through 100,000 segment keys (500 GETs)', `${k(r.admin.segments.pageThrough100000KeysMs)} ms`, ''])
+    rows.push([`SCIM userName eq at ${k(r.admin.scim.users + 1)} users`, `p50 ${r.admin.scim.filterUserName.p50} ms, p99 ${r.admin.scim.filterUserName.p99} ms`, ''])
+    rows.push([`SCIM page of 100 at ${k(r.admin.scim.users + 1)} users`, `p50 ${r.admin.scim.page100.p50} ms, p99 ${r.admin.scim.page100.p99} ms`, ''])
+  }
+  if (r.rss) {
+    for (const p of ['edge', 'consumers']) {
+      const x = r.rss[p]
+      rows.push([
+        `RSS of the ${p === 'edge' ? 'edge (edge, admin)' : 'consumer (events, alerts)'} process`,
+        `${x.atStartMiB} MiB at start, ${x.afterOneMinuteMiB} after 1 min, ${x.atEndMiB} after ${Math.round(x.endSeconds / 60)} min`,
+        `${x.growthAfterFirstMinutePercent}% after the first minute`,
+      ])
+    }
+  }
+  const w = [Math.max(...rows.map((x) => x[0].length)), Math.max(...rows.map((x) => x[1].length))]
+  console.log(`\n| figure | measured (median, spread over ${RUNS} run${RUNS > 1 ? 's' : ''}) | beside |\n|---|---|---|`)
+  for (const [a, b, c] of rows) console.log(`| ${a.padEnd(w[0])} | ${b.padEnd(w[1])} | ${c} |`)
+}
