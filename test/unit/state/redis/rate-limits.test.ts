@@ -85,10 +85,10 @@ describe('sharedRateLimiter without Redis', () => {
 
   it('lets concurrent requests of a key wait for one lease instead of each taking one', async () => {
     const limiter = sharedRateLimiter(unreachable(), 'test:', 'herd', { ratePerSecond: 100, burst: 100 })
-    const decisions = await Promise.all(Array.from({ length: 150 }, () => limiter.take('busy')))
+    const decisions = await Promise.all(Array.from({ length: 150 }, async () => limiter.take('busy')))
     expect(decisions.filter((d) => d.wait === 0)).toHaveLength(100)
     const roomy = sharedRateLimiter(unreachable(), 'test:', 'roomy', { ratePerSecond: 100_000, burst: 100_000 })
-    expect((await Promise.all(Array.from({ length: 500 }, () => roomy.take('busy')))).every((d) => d.wait === 0)).toBe(true)
+    expect((await Promise.all(Array.from({ length: 500 }, async () => roomy.take('busy')))).every((d) => d.wait === 0)).toBe(true)
   })
 
   it('decides quickly from the local fallback, allowing the burst', async () => {
