@@ -106,14 +106,26 @@ function toRow(record: unknown, meta: EnvelopeMeta, source: SourcePosition, reje
   // The schema cannot say "well-formed Unicode": a lone surrogate would make ClickHouse refuse the
   // whole insert (a high one) or store invalid UTF-8 (a low one). Names and ids are ASCII by pattern.
   if (!r.key.isWellFormed()) return reject(LONE_SURROGATE('key'))
-  for (const [name, value] of Object.entries(r.properties ?? {})) {
+  const properties = r.properties ?? {}
+  for (const name in properties) {
+    const value = properties[name]
     if (!name.isWellFormed()) return reject(LONE_SURROGATE(`properties name ${JSON.stringify(name.toWellFormed().slice(0, 64))}`))
     if (typeof value === 'string' && !value.isWellFormed()) return reject(LONE_SURROGATE(`properties.${name}`))
   }
   return {
     ok: true,
     row: {
-      ...rowOrigin(meta, source),
+      environment_id: meta.environmentId,
+      account_id: meta.accountId,
+      received_at: Math.floor(meta.receivedAtMs / 1000),
+      received_at_ms: meta.receivedAtMs,
+      sdk_version: meta.sdkVersion,
+      request_id: meta.requestId,
+      request_part: meta.part ?? 0,
+      source_topic: source.topic,
+      source_partition: source.partition,
+      source_offset: offsetText(source.offset),
+      source_index: source.index,
       traffic_type: r.trafficTypeName,
       event_type: r.eventTypeId,
       key: r.key,
@@ -121,7 +133,7 @@ function toRow(record: unknown, meta: EnvelopeMeta, source: SourcePosition, reje
       timestamp_ms: ts.ms,
       timestamp_raw: ts.raw,
       value: r.value ?? null,
-      properties: JSON.stringify(r.properties ?? {}),
+      properties: JSON.stringify(properties),
     },
   }
 }
@@ -131,6 +143,17 @@ const LONE_SURROGATE = (field: string) => `${field} contains a lone UTF-16 surro
 /** A rejection row for any raw value: kept as JSON text, cut at MAX_RAW_CHARS, always storable. */
 export function rejectionRow(reason: string, raw: unknown, meta: EnvelopeMeta, source: SourcePosition): RejectionRow {
   return { ...rowOrigin(meta, source), reason: reason.toWellFormed(), raw: safeJson(raw, MAX_RAW_CHARS) }
+}
+
+// The rows of one message share its offset: its text is made once.
+let lastOffset = -1n
+let lastOffsetText = '-1'
+function offsetText(offset: bigint): string {
+  if (offset !== lastOffset) {
+    lastOffset = offset
+    lastOffsetText = offset.toString()
+  }
+  return lastOffsetText
 }
 
 function rowOrigin(meta: EnvelopeMeta, source: SourcePosition): RowOrigin {
@@ -144,7 +167,7 @@ function rowOrigin(meta: EnvelopeMeta, source: SourcePosition): RowOrigin {
     request_part: meta.part ?? 0,
     source_topic: source.topic,
     source_partition: source.partition,
-    source_offset: source.offset.toString(),
+    source_offset: offsetText(source.offset),
     source_index: source.index,
   }
 }
