@@ -6,26 +6,19 @@ import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/store.js'
-import { createTestEnv, type TestEnv } from '../support/harness.js'
-import { startIdentityProvider, type IdentityProvider } from '../support/scim-idp.js'
+import { createScimTestEnv, type IdentityProvider, type ScimTestEnv } from '../support/scim-idp.js'
 
 const SCIM2 = '.sluice/venv-scim2/bin/scim2'
-let t: TestEnv
+let env: ScimTestEnv
 let svc: RunningService
 let demo: DemoAccount
 let idp: IdentityProvider
 
 beforeAll(async () => {
-  t = await createTestEnv({ SLUICE_SETTINGS_DELAY_SECONDS: '0', SLUICE_OUTBOUND_ALLOW_INSECURE: 'true' })
-  svc = await t.start(['admin'])
-  demo = await t.bootstrap()
-  idp = await startIdentityProvider()
-  await idp.configure(svc.url, demo)
+  env = await createScimTestEnv()
+  ;({ svc, demo, idp } = env)
 }, 120_000)
-afterAll(async () => {
-  idp?.close()
-  await t?.close()
-})
+afterAll(async () => env?.close())
 
 it('passes every check of the scim2-tester compliance suite, with 0 failures', async () => {
   expect(existsSync(SCIM2), `${SCIM2}: scripts/test.sh installs it (npm test)`).toBe(true)

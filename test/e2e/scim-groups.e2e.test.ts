@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/store.js'
 import { runSluice } from '../support/cli.js'
-import { createTestEnv, type TestEnv } from '../support/harness.js'
-import { startIdentityProvider, type IdentityProvider } from '../support/scim-idp.js'
+import type { TestEnv } from '../support/harness.js'
+import { createScimTestEnv, type IdentityProvider, type ScimTestEnv } from '../support/scim-idp.js'
 
+let env: ScimTestEnv
 let t: TestEnv
 let svc: RunningService
 let demo: DemoAccount
@@ -20,17 +21,11 @@ const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group'
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp'
 
 beforeAll(async () => {
-  t = await createTestEnv({ SLUICE_SETTINGS_DELAY_SECONDS: '0', SLUICE_OUTBOUND_ALLOW_INSECURE: 'true' })
-  svc = await t.start(['admin'])
-  demo = await t.bootstrap()
-  idp = await startIdentityProvider()
-  await idp.configure(svc.url, demo)
+  env = await createScimTestEnv()
+  ;({ t, svc, demo, idp } = env)
   bearer = await idp.token({ lifetime: 600 })
 }, 120_000)
-afterAll(async () => {
-  idp?.close()
-  await t?.close()
-})
+afterAll(async () => env?.close())
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function scim(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: any }> {

@@ -4,24 +4,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/store.js'
-import { createTestEnv, type TestEnv } from '../support/harness.js'
-import { startIdentityProvider, type IdentityProvider } from '../support/scim-idp.js'
+import { createScimTestEnv, type IdentityProvider, type ScimTestEnv } from '../support/scim-idp.js'
 
-let t: TestEnv
+let env: ScimTestEnv
 let svc: RunningService
 let demo: DemoAccount
 let idp: IdentityProvider
 
 beforeAll(async () => {
-  t = await createTestEnv({ SLUICE_SETTINGS_DELAY_SECONDS: '0', SLUICE_OUTBOUND_ALLOW_INSECURE: 'true' })
-  svc = await t.start(['admin'])
-  demo = await t.bootstrap()
-  idp = await startIdentityProvider()
+  env = await createScimTestEnv(false)
+  ;({ svc, demo, idp } = env)
 }, 120_000)
-afterAll(async () => {
-  idp?.close()
-  await t?.close()
-})
+afterAll(async () => env?.close())
 
 const ISSUER = 'https://idp.example/tenant-a'
 const AUDIENCE = 'sluice-scim-tenant-a'

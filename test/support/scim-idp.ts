@@ -4,7 +4,9 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
+import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/store.js'
+import { createTestEnv, type TestEnv } from './harness.js'
 
 export const CLAIM = 'scim_client'
 export const CLAIM_VALUE = 'test-idp'
@@ -51,5 +53,35 @@ export async function startIdentityProvider(): Promise<IdentityProvider> {
       if (!res.ok || !body.data?.every((d) => d.updateStatus)) throw new Error(`settings not written: ${res.status} ${JSON.stringify(body)}`)
     },
     close: () => server.close(),
+  }
+}
+
+export interface ScimTestEnv {
+  readonly t: TestEnv
+  readonly svc: RunningService
+  readonly demo: DemoAccount
+  readonly idp: IdentityProvider
+  close(): Promise<void>
+}
+
+/**
+ * An admin process whose settings take effect at once and may fetch a loopback JWKS, the demo
+ * account, and an identity provider; `configure` writes its settings unless told not to.
+ */
+export async function createScimTestEnv(configure = true): Promise<ScimTestEnv> {
+  const t = await createTestEnv({ SLUICE_SETTINGS_DELAY_SECONDS: '0', SLUICE_OUTBOUND_ALLOW_INSECURE: 'true' })
+  const svc = await t.start(['admin'])
+  const demo = await t.bootstrap()
+  const idp = await startIdentityProvider()
+  if (configure) await idp.configure(svc.url, demo)
+  return {
+    t,
+    svc,
+    demo,
+    idp,
+    close: async () => {
+      idp.close()
+      await t.close()
+    },
   }
 }
