@@ -524,6 +524,7 @@ async function rssSection() {
     return {
       atStartMiB: xs[0].mib,
       afterOneMinuteMiB: first.mib,
+      oneMinuteSeconds: first.t,
       atEndMiB: last.mib,
       endSeconds: last.t,
       growthAfterFirstMinutePercent: round(((last.mib - first.mib) / first.mib) * 100, 1),
@@ -605,12 +606,13 @@ function printTable(r) {
     rows.push([`SCIM page of 100 at ${k(r.admin.scim.users + 1)} users`, `p50 ${r.admin.scim.page100.p50} ms, p99 ${r.admin.scim.page100.p99} ms`, ''])
   }
   if (r.rss) {
+    const since = (seconds) => (seconds < 60 ? `${seconds} s` : `${Math.round(seconds / 60)} min`)
     for (const p of ['edge', 'consumers']) {
       const x = r.rss[p]
       rows.push([
         `RSS of the ${p === 'edge' ? 'edge (edge, admin)' : 'consumer (events, alerts)'} process`,
-        `${x.atStartMiB} MiB at start, ${x.afterOneMinuteMiB} after 1 min, ${x.atEndMiB} after ${Math.round(x.endSeconds / 60)} min`,
-        `${x.growthAfterFirstMinutePercent}% after the first minute`,
+        `${x.atStartMiB} MiB at start, ${x.afterOneMinuteMiB} after ${since(x.oneMinuteSeconds)}, ${x.atEndMiB} after ${since(x.endSeconds)}`,
+        `${x.growthAfterFirstMinutePercent}% growth from ${since(x.oneMinuteSeconds)} to ${since(x.endSeconds)}`,
       ])
     }
   }
