@@ -221,7 +221,7 @@ function wrk(url, body, seconds, connections) {
     return m ? Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]] : NaN
   }
   if (non2xx > 0) throw new Error(`wrk: ${non2xx} answers were not 2xx`)
-  return { rps, p50: ms('50'), p99: ms('99') }
+  return { rps, requests: Number(/(\d+) requests in/.exec(out)?.[1]), p50: ms('50'), p99: ms('99') }
 }
 
 // ---- the figures ----
@@ -409,12 +409,37 @@ async function webhooksSection() {
         p99Ms: median(runs.map((r) => r.p99)),
         ratioToBare: round(median(runs.map((r) => r.rps)) / section.bareFastify.median, 2),
       }
+      // What the edge-only runs left in the alerts topic, drained by an alerts-only process: the
+      // consumer's own bound (it shares the all-roles process with the edge).
+      if (name === 'edgeOnly')
+        section.alertsConsumer = await drainAlerts(
+          s,
+          runs.reduce((n, r) => n + r.requests, 0),
+        )
     } finally {
       await s.stop()
       await s.cleanup()
     }
   }
   results.webhooks = section
+}
+
+/** Starts an alerts-only process on s's names and times it storing the alerts of `messages` payloads of 3 alerts. */
+async function drainAlerts(s, messages) {
+  const port = nextPort++
+  const url = `http://127.0.0.1:${port}`
+  const consumer = await startServe({ ...s.env, SLUICE_PORT: String(port) }, url, ['--roles', 'alerts'])
+  const t0 = performance.now()
+  try {
+    for (;;) {
+      const stored = Number(/^sluice_alerts_stored_total (\d+)/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? 0)
+      if (stored >= messages * 3) break
+      await sleep(50)
+    }
+  } finally {
+    await consumer.stop()
+  }
+  return { messages, messagesPerSecond: Math.round(messages / ((performance.now() - t0) / 1000)) }
 }
 
 /** Webhook POST to the alert's stream entry, at half the all-roles rate; the payload carries the sender's clock. */
@@ -597,6 +622,11 @@ function printTable(r) {
     rows.push([`bare Fastify parse-and-202, ${r.webhooks.payloadBytes}-byte payload, 50 connections`, `${sp(r.webhooks.bareFastify)} req/s`, 'bound'])
     rows.push(['webhooks, all roles in one process', `${sp(r.webhooks.allRoles.rps)} req/s`, `${r.webhooks.allRoles.ratioToBare} of bare (target ≥ 0.6)`])
     rows.push(['webhooks, edge-only process', `${sp(r.webhooks.edgeOnly.rps)} req/s`, `${r.webhooks.edgeOnly.ratioToBare} of bare (target ≥ 0.8)`])
+    rows.push([
+      `alerts consumer alone, draining ${k(r.webhooks.alertsConsumer.messages)} payloads`,
+      `${k(r.webhooks.alertsConsumer.messagesPerSecond)} payloads/s`,
+      'bound of all roles (3 alerts rendered and stored each)',
+    ])
   }
   if (r.latency) rows.push([`webhook POST → stream entry at ${k(r.latency.requestsPerSecond)} req/s`, `p50 ${r.latency.p50Ms} ms, p99 ${r.latency.p99Ms} ms`, 'target p99 < 100 ms'])
   if (r.admin) {
