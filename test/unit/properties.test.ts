@@ -12,7 +12,7 @@ import { EventsConsumer } from '../../src/consumers/events.consumer.js'
 import { parseJsonBody } from '../../src/http/json-body.js'
 import { HttpError } from '../../src/http/errors.js'
 import { ALERT_TEMPLATES, TEMPLATE_IDS } from '../../src/pipeline/alerts/templates.js'
-import { checkMapping, renderAlerts, SEVERITIES, type RenderOutcome } from '../../src/pipeline/alerts/render.js'
+import { checkMapping, renderAlerts, renderTemplate, renderWithWriter, rootView, SEVERITIES, toView, type RenderOutcome } from '../../src/pipeline/alerts/render.js'
 import { EVENT_HEADERS } from '../../src/broker/messages/events.js'
 import { MAX_RAW_CHARS, processEvent } from '../../src/pipeline/events.js'
 import { inspectJson, MAX_JSON_DEPTH } from '../../src/shared/json-checks.js'
@@ -373,6 +373,24 @@ describe('generated mappings', () => {
       status: hostileString,
     }),
   )
+
+  it('renders every template as mustache.js does (the flat path for templates without sections included)', () => {
+    const outcome = (render: () => string) => {
+      try {
+        return { text: render() }
+      } catch (err) {
+        return { error: String(err) }
+      }
+    }
+    fc.assert(
+      fc.property(template, payload, hostileValue, (t, body, item) => {
+        fc.pre([body, item].every((v) => inspectJson(v, { maxDepth: 64, allowLoneSurrogates: true }) === undefined))
+        const view = rootView({ webhook: toView(body), item: toView(item) })
+        expect(outcome(() => renderTemplate(t, view))).toEqual(outcome(() => renderWithWriter(t, view)))
+      }),
+      { numRuns: 1000, interruptAfterTimeLimit: 10_000 },
+    )
+  })
 
   it('a mapping that passes checkMapping renders any payload without throwing, within its budget', async () => {
     let accepted = 0

@@ -120,10 +120,11 @@ export const RENDER_LIMITS = {
   sliceMs: 10,
 } as const
 
-// mustache.js caches every template it parses, without bound: a bounded cache instead.
+// mustache.js caches every template it parses, without bound: a bounded cache instead (for the
+// default writer, which checks mappings, and for the writer that renders them).
 const TEMPLATE_CACHE_SIZE = 2000
 const templateCache = new Map<string, string>()
-Mustache.templateCache = {
+const boundedTemplateCache = {
   get: (key: string) => templateCache.get(key),
   set: (key: string, value: string) => {
     if (templateCache.size >= TEMPLATE_CACHE_SIZE) templateCache.delete(templateCache.keys().next().value as string)
@@ -131,6 +132,7 @@ Mustache.templateCache = {
   },
   clear: () => templateCache.clear(),
 }
+Mustache.templateCache = boundedTemplateCache
 const RAW = { escape: (value: unknown) => toText(value) }
 
 /** Checks a mapping as it is saved: shape, template syntax, names, and required fields that can render empty. */
@@ -284,6 +286,11 @@ class BudgetWriter extends Mustache.Writer {
   budget = new RenderBudget()
   private depth = 0
 
+  constructor() {
+    super()
+    ;(this as unknown as { templateCache: typeof boundedTemplateCache }).templateCache = boundedTemplateCache
+  }
+
   override renderTokens(tokens: string[][], context: Mustache.Context, partials?: Mustache.PartialsOrLookupFn, originalTemplate?: string, config?: Mustache.RenderOptions): string {
     this.budget.step(tokens.length)
     let buffer = ''
@@ -324,9 +331,85 @@ class BudgetWriter extends Mustache.Writer {
 
 const writer = new BudgetWriter()
 
-function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext, budget: RenderBudget): RenderOutcome {
+/** A template without sections: its tokens, each placeholder's name split at its dots once. */
+interface FlatTemplate {
+  readonly tokens: number
+  readonly parts: readonly (string | { readonly name: string; readonly path: readonly string[] | undefined })[]
+}
+/** By template (bounded like the template cache); null for a template with sections. */
+const flatTemplates = new Map<string, FlatTemplate | null>()
+
+function flatTemplate(template: string): FlatTemplate | null {
+  let flat = flatTemplates.get(template)
+  if (flat === undefined) {
+    const tokens = writer.parse(template) as MustacheToken[]
+    flat = tokens.some(([type]) => type === '#' || type === '^')
+      ? null
+      : {
+          tokens: tokens.length,
+          parts: tokens.flatMap(([type, value]): FlatTemplate['parts'][number][] =>
+            type === 'text' ? [value] : type === 'name' || type === '&' ? [{ name: value, path: value.indexOf('.') > 0 ? value.split('.') : undefined }] : [],
+          ),
+        }
+    if (flatTemplates.size >= TEMPLATE_CACHE_SIZE) flatTemplates.delete(flatTemplates.keys().next().value as string)
+    flatTemplates.set(template, flat)
+  }
+  return flat
+}
+
+/**
+ * A template without sections (most mappings: text and placeholders) rendered the way BudgetWriter
+ * renders it, with mustache's own lookup rules, but without its context objects and lookup caches,
+ * which were most of the rendering work.
+ */
+function renderFlat(flat: FlatTemplate, view: object, budget: RenderBudget): string {
+  budget.step(flat.tokens)
+  let buffer = ''
+  for (const part of flat.parts) {
+    if (typeof part === 'string') buffer += part
+    else {
+      const value = lookupAtRoot(view, part.name, part.path)
+      if (value === undefined || value === null) continue
+      buffer += toText(value)
+    }
+    if (buffer.length > RENDER_LIMITS.maxOutputChars) throw budgetError(`a template renders more than ${RENDER_LIMITS.maxOutputChars} characters`)
+  }
+  return buffer
+}
+
+/** mustache.js's Context.lookup for a context without parents (outside every section). */
+function lookupAtRoot(view: object, name: string, path: readonly string[] | undefined): unknown {
+  let value: unknown
+  if (name === '.') value = view
+  else if (path) {
+    let current: unknown = view
+    let hit = false
+    for (let i = 0; current !== null && current !== undefined && i < path.length; i++) {
+      if (i === path.length - 1) hit = hasProperty(current, path[i]!) || primitiveHasOwnProperty(current, path[i]!)
+      current = (current as Record<string, unknown>)[path[i]!]
+    }
+    if (hit) value = current
+  } else if (hasProperty(view, name)) value = (view as Record<string, unknown>)[name]
+  return typeof value === 'function' ? (value as () => unknown).call(view) : value
+}
+
+const hasProperty = (value: unknown, name: string) => value !== null && typeof value === 'object' && name in value
+const primitiveHasOwnProperty = (value: unknown, name: string) => value !== null && value !== undefined && typeof value !== 'object' && Object.prototype.hasOwnProperty.call(value, name)
+
+/** One template against a view (toView's copy of the payload under its roots), within the budget. */
+export function renderTemplate(template: string, view: object, budget = new RenderBudget()): string {
+  const flat = flatTemplate(template)
+  return flat ? renderFlat(flat, view, budget) : renderWithWriter(template, view, budget)
+}
+
+/** Any template, through BudgetWriter (sections need it; exported to check the flat path against it). */
+export function renderWithWriter(template: string, view: object, budget = new RenderBudget()): string {
   writer.budget = budget
-  const render = (template: string | undefined) => (template === undefined ? '' : writer.render(template, view, {}, RAW).trim())
+  return writer.render(template, view, {}, RAW)
+}
+
+function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext, budget: RenderBudget): RenderOutcome {
+  const render = (template: string | undefined) => (template === undefined ? '' : renderTemplate(template, view, budget).trim())
   const field = (name: DefaultableField) => render(mapping[name]) || render(mapping.defaults?.[name])
 
   const rawSeverity = field('severity')
@@ -399,7 +482,7 @@ export function toView(value: unknown): unknown {
   return value
 }
 
-function rootView(fields: Record<string, unknown>): object {
+export function rootView(fields: Record<string, unknown>): object {
   return Object.assign(Object.create(null) as object, fields)
 }
 
