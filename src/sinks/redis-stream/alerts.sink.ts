@@ -1,8 +1,9 @@
 // Writes normalized alerts to Redis streams: one per integration, one for all alerts, and one for
-// rejections. Exactly once across replays: one Lua script per Kafka message adds its entries and
-// records the message's offset, and does nothing for an offset already recorded. Messages of a batch
-// are written in order: a message whose predecessor in the batch is not recorded yet (Redis refused
-// it) is left alone, so the consumer can store that one as a rejection and then write the rest.
+// rejections. Exactly once across replays: a Lua script adds each message's entries and records its
+// offset, and does nothing for an offset already recorded; one call writes a run of up to 100
+// messages. Messages of a batch are written in order: a refused message ends its run, and a run
+// whose predecessor is not recorded (Redis refused it) is left alone, so the consumer can store that
+// one as a rejection and then write the rest.
 // Streams are trimmed by entry count and by age. The script is state/redis/lua/alerts-write.lua.
 import type { Redis } from 'ioredis'
 import type { NormalizedAlert } from '../../pipeline/alerts/render.js'
@@ -27,6 +28,23 @@ export interface MessageWrite {
   readonly rejections: readonly AlertRejection[]
   /** Set for a message replayed from an edge's spool: skipped when its request's entries are stored. */
   readonly replayOf?: { readonly requestId: string; readonly receivedAtMs: number }
+}
+
+/** Messages per script call: a run of them is written in one call, and Redis is not held for long. */
+const MESSAGES_PER_CALL = 100
+/** Arguments per script call, at most (a message with more is written alone). */
+const ARGS_PER_CALL = 30_000
+/** The arguments a message takes in a script call, at most: 7, then per entry its field count and fields (an alert has at most 12). */
+const argsOf = (m: MessageWrite) => 7 + m.alerts.length * 25 + m.rejections.length * 11
+/** KEYS of the script: offsets, all alerts, rejections, then the integrations' streams (1-based). */
+const FIRST_INTEGRATION_KEY = 4
+
+/** A refusal the script reports in a message's place (as fromRedis reports a refused command). */
+const refused = (text: string) => new AppError('SINK_REFUSED_DATA', `redis: ${text}`, false)
+
+function pushFields(args: (string | number)[], fields: readonly string[]): void {
+  args.push(fields.length)
+  for (const f of fields) args.push(f)
 }
 
 /** What writing one message came to: written now, already written before, left for later, or refused (data). */
@@ -56,50 +74,53 @@ export class RedisAlertSink {
   }
 
   /**
-   * Writes the messages of one batch of one partition, in order, in one round trip. Throws a
-   * retriable AppError when Redis cannot be reached or is in a state that passes (OOM, loading);
-   * a message Redis refuses for what it holds is reported as an AppError in its place.
+   * Writes the messages of one batch of one partition, in order, in one round trip: runs of up to
+   * MESSAGES_PER_CALL messages, one script call each. Throws a retriable AppError when Redis cannot be
+   * reached or is in a state that passes (OOM, loading); a message Redis refuses for what it holds is
+   * reported as an AppError in its place, and the messages after it as 'blocked'.
    */
-  async write(messages: readonly MessageWrite[]): Promise<WriteResult[]> {
+  async write(messages: readonly MessageWrite[], perCall = MESSAGES_PER_CALL, before = '-1'): Promise<WriteResult[]> {
     const pipeline = this.redis.pipeline()
-    messages.forEach((m, index) => {
-      const previous = index > 0 ? messages[index - 1]!.offset.toString() : '-1'
-      const args: (string | number)[] = [
-        `${m.topic}:${m.partition}`,
-        m.offset.toString(),
-        previous,
-        this.maxLen,
-        this.maxAgeMs,
-        m.alerts.length,
-        m.rejections.length,
-        m.replayOf ? 1 : 0,
-        m.replayOf?.requestId ?? '',
-        m.replayOf?.receivedAtMs ?? 0,
-      ]
-      for (const a of m.alerts) {
-        const fields = alertFields(a)
-        args.push(fields.length, ...fields)
+    const runs: MessageWrite[][] = []
+    for (let start = 0; start < messages.length;) {
+      const run: MessageWrite[] = []
+      const streams = new Map<string, number>()
+      const args: (string | number)[] = []
+      for (const m of messages.slice(start, start + perCall)) {
+        if (run.length > 0 && args.length + argsOf(m) > ARGS_PER_CALL) break
+        let index = streams.get(m.integrationId)
+        if (index === undefined) streams.set(m.integrationId, (index = FIRST_INTEGRATION_KEY + streams.size))
+        args.push(m.offset.toString(), index, m.alerts.length, m.rejections.length, m.replayOf ? 1 : 0, m.replayOf?.requestId ?? '', m.replayOf?.receivedAtMs ?? 0)
+        for (const a of m.alerts) pushFields(args, alertFields(a))
+        for (const r of m.rejections) pushFields(args, ['integrationId', r.integrationId, 'requestId', r.requestId, 'reason', r.reason, 'payload', r.payload, 'receivedAt', r.receivedAt])
+        run.push(m)
       }
-      for (const r of m.rejections) {
-        const fields = Object.entries(r).flat() as string[]
-        args.push(fields.length, ...fields)
-      }
-      queueScript(pipeline, 'alertsWrite', this.keys.offsets, this.keys.all, this.keys.integration(m.integrationId), this.keys.rejections, ...args)
-    })
-    let results: [Error | null, unknown][]
+      const keys = [this.keys.offsets, this.keys.all, this.keys.rejections, ...[...streams.keys()].map((id) => this.keys.integration(id))]
+      const previous = start > 0 ? messages[start - 1]!.offset.toString() : before
+      queueScript(pipeline, 'alertsWrite', keys.length, ...keys, `${run[0]!.topic}:${run[0]!.partition}`, this.maxLen, this.maxAgeMs, previous, run.length, ...args)
+      runs.push(run)
+      start += run.length
+    }
+    let replies: [Error | null, unknown][]
     try {
-      results = (await pipeline.exec()) ?? []
+      replies = (await pipeline.exec()) ?? []
     } catch (err) {
       throw fromRedis(err)
     }
-    return results.map(([err, value]): WriteResult => {
+    const results: WriteResult[] = []
+    for (const [r, run] of runs.entries()) {
+      const [err, value] = replies[r] ?? [new Error('no reply from redis'), undefined]
       if (err) {
         const e = fromRedis(err)
         if (e.retriable) throw e
-        return e
+        // Refused as a whole (not one message's stream): written one message per call, to find which.
+        results.push(...(perCall > 1 ? await this.write(run, 1, results.length > 0 ? messages[results.length - 1]!.offset.toString() : before) : [e]))
+        continue
       }
-      return value === 1 ? 'written' : value === 0 ? 'already' : 'blocked'
-    })
+      const each = value as (number | string)[]
+      results.push(...run.map((_, i): WriteResult => (i >= each.length ? 'blocked' : each[i] === 1 ? 'written' : each[i] === 0 ? 'already' : refused(String(each[i])))))
+    }
+    return results
   }
 
   /** Newest first, entries before the stream id `before` (exclusive) when given. */

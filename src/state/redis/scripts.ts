@@ -1,7 +1,8 @@
-// Every Lua script of the service, in one registry: its file under lua/ and its number of keys. A
-// script file may start with `-- include: <file>.lua` lines, replaced by that file (the shared audit
-// helper). Scripts are defined on a connection once (ioredis EVALSHA, falling back to EVAL), and
-// called through the typed functions returned here, or queued on a pipeline with queueScript.
+// Every Lua script of the service, in one registry: its file under lua/ and its number of keys (null:
+// the caller passes it first). A script file may start with `-- include: <file>.lua` lines, replaced
+// by that file (the shared audit helper). Scripts are defined on a connection once (ioredis EVALSHA,
+// falling back to EVAL), and called through the typed functions returned here, or queued on a
+// pipeline with queueScript.
 import { readFileSync } from 'node:fs'
 import type { ChainableCommander, Redis } from 'ioredis'
 
@@ -19,8 +20,9 @@ const SCRIPTS = {
   groupDelete: 5,
   identityPatch: 1,
   swapIfEqual: 1,
-  alertsWrite: 4,
-} as const satisfies Record<string, number>
+  // Its number of keys varies (the integrations' streams of a run of messages): passed first.
+  alertsWrite: null,
+} as const satisfies Record<string, number | null>
 
 export type ScriptName = keyof typeof SCRIPTS
 export type ScriptArg = string | number
@@ -51,7 +53,7 @@ const commandName = (name: ScriptName) => `sluice_${name}`
 export function defineScripts(redis: Redis): Scripts {
   const commands = redis as unknown as Record<string, (...args: ScriptArg[]) => Promise<unknown>>
   for (const name of SCRIPT_NAMES) {
-    if (!(commandName(name) in redis)) redis.defineCommand(commandName(name), { numberOfKeys: SCRIPTS[name], lua: scriptSource(name) })
+    if (!(commandName(name) in redis)) redis.defineCommand(commandName(name), { numberOfKeys: SCRIPTS[name] ?? undefined, lua: scriptSource(name) })
   }
   return Object.fromEntries(SCRIPT_NAMES.map((name) => [name, (...args: ScriptArg[]) => commands[commandName(name)]!(...args)])) as unknown as Scripts
 }

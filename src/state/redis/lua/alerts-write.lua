@@ -1,9 +1,13 @@
--- Writes the alerts and rejections of one Kafka message to the alert streams, once.
--- KEYS: offsets hash, all-alerts stream, integration stream, rejections stream
--- ARGV: offset field, offset, previous offset in the batch (-1 for the first), maxlen, max age (ms),
+-- Writes the alerts and rejections of consecutive Kafka messages of one partition to the alert
+-- streams, each message once, in order: one call for a run of messages, not one per message.
+-- KEYS: offsets hash, all-alerts stream, rejections stream, then the integration streams the messages name
+-- ARGV: offset field, maxlen, max age (ms), offset of the message before the run (-1 for none),
+--       message count, then per message: offset, index of its integration stream in KEYS,
 --       alert count, rejection count, replay (1 or 0), request id, received at (ms),
 --       then per entry: field count, fields...
--- Returns 1 written, 0 already written, 2 left alone (the previous message is not written).
+-- Returns one result per message handled, in order: 1 written, 0 written before. A message Redis
+-- refuses (its stream key holds something else) ends the run with the refusal's text in its place;
+-- the messages after it are left alone, as is the whole run when the message before it is not written.
 
 -- How far before its receipt a replay's first copy may carry a Redis stream id (clocks of edge and Redis differ).
 local REPLAY_CLOCK_SKEW_MS = 300000
@@ -11,56 +15,83 @@ local REPLAY_CLOCK_SKEW_MS = 300000
 local REPLAY_SCAN_ENTRIES = 20000
 
 local last = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '-1')
-if last >= tonumber(ARGV[2]) then return 0 end
-if tonumber(ARGV[3]) >= 0 and last < tonumber(ARGV[3]) then return 2 end
--- Scripts are not rolled back on an error: refuse before the first write, not half-way.
-local targets = {}
-if tonumber(ARGV[6]) > 0 then targets = {KEYS[2], KEYS[3]} end
-if tonumber(ARGV[7]) > 0 then table.insert(targets, KEYS[4]) end
-for _, key in ipairs(targets) do
-  local t = redis.call('TYPE', key)['ok']
-  if t ~= 'none' and t ~= 'stream' then
-    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. t .. ', not a stream')
-  end
+if tonumber(ARGV[4]) >= 0 and last < tonumber(ARGV[4]) then return {} end
+-- Scripts are not rolled back on an error: every stream is checked before the first write.
+local refusal = {}
+for k = 2, #KEYS do
+  local t = redis.call('TYPE', KEYS[k])['ok']
+  if t ~= 'none' and t ~= 'stream' then refusal[k] = 'WRONGTYPE ' .. KEYS[k] .. ' holds a ' .. t .. ', not a stream' end
 end
+local maxlen = ARGV[2]
+local now = redis.call('TIME')
+local minid = tostring(math.max(0, tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) - tonumber(ARGV[3])))
+
 -- A replay from an edge's spool: its first copy (or an earlier replay) wrote entries carrying its
 -- request id to the integration's stream or the rejections stream, after the request was received.
-if ARGV[8] == '1' then
-  local from = tostring(math.max(0, tonumber(ARGV[10]) - REPLAY_CLOCK_SKEW_MS))
-  for _, key in ipairs({KEYS[3], KEYS[4]}) do
-    if redis.call('TYPE', key)['ok'] == 'stream' then
-      for _, entry in ipairs(redis.call('XRANGE', key, from, '+', 'COUNT', REPLAY_SCAN_ENTRIES)) do
+local function replayed(stream, requestId, receivedAt)
+  local from = tostring(math.max(0, receivedAt - REPLAY_CLOCK_SKEW_MS))
+  for _, k in ipairs({stream, 3}) do
+    if redis.call('TYPE', KEYS[k])['ok'] == 'stream' then
+      for _, entry in ipairs(redis.call('XRANGE', KEYS[k], from, '+', 'COUNT', REPLAY_SCAN_ENTRIES)) do
         local f = entry[2]
         for j = 1, #f - 1, 2 do
-          if f[j] == 'requestId' and f[j + 1] == ARGV[9] then
-            redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-            return 0
-          end
+          if f[j] == 'requestId' and f[j + 1] == requestId then return true end
         end
       end
     end
   end
+  return false
 end
-local maxlen = ARGV[4]
-local now = redis.call('TIME')
-local minid = tostring(math.max(0, tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) - tonumber(ARGV[5])))
-local i = 11
-local function add(streams, n)
+
+local results = {}
+local written = {}
+local i = 6
+-- Entries of a message: count, then per entry its field count and fields, from ARGV[i] on.
+local function add(keys, n)
   for _ = 1, n do
     local count = tonumber(ARGV[i])
     local fields = {}
     for j = 1, count do fields[j] = ARGV[i + j] end
     i = i + count + 1
-    for _, key in ipairs(streams) do
-      redis.call('XADD', key, 'MAXLEN', '~', maxlen, '*', unpack(fields))
+    for _, k in ipairs(keys) do
+      redis.call('XADD', KEYS[k], 'MAXLEN', '~', maxlen, '*', unpack(fields))
+      written[k] = true
     end
   end
-  -- Only streams written to are trimmed (by age): a message touches no other key.
-  if n > 0 then
-    for _, key in ipairs(streams) do redis.call('XTRIM', key, 'MINID', '~', minid) end
+end
+local function skip(n)
+  for _ = 1, n do i = i + tonumber(ARGV[i]) + 1 end
+end
+for m = 1, tonumber(ARGV[5]) do
+  local offset = tonumber(ARGV[i])
+  local stream = tonumber(ARGV[i + 1])
+  local alerts = tonumber(ARGV[i + 2])
+  local rejections = tonumber(ARGV[i + 3])
+  local replay = ARGV[i + 4] == '1'
+  local requestId = ARGV[i + 5]
+  local receivedAt = tonumber(ARGV[i + 6])
+  i = i + 7
+  if last >= offset then
+    skip(alerts + rejections)
+    results[m] = 0
+  else
+    local refused = (alerts > 0 and (refusal[2] or refusal[stream])) or (rejections > 0 and refusal[3]) or nil
+    if refused then
+      results[m] = refused
+      break
+    end
+    if replay and replayed(stream, requestId, receivedAt) then
+      skip(alerts + rejections)
+      results[m] = 0
+    else
+      add({2, stream}, alerts)
+      add({3}, rejections)
+      results[m] = 1
+    end
+    redis.call('HSET', KEYS[1], ARGV[1], offset)
+    last = offset
   end
 end
-add({KEYS[2], KEYS[3]}, tonumber(ARGV[6]))
-add({KEYS[4]}, tonumber(ARGV[7]))
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return 1
+-- Only streams written to are trimmed (by age), once per call.
+for k in pairs(written) do redis.call('XTRIM', KEYS[k], 'MINID', '~', minid) end
+return results

@@ -1,0 +1,110 @@
+// The alert streams sink on a real Redis: a batch is written in runs of messages, one script call
+// each, exactly once per offset, in order; a message Redis refuses ends its run and blocks the runs
+// after it, and a run that Redis refuses as a whole is retried one message per call to find which.
+import { randomBytes } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, expect, inject, it } from 'vitest'
+import type { NormalizedAlert } from '../../src/pipeline/alerts/render.js'
+import { RedisAlertSink, type MessageWrite, type WriteResult } from '../../src/sinks/redis-stream/alerts.sink.js'
+import { AppError } from '../../src/shared/errors.js'
+import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
+
+let redis: Redis
+let prefix: string
+let sink: RedisAlertSink
+let streams: ReturnType<typeof alertStreamKeys>
+
+beforeAll(() => {
+  redis = new Redis(inject('services').redisUrl)
+  prefix = `test-sink-${randomBytes(4).toString('hex')}:`
+  sink = new RedisAlertSink(redis, prefix, 100_000, 3_600_000)
+  streams = alertStreamKeys(prefix)
+})
+
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}*`)
+  if (keys.length > 0) await redis.del(...keys)
+  redis.disconnect()
+})
+
+const alert = (integrationId: string, requestId: string, n: number): NormalizedAlert => ({
+  severity: 'warning',
+  description: `alert ${n}`,
+  source: 'test',
+  timestamp: new Date(0).toISOString(),
+  receivedAt: new Date().toISOString(),
+  integrationId,
+  requestId,
+  customFields: { n: String(n) },
+})
+
+/** Message i of partition 0: three alerts of integration a, or of b for every third message. */
+function messages(count: number, topic = 'alerts'): MessageWrite[] {
+  return Array.from({ length: count }, (_, i) => {
+    const integrationId = i % 3 === 2 ? 'b' : 'a'
+    return { topic, partition: 0, offset: BigInt(i), integrationId, alerts: [0, 1, 2].map((n) => alert(integrationId, `req-${i}`, n)), rejections: [] }
+  })
+}
+
+const count = (results: WriteResult[], kind: WriteResult) => results.filter((r) => r === kind).length
+
+it('writes a batch of 250 messages in runs, once: a second write finds them all written', async () => {
+  const batch = messages(250, 'once')
+  const first = await sink.write(batch)
+  expect(count(first, 'written')).toBe(250)
+  expect(await redis.xlen(streams.all)).toBe(750)
+  expect(await redis.xlen(streams.integration('b'))).toBe(83 * 3)
+  expect(await redis.hget(streams.offsets, 'once:0')).toBe('249')
+  const again = await sink.write(batch)
+  expect(count(again, 'already')).toBe(250)
+  expect(await redis.xlen(streams.all)).toBe(750)
+  // Entries keep their fields, customFields as JSON.
+  const [[, fields]] = (await redis.xrange(streams.integration('a'), '-', '+', 'COUNT', 1)) as [string, string[]][]
+  expect(fields).toEqual(expect.arrayContaining(['description', 'alert 0', 'requestId', 'req-0', 'customFields', '{"n":"0"}']))
+})
+
+it('stops at a message whose stream Redis refuses, blocks the rest, and writes them once the refused one is dealt with', async () => {
+  await redis.del(streams.all)
+  const batch = messages(250, 'refused').map((m, i) => (i === 149 ? { ...m, integrationId: 'broken' } : m))
+  await redis.set(streams.integration('broken'), 'not a stream')
+  const results = await sink.write(batch)
+  expect(count(results, 'written')).toBe(149)
+  expect(results[149]).toBeInstanceOf(AppError)
+  expect((results[149] as AppError).retriable).toBe(false)
+  expect((results[149] as AppError).message).toMatch(/^redis: WRONGTYPE /)
+  expect(count(results.slice(150), 'blocked')).toBe(100)
+  expect(await redis.xlen(streams.all)).toBe(149 * 3)
+  // The consumer stores a rejection in place of the refused message, then writes the rest.
+  const substitute: MessageWrite = {
+    ...batch[149]!,
+    alerts: [],
+    rejections: [{ integrationId: 'broken', requestId: 'req-149', reason: 'refused', payload: '', receivedAt: new Date().toISOString() }],
+  }
+  const rest = await sink.write([substitute, ...batch.slice(150)])
+  expect(count(rest, 'written')).toBe(101)
+  expect(await redis.xlen(streams.all)).toBe(249 * 3)
+  expect(await redis.xlen(streams.rejections)).toBe(1)
+  expect(await redis.hget(streams.offsets, 'refused:0')).toBe('249')
+})
+
+it('skips a replay whose request is already in its stream, and records its offset', async () => {
+  const receivedAtMs = Date.now()
+  const [original] = messages(1, 'replay')
+  await sink.write([original!])
+  const before = await redis.xlen(streams.integration('a'))
+  const replay: MessageWrite = { ...original!, offset: 1n, replayOf: { requestId: 'req-0', receivedAtMs } }
+  expect(await sink.write([replay])).toEqual(['already'])
+  expect(await redis.xlen(streams.integration('a'))).toBe(before)
+  expect(await redis.hget(streams.offsets, 'replay:0')).toBe('1')
+})
+
+it('finds the message in a run Redis refuses as a whole by writing one message per call', async () => {
+  // The offsets hash is read first in every call: a key of another type refuses every call whole.
+  const brokenPrefix = `${prefix}broken:`
+  const broken = new RedisAlertSink(redis, brokenPrefix, 100_000, 3_600_000)
+  await redis.set(alertStreamKeys(brokenPrefix).offsets, 'not a hash')
+  const results = await broken.write(messages(3, 'whole'))
+  expect(results).toHaveLength(3)
+  for (const r of results) expect(r).toBeInstanceOf(AppError)
+  expect((results[0] as AppError).message).toMatch(/WRONGTYPE/)
+})
