@@ -1,0 +1,66 @@
+// The ClickHouse events sink on a real ClickHouse: rows sent as TabSeparated come back exactly as
+// built, whatever their strings and numbers hold (tabs, line breaks, backslashes, NUL, \N, Unicode).
+import { randomBytes } from 'node:crypto'
+import { createClient, type ClickHouseClient } from '@clickhouse/client'
+import { afterAll, beforeAll, expect, inject, it } from 'vitest'
+import { processEvent, rejectionRow, type EventRow } from '../../src/pipeline/events.js'
+import { createLogger } from '../../src/shared/logger.js'
+import { ClickHouseEventSink } from '../../src/sinks/clickhouse/events.sink.js'
+import { migrate } from '../../src/sinks/clickhouse/migrations.js'
+
+let client: ClickHouseClient
+let db: string
+let sink: ClickHouseEventSink
+
+beforeAll(async () => {
+  client = createClient({ url: inject('services').clickhouseUrl })
+  db = `test_sink_${randomBytes(4).toString('hex')}`
+  await migrate(client, db, createLogger('silent'))
+  sink = new ClickHouseEventSink(client, db)
+})
+
+afterAll(async () => {
+  await client.command({ query: `DROP DATABASE IF EXISTS ${db}` })
+  await client.close()
+})
+
+const HOSTILE = ['tab\there', 'line\nbreak', 'carriage\rreturn', 'back\\slash', 'nul\0byte', '\\N', '\\t literal', 'é ü 中文 😀', '"quoted" \'single\'', '', ' ', '{"json":"text"}']
+const NUMBERS = [0, 1.5, -2.25, 1e300, 1e-310, 123456789.125, null]
+
+it('stores event rows and rejections exactly as built, hostile strings and numbers included', async () => {
+  const meta = { environmentId: 'env\t1', accountId: 'acc\n1', receivedAtMs: 1_700_000_000_123, sdkVersion: 'python-10.2.0\\', requestId: 'req', part: 2 }
+  const rows: EventRow[] = []
+  HOSTILE.forEach((s, i) => {
+    const outcome = processEvent(
+      { eventTypeId: `type_${i}`, trafficTypeName: 'user', key: s || 'k', timestamp: 1_700_000_000_000 + i, value: NUMBERS[i % NUMBERS.length], properties: { s, n: i } },
+      meta,
+      { topic: 'events', partition: 1, offset: BigInt(2 ** 40 + i), index: i },
+    )
+    if (!outcome.ok) throw new Error(outcome.rejection.reason)
+    rows.push(outcome.row)
+  })
+  await sink.insertEvents(rows)
+  const stored = await (await client.query({ query: `SELECT * FROM ${db}.events ORDER BY source_index`, format: 'JSONEachRow' })).json<Record<string, unknown>>()
+  expect(stored).toHaveLength(rows.length)
+  stored.forEach((got, i) => {
+    const want = rows[i]!
+    for (const column of ['environment_id', 'account_id', 'traffic_type', 'event_type', 'key', 'timestamp_raw', 'properties', 'sdk_version', 'request_id', 'source_topic']) {
+      expect(got[column], column).toBe(want[column as keyof EventRow])
+    }
+    expect(Number(got['timestamp_ms'])).toBe(want.timestamp_ms)
+    expect(Number(got['received_at_ms'])).toBe(want.received_at_ms)
+    expect(got['value']).toBe(want.value === null ? null : want.value)
+    expect(String(got['source_offset'])).toBe(want.source_offset)
+    expect([got['source_partition'], got['source_index'], got['request_part']]).toEqual([1, i, 2])
+  })
+  // DateTime columns from epoch seconds.
+  const [times] = await (
+    await client.query({ query: `SELECT toUnixTimestamp(timestamp) AS t, toUnixTimestamp(received_at) AS r FROM ${db}.events WHERE source_index = 3`, format: 'JSONEachRow' })
+  ).json<{ t: number; r: number }>()
+  expect([Number(times!.t), Number(times!.r)]).toEqual([rows[3]!.timestamp, rows[3]!.received_at])
+
+  const rejections = HOSTILE.map((s, i) => rejectionRow(`reason ${s}`, { raw: s }, meta, { topic: 'events', partition: 0, offset: BigInt(i), index: 0 }))
+  await sink.insertRejections(rejections)
+  const storedRejections = await (await client.query({ query: `SELECT reason, raw FROM ${db}.event_rejections ORDER BY source_offset`, format: 'JSONEachRow' })).json<{ reason: string; raw: string }>()
+  expect(storedRejections).toEqual(rejections.map((r) => ({ reason: r.reason, raw: r.raw })))
+})

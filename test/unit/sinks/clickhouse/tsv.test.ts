@@ -1,0 +1,39 @@
+import { text } from 'node:stream/consumers'
+import { describe, expect, it } from 'vitest'
+import { processEvent, rejectionRow } from '../../../../src/pipeline/events.js'
+import { EVENT_COLUMNS, REJECTION_COLUMNS } from '../../../../src/sinks/clickhouse/events.sink.js'
+import { tsvField, tsvStream } from '../../../../src/sinks/clickhouse/tsv.js'
+
+describe('tsvField', () => {
+  it('escapes what TabSeparated gives a meaning to, and nothing else', () => {
+    expect(tsvField('plain "quoted" \'single\' é 😀')).toBe('plain "quoted" \'single\' é 😀')
+    expect(tsvField('a\tb\nc\rd\\e\0f')).toBe('a\\tb\\nc\\rd\\\\e\\0f')
+    expect(tsvField('\\N')).toBe('\\\\N')
+    expect(tsvField(null)).toBe('\\N')
+    expect(tsvField('')).toBe('')
+    expect(tsvField(1.5)).toBe('1.5')
+    expect(tsvField(1e300)).toBe('1e+300')
+  })
+})
+
+describe('tsvStream', () => {
+  it('gives one line per row, the columns in the order asked, across chunks', async () => {
+    const rows = Array.from({ length: 2500 }, (_, i) => ({ b: `x\t${i}`, a: i, c: null }))
+    const lines = (await text(tsvStream(rows, ['a', 'b', 'c']))).split('\n')
+    expect(lines).toHaveLength(2501)
+    expect(lines[0]).toBe('0\tx\\t0\t\\N')
+    expect(lines[2499]).toBe('2499\tx\\t2499\t\\N')
+    expect(lines[2500]).toBe('')
+  })
+})
+
+describe('the columns sent', () => {
+  const meta = { environmentId: 'e', accountId: 'a', receivedAtMs: 1, sdkVersion: 's', requestId: 'r' }
+  const source = { topic: 't', partition: 0, offset: 0n, index: 0 }
+  it('are every field of an event row and of a rejection row', () => {
+    const outcome = processEvent({ eventTypeId: 'click', trafficTypeName: 'user', key: 'k', timestamp: 1_700_000_000_000, value: 1, properties: { a: 1 } }, meta, source)
+    expect(outcome.ok).toBe(true)
+    if (outcome.ok) expect([...EVENT_COLUMNS].sort()).toEqual(Object.keys(outcome.row).sort())
+    expect([...REJECTION_COLUMNS].sort()).toEqual(Object.keys(rejectionRow('r', {}, meta, source)).sort())
+  })
+})
