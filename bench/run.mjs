@@ -104,7 +104,8 @@ async function sluice(roles, extra = {}, shared) {
         cursor = next
       }
       await state.close()
-      const ch = createClient({ url: CLICKHOUSE })
+      // Dropping a database ClickHouse is still merging into can take a while after minutes of load.
+      const ch = createClient({ url: CLICKHOUSE, request_timeout: 60_000 })
       await ch.command({ query: `DROP DATABASE IF EXISTS ${env.CLICKHOUSE_DATABASE}` }).catch(() => undefined)
       await ch.close()
       spawnSync(process.execPath, ['-e', deleteTopics(env.KAFKA_TOPIC_PREFIX)], { stdio: 'ignore' })

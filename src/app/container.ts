@@ -151,7 +151,10 @@ function pinoForClickHouse(log: Logger): new () => ClickHouseLogger {
       log.info({ module: p.module, args: p.args }, p.message)
     }
     warn(p: Parameters<ClickHouseLogger['warn']>[0]) {
-      log.warn({ module: p.module, err: p.err }, p.message)
+      // The client's advice on long request timeouts (progress headers against idle proxies) does not
+      // apply: inserts wait long on purpose, and one cut by a proxy is killed by id and retried.
+      const advice = p.module === 'Config' && p.message.includes('send_progress_in_http_headers')
+      log[advice ? 'debug' : 'warn']({ module: p.module, err: p.err }, p.message)
     }
     error(p: Parameters<ClickHouseLogger['error']>[0]) {
       log.warn({ module: p.module, err: p.err }, p.message)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ALERT_TEMPLATES, TEMPLATE_IDS } from '../../../../src/pipeline/alerts/templates.js'
-import { checkMapping, RENDER_LIMITS, renderAlerts, type AlertMapping, type NormalizedAlert } from '../../../../src/pipeline/alerts/render.js'
+import { RENDER_LIMITS } from '../../../../src/pipeline/alerts/moustache.js'
+import { checkMapping, renderAlerts, type AlertMapping, type NormalizedAlert } from '../../../../src/pipeline/alerts/render.js'
 
 const ctx = { integrationId: 'int-1', requestId: 'req-1', receivedAtMs: Date.parse('2026-11-22T10:05:00.000Z') }
 const ok = (outcomes: Awaited<ReturnType<typeof renderAlerts>>): NormalizedAlert[] =>
