@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { projector } from '../../../../../src/admin/harness/scim/attributes.js'
 import { groupView } from '../../../../../src/admin/harness/scim/group.js'
-import { ScimError, USER_SCHEMA, userView } from '../../../../../src/admin/harness/scim/user.js'
+import { USER_SCHEMA, userView } from '../../../../../src/admin/harness/scim/user.js'
 import type { Group, User } from '../../../../../src/state/redis/directory.js'
+import { scimError } from './support.js'
 
 const BASE = 'https://sluice.example/scim/v2'
 
@@ -25,17 +26,6 @@ const alice: User = {
 const engineering: Group = { id: 'g1', displayName: 'Engineering', externalId: 'ext-g', created: 1_700_000_000_000, lastModified: 1_700_000_000_000, version: 2 }
 
 const user = () => userView(alice, BASE)
-
-/** The ScimError thrown by fn (fails the test when fn returns or throws something else). */
-function scimError(fn: () => unknown): ScimError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(ScimError)
-    return err as ScimError
-  }
-  throw new Error('expected a ScimError, nothing was thrown')
-}
 
 describe('projector', () => {
   it('drops names of other schemas (no resource here holds them) and accepts $ref', () => {

@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { resourceFilter } from '../../../../../src/admin/harness/scim/filter.js'
-import { ScimError } from '../../../../../src/admin/harness/scim/user.js'
 import type { Group, User } from '../../../../../src/state/redis/directory.js'
+import { scimError } from './support.js'
 
 const userPlan = (expression: string) => resourceFilter(expression, 'User').plan
 const groupPlan = (expression: string) => resourceFilter(expression, 'Group').plan
-
-/** The ScimError thrown by fn (fails the test when fn returns or throws something else). */
-function scimError(fn: () => unknown): ScimError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(ScimError)
-    return err as ScimError
-  }
-  throw new Error('expected a ScimError, nothing was thrown')
-}
 
 const alice: User = {
   id: 'u1',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { userFilter } from '../../../../../src/admin/harness/scim/filter.js'
 import { ScimError } from '../../../../../src/admin/harness/scim/user.js'
 import type { User } from '../../../../../src/state/redis/directory.js'
+import { scimError } from './support.js'
 
 const user = (over: Partial<User> = {}): User => ({
   id: 'u1',
@@ -17,17 +18,6 @@ const user = (over: Partial<User> = {}): User => ({
   version: 1,
   ...over,
 })
-
-/** The ScimError thrown by fn (fails the test when fn returns or throws something else). */
-function scimError(fn: () => unknown): ScimError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(ScimError)
-    return err as ScimError
-  }
-  throw new Error('expected a ScimError, nothing was thrown')
-}
 
 const matches = (expression: string, u: User = user()) => userFilter(expression)(u)
 

@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { applyGroupPatch } from '../../../../../src/admin/harness/scim/patch.js'
-import { PATCH_SCHEMA, ScimError } from '../../../../../src/admin/harness/scim/user.js'
+import { PATCH_SCHEMA } from '../../../../../src/admin/harness/scim/user.js'
 import type { Group } from '../../../../../src/state/redis/directory.js'
+import { scimError } from './support.js'
 
 const engineering: Group = { id: 'g1', displayName: 'Engineering', externalId: 'ext-g', created: 1_700_000_000_000, lastModified: 1_700_000_000_500, version: 2 }
 const bare: Group = { id: 'g2', displayName: 'Ops', created: 0, lastModified: 0, version: 1 }
 
 const patch = (...Operations: unknown[]) => ({ schemas: [PATCH_SCHEMA], Operations })
-
-/** The ScimError thrown by fn (fails the test when fn returns or throws something else). */
-function scimError(fn: () => unknown): ScimError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(ScimError)
-    return err as ScimError
-  }
-  throw new Error('expected a ScimError, nothing was thrown')
-}
 
 const members = (group: Group, ids: readonly string[], ...ops: unknown[]) => applyGroupPatch(group, ids, patch(...ops)).members
 

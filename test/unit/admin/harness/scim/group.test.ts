@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { GROUP_SCHEMA } from '../../../../../src/admin/harness/scim/errors.js'
 import { groupView, MAX_MEMBERS, parseGroup } from '../../../../../src/admin/harness/scim/group.js'
-import { ScimError } from '../../../../../src/admin/harness/scim/user.js'
 import type { Group } from '../../../../../src/state/redis/directory.js'
+import { scimError } from './support.js'
 
 const BASE = 'https://sluice.example/scim/v2'
-
-/** The ScimError thrown by fn (fails the test when fn returns or throws something else). */
-function scimError(fn: () => unknown): ScimError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(ScimError)
-    return err as ScimError
-  }
-  throw new Error('expected a ScimError, nothing was thrown')
-}
 
 const invalid = (body: unknown) => scimError(() => parseGroup(body))
 

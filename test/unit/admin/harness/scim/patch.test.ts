@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { applyPatch } from '../../../../../src/admin/harness/scim/patch.js'
-import { PATCH_SCHEMA, ScimError } from '../../../../../src/admin/harness/scim/user.js'
+import { PATCH_SCHEMA } from '../../../../../src/admin/harness/scim/user.js'
 import type { User } from '../../../../../src/state/redis/directory.js'
+import { scimError } from './support.js'
 
 const alice: User = {
   id: 'u1',
@@ -22,17 +23,6 @@ const alice: User = {
 const bare: User = { id: 'u2', userName: 'bob', active: true, created: 0, lastModified: 0, version: 1 }
 
 const patch = (...Operations: unknown[]) => ({ schemas: [PATCH_SCHEMA], Operations })
-
-/** The ScimError thrown by fn (fails the test when fn returns or throws something else). */
-function scimError(fn: () => unknown): ScimError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(ScimError)
-    return err as ScimError
-  }
-  throw new Error('expected a ScimError, nothing was thrown')
-}
 
 describe('applyPatch', () => {
   it('replaces simple attributes by path and returns only input attributes', () => {

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { listParams, MAX_PAGE, parseUser, ScimError, USER_SCHEMA, userView } from '../../../../../src/admin/harness/scim/user.js'
 import type { User } from '../../../../../src/state/redis/directory.js'
-
-/** The ScimError thrown by fn (fails the test when fn returns or throws something else). */
-function scimError(fn: () => unknown): ScimError {
-  try {
-    fn()
-  } catch (err) {
-    expect(err).toBeInstanceOf(ScimError)
-    return err as ScimError
-  }
-  throw new Error('expected a ScimError, nothing was thrown')
-}
+import { scimError } from './support.js'
 
 const invalid = (body: unknown) => scimError(() => parseUser(body))
 
