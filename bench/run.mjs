@@ -18,7 +18,7 @@ import { createClient } from '@clickhouse/client'
 import { ALERT_TEMPLATES } from '../dist/pipeline/alerts/templates.js'
 import { processEvent } from '../dist/pipeline/events.js'
 import { migrate } from '../dist/sinks/clickhouse/migrations.js'
-import { EVENT_COLUMNS } from '../dist/sinks/clickhouse/events.sink.js'
+import { DATE_TIME_COLUMNS, EVENT_COLUMNS } from '../dist/sinks/clickhouse/events.sink.js'
 import { tsvStream } from '../dist/sinks/clickhouse/tsv.js'
 import { createLogger } from '../dist/shared/logger.js'
 import { createRedisState } from '../dist/state/redis/index.js'
@@ -163,7 +163,7 @@ async function clickhouseInsertRate(rowsTotal, inFlight) {
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
       // In the consumer's own format (TabSeparated, its encoder): the bound it could reach.
-      while (next++ < inserts) await ch.insert({ table: `${db}.events`, values: tsvStream(rows, EVENT_COLUMNS), format: 'TabSeparated', columns: [...EVENT_COLUMNS] })
+      while (next++ < inserts) await ch.insert({ table: `${db}.events`, values: tsvStream(rows, EVENT_COLUMNS, DATE_TIME_COLUMNS), format: 'TabSeparated', columns: [...EVENT_COLUMNS] })
     }),
   )
   const seconds = (performance.now() - t0) / 1000

@@ -59,6 +59,18 @@ it('stores event rows and rejections exactly as built, hostile strings and numbe
   ).json<{ t: number; r: number }>()
   expect([Number(times!.t), Number(times!.r)]).toEqual([rows[3]!.timestamp, rows[3]!.received_at])
 
+  // Epoch seconds of any length: ClickHouse reads a four-digit value as a year unless it is padded.
+  const early = [0, 5, 1234, 99_999].map((seconds, i) => {
+    const outcome = processEvent({ eventTypeId: 'early', trafficTypeName: 'user', key: 'k', timestamp: seconds }, meta, { topic: 'early', partition: 0, offset: 0n, index: i })
+    if (!outcome.ok) throw new Error(outcome.rejection.reason)
+    return outcome.row
+  })
+  await sink.insertEvents(early)
+  const earlyStored = await (
+    await client.query({ query: `SELECT toUnixTimestamp(timestamp) AS t FROM ${db}.events WHERE source_topic = 'early' ORDER BY source_index`, format: 'JSONEachRow' })
+  ).json<{ t: number }>()
+  expect(earlyStored.map((r) => Number(r.t))).toEqual([0, 5, 1234, 99_999])
+
   const rejections = HOSTILE.map((s, i) => rejectionRow(`reason ${s}`, { raw: s }, meta, { topic: 'events', partition: 0, offset: BigInt(i), index: 0 }))
   await sink.insertRejections(rejections)
   const storedRejections = await (await client.query({ query: `SELECT reason, raw FROM ${db}.event_rejections ORDER BY source_offset`, format: 'JSONEachRow' })).json<{ reason: string; raw: string }>()

@@ -37,6 +37,8 @@ interface IntentRow {
   at: number
 }
 const INTENT_COLUMNS: readonly (keyof IntentRow)[] = ['topic', 'partition', 'last_offset', 'at']
+/** The DateTime columns of the three tables (epoch seconds in the rows). */
+export const DATE_TIME_COLUMNS = ['timestamp', 'received_at', 'at']
 
 export class ClickHouseEventSink {
   /** Query ids of inserts that failed without a definite answer. */
@@ -67,7 +69,7 @@ export class ClickHouseEventSink {
     try {
       await this.client.insert({
         table: `${this.database}.${table}`,
-        values: tsvStream(rows, columns),
+        values: tsvStream(rows, columns, DATE_TIME_COLUMNS as (keyof T & string)[]),
         format: 'TabSeparated',
         columns: columns as unknown as [string, ...string[]],
         query_id: queryId,

@@ -1,7 +1,9 @@
 // Rows as ClickHouse's TabSeparated text, the insert format ClickHouse parses with the least work
 // (about a fifth less of its CPU per event row than JSONEachRow, measured on the local stack).
 // Fields are escaped as TabSeparated requires: backslash, tab, line feed, carriage return and NUL
-// as backslash sequences; null as \N. Numbers must be finite (rows hold no other).
+// as backslash sequences; null as \N. Numbers must be finite (rows hold no other). A DateTime given
+// as epoch seconds is sent with ten digits: ClickHouse reads a value whose fifth character is not a
+// digit as a date (1234 would be the year 1234 and refused).
 import { Readable } from 'node:stream'
 
 export type TsvValue = string | number | null
@@ -20,14 +22,20 @@ export function tsvField(value: TsvValue): string {
 /** Lines per chunk of the stream: rows are encoded as the insert reads them, not all at once. */
 const ROWS_PER_CHUNK = 1000
 
-/** The rows' given columns, in that order, as a stream of TabSeparated text. */
-export function tsvStream<T extends object>(rows: readonly T[], columns: readonly (keyof T & string)[]): Readable {
+/** A DateTime column's epoch seconds (0 to 4294967295). */
+export function tsvDateTime(seconds: number): string {
+  return String(seconds).padStart(10, '0')
+}
+
+/** The rows' given columns, in that order, as a stream of TabSeparated text; dateTimes name the DateTime columns. */
+export function tsvStream<T extends object>(rows: readonly T[], columns: readonly (keyof T & string)[], dateTimes: readonly (keyof T & string)[] = []): Readable {
+  const encoders = columns.map((c) => (dateTimes.includes(c) ? (v: TsvValue) => tsvDateTime(v as number) : tsvField))
   return Readable.from(
     (function* () {
       for (let start = 0; start < rows.length; start += ROWS_PER_CHUNK) {
         let text = ''
         for (const row of rows.slice(start, start + ROWS_PER_CHUNK)) {
-          for (let c = 0; c < columns.length; c++) text += (c > 0 ? '\t' : '') + tsvField(row[columns[c]!] as TsvValue)
+          for (let c = 0; c < columns.length; c++) text += (c > 0 ? '\t' : '') + encoders[c]!(row[columns[c]!] as TsvValue)
           text += '\n'
         }
         yield text

@@ -2,7 +2,7 @@ import { text } from 'node:stream/consumers'
 import { describe, expect, it } from 'vitest'
 import { processEvent, rejectionRow } from '../../../../src/pipeline/events.js'
 import { EVENT_COLUMNS, REJECTION_COLUMNS } from '../../../../src/sinks/clickhouse/events.sink.js'
-import { tsvField, tsvStream } from '../../../../src/sinks/clickhouse/tsv.js'
+import { tsvDateTime, tsvField, tsvStream } from '../../../../src/sinks/clickhouse/tsv.js'
 
 describe('tsvField', () => {
   it('escapes what TabSeparated gives a meaning to, and nothing else', () => {
@@ -16,13 +16,19 @@ describe('tsvField', () => {
   })
 })
 
+describe('tsvDateTime', () => {
+  it('gives epoch seconds ten digits (ClickHouse reads 1234 followed by a tab as a year)', () => {
+    expect([0, 1234, 1_700_000_000, 4_294_967_295].map(tsvDateTime)).toEqual(['0000000000', '0000001234', '1700000000', '4294967295'])
+  })
+})
+
 describe('tsvStream', () => {
   it('gives one line per row, the columns in the order asked, across chunks', async () => {
     const rows = Array.from({ length: 2500 }, (_, i) => ({ b: `x\t${i}`, a: i, c: null }))
-    const lines = (await text(tsvStream(rows, ['a', 'b', 'c']))).split('\n')
+    const lines = (await text(tsvStream(rows, ['a', 'b', 'c'], ['a']))).split('\n')
     expect(lines).toHaveLength(2501)
-    expect(lines[0]).toBe('0\tx\\t0\t\\N')
-    expect(lines[2499]).toBe('2499\tx\\t2499\t\\N')
+    expect(lines[0]).toBe('0000000000\tx\\t0\t\\N')
+    expect(lines[2499]).toBe('0000002499\tx\\t2499\t\\N')
     expect(lines[2500]).toBe('')
   })
 })
