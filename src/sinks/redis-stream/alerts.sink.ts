@@ -75,7 +75,7 @@ export class RedisAlertSink {
 
   /**
    * Writes the messages of one batch of one partition, in order, in one round trip: runs of up to
-   * MESSAGES_PER_CALL messages, one script call each. Throws a retriable AppError when Redis cannot be
+   * MESSAGES_PER_CALL messages (a replay alone), one script call each. Throws a retriable AppError when Redis cannot be
    * reached or is in a state that passes (OOM, loading); a message Redis refuses for what it holds is
    * reported as an AppError in its place, and the messages after it as 'blocked'.
    */
@@ -87,7 +87,8 @@ export class RedisAlertSink {
       const streams = new Map<string, number>()
       const args: (string | number)[] = []
       for (const m of messages.slice(start, start + perCall)) {
-        if (run.length > 0 && args.length + argsOf(m) > ARGS_PER_CALL) break
+        // A replay scans its streams for its first copy: one per call, so Redis is not held long.
+        if (run.length > 0 && (args.length + argsOf(m) > ARGS_PER_CALL || m.replayOf || run[0]!.replayOf)) break
         let index = streams.get(m.integrationId)
         if (index === undefined) streams.set(m.integrationId, (index = FIRST_INTEGRATION_KEY + streams.size))
         args.push(m.offset.toString(), index, m.alerts.length, m.rejections.length, m.replayOf ? 1 : 0, m.replayOf?.requestId ?? '', m.replayOf?.receivedAtMs ?? 0)

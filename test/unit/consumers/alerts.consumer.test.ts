@@ -1,0 +1,62 @@
+// How the alerts consumer drives the sink's answers, with a scripted in-memory sink (the real sink
+// on Redis is test/integration/alerts-sink.test.ts): messages the sink left alone are written next,
+// a refused message becomes a rejection entry, and nothing is counted stored that was not written.
+import { expect, it } from 'vitest'
+import { encodeAlertMessage } from '../../../src/broker/messages/alerts.js'
+import type { InboundBatch } from '../../../src/broker/ports.js'
+import { AlertsConsumer, IntegrationCache } from '../../../src/consumers/alerts.consumer.js'
+import { AppError } from '../../../src/shared/errors.js'
+import { createLogger } from '../../../src/shared/logger.js'
+import { createMetrics } from '../../../src/shared/metrics.js'
+import type { MessageWrite, RedisAlertSink, WriteResult } from '../../../src/sinks/redis-stream/alerts.sink.js'
+import type { IntegrationRecord, IntegrationStore } from '../../../src/state/redis/integrations.js'
+
+const mapping = { severity: 'warning', description: '{{webhook.n}}', source: 'test' }
+const store = { byId: (id: string) => Promise.resolve({ id, mapping } as unknown as IntegrationRecord) } as unknown as IntegrationStore
+
+function batchOf(count: number): InboundBatch {
+  const messages = Array.from({ length: count }, (_, i) => {
+    const m = encodeAlertMessage(JSON.stringify({ n: i }), { integrationId: 'i1', accountId: 'a1', receivedAtMs: 1_700_000_000_000, requestId: `r${i}` }, 1 << 20)!
+    return { offset: BigInt(i), value: m.value, headers: m.headers }
+  })
+  return { topic: 'alerts', partition: 0, highWatermark: BigInt(count), messages }
+}
+
+/** Answers each write with the next scripted answer (a function of the messages sent); records the calls. */
+class ScriptedSink {
+  readonly calls: MessageWrite[][] = []
+  constructor(private readonly answers: ((messages: readonly MessageWrite[]) => WriteResult[])[]) {}
+  write(messages: readonly MessageWrite[]): Promise<WriteResult[]> {
+    this.calls.push([...messages])
+    return Promise.resolve(this.answers.shift()!(messages))
+  }
+}
+
+const run = async (sink: ScriptedSink) => {
+  const metrics = createMetrics()
+  const consumer = new AlertsConsumer(new IntegrationCache(store, 60_000), sink as unknown as RedisAlertSink, metrics, createLogger('silent'))
+  await consumer.handle(batchOf(5), { signal: new AbortController().signal })
+  return metrics
+}
+
+it('writes the messages the sink left alone behind a run it wrote late, from the first of them', async () => {
+  const sink = new ScriptedSink([(ms) => ms.map((_, i): WriteResult => (i < 2 ? 'written' : 'blocked')), (ms) => ms.map((): WriteResult => 'written')])
+  const metrics = await run(sink)
+  expect(sink.calls.map((c) => c.map((m) => Number(m.offset)))).toEqual([
+    [0, 1, 2, 3, 4],
+    [2, 3, 4],
+  ])
+  expect(await metrics.registry.getSingleMetricAsString('sluice_alerts_stored_total')).toMatch(/ 5$/m)
+})
+
+it('stores a rejection entry in place of a refused message, then the messages after it', async () => {
+  const refusal = new AppError('SINK_REFUSED_DATA', 'redis: WRONGTYPE', false)
+  const sink = new ScriptedSink([(ms) => ms.map((_, i): WriteResult => (i === 1 ? refusal : i < 1 ? 'written' : 'blocked')), (ms) => ms.map((): WriteResult => 'written')])
+  const metrics = await run(sink)
+  const second = sink.calls[1]!
+  expect(second.map((m) => Number(m.offset))).toEqual([1, 2, 3, 4])
+  expect(second[0]!.alerts).toEqual([])
+  expect(second[0]!.rejections[0]!.reason).toMatch(/^redis refused the entries of this message: redis: WRONGTYPE/)
+  // Messages 0, 2, 3 and 4: one alert each.
+  expect(await metrics.registry.getSingleMetricAsString('sluice_alerts_stored_total')).toMatch(/ 4$/m)
+})
