@@ -83,8 +83,7 @@ export class AlertsConsumer {
   /**
    * Writes the messages in order. A message Redis refuses as data (not as an outage) is replaced by a
    * rejection entry with Redis's message, or if that is refused too by a bare record of its offset
-   * (logged, counted), and the messages after it are written next; so are messages the sink left
-   * alone behind one it wrote late. Returns the writes that were new.
+   * (logged, counted), and the messages after it are written next. Returns the writes that were new.
    */
   private async writeIsolating(writes: readonly MessageWrite[], log: Logger): Promise<Set<MessageWrite>> {
     const fresh = new Set<MessageWrite>()
@@ -96,15 +95,7 @@ export class AlertsConsumer {
         if (r === 'written') fresh.add(pending[i]!)
       })
       const refusedAt = results.findIndex((r) => r instanceof AppError)
-      if (refusedAt < 0) {
-        // Messages left alone behind a run Redis refused whole and then took one by one: their
-        // predecessor is recorded now, so they are written from there.
-        const blockedAt = results.indexOf('blocked')
-        if (blockedAt < 0) break
-        if (blockedAt === 0) throw new AppError('SINK_UNAVAILABLE', 'redis left the first message of a write alone', true)
-        pending = pending.slice(blockedAt)
-        continue
-      }
+      if (refusedAt < 0) break
       const refused = pending[refusedAt]!
       const err = results[refusedAt] as AppError
       this.metrics.sinkErrors.inc({ sink: 'redis', kind: 'data' })

@@ -75,9 +75,10 @@ export class RedisAlertSink {
 
   /**
    * Writes the messages of one batch of one partition, in order, in one round trip: runs of up to
-   * MESSAGES_PER_CALL messages (a replay alone), one script call each. Throws a retriable AppError when Redis cannot be
-   * reached or is in a state that passes (OOM, loading); a message Redis refuses for what it holds is
-   * reported as an AppError in its place, and the messages after it as 'blocked'.
+   * MESSAGES_PER_CALL messages (a replay alone), one script call each. Throws a retriable AppError
+   * when Redis cannot be reached or is in a state that passes (OOM, loading); a message Redis refuses
+   * for what it holds is reported as an AppError in its place, and the messages after it as 'blocked'
+   * (never without a refusal before them).
    */
   async write(messages: readonly MessageWrite[], perCall = MESSAGES_PER_CALL, before = '-1'): Promise<WriteResult[]> {
     const pipeline = this.redis.pipeline()
@@ -93,7 +94,7 @@ export class RedisAlertSink {
         if (index === undefined) streams.set(m.integrationId, (index = FIRST_INTEGRATION_KEY + streams.size))
         args.push(m.offset.toString(), index, m.alerts.length, m.rejections.length, m.replayOf ? 1 : 0, m.replayOf?.requestId ?? '', m.replayOf?.receivedAtMs ?? 0)
         for (const a of m.alerts) pushFields(args, alertFields(a))
-        for (const r of m.rejections) pushFields(args, ['integrationId', r.integrationId, 'requestId', r.requestId, 'reason', r.reason, 'payload', r.payload, 'receivedAt', r.receivedAt])
+        for (const r of m.rejections) pushFields(args, Object.entries(r).flat() as string[])
         run.push(m)
       }
       const keys = [this.keys.offsets, this.keys.all, this.keys.rejections, ...[...streams.keys()].map((id) => this.keys.integration(id))]
@@ -114,9 +115,14 @@ export class RedisAlertSink {
       if (err) {
         const e = fromRedis(err)
         if (e.retriable) throw e
-        // Refused as a whole (not one message's stream): written one message per call, to find which.
-        results.push(...(perCall > 1 ? await this.write(run, 1, results.length > 0 ? messages[results.length - 1]!.offset.toString() : before) : [e]))
-        continue
+        if (perCall === 1) {
+          results.push(e)
+          continue
+        }
+        // Refused as a whole (not one message's stream): from this run on, written one message per
+        // call to find which (the calls queued behind it found their predecessor unrecorded and did nothing).
+        results.push(...(await this.write(messages.slice(results.length), 1, results.length > 0 ? messages[results.length - 1]!.offset.toString() : before)))
+        break
       }
       const each = value as (number | string)[]
       results.push(...run.map((_, i): WriteResult => (i >= each.length ? 'blocked' : each[i] === 1 ? 'written' : each[i] === 0 ? 'already' : refused(String(each[i])))))
