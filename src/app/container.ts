@@ -23,7 +23,6 @@ export type Service = 'kafka' | 'clickhouse' | 'redis'
 export const ALL_SERVICES: readonly Service[] = ['kafka', 'clickhouse', 'redis']
 
 export class Container {
-  readonly metrics: Metrics = createMetrics()
   readonly topics: TopicNames
   /** The services this process's roles use: only these are connected, migrated and asked by /readyz. */
   readonly needs: ReadonlySet<Service>
@@ -33,6 +32,7 @@ export class Container {
     readonly config: Config,
     readonly log: Logger,
     needs: readonly Service[] = ALL_SERVICES,
+    readonly metrics: Metrics = createMetrics(),
   ) {
     this.needs = new Set(needs)
     this.topics = topicNames(config)

@@ -6,7 +6,25 @@ import type { ConsumerHealth } from '../broker/ports.js'
 import type { Readiness } from '../http/server.js'
 import { ALL_SERVICES, type Container, type Service } from './container.js'
 
-export async function checkReadiness(c: Container, consumers: Readonly<Record<string, ConsumerHealth>> = {}, timeoutMs = 2000): Promise<Readiness> {
+/**
+ * more: the checks of the process's consumer thread (its services and consumers, see
+ * threadChecks); a check failing in either thread fails the process's.
+ */
+export async function checkReadiness(c: Container, consumers: Readonly<Record<string, ConsumerHealth>> = {}, more: Readonly<Record<string, string>> = {}, timeoutMs = 2000): Promise<Readiness> {
+  const checks = await threadChecks(c, consumers, timeoutMs)
+  for (const [name, v] of Object.entries(more)) if (checks[name] === undefined || checks[name] === 'ok') checks[name] = v
+  const intake = c.madeIntake?.state()
+  const spoolTakes = intake !== undefined && c.intake.hasRoom()
+  if (intake) {
+    const held = `${intake.spool.messages} messages, ${intake.spool.bytes} of ${intake.spool.maxBytes} bytes`
+    checks['spool'] = !intake.spooling ? 'ok' : spoolTakes ? `spooling: ${held}` : `full: ${held}`
+  }
+  const failing = Object.entries(checks).filter(([name, v]) => v !== 'ok' && !(spoolTakes && (name === 'kafka' || name === 'spool')))
+  return { ready: failing.length === 0, degraded: Object.values(checks).some((v) => v !== 'ok'), checks }
+}
+
+/** The checks of one thread: each service its container needs ('ok' or its error) and each consumer ('ok' or where it is stuck). */
+export async function threadChecks(c: Container, consumers: Readonly<Record<string, ConsumerHealth>>, timeoutMs = 2000): Promise<Record<string, string>> {
   const within = async (p: () => Promise<unknown>): Promise<string> => {
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {
@@ -33,12 +51,5 @@ export async function checkReadiness(c: Container, consumers: Readonly<Record<st
   const results = await Promise.all(needed.map((s) => within(probes[s])))
   const checks: Record<string, string> = Object.fromEntries(needed.map((s, i) => [s, results[i]!]))
   for (const [role, health] of Object.entries(consumers)) checks[`${role}-consumer`] = health.stalled ? `stalled: ${health.detail}` : 'ok'
-  const intake = c.madeIntake?.state()
-  const spoolTakes = intake !== undefined && c.intake.hasRoom()
-  if (intake) {
-    const held = `${intake.spool.messages} messages, ${intake.spool.bytes} of ${intake.spool.maxBytes} bytes`
-    checks['spool'] = !intake.spooling ? 'ok' : spoolTakes ? `spooling: ${held}` : `full: ${held}`
-  }
-  const failing = Object.entries(checks).filter(([name, v]) => v !== 'ok' && !(spoolTakes && (name === 'kafka' || name === 'spool')))
-  return { ready: failing.length === 0, degraded: Object.values(checks).some((v) => v !== 'ok'), checks }
+  return checks
 }

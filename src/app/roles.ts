@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import { registerAdminRoutes, registerEdgeRoutes } from './http-routes.js'
 import { groupIds } from '../broker/topics.js'
-import type { ConsumerOptions } from '../broker/ports.js'
+import type { Consumer, ConsumerOptions } from '../broker/ports.js'
 import { AlertsConsumer, IntegrationCache } from '../consumers/alerts.consumer.js'
 import { EventsConsumer } from '../consumers/events.consumer.js'
 import type { Container, Service } from './container.js'
@@ -65,4 +65,20 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
 /** The services the roles need together. */
 export function needsOf(roles: readonly Role[]): Service[] {
   return [...new Set(roles.flatMap((r) => ROLE_SPECS[r].needs))]
+}
+
+/** Starts the consumer of each role that has one, into `started` (so a failure can stop those already running). */
+export async function startConsumers(container: Container, roles: readonly Role[], started: Record<string, Consumer>, onFatal: (err: unknown) => void): Promise<void> {
+  for (const role of roles) {
+    const options = ROLE_SPECS[role].consumer?.(container)
+    if (!options) continue
+    const consumer = container.broker.createConsumer({ ...options, onFatal })
+    started[role] = consumer
+    await consumer.start()
+  }
+}
+
+/** Each consumer finishes its batch in progress, commits and leaves its group. */
+export async function stopConsumers(consumers: Readonly<Record<string, Consumer>>): Promise<void> {
+  for (const c of Object.values(consumers)) await c.stop()
 }

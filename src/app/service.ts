@@ -1,14 +1,16 @@
 // Starts the roles asked for in one process and stops them in order:
 // stop accepting (503) → HTTP drains → consumers finish their batch and commit → producer flushes →
-// ClickHouse and Redis close.
+// ClickHouse and Redis close. When the process both serves HTTP and consumes, the consumers run in a
+// thread of their own (consumer-thread.ts) unless SLUICE_CONSUMER_THREAD is off.
 import type { Consumer } from '../broker/ports.js'
 import type { Config } from '../config/index.js'
 import { buildHttpHost, registeredRoutes } from '../http/server.js'
 import type { Logger } from '../shared/logger.js'
+import { ConsumerThread } from './consumer-thread.js'
 import { Container } from './container.js'
 import { ADMIN_ERROR_HANDLERS } from './http-routes.js'
 import { checkReadiness } from './readiness.js'
-import { needsOf, ROLE_SPECS, type Role } from './roles.js'
+import { needsOf, ROLE_SPECS, startConsumers, stopConsumers, type Role } from './roles.js'
 
 export { ROLES, type Role } from './roles.js'
 
@@ -22,8 +24,12 @@ export interface RunningService {
 
 /** onFatal: a consumer stopped for good; the process should shut down and exit non-zero. */
 export async function startService(config: Config, roles: readonly Role[], log: Logger, onFatal: (err: unknown) => void = () => undefined): Promise<RunningService> {
-  const container = new Container(config, log, needsOf(roles))
+  const consuming = roles.filter((r) => ROLE_SPECS[r].consumer)
+  const threaded = config.consumerThread && consuming.length > 0 && roles.some((r) => ROLE_SPECS[r].routes)
+  const inProcess = threaded ? roles.filter((r) => !consuming.includes(r)) : roles
+  const container = new Container(config, log, needsOf(inProcess))
   let draining = false
+  let thread: ConsumerThread | undefined
   const consumers: Record<string, Consumer> = {}
   const isDraining = () => draining
   const app = buildHttpHost({
@@ -31,32 +37,29 @@ export async function startService(config: Config, roles: readonly Role[], log: 
     log,
     metrics: container.metrics,
     isDraining,
-    readiness: () => checkReadiness(container, Object.fromEntries(Object.entries(consumers).map(([role, c]) => [role, c.health()]))),
+    readiness: async () => checkReadiness(container, Object.fromEntries(Object.entries(consumers).map(([role, c]) => [role, c.health()])), threaded ? await threadChecks() : {}),
+    scrape: () => thread?.scrape(container.metrics) ?? container.metrics.registry.metrics(),
     apiErrorHandlers: roles.includes('admin') ? ADMIN_ERROR_HANDLERS : [],
     checkAnswers: config.http.checkAnswers,
   })
+  const threadChecks = async () => (thread ? thread.checks() : { 'consumer-thread': 'starting' })
   let url: string
   try {
     await container.prepare()
     const shared = { isDraining, edgeInProcess: roles.includes('edge') }
-    for (const role of roles) await ROLE_SPECS[role].prepare?.(container)
-    for (const role of roles) await ROLE_SPECS[role].routes?.(app, container, shared)
+    for (const role of inProcess) await ROLE_SPECS[role].prepare?.(container)
+    for (const role of inProcess) await ROLE_SPECS[role].routes?.(app, container, shared)
     // Listen before consuming: a taken port stops the process before it joins the consumer group.
     url = await app.listen({ host: config.http.host, port: config.http.port })
-    for (const role of roles) {
-      const options = ROLE_SPECS[role].consumer?.(container)
-      if (!options) continue
-      const consumer = container.broker.createConsumer({ ...options, onFatal })
-      consumers[role] = consumer
-      await consumer.start()
-    }
+    if (threaded) thread = await ConsumerThread.start(config, consuming, log, onFatal)
+    else await startConsumers(container, roles, consumers, onFatal)
   } catch (err) {
     await app.close().catch(() => undefined)
-    for (const c of Object.values(consumers)) await c.stop().catch(() => undefined)
+    await stopConsumers(consumers).catch(() => undefined)
     await container.close().catch(() => undefined)
     throw err
   }
-  log.info({ url, roles }, 'sluice is serving')
+  log.info({ url, roles, ...(threaded ? { consumerThread: consuming } : {}) }, 'sluice is serving')
 
   return {
     url,
@@ -66,7 +69,8 @@ export async function startService(config: Config, roles: readonly Role[], log: 
       draining = true
       log.info('shutting down: no new requests')
       await app.close()
-      for (const c of Object.values(consumers)) await c.stop()
+      await thread?.stop()
+      await stopConsumers(consumers)
       await container.close()
       log.info('shutdown complete')
     },

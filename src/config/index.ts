@@ -58,6 +58,11 @@ const SETTINGS = {
   logLevel: setting('SLUICE_LOG_LEVEL', Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }), 'pino log level'),
   dataDir: optional('SLUICE_DATA_DIR', Type.String({ minLength: 1 }), 'where `sluice stack` keeps data and logs', '`<project>/.sluice`', (_v, raw) => dataDirOf(raw)),
   shutdownTimeoutMs: setting('SLUICE_SHUTDOWN_TIMEOUT_MS', int(1000, 600_000, 20_000), 'deadline of a graceful shutdown'),
+  consumerThread: setting(
+    'SLUICE_CONSUMER_THREAD',
+    Type.Boolean({ default: true }),
+    'a process that serves HTTP (edge, admin) and consumes (events, alerts) runs its consumers in a worker thread of their own, so they do not share one event loop with the routes',
+  ),
   spool: {
     dir: optional(
       'SLUICE_SPOOL_DIR',

@@ -26,6 +26,8 @@ export interface HostOptions {
   readonly metrics: Metrics
   readonly isDraining: () => boolean
   readonly readiness: () => Promise<Readiness>
+  /** The text of GET /metrics; by default the registry's. */
+  readonly scrape?: () => Promise<string>
   /** The error body of each API by path prefix, for errors met before any route (the router's). */
   readonly apiErrorHandlers?: readonly { readonly prefix: string; readonly handler: ErrorHandler }[]
   /** Development and tests: an answer that does not match its declared schema is a 500. */
@@ -116,7 +118,7 @@ export function buildHttpHost(options: HostOptions): FastifyInstance {
     return reply.code(ready ? 200 : 503).send({ status: !ready ? 'unavailable' : degraded ? 'degraded' : 'ready', checks })
   })
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics())
+    return reply.type(metrics.registry.contentType).send(await (options.scrape?.() ?? metrics.registry.metrics()))
   })
   return app
 }

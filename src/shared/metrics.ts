@@ -1,9 +1,10 @@
 // Every Prometheus metric of the service, in one registry per process (tests build their own).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
-export function createMetrics() {
+/** defaults: the process's own metrics (CPU, memory, event loop); a worker thread's registry leaves them to the main thread's. */
+export function createMetrics({ defaults = true }: { defaults?: boolean } = {}) {
   const registry = new Registry()
-  collectDefaultMetrics({ register: registry, prefix: 'sluice_' })
+  if (defaults) collectDefaultMetrics({ register: registry, prefix: 'sluice_' })
   return {
     registry,
     httpRequests: new Counter({

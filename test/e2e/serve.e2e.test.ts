@@ -36,10 +36,28 @@ it('on SIGTERM finishes what it accepted, then exits 0', async () => {
   )
   expect(res.status).toBe(202)
   await waitFor('rows', async () => ((await t.count('events')) === 500 ? true : undefined))
+  // Every role in one process: the consumers run in a thread of their own, and the process's
+  // /readyz and /metrics include what that thread reports.
+  expect(log).toMatch(/"thread":"consumers".*"msg":"joined the consumer group"/)
+  expect(log).toMatch(/"consumerThread":\["events","alerts"\],"msg":"sluice is serving"/)
+  const ready = (await (await fetch(`${url}/readyz`)).json()) as { checks: Record<string, string> }
+  expect(ready.checks).toMatchObject({ clickhouse: 'ok', kafka: 'ok', redis: 'ok', 'events-consumer': 'ok', 'alerts-consumer': 'ok' })
+  const metrics = await (await fetch(`${url}/metrics`)).text()
+  expect(metrics).toMatch(/^sluice_events_accepted_total 500$/m) // the routes' thread
+  expect(metrics).toMatch(/^sluice_clickhouse_insert_rows_sum 500$/m) // the consumer thread
+  expect(metrics.match(/^sluice_process_resident_memory_bytes /gm)).toHaveLength(1) // the process's own, once
   child.kill('SIGTERM')
   await exited(child)
   expect(child.exitCode).toBe(0)
   const messages = [...log.matchAll(/"msg":"([^"]+)"/g)].map((m) => m[1])
   expect(messages.slice(-3)).toEqual(['signal received', 'shutting down: no new requests', 'shutdown complete'])
   expect(log).not.toMatch(/[Aa]uthorization|sdk_srv_/)
+})
+
+it('with every role, exits 1 naming the cause when the consumer thread cannot start', async () => {
+  // ClickHouse refuses connections: the edge's own services are up, the events consumer's migrations fail.
+  const res = await runSluice(['serve'], { ...t.env, SLUICE_PORT: '0', CLICKHOUSE_URL: 'http://127.0.0.1:1' })
+  expect(res.code).toBe(1)
+  expect(res.stdout).toMatch(/"msg":"sluice could not start"/)
+  expect(res.stdout).toMatch(/ECONNREFUSED/)
 })

@@ -75,7 +75,9 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
     bootstrap: () => bootstrapDemoAccount(state),
     start: async (roles = ['edge', 'admin', 'events'], extra = {}) => {
       const cfg = Object.keys(extra).length ? loadConfig({ ...env, ...extra }) : config
-      const service = await startService(cfg, roles, createLogger(cfg.logLevel))
+      // In process under vitest the consumers stay on the test's thread: the consumer thread's entry is
+      // compiled JavaScript (dist), which the spawned `sluice serve` of the e2e tests runs.
+      const service = await startService({ ...cfg, consumerThread: false }, roles, createLogger(cfg.logLevel))
       running.push(service)
       return service
     },

@@ -1,0 +1,42 @@
+// Entry of the consumer thread (see consumer-thread.ts): a container for the consumer roles'
+// services, their consumers, and answers to the main thread's questions.
+import { parentPort, workerData } from 'node:worker_threads'
+import type { Consumer } from '../broker/ports.js'
+import { createLogger } from '../shared/logger.js'
+import { createMetrics } from '../shared/metrics.js'
+import { toThreadError, type Notice, type Reply, type Request, type ThreadData } from './consumer-thread.js'
+import { Container } from './container.js'
+import { threadChecks } from './readiness.js'
+import { needsOf, startConsumers, stopConsumers } from './roles.js'
+
+const port = parentPort!
+const { config, roles } = workerData as ThreadData
+const log = createLogger(config.logLevel).child({ thread: 'consumers' })
+const container = new Container(config, log, needsOf(roles), createMetrics({ defaults: false }))
+const consumers: Record<string, Consumer> = {}
+const notify = (notice: Notice) => port.postMessage(notice)
+
+const answers: Record<Request['kind'], () => Promise<unknown>> = {
+  checks: () => threadChecks(container, Object.fromEntries(Object.entries(consumers).map(([role, c]) => [role, c.health()]))),
+  metrics: () => container.metrics.registry.getMetricsAsJSON(),
+  stop: async () => {
+    await stopConsumers(consumers)
+    await container.close()
+  },
+}
+port.on('message', (request: Request) => {
+  answers[request.kind]().then(
+    (value) => port.postMessage({ id: request.id, value } satisfies Reply),
+    (err: unknown) => port.postMessage({ id: request.id, error: toThreadError(err).message } satisfies Reply),
+  )
+})
+
+try {
+  await container.prepare()
+  await startConsumers(container, roles, consumers, (err) => notify({ kind: 'fatal', error: toThreadError(err) }))
+  notify({ kind: 'started' })
+} catch (err) {
+  await stopConsumers(consumers).catch(() => undefined)
+  await container.close().catch(() => undefined)
+  notify({ kind: 'failed', error: toThreadError(err) })
+}
