@@ -11,6 +11,7 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import http from 'node:http'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -406,9 +407,20 @@ async function webhooksSection() {
     const s = await sluice(roles)
     try {
       const { path } = await integration(s)
-      const runs = await repeat(() => wrk(`${s.url}${path}`, body, seconds, 50))
+      let payloads = 0
+      const runs = await repeat(async () => {
+        const t0 = performance.now()
+        const run = wrk(`${s.url}${path}`, body, seconds, 50)
+        if (name !== 'allRoles') return run
+        // With the consumers on a thread of their own the edge can accept faster than they store:
+        // the run ends once every accepted payload's 3 alerts are in their streams.
+        payloads += run.requests
+        while ((await alertsStored(s.url)) < payloads * 3) await sleep(50)
+        return { ...run, stored: run.requests / ((performance.now() - t0) / 1000) }
+      })
       section[name] = {
         rps: spread(runs.map((r) => r.rps)),
+        ...(name === 'allRoles' ? { endToEnd: spread(runs.map((r) => r.stored)) } : {}),
         p50Ms: median(runs.map((r) => r.p50)),
         p99Ms: median(runs.map((r) => r.p99)),
         ratioToBare: round(median(runs.map((r) => r.rps)) / section.bareFastify.median, 2),
@@ -428,6 +440,11 @@ async function webhooksSection() {
   results.webhooks = section
 }
 
+/** Alerts a Sluice process has written to their streams (its consumer thread's included). */
+async function alertsStored(url) {
+  return Number(/^sluice_alerts_stored_total (\d+)/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? 0)
+}
+
 /** Starts an alerts-only process on s's names and times it storing the alerts of `messages` payloads of 3 alerts. */
 async function drainAlerts(s, messages) {
   const port = nextPort++
@@ -435,32 +452,42 @@ async function drainAlerts(s, messages) {
   const consumer = await startServe({ ...s.env, SLUICE_PORT: String(port) }, url, ['--roles', 'alerts'])
   const t0 = performance.now()
   try {
-    for (;;) {
-      const stored = Number(/^sluice_alerts_stored_total (\d+)/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? 0)
-      if (stored >= messages * 3) break
-      await sleep(50)
-    }
+    while ((await alertsStored(url)) < messages * 3) await sleep(50)
   } finally {
     await consumer.stop()
   }
   return { messages, messagesPerSecond: Math.round(messages / ((performance.now() - t0) / 1000)) }
 }
 
-/** Webhook POST to the alert's stream entry, at half the all-roles rate; the payload carries the sender's clock. */
+/**
+ * Webhook POST to the alert's stream entry, at half the all-roles rate; the payload carries the
+ * sender's clock, read just before the request is written. The sender is a keep-alive node:http
+ * agent (fetch's own overhead at this rate delayed the requests it timed). The first seconds after
+ * the process starts (JIT, first fetches of the consumer group) are a warm-up at the same rate, kept
+ * out of the percentiles and reported by their maximum.
+ */
 async function latencySection() {
-  const rate = (results.webhooks?.allRoles?.rps.median ?? 2000) / 2
+  // Half of what all roles sustain end to end (accepted and stored), not of what the edge accepts.
+  const rate = (results.webhooks?.allRoles?.endToEnd.median ?? 2000) / 2
   const s = await sluice(['edge', 'admin', 'events', 'alerts'])
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 })
   try {
     const { path, id } = await integration(s)
     const stream = `${s.env.REDIS_KEY_PREFIX}alerts:integration:${id}`
-    const seconds = SMOKE ? 2 : 20
+    const warmup = SMOKE ? 1 : 5
+    const seconds = warmup + (SMOKE ? 2 : 20)
     const t0 = Date.now()
+    const measuredFrom = t0 + warmup * 1000
     let sent = 0
+    const posts = []
     const inFlight = new Set()
     for (let i = 0; Date.now() - t0 < seconds * 1000; i++) {
       const due = t0 + (i / rate) * 1000
       if (due > Date.now()) await sleep(due - Date.now())
-      const p = fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(alertmanagerPayload(Date.now())) }).then((r) => r.arrayBuffer())
+      const sentAt = Date.now()
+      const p = httpPost(agent, `${s.url}${path}`, JSON.stringify(alertmanagerPayload(sentAt))).then(() => {
+        if (sentAt >= measuredFrom) posts.push(Date.now() - sentAt)
+      })
       inFlight.add(p)
       void p.finally(() => inFlight.delete(p))
       if (inFlight.size >= 64) await Promise.race(inFlight)
@@ -468,11 +495,17 @@ async function latencySection() {
     }
     await Promise.all(inFlight)
     const latencies = []
-    for (let start = '-'; latencies.length < sent * 3;) {
+    let warmupMaxMs = 0
+    let seen = 0
+    for (let start = '-'; seen < sent * 3;) {
       const entries = await s.state.redis.xrange(stream, start, '+', 'COUNT', 5000)
       for (const [entryId, fields] of entries) {
+        seen++
         const sentAt = Number(JSON.parse(fields[fields.indexOf('customFields') + 1] ?? '{}').sentAt)
-        if (sentAt) latencies.push(Number(entryId.split('-')[0]) - sentAt)
+        const ms = Number(entryId.split('-')[0]) - sentAt
+        if (!sentAt) continue
+        if (sentAt >= measuredFrom) latencies.push(ms)
+        else warmupMaxMs = Math.max(warmupMaxMs, ms)
       }
       if (entries.length === 0) {
         await sleep(100)
@@ -481,11 +514,33 @@ async function latencySection() {
       }
       start = `(${entries.at(-1)[0]}`
     }
-    results.latency = { requestsPerSecond: Math.round(rate), alerts: latencies.length, p50Ms: quantile(latencies, 0.5), p99Ms: quantile(latencies, 0.99), maxMs: Math.max(...latencies) }
+    results.latency = {
+      requestsPerSecond: Math.round(rate),
+      alerts: latencies.length,
+      p50Ms: quantile(latencies, 0.5),
+      p99Ms: quantile(latencies, 0.99),
+      maxMs: Math.max(...latencies),
+      post202: { p50Ms: quantile(posts, 0.5), p99Ms: quantile(posts, 0.99) },
+      warmupSeconds: warmup,
+      warmupMaxMs,
+    }
   } finally {
+    agent.destroy()
     await s.stop()
     await s.cleanup()
   }
+}
+
+/** A POST through a keep-alive agent; resolves with the status once the answer is read. */
+function httpPost(agent, url, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      res.resume()
+      res.on('end', () => resolve(res.statusCode))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
 }
 
 async function adminSection() {
@@ -518,7 +573,7 @@ async function rssSection() {
   }
   await sample(0)
   const eventRate = (results.events?.bodies[500]?.endToEnd.median ?? 40_000) / 4
-  const hookRate = (results.webhooks?.allRoles?.rps.median ?? 2000) / 4
+  const hookRate = (results.webhooks?.allRoles?.endToEnd.median ?? 2000) / 4
   const t0 = Date.now()
   let stop = false
   const senders = [
@@ -625,14 +680,23 @@ function printTable(r) {
   if (r.webhooks) {
     rows.push([`bare Fastify parse-and-202, ${r.webhooks.payloadBytes}-byte payload, 50 connections`, `${sp(r.webhooks.bareFastify)} req/s`, 'bound'])
     rows.push(['webhooks, all roles in one process', `${sp(r.webhooks.allRoles.rps)} req/s`, `${r.webhooks.allRoles.ratioToBare} of bare (target ≥ 0.6)`])
+    rows.push(['the same runs end to end: until their alerts are in the streams', `${sp(r.webhooks.allRoles.endToEnd)} payloads/s`, ''])
     rows.push(['webhooks, edge-only process', `${sp(r.webhooks.edgeOnly.rps)} req/s`, `${r.webhooks.edgeOnly.ratioToBare} of bare (target ≥ 0.8)`])
     rows.push([
       `alerts consumer alone, draining ${k(r.webhooks.alertsConsumer.messages)} payloads`,
       `${k(r.webhooks.alertsConsumer.messagesPerSecond)} payloads/s`,
-      'bound of all roles (3 alerts rendered and stored each)',
+      'its own rate (3 alerts rendered and stored each)',
     ])
   }
-  if (r.latency) rows.push([`webhook POST → stream entry at ${k(r.latency.requestsPerSecond)} req/s`, `p50 ${r.latency.p50Ms} ms, p99 ${r.latency.p99Ms} ms`, 'target p99 < 100 ms'])
+  if (r.latency) {
+    const l = r.latency
+    rows.push([
+      `webhook POST → stream entry at ${k(l.requestsPerSecond)} req/s, after ${l.warmupSeconds} s of warm-up`,
+      `p50 ${l.p50Ms} ms, p99 ${l.p99Ms} ms, max ${l.maxMs} ms`,
+      'target p99 < 100 ms',
+    ])
+    rows.push(['the same: POST answered (202)', `p50 ${l.post202.p50Ms} ms, p99 ${l.post202.p99Ms} ms`, `warm-up: max ${l.warmupMaxMs} ms to the stream`])
+  }
   if (r.admin) {
     rows.push(['segment upload of 10,000 keys', `${r.admin.segments.uploadOf10000KeysMs.toFixed(1)} ms`, ''])
     rows.push(['page through 100,000 segment keys (500 GETs)', `${k(r.admin.segments.pageThrough100000KeysMs)} ms`, ''])
