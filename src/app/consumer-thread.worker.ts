@@ -1,6 +1,7 @@
 // Entry of the consumer thread (see consumer-thread.ts): a container for the consumer roles'
 // services, their consumers, and answers to the main thread's questions.
 import { parentPort, workerData } from 'node:worker_threads'
+import pino from 'pino'
 import type { Consumer } from '../broker/ports.js'
 import { createLogger } from '../shared/logger.js'
 import { createMetrics } from '../shared/metrics.js'
@@ -11,7 +12,9 @@ import { needsOf, startConsumers, stopConsumers } from './roles.js'
 
 const port = parentPort!
 const { config, roles } = workerData as ThreadData
-const log = createLogger(config.logLevel).child({ thread: 'consumers' })
+// Synchronous writes: pino flushes an asynchronous destination at exit only in the main thread, so a
+// worker's last lines (before a fatal error, say) would be lost when the thread ends.
+const log = createLogger(config.logLevel, pino.destination({ dest: 1, sync: true })).child({ thread: 'consumers' })
 const container = new Container(config, log, needsOf(roles), createMetrics({ defaults: false }))
 const consumers: Record<string, Consumer> = {}
 const notify = (notice: Notice) => port.postMessage(notice)

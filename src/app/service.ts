@@ -37,7 +37,7 @@ export async function startService(config: Config, roles: readonly Role[], log: 
     log,
     metrics: container.metrics,
     isDraining,
-    readiness: async () => checkReadiness(container, Object.fromEntries(Object.entries(consumers).map(([role, c]) => [role, c.health()])), threaded ? await threadChecks() : {}),
+    readiness: () => checkReadiness(container, Object.fromEntries(Object.entries(consumers).map(([role, c]) => [role, c.health()])), threaded ? threadChecks() : {}),
     scrape: () => thread?.scrape(container.metrics) ?? container.metrics.registry.metrics(),
     apiErrorHandlers: roles.includes('admin') ? ADMIN_ERROR_HANDLERS : [],
     checkAnswers: config.http.checkAnswers,
@@ -69,9 +69,13 @@ export async function startService(config: Config, roles: readonly Role[], log: 
       draining = true
       log.info('shutting down: no new requests')
       await app.close()
-      await thread?.stop()
-      await stopConsumers(consumers)
-      await container.close()
+      try {
+        await thread?.stop()
+        await stopConsumers(consumers)
+      } finally {
+        // The producer flushes and the spool closes even if the consumers could not stop cleanly.
+        await container.close()
+      }
       log.info('shutdown complete')
     },
   }
