@@ -1,11 +1,10 @@
 #!/usr/bin/env node
-// npm run bench:kafka-clients: the producer of kafkajs (what Sluice uses) beside @platformatic/kafka's
-// (a dev dependency, for this measurement only), on the local stack's Kafka, for the edge's two
+// npm run bench:kafka-clients: the producer of kafkajs (Sluice's consumers' client) beside
+// @platformatic/kafka's (its publisher's), on the local stack's Kafka, for the edge's two
 // message shapes: a 1.9 KB webhook payload and an SDK body of 500 events (~75 KB). Both send the
 // same messages with acks = all, in the same batches and with as many sends in flight, one client
 // after the other, alternating, --runs times; printed: messages per second and this process's CPU
-// per message (median and spread). Not part of `npm run bench`: it measures a client Sluice does
-// not use yet.
+// per message (median and spread). Not part of `npm run bench`.
 import { parseArgs } from 'node:util'
 import { Producer } from '@platformatic/kafka'
 import { Kafka, logLevel } from 'kafkajs'

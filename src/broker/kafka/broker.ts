@@ -1,5 +1,6 @@
 // The Kafka adapter of the broker port: admin (topics, metadata), publisher (grouped, planned
-// sends) and supervised consumers, over one kafkajs client. Nothing else in the service imports kafkajs.
+// sends, with @platformatic/kafka's producer) and supervised consumers (kafkajs). Nothing else in
+// the service imports a Kafka client.
 import type { Config } from '../../config/index.js'
 import type { Logger } from '../../shared/logger.js'
 import type { Metrics } from '../../shared/metrics.js'
@@ -24,7 +25,7 @@ export class KafkaBroker implements Broker {
   ) {
     this.kafka = createKafka(settings, log)
     this.admin = new KafkaAdmin(this.kafka, settings, log)
-    this.publisher = new KafkaPublisher(this.kafka, this.admin, settings, log)
+    this.publisher = new KafkaPublisher(this.admin, settings, log)
   }
 
   ensureTopics(topics: readonly string[]): Promise<void> {
