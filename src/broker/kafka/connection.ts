@@ -1,4 +1,5 @@
-// The kafkajs client of a process, with its log lines routed into pino.
+// The kafkajs client of a process (admin and consumers; the publisher uses @platformatic/kafka),
+// with its log lines routed into pino.
 import { Kafka, logLevel as KafkaLogLevel, type LogEntry } from 'kafkajs'
 import type { Logger } from '../../shared/logger.js'
 
@@ -19,8 +20,8 @@ export function createKafka(settings: ConnectionSettings, log: Logger): Kafka {
       const { message, ...rest } = entry.log
       // NOTE: kafkajs logs every retriable broker answer ("coordinator is loading", ...) at error
       // level from its Connection layer and retries it; what finally fails reaches our code as an
-      // error, so those are warnings here. It also warns that bounded retries weaken idempotence:
-      // after a failed flush the publisher replaces the producer (new producer id), so that is debug.
+      // error, so those are warnings here. Its notice that bounded retries weaken an idempotent
+      // producer concerns a producer this service no longer makes with kafkajs: debug.
       const level =
         entry.level <= KafkaLogLevel.ERROR ? (entry.namespace === 'Connection' ? 'warn' : 'error') : entry.level === KafkaLogLevel.WARN && !message.startsWith('Limiting retries') ? 'warn' : 'debug'
       log[level]({ kafka: { namespace: entry.namespace, ...rest } }, message)
