@@ -8,7 +8,6 @@ import { Worker } from 'node:worker_threads'
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client'
 import type { Config } from '../config/index.js'
 import { HttpError } from '../http/errors.js'
-import type { Logger } from '../shared/logger.js'
 import type { Metrics } from '../shared/metrics.js'
 import type { Role } from './roles.js'
 
@@ -44,10 +43,7 @@ export class ConsumerThread {
   private ended: Error | undefined
   private readonly exited: Promise<void>
 
-  private constructor(
-    private readonly worker: Worker,
-    private readonly log: Logger,
-  ) {
+  private constructor(private readonly worker: Worker) {
     this.exited = new Promise((resolve) => worker.once('exit', () => resolve()))
   }
 
@@ -56,10 +52,10 @@ export class ConsumerThread {
    * rejects with the thread's error if they cannot start. After that, onFatal is called once if a
    * consumer there stops for good or the thread dies. entry: the thread's script (tests use their own).
    */
-  static start(config: Config, roles: readonly Role[], log: Logger, onFatal: (err: unknown) => void, entry = new URL('./consumer-thread.worker.js', import.meta.url)): Promise<ConsumerThread> {
+  static start(config: Config, roles: readonly Role[], onFatal: (err: unknown) => void, entry = new URL('./consumer-thread.worker.js', import.meta.url)): Promise<ConsumerThread> {
     const data: ThreadData = { config, roles }
     const worker = new Worker(entry, { workerData: data, name: 'sluice-consumers' })
-    const thread = new ConsumerThread(worker, log)
+    const thread = new ConsumerThread(worker)
     return new Promise((resolve, reject) => {
       let started = false
       let reported = false

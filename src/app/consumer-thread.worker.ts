@@ -8,7 +8,7 @@ import { createMetrics } from '../shared/metrics.js'
 import { toThreadError, type Notice, type Reply, type Request, type ThreadData } from './consumer-thread.js'
 import { Container } from './container.js'
 import { threadChecks } from './readiness.js'
-import { needsOf, startConsumers, stopConsumers } from './roles.js'
+import { healthOf, needsOf, startConsumers, stopConsumers } from './roles.js'
 
 const port = parentPort!
 const { config, roles } = workerData as ThreadData
@@ -20,7 +20,7 @@ const consumers: Record<string, Consumer> = {}
 const notify = (notice: Notice) => port.postMessage(notice)
 
 const answers: Record<Request['kind'], () => Promise<unknown>> = {
-  checks: () => threadChecks(container, Object.fromEntries(Object.entries(consumers).map(([role, c]) => [role, c.health()]))),
+  checks: () => threadChecks(container, healthOf(consumers)),
   metrics: () => container.metrics.registry.getMetricsAsJSON(),
   stop: async () => {
     await stopConsumers(consumers)

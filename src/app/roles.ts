@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import { registerAdminRoutes, registerEdgeRoutes } from './http-routes.js'
 import { groupIds } from '../broker/topics.js'
-import type { Consumer, ConsumerOptions } from '../broker/ports.js'
+import type { Consumer, ConsumerHealth, ConsumerOptions } from '../broker/ports.js'
 import { AlertsConsumer, IntegrationCache } from '../consumers/alerts.consumer.js'
 import { EventsConsumer } from '../consumers/events.consumer.js'
 import type { Container, Service } from './container.js'
@@ -81,4 +81,9 @@ export async function startConsumers(container: Container, roles: readonly Role[
 /** Each consumer finishes its batch in progress, commits and leaves its group. */
 export async function stopConsumers(consumers: Readonly<Record<string, Consumer>>): Promise<void> {
   for (const c of Object.values(consumers)) await c.stop()
+}
+
+/** Each running consumer's health, by role (for readiness). */
+export function healthOf(consumers: Readonly<Record<string, Consumer>>): Record<string, ConsumerHealth> {
+  return Object.fromEntries(Object.entries(consumers).map(([role, c]) => [role, c.health()]))
 }

@@ -10,7 +10,7 @@ import { ConsumerThread } from './consumer-thread.js'
 import { Container } from './container.js'
 import { ADMIN_ERROR_HANDLERS } from './http-routes.js'
 import { checkReadiness } from './readiness.js'
-import { needsOf, ROLE_SPECS, startConsumers, stopConsumers, type Role } from './roles.js'
+import { healthOf, needsOf, ROLE_SPECS, startConsumers, stopConsumers, type Role } from './roles.js'
 
 export { ROLES, type Role } from './roles.js'
 
@@ -37,12 +37,12 @@ export async function startService(config: Config, roles: readonly Role[], log: 
     log,
     metrics: container.metrics,
     isDraining,
-    readiness: () => checkReadiness(container, Object.fromEntries(Object.entries(consumers).map(([role, c]) => [role, c.health()])), threaded ? threadChecks() : {}),
+    readiness: () => checkReadiness(container, healthOf(consumers), threaded ? consumerThreadChecks() : {}),
     scrape: () => thread?.scrape(container.metrics) ?? container.metrics.registry.metrics(),
     apiErrorHandlers: roles.includes('admin') ? ADMIN_ERROR_HANDLERS : [],
     checkAnswers: config.http.checkAnswers,
   })
-  const threadChecks = async () => (thread ? thread.checks() : { 'consumer-thread': 'starting' })
+  const consumerThreadChecks = async () => (thread ? thread.checks() : { 'consumer-thread': 'starting' })
   let url: string
   try {
     await container.prepare()
@@ -51,7 +51,7 @@ export async function startService(config: Config, roles: readonly Role[], log: 
     for (const role of inProcess) await ROLE_SPECS[role].routes?.(app, container, shared)
     // Listen before consuming: a taken port stops the process before it joins the consumer group.
     url = await app.listen({ host: config.http.host, port: config.http.port })
-    if (threaded) thread = await ConsumerThread.start(config, consuming, log, onFatal)
+    if (threaded) thread = await ConsumerThread.start(config, consuming, onFatal)
     else await startConsumers(container, roles, consumers, onFatal)
   } catch (err) {
     await app.close().catch(() => undefined)

@@ -6,14 +6,12 @@ import { ConsumerThread } from '../../../src/app/consumer-thread.js'
 import type { Role } from '../../../src/app/roles.js'
 import type { Config } from '../../../src/config/index.js'
 import { HttpError } from '../../../src/http/errors.js'
-import { createLogger } from '../../../src/shared/logger.js'
 import { createMetrics } from '../../../src/shared/metrics.js'
 
 const entry = new URL('./thread-fixture.mjs', import.meta.url)
-const log = createLogger('silent')
 const running: ConsumerThread[] = []
 const start = async (behaviour: string, onFatal: (err: unknown) => void = () => undefined) => {
-  const thread = await ConsumerThread.start({} as Config, [behaviour as Role], log, onFatal, entry)
+  const thread = await ConsumerThread.start({} as Config, [behaviour as Role], onFatal, entry)
   running.push(thread)
   return thread
 }
@@ -29,7 +27,7 @@ it('sums its metrics with the main registry', async () => {
 })
 
 it('rejects the start with the error the thread gave, its type and code kept', async () => {
-  const err = await ConsumerThread.start({} as Config, ['fail-start' as Role], log, () => undefined, entry).catch((e: unknown) => e)
+  const err = await ConsumerThread.start({} as Config, ['fail-start' as Role], () => undefined, entry).catch((e: unknown) => e)
   expect(err).toMatchObject({ name: 'TypeError', message: 'no clickhouse', code: 'ECONNREFUSED' })
 })
 
