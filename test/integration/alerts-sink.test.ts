@@ -87,6 +87,31 @@ it('stops at a message whose stream Redis refuses, blocks the rest, and writes t
   expect(await redis.hget(streams.offsets, 'refused:0')).toBe('249')
 })
 
+it('stores every field as it was rendered: quotes, backslashes, control characters, NUL, U+2028 and non-BMP text', async () => {
+  const text = 'q"uo\\te \u0000 nul \u0001\u001f \u2028 é 😀 \ttab\nline'
+  const [m] = messages(1, 'exact')
+  const written: MessageWrite = { ...m!, alerts: [{ ...alert('a', 'req-exact', 0), description: text, customFields: { k: text } }] }
+  expect(await sink.write([written])).toEqual(['written'])
+  const [entry] = await redis.xrevrange(streams.integration('a'), '+', '-', 'COUNT', 1)
+  const fields = entry![1]
+  expect(fields[fields.indexOf('description') + 1]).toBe(text)
+  expect(JSON.parse(fields[fields.indexOf('customFields') + 1]!)).toEqual({ k: text })
+  // In the order the sink gave them.
+  expect(fields.filter((_, i) => i % 2 === 0).slice(0, 3)).toEqual(['severity', 'description', 'source'])
+})
+
+it('refuses in its place a message whose entries Redis cannot decode (a lone surrogate, which no rendered alert has), and blocks the rest', async () => {
+  const before = await redis.xlen(streams.all)
+  const batch = messages(3, 'undecodable').map((m, i) => (i === 1 ? { ...m, alerts: [{ ...alert('a', 'req-1', 0), description: 'lone \ud800' }] } : m))
+  const results = await sink.write(batch)
+  expect(results[0]).toBe('written')
+  expect(results[1]).toBeInstanceOf(AppError)
+  expect((results[1] as AppError).message).toMatch(/^redis: entries are not valid JSON/)
+  expect(results[2]).toBe('blocked')
+  expect(await redis.xlen(streams.all)).toBe(before + 3)
+  expect(await redis.hget(streams.offsets, 'undecodable:0')).toBe('0')
+})
+
 it('skips a replay whose request is already in its stream, and records its offset', async () => {
   const receivedAtMs = Date.now()
   const [original] = messages(1, 'replay')

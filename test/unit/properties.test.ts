@@ -12,7 +12,7 @@ import { EventsConsumer } from '../../src/consumers/events.consumer.js'
 import { parseJsonBody } from '../../src/http/json-body.js'
 import { HttpError } from '../../src/http/errors.js'
 import { ALERT_TEMPLATES, TEMPLATE_IDS } from '../../src/pipeline/alerts/templates.js'
-import { renderTemplate, renderWithWriter, rootView, toView } from '../../src/pipeline/alerts/moustache.js'
+import { renderTemplate, renderWithWriter, rootView, toView, UNFIT } from '../../src/pipeline/alerts/moustache.js'
 import { checkMapping, renderAlerts, SEVERITIES, type RenderOutcome } from '../../src/pipeline/alerts/render.js'
 import { EVENT_HEADERS } from '../../src/broker/messages/events.js'
 import { MAX_RAW_CHARS, processEvent } from '../../src/pipeline/events.js'
@@ -314,6 +314,17 @@ describe('alert rendering under hostile payloads', () => {
         return copy
       }),
     )
+
+  it('checks in its copy exactly what inspectJson checks: a view is refused (UNFIT) if and only if inspectJson finds a problem', () => {
+    fc.assert(
+      fc.property(fc.oneof(hostileValue, deepValue), fc.integer({ min: 1, max: MAX_JSON_DEPTH }), (payload, maxDepth) => {
+        const view = toView(payload, { maxDepth })
+        expect(view === UNFIT).toBe(inspectJson(payload, { maxDepth }) !== undefined)
+        if (view !== UNFIT) expect(JSON.stringify(view)).toBe(JSON.stringify(payload))
+      }),
+      RUN,
+    )
+  })
 
   it.each(TEMPLATE_IDS)('%s: never throws, and every alert is storable', async (id) => {
     const { mapping, example } = ALERT_TEMPLATES[id]

@@ -32,28 +32,22 @@ export interface MessageWrite {
 
 /** Messages per script call: a run of them is written in one call, and Redis is not held for long. */
 const MESSAGES_PER_CALL = 100
-/** Arguments per script call, at most (a message with more is written alone). */
-const ARGS_PER_CALL = 30_000
-/** The arguments a message takes in a script call, at most: 7, then per entry its field count and fields (an alert has at most 12). */
-const argsOf = (m: MessageWrite) => 7 + m.alerts.length * 25 + m.rejections.length * 11
+/** Stream entries per script call, at most (a message with more is written alone). */
+const ENTRIES_PER_CALL = 1200
+const entriesOf = (m: MessageWrite) => m.alerts.length + m.rejections.length
 /** KEYS of the script: offsets, all alerts, rejections, then the integrations' streams (1-based). */
 const FIRST_INTEGRATION_KEY = 4
 
 /** A refusal the script reports in a message's place (as fromRedis reports a refused command). */
 const refused = (text: string) => new AppError('SINK_REFUSED_DATA', `redis: ${text}`, false)
 
-function pushFields(args: (string | number)[], fields: readonly string[]): void {
-  args.push(fields.length)
-  for (const f of fields) args.push(f)
-}
-
 /** What writing one message came to: written now, already written before, left for later, or refused (data). */
 export type WriteResult = 'written' | 'already' | 'blocked' | AppError
 
-/** Stream entry fields of an alert: flat strings; customFields as JSON. */
-export function alertFields(alert: NormalizedAlert): string[] {
+/** Stream entry fields of an alert or a rejection: flat strings; an alert's customFields as JSON. */
+function entryFields(entry: NormalizedAlert | AlertRejection): string[] {
   const fields: string[] = []
-  for (const [k, v] of Object.entries(alert)) {
+  for (const [k, v] of Object.entries(entry)) {
     if (v === undefined) continue
     fields.push(k, typeof v === 'string' ? v : JSON.stringify(v))
   }
@@ -87,14 +81,16 @@ export class RedisAlertSink {
       const run: MessageWrite[] = []
       const streams = new Map<string, number>()
       const args: (string | number)[] = []
+      let entries = 0
       for (const m of messages.slice(start, start + perCall)) {
         // A replay scans its streams for its first copy: one per call, so Redis is not held long.
-        if (run.length > 0 && (args.length + argsOf(m) > ARGS_PER_CALL || m.replayOf || run[0]!.replayOf)) break
+        if (run.length > 0 && (entries + entriesOf(m) > ENTRIES_PER_CALL || m.replayOf || run[0]!.replayOf)) break
         let index = streams.get(m.integrationId)
         if (index === undefined) streams.set(m.integrationId, (index = FIRST_INTEGRATION_KEY + streams.size))
-        args.push(m.offset.toString(), index, m.alerts.length, m.rejections.length, m.replayOf ? 1 : 0, m.replayOf?.requestId ?? '', m.replayOf?.receivedAtMs ?? 0)
-        for (const a of m.alerts) pushFields(args, alertFields(a))
-        for (const r of m.rejections) pushFields(args, Object.entries(r).flat() as string[])
+        // Its entries go as one JSON argument (arrays of fields): one argument per field was most of the cost of a call.
+        const fields = [...m.alerts, ...m.rejections].map(entryFields)
+        args.push(m.offset.toString(), index, m.alerts.length, m.rejections.length, m.replayOf ? 1 : 0, m.replayOf?.requestId ?? '', m.replayOf?.receivedAtMs ?? 0, JSON.stringify(fields))
+        entries += entriesOf(m)
         run.push(m)
       }
       const keys = [this.keys.offsets, this.keys.all, this.keys.rejections, ...[...streams.keys()].map((id) => this.keys.integration(id))]

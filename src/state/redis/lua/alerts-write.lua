@@ -3,8 +3,9 @@
 -- KEYS: offsets hash, all-alerts stream, rejections stream, then the integration streams the messages name
 -- ARGV: offset field, maxlen, max age (ms), offset of the message before the run (-1 for none),
 --       message count, then per message: offset, index of its integration stream in KEYS,
---       alert count, rejection count, replay (1 or 0), request id, received at (ms),
---       then per entry: field count, fields...
+--       alert count, rejection count, replay (1 or 0), request id, received at (ms), and its
+--       entries as one JSON array (alerts, then rejections), each entry an array of its fields
+--       (one argument per message, not one per field: the arguments were most of the caller's cost)
 -- Returns one result per message handled, in order: 1 written, 0 written before. A message Redis
 -- refuses (its stream key holds something else) ends the run with the refusal's text in its place;
 -- the messages after it are left alone, as is the whole run when the message before it is not written.
@@ -46,21 +47,14 @@ end
 local results = {}
 local written = {}
 local i = 6
--- Entries of a message: count, then per entry its field count and fields, from ARGV[i] on.
-local function add(keys, n)
-  for _ = 1, n do
-    local count = tonumber(ARGV[i])
-    local fields = {}
-    for j = 1, count do fields[j] = ARGV[i + j] end
-    i = i + count + 1
+local function add(keys, entries, from, to)
+  for e = from, to do
+    local fields = entries[e]
     for _, k in ipairs(keys) do
       redis.call('XADD', KEYS[k], 'MAXLEN', '~', maxlen, '*', unpack(fields))
       written[k] = true
     end
   end
-end
-local function skip(n)
-  for _ = 1, n do i = i + tonumber(ARGV[i]) + 1 end
 end
 for m = 1, tonumber(ARGV[5]) do
   local offset = tonumber(ARGV[i])
@@ -70,9 +64,9 @@ for m = 1, tonumber(ARGV[5]) do
   local replay = ARGV[i + 4] == '1'
   local requestId = ARGV[i + 5]
   local receivedAt = tonumber(ARGV[i + 6])
-  i = i + 7
+  local entries = ARGV[i + 7]
+  i = i + 8
   if last >= offset then
-    skip(alerts + rejections)
     results[m] = 0
   else
     local refused = (alerts > 0 and (refusal[2] or refusal[stream])) or (rejections > 0 and refusal[3]) or nil
@@ -81,11 +75,15 @@ for m = 1, tonumber(ARGV[5]) do
       break
     end
     if replay and replayed(stream, requestId, receivedAt) then
-      skip(alerts + rejections)
       results[m] = 0
     else
-      add({2, stream}, alerts)
-      add({3}, rejections)
+      local ok, decoded = pcall(cjson.decode, entries)
+      if not ok then
+        results[m] = 'entries are not valid JSON: ' .. tostring(decoded)
+        break
+      end
+      add({2, stream}, decoded, 1, alerts)
+      add({3}, decoded, alerts + 1, alerts + rejections)
       results[m] = 1
     end
     redis.call('HSET', KEYS[1], ARGV[1], offset)

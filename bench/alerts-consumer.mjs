@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// npm run bench:alerts-consumer: the alerts consumer's CPU per payload, and Redis's, on the real Redis
+// of the local stack (`npx sluice stack up`; `npm run build` first). Batches of 500 Alertmanager
+// payloads (3 alerts each, the built-in mapping) go through AlertsConsumer.handle: decode, render,
+// one script call per 100 messages. CPU time is counted rather than throughput, so that a change can
+// be compared on a machine whose speed drifts: run it against a build of the commit before
+// (DIST=/path/to/that/dist, a dist/ beside this repo's schemas/) in turns.
+//
+//   [N=40] [DIST=...] node bench/alerts-consumer.mjs
+import { Redis } from 'ioredis'
+const D = process.env.DIST ?? new URL('../dist', import.meta.url).href
+const { encodeAlertMessage } = await import(`${D}/broker/messages/alerts.js`)
+const { AlertsConsumer, IntegrationCache } = await import(`${D}/consumers/alerts.consumer.js`)
+const { RedisAlertSink } = await import(`${D}/sinks/redis-stream/alerts.sink.js`)
+const { createLogger } = await import(`${D}/shared/logger.js`)
+const { createMetrics } = await import(`${D}/shared/metrics.js`)
+const { ALERT_TEMPLATES } = await import(`${D}/pipeline/alerts/templates.js`)
+const redis = new Redis('redis://127.0.0.1:6379')
+const prefix = `cpu:${Math.random().toString(16).slice(2, 8)}:`
+const mapping = ALERT_TEMPLATES.alertmanager.mapping
+const store = { byId: (id) => Promise.resolve({ id, mapping }) }
+const alert = (i) => ({
+  status: 'firing',
+  labels: { alertname: `HighLatency${i}`, severity: i === 0 ? 'critical' : 'warning', service: 'checkout', instance: `checkout-${i}.prod.internal:9090`, job: 'checkout', team: 'payments' },
+  annotations: { summary: `p99 latency above 500 ms on checkout-${i}`, description: 'The 99th percentile latency of checkout requests has been above 500 ms for 5 minutes.' },
+  startsAt: '2026-11-22T10:00:00.000Z',
+  endsAt: '0001-01-01T00:00:00Z',
+  generatorURL: `http://prometheus.prod.internal:9090/graph?g0.expr=histogram_quantile&g0.tab=${i}`,
+  fingerprint: `fa3b1c0d2e4f${i}`,
+})
+const payload = JSON.stringify({
+  version: '4',
+  groupKey: '{}:{alertname="HighLatency"}',
+  status: 'firing',
+  receiver: 'sluice',
+  groupLabels: { alertname: 'HighLatency' },
+  commonLabels: { service: 'checkout' },
+  commonAnnotations: {},
+  externalURL: 'http://alertmanager.prod.internal:9093',
+  alerts: [0, 1, 2].map(alert),
+})
+let offset = 0n
+const batch = (n) => ({
+  topic: 'alerts',
+  partition: 0,
+  highWatermark: 0n,
+  messages: Array.from({ length: n }, (_, i) => {
+    const m = encodeAlertMessage(payload, { integrationId: 'i1', accountId: 'a1', receivedAtMs: Date.now(), requestId: `r${i}` }, 1 << 20)
+    return { offset: offset++, value: m.value, headers: m.headers }
+  }),
+})
+const metrics = createMetrics({ defaults: false })
+const consumer = new AlertsConsumer(new IntegrationCache(store, 60_000), new RedisAlertSink(redis, prefix, 100_000, 3_600_000), metrics, createLogger('silent'))
+const redisCpu = async () => {
+  const info = await redis.info('cpu')
+  return Number(/used_cpu_user:([\d.]+)/.exec(info)[1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)[1])
+}
+const ctx = { signal: new AbortController().signal }
+for (let i = 0; i < 10; i++) await consumer.handle(batch(500), ctx)
+const N = Number(process.env.N ?? 40),
+  SIZE = 500
+const batches = Array.from({ length: N }, () => batch(SIZE))
+const r0 = await redisCpu()
+const c0 = process.cpuUsage()
+const t0 = performance.now()
+for (const b of batches) await consumer.handle(b, ctx)
+const c = process.cpuUsage(c0)
+const wall = performance.now() - t0
+const r = (await redisCpu()) - r0
+const n = N * SIZE
+console.log(`consumer ${((c.user + c.system) / n).toFixed(1)} µs CPU/payload, redis ${((r * 1e6) / n).toFixed(1)} µs/payload, wall ${((wall * 1000) / n).toFixed(1)} µs/payload`)
+for (let c = '0'; ;) {
+  const [nx, k] = await redis.scan(c, 'MATCH', prefix + '*', 'COUNT', 1000)
+  if (k.length) await redis.del(...k)
+  if (nx === '0') break
+  c = nx
+}
+await redis.quit()
