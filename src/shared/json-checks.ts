@@ -1,7 +1,8 @@
 // Checks of parsed JSON that a schema cannot express: nesting depth, numbers JSON.parse turned into
 // Infinity (1e400), and strings that are not well-formed UTF-16 (a lone surrogate from a `\ud800`
-// escape, which ClickHouse refuses and Redis scripts mangle). Iterative, so hostile depth cannot
-// exhaust the stack; stops at the first problem and names where it is.
+// escape, which ClickHouse refuses and Redis scripts mangle). A clean value is walked once, without
+// bookkeeping, to at most the depth limit; one with a problem is walked again, iteratively, to name
+// the first problem and where it is.
 
 /** The default nesting limit of every JSON body (an array or object counts as one level). */
 export const MAX_JSON_DEPTH = 64
@@ -27,6 +28,35 @@ interface Frame {
 
 /** The first problem in a parsed JSON value, or undefined when it is clean. */
 export function inspectJson(value: unknown, options: JsonCheckOptions = {}): JsonProblem | undefined {
+  return isCleanJson(value, options) ? undefined : findJsonProblem(value, options)
+}
+
+/**
+ * Whether a value passes inspectJson's checks: a recursive walk that keeps no path, which most
+ * values (clean ones) need alone. Its depth is bounded by maxDepth, where it stops.
+ */
+export function isCleanJson(value: unknown, options: JsonCheckOptions = {}): boolean {
+  return clean(value, options.maxDepth ?? MAX_JSON_DEPTH, !options.allowLoneSurrogates, 0)
+}
+
+function clean(v: unknown, maxDepth: number, checkStrings: boolean, depth: number): boolean {
+  if (typeof v === 'string') return !checkStrings || v.isWellFormed()
+  if (typeof v === 'number') return Number.isFinite(v)
+  if (v === null || typeof v !== 'object') return true
+  if (depth >= maxDepth) return false
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!clean(v[i], maxDepth, checkStrings, depth + 1)) return false
+    return true
+  }
+  for (const k of Object.keys(v)) {
+    if (checkStrings && !k.isWellFormed()) return false
+    if (!clean((v as Record<string, unknown>)[k], maxDepth, checkStrings, depth + 1)) return false
+  }
+  return true
+}
+
+/** The first problem in a parsed JSON value, with where it is: iterative, so hostile depth cannot exhaust the stack. */
+export function findJsonProblem(value: unknown, options: JsonCheckOptions = {}): JsonProblem | undefined {
   const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH
   const checkStrings = !options.allowLoneSurrogates
   const stack: Frame[] = [{ v: value, depth: 0, key: undefined, parent: undefined }]

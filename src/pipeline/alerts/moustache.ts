@@ -204,43 +204,19 @@ export function renderWithWriter(template: string, view: object, budget = new Re
   return writer.render(template, view, {}, RAW)
 }
 
-/** What toView returns, when asked to check, for a value that fails the checks (inspectJson then names the problem). */
-export const UNFIT: unique symbol = Symbol('unfit value')
-
 /**
  * A deep copy of parsed JSON without prototypes: objects are null-prototype, arrays stay arrays
  * (Array.isArray, length) but lose Array.prototype, so templates see only the payload's own data.
- * With `check`, the same walk makes inspectJson's checks (nesting depth, finite numbers, well-formed
- * strings and names) and returns UNFIT at the first problem, so a payload is walked once; without
- * it, callers check the depth first (the copy is recursive).
+ * Recursive: callers check the depth first.
  */
-export function toView(value: unknown, check?: { readonly maxDepth: number }): unknown {
-  return copyView(value, check?.maxDepth, 0)
-}
-
-function copyView(value: unknown, maxDepth: number | undefined, depth: number): unknown {
-  const checking = maxDepth !== undefined
-  if (typeof value === 'string') return checking && !value.isWellFormed() ? UNFIT : value
-  if (typeof value === 'number') return checking && !Number.isFinite(value) ? UNFIT : value
-  if (value === null || typeof value !== 'object') return value
-  if (checking && depth >= maxDepth) return UNFIT
-  if (Array.isArray(value)) {
-    const out: unknown[] = new Array(value.length)
-    for (let i = 0; i < value.length; i++) {
-      const v = copyView(value[i], maxDepth, depth + 1)
-      if (v === UNFIT) return UNFIT
-      out[i] = v
-    }
-    return Object.setPrototypeOf(out, null) as unknown[]
+export function toView(value: unknown): unknown {
+  if (Array.isArray(value)) return Object.setPrototypeOf(value.map(toView), null) as unknown[]
+  if (value !== null && typeof value === 'object') {
+    const out = Object.create(null) as Record<string, unknown>
+    for (const [k, v] of Object.entries(value)) out[k] = toView(v)
+    return out
   }
-  const out = Object.create(null) as Record<string, unknown>
-  for (const k of Object.keys(value)) {
-    if (checking && !k.isWellFormed()) return UNFIT
-    const v = copyView((value as Record<string, unknown>)[k], maxDepth, depth + 1)
-    if (v === UNFIT) return UNFIT
-    out[k] = v
-  }
-  return out
+  return value
 }
 
 export function rootView(fields: Record<string, unknown>): object {

@@ -11,7 +11,7 @@ import Mustache from 'mustache'
 import { AppError } from '../../shared/errors.js'
 import { describeJsonProblem, inspectJson, MAX_JSON_DEPTH } from '../../shared/json-checks.js'
 import { normalizeTimestamp } from '../events.js'
-import { RENDER_LIMITS, RenderBudget, renderTemplate, rootView, toView, UNFIT } from './moustache.js'
+import { RENDER_LIMITS, RenderBudget, renderTemplate, rootView, toView } from './moustache.js'
 
 const load = (name: string) => JSON.parse(readFileSync(new URL(`../../../schemas/${name}`, import.meta.url), 'utf8')) as object
 const validateMappingShape = new Ajv({ allErrors: false, strict: true }).compile(load('alert-mapping.json'))
@@ -188,11 +188,9 @@ export interface RenderContext {
  * mapping content: a payload over its budget gives one rejection naming the limit.
  */
 export async function renderAlerts(mapping: AlertMapping, payload: unknown, ctx: RenderContext): Promise<RenderOutcome[]> {
-  const webhook = toView(payload, { maxDepth: MAX_PAYLOAD_DEPTH })
-  if (webhook === UNFIT) {
-    const problem = inspectJson(payload, { maxDepth: MAX_PAYLOAD_DEPTH })
-    return [{ ok: false, reason: problem ? describeJsonProblem('payload', problem) : 'payload failed the JSON checks' }]
-  }
+  const problem = inspectJson(payload, { maxDepth: MAX_PAYLOAD_DEPTH })
+  if (problem) return [{ ok: false, reason: describeJsonProblem('payload', problem) }]
+  const webhook = toView(payload)
   const budget = new RenderBudget()
   try {
     if (mapping.splitPath === undefined) return [renderOne(mapping, rootView({ webhook }), ctx, budget)]

@@ -3,7 +3,7 @@
 // p:environment:<id>, p:environments:<ws> (zset), p:traffic-type:<id>, p:traffic-types:<ws> (zset),
 // p:api-keys (hash sha256(key) -> JSON record), p:api-keys:version (bumped on every key change),
 // p:demo (the bootstrap result). Admin keys carry a role and optional workspace/environment scopes.
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { hash, randomBytes, randomUUID } from 'node:crypto'
 import { Refusal } from '../../shared/errors.js'
 import { RedisState } from './redis-state.js'
 
@@ -66,7 +66,8 @@ export interface DemoAccount {
 
 /** API keys are stored and looked up by their SHA-256, never in plain text. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex')
+  // One-shot: a third of createHash's time, on every webhook request and SDK key lookup.
+  return hash('sha256', key, 'hex')
 }
 
 /** The public id of a key: the first 16 hex digits of its hash (shown in lists and audit logs). */
