@@ -28,12 +28,17 @@ interface Frame {
 
 /** The first problem in a parsed JSON value, or undefined when it is clean. */
 export function inspectJson(value: unknown, options: JsonCheckOptions = {}): JsonProblem | undefined {
-  return isCleanJson(value, options) ? undefined : findJsonProblem(value, options)
+  // The quick walk recurses as deep as the limit allows: beyond a few hundred levels, only the iterative one.
+  const quick = (options.maxDepth ?? MAX_JSON_DEPTH) <= MAX_RECURSIVE_DEPTH
+  return quick && isCleanJson(value, options) ? undefined : findJsonProblem(value, options)
 }
+
+const MAX_RECURSIVE_DEPTH = 512
 
 /**
  * Whether a value passes inspectJson's checks: a recursive walk that keeps no path, which most
- * values (clean ones) need alone. Its depth is bounded by maxDepth, where it stops.
+ * values (clean ones) need alone. It recurses to at most maxDepth levels (inspectJson uses it only
+ * for limits up to MAX_RECURSIVE_DEPTH).
  */
 export function isCleanJson(value: unknown, options: JsonCheckOptions = {}): boolean {
   return clean(value, options.maxDepth ?? MAX_JSON_DEPTH, !options.allowLoneSurrogates, 0)

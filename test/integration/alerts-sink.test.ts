@@ -8,6 +8,11 @@ import type { NormalizedAlert } from '../../src/pipeline/alerts/render.js'
 import { RedisAlertSink, type MessageWrite, type WriteResult } from '../../src/sinks/redis-stream/alerts.sink.js'
 import { AppError } from '../../src/shared/errors.js'
 import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
+import { encodeAlertMessage } from '../../src/broker/messages/alerts.js'
+import { AlertsConsumer, IntegrationCache } from '../../src/consumers/alerts.consumer.js'
+import { createLogger } from '../../src/shared/logger.js'
+import { createMetrics } from '../../src/shared/metrics.js'
+import type { IntegrationRecord, IntegrationStore } from '../../src/state/redis/integrations.js'
 
 let redis: Redis
 let prefix: string
@@ -96,8 +101,34 @@ it('stores every field as it was rendered: quotes, backslashes, control characte
   const fields = entry![1]
   expect(fields[fields.indexOf('description') + 1]).toBe(text)
   expect(JSON.parse(fields[fields.indexOf('customFields') + 1]!)).toEqual({ k: text })
-  // In the order the sink gave them.
-  expect(fields.filter((_, i) => i % 2 === 0).slice(0, 3)).toEqual(['severity', 'description', 'source'])
+  // Every field, in the order of the alert's properties.
+  expect(fields.filter((_, i) => i % 2 === 0)).toEqual(['severity', 'description', 'source', 'timestamp', 'receivedAt', 'integrationId', 'requestId', 'customFields'])
+})
+
+it('writes a message with alerts and a rejection: the alerts to their streams, the rejection to the rejections stream', async () => {
+  const [m] = messages(1, 'mixed')
+  const rejection = { integrationId: 'a', requestId: 'req-0', reason: 'alert 3: severity "x" is not one of critical, high, warning, info', payload: '{"x":1}', receivedAt: new Date().toISOString() }
+  const [all, rejections] = [await redis.xlen(streams.all), await redis.xlen(streams.rejections)]
+  expect(await sink.write([{ ...m!, rejections: [rejection] }])).toEqual(['written'])
+  expect(await redis.xlen(streams.all)).toBe(all + 3)
+  const [entry] = await redis.xrevrange(streams.rejections, '+', '-', 'COUNT', 1)
+  expect(await redis.xlen(streams.rejections)).toBe(rejections + 1)
+  expect(entry![1]).toEqual(Object.entries(rejection).flat())
+})
+
+it('writes two messages of 700 alerts each (more than one call carries together), each once', async () => {
+  const before = await redis.xlen(streams.all)
+  const big = (offset: number): MessageWrite => ({
+    topic: 'big',
+    partition: 0,
+    offset: BigInt(offset),
+    integrationId: 'a',
+    alerts: Array.from({ length: 700 }, (_, n) => alert('a', `req-${offset}`, n)),
+    rejections: [],
+  })
+  expect(await sink.write([big(0), big(1)])).toEqual(['written', 'written'])
+  expect(await redis.xlen(streams.all)).toBe(before + 1400)
+  expect(await redis.hget(streams.offsets, 'big:0')).toBe('1')
 })
 
 it('refuses in its place a message whose entries Redis cannot decode (a lone surrogate, which no rendered alert has), and blocks the rest', async () => {
@@ -110,6 +141,63 @@ it('refuses in its place a message whose entries Redis cannot decode (a lone sur
   expect(results[2]).toBe('blocked')
   expect(await redis.xlen(streams.all)).toBe(before + 3)
   expect(await redis.hget(streams.offsets, 'undecodable:0')).toBe('0')
+})
+
+it('through the consumer: a message Redis refuses becomes a rejection entry, and the messages after it are stored, once', async () => {
+  // Integration "bad" renders a lone surrogate (its mapping was never checked): Redis refuses its entries.
+  const mappings: Record<string, object> = { a: { severity: 'info', description: 'n={{webhook.n}}', source: 's' }, bad: { severity: 'info', description: 'x\ud800', source: 's' } }
+  const store = { byId: (id: string) => Promise.resolve({ id, mapping: mappings[id] } as unknown as IntegrationRecord) } as unknown as IntegrationStore
+  const metrics = createMetrics({ defaults: false })
+  const consumer = new AlertsConsumer(new IntegrationCache(store, 60_000), sink, metrics, createLogger('silent'))
+  const batch = {
+    topic: 'through',
+    partition: 0,
+    highWatermark: 3n,
+    messages: ['a', 'bad', 'a'].map((integrationId, i) => {
+      const m = encodeAlertMessage(JSON.stringify({ n: i }), { integrationId, accountId: 'acc', receivedAtMs: Date.now(), requestId: `through-${i}` }, 1 << 20)!
+      return { offset: BigInt(i), value: m.value, headers: m.headers }
+    }),
+  }
+  const [all, rejections] = [await redis.xlen(streams.all), await redis.xlen(streams.rejections)]
+  await consumer.handle(batch, { signal: new AbortController().signal })
+  await consumer.handle(batch, { signal: new AbortController().signal })
+  expect(await redis.xlen(streams.all)).toBe(all + 2)
+  expect(await redis.xlen(streams.rejections)).toBe(rejections + 1)
+  const [entry] = await redis.xrevrange(streams.rejections, '+', '-', 'COUNT', 1)
+  expect(entry![1][entry![1].indexOf('reason') + 1]).toMatch(/^redis refused the entries of this message: redis: entries are not valid JSON/)
+  expect(await redis.hget(streams.offsets, 'through:0')).toBe('2')
+  expect(await metrics.registry.getSingleMetricAsString('sluice_alerts_stored_total')).toMatch(/ 2$/m)
+})
+
+it('the script writes nothing of a message whose entries do not match its counts, and refuses it in its place', async () => {
+  const keys = [streams.offsets, streams.all, streams.rejections, streams.integration('a')]
+  const fields = JSON.stringify([['severity', 'info', 'description', 'd']])
+  const call = (offset: number, alerts: number, entries: string) =>
+    (redis as unknown as Record<string, (...a: (string | number)[]) => Promise<unknown>>)['sluice_alertsWrite']!(
+      keys.length,
+      ...keys,
+      'shape:0',
+      100_000,
+      3_600_000,
+      offset - 1,
+      1,
+      offset,
+      4,
+      alerts,
+      0,
+      0,
+      '',
+      0,
+      entries,
+    )
+  const before = await redis.xlen(streams.all)
+  expect(await call(0, 2, fields)).toEqual(["entries do not match the message's counts"])
+  expect(await call(0, 1, JSON.stringify([['severity', 'info', 'description']]))).toEqual(['an entry is not a list of field names and values'])
+  expect(await call(0, 1, JSON.stringify([['severity', 1]]))).toEqual(['an entry has a field that is not text'])
+  expect(await redis.xlen(streams.all)).toBe(before)
+  expect(await redis.hget(streams.offsets, 'shape:0')).toBeNull()
+  expect(await call(0, 1, fields)).toEqual([1])
+  expect(await redis.xlen(streams.all)).toBe(before + 1)
 })
 
 it('skips a replay whose request is already in its stream, and records its offset', async () => {

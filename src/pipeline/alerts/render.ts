@@ -15,8 +15,9 @@ import { RENDER_LIMITS, RenderBudget, renderTemplate, rootView, toView } from '.
 
 const load = (name: string) => JSON.parse(readFileSync(new URL(`../../../schemas/${name}`, import.meta.url), 'utf8')) as object
 const validateMappingShape = new Ajv({ allErrors: false, strict: true }).compile(load('alert-mapping.json'))
-// Every alert checked here was built by renderOne, its two times by toISOString(): their date-time
-// format is not checked again for each alert (it was a third of the check's cost).
+// Every alert checked here was built by renderOne, its two times by isoTime (toISOString within
+// years 0000 to 9999): their date-time format is not checked again for each alert (it was a third
+// of the check's cost).
 const validateAlertShape = new Ajv({ allErrors: false, strict: true, validateFormats: false }).compile(load('alert.json'))
 
 export const SEVERITIES = ['critical', 'high', 'warning', 'info'] as const
@@ -219,7 +220,8 @@ function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext, budg
   const severity = Object.hasOwn(SEVERITY_SYNONYMS, mapped.toLowerCase()) ? SEVERITY_SYNONYMS[mapped.toLowerCase()] : undefined
   if (!severity) return { ok: false, reason: `severity "${mapped.slice(0, 64)}" is not one of ${SEVERITIES.join(', ')} or a known synonym; map it in severityMap` }
 
-  const receivedAt = new Date(ctx.receivedAtMs).toISOString()
+  const receivedAt = isoTime(ctx.receivedAtMs)
+  if (!receivedAt) return { ok: false, reason: `the message's receive time (${String(ctx.receivedAtMs).slice(0, 32)}) is not a time` }
   const rawTime = render(mapping.timestamp)
   const timestamp = rawTime ? toIsoTime(rawTime) : receivedAt
   if (!timestamp) return { ok: false, reason: `timestamp "${rawTime.slice(0, 64)}" is not a time (ISO 8601 or epoch seconds/milliseconds)` }
@@ -255,10 +257,18 @@ function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext, budg
 function toIsoTime(value: string): string | undefined {
   if (/^\d+(\.\d+)?$/.test(value)) {
     const ts = normalizeTimestamp(value)
-    return ts.ok ? new Date(ts.ms).toISOString() : undefined
+    return ts.ok ? isoTime(ts.ms) : undefined
   }
-  const ms = Date.parse(value)
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined
+  return isoTime(Date.parse(value))
+}
+
+/** Years 0000 to 9999: what RFC 3339 (the alert schema's date-time) can write. */
+const MIN_ISO_MS = Date.parse('0000-01-01T00:00:00.000Z')
+const MAX_ISO_MS = Date.parse('9999-12-31T23:59:59.999Z')
+
+/** The RFC 3339 text of a time, or undefined when it is none or outside years 0000 to 9999 (toISOString would write "+010000-…"). */
+function isoTime(ms: number): string | undefined {
+  return Number.isFinite(ms) && ms >= MIN_ISO_MS && ms <= MAX_ISO_MS ? new Date(ms).toISOString() : undefined
 }
 
 function lookupCaseless(map: Record<string, Severity> | undefined, key: string): Severity | undefined {

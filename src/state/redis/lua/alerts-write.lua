@@ -44,6 +44,19 @@ local function replayed(stream, requestId, receivedAt)
   return false
 end
 
+-- What a message's decoded entries must be before its first write (scripts are not rolled back):
+-- one per alert and rejection, each an even, non-empty list of strings.
+local function wrongShape(entries, count)
+  if type(entries) ~= 'table' or #entries ~= count then return 'entries do not match the message\'s counts' end
+  for _, fields in ipairs(entries) do
+    if type(fields) ~= 'table' or #fields == 0 or #fields % 2 ~= 0 then return 'an entry is not a list of field names and values' end
+    for _, f in ipairs(fields) do
+      if type(f) ~= 'string' then return 'an entry has a field that is not text' end
+    end
+  end
+  return nil
+end
+
 local results = {}
 local written = {}
 local i = 6
@@ -78,8 +91,9 @@ for m = 1, tonumber(ARGV[5]) do
       results[m] = 0
     else
       local ok, decoded = pcall(cjson.decode, entries)
-      if not ok then
-        results[m] = 'entries are not valid JSON: ' .. tostring(decoded)
+      local problem = not ok and ('entries are not valid JSON: ' .. tostring(decoded)) or wrongShape(decoded, alerts + rejections)
+      if problem then
+        results[m] = problem
         break
       end
       add({2, stream}, decoded, 1, alerts)

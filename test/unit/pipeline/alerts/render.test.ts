@@ -133,6 +133,12 @@ describe('custom mappings', () => {
     expect(await renderAlerts(mapping, { ...payload, check: { ...payload.check, when: 'yesterday' } }, ctx)).toEqual([
       { ok: false, reason: expect.stringMatching(/timestamp "yesterday" is not a time/) },
     ])
+    // Times RFC 3339 cannot write (years past 9999 or before 0000; toISOString would give "+010000-…"), and a message without a receive time.
+    for (const when of ['+010000-01-01T00:00:00Z', '-000001-01-01T00:00:00Z']) {
+      expect(await renderAlerts(mapping, { ...payload, check: { ...payload.check, when } }, ctx)).toEqual([{ ok: false, reason: expect.stringMatching(/timestamp ".*" is not a time/) }])
+    }
+    expect(ok(await renderAlerts(mapping, { ...payload, check: { ...payload.check, when: '9999-12-31T23:59:59Z' } }, ctx))[0]!.timestamp).toBe('9999-12-31T23:59:59.000Z')
+    expect(await renderAlerts(mapping, payload, { ...ctx, receivedAtMs: Number.NaN })).toEqual([{ ok: false, reason: "the message's receive time (NaN) is not a time" }])
     const split = { ...ALERT_TEMPLATES.alertmanager.mapping }
     expect(await renderAlerts(split, { alerts: 'none' }, ctx)).toEqual([{ ok: false, reason: 'splitPath "alerts" is not an array in the payload' }])
     expect(await renderAlerts(split, { alerts: [] }, ctx)).toEqual([])
