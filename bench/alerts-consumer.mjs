@@ -8,6 +8,8 @@
 //
 //   [N=40] [DIST=...] node bench/alerts-consumer.mjs
 import { Redis } from 'ioredis'
+import { alertmanagerPayload } from './payloads.mjs'
+
 const D = process.env.DIST ?? new URL('../dist', import.meta.url).href
 const { encodeAlertMessage } = await import(`${D}/broker/messages/alerts.js`)
 const { AlertsConsumer, IntegrationCache } = await import(`${D}/consumers/alerts.consumer.js`)
@@ -15,30 +17,11 @@ const { RedisAlertSink } = await import(`${D}/sinks/redis-stream/alerts.sink.js`
 const { createLogger } = await import(`${D}/shared/logger.js`)
 const { createMetrics } = await import(`${D}/shared/metrics.js`)
 const { ALERT_TEMPLATES } = await import(`${D}/pipeline/alerts/templates.js`)
-const redis = new Redis('redis://127.0.0.1:6379')
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
 const prefix = `cpu:${Math.random().toString(16).slice(2, 8)}:`
 const mapping = ALERT_TEMPLATES.alertmanager.mapping
 const store = { byId: (id) => Promise.resolve({ id, mapping }) }
-const alert = (i) => ({
-  status: 'firing',
-  labels: { alertname: `HighLatency${i}`, severity: i === 0 ? 'critical' : 'warning', service: 'checkout', instance: `checkout-${i}.prod.internal:9090`, job: 'checkout', team: 'payments' },
-  annotations: { summary: `p99 latency above 500 ms on checkout-${i}`, description: 'The 99th percentile latency of checkout requests has been above 500 ms for 5 minutes.' },
-  startsAt: '2026-11-22T10:00:00.000Z',
-  endsAt: '0001-01-01T00:00:00Z',
-  generatorURL: `http://prometheus.prod.internal:9090/graph?g0.expr=histogram_quantile&g0.tab=${i}`,
-  fingerprint: `fa3b1c0d2e4f${i}`,
-})
-const payload = JSON.stringify({
-  version: '4',
-  groupKey: '{}:{alertname="HighLatency"}',
-  status: 'firing',
-  receiver: 'sluice',
-  groupLabels: { alertname: 'HighLatency' },
-  commonLabels: { service: 'checkout' },
-  commonAnnotations: {},
-  externalURL: 'http://alertmanager.prod.internal:9093',
-  alerts: [0, 1, 2].map(alert),
-})
+const payload = JSON.stringify(alertmanagerPayload())
 let offset = 0n
 const batch = (n) => ({
   topic: 'alerts',
