@@ -15,7 +15,7 @@ import http from 'node:http'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createClient } from '@clickhouse/client'
+import { ClickHouseLogLevel, createClient } from '@clickhouse/client'
 import { ALERT_TEMPLATES } from '../dist/pipeline/alerts/templates.js'
 import { processEvent } from '../dist/pipeline/events.js'
 import { migrate } from '../dist/sinks/clickhouse/migrations.js'
@@ -106,9 +106,12 @@ async function sluice(roles, extra = {}, shared) {
         cursor = next
       }
       await state.close()
-      // Dropping a database ClickHouse is still merging into can take a while after minutes of load.
-      const ch = createClient({ url: CLICKHOUSE, request_timeout: 60_000 })
-      await ch.command({ query: `DROP DATABASE IF EXISTS ${env.CLICKHOUSE_DATABASE}` }).catch(() => undefined)
+      // Dropping a database ClickHouse is still merging into can take a while after minutes of load
+      // (or while the next section loads it): a drop that times out is left to ClickHouse, said once.
+      const ch = createClient({ url: CLICKHOUSE, request_timeout: 120_000, log: { level: ClickHouseLogLevel.OFF } })
+      await ch
+        .command({ query: `DROP DATABASE IF EXISTS ${env.CLICKHOUSE_DATABASE}` })
+        .catch((err) => say(`cleanup: dropping ${env.CLICKHOUSE_DATABASE} did not finish (${err.message}); ClickHouse goes on with it`))
       await ch.close()
       spawnSync(process.execPath, ['-e', deleteTopics(env.KAFKA_TOPIC_PREFIX)], { stdio: 'ignore' })
     },
