@@ -34,7 +34,9 @@ it('replays from offset 0 after lost commits without storing anything twice', as
   service = await env.start()
   const last = await postEvents(service.url, key, batch(100_000, 50))
   expect(last.status).toBe(202)
-  await waitFor('the new request stored', async () => ((await env.count('events', `request_id = '${String(last.body['requestId'])}'`)) === 49 ? true : undefined))
+  // Its events and its rejection are two inserts: wait for both.
+  const stored = async (table: 'events' | 'event_rejections') => env.count(table, `request_id = '${String(last.body['requestId'])}'`)
+  await waitFor('the new request stored', async () => ((await stored('events')) === 49 && (await stored('event_rejections')) === 1 ? true : undefined))
   expect(await env.count('events')).toBe(30 * 1999 + 49)
   expect(await env.count('event_rejections')).toBe(31)
   const [u] = await env.query<{ n: string }>('SELECT uniqExact(source_partition, source_offset, source_index) AS n FROM {db}.events')

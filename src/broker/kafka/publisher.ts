@@ -5,7 +5,7 @@
 // spent 18 µs of CPU per 1.8 KB webhook message where kafkajs spent 86, and 265 µs per SDK body of
 // 500 events where kafkajs spent 1,427 (npm run bench:kafka-clients): kafkajs copies each record
 // through several encoders and computes CRC32C in JavaScript.
-import { ProduceAcks, Producer } from '@platformatic/kafka'
+import { kGetConnection, NetworkError, ProduceAcks, Producer, type Broker, type Callback, type Connection } from '@platformatic/kafka'
 import type { Logger } from '../../shared/logger.js'
 import { PublishError, type OutboundMessage, type Publisher } from '../ports.js'
 import type { KafkaAdmin } from './admin.js'
@@ -19,6 +19,47 @@ export interface PublisherSettings {
 }
 
 const FLUSH_MAX_BYTES = 64 * 1024 * 1024
+/** A send the client has not settled this long after its own timeout is given up (the producer is replaced). */
+const SEND_GRACE_MS = 2000
+
+/** What the publisher uses of a producer. */
+export type SendingProducer = Pick<Producer<Buffer, Buffer, Buffer, Buffer>, 'send' | 'close'>
+
+/**
+ * Idempotent: a produce request retried after a lost response is not written twice. Partitions are
+ * chosen by the planner. Connections are made on the first send.
+ */
+function guardedProducer(settings: PublisherSettings): GuardedProducer {
+  return new GuardedProducer({
+    clientId: settings.clientId,
+    bootstrapBrokers: [...settings.brokers],
+    idempotent: true,
+    acks: ProduceAcks.ALL,
+    autocreateTopics: false,
+    connectTimeout: 3000,
+    timeout: settings.publishTimeoutMs,
+    retries: 3,
+    retryDelay: 200,
+  })
+}
+
+/**
+ * The client looks up the leader of each partition in its metadata and connects to it. While a
+ * broker recovers (after a pause, during a leader election) the leader can be missing from the
+ * metadata; the undefined broker then made its connection pool throw inside a network callback (an
+ * uncaught TypeError) and the send never settled, so every later flush waited behind it
+ * (platformatic/kafka#69 is the same lookup). Here a missing broker is an error of that send: the
+ * client retries it and then reports it, and the edge spools what it could not publish.
+ */
+export class GuardedProducer extends Producer<Buffer, Buffer, Buffer, Buffer> {
+  override [kGetConnection](broker: Broker | undefined, callback: Callback<Connection>): void {
+    if (broker === undefined) {
+      callback(new NetworkError('kafka: a partition has no leader in the metadata (the broker may be recovering)'), undefined)
+      return
+    }
+    super[kGetConnection](broker, callback)
+  }
+}
 
 interface Job {
   readonly topic: string
@@ -30,16 +71,18 @@ interface Job {
 }
 
 export class KafkaPublisher implements Publisher {
-  private producer?: Producer<Buffer, Buffer, Buffer, Buffer>
+  private producer?: SendingProducer
   private queue: Job[] = []
   private flushing = false
   private closed = false
   private readonly planner: RoundPlanner
 
   constructor(
-    private readonly admin: KafkaAdmin,
+    private readonly admin: Pick<KafkaAdmin, 'partitions'>,
     private readonly settings: PublisherSettings,
     private readonly log: Logger,
+    /** How a producer is made (tests give a stand-in). */
+    private readonly createProducer: (settings: PublisherSettings) => SendingProducer = guardedProducer,
   ) {
     this.planner = new RoundPlanner(settings.messageMaxBytes + 1024)
   }
@@ -82,20 +125,8 @@ export class KafkaPublisher implements Publisher {
     }
   }
 
-  private getProducer(): Producer<Buffer, Buffer, Buffer, Buffer> {
-    // Idempotent: a produce request retried after a lost response is not written twice. Partitions
-    // are chosen by the planner. Connections are made on the first send.
-    this.producer ??= new Producer({
-      clientId: this.settings.clientId,
-      bootstrapBrokers: [...this.settings.brokers],
-      idempotent: true,
-      acks: ProduceAcks.ALL,
-      autocreateTopics: false,
-      connectTimeout: 3000,
-      timeout: this.settings.publishTimeoutMs,
-      retries: 3,
-      retryDelay: 200,
-    })
+  private getProducer(): SendingProducer {
+    this.producer ??= this.createProducer(this.settings)
     return this.producer
   }
 
@@ -138,14 +169,29 @@ export class KafkaPublisher implements Publisher {
     }
   }
 
-  private async send(producer: Producer<Buffer, Buffer, Buffer, Buffer>, round: Round): Promise<void> {
-    await producer.send({
+  /** Sends one round; a send the client has not settled soon after its own timeout fails here (whatever it wrote is unknown). */
+  private async send(producer: SendingProducer, round: Round): Promise<void> {
+    let timer: NodeJS.Timeout | undefined
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new PublishError('PUBLISH_TIMEOUT', `kafka did not settle a send within ${this.settings.publishTimeoutMs + SEND_GRACE_MS} ms`)),
+        this.settings.publishTimeoutMs + SEND_GRACE_MS,
+      )
+    })
+    const sending = producer.send({
       messages: [...round].flatMap(([topic, parts]) =>
         parts.flatMap((p, partition) =>
           p.messages.map((m) => ({ topic, partition, key: Buffer.from(m.key), value: m.value, headers: new Map(Object.entries(m.headers).map(([k, v]) => [Buffer.from(k), Buffer.from(v)])) })),
         ),
       ),
     })
+    // A send given up may still settle later: its answer is dropped then.
+    sending.catch(() => undefined)
+    try {
+      await Promise.race([sending, deadline])
+    } finally {
+      clearTimeout(timer)
+    }
   }
 
   /** Rejects what is still queued, waits for the flush in progress, disconnects the producer. */
