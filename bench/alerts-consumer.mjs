@@ -9,6 +9,7 @@
 //   [N=40] [DIST=...] node bench/alerts-consumer.mjs
 import { Redis } from 'ioredis'
 import { alertmanagerPayload } from './payloads.mjs'
+import { deleteKeys } from './serve.mjs'
 
 const D = process.env.DIST ?? new URL('../dist', import.meta.url).href
 const { encodeAlertMessage } = await import(`${D}/broker/messages/alerts.js`)
@@ -52,10 +53,5 @@ const wall = performance.now() - t0
 const r = (await redisCpu()) - r0
 const n = N * SIZE
 console.log(`consumer ${((c.user + c.system) / n).toFixed(1)} µs CPU/payload, redis ${((r * 1e6) / n).toFixed(1)} µs/payload, wall ${((wall * 1000) / n).toFixed(1)} µs/payload`)
-for (let c = '0'; ;) {
-  const [nx, k] = await redis.scan(c, 'MATCH', prefix + '*', 'COUNT', 1000)
-  if (k.length) await redis.del(...k)
-  if (nx === '0') break
-  c = nx
-}
+await deleteKeys(redis, prefix)
 await redis.quit()

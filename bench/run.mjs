@@ -24,7 +24,7 @@ import { tsvStream } from '../dist/sinks/clickhouse/tsv.js'
 import { createLogger } from '../dist/shared/logger.js'
 import { createRedisState } from '../dist/state/redis/index.js'
 import { alertmanagerPayload } from './payloads.mjs'
-import { rssMiB, startServe } from './serve.mjs'
+import { deleteKeys, rssMiB, startServe } from './serve.mjs'
 
 const { values: opts } = parseArgs({
   options: {
@@ -99,12 +99,7 @@ async function sluice(roles, extra = {}, shared) {
       await server.stop()
     },
     cleanup: async () => {
-      for (let cursor = '0'; ;) {
-        const [next, keys] = await state.redis.scan(cursor, 'MATCH', `${env.REDIS_KEY_PREFIX}*`, 'COUNT', 1000)
-        if (keys.length) await state.redis.del(...keys)
-        if (next === '0') break
-        cursor = next
-      }
+      await deleteKeys(state.redis, env.REDIS_KEY_PREFIX)
       await state.close()
       // Dropping a database ClickHouse is still merging into can take a while after minutes of load
       // (or while the next section loads it): a drop that times out is left to ClickHouse, said once.

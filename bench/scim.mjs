@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { bootstrapDemoAccount } from '../dist/state/redis/demo.js'
 import { createRedisState } from '../dist/state/redis/index.js'
-import { startServe } from './serve.mjs'
+import { deleteKeys, startServe } from './serve.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -137,11 +137,6 @@ try {
 } finally {
   await server.stop()
   jwks.close()
-  for (let cursor = '0'; ;) {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
-    if (keys.length) await redis.del(...keys)
-    if (next === '0') break
-    cursor = next
-  }
+  await deleteKeys(redis, prefix)
   await state.close()
 }

@@ -1,4 +1,5 @@
-// Shared by the benchmarks: run `sluice serve` as its own process and wait until it is ready; stop it.
+// Shared by the benchmarks: run `sluice serve` as its own process and wait until it is ready; stop it;
+// delete the Redis keys a run left under its prefix.
 // With SLUICE_BENCH_PROFILE_DIR set, the process writes a V8 CPU profile there when it stops.
 import { spawn } from 'node:child_process'
 
@@ -33,4 +34,14 @@ export async function rssMiB(pid) {
   const { readFile } = await import('node:fs/promises')
   const status = await readFile(`/proc/${pid}/status`, 'utf8')
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024
+}
+
+/** Deletes every Redis key under the prefix, a scan page at a time. */
+export async function deleteKeys(redis, prefix) {
+  for (let cursor = '0'; ;) {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
+    if (keys.length) await redis.del(...keys)
+    if (next === '0') return
+    cursor = next
+  }
 }
