@@ -5,7 +5,7 @@
 // Needs the local stack (`npx sluice stack up`) and `npm run build`; installs wrk (Debian) and the
 // Kafka tools jar (Maven Central) when missing.
 //
-//   node bench/run.mjs [--runs 3] [--smoke] [--only events,freshness,webhooks,latency,admin,rss] [--profile]
+//   node bench/run.mjs [--runs 3] [--smoke] [--only events,impressions,freshness,webhooks,latency,admin,rss] [--profile]
 //
 // Prints a table and writes bench/results/latest.json (and a timestamped copy).
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
@@ -18,8 +18,9 @@ import { parseArgs } from 'node:util'
 import { ClickHouseLogLevel, createClient } from '@clickhouse/client'
 import { ALERT_TEMPLATES } from '../dist/pipeline/alerts/templates.js'
 import { processEvent } from '../dist/pipeline/events.js'
+import { processImpressionRecords } from '../dist/pipeline/impressions.js'
 import { migrate } from '../dist/sinks/clickhouse/migrations.js'
-import { DATE_TIME_COLUMNS, EVENT_COLUMNS } from '../dist/sinks/clickhouse/events.sink.js'
+import { EVENTS, IMPRESSIONS } from '../dist/sinks/clickhouse/tables.js'
 import { tsvStream } from '../dist/sinks/clickhouse/tsv.js'
 import { createLogger } from '../dist/shared/logger.js'
 import { createRedisState } from '../dist/state/redis/index.js'
@@ -37,7 +38,7 @@ const { values: opts } = parseArgs({
 })
 const SMOKE = opts.smoke
 const RUNS = SMOKE ? 1 : Number(opts.runs)
-const only = new Set((opts.only ?? 'events,freshness,webhooks,latency,admin,rss').split(','))
+const only = new Set((opts.only ?? 'events,impressions,freshness,webhooks,latency,admin,rss').split(','))
 const RESULTS = 'bench/results'
 const PROFILES = join(RESULTS, 'profiles')
 mkdirSync(RESULTS, { recursive: true })
@@ -135,35 +136,76 @@ function sdkRecords(n, eventTypeId, offset = 0) {
   }))
 }
 
-async function postEvents(url, key, body) {
-  const res = await fetch(`${url}/api/events/bulk`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body })
-  const json = await res.json()
-  if (res.status !== 202) throw new Error(`events: ${res.status} ${JSON.stringify(json)}`)
-  return json
+/** Impressions as the SDKs send them: groups of 500 per flag (a body of 5,000 holds 10 flags). */
+function sdkImpressions(n, flagPrefix, offset = 0) {
+  const groups = []
+  for (let g = 0; g < n; g += 500) {
+    const i = Array.from({ length: Math.min(500, n - g) }, (_, j) => ({
+      k: `user-${offset + g + j}`,
+      t: (g + j) % 2 ? 'on' : 'off',
+      m: Date.now(),
+      c: 1764000000000,
+      r: 'default rule',
+      b: null,
+      pt: null,
+    }))
+    groups.push({ f: `${flagPrefix}.${g / 500}`, i })
+  }
+  return groups
 }
 
-async function countRows(ch, db, where) {
-  const r = await ch.query({ query: `SELECT count() AS n FROM ${db}.events WHERE ${where}`, format: 'JSONEachRow' })
+async function postSdk(url, key, path, body, headers = {}) {
+  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers }, body })
+  const json = await res.json()
+  if (res.status !== 202) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`)
+  return json
+}
+const postEvents = (url, key, body) => postSdk(url, key, '/api/events/bulk', body)
+
+async function countRows(ch, db, where, table = 'events') {
+  const r = await ch.query({ query: `SELECT count() AS n FROM ${db}.${table} WHERE ${where}`, format: 'JSONEachRow' })
   return Number((await r.json())[0].n)
 }
 
 // ---- the bounds ----
 
+const rawMeta = () => ({
+  environmentId: 'env',
+  accountId: 'acc',
+  receivedAtMs: Date.now(),
+  sdkVersion: 'bench',
+  requestId: 'r',
+  kind: 'impressions',
+  impressionsMode: 'DEBUG',
+  machineIp: '',
+  machineName: '',
+})
+/** The rows the consumer makes of 10,000 records: events, or impressions. */
+const RAW_ROWS = {
+  events: () => sdkRecords(10_000, 'bench.raw').map((r, i) => processEvent(r, rawMeta(), { topic: 't', partition: 0, offset: 0n, index: i }).row),
+  impressions: () => {
+    const rows = []
+    const reject = (r) => {
+      throw new Error(`bench impression rejected: ${r.reason}`)
+    }
+    processImpressionRecords(sdkImpressions(10_000, 'bench.raw'), rawMeta(), (index) => ({ topic: 't', partition: 0, offset: 0n, index }), { impression: (row) => rows.push(row), reject })
+    return rows
+  },
+}
+
 /** Raw @clickhouse/client inserts of the rows the consumer inserts for the same records, 10,000 per insert. */
-async function clickhouseInsertRate(rowsTotal, inFlight) {
+async function clickhouseInsertRate(rowsTotal, inFlight, table = EVENTS) {
   const ch = createClient({ url: CLICKHOUSE, max_open_connections: inFlight })
   const db = `bench_raw_${randomBytes(3).toString('hex')}`
   await migrate(ch, db, createLogger('silent'))
-  const records = sdkRecords(10_000, 'bench.raw')
-  const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: Date.now(), sdkVersion: 'bench', requestId: 'r' }
-  const rows = records.map((r, i) => processEvent(r, meta, { topic: 't', partition: 0, offset: 0n, index: i }).row)
+  const rows = RAW_ROWS[table.name]()
   const inserts = Math.ceil(rowsTotal / rows.length)
   const t0 = performance.now()
   let next = 0
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
       // In the consumer's own format (TabSeparated, its encoder): the bound it could reach.
-      while (next++ < inserts) await ch.insert({ table: `${db}.events`, values: tsvStream(rows, EVENT_COLUMNS, DATE_TIME_COLUMNS), format: 'TabSeparated', columns: [...EVENT_COLUMNS] })
+      while (next++ < inserts) await ch.insert({ table: `${db}.${table.name}`, values: tsvStream(rows, table.columns, table.dateTimes), format: 'TabSeparated', columns: [...table.columns] })
     }),
   )
   const seconds = (performance.now() - t0) / 1000
@@ -285,6 +327,53 @@ async function eventsSection() {
     await s.cleanup()
   }
   results.events = section
+}
+
+/** Impressions end to end (bodies of 5,000 as an SDK in DEBUG mode flushes them) beside raw ClickHouse inserts of the same rows. */
+async function impressionsSection() {
+  const section = {}
+  const rowsForBound = SMOKE ? 20_000 : 300_000
+  section.clickhouseInsert = spread(await repeat(async () => Math.max(await clickhouseInsertRate(rowsForBound, 1, IMPRESSIONS), await clickhouseInsertRate(rowsForBound, 3, IMPRESSIONS))))
+  say(`raw ClickHouse inserts of impressions: ${Math.round(section.clickhouseInsert.median)} rows/s`)
+  const s = await sluice(['edge', 'admin', 'events', 'alerts'])
+  const ch = createClient({ url: CLICKHOUSE })
+  const key = s.demo.environments[0].serverSideSdkKey
+  const size = 5000
+  const total = SMOKE ? size * 8 : 500_000
+  let bodyBytes = 0
+  try {
+    const runs = await repeat(async (run) => {
+      const prefix = `bench.i.r${run}`
+      const bodies = []
+      for (let i = 0; i < total; i += size) bodies.push(JSON.stringify(sdkImpressions(size, prefix, i)))
+      bodyBytes = bodies.reduce((n, b) => n + Buffer.byteLength(b), 0)
+      const t0 = performance.now()
+      let next = 0
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (next < bodies.length) await postSdk(s.url, key, '/api/testImpressions/bulk', bodies[next++], { SplitSDKImpressionsMode: 'DEBUG', SplitSDKVersion: 'nodejs-11.11.2' })
+        }),
+      )
+      const accepted = (performance.now() - t0) / 1000
+      while ((await countRows(ch, s.env.CLICKHOUSE_DATABASE, `startsWith(flag, '${prefix}.')`, 'impressions')) < total) await sleep(50)
+      const stored = (performance.now() - t0) / 1000
+      say(`impressions, bodies of ${size}, run ${run + 1}: ${Math.round(total / stored)} impressions/s end to end, ${Math.round(total / accepted)} accepted`)
+      return { endToEnd: total / stored, accepted: total / accepted }
+    })
+    Object.assign(section, {
+      bodySize: size,
+      impressions: total,
+      bytesPerImpression: Math.round(bodyBytes / total),
+      endToEnd: spread(runs.map((r) => r.endToEnd)),
+      accepted: spread(runs.map((r) => r.accepted)),
+      ratioToClickHouse: round(median(runs.map((r) => r.endToEnd)) / section.clickhouseInsert.median, 2),
+    })
+  } finally {
+    await ch.close()
+    await s.stop()
+    await s.cleanup()
+  }
+  results.impressions = section
 }
 
 /** 202 to the row being queryable, for bodies of 500 sent at half of the measured end-to-end rate. */
@@ -608,7 +697,7 @@ async function waitHttp(url) {
 
 // ---- run ----
 
-const sections = { events: eventsSection, freshness: freshnessSection, webhooks: webhooksSection, latency: latencySection, admin: adminSection, rss: rssSection }
+const sections = { events: eventsSection, impressions: impressionsSection, freshness: freshnessSection, webhooks: webhooksSection, latency: latencySection, admin: adminSection, rss: rssSection }
 for (const [name, fn] of Object.entries(sections)) {
   if (!only.has(name)) continue
   const started = Date.now()
@@ -645,6 +734,12 @@ function printTable(r) {
       `${sp(r.events.kafkaProducer.mbPerSecond, (x) => x.toFixed(1))} MB/s`,
       `≈ ${k(r.events.kafkaProducer.eventsPerSecondEquivalent)} events/s`,
     ])
+  }
+  if (r.impressions) {
+    const i = r.impressions
+    rows.push(['raw ClickHouse inserts of impressions, TabSeparated (10,000 rows each)', `${sp(i.clickhouseInsert)} rows/s`, 'bound'])
+    rows.push([`impressions end to end, bodies of ${k(i.bodySize)}, 8 in flight`, `${sp(i.endToEnd)} impressions/s`, `${i.ratioToClickHouse} of ClickHouse`])
+    rows.push([`impressions accepted (202), bodies of ${k(i.bodySize)}`, `${sp(i.accepted)} impressions/s`, ''])
   }
   if (r.freshness) rows.push([`freshness (202 → queryable) at ${k(r.freshness.eventsPerSecond)} events/s`, `p50 ${k(r.freshness.p50Ms)} ms, p99 ${k(r.freshness.p99Ms)} ms`, 'target p99 < 2,000 ms'])
   if (r.webhooks) {

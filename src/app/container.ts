@@ -12,7 +12,7 @@ import type { Config } from '../config/index.js'
 import { SpoolingIntake } from '../edge/spool/intake.js'
 import type { Logger } from '../shared/logger.js'
 import { createMetrics, type Metrics } from '../shared/metrics.js'
-import { ClickHouseEventSink } from '../sinks/clickhouse/events.sink.js'
+import { ClickHouseTableSink } from '../sinks/clickhouse/table.sink.js'
 import { migrate } from '../sinks/clickhouse/migrations.js'
 import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
 import { createRedisClient, createRedisState, type RedisStores } from '../state/redis/index.js'
@@ -100,8 +100,9 @@ export class Container {
     return this.one('scimAuth', 'redis', () => new ScimAuthenticator(this.state.access, this.config.scim, this.log.child({ component: 'scim-auth' })))
   }
 
-  get eventSink(): ClickHouseEventSink {
-    return this.one('eventSink', 'clickhouse', () => new ClickHouseEventSink(this.clickhouse, this.config.clickhouse.database))
+  /** The ClickHouse writer of every consumer of SDK data (events, impressions). */
+  get tableSink(): ClickHouseTableSink {
+    return this.one('tableSink', 'clickhouse', () => new ClickHouseTableSink(this.clickhouse, this.config.clickhouse.database))
   }
 
   get alertSink(): RedisAlertSink {

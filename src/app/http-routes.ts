@@ -6,6 +6,8 @@ import { SCIM_PREFIX, scimErrorHandler, scimRoutes } from '../admin/harness/scim
 import { integrationRoutes } from '../admin/integrations/integrations.route.js'
 import { SPLIT_API_PREFIX, splitApi, splitErrorHandler } from '../admin/split/api.js'
 import { eventRoutes } from '../edge/events.route.js'
+import { impressionRoutes } from '../edge/impressions.route.js'
+import { SdkIntake } from '../edge/sdk-intake.js'
 import { webhookRoutes } from '../edge/webhook.route.js'
 import { listeningUrl, type ErrorHandler } from '../http/server.js'
 import { MAX_USERS_PER_ACCOUNT } from '../services/directory.js'
@@ -23,11 +25,11 @@ export const ADMIN_ERROR_HANDLERS: readonly { prefix: string; handler: ErrorHand
 
 export async function registerEdgeRoutes(app: FastifyInstance, c: Container, shared: SharedHttp): Promise<void> {
   const { config } = c
-  await app.register(eventRoutes, {
+  // Events, impressions, counts, unique keys and telemetry share the SDK key's limits.
+  const sdk = new SdkIntake({
     intake: c.intake,
     apiKeys: c.apiKeys,
     metrics: c.metrics,
-    topic: c.topics.events,
     maxBodyBytes: config.events.maxBodyBytes,
     beaconMaxBodyBytes: config.events.beaconMaxBodyBytes,
     maxRecords: config.events.maxRecords,
@@ -35,6 +37,8 @@ export async function registerEdgeRoutes(app: FastifyInstance, c: Container, sha
     messageMaxBytes: config.kafka.messageMaxBytes,
     isDraining: shared.isDraining,
   })
+  await app.register(eventRoutes, { sdk, topic: c.topics.events })
+  await app.register(impressionRoutes, { sdk, topic: c.topics.impressions })
   const webhookLimit = { ratePerSecond: config.webhooks.ratePerSecond, burst: config.webhooks.burst }
   await app.register(webhookRoutes, {
     intake: c.intake,

@@ -58,6 +58,6 @@ export async function threadChecks(c: Container, consumers: Readonly<Record<stri
   const needed = ALL_SERVICES.filter((s) => c.needs.has(s))
   const results = await Promise.all(needed.map((s) => within(probes[s])))
   const checks: Record<string, string> = Object.fromEntries(needed.map((s, i) => [s, results[i]!]))
-  for (const [role, health] of Object.entries(consumers)) checks[`${role}-consumer`] = health.stalled ? `stalled: ${health.detail}` : 'ok'
+  for (const [name, health] of Object.entries(consumers)) checks[`${name}-consumer`] = health.stalled ? `stalled: ${health.detail}` : 'ok'
   return checks
 }

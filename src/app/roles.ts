@@ -6,7 +6,9 @@ import { registerAdminRoutes, registerEdgeRoutes } from './http-routes.js'
 import { groupIds } from '../broker/topics.js'
 import type { Consumer, ConsumerHealth, ConsumerOptions } from '../broker/ports.js'
 import { AlertsConsumer, IntegrationCache } from '../consumers/alerts.consumer.js'
-import { EventsConsumer } from '../consumers/events.consumer.js'
+import { ClickHouseConsumer } from '../consumers/clickhouse.consumer.js'
+import { EVENTS_CODEC } from '../consumers/events.consumer.js'
+import { IMPRESSIONS_CODEC } from '../consumers/impressions.consumer.js'
 import type { Container, Service } from './container.js'
 
 export const ROLES = ['edge', 'admin', 'events', 'alerts'] as const
@@ -17,7 +19,8 @@ export interface RoleSpec {
   /** Before the process listens: caches loaded, the spool opened. */
   readonly prepare?: (c: Container) => Promise<void>
   readonly routes?: (app: FastifyInstance, c: Container, shared: SharedHttp) => Promise<void>
-  readonly consumer?: (c: Container) => Omit<ConsumerOptions, 'onFatal'>
+  /** Its consumers, by name (readiness reports each as `<name>-consumer`). */
+  readonly consumers?: (c: Container) => Readonly<Record<string, Omit<ConsumerOptions, 'onFatal'>>>
 }
 
 /** What routes of different roles in one process share. */
@@ -46,18 +49,28 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
     prepare: (c) => c.apiKeys.start(),
     routes: registerAdminRoutes,
   },
+  // The ClickHouse writers: events, and the SDKs' impressions, counts, unique keys and telemetry.
   events: {
     needs: ['kafka', 'clickhouse'],
-    consumer: (c) => {
-      const events = new EventsConsumer(c.eventSink, c.metrics, c.log.child({ component: 'events-consumer' }))
-      return { groupId: groupIds(c.config).events, topic: c.topics.events, handler: events.handle, onRebalance: events.reset }
+    consumers: (c) => {
+      const counted = ({ rows, rejections }: { rows: number; rejections: number }) => {
+        c.metrics.eventsInserted.inc(rows)
+        c.metrics.eventsRejected.inc(rejections)
+      }
+      const events = new ClickHouseConsumer(EVENTS_CODEC, c.tableSink, c.metrics, c.log.child({ component: 'events-consumer' }), counted)
+      const impressions = new ClickHouseConsumer(IMPRESSIONS_CODEC, c.tableSink, c.metrics, c.log.child({ component: 'impressions-consumer' }))
+      const groups = groupIds(c.config)
+      return {
+        events: { groupId: groups.events, topic: c.topics.events, handler: events.handle, onRebalance: events.reset },
+        impressions: { groupId: groups.impressions, topic: c.topics.impressions, handler: impressions.handle, onRebalance: impressions.reset },
+      }
     },
   },
   alerts: {
     needs: ['kafka', 'redis'],
-    consumer: (c) => {
+    consumers: (c) => {
       const alerts = new AlertsConsumer(new IntegrationCache(c.state.integrations, c.config.webhooks.integrationRefreshMs), c.alertSink, c.metrics, c.log.child({ component: 'alerts-consumer' }))
-      return { groupId: groupIds(c.config).alerts, topic: c.topics.alerts, handler: alerts.handle }
+      return { alerts: { groupId: groupIds(c.config).alerts, topic: c.topics.alerts, handler: alerts.handle } }
     },
   },
 }
@@ -67,14 +80,14 @@ export function needsOf(roles: readonly Role[]): Service[] {
   return [...new Set(roles.flatMap((r) => ROLE_SPECS[r].needs))]
 }
 
-/** Starts the consumer of each role that has one, into `started` (so a failure can stop those already running). */
+/** Starts the consumers of the roles, into `started` by name (so a failure can stop those already running). */
 export async function startConsumers(container: Container, roles: readonly Role[], started: Record<string, Consumer>, onFatal: (err: unknown) => void): Promise<void> {
   for (const role of roles) {
-    const options = ROLE_SPECS[role].consumer?.(container)
-    if (!options) continue
-    const consumer = container.broker.createConsumer({ ...options, onFatal })
-    started[role] = consumer
-    await consumer.start()
+    for (const [name, options] of Object.entries(ROLE_SPECS[role].consumers?.(container) ?? {})) {
+      const consumer = container.broker.createConsumer({ ...options, onFatal })
+      started[name] = consumer
+      await consumer.start()
+    }
   }
 }
 
@@ -83,7 +96,7 @@ export async function stopConsumers(consumers: Readonly<Record<string, Consumer>
   for (const c of Object.values(consumers)) await c.stop()
 }
 
-/** Each running consumer's health, by role (for readiness). */
+/** Each running consumer's health, by name (for readiness). */
 export function healthOf(consumers: Readonly<Record<string, Consumer>>): Record<string, ConsumerHealth> {
   return Object.fromEntries(Object.entries(consumers).map(([role, c]) => [role, c.health()]))
 }

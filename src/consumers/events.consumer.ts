@@ -1,277 +1,35 @@
-// events topic → validate (pipeline) → ClickHouse (sink) → commit (by the broker adapter).
-// Exactly once into ClickHouse without insert deduplication (ClickHouse 18.16 has none): every row
-// carries its (partition, offset, index), and before each insert the consumer records the last
-// offset it may write (an intent). A batch is "suspect" when rows of it may already be stored: the
-// first batch after a start, a rebalance or an error, and every batch up to the highest intent any
-// earlier owner of the partition recorded. For a suspect batch the stored positions are read first
-// and skipped. Offsets are committed only after both inserts succeeded. Rows ClickHouse refuses as
-// data are isolated and stored as rejections (same position), so no record can stall a partition.
-import type { Logger } from '../shared/logger.js'
-import type { Metrics } from '../shared/metrics.js'
-import { REPLAY_HEADER, type BatchContext, type InboundBatch, type InboundMessage } from '../broker/ports.js'
-import { MAX_TIMESTAMP_MS, processEvent, rejectionRow, type EnvelopeMeta, type EventRow, type RejectionRow } from '../pipeline/events.js'
-import { AppError } from '../shared/errors.js'
-import type { ClickHouseEventSink, StoredPart } from '../sinks/clickhouse/events.sink.js'
-import { EVENT_HEADERS } from '../broker/messages/events.js'
-import { retrying } from './retry.js'
+// The events topic → events and event_rejections: each message is a JSON array of event records
+// (broker/messages/events.ts), each record a row or a rejection naming the field (pipeline/events.ts).
+import { metaOf } from '../broker/messages/records.js'
+import { processEvent } from '../pipeline/events.js'
+import { originOf, rejectionRow } from '../pipeline/rows.js'
+import { EVENT_REJECTIONS, EVENTS } from '../sinks/clickhouse/tables.js'
+import type { RowCodec } from './clickhouse.consumer.js'
 
-/**
- * An intent covers this many offsets past the batch being written, so one small intent insert serves
- * many batches; after a crash the new owner checks (through the sort key) up to that far.
- */
-const INTENT_LOOKAHEAD = 1000n
-const MAX_REASON_CHARS = 2000
-
-interface PartitionState {
-  /** The offset after the last batch this process stored. */
-  next: bigint
-  /** Batches up to this offset may hold rows stored earlier (by a killed or replaced owner, from its intents). */
-  suspectThrough: bigint
-  /** This process's recorded intent for the partition reaches this offset. */
-  intentThrough: bigint
-}
-
-export class EventsConsumer {
-  private readonly partitions = new Map<number, PartitionState>()
-  /** One batch per partition at a time, even if the client library overlaps them in a rebalance. */
-  private readonly locks = new Map<number, Promise<void>>()
-
-  constructor(
-    private readonly sink: ClickHouseEventSink,
-    private readonly metrics: Metrics,
-    private readonly log: Logger,
-  ) {}
-
-  /** After a rebalance nothing is known about what other members stored. */
-  readonly reset = (): void => {
-    this.partitions.clear()
-  }
-
-  readonly handle = async (batch: InboundBatch, ctx: BatchContext): Promise<void> => {
-    const previous = this.locks.get(batch.partition) ?? Promise.resolve()
-    const current = previous.then(() => this.process(batch, ctx))
-    const settled = current.catch(() => undefined)
-    this.locks.set(batch.partition, settled)
+export const EVENTS_CODEC: RowCodec = {
+  tables: [EVENTS],
+  rejections: EVENT_REJECTIONS,
+  decode(message, position, out) {
+    const meta = metaOf(message.headers)
+    const text = message.value.toString('utf8')
+    let records: unknown
     try {
-      await current
-    } finally {
-      if (this.locks.get(batch.partition) === settled) this.locks.delete(batch.partition)
+      records = JSON.parse(text)
+    } catch {
+      records = undefined
     }
-  }
-
-  private async process(batch: InboundBatch, ctx: BatchContext): Promise<void> {
-    try {
-      await this.store(batch, ctx)
-    } catch (err) {
-      // Whatever was written before the failure is unknown: the redelivery must check.
-      this.partitions.delete(batch.partition)
-      throw err
+    if (!meta.environmentId || !Array.isArray(records)) {
+      out.reject(rejectionRow('kafka message is not an event batch written by the edge', text, meta, position(0)))
+      return
     }
-  }
-
-  private async store(batch: InboundBatch, ctx: BatchContext): Promise<void> {
-    const { topic, partition } = batch
-    const first = batch.messages[0]!.offset
-    const last = batch.messages[batch.messages.length - 1]!.offset
-    const log = this.log.child({ partition })
-    const failed = (err: AppError) => this.metrics.sinkErrors.inc({ sink: 'clickhouse', kind: err.retriable ? 'retriable' : 'data' })
-    const skip = await this.replaysAlreadyStored(batch, ctx, log, failed)
-    const decoded: Decoded = { events: [], rejections: [], records: new Map() }
-    for (const message of batch.messages) if (!skip.has(message.offset)) decodeMessage(batch, message, decoded)
-    const { events, rejections } = decoded
-
-    const state = this.partitions.get(partition)
-    let suspectThrough = state?.suspectThrough ?? -1n
-    let intentThrough = state?.intentThrough ?? -1n
-    let suspect = !state || state.next !== first
-    if (!state) {
-      const intended = await retrying(ctx, log, 'reading consumer intents', () => this.sink.intendedThrough(topic, partition), failed)
-      if (intended !== undefined && intended > suspectThrough) suspectThrough = intended
-    }
-    const written = await retrying(
-      ctx,
-      log,
-      'clickhouse insert',
-      async () => {
-        let ev = events
-        let rj = rejections
-        if (suspect || first <= suspectThrough) {
-          const stored = await this.sink.storedPositions(topic, partition, events, rejections)
-          if (stored.size > 0) {
-            const fresh = (r: EventRow | RejectionRow) => !stored.has(`${r.source_offset}:${r.source_index}`)
-            ev = events.filter(fresh)
-            rj = rejections.filter(fresh)
-            log.info({ first: String(first), last: String(last), skipped: stored.size }, 'replayed rows already stored; skipped')
-          }
-        }
-        // From here on a failure may leave part of the batch stored: a retry must check again.
-        suspect = true
-        if (last > intentThrough) {
-          await this.sink.recordIntent(topic, partition, last + INTENT_LOOKAHEAD)
-          intentThrough = last + INTENT_LOOKAHEAD
-        }
-        const end = this.metrics.insertSeconds.startTimer()
-        const result = await this.insertIsolating(ev, rj, decoded.records, log)
-        end()
-        return result
-      },
-      failed,
-    )
-    this.metrics.insertBatchRows.observe(written.events + written.rejections)
-    this.metrics.eventsInserted.inc(written.events)
-    this.metrics.eventsRejected.inc(written.rejections)
-    log.debug({ first: String(first), last: String(last), ...written }, 'batch inserted')
-    this.partitions.set(partition, { next: last + 1n, suspectThrough, intentThrough })
-  }
-
-  /**
-   * The offsets of replayed messages (published again from an edge's spool) whose identity (request
-   * id, part) is already stored, or appears earlier in this batch. A replay lands in the partition
-   * of its first copy and after it, so what this partition stored is all there is to check.
-   */
-  private async replaysAlreadyStored(batch: InboundBatch, ctx: BatchContext, log: Logger, failed: (err: AppError) => void): Promise<Set<bigint>> {
-    const skip = new Set<bigint>()
-    const replays = batch.messages.filter((m) => m.headers[REPLAY_HEADER] === '1').length
-    if (replays === 0) return skip
-    const seen = new Set<string>()
-    const toCheck: { offset: bigint; identity: StoredPart }[] = []
-    for (const m of batch.messages) {
-      const identity = identityOf(m)
-      if (!identity) continue
-      const id = `${identity.requestId}:${identity.part}`
-      if (m.headers[REPLAY_HEADER] === '1') {
-        if (seen.has(id)) skip.add(m.offset)
-        else toCheck.push({ offset: m.offset, identity })
-      }
-      seen.add(id)
-    }
-    if (toCheck.length > 0) {
-      const stored = await retrying(ctx, log, 'checking replayed messages', () => this.sink.storedParts(toCheck.map((c) => c.identity)), failed)
-      for (const c of toCheck) if (stored.has(`${c.identity.requestId}:${c.identity.part}`)) skip.add(c.offset)
-    }
-    if (skip.size > 0) {
-      this.metrics.replaysSkipped.inc({ topic: batch.topic }, skip.size)
-      log.info({ replays, skipped: skip.size }, 'replayed messages already stored; skipped')
-    }
-    return skip
-  }
-
-  /**
-   * Inserts the events, then the rejections. When ClickHouse refuses rows as data (not as an outage),
-   * the rows are split in halves until the refused ones are alone; each becomes a rejection carrying
-   * ClickHouse's message, and the others are stored. A rejection refused in turn is stored once more
-   * without its raw copy; only if that fails too is it given up (logged with its position, counted).
-   */
-  private async insertIsolating(events: readonly EventRow[], rejections: readonly RejectionRow[], records: ReadonlyMap<EventRow, unknown>, log: Logger) {
-    const refused: RejectionRow[] = []
-    const stored = await this.isolate(
-      events,
-      (rows) => this.sink.insertEvents(rows),
-      (row, err) => {
-        const reason = `clickhouse refused the row: ${err.message}`.slice(0, MAX_REASON_CHARS)
-        refused.push({ ...rejectionRow(reason, records.get(row), originOf(row), positionOf(row)) })
-      },
-    )
-    const retry: RejectionRow[] = []
-    let rejected = await this.isolate(
-      [...rejections, ...refused],
-      (rows) => this.sink.insertRejections(rows),
-      (row, err) => {
-        retry.push({ ...row, reason: `${row.reason}; raw not kept: clickhouse refused it (${err.message.slice(0, 500)})`, raw: '' })
-      },
-    )
-    rejected += await this.isolate(
-      retry,
-      (rows) => this.sink.insertRejections(rows),
-      (row, err) => {
-        this.metrics.unstorable.inc({ sink: 'clickhouse' })
-        log.error({ err, offset: row.source_offset, index: row.source_index, reason: row.reason }, 'a rejection could not be stored; given up')
-      },
-    )
-    if (refused.length > 0) log.warn({ refused: refused.length }, 'clickhouse refused rows as data; stored them as rejections')
-    return { events: stored, rejections: rejected }
-  }
-
-  /** Inserts rows, splitting around the ones the sink refuses as data; returns how many were stored. */
-  private async isolate<R>(rows: readonly R[], insert: (rows: readonly R[]) => Promise<void>, onRefused: (row: R, err: AppError) => void): Promise<number> {
-    if (rows.length === 0) return 0
-    try {
-      await insert(rows)
-      return rows.length
-    } catch (err) {
-      if (!(err instanceof AppError) || err.retriable) throw err
-      this.metrics.sinkErrors.inc({ sink: 'clickhouse', kind: 'data' })
-      if (rows.length === 1) {
-        onRefused(rows[0]!, err)
-        return 0
-      }
-      const mid = Math.ceil(rows.length / 2)
-      return (await this.isolate(rows.slice(0, mid), insert, onRefused)) + (await this.isolate(rows.slice(mid), insert, onRefused))
-    }
-  }
-}
-
-interface Decoded {
-  readonly events: EventRow[]
-  readonly rejections: RejectionRow[]
-  /** The record each event row was made from: its raw copy if ClickHouse refuses the row. */
-  readonly records: Map<EventRow, unknown>
-}
-
-/** Turns one Kafka message into rows and rejections. Never throws, whatever the message holds. */
-function decodeMessage(batch: InboundBatch, message: InboundMessage, out: Decoded): void {
-  const h = message.headers
-  const receivedAtMs = Number(h[EVENT_HEADERS.receivedAt])
-  const meta: EnvelopeMeta = {
-    environmentId: h[EVENT_HEADERS.environment] ?? '',
-    accountId: h[EVENT_HEADERS.account] ?? '',
-    receivedAtMs: Number.isSafeInteger(receivedAtMs) && receivedAtMs >= 0 && receivedAtMs <= MAX_TIMESTAMP_MS ? receivedAtMs : Date.now(),
-    sdkVersion: h[EVENT_HEADERS.sdkVersion] ?? '',
-    requestId: h[EVENT_HEADERS.requestId] ?? '',
-    part: partOf(h),
-  }
-  const position = (index: number) => ({ topic: batch.topic, partition: batch.partition, offset: message.offset, index })
-  const text = message.value.toString('utf8')
-  let records: unknown
-  try {
-    records = JSON.parse(text)
-  } catch {
-    records = undefined
-  }
-  if (!meta.environmentId || !Array.isArray(records)) {
-    out.rejections.push(rejectionRow('kafka message is not an event batch written by the edge', text, meta, position(0)))
-    return
-  }
-  records.forEach((record: unknown, index) => {
-    const outcome = processEvent(record, meta, position(index))
-    if (outcome.ok) {
-      out.events.push(outcome.row)
-      out.records.set(outcome.row, record)
-    } else {
-      out.rejections.push(outcome.rejection)
-    }
-  })
-}
-
-function originOf(row: EventRow): EnvelopeMeta {
-  return { environmentId: row.environment_id, accountId: row.account_id, receivedAtMs: row.received_at_ms, sdkVersion: row.sdk_version, requestId: row.request_id, part: row.request_part }
-}
-
-/** A message's identity (with where its rows would be), or undefined when it has none (not written by the edge). */
-function identityOf(message: InboundMessage): StoredPart | undefined {
-  const h = message.headers
-  const requestId = h[EVENT_HEADERS.requestId]
-  const environmentId = h[EVENT_HEADERS.environment]
-  const receivedAtMs = Number(h[EVENT_HEADERS.receivedAt])
-  if (!requestId || !environmentId || !Number.isSafeInteger(receivedAtMs)) return undefined
-  return { requestId, part: partOf(h), environmentId, receivedAt: Math.floor(receivedAtMs / 1000) }
-}
-
-function partOf(headers: Readonly<Record<string, string>>): number {
-  const part = Number(headers[EVENT_HEADERS.part] ?? 0)
-  return Number.isSafeInteger(part) && part >= 0 && part < 2 ** 32 ? part : 0
-}
-
-function positionOf(row: EventRow) {
-  return { topic: row.source_topic, partition: row.source_partition, offset: BigInt(row.source_offset), index: row.source_index }
+    records.forEach((record: unknown, index) => {
+      const outcome = processEvent(record, meta, position(index))
+      if (outcome.ok) out.add(EVENTS, outcome.row, record)
+      else out.reject(outcome.rejection)
+    })
+  },
+  refused(_table, row, reason, record) {
+    const { meta, source } = originOf(row)
+    return rejectionRow(reason, record, meta, source)
+  },
 }

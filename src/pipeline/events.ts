@@ -1,48 +1,13 @@
 // Validation and normalization of tracking events. Pure: records in, rows or rejections out.
 import { readFileSync } from 'node:fs'
 import { Ajv, type ErrorObject } from 'ajv'
-import { safeJson } from '../shared/json-checks.js'
+import { loneSurrogate, MAX_TIMESTAMP_MS, rejectionRow, rowOrigin, type EnvelopeMeta, type RejectionRow, type RowOrigin, type SourcePosition } from './rows.js'
 
 const eventSchema = JSON.parse(readFileSync(new URL('../../schemas/event.json', import.meta.url), 'utf8')) as object
 const validateEvent = new Ajv({ allErrors: false, strict: true, strictTypes: false }).compile(eventSchema)
 
-/** Largest epoch-ms value that a ClickHouse DateTime column (UInt32 seconds) can hold. */
-export const MAX_TIMESTAMP_MS = 4294967295 * 1000
 /** Below this a timestamp is read as seconds, at or above as milliseconds (see README). */
 export const SECONDS_THRESHOLD = 100_000_000_000
-
-/** Metadata the edge attaches to every Kafka message (as headers) of one HTTP request. */
-export interface EnvelopeMeta {
-  readonly environmentId: string
-  readonly accountId: string
-  readonly receivedAtMs: number
-  readonly sdkVersion: string
-  readonly requestId: string
-  /** The index of the Kafka message among the messages of its request (0 when it has one). */
-  readonly part?: number
-}
-
-export interface SourcePosition {
-  readonly topic: string
-  readonly partition: number
-  readonly offset: bigint
-  readonly index: number
-}
-
-/** Columns every stored row has: whose it is, when it came, and where in Kafka it came from. */
-export interface RowOrigin {
-  environment_id: string
-  account_id: string
-  received_at: number
-  received_at_ms: number
-  sdk_version: string
-  request_id: string
-  request_part: number
-  source_topic: string
-  source_partition: number
-  source_offset: string
-  source_index: number
-}
 
 export interface EventRow extends RowOrigin {
   traffic_type: string
@@ -53,11 +18,6 @@ export interface EventRow extends RowOrigin {
   timestamp_raw: string
   value: number | null
   properties: string
-}
-
-export interface RejectionRow extends RowOrigin {
-  reason: string
-  raw: string
 }
 
 export type EventOutcome = { readonly ok: true; readonly row: EventRow } | { readonly ok: false; readonly rejection: RejectionRow }
@@ -73,9 +33,6 @@ export function normalizeTimestamp(value: number | string): TimestampResult {
   if (ms > MAX_TIMESTAMP_MS) return { ok: false, reason: 'timestamp is after 2106-02-07T06:28:15Z, the latest time stored' }
   return { ok: true, ms, raw }
 }
-
-/** The raw copy of a rejected record is cut at this many characters. */
-export const MAX_RAW_CHARS = 256 * 1024
 
 /**
  * Validates one record against schemas/event.json and turns it into a row, or a rejection naming
@@ -105,12 +62,12 @@ function toRow(record: unknown, meta: EnvelopeMeta, source: SourcePosition, reje
   if (!ts.ok) return reject(ts.reason)
   // The schema cannot say "well-formed Unicode": a lone surrogate would make ClickHouse refuse the
   // whole insert (a high one) or store invalid UTF-8 (a low one). Names and ids are ASCII by pattern.
-  if (!r.key.isWellFormed()) return reject(LONE_SURROGATE('key'))
+  if (!r.key.isWellFormed()) return reject(loneSurrogate('key'))
   const properties = r.properties ?? {}
   for (const name in properties) {
     const value = properties[name]
-    if (!name.isWellFormed()) return reject(LONE_SURROGATE(`properties name ${JSON.stringify(name.toWellFormed().slice(0, 64))}`))
-    if (typeof value === 'string' && !value.isWellFormed()) return reject(LONE_SURROGATE(`properties.${name}`))
+    if (!name.isWellFormed()) return reject(loneSurrogate(`properties name ${JSON.stringify(name.toWellFormed().slice(0, 64))}`))
+    if (typeof value === 'string' && !value.isWellFormed()) return reject(loneSurrogate(`properties.${name}`))
   }
   return {
     ok: true,
@@ -125,40 +82,6 @@ function toRow(record: unknown, meta: EnvelopeMeta, source: SourcePosition, reje
       value: r.value ?? null,
       properties: JSON.stringify(properties),
     }),
-  }
-}
-
-const LONE_SURROGATE = (field: string) => `${field} contains a lone UTF-16 surrogate (malformed Unicode)`
-
-/** A rejection row for any raw value: kept as JSON text, cut at MAX_RAW_CHARS, always storable. */
-export function rejectionRow(reason: string, raw: unknown, meta: EnvelopeMeta, source: SourcePosition): RejectionRow {
-  return { ...rowOrigin(meta, source), reason: reason.toWellFormed(), raw: safeJson(raw, MAX_RAW_CHARS) }
-}
-
-// The rows of one message share its offset: its text is made once.
-let lastOffset = -1n
-let lastOffsetText = '-1'
-function offsetText(offset: bigint): string {
-  if (offset !== lastOffset) {
-    lastOffset = offset
-    lastOffsetText = offset.toString()
-  }
-  return lastOffsetText
-}
-
-function rowOrigin(meta: EnvelopeMeta, source: SourcePosition): RowOrigin {
-  return {
-    environment_id: meta.environmentId,
-    account_id: meta.accountId,
-    received_at: Math.floor(meta.receivedAtMs / 1000),
-    received_at_ms: meta.receivedAtMs,
-    sdk_version: meta.sdkVersion,
-    request_id: meta.requestId,
-    request_part: meta.part ?? 0,
-    source_topic: source.topic,
-    source_partition: source.partition,
-    source_offset: offsetText(source.offset),
-    source_index: source.index,
   }
 }
 

@@ -40,6 +40,24 @@ export function createMetrics({ defaults = true }: { defaults?: boolean } = {}) 
       help: 'Event rows inserted into ClickHouse',
       registers: [registry],
     }),
+    rowsInserted: new Counter({
+      name: 'sluice_clickhouse_rows_inserted_total',
+      help: 'Rows the consumers inserted into ClickHouse, by table (rejection tables included)',
+      labelNames: ['table'] as const,
+      registers: [registry],
+    }),
+    sdkRecordsAccepted: new Counter({
+      name: 'sluice_sdk_records_accepted_total',
+      help: 'Records of the SDK data routes other than events accepted by the edge, by kind (impressions, impression_counts, unique_keys, telemetry)',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
+    sdkTelemetry: new Counter({
+      name: 'sluice_sdk_telemetry_total',
+      help: 'SDK telemetry posts accepted, by SDK language (from SplitSDKVersion) and impressions mode',
+      labelNames: ['sdk', 'mode'] as const,
+      registers: [registry],
+    }),
     spooling: new Gauge({
       name: 'sluice_spooling',
       help: '1 while the edge writes requests to its disk spool (Kafka slow or down, or the spool not yet drained)',

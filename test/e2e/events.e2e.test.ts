@@ -238,7 +238,7 @@ describe('health, readiness and metrics', () => {
     expect((await fetch(`${service.url}/healthz`)).status).toBe(200)
     const ready = await fetch(`${service.url}/readyz`)
     expect(ready.status).toBe(200)
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { kafka: 'ok', clickhouse: 'ok', redis: 'ok', spool: 'ok', 'events-consumer': 'ok' } })
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { kafka: 'ok', clickhouse: 'ok', redis: 'ok', spool: 'ok', 'events-consumer': 'ok', 'impressions-consumer': 'ok' } })
     const metrics = await (await fetch(`${service.url}/metrics`)).text()
     expect(metrics).toMatch(/sluice_http_requests_total\{route="\/api\/events\/bulk",method="POST",status_code="202"\} \d+/)
     expect(metrics).toMatch(/sluice_events_accepted_total \d+/)

@@ -42,6 +42,13 @@ it('lists every public route of every API with its method, and no internal one',
   for (const internal of ['/healthz', '/readyz', '/metrics', '/openapi.json']) expect(doc.paths[internal]).toBeUndefined()
   for (const api of [
     '/api/events/bulk',
+    '/api/testImpressions/bulk',
+    '/api/testImpressions/count',
+    '/api/testImpressions/beacon',
+    '/api/v1/keys/ss',
+    '/api/v1/keys/cs',
+    '/api/v1/metrics/config',
+    '/api/v1/metrics/usage',
     '/api/v1/webhook/{webhookId}',
     '/api/v1/integrations',
     '/internal/api/v2/workspaces',
@@ -74,6 +81,19 @@ it("gives every operation a tag, a summary, a success answer and its errors in t
       const errors = statuses.filter((s) => /^[45]/.test(s))
       expect(errors.length, where).toBeGreaterThanOrEqual(3)
       for (const status of errors) expect(JSON.stringify(op.responses[status]), `${where} ${status}`).toContain(`#/components/schemas/${expected}`)
+    }
+  }
+})
+
+it('describes every SCIM answer as application/scim+json, the media type SCIM answers have (RFC 7644 3.1)', () => {
+  const scim = Object.entries(doc.paths).filter(([path]) => path.startsWith('/gateway/ng/api/scim/'))
+  expect(scim.length).toBeGreaterThan(3)
+  for (const [path, ops] of scim) {
+    for (const [method, op] of Object.entries(ops)) {
+      for (const [status, answer] of Object.entries(op.responses)) {
+        if (status === '204') continue
+        expect(Object.keys(answer.content ?? {}), `${method.toUpperCase()} ${path} ${status}`).toEqual(['application/scim+json'])
+      }
     }
   }
 })

@@ -41,7 +41,7 @@ it('on SIGTERM finishes what it accepted, then exits 0', async () => {
   expect(log).toMatch(/"thread":"consumers".*"msg":"joined the consumer group"/)
   expect(log).toMatch(/"consumerThread":\["events","alerts"\],"msg":"sluice is serving"/)
   const ready = (await (await fetch(`${url}/readyz`)).json()) as { checks: Record<string, string> }
-  expect(ready.checks).toMatchObject({ clickhouse: 'ok', kafka: 'ok', redis: 'ok', 'events-consumer': 'ok', 'alerts-consumer': 'ok' })
+  expect(ready.checks).toMatchObject({ clickhouse: 'ok', kafka: 'ok', redis: 'ok', 'events-consumer': 'ok', 'impressions-consumer': 'ok', 'alerts-consumer': 'ok' })
   const metrics = await (await fetch(`${url}/metrics`)).text()
   expect(metrics).toMatch(/^sluice_events_accepted_total 500$/m) // the routes' thread
   expect(metrics).toMatch(/^sluice_clickhouse_insert_rows_sum 500$/m) // the consumer thread

@@ -1,39 +1,28 @@
 // Split's own Node SDK (@splitsoftware/splitio) tracking 50,000 events in a burst against the edge.
 // The SDK never retries events and, while one POST is in flight, keeps queueing, so its flushes are
 // bodies of tens of thousands of records; every one of them must be taken. Its other endpoints
-// (flag definitions, auth, telemetry) come from a tiny stub here.
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+// (flag definitions, auth) come from a stub of Split's SDK API.
 import { SplitFactory } from '@splitsoftware/splitio'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
+import { sdkApiStub } from '../support/split-sdk.js'
 
 let t: TestEnv
 let service: RunningService
-let stub: Server
-let stubUrl: string
+let stub: Awaited<ReturnType<typeof sdkApiStub>>
 let demo: Awaited<ReturnType<TestEnv['bootstrap']>>
 
 beforeAll(async () => {
   t = await createTestEnv()
   demo = await t.bootstrap()
   service = await t.start(['edge', 'events'])
-  // Flag definitions (none), auth (no streaming), telemetry: what the SDK needs besides events.
-  stub = createServer((req, res) => {
-    req.resume()
-    const path = new URL(req.url ?? '/', 'http://stub').pathname
-    res.setHeader('content-type', 'application/json')
-    if (path.endsWith('/splitChanges')) res.end(JSON.stringify({ ff: { d: [], s: -1, t: -1 }, rbs: { d: [], s: -1, t: -1 } }))
-    else if (path.endsWith('/v2/auth')) res.end(JSON.stringify({ pushEnabled: false, token: '' }))
-    else res.end('{}')
-  })
-  await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve))
-  stubUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}/api`
+  // Flag definitions (none) and auth (no streaming): what the SDK needs besides Sluice.
+  stub = await sdkApiStub([])
 }, 120_000)
 
 afterAll(async () => {
-  await new Promise((resolve) => stub?.close(resolve))
+  await stub?.close()
   await t?.close()
 })
 
@@ -41,7 +30,7 @@ it('every one of 50,000 events tracked in a burst by the real Node SDK is stored
   const environment = demo.environments[0]!
   const factory = SplitFactory({
     core: { authorizationKey: environment.serverSideSdkKey },
-    urls: { sdk: stubUrl, auth: stubUrl, telemetry: stubUrl, events: `${service.url}/api` },
+    urls: { sdk: stub.url, auth: stub.url, telemetry: `${service.url}/api`, events: `${service.url}/api` },
     streamingEnabled: false,
     debug: false,
   })

@@ -1,22 +1,24 @@
-// The ClickHouse events sink on a real ClickHouse: rows sent as TabSeparated come back exactly as
+// The ClickHouse table sink on a real ClickHouse: rows sent as TabSeparated come back exactly as
 // built, whatever their strings and numbers hold (tabs, line breaks, backslashes, NUL, \N, Unicode).
 import { randomBytes } from 'node:crypto'
 import { createClient, type ClickHouseClient } from '@clickhouse/client'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
-import { processEvent, rejectionRow, type EventRow } from '../../src/pipeline/events.js'
+import { processEvent, type EventRow } from '../../src/pipeline/events.js'
+import { rejectionRow } from '../../src/pipeline/rows.js'
 import { createLogger } from '../../src/shared/logger.js'
-import { ClickHouseEventSink } from '../../src/sinks/clickhouse/events.sink.js'
+import { ClickHouseTableSink } from '../../src/sinks/clickhouse/table.sink.js'
+import { EVENT_REJECTIONS, EVENTS } from '../../src/sinks/clickhouse/tables.js'
 import { migrate } from '../../src/sinks/clickhouse/migrations.js'
 
 let client: ClickHouseClient
 let db: string
-let sink: ClickHouseEventSink
+let sink: ClickHouseTableSink
 
 beforeAll(async () => {
   client = createClient({ url: inject('services').clickhouseUrl })
   db = `test_sink_${randomBytes(4).toString('hex')}`
   await migrate(client, db, createLogger('silent'))
-  sink = new ClickHouseEventSink(client, db)
+  sink = new ClickHouseTableSink(client, db)
 })
 
 afterAll(async () => {
@@ -39,7 +41,7 @@ it('stores event rows and rejections exactly as built, hostile strings and numbe
     if (!outcome.ok) throw new Error(outcome.rejection.reason)
     rows.push(outcome.row)
   })
-  await sink.insertEvents(rows)
+  await sink.insert(EVENTS, rows)
   const stored = await (await client.query({ query: `SELECT * FROM ${db}.events ORDER BY source_index`, format: 'JSONEachRow' })).json<Record<string, unknown>>()
   expect(stored).toHaveLength(rows.length)
   stored.forEach((got, i) => {
@@ -65,14 +67,14 @@ it('stores event rows and rejections exactly as built, hostile strings and numbe
     if (!outcome.ok) throw new Error(outcome.rejection.reason)
     return outcome.row
   })
-  await sink.insertEvents(early)
+  await sink.insert(EVENTS, early)
   const earlyStored = await (
     await client.query({ query: `SELECT toUnixTimestamp(timestamp) AS t FROM ${db}.events WHERE source_topic = 'early' ORDER BY source_index`, format: 'JSONEachRow' })
   ).json<{ t: number }>()
   expect(earlyStored.map((r) => Number(r.t))).toEqual([0, 5, 1234, 99_999])
 
   const rejections = HOSTILE.map((s, i) => rejectionRow(`reason ${s}`, { raw: s }, meta, { topic: 'events', partition: 0, offset: BigInt(i), index: 0 }))
-  await sink.insertRejections(rejections)
+  await sink.insert(EVENT_REJECTIONS, rejections)
   const storedRejections = await (await client.query({ query: `SELECT reason, raw FROM ${db}.event_rejections ORDER BY source_offset`, format: 'JSONEachRow' })).json<{ reason: string; raw: string }>()
   expect(storedRejections).toEqual(rejections.map((r) => ({ reason: r.reason, raw: r.raw })))
 })

@@ -1,7 +1,11 @@
-// A steady load of event requests for fault tests, and the exactly-once check that follows: every
-// request answered 202 has all its events stored once, and no request has any event stored twice.
+// A steady load of event or impression requests for fault tests, and the exactly-once check that
+// follows: every request answered 202 has all its records stored once, and no request has any record
+// stored twice.
 import { expect } from 'vitest'
 import { event, postEvents, waitFor, type TestEnv } from './harness.js'
+
+/** What a load posts: events to /api/events/bulk, or impressions (in groups of 25 per flag) to /api/testImpressions/bulk. */
+export type LoadKind = 'events' | 'impressions'
 
 export interface LoadResult {
   /** Request id → events in the request, for requests answered 202. */
@@ -9,6 +13,8 @@ export interface LoadResult {
   /** Status code → how many requests got it. */
   readonly statuses: Map<number, number>
   readonly perRequest: number
+  /** The table the records land in. */
+  readonly table: LoadKind
 }
 
 export interface Load {
@@ -16,8 +22,8 @@ export interface Load {
 }
 
 /** `workers` loops, each posting `perRequest` events then waiting `pauseMs`, until stopped. */
-export function steadyLoad(url: string, key: string, options: { workers?: number; perRequest?: number; pauseMs?: number } = {}): Load {
-  const { workers = 4, perRequest = 100, pauseMs = 150 } = options
+export function steadyLoad(url: string, key: string, options: { workers?: number; perRequest?: number; pauseMs?: number; kind?: LoadKind } = {}): Load {
+  const { workers = 4, perRequest = 100, pauseMs = 150, kind = 'events' } = options
   const accepted = new Map<string, number>()
   const statuses = new Map<number, number>()
   let running = true
@@ -28,11 +34,14 @@ export function steadyLoad(url: string, key: string, options: { workers?: number
       next += perRequest
       let status = 0
       try {
-        const res = await postEvents(
-          url,
-          key,
-          Array.from({ length: perRequest }, (_, i) => event(first + i)),
-        )
+        const res =
+          kind === 'events'
+            ? await postEvents(
+                url,
+                key,
+                Array.from({ length: perRequest }, (_, i) => event(first + i)),
+              )
+            : await postImpressions(url, key, impressionGroups(first, perRequest))
         status = res.status
         if (status === 202) accepted.set(String(res.body['requestId']), perRequest)
       } catch {
@@ -47,34 +56,60 @@ export function steadyLoad(url: string, key: string, options: { workers?: number
     stop: async () => {
       running = false
       await Promise.all(loops)
-      return { accepted, statuses, perRequest }
+      return { accepted, statuses, perRequest, table: kind }
     },
   }
 }
 
+/** `count` impressions of keys from `first` on, in groups of 25 per flag, as the SDKs send them. */
+export function impressionGroups(first: number, count: number): { f: string; i: object[] }[] {
+  const groups: { f: string; i: object[] }[] = []
+  for (let n = 0; n < count; n += 25) {
+    const i = Array.from({ length: Math.min(25, count - n) }, (_, j) => ({
+      k: `user-${first + n + j}`,
+      t: (first + n + j) % 2 ? 'on' : 'off',
+      m: 1_764_000_000_000 + first + n + j,
+      c: 1,
+      r: 'default rule',
+    }))
+    groups.push({ f: `flag_${(n / 25) % 8}`, i })
+  }
+  return groups
+}
+
+export async function postImpressions(url: string, key: string, groups: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${url}/api/testImpressions/bulk`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, SplitSDKImpressionsMode: 'DEBUG', SplitSDKVersion: 'nodejs-11.11.2' },
+    body: JSON.stringify(groups),
+  })
+  return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> }
+}
+
 /**
- * Waits until every accepted event is stored, then checks: each accepted request has exactly its
- * events, no request (accepted or not) has more, and no source position is stored twice.
+ * Waits until every accepted record is stored, then checks: each accepted request has exactly its
+ * records, no request (accepted or not) has more, and no source position is stored twice.
  */
 export async function expectStoredExactlyOnce(t: TestEnv, result: LoadResult, timeoutMs: number): Promise<{ total: number; unacknowledgedStored: number }> {
   const total = [...result.accepted.values()].reduce((a, b) => a + b, 0)
+  const table = result.table
   await waitFor(
-    `${total} accepted events stored`,
+    `${total} accepted ${table} stored`,
     async () => {
       const ids = [...result.accepted.keys()]
-      const [row] = await t.query<{ n: string }>(`SELECT count() AS n FROM {db}.events WHERE request_id IN (${ids.map((id) => `'${id}'`).join(',')})`)
+      const [row] = await t.query<{ n: string }>(`SELECT count() AS n FROM {db}.${table} WHERE request_id IN (${ids.map((id) => `'${id}'`).join(',')})`)
       return Number(row?.n ?? 0) >= total ? true : undefined
     },
     timeoutMs,
   )
   await new Promise((r) => setTimeout(r, 2000))
-  const perRequest = await t.query<{ id: string; n: string }>('SELECT request_id AS id, count() AS n FROM {db}.events GROUP BY request_id')
+  const perRequest = await t.query<{ id: string; n: string }>(`SELECT request_id AS id, count() AS n FROM {db}.${table} GROUP BY request_id`)
   const stored = new Map(perRequest.map((r) => [r.id, Number(r.n)]))
   for (const [id, n] of result.accepted) expect(stored.get(id), `request ${id}`).toBe(n)
   // A request answered 503 may still have reached Kafka (its acknowledgement lost): stored whole, never twice.
   const others = [...stored].filter(([id]) => !result.accepted.has(id))
   for (const [id, n] of others) expect(n, `unacknowledged request ${id}`).toBeLessThanOrEqual(result.perRequest)
-  const [u] = await t.query<{ n: string; p: string }>('SELECT count() AS n, uniqExact(source_partition, source_offset, source_index) AS p FROM {db}.events')
+  const [u] = await t.query<{ n: string; p: string }>(`SELECT count() AS n, uniqExact(source_partition, source_offset, source_index) AS p FROM {db}.${table}`)
   expect(Number(u!.n)).toBe(Number(u!.p))
   return { total, unacknowledgedStored: others.length }
 }

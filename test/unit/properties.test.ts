@@ -8,17 +8,21 @@ import { describe, expect, it } from 'vitest'
 import { createLogger } from '../../src/shared/logger.js'
 import { createMetrics } from '../../src/shared/metrics.js'
 import type { InboundMessage } from '../../src/broker/ports.js'
-import { EventsConsumer } from '../../src/consumers/events.consumer.js'
+import { ClickHouseConsumer } from '../../src/consumers/clickhouse.consumer.js'
+import { EVENTS_CODEC } from '../../src/consumers/events.consumer.js'
+import { IMPRESSIONS_CODEC } from '../../src/consumers/impressions.consumer.js'
+import { IMPRESSION_HEADERS } from '../../src/broker/messages/impressions.js'
 import { parseJsonBody } from '../../src/http/json-body.js'
 import { HttpError } from '../../src/http/errors.js'
 import { ALERT_TEMPLATES, TEMPLATE_IDS } from '../../src/pipeline/alerts/templates.js'
 import { renderTemplate, renderWithWriter, rootView, toView } from '../../src/pipeline/alerts/moustache.js'
 import { checkMapping, renderAlerts, SEVERITIES, type RenderOutcome } from '../../src/pipeline/alerts/render.js'
 import { EVENT_HEADERS } from '../../src/broker/messages/events.js'
-import { MAX_RAW_CHARS, processEvent } from '../../src/pipeline/events.js'
+import { processEvent } from '../../src/pipeline/events.js'
+import type { ImpressionRow } from '../../src/pipeline/impressions.js'
+import { MAX_RAW_CHARS, type RejectionRow } from '../../src/pipeline/rows.js'
 import { findJsonProblem, inspectJson, isCleanJson, MAX_JSON_DEPTH } from '../../src/shared/json-checks.js'
-import type { ClickHouseEventSink } from '../../src/sinks/clickhouse/events.sink.js'
-import { MemorySink } from '../support/memory-event-sink.js'
+import { MemorySink } from '../support/memory-table-sink.js'
 
 const RUN = { numRuns: 300, interruptAfterTimeLimit: 8000 } as const
 const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: 1_700_000_000_999, sdkVersion: 'nodejs-10', requestId: 'req' }
@@ -273,11 +277,11 @@ describe('the events envelope under hostile Kafka messages', () => {
     await fc.assert(
       fc.asyncProperty(messages, async (generated) => {
         const sink = new MemorySink()
-        const consumer = new EventsConsumer(sink as unknown as ClickHouseEventSink, createMetrics(), createLogger('silent'))
+        const consumer = new ClickHouseConsumer(EVENTS_CODEC, sink.sink, createMetrics(), createLogger('silent'))
         const batch: InboundMessage[] = generated.map((m, i) => ({ offset: BigInt(100 + i), value: Buffer.from(m.value, 'latin1'), headers: m.headers }))
         await consumer.handle({ topic: 'events', partition: 3, highWatermark: 200n, messages: batch }, { signal: new AbortController().signal })
 
-        const positions = [...sink.events, ...sink.rejections].map((r) => `${r.source_offset}:${r.source_index}`)
+        const positions = [...sink.rows('events'), ...sink.rows('event_rejections')].map((r) => `${r.source_offset}:${r.source_index}`)
         expect(new Set(positions).size).toBe(positions.length)
         for (const [i, m] of batch.entries()) {
           let parsed: unknown
@@ -289,8 +293,8 @@ describe('the events envelope under hostile Kafka messages', () => {
           const expected = Array.isArray(parsed) && m.headers[EVENT_HEADERS.environment] ? parsed.length : 1
           expect(positions.filter((p) => p.startsWith(`${100 + i}:`)).length).toBe(expected)
         }
-        for (const row of sink.events) expect(allWellFormed(row)).toBe(true)
-        for (const r of sink.rejections) {
+        for (const row of sink.rows('events')) expect(allWellFormed(row)).toBe(true)
+        for (const r of sink.rows<RejectionRow>('event_rejections')) {
           expect(r.reason.length).toBeGreaterThan(0)
           expect(allWellFormed(r)).toBe(true)
         }
@@ -421,5 +425,119 @@ describe('generated mappings', () => {
       { numRuns: 400, interruptAfterTimeLimit: 15_000 },
     )
     expect(accepted).toBeGreaterThan(20)
+  })
+})
+
+describe('the impressions envelope under hostile Kafka messages', () => {
+  const M = 1_764_000_000_000
+  const impression = fc.record(
+    {
+      k: fc.string({ minLength: 1, maxLength: 20 }),
+      t: fc.constantFrom('on', 'off', 'v1'),
+      m: fc.integer({ min: 0, max: 4_000_000_000_000 }),
+      c: fc.option(fc.integer(), { nil: null }),
+      r: fc.option(fc.string({ maxLength: 20 }), { nil: null }),
+      pt: fc.option(fc.integer({ min: 0, max: M }), { nil: null }),
+    },
+    { requiredKeys: ['k', 't', 'm'] },
+  )
+  /** A valid record with one field replaced by something hostile (or removed). */
+  const spoil = (record: fc.Arbitrary<Record<string, unknown>>, fields: string[]) =>
+    fc.oneof(
+      { weight: 2, arbitrary: record },
+      {
+        weight: 2,
+        arbitrary: fc
+          .tuple(record, fc.constantFrom(...fields, '__proto__'), fc.oneof(hostileValue, deepValue, fc.constant(undefined)))
+          .map(([r, field, v]) => Object.fromEntries([...Object.entries(r).filter(([k]) => k !== field), ...(v === undefined ? [] : [[field, v]])]) as unknown),
+      },
+      { weight: 1, arbitrary: hostileValue },
+    )
+  const group = fc.record({
+    f: fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), hostileString),
+    i: fc.oneof({ weight: 4, arbitrary: fc.array(spoil(impression, ['k', 't', 'm', 'c', 'r', 'b', 'pt', 'properties']), { maxLength: 6 }) }, { weight: 1, arbitrary: hostileValue }),
+  })
+  const count = fc.record({ f: fc.string({ minLength: 1, maxLength: 20 }), m: fc.integer({ min: 0, max: M }), rc: fc.nat() })
+  const keys = (one: string, many: string) =>
+    fc.record({
+      [one]: fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), hostileString),
+      [many]: fc.oneof(
+        { weight: 4, arbitrary: fc.array(fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), hostileString, hostileNumber), { maxLength: 6 }) },
+        { weight: 1, arbitrary: hostileValue },
+      ),
+    })
+  const byKind = {
+    impressions: spoil(group, ['f', 'i']),
+    impression_counts: spoil(count, ['f', 'm', 'rc']),
+    unique_keys_ss: spoil(keys('f', 'ks'), ['f', 'ks']),
+    unique_keys_cs: spoil(keys('k', 'fs'), ['k', 'fs']),
+    telemetry_config: fc.oneof(hostileValue, deepValue),
+    telemetry_usage: fc.oneof(hostileValue, deepValue),
+  }
+  const message = fc.oneof(
+    ...Object.entries(byKind).map(([kind, record]) =>
+      fc.tuple(
+        fc.constant(kind),
+        fc.array(record, { maxLength: 5 }).map((r) => jsonText(r)),
+      ),
+    ),
+    fc.tuple(
+      fc.constantFrom('', 'nonsense', '__proto__'),
+      fc.array(hostileValue, { maxLength: 3 }).map((r) => jsonText(r)),
+    ),
+    fc.tuple(
+      fc.constant('impressions'),
+      fc.integer({ min: 100, max: 50_000 }).map((depth) => `[${'['.repeat(depth)}${']'.repeat(depth)}]`),
+    ),
+  )
+
+  /** How many rows or rejections a record of a kind must become: one per impression or key of a list, else one. */
+  const places = (kind: string, record: unknown): number => {
+    const list = ({ impressions: 'i', unique_keys_ss: 'ks', unique_keys_cs: 'fs' } as Record<string, string>)[kind]
+    const items = list && record !== null && typeof record === 'object' && !Array.isArray(record) ? (record as Record<string, unknown>)[list] : undefined
+    return Array.isArray(items) ? items.length : 1
+  }
+
+  it('every impression, count, key and telemetry body becomes one row or one rejection at its own position, nothing thrown', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(message, { minLength: 1, maxLength: 5 }), async (generated) => {
+        const sink = new MemorySink()
+        const consumer = new ClickHouseConsumer(IMPRESSIONS_CODEC, sink.sink, createMetrics(), createLogger('silent'))
+        const headers = (kind: string) => ({
+          [IMPRESSION_HEADERS.environment]: 'env',
+          [IMPRESSION_HEADERS.receivedAt]: '1764000000000',
+          [IMPRESSION_HEADERS.requestId]: 'req',
+          [IMPRESSION_HEADERS.kind]: kind,
+          [IMPRESSION_HEADERS.impressionsMode]: 'DEBUG',
+        })
+        const batch: InboundMessage[] = generated.map(([kind, text], i) => ({ offset: BigInt(100 + i), value: Buffer.from(text, 'utf8'), headers: headers(kind) }))
+        await consumer.handle({ topic: 'impressions', partition: 1, highWatermark: 200n, messages: batch }, { signal: new AbortController().signal })
+
+        const tables = ['impressions', 'impression_counts', 'unique_keys', 'sdk_telemetry', 'impression_rejections']
+        const rows = tables.flatMap((table) => sink.rows(table))
+        const positions = rows.map((r) => `${r.source_offset}:${r.source_index}`)
+        expect(new Set(positions).size).toBe(positions.length)
+        for (const [i, [kind, text]] of generated.entries()) {
+          let parsed: unknown
+          try {
+            parsed = JSON.parse(text)
+          } catch {
+            parsed = undefined
+          }
+          const expected = Array.isArray(parsed) ? parsed.reduce((n: number, r) => n + places(kind, r), 0) : 1
+          expect(positions.filter((p) => p.startsWith(`${100 + i}:`)).length, `${kind} ${text.slice(0, 80)}`).toBe(expected)
+        }
+        for (const row of rows) expect(allWellFormed(row)).toBe(true)
+        for (const row of sink.rows<ImpressionRow>('impressions')) {
+          expect(Number.isSafeInteger(row.time_ms) && row.time_ms >= 0).toBe(true)
+          expect(Number.isSafeInteger(row.change_number)).toBe(true)
+        }
+        for (const r of sink.rows<RejectionRow>('impression_rejections')) {
+          expect(r.reason.length).toBeGreaterThan(0)
+          expect(r.raw.length).toBeLessThanOrEqual(MAX_RAW_CHARS)
+        }
+      }),
+      { numRuns: 200, interruptAfterTimeLimit: 8000 },
+    )
   })
 })

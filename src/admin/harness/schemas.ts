@@ -72,9 +72,13 @@ export function settingsAnswers(ok: Record<number, TSchema>): Record<number, TSc
   return { ...ok, ...errorAnswers(HarnessError, [400, 401, 403, 503]) }
 }
 
+/** A SCIM route's answers: each in application/scim+json, the media type every SCIM answer has (RFC 7644 3.1). */
 export function scimAnswers(ok: Record<number, TSchema>, errors: readonly number[] = []): Record<number, TSchema> {
-  return { ...ok, ...errorAnswers(ScimErrorBody, [400, 401, 403, 503, ...errors]) }
+  const answers = { ...ok, ...errorAnswers(ScimErrorBody, [400, 401, 403, 503, ...errors]) }
+  return Object.fromEntries(Object.entries(answers).map(([status, schema]) => [status, { description: (schema as { description?: string }).description, content: { [SCIM_MEDIA_TYPE]: { schema } } }]))
 }
+
+export const SCIM_MEDIA_TYPE = 'application/scim+json'
 
 export const AccountParams = Type.Object({ account: Type.String({ minLength: 1, maxLength: 100 }) })
 export const UserParams = Type.Object({ account: Type.String({ minLength: 1, maxLength: 100 }), id: Type.String({ minLength: 1, maxLength: 200 }) })

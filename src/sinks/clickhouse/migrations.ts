@@ -85,6 +85,55 @@ export const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE ${db}.event_rejections ADD COLUMN request_part UInt32 DEFAULT 0 AFTER request_id`,
     ],
   },
+  {
+    version: 4,
+    name: 'impressions, impression_counts, unique_keys, sdk_telemetry, impression_rejections',
+    statements: (db) => {
+      const origin = `sdk_version String, impressions_mode String, machine_ip String, machine_name String,
+        received_at DateTime, received_at_ms Int64, request_id String, request_part UInt32,
+        source_topic String, source_partition UInt32, source_offset UInt64, source_index UInt32`
+      return [
+        // The exposure log. Experiments ask "flag F in environment E over a time range" and "the
+        // first impression of each key of flag F": both read one contiguous range of the sort key.
+        `CREATE TABLE IF NOT EXISTS ${db}.impressions (
+          environment_id String, account_id String, flag String, key String, bucketing_key String,
+          treatment String, label String, change_number Int64,
+          time DateTime, time_ms Int64, previous_time_ms Int64, properties String,
+          ${origin}
+        ) ENGINE = MergeTree()
+        PARTITION BY toYYYYMM(time)
+        ORDER BY (environment_id, flag, time, key)`,
+        // Impressions the SDKs counted instead of sending (OPTIMIZED and NONE modes), per flag and hour.
+        `CREATE TABLE IF NOT EXISTS ${db}.impression_counts (
+          environment_id String, account_id String, flag String, hour DateTime, hour_ms Int64, count UInt64,
+          ${origin}
+        ) ENGINE = MergeTree()
+        PARTITION BY toYYYYMM(hour)
+        ORDER BY (environment_id, flag, hour)`,
+        // Keys that saw a flag (impressions mode NONE), per receive day; a key appears once per SDK flush.
+        `CREATE TABLE IF NOT EXISTS ${db}.unique_keys (
+          environment_id String, account_id String, flag String, key String, day Date,
+          ${origin}
+        ) ENGINE = MergeTree()
+        PARTITION BY toYYYYMM(day)
+        ORDER BY (environment_id, flag, day, key)`,
+        // Which SDKs, versions and modes talk to Sluice: their telemetry bodies as sent.
+        `CREATE TABLE IF NOT EXISTS ${db}.sdk_telemetry (
+          environment_id String, account_id String, kind String, operation_mode String, storage String, payload String,
+          ${origin}
+        ) ENGINE = MergeTree()
+        PARTITION BY toYYYYMM(received_at)
+        ORDER BY (environment_id, received_at)`,
+        `CREATE TABLE IF NOT EXISTS ${db}.impression_rejections (
+          environment_id String, account_id String, kind String, reason String, raw String,
+          sdk_version String, received_at DateTime, received_at_ms Int64, request_id String, request_part UInt32,
+          source_topic String, source_partition UInt32, source_offset UInt64, source_index UInt32
+        ) ENGINE = MergeTree()
+        PARTITION BY toYYYYMM(received_at)
+        ORDER BY (environment_id, received_at)`,
+      ]
+    },
+  },
 ]
 
 // DUPLICATE_COLUMN, or ILLEGAL_COLUMN ("column with this name already exists") in some versions.

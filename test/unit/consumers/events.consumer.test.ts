@@ -1,4 +1,4 @@
-// How the events consumer isolates rows a sink refuses as data, with an in-memory sink (the real
+// How the ClickHouse consumer (with the events codec) isolates rows a sink refuses as data, with an in-memory sink (the real
 // ClickHouse refusing real rows is in test/e2e/poison.e2e.test.ts): the other rows are stored, each
 // refused row becomes a rejection at its own position, a refused rejection is kept without its raw
 // copy, and only outages are retried.
@@ -6,10 +6,13 @@ import { expect, it } from 'vitest'
 import { createLogger } from '../../../src/shared/logger.js'
 import { createMetrics } from '../../../src/shared/metrics.js'
 import { REPLAY_HEADER, type InboundBatch } from '../../../src/broker/ports.js'
-import { EventsConsumer } from '../../../src/consumers/events.consumer.js'
+import { ClickHouseConsumer } from '../../../src/consumers/clickhouse.consumer.js'
+import { EVENTS_CODEC } from '../../../src/consumers/events.consumer.js'
 import { EVENT_HEADERS } from '../../../src/broker/messages/events.js'
-import type { ClickHouseEventSink } from '../../../src/sinks/clickhouse/events.sink.js'
-import { MemorySink } from '../../support/memory-event-sink.js'
+import type { EventRow } from '../../../src/pipeline/events.js'
+import type { RejectionRow } from '../../../src/pipeline/rows.js'
+import { EVENT_REJECTIONS, EVENTS } from '../../../src/sinks/clickhouse/tables.js'
+import { MemorySink } from '../../support/memory-table-sink.js'
 
 const headers = { [EVENT_HEADERS.environment]: 'env', [EVENT_HEADERS.receivedAt]: '1700000000000', [EVENT_HEADERS.requestId]: 'r' }
 const record = (key: string) => ({ eventTypeId: 'e', trafficTypeName: 'user', key, timestamp: 1_700_000_000_000 })
@@ -21,17 +24,17 @@ function batchOf(keys: string[]): InboundBatch {
 it('stores the good rows and turns each refused row into a rejection at its own position', async () => {
   const sink = new MemorySink()
   const metrics = createMetrics()
-  const consumer = new EventsConsumer(sink as unknown as ClickHouseEventSink, metrics, createLogger('silent'))
+  const consumer = new ClickHouseConsumer(EVENTS_CODEC, sink.sink, metrics, createLogger('silent'))
   const keys = Array.from({ length: 64 }, (_, i) => (i === 5 || i === 40 ? `refused-${i}` : i === 41 ? 'refused-twice' : `ok-${i}`))
   await consumer.handle(batchOf(keys), { signal: new AbortController().signal })
-  expect(sink.events.map((r) => r.key)).toEqual(keys.filter((k) => k.startsWith('ok')))
-  expect(sink.rejections.map((r) => [r.source_index, r.reason])).toEqual([
+  expect(sink.rows<EventRow>(EVENTS).map((r) => r.key)).toEqual(keys.filter((k) => k.startsWith('ok')))
+  expect(sink.rows<RejectionRow>(EVENT_REJECTIONS).map((r) => [r.source_index, r.reason])).toEqual([
     [5, 'clickhouse refused the row: Code: 117, Incorrect data'],
     [40, 'clickhouse refused the row: Code: 117, Incorrect data'],
     [41, 'clickhouse refused the row: Code: 117, Incorrect data; raw not kept: clickhouse refused it (Code: 131, Too large string)'],
   ])
-  expect(sink.rejections[0]!.raw).toBe(JSON.stringify(record('refused-5')))
-  expect(sink.rejections[2]!.raw).toBe('')
+  expect(sink.rows<RejectionRow>(EVENT_REJECTIONS)[0]!.raw).toBe(JSON.stringify(record('refused-5')))
+  expect(sink.rows<RejectionRow>(EVENT_REJECTIONS)[2]!.raw).toBe('')
   // Splitting, not one insert per row: a few dozen inserts for 64 rows with 3 refused.
   expect(sink.inserts).toBeLessThan(40)
   expect(await metrics.registry.getSingleMetricAsString('sluice_sink_errors_total')).toMatch(/sink="clickhouse",kind="data"\} [1-9]/)
@@ -40,26 +43,26 @@ it('stores the good rows and turns each refused row into a rejection at its own 
 it('waits out an outage and then stores the batch once', async () => {
   const sink = new MemorySink()
   sink.outages = 2
-  const consumer = new EventsConsumer(sink as unknown as ClickHouseEventSink, createMetrics(), createLogger('silent'))
+  const consumer = new ClickHouseConsumer(EVENTS_CODEC, sink.sink, createMetrics(), createLogger('silent'))
   await consumer.handle(batchOf(['a', 'b']), { signal: new AbortController().signal })
-  expect(sink.events.map((r) => r.key)).toEqual(['a', 'b'])
+  expect(sink.rows<EventRow>(EVENTS).map((r) => r.key)).toEqual(['a', 'b'])
   expect(sink.inserts).toBe(3)
 })
 
 it('leaves the batch when told to (stopping, partition lost), without storing it', async () => {
   const sink = new MemorySink()
   sink.outages = 1000
-  const consumer = new EventsConsumer(sink as unknown as ClickHouseEventSink, createMetrics(), createLogger('silent'))
+  const consumer = new ClickHouseConsumer(EVENTS_CODEC, sink.sink, createMetrics(), createLogger('silent'))
   const controller = new AbortController()
   const lost = new Error('partition lost')
   setTimeout(() => controller.abort(lost), 300)
   await expect(consumer.handle(batchOf(['a']), { signal: controller.signal })).rejects.toBe(lost)
-  expect(sink.events).toEqual([])
+  expect(sink.rows(EVENTS)).toEqual([])
 })
 
 it('skips a replayed message whose identity is stored or came earlier in the batch, and stores a replay of what is not', async () => {
   const sink = new MemorySink()
-  const consumer = new EventsConsumer(sink as unknown as ClickHouseEventSink, createMetrics(), createLogger('silent'))
+  const consumer = new ClickHouseConsumer(EVENTS_CODEC, sink.sink, createMetrics(), createLogger('silent'))
   const message = (offset: bigint, request: string, part: number, keys: string[], replay = false) => ({
     offset,
     value: Buffer.from(JSON.stringify(keys.map(record))),
@@ -82,5 +85,5 @@ it('skips a replayed message whose identity is stored or came earlier in the bat
     },
     { signal },
   )
-  expect(sink.events.map((r) => `${r.request_id}:${r.request_part}:${r.key}`)).toEqual(['r1:0:a', 'r1:1:b', 'r2:0:c', 'r3:0:d', 'r2:1:e'])
+  expect(sink.rows<EventRow>(EVENTS).map((r) => `${r.request_id}:${r.request_part}:${r.key}`)).toEqual(['r1:0:a', 'r1:1:b', 'r2:0:c', 'r3:0:d', 'r2:1:e'])
 })

@@ -12,6 +12,7 @@ import type { ApiKeyCache } from '../../../src/auth/api-keys.js'
 import { MemoryBroker } from '../../../src/broker/memory.js'
 import { errorHandler } from '../../../src/http/errors.js'
 import { installSchemaValidation } from '../../../src/http/schemas.js'
+import { SdkIntake } from '../../../src/edge/sdk-intake.js'
 import { eventRoutes } from '../../../src/edge/events.route.js'
 import { SpoolingIntake } from '../../../src/edge/spool/intake.js'
 
@@ -41,11 +42,10 @@ async function build(draining: boolean, spoolMaxBytes = 1 << 20) {
   app = Fastify()
   installSchemaValidation(app)
   app.setErrorHandler(errorHandler)
-  await app.register(eventRoutes, {
+  const sdk = new SdkIntake({
     intake,
     apiKeys,
     metrics: createMetrics(),
-    topic: 'events',
     maxBodyBytes: 8 << 20,
     beaconMaxBodyBytes: 65536,
     maxRecords: 10_000,
@@ -53,6 +53,7 @@ async function build(draining: boolean, spoolMaxBytes = 1 << 20) {
     messageMaxBytes: 768 * 1024,
     isDraining: () => draining,
   })
+  await app.register(eventRoutes, { sdk, topic: 'events' })
   return app
 }
 

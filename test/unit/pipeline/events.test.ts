@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_RAW_CHARS, MAX_TIMESTAMP_MS, normalizeTimestamp, processEvent } from '../../../src/pipeline/events.js'
+import { normalizeTimestamp, processEvent } from '../../../src/pipeline/events.js'
+import { MAX_RAW_CHARS, MAX_TIMESTAMP_MS } from '../../../src/pipeline/rows.js'
 
 const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: 1_700_000_000_999, sdkVersion: 'nodejs-10', requestId: 'req' }
 const source = { topic: 'events', partition: 2, offset: 41n, index: 3 }

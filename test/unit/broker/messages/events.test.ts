@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { EVENT_HEADERS, encodeEventMessages, RecordTooLargeError } from '../../../../src/broker/messages/events.js'
+import { EVENT_HEADERS, encodeEventMessages } from '../../../../src/broker/messages/events.js'
+import { RecordTooLargeError } from '../../../../src/broker/messages/records.js'
 
 const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: 123, sdkVersion: 'v', requestId: 'req' }
 

@@ -1,7 +1,8 @@
 import { text } from 'node:stream/consumers'
 import { describe, expect, it } from 'vitest'
-import { processEvent, rejectionRow } from '../../../../src/pipeline/events.js'
-import { EVENT_COLUMNS, REJECTION_COLUMNS } from '../../../../src/sinks/clickhouse/events.sink.js'
+import { processEvent } from '../../../../src/pipeline/events.js'
+import { rejectionRow } from '../../../../src/pipeline/rows.js'
+import { EVENT_REJECTIONS, EVENTS } from '../../../../src/sinks/clickhouse/tables.js'
 import { tsvDateTime, tsvField, tsvStream } from '../../../../src/sinks/clickhouse/tsv.js'
 
 describe('tsvField', () => {
@@ -39,7 +40,7 @@ describe('the columns sent', () => {
   it('are every field of an event row and of a rejection row', () => {
     const outcome = processEvent({ eventTypeId: 'click', trafficTypeName: 'user', key: 'k', timestamp: 1_700_000_000_000, value: 1, properties: { a: 1 } }, meta, source)
     expect(outcome.ok).toBe(true)
-    if (outcome.ok) expect([...EVENT_COLUMNS].sort()).toEqual(Object.keys(outcome.row).sort())
-    expect([...REJECTION_COLUMNS].sort()).toEqual(Object.keys(rejectionRow('r', {}, meta, source)).sort())
+    if (outcome.ok) expect([...EVENTS.columns].sort()).toEqual(Object.keys(outcome.row).sort())
+    expect([...EVENT_REJECTIONS.columns].sort()).toEqual(Object.keys(rejectionRow('r', {}, meta, source)).sort())
   })
 })

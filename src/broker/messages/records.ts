@@ -1,0 +1,110 @@
+// The wire format shared by the topics of SDK data (events, impressions): each Kafka message holds a
+// JSON array of records of one request; the request's metadata travels in headers. A large body
+// becomes several messages, each at most maxBytes; every message of a request has its identity
+// (request id, part) and the request id as key, so all its copies land in one partition, in order.
+import { MAX_TIMESTAMP_MS, type EnvelopeMeta, type MessageIdentity } from '../../pipeline/rows.js'
+import { PART_HEADER, type OutboundMessage } from '../ports.js'
+
+export const ORIGIN_HEADERS = {
+  environment: 'sluice-environment',
+  account: 'sluice-account',
+  receivedAt: 'sluice-received-at',
+  sdkVersion: 'sluice-sdk-version',
+  requestId: 'sluice-request-id',
+  part: PART_HEADER,
+} as const
+
+export class RecordTooLargeError extends Error {
+  override readonly name = 'RecordTooLargeError'
+  constructor(
+    readonly index: number,
+    readonly bytes: number,
+    readonly limit: number,
+  ) {
+    super(`record ${index} is ${bytes} bytes as JSON, above the per-record limit of ${limit} bytes`)
+  }
+}
+
+/** The headers of a request's messages, without the part (each message has its own). */
+export function originHeaders(meta: EnvelopeMeta): Record<string, string> {
+  return {
+    [ORIGIN_HEADERS.environment]: meta.environmentId,
+    [ORIGIN_HEADERS.account]: meta.accountId,
+    [ORIGIN_HEADERS.receivedAt]: String(meta.receivedAtMs),
+    [ORIGIN_HEADERS.sdkVersion]: meta.sdkVersion,
+    [ORIGIN_HEADERS.requestId]: meta.requestId,
+  }
+}
+
+export interface RecordMessagesOptions {
+  /** The body's length: how many messages the records need, at a first guess. */
+  readonly bodyBytes: number
+  readonly maxBytes: number
+  /** The records' JSON as sent: the one message when it fits (the body is not serialized again). */
+  readonly text?: string
+  /** Halves a record too large for one message (an impressions group into two groups), or undefined when it cannot. */
+  readonly split?: (record: object) => readonly [object, object] | undefined
+}
+
+/**
+ * Splits records into messages of at most maxBytes. Slices are sized from the body's length and
+ * halved until they fit, so typical bodies are serialized once; a single record that does not fit
+ * is split by options.split, or refused (RecordTooLargeError, naming its index).
+ */
+export function encodeRecordMessages(records: readonly object[], headers: Record<string, string>, requestId: string, options: RecordMessagesOptions): OutboundMessage[] {
+  const { bodyBytes, maxBytes, text, split } = options
+  const messages: OutboundMessage[] = []
+  // Ordered by request id: every copy of a message (a replay from the edge spool) lands in the
+  // partition of the first, after it, so the consumer that owns it sees both in order.
+  const push = (value: Buffer) => messages.push({ key: requestId, value, headers: { ...headers, [PART_HEADER]: String(messages.length) }, ordered: true })
+  const emit = (slice: readonly object[], firstIndex: number): void => {
+    const value = Buffer.from(JSON.stringify(slice), 'utf8')
+    if (value.length <= maxBytes) push(value)
+    else if (slice.length > 1) {
+      const mid = Math.ceil(slice.length / 2)
+      emit(slice.slice(0, mid), firstIndex)
+      emit(slice.slice(mid), firstIndex + mid)
+    } else {
+      const halves = split?.(slice[0]!)
+      if (!halves) throw new RecordTooLargeError(firstIndex, value.length - 2, maxBytes)
+      emit([halves[0]], firstIndex)
+      emit([halves[1]], firstIndex)
+    }
+  }
+  const whole = text === undefined || records.length === 0 ? undefined : Buffer.from(text, 'utf8')
+  if (whole && whole.length <= maxBytes) {
+    push(whole)
+    return messages
+  }
+  const pieces = Math.max(1, Math.ceil(bodyBytes / (maxBytes * 0.75)))
+  const step = Math.max(1, Math.ceil(records.length / pieces))
+  for (let start = 0; start < records.length; start += step) emit(records.slice(start, start + step), start)
+  return messages
+}
+
+/** A message's metadata from its headers; what is missing or out of range is empty, or now. */
+export function metaOf(headers: Readonly<Record<string, string>>): EnvelopeMeta {
+  const receivedAtMs = Number(headers[ORIGIN_HEADERS.receivedAt])
+  return {
+    environmentId: headers[ORIGIN_HEADERS.environment] ?? '',
+    accountId: headers[ORIGIN_HEADERS.account] ?? '',
+    receivedAtMs: Number.isSafeInteger(receivedAtMs) && receivedAtMs >= 0 && receivedAtMs <= MAX_TIMESTAMP_MS ? receivedAtMs : Date.now(),
+    sdkVersion: headers[ORIGIN_HEADERS.sdkVersion] ?? '',
+    requestId: headers[ORIGIN_HEADERS.requestId] ?? '',
+    part: partOf(headers),
+  }
+}
+
+/** A message's identity (with where its rows would be), or undefined when it has none (not written by the edge). */
+export function identityOf(headers: Readonly<Record<string, string>>): MessageIdentity | undefined {
+  const requestId = headers[ORIGIN_HEADERS.requestId]
+  const environmentId = headers[ORIGIN_HEADERS.environment]
+  const receivedAtMs = Number(headers[ORIGIN_HEADERS.receivedAt])
+  if (!requestId || !environmentId || !Number.isSafeInteger(receivedAtMs)) return undefined
+  return { requestId, part: partOf(headers), environmentId, receivedAt: Math.floor(receivedAtMs / 1000) }
+}
+
+function partOf(headers: Readonly<Record<string, string>>): number {
+  const part = Number(headers[ORIGIN_HEADERS.part] ?? 0)
+  return Number.isSafeInteger(part) && part >= 0 && part < 2 ** 32 ? part : 0
+}

@@ -1,0 +1,254 @@
+// A topic of SDK data (events, impressions) → rows for ClickHouse tables (a RowCodec per topic, in
+// its own thin file) → the table sink → commit (by the broker adapter).
+// Exactly once into ClickHouse without insert deduplication (ClickHouse 18.16 has none): every row
+// carries its (partition, offset, index), and before each insert the consumer records the last
+// offset it may write (an intent). A batch is "suspect" when rows of it may already be stored: the
+// first batch after a start, a rebalance or an error, and every batch up to the highest intent any
+// earlier owner of the partition recorded. For a suspect batch the stored positions are read first
+// and skipped. Offsets are committed only after every insert succeeded. Rows ClickHouse refuses as
+// data are isolated and stored as rejections (same position), so no record can stall a partition.
+import type { Logger } from '../shared/logger.js'
+import type { Metrics } from '../shared/metrics.js'
+import { REPLAY_HEADER, type BatchContext, type InboundBatch, type InboundMessage } from '../broker/ports.js'
+import { identityOf } from '../broker/messages/records.js'
+import type { MessageIdentity, RejectionRow, RowOrigin, SourcePosition } from '../pipeline/rows.js'
+import { AppError } from '../shared/errors.js'
+import type { ClickHouseTableSink } from '../sinks/clickhouse/table.sink.js'
+import type { Table, TableRows } from '../sinks/clickhouse/tables.js'
+import { retrying } from './retry.js'
+
+/** What a topic's consumer knows of its messages: how one becomes rows, and which tables they go to. */
+export interface RowCodec {
+  /** Every table the topic's rows go to, in the order they are inserted (rejections apart). */
+  readonly tables: readonly Table[]
+  readonly rejections: Table<RejectionRow>
+  /** Turns one message into rows and rejections. Never throws, whatever the message holds. */
+  decode(message: InboundMessage, position: (index: number) => SourcePosition, out: DecodedRows): void
+  /** The rejection of a row ClickHouse refused, with the record it was made from. */
+  refused(table: Table, row: RowOrigin, reason: string, record: unknown): RejectionRow
+}
+
+/** The rows of a batch, by table, and its rejections. */
+export class DecodedRows {
+  readonly rows = new Map<Table, RowOrigin[]>()
+  readonly rejections: RejectionRow[] = []
+  /** The record each row was made from: its raw copy if ClickHouse refuses the row. */
+  readonly records = new Map<RowOrigin, unknown>()
+
+  add<R extends RowOrigin>(table: Table<R>, row: R, record: unknown): void {
+    let rows = this.rows.get(table)
+    if (!rows) this.rows.set(table, (rows = []))
+    rows.push(row)
+    this.records.set(row, record)
+  }
+
+  reject(rejection: RejectionRow): void {
+    this.rejections.push(rejection)
+  }
+}
+
+/**
+ * An intent covers this many offsets past the batch being written, so one small intent insert serves
+ * many batches; after a crash the new owner checks (through the sort key) up to that far.
+ */
+const INTENT_LOOKAHEAD = 1000n
+const MAX_REASON_CHARS = 2000
+
+interface PartitionState {
+  /** The offset after the last batch this process stored. */
+  next: bigint
+  /** Batches up to this offset may hold rows stored earlier (by a killed or replaced owner, from its intents). */
+  suspectThrough: bigint
+  /** This process's recorded intent for the partition reaches this offset. */
+  intentThrough: bigint
+}
+
+export class ClickHouseConsumer {
+  private readonly partitions = new Map<number, PartitionState>()
+  /** One batch per partition at a time, even if the client library overlaps them in a rebalance. */
+  private readonly locks = new Map<number, Promise<void>>()
+
+  constructor(
+    private readonly codec: RowCodec,
+    private readonly sink: ClickHouseTableSink,
+    private readonly metrics: Metrics,
+    private readonly log: Logger,
+    /** Told how many rows and rejections each batch stored (the events counters). */
+    private readonly onStored: (written: { rows: number; rejections: number }) => void = () => undefined,
+  ) {}
+
+  /** After a rebalance nothing is known about what other members stored. */
+  readonly reset = (): void => {
+    this.partitions.clear()
+  }
+
+  readonly handle = async (batch: InboundBatch, ctx: BatchContext): Promise<void> => {
+    const previous = this.locks.get(batch.partition) ?? Promise.resolve()
+    const current = previous.then(() => this.process(batch, ctx))
+    const settled = current.catch(() => undefined)
+    this.locks.set(batch.partition, settled)
+    try {
+      await current
+    } finally {
+      if (this.locks.get(batch.partition) === settled) this.locks.delete(batch.partition)
+    }
+  }
+
+  private async process(batch: InboundBatch, ctx: BatchContext): Promise<void> {
+    try {
+      await this.store(batch, ctx)
+    } catch (err) {
+      // Whatever was written before the failure is unknown: the redelivery must check.
+      this.partitions.delete(batch.partition)
+      throw err
+    }
+  }
+
+  private async store(batch: InboundBatch, ctx: BatchContext): Promise<void> {
+    const { topic, partition } = batch
+    const first = batch.messages[0]!.offset
+    const last = batch.messages[batch.messages.length - 1]!.offset
+    const log = this.log.child({ partition })
+    const failed = (err: AppError) => this.metrics.sinkErrors.inc({ sink: 'clickhouse', kind: err.retriable ? 'retriable' : 'data' })
+    const skip = await this.replaysAlreadyStored(batch, ctx, log, failed)
+    const decoded = new DecodedRows()
+    for (const message of batch.messages) {
+      if (!skip.has(message.offset)) this.codec.decode(message, (index) => ({ topic, partition, offset: message.offset, index }), decoded)
+    }
+
+    const state = this.partitions.get(partition)
+    let suspectThrough = state?.suspectThrough ?? -1n
+    let intentThrough = state?.intentThrough ?? -1n
+    let suspect = !state || state.next !== first
+    if (!state) {
+      const intended = await retrying(ctx, log, 'reading consumer intents', () => this.sink.intendedThrough(topic, partition), failed)
+      if (intended !== undefined && intended > suspectThrough) suspectThrough = intended
+    }
+    const written = await retrying(
+      ctx,
+      log,
+      'clickhouse insert',
+      async () => {
+        let tables: TableRows[] = [...decoded.rows].map(([table, rows]) => ({ table, rows }))
+        let rejections = decoded.rejections
+        if (suspect || first <= suspectThrough) {
+          const stored = await this.sink.storedPositions(topic, partition, tables, { table: this.codec.rejections, rows: rejections })
+          if (stored.size > 0) {
+            const fresh = (r: RowOrigin) => !stored.has(`${r.source_offset}:${r.source_index}`)
+            tables = tables.map(({ table, rows }) => ({ table, rows: rows.filter(fresh) }))
+            rejections = rejections.filter(fresh)
+            log.info({ first: String(first), last: String(last), skipped: stored.size }, 'replayed rows already stored; skipped')
+          }
+        }
+        // From here on a failure may leave part of the batch stored: a retry must check again.
+        suspect = true
+        if (last > intentThrough) {
+          await this.sink.recordIntent(topic, partition, last + INTENT_LOOKAHEAD)
+          intentThrough = last + INTENT_LOOKAHEAD
+        }
+        const end = this.metrics.insertSeconds.startTimer()
+        const result = await this.insertIsolating(tables, rejections, decoded.records, log)
+        end()
+        return result
+      },
+      failed,
+    )
+    this.metrics.insertBatchRows.observe(written.rows + written.rejections)
+    this.onStored(written)
+    log.debug({ first: String(first), last: String(last), ...written }, 'batch inserted')
+    this.partitions.set(partition, { next: last + 1n, suspectThrough, intentThrough })
+  }
+
+  /**
+   * The offsets of replayed messages (published again from an edge's spool) whose identity (request
+   * id, part) is already stored, or appears earlier in this batch. A replay lands in the partition
+   * of its first copy and after it, so what this partition stored is all there is to check.
+   */
+  private async replaysAlreadyStored(batch: InboundBatch, ctx: BatchContext, log: Logger, failed: (err: AppError) => void): Promise<Set<bigint>> {
+    const skip = new Set<bigint>()
+    const replays = batch.messages.filter((m) => m.headers[REPLAY_HEADER] === '1').length
+    if (replays === 0) return skip
+    const seen = new Set<string>()
+    const toCheck: { offset: bigint; identity: MessageIdentity }[] = []
+    for (const m of batch.messages) {
+      const identity = identityOf(m.headers)
+      if (!identity) continue
+      const id = `${identity.requestId}:${identity.part}`
+      if (m.headers[REPLAY_HEADER] === '1') {
+        if (seen.has(id)) skip.add(m.offset)
+        else toCheck.push({ offset: m.offset, identity })
+      }
+      seen.add(id)
+    }
+    if (toCheck.length > 0) {
+      const stored = await retrying(
+        ctx,
+        log,
+        'checking replayed messages',
+        () =>
+          this.sink.storedParts(
+            [...this.codec.tables, this.codec.rejections],
+            toCheck.map((c) => c.identity),
+          ),
+        failed,
+      )
+      for (const c of toCheck) if (stored.has(`${c.identity.requestId}:${c.identity.part}`)) skip.add(c.offset)
+    }
+    if (skip.size > 0) {
+      this.metrics.replaysSkipped.inc({ topic: batch.topic }, skip.size)
+      log.info({ replays, skipped: skip.size }, 'replayed messages already stored; skipped')
+    }
+    return skip
+  }
+
+  /**
+   * Inserts each table's rows, then the rejections. When ClickHouse refuses rows as data (not as an
+   * outage), the rows are split in halves until the refused ones are alone; each becomes a rejection
+   * carrying ClickHouse's message, and the others are stored. A rejection refused in turn is stored
+   * once more without its raw copy; only if that fails too is it given up (logged with its position,
+   * counted).
+   */
+  private async insertIsolating(tables: readonly TableRows[], rejections: readonly RejectionRow[], records: ReadonlyMap<RowOrigin, unknown>, log: Logger) {
+    const refused: RejectionRow[] = []
+    let stored = 0
+    for (const { table, rows } of tables) {
+      const n = await this.isolate(
+        rows,
+        (part) => this.sink.insert(table, part),
+        (row, err) => refused.push(this.codec.refused(table, row, `clickhouse refused the row: ${err.message}`.slice(0, MAX_REASON_CHARS), records.get(row))),
+      )
+      if (n > 0) this.metrics.rowsInserted.inc({ table: table.name }, n)
+      stored += n
+    }
+    const retry: RejectionRow[] = []
+    const insertRejections = (part: readonly RejectionRow[]) => this.sink.insert(this.codec.rejections, part)
+    let rejected = await this.isolate([...rejections, ...refused], insertRejections, (row, err) => {
+      retry.push({ ...row, reason: `${row.reason}; raw not kept: clickhouse refused it (${err.message.slice(0, 500)})`, raw: '' })
+    })
+    rejected += await this.isolate(retry, insertRejections, (row, err) => {
+      this.metrics.unstorable.inc({ sink: 'clickhouse' })
+      log.error({ err, offset: row.source_offset, index: row.source_index, reason: row.reason }, 'a rejection could not be stored; given up')
+    })
+    if (rejected > 0) this.metrics.rowsInserted.inc({ table: this.codec.rejections.name }, rejected)
+    if (refused.length > 0) log.warn({ refused: refused.length }, 'clickhouse refused rows as data; stored them as rejections')
+    return { rows: stored, rejections: rejected }
+  }
+
+  /** Inserts rows, splitting around the ones the sink refuses as data; returns how many were stored. */
+  private async isolate<R>(rows: readonly R[], insert: (rows: readonly R[]) => Promise<void>, onRefused: (row: R, err: AppError) => void): Promise<number> {
+    if (rows.length === 0) return 0
+    try {
+      await insert(rows)
+      return rows.length
+    } catch (err) {
+      if (!(err instanceof AppError) || err.retriable) throw err
+      this.metrics.sinkErrors.inc({ sink: 'clickhouse', kind: 'data' })
+      if (rows.length === 1) {
+        onRefused(rows[0]!, err)
+        return 0
+      }
+      const mid = Math.ceil(rows.length / 2)
+      return (await this.isolate(rows.slice(0, mid), insert, onRefused)) + (await this.isolate(rows.slice(mid), insert, onRefused))
+    }
+  }
+}

@@ -1,0 +1,158 @@
+// Writes rows to ClickHouse tables (tables.ts says each one's columns). Each row carries its source
+// (topic, partition, offset, index), which is what makes replays exact: before writing rows that may
+// already be there (after a restart, a rebalance or a failed insert), the consumer asks which
+// positions exist. Every failure leaves as an AppError: SINK_REFUSED_DATA when ClickHouse refused the
+// rows themselves (the consumer then isolates and rejects them), SINK_UNAVAILABLE otherwise (waited out).
+// An insert that failed without an answer (a timeout, a cut connection) may still be running, or
+// even still unread in the server's socket buffer, and land later: before the next insert or check of
+// stored positions, such inserts are killed by query id and confirmed gone, so the check sees all
+// there will ever be. Inserts get a long deadline (CLICKHOUSE_REQUEST_TIMEOUT_MS) so that a paused
+// server is waited for rather than raced.
+import { randomUUID } from 'node:crypto'
+import type { ClickHouseClient } from '@clickhouse/client'
+import type { MessageIdentity, RowOrigin } from '../../pipeline/rows.js'
+import { AppError, fromClickHouse } from '../../shared/errors.js'
+import type { Table, TableRows } from './tables.js'
+import { tsvStream } from './tsv.js'
+
+interface IntentRow {
+  topic: string
+  partition: number
+  last_offset: string
+  at: number
+}
+const INTENT_COLUMNS: readonly (keyof IntentRow)[] = ['topic', 'partition', 'last_offset', 'at']
+
+export class ClickHouseTableSink {
+  /** Query ids of inserts that failed without a definite answer. */
+  private unsettled: string[] = []
+
+  constructor(
+    private readonly client: ClickHouseClient,
+    private readonly database: string,
+  ) {}
+
+  insert<R extends RowOrigin>(table: Table<R>, rows: readonly R[]): Promise<void> {
+    return this.send(table.name, rows, table.columns as readonly (keyof R & string)[], table.dateTimes as readonly (keyof R & string)[])
+  }
+
+  /** Records, before an insert, the last offset it may write (see the consumer_intents table). */
+  recordIntent(topic: string, partition: number, lastOffset: bigint): Promise<void> {
+    return this.send('event_consumer_intents', [{ topic, partition, last_offset: lastOffset.toString(), at: Math.floor(Date.now() / 1000) }], INTENT_COLUMNS, ['at'])
+  }
+
+  private async send<T extends object>(table: string, rows: readonly T[], columns: readonly (keyof T & string)[], dateTimes: readonly (keyof T & string)[]): Promise<void> {
+    if (rows.length === 0) return
+    await this.settle()
+    const queryId = randomUUID()
+    try {
+      await this.client.insert({
+        table: `${this.database}.${table}`,
+        values: tsvStream(rows, columns, dateTimes),
+        format: 'TabSeparated',
+        columns: columns as unknown as [string, ...string[]],
+        query_id: queryId,
+      })
+    } catch (err) {
+      const e = fromClickHouse(err)
+      if (e.retriable) this.unsettled.push(queryId)
+      throw e
+    }
+  }
+
+  /** Kills the inserts that failed without an answer and waits until none of them runs. */
+  private async settle(): Promise<void> {
+    if (this.unsettled.length === 0) return
+    const settling = this.unsettled
+    const ids = settling.map(quote).join(', ')
+    try {
+      await this.client.command({ query: `KILL QUERY WHERE query_id IN (${ids}) SYNC` })
+    } catch (err) {
+      throw fromClickHouse(err)
+    }
+    const [running] = await this.query<{ n: string }>(`SELECT count() AS n FROM system.processes WHERE query_id IN (${ids})`)
+    if (Number(running?.n ?? 0) > 0) throw new AppError('SINK_UNAVAILABLE', 'clickhouse: an abandoned insert is still running', true)
+    // Inserts of other partitions may have failed meanwhile: only these are settled.
+    this.unsettled = this.unsettled.filter((id) => !settling.includes(id))
+  }
+
+  private async query<T>(query: string): Promise<T[]> {
+    try {
+      const result = await this.client.query({ query, format: 'JSONEachRow' })
+      return await result.json<T>()
+    } catch (err) {
+      throw fromClickHouse(err)
+    }
+  }
+
+  /** The highest offset any owner of the partition was about to write, or undefined. */
+  async intendedThrough(topic: string, partition: number): Promise<bigint | undefined> {
+    const [row] = await this.query<{ m: string; n: string }>(
+      `SELECT toString(max(last_offset)) AS m, count() AS n FROM ${this.database}.event_consumer_intents
+        WHERE topic = ${quote(topic)} AND partition = ${Math.trunc(partition)}`,
+    )
+    return row && Number(row.n) > 0 ? BigInt(row.m) : undefined
+  }
+
+  /**
+   * Positions ("offset:index") of the given rows that are already stored, each looked for in its
+   * own table and in the rejections table (a row ClickHouse refused was stored there instead). The
+   * queries are narrowed by what the rows themselves say (tables.ts: `locate`), so they use each
+   * table's sort key instead of scanning it.
+   */
+  async storedPositions(topic: string, partition: number, batch: readonly TableRows[], rejections: TableRows): Promise<Set<string>> {
+    // NOTE: ClickHouse 18.16 has no query parameters; every value here is a number or a quoted literal.
+    const all = [...batch.flatMap((b) => b.rows), ...rejections.rows]
+    if (all.length === 0) return new Set()
+    await this.settle()
+    const offsets = all.map((r) => BigInt(r.source_offset))
+    const min = offsets.reduce((a, b) => (b < a ? b : a))
+    const max = offsets.reduce((a, b) => (b > a ? b : a))
+    const source = `source_topic = ${quote(topic)} AND source_partition = ${Math.trunc(partition)} AND source_offset BETWEEN ${min} AND ${max}`
+    const select = ({ table, rows }: TableRows) => `SELECT toString(source_offset) AS o, source_index AS i FROM ${this.database}.${table.name} WHERE ${located(table, rows)} AND ${source}`
+    const selects = batch.filter((b) => b.rows.length > 0).map(select)
+    // Any row may be a rejection: an event row that ClickHouse refused was stored there.
+    selects.push(select({ table: rejections.table, rows: all }))
+    const stored = await this.query<{ o: string; i: number }>(selects.join(' UNION ALL '))
+    return new Set(stored.map((r) => `${r.o}:${r.i}`))
+  }
+
+  /** Which of these message identities have rows stored in any of the tables, as "requestId:part". */
+  async storedParts(tables: readonly Table[], parts: readonly MessageIdentity[]): Promise<Set<string>> {
+    if (parts.length === 0) return new Set()
+    await this.settle()
+    const seconds = parts.map((p) => p.receivedAt)
+    const where = `environment_id IN (${list(parts.map((p) => p.environmentId))})
+      AND received_at BETWEEN ${Math.min(...seconds)} AND ${Math.max(...seconds)}
+      AND request_id IN (${list(parts.map((p) => p.requestId))})`
+    const stored = await this.query<{ r: string; p: number }>(
+      tables.map((table) => `SELECT DISTINCT request_id AS r, request_part AS p FROM ${this.database}.${table.name} WHERE ${where}`).join(' UNION ALL '),
+    )
+    return new Set(stored.map((row) => `${row.r}:${row.p}`))
+  }
+}
+
+/** The conditions that narrow a table to where these rows would be. */
+function located(table: Table, rows: readonly RowOrigin[]): string {
+  return table.locate
+    .map(({ column, match }) => {
+      const values = rows.map((r) => (r as unknown as Record<string, string | number>)[column]!)
+      if (match === 'in') return `${column} IN (${list(values.map(String))})`
+      const lo = values.reduce((a, b) => (b < a ? b : a))
+      const hi = values.reduce((a, b) => (b > a ? b : a))
+      return `${column} BETWEEN ${literal(lo)} AND ${literal(hi)}`
+    })
+    .join(' AND ')
+}
+
+function literal(value: string | number): string {
+  return typeof value === 'number' ? String(value) : quote(value)
+}
+
+function list(values: Iterable<string>): string {
+  return [...new Set(values)].map(quote).join(', ')
+}
+
+function quote(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
+}

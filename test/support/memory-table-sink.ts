@@ -1,0 +1,51 @@
+// An in-memory stand-in for the ClickHouse table sink, for unit tests of the ClickHouse consumer: it
+// keeps rows by table; it refuses rows whose key starts with "refused" (as ClickHouse refuses data),
+// rejections whose raw copy holds "refused-twice", and fails the next `outages` inserts as an outage.
+import type { MessageIdentity, RejectionRow, RowOrigin } from '../../src/pipeline/rows.js'
+import { AppError } from '../../src/shared/errors.js'
+import type { ClickHouseTableSink } from '../../src/sinks/clickhouse/table.sink.js'
+import type { Table } from '../../src/sinks/clickhouse/tables.js'
+
+export class MemorySink {
+  readonly tables = new Map<string, RowOrigin[]>()
+  inserts = 0
+  outages = 0
+
+  rows<R extends RowOrigin>(table: Table<R> | string): R[] {
+    return (this.tables.get(typeof table === 'string' ? table : table.name) ?? []) as R[]
+  }
+
+  async insert(table: Table, rows: readonly RowOrigin[]) {
+    const isRejection = table.columns.includes('reason')
+    if (!isRejection) {
+      this.inserts++
+      if (this.outages > 0) {
+        this.outages--
+        throw new AppError('SINK_UNAVAILABLE', 'clickhouse: connect ECONNREFUSED', true)
+      }
+      if (rows.some((r) => String((r as unknown as { key?: unknown }).key).startsWith('refused'))) throw new AppError('SINK_REFUSED_DATA', 'Code: 117, Incorrect data', false)
+    } else if (rows.some((r) => (r as RejectionRow).raw.includes('refused-twice'))) throw new AppError('SINK_REFUSED_DATA', 'Code: 131, Too large string', false)
+    this.tables.set(table.name, [...this.rows(table), ...rows])
+  }
+  async recordIntent() {}
+  async intendedThrough() {
+    return undefined
+  }
+  async storedPositions() {
+    return new Set<string>()
+  }
+  async storedParts(tables: readonly Table[], parts: readonly MessageIdentity[]) {
+    const wanted = new Set(parts.map((p) => `${p.requestId}:${p.part}`))
+    return new Set(
+      tables
+        .flatMap((t) => this.rows(t))
+        .map((r) => `${r.request_id}:${r.request_part}`)
+        .filter((id) => wanted.has(id)),
+    )
+  }
+
+  /** As the consumer takes it. */
+  get sink(): ClickHouseTableSink {
+    return this as unknown as ClickHouseTableSink
+  }
+}
