@@ -109,15 +109,15 @@ const SETTINGS = {
     commandTimeoutMs: setting('SLUICE_REDIS_COMMAND_TIMEOUT_MS', int(100, 60_000, 2000), 'deadline of every Redis command; past it an HTTP request is answered 503'),
   },
   events: {
-    maxBodyBytes: setting('SLUICE_EVENTS_MAX_BODY_BYTES', int(8 * MiB, 256 * MiB, 10 * MiB), 'largest event import body (413 above)'),
+    maxBodyBytes: setting('SLUICE_EVENTS_MAX_BODY_BYTES', int(8 * MiB, 256 * MiB, 10 * MiB), 'largest body of an SDK route: events, impressions, counts, unique keys, telemetry (413 above)'),
     beaconMaxBodyBytes: setting('SLUICE_BEACON_MAX_BODY_BYTES', int(1024, MiB, 64 * 1024), 'largest beacon body (read before its key is known; browsers send at most 64 KiB)'),
-    maxRecords: setting('SLUICE_EVENTS_MAX_RECORDS', int(100_000, 10_000_000, 500_000), 'most records in one body (SDK bursts reach tens of thousands; the body limit in bytes usually binds first)'),
+    maxRecords: setting('SLUICE_EVENTS_MAX_RECORDS', int(100_000, 10_000_000, 500_000), 'most records (events, impressions, keys) in one body of an SDK route (SDK bursts reach tens of thousands; the body limit in bytes usually binds first)'),
     ratePerSecond: setting(
       'SLUICE_EVENTS_RATE_PER_SECOND',
       Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, default: 2000 }),
-      'sustained event requests per second per SDK key and edge process (429 above)',
+      'sustained requests per second per SDK key and edge process, over every SDK route (429 above)',
     ),
-    burst: setting('SLUICE_EVENTS_BURST', int(1, 10_000_000, 10_000), 'event requests an SDK key may send at once per edge process'),
+    burst: setting('SLUICE_EVENTS_BURST', int(1, 10_000_000, 10_000), 'requests an SDK key may send at once per edge process, over every SDK route'),
   },
   keyRefreshMs: setting('SLUICE_KEY_REFRESH_MS', int(100, 60_000, 1000), 'how soon API key and webhook address changes reach every process'),
   publicBaseUrl: optional('SLUICE_PUBLIC_BASE_URL', Type.String({ pattern: '^https?://[^\\s]+$' }), 'base of the webhook addresses handed out', 'the address the server listens on', (v) =>

@@ -3,10 +3,11 @@
 // .NET, Go, Python), with the SDK headers in columns; a bad record becomes a rejection naming its
 // field beside the good ones; a body the edge cannot take is refused with the status and field that
 // say why, before anything is published; a group larger than a Kafka message is split and stored once.
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/store.js'
-import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
+import { createTestEnv, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv
 let service: RunningService
@@ -311,5 +312,44 @@ describe('what the edge refuses, on every route, before anything is published', 
     await new Promise((r) => setTimeout(r, 1000))
     expect(await t.count('unique_keys', "flag = 'x' AND key = 'k500000'")).toBe(0)
     expect(await t.count('impressions', "flag = 'x' AND length(properties) > 1000000")).toBe(0)
+  })
+})
+
+describe("the README's analyst query", () => {
+  it('counts conversions per treatment from events after each key first impression', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    const sql = /```sql\n(SELECT treatment, count\(\) AS keys[\s\S]*?)\n```/.exec(readme)?.[1]
+    expect(sql).toBeDefined()
+    const now = Date.now()
+    const environment = demo.environments[0]!.id
+    // a: on, converts after its first impression (twice, value 5 + 3); b: off, its only event came
+    // before it saw the flag; c: on, no event; d: impressions of another flag only.
+    const impressions = await post('/api/testImpressions/bulk', [
+      {
+        f: 'readme_flag',
+        i: [
+          { k: 'a', t: 'on', m: now - 60_000 },
+          { k: 'a', t: 'on', m: now - 30_000 },
+          { k: 'b', t: 'off', m: now - 60_000 },
+          { k: 'c', t: 'on', m: now - 60_000 },
+        ],
+      },
+      { f: 'other_flag', i: [{ k: 'd', t: 'on', m: now - 60_000 }] },
+    ])
+    const events = await postEvents(service.url, key, [
+      { eventTypeId: 'checkout', trafficTypeName: 'user', key: 'a', timestamp: now - 50_000, value: 5 },
+      { eventTypeId: 'checkout', trafficTypeName: 'user', key: 'a', timestamp: now - 10_000, value: 3 },
+      { eventTypeId: 'checkout', trafficTypeName: 'user', key: 'b', timestamp: now - 120_000, value: 7 },
+      { eventTypeId: 'checkout', trafficTypeName: 'user', key: 'd', timestamp: now - 10_000, value: 1 },
+    ])
+    expect([impressions.status, events.status]).toEqual([202, 202])
+    await rowsOf('impressions', impressions.body['requestId'], 5)
+    await waitFor('4 events', async () => ((await t.count('events', `request_id = '${String(events.body['requestId'])}'`)) === 4 ? true : undefined))
+    const query = sql!.replaceAll('sluice.', `${t.config.clickhouse.database}.`).replaceAll('<environment id>', environment).replaceAll('<flag>', 'readme_flag')
+    const rows = await t.query<Record<string, unknown>>(query)
+    expect(rows.map((r) => [r['treatment'], Number(r['keys']), Number(r['converted_keys']), Number(r['conversion_rate']), Number(r['value_per_key'])])).toEqual([
+      ['off', 1, 0, 0, 0],
+      ['on', 2, 1, 0.5, 4],
+    ])
   })
 })
