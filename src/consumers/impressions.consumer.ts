@@ -3,6 +3,7 @@
 // (broker/messages/impressions.ts), each record a row or a rejection naming the field
 // (pipeline/impressions.ts).
 import { sdkMetaOf } from '../broker/messages/impressions.js'
+import { recordsOf } from '../broker/messages/records.js'
 import { impressionRejection, processImpressionRecords, type ImpressionsOutput } from '../pipeline/impressions.js'
 import { originOf } from '../pipeline/rows.js'
 import { IMPRESSION_COUNTS, IMPRESSION_REJECTIONS, IMPRESSIONS, SDK_TELEMETRY, UNIQUE_KEYS } from '../sinks/clickhouse/tables.js'
@@ -21,14 +22,8 @@ export const IMPRESSIONS_CODEC: RowCodec = {
   rejections: IMPRESSION_REJECTIONS,
   decode(message, position, out) {
     const meta = sdkMetaOf(message.headers)
-    const text = message.value.toString('utf8')
-    let records: unknown
-    try {
-      records = JSON.parse(text)
-    } catch {
-      records = undefined
-    }
-    if (!meta.environmentId || !Array.isArray(records)) {
+    const { text, records } = recordsOf(message)
+    if (!records) {
       out.reject(impressionRejection('kafka message is not a batch of SDK records written by the edge', text, meta, position(0)))
       return
     }

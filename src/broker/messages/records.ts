@@ -82,6 +82,22 @@ export function encodeRecordMessages(records: readonly object[], headers: Record
   return messages
 }
 
+/**
+ * The records of a message the edge wrote: its text and, when it is a JSON array from an
+ * environment (headers say which), the array; else `records` is undefined (rejected whole, as text).
+ */
+export function recordsOf(message: { readonly value: Buffer; readonly headers: Readonly<Record<string, string>> }): { text: string; records: unknown[] | undefined } {
+  const text = message.value.toString('utf8')
+  if (!message.headers[ORIGIN_HEADERS.environment]) return { text, records: undefined }
+  let records: unknown
+  try {
+    records = JSON.parse(text)
+  } catch {
+    return { text, records: undefined }
+  }
+  return { text, records: Array.isArray(records) ? records : undefined }
+}
+
 /** A message's metadata from its headers; what is missing or out of range is empty, or now. */
 export function metaOf(headers: Readonly<Record<string, string>>): EnvelopeMeta {
   const receivedAtMs = Number(headers[ORIGIN_HEADERS.receivedAt])
