@@ -111,7 +111,11 @@ const SETTINGS = {
   events: {
     maxBodyBytes: setting('SLUICE_EVENTS_MAX_BODY_BYTES', int(8 * MiB, 256 * MiB, 10 * MiB), 'largest body of an SDK route: events, impressions, counts, unique keys, telemetry (413 above)'),
     beaconMaxBodyBytes: setting('SLUICE_BEACON_MAX_BODY_BYTES', int(1024, MiB, 64 * 1024), 'largest beacon body (read before its key is known; browsers send at most 64 KiB)'),
-    maxRecords: setting('SLUICE_EVENTS_MAX_RECORDS', int(100_000, 10_000_000, 500_000), 'most records (events, impressions, keys) in one body of an SDK route (SDK bursts reach tens of thousands; the body limit in bytes usually binds first)'),
+    maxRecords: setting(
+      'SLUICE_EVENTS_MAX_RECORDS',
+      int(100_000, 10_000_000, 500_000),
+      'most records (events, impressions, keys) in one body of an SDK route (SDK bursts reach tens of thousands; the body limit in bytes usually binds first)',
+    ),
     ratePerSecond: setting(
       'SLUICE_EVENTS_RATE_PER_SECOND',
       Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, default: 2000 }),

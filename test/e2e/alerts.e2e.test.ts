@@ -146,7 +146,7 @@ describe('integrations', () => {
     )
     const unknown = await call('POST', '/api/v1/integrations', { name: 'x', template: 'nagios' })
     expect(unknown.status).toBe(400)
-    expect(unknown.body['details']).toEqual([{ field: 'template', problem: expect.stringMatching(/"alertmanager", "grafana", "datadog", "generic"/) }])
+    expect(unknown.body['details']).toEqual([{ field: 'template', problem: expect.stringMatching(/"alertmanager", "grafana", "datadog", "pagerduty", "opsgenie", "generic"/) }])
     const section = await call('POST', '/api/v1/integrations', { name: 'x', mapping: { severity: 'info', description: 'd', source: '{{#alerts}}x{{/alerts}}' } })
     expect(section.body['details']).toEqual([{ field: 'mapping.source', problem: expect.stringMatching(/unknown section "alerts"/) }])
   })

@@ -36,6 +36,8 @@ const alert = (integrationId: string, requestId: string, n: number): NormalizedA
   severity: 'warning',
   description: `alert ${n}`,
   source: 'test',
+  dedupKey: `key-${n}`,
+  status: 'firing',
   timestamp: new Date(0).toISOString(),
   receivedAt: new Date().toISOString(),
   integrationId,
@@ -102,7 +104,7 @@ it('stores every field as it was rendered: quotes, backslashes, control characte
   expect(fields[fields.indexOf('description') + 1]).toBe(text)
   expect(JSON.parse(fields[fields.indexOf('customFields') + 1]!)).toEqual({ k: text })
   // Every field, in the order of the alert's properties.
-  expect(fields.filter((_, i) => i % 2 === 0)).toEqual(['severity', 'description', 'source', 'timestamp', 'receivedAt', 'integrationId', 'requestId', 'customFields'])
+  expect(fields.filter((_, i) => i % 2 === 0)).toEqual(['severity', 'description', 'source', 'dedupKey', 'status', 'timestamp', 'receivedAt', 'integrationId', 'requestId', 'customFields'])
 })
 
 it('writes a message with alerts and a rejection: the alerts to their streams, the rejection to the rejections stream', async () => {

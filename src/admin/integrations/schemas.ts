@@ -13,7 +13,7 @@ const Mapping = Type.Object(
   {
     additionalProperties: true,
     description:
-      'one moustache template per alert field ({{webhook.<path>}}); see schemas/alert-mapping.json: severity, description and source required; service, environment, team, timestamp, correlationId, customFields, defaults, severityMap, splitPath',
+      'one moustache template per alert field ({{webhook.<path>}}); see schemas/alert-mapping.json: severity, description and source required; service, environment, team, timestamp, correlationId, dedupKey, status, customFields, defaults, severityMap, statusMap, splitPath',
   },
 )
 const Template = Type.Union([Type.Enum([...TEMPLATE_IDS, 'custom', '']), Type.Null()], { description: 'a built-in template, or custom / blank (or null) with your own mapping' })

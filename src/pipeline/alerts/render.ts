@@ -5,6 +5,7 @@
 // `__defineGetter__` can be reached; a placeholder that points at an object renders its JSON.
 // Rendering has a budget (section depth, output per template, work and CPU time per payload) and
 // yields to the event loop while it works, so a hostile payload or mapping cannot hold the process.
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { Ajv, type ErrorObject } from 'ajv'
 import Mustache from 'mustache'
@@ -22,6 +23,11 @@ const validateAlertShape = new Ajv({ allErrors: false, strict: true, validateFor
 
 export const SEVERITIES = ['critical', 'high', 'warning', 'info'] as const
 export type Severity = (typeof SEVERITIES)[number]
+/** What a sender says of an incident, as the mapping's status and statusMap read it. */
+export const ALERT_STATUSES = ['firing', 'acknowledged', 'resolved'] as const
+export type AlertStatus = (typeof ALERT_STATUSES)[number]
+/** Longest dedup key kept as rendered; a longer one is replaced by its SHA-256. */
+export const MAX_DEDUP_KEY_CHARS = 256
 const OPTIONAL_FIELDS = ['service', 'environment', 'team'] as const
 const REQUIRED_FIELDS = ['severity', 'description', 'source'] as const
 type DefaultableField = (typeof REQUIRED_FIELDS)[number] | (typeof OPTIONAL_FIELDS)[number]
@@ -35,9 +41,12 @@ export interface AlertMapping {
   team?: string
   timestamp?: string
   correlationId?: string
+  dedupKey?: string
+  status?: string
   customFields?: Record<string, string>
   defaults?: Partial<Record<DefaultableField, string>>
   severityMap?: Record<string, Severity>
+  statusMap?: Record<string, AlertStatus>
   splitPath?: string
 }
 
@@ -49,6 +58,9 @@ export interface NormalizedAlert {
   environment?: string
   team?: string
   correlationId?: string
+  /** The incident within the integration: alerts with the same key are one alert. */
+  dedupKey: string
+  status: AlertStatus
   timestamp: string
   receivedAt: string
   integrationId: string
@@ -100,6 +112,29 @@ const SEVERITY_SYNONYMS: Record<string, Severity> = {
   debug: 'info',
 }
 
+/** Statuses senders use, folded onto the three (after the integration's statusMap). */
+const STATUS_SYNONYMS: Record<string, AlertStatus> = {
+  firing: 'firing',
+  alerting: 'firing',
+  alert: 'firing',
+  triggered: 'firing',
+  trigger: 'firing',
+  problem: 'firing',
+  open: 'firing',
+  create: 'firing',
+  acknowledged: 'acknowledged',
+  acknowledge: 'acknowledged',
+  ack: 'acknowledged',
+  acked: 'acknowledged',
+  resolved: 'resolved',
+  resolve: 'resolved',
+  recovered: 'resolved',
+  ok: 'resolved',
+  closed: 'resolved',
+  close: 'resolved',
+  normal: 'resolved',
+}
+
 const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor'])
 /** Deepest payload nesting rendered (the webhook edge refuses deeper ones with 400). */
 export const MAX_PAYLOAD_DEPTH = MAX_JSON_DEPTH
@@ -112,7 +147,9 @@ export function checkMapping(input: unknown): { ok: true; mapping: AlertMapping 
   const mapping = input as AlertMapping
   const problems: MappingProblem[] = []
   const templates: [string, string][] = [
-    ...[...REQUIRED_FIELDS, ...OPTIONAL_FIELDS, 'timestamp' as const, 'correlationId' as const].filter((f) => mapping[f] !== undefined).map((f): [string, string] => [`mapping.${f}`, mapping[f]!]),
+    ...[...REQUIRED_FIELDS, ...OPTIONAL_FIELDS, 'timestamp' as const, 'correlationId' as const, 'dedupKey' as const, 'status' as const]
+      .filter((f) => mapping[f] !== undefined)
+      .map((f): [string, string] => [`mapping.${f}`, mapping[f]!]),
     ...Object.entries(mapping.customFields ?? {}).map(([k, v]): [string, string] => [`mapping.customFields.${k}`, v]),
     ...Object.entries(mapping.defaults ?? {}).map(([k, v]): [string, string] => [`mapping.defaults.${k}`, v]),
   ]
@@ -172,11 +209,16 @@ function shapeProblem(error: ErrorObject | undefined): MappingProblem {
   const path = `mapping${error.instancePath.replaceAll('/', '.')}`
   if (error.keyword === 'required') return { field: `${path}.${String(error.params['missingProperty'])}`, problem: 'is required' }
   if (error.keyword === 'additionalProperties') return { field: `${path}.${String(error.params['additionalProperty'])}`, problem: 'is not a mapping field' }
-  if (error.keyword === 'enum') return { field: path, problem: `must be one of ${SEVERITIES.join(', ')}` }
+  if (error.keyword === 'enum') return { field: path, problem: `must be one of ${(path.startsWith('mapping.statusMap') ? ALERT_STATUSES : SEVERITIES).join(', ')}` }
   return { field: path, problem: error.message ?? 'is invalid' }
 }
 
-export type RenderOutcome = { ok: true; alert: NormalizedAlert } | { ok: false; reason: string }
+/**
+ * A rendered alert, or why the payload gave none. `dedupFallback`: the dedup key rendered empty and is
+ * a hash of the rendered fields; `statusUnknown`: the status rendered to something neither the
+ * statusMap nor the synonyms know, so it is firing. Both are counted by the consumer.
+ */
+export type RenderOutcome = { ok: true; alert: NormalizedAlert; dedupFallback: boolean; statusUnknown: boolean } | { ok: false; reason: string }
 
 export interface RenderContext {
   readonly integrationId: string
@@ -235,6 +277,8 @@ function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext, budg
     integrationId: ctx.integrationId,
     requestId: ctx.requestId,
     customFields: {},
+    dedupKey: '',
+    status: 'firing',
   }
   for (const name of OPTIONAL_FIELDS) {
     const value = field(name)
@@ -246,12 +290,29 @@ function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext, budg
     const value = render(template)
     if (value) alert.customFields[name] = value
   }
+  const rawStatus = render(mapping.status)
+  const status = rawStatus ? (lookupCaseless(mapping.statusMap, rawStatus) ?? lookupCaseless(STATUS_SYNONYMS, rawStatus)) : 'firing'
+  alert.status = status ?? 'firing'
+  const renderedKey = render(mapping.dedupKey)
+  alert.dedupKey = renderedKey ? dedupKeyOf(renderedKey) : fallbackDedupKey(alert)
   if (!validateAlertShape(alert)) {
     const e = validateAlertShape.errors?.[0]
     const where = e?.instancePath.replace(/^\//, '').replaceAll('/', '.') || String(e?.params['missingProperty'] ?? 'alert')
     return { ok: false, reason: `${where} ${e?.keyword === 'minLength' ? 'rendered empty' : (e?.message ?? 'is invalid')}` }
   }
-  return { ok: true, alert }
+  return { ok: true, alert, dedupFallback: !renderedKey, statusUnknown: status === undefined }
+}
+
+/** A rendered dedup key as stored: as rendered up to MAX_DEDUP_KEY_CHARS, else its SHA-256 (never cut: two long keys must not collide). */
+function dedupKeyOf(rendered: string): string {
+  return rendered.length <= MAX_DEDUP_KEY_CHARS && rendered.isWellFormed() ? rendered : `sha256:${createHash('sha256').update(rendered.toWellFormed()).digest('hex')}`
+}
+
+/** The dedup key of an alert whose key rendered empty: a hash of what identifies it (not its times or request). */
+function fallbackDedupKey(alert: NormalizedAlert): string {
+  const { severity, description, source, service, environment, team, customFields } = alert
+  const fields = JSON.stringify([severity, description, source, service ?? '', environment ?? '', team ?? '', Object.entries(customFields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))])
+  return `auto:${createHash('sha256').update(fields.toWellFormed()).digest('hex').slice(0, 32)}`
 }
 
 function toIsoTime(value: string): string | undefined {
@@ -271,7 +332,7 @@ function isoTime(ms: number): string | undefined {
   return Number.isFinite(ms) && ms >= MIN_ISO_MS && ms <= MAX_ISO_MS ? new Date(ms).toISOString() : undefined
 }
 
-function lookupCaseless(map: Record<string, Severity> | undefined, key: string): Severity | undefined {
+function lookupCaseless<T>(map: Record<string, T> | undefined, key: string): T | undefined {
   if (!map) return undefined
   if (Object.hasOwn(map, key)) return map[key]
   const lower = key.toLowerCase()

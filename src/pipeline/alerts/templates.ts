@@ -1,9 +1,10 @@
-// Ready mappings for common monitoring systems, each with a real example payload. Alertmanager and
-// Datadog drop an alert for good on any 4xx (429 included), so their integrations answer 503 when
-// rate limited: both retry on 5xx.
+// Ready mappings for common monitoring systems, each with a real example payload, its dedup key (which
+// incident an alert belongs to) and its status (firing, acknowledged, resolved). Alertmanager,
+// Datadog and PagerDuty-style senders drop an alert for good on any 4xx (429 included), so their
+// integrations answer 503 when rate limited: they retry on 5xx.
 import type { AlertMapping } from './render.js'
 
-export const TEMPLATE_IDS = ['alertmanager', 'grafana', 'datadog', 'generic'] as const
+export const TEMPLATE_IDS = ['alertmanager', 'grafana', 'datadog', 'pagerduty', 'opsgenie', 'generic'] as const
 export type TemplateId = (typeof TEMPLATE_IDS)[number]
 
 export interface AlertTemplate {
@@ -65,6 +66,9 @@ const alertLabelsMapping = (sourceDefault: string): AlertMapping => ({
   team: '{{item.labels.team}}',
   timestamp: '{{item.startsAt}}',
   correlationId: '{{item.fingerprint}}',
+  // Alertmanager and Grafana: one fingerprint per alert (its label set), firing or resolved.
+  dedupKey: '{{item.fingerprint}}',
+  status: '{{item.status}}',
   customFields: {
     alertname: '{{item.labels.alertname}}',
     status: '{{item.status}}',
@@ -131,7 +135,8 @@ export const ALERT_TEMPLATES: Record<TemplateId, AlertTemplate> = {
   },
   datadog: {
     id: 'datadog',
-    description: 'Datadog webhook with its default body (add "alert_type": "$ALERT_TYPE" and "priority": "$PRIORITY" for severities)',
+    description:
+      'Datadog webhook with its default body; add "alert_type": "$ALERT_TYPE" and "priority": "$PRIORITY" for severities, and "aggregate": "$AGGREG_KEY", "alert_id": "$ALERT_ID", "transition": "$ALERT_TRANSITION" for one alert per incident, resolved on recovery',
     rateLimitStatus: 503,
     mapping: {
       severity: '{{webhook.alert_type}}',
@@ -142,6 +147,20 @@ export const ALERT_TEMPLATES: Record<TemplateId, AlertTemplate> = {
       team: '{{webhook.team}}',
       timestamp: '{{webhook.date}}',
       correlationId: '{{webhook.id}}',
+      // $AGGREG_KEY (one per monitor and group), else $ALERT_ID (the monitor); $ALERT_TRANSITION.
+      dedupKey: '{{webhook.aggregate}}{{^webhook.aggregate}}{{webhook.alert_id}}{{/webhook.aggregate}}',
+      status: '{{webhook.transition}}',
+      statusMap: {
+        Triggered: 'firing',
+        'Re-Triggered': 'firing',
+        Warn: 'firing',
+        'Re-Warn': 'firing',
+        'No Data': 'firing',
+        'Re-No Data': 'firing',
+        Recovered: 'resolved',
+        'Warn Recovered': 'resolved',
+        'No Data Recovered': 'resolved',
+      },
       customFields: { body: '{{webhook.body}}', eventType: '{{webhook.event_type}}', org: '{{webhook.org.name}}', priority: '{{webhook.priority}}' },
       defaults: { severity: 'warning', description: 'Datadog event {{webhook.id}}' },
       severityMap: { success: 'info', recovered: 'info' },
@@ -159,11 +178,85 @@ export const ALERT_TEMPLATES: Record<TemplateId, AlertTemplate> = {
       service: 'web',
       env: 'production',
       team: 'frontend',
+      aggregate: '9a2c6e1f0b7d4e3a8c5b1d2e3f4a5b6c',
+      alert_id: '140723991',
+      transition: 'Triggered',
+    },
+  },
+  pagerduty: {
+    id: 'pagerduty',
+    description: 'PagerDuty Events API v2 body (trigger, acknowledge, resolve by dedup_key), as senders built for PagerDuty post it',
+    rateLimitStatus: 503,
+    mapping: {
+      severity: '{{webhook.payload.severity}}',
+      description: '{{webhook.payload.summary}}',
+      source: '{{webhook.payload.source}}',
+      service: '{{webhook.payload.component}}',
+      team: '{{webhook.payload.group}}',
+      environment: '{{webhook.payload.custom_details.environment}}',
+      timestamp: '{{webhook.payload.timestamp}}',
+      correlationId: '{{webhook.dedup_key}}',
+      dedupKey: '{{webhook.dedup_key}}',
+      status: '{{webhook.event_action}}',
+      statusMap: { trigger: 'firing', acknowledge: 'acknowledged', resolve: 'resolved' },
+      customFields: { class: '{{webhook.payload.class}}', details: '{{webhook.payload.custom_details}}', client: '{{webhook.client}}', clientURL: '{{webhook.client_url}}' },
+      // acknowledge and resolve events carry only routing_key, event_action and dedup_key.
+      defaults: { severity: 'warning', description: 'PagerDuty event {{webhook.event_action}} {{webhook.dedup_key}}', source: 'pagerduty' },
+    },
+    example: {
+      routing_key: 'R0UT1NGK3Y0000000000000000000000',
+      event_action: 'trigger',
+      dedup_key: 'checkout-5xx-eu-west-1',
+      payload: {
+        summary: 'Checkout 5xx rate above 5% in eu-west-1',
+        source: 'prometheus-eu-west-1',
+        severity: 'critical',
+        timestamp: '2026-11-22T10:02:00.000Z',
+        component: 'checkout',
+        group: 'payments',
+        class: 'http-errors',
+        custom_details: { ratio: '7.2%', window: '5m', environment: 'production' },
+      },
+      client: 'Prometheus',
+      client_url: 'https://prometheus.example/alerts',
+    },
+  },
+  opsgenie: {
+    id: 'opsgenie',
+    description: 'Opsgenie alert API body ({message, alias, priority, source, tags, details}); a close or acknowledge call is the same body with "action": "close" or "acknowledge" and the alias',
+    rateLimitStatus: 429,
+    mapping: {
+      severity: '{{webhook.priority}}',
+      description: '{{webhook.message}}',
+      source: '{{webhook.source}}',
+      service: '{{webhook.entity}}',
+      team: '{{webhook.responders.0.name}}',
+      environment: '{{webhook.details.environment}}',
+      correlationId: '{{webhook.alias}}',
+      dedupKey: '{{webhook.alias}}',
+      status: '{{webhook.action}}',
+      customFields: { description: '{{webhook.description}}', tags: '{{webhook.tags}}', details: '{{webhook.details}}', note: '{{webhook.note}}', user: '{{webhook.user}}' },
+      defaults: { severity: 'warning', description: 'Opsgenie {{webhook.action}} {{webhook.alias}}', source: 'opsgenie' },
+      severityMap: { P1: 'critical', P2: 'high', P3: 'warning', P4: 'info', P5: 'info' },
+      statusMap: { create: 'firing', close: 'resolved', acknowledge: 'acknowledged', unacknowledge: 'firing' },
+    },
+    example: {
+      message: 'Replication lag above 30 s on db-2',
+      alias: 'db-2-replication-lag',
+      description: 'Replica db-2 is 47 s behind its primary',
+      responders: [{ name: 'dba', type: 'team' }],
+      tags: ['database', 'replication'],
+      details: { lagSeconds: '47', primary: 'db-1', environment: 'production' },
+      entity: 'postgres',
+      source: 'zabbix',
+      priority: 'P2',
+      user: 'monitoring',
+      note: 'opened by the monitoring system',
     },
   },
   generic: {
     id: 'generic',
-    description: 'A flat JSON alert: {severity, message, source, service, environment, team, timestamp, id}',
+    description: 'A flat JSON alert: {severity, message, source, service, environment, team, timestamp, id, status}; alerts with the same id are one alert, status firing or resolved',
     rateLimitStatus: 429,
     mapping: {
       severity: '{{webhook.severity}}',
@@ -174,6 +267,8 @@ export const ALERT_TEMPLATES: Record<TemplateId, AlertTemplate> = {
       team: '{{webhook.team}}',
       timestamp: '{{webhook.timestamp}}',
       correlationId: '{{webhook.id}}',
+      dedupKey: '{{webhook.id}}',
+      status: '{{webhook.status}}',
       defaults: { severity: 'warning', description: 'Alert from {{webhook.source}}', source: 'generic' },
     },
     example: {

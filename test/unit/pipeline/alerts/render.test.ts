@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ALERT_TEMPLATES, TEMPLATE_IDS } from '../../../../src/pipeline/alerts/templates.js'
+import { ALERT_TEMPLATES, TEMPLATE_IDS, type TemplateId } from '../../../../src/pipeline/alerts/templates.js'
 import { RENDER_LIMITS } from '../../../../src/pipeline/alerts/moustache.js'
 import { checkMapping, renderAlerts, type AlertMapping, type NormalizedAlert } from '../../../../src/pipeline/alerts/render.js'
 
@@ -77,6 +77,9 @@ describe('custom mappings', () => {
       integrationId: 'int-1',
       requestId: 'req-1',
       customFields: { region: 'eu-west-1' },
+      // No dedupKey template: a hash of the rendered fields; no status template: firing.
+      dedupKey: expect.stringMatching(/^auto:[0-9a-f]{32}$/),
+      status: 'firing',
     })
     const [resolved] = ok(await renderAlerts(mapping, { ...payload, check: { ...payload.check, state: 'resolved' } }, ctx))
     expect(resolved!.severity).toBe('info')
@@ -187,5 +190,93 @@ describe('checkMapping', () => {
   it('accepts a placeholder-only required field when it has a default', async () => {
     expect(checkMapping({ severity: 'x', description: 'y', source: '{{webhook.service}}', defaults: { source: 'unknown' } }).ok).toBe(true)
     expect(checkMapping({ severity: 'x', description: 'y', source: '{{#webhook.tags}}{{name}} {{/webhook.tags}}x' }).ok).toBe(true)
+  })
+})
+
+describe('lifecycle fields: dedup key and status', () => {
+  const render = async (id: TemplateId, payload: unknown) => {
+    const outcomes = await renderAlerts(ALERT_TEMPLATES[id].mapping, payload, ctx)
+    return outcomes.map((o) => {
+      if (!o.ok) throw new Error(o.reason)
+      return { dedupKey: o.alert.dedupKey, status: o.alert.status, dedupFallback: o.dedupFallback, statusUnknown: o.statusUnknown, severity: o.alert.severity }
+    })
+  }
+
+  it('Alertmanager and Grafana: one key per alert fingerprint, firing or resolved per alert of the group', async () => {
+    expect((await render('alertmanager', ALERT_TEMPLATES.alertmanager.example)).map((a) => [a.dedupKey, a.status])).toEqual([
+      ['c2f1a0d7e5b3a911', 'firing'],
+      ['7a9d44e0b1c2d3e4', 'firing'],
+      ['0d1e2f3a4b5c6d7e', 'resolved'],
+    ])
+    const grafana = ALERT_TEMPLATES.grafana.example as { alerts: object[] }
+    const resolved = { ...grafana, status: 'resolved', alerts: [{ ...grafana.alerts[0], status: 'resolved' }] }
+    expect(await render('grafana', grafana)).toMatchObject([{ dedupKey: '57c6d9296de2ad39', status: 'firing' }])
+    expect(await render('grafana', resolved)).toMatchObject([{ dedupKey: '57c6d9296de2ad39', status: 'resolved' }])
+  })
+
+  it('Datadog: $AGGREG_KEY, else $ALERT_ID; $ALERT_TRANSITION onto firing and resolved', async () => {
+    const example = ALERT_TEMPLATES.datadog.example as Record<string, unknown>
+    expect(await render('datadog', example)).toMatchObject([{ dedupKey: '9a2c6e1f0b7d4e3a8c5b1d2e3f4a5b6c', status: 'firing', statusUnknown: false }])
+    expect(await render('datadog', { ...example, transition: 'Recovered' })).toMatchObject([{ status: 'resolved' }])
+    expect(await render('datadog', { ...example, transition: 'Re-Triggered' })).toMatchObject([{ status: 'firing', statusUnknown: false }])
+    expect(await render('datadog', { ...example, aggregate: '' })).toMatchObject([{ dedupKey: '140723991' }])
+  })
+
+  it('PagerDuty Events v2: trigger, acknowledge and resolve of one dedup_key (the latter two without a payload)', async () => {
+    const key = 'checkout-5xx-eu-west-1'
+    expect(await render('pagerduty', ALERT_TEMPLATES.pagerduty.example)).toMatchObject([{ dedupKey: key, status: 'firing', severity: 'critical' }])
+    for (const [action, status] of [
+      ['acknowledge', 'acknowledged'],
+      ['resolve', 'resolved'],
+    ]) {
+      expect(await render('pagerduty', { routing_key: 'R0UT1NGK3Y0000000000000000000000', event_action: action, dedup_key: key })).toMatchObject([{ dedupKey: key, status, dedupFallback: false }])
+    }
+  })
+
+  it('Opsgenie: an alias is one alert; create (no action) fires, close resolves, acknowledge acknowledges', async () => {
+    expect(await render('opsgenie', ALERT_TEMPLATES.opsgenie.example)).toMatchObject([{ dedupKey: 'db-2-replication-lag', status: 'firing', statusUnknown: false, severity: 'high' }])
+    expect(await render('opsgenie', { alias: 'db-2-replication-lag', action: 'close', note: 'fixed' })).toMatchObject([{ dedupKey: 'db-2-replication-lag', status: 'resolved' }])
+    expect(await render('opsgenie', { alias: 'db-2-replication-lag', action: 'acknowledge' })).toMatchObject([{ status: 'acknowledged' }])
+  })
+
+  it('a key that renders empty is a hash of the rendered fields: equal alerts share it, different ones do not', async () => {
+    const mapping: AlertMapping = { severity: 'warning', description: '{{webhook.text}}', source: 'x', dedupKey: '{{webhook.key}}' }
+    const one = async (payload: object) => {
+      const [o] = await renderAlerts(mapping, payload, ctx)
+      if (!o?.ok) throw new Error('rejected')
+      return o
+    }
+    const a = await one({ text: 'disk full' })
+    const b = await one({ text: 'disk full', key: '' })
+    const c = await one({ text: 'disk almost full' })
+    expect(a).toMatchObject({ dedupFallback: true, alert: { dedupKey: expect.stringMatching(/^auto:/) } })
+    expect(b.alert.dedupKey).toBe(a.alert.dedupKey)
+    expect(c.alert.dedupKey).not.toBe(a.alert.dedupKey)
+    expect(await one({ text: 'disk full', key: 'k1' })).toMatchObject({ dedupFallback: false, alert: { dedupKey: 'k1' } })
+  })
+
+  it('a huge key becomes its SHA-256 (two long keys with the same start do not collide); a status nobody knows is firing, flagged', async () => {
+    const mapping: AlertMapping = { severity: 'warning', description: 'd', source: 's', dedupKey: '{{webhook.key}}', status: '{{webhook.state}}', statusMap: { Fixed: 'resolved' } }
+    const run = async (payload: object) => {
+      const [o] = await renderAlerts(mapping, payload, ctx)
+      if (!o?.ok) throw new Error('rejected')
+      return o
+    }
+    const long = 'k'.repeat(60_000)
+    const [x, y] = [await run({ key: `${long}1` }), await run({ key: `${long}2` })]
+    expect(x.alert.dedupKey).toMatch(/^sha256:[0-9a-f]{64}$/)
+    expect(x.alert.dedupKey).not.toBe(y.alert.dedupKey)
+    expect((await run({ key: 'k'.repeat(256) })).alert.dedupKey).toBe('k'.repeat(256))
+    for (const state of ['__proto__', 'constructor', 'exploded', '{"a":1}']) expect(await run({ key: 'k', state })).toMatchObject({ statusUnknown: true, alert: { status: 'firing' } })
+    expect(await run({ key: 'k', state: 'fixed' })).toMatchObject({ statusUnknown: false, alert: { status: 'resolved' } })
+    expect(await run({ key: 'k', state: 'OK' })).toMatchObject({ alert: { status: 'resolved' } })
+    expect(await run({ key: 'k', state: { nested: true } })).toMatchObject({ statusUnknown: true, alert: { status: 'firing' } })
+  })
+
+  it('refuses a statusMap onto anything but the three statuses, naming them', () => {
+    expect(checkMapping({ severity: 's', description: 'd', source: 'x', statusMap: { done: 'closed' } })).toEqual({
+      ok: false,
+      problems: [{ field: 'mapping.statusMap.done', problem: 'must be one of firing, acknowledged, resolved' }],
+    })
   })
 })
