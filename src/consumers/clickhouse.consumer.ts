@@ -45,6 +45,11 @@ export class DecodedRows {
   reject(rejection: RejectionRow): void {
     this.rejections.push(rejection)
   }
+
+  /** Rows and rejections so far. */
+  get size(): number {
+    return this.records.size + this.rejections.length
+  }
 }
 
 /**
@@ -53,6 +58,11 @@ export class DecodedRows {
  */
 const INTENT_LOOKAHEAD = 1000n
 const MAX_REASON_CHARS = 2000
+/**
+ * Rows decoded and inserted at a time: a batch that decodes into more (an 8 MiB fetch of tiny
+ * unique keys is over a million rows) is stored in several steps, so memory stays bounded.
+ */
+export const MAX_ROWS_PER_STEP = 200_000
 
 interface PartitionState {
   /** The offset after the last batch this process stored. */
@@ -105,17 +115,25 @@ export class ClickHouseConsumer {
   }
 
   private async store(batch: InboundBatch, ctx: BatchContext): Promise<void> {
-    const { topic, partition } = batch
-    const first = batch.messages[0]!.offset
-    const last = batch.messages[batch.messages.length - 1]!.offset
+    const { topic, partition, messages } = batch
     const log = this.log.child({ partition })
     const failed = (err: AppError) => this.metrics.sinkErrors.inc({ sink: 'clickhouse', kind: err.retriable ? 'retriable' : 'data' })
     const skip = await this.replaysAlreadyStored(batch, ctx, log, failed)
-    const decoded = new DecodedRows()
-    for (const message of batch.messages) {
+    let decoded = new DecodedRows()
+    let from = 0
+    for (const [i, message] of messages.entries()) {
       if (!skip.has(message.offset)) this.codec.decode(message, (index) => ({ topic, partition, offset: message.offset, index }), decoded)
+      if (decoded.size >= MAX_ROWS_PER_STEP || i === messages.length - 1) {
+        await this.insertStep(batch, messages[from]!.offset, message.offset, decoded, ctx, log, failed)
+        decoded = new DecodedRows()
+        from = i + 1
+      }
     }
+  }
 
+  /** Stores the rows of the messages first..last of a batch (all of it, or a step of it), then records how far it got. */
+  private async insertStep(batch: InboundBatch, first: bigint, last: bigint, decoded: DecodedRows, ctx: BatchContext, log: Logger, failed: (err: AppError) => void): Promise<void> {
+    const { topic, partition } = batch
     const state = this.partitions.get(partition)
     let suspectThrough = state?.suspectThrough ?? -1n
     let intentThrough = state?.intentThrough ?? -1n

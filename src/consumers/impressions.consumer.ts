@@ -5,7 +5,7 @@
 import { sdkMetaOf } from '../broker/messages/impressions.js'
 import { recordsOf } from '../broker/messages/records.js'
 import { impressionRejection, processImpressionRecords, type ImpressionsOutput } from '../pipeline/impressions.js'
-import { originOf } from '../pipeline/rows.js'
+import { originOf, type RowOrigin } from '../pipeline/rows.js'
 import { IMPRESSION_COUNTS, IMPRESSION_REJECTIONS, IMPRESSIONS, SDK_TELEMETRY, UNIQUE_KEYS } from '../sinks/clickhouse/tables.js'
 import type { RowCodec } from './clickhouse.consumer.js'
 
@@ -38,6 +38,9 @@ export const IMPRESSIONS_CODEC: RowCodec = {
   },
   refused(table, row, reason, record) {
     const { meta, source } = originOf(row)
-    return impressionRejection(reason, record, { ...meta, kind: KIND_OF_TABLE[table.name] ?? '', impressionsMode: '', machineIp: '', machineName: '' }, source)
+    // Rows keep only their item (an impression, a key): the raw copy gets its group's flag back.
+    const r = row as RowOrigin & { flag?: string; key?: string }
+    const raw = table === IMPRESSIONS && record !== null && typeof record === 'object' ? { f: r.flag, ...record } : table === UNIQUE_KEYS ? { f: r.flag, k: r.key } : record
+    return impressionRejection(reason, raw, { ...meta, kind: KIND_OF_TABLE[table.name] ?? '', impressionsMode: '', machineIp: '', machineName: '' }, source)
   },
 }

@@ -5,7 +5,7 @@
 // flag, say) rejects each of its impressions with that reason, so every record is accounted for.
 import { readFileSync } from 'node:fs'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
-import { inspectJson, describeJsonProblem } from '../shared/json-checks.js'
+import { inspectJson, describeJsonProblem, safeJson } from '../shared/json-checks.js'
 import { loneSurrogate, rejectionRow, rowOrigin, type EnvelopeMeta, type RejectionRow, type RowOrigin, type SourcePosition } from './rows.js'
 
 const SCHEMA = JSON.parse(readFileSync(new URL('../../schemas/impressions.json', import.meta.url), 'utf8')) as { $id: string }
@@ -81,8 +81,10 @@ export interface ImpressionRejectionRow extends RejectionRow {
 
 /** Where the rows of one message go (the consumer maps each to its table). */
 export interface ImpressionsOutput {
+  /** The row and the impression it came from (without its group's flag, which is in the row). */
   impression(row: ImpressionRow, record: unknown): void
   count(row: ImpressionCountRow, record: unknown): void
+  /** The row and the key or flag of the list it came from (the other is the entry's head). */
   uniqueKey(row: UniqueKeyRow, record: unknown): void
   telemetry(row: TelemetryRow, record: unknown): void
   reject(rejection: ImpressionRejectionRow): void
@@ -138,16 +140,18 @@ const STEPS: Record<ImpressionKind, Step> = {
     }
     // The flag is checked once for the group; when it is bad, each impression says so.
     const flagProblem = validate.flag(g.f) ? (!(g.f as string).isWellFormed() ? loneSurrogate('f') : undefined) : describeField('f', validate.flag.errors)
+    // A rejection's raw copy is the impression with its group's flag (cut: a huge bad flag is not
+    // copied once per impression); a row keeps the impression itself.
+    const withFlag = (impression: unknown) => (isObject(impression) ? { f: cut(g.f), ...impression } : impression)
     for (const impression of g.i as unknown[]) {
-      const raw = isObject(impression) ? { f: g.f, ...impression } : impression
       const at = next()
       if (flagProblem) {
-        reject(flagProblem, raw, at)
+        reject(flagProblem, withFlag(impression), at)
         continue
       }
       const outcome = impressionRow(impression, g.f as string, meta, sdk, at)
-      if (typeof outcome === 'string') reject(outcome, raw, at)
-      else out.impression(outcome, raw)
+      if (typeof outcome === 'string') reject(outcome, withFlag(impression), at)
+      else out.impression(outcome, impression)
     }
   },
   impression_counts(record, meta, sdk, next, reject, out) {
@@ -223,14 +227,13 @@ function keysOf(
   const day = new Date(meta.receivedAtMs).toISOString().slice(0, 10)
   const itemCheck = many === 'ks' ? validate.key : validate.flag
   for (const [n, item] of (list as unknown[]).entries()) {
-    const raw = { [one]: head, [many]: [item] }
     const at = next()
     const problem = headProblem ?? (!itemCheck(item) ? describeField(`${many}[${n}]`, itemCheck.errors) : !(item as string).isWellFormed() ? loneSurrogate(`${many}[${n}]`) : undefined)
     if (problem) {
-      reject(problem, raw, at)
+      reject(problem, { [one]: cut(head), [many]: [item] }, at)
       continue
     }
-    out.uniqueKey(Object.assign(rowOrigin(meta, at), sdk, pair(head as string, item as string), { day }), raw)
+    out.uniqueKey(Object.assign(rowOrigin(meta, at), sdk, pair(head as string, item as string), { day }), item)
   }
 }
 
@@ -254,6 +257,12 @@ function telemetry(kind: 'config' | 'usage', record: unknown, meta: SdkMeta, sdk
     }),
     record,
   )
+}
+
+/** The head of a group (its flag or key) as copied into each rejection of its items: at most 256 characters of it. */
+function cut(head: unknown): unknown {
+  if (typeof head === 'string') return head.length > 256 ? `${head.slice(0, 256)}… (${head.length} characters)` : head
+  return head !== null && typeof head === 'object' ? `${safeJson(head, 256)}…` : head
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -1,13 +1,15 @@
 // The ClickHouse table sink on a real ClickHouse: rows sent as TabSeparated come back exactly as
-// built, whatever their strings and numbers hold (tabs, line breaks, backslashes, NUL, \N, Unicode).
+// built, whatever their strings and numbers hold (tabs, line breaks, backslashes, NUL, \N, Unicode);
+// rows over more months than one insert may hold are stored; its lookups stay under ClickHouse's query size.
 import { randomBytes } from 'node:crypto'
 import { createClient, type ClickHouseClient } from '@clickhouse/client'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { processEvent, type EventRow } from '../../src/pipeline/events.js'
 import { rejectionRow } from '../../src/pipeline/rows.js'
 import { createLogger } from '../../src/shared/logger.js'
-import { ClickHouseTableSink } from '../../src/sinks/clickhouse/table.sink.js'
-import { EVENT_REJECTIONS, EVENTS } from '../../src/sinks/clickhouse/tables.js'
+import { byMonths, ClickHouseTableSink } from '../../src/sinks/clickhouse/table.sink.js'
+import { EVENT_REJECTIONS, EVENTS, IMPRESSION_REJECTIONS, IMPRESSIONS } from '../../src/sinks/clickhouse/tables.js'
+import { processImpressionRecords, type ImpressionRow } from '../../src/pipeline/impressions.js'
 import { migrate } from '../../src/sinks/clickhouse/migrations.js'
 
 let client: ClickHouseClient
@@ -77,4 +79,36 @@ it('stores event rows and rejections exactly as built, hostile strings and numbe
   await sink.insert(EVENT_REJECTIONS, rejections)
   const storedRejections = await (await client.query({ query: `SELECT reason, raw FROM ${db}.event_rejections ORDER BY source_offset`, format: 'JSONEachRow' })).json<{ reason: string; raw: string }>()
   expect(storedRejections).toEqual(rejections.map((r) => ({ reason: r.reason, raw: r.raw })))
+})
+
+it('stores rows spread over more months than ClickHouse takes in one insert (max_partitions_per_insert_block), each once', async () => {
+  const meta = { environmentId: 'env-months', accountId: 'acc', receivedAtMs: 1_700_000_000_000, sdkVersion: 's', requestId: 'months', part: 0 }
+  // 240 months, one event each, from 2000 on; and a rejection batch over as many receive times.
+  const rows = Array.from({ length: 240 }, (_, i) => {
+    const outcome = processEvent({ eventTypeId: 'monthly', trafficTypeName: 'user', key: `k${i}`, timestamp: Date.UTC(2000, i, 15) }, meta, { topic: 'months', partition: 0, offset: BigInt(i), index: 0 })
+    if (!outcome.ok) throw new Error(outcome.rejection.reason)
+    return outcome.row
+  })
+  expect(byMonths(EVENTS, rows).length).toBeGreaterThan(2)
+  await sink.insert(EVENTS, rows)
+  const [stored] = await (
+    await client.query({ query: `SELECT count() AS n, uniqExact(toYYYYMM(timestamp)) AS months FROM ${db}.events WHERE source_topic = 'months'`, format: 'JSONEachRow' })
+  ).json<{ n: string; months: string }>()
+  expect([Number(stored!.n), Number(stored!.months)]).toEqual([240, 240])
+})
+
+it('checks stored positions and replayed parts of batches with thousands of long flags or request ids (queries stay under max_query_size)', async () => {
+  const meta = { environmentId: 'env-long', accountId: 'acc', receivedAtMs: 1_700_000_000_000, sdkVersion: 's', requestId: 'long', part: 0, kind: 'impressions', impressionsMode: 'DEBUG', machineIp: '', machineName: '' }
+  const rows: ImpressionRow[] = []
+  processImpressionRecords(
+    Array.from({ length: 3000 }, (_, g) => ({ f: `${'f'.repeat(200)}${g}`, i: [{ k: `k${g}`, t: 'on', m: 1_700_000_000_000 }] })),
+    meta,
+    (index) => ({ topic: 'long', partition: 0, offset: 5n, index }),
+    { impression: (row) => rows.push(row), count: () => undefined, uniqueKey: () => undefined, telemetry: () => undefined, reject: (r) => expect.fail(r.reason) },
+  )
+  await sink.insert(IMPRESSIONS, rows)
+  const stored = await sink.storedPositions('long', 0, [{ table: IMPRESSIONS, rows }], { table: IMPRESSION_REJECTIONS, rows: [] })
+  expect(stored.size).toBe(3000)
+  const parts = Array.from({ length: 3000 }, (_, i) => ({ environmentId: `env-${'e'.repeat(60)}${i}`, requestId: `${'r'.repeat(60)}${i}`, part: 0, receivedAt: 1_700_000_000 }))
+  expect((await sink.storedParts([IMPRESSIONS, IMPRESSION_REJECTIONS], parts)).size).toBe(0)
 })

@@ -32,8 +32,9 @@ export class ClickHouseTableSink {
     private readonly database: string,
   ) {}
 
-  insert<R extends RowOrigin>(table: Table<R>, rows: readonly R[]): Promise<void> {
-    return this.send(table.name, rows, table.columns as readonly (keyof R & string)[], table.dateTimes as readonly (keyof R & string)[])
+  /** Inserts rows, in as many inserts as ClickHouse's limit of partitions per insert needs (see byMonths). */
+  async insert<R extends RowOrigin>(table: Table<R>, rows: readonly R[]): Promise<void> {
+    for (const part of byMonths(table, rows)) await this.send(table.name, part, table.columns as readonly (keyof R & string)[], table.dateTimes as readonly (keyof R & string)[])
   }
 
   /** Records, before an insert, the last offset it may write (see the consumer_intents table). */
@@ -121,28 +122,86 @@ export class ClickHouseTableSink {
   async storedParts(tables: readonly Table[], parts: readonly MessageIdentity[]): Promise<Set<string>> {
     if (parts.length === 0) return new Set()
     await this.settle()
-    const seconds = parts.map((p) => p.receivedAt)
-    const where = `environment_id IN (${list(parts.map((p) => p.environmentId))})
-      AND received_at BETWEEN ${Math.min(...seconds)} AND ${Math.max(...seconds)}
-      AND request_id IN (${list(parts.map((p) => p.requestId))})`
-    const stored = await this.query<{ r: string; p: number }>(
-      tables.map((table) => `SELECT DISTINCT request_id AS r, request_part AS p FROM ${this.database}.${table.name} WHERE ${where}`).join(' UNION ALL '),
-    )
-    return new Set(stored.map((row) => `${row.r}:${row.p}`))
+    const found = new Set<string>()
+    // In slices, so that no query outgrows ClickHouse's max_query_size (256 KiB) after an outage's backlog of replays.
+    for (let start = 0; start < parts.length; start += PARTS_PER_QUERY) {
+      const slice = parts.slice(start, start + PARTS_PER_QUERY)
+      const seconds = slice.map((p) => p.receivedAt)
+      const where = `environment_id IN (${list(slice.map((p) => p.environmentId))})
+        AND received_at BETWEEN ${Math.min(...seconds)} AND ${Math.max(...seconds)}
+        AND request_id IN (${list(slice.map((p) => p.requestId))})`
+      const stored = await this.query<{ r: string; p: number }>(
+        tables.map((table) => `SELECT DISTINCT request_id AS r, request_part AS p FROM ${this.database}.${table.name} WHERE ${where}`).join(' UNION ALL '),
+      )
+      for (const row of stored) found.add(`${row.r}:${row.p}`)
+    }
+    return found
   }
 }
 
-/** The conditions that narrow a table to where these rows would be. */
+/** Message identities per replay check: the request ids of a query stay far under ClickHouse's max_query_size (256 KiB). */
+const PARTS_PER_QUERY = 500
+/**
+ * The longest value list of a position check, in characters: a longer one (thousands of flags or
+ * environments in one batch) is left out, so the query stays under max_query_size. The lists only
+ * narrow the read to the sort key's ranges; the source conditions alone are exact.
+ */
+const MAX_LIST_CHARS = 16 * 1024
+
+/** The conditions that narrow a table to where these rows would be (TRUE when none is short enough). */
 function located(table: Table, rows: readonly RowOrigin[]): string {
-  return table.locate
-    .map(({ column, match }) => {
-      const values = rows.map((r) => (r as unknown as Record<string, string | number>)[column]!)
-      if (match === 'in') return `${column} IN (${list(values.map(String))})`
-      const lo = values.reduce((a, b) => (b < a ? b : a))
-      const hi = values.reduce((a, b) => (b > a ? b : a))
-      return `${column} BETWEEN ${literal(lo)} AND ${literal(hi)}`
-    })
-    .join(' AND ')
+  const conditions: string[] = []
+  for (const { column, match } of table.locate) {
+    const values = rows.map((r) => (r as unknown as Record<string, string | number>)[column]!)
+    if (match === 'in') {
+      const values_ = list(values.map(String))
+      if (values_.length <= MAX_LIST_CHARS) conditions.push(`${column} IN (${values_})`)
+      continue
+    }
+    const lo = values.reduce((a, b) => (b < a ? b : a))
+    const hi = values.reduce((a, b) => (b > a ? b : a))
+    conditions.push(`${column} BETWEEN ${literal(lo)} AND ${literal(hi)}`)
+  }
+  return conditions.length > 0 ? conditions.join(' AND ') : '1'
+}
+
+/**
+ * ClickHouse refuses an insert whose rows fall in more than max_partitions_per_insert_block (100)
+ * partitions, and that refusal would be retried for ever: rows spread over more months (times are
+ * the client's, from 1970 to 2106) are inserted in several inserts of at most 50 months each. The
+ * months are UTC ones; the server's (its time zone) may differ at a month's edge, so 50 of ours are
+ * at most 100 of its.
+ */
+export const MONTHS_PER_INSERT = 50
+
+export function byMonths<R extends RowOrigin>(table: Table<R>, rows: readonly R[]): (readonly R[])[] {
+  if (rows.length === 0) return []
+  const valueOf = (row: R) => (row as unknown as Record<string, string | number>)[table.partitionBy]!
+  // The usual batch spans hours or days: its range alone says it fits (a date's text sorts as its time).
+  let lo = valueOf(rows[0]!)
+  let hi = lo
+  for (const row of rows) {
+    const v = valueOf(row)
+    if (v < lo) lo = v
+    if (v > hi) hi = v
+  }
+  const monthOf = (v: string | number) => (typeof v === 'string' ? v.slice(0, 7) : new Date(v * 1000).toISOString().slice(0, 7))
+  const span = (y: string) => Number(y.slice(0, 4)) * 12 + Number(y.slice(5, 7))
+  if (span(monthOf(hi)) - span(monthOf(lo)) < MONTHS_PER_INSERT) return [rows]
+  const groups = new Map<string, R[]>()
+  for (const row of rows) {
+    const month = monthOf(valueOf(row))
+    let group = groups.get(month)
+    if (!group) groups.set(month, (group = []))
+    group.push(row)
+  }
+  const parts: R[][] = []
+  let months = 0
+  for (const group of groups.values()) {
+    if (months++ % MONTHS_PER_INSERT === 0) parts.push(group)
+    else parts[parts.length - 1] = parts[parts.length - 1]!.concat(group)
+  }
+  return parts
 }
 
 function literal(value: string | number): string {

@@ -16,6 +16,8 @@ interface TableSpec<R extends RowOrigin> {
    * matched by the list of values or by their range, so a position check reads a few ranges.
    */
   readonly locate: readonly { readonly column: keyof R & string; readonly match: 'in' | 'range' }[]
+  /** The column of the monthly partition key (epoch seconds, or a YYYY-MM-DD date). */
+  readonly partitionBy: keyof R & string
 }
 
 /** A table whose rows are R (any table is a Table<RowOrigin>). */
@@ -24,6 +26,7 @@ export interface Table<R extends RowOrigin = RowOrigin> {
   readonly columns: readonly string[]
   readonly dateTimes: readonly string[]
   readonly locate: readonly { readonly column: string; readonly match: 'in' | 'range' }[]
+  readonly partitionBy: string
   /** Only a type: the rows the table takes. */
   readonly row?: R
 }
@@ -47,6 +50,7 @@ const REJECTIONS_LOCATE = [
 
 export const EVENTS = table<EventRow>({
   name: 'events',
+  partitionBy: 'timestamp',
   columns: [...ORIGIN_COLUMNS, 'traffic_type', 'event_type', 'key', 'timestamp', 'timestamp_ms', 'timestamp_raw', 'value', 'properties'],
   dateTimes: ['received_at', 'timestamp'],
   locate: [
@@ -58,6 +62,7 @@ export const EVENTS = table<EventRow>({
 
 export const EVENT_REJECTIONS = table<RejectionRow>({
   name: 'event_rejections',
+  partitionBy: 'received_at',
   columns: [...ORIGIN_COLUMNS, 'reason', 'raw'],
   dateTimes: ['received_at'],
   locate: REJECTIONS_LOCATE,
@@ -67,6 +72,7 @@ const SDK_COLUMNS = ['impressions_mode', 'machine_ip', 'machine_name'] as const
 
 export const IMPRESSIONS = table<ImpressionRow>({
   name: 'impressions',
+  partitionBy: 'time',
   columns: [...ORIGIN_COLUMNS, ...SDK_COLUMNS, 'flag', 'key', 'bucketing_key', 'treatment', 'label', 'change_number', 'time', 'time_ms', 'previous_time_ms', 'properties'],
   dateTimes: ['received_at', 'time'],
   locate: [
@@ -78,6 +84,7 @@ export const IMPRESSIONS = table<ImpressionRow>({
 
 export const IMPRESSION_COUNTS = table<ImpressionCountRow>({
   name: 'impression_counts',
+  partitionBy: 'hour',
   columns: [...ORIGIN_COLUMNS, ...SDK_COLUMNS, 'flag', 'hour', 'hour_ms', 'count'],
   dateTimes: ['received_at', 'hour'],
   locate: [
@@ -89,6 +96,7 @@ export const IMPRESSION_COUNTS = table<ImpressionCountRow>({
 
 export const UNIQUE_KEYS = table<UniqueKeyRow>({
   name: 'unique_keys',
+  partitionBy: 'day',
   columns: [...ORIGIN_COLUMNS, ...SDK_COLUMNS, 'flag', 'key', 'day'],
   dateTimes: ['received_at'],
   locate: [
@@ -100,6 +108,7 @@ export const UNIQUE_KEYS = table<UniqueKeyRow>({
 
 export const SDK_TELEMETRY = table<TelemetryRow>({
   name: 'sdk_telemetry',
+  partitionBy: 'received_at',
   columns: [...ORIGIN_COLUMNS, ...SDK_COLUMNS, 'kind', 'operation_mode', 'storage', 'payload'],
   dateTimes: ['received_at'],
   locate: REJECTIONS_LOCATE,
@@ -107,6 +116,7 @@ export const SDK_TELEMETRY = table<TelemetryRow>({
 
 export const IMPRESSION_REJECTIONS = table<ImpressionRejectionRow>({
   name: 'impression_rejections',
+  partitionBy: 'received_at',
   columns: [...ORIGIN_COLUMNS, 'kind', 'reason', 'raw'],
   dateTimes: ['received_at'],
   locate: REJECTIONS_LOCATE,
