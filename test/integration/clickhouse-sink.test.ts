@@ -85,7 +85,12 @@ it('stores rows spread over more months than ClickHouse takes in one insert (max
   const meta = { environmentId: 'env-months', accountId: 'acc', receivedAtMs: 1_700_000_000_000, sdkVersion: 's', requestId: 'months', part: 0 }
   // 240 months, one event each, from 2000 on; and a rejection batch over as many receive times.
   const rows = Array.from({ length: 240 }, (_, i) => {
-    const outcome = processEvent({ eventTypeId: 'monthly', trafficTypeName: 'user', key: `k${i}`, timestamp: Date.UTC(2000, i, 15) }, meta, { topic: 'months', partition: 0, offset: BigInt(i), index: 0 })
+    const outcome = processEvent({ eventTypeId: 'monthly', trafficTypeName: 'user', key: `k${i}`, timestamp: Date.UTC(2000, i, 15) }, meta, {
+      topic: 'months',
+      partition: 0,
+      offset: BigInt(i),
+      index: 0,
+    })
     if (!outcome.ok) throw new Error(outcome.rejection.reason)
     return outcome.row
   })
@@ -98,7 +103,18 @@ it('stores rows spread over more months than ClickHouse takes in one insert (max
 })
 
 it('checks stored positions and replayed parts of batches with thousands of long flags or request ids (queries stay under max_query_size)', async () => {
-  const meta = { environmentId: 'env-long', accountId: 'acc', receivedAtMs: 1_700_000_000_000, sdkVersion: 's', requestId: 'long', part: 0, kind: 'impressions', impressionsMode: 'DEBUG', machineIp: '', machineName: '' }
+  const meta = {
+    environmentId: 'env-long',
+    accountId: 'acc',
+    receivedAtMs: 1_700_000_000_000,
+    sdkVersion: 's',
+    requestId: 'long',
+    part: 0,
+    kind: 'impressions',
+    impressionsMode: 'DEBUG',
+    machineIp: '',
+    machineName: '',
+  }
   const rows: ImpressionRow[] = []
   processImpressionRecords(
     Array.from({ length: 3000 }, (_, g) => ({ f: `${'f'.repeat(200)}${g}`, i: [{ k: `k${g}`, t: 'on', m: 1_700_000_000_000 }] })),
