@@ -14,6 +14,7 @@ import type { Logger } from '../shared/logger.js'
 import { createMetrics, type Metrics } from '../shared/metrics.js'
 import { ClickHouseTableSink } from '../sinks/clickhouse/table.sink.js'
 import { migrate } from '../sinks/clickhouse/migrations.js'
+import { AutoResolver } from '../consumers/auto-resolve.js'
 import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
 import { createRedisClient, createRedisState, type RedisStores } from '../state/redis/index.js'
 import { sharedRateLimiter, type RateLimit, type RateLimiter } from '../state/redis/rate-limits.js'
@@ -126,7 +127,17 @@ export class Container {
   }
 
   /** Closes what was made, in order: caches stop, the intake and producer flush, then ClickHouse and Redis. */
+  /** The alerts role's auto-resolve job. */
+  get autoResolver(): AutoResolver {
+    return this.one(
+      'autoResolver',
+      'redis',
+      () => new AutoResolver(this.state.alerts, this.config.webhooks.streamMaxLen, this.config.webhooks.autoResolveIntervalMs, this.metrics, this.log.child({ component: 'auto-resolve' })),
+    )
+  }
+
   async close(): Promise<void> {
+    if (this.has('autoResolver')) await this.autoResolver.stop()
     if (this.has('apiKeys')) this.apiKeys.stop()
     if (this.has('webhookRoutes')) this.webhookRoutes.stop()
     if (this.has('intake')) await this.intake.close()

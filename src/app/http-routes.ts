@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import { harnessErrorHandler, settingsRoutes } from '../admin/harness/settings.route.js'
 import { SCIM_PREFIX, scimErrorHandler, scimRoutes } from '../admin/harness/scim.route.js'
+import { alertRoutes } from '../admin/alerts/alerts.route.js'
 import { integrationRoutes } from '../admin/integrations/integrations.route.js'
 import { SPLIT_API_PREFIX, splitApi, splitErrorHandler } from '../admin/split/api.js'
 import { eventRoutes } from '../edge/events.route.js'
@@ -62,7 +63,9 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     // With the edge in this process, a changed address is live (or dead) before the answer leaves;
     // other edges see it within SLUICE_KEY_REFRESH_MS.
     onRoutesChanged: shared.edgeInProcess ? () => c.webhookRoutes.invalidate() : async () => undefined,
+    lifecycleCounts: (id) => state.alerts.lifecycleCounts(id),
   })
+  await app.register(alertRoutes, { apiKeys: c.apiKeys, alerts: state.alerts, streamMaxLen: config.webhooks.streamMaxLen })
   const adminLimit = { ratePerSecond: config.admin.ratePerSecond, burst: config.admin.burst }
   await app.register(splitApi, { prefix: SPLIT_API_PREFIX, apiKeys: c.apiKeys, state, rateLimiter: c.rateLimiter('admin', adminLimit), rateLimit: adminLimit })
   const outbound = { allowInsecure: config.scim.allowInsecure, timeoutMs: config.scim.timeoutMs, maxBytes: config.scim.maxBytes }

@@ -68,6 +68,7 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
   },
   alerts: {
     needs: ['kafka', 'redis'],
+    prepare: async (c) => c.autoResolver.start(),
     consumers: (c) => {
       const alerts = new AlertsConsumer(new IntegrationCache(c.state.integrations, c.config.webhooks.integrationRefreshMs), c.alertSink, c.metrics, c.log.child({ component: 'alerts-consumer' }))
       return { alerts: { groupId: groupIds(c.config).alerts, topic: c.topics.alerts, handler: alerts.handle } }

@@ -154,6 +154,11 @@ const SETTINGS = {
     streamMaxLen: setting('SLUICE_ALERT_STREAM_MAXLEN', int(100, 100_000_000, 100_000), 'approximate entries kept per alert stream'),
     streamMaxAgeMs: setting('SLUICE_ALERT_STREAM_MAX_AGE_HOURS', int(1, 24 * 3650, 168), 'alert stream entries older than this are trimmed', (v) => v * 3_600_000),
     integrationRefreshMs: setting('SLUICE_INTEGRATION_REFRESH_MS', int(100, 60_000, 1000), 'how soon mapping changes reach the alert consumers'),
+    autoResolveIntervalMs: setting(
+      'SLUICE_ALERT_AUTO_RESOLVE_INTERVAL_MS',
+      int(100, 60_000, 5000),
+      "how often a process of the alerts role resolves the firing alerts whose integration's autoResolveAfterSeconds has passed",
+    ),
   },
 } as const
 

@@ -76,6 +76,8 @@ export class AlertsConsumer {
     const fresh = writes.filter((w) => written.has(w))
     this.metrics.alertsStored.inc(fresh.reduce((n, w) => n + w.alerts.length, 0))
     this.metrics.alertsRejected.inc(fresh.reduce((n, w) => n + w.rejections.length, 0))
+    this.metrics.alertDedupFallbacks.inc(fresh.reduce((n, w) => n + (w.lifecycle?.dedupFallbacks ?? 0), 0))
+    this.metrics.alertUnknownStatuses.inc(fresh.reduce((n, w) => n + (w.lifecycle?.unknownStatuses ?? 0), 0))
     log.debug({ messages: writes.length, written: fresh.length }, 'alert batch stored')
     if (fresh.length < writes.length) log.info({ skipped: writes.length - fresh.length }, 'replayed messages already stored; skipped')
   }
@@ -103,11 +105,16 @@ export class AlertsConsumer {
       if (!substitutes.has(refused)) {
         log.warn({ err, offset: String(refused.offset) }, 'redis refused a message as data; storing a rejection instead')
         const requestId = refused.alerts[0]?.requestId ?? refused.rejections[0]?.requestId ?? ''
-        substitute = { ...refused, alerts: [], rejections: [rejection(refused.integrationId, requestId, `redis refused the entries of this message: ${err.message}`, '', Date.now())] }
+        substitute = {
+          ...refused,
+          alerts: [],
+          lifecycle: undefined,
+          rejections: [rejection(refused.integrationId, requestId, `redis refused the entries of this message: ${err.message}`, '', Date.now())],
+        }
       } else if (refused.rejections.length > 0) {
         this.metrics.unstorable.inc({ sink: 'redis' })
         log.error({ err, offset: String(refused.offset) }, 'a rejection could not be stored; given up, recording only its offset')
-        substitute = { ...refused, alerts: [], rejections: [] }
+        substitute = { ...refused, alerts: [], lifecycle: undefined, rejections: [] }
       } else {
         throw err // even a bare offset record is refused: the streams themselves are broken
       }
@@ -140,13 +147,26 @@ export class AlertsConsumer {
       const outcomes = await renderAlerts(integration.mapping, JSON.parse(payloadJson), { integrationId: integration.id, requestId: meta.requestId, receivedAtMs: meta.receivedAtMs })
       const alerts: NormalizedAlert[] = []
       const reasons: string[] = []
+      let dedupFallbacks = 0
+      let unknownStatuses = 0
       outcomes.forEach((o, index) => {
-        if (o.ok) alerts.push(o.alert)
-        else reasons.push(outcomes.length > 1 ? `alert ${index}: ${o.reason}` : o.reason)
+        if (o.ok) {
+          alerts.push(o.alert)
+          if (o.dedupFallback) dedupFallbacks++
+          if (o.statusUnknown) unknownStatuses++
+        } else reasons.push(outcomes.length > 1 ? `alert ${index}: ${o.reason}` : o.reason)
       })
       // The raw payload is kept once per message, whatever the number of rejected alerts in it.
       const rejections = reasons.length > 0 ? reject(reasons).rejections : []
-      return { ...base, integrationId: integration.id, alerts, rejections }
+      const lifecycle = {
+        accountId: integration.accountId,
+        receivedAtMs: meta.receivedAtMs,
+        emitRepeats: integration.emitRepeats ?? false,
+        autoResolveAfterMs: (integration.autoResolveAfterSeconds ?? 0) * 1000,
+        dedupFallbacks,
+        unknownStatuses,
+      }
+      return { ...base, integrationId: integration.id, alerts, rejections, lifecycle }
     } catch (err) {
       return reject([`payload could not be rendered: ${messageOf(err)}`])
     }

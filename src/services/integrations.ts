@@ -84,7 +84,7 @@ function parseInput(raw: unknown, current: IntegrationRecord | undefined): Integ
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid([{ field: 'body', problem: 'must be a JSON object' }])
   const body = raw as Body
   const problems: FieldProblem[] = []
-  const known = new Set(['name', 'description', 'template', 'mapping', 'rateLimitStatus'])
+  const known = new Set(['name', 'description', 'template', 'mapping', 'rateLimitStatus', 'emitRepeats', 'autoResolveAfterSeconds'])
   for (const k of Object.keys(body)) if (!known.has(k)) problems.push({ field: k, problem: 'is not an integration field' })
 
   const has = (k: string) => Object.hasOwn(body, k)
@@ -111,6 +111,12 @@ function parseInput(raw: unknown, current: IntegrationRecord | undefined): Integ
   const defaultStatus: RateLimitStatus = isTemplate ? ALERT_TEMPLATES[template as TemplateId].rateLimitStatus : 429
   const rateLimitStatus = has('rateLimitStatus') ? body['rateLimitStatus'] : template === current?.template ? current.rateLimitStatus : defaultStatus
   if (rateLimitStatus !== 429 && rateLimitStatus !== 503) problems.push({ field: 'rateLimitStatus', problem: 'must be 429 or 503' })
+  const emitRepeats = has('emitRepeats') ? body['emitRepeats'] : (current?.emitRepeats ?? false)
+  if (typeof emitRepeats !== 'boolean') problems.push({ field: 'emitRepeats', problem: 'must be true or false' })
+  const autoResolve = has('autoResolveAfterSeconds') ? body['autoResolveAfterSeconds'] : (current?.autoResolveAfterSeconds ?? null)
+  if (autoResolve !== null && !(Number.isInteger(autoResolve) && (autoResolve as number) >= MIN_AUTO_RESOLVE_SECONDS && (autoResolve as number) <= MAX_AUTO_RESOLVE_SECONDS)) {
+    problems.push({ field: 'autoResolveAfterSeconds', problem: `must be null (never) or a whole number of seconds from ${MIN_AUTO_RESOLVE_SECONDS} to ${MAX_AUTO_RESOLVE_SECONDS}` })
+  }
 
   if (problems.length > 0) throw invalid(problems)
   return {
@@ -119,5 +125,11 @@ function parseInput(raw: unknown, current: IntegrationRecord | undefined): Integ
     template: template as TemplateId | 'custom',
     mapping: mapping as AlertMapping,
     rateLimitStatus: rateLimitStatus as RateLimitStatus,
+    emitRepeats: emitRepeats as boolean,
+    autoResolveAfterSeconds: autoResolve as number | null,
   }
 }
+
+/** The shortest and longest silence after which an incident may resolve by itself: 10 s, 30 days. */
+export const MIN_AUTO_RESOLVE_SECONDS = 10
+export const MAX_AUTO_RESOLVE_SECONDS = 30 * 86_400

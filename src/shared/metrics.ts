@@ -160,6 +160,21 @@ export function createMetrics({ defaults = true }: { defaults?: boolean } = {}) 
       help: 'Alerts that failed rendering or validation and went to the rejections stream',
       registers: [registry],
     }),
+    alertDedupFallbacks: new Counter({
+      name: 'sluice_alert_dedup_fallbacks_total',
+      help: "Alerts whose dedup key rendered empty, so a hash of their rendered fields keyed the incident (see the integration's lifecycleCounts)",
+      registers: [registry],
+    }),
+    alertUnknownStatuses: new Counter({
+      name: 'sluice_alert_unknown_statuses_total',
+      help: 'Alerts whose status neither the statusMap nor the synonyms know, taken as firing',
+      registers: [registry],
+    }),
+    alertsAutoResolved: new Counter({
+      name: 'sluice_alerts_auto_resolved_total',
+      help: "Firing alerts resolved by the auto-resolve job after their integration's silence",
+      registers: [registry],
+    }),
     sinkErrors: new Counter({
       name: 'sluice_sink_errors_total',
       help: 'Failed sink calls by sink (clickhouse, redis) and kind: retriable (waited out) or data (the rows were isolated and rejected)',

@@ -183,6 +183,7 @@ it('the script writes nothing of a message whose entries do not match its counts
       3_600_000,
       offset - 1,
       1,
+      prefix,
       offset,
       4,
       alerts,
@@ -191,6 +192,12 @@ it('the script writes nothing of a message whose entries do not match its counts
       '',
       0,
       entries,
+      '',
+      'a',
+      0,
+      0,
+      0,
+      0,
     )
   const before = await redis.xlen(streams.all)
   expect(await call(0, 2, fields)).toEqual(["entries do not match the message's counts"])

@@ -33,6 +33,8 @@ export interface IntegrationRoutesOptions {
   readonly publicBaseUrl: () => string
   /** Called after every change of webhook routes, so this process's edge sees it at once. */
   readonly onRoutesChanged: () => Promise<void>
+  /** The integration's lifecycle counts (ignored notifications, dedup keys that rendered empty, unknown statuses). */
+  readonly lifecycleCounts: (integrationId: string) => Promise<{ ignored: number; dedupFallback: number; statusUnknown: number }>
 }
 
 export async function integrationRoutes(server: FastifyInstance, opts: IntegrationRoutesOptions): Promise<void> {
@@ -58,6 +60,8 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
     template: r.template,
     mapping: r.mapping,
     rateLimitStatus: r.rateLimitStatus,
+    emitRepeats: r.emitRepeats ?? false,
+    autoResolveAfterSeconds: r.autoResolveAfterSeconds ?? null,
     webhookAddressId: keyId(r.webhookHash),
     createdAt: new Date(r.createdAt).toISOString(),
     updatedAt: new Date(r.updatedAt).toISOString(),
@@ -104,7 +108,10 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
   app.get(
     '/api/v1/integrations/:id',
     { schema: { tags, security: ADMIN_SECURITY, summary: 'One integration', params: IdParams, response: integrationAnswers({ 200: answer('The integration', Integration) }, [404]) } },
-    async (request) => view(await service.get(account(request), request.params.id)),
+    async (request) => {
+      const record = await service.get(account(request), request.params.id)
+      return { ...view(record), lifecycleCounts: await opts.lifecycleCounts(record.id) }
+    },
   )
 
   app.put(

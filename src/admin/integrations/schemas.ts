@@ -4,7 +4,7 @@ import { sluiceAnswers } from '../../http/errors.js'
 import { answer } from '../../http/schemas.js'
 import { SEVERITIES } from '../../pipeline/alerts/render.js'
 import { TEMPLATE_IDS } from '../../pipeline/alerts/templates.js'
-import { MAX_ALERTS_PAGE } from '../../services/integrations.js'
+import { MAX_ALERTS_PAGE, MAX_AUTO_RESOLVE_SECONDS, MIN_AUTO_RESOLVE_SECONDS } from '../../services/integrations.js'
 
 export { answer }
 
@@ -23,10 +23,25 @@ const fields = {
   template: Type.Optional(Template),
   mapping: Type.Optional(Mapping),
   rateLimitStatus: Type.Optional(Type.Enum([429, 503], { description: 'the status answered when the address is over its rate (Alertmanager retries 503)' })),
+  emitRepeats: Type.Optional(Type.Boolean({ description: 'write repeats of an open alert to the streams too (default false: a repeat only updates the alert and its count)' })),
+  autoResolveAfterSeconds: Type.Optional(
+    Type.Union([Type.Integer({ minimum: MIN_AUTO_RESOLVE_SECONDS, maximum: MAX_AUTO_RESOLVE_SECONDS }), Type.Null()], {
+      description: 'resolve a firing alert not heard of for this long (null: never, the default)',
+    }),
+  ),
 }
 export const IntegrationBody = Type.Object(fields, { additionalProperties: false })
 export const IntegrationPatch = Type.Object({ ...fields, name: Type.Optional(fields.name) }, { additionalProperties: false })
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
+
+const LifecycleCounts = Type.Object(
+  {
+    ignored: Type.Integer({ description: 'acknowledge or resolve notifications of no open alert' }),
+    dedupFallback: Type.Integer({ description: 'alerts whose dedup key rendered empty (keyed by a hash of their fields instead)' }),
+    statusUnknown: Type.Integer({ description: 'alerts whose status neither the statusMap nor the synonyms know (taken as firing)' }),
+  },
+  { description: 'counted since the integration was created (GET of one integration only)' },
+)
 
 export const Integration = Type.Object({
   id: Type.String(),
@@ -35,6 +50,9 @@ export const Integration = Type.Object({
   template: Type.String(),
   mapping: Mapping,
   rateLimitStatus: Type.Enum([429, 503]),
+  emitRepeats: Type.Boolean(),
+  autoResolveAfterSeconds: Type.Union([Type.Integer(), Type.Null()]),
+  lifecycleCounts: Type.Optional(LifecycleCounts),
   webhookAddressId: Type.String({ description: 'names the secret address without showing it' }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),

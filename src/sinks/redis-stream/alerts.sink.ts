@@ -28,6 +28,20 @@ export interface MessageWrite {
   readonly rejections: readonly AlertRejection[]
   /** Set for a message replayed from an edge's spool: skipped when its request's entries are stored. */
   readonly replayOf?: { readonly requestId: string; readonly receivedAtMs: number }
+  /** The lifecycle of the message's alerts: whose they are, when they were received, and the integration's settings. */
+  readonly lifecycle?: AlertLifecycle
+}
+
+export interface AlertLifecycle {
+  readonly accountId: string
+  readonly receivedAtMs: number
+  /** Write repeats of an open incident to the streams too (else a repeat only updates its record). */
+  readonly emitRepeats: boolean
+  /** A firing incident not heard of for this long is resolved (0: never). */
+  readonly autoResolveAfterMs: number
+  /** Alerts whose dedup key rendered empty, and whose status nobody knows (counted per integration). */
+  readonly dedupFallbacks: number
+  readonly unknownStatuses: number
 }
 
 /** Messages per script call: a run of them is written in one call, and Redis is not held for long. */
@@ -59,7 +73,7 @@ export class RedisAlertSink {
 
   constructor(
     private readonly redis: Redis,
-    prefix: string,
+    private readonly prefix: string,
     private readonly maxLen: number,
     private readonly maxAgeMs: number,
   ) {
@@ -89,13 +103,24 @@ export class RedisAlertSink {
         if (index === undefined) streams.set(m.integrationId, (index = FIRST_INTEGRATION_KEY + streams.size))
         // Its entries go as one JSON argument (arrays of fields): one argument per field was most of the cost of a call.
         const fields = [...m.alerts, ...m.rejections].map(entryFields)
-        args.push(m.offset.toString(), index, m.alerts.length, m.rejections.length, m.replayOf ? 1 : 0, m.replayOf?.requestId ?? '', m.replayOf?.receivedAtMs ?? 0, JSON.stringify(fields))
+        const l = m.lifecycle
+        args.push(
+          m.offset.toString(),
+          index,
+          m.alerts.length,
+          m.rejections.length,
+          m.replayOf ? 1 : 0,
+          m.replayOf?.requestId ?? '',
+          m.replayOf?.receivedAtMs ?? l?.receivedAtMs ?? 0,
+          JSON.stringify(fields),
+        )
+        args.push(l?.accountId ?? '', m.integrationId, l?.emitRepeats ? 1 : 0, l?.autoResolveAfterMs ?? 0, l?.dedupFallbacks ?? 0, l?.unknownStatuses ?? 0)
         entries += entriesOf(m)
         run.push(m)
       }
       const keys = [this.keys.offsets, this.keys.all, this.keys.rejections, ...[...streams.keys()].map((id) => this.keys.integration(id))]
       const previous = start > 0 ? messages[start - 1]!.offset.toString() : before
-      queueScript(pipeline, 'alertsWrite', keys.length, ...keys, `${run[0]!.topic}:${run[0]!.partition}`, this.maxLen, this.maxAgeMs, previous, run.length, ...args)
+      queueScript(pipeline, 'alertsWrite', keys.length, ...keys, `${run[0]!.topic}:${run[0]!.partition}`, this.maxLen, this.maxAgeMs, previous, run.length, this.prefix, ...args)
       runs.push(run)
       start += run.length
     }

@@ -3,6 +3,7 @@
 // one way.
 import { Redis, type RedisOptions } from 'ioredis'
 import { AccessStore } from './access.js'
+import { AlertStore } from './alerts.js'
 import { DirectoryStore } from './directory.js'
 import { IdentityStore } from './identities.js'
 import { IntegrationStore } from './integrations.js'
@@ -30,6 +31,8 @@ export interface RedisStores {
   /** Users and groups (the SCIM resources), with their indexes and memberships. */
   readonly directory: DirectoryStore
   readonly integrations: IntegrationStore
+  /** Alerts as incidents: their records, lists, acknowledge and resolve. */
+  readonly alerts: AlertStore
   /** Closes the transactions' connection, and the main one when the factory created it. */
   close(): Promise<void>
 }
@@ -58,6 +61,7 @@ export function createRedisState(settings: RedisSettings, client?: Redis): Redis
     access: new AccessStore(context),
     directory: new DirectoryStore(context),
     integrations: new IntegrationStore(context),
+    alerts: new AlertStore(context),
     close: async () => {
       await tx.close()
       if (!client) await redis.quit().catch(() => redis.disconnect())

@@ -23,6 +23,10 @@ export interface IntegrationRecord {
   template: TemplateId | 'custom'
   mapping: AlertMapping
   rateLimitStatus: RateLimitStatus
+  /** Write repeats of an open incident to the streams too (default: a repeat only updates its record). */
+  emitRepeats?: boolean
+  /** A firing incident not heard of for this long is resolved by itself (unset: never). */
+  autoResolveAfterSeconds?: number | null
   /** SHA-256 of the current webhook address; the address itself is never stored. */
   webhookHash: string
   /** Addresses rotated out, by hash, with the time they stop working. */
@@ -38,7 +42,7 @@ export interface WebhookRoute {
   readonly expiresAt?: number
 }
 
-export type IntegrationInput = Pick<IntegrationRecord, 'name' | 'description' | 'template' | 'mapping' | 'rateLimitStatus'>
+export type IntegrationInput = Pick<IntegrationRecord, 'name' | 'description' | 'template' | 'mapping' | 'rateLimitStatus' | 'emitRepeats' | 'autoResolveAfterSeconds'>
 
 /** 256 random bits, URL-safe: the webhook address is the credential. */
 export function generateWebhookId(): string {

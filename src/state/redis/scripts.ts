@@ -22,6 +22,8 @@ const SCRIPTS = {
   swapIfEqual: 1,
   // Its number of keys varies (the integrations' streams of a run of messages): passed first.
   alertsWrite: null,
+  alertsAct: 2,
+  alertsAutoResolve: 1,
 } as const satisfies Record<string, number | null>
 
 export type ScriptName = keyof typeof SCRIPTS

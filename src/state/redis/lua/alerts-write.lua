@@ -1,11 +1,17 @@
 -- Writes the alerts and rejections of consecutive Kafka messages of one partition to the alert
--- streams, each message once, in order: one call for a run of messages, not one per message.
+-- streams and the alerts' lifecycle records, each message once, in order: one call for a run of
+-- messages, not one per message.
 -- KEYS: offsets hash, all-alerts stream, rejections stream, then the integration streams the messages name
 -- ARGV: offset field, maxlen, max age (ms), offset of the message before the run (-1 for none),
---       message count, then per message: offset, index of its integration stream in KEYS,
---       alert count, rejection count, replay (1 or 0), request id, received at (ms), and its
---       entries as one JSON array (alerts, then rejections), each entry an array of its fields
---       (one argument per message, not one per field: the arguments were most of the caller's cost)
+--       message count, key prefix, then per message: offset, index of its integration stream in KEYS,
+--       alert count, rejection count, replay (1 or 0), request id, received at (ms), its entries as
+--       one JSON array (alerts, then rejections), each entry an array of its fields (one argument per
+--       message, not one per field: the arguments were most of the caller's cost), account id,
+--       integration id, emit repeats (1 or 0), auto-resolve after (ms, 0 for never), and how many of
+--       its alerts had a dedup key that rendered empty and a status nobody knows (counted)
+-- An alert entry with a dedupKey and a status goes through the lifecycle (alert-lifecycle.lua): it
+-- opens, repeats, acknowledges or resolves its incident's record, and its stream entries gain
+-- event, alertId and count; a repeat is written to the streams only when the integration emits them.
 -- Returns one result per message handled, in order: 1 written, 0 written before. A message Redis
 -- refuses (its stream key holds something else) ends the run with the refusal's text in its place;
 -- the messages after it are left alone, as is the whole run when the message before it is not written.
@@ -57,17 +63,43 @@ local function wrongShape(entries, count)
   return nil
 end
 
+-- include: alert-lifecycle.lua
+
+local P = ARGV[6]
 local results = {}
 local written = {}
-local i = 6
-local function add(keys, entries, from, to)
-  for e = from, to do
-    local fields = entries[e]
-    for _, k in ipairs(keys) do
-      redis.call('XADD', KEYS[k], 'MAXLEN', '~', maxlen, '*', unpack(fields))
-      written[k] = true
-    end
+local i = 7
+local function xadd(keys, fields)
+  local id
+  for _, k in ipairs(keys) do
+    id = redis.call('XADD', KEYS[k], 'MAXLEN', '~', maxlen, '*', unpack(fields))
+    written[k] = true
   end
+  return id
+end
+local function add(keys, entries, from, to)
+  for e = from, to do xadd(keys, entries[e]) end
+end
+-- An alert's entry through the lifecycle of its incident (an entry without the lifecycle fields is written as it is).
+local function notify(keys, fields, at, acct, integ, emitRepeats, autoMs)
+  local f = {}
+  for j = 1, #fields - 1, 2 do f[fields[j]] = fields[j + 1] end
+  if acct == '' or not f.dedupKey or not f.status then return xadd(keys, fields) end
+  local rec, old, event, emit = LC.notify(P, acct, integ, f, at, emitRepeats)
+  if not rec then return end
+  local entryId
+  if emit and f.status ~= 'firing' then
+    -- An acknowledge or resolve: the incident's fields (the notification may carry none).
+    entryId = xadd(keys, LC.entry(rec, event, f.receivedAt or '', 'source', f.requestId))
+  elseif emit then
+    local all = {}
+    for _, v in ipairs(fields) do table.insert(all, v) end
+    for _, v in ipairs({'event', event, 'alertId', rec.id, 'count', tostring(rec.count)}) do table.insert(all, v) end
+    if event == 'reopened' then table.insert(all, 'previousAlertId'); table.insert(all, rec.previousAlertId) end
+    entryId = xadd(keys, all)
+  end
+  LC.remember(rec, event, at, 'source', f.requestId, entryId)
+  LC.save(P, rec, old, autoMs)
 end
 for m = 1, tonumber(ARGV[5]) do
   local offset = tonumber(ARGV[i])
@@ -78,7 +110,9 @@ for m = 1, tonumber(ARGV[5]) do
   local requestId = ARGV[i + 5]
   local receivedAt = tonumber(ARGV[i + 6])
   local entries = ARGV[i + 7]
-  i = i + 8
+  local acct, integ, emitRepeats, autoMs = ARGV[i + 8], ARGV[i + 9], ARGV[i + 10] == '1', tonumber(ARGV[i + 11])
+  local fallbacks, unknowns = tonumber(ARGV[i + 12]), tonumber(ARGV[i + 13])
+  i = i + 14
   if last >= offset then
     results[m] = 0
   else
@@ -96,8 +130,10 @@ for m = 1, tonumber(ARGV[5]) do
         results[m] = problem
         break
       end
-      add({2, stream}, decoded, 1, alerts)
+      for e = 1, alerts do notify({2, stream}, decoded[e], receivedAt, acct, integ, emitRepeats, autoMs) end
       add({3}, decoded, alerts + 1, alerts + rejections)
+      if fallbacks > 0 then redis.call('HINCRBY', LC.stats(P, integ), 'dedupFallback', fallbacks) end
+      if unknowns > 0 then redis.call('HINCRBY', LC.stats(P, integ), 'statusUnknown', unknowns) end
       results[m] = 1
     end
     redis.call('HSET', KEYS[1], ARGV[1], offset)

@@ -1,0 +1,56 @@
+// The auto-resolve job of the alerts role: every interval, the firing alerts whose integration's
+// silence (autoResolveAfterSeconds) has passed since their last notification are resolved, with an
+// entry in the streams. Its state is in Redis (alerts:auto-resolve), so it survives restarts; each
+// call is one atomic script, so every process of the role may run it and an alert is resolved once.
+import type { Logger } from '../shared/logger.js'
+import type { Metrics } from '../shared/metrics.js'
+import type { AlertStore } from '../state/redis/alerts.js'
+
+const PER_CALL = 100
+
+export class AutoResolver {
+  private timer: NodeJS.Timeout | undefined
+  private running: Promise<number> | undefined
+
+  constructor(
+    private readonly alerts: AlertStore,
+    private readonly streamMaxLen: number,
+    private readonly intervalMs: number,
+    private readonly metrics: Metrics,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.tick(), this.intervalMs).unref()
+  }
+
+  /** Resolves what is due now; the number resolved. A Redis failure is logged and left to the next tick. */
+  tick(): Promise<number> {
+    this.running ??= this.resolveDue().finally(() => (this.running = undefined))
+    return this.running
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer)
+    this.timer = undefined
+    await this.running
+  }
+
+  private async resolveDue(): Promise<number> {
+    let total = 0
+    try {
+      for (;;) {
+        const ids = await this.alerts.autoResolve(Date.now(), PER_CALL, this.streamMaxLen)
+        total += ids.length
+        if (ids.length < PER_CALL) break
+      }
+    } catch (err) {
+      this.log.warn({ err }, 'auto-resolve failed; retried at the next interval')
+    }
+    if (total > 0) {
+      this.metrics.alertsAutoResolved.inc(total)
+      this.log.info({ resolved: total }, 'alerts resolved after their silence')
+    }
+    return total
+  }
+}

@@ -1,0 +1,189 @@
+// Alerts as incidents: one record per (integration, dedup key), written by the alerts sink's script
+// in the same call as the stream entries and the Kafka offset (lua/alerts-write.lua), acknowledged or
+// resolved by the API (lua/alerts-act.lua) and by the auto-resolve job (lua/alerts-auto-resolve.lua).
+// The keys and the lifecycle are described in lua/alert-lifecycle.lua. Lists read an index (a zset by
+// last notification) of the status, or of the open alerts with one field's value, so listing the
+// open alerts of one integration, severity, service, environment or team does not scan the others.
+import { alertStreamKeys } from './alert-streams.js'
+import { RedisState, type RedisContext } from './redis-state.js'
+
+export const ALERT_LIST_STATUSES = ['open', 'firing', 'acknowledged', 'resolved', 'all'] as const
+export type AlertListStatus = (typeof ALERT_LIST_STATUSES)[number]
+export const ALERT_FILTERS = ['integrationId', 'severity', 'service', 'environment', 'team'] as const
+export type AlertFilter = (typeof ALERT_FILTERS)[number]
+
+export interface AlertHistoryEntry {
+  event: string
+  at: number
+  by?: string
+  requestId?: string
+  /** The entry of the all-alerts stream that said it (none for a repeat kept out of the streams). */
+  entryId?: string
+}
+
+export interface AlertRecord {
+  id: string
+  accountId: string
+  integrationId: string
+  dedupKey: string
+  status: 'firing' | 'acknowledged' | 'resolved'
+  severity: string
+  description: string
+  source: string
+  service?: string
+  environment?: string
+  team?: string
+  correlationId?: string
+  /** When the last notification says the alert happened (ISO 8601). */
+  timestamp: string
+  customFields: Record<string, string>
+  /** Notifications received for this incident. */
+  count: number
+  firstSeenAt: number
+  lastSeenAt: number
+  acknowledgedAt?: number
+  acknowledgedBy?: string
+  resolvedAt?: number
+  resolvedBy?: string
+  lastRequestId?: string
+  /** The incident of the same key before this one, when it was resolved and the key fired again. */
+  previousAlertId?: string
+  history: AlertHistoryEntry[]
+}
+
+export interface AlertQuery {
+  readonly status: AlertListStatus
+  readonly filters: Partial<Record<AlertFilter, string>>
+  readonly limit: number
+  readonly cursor?: string
+}
+
+/** How many index entries one list call may read to fill a page when filters are checked per record. */
+const MAX_EXAMINED = 5000
+
+export type ActOutcome = { kind: 'ok'; alert: AlertRecord } | { kind: 'not_found' } | { kind: 'unchanged'; alert: AlertRecord; status: string }
+
+export class AlertStore extends RedisState {
+  private readonly streams: ReturnType<typeof alertStreamKeys>
+
+  constructor(context: RedisContext) {
+    super(context)
+    this.streams = alertStreamKeys(context.prefix)
+  }
+
+  private records(accountId: string): string {
+    return this.k('alerts', 'acct', accountId, 'records')
+  }
+
+  private index(accountId: string, group: string): string {
+    return this.k('alerts', 'acct', accountId, 'idx', group)
+  }
+
+  async get(accountId: string, id: string): Promise<AlertRecord | undefined> {
+    const json = await this.redis.hget(this.records(accountId), id)
+    return json ? parse(json) : undefined
+  }
+
+  /**
+   * A page of an account's alerts, newest last notification first. The index is the status's, or for
+   * open alerts the first filter's; other filters are checked per record, reading at most
+   * MAX_EXAMINED index entries per call (the cursor then says where to go on).
+   */
+  async list(accountId: string, q: AlertQuery): Promise<{ alerts: AlertRecord[]; nextCursor: string | null }> {
+    const filters = ALERT_FILTERS.filter((f) => q.filters[f] !== undefined).map((f) => [f, q.filters[f]!] as const)
+    const indexed = q.status === 'open' ? filters[0] : undefined
+    const key = this.index(accountId, indexed ? `open:${indexed[0]}:${indexed[1]}` : q.status)
+    const rest = filters.filter((f) => f !== indexed)
+    let cursor = decodeCursor(q.cursor)
+    const alerts: AlertRecord[] = []
+    let examined = 0
+    for (;;) {
+      const want = Math.min(1000, Math.max(q.limit * 2, 100))
+      const page = await this.redis.zrevrangebyscore(key, cursor ? cursor.score : '+inf', '-inf', 'WITHSCORES', 'LIMIT', 0, want + (cursor ? 1000 : 0))
+      const entries: { id: string; score: number }[] = []
+      for (let i = 0; i + 1 < page.length; i += 2) {
+        const id = page[i]!
+        const score = Number(page[i + 1])
+        // Ties in score come in descending id order: skip up to and including the cursor's.
+        if (cursor && score === cursor.score && id >= cursor.id) continue
+        entries.push({ id, score })
+        if (entries.length === want) break
+      }
+      if (entries.length === 0) return { alerts, nextCursor: null }
+      const json = await this.redis.hmget(this.records(accountId), ...entries.map((e) => e.id))
+      for (const [i, e] of entries.entries()) {
+        examined++
+        cursor = e
+        const raw = json[i]
+        if (!raw) continue
+        const alert = parse(raw)
+        if (rest.some(([f, v]) => alert[f] !== v)) continue
+        alerts.push(alert)
+        if (alerts.length === q.limit) return { alerts, nextCursor: encodeCursor(e) }
+      }
+      if (entries.length < want) return { alerts, nextCursor: null }
+      if (examined >= MAX_EXAMINED) return { alerts, nextCursor: encodeCursor(cursor!) }
+    }
+  }
+
+  /** Acknowledges or resolves an alert, writing the change to its streams; `by` says who. */
+  async act(accountId: string, id: string, action: 'acknowledge' | 'resolve', by: string, maxLen: number): Promise<ActOutcome> {
+    const current = await this.get(accountId, id)
+    if (!current) return { kind: 'not_found' }
+    const now = Date.now()
+    const [kind, json, status] = (await this.scripts.alertsAct(
+      this.streams.all,
+      this.streams.integration(current.integrationId),
+      this.prefix,
+      accountId,
+      id,
+      action,
+      by,
+      now,
+      new Date(now).toISOString(),
+      maxLen,
+    )) as [string, string?, string?]
+    if (kind === 'ok') return { kind, alert: parse(json!) }
+    if (kind === 'unchanged') return { kind, alert: parse(json!), status: status! }
+    return { kind: 'not_found' }
+  }
+
+  /** Resolves up to `limit` firing alerts whose silence has passed; their ids. */
+  async autoResolve(now: number, limit: number, maxLen: number): Promise<string[]> {
+    return (await this.scripts.alertsAutoResolve(this.streams.all, this.prefix, now, limit, new Date(now).toISOString(), maxLen)) as string[]
+  }
+
+  /** An integration's lifecycle counts: notifications ignored (acknowledge or resolve of nothing open), dedup keys that rendered empty, unknown statuses. */
+  async lifecycleCounts(integrationId: string): Promise<{ ignored: number; dedupFallback: number; statusUnknown: number }> {
+    const h = await this.redis.hgetall(this.k('alerts', 'integration', integrationId, 'stats'))
+    return { ignored: Number(h['ignored'] ?? 0), dedupFallback: Number(h['dedupFallback'] ?? 0), statusUnknown: Number(h['statusUnknown'] ?? 0) }
+  }
+}
+
+/** A record as Lua's cjson wrote it: an empty table is `{}` whatever it stood for. */
+function parse(json: string): AlertRecord {
+  const r = JSON.parse(json) as AlertRecord
+  if (!Array.isArray(r.history)) r.history = []
+  if (r.customFields === null || typeof r.customFields !== 'object' || Array.isArray(r.customFields)) r.customFields = {}
+  return r
+}
+
+function encodeCursor(e: { id: string; score: number }): string {
+  return Buffer.from(JSON.stringify([e.score, e.id])).toString('base64url')
+}
+
+/** Whether a list cursor is one this store gave out. */
+export function isAlertCursor(cursor: string): boolean {
+  return decodeCursor(cursor) !== undefined
+}
+
+/** The position after which a page goes on, or undefined for the first page or a cursor that is not one of ours. */
+function decodeCursor(cursor: string | undefined): { id: string; score: number } | undefined {
+  if (!cursor) return undefined
+  try {
+    const [score, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[]
+    return typeof score === 'number' && Number.isFinite(score) && typeof id === 'string' ? { score, id } : undefined
+  } catch {
+    return undefined
+  }
+}

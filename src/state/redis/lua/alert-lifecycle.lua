@@ -1,0 +1,139 @@
+-- Alert lifecycle (included by alerts-write, alerts-act and alerts-auto-resolve): one record per
+-- incident, found by (integration, dedup key). Keys, under the prefix P (state/redis/alerts.ts):
+--   P alerts:acct:<account>:records          hash alert id -> JSON record
+--   P alerts:acct:<account>:idx:<group>      zset alert id by lastSeenAt: all, firing, acknowledged,
+--                                            resolved, open, open:<field>:<value> (field: integrationId,
+--                                            severity, service, environment, team)
+--   P alerts:integration:<id>:incidents      hash dedup key -> id of its latest incident
+--   P alerts:integration:<id>:stats          hash ignored, dedupFallback, statusUnknown counts
+--   P alerts:auto-resolve                    zset "<account>|<alert id>" by when it resolves by itself
+--   P alerts:seq                             the last alert id given
+local LC = {}
+local HISTORY = 50
+local FILTERS = {'integrationId', 'severity', 'service', 'environment', 'team'}
+local FIELDS = {'severity', 'description', 'source', 'service', 'environment', 'team', 'correlationId', 'timestamp'}
+
+function LC.records(P, acct) return P .. 'alerts:acct:' .. acct .. ':records' end
+local function idx(P, acct, group) return P .. 'alerts:acct:' .. acct .. ':idx:' .. group end
+function LC.stats(P, integ) return P .. 'alerts:integration:' .. integ .. ':stats' end
+local function incidents(P, integ) return P .. 'alerts:integration:' .. integ .. ':incidents' end
+local AUTO = 'alerts:auto-resolve'
+
+function LC.load(P, acct, id)
+  local j = redis.call('HGET', LC.records(P, acct), id)
+  if not j then return nil end
+  return cjson.decode(j)
+end
+
+-- The index groups a record is in.
+local function groups(rec)
+  local g = {['all'] = true, [rec.status] = true}
+  if rec.status ~= 'resolved' then
+    g['open'] = true
+    for _, f in ipairs(FILTERS) do
+      local v = rec[f]
+      if type(v) == 'string' and v ~= '' then g['open:' .. f .. ':' .. v] = true end
+    end
+  end
+  return g
+end
+
+-- Writes a record and moves it between index groups; the auto-resolve deadline follows its status.
+function LC.save(P, rec, old, autoMs)
+  local before = old and groups(old) or {}
+  local after = groups(rec)
+  for g in pairs(before) do
+    if not after[g] then redis.call('ZREM', idx(P, rec.accountId, g), rec.id) end
+  end
+  for g in pairs(after) do redis.call('ZADD', idx(P, rec.accountId, g), rec.lastSeenAt, rec.id) end
+  redis.call('HSET', LC.records(P, rec.accountId), rec.id, cjson.encode(rec))
+  local member = rec.accountId .. '|' .. rec.id
+  if rec.status == 'firing' and autoMs and autoMs > 0 then
+    redis.call('ZADD', P .. AUTO, rec.lastSeenAt + autoMs, member)
+  elseif rec.status ~= 'firing' then
+    redis.call('ZREM', P .. AUTO, member)
+  end
+end
+
+function LC.remember(rec, event, at, by, requestId, entryId)
+  local h = rec.history or {}
+  table.insert(h, {event = event, at = at, by = by, requestId = requestId, entryId = entryId})
+  while #h > HISTORY do table.remove(h, 1) end
+  rec.history = h
+end
+
+-- The stream entry of a change told by the record rather than by a notification's own fields (an
+-- acknowledge or resolve by the sender, the API or the auto-resolve job): the record's fields, then
+-- the lifecycle fields.
+function LC.entry(rec, event, atIso, by, requestId)
+  local e = {}
+  for _, f in ipairs(FIELDS) do
+    if type(rec[f]) == 'string' and rec[f] ~= '' then
+      table.insert(e, f); table.insert(e, rec[f])
+    end
+  end
+  local custom = rec.customFields
+  if type(custom) ~= 'table' or next(custom) == nil then custom = {} end
+  for _, v in ipairs({'customFields', next(custom) == nil and '{}' or cjson.encode(custom), 'dedupKey', rec.dedupKey, 'status', rec.status,
+    'receivedAt', atIso, 'integrationId', rec.integrationId, 'requestId', requestId or '', 'event', event, 'alertId', rec.id,
+    'count', tostring(rec.count), 'by', by}) do
+    table.insert(e, v)
+  end
+  return e
+end
+
+-- Applies a notification (the alert's entry fields as a map, `at` its receive time in ms). Returns
+-- the record, the one before it (or nil), the lifecycle event, and whether a stream entry is due;
+-- nil when the notification is ignored (an acknowledge or resolve of no open incident: counted).
+function LC.notify(P, acct, integ, f, at, emitRepeats)
+  local curId = redis.call('HGET', incidents(P, integ), f.dedupKey)
+  local old = curId and LC.load(P, acct, curId) or nil
+  local open = old ~= nil and old.status ~= 'resolved'
+  if f.status ~= 'firing' and not open then
+    redis.call('HINCRBY', LC.stats(P, integ), 'ignored', 1)
+    return nil
+  end
+  local rec, event
+  if open then
+    rec = cjson.decode(cjson.encode(old))
+    rec.count = rec.count + 1
+    event = 'repeated'
+    if f.status == 'acknowledged' and rec.status == 'firing' then
+      rec.status = 'acknowledged'; rec.acknowledgedAt = at; rec.acknowledgedBy = 'source'; event = 'acknowledged'
+    elseif f.status == 'resolved' then
+      rec.status = 'resolved'; rec.resolvedAt = at; rec.resolvedBy = 'source'; event = 'resolved'
+    end
+  else
+    -- A new incident: the first of its key, or a firing after the last one was resolved.
+    local id = 'al_' .. tostring(redis.call('INCR', P .. 'alerts:seq'))
+    rec = {id = id, accountId = acct, integrationId = integ, dedupKey = f.dedupKey, status = 'firing', count = 1, firstSeenAt = at, history = {}}
+    event = old and 'reopened' or 'triggered'
+    if old then rec.previousAlertId = old.id end
+    redis.call('HSET', incidents(P, integ), f.dedupKey, id)
+    old = nil
+  end
+  -- What an incident says is what its firing notifications say: an acknowledge or resolve (PagerDuty's
+  -- and Opsgenie's carry no details) changes its status only.
+  if f.status == 'firing' then
+    for _, k in ipairs(FIELDS) do rec[k] = f[k] end
+    local ok, custom = pcall(cjson.decode, f.customFields or '{}')
+    rec.customFields = (ok and type(custom) == 'table') and custom or {}
+  end
+  if at > (rec.lastSeenAt or 0) then rec.lastSeenAt = at end
+  rec.lastRequestId = f.requestId
+  return rec, old, event, event ~= 'repeated' or emitRepeats
+end
+
+-- An acknowledge or resolve from outside the notifications (the API, the auto-resolve job).
+-- Returns the new record and the one before it, or nil and why not.
+function LC.act(rec, action, at, by)
+  if rec.status == 'resolved' then return nil, 'resolved' end
+  local new = cjson.decode(cjson.encode(rec))
+  if action == 'acknowledge' then
+    if rec.status == 'acknowledged' then return nil, 'acknowledged' end
+    new.status = 'acknowledged'; new.acknowledgedAt = at; new.acknowledgedBy = by
+  else
+    new.status = 'resolved'; new.resolvedAt = at; new.resolvedBy = by
+  end
+  return new, nil
+end

@@ -1,0 +1,26 @@
+-- Resolves the firing alerts whose integration's silence has passed (alerts:auto-resolve), at most
+-- ARGV[3] of them, and writes each change to the alert streams. One call is atomic, so processes
+-- running it at the same time resolve each alert once.
+-- KEYS: the all-alerts stream
+-- ARGV: key prefix, now (ms), limit, now (ISO), maxlen
+-- Returns the ids of the alerts resolved.
+-- include: alert-lifecycle.lua
+
+local P, now, limit, atIso, maxlen = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5]
+local due = redis.call('ZRANGEBYSCORE', P .. 'alerts:auto-resolve', '-inf', now, 'LIMIT', 0, limit)
+local resolved = {}
+for _, member in ipairs(due) do
+  redis.call('ZREM', P .. 'alerts:auto-resolve', member)
+  local acct, id = string.match(member, '^(.*)|([^|]*)$')
+  local rec = acct and LC.load(P, acct, id) or nil
+  if rec and rec.status == 'firing' then
+    local new = LC.act(rec, 'resolve', now, 'auto-resolve')
+    local entry = LC.entry(new, 'resolved', atIso, 'auto-resolve')
+    local entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))
+    redis.call('XADD', P .. 'alerts:integration:' .. new.integrationId, 'MAXLEN', '~', maxlen, '*', unpack(entry))
+    LC.remember(new, 'resolved', now, 'auto-resolve', nil, entryId)
+    LC.save(P, new, rec, 0)
+    table.insert(resolved, id)
+  end
+end
+return resolved
