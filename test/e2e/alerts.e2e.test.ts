@@ -303,7 +303,7 @@ describe('webhook address', () => {
 })
 
 describe('exactly once into the streams', () => {
-  it('a consumer killed mid-stream and restarted adds no duplicate and loses nothing', async () => {
+  it('a consumer killed mid-stream and restarted adds no duplicate, loses nothing, and counts every repeat once', async () => {
     // 1 MiB fetches of ~3 KB payloads: several batches per partition, so the kill leaves work behind.
     const burst = await createTestEnv({
       SLUICE_WEBHOOK_BURST: '100000',
@@ -312,7 +312,8 @@ describe('exactly once into the streams', () => {
       SLUICE_CONSUMER_FETCH_MAX_BYTES: String(1024 * 1024),
     })
     try {
-      const admin = (await burst.bootstrap()).adminApiKey
+      const account = await burst.bootstrap()
+      const admin = account.adminApiKey
       const edge = await burst.start(['edge', 'admin'])
       const res = await fetch(`${edge.url}/api/v1/integrations`, {
         method: 'POST',
@@ -321,7 +322,9 @@ describe('exactly once into the streams', () => {
       })
       const integration = (await res.json()) as Record<string, unknown>
       const path = new URL(String(integration['webhookUrl'])).pathname
+      // Each payload: a new alert (its own fingerprint) and a repeat of one of 50 alerts that keep firing.
       const TOTAL = 1500
+      const REPEATED = 50
       const padding = 'p'.repeat(3000)
       for (let i = 0; i < TOTAL; i += 50) {
         const batch = await Promise.all(
@@ -330,13 +333,15 @@ describe('exactly once into the streams', () => {
             return fetch(`${edge.url}${path}`, {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ alerts: [alert, { ...alert, fingerprint: `fp-${i + k}-b` }] }),
+              body: JSON.stringify({ alerts: [alert, { ...alert, fingerprint: `rep-${(i + k) % REPEATED}` }] }),
             })
           }),
         )
         expect(batch.every((r) => r.status === 202)).toBe(true)
       }
       const stream = alertStreamKeys(burst.config.redis.keyPrefix).integration(String(integration['id']))
+      const repeatedRecords = async () =>
+        (await burst.state.alerts.list(account.accountId, { status: 'open', filters: {}, limit: 5000 })).alerts.filter((a) => a.dedupKey.startsWith('rep-')).sort((a, b) => a.count - b.count)
       // Killed on the first "alert batch stored" line: written to Redis, offsets not yet committed.
       const child = spawnSluice(['serve', '--roles', 'alerts'], { ...burst.env, SLUICE_LOG_LEVEL: 'debug' })
       child.stdout?.on('data', (d: Buffer) => {
@@ -344,20 +349,35 @@ describe('exactly once into the streams', () => {
       })
       await exited(child)
       const atKill = await burst.redis.xlen(stream)
-      expect(atKill).toBeLessThan(2 * TOTAL)
+      expect(atKill).toBeLessThan(TOTAL + REPEATED)
 
       const again = spawnSluice(['serve', '--roles', 'alerts'], burst.env)
       try {
-        await waitFor('all alerts', async () => ((await burst.redis.xlen(stream)) >= 2 * TOTAL ? true : undefined), 90_000)
+        await waitFor('all alerts', async () => ((await burst.redis.xlen(stream)) >= TOTAL + REPEATED ? true : undefined), 90_000)
+        await waitFor(
+          'every repeat applied',
+          async () => {
+            const records = await repeatedRecords()
+            return records.length === REPEATED && records[0]!.count >= TOTAL / REPEATED ? true : undefined
+          },
+          30_000,
+        )
         await new Promise((r) => setTimeout(r, 1000))
       } finally {
         again.kill('SIGTERM')
         await exited(again)
       }
+      // The streams: one triggered entry per alert (repeats are kept out), none twice.
       const entries = await burst.redis.xrange(stream, '-', '+')
       const ids = entries.map(([, f]) => f[f.indexOf('correlationId') + 1])
-      expect(entries.length).toBe(2 * TOTAL)
-      expect(new Set(ids).size).toBe(2 * TOTAL)
+      expect(entries.length).toBe(TOTAL + REPEATED)
+      expect(new Set(ids).size).toBe(TOTAL + REPEATED)
+      // The records: every notification counted once, through the kill and the replay.
+      const records = await repeatedRecords()
+      expect(records.map((r) => r.count)).toEqual(Array.from({ length: REPEATED }, () => TOTAL / REPEATED))
+      const all = await burst.state.alerts.list(account.accountId, { status: 'open', filters: {}, limit: 5000 })
+      expect(all.alerts.length).toBe(TOTAL + REPEATED)
+      expect(all.alerts.filter((a) => a.dedupKey.startsWith('fp-')).every((a) => a.count === 1)).toBe(true)
     } finally {
       await burst.close()
     }

@@ -2,7 +2,8 @@
 // integrations and settings request is answered 503 with Retry-After in its API's own error body
 // within about the command deadline, however many arrive (nothing piles up); and everything works
 // again by itself once Redis is back. Once, such requests hung with no answer for as long as Redis
-// was away. Redis is a private instance.
+// was away. Under webhook load, every notification of a repeating alert is counted once through the
+// pause. Redis is a private instance.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/store.js'
@@ -68,4 +69,42 @@ it('answers 503 with Retry-After in each API shape while Redis is paused, and re
   const created = await admin('/api/v1/integrations', { method: 'POST', body: JSON.stringify({ name: 'after', template: 'generic' }) })
   expect(created.status).toBe(201)
   await waitFor('the event stored', async () => ((await t.count('events')) === 1 ? true : undefined), 30_000)
+}, 120_000)
+
+it('counts every notification of a repeating alert once when Redis pauses 7 s under webhook load (the lifecycle state is written with the offset)', async () => {
+  const created = await admin('/api/v1/integrations', { method: 'POST', body: JSON.stringify({ name: 'repeating', template: 'generic' }) })
+  expect(created.status).toBe(201)
+  const integration = (await created.json()) as { id: string; webhookUrl: string }
+  const KEYS = 20
+  const sent = new Map<string, number>()
+  let running = true
+  let n = 0
+  const load = (async () => {
+    while (running) {
+      const id = `k${n++ % KEYS}`
+      const res = await fetch(integration.webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id, severity: 'critical', message: `disk ${id}`, source: 'db', status: 'firing' }),
+      })
+      if (res.status === 202) sent.set(id, (sent.get(id) ?? 0) + 1)
+      await new Promise((r) => setTimeout(r, 120))
+    }
+  })()
+  await new Promise((r) => setTimeout(r, 3000))
+  stack.pause('redis')
+  await new Promise((r) => setTimeout(r, 7000))
+  stack.resume('redis')
+  await new Promise((r) => setTimeout(r, 3000))
+  running = false
+  await load
+  const total = [...sent.values()].reduce((a, b) => a + b, 0)
+  expect(total).toBeGreaterThan(50)
+  const counted = async () => {
+    const { alerts } = await t.state.alerts.list(demo.accountId, { status: 'open', filters: { integrationId: integration.id }, limit: 100 })
+    return new Map(alerts.map((a) => [a.dedupKey, a.count]))
+  }
+  await waitFor(`${total} notifications counted`, async () => ([...(await counted()).values()].reduce((a, b) => a + b, 0) >= total ? true : undefined), 60_000)
+  await new Promise((r) => setTimeout(r, 2000))
+  expect(await counted()).toEqual(sent)
 }, 120_000)
