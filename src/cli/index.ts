@@ -5,6 +5,7 @@ import { Command } from 'commander'
 import { Refusal } from '../shared/errors.js'
 import { accessCommands, groupCommands } from './commands/access.js'
 import { accountCommands } from './commands/accounts.js'
+import { alertCommands } from './commands/alerts.js'
 import { importEventsCommand } from './commands/import-events.js'
 import { keyCommands } from './commands/keys.js'
 import { redisUsersCommand } from './commands/redis-users.js'
@@ -23,6 +24,7 @@ groupCommands(program)
 segmentCommands(program)
 redisUsersCommand(program)
 importEventsCommand(program)
+alertCommands(program)
 
 program.parseAsync().catch((err: unknown) => {
   console.error(`sluice: ${err instanceof Error ? err.message : String(err)}`)

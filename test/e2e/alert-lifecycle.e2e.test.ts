@@ -9,6 +9,7 @@ import type { RunningService } from '../../src/app/service.js'
 import { ALERT_TEMPLATES } from '../../src/pipeline/alerts/templates.js'
 import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
 import type { DemoAccount } from '../../src/state/redis/store.js'
+import { runSluice } from '../support/cli.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv
@@ -343,5 +344,27 @@ describe('lists and isolation', () => {
     expect(all.find((a) => a['dedupKey'] === '__proto__')).toMatchObject({ status: 'resolved', count: 2 })
     const counts = (await call('GET', `/api/v1/integrations/${integration.id}`)).body['lifecycleCounts']
     expect(counts).toMatchObject({ dedupFallback: 1, statusUnknown: 3 })
+  })
+})
+
+describe('sluice alerts', () => {
+  it('lists, shows, acknowledges and resolves from the command line, with the same rules', async () => {
+    const integration = await create({ name: 'cli', template: 'generic' })
+    await send(integration.path, { ...(ALERT_TEMPLATES.generic.example as Json), id: 'cli-1' })
+    const account = ['--account', demo.accountId, '--json']
+    const listed = await runSluice(['alerts', 'list', '--integration-id', integration.id, ...account], t.env)
+    expect(listed.code, listed.stderr).toBe(0)
+    const [alert] = (JSON.parse(listed.stdout) as { alerts: Json[] }).alerts
+    expect(alert).toMatchObject({ dedupKey: 'cli-1', status: 'firing' })
+    const id = String(alert!['id'])
+    const acked = await runSluice(['alerts', 'ack', id, ...account], t.env)
+    expect(JSON.parse(acked.stdout)).toMatchObject({ status: 'acknowledged', acknowledgedBy: expect.stringMatching(/^cli:/) })
+    expect(JSON.parse((await runSluice(['alerts', 'resolve', id, ...account], t.env)).stdout)).toMatchObject({ status: 'resolved' })
+    const again = await runSluice(['alerts', 'ack', id, ...account], t.env)
+    expect([again.code, again.stderr]).toEqual([2, expect.stringMatching(/is resolved/)])
+    const shown = await runSluice(['alerts', 'show', id, '--account', demo.accountId], t.env)
+    expect(shown.stdout).toMatch(/triggered[\s\S]*acknowledged[\s\S]*resolved/)
+    expect((await runSluice(['alerts', 'show', 'al_nope', '--account', demo.accountId], t.env)).code).toBe(2)
+    expect((await entries(integration.id)).map((e) => e[0])).toEqual(['triggered', 'acknowledged', 'resolved'])
   })
 })
