@@ -5,7 +5,7 @@
 // Needs the local stack (`npx sluice stack up`) and `npm run build`; installs wrk (Debian) and the
 // Kafka tools jar (Maven Central) when missing.
 //
-//   node bench/run.mjs [--runs 3] [--smoke] [--only events,impressions,freshness,webhooks,latency,admin,rss] [--profile]
+//   node bench/run.mjs [--runs 3] [--smoke] [--only events,impressions,freshness,webhooks,latency,lifecycle,admin,rss] [--profile]
 //
 // Prints a table and writes bench/results/latest.json (and a timestamped copy).
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
@@ -24,6 +24,7 @@ import { EVENTS, IMPRESSIONS } from '../dist/sinks/clickhouse/tables.js'
 import { tsvStream } from '../dist/sinks/clickhouse/tsv.js'
 import { createLogger } from '../dist/shared/logger.js'
 import { createRedisState } from '../dist/state/redis/index.js'
+import { RedisAlertSink } from '../dist/sinks/redis-stream/alerts.sink.js'
 import { alertmanagerPayload } from './payloads.mjs'
 import { deleteKeys, rssMiB, startServe } from './serve.mjs'
 
@@ -38,7 +39,7 @@ const { values: opts } = parseArgs({
 })
 const SMOKE = opts.smoke
 const RUNS = SMOKE ? 1 : Number(opts.runs)
-const only = new Set((opts.only ?? 'events,impressions,freshness,webhooks,latency,admin,rss').split(','))
+const only = new Set((opts.only ?? 'events,impressions,freshness,webhooks,latency,lifecycle,admin,rss').split(','))
 const RESULTS = 'bench/results'
 const PROFILES = join(RESULTS, 'profiles')
 mkdirSync(RESULTS, { recursive: true })
@@ -602,6 +603,101 @@ function httpPost(agent, url, body) {
   })
 }
 
+/**
+ * Alerts as incidents at scale: 100,000 open alerts in one account (written through the sink's
+ * script, as the consumer writes them), then a notification's upsert (a repeat of an open alert, one
+ * script call as the consumer makes it), lists of 100 (filtered by one indexed field, by two, and
+ * unfiltered) and acknowledges, each timed one at a time.
+ */
+async function lifecycleSection() {
+  const open = SMOKE ? 5000 : 100_000
+  const samples = SMOKE ? 50 : 1000
+  const prefix = `bench:lifecycle:${randomBytes(3).toString('hex')}:`
+  const state = createRedisState({ url: REDIS, keyPrefix: prefix })
+  const sink = new RedisAlertSink(state.redis, prefix, 100_000, 3_600_000)
+  const account = 'acct-bench'
+  const integrations = ['int-a', 'int-b', 'int-c', 'int-d']
+  const severities = ['critical', 'high', 'warning', 'info']
+  const now = Date.now()
+  const alert = (n, requestId) => ({
+    severity: severities[Math.floor(n / 7) % 4],
+    description: `disk usage above 90% on host-${n}`,
+    source: 'prometheus',
+    service: `svc-${n % 50}`,
+    environment: n % 3 ? 'production' : 'staging',
+    team: `team-${n % 20}`,
+    dedupKey: `fp-${n}`,
+    status: 'firing',
+    timestamp: new Date(now).toISOString(),
+    receivedAt: new Date(now).toISOString(),
+    integrationId: integrations[n % 4],
+    requestId,
+    customFields: { instance: `host-${n}:9100`, alertname: 'DiskFull' },
+  })
+  const lifecycle = { accountId: account, receivedAtMs: now, emitRepeats: false, autoResolveAfterMs: 0, dedupFallbacks: 0, unknownStatuses: 0 }
+  let offset = 0n
+  // One message per integration and 10 alerts: the shape of an Alertmanager group.
+  const message = (first) => ({
+    topic: 'bench',
+    partition: 0,
+    offset: offset++,
+    integrationId: integrations[first % 4],
+    alerts: Array.from({ length: 10 }, (_, i) => alert(first + i * 4, `r${first}`)),
+    rejections: [],
+    lifecycle,
+  })
+  try {
+    const memoryBefore = await usedMemory(state.redis)
+    const t0 = performance.now()
+    for (let n = 0; n < open; n += 4000) {
+      const messages = []
+      for (let m = n; m < Math.min(open, n + 4000); m += 40) for (let k = 0; k < 4; k++) messages.push(message(m + k))
+      await sink.write(messages, 100, offset === 0n ? '-1' : String(messages[0].offset - 1n))
+    }
+    const loadSeconds = (performance.now() - t0) / 1000
+    const memoryAfter = await usedMemory(state.redis)
+    const time = async (fn) => {
+      const ms = []
+      for (let i = 0; i < samples; i++) {
+        const s = performance.now()
+        await fn(i)
+        ms.push(performance.now() - s)
+      }
+      return { p50: round(quantile(ms, 0.5), 2), p99: round(quantile(ms, 0.99), 2) }
+    }
+    const upsert = await time((i) => {
+      const n = (i * 7919) % open
+      return sink.write([{ topic: 'bench', partition: 0, offset: offset++, integrationId: integrations[n % 4], alerts: [alert(n, `u${i}`)], rejections: [], lifecycle }], 100, String(offset - 2n))
+    })
+    const list = (filters) => time(() => state.alerts.list(account, { status: 'open', filters, limit: 100 }))
+    const listOpen = await list({})
+    const listTeam = await list({ team: 'team-7' })
+    const listTwo = await list({ team: 'team-7', severity: 'critical' })
+    const ack = await time((i) => state.alerts.act(account, `al_${i + 1}`, 'acknowledge', 'bench', 100_000))
+    const [check] = (await state.alerts.list(account, { status: 'all', filters: {}, limit: 1 })).alerts
+    if (!check || check.count < 1) throw new Error('lifecycle bench: no alert stored')
+    results.lifecycle = {
+      openAlerts: open,
+      loadSeconds: round(loadSeconds, 1),
+      alertsPerSecondLoaded: Math.round(open / loadSeconds),
+      redisBytesPerAlert: Math.round((memoryAfter - memoryBefore) / open),
+      upsertMs: upsert,
+      listOpen100Ms: listOpen,
+      listTeam100Ms: listTeam,
+      listTeamAndSeverity100Ms: listTwo,
+      acknowledgeMs: ack,
+    }
+    say(`lifecycle: ${open} open alerts loaded at ${results.lifecycle.alertsPerSecondLoaded}/s; upsert p99 ${upsert.p99} ms; list by team p99 ${listTeam.p99} ms`)
+  } finally {
+    await deleteKeys(state.redis, prefix)
+    await state.close()
+  }
+}
+
+async function usedMemory(redis) {
+  return Number(/used_memory:(\d+)/.exec(await redis.info('memory'))[1])
+}
+
 async function adminSection() {
   const run = (args) => {
     const out = execFileSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, KAFKA_BROKERS: KAFKA, CLICKHOUSE_URL: CLICKHOUSE, REDIS_URL: REDIS } })
@@ -697,7 +793,16 @@ async function waitHttp(url) {
 
 // ---- run ----
 
-const sections = { events: eventsSection, impressions: impressionsSection, freshness: freshnessSection, webhooks: webhooksSection, latency: latencySection, admin: adminSection, rss: rssSection }
+const sections = {
+  events: eventsSection,
+  impressions: impressionsSection,
+  freshness: freshnessSection,
+  webhooks: webhooksSection,
+  latency: latencySection,
+  lifecycle: lifecycleSection,
+  admin: adminSection,
+  rss: rssSection,
+}
 for (const [name, fn] of Object.entries(sections)) {
   if (!only.has(name)) continue
   const started = Date.now()
@@ -758,6 +863,14 @@ function printTable(r) {
     const ms = (x) => `${round(x)}`
     rows.push([`webhook POST → stream entry at ${k(l.requestsPerSecond)} req/s, after ${l.warmupSeconds} s of warm-up`, `p50 ${sp(l.p50Ms, ms)} ms, p99 ${sp(l.p99Ms, ms)} ms`, 'target p99 < 100 ms'])
     rows.push(['the same: POST answered (202)', `p50 ${sp(l.post202.p50Ms, ms)} ms, p99 ${sp(l.post202.p99Ms, ms)} ms`, `max ${l.maxMs} ms; in the warm-up ${l.warmupMaxMs} ms`])
+  }
+  if (r.lifecycle) {
+    const l = r.lifecycle
+    const ms = (x) => `p50 ${x.p50} ms, p99 ${x.p99} ms`
+    rows.push([`${k(l.openAlerts)} open alerts in one account, written by the sink's script`, `${k(l.alertsPerSecondLoaded)} alerts/s`, `${k(l.redisBytesPerAlert)} bytes of Redis each`])
+    rows.push(['a notification upserting its open alert (one script call)', ms(l.upsertMs), 'one at a time'])
+    rows.push(['list 100 open alerts: unfiltered / by team / by team and severity', `${ms(l.listOpen100Ms)} / ${ms(l.listTeam100Ms)} / ${ms(l.listTeamAndSeverity100Ms)}`, ''])
+    rows.push(['acknowledge an alert', ms(l.acknowledgeMs), 'Keep: 10–13 s at 10–15k alerts'])
   }
   if (r.admin) {
     rows.push(['segment upload of 10,000 keys', `${r.admin.segments.uploadOf10000KeysMs.toFixed(1)} ms`, ''])

@@ -15,6 +15,6 @@ it('runs every section of the benchmark suite and writes its results', async () 
     maxBuffer: 64 * 1024 * 1024,
   })
   const results = JSON.parse(readFileSync('bench/results/latest.json', 'utf8')) as Record<string, unknown>
-  for (const section of ['events', 'impressions', 'freshness', 'webhooks', 'latency', 'admin', 'rss']) expect(results, section).toHaveProperty(section)
+  for (const section of ['events', 'impressions', 'freshness', 'webhooks', 'latency', 'lifecycle', 'admin', 'rss']) expect(results, section).toHaveProperty(section)
   expect(run.stdout).toMatch(/^\| events end to end, bodies of 500, 8 in flight +\| [\d,]+ /m)
 }, 660_000)

@@ -86,12 +86,17 @@ export class AlertStore extends RedisState {
 
   /**
    * A page of an account's alerts, newest last notification first. The index is the status's, or for
-   * open alerts the first filter's; other filters are checked per record, reading at most
+   * open alerts the smallest of the filters'; other filters are checked per record, reading at most
    * MAX_EXAMINED index entries per call (the cursor then says where to go on).
    */
   async list(accountId: string, q: AlertQuery): Promise<{ alerts: AlertRecord[]; nextCursor: string | null }> {
     const filters = ALERT_FILTERS.filter((f) => q.filters[f] !== undefined).map((f) => [f, q.filters[f]!] as const)
-    const indexed = q.status === 'open' ? filters[0] : undefined
+    // Of the open alerts' indexes the filters name, the smallest is read; the other filters are checked per record.
+    let indexed: (typeof filters)[number] | undefined
+    if (q.status === 'open' && filters.length > 0) {
+      const sizes = await Promise.all(filters.map(([f, v]) => this.redis.zcard(this.index(accountId, `open:${f}:${v}`))))
+      indexed = filters[sizes.indexOf(Math.min(...sizes))]
+    }
     const key = this.index(accountId, indexed ? `open:${indexed[0]}:${indexed[1]}` : q.status)
     const rest = filters.filter((f) => f !== indexed)
     let cursor = decodeCursor(q.cursor)
@@ -99,7 +104,8 @@ export class AlertStore extends RedisState {
     let examined = 0
     for (;;) {
       const want = Math.min(1000, Math.max(q.limit * 2, 100))
-      const page = await this.redis.zrevrangebyscore(key, cursor ? cursor.score : '+inf', '-inf', 'WITHSCORES', 'LIMIT', 0, want + (cursor ? 1000 : 0))
+      // Scores are unique but for rare ties (see alert-lifecycle.lua): a little more than a page covers them.
+      const page = await this.redis.zrevrangebyscore(key, cursor ? cursor.score : '+inf', '-inf', 'WITHSCORES', 'LIMIT', 0, want + (cursor ? 50 : 0))
       const entries: { id: string; score: number }[] = []
       for (let i = 0; i + 1 < page.length; i += 2) {
         const id = page[i]!

@@ -1,7 +1,7 @@
 -- Alert lifecycle (included by alerts-write, alerts-act and alerts-auto-resolve): one record per
 -- incident, found by (integration, dedup key). Keys, under the prefix P (state/redis/alerts.ts):
 --   P alerts:acct:<account>:records          hash alert id -> JSON record
---   P alerts:acct:<account>:idx:<group>      zset alert id by lastSeenAt: all, firing, acknowledged,
+--   P alerts:acct:<account>:idx:<group>      zset alert id by lastSeenAt (ms x 1000 + a tie-breaker): all, firing, acknowledged,
 --                                            resolved, open, open:<field>:<value> (field: integrationId,
 --                                            severity, service, environment, team)
 --   P alerts:integration:<id>:incidents      hash dedup key -> id of its latest incident
@@ -45,7 +45,10 @@ function LC.save(P, rec, old, autoMs)
   for g in pairs(before) do
     if not after[g] then redis.call('ZREM', idx(P, rec.accountId, g), rec.id) end
   end
-  for g in pairs(after) do redis.call('ZADD', idx(P, rec.accountId, g), rec.lastSeenAt, rec.id) end
+  -- Ordered by last notification; alerts of one notification (a group) share its millisecond, so the
+  -- id's last three digits break the tie and a list cursor (score, id) never meets long runs of equals.
+  local score = rec.lastSeenAt * 1000 + (tonumber(string.match(rec.id, '%d+$') or '0') % 1000)
+  for g in pairs(after) do redis.call('ZADD', idx(P, rec.accountId, g), score, rec.id) end
   redis.call('HSET', LC.records(P, rec.accountId), rec.id, cjson.encode(rec))
   local member = rec.accountId .. '|' .. rec.id
   if rec.status == 'firing' and autoMs and autoMs > 0 then
