@@ -21,7 +21,8 @@ const { ALERT_TEMPLATES } = await import(`${D}/pipeline/alerts/templates.js`)
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
 const prefix = `cpu:${Math.random().toString(16).slice(2, 8)}:`
 const mapping = ALERT_TEMPLATES.alertmanager.mapping
-const store = { byId: (id) => Promise.resolve({ id, mapping }) }
+// An integration of an account, with the lifecycle (repeats written to the streams, as each payload repeats the same three alerts).
+const store = { byId: (id) => Promise.resolve({ id, accountId: 'a1', mapping, emitRepeats: process.env.REPEATS !== '0' }) }
 const payload = JSON.stringify(alertmanagerPayload())
 let offset = 0n
 const batch = (n) => ({

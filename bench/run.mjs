@@ -440,11 +440,14 @@ async function integration(s) {
   const res = await fetch(`${s.url}/api/v1/integrations`, {
     method: 'POST',
     headers: { authorization: `Bearer ${s.demo.adminApiKey}`, 'content-type': 'application/json' },
-    // The Alertmanager template, with the sender's clock (an annotation) kept as a custom field.
+    // The Alertmanager template, with the sender's clock (an annotation) kept as a custom field. The
+    // payloads repeat the same three alerts: every repeat is written to the streams (emitRepeats), so
+    // each payload has its entries, as before the alert lifecycle, and the heavier path is measured.
     body: JSON.stringify({
       name: 'bench',
       template: 'alertmanager',
       rateLimitStatus: 429,
+      emitRepeats: true,
       mapping: { ...ALERT_TEMPLATES.alertmanager.mapping, customFields: { ...ALERT_TEMPLATES.alertmanager.mapping.customFields, sentAt: '{{item.annotations.sentAt}}' } },
     }),
   })

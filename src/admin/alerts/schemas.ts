@@ -57,7 +57,10 @@ export const Alert = Type.Object({
   lastRequestId: Type.Optional(Type.String()),
   previousAlertId: Type.Optional(Type.String({ description: 'the resolved incident of the same key before this one' })),
 })
-export const AlertWithHistory = Type.Object({ ...Alert.properties, history: Type.Array(HistoryEntry, { description: 'oldest first, the last 50' }) })
+export const AlertWithHistory = Type.Object({
+  ...Alert.properties,
+  history: Type.Array(HistoryEntry, { description: 'what changed the alert (triggered or reopened, acknowledged, resolved; repeats are its count), oldest first, the last 50' }),
+})
 export const AlertList = Type.Object({ alerts: Type.Array(Alert), nextCursor: Type.Union([Type.String(), Type.Null()]) })
 
 export function alertAnswers(ok: Parameters<typeof sluiceAnswers>[0], errors: readonly number[] = []) {

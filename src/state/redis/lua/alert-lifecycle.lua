@@ -38,7 +38,16 @@ local function groups(rec)
   return g
 end
 
--- Writes a record and moves it between index groups; the auto-resolve deadline follows its status.
+-- What the index groups of a record depend on, before it changes (records are changed in place:
+-- copying a whole record per notification was most of a repeat's cost).
+local function snapshot(rec)
+  local s = {status = rec.status}
+  for _, f in ipairs(FILTERS) do s[f] = rec[f] end
+  return s
+end
+
+-- Writes a record and moves it between index groups (`old`: its snapshot before the change, or nil
+-- for a new one); the auto-resolve deadline follows its status.
 function LC.save(P, rec, old, autoMs)
   local before = old and groups(old) or {}
   local after = groups(rec)
@@ -98,7 +107,8 @@ function LC.notify(P, acct, integ, f, at, emitRepeats)
   end
   local rec, event
   if open then
-    rec = cjson.decode(cjson.encode(old))
+    rec = old
+    old = snapshot(rec)
     rec.count = rec.count + 1
     event = 'repeated'
     if f.status == 'acknowledged' and rec.status == 'firing' then
@@ -127,16 +137,16 @@ function LC.notify(P, acct, integ, f, at, emitRepeats)
   return rec, old, event, event ~= 'repeated' or emitRepeats
 end
 
--- An acknowledge or resolve from outside the notifications (the API, the auto-resolve job).
--- Returns the new record and the one before it, or nil and why not.
+-- An acknowledge or resolve from outside the notifications (the API, the auto-resolve job): changes
+-- the record and returns its snapshot before the change, or nil and why not.
 function LC.act(rec, action, at, by)
   if rec.status == 'resolved' then return nil, 'resolved' end
-  local new = cjson.decode(cjson.encode(rec))
+  if action == 'acknowledge' and rec.status == 'acknowledged' then return nil, 'acknowledged' end
+  local before = snapshot(rec)
   if action == 'acknowledge' then
-    if rec.status == 'acknowledged' then return nil, 'acknowledged' end
-    new.status = 'acknowledged'; new.acknowledgedAt = at; new.acknowledgedBy = by
+    rec.status = 'acknowledged'; rec.acknowledgedAt = at; rec.acknowledgedBy = by
   else
-    new.status = 'resolved'; new.resolvedAt = at; new.resolvedBy = by
+    rec.status = 'resolved'; rec.resolvedAt = at; rec.resolvedBy = by
   end
-  return new, nil
+  return before, nil
 end

@@ -8,12 +8,12 @@
 local P, acct, id, action, by, at, atIso, maxlen = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7], ARGV[8]
 local rec = LC.load(P, acct, id)
 if not rec then return {'not_found'} end
-local new, unchanged = LC.act(rec, action, at, by)
-if not new then return {'unchanged', cjson.encode(rec), unchanged} end
+local before, unchanged = LC.act(rec, action, at, by)
+if not before then return {'unchanged', cjson.encode(rec), unchanged} end
 local event = action == 'acknowledge' and 'acknowledged' or 'resolved'
-local entry = LC.entry(new, event, atIso, by)
+local entry = LC.entry(rec, event, atIso, by)
 local entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', maxlen, '*', unpack(entry))
-LC.remember(new, event, at, by, nil, entryId)
-LC.save(P, new, rec, 0)
-return {'ok', cjson.encode(new)}
+LC.remember(rec, event, at, by, nil, entryId)
+LC.save(P, rec, before, 0)
+return {'ok', cjson.encode(rec)}

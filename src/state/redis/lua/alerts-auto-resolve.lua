@@ -14,12 +14,12 @@ for _, member in ipairs(due) do
   local acct, id = string.match(member, '^(.*)|([^|]*)$')
   local rec = acct and LC.load(P, acct, id) or nil
   if rec and rec.status == 'firing' then
-    local new = LC.act(rec, 'resolve', now, 'auto-resolve')
-    local entry = LC.entry(new, 'resolved', atIso, 'auto-resolve')
+    local before = LC.act(rec, 'resolve', now, 'auto-resolve')
+    local entry = LC.entry(rec, 'resolved', atIso, 'auto-resolve')
     local entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))
-    redis.call('XADD', P .. 'alerts:integration:' .. new.integrationId, 'MAXLEN', '~', maxlen, '*', unpack(entry))
-    LC.remember(new, 'resolved', now, 'auto-resolve', nil, entryId)
-    LC.save(P, new, rec, 0)
+    redis.call('XADD', P .. 'alerts:integration:' .. rec.integrationId, 'MAXLEN', '~', maxlen, '*', unpack(entry))
+    LC.remember(rec, 'resolved', now, 'auto-resolve', nil, entryId)
+    LC.save(P, rec, before, 0)
     table.insert(resolved, id)
   end
 end

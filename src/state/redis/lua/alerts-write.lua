@@ -98,7 +98,8 @@ local function notify(keys, fields, at, acct, integ, emitRepeats, autoMs)
     if event == 'reopened' then table.insert(all, 'previousAlertId'); table.insert(all, rec.previousAlertId) end
     entryId = xadd(keys, all)
   end
-  LC.remember(rec, event, at, 'source', f.requestId, entryId)
+  -- The history holds what changed the alert; repeats are its count (and, with emitRepeats, stream entries).
+  if event ~= 'repeated' then LC.remember(rec, event, at, 'source', f.requestId, entryId) end
   LC.save(P, rec, old, autoMs)
 end
 for m = 1, tonumber(ARGV[5]) do
