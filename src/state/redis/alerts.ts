@@ -161,7 +161,7 @@ export class AlertStore extends RedisState {
 
   /** An integration's lifecycle counts: notifications ignored (acknowledge or resolve of nothing open), dedup keys that rendered empty, unknown statuses. */
   async lifecycleCounts(integrationId: string): Promise<{ ignored: number; dedupFallback: number; statusUnknown: number }> {
-    const h = await this.redis.hgetall(this.k('alerts', 'integration', integrationId, 'stats'))
+    const h = await this.redis.hgetall(this.k('alerts', 'stats', integrationId))
     return { ignored: Number(h['ignored'] ?? 0), dedupFallback: Number(h['dedupFallback'] ?? 0), statusUnknown: Number(h['statusUnknown'] ?? 0) }
   }
 }

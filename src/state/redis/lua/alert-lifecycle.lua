@@ -4,8 +4,9 @@
 --   P alerts:acct:<account>:idx:<group>      zset alert id by lastSeenAt (ms x 1000 + a tie-breaker): all, firing, acknowledged,
 --                                            resolved, open, open:<field>:<value> (field: integrationId,
 --                                            severity, service, environment, team)
---   P alerts:integration:<id>:incidents      hash dedup key -> id of its latest incident
---   P alerts:integration:<id>:stats          hash ignored, dedupFallback, statusUnknown counts
+--   P alerts:incidents:<integration>         hash dedup key -> id of its latest incident
+--   P alerts:stats:<integration>             hash ignored, dedupFallback, statusUnknown counts
+-- (not under alerts:integration:*, the streams downstream readers may read)
 --   P alerts:auto-resolve                    zset "<account>|<alert id>" by when it resolves by itself
 --   P alerts:seq                             the last alert id given
 local LC = {}
@@ -15,8 +16,8 @@ local FIELDS = {'severity', 'description', 'source', 'service', 'environment', '
 
 function LC.records(P, acct) return P .. 'alerts:acct:' .. acct .. ':records' end
 local function idx(P, acct, group) return P .. 'alerts:acct:' .. acct .. ':idx:' .. group end
-function LC.stats(P, integ) return P .. 'alerts:integration:' .. integ .. ':stats' end
-local function incidents(P, integ) return P .. 'alerts:integration:' .. integ .. ':incidents' end
+function LC.stats(P, integ) return P .. 'alerts:stats:' .. integ end
+local function incidents(P, integ) return P .. 'alerts:incidents:' .. integ end
 local AUTO = 'alerts:auto-resolve'
 
 function LC.load(P, acct, id)
