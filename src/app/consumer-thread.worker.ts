@@ -8,7 +8,7 @@ import { createMetrics } from '../shared/metrics.js'
 import { toThreadError, type Notice, type Reply, type Request, type ThreadData } from './consumer-thread.js'
 import { Container } from './container.js'
 import { threadChecks } from './readiness.js'
-import { healthOf, needsOf, startConsumers, stopConsumers } from './roles.js'
+import { healthOf, needsOf, ROLE_SPECS, startConsumers, stopConsumers } from './roles.js'
 
 const port = parentPort!
 const { config, roles } = workerData as ThreadData
@@ -36,6 +36,8 @@ port.on('message', (request: Request) => {
 
 try {
   await container.prepare()
+  // What the consumer roles prepare (the alerts role's auto-resolve job) runs here, beside their consumers.
+  for (const role of roles) await ROLE_SPECS[role].prepare?.(container)
   await startConsumers(container, roles, consumers, (err) => notify({ kind: 'fatal', error: toThreadError(err) }))
   notify({ kind: 'started' })
 } catch (err) {

@@ -23,8 +23,29 @@ it('refuses unknown roles', async () => {
 })
 
 it('on SIGTERM finishes what it accepted, then exits 0', async () => {
-  const key = (await t.bootstrap()).environments[0]!.serverSideSdkKey
-  const child = spawnSluice(['serve'], { ...t.env, SLUICE_LOG_LEVEL: 'info' })
+  const demo = await t.bootstrap()
+  const key = demo.environments[0]!.serverSideSdkKey
+  // A firing alert whose silence has passed: the alerts role's auto-resolve job, in the consumer thread, resolves it.
+  const p = t.config.redis.keyPrefix
+  const silent = {
+    id: 'al_900',
+    accountId: demo.accountId,
+    integrationId: 'int-x',
+    dedupKey: 'k',
+    status: 'firing',
+    severity: 'info',
+    description: 'd',
+    source: 's',
+    timestamp: new Date().toISOString(),
+    customFields: {},
+    count: 1,
+    firstSeenAt: 1,
+    lastSeenAt: 1,
+    history: [],
+  }
+  await t.redis.hset(`${p}alerts:acct:${demo.accountId}:records`, silent.id, JSON.stringify(silent))
+  await t.redis.zadd(`${p}alerts:auto-resolve`, 1000, `${demo.accountId}|${silent.id}`)
+  const child = spawnSluice(['serve'], { ...t.env, SLUICE_LOG_LEVEL: 'info', SLUICE_ALERT_AUTO_RESOLVE_INTERVAL_MS: '200' })
   let log = ''
   child.stdout?.on('data', (d: Buffer) => (log += d.toString()))
   const url = await waitFor('serving', async () => /"url":"(http:[^"]+)","roles"/.exec(log)?.[1], 60_000)
@@ -40,6 +61,8 @@ it('on SIGTERM finishes what it accepted, then exits 0', async () => {
   // /readyz and /metrics include what that thread reports.
   expect(log).toMatch(/"thread":"consumers".*"msg":"joined the consumer group"/)
   expect(log).toMatch(/"consumerThread":\["events","alerts"\],"msg":"sluice is serving"/)
+  await waitFor('the silent alert resolved', async () => ((await t.state.alerts.get(demo.accountId, 'al_900'))?.status === 'resolved' ? true : undefined), 10_000)
+  expect(log).toMatch(/"thread":"consumers".*"resolved":1,"msg":"alerts resolved after their silence"/)
   const ready = (await (await fetch(`${url}/readyz`)).json()) as { checks: Record<string, string> }
   expect(ready.checks).toMatchObject({ clickhouse: 'ok', kafka: 'ok', redis: 'ok', 'events-consumer': 'ok', 'impressions-consumer': 'ok', 'alerts-consumer': 'ok' })
   const metrics = await (await fetch(`${url}/metrics`)).text()
