@@ -45,6 +45,12 @@ export const beaconOf = <T extends TSchema>(entries: T) =>
   })
 
 export const WebhookParams = Type.Object({ webhookId: Type.String({ description: 'the secret address of an integration' }) })
+export const OpsgenieActionParams = Type.Object({
+  webhookId: Type.String({ description: 'the secret address of an integration' }),
+  identifier: Type.String({ minLength: 1, maxLength: 512, description: "the alert's alias (identifierType=alias; Sluice knows alerts by their alias)" }),
+  action: Type.Enum(['close', 'acknowledge', 'unacknowledge']),
+})
+export const OpsgenieActionQuery = Type.Object({ identifierType: Type.Optional(Type.Enum(['alias', 'id', 'tiny'], { description: 'taken as alias whatever it says' })) })
 export const WebhookBody = Type.Union([Type.Object({}, { additionalProperties: true }), Type.Array(Type.Unknown())], {
   description: 'any JSON object or array, as the monitoring system sends it (any Content-Type)',
 })

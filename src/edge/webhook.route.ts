@@ -3,14 +3,14 @@
 // up by hash, never logged (routes log their template, not the URL), and unknown, revoked or expired
 // addresses all get the same 404.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Metrics } from '../shared/metrics.js'
 import type { WebhookRoutes } from '../auth/webhooks.js'
 import type { Intake } from './spool/intake.js'
 import { encodeAlertMessage } from '../broker/messages/alerts.js'
 import type { WebhookRoute } from '../state/redis/integrations.js'
 import { acceptOr503 } from './accept.js'
-import { WebhookBody, webhookAnswers, WebhookParams } from './schemas.js'
+import { OpsgenieActionParams, OpsgenieActionQuery, WebhookBody, webhookAnswers, WebhookParams } from './schemas.js'
 import { HttpError } from '../http/errors.js'
 import { parseJsonBody } from '../http/json-body.js'
 import type { RateLimit, RateLimiter } from '../state/redis/rate-limits.js'
@@ -40,36 +40,69 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
   // must parse as JSON with the checks of every JSON body (depth, numbers, well-formed text), else 400.
   app.addContentTypeParser('*', { parseAs: 'string' }, parseJsonBody)
 
-  app.withTypeProvider<TypeBoxTypeProvider>().post('/api/v1/webhook/:webhookId', {
+  // Before the body is read: an unknown address costs no parsing, a limited one no Kafka write.
+  const authorize = async (request: FastifyRequest, reply: FastifyReply) => {
+    const found = await opts.routes.lookup((request.params as { webhookId: string }).webhookId)
+    if (!found) throw new HttpError('NOT_FOUND', 'no such webhook address')
+    request.webhook = found
+    const { wait } = await opts.rateLimiter.take(found.hash)
+    if (wait > 0) {
+      opts.metrics.webhookRateLimited.inc()
+      void reply.header('retry-after', String(wait))
+      throw new HttpError(found.route.rateLimitStatus === 503 ? 'UNAVAILABLE' : 'RATE_LIMITED', `rate limit of ${opts.rateLimit.ratePerSecond} requests per second exceeded; retry after ${wait} s`)
+    }
+  }
+  /** Publishes a payload (its JSON text) of the request's integration and answers 202. */
+  const accept = async (request: FastifyRequest, reply: FastifyReply, payload: string) => {
+    if (opts.isDraining()) throw new HttpError('UNAVAILABLE', 'server is shutting down; retry on another instance')
+    const { route } = request.webhook!
+    const message = encodeAlertMessage(payload, { integrationId: route.integrationId, accountId: route.accountId, receivedAtMs: Date.now(), requestId: request.id }, opts.messageMaxBytes)
+    if (!message) throw new HttpError('PAYLOAD_TOO_LARGE', `payload is larger than ${opts.messageMaxBytes} bytes even compressed`, undefined, 'message_bytes')
+    const { spooled } = await acceptOr503(opts.intake, opts.topic, [{ ...message, ordered: true }], request, 'the alert')
+    opts.metrics.webhooksAccepted.inc()
+    request.log.info({ integrationId: route.integrationId, ...(spooled ? { spooled } : {}) }, 'webhook accepted')
+    return reply.code(202).send({ requestId: request.id, ...(spooled ? { spooled } : {}) })
+  }
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>()
+
+  typed.post('/api/v1/webhook/:webhookId', {
     bodyLimit: opts.maxBodyBytes,
     schema: { tags: ['webhooks'], summary: 'Post an alert payload to an integration: answered 202 once Kafka holds it', params: WebhookParams, body: WebhookBody, response: webhookAnswers },
-    // Before the body is read: an unknown address costs no parsing, a limited one no Kafka write.
-    onRequest: async (request, reply) => {
-      const found = await opts.routes.lookup(request.params.webhookId)
-      if (!found) throw new HttpError('NOT_FOUND', 'no such webhook address')
-      request.webhook = found
-      const { wait } = await opts.rateLimiter.take(found.hash)
-      if (wait > 0) {
-        opts.metrics.webhookRateLimited.inc()
-        void reply.header('retry-after', String(wait))
-        throw new HttpError(found.route.rateLimitStatus === 503 ? 'UNAVAILABLE' : 'RATE_LIMITED', `rate limit of ${opts.rateLimit.ratePerSecond} requests per second exceeded; retry after ${wait} s`)
-      }
+    onRequest: authorize,
+    // The payload as sent (it parsed and passed the checks): not serialized again.
+    handler: async (request, reply) => accept(request, reply, request.jsonText ?? JSON.stringify(request.body)),
+  })
+
+  // Senders built for Opsgenie's alert API, with the webhook address as their API base: create is
+  // POST /v2/alerts (the body as it is), close and acknowledge are POST /v2/alerts/<alias>/<action>
+  // (the body, often empty, with the alias and the action added: the opsgenie template reads both).
+  typed.post('/api/v1/webhook/:webhookId/v2/alerts', {
+    bodyLimit: opts.maxBodyBytes,
+    schema: {
+      tags: ['webhooks'],
+      summary: "Opsgenie's create-alert call on an integration's address (as POST /api/v1/webhook/<id>)",
+      params: WebhookParams,
+      body: WebhookBody,
+      response: webhookAnswers,
     },
+    onRequest: authorize,
+    handler: async (request, reply) => accept(request, reply, request.jsonText ?? JSON.stringify(request.body)),
+  })
+  typed.post('/api/v1/webhook/:webhookId/v2/alerts/:identifier/:action', {
+    bodyLimit: opts.maxBodyBytes,
+    schema: {
+      tags: ['webhooks'],
+      summary: "Opsgenie's close, acknowledge and unacknowledge calls on an integration's address: the payload is the body with alias and action",
+      params: OpsgenieActionParams,
+      querystring: OpsgenieActionQuery,
+      response: webhookAnswers,
+    },
+    onRequest: authorize,
     handler: async (request, reply) => {
-      if (opts.isDraining()) throw new HttpError('UNAVAILABLE', 'server is shutting down; retry on another instance')
-      const body = request.body
-      const { route } = request.webhook!
-      // The payload as sent (it parsed and passed the checks): not serialized again.
-      const message = encodeAlertMessage(
-        request.jsonText ?? JSON.stringify(body),
-        { integrationId: route.integrationId, accountId: route.accountId, receivedAtMs: Date.now(), requestId: request.id },
-        opts.messageMaxBytes,
-      )
-      if (!message) throw new HttpError('PAYLOAD_TOO_LARGE', `payload is larger than ${opts.messageMaxBytes} bytes even compressed`, undefined, 'message_bytes')
-      const { spooled } = await acceptOr503(opts.intake, opts.topic, [{ ...message, ordered: true }], request, 'the alert')
-      opts.metrics.webhooksAccepted.inc()
-      request.log.info({ integrationId: route.integrationId, ...(spooled ? { spooled } : {}) }, 'webhook accepted')
-      return reply.code(202).send({ requestId: request.id, ...(spooled ? { spooled } : {}) })
+      const body: unknown = request.body ?? {}
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        throw new HttpError('BAD_REQUEST', 'body must be a JSON object or empty', [{ field: 'body', problem: 'must be a JSON object or empty' }])
+      return accept(request, reply, JSON.stringify({ ...body, alias: request.params.identifier, action: request.params.action }))
     },
   })
 }

@@ -216,6 +216,27 @@ describe('each template: dedup key and status as the products document them', ()
     expect(alert).toMatchObject({ dedupKey: 'db-2-replication-lag', status: 'resolved', count: 3, severity: 'high', team: 'dba' })
   })
 
+  it("Opsgenie's own API calls on the address: create, then acknowledge and close by alias (body empty or not)", async () => {
+    const og = await create({ name: 'og-api', template: 'opsgenie' })
+    const api = (path: string, body?: unknown) =>
+      fetch(`${service.url}${og.path}/v2/alerts${path}`, {
+        method: 'POST',
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    expect((await api('', { ...(ALERT_TEMPLATES.opsgenie.example as Json), alias: 'db-3-lag' })).status).toBe(202)
+    await caughtUp()
+    expect((await api('/db-3-lag/acknowledge?identifierType=alias', { user: 'ops', note: 'looking' })).status).toBe(202)
+    await caughtUp()
+    expect(await list('open', `&integrationId=${og.id}`)).toMatchObject([{ dedupKey: 'db-3-lag', status: 'acknowledged', count: 2 }])
+    expect((await api('/db-3-lag/close?identifierType=alias')).status).toBe(202)
+    await caughtUp()
+    expect(await list('all', `&integrationId=${og.id}`)).toMatchObject([{ dedupKey: 'db-3-lag', status: 'resolved', count: 3, severity: 'high' }])
+    expect((await api('/db-3-lag/delete')).status).toBe(400)
+    expect((await api('/db-3-lag/close', [1, 2])).status).toBe(400)
+    expect((await fetch(`${service.url}/api/v1/webhook/${'x'.repeat(43)}/v2/alerts/a/close`, { method: 'POST' })).status).toBe(404)
+  })
+
   it('Grafana and Datadog: resolved and Recovered end their alert', async () => {
     const grafana = await create({ name: 'grafana', template: 'grafana' })
     const g = ALERT_TEMPLATES.grafana.example as { alerts: Json[] } & Json

@@ -223,7 +223,8 @@ export const ALERT_TEMPLATES: Record<TemplateId, AlertTemplate> = {
   },
   opsgenie: {
     id: 'opsgenie',
-    description: 'Opsgenie alert API body ({message, alias, priority, source, tags, details}); a close or acknowledge call is the same body with "action": "close" or "acknowledge" and the alias',
+    description:
+      'Opsgenie alert API: create at <webhook address>/v2/alerts ({message, alias, priority, source, tags, details}), close and acknowledge at <webhook address>/v2/alerts/<alias>/close|acknowledge, or {alias, action} posted to the address',
     rateLimitStatus: 429,
     mapping: {
       severity: '{{webhook.priority}}',
