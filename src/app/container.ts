@@ -132,7 +132,15 @@ export class Container {
     return this.one(
       'autoResolver',
       'redis',
-      () => new AutoResolver(this.state.alerts, this.config.webhooks.streamMaxLen, this.config.webhooks.autoResolveIntervalMs, this.metrics, this.log.child({ component: 'auto-resolve' })),
+      () =>
+        new AutoResolver(
+          this.state.alerts,
+          this.config.webhooks.streamMaxLen,
+          this.config.webhooks.autoResolveIntervalMs,
+          this.config.webhooks.alertRetentionMs,
+          this.metrics,
+          this.log.child({ component: 'auto-resolve' }),
+        ),
     )
   }
 

@@ -154,6 +154,12 @@ const SETTINGS = {
     streamMaxLen: setting('SLUICE_ALERT_STREAM_MAXLEN', int(100, 100_000_000, 100_000), 'approximate entries kept per alert stream'),
     streamMaxAgeMs: setting('SLUICE_ALERT_STREAM_MAX_AGE_HOURS', int(1, 24 * 3650, 168), 'alert stream entries older than this are trimmed', (v) => v * 3_600_000),
     integrationRefreshMs: setting('SLUICE_INTEGRATION_REFRESH_MS', int(100, 60_000, 1000), 'how soon mapping changes reach the alert consumers'),
+    alertRetentionMs: setting(
+      'SLUICE_ALERT_RETENTION_DAYS',
+      int(1, 3650, 30),
+      'resolved alerts (their records and history) are removed this many days after they were resolved',
+      (v) => v * 86_400_000,
+    ),
     autoResolveIntervalMs: setting(
       'SLUICE_ALERT_AUTO_RESOLVE_INTERVAL_MS',
       int(100, 60_000, 5000),

@@ -160,6 +160,7 @@ export class AlertsConsumer {
       const rejections = reasons.length > 0 ? reject(reasons).rejections : []
       const lifecycle = {
         accountId: integration.accountId,
+        requestId: meta.requestId,
         receivedAtMs: meta.receivedAtMs,
         emitRepeats: integration.emitRepeats ?? false,
         autoResolveAfterMs: (integration.autoResolveAfterSeconds ?? 0) * 1000,

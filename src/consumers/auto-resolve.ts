@@ -1,6 +1,6 @@
 // The auto-resolve job of the alerts role: every interval, the firing alerts whose integration's
 // silence (autoResolveAfterSeconds) has passed since their last notification are resolved, with an
-// entry in the streams. Its state is in Redis (alerts:auto-resolve), so it survives restarts; each
+// entry in the streams, and alerts resolved longer ago than the retention are removed. Its state is in Redis (alerts:auto-resolve), so it survives restarts; each
 // call is one atomic script, so every process of the role may run it and an alert is resolved once.
 import type { Logger } from '../shared/logger.js'
 import type { Metrics } from '../shared/metrics.js'
@@ -11,11 +11,14 @@ const PER_CALL = 100
 export class AutoResolver {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<number> | undefined
+  private stopping = false
 
   constructor(
     private readonly alerts: AlertStore,
     private readonly streamMaxLen: number,
     private readonly intervalMs: number,
+    /** Resolved alerts are removed this long after they were resolved. */
+    private readonly retentionMs: number,
     private readonly metrics: Metrics,
     private readonly log: Logger,
   ) {}
@@ -31,6 +34,7 @@ export class AutoResolver {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true
     clearInterval(this.timer)
     this.timer = undefined
     await this.running
@@ -42,8 +46,15 @@ export class AutoResolver {
       for (;;) {
         const ids = await this.alerts.autoResolve(Date.now(), PER_CALL, this.streamMaxLen)
         total += ids.length
-        if (ids.length < PER_CALL) break
+        if (ids.length < PER_CALL || this.stopping) break
       }
+      let pruned = 0
+      while (!this.stopping) {
+        const n = await this.alerts.prune(Date.now() - this.retentionMs, PER_CALL)
+        pruned += n
+        if (n < PER_CALL) break
+      }
+      if (pruned > 0) this.log.info({ pruned }, 'resolved alerts past their retention removed')
     } catch (err) {
       this.log.warn({ err }, 'auto-resolve failed; retried at the next interval')
     }

@@ -190,6 +190,9 @@ describe('Alertmanager groups: one alert per fingerprint, repeats counted, resol
     expect((await call('POST', `/api/v1/alerts/${String(one!['id'])}/resolve`, undefined, key)).status).toBe(403)
     expect((await call('GET', '/api/v1/alerts')).status).toBe(200)
     expect((await call('GET', '/api/v1/alerts', undefined, 'sdk_srv_nope')).status).toBe(401)
+    // Alerts are the account's: a key restricted to a workspace reads none of them.
+    const { key: restricted } = await t.store.createApiKey({ kind: 'admin', accountId: demo.accountId, name: 'one workspace', workspaceIds: [demo.workspaceId] })
+    await waitFor('the restricted key', async () => ((await call('GET', '/api/v1/alerts', undefined, restricted)).status === 403 ? true : undefined), 10_000)
   })
 })
 
@@ -288,6 +291,58 @@ describe('settings of an integration', () => {
     const due = Date.now() + 60_000
     const runs = await Promise.all([0, 1, 2, 3].map(() => t.state.alerts.autoResolve(due, 100, 1000)))
     expect(runs.flat()).toHaveLength(1)
+    // Turning auto-resolve off cancels the deadline of an alert that fires again.
+    await call('PATCH', `/api/v1/integrations/${integration.id}`, { autoResolveAfterSeconds: null })
+    await waitFor('the integration change', async () => {
+      await send(integration.path, { ...example, id: 'quiet-4' })
+      return (await t.redis.zcard(`${t.config.redis.keyPrefix}alerts:auto-resolve`)) === 0 ? true : undefined
+    })
+    expect(await t.state.alerts.autoResolve(Date.now() + 3_600_000, 100, 1000)).toEqual([])
+  })
+
+  it('removes resolved alerts after the retention, with their index entries, and keeps the open ones', async () => {
+    const integration = await create({ name: 'retained', template: 'generic' })
+    const example = ALERT_TEMPLATES.generic.example as Json
+    await send(integration.path, { ...example, id: 'old-1' })
+    await send(integration.path, { ...example, id: 'old-1', status: 'resolved' })
+    await send(integration.path, { ...example, id: 'still-open' })
+    const [old] = await list('resolved', `&integrationId=${integration.id}`)
+    expect(await t.state.alerts.prune(Date.now() - 60_000, 100)).toBe(0)
+    expect(await t.state.alerts.prune(Date.now() + 1000, 100)).toBeGreaterThanOrEqual(1)
+    expect((await call('GET', `/api/v1/alerts/${String(old!['id'])}`)).status).toBe(404)
+    expect(await list('resolved', `&integrationId=${integration.id}`)).toEqual([])
+    expect(await list('open', `&integrationId=${integration.id}`)).toMatchObject([{ dedupKey: 'still-open' }])
+    // The key fires again: a new alert (the pointer to the pruned one is gone).
+    await send(integration.path, { ...example, id: 'old-1' })
+    expect((await list('open', `&integrationId=${integration.id}`)).map((a) => [a['dedupKey'], a['count']]).sort()).toEqual([
+      ['old-1', 1],
+      ['still-open', 1],
+    ])
+  })
+
+  it('counts a replayed message of repeats (an edge spool replay) once, though it wrote no stream entry', async () => {
+    const integration = await create({ name: 'replayed', template: 'generic' })
+    const example = ALERT_TEMPLATES.generic.example as Json
+    await send(integration.path, { ...example, id: 'rep-1' })
+    // The same request published again, marked as a replay, as the edge's spool drain does.
+    const { encodeAlertMessage } = await import('../../src/broker/messages/alerts.js')
+    const { REPLAY_HEADER } = await import('../../src/broker/ports.js')
+    const receivedAtMs = Date.now()
+    const message = encodeAlertMessage(JSON.stringify({ ...example, id: 'rep-1' }), { integrationId: integration.id, accountId: demo.accountId, receivedAtMs, requestId: 'req-replayed-1' }, 1 << 20)!
+    const producer = new Kafka({ brokers: [...t.config.kafka.brokers], logLevel: logLevel.NOTHING }).producer()
+    await producer.connect()
+    try {
+      for (const replay of [false, true, true]) {
+        await producer.send({
+          topic: service.container.topics.alerts,
+          messages: [{ key: 'req-replayed-1', value: message.value, headers: { ...message.headers, ...(replay ? { [REPLAY_HEADER]: '1' } : {}) } }],
+        })
+      }
+    } finally {
+      await producer.disconnect()
+    }
+    await caughtUp()
+    expect(await list('open', `&integrationId=${integration.id}`)).toMatchObject([{ dedupKey: 'rep-1', count: 2 }])
   })
 
   it('refuses bad lifecycle settings, naming the field', async () => {

@@ -1,6 +1,7 @@
 // The alerts API: an account's alerts as incidents (one per integration and dedup key), listed with
-// filters, read with their history, acknowledged and resolved. Any admin key of the account reads;
-// acting needs a key with role all.
+// filters, read with their history, acknowledged and resolved. Alerts belong to the whole account, as
+// its integrations do: an admin key without workspace or environment restriction reads them (any
+// role, read-only ones included), and one with role all acknowledges and resolves them.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { presentedKey, type ApiKeyCache, type Principal } from '../../auth/api-keys.js'
@@ -40,6 +41,8 @@ export async function alertRoutes(server: FastifyInstance, opts: AlertRoutesOpti
     const key = presentedKey(request.headers, true)
     const principal = key ? await opts.apiKeys.lookup(key) : undefined
     if (principal?.kind !== 'admin') throw new HttpError('UNAUTHORIZED', 'missing or unknown admin API key: send Authorization: Bearer <admin API key>')
+    if (principal.workspaceIds || principal.environmentIds)
+      throw new HttpError('FORBIDDEN', 'alerts belong to the whole account: they need an admin API key without workspace or environment restriction')
     request.admin = principal
   })
   const account = (request: FastifyRequest) => request.admin!.accountId

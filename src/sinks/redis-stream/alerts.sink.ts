@@ -34,6 +34,8 @@ export interface MessageWrite {
 
 export interface AlertLifecycle {
   readonly accountId: string
+  /** The message's request (recorded, so that a replay of a message that wrote no entry is known). */
+  readonly requestId: string
   readonly receivedAtMs: number
   /** Write repeats of an open incident to the streams too (else a repeat only updates its record). */
   readonly emitRepeats: boolean
@@ -110,7 +112,7 @@ export class RedisAlertSink {
           m.alerts.length,
           m.rejections.length,
           m.replayOf ? 1 : 0,
-          m.replayOf?.requestId ?? '',
+          m.replayOf?.requestId ?? l?.requestId ?? '',
           m.replayOf?.receivedAtMs ?? l?.receivedAtMs ?? 0,
           JSON.stringify(fields),
         )

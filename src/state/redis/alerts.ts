@@ -159,6 +159,11 @@ export class AlertStore extends RedisState {
     return (await this.scripts.alertsAutoResolve(this.streams.all, this.prefix, now, limit, new Date(now).toISOString(), maxLen)) as string[]
   }
 
+  /** Removes up to `limit` alerts resolved before `before` (ms): the retention of resolved alerts. How many. */
+  async prune(before: number, limit: number): Promise<number> {
+    return Number(await this.scripts.alertsPrune(this.prefix, before, limit))
+  }
+
   /** An integration's lifecycle counts: notifications ignored (acknowledge or resolve of nothing open), dedup keys that rendered empty, unknown statuses. */
   async lifecycleCounts(integrationId: string): Promise<{ ignored: number; dedupFallback: number; statusUnknown: number }> {
     const h = await this.redis.hgetall(this.k('alerts', 'stats', integrationId))

@@ -24,6 +24,7 @@ const SCRIPTS = {
   alertsWrite: null,
   alertsAct: 2,
   alertsAutoResolve: 1,
+  alertsPrune: 0,
 } as const satisfies Record<string, number | null>
 
 export type ScriptName = keyof typeof SCRIPTS

@@ -8,6 +8,9 @@
 --   P alerts:stats:<integration>             hash ignored, dedupFallback, statusUnknown counts
 -- (not under alerts:integration:*, the streams downstream readers may read)
 --   P alerts:auto-resolve                    zset "<account>|<alert id>" by when it resolves by itself
+--   P alerts:resolved                        zset "<account>|<alert id>" by when it was resolved (pruned
+--                                            after the retention, alerts-prune.lua)
+--   P alerts:requests:<integration>          zset of its last requests' ids (replays of the edge spool)
 --   P alerts:seq                             the last alert id given
 local LC = {}
 local HISTORY = 50
@@ -19,6 +22,11 @@ local function idx(P, acct, group) return P .. 'alerts:acct:' .. acct .. ':idx:'
 function LC.stats(P, integ) return P .. 'alerts:stats:' .. integ end
 local function incidents(P, integ) return P .. 'alerts:incidents:' .. integ end
 local AUTO = 'alerts:auto-resolve'
+
+-- Whether the integration still exists (an alert of a deleted one gets no more stream entries).
+function LC.integrationExists(P, integ)
+  return redis.call('EXISTS', P .. 'integration:' .. integ) == 1
+end
 
 function LC.load(P, acct, id)
   local j = redis.call('HGET', LC.records(P, acct), id)
@@ -63,9 +71,10 @@ function LC.save(P, rec, old, autoMs)
   local member = rec.accountId .. '|' .. rec.id
   if rec.status == 'firing' and autoMs and autoMs > 0 then
     redis.call('ZADD', P .. AUTO, rec.lastSeenAt + autoMs, member)
-  elseif rec.status ~= 'firing' then
+  else
     redis.call('ZREM', P .. AUTO, member)
   end
+  if rec.status == 'resolved' then redis.call('ZADD', P .. 'alerts:resolved', rec.resolvedAt or rec.lastSeenAt, member) end
 end
 
 function LC.remember(rec, event, at, by, requestId, entryId)
@@ -150,4 +159,11 @@ function LC.act(rec, action, at, by)
     rec.status = 'resolved'; rec.resolvedAt = at; rec.resolvedBy = by
   end
   return before, nil
+end
+
+-- Removes a resolved record, its index entries, and its key's pointer to it.
+function LC.prune(P, rec)
+  for g in pairs(groups(rec)) do redis.call('ZREM', idx(P, rec.accountId, g), rec.id) end
+  redis.call('HDEL', LC.records(P, rec.accountId), rec.id)
+  if redis.call('HGET', incidents(P, rec.integrationId), rec.dedupKey) == rec.id then redis.call('HDEL', incidents(P, rec.integrationId), rec.dedupKey) end
 end

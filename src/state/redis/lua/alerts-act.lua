@@ -11,9 +11,12 @@ if not rec then return {'not_found'} end
 local before, unchanged = LC.act(rec, action, at, by)
 if not before then return {'unchanged', cjson.encode(rec), unchanged} end
 local event = action == 'acknowledge' and 'acknowledged' or 'resolved'
-local entry = LC.entry(rec, event, atIso, by)
-local entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))
-redis.call('XADD', KEYS[2], 'MAXLEN', '~', maxlen, '*', unpack(entry))
+local entryId
+if LC.integrationExists(P, rec.integrationId) then
+  local entry = LC.entry(rec, event, atIso, by)
+  entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', maxlen, '*', unpack(entry))
+end
 LC.remember(rec, event, at, by, nil, entryId)
 LC.save(P, rec, before, 0)
 return {'ok', cjson.encode(rec)}

@@ -10,10 +10,10 @@ local P, now, limit, atIso, maxlen = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3
 local due = redis.call('ZRANGEBYSCORE', P .. 'alerts:auto-resolve', '-inf', now, 'LIMIT', 0, limit)
 local resolved = {}
 for _, member in ipairs(due) do
-  redis.call('ZREM', P .. 'alerts:auto-resolve', member)
   local acct, id = string.match(member, '^(.*)|([^|]*)$')
   local rec = acct and LC.load(P, acct, id) or nil
-  if rec and rec.status == 'firing' then
+  -- An alert of a deleted integration is left as it is (no stream of it is made again).
+  if rec and rec.status == 'firing' and LC.integrationExists(P, rec.integrationId) then
     local before = LC.act(rec, 'resolve', now, 'auto-resolve')
     local entry = LC.entry(rec, 'resolved', atIso, 'auto-resolve')
     local entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))
@@ -22,5 +22,6 @@ for _, member in ipairs(due) do
     LC.save(P, rec, before, 0)
     table.insert(resolved, id)
   end
+  redis.call('ZREM', P .. 'alerts:auto-resolve', member)
 end
 return resolved

@@ -33,9 +33,16 @@ local maxlen = ARGV[2]
 local now = redis.call('TIME')
 local minid = tostring(math.max(0, tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) - tonumber(ARGV[3])))
 
--- A replay from an edge's spool: its first copy (or an earlier replay) wrote entries carrying its
--- request id to the integration's stream or the rejections stream, after the request was received.
-local function replayed(stream, requestId, receivedAt)
+-- include: alert-lifecycle.lua
+
+local P = ARGV[6]
+
+-- A replay from an edge's spool: its first copy (or an earlier replay) was applied: its request id
+-- is among the integration's last requests (alerts:requests:<integration>, recorded with every
+-- message of an account's integration, whatever it wrote: a message of repeats writes no entry), or
+-- it wrote entries carrying it to the integration's stream or the rejections stream.
+local function replayed(stream, integ, requestId, receivedAt)
+  if integ ~= '' and redis.call('ZSCORE', P .. 'alerts:requests:' .. integ, requestId) then return true end
   local from = tostring(math.max(0, receivedAt - REPLAY_CLOCK_SKEW_MS))
   for _, k in ipairs({stream, 3}) do
     if redis.call('TYPE', KEYS[k])['ok'] == 'stream' then
@@ -63,11 +70,9 @@ local function wrongShape(entries, count)
   return nil
 end
 
--- include: alert-lifecycle.lua
-
-local P = ARGV[6]
 local results = {}
 local written = {}
+local requested = {}
 local i = 7
 local function xadd(keys, fields)
   local id
@@ -122,7 +127,7 @@ for m = 1, tonumber(ARGV[5]) do
       results[m] = refused
       break
     end
-    if replay and replayed(stream, requestId, receivedAt) then
+    if replay and replayed(stream, integ, requestId, receivedAt) then
       results[m] = 0
     else
       local ok, decoded = pcall(cjson.decode, entries)
@@ -133,6 +138,10 @@ for m = 1, tonumber(ARGV[5]) do
       end
       for e = 1, alerts do notify({2, stream}, decoded[e], receivedAt, acct, integ, emitRepeats, autoMs) end
       add({3}, decoded, alerts + 1, alerts + rejections)
+      if acct ~= '' and requestId ~= '' then
+        redis.call('ZADD', P .. 'alerts:requests:' .. integ, receivedAt, requestId)
+        requested[integ] = true
+      end
       if fallbacks > 0 then redis.call('HINCRBY', LC.stats(P, integ), 'dedupFallback', fallbacks) end
       if unknowns > 0 then redis.call('HINCRBY', LC.stats(P, integ), 'statusUnknown', unknowns) end
       results[m] = 1
@@ -141,6 +150,7 @@ for m = 1, tonumber(ARGV[5]) do
     last = offset
   end
 end
--- Only streams written to are trimmed (by age), once per call.
+-- Only streams written to are trimmed (by age), once per call; the request ids kept for replays as far as a replay's stream scan reaches.
 for k in pairs(written) do redis.call('XTRIM', KEYS[k], 'MINID', '~', minid) end
+for integ in pairs(requested) do redis.call('ZREMRANGEBYRANK', P .. 'alerts:requests:' .. integ, 0, -REPLAY_SCAN_ENTRIES - 1) end
 return results
