@@ -1,6 +1,7 @@
 // `sluice serve` as a process: bad configuration, a taken port, and a graceful SIGTERM.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createTestEnv, event, postEvents, waitFor, type TestEnv } from '../support/harness.js'
+import { ALERT_TEMPLATES } from '../../src/pipeline/alerts/templates.js'
 import { exited, runSluice, spawnSluice } from '../support/cli.js'
 
 let t: TestEnv
@@ -27,10 +28,17 @@ it('on SIGTERM finishes what it accepted, then exits 0', async () => {
   const key = demo.environments[0]!.serverSideSdkKey
   // A firing alert whose silence has passed: the alerts role's auto-resolve job, in the consumer thread, resolves it.
   const p = t.config.redis.keyPrefix
+  const { record: integration } = await t.state.integrations.create(demo.accountId, {
+    name: 'silent',
+    description: '',
+    template: 'generic',
+    mapping: ALERT_TEMPLATES.generic.mapping,
+    rateLimitStatus: 429,
+  })
   const silent = {
     id: 'al_900',
     accountId: demo.accountId,
-    integrationId: 'int-x',
+    integrationId: integration.id,
     dedupKey: 'k',
     status: 'firing',
     severity: 'info',
