@@ -50,12 +50,14 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/** Numbers the payloads of every load: each is an alert of its own (the same one again would be a repeat, kept out of the streams). */
+let n = 0
+
 /** Posts webhook payloads in a loop; remembers the request id of each 202. */
 function webhookLoad(url: string) {
   const accepted: string[] = []
   const statuses = new Map<number, number>()
   let running = true
-  let n = 0
   const loop = (async () => {
     while (running) {
       const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n: n++, level: 'warning' }) }).catch(() => undefined)
