@@ -178,6 +178,12 @@ describe('integrations', () => {
     const integration = await create({ name: 'Dry run', template: 'alertmanager' })
     const fromExample = await call('POST', `/api/v1/integrations/${String(integration['id'])}/test`, {})
     expect((fromExample.body['alerts'] as unknown[]).length).toBe(3)
+    // What the mapping makes of the lifecycle fields shows too.
+    expect((fromExample.body['alerts'] as Record<string, unknown>[]).map((a) => [a['dedupKey'], a['status']])).toEqual([
+      ['c2f1a0d7e5b3a911', 'firing'],
+      ['7a9d44e0b1c2d3e4', 'firing'],
+      ['0d1e2f3a4b5c6d7e', 'resolved'],
+    ])
     const given = await call('POST', `/api/v1/integrations/${String(integration['id'])}/test`, { payload: { alerts: [{ labels: { severity: 'purple' } }] } })
     expect(given.body).toEqual({ alerts: [], rejected: [{ index: 0, reason: expect.stringMatching(/severity "purple"/) }] })
     await new Promise((r) => setTimeout(r, 300))

@@ -4,7 +4,8 @@
 // role, read-only ones included), and one with role all acknowledges and resolves them.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { presentedKey, type ApiKeyCache, type Principal } from '../../auth/api-keys.js'
+import type { ApiKeyCache, Principal } from '../../auth/api-keys.js'
+import { accountWideAdmin } from '../account-wide.js'
 import { HttpError } from '../../http/errors.js'
 import { ALERT_FILTERS, isAlertCursor, type AlertRecord, type AlertStore } from '../../state/redis/alerts.js'
 import type {} from '../split/access.js'
@@ -38,12 +39,7 @@ export async function alertRoutes(server: FastifyInstance, opts: AlertRoutesOpti
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
   app.decorateRequest('admin', undefined)
   app.addHook('onRequest', async (request) => {
-    const key = presentedKey(request.headers, true)
-    const principal = key ? await opts.apiKeys.lookup(key) : undefined
-    if (principal?.kind !== 'admin') throw new HttpError('UNAUTHORIZED', 'missing or unknown admin API key: send Authorization: Bearer <admin API key>')
-    if (principal.workspaceIds || principal.environmentIds)
-      throw new HttpError('FORBIDDEN', 'alerts belong to the whole account: they need an admin API key without workspace or environment restriction')
-    request.admin = principal
+    request.admin = await accountWideAdmin(opts.apiKeys, request, 'alerts', false)
   })
   const account = (request: FastifyRequest) => request.admin!.accountId
   const actor = (request: FastifyRequest): Principal => {

@@ -3,6 +3,7 @@ import { Type } from 'typebox'
 import { sluiceAnswers } from '../../http/errors.js'
 import { answer } from '../../http/schemas.js'
 import { ALERT_STATUSES, SEVERITIES } from '../../pipeline/alerts/render.js'
+import { ALERT_FIELDS } from '../integrations/schemas.js'
 import { ALERT_LIST_STATUSES } from '../../state/redis/alerts.js'
 
 export { answer }
@@ -36,15 +37,8 @@ const HistoryEntry = Type.Object({
 export const Alert = Type.Object({
   id: Type.String(),
   integrationId: Type.String(),
-  dedupKey: Type.String(),
-  status: Type.Enum([...ALERT_STATUSES]),
-  severity: Type.String(),
-  description: Type.String(),
-  source: Type.String(),
-  service: Type.Optional(Type.String()),
-  environment: Type.Optional(Type.String()),
-  team: Type.Optional(Type.String()),
-  correlationId: Type.Optional(Type.String()),
+  ...ALERT_FIELDS,
+  status: Type.Enum([...ALERT_STATUSES], { description: 'firing, acknowledged or resolved' }),
   timestamp: Type.String({ description: 'when the last notification says the alert happened' }),
   customFields: Type.Record(Type.String(), Type.String()),
   count: Type.Integer({ description: 'notifications received for this incident' }),

@@ -2,8 +2,8 @@
 // `x-api-key`): create, list, get, update, delete, test a payload, rotate the address, read alerts.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { presentedKey, type ApiKeyCache } from '../../auth/api-keys.js'
-import { HttpError } from '../../http/errors.js'
+import type { ApiKeyCache } from '../../auth/api-keys.js'
+import { accountWideAdmin } from '../account-wide.js'
 import { exampleOf, type IntegrationService } from '../../services/integrations.js'
 import type { IntegrationRecord } from '../../state/redis/integrations.js'
 import { keyId } from '../../state/redis/store.js'
@@ -41,14 +41,7 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
   app.decorateRequest('admin', undefined)
   app.addHook('onRequest', async (request) => {
-    const key = presentedKey(request.headers, true)
-    const principal = key ? await opts.apiKeys.lookup(key) : undefined
-    if (principal?.kind !== 'admin') throw new HttpError('UNAUTHORIZED', 'missing or unknown admin API key: send Authorization: Bearer <admin API key>')
-    // Integrations belong to the whole account: only an unrestricted key with role all manages them.
-    if ((principal.role ?? 'all') !== 'all' || principal.workspaceIds || principal.environmentIds) {
-      throw new HttpError('FORBIDDEN', 'integrations need an admin API key with role all and no workspace or environment restriction')
-    }
-    request.admin = principal
+    request.admin = await accountWideAdmin(opts.apiKeys, request, 'integrations', true)
   })
 
   // The address is stored only as a hash: webhookUrl and testCommand exist only in the answers that

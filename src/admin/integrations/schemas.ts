@@ -2,7 +2,7 @@
 import { Type } from 'typebox'
 import { sluiceAnswers } from '../../http/errors.js'
 import { answer } from '../../http/schemas.js'
-import { SEVERITIES } from '../../pipeline/alerts/render.js'
+import { ALERT_STATUSES, SEVERITIES } from '../../pipeline/alerts/render.js'
 import { TEMPLATE_IDS } from '../../pipeline/alerts/templates.js'
 import { MAX_ALERTS_PAGE, MAX_AUTO_RESOLVE_SECONDS, MIN_AUTO_RESOLVE_SECONDS } from '../../services/integrations.js'
 
@@ -67,7 +67,8 @@ export const IntegrationList = Type.Object({ integrations: Type.Array(Integratio
 export const DeletedIntegration = Type.Object({ id: Type.String(), deleted: Type.Literal(true) })
 export const TestBody = Type.Object({ payload: Type.Optional(Type.Unknown({ description: 'a JSON object or array as the monitoring system sends it; absent: the template example' })) })
 
-const Alert = Type.Object({
+/** The normalized fields of an alert, as the streams, /test and the alerts API show them. */
+export const ALERT_FIELDS = {
   severity: Type.Enum([...SEVERITIES]),
   description: Type.String(),
   source: Type.String(),
@@ -75,6 +76,11 @@ const Alert = Type.Object({
   environment: Type.Optional(Type.String()),
   team: Type.Optional(Type.String()),
   correlationId: Type.Optional(Type.String()),
+  dedupKey: Type.String({ description: 'the incident the alert belongs to, within its integration' }),
+  status: Type.Enum([...ALERT_STATUSES], { description: 'what the sender says of it' }),
+}
+const Alert = Type.Object({
+  ...ALERT_FIELDS,
   timestamp: Type.String({ format: 'date-time' }),
   receivedAt: Type.String({ format: 'date-time' }),
   integrationId: Type.String(),
