@@ -4,6 +4,7 @@
 // The keys and the lifecycle are described in lua/alert-lifecycle.lua. Lists read an index (a zset by
 // last notification) of the status, or of the open alerts with one field's value, so listing the
 // open alerts of one integration, severity, service, environment or team does not scan the others.
+import type { AlertStatus, NormalizedAlert } from '../../pipeline/alerts/render.js'
 import { alertStreamKeys } from './alert-streams.js'
 import { RedisState, type RedisContext } from './redis-state.js'
 
@@ -21,22 +22,16 @@ export interface AlertHistoryEntry {
   entryId?: string
 }
 
-export interface AlertRecord {
+/** An incident: the normalized fields of its last firing notification, and its lifecycle. */
+export interface AlertRecord extends Pick<
+  NormalizedAlert,
+  'integrationId' | 'dedupKey' | 'severity' | 'description' | 'source' | 'service' | 'environment' | 'team' | 'correlationId' | 'customFields'
+> {
   id: string
   accountId: string
-  integrationId: string
-  dedupKey: string
-  status: 'firing' | 'acknowledged' | 'resolved'
-  severity: string
-  description: string
-  source: string
-  service?: string
-  environment?: string
-  team?: string
-  correlationId?: string
+  status: AlertStatus
   /** When the last notification says the alert happened (ISO 8601). */
   timestamp: string
-  customFields: Record<string, string>
   /** Notifications received for this incident. */
   count: number
   firstSeenAt: number
@@ -134,21 +129,8 @@ export class AlertStore extends RedisState {
 
   /** Acknowledges or resolves an alert, writing the change to its streams; `by` says who. */
   async act(accountId: string, id: string, action: 'acknowledge' | 'resolve', by: string, maxLen: number): Promise<ActOutcome> {
-    const current = await this.get(accountId, id)
-    if (!current) return { kind: 'not_found' }
     const now = Date.now()
-    const [kind, json, status] = (await this.scripts.alertsAct(
-      this.streams.all,
-      this.streams.integration(current.integrationId),
-      this.prefix,
-      accountId,
-      id,
-      action,
-      by,
-      now,
-      new Date(now).toISOString(),
-      maxLen,
-    )) as [string, string?, string?]
+    const [kind, json, status] = (await this.scripts.alertsAct(this.streams.all, this.prefix, accountId, id, action, by, now, new Date(now).toISOString(), maxLen)) as [string, string?, string?]
     if (kind === 'ok') return { kind, alert: parse(json!) }
     if (kind === 'unchanged') return { kind, alert: parse(json!), status: status! }
     return { kind: 'not_found' }

@@ -22,7 +22,7 @@ const SCRIPTS = {
   swapIfEqual: 1,
   // Its number of keys varies (the integrations' streams of a run of messages): passed first.
   alertsWrite: null,
-  alertsAct: 2,
+  alertsAct: 1,
   alertsAutoResolve: 1,
   alertsPrune: 0,
 } as const satisfies Record<string, number | null>

@@ -1,5 +1,5 @@
 -- Acknowledges or resolves one alert from the API, and writes the change to the alert streams.
--- KEYS: all-alerts stream, the alert's integration stream
+-- KEYS: all-alerts stream (the alert's integration stream is named from the record)
 -- ARGV: key prefix, account id, alert id, action (acknowledge or resolve), by, now (ms), now (ISO), maxlen
 -- Returns {'ok', record JSON}, {'not_found'}, or {'unchanged', record JSON, status} when the alert
 -- is already acknowledged (for acknowledge) or resolved.
@@ -15,7 +15,7 @@ local entryId
 if LC.integrationExists(P, rec.integrationId) then
   local entry = LC.entry(rec, event, atIso, by)
   entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', maxlen, '*', unpack(entry))
+  redis.call('XADD', P .. 'alerts:integration:' .. rec.integrationId, 'MAXLEN', '~', maxlen, '*', unpack(entry))
 end
 LC.remember(rec, event, at, by, nil, entryId)
 LC.save(P, rec, before, 0)
