@@ -14,6 +14,9 @@ import type { Logger } from '../shared/logger.js'
 import { createMetrics, type Metrics } from '../shared/metrics.js'
 import { ClickHouseTableSink } from '../sinks/clickhouse/table.sink.js'
 import { migrate } from '../sinks/clickhouse/migrations.js'
+import { clickhouseRunner } from '../analysis/clickhouse.js'
+import { ExperimentService } from '../services/experiments.js'
+import { MetricService } from '../services/metrics.js'
 import { AutoResolver } from '../consumers/auto-resolve.js'
 import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
 import { createRedisClient, createRedisState, type RedisStores } from '../state/redis/index.js'
@@ -62,8 +65,9 @@ export class Container {
     return this.one('state', 'redis', () => createRedisState(this.config.redis, this.redis))
   }
 
+  /** The ClickHouse client: the events role writes with it; the admin role reads experiment results, without waiting for ClickHouse to start. */
   get clickhouse(): ClickHouseClient {
-    return this.one('clickhouse', 'clickhouse', () =>
+    return this.one('clickhouse', undefined, () =>
       createClickHouse({
         url: this.config.clickhouse.url,
         username: this.config.clickhouse.user,
@@ -104,6 +108,19 @@ export class Container {
   /** The ClickHouse writer of every consumer of SDK data (events, impressions). */
   get tableSink(): ClickHouseTableSink {
     return this.one('tableSink', 'clickhouse', () => new ClickHouseTableSink(this.clickhouse, this.config.clickhouse.database))
+  }
+
+  /** Experiment results: metric definitions in Redis, read-only queries to ClickHouse. */
+  get experiments(): ExperimentService {
+    return this.one('experiments', 'redis', () => {
+      const db = this.config.clickhouse.database
+      const { queryTimeoutMs: timeoutMs, maxMemoryBytes } = this.config.experiments
+      return new ExperimentService(clickhouseRunner(this.clickhouse, { timeoutMs, maxMemoryBytes }), { events: `${db}.events`, impressions: `${db}.impressions` }, this.metricService)
+    })
+  }
+
+  get metricService(): MetricService {
+    return this.one('metricService', 'redis', () => new MetricService(this.state.store, this.state.metrics))
   }
 
   get alertSink(): RedisAlertSink {

@@ -135,6 +135,11 @@ const SETTINGS = {
     ),
     burst: setting('SLUICE_ADMIN_BURST', int(1, 100_000, 200), 'admin API requests an API key may send at once'),
   },
+  experiments: {
+    maxConcurrent: setting('SLUICE_EXPERIMENT_MAX_CONCURRENT', int(1, 64, 2), 'experiment results computed at once per admin process (429 above: each is a ClickHouse query over every exposed key)'),
+    queryTimeoutMs: setting('SLUICE_EXPERIMENT_QUERY_TIMEOUT_MS', int(1000, 3_600_000, 120_000), 'how long ClickHouse may compute one experiment result (503 after)'),
+    maxMemoryBytes: setting('SLUICE_EXPERIMENT_MAX_MEMORY_BYTES', int(64 * MiB, 1024 * 1024 * MiB, 8 * 1024 * MiB), "ClickHouse's memory limit for one results query (max_memory_usage)"),
+  },
   scim: {
     settingsDelayMs: setting('SLUICE_SETTINGS_DELAY_SECONDS', int(0, 86_400, 120), 'how long after a successful PUT /gateway/ng/api/settings new values take effect', seconds),
     allowInsecure: setting('SLUICE_OUTBOUND_ALLOW_INSECURE', Type.Boolean({ default: false }), 'development and tests only: let the SCIM JWKS URL use http and loopback addresses'),

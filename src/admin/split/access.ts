@@ -1,8 +1,9 @@
 // What every Split Admin API v2 route needs: the caller's key (scopes and role), lookups that answer
 // 404 for anything outside the key's scope (no hint that it exists), paging parameters, audit actors.
-import type { FastifyRequest } from 'fastify'
-import type { Principal } from '../../auth/api-keys.js'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { presentedKey, type ApiKeyCache, type Principal } from '../../auth/api-keys.js'
 import { HttpError } from '../../http/errors.js'
+import type { RateLimit, RateLimiter } from '../../state/redis/rate-limits.js'
 import type { Actor } from '../../state/redis/segments.js'
 import type { AdminRole, Environment, Store, Workspace } from '../../state/redis/store.js'
 
@@ -67,4 +68,26 @@ export class AdminAccess {
 
 function inScope(allowed: readonly string[] | undefined, id: string): boolean {
   return allowed === undefined || allowed.includes(id)
+}
+
+/**
+ * The onRequest hook of the admin APIs scoped like Split's (Split Admin API v2, metrics, experiment
+ * results): an admin key (`Authorization: Bearer` or `x-api-key`) into request.admin, and one rate
+ * limit per key shared by those APIs and every process through Redis.
+ */
+export function adminKeyHook(opts: { readonly apiKeys: ApiKeyCache; readonly rateLimiter: RateLimiter; readonly rateLimit: RateLimit }, hint = '') {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const key = presentedKey(request.headers, true)
+    const principal = key ? await opts.apiKeys.lookup(key) : undefined
+    if (principal?.kind !== 'admin') throw new HttpError('UNAUTHORIZED', `missing or unknown admin API key: send Authorization: Bearer <admin API key>${hint}`)
+    const { wait, remaining, fullInSeconds } = await opts.rateLimiter.take(principal.id)
+    void reply.header('x-ratelimit-remaining-org', String(remaining))
+    void reply.header('x-ratelimit-reset-seconds-org', String(wait || fullInSeconds))
+    if (wait > 0) {
+      void reply.header('retry-after', String(wait))
+      request.log.warn({ keyId: principal.id }, 'admin API rate limit exceeded')
+      throw new HttpError('RATE_LIMITED', `rate limit of ${opts.rateLimit.ratePerSecond} requests per second for this API key exceeded; retry after ${wait} s`)
+    }
+    request.admin = principal
+  }
 }

@@ -2,7 +2,7 @@
 // (`Authorization: Bearer` or `x-api-key`), a rate limit per key, Split's error body
 // {code, message, details, transactionId}, and success always 200 with a JSON body.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { presentedKey, type ApiKeyCache } from '../../auth/api-keys.js'
+import type { ApiKeyCache } from '../../auth/api-keys.js'
 import { HttpError, prepareError } from '../../http/errors.js'
 import { parseJsonBody } from '../../http/json-body.js'
 import type { RateLimit, RateLimiter } from '../../state/redis/rate-limits.js'
@@ -10,7 +10,7 @@ import { SegmentService } from '../../services/segments.js'
 import type { RedisStores } from '../../state/redis/index.js'
 import { identityRoutes } from './identities.route.js'
 import { segmentRoutes } from './segments.route.js'
-import { AdminAccess } from './access.js'
+import { AdminAccess, adminKeyHook } from './access.js'
 import { workspaceRoutes } from './workspaces.route.js'
 
 export interface SplitApiOptions {
@@ -40,20 +40,7 @@ export async function splitApi(app: FastifyInstance, opts: SplitApiOptions): Pro
   app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_request, body, done) => done(null, String(body)))
 
   app.decorateRequest('admin', undefined)
-  app.addHook('onRequest', async (request, reply) => {
-    const key = presentedKey(request.headers, true)
-    const principal = key ? await opts.apiKeys.lookup(key) : undefined
-    if (principal?.kind !== 'admin') throw new HttpError('UNAUTHORIZED', 'missing or unknown admin API key: send Authorization: Bearer <admin API key> (SDK keys are not accepted here)')
-    const { wait, remaining, fullInSeconds } = await opts.rateLimiter.take(principal.id)
-    void reply.header('x-ratelimit-remaining-org', String(remaining))
-    void reply.header('x-ratelimit-reset-seconds-org', String(wait || fullInSeconds))
-    if (wait > 0) {
-      void reply.header('retry-after', String(wait))
-      request.log.warn({ keyId: principal.id }, 'admin API rate limit exceeded')
-      throw new HttpError('RATE_LIMITED', `rate limit of ${opts.rateLimit.ratePerSecond} requests per second for this API key exceeded; retry after ${wait} s`)
-    }
-    request.admin = principal
-  })
+  app.addHook('onRequest', adminKeyHook(opts, ' (SDK keys are not accepted here)'))
 
   await app.register(workspaceRoutes, { access, store: opts.state.store })
   await app.register(segmentRoutes, { access, segments: new SegmentService(opts.state.store, opts.state.segments) })

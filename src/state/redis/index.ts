@@ -7,6 +7,7 @@ import { AlertStore } from './alerts.js'
 import { DirectoryStore } from './directory.js'
 import { IdentityStore } from './identities.js'
 import { IntegrationStore } from './integrations.js'
+import { MetricStore } from './metrics.js'
 import type { RedisContext } from './redis-state.js'
 import { defineScripts } from './scripts.js'
 import { SegmentStore } from './segments.js'
@@ -33,6 +34,8 @@ export interface RedisStores {
   readonly integrations: IntegrationStore
   /** Alerts as incidents: their records, lists, acknowledge and resolve. */
   readonly alerts: AlertStore
+  /** Metric definitions of experiment results, per workspace, with their audit log. */
+  readonly metrics: MetricStore
   /** Closes the transactions' connection, and the main one when the factory created it. */
   close(): Promise<void>
 }
@@ -62,6 +65,7 @@ export function createRedisState(settings: RedisSettings, client?: Redis): Redis
     directory: new DirectoryStore(context),
     integrations: new IntegrationStore(context),
     alerts: new AlertStore(context),
+    metrics: new MetricStore(context),
     close: async () => {
       await tx.close()
       if (!client) await redis.quit().catch(() => redis.disconnect())

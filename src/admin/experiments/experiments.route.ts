@@ -1,0 +1,220 @@
+// Metric definitions per workspace and experiment results per environment, under /api/v1. Admin keys
+// are scoped as in the Split Admin API: a key sees only the workspaces and environments it is
+// restricted to (404 for the others); every role reads metrics and results; changing a metric needs
+// role all and a key not restricted to environments (a metric serves every environment of its
+// workspace). Results are ClickHouse queries over every exposed key: at most a few run at once per
+// process (429 beyond), each bounded in time and memory.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { ApiKeyCache } from '../../auth/api-keys.js'
+import { HttpError } from '../../http/errors.js'
+import { parseTime, parseWeights, type ExperimentService } from '../../services/experiments.js'
+import type { MetricService } from '../../services/metrics.js'
+import type { Metric as MetricRecord, MetricAuditEntry } from '../../state/redis/metrics.js'
+import type { RateLimit, RateLimiter } from '../../state/redis/rate-limits.js'
+import type { Store } from '../../state/redis/store.js'
+import { AdminAccess, adminKeyHook } from '../split/access.js'
+import { ADMIN_SECURITY } from '../split/schemas.js'
+import { analysisAnswers, answer, EnvParams, FlagList, FlagParams, FlagsQuery, Metric, MetricAudit, MetricBody, MetricList, MetricParams, Results, ResultsQuery, WsParams } from './schemas.js'
+
+export interface ExperimentRoutesOptions {
+  readonly apiKeys: ApiKeyCache
+  readonly store: Store
+  readonly metrics: MetricService
+  readonly experiments: ExperimentService
+  readonly rateLimiter: RateLimiter
+  readonly rateLimit: RateLimit
+  /** Results computed at once by this process. */
+  readonly maxConcurrent: number
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+const DAY_MS = 24 * 3600 * 1000
+
+export function metricView(m: MetricRecord) {
+  return { ...m, createdAt: iso(m.createdAt), updatedAt: iso(m.updatedAt) }
+}
+
+export async function experimentRoutes(server: FastifyInstance, opts: ExperimentRoutesOptions): Promise<void> {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>()
+  const access = new AdminAccess(opts.store)
+  app.decorateRequest('admin', undefined)
+  app.addHook('onRequest', adminKeyHook(opts))
+  const editor = (request: FastifyRequest, ws: string) => {
+    if (access.principal(request).environmentIds)
+      throw new HttpError('FORBIDDEN', 'metrics serve every environment of their workspace: changing one needs an admin API key not restricted to environments')
+    return access.workspace(request, ws, 'all')
+  }
+  const metricsTags = ['metrics']
+  const tags = ['experiments']
+
+  app.get(
+    '/api/v1/workspaces/:ws/metrics',
+    {
+      schema: {
+        tags: metricsTags,
+        security: ADMIN_SECURITY,
+        summary: "The workspace's metric definitions, oldest first",
+        params: WsParams,
+        response: analysisAnswers({ 200: answer('The metrics', MetricList) }),
+      },
+    },
+    async (request) => {
+      const ws = await access.workspace(request, request.params.ws, 'read')
+      return { metrics: (await opts.metrics.list(ws)).map(metricView) }
+    },
+  )
+
+  app.post(
+    '/api/v1/workspaces/:ws/metrics',
+    {
+      schema: {
+        tags: metricsTags,
+        security: ADMIN_SECURITY,
+        summary: 'Define a metric (recorded in the audit log)',
+        params: WsParams,
+        body: MetricBody,
+        response: analysisAnswers({ 201: answer('The metric', Metric) }, [409]),
+      },
+    },
+    async (request, reply) => {
+      const ws = await editor(request, request.params.ws)
+      const metric = await opts.metrics.create(ws, request.body, access.actor(request))
+      request.log.info({ workspaceId: ws.id, metricId: metric.id }, 'metric created')
+      return reply.code(201).send(metricView(metric))
+    },
+  )
+
+  app.get(
+    '/api/v1/workspaces/:ws/metrics/:id',
+    { schema: { tags: metricsTags, security: ADMIN_SECURITY, summary: 'One metric definition', params: MetricParams, response: analysisAnswers({ 200: answer('The metric', Metric) }) } },
+    async (request) => metricView(await opts.metrics.get(await access.workspace(request, request.params.ws, 'read'), request.params.id)),
+  )
+
+  app.put(
+    '/api/v1/workspaces/:ws/metrics/:id',
+    {
+      schema: {
+        tags: metricsTags,
+        security: ADMIN_SECURITY,
+        summary: 'Replace a metric definition (recorded in the audit log); results computed afterwards use it',
+        params: MetricParams,
+        body: MetricBody,
+        response: analysisAnswers({ 200: answer('The metric', Metric) }, [409]),
+      },
+    },
+    async (request) => {
+      const ws = await editor(request, request.params.ws)
+      const metric = await opts.metrics.replace(ws, request.params.id, request.body, access.actor(request))
+      request.log.info({ workspaceId: ws.id, metricId: metric.id }, 'metric replaced')
+      return metricView(metric)
+    },
+  )
+
+  app.delete(
+    '/api/v1/workspaces/:ws/metrics/:id',
+    {
+      schema: {
+        tags: metricsTags,
+        security: ADMIN_SECURITY,
+        summary: 'Delete a metric definition (recorded in the audit log)',
+        params: MetricParams,
+        response: analysisAnswers({ 204: { type: 'null', description: 'Deleted' } }),
+      },
+    },
+    async (request, reply) => {
+      const ws = await editor(request, request.params.ws)
+      await opts.metrics.delete(ws, request.params.id, access.actor(request))
+      request.log.info({ workspaceId: ws.id, metricId: request.params.id }, 'metric deleted')
+      return reply.code(204).send()
+    },
+  )
+
+  app.get(
+    '/api/v1/workspaces/:ws/metrics-audit',
+    {
+      schema: {
+        tags: metricsTags,
+        security: ADMIN_SECURITY,
+        summary: 'Who created, changed or deleted which metric, when (newest first)',
+        params: WsParams,
+        response: analysisAnswers({ 200: answer('The audit log', MetricAudit) }),
+      },
+    },
+    async (request) => {
+      const ws = await access.workspace(request, request.params.ws, 'read')
+      return { entries: (await opts.metrics.audit(ws)).map((e: MetricAuditEntry) => ({ ...e, at: iso(e.at), ...(e.definition ? { definition: metricView(e.definition) } : {}) })) }
+    },
+  )
+
+  app.get(
+    '/api/v1/environments/:env/experiments',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'The flags with impressions in the environment within a window (default the last 30 days), with their treatments',
+        params: EnvParams,
+        querystring: FlagsQuery,
+        response: analysisAnswers({ 200: answer('The flags seen', FlagList) }),
+      },
+    },
+    async (request) => {
+      const { env } = await access.environment(request, request.params.env, 'read')
+      const to = request.query.to === undefined ? Date.now() : time('to', request.query.to)
+      const from = request.query.from === undefined ? to - 30 * DAY_MS : time('from', request.query.from)
+      const flags = await limited(() => opts.experiments.flags(env, from, to))
+      return { environmentId: env.id, from: iso(from), to: iso(to), flags }
+    },
+  )
+
+  app.get(
+    '/api/v1/environments/:env/experiments/:flag/results',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: "A flag's experiment results: exposures, the sample ratio check, and per metric each treatment against the baseline (Welch t-tests, Benjamini–Hochberg)",
+        params: FlagParams,
+        querystring: ResultsQuery,
+        response: analysisAnswers({ 200: answer('The results', Results) }),
+      },
+    },
+    async (request) => {
+      const { env, ws } = await access.environment(request, request.params.env, 'read')
+      const q = request.query
+      const req = {
+        flag: request.params.flag,
+        metricIds: q.metrics.split(',').map((s) => s.trim()),
+        from: time('from', q.from),
+        to: time('to', q.to),
+        baseline: q.baseline,
+        alpha: q.alpha,
+        weights: q.weights === undefined ? undefined : parseWeights(q.weights),
+        rule: q.rule,
+        minKeys: q.minKeys,
+      }
+      const results = await limited(() => opts.experiments.results(ws, env, req))
+      request.log.info({ environmentId: env.id, metrics: req.metricIds.length, keys: results.exposure.keys }, 'experiment results computed')
+      return results
+    },
+  )
+
+  let running = 0
+  const limited = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (running >= opts.maxConcurrent) throw new HttpError('RATE_LIMITED', `${opts.maxConcurrent} experiment queries are running in this process; retry in a few seconds`)
+    running++
+    try {
+      return await fn()
+    } finally {
+      running--
+    }
+  }
+}
+
+function time(field: string, text: string): number {
+  const ms = parseTime(text)
+  if (!Number.isFinite(ms))
+    throw new HttpError('BAD_REQUEST', `invalid input: ${field} must be epoch milliseconds or an ISO 8601 date-time`, [{ field, problem: 'must be epoch milliseconds or an ISO 8601 date-time' }])
+  return ms
+}

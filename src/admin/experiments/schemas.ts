@@ -1,0 +1,149 @@
+// The metrics and experiment results APIs as JSON Schema: bodies, queries, answers.
+import { Type } from 'typebox'
+import { FILTER_OPERATORS, METRIC_TYPES } from '../../analysis/queries.js'
+import { sluiceAnswers } from '../../http/errors.js'
+import { answer } from '../../http/schemas.js'
+import { MAX_METRIC_TEXT } from '../../services/metrics.js'
+
+export { answer }
+
+export function analysisAnswers(ok: Parameters<typeof sluiceAnswers>[0], errors: readonly number[] = []) {
+  return sluiceAnswers(ok, [400, 401, 403, 404, 429, 503, ...errors])
+}
+
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description: string) => Type.Optional(Type.Union([t, Type.Null()], { description }))
+
+export const MetricBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    description: Type.Optional(Type.String({ maxLength: MAX_METRIC_TEXT })),
+    trafficType: Type.String({ minLength: 1, maxLength: 100, description: 'a traffic type of the workspace (name or id): events of this traffic type count' }),
+    eventTypeId: Type.String({ minLength: 1, maxLength: 80, description: 'the event type counted (the numerator of a ratio)' }),
+    type: Type.Enum([...METRIC_TYPES], {
+      description:
+        'count_per_key and sum_per_key: every exposed key, 0 without events; average_per_key: keys with a value only; ratio_per_key: mean of per-key ratios of event counts, keys with a zero denominator left out; percent_of_keys: share of exposed keys with the event',
+    }),
+    valueProperty: nullable(Type.String({ minLength: 1, maxLength: 128 }), 'sum_per_key and average_per_key: a numeric property instead of the event value'),
+    propertyFilter: nullable(
+      Type.Object(
+        {
+          property: Type.String({ minLength: 1, maxLength: 128 }),
+          operator: Type.Enum([...FILTER_OPERATORS]),
+          value: Type.Union([Type.String({ maxLength: MAX_METRIC_TEXT }), Type.Number(), Type.Boolean()]),
+        },
+        { additionalProperties: false },
+      ),
+      'only events whose property compares so (a number compares numbers, a string strings)',
+    ),
+    cap: nullable(Type.Number({ exclusiveMinimum: 0 }), 'the most a key contributes (its value is capped at this)'),
+    desiredDirection: Type.Enum(['increase', 'decrease']),
+    denominatorEventTypeId: nullable(Type.String({ minLength: 1, maxLength: 80 }), 'ratio_per_key: the event type of the denominator'),
+  },
+  { additionalProperties: false },
+)
+
+export const Metric = Type.Object({
+  id: Type.String(),
+  workspaceId: Type.String(),
+  ...MetricBody.properties,
+  description: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+})
+export const MetricList = Type.Object({ metrics: Type.Array(Metric) })
+export const MetricAudit = Type.Object({
+  entries: Type.Array(
+    Type.Object({
+      at: Type.String({ format: 'date-time' }),
+      who: Type.Object({ id: Type.String(), name: Type.String() }),
+      action: Type.Enum(['create', 'update', 'delete']),
+      metricId: Type.String(),
+      name: Type.String(),
+      definition: Type.Optional(Type.Unsafe<object>({ type: 'object', description: 'the definition after the change' })),
+    }),
+  ),
+})
+export const WsParams = Type.Object({ ws: Type.String({ minLength: 1, maxLength: 64 }) })
+export const MetricParams = Type.Object({ ws: Type.String({ minLength: 1, maxLength: 64 }), id: Type.String({ minLength: 1, maxLength: 64 }) })
+export const EnvParams = Type.Object({ env: Type.String({ minLength: 1, maxLength: 64 }) })
+export const FlagParams = Type.Object({ env: Type.String({ minLength: 1, maxLength: 64 }), flag: Type.String({ minLength: 1, maxLength: 250 }) })
+
+const time = (description: string) => Type.String({ minLength: 1, maxLength: 40, description: `${description}: epoch milliseconds or ISO 8601` })
+
+export const FlagsQuery = Type.Object({ from: Type.Optional(time('start (default: 30 days before to)')), to: Type.Optional(time('end (default: now)')) }, { additionalProperties: false })
+export const ResultsQuery = Type.Object(
+  {
+    metrics: Type.String({ minLength: 1, maxLength: 8192, description: 'metric ids, comma-separated (at most 20)' }),
+    from: time('window start, inclusive'),
+    to: time('window end, inclusive'),
+    baseline: Type.Optional(Type.String({ minLength: 1, maxLength: 250, description: 'the treatment compared against (default off)' })),
+    alpha: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 0.5, description: 'significance level (default 0.05); intervals at 1 − alpha' })),
+    weights: Type.Optional(Type.String({ minLength: 1, maxLength: 8192, description: 'expected traffic shares for the sample ratio check, e.g. on:50,off:50 (default equal)' })),
+    rule: Type.Optional(Type.String({ maxLength: 250, description: 'only keys exposed by this targeting rule (the impression label)' })),
+    minKeys: Type.Optional(Type.Integer({ minimum: 2, maximum: 1_000_000_000, description: 'keys per treatment below which nothing is called significant (default 355)' })),
+  },
+  { additionalProperties: false },
+)
+
+export const FlagList = Type.Object({
+  environmentId: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  flags: Type.Array(
+    Type.Object({
+      flag: Type.String(),
+      treatments: Type.Array(Type.String()),
+      keys: Type.Integer({ description: 'distinct keys, approximately (HyperLogLog)' }),
+      impressions: Type.Integer(),
+      firstImpressionAt: Type.String(),
+      lastImpressionAt: Type.String(),
+    }),
+  ),
+})
+
+const num = Type.Number()
+const nnum = Type.Union([Type.Number(), Type.Null()])
+const Estimate = Type.Object({ estimate: num, ci: Type.Union([Type.Tuple([num, num]), Type.Null()]), pValue: nnum })
+export const Results = Type.Object({
+  flag: Type.String(),
+  environmentId: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  rule: Type.Union([Type.String(), Type.Null()]),
+  baseline: Type.String(),
+  alpha: num,
+  minKeys: Type.Integer(),
+  exposure: Type.Object({
+    keys: Type.Integer({ description: 'keys exposed to exactly one treatment' }),
+    perTreatment: Type.Record(Type.String(), Type.Integer()),
+    excludedKeys: Type.Integer({ description: 'keys whose impressions in the window showed more than one treatment' }),
+  }),
+  srm: Type.Object({
+    pValue: num,
+    chiSquared: num,
+    mismatch: Type.Boolean({ description: 'p below 0.001: the split of keys does not match the weights; do not trust the results' }),
+    expected: Type.Record(Type.String(), num),
+  }),
+  metrics: Type.Array(
+    Type.Object({
+      metricId: Type.String(),
+      name: Type.String(),
+      type: Type.String(),
+      desiredDirection: Type.String(),
+      perTreatment: Type.Record(Type.String(), Type.Object({ keys: Type.Integer(), mean: num, variance: num, sum: num })),
+      comparisons: Type.Array(
+        Type.Object({
+          treatment: Type.String(),
+          baseline: Type.String(),
+          absolute: Estimate,
+          relative: Type.Object({ ...Estimate.properties, of: Type.Enum(['baseline-mean', 'absolute-change']) }),
+          degreesOfFreedom: nnum,
+          adjustedPValue: nnum,
+          significant: Type.Boolean(),
+          impact: Type.Enum(['desired', 'undesired', 'inconclusive']),
+          note: Type.Union([Type.String(), Type.Null()]),
+        }),
+      ),
+    }),
+  ),
+})

@@ -1,0 +1,179 @@
+// The SQL of experiment results, over the tables the events role writes. Every caller value is a
+// parameter (sql.ts); table names come from the configuration. What runs where:
+//   exposures  one row per key that saw the flag in the environment within [from, to] (the rule's
+//              impressions only, when a rule is given): its first impression's time, its treatment, and
+//              how many treatments its impressions in the window showed (all rules);
+//   per key    its events of the metrics' traffic types and event types from 15 minutes before its
+//              first impression to 15 minutes after `to`, aggregated per metric (counts, sums);
+//   per treatment  keys, Σx and Σx² of each metric's per-key value.
+// The t-tests, intervals and adjustments are computed from those sums in statistics.ts.
+import { Params, type Query } from './sql.js'
+
+export const ATTRIBUTION_MS = 15 * 60 * 1000
+
+export const METRIC_TYPES = ['count_per_key', 'sum_per_key', 'average_per_key', 'ratio_per_key', 'percent_of_keys'] as const
+export type MetricType = (typeof METRIC_TYPES)[number]
+export const FILTER_OPERATORS = ['equals', 'not_equals', 'greater_than', 'less_than'] as const
+export type FilterOperator = (typeof FILTER_OPERATORS)[number]
+
+export interface PropertyFilter {
+  readonly property: string
+  readonly operator: FilterOperator
+  readonly value: string | number | boolean
+}
+
+/** What a query needs of a metric definition. */
+export interface MetricSpec {
+  readonly type: MetricType
+  readonly trafficType: string
+  readonly eventTypeId: string
+  readonly denominatorEventTypeId?: string | null
+  readonly valueProperty?: string | null
+  readonly propertyFilter?: PropertyFilter | null
+  readonly cap?: number | null
+}
+
+export interface Window {
+  readonly environmentId: string
+  readonly flag: string
+  /** Epoch ms, inclusive. */
+  readonly from: number
+  readonly to: number
+  readonly rule?: string | undefined
+}
+
+export interface Tables {
+  readonly events: string
+  readonly impressions: string
+}
+
+/** Keys per treatment and the keys excluded for showing more than one treatment. */
+export function exposureQuery(tables: Tables, w: Window): Query {
+  const p = new Params()
+  const exposures = exposuresSql(p, tables, w)
+  return p.query(
+    `SELECT if(treatments = 1, exposed, '') AS treatment, count() AS keys
+     FROM (${exposures})
+     GROUP BY treatment
+     ORDER BY treatment`,
+  )
+}
+
+/** One row per treatment: keys (n) and, per metric i, n{i}, s{i}, q{i} (keys counted, Σx, Σx²). */
+export function metricsQuery(tables: Tables, w: Window, metrics: readonly MetricSpec[]): Query {
+  const p = new Params()
+  const exposures = () => exposuresSql(p, tables, w, true)
+  const perKey: string[] = []
+  const outer: string[] = []
+  metrics.forEach((m, i) => {
+    const { x, counted } = perKeyValue(p, m)
+    perKey.push(`${x} AS x${i}`, `${counted} AS k${i}`)
+    outer.push(`countIf(k${i} = 1) AS n${i}`, `sumIf(x${i}, k${i} = 1) AS s${i}`, `sumIf(x${i} * x${i}, k${i} = 1) AS q${i}`)
+  })
+  const trafficTypes = [...new Set(metrics.map((m) => m.trafficType))]
+  const eventTypes = [...new Set(metrics.flatMap((m) => [m.eventTypeId, ...(m.denominatorEventTypeId ? [m.denominatorEventTypeId] : [])]))]
+  const lo = w.from - ATTRIBUTION_MS
+  const hi = w.to + ATTRIBUTION_MS
+  const events = `SELECT key, traffic_type, event_type, timestamp_ms, value, properties
+    FROM ${tables.events}
+    WHERE environment_id = ${p.string(w.environmentId)}
+      AND event_type IN ${p.strings(eventTypes)}
+      AND traffic_type IN ${p.strings(trafficTypes)}
+      AND timestamp BETWEEN toDateTime(${p.int(Math.floor(lo / 1000))}) AND toDateTime(${p.int(Math.ceil(hi / 1000))})
+      AND timestamp_ms BETWEEN ${p.int(lo)} AND ${p.int(hi)}`
+  const keyed = `SELECT key, ${perKey.join(', ')}
+    FROM (${events})
+    ALL INNER JOIN (${exposures()}) USING key
+    WHERE timestamp_ms >= first_ms - ${ATTRIBUTION_MS}
+    GROUP BY key`
+  return p.query(
+    `SELECT exposed AS treatment, count() AS keys, ${outer.join(', ')}
+     FROM (${exposures()})
+     ANY LEFT JOIN (${keyed}) USING key
+     GROUP BY exposed
+     ORDER BY exposed`,
+  )
+}
+
+/** The flags with impressions in the environment within [from, to], their treatments and about how many keys. */
+export function experimentsQuery(tables: Tables, environmentId: string, from: number, to: number, limit: number): Query {
+  const p = new Params()
+  return p.query(
+    `SELECT flag, groupUniqArray(treatment) AS treatments, uniq(key) AS keys, count() AS impressions,
+            min(time_ms) AS firstImpressionMs, max(time_ms) AS lastImpressionMs
+     FROM ${tables.impressions}
+     WHERE ${windowWhere(p, environmentId, from, to)}
+     GROUP BY flag
+     ORDER BY flag
+     LIMIT ${p.int(limit)}`,
+  )
+}
+
+function windowWhere(p: Params, environmentId: string, from: number, to: number): string {
+  return `environment_id = ${p.string(environmentId)}
+       AND time BETWEEN toDateTime(${p.int(Math.floor(from / 1000))}) AND toDateTime(${p.int(Math.ceil(to / 1000))})
+       AND time_ms BETWEEN ${p.int(from)} AND ${p.int(to)}`
+}
+
+/**
+ * Each key that saw the flag: first impression (of the rule, when given), treatment, and the number
+ * of treatments its impressions in the window showed. With `eligibleOnly`, keys of one treatment.
+ */
+function exposuresSql(p: Params, tables: Tables, w: Window, eligibleOnly = false): string {
+  const where = `${windowWhere(p, w.environmentId, w.from, w.to)} AND flag = ${p.string(w.flag)}`
+  const rule = w.rule === undefined ? undefined : p.string(w.rule)
+  const first = rule === undefined ? 'min(time_ms)' : `minIf(time_ms, label = ${rule})`
+  const having = [...(rule === undefined ? [] : [`countIf(label = ${rule}) > 0`]), ...(eligibleOnly ? ['treatments = 1'] : [])]
+  return `SELECT key, any(treatment) AS exposed, ${first} AS first_ms, uniqExact(treatment) AS treatments
+      FROM ${tables.impressions}
+      WHERE ${where}
+      GROUP BY key
+      ${having.length > 0 ? `HAVING ${having.join(' AND ')}` : ''}`
+}
+
+/** A key's value of metric i (x, Float64) and whether the key counts for it (UInt8), from its events. */
+function perKeyValue(p: Params, m: MetricSpec): { x: string; counted: string } {
+  const base = `traffic_type = ${p.string(m.trafficType)} AND event_type = ${p.string(m.eventTypeId)}${m.propertyFilter ? ` AND ${filterSql(p, m.propertyFilter)}` : ''}`
+  const value = m.valueProperty ? `visitParamExtractFloat(properties, ${p.string(m.valueProperty)})` : 'assumeNotNull(value)'
+  const hasValue = m.valueProperty ? isNumberSql(p, m.valueProperty) : 'isNotNull(value)'
+  const capped = (x: string) => (m.cap === undefined || m.cap === null ? `toFloat64(${x})` : `least(toFloat64(${x}), ${p.float(m.cap)})`)
+  switch (m.type) {
+    case 'count_per_key':
+      return { x: capped(`countIf(${base})`), counted: '1' }
+    case 'sum_per_key':
+      return { x: capped(`sumIf(${value}, ${base} AND ${hasValue})`), counted: '1' }
+    case 'percent_of_keys':
+      return { x: `toFloat64(countIf(${base}) > 0)`, counted: '1' }
+    case 'average_per_key': {
+      const n = `countIf(${base} AND ${hasValue})`
+      return { x: capped(`if(${n} = 0, 0, sumIf(${value}, ${base} AND ${hasValue}) / ${n})`), counted: `toUInt8(${n} > 0)` }
+    }
+    case 'ratio_per_key': {
+      const den = `countIf(traffic_type = ${p.string(m.trafficType)} AND event_type = ${p.string(m.denominatorEventTypeId ?? '')}${m.propertyFilter ? ` AND ${filterSql(p, m.propertyFilter)}` : ''})`
+      const num = `countIf(${base})`
+      return { x: capped(`if(${den} = 0, 0, ${num} / ${den})`), counted: `toUInt8(${den} > 0)` }
+    }
+  }
+}
+
+/** Whether the event's property `name` holds a JSON number (properties are stored as compact JSON). */
+function isNumberSql(p: Params, name: string): string {
+  return `match(visitParamExtractRaw(properties, ${p.string(name)}), '^-?[0-9]')`
+}
+
+function filterSql(p: Params, f: PropertyFilter): string {
+  const name = p.string(f.property)
+  if (typeof f.value === 'boolean') {
+    const raw = `visitParamExtractRaw(properties, ${name}) = ${p.string(String(f.value))}`
+    return f.operator === 'not_equals' ? `NOT (${raw})` : raw
+  }
+  if (typeof f.value === 'number') {
+    const op = { equals: '=', not_equals: '!=', greater_than: '>', less_than: '<' }[f.operator]
+    return `(${isNumberSql(p, f.property)} AND visitParamExtractFloat(properties, ${name}) ${op} ${p.float(f.value)})`
+  }
+  const text = `visitParamExtractString(properties, ${name})`
+  const has = `visitParamHas(properties, ${name})`
+  if (f.operator === 'equals') return `(${has} AND ${text} = ${p.string(f.value)})`
+  if (f.operator === 'not_equals') return `NOT (${has} AND ${text} = ${p.string(f.value)})`
+  return `(${has} AND ${text} ${f.operator === 'greater_than' ? '>' : '<'} ${p.string(f.value)})`
+}

@@ -1,0 +1,250 @@
+// Experiment results as a use case, whoever asks (the results API or `sluice experiments`): the
+// request's rules (window, alpha, weights, baseline, limits), the two queries (exposures; per-treatment
+// sums of each metric's per-key values), and the statistics over their sums.
+import { exposureQuery, experimentsQuery, metricsQuery, type MetricType, type Tables, type Window } from '../analysis/queries.js'
+import type { QueryRunner } from '../analysis/clickhouse.js'
+import { benjaminiHochberg, meanSummary, proportionSummary, sampleRatio, welch, type Comparison, type Summary } from '../analysis/statistics.js'
+import { invalid, Refusal } from '../shared/errors.js'
+import type { Metric } from '../state/redis/metrics.js'
+import type { Environment, Workspace } from '../state/redis/store.js'
+import type { MetricService } from './metrics.js'
+
+export const MAX_METRICS_PER_REQUEST = 20
+export const MAX_TREATMENTS = 20
+export const MAX_WINDOW_MS = 366 * 24 * 3600 * 1000
+export const DEFAULT_MIN_KEYS = 355
+export const SRM_THRESHOLD = 0.001
+export const MAX_FLAGS_LISTED = 1000
+const MAX_EPOCH_MS = 4_294_967_295_000
+const MAX_NAME = 250
+
+export interface ResultsRequest {
+  readonly flag: string
+  readonly metricIds: readonly string[]
+  readonly from: number
+  readonly to: number
+  readonly baseline?: string | undefined
+  readonly alpha?: number | undefined
+  readonly weights?: Readonly<Record<string, number>> | undefined
+  readonly rule?: string | undefined
+  readonly minKeys?: number | undefined
+}
+
+export interface TreatmentStats {
+  readonly keys: number
+  readonly mean: number
+  readonly variance: number
+  readonly sum: number
+}
+
+export interface ComparisonView {
+  readonly treatment: string
+  readonly baseline: string
+  readonly absolute: Comparison['absolute']
+  readonly relative: Comparison['relative']
+  readonly degreesOfFreedom: number | null
+  readonly adjustedPValue: number | null
+  readonly significant: boolean
+  /** desired or undesired (significant, in or against the metric's desired direction), else inconclusive. */
+  readonly impact: 'desired' | 'undesired' | 'inconclusive'
+  /** Why it is not significant when the p-value alone would not say (too few keys, no test possible). */
+  readonly note: string | null
+}
+
+export interface MetricResult {
+  readonly metricId: string
+  readonly name: string
+  readonly type: MetricType
+  readonly desiredDirection: 'increase' | 'decrease'
+  readonly perTreatment: Readonly<Record<string, TreatmentStats>>
+  readonly comparisons: readonly ComparisonView[]
+}
+
+export interface ExperimentResults {
+  readonly flag: string
+  readonly environmentId: string
+  readonly from: string
+  readonly to: string
+  readonly rule: string | null
+  readonly baseline: string
+  readonly alpha: number
+  readonly minKeys: number
+  readonly exposure: { readonly keys: number; readonly perTreatment: Readonly<Record<string, number>>; readonly excludedKeys: number }
+  readonly srm: { readonly pValue: number; readonly chiSquared: number; readonly mismatch: boolean; readonly expected: Readonly<Record<string, number>> }
+  readonly metrics: readonly MetricResult[]
+}
+
+export interface FlagSeen {
+  readonly flag: string
+  readonly treatments: string[]
+  readonly keys: number
+  readonly impressions: number
+  readonly firstImpressionAt: string
+  readonly lastImpressionAt: string
+}
+
+export class ExperimentService {
+  constructor(
+    private readonly run: QueryRunner,
+    private readonly tables: Tables,
+    private readonly metrics: MetricService,
+  ) {}
+
+  /** The flags with impressions in the environment within [from, to], with their treatments. */
+  async flags(env: Environment, from: number, to: number): Promise<FlagSeen[]> {
+    checkWindow(from, to)
+    const rows = await this.run(experimentsQuery(this.tables, env.id, from, to, MAX_FLAGS_LISTED))
+    return rows.map((r) => ({
+      flag: String(r['flag']),
+      treatments: (r['treatments'] as string[]).slice().sort(),
+      keys: Number(r['keys']),
+      impressions: Number(r['impressions']),
+      firstImpressionAt: new Date(Number(r['firstImpressionMs'])).toISOString(),
+      lastImpressionAt: new Date(Number(r['lastImpressionMs'])).toISOString(),
+    }))
+  }
+
+  async results(ws: Workspace, env: Environment, req: ResultsRequest): Promise<ExperimentResults> {
+    const alpha = req.alpha ?? 0.05
+    const minKeys = req.minKeys ?? DEFAULT_MIN_KEYS
+    checkRequest(req, alpha, minKeys)
+    const metrics = await this.metrics.many(ws, req.metricIds)
+    const window: Window = { environmentId: env.id, flag: req.flag, from: req.from, to: req.to, rule: req.rule }
+    const [exposureRows, metricRows] = await Promise.all([this.run(exposureQuery(this.tables, window)), this.run(metricsQuery(this.tables, window, metrics))])
+
+    let excludedKeys = 0
+    // Treatment names come from SDKs: records keyed by them have no prototype.
+    const perTreatment: Record<string, number> = Object.create(null) as Record<string, number>
+    for (const r of exposureRows) {
+      if (r['treatment'] === '') excludedKeys = Number(r['keys'])
+      else perTreatment[String(r['treatment'])] = Number(r['keys'])
+    }
+    const treatments = Object.keys(perTreatment).sort()
+    const where = `in environment ${env.id} between ${iso(req.from)} and ${iso(req.to)}${req.rule === undefined ? '' : ` under rule ${JSON.stringify(req.rule)}`}`
+    if (treatments.length === 0 && excludedKeys === 0) throw new Refusal('NOT_FOUND', `flag ${req.flag} has no impressions ${where}`)
+    if (treatments.length > MAX_TREATMENTS) throw new Refusal('INVALID', `flag ${req.flag} shows ${treatments.length} treatments ${where}; results compare at most ${MAX_TREATMENTS}`)
+    const seen = (t: string) => treatments.includes(t)
+    const baseline = req.baseline ?? (seen('off') ? 'off' : undefined)
+    if (baseline === undefined) throw invalid([{ field: 'baseline', problem: `is required (no treatment is called off); the treatments are ${treatments.join(', ')}` }])
+    if (!seen(baseline))
+      throw invalid([
+        { field: 'baseline', problem: `${JSON.stringify(baseline)} is not a treatment of flag ${req.flag} ${where}; they are ${treatments.join(', ') || 'none (every key saw more than one)'}` },
+      ])
+    const weights = req.weights ?? Object.fromEntries(treatments.map((t) => [t, 1]))
+    const unknown = Object.keys(weights).filter((t) => !seen(t))
+    if (unknown.length > 0) throw invalid([{ field: 'weights', problem: `names ${unknown.map((t) => JSON.stringify(t)).join(', ')}, not a treatment ${where}; they are ${treatments.join(', ')}` }])
+    const unweighted = treatments.filter((t) => weights[t] === undefined)
+    if (unweighted.length > 0) throw invalid([{ field: 'weights', problem: `gives no weight to ${unweighted.join(', ')}, seen ${where}` }])
+    const srm = sampleRatio(perTreatment, weights)
+
+    const sums = new Map(metricRows.map((r) => [String(r['treatment']), r]))
+    const results = metrics.map((m, i) => metricResult(m, i, treatments, baseline, sums, alpha))
+    // Benjamini–Hochberg over every comparison of the request (all metrics, all treatments).
+    const flat = results.flatMap((r) => r.comparisons)
+    const adjusted = benjaminiHochberg(flat.map((c) => c.absolute.pValue))
+    let at = 0
+    const metricsOut = results.map((r, ri) => ({
+      ...r,
+      comparisons: r.comparisons.map((c) => finish(c, adjusted[at++] ?? null, alpha, minKeys, r.perTreatment, metrics[ri]!.desiredDirection)),
+    }))
+    return {
+      flag: req.flag,
+      environmentId: env.id,
+      from: iso(req.from),
+      to: iso(req.to),
+      rule: req.rule ?? null,
+      baseline,
+      alpha,
+      minKeys,
+      exposure: { keys: treatments.reduce((s, t) => s + perTreatment[t]!, 0), perTreatment, excludedKeys },
+      srm: { pValue: srm.pValue, chiSquared: srm.chiSquared, mismatch: srm.pValue < SRM_THRESHOLD, expected: srm.expected },
+      metrics: metricsOut,
+    }
+  }
+}
+
+type Pending = Omit<ComparisonView, 'adjustedPValue' | 'significant' | 'impact' | 'note'> & { readonly reason: string | null }
+
+function metricResult(m: Metric, i: number, treatments: readonly string[], baseline: string, sums: Map<string, Record<string, unknown>>, alpha: number) {
+  const summaries = new Map<string, Summary>()
+  for (const t of treatments) {
+    const r = sums.get(t)
+    const keys = Number(r?.['keys'] ?? 0)
+    const s = { n: Number(r?.[`n${i}`] ?? 0), sum: Number(r?.[`s${i}`] ?? 0), sumSquares: Number(r?.[`q${i}`] ?? 0) }
+    // Count, sum and percent metrics count every exposed key (0 without events); the others only
+    // keys with a value (average) or a non-zero denominator (ratio).
+    const every = m.type === 'count_per_key' || m.type === 'sum_per_key' || m.type === 'percent_of_keys'
+    const n = every ? keys : s.n
+    summaries.set(t, m.type === 'percent_of_keys' ? proportionSummary({ n, sum: s.sum }) : meanSummary({ ...s, n }))
+  }
+  const perTreatment = Object.fromEntries([...summaries].map(([t, s]) => [t, { keys: s.n, mean: s.mean, variance: s.variance, sum: s.sum }]))
+  const base = summaries.get(baseline)!
+  const comparisons: Pending[] = treatments
+    .filter((t) => t !== baseline)
+    .map((t) => {
+      const c = welch(base, summaries.get(t)!, alpha)
+      return { treatment: t, baseline, absolute: c.absolute, relative: c.relative, degreesOfFreedom: c.degreesOfFreedom, reason: c.reason }
+    })
+  return { metricId: m.id, name: m.name, type: m.type, desiredDirection: m.desiredDirection, perTreatment, comparisons }
+}
+
+function finish(c: Pending, adjustedPValue: number | null, alpha: number, minKeys: number, perTreatment: Readonly<Record<string, TreatmentStats>>, direction: 'increase' | 'decrease'): ComparisonView {
+  const { reason, ...rest } = c
+  const small = [c.baseline, c.treatment].filter((t) => perTreatment[t]!.keys < minKeys)
+  const significant = adjustedPValue !== null && adjustedPValue < alpha && small.length === 0
+  const better = direction === 'increase' ? c.absolute.estimate > 0 : c.absolute.estimate < 0
+  const note = reason ?? (small.length > 0 ? `fewer than ${minKeys} keys in ${small.join(' and ')}: not called significant` : null)
+  return { ...rest, adjustedPValue, significant, impact: significant ? (better ? 'desired' : 'undesired') : 'inconclusive', note }
+}
+
+function checkRequest(req: ResultsRequest, alpha: number, minKeys: number): void {
+  checkWindow(req.from, req.to)
+  const problems = []
+  if (req.flag.length === 0 || req.flag.length > MAX_NAME) problems.push({ field: 'flag', problem: `must be 1 to ${MAX_NAME} characters` })
+  if (req.metricIds.length === 0) problems.push({ field: 'metrics', problem: 'must name at least one metric id' })
+  if (req.metricIds.length > MAX_METRICS_PER_REQUEST) problems.push({ field: 'metrics', problem: `names ${req.metricIds.length} metrics; at most ${MAX_METRICS_PER_REQUEST} per request` })
+  if (new Set(req.metricIds).size !== req.metricIds.length) problems.push({ field: 'metrics', problem: 'names a metric twice' })
+  if (!(alpha > 0 && alpha < 0.5)) problems.push({ field: 'alpha', problem: 'must be above 0 and below 0.5' })
+  if (!Number.isSafeInteger(minKeys) || minKeys < 2) problems.push({ field: 'minKeys', problem: 'must be an integer of at least 2' })
+  if (req.rule !== undefined && (req.rule.length > MAX_NAME || !req.rule.isWellFormed())) problems.push({ field: 'rule', problem: `must be well-formed text of at most ${MAX_NAME} characters` })
+  if (req.baseline !== undefined && (req.baseline.length === 0 || req.baseline.length > MAX_NAME)) problems.push({ field: 'baseline', problem: `must be 1 to ${MAX_NAME} characters` })
+  if (req.weights !== undefined) {
+    const entries = Object.entries(req.weights)
+    if (entries.length === 0 || entries.length > MAX_TREATMENTS) problems.push({ field: 'weights', problem: `must give 1 to ${MAX_TREATMENTS} treatments a weight` })
+    for (const [t, w] of entries) if (!(Number.isFinite(w) && w > 0)) problems.push({ field: 'weights', problem: `weight of ${JSON.stringify(t.slice(0, 64))} must be a positive number` })
+  }
+  if (problems.length > 0) throw invalid(problems, 'invalid results request')
+}
+
+function checkWindow(from: number, to: number): void {
+  const problems = []
+  for (const [field, v] of [['from', from] as const, ['to', to] as const]) {
+    if (!Number.isSafeInteger(v) || v < 0 || v > MAX_EPOCH_MS) problems.push({ field, problem: 'must be a time between 1970 and 2106 (epoch ms or ISO 8601)' })
+  }
+  if (problems.length === 0 && to <= from) problems.push({ field: 'to', problem: 'must be after from' })
+  if (problems.length === 0 && to - from > MAX_WINDOW_MS) problems.push({ field: 'to', problem: 'must be at most 366 days after from' })
+  if (problems.length > 0) throw invalid(problems, 'invalid window')
+}
+
+/** A time given as epoch ms (digits) or ISO 8601; NaN when it is neither. */
+export function parseTime(text: string): number {
+  if (/^\d{1,13}$/.test(text)) return Number(text)
+  if (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) return NaN
+  return Date.parse(text)
+}
+
+/** `on:50,off:50` as weights; INVALID naming the entry that is not `<treatment>:<positive number>`. */
+export function parseWeights(text: string): Record<string, number> {
+  const weights: Record<string, number> = Object.create(null) as Record<string, number>
+  for (const part of text.split(',')) {
+    const at = part.lastIndexOf(':')
+    const name = part.slice(0, at).trim()
+    const weight = Number(part.slice(at + 1))
+    if (at <= 0 || name === '' || !(Number.isFinite(weight) && weight > 0)) throw invalid([{ field: 'weights', problem: `${JSON.stringify(part.slice(0, 64))} is not <treatment>:<positive number>` }])
+    if (Object.hasOwn(weights, name)) throw invalid([{ field: 'weights', problem: `names ${JSON.stringify(name.slice(0, 64))} twice` }])
+    weights[name] = weight
+  }
+  return weights
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
