@@ -22,9 +22,13 @@ export function clickhouseRunner(client: ClickHouseClient, limits: AnalysisLimit
         query: bind(query),
         format: 'JSONEachRow',
         clickhouse_settings: { readonly: '2', max_execution_time: Math.ceil(limits.timeoutMs / 1000), max_memory_usage: String(limits.maxMemoryBytes) },
+        // A paused or unreachable server is not waited for past the query's own limit.
+        abort_signal: AbortSignal.timeout(limits.timeoutMs + 2000),
       })
       return await result.json<Record<string, unknown>>()
     } catch (err) {
+      if ((err as Error | null)?.name === 'AbortError' || (err as Error | null)?.name === 'TimeoutError')
+        throw new AppError('SINK_UNAVAILABLE', `clickhouse did not answer within ${limits.timeoutMs + 2000} ms`, true, { cause: err })
       if (clickhouseCode(err) === UNKNOWN_TABLE)
         throw new AppError('SINK_UNAVAILABLE', 'clickhouse has no impressions or events tables yet (a process of the events role creates them)', true, { cause: err })
       throw fromClickHouse(err)

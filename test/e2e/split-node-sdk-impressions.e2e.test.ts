@@ -3,7 +3,8 @@
 // tracks an event per key and is destroyed (which flushes everything). A recording proxy in front of
 // Sluice tells exactly what the SDK sent; afterwards every call was answered 2xx, and ClickHouse holds
 // each impression, count, unique key, event and telemetry body it sent exactly once, with the
-// treatments the SDK returned. Flag definitions come from a stub of Split's SDK API.
+// treatments the SDK returned; the experiment results of each flag show the treatments the SDK
+// evaluated, with the right keys per treatment. Flag definitions come from a stub of Split's SDK API.
 import { SplitFactory } from '@splitsoftware/splitio'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
@@ -20,6 +21,9 @@ let service: RunningService
 let stub: Awaited<ReturnType<typeof sdkApiStub>>
 let proxy: Awaited<ReturnType<typeof recordingProxy>>
 let environmentId: string
+let adminKey: string
+let workspaceId: string
+let started: number
 /** mode → key → the treatment the SDK returned (the same on every evaluation). */
 const returned = new Map<string, Map<string, string>>()
 
@@ -28,7 +32,10 @@ beforeAll(async () => {
   const demo = await t.bootstrap()
   const environment = demo.environments[0]!
   environmentId = environment.id
-  service = await t.start(['edge', 'events'])
+  adminKey = demo.adminApiKey
+  workspaceId = demo.workspaceId
+  started = Date.now()
+  service = await t.start(['edge', 'admin', 'events'])
   stub = await sdkApiStub(MODES.map((m) => rolloutFlag(flagOf(m))))
   proxy = await recordingProxy(service.url)
 
@@ -155,4 +162,32 @@ it('stores the events and the telemetry the SDK sent', async () => {
   ).toEqual(['DEBUG', 'NONE', 'OPTIMIZED'])
   for (const r of stored) expect(r.sdk_version).toMatch(/^nodejs-11\./)
   console.log(`split node sdk, impressions: ${proxy.calls.length} calls (${[...new Set(proxy.calls.map((c) => c.path))].join(', ')}), all 2xx; ${stored.length} telemetry bodies`)
+})
+
+it('gives experiment results for the flags the SDK evaluated: its treatments, the keys it exposed, the values it tracked', async () => {
+  for (const mode of ['DEBUG', 'OPTIMIZED'] as const) {
+    const metric = await fetch(`${service.url}/api/v1/workspaces/${workspaceId}/metrics`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `value ${mode}`, trafficType: 'user', eventTypeId: `converted_${mode.toLowerCase()}`, type: 'sum_per_key', desiredDirection: 'increase' }),
+    })
+    expect(metric.status).toBe(201)
+    const { id } = (await metric.json()) as { id: string }
+    const query = `metrics=${id}&from=${started - 60_000}&to=${Date.now() + 60_000}`
+    const res = await fetch(`${service.url}/api/v1/environments/${environmentId}/experiments/${flagOf(mode)}/results?${query}`, { headers: { authorization: `Bearer ${adminKey}` } })
+    const body = (await res.json()) as {
+      exposure: { keys: number; perTreatment: Record<string, number>; excludedKeys: number }
+      metrics: { perTreatment: Record<string, { keys: number; sum: number }> }[]
+    }
+    expect(res.status, JSON.stringify(body)).toBe(200)
+    // Each key's treatment as the SDK returned it, and the value it tracked (k for user-k).
+    const keys: Record<string, number> = {}
+    const sums: Record<string, number> = {}
+    for (const [key, treatment] of returned.get(mode)!) {
+      keys[treatment] = (keys[treatment] ?? 0) + 1
+      sums[treatment] = (sums[treatment] ?? 0) + Number(key.slice('user-'.length))
+    }
+    expect(body.exposure).toEqual({ keys: KEYS, perTreatment: keys, excludedKeys: 0 })
+    for (const [treatment, n] of Object.entries(keys)) expect(body.metrics[0]!.perTreatment[treatment]).toMatchObject({ keys: n, sum: sums[treatment] })
+  }
 })
