@@ -5,7 +5,7 @@
 // Needs the local stack (`npx sluice stack up`) and `npm run build`; installs wrk (Debian) and the
 // Kafka tools jar (Maven Central) when missing.
 //
-//   node bench/run.mjs [--runs 3] [--smoke] [--only events,impressions,freshness,webhooks,latency,lifecycle,admin,rss] [--profile]
+//   node bench/run.mjs [--runs 3] [--smoke] [--only events,impressions,freshness,webhooks,latency,lifecycle,experiments,admin,rss] [--profile]
 //
 // Prints a table and writes bench/results/latest.json (and a timestamped copy).
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
@@ -39,7 +39,7 @@ const { values: opts } = parseArgs({
 })
 const SMOKE = opts.smoke
 const RUNS = SMOKE ? 1 : Number(opts.runs)
-const only = new Set((opts.only ?? 'events,impressions,freshness,webhooks,latency,lifecycle,admin,rss').split(','))
+const only = new Set((opts.only ?? 'events,impressions,freshness,webhooks,latency,lifecycle,experiments,admin,rss').split(','))
 const RESULTS = 'bench/results'
 const PROFILES = join(RESULTS, 'profiles')
 mkdirSync(RESULTS, { recursive: true })
@@ -697,6 +697,105 @@ async function lifecycleSection() {
   }
 }
 
+/**
+ * Experiment results over 1,000,000 exposed keys and 10,000,000 events (loaded with INSERT ... SELECT,
+ * the intake is measured above): GET .../results for 3 metrics through an admin process, timed one at
+ * a time, beside a plain ClickHouse scan of the same rows (count, sum and distinct keys) in the same
+ * run; the peak RSS of ClickHouse and of the Sluice process while it answers.
+ */
+async function experimentsSection() {
+  const keys = SMOKE ? 100_000 : 1_000_000
+  const events = keys * 10
+  const s = await sluice(['admin'])
+  const db = s.env.CLICKHOUSE_DATABASE
+  const ch = createClient({ url: CLICKHOUSE, request_timeout: 600_000, log: { level: ClickHouseLogLevel.OFF } })
+  try {
+    await migrate(ch, db, createLogger('warn'))
+    const env = s.demo.environments[0].id
+    const t0 = Date.UTC(2026, 10, 1)
+    // Two treatments; every 97th key saw both (excluded); events of 3 types from 10 minutes before to 3 hours after.
+    await ch.command({
+      query: `INSERT INTO ${db}.impressions (environment_id, flag, key, treatment, label, time, time_ms)
+        SELECT '${env}', 'bench_flag', concat('user-', toString(number % ${keys})), if(number >= ${keys}, 'off', if(number % 2 = 0, 'on', 'off')),
+          'default rule', toDateTime(intDiv(${t0} + number * 11, 1000)), ${t0} + number * 11
+        FROM system.numbers WHERE number < ${keys} OR (number % 97 = 1 AND number % 2 = 0) LIMIT ${keys + Math.ceil(keys / 194)}`,
+    })
+    await ch.command({
+      query: `INSERT INTO ${db}.events (environment_id, traffic_type, event_type, key, timestamp, timestamp_ms, value, properties)
+        SELECT '${env}', 'user', ['purchase', 'visit', 'visit', 'signup'][number % 4 + 1], concat('user-', toString(intHash32(number) % ${keys})),
+          toDateTime(intDiv(${t0} - 600000 + intHash32(number + 1) % 10800000, 1000)), ${t0} - 600000 + intHash32(number + 1) % 10800000,
+          (number % 100) / 4, concat('{"plan":"', if(number % 3 = 0, 'pro', 'free'), '"}')
+        FROM system.numbers LIMIT ${events}`,
+      clickhouse_settings: { max_insert_block_size: '1000000' },
+    })
+    const admin = { authorization: `Bearer ${s.demo.adminApiKey}`, 'content-type': 'application/json' }
+    const metric = async (body) => {
+      const res = await fetch(`${s.url}/api/v1/workspaces/${s.demo.workspaceId}/metrics`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ trafficType: 'user', desiredDirection: 'increase', ...body }),
+      })
+      if (res.status !== 201) throw new Error(`metric: ${res.status} ${await res.text()}`)
+      return (await res.json()).id
+    }
+    const ids = [
+      await metric({ name: 'purchases', eventTypeId: 'purchase', type: 'count_per_key' }),
+      await metric({ name: 'revenue', eventTypeId: 'purchase', type: 'sum_per_key', cap: 100 }),
+      await metric({ name: 'purchases per visit', eventTypeId: 'purchase', type: 'ratio_per_key', denominatorEventTypeId: 'visit' }),
+    ]
+    const url = `${s.url}/api/v1/environments/${env}/experiments/bench_flag/results?metrics=${ids.join(',')}&from=${t0}&to=${t0 + 3 * 3600_000}`
+    const clickhousePid = Number(execFileSync('pgrep', ['-o', '-f', 'clickhouse-server'], { encoding: 'utf8' }).trim())
+    const peak = async (fn) => {
+      const base = { clickhouse: await rssMiB(clickhousePid), sluice: await rssMiB(s.pid) }
+      const top = { ...base }
+      let done = false
+      const sampler = (async () => {
+        while (!done) {
+          top.clickhouse = Math.max(top.clickhouse, await rssMiB(clickhousePid))
+          top.sluice = Math.max(top.sluice, await rssMiB(s.pid))
+          await sleep(25)
+        }
+      })()
+      const started = performance.now()
+      const out = await fn()
+      const ms = performance.now() - started
+      done = true
+      await sampler
+      return { ms, out, clickhouseGrowthMiB: top.clickhouse - base.clickhouse, sluicePeakMiB: top.sluice }
+    }
+    await fetch(url, { headers: admin }).then((r) => r.arrayBuffer()) // warm the caches of both
+    const answers = await repeat(() =>
+      peak(async () => {
+        const res = await fetch(url, { headers: admin })
+        if (res.status !== 200) throw new Error(`results: ${res.status} ${await res.text()}`)
+        return res.json()
+      }),
+    )
+    const scans = await repeat(() =>
+      peak(async () => {
+        await ch.query({ query: `SELECT count(), sum(value), uniq(key) FROM ${db}.events WHERE environment_id = '${env}'`, format: 'JSONEachRow' }).then((r) => r.json())
+        return ch.query({ query: `SELECT count(), uniq(key) FROM ${db}.impressions WHERE environment_id = '${env}'`, format: 'JSONEachRow' }).then((r) => r.json())
+      }),
+    )
+    const last = answers.at(-1).out
+    results.experiments = {
+      exposedKeys: last.exposure.keys,
+      excludedKeys: last.exposure.excludedKeys,
+      events,
+      metrics: ids.length,
+      resultsMs: spread(answers.map((a) => round(a.ms))),
+      plainScanMs: spread(scans.map((a) => round(a.ms))),
+      clickhouseRssGrowthMiB: round(Math.max(...answers.map((a) => a.clickhouseGrowthMiB))),
+      sluicePeakRssMiB: round(Math.max(...answers.map((a) => a.sluicePeakMiB))),
+    }
+    say(`experiments: results for ${ids.length} metrics over ${last.exposure.keys} keys in ${results.experiments.resultsMs.median} ms (scan ${results.experiments.plainScanMs.median} ms)`)
+  } finally {
+    await ch.close()
+    await s.stop()
+    await s.cleanup()
+  }
+}
+
 async function usedMemory(redis) {
   return Number(/used_memory:(\d+)/.exec(await redis.info('memory'))[1])
 }
@@ -803,6 +902,7 @@ const sections = {
   webhooks: webhooksSection,
   latency: latencySection,
   lifecycle: lifecycleSection,
+  experiments: experimentsSection,
   admin: adminSection,
   rss: rssSection,
 }
@@ -874,6 +974,16 @@ function printTable(r) {
     rows.push(['a notification upserting its open alert (one script call)', ms(l.upsertMs), 'one at a time'])
     rows.push(['list 100 open alerts: unfiltered / by team / by team and severity', `${ms(l.listOpen100Ms)} / ${ms(l.listTeam100Ms)} / ${ms(l.listTeamAndSeverity100Ms)}`, ''])
     rows.push(['acknowledge an alert', ms(l.acknowledgeMs), 'Keep: 10–13 s at 10–15k alerts'])
+  }
+  if (r.experiments) {
+    const x = r.experiments
+    const ms = (v) => `${k(v)}`
+    rows.push([
+      `experiment results, ${x.metrics} metrics over ${k(x.exposedKeys)} exposed keys and ${k(x.events)} events`,
+      `${sp(x.resultsMs, ms)} ms`,
+      `plain scan of the same rows ${sp(x.plainScanMs, ms)} ms (target < 5,000 ms)`,
+    ])
+    rows.push(['the same: memory', `ClickHouse RSS +${k(x.clickhouseRssGrowthMiB)} MiB at most`, `Sluice process peak ${k(x.sluicePeakRssMiB)} MiB`])
   }
   if (r.admin) {
     rows.push(['segment upload of 10,000 keys', `${r.admin.segments.uploadOf10000KeysMs.toFixed(1)} ms`, ''])

@@ -5,7 +5,8 @@
 //              how many treatments its impressions in the window showed (all rules);
 //   per key    its events of the metrics' traffic types and event types from 15 minutes before its
 //              first impression to 15 minutes after `to`, aggregated per metric (counts, sums);
-//   per treatment  keys, Σx and Σx² of each metric's per-key value.
+//   per treatment  keys, Σx and Σx² of each metric's per-key value (keys with events; the others
+//              are 0 in count, sum and percent metrics and absent from the rest).
 // The t-tests, intervals and adjustments are computed from those sums in statistics.ts.
 import { Params, type Query } from './sql.js'
 
@@ -59,14 +60,20 @@ export function exposureQuery(tables: Tables, w: Window): Query {
   )
 }
 
-/** One row per treatment: keys (n) and, per metric i, n{i}, s{i}, q{i} (keys counted, Σx, Σx²). */
+/**
+ * One row per treatment with keys that have attributed events: per metric i, n{i} (keys counted), s{i}
+ * (Σx) and q{i} (Σx²) over those keys. Keys without events count as 0 in count, sum and percent
+ * metrics: their n is the treatment's exposed keys (exposureQuery). Each event's part in each metric
+ * is worked out before the join, so only numbers travel through it.
+ */
 export function metricsQuery(tables: Tables, w: Window, metrics: readonly MetricSpec[]): Query {
   const p = new Params()
-  const exposures = () => exposuresSql(p, tables, w, true)
+  const eventColumns: string[] = []
   const perKey: string[] = []
   const outer: string[] = []
   metrics.forEach((m, i) => {
-    const { x, counted } = perKeyValue(p, m)
+    const { columns, x, counted } = metricSql(p, m, i)
+    eventColumns.push(...columns)
     perKey.push(`${x} AS x${i}`, `${counted} AS k${i}`)
     outer.push(`countIf(k${i} = 1) AS n${i}`, `sumIf(x${i}, k${i} = 1) AS s${i}`, `sumIf(x${i} * x${i}, k${i} = 1) AS q${i}`)
   })
@@ -74,22 +81,22 @@ export function metricsQuery(tables: Tables, w: Window, metrics: readonly Metric
   const eventTypes = [...new Set(metrics.flatMap((m) => [m.eventTypeId, ...(m.denominatorEventTypeId ? [m.denominatorEventTypeId] : [])]))]
   const lo = w.from - ATTRIBUTION_MS
   const hi = w.to + ATTRIBUTION_MS
-  const events = `SELECT key, traffic_type, event_type, timestamp_ms, value, properties
+  const events = `SELECT key, timestamp_ms, ${eventColumns.join(', ')}
     FROM ${tables.events}
     WHERE environment_id = ${p.string(w.environmentId)}
       AND event_type IN ${p.strings(eventTypes)}
       AND traffic_type IN ${p.strings(trafficTypes)}
       AND timestamp BETWEEN toDateTime(${p.int(Math.floor(lo / 1000))}) AND toDateTime(${p.int(Math.ceil(hi / 1000))})
       AND timestamp_ms BETWEEN ${p.int(lo)} AND ${p.int(hi)}`
-  const keyed = `SELECT key, ${perKey.join(', ')}
-    FROM (${events})
-    ALL INNER JOIN (${exposures()}) USING key
-    WHERE timestamp_ms >= first_ms - ${ATTRIBUTION_MS}
-    GROUP BY key`
   return p.query(
-    `SELECT exposed AS treatment, count() AS keys, ${outer.join(', ')}
-     FROM (${exposures()})
-     ANY LEFT JOIN (${keyed}) USING key
+    `SELECT exposed AS treatment, ${outer.join(', ')}
+     FROM (
+       SELECT key, any(exposed) AS exposed, ${perKey.join(', ')}
+       FROM (${events})
+       ALL INNER JOIN (${exposuresSql(p, tables, w, true)}) USING key
+       WHERE timestamp_ms >= first_ms - ${ATTRIBUTION_MS}
+       GROUP BY key
+     )
      GROUP BY exposed
      ORDER BY exposed`,
   )
@@ -131,28 +138,36 @@ function exposuresSql(p: Params, tables: Tables, w: Window, eligibleOnly = false
       ${having.length > 0 ? `HAVING ${having.join(' AND ')}` : ''}`
 }
 
-/** A key's value of metric i (x, Float64) and whether the key counts for it (UInt8), from its events. */
-function perKeyValue(p: Params, m: MetricSpec): { x: string; counted: string } {
-  const base = `traffic_type = ${p.string(m.trafficType)} AND event_type = ${p.string(m.eventTypeId)}${m.propertyFilter ? ` AND ${filterSql(p, m.propertyFilter)}` : ''}`
-  const value = m.valueProperty ? `visitParamExtractFloat(properties, ${p.string(m.valueProperty)})` : 'assumeNotNull(value)'
-  const hasValue = m.valueProperty ? isNumberSql(p, m.valueProperty) : 'isNotNull(value)'
+/**
+ * Metric i in SQL: the columns each event gets (c{i}: it counts; v{i}: its value, 0 without one;
+ * a{i}: it has a value; d{i}: it counts in the denominator), then a key's value x from their sums and
+ * whether the key counts for the metric.
+ */
+function metricSql(p: Params, m: MetricSpec, i: number): { columns: string[]; x: string; counted: string } {
+  const filter = m.propertyFilter ? ` AND ${filterSql(p, m.propertyFilter)}` : ''
+  const of = (eventType: string) => `traffic_type = ${p.string(m.trafficType)} AND event_type = ${p.string(eventType)}${filter}`
+  const counts = `(${of(m.eventTypeId)}) AS c${i}`
   const capped = (x: string) => (m.cap === undefined || m.cap === null ? `toFloat64(${x})` : `least(toFloat64(${x}), ${p.float(m.cap)})`)
+  const valued = () => {
+    const value = m.valueProperty ? `visitParamExtractFloat(properties, ${p.string(m.valueProperty)})` : 'assumeNotNull(value)'
+    const hasValue = m.valueProperty ? isNumberSql(p, m.valueProperty) : 'isNotNull(value)'
+    return [`(${of(m.eventTypeId)} AND ${hasValue}) AS a${i}`, `if(a${i}, toFloat64(${value}), 0) AS v${i}`]
+  }
   switch (m.type) {
     case 'count_per_key':
-      return { x: capped(`countIf(${base})`), counted: '1' }
-    case 'sum_per_key':
-      return { x: capped(`sumIf(${value}, ${base} AND ${hasValue})`), counted: '1' }
+      return { columns: [counts], x: capped(`sum(c${i})`), counted: '1' }
     case 'percent_of_keys':
-      return { x: `toFloat64(countIf(${base}) > 0)`, counted: '1' }
-    case 'average_per_key': {
-      const n = `countIf(${base} AND ${hasValue})`
-      return { x: capped(`if(${n} = 0, 0, sumIf(${value}, ${base} AND ${hasValue}) / ${n})`), counted: `toUInt8(${n} > 0)` }
-    }
-    case 'ratio_per_key': {
-      const den = `countIf(traffic_type = ${p.string(m.trafficType)} AND event_type = ${p.string(m.denominatorEventTypeId ?? '')}${m.propertyFilter ? ` AND ${filterSql(p, m.propertyFilter)}` : ''})`
-      const num = `countIf(${base})`
-      return { x: capped(`if(${den} = 0, 0, ${num} / ${den})`), counted: `toUInt8(${den} > 0)` }
-    }
+      return { columns: [counts], x: `toFloat64(sum(c${i}) > 0)`, counted: '1' }
+    case 'sum_per_key':
+      return { columns: valued(), x: capped(`sum(v${i})`), counted: '1' }
+    case 'average_per_key':
+      return { columns: valued(), x: capped(`if(sum(a${i}) = 0, 0, sum(v${i}) / sum(a${i}))`), counted: `toUInt8(sum(a${i}) > 0)` }
+    case 'ratio_per_key':
+      return {
+        columns: [counts, `(${of(m.denominatorEventTypeId ?? '')}) AS d${i}`],
+        x: capped(`if(sum(d${i}) = 0, 0, sum(c${i}) / sum(d${i}))`),
+        counted: `toUInt8(sum(d${i}) > 0)`,
+      }
   }
 }
 

@@ -138,7 +138,7 @@ export class ExperimentService {
     const srm = sampleRatio(perTreatment, weights)
 
     const sums = new Map(metricRows.map((r) => [String(r['treatment']), r]))
-    const results = metrics.map((m, i) => metricResult(m, i, treatments, baseline, sums, alpha))
+    const results = metrics.map((m, i) => metricResult(m, i, perTreatment, baseline, sums, alpha))
     // Benjamini–Hochberg over every comparison of the request (all metrics, all treatments).
     const flat = results.flatMap((r) => r.comparisons)
     const adjusted = benjaminiHochberg(flat.map((c) => c.absolute.pValue))
@@ -165,11 +165,12 @@ export class ExperimentService {
 
 type Pending = Omit<ComparisonView, 'adjustedPValue' | 'significant' | 'impact' | 'note'> & { readonly reason: string | null }
 
-function metricResult(m: Metric, i: number, treatments: readonly string[], baseline: string, sums: Map<string, Record<string, unknown>>, alpha: number) {
+function metricResult(m: Metric, i: number, exposed: Readonly<Record<string, number>>, baseline: string, sums: Map<string, Record<string, unknown>>, alpha: number) {
+  const treatments = Object.keys(exposed).sort()
   const summaries = new Map<string, Summary>()
   for (const t of treatments) {
     const r = sums.get(t)
-    const keys = Number(r?.['keys'] ?? 0)
+    const keys = exposed[t]!
     const s = { n: Number(r?.[`n${i}`] ?? 0), sum: Number(r?.[`s${i}`] ?? 0), sumSquares: Number(r?.[`q${i}`] ?? 0) }
     // Count, sum and percent metrics count every exposed key (0 without events); the others only
     // keys with a value (average) or a non-zero denominator (ratio).
