@@ -14,8 +14,7 @@ import type { Logger } from '../shared/logger.js'
 import { createMetrics, type Metrics } from '../shared/metrics.js'
 import { ClickHouseTableSink } from '../sinks/clickhouse/table.sink.js'
 import { migrate } from '../sinks/clickhouse/migrations.js'
-import { clickhouseRunner } from '../analysis/clickhouse.js'
-import { ExperimentService } from '../services/experiments.js'
+import { createExperimentService, type ExperimentService } from '../services/experiments.js'
 import { MetricService } from '../services/metrics.js'
 import { AutoResolver } from '../consumers/auto-resolve.js'
 import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
@@ -112,11 +111,7 @@ export class Container {
 
   /** Experiment results: metric definitions in Redis, read-only queries to ClickHouse. */
   get experiments(): ExperimentService {
-    return this.one('experiments', 'redis', () => {
-      const db = this.config.clickhouse.database
-      const { queryTimeoutMs: timeoutMs, maxMemoryBytes } = this.config.experiments
-      return new ExperimentService(clickhouseRunner(this.clickhouse, { timeoutMs, maxMemoryBytes }), { events: `${db}.events`, impressions: `${db}.impressions` }, this.metricService)
-    })
+    return this.one('experiments', 'redis', () => createExperimentService(this.clickhouse, this.config, this.metricService))
   }
 
   get metricService(): MetricService {

@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/store.js'
+import { runSluice } from '../support/cli.js'
 import { createTestEnv, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -315,6 +316,26 @@ describe('results against scipy and gbstats', () => {
     const res = await call('GET', `/api/v1/environments/${env}/experiments?from=${FROM - 3600_000}&to=${TO}`)
     expect(res.status).toBe(200)
     expect(res.body['flags']).toEqual([expect.objectContaining({ flag: FLAG, treatments: ['off', 'on', 'v2'], impressions: impressions.length })])
+  })
+})
+
+describe('sluice experiments', () => {
+  it('prints the same results as the API, as a table or as the JSON document', async () => {
+    const args = ['experiments', 'results', FLAG, '--environment', env, '--metric', metricIds[0]!, '--metric', metricIds[4]!, '--from', String(FROM), '--to', new Date(TO).toISOString()]
+    const api = await results(`metrics=${metricIds[0]},${metricIds[4]}&${window}`)
+    const json = await runSluice([...args, '--json'], t.env)
+    expect(json.code, json.stderr).toBe(0)
+    expect(JSON.parse(json.stdout)).toEqual(api.body)
+    const table = await runSluice(args, t.env)
+    expect(table.code, table.stderr).toBe(0)
+    expect(table.stdout).toContain(`exposed keys: ${api.body['exposure']['keys']}`)
+    expect(table.stdout).toMatch(/Purchases per user \(count_per_key, increase is good\)/)
+    expect(table.stdout).toMatch(/^on .* significant, desired/m)
+    const flags = await runSluice(['experiments', 'flags', '--environment', env, '--from', String(FROM - 3600_000), '--to', String(TO)], t.env)
+    expect(flags.stdout).toContain(`${FLAG}  off,on,v2`)
+    const bad = await runSluice([...args.slice(0, -4), '--from', String(TO), '--to', String(FROM)], t.env)
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/to must be after from/)
   })
 })
 

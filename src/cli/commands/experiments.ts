@@ -1,0 +1,129 @@
+// `sluice experiments flags|results`: the flags seen in an environment, and a flag's experiment results
+// (the same service and document as GET /api/v1/environments/<env>/experiments[/<flag>/results]).
+import { createClient } from '@clickhouse/client'
+import type { Command } from 'commander'
+import { createExperimentService, parseTime, parseWeights, type ExperimentResults, type ExperimentService } from '../../services/experiments.js'
+import { MetricService } from '../../services/metrics.js'
+import { invalid, Refusal } from '../../shared/errors.js'
+import type { Environment, Workspace } from '../../state/redis/store.js'
+import { collect, config, positiveInt, print, withServices, type CliServices } from '../context.js'
+
+const DAY_MS = 24 * 3600 * 1000
+
+async function withExperiments<T>(envId: string, fn: (x: ExperimentService, env: Environment, ws: Workspace) => Promise<T>): Promise<T> {
+  const cfg = config()
+  const clickhouse = createClient({ url: cfg.clickhouse.url, username: cfg.clickhouse.user, password: cfg.clickhouse.password, request_timeout: cfg.experiments.queryTimeoutMs + 5000 })
+  try {
+    return await withServices(async (s: CliServices) => {
+      const env = await s.state.store.environment(envId)
+      const ws = env && (await s.state.store.workspace(env.workspaceId))
+      if (!env || !ws) throw new Refusal('NOT_FOUND', `environment ${envId} not found`)
+      return fn(createExperimentService(clickhouse, cfg, new MetricService(s.state.store, s.state.metrics)), env, ws)
+    })
+  } finally {
+    await clickhouse.close()
+  }
+}
+
+function time(option: string, text: string): number {
+  const ms = parseTime(text)
+  if (!Number.isFinite(ms)) throw invalid([{ field: option, problem: 'must be epoch milliseconds or an ISO 8601 date-time' }])
+  return ms
+}
+
+const num = (x: number | null | undefined, digits = 4) => (x === null || x === undefined ? '-' : Number(x.toPrecision(digits)).toString())
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${(x * 100).toFixed(2)}%`)
+
+/** The results as a table: exposures and the sample ratio check, then per metric each treatment against the baseline. */
+export function resultLines(r: ExperimentResults): string[] {
+  const lines = [
+    `${r.flag} in ${r.environmentId}, ${r.from} to ${r.to}${r.rule === null ? '' : `, rule ${JSON.stringify(r.rule)}`}; baseline ${r.baseline}, alpha ${r.alpha}`,
+    `exposed keys: ${r.exposure.keys} (${Object.entries(r.exposure.perTreatment)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(', ')}); excluded (more than one treatment): ${r.exposure.excludedKeys}`,
+    `sample ratio: p = ${num(r.srm.pValue)}${r.srm.mismatch ? '  MISMATCH: the split of keys does not match the weights; do not trust these results' : ' (no mismatch)'}`,
+  ]
+  for (const m of r.metrics) {
+    lines.push('', `${m.name} (${m.type}, ${m.desiredDirection} is good)`)
+    lines.push(
+      [
+        'treatment'.padEnd(16),
+        'keys'.padStart(9),
+        'mean'.padStart(12),
+        'lift'.padStart(9),
+        `${Math.round((1 - r.alpha) * 100)}% interval`.padStart(22),
+        'p'.padStart(9),
+        'adj. p'.padStart(9),
+        '  impact',
+      ].join(' '),
+    )
+    for (const [t, s] of Object.entries(m.perTreatment)) {
+      const c = m.comparisons.find((x) => x.treatment === t)
+      const ci = c?.relative.ci
+      const liftOf = (x: number | null | undefined) => (c?.relative.of === 'absolute-change' ? num(x) : pct(x))
+      lines.push(
+        [
+          t.slice(0, 16).padEnd(16),
+          String(s.keys).padStart(9),
+          num(s.mean).padStart(12),
+          (c ? liftOf(c.relative.estimate) : 'baseline').padStart(9),
+          (ci ? `[${liftOf(ci[0])}, ${liftOf(ci[1])}]` : '').padStart(22),
+          (c ? num(c.absolute.pValue) : '').padStart(9),
+          (c ? num(c.adjustedPValue) : '').padStart(9),
+          c ? `  ${c.significant ? 'significant, ' : ''}${c.impact}${c.note ? ` (${c.note})` : ''}` : '',
+        ].join(' '),
+      )
+    }
+  }
+  return lines
+}
+
+export function experimentCommands(program: Command): void {
+  const experiments = program.command('experiments').description('experiment results from the impressions and events in ClickHouse')
+  experiments
+    .command('flags')
+    .description('the flags with impressions in an environment, with their treatments')
+    .requiredOption('--environment <id>', 'environment id')
+    .option('--from <time>', 'epoch ms or ISO 8601 (default: 30 days before --to)')
+    .option('--to <time>', 'epoch ms or ISO 8601 (default: now)')
+    .option('--json', 'print JSON')
+    .action(async (opts: { environment: string; from?: string; to?: string; json?: boolean }) => {
+      const to = opts.to === undefined ? Date.now() : time('--to', opts.to)
+      const from = opts.from === undefined ? to - 30 * DAY_MS : time('--from', opts.from)
+      const flags = await withExperiments(opts.environment, (x, env) => x.flags(env, from, to))
+      print(opts.json, { flags }, () => flags.map((f) => `${f.flag}  ${f.treatments.join(',')}  ~${f.keys} keys  ${f.impressions} impressions  ${f.firstImpressionAt} .. ${f.lastImpressionAt}`))
+    })
+  experiments
+    .command('results <flag>')
+    .description('per metric, each treatment against the baseline (Welch t-tests, Benjamini–Hochberg), and the sample ratio check')
+    .requiredOption('--environment <id>', 'environment id')
+    .requiredOption('--metric <id>', 'a metric id of the environment’s workspace (repeat for several)', collect)
+    .requiredOption('--from <time>', 'window start, epoch ms or ISO 8601')
+    .requiredOption('--to <time>', 'window end, epoch ms or ISO 8601')
+    .option('--baseline <treatment>', 'the treatment compared against (default off)')
+    .option('--alpha <alpha>', 'significance level (default 0.05)', Number)
+    .option('--weights <weights>', 'expected shares, e.g. on:50,off:50 (default equal)')
+    .option('--rule <label>', 'only keys exposed by this targeting rule')
+    .option('--min-keys <n>', 'keys per treatment below which nothing is called significant (default 355)', positiveInt)
+    .option('--json', 'print the results document')
+    .action(
+      async (
+        flag: string,
+        opts: { environment: string; metric: string[]; from: string; to: string; baseline?: string; alpha?: number; weights?: string; rule?: string; minKeys?: number; json?: boolean },
+      ) => {
+        const req = {
+          flag,
+          metricIds: opts.metric,
+          from: time('--from', opts.from),
+          to: time('--to', opts.to),
+          baseline: opts.baseline,
+          alpha: opts.alpha,
+          weights: opts.weights === undefined ? undefined : parseWeights(opts.weights),
+          rule: opts.rule,
+          minKeys: opts.minKeys,
+        }
+        const results = await withExperiments(opts.environment, (x, env, ws) => x.results(ws, env, req))
+        print(opts.json, results, () => resultLines(results))
+      },
+    )
+}
