@@ -111,7 +111,7 @@ export class Container {
 
   /** Experiment results: metric definitions in Redis, read-only queries to ClickHouse. */
   get experiments(): ExperimentService {
-    return this.one('experiments', 'redis', () => createExperimentService(this.clickhouse, this.config, this.metricService))
+    return this.one('experiments', 'redis', () => createExperimentService(this.clickhouse, analysisSettings(this.config), this.metricService))
   }
 
   get metricService(): MetricService {
@@ -167,6 +167,11 @@ export class Container {
     // A client that never connected (its process failed before) is only dropped.
     if (this.has('redis')) await (this.redis.status === 'wait' ? this.redis.disconnect() : this.redis.quit().catch(() => this.redis.disconnect()))
   }
+}
+
+/** Where experiment results read, and their limits (the admin role and `sluice experiments`). */
+export function analysisSettings(config: Config): { database: string; timeoutMs: number; maxMemoryBytes: number } {
+  return { database: config.clickhouse.database, timeoutMs: config.experiments.queryTimeoutMs, maxMemoryBytes: config.experiments.maxMemoryBytes }
 }
 
 /** Routes @clickhouse/client's own log lines into pino. Its errors are warnings here: the caller

@@ -3,8 +3,7 @@
 // sums of each metric's per-key values), and the statistics over their sums.
 import { exposureQuery, experimentsQuery, metricsQuery, type MetricType, type Tables, type Window } from '../analysis/queries.js'
 import type { ClickHouseClient } from '@clickhouse/client'
-import { clickhouseRunner, type QueryRunner } from '../analysis/clickhouse.js'
-import type { Config } from '../config/index.js'
+import { clickhouseRunner, type AnalysisLimits, type QueryRunner } from '../analysis/clickhouse.js'
 import { benjaminiHochberg, meanSummary, proportionSummary, sampleRatio, welch, type Comparison, type Summary } from '../analysis/statistics.js'
 import { invalid, Refusal } from '../shared/errors.js'
 import type { Metric } from '../state/redis/metrics.js'
@@ -85,11 +84,10 @@ export interface FlagSeen {
   readonly lastImpressionAt: string
 }
 
-/** The service over the configured database's tables, with the configured query limits (the admin role and `sluice experiments` alike). */
-export function createExperimentService(client: ClickHouseClient, config: Pick<Config, 'clickhouse' | 'experiments'>, metrics: MetricService): ExperimentService {
-  const db = config.clickhouse.database
-  const { queryTimeoutMs: timeoutMs, maxMemoryBytes } = config.experiments
-  return new ExperimentService(clickhouseRunner(client, { timeoutMs, maxMemoryBytes }), { events: `${db}.events`, impressions: `${db}.impressions` }, metrics)
+/** The service over the tables of `database`, with the query limits (the admin role and `sluice experiments` alike). */
+export function createExperimentService(client: ClickHouseClient, settings: { database: string } & AnalysisLimits, metrics: MetricService): ExperimentService {
+  const db = settings.database
+  return new ExperimentService(clickhouseRunner(client, settings), { events: `${db}.events`, impressions: `${db}.impressions` }, metrics)
 }
 
 export class ExperimentService {

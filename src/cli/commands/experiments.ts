@@ -2,6 +2,7 @@
 // (the same service and document as GET /api/v1/environments/<env>/experiments[/<flag>/results]).
 import { createClient } from '@clickhouse/client'
 import type { Command } from 'commander'
+import { analysisSettings } from '../../app/container.js'
 import { createExperimentService, parseTime, parseWeights, type ExperimentResults, type ExperimentService } from '../../services/experiments.js'
 import { MetricService } from '../../services/metrics.js'
 import { invalid, Refusal } from '../../shared/errors.js'
@@ -18,7 +19,7 @@ async function withExperiments<T>(envId: string, fn: (x: ExperimentService, env:
       const env = await s.state.store.environment(envId)
       const ws = env && (await s.state.store.workspace(env.workspaceId))
       if (!env || !ws) throw new Refusal('NOT_FOUND', `environment ${envId} not found`)
-      return fn(createExperimentService(clickhouse, cfg, new MetricService(s.state.store, s.state.metrics)), env, ws)
+      return fn(createExperimentService(clickhouse, analysisSettings(cfg), new MetricService(s.state.store, s.state.metrics)), env, ws)
     })
   } finally {
     await clickhouse.close()
