@@ -3,7 +3,7 @@
 // throws is an AppError: retriable (503 to an HTTP caller) for an unreachable, slow or overloaded
 // server or a table not created yet; our own bug otherwise.
 import type { ClickHouseClient } from '@clickhouse/client'
-import { AppError, clickhouseCode, fromClickHouse } from '../shared/errors.js'
+import { AppError, clickhouseCode, fromClickHouse, messageOf } from '../shared/errors.js'
 import { bind, type Query } from './sql.js'
 
 export interface AnalysisLimits {
@@ -14,6 +14,10 @@ export interface AnalysisLimits {
 export type QueryRunner = (query: Query) => Promise<Record<string, unknown>[]>
 
 const UNKNOWN_TABLE = 60
+const UNKNOWN_IDENTIFIER = 47
+const SYNTAX_ERROR = 62
+const TIMEOUT_EXCEEDED = 159
+const MEMORY_LIMIT_EXCEEDED = 241
 
 export function clickhouseRunner(client: ClickHouseClient, limits: AnalysisLimits): QueryRunner {
   return async (query) => {
@@ -29,8 +33,17 @@ export function clickhouseRunner(client: ClickHouseClient, limits: AnalysisLimit
     } catch (err) {
       if ((err as Error | null)?.name === 'AbortError' || (err as Error | null)?.name === 'TimeoutError')
         throw new AppError('SINK_UNAVAILABLE', `clickhouse did not answer within ${limits.timeoutMs + 2000} ms`, true, { cause: err })
-      if (clickhouseCode(err) === UNKNOWN_TABLE)
-        throw new AppError('SINK_UNAVAILABLE', 'clickhouse has no impressions or events tables yet (a process of the events role creates them)', true, { cause: err })
+      const code = clickhouseCode(err)
+      if (code === UNKNOWN_TABLE) throw new AppError('SINK_UNAVAILABLE', 'clickhouse has no impressions or events tables yet (a process of the events role creates them)', true, { cause: err })
+      if (code === TIMEOUT_EXCEEDED || code === MEMORY_LIMIT_EXCEEDED)
+        throw new AppError(
+          'SINK_UNAVAILABLE',
+          `clickhouse stopped the query at its ${code === TIMEOUT_EXCEEDED ? 'time' : 'memory'} limit (SLUICE_EXPERIMENT_QUERY_TIMEOUT_MS, SLUICE_EXPERIMENT_MAX_MEMORY_BYTES): narrow the window or raise the limit`,
+          true,
+          { cause: err },
+        )
+      // A query ClickHouse cannot parse or run is a bug of its builder: a 500, never retried.
+      if (code === SYNTAX_ERROR || code === UNKNOWN_IDENTIFIER) throw new Error(`experiment query refused by clickhouse: ${messageOf(err)}`, { cause: err })
       throw fromClickHouse(err)
     }
   }

@@ -48,23 +48,12 @@ export interface Tables {
   readonly impressions: string
 }
 
-/** Keys per treatment and the keys excluded for showing more than one treatment. */
-export function exposureQuery(tables: Tables, w: Window): Query {
-  const p = new Params()
-  const exposures = exposuresSql(p, tables, w)
-  return p.query(
-    `SELECT if(treatments = 1, exposed, '') AS treatment, count() AS keys
-     FROM (${exposures})
-     GROUP BY treatment
-     ORDER BY treatment`,
-  )
-}
-
 /**
- * One row per treatment with keys that have attributed events: per metric i, n{i} (keys counted), s{i}
- * (Σx) and q{i} (Σx²) over those keys. Keys without events count as 0 in count, sum and percent
- * metrics: their n is the treatment's exposed keys (exposureQuery). Each event's part in each metric
- * is worked out before the join, so only numbers travel through it.
+ * One row per treatment of the exposed keys ('' for the keys excluded for showing more than one):
+ * keys, and per metric i n{i} (keys counted), s{i} (Σx) and q{i} (Σx²). One statement, so the key
+ * counts and the sums come from the same impressions. Keys without attributed events are 0 in count,
+ * sum and percent metrics (counted in n{i}) and absent from average and ratio ones. Each event's part
+ * in each metric is worked out before the join, so only numbers travel through it.
  */
 export function metricsQuery(tables: Tables, w: Window, metrics: readonly MetricSpec[]): Query {
   const p = new Params()
@@ -75,7 +64,7 @@ export function metricsQuery(tables: Tables, w: Window, metrics: readonly Metric
     const { columns, x, counted } = metricSql(p, m, i)
     eventColumns.push(...columns)
     perKey.push(`${x} AS x${i}`, `${counted} AS k${i}`)
-    outer.push(`countIf(k${i} = 1) AS n${i}`, `sumIf(x${i}, k${i} = 1) AS s${i}`, `sumIf(x${i} * x${i}, k${i} = 1) AS q${i}`)
+    outer.push(`countIf(${counted === '1' ? '1' : `k${i} = 1`}) AS n${i}`, `sumIf(x${i}, k${i} = 1) AS s${i}`, `sumIf(x${i} * x${i}, k${i} = 1) AS q${i}`)
   })
   const trafficTypes = [...new Set(metrics.map((m) => m.trafficType))]
   const eventTypes = [...new Set(metrics.flatMap((m) => [m.eventTypeId, ...(m.denominatorEventTypeId ? [m.denominatorEventTypeId] : [])]))]
@@ -88,17 +77,17 @@ export function metricsQuery(tables: Tables, w: Window, metrics: readonly Metric
       AND traffic_type IN ${p.strings(trafficTypes)}
       AND timestamp BETWEEN toDateTime(${p.int(Math.floor(lo / 1000))}) AND toDateTime(${p.int(Math.ceil(hi / 1000))})
       AND timestamp_ms BETWEEN ${p.int(lo)} AND ${p.int(hi)}`
-  return p.query(
-    `SELECT exposed AS treatment, ${outer.join(', ')}
-     FROM (
-       SELECT key, any(exposed) AS exposed, ${perKey.join(', ')}
+  const keyed = `SELECT key, ${perKey.join(', ')}
        FROM (${events})
        ALL INNER JOIN (${exposuresSql(p, tables, w, true)}) USING key
        WHERE timestamp_ms >= first_ms - ${ATTRIBUTION_MS}
-       GROUP BY key
-     )
-     GROUP BY exposed
-     ORDER BY exposed`,
+       GROUP BY key`
+  return p.query(
+    `SELECT if(treatments = 1, exposed, '') AS treatment, count() AS keys, ${outer.join(', ')}
+     FROM (${exposuresSql(p, tables, w)})
+     ANY LEFT JOIN (${keyed}) USING key
+     GROUP BY treatment
+     ORDER BY treatment`,
   )
 }
 
@@ -106,7 +95,7 @@ export function metricsQuery(tables: Tables, w: Window, metrics: readonly Metric
 export function experimentsQuery(tables: Tables, environmentId: string, from: number, to: number, limit: number): Query {
   const p = new Params()
   return p.query(
-    `SELECT flag, groupUniqArray(treatment) AS treatments, uniq(key) AS keys, count() AS impressions,
+    `SELECT flag, arraySlice(groupUniqArray(treatment), 1, 50) AS treatments, uniq(key) AS keys, count() AS impressions,
             min(time_ms) AS firstImpressionMs, max(time_ms) AS lastImpressionMs
      FROM ${tables.impressions}
      WHERE ${windowWhere(p, environmentId, from, to)}
@@ -176,19 +165,16 @@ function isNumberSql(p: Params, name: string): string {
   return `match(visitParamExtractRaw(properties, ${p.string(name)}), '^-?[0-9]')`
 }
 
+/**
+ * An event passes a filter when it has the property with a value of the filter value's type (a JSON
+ * string, number or boolean) and the comparison holds; an event without it, or with another type,
+ * passes none (not_equals included).
+ */
 function filterSql(p: Params, f: PropertyFilter): string {
   const name = p.string(f.property)
-  if (typeof f.value === 'boolean') {
-    const raw = `visitParamExtractRaw(properties, ${name}) = ${p.string(String(f.value))}`
-    return f.operator === 'not_equals' ? `NOT (${raw})` : raw
-  }
-  if (typeof f.value === 'number') {
-    const op = { equals: '=', not_equals: '!=', greater_than: '>', less_than: '<' }[f.operator]
-    return `(${isNumberSql(p, f.property)} AND visitParamExtractFloat(properties, ${name}) ${op} ${p.float(f.value)})`
-  }
-  const text = `visitParamExtractString(properties, ${name})`
-  const has = `visitParamHas(properties, ${name})`
-  if (f.operator === 'equals') return `(${has} AND ${text} = ${p.string(f.value)})`
-  if (f.operator === 'not_equals') return `NOT (${has} AND ${text} = ${p.string(f.value)})`
-  return `(${has} AND ${text} ${f.operator === 'greater_than' ? '>' : '<'} ${p.string(f.value)})`
+  const raw = `visitParamExtractRaw(properties, ${name})`
+  if (typeof f.value === 'boolean') return `(${raw} IN ('true', 'false') AND ${raw} ${f.operator === 'equals' ? '=' : '!='} ${p.string(String(f.value))})`
+  const op = { equals: '=', not_equals: '!=', greater_than: '>', less_than: '<' }[f.operator]
+  if (typeof f.value === 'number') return `(${isNumberSql(p, f.property)} AND visitParamExtractFloat(properties, ${name}) ${op} ${p.float(f.value)})`
+  return `(substring(${raw}, 1, 1) = '"' AND visitParamExtractString(properties, ${name}) ${op} ${p.string(f.value)})`
 }

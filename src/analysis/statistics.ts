@@ -69,10 +69,12 @@ export function welch(a: Summary, b: Summary, alpha: number): Comparison {
     degreesOfFreedom: null,
     reason,
   })
+  if (![a.n, a.mean, a.variance, b.n, b.mean, b.variance].every(Number.isFinite)) return none('the values are too large: their sums overflow a double (cap the metric)')
   if (a.n < 2 || b.n < 2) return none('each treatment needs at least 2 keys with a value')
   const va = a.variance / a.n
   const vb = b.variance / b.n
   if (va + vb === 0) return none('both treatments have zero variance')
+  if (!Number.isFinite(va + vb)) return none('the values are too large: their sums overflow a double (cap the metric)')
   const dof = (va + vb) ** 2 / (va ** 2 / (a.n - 1) + vb ** 2 / (b.n - 1))
   const absVariance = va + vb
   const relVariance = a.mean === 0 ? absVariance : b.variance / (b.n * a.mean ** 2) + (a.variance * b.mean ** 2) / (a.n * a.mean ** 4)
@@ -93,11 +95,11 @@ function tTest(estimate: number, variance: number, dof: number, alpha: number): 
 }
 
 /**
- * Benjamini–Hochberg adjusted p-values, in the order given (nulls stay null and are not counted):
+ * Benjamini–Hochberg adjusted p-values, in the order given (nulls and non-numbers stay null and are not counted):
  * p(i)·m/i, made monotone from the largest down, capped at 1.
  */
 export function benjaminiHochberg(pValues: readonly (number | null)[]): (number | null)[] {
-  const ranked = pValues.flatMap((p, index) => (p === null ? [] : [{ p, index }])).sort((x, y) => x.p - y.p)
+  const ranked = pValues.flatMap((p, index) => (p === null || !Number.isFinite(p) ? [] : [{ p, index }])).sort((x, y) => x.p - y.p)
   const m = ranked.length
   const adjusted: (number | null)[] = pValues.map(() => null)
   let running = 1
@@ -123,9 +125,11 @@ export interface SampleRatio {
  */
 export function sampleRatio(observed: Readonly<Record<string, number>>, weights: Readonly<Record<string, number>>): SampleRatio {
   const names = Object.keys(weights)
-  const totalWeight = names.reduce((s, t) => s + weights[t]!, 0)
+  // Scaled by the largest first, so no sum of weights overflows.
+  const largest = Math.max(...names.map((t) => weights[t]!))
+  const totalWeight = names.reduce((s, t) => s + weights[t]! / largest, 0)
   const total = names.reduce((s, t) => s + (observed[t] ?? 0), 0)
-  const expected = Object.fromEntries(names.map((t) => [t, weights[t]! / totalWeight]))
+  const expected = Object.fromEntries(names.map((t) => [t, weights[t]! / largest / totalWeight]))
   let chiSquared = 0
   for (const t of names) {
     const e = expected[t]! * total

@@ -1,7 +1,7 @@
 // Experiment results as a use case, whoever asks (the results API or `sluice experiments`): the
 // request's rules (window, alpha, weights, baseline, limits), the two queries (exposures; per-treatment
 // sums of each metric's per-key values), and the statistics over their sums.
-import { exposureQuery, experimentsQuery, metricsQuery, type MetricType, type Tables, type Window } from '../analysis/queries.js'
+import { experimentsQuery, metricsQuery, type MetricType, type Tables, type Window } from '../analysis/queries.js'
 import type { ClickHouseClient } from '@clickhouse/client'
 import { clickhouseRunner, type AnalysisLimits, type QueryRunner } from '../analysis/clickhouse.js'
 import { benjaminiHochberg, meanSummary, proportionSummary, sampleRatio, welch, type Comparison, type Summary } from '../analysis/statistics.js'
@@ -97,11 +97,13 @@ export class ExperimentService {
     private readonly metrics: MetricService,
   ) {}
 
-  /** The flags with impressions in the environment within [from, to], with their treatments. */
-  async flags(env: Environment, from: number, to: number): Promise<FlagSeen[]> {
+  /** The flags with impressions in the environment within [from, to] (default: the 30 days before now), with their treatments. */
+  async flags(env: Environment, fromText?: string, toText?: string): Promise<{ from: number; to: number; flags: FlagSeen[] }> {
+    const to = toText === undefined ? Date.now() : parseTime('to', toText)
+    const from = fromText === undefined ? to - 30 * 24 * 3600 * 1000 : parseTime('from', fromText)
     checkWindow(from, to)
     const rows = await this.run(experimentsQuery(this.tables, env.id, from, to, MAX_FLAGS_LISTED))
-    return rows.map((r) => ({
+    const flags = rows.map((r) => ({
       flag: String(r['flag']),
       treatments: (r['treatments'] as string[]).slice().sort(),
       keys: Number(r['keys']),
@@ -109,6 +111,7 @@ export class ExperimentService {
       firstImpressionAt: new Date(Number(r['firstImpressionMs'])).toISOString(),
       lastImpressionAt: new Date(Number(r['lastImpressionMs'])).toISOString(),
     }))
+    return { from, to, flags }
   }
 
   async results(ws: Workspace, env: Environment, req: ResultsRequest): Promise<ExperimentResults> {
@@ -117,35 +120,43 @@ export class ExperimentService {
     checkRequest(req, alpha, minKeys)
     const metrics = await this.metrics.many(ws, req.metricIds)
     const window: Window = { environmentId: env.id, flag: req.flag, from: req.from, to: req.to, rule: req.rule }
-    const [exposureRows, metricRows] = await Promise.all([this.run(exposureQuery(this.tables, window)), this.run(metricsQuery(this.tables, window, metrics))])
+    const rows = await this.run(metricsQuery(this.tables, window, metrics))
 
     let excludedKeys = 0
     // Treatment names come from SDKs: records keyed by them have no prototype.
     const perTreatment: Record<string, number> = Object.create(null) as Record<string, number>
-    for (const r of exposureRows) {
-      if (r['treatment'] === '') excludedKeys = Number(r['keys'])
-      else perTreatment[String(r['treatment'])] = Number(r['keys'])
+    const sums = new Map<string, Record<string, unknown>>()
+    for (const r of rows) {
+      const t = String(r['treatment'])
+      if (t === '') excludedKeys = Number(r['keys'])
+      else {
+        perTreatment[t] = Number(r['keys'])
+        sums.set(t, r)
+      }
     }
-    const treatments = Object.keys(perTreatment).sort()
+    const seenTreatments = Object.keys(perTreatment).sort()
     const where = `in environment ${env.id} between ${iso(req.from)} and ${iso(req.to)}${req.rule === undefined ? '' : ` under rule ${JSON.stringify(req.rule)}`}`
-    if (treatments.length === 0 && excludedKeys === 0) throw new Refusal('NOT_FOUND', `flag ${req.flag} has no impressions ${where}`)
-    if (treatments.length > MAX_TREATMENTS) throw new Refusal('INVALID', `flag ${req.flag} shows ${treatments.length} treatments ${where}; results compare at most ${MAX_TREATMENTS}`)
-    const seen = (t: string) => treatments.includes(t)
-    const baseline = req.baseline ?? (seen('off') ? 'off' : undefined)
-    if (baseline === undefined) throw invalid([{ field: 'baseline', problem: `is required (no treatment is called off); the treatments are ${treatments.join(', ')}` }])
-    if (!seen(baseline))
-      throw invalid([
-        { field: 'baseline', problem: `${JSON.stringify(baseline)} is not a treatment of flag ${req.flag} ${where}; they are ${treatments.join(', ') || 'none (every key saw more than one)'}` },
-      ])
-    const weights = req.weights ?? Object.fromEntries(treatments.map((t) => [t, 1]))
+    if (seenTreatments.length === 0 && excludedKeys === 0) throw new Refusal('NOT_FOUND', `flag ${req.flag} has no impressions ${where}`)
+    const seen = (t: string) => Object.hasOwn(perTreatment, t)
+    // The weights name the treatments analysed (others seen are only counted); by default all of them.
+    if (req.weights === undefined && seenTreatments.length > MAX_TREATMENTS)
+      throw invalid([{ field: 'weights', problem: `are required: flag ${req.flag} shows ${seenTreatments.length} treatments ${where}; name at most ${MAX_TREATMENTS} to compare` }])
+    const weights = req.weights ?? Object.fromEntries(seenTreatments.map((t) => [t, 1]))
     const unknown = Object.keys(weights).filter((t) => !seen(t))
-    if (unknown.length > 0) throw invalid([{ field: 'weights', problem: `names ${unknown.map((t) => JSON.stringify(t)).join(', ')}, not a treatment ${where}; they are ${treatments.join(', ')}` }])
-    const unweighted = treatments.filter((t) => weights[t] === undefined)
-    if (unweighted.length > 0) throw invalid([{ field: 'weights', problem: `gives no weight to ${unweighted.join(', ')}, seen ${where}` }])
+    if (unknown.length > 0)
+      throw invalid([{ field: 'weights', problem: `names ${unknown.map((t) => JSON.stringify(t.slice(0, 64))).join(', ')}, not a treatment ${where}; they are ${seenTreatments.join(', ')}` }])
+    const treatments = Object.keys(weights).sort()
+    const baseline = req.baseline ?? (treatments.includes('off') ? 'off' : undefined)
+    if (baseline === undefined) throw invalid([{ field: 'baseline', problem: `is required (no treatment is called off); the treatments are ${treatments.join(', ')}` }])
+    if (!treatments.includes(baseline))
+      throw invalid([
+        {
+          field: 'baseline',
+          problem: `${JSON.stringify(baseline.slice(0, 64))} is not a treatment of flag ${req.flag} ${where}${req.weights ? ' given a weight' : ''}; they are ${treatments.join(', ') || 'none (every key saw more than one)'}`,
+        },
+      ])
     const srm = sampleRatio(perTreatment, weights)
-
-    const sums = new Map(metricRows.map((r) => [String(r['treatment']), r]))
-    const results = metrics.map((m, i) => metricResult(m, i, perTreatment, baseline, sums, alpha))
+    const results = metrics.map((m, i) => metricResult(m, i, treatments, baseline, sums, alpha))
     // Benjamini–Hochberg over every comparison of the request (all metrics, all treatments).
     const flat = results.flatMap((r) => r.comparisons)
     const adjusted = benjaminiHochberg(flat.map((c) => c.absolute.pValue))
@@ -163,7 +174,7 @@ export class ExperimentService {
       baseline,
       alpha,
       minKeys,
-      exposure: { keys: treatments.reduce((s, t) => s + perTreatment[t]!, 0), perTreatment, excludedKeys },
+      exposure: { keys: seenTreatments.reduce((s, t) => s + perTreatment[t]!, 0), perTreatment, excludedKeys },
       srm: { pValue: srm.pValue, chiSquared: srm.chiSquared, mismatch: srm.pValue < SRM_THRESHOLD, expected: srm.expected },
       metrics: metricsOut,
     }
@@ -172,18 +183,14 @@ export class ExperimentService {
 
 type Pending = Omit<ComparisonView, 'adjustedPValue' | 'significant' | 'impact' | 'note'> & { readonly reason: string | null }
 
-function metricResult(m: Metric, i: number, exposed: Readonly<Record<string, number>>, baseline: string, sums: Map<string, Record<string, unknown>>, alpha: number) {
-  const treatments = Object.keys(exposed).sort()
+function metricResult(m: Metric, i: number, treatments: readonly string[], baseline: string, sums: Map<string, Record<string, unknown>>, alpha: number) {
   const summaries = new Map<string, Summary>()
   for (const t of treatments) {
-    const r = sums.get(t)
-    const keys = exposed[t]!
-    const s = { n: Number(r?.[`n${i}`] ?? 0), sum: Number(r?.[`s${i}`] ?? 0), sumSquares: Number(r?.[`q${i}`] ?? 0) }
-    // Count, sum and percent metrics count every exposed key (0 without events); the others only
-    // keys with a value (average) or a non-zero denominator (ratio).
-    const every = m.type === 'count_per_key' || m.type === 'sum_per_key' || m.type === 'percent_of_keys'
-    const n = every ? keys : s.n
-    summaries.set(t, m.type === 'percent_of_keys' ? proportionSummary({ n, sum: s.sum }) : meanSummary({ ...s, n }))
+    const r = sums.get(t)!
+    // A sum beyond a double comes back as null (ClickHouse writes inf so): kept as NaN, never as 0.
+    const number = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : Number.NaN)
+    const s = { n: number(r[`n${i}`]), sum: number(r[`s${i}`]), sumSquares: number(r[`q${i}`]) }
+    summaries.set(t, m.type === 'percent_of_keys' ? proportionSummary(s) : meanSummary(s))
   }
   const perTreatment = Object.fromEntries([...summaries].map(([t, s]) => [t, { keys: s.n, mean: s.mean, variance: s.variance, sum: s.sum }]))
   const base = summaries.get(baseline)!
@@ -209,17 +216,19 @@ function checkRequest(req: ResultsRequest, alpha: number, minKeys: number): void
   checkWindow(req.from, req.to)
   const problems = []
   if (req.flag.length === 0 || req.flag.length > MAX_NAME) problems.push({ field: 'flag', problem: `must be 1 to ${MAX_NAME} characters` })
-  if (req.metricIds.length === 0) problems.push({ field: 'metrics', problem: 'must name at least one metric id' })
+  if (req.metricIds.length === 0 || req.metricIds.some((id) => id === '')) problems.push({ field: 'metrics', problem: 'must be metric ids separated by commas, none empty' })
   if (req.metricIds.length > MAX_METRICS_PER_REQUEST) problems.push({ field: 'metrics', problem: `names ${req.metricIds.length} metrics; at most ${MAX_METRICS_PER_REQUEST} per request` })
   if (new Set(req.metricIds).size !== req.metricIds.length) problems.push({ field: 'metrics', problem: 'names a metric twice' })
-  if (!(alpha > 0 && alpha < 0.5)) problems.push({ field: 'alpha', problem: 'must be above 0 and below 0.5' })
+  if (!(alpha >= 1e-6 && alpha < 0.5)) problems.push({ field: 'alpha', problem: 'must be at least 0.000001 and below 0.5' })
   if (!Number.isSafeInteger(minKeys) || minKeys < 2) problems.push({ field: 'minKeys', problem: 'must be an integer of at least 2' })
-  if (req.rule !== undefined && (req.rule.length > MAX_NAME || !req.rule.isWellFormed())) problems.push({ field: 'rule', problem: `must be well-formed text of at most ${MAX_NAME} characters` })
+  if (req.rule !== undefined && (req.rule === '' || req.rule.length > MAX_NAME || !req.rule.isWellFormed()))
+    problems.push({ field: 'rule', problem: `must be well-formed text of 1 to ${MAX_NAME} characters` })
   if (req.baseline !== undefined && (req.baseline.length === 0 || req.baseline.length > MAX_NAME)) problems.push({ field: 'baseline', problem: `must be 1 to ${MAX_NAME} characters` })
   if (req.weights !== undefined) {
     const entries = Object.entries(req.weights)
     if (entries.length === 0 || entries.length > MAX_TREATMENTS) problems.push({ field: 'weights', problem: `must give 1 to ${MAX_TREATMENTS} treatments a weight` })
     for (const [t, w] of entries) if (!(Number.isFinite(w) && w > 0)) problems.push({ field: 'weights', problem: `weight of ${JSON.stringify(t.slice(0, 64))} must be a positive number` })
+    if (entries.some(([t]) => t === '' || t.length > MAX_NAME)) problems.push({ field: 'weights', problem: `treatment names must be 1 to ${MAX_NAME} characters` })
   }
   if (problems.length > 0) throw invalid(problems, 'invalid results request')
 }
@@ -234,11 +243,11 @@ function checkWindow(from: number, to: number): void {
   if (problems.length > 0) throw invalid(problems, 'invalid window')
 }
 
-/** A time given as epoch ms (digits) or ISO 8601; NaN when it is neither. */
-export function parseTime(text: string): number {
-  if (/^\d{1,13}$/.test(text)) return Number(text)
-  if (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) return NaN
-  return Date.parse(text)
+/** A time given as epoch ms (digits) or ISO 8601 (a date alone is UTC midnight; a date-time needs its offset); INVALID naming the field otherwise. */
+export function parseTime(field: string, text: string): number {
+  const ms = /^\d{1,13}$/.test(text) ? Number(text) : /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2}))?$/.test(text) ? Date.parse(text) : Number.NaN
+  if (!Number.isFinite(ms)) throw invalid([{ field, problem: 'must be epoch milliseconds or an ISO 8601 date-time with its offset (Z or ±hh:mm)' }])
+  return ms
 }
 
 /** `on:50,off:50` as weights; INVALID naming the entry that is not `<treatment>:<positive number>`. */

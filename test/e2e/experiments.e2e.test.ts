@@ -312,6 +312,67 @@ describe('results against scipy and gbstats', () => {
     expect(few['note']).toMatch(/fewer than 2000 keys in off and on/)
   })
 
+  it('analyses only the treatments the weights name, still counting the others', async () => {
+    const res = await results(`metrics=${metricIds[0]}&${window}&weights=off:1,on:1`)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    const want = expected()
+    expect(res.body['exposure']['perTreatment']).toEqual(want.exposure)
+    expect(Object.keys(res.body['srm']['expected']).sort()).toEqual(['off', 'on'])
+    expect(Object.keys(res.body['metrics'][0]['perTreatment']).sort()).toEqual(['off', 'on'])
+    expect((res.body['metrics'][0]['comparisons'] as Json[]).map((c) => c['treatment'])).toEqual(['on'])
+  })
+
+  it('compares properties by type: a number filter skips events without the property, a string filter never matches numbers', async () => {
+    const path = `/api/v1/workspaces/${demo.workspaceId}/metrics`
+    const seats = await call('POST', path, {
+      name: 'Purchases of 3+ seats',
+      trafficType: 'user',
+      eventTypeId: 'purchase',
+      type: 'count_per_key',
+      propertyFilter: { property: 'seats', operator: 'greater_than', value: 2 },
+      desiredDirection: 'increase',
+    })
+    const free = await call('POST', path, {
+      name: 'Non-pro purchases',
+      trafficType: 'user',
+      eventTypeId: 'purchase',
+      type: 'count_per_key',
+      propertyFilter: { property: 'plan', operator: 'not_equals', value: 'pro' },
+      desiredDirection: 'increase',
+    })
+    const text = await call('POST', path, {
+      name: 'Seats as text',
+      trafficType: 'user',
+      eventTypeId: 'purchase',
+      type: 'count_per_key',
+      propertyFilter: { property: 'seats', operator: 'equals', value: '3' },
+      desiredDirection: 'increase',
+    })
+    const res = await results(`metrics=${seats.body['id']},${free.body['id']},${text.body['id']}&${window}`)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    // Counted here from what was sent: exposed keys' purchases in the attribution span.
+    const want = expected()
+    const exposedFirst = new Map<string, number>()
+    for (const i of impressions) if (i.m >= FROM && i.m <= TO) exposedFirst.set(i.k, Math.min(exposedFirst.get(i.k) ?? Infinity, i.m))
+    const treatmentOf = new Map(impressions.filter((i) => i.m >= FROM && i.m <= TO).map((i) => [i.k, i.t]))
+    const excluded = new Set([...exposedFirst.keys()].filter((k) => new Set(impressions.filter((i) => i.k === k && i.m >= FROM && i.m <= TO).map((i) => i.t)).size > 1))
+    const sums = [{}, {}, {}] as Record<string, number>[]
+    for (const e of events) {
+      const first = exposedFirst.get(e.key)
+      if (first === undefined || excluded.has(e.key) || e.trafficTypeName !== 'user' || e.eventTypeId !== 'purchase' || e.timestamp < first - 15 * MIN || e.timestamp > TO + 15 * MIN) continue
+      const t = treatmentOf.get(e.key)!
+      const p = e.properties ?? {}
+      if (typeof p['seats'] === 'number' && p['seats'] > 2) sums[0]![t] = (sums[0]![t] ?? 0) + 1
+      if (typeof p['plan'] === 'string' && p['plan'] !== 'pro') sums[1]![t] = (sums[1]![t] ?? 0) + 1
+    }
+    ;(res.body['metrics'] as Json[]).forEach((m, i) => {
+      for (const t of TREATMENTS) {
+        expect(m['perTreatment'][t]['sum'], `${m['name']} ${t}`).toBe(sums[i]![t] ?? 0)
+        expect(m['perTreatment'][t]['keys']).toBe(want.exposure[t])
+      }
+    })
+  })
+
   it('lists the flags seen in the environment with their treatments', async () => {
     const res = await call('GET', `/api/v1/environments/${env}/experiments?from=${FROM - 3600_000}&to=${TO}`)
     expect(res.status).toBe(200)
@@ -415,7 +476,12 @@ describe('bad input', () => {
       ['1,000 metrics', `metrics=${Array.from({ length: 1000 }, (_, i) => `m${i}`).join(',')}&${window}`, 400, /at most 20 per request/],
       ['baseline not in the data', `${m}&${window}&baseline=control`, 400, /"control" is not a treatment/],
       ['weights naming an unknown treatment', `${m}&${window}&weights=off:1,on:1,v2:1,v3:1`, 400, /"v3", not a treatment/],
-      ['weights leaving one out', `${m}&${window}&weights=off:1,on:1`, 400, /gives no weight to v2/],
+      ['weights leaving out the default baseline', `${m}&${window}&weights=on:1,v2:1`, 400, /baseline is required \(no treatment is called off\); the treatments are on, v2/],
+      ['a baseline without a weight', `${m}&${window}&weights=on:1,v2:1&baseline=off`, 400, /"off" is not a treatment .* given a weight/],
+      ['an empty metric id', `metrics=${metricIds[0]},,${metricIds[1]}&${window}`, 400, /none empty/],
+      ['a date-time without its offset', `${m}&from=2025-11-24T16:00:00&to=${TO}`, 400, /from must be epoch milliseconds or an ISO 8601 date-time with its offset/],
+      ['an empty rule', `${m}&${window}&rule=`, 400, /rule/],
+      ['alpha too small', `${m}&${window}&alpha=0.000000001`, 400, /alpha/],
       ['bad weights', `${m}&${window}&weights=off:-1,on:1,v2:1`, 400, /not <treatment>:<positive number>/],
       ['alpha', `${m}&${window}&alpha=0.7`, 400, /alpha/],
     ]

@@ -29,7 +29,6 @@ export interface ExperimentRoutesOptions {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
-const DAY_MS = 24 * 3600 * 1000
 
 export function metricView(m: MetricRecord) {
   return { ...m, createdAt: iso(m.createdAt), updatedAt: iso(m.updatedAt) }
@@ -161,9 +160,7 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
     },
     async (request) => {
       const { env } = await access.environment(request, request.params.env, 'read')
-      const to = request.query.to === undefined ? Date.now() : time('to', request.query.to)
-      const from = request.query.from === undefined ? to - 30 * DAY_MS : time('from', request.query.from)
-      const flags = await limited(() => opts.experiments.flags(env, from, to))
+      const { from, to, flags } = await limited(() => opts.experiments.flags(env, request.query.from, request.query.to))
       return { environmentId: env.id, from: iso(from), to: iso(to), flags }
     },
   )
@@ -186,8 +183,8 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
       const req = {
         flag: request.params.flag,
         metricIds: q.metrics.split(',').map((s) => s.trim()),
-        from: time('from', q.from),
-        to: time('to', q.to),
+        from: parseTime('from', q.from),
+        to: parseTime('to', q.to),
         baseline: q.baseline,
         alpha: q.alpha,
         weights: q.weights === undefined ? undefined : parseWeights(q.weights),
@@ -210,11 +207,4 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
       running--
     }
   }
-}
-
-function time(field: string, text: string): number {
-  const ms = parseTime(text)
-  if (!Number.isFinite(ms))
-    throw new HttpError('BAD_REQUEST', `invalid input: ${field} must be epoch milliseconds or an ISO 8601 date-time`, [{ field, problem: 'must be epoch milliseconds or an ISO 8601 date-time' }])
-  return ms
 }

@@ -5,11 +5,9 @@ import type { Command } from 'commander'
 import { analysisSettings } from '../../app/container.js'
 import { createExperimentService, parseTime, parseWeights, type ExperimentResults, type ExperimentService } from '../../services/experiments.js'
 import { MetricService } from '../../services/metrics.js'
-import { invalid, Refusal } from '../../shared/errors.js'
+import { Refusal } from '../../shared/errors.js'
 import type { Environment, Workspace } from '../../state/redis/store.js'
 import { collect, config, positiveInt, print, withServices, type CliServices } from '../context.js'
-
-const DAY_MS = 24 * 3600 * 1000
 
 async function withExperiments<T>(envId: string, fn: (x: ExperimentService, env: Environment, ws: Workspace) => Promise<T>): Promise<T> {
   const cfg = config()
@@ -24,12 +22,6 @@ async function withExperiments<T>(envId: string, fn: (x: ExperimentService, env:
   } finally {
     await clickhouse.close()
   }
-}
-
-function time(option: string, text: string): number {
-  const ms = parseTime(text)
-  if (!Number.isFinite(ms)) throw invalid([{ field: option, problem: 'must be epoch milliseconds or an ISO 8601 date-time' }])
-  return ms
 }
 
 const num = (x: number | null | undefined, digits = 4) => (x === null || x === undefined ? '-' : Number(x.toPrecision(digits)).toString())
@@ -89,9 +81,7 @@ export function experimentCommands(program: Command): void {
     .option('--to <time>', 'epoch ms or ISO 8601 (default: now)')
     .option('--json', 'print JSON')
     .action(async (opts: { environment: string; from?: string; to?: string; json?: boolean }) => {
-      const to = opts.to === undefined ? Date.now() : time('--to', opts.to)
-      const from = opts.from === undefined ? to - 30 * DAY_MS : time('--from', opts.from)
-      const flags = await withExperiments(opts.environment, (x, env) => x.flags(env, from, to))
+      const { flags } = await withExperiments(opts.environment, (x, env) => x.flags(env, opts.from, opts.to))
       print(opts.json, { flags }, () => flags.map((f) => `${f.flag}  ${f.treatments.join(',')}  ~${f.keys} keys  ${f.impressions} impressions  ${f.firstImpressionAt} .. ${f.lastImpressionAt}`))
     })
   experiments
@@ -115,8 +105,8 @@ export function experimentCommands(program: Command): void {
         const req = {
           flag,
           metricIds: opts.metric,
-          from: time('--from', opts.from),
-          to: time('--to', opts.to),
+          from: parseTime('--from', opts.from),
+          to: parseTime('--to', opts.to),
           baseline: opts.baseline,
           alpha: opts.alpha,
           weights: opts.weights === undefined ? undefined : parseWeights(opts.weights),

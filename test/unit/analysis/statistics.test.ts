@@ -43,6 +43,12 @@ describe('welch', () => {
     expect(c.reason).toMatch(/zero variance/)
   })
 
+  it('refuses to test sums that overflowed a double rather than reading them as 0', () => {
+    const c = welch(meanSummary({ n: 400, sum: 1e160, sumSquares: Number.NaN }), meanSummary({ n: 400, sum: 40, sumSquares: 40 }), 0.05)
+    expect(c.absolute.pValue).toBeNull()
+    expect(c.reason).toMatch(/overflow/)
+  })
+
   it('uses p(1 − p) as the variance of a proportion', () => {
     expect(proportionSummary({ n: 200, sum: 50 })).toEqual({ n: 200, mean: 0.25, variance: 0.1875, sum: 50 })
   })
@@ -53,6 +59,10 @@ describe('benjaminiHochberg', () => {
     // m = 4: sorted 0.01, 0.02, 0.03, 0.5 → 0.04, 0.04, 0.04, 0.5.
     expect(benjaminiHochberg([0.03, null, 0.01, 0.5, 0.02])).toEqual([0.04, null, 0.04, 0.5, 0.04])
     expect(benjaminiHochberg([0.9, 0.95])).toEqual([0.95, 0.95])
+    // A p-value that is not a number is not a test: the others are adjusted as if it were absent.
+    const adjusted = benjaminiHochberg([1e-9, 0.01, Number.NaN, 0.5])
+    expect(adjusted[2]).toBeNull()
+    ;[3e-9, 0.015, null, 0.5].forEach((want, i) => (want === null ? undefined : expect(adjusted[i]).toBeCloseTo(want, 12)))
   })
 })
 
@@ -66,5 +76,9 @@ describe('sampleRatio', () => {
     expect(s.pValue).toBeCloseTo(0.05, 9)
     expect(s.expected).toEqual({ on: 0.5, off: 0.5 })
     expect(sampleRatio({ a: 100, b: 300 }, { a: 1, b: 3 }).pValue).toBe(1)
+    // Weights near the largest double do not overflow into a silent pass.
+    const huge = sampleRatio({ on: 6000, off: 4000 }, { on: 1e308, off: 1e308 })
+    expect(huge.expected).toEqual({ on: 0.5, off: 0.5 })
+    expect(huge.pValue).toBeLessThan(1e-10)
   })
 })

@@ -1,9 +1,8 @@
 -- Creates, replaces or deletes a metric definition of a workspace, keeping its name unique there and
 -- recording the change in the workspace's metric audit log, all at once.
 -- KEYS: metrics (hash id -> definition JSON), names (hash name -> id), audit (list).
--- ARGV: op (create|update|delete), id, name, definition JSON, audit entry JSON, most metrics kept.
--- include: audit.lua
-local entry = cjson.decode(ARGV[5])
+-- ARGV: op (create|update|delete), id, name, definition JSON, audit entry JSON (stored as given),
+-- most metrics kept.
 local op, id, name = ARGV[1], ARGV[2], ARGV[3]
 local current = redis.call('HGET', KEYS[1], id)
 if op == 'create' then
@@ -23,5 +22,6 @@ else
   redis.call('HSET', KEYS[1], id, ARGV[4])
   redis.call('HSET', KEYS[2], name, id)
 end
-audit(KEYS[3], entry)
+redis.call('LPUSH', KEYS[3], ARGV[5])
+redis.call('LTRIM', KEYS[3], 0, 9999)
 return 'ok'
