@@ -11,6 +11,7 @@ import { renderAlerts, type NormalizedAlert } from '../pipeline/alerts/render.js
 import type { AlertRejection, MessageWrite, RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
 import { AppError, fromRedis, messageOf } from '../shared/errors.js'
 import { safeJson } from '../shared/json-checks.js'
+import { PAYLOAD_SAMPLES } from '../state/redis/alert-streams.js'
 import type { IntegrationRecord, IntegrationStore } from '../state/redis/integrations.js'
 import { retrying } from './retry.js'
 
@@ -143,8 +144,16 @@ export class AlertsConsumer {
     })
     const integration = await this.integrations.get(meta.integrationId)
     if (!integration) return reject(['integration no longer exists'])
+    let payload: unknown
     try {
-      const outcomes = await renderAlerts(integration.mapping, JSON.parse(payloadJson), { integrationId: integration.id, requestId: meta.requestId, receivedAtMs: meta.receivedAtMs })
+      payload = JSON.parse(payloadJson)
+    } catch (err) {
+      return reject([`payload is not JSON: ${messageOf(err)}`])
+    }
+    // Kept among the integration's recent payloads whatever the mapping makes of it (the editor starts from them).
+    const sample = sampleOf(meta.requestId, meta.receivedAtMs, payloadJson)
+    try {
+      const outcomes = await renderAlerts(integration.mapping, payload, { integrationId: integration.id, requestId: meta.requestId, receivedAtMs: meta.receivedAtMs })
       const alerts: NormalizedAlert[] = []
       const reasons: string[] = []
       let dedupFallbacks = 0
@@ -167,11 +176,17 @@ export class AlertsConsumer {
         dedupFallbacks,
         unknownStatuses,
       }
-      return { ...base, integrationId: integration.id, alerts, rejections, lifecycle }
+      return { ...base, integrationId: integration.id, alerts, rejections, lifecycle, sample }
     } catch (err) {
-      return reject([`payload could not be rendered: ${messageOf(err)}`])
+      return { ...reject([`payload could not be rendered: ${messageOf(err)}`]), sample }
     }
   }
+}
+
+/** The payload as one of the integration's recent payloads: its JSON text as received (checked by the edge), or null above the size kept. */
+function sampleOf(requestId: string, receivedAt: number, payloadJson: string): string {
+  const bytes = Buffer.byteLength(payloadJson)
+  return `{"requestId":${JSON.stringify(requestId)},"receivedAt":${receivedAt},"bytes":${bytes},"payload":${bytes <= PAYLOAD_SAMPLES.maxBytes ? payloadJson : 'null'}}`
 }
 
 function rejection(integrationId: string, requestId: string, reason: string, payload: string, receivedAtMs: number): AlertRejection {

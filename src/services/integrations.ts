@@ -62,6 +62,12 @@ export class IntegrationService {
   }
 
   /** Newest first, before the alert id `before` when given. */
+  /** The integration's recent payloads as received, newest first (the samples a mapping is built from). */
+  async recentPayloads(accountId: string, id: string) {
+    const r = await this.get(accountId, id)
+    return (await this.alerts.payloads(r.id)).map((p) => ({ ...p, receivedAt: new Date(p.receivedAt).toISOString(), kept: p.payload !== null }))
+  }
+
   async recentAlerts(accountId: string, id: string, limit: number, before: string | undefined) {
     const r = await this.get(accountId, id)
     const entries = await this.alerts.recent(r.id, limit, before)

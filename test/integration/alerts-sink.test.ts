@@ -184,6 +184,8 @@ it('the script writes nothing of a message whose entries do not match its counts
       offset - 1,
       1,
       prefix,
+      20,
+      604_800_000,
       offset,
       4,
       alerts,
@@ -198,6 +200,7 @@ it('the script writes nothing of a message whose entries do not match its counts
       0,
       0,
       0,
+      '',
     )
   const before = await redis.xlen(streams.all)
   expect(await call(0, 2, fields)).toEqual(["entries do not match the message's counts"])

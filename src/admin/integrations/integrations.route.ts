@@ -22,6 +22,7 @@ import {
   IntegrationPatch,
   IntegrationWithAddress,
   Rotated,
+  PayloadList,
   RotateQuery,
   TestBody,
   TestResult,
@@ -188,6 +189,20 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
       const rotated = await service.rotate(account(request), request.params.id, request.query.revoke === 'now')
       return { ...withAddress(rotated), previousAddressValidUntil: new Date(rotated.previousAddressValidUntil).toISOString() }
     },
+  )
+
+  app.get(
+    '/api/v1/integrations/:id/payloads',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'The last 20 payloads the integration received in the past week, as received, newest first (up to 64 KiB each)',
+        params: IdParams,
+        response: integrationAnswers({ 200: answer('Payloads, newest first', PayloadList) }, [404]),
+      },
+    },
+    async (request) => ({ payloads: await service.recentPayloads(account(request), request.params.id) }),
   )
 
   app.get(

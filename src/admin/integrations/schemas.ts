@@ -99,3 +99,16 @@ export const AlertsPage = Type.Object({ alerts: Type.Array(Type.Intersect([Type.
 export function integrationAnswers(ok: Parameters<typeof sluiceAnswers>[0], errors: readonly number[] = []) {
   return sluiceAnswers(ok, [400, 401, 403, 503, ...errors])
 }
+
+export const PayloadList = Type.Object({
+  payloads: Type.Array(
+    Type.Object({
+      requestId: Type.String({ description: 'the request that brought it (also in its alerts and rejections)' }),
+      receivedAt: Type.String({ format: 'date-time' }),
+      bytes: Type.Integer({ description: 'its size as received' }),
+      kept: Type.Boolean({ description: 'false when it was larger than 64 KiB: only its size and time are kept' }),
+      payload: Type.Unknown({ description: 'the JSON as received (null when not kept)' }),
+    }),
+    { description: 'newest first: the last 20 of the past week' },
+  ),
+})

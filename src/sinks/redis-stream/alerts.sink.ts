@@ -8,7 +8,7 @@
 import type { Redis } from 'ioredis'
 import type { NormalizedAlert } from '../../pipeline/alerts/render.js'
 import { AppError, fromRedis } from '../../shared/errors.js'
-import { alertStreamKeys } from '../../state/redis/alert-streams.js'
+import { alertStreamKeys, PAYLOAD_SAMPLES } from '../../state/redis/alert-streams.js'
 import { defineScripts, queueScript } from '../../state/redis/scripts.js'
 
 export interface AlertRejection {
@@ -30,6 +30,16 @@ export interface MessageWrite {
   readonly replayOf?: { readonly requestId: string; readonly receivedAtMs: number }
   /** The lifecycle of the message's alerts: whose they are, when they were received, and the integration's settings. */
   readonly lifecycle?: AlertLifecycle
+  /** The payload as received, kept among the integration's recent payloads (a PayloadSample's JSON). */
+  readonly sample?: string
+}
+
+/** One of an integration's recent payloads: the payload itself when at most PAYLOAD_SAMPLES.maxBytes. */
+export interface PayloadSample {
+  readonly requestId: string
+  readonly receivedAt: number
+  readonly bytes: number
+  readonly payload: unknown
 }
 
 export interface AlertLifecycle {
@@ -116,13 +126,27 @@ export class RedisAlertSink {
           m.replayOf?.receivedAtMs ?? l?.receivedAtMs ?? 0,
           JSON.stringify(fields),
         )
-        args.push(l?.accountId ?? '', m.integrationId, l?.emitRepeats ? 1 : 0, l?.autoResolveAfterMs ?? 0, l?.dedupFallbacks ?? 0, l?.unknownStatuses ?? 0)
+        args.push(l?.accountId ?? '', m.integrationId, l?.emitRepeats ? 1 : 0, l?.autoResolveAfterMs ?? 0, l?.dedupFallbacks ?? 0, l?.unknownStatuses ?? 0, m.sample ?? '')
         entries += entriesOf(m)
         run.push(m)
       }
       const keys = [this.keys.offsets, this.keys.all, this.keys.rejections, ...[...streams.keys()].map((id) => this.keys.integration(id))]
       const previous = start > 0 ? messages[start - 1]!.offset.toString() : before
-      queueScript(pipeline, 'alertsWrite', keys.length, ...keys, `${run[0]!.topic}:${run[0]!.partition}`, this.maxLen, this.maxAgeMs, previous, run.length, this.prefix, ...args)
+      queueScript(
+        pipeline,
+        'alertsWrite',
+        keys.length,
+        ...keys,
+        `${run[0]!.topic}:${run[0]!.partition}`,
+        this.maxLen,
+        this.maxAgeMs,
+        previous,
+        run.length,
+        this.prefix,
+        PAYLOAD_SAMPLES.count,
+        PAYLOAD_SAMPLES.ttlMs,
+        ...args,
+      )
       runs.push(run)
       start += run.length
     }
@@ -164,7 +188,14 @@ export class RedisAlertSink {
     })
   }
 
+  /** The integration's recent payloads, newest first, none older than PAYLOAD_SAMPLES.ttlMs. */
+  async payloads(integrationId: string): Promise<PayloadSample[]> {
+    const since = Date.now() - PAYLOAD_SAMPLES.ttlMs
+    const all = await this.redis.lrange(this.keys.payloads(integrationId), 0, PAYLOAD_SAMPLES.count - 1)
+    return all.map((json) => JSON.parse(json) as PayloadSample).filter((p) => p.receivedAt >= since)
+  }
+
   async deleteStream(integrationId: string): Promise<void> {
-    await this.redis.del(this.keys.integration(integrationId))
+    await this.redis.del(this.keys.integration(integrationId), this.keys.payloads(integrationId))
   }
 }

@@ -3,12 +3,13 @@
 -- messages, not one per message.
 -- KEYS: offsets hash, all-alerts stream, rejections stream, then the integration streams the messages name
 -- ARGV: offset field, maxlen, max age (ms), offset of the message before the run (-1 for none),
---       message count, key prefix, then per message: offset, index of its integration stream in KEYS,
+--       message count, key prefix, payloads kept per integration, how long (ms), then per message: offset, index of its integration stream in KEYS,
 --       alert count, rejection count, replay (1 or 0), request id, received at (ms), its entries as
 --       one JSON array (alerts, then rejections), each entry an array of its fields (one argument per
 --       message, not one per field: the arguments were most of the caller's cost), account id,
 --       integration id, emit repeats (1 or 0), auto-resolve after (ms, 0 for never), and how many of
---       its alerts had a dedup key that rendered empty and a status nobody knows (counted)
+--       its alerts had a dedup key that rendered empty and a status nobody knows (counted), and its
+--       payload sample (JSON, '' for none), pushed to the integration's recent payloads when written
 -- An alert entry with a dedupKey and a status goes through the lifecycle (alert-lifecycle.lua): it
 -- opens, repeats, acknowledges or resolves its incident's record, and its stream entries gain
 -- event, alertId and count; a repeat is written to the streams only when the integration emits them.
@@ -36,6 +37,7 @@ local minid = tostring(math.max(0, tonumber(now[1]) * 1000 + math.floor(tonumber
 -- include: alert-lifecycle.lua
 
 local P = ARGV[6]
+local SAMPLES, SAMPLES_TTL = tonumber(ARGV[7]), ARGV[8]
 
 -- A replay from an edge's spool: its first copy (or an earlier replay) was applied: its request id
 -- is among the integration's last requests (alerts:requests:<integration>, recorded with every
@@ -73,7 +75,7 @@ end
 local results = {}
 local written = {}
 local requested = {}
-local i = 7
+local i = 9
 local function xadd(keys, fields)
   local id
   for _, k in ipairs(keys) do
@@ -118,7 +120,8 @@ for m = 1, tonumber(ARGV[5]) do
   local entries = ARGV[i + 7]
   local acct, integ, emitRepeats, autoMs = ARGV[i + 8], ARGV[i + 9], ARGV[i + 10] == '1', tonumber(ARGV[i + 11])
   local fallbacks, unknowns = tonumber(ARGV[i + 12]), tonumber(ARGV[i + 13])
-  i = i + 14
+  local sample = ARGV[i + 14]
+  i = i + 15
   if last >= offset then
     results[m] = 0
   else
@@ -144,6 +147,12 @@ for m = 1, tonumber(ARGV[5]) do
       end
       if fallbacks > 0 then redis.call('HINCRBY', LC.stats(P, integ), 'dedupFallback', fallbacks) end
       if unknowns > 0 then redis.call('HINCRBY', LC.stats(P, integ), 'statusUnknown', unknowns) end
+      if sample ~= '' and integ ~= '' then
+        local samples = P .. 'alerts:payloads:' .. integ
+        redis.call('LPUSH', samples, sample)
+        redis.call('LTRIM', samples, 0, SAMPLES - 1)
+        redis.call('PEXPIRE', samples, SAMPLES_TTL)
+      end
       results[m] = 1
     end
     redis.call('HSET', KEYS[1], ARGV[1], offset)

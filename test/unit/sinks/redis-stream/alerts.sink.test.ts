@@ -17,10 +17,10 @@ function scriptedRedis(answers: ((runs: number[][]) => Reply[])[]) {
       const runs: number[][] = []
       return {
         sluice_alertsWrite: (...args: (string | number)[]) => {
-          // numkeys, keys..., field, maxlen, max age, previous, count, then 8 args per message (its offset first, its entries last; no alerts here).
+          // numkeys, keys..., field, maxlen, max age, previous, count, prefix, samples, their ttl, then 15 args per message (its offset first).
           const keys = Number(args[0])
           const count = Number(args[keys + 5])
-          runs.push(Array.from({ length: count }, (_, i) => Number(args[keys + 6 + i * 8])))
+          runs.push(Array.from({ length: count }, (_, i) => Number(args[keys + 9 + i * 15])))
         },
         exec: () => {
           calls.push(runs)
