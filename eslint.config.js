@@ -68,5 +68,10 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.mjs', '**/*.js'], ...tseslint.configs.disableTypeChecked },
+  // The console is browser code: it talks to Sluice through the public API only, never by importing the server.
+  {
+    files: ['console/**/*.ts', 'console/**/*.tsx'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+(src|test|bench)(/|$)', message: 'the console imports nothing of the server: it calls the public API' }] }] },
+  },
   ...boundaries,
 )

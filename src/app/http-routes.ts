@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { harnessErrorHandler, settingsRoutes } from '../admin/harness/settings.route.js'
 import { SCIM_PREFIX, scimErrorHandler, scimRoutes } from '../admin/harness/scim.route.js'
 import { alertRoutes } from '../admin/alerts/alerts.route.js'
+import { consoleRoutes } from '../admin/console/console.route.js'
 import { experimentRoutes } from '../admin/experiments/experiments.route.js'
 import { integrationRoutes } from '../admin/integrations/integrations.route.js'
 import { SPLIT_API_PREFIX, splitApi, splitErrorHandler } from '../admin/split/api.js'
@@ -78,6 +79,7 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     rateLimit: adminLimit,
     maxConcurrent: config.experiments.maxConcurrent,
   })
+  await app.register(consoleRoutes)
   const outbound = { allowInsecure: config.scim.allowInsecure, timeoutMs: config.scim.timeoutMs, maxBytes: config.scim.maxBytes }
   await app.register(settingsRoutes, { prefix: SETTINGS_PREFIX, access: state.access, directory: state.directory, delayMs: config.scim.settingsDelayMs, outbound })
   await app.register(scimRoutes, { prefix: SCIM_PREFIX, directory: state.directory, auth: c.scimAuth, metrics: c.metrics, maxUsersPerAccount: MAX_USERS_PER_ACCOUNT })

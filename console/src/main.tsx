@@ -1,0 +1,76 @@
+// The Sluice console: sign in with an admin API key, then the account's integrations and alerts.
+// Everything shown comes from the public API and is rendered as text (Preact escapes it): a payload
+// or alert holding markup is shown as that markup's text, never run.
+import { render } from 'preact'
+import { useState } from 'preact/hooks'
+import { api, errorText, session } from './api.js'
+import { Alerts } from './views/alerts.js'
+import { Integrations } from './views/integrations.js'
+
+const VIEWS = { integrations: 'Integrations', alerts: 'Alerts' } as const
+type View = keyof typeof VIEWS
+
+function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+  const [key, setKey] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const submit = async (e: Event) => {
+    e.preventDefault()
+    setError(null)
+    try {
+      await api('GET', '/api/v1/integrations', undefined, key.trim())
+      session.signIn(key.trim())
+      onSignedIn()
+    } catch (err) {
+      setError(errorText(err))
+    }
+  }
+  return (
+    <main class="signin">
+      <h1>Sluice console</h1>
+      <form onSubmit={(e) => void submit(e)}>
+        <label for="admin-key">Admin API key</label>
+        <input id="admin-key" type="password" autocomplete="off" value={key} onInput={(e) => setKey(e.currentTarget.value)} required />
+        <button type="submit">Sign in</button>
+        {error && (
+          <p role="alert" class="error">
+            {error}
+          </p>
+        )}
+      </form>
+      <p class="hint">The key stays in this tab only (sessionStorage) and is sent as Authorization: Bearer.</p>
+    </main>
+  )
+}
+
+function App() {
+  const [signedIn, setSignedIn] = useState(session.key() !== null)
+  const [view, setView] = useState<View>('integrations')
+  if (!signedIn) return <SignIn onSignedIn={() => setSignedIn(true)} />
+  return (
+    <div class="shell">
+      <header>
+        <strong>Sluice</strong>
+        <nav aria-label="Views">
+          {(Object.keys(VIEWS) as View[]).map((v) => (
+            <button type="button" aria-current={view === v ? 'page' : undefined} onClick={() => setView(v)}>
+              {VIEWS[v]}
+            </button>
+          ))}
+        </nav>
+        <button
+          type="button"
+          class="signout"
+          onClick={() => {
+            session.signOut()
+            setSignedIn(false)
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <main>{view === 'integrations' ? <Integrations /> : <Alerts />}</main>
+    </div>
+  )
+}
+
+render(<App />, document.getElementById('app')!)

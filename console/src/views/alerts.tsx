@@ -1,0 +1,127 @@
+// The account's alerts as incidents: filters, counts, first and last seen, Acknowledge and Resolve;
+// refreshed every 5 seconds while the view is open.
+import { useEffect, useState } from 'preact/hooks'
+import { api, errorText } from '../api.js'
+
+interface Alert {
+  id: string
+  integrationId: string
+  status: 'firing' | 'acknowledged' | 'resolved'
+  severity: string
+  description: string
+  service: string
+  environment: string
+  team: string
+  count: number
+  firstSeenAt: string
+  lastSeenAt: string
+}
+
+const STATUSES = ['open', 'firing', 'acknowledged', 'resolved', 'all'] as const
+const FILTERS = ['severity', 'service', 'environment', 'team'] as const
+const REFRESH_MS = 5000
+
+export function Alerts() {
+  const [status, setStatus] = useState<(typeof STATUSES)[number]>('open')
+  const [filters, setFilters] = useState<Record<string, string>>({})
+  const [alerts, setAlerts] = useState<Alert[] | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const query = () => {
+    const q = new URLSearchParams({ status, limit: '200' })
+    for (const f of FILTERS) if (filters[f]?.trim()) q.set(f, filters[f].trim())
+    return q.toString()
+  }
+  const load = async () => {
+    try {
+      setAlerts((await api<{ alerts: Alert[] }>('GET', `/api/v1/alerts?${query()}`)).alerts)
+      setError(null)
+    } catch (err) {
+      setError(errorText(err))
+    }
+  }
+  useEffect(() => {
+    void load()
+    const timer = setInterval(() => void load(), REFRESH_MS)
+    return () => clearInterval(timer)
+  }, [status, filters])
+  const act = async (a: Alert, action: 'acknowledge' | 'resolve') => {
+    try {
+      await api('POST', `/api/v1/alerts/${encodeURIComponent(a.id)}/${action}`)
+      await load()
+    } catch (err) {
+      setError(errorText(err))
+    }
+  }
+  const counts = { firing: 0, acknowledged: 0, resolved: 0 }
+  for (const a of alerts ?? []) counts[a.status]++
+  return (
+    <section aria-labelledby="alerts-title">
+      <h2 id="alerts-title">Alerts</h2>
+      <form class="row" onSubmit={(e) => e.preventDefault()}>
+        <label for="alert-status">Status</label>
+        <select id="alert-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as (typeof STATUSES)[number])}>
+          {STATUSES.map((s) => (
+            <option value={s}>{s}</option>
+          ))}
+        </select>
+        {FILTERS.map((f) => (
+          <>
+            <label for={`alert-${f}`}>{f[0]!.toUpperCase() + f.slice(1)}</label>
+            <input id={`alert-${f}`} value={filters[f] ?? ''} onChange={(e) => setFilters({ ...filters, [f]: e.currentTarget.value })} />
+          </>
+        ))}
+      </form>
+      <p aria-live="polite" data-testid="alert-counts">
+        {alerts === null ? 'Loading…' : `${alerts.length} shown: ${counts.firing} firing, ${counts.acknowledged} acknowledged, ${counts.resolved} resolved`}
+      </p>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {alerts && alerts.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Status</th>
+              <th scope="col">Severity</th>
+              <th scope="col">Description</th>
+              <th scope="col">Service</th>
+              <th scope="col">Team</th>
+              <th scope="col">Count</th>
+              <th scope="col">First seen</th>
+              <th scope="col">Last seen</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {alerts.map((a) => (
+              <tr data-alert-id={a.id}>
+                <td>{a.status}</td>
+                <td>{a.severity}</td>
+                <td>{a.description}</td>
+                <td>{a.service}</td>
+                <td>{a.team}</td>
+                <td>{a.count}</td>
+                <td>{new Date(a.firstSeenAt).toLocaleString()}</td>
+                <td>{new Date(a.lastSeenAt).toLocaleString()}</td>
+                <td>
+                  {a.status === 'firing' && (
+                    <button type="button" onClick={() => void act(a, 'acknowledge')} aria-label={`Acknowledge ${a.description}`}>
+                      Acknowledge
+                    </button>
+                  )}{' '}
+                  {a.status !== 'resolved' && (
+                    <button type="button" onClick={() => void act(a, 'resolve')} aria-label={`Resolve ${a.description}`}>
+                      Resolve
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  )
+}

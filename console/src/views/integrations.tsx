@@ -1,0 +1,146 @@
+// Integrations: list, create from a template, the webhook address and test command shown once (with
+// copy buttons), rotate, delete. The templates are read from the API description (/openapi.json).
+import { useEffect, useState } from 'preact/hooks'
+import { api, errorText } from '../api.js'
+
+interface Integration {
+  id: string
+  name: string
+  template: string
+  createdAt?: string
+}
+interface WithAddress extends Integration {
+  webhookUrl: string
+  testCommand: string
+}
+
+/** The built-in templates, as the API description lists them (custom and blank need a mapping of their own). */
+async function templates(): Promise<string[]> {
+  type Schema = { enum?: string[]; anyOf?: Schema[] }
+  const doc = await api<{ paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, Schema> } }> } }>> }>('GET', '/openapi.json')
+  const template = doc.paths['/api/v1/integrations']?.['post']?.requestBody?.content?.['application/json']?.schema?.properties?.['template']
+  const names = [...(template?.enum ?? []), ...(template?.anyOf ?? []).flatMap((s) => s.enum ?? [])]
+  return names.filter((t) => t !== '' && t !== 'custom')
+}
+
+function Copy({ label, text }: { label: string; text: string }) {
+  const [done, setDone] = useState(false)
+  return (
+    <button type="button" onClick={() => void navigator.clipboard.writeText(text).then(() => setDone(true))} aria-label={`Copy ${label}`}>
+      {done ? 'Copied' : 'Copy'}
+    </button>
+  )
+}
+
+export function Integrations() {
+  const [list, setList] = useState<Integration[] | null>(null)
+  const [names, setNames] = useState<string[]>([])
+  const [name, setName] = useState('')
+  const [template, setTemplate] = useState('alertmanager')
+  const [shown, setShown] = useState<WithAddress | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const load = async () => {
+    try {
+      setList((await api<{ integrations: Integration[] }>('GET', '/api/v1/integrations')).integrations)
+    } catch (err) {
+      setError(errorText(err))
+    }
+  }
+  useEffect(() => {
+    void load()
+    void templates().then(setNames, (err: unknown) => setError(errorText(err)))
+  }, [])
+  const act = async (fn: () => Promise<void>) => {
+    setError(null)
+    try {
+      await fn()
+      await load()
+    } catch (err) {
+      setError(errorText(err))
+    }
+  }
+  const create = (e: Event) => {
+    e.preventDefault()
+    void act(async () => {
+      setShown(await api<WithAddress>('POST', '/api/v1/integrations', { name: name.trim(), template }))
+      setName('')
+    })
+  }
+  return (
+    <section aria-labelledby="integrations-title">
+      <h2 id="integrations-title">Integrations</h2>
+      <form class="row" onSubmit={create}>
+        <label for="integration-name">Name</label>
+        <input id="integration-name" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} />
+        <label for="integration-template">Template</label>
+        <select id="integration-template" value={template} onChange={(e) => setTemplate(e.currentTarget.value)}>
+          {names.map((t) => (
+            <option value={t}>{t}</option>
+          ))}
+        </select>
+        <button type="submit">Create</button>
+      </form>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {shown && (
+        <div class="once" role="status">
+          <p>
+            The address of <strong>{shown.name}</strong>, shown this once (it is stored only as a hash):
+          </p>
+          <p>
+            <code data-testid="webhook-url">{shown.webhookUrl}</code> <Copy label="webhook address" text={shown.webhookUrl} />
+          </p>
+          <p>
+            Test it: <code>{shown.testCommand}</code> <Copy label="test command" text={shown.testCommand} />
+          </p>
+          <button type="button" onClick={() => setShown(null)}>
+            Done
+          </button>
+        </div>
+      )}
+      {list === null ? (
+        <p>Loading…</p>
+      ) : list.length === 0 ? (
+        <p>No integrations yet.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Template</th>
+              <th scope="col">Id</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((i) => (
+              <tr>
+                <td>{i.name}</td>
+                <td>{i.template}</td>
+                <td>
+                  <code>{i.id}</code>
+                </td>
+                <td>
+                  <button type="button" onClick={() => void act(async () => setShown(await api<WithAddress>('POST', `/api/v1/integrations/${encodeURIComponent(i.id)}/rotate`)))}>
+                    Rotate address
+                  </button>{' '}
+                  <button
+                    type="button"
+                    onClick={() => {
+                      if (confirm(`Delete ${i.name}? Its address stops working at once.`)) void act(() => api('DELETE', `/api/v1/integrations/${encodeURIComponent(i.id)}`))
+                    }}
+                  >
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,117 @@
+// The console in a real browser, as a person uses it: sign in with an admin key (kept in the tab's
+// sessionStorage only), create an integration from a template and read its address once, post a
+// payload full of markup to it, see the alert in the Alerts view as text, acknowledge and resolve it
+// with the buttons, sign out. The pages are served with a strict CSP, no framing and nosniff.
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { RunningService } from '../../src/app/service.js'
+import type { DemoAccount } from '../../src/state/redis/store.js'
+import { launchBrowser } from '../support/browser.js'
+import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
+
+let t: TestEnv
+let service: RunningService
+let demo: DemoAccount
+let browser: Browser
+let page: Page
+
+const XSS = '<img src=x onerror="window.__xss=1">'
+
+beforeAll(async () => {
+  t = await createTestEnv()
+  demo = await t.bootstrap()
+  service = await t.start(['edge', 'admin', 'alerts'])
+  browser = await launchBrowser()
+  page = await browser.newPage()
+}, 120_000)
+afterAll(async () => {
+  await browser?.close()
+  await t?.close()
+})
+
+const alertsOf = async (status: string) => {
+  const res = await fetch(`${service.url}/api/v1/alerts?status=${status}`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })
+  return ((await res.json()) as { alerts: { id: string; status: string; description: string }[] }).alerts
+}
+
+it('is served with a strict Content-Security-Policy, no framing and nosniff', async () => {
+  const res = await page.goto(`${service.url}/console/`)
+  expect(res?.status()).toBe(200)
+  const headers = res!.headers()
+  expect(headers['content-security-policy']).toMatch(/default-src 'none'; script-src 'self'/)
+  expect(headers['content-security-policy']).toMatch(/frame-ancestors 'none'/)
+  expect(headers['x-frame-options']).toBe('DENY')
+  expect(headers['x-content-type-options']).toBe('nosniff')
+})
+
+it('refuses a wrong key, then signs in with the admin key, kept in sessionStorage only', async () => {
+  await page.goto(`${service.url}/console/`)
+  await page.getByLabel('Admin API key').fill('not-a-key')
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/missing or unknown admin API key/)
+  await page.getByLabel('Admin API key').fill(demo.adminApiKey)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('heading', { name: 'Integrations' }).waitFor()
+  expect(await page.evaluate("sessionStorage.getItem('sluice.adminKey')")).toBe(demo.adminApiKey)
+  expect(await page.evaluate('document.cookie')).toBe('')
+  expect(page.url()).not.toContain(demo.adminApiKey)
+})
+
+it('creates an integration from a template, shows its address once, and shows an alert full of markup as text; acknowledge and resolve work', async () => {
+  await page.getByLabel('Name').fill('Prometheus prod')
+  await page.getByLabel('Template').selectOption('alertmanager')
+  await page.getByRole('button', { name: 'Create' }).click()
+  const url = (await page.getByTestId('webhook-url').textContent())!
+  expect(url).toMatch(/\/api\/v1\/webhook\//)
+  await page.getByRole('button', { name: 'Done' }).click()
+  await expect.poll(() => page.getByRole('cell', { name: 'Prometheus prod' }).count()).toBe(1)
+
+  const payload = {
+    version: '4',
+    status: 'firing',
+    commonLabels: { alertname: XSS, team: XSS },
+    alerts: [{ status: 'firing', labels: { alertname: XSS, severity: 'critical', team: XSS, service: XSS }, annotations: { summary: XSS, description: XSS }, startsAt: new Date().toISOString() }],
+  }
+  const posted = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) })
+  expect(posted.status).toBe(202)
+  await waitFor('the alert stored', async () => ((await alertsOf('open')).length === 1 ? true : undefined))
+
+  await page.getByRole('button', { name: 'Alerts' }).click()
+  const row = page.locator('tbody tr').first()
+  await row.waitFor()
+  expect(await row.textContent()).toContain(XSS)
+  expect(await page.locator('tbody img').count()).toBe(0)
+  expect(await page.evaluate('window.__xss')).toBeUndefined()
+  expect(await page.getByTestId('alert-counts').textContent()).toBe('1 shown: 1 firing, 0 acknowledged, 0 resolved')
+
+  await row.getByRole('button', { name: /^Acknowledge/ }).click()
+  await expect.poll(async () => (await alertsOf('all'))[0]?.status).toBe('acknowledged')
+  await expect.poll(() => page.getByTestId('alert-counts').textContent()).toBe('1 shown: 0 firing, 1 acknowledged, 0 resolved')
+  await page
+    .locator('tbody tr')
+    .first()
+    .getByRole('button', { name: /^Resolve/ })
+    .click()
+  await expect.poll(async () => (await alertsOf('all'))[0]?.status).toBe('resolved')
+  await expect.poll(() => page.getByTestId('alert-counts').textContent()).toBe('0 shown: 0 firing, 0 acknowledged, 0 resolved')
+})
+
+it("shows another account's key nothing of this account", async () => {
+  const other = await t.store.createAccount('other')
+  const { key } = await t.store.createApiKey({ kind: 'admin', accountId: other.id, name: 'other admin' })
+  const context = await browser.newContext()
+  const second = await context.newPage()
+  await second.goto(`${service.url}/console/`)
+  await second.getByLabel('Admin API key').fill(key)
+  await second.getByRole('button', { name: 'Sign in' }).click()
+  await expect.poll(() => second.getByText('No integrations yet.').count()).toBe(1)
+  await second.getByRole('button', { name: 'Alerts' }).click()
+  await expect.poll(() => second.getByTestId('alert-counts').textContent()).toBe('0 shown: 0 firing, 0 acknowledged, 0 resolved')
+  await context.close()
+})
+
+it('signs out: the key is gone from the tab', async () => {
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.getByLabel('Admin API key').waitFor()
+  expect(await page.evaluate("sessionStorage.getItem('sluice.adminKey')")).toBeNull()
+})
