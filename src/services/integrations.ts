@@ -49,12 +49,18 @@ export class IntegrationService {
     return { ...rotated, previousAddressValidUntil: Date.now() + overlapMs }
   }
 
-  /** Renders a payload (absent: the template's example) with the integration's mapping, storing nothing. */
-  async test(accountId: string, id: string, payload: unknown, requestId: string): Promise<{ alerts: NormalizedAlert[]; rejected: { index: number; reason: string }[] }> {
+  /** Renders a payload (absent: the template's example) with the integration's mapping, or with `mapping` (checked as a save would) to try it unsaved. */
+  async test(accountId: string, id: string, payload: unknown, requestId: string, mapping?: unknown): Promise<{ alerts: NormalizedAlert[]; rejected: { index: number; reason: string }[] }> {
     const r = await this.get(accountId, id)
     const input = payload === undefined ? exampleOf(r) : payload
     if (typeof input !== 'object' || input === null) throw invalid([{ field: 'payload', problem: 'must be a JSON object or array' }])
-    const outcomes = await renderAlerts(r.mapping, input, { integrationId: r.id, requestId, receivedAtMs: Date.now() })
+    let used = r.mapping
+    if (mapping !== undefined) {
+      const checked = checkMapping(mapping)
+      if (!checked.ok) throw invalid(checked.problems, 'the mapping would not be saved')
+      used = checked.mapping
+    }
+    const outcomes = await renderAlerts(used, input, { integrationId: r.id, requestId, receivedAtMs: Date.now() })
     return {
       alerts: outcomes.flatMap((o) => (o.ok ? [o.alert] : [])),
       rejected: outcomes.flatMap((o, index) => (o.ok ? [] : [{ index, reason: o.reason }])),
@@ -90,7 +96,7 @@ function parseInput(raw: unknown, current: IntegrationRecord | undefined): Integ
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid([{ field: 'body', problem: 'must be a JSON object' }])
   const body = raw as Body
   const problems: FieldProblem[] = []
-  const known = new Set(['name', 'description', 'template', 'mapping', 'rateLimitStatus', 'emitRepeats', 'autoResolveAfterSeconds'])
+  const known = new Set(['name', 'description', 'template', 'mapping', 'rateLimitStatus', 'emitRepeats', 'autoResolveAfterSeconds', 'sample'])
   for (const k of Object.keys(body)) if (!known.has(k)) problems.push({ field: k, problem: 'is not an integration field' })
 
   const has = (k: string) => Object.hasOwn(body, k)
@@ -124,6 +130,11 @@ function parseInput(raw: unknown, current: IntegrationRecord | undefined): Integ
     problems.push({ field: 'autoResolveAfterSeconds', problem: `must be null (never) or a whole number of seconds from ${MIN_AUTO_RESOLVE_SECONDS} to ${MAX_AUTO_RESOLVE_SECONDS}` })
   }
 
+  const sample = has('sample') ? body['sample'] : (current?.sample ?? null)
+  if (sample !== null && (typeof sample !== 'object' || Buffer.byteLength(JSON.stringify(sample)) > MAX_SAMPLE_BYTES)) {
+    problems.push({ field: 'sample', problem: `must be null or a JSON object or array of at most ${MAX_SAMPLE_BYTES / 1024} KiB` })
+  }
+
   if (problems.length > 0) throw invalid(problems)
   return {
     name: (name as string).trim(),
@@ -133,8 +144,12 @@ function parseInput(raw: unknown, current: IntegrationRecord | undefined): Integ
     rateLimitStatus: rateLimitStatus as RateLimitStatus,
     emitRepeats: emitRepeats as boolean,
     autoResolveAfterSeconds: autoResolve as number | null,
+    ...(sample === null ? {} : { sample }),
   }
 }
+
+/** The largest sample payload saved with a mapping (the size of the recent payloads kept whole). */
+export const MAX_SAMPLE_BYTES = 64 * 1024
 
 /** The shortest and longest silence after which an incident may resolve by itself: 10 s, 30 days. */
 export const MIN_AUTO_RESOLVE_SECONDS = 10

@@ -14,6 +14,7 @@ let service: RunningService
 let demo: DemoAccount
 let browser: Browser
 let page: Page
+let webhookUrl: string
 
 const XSS = '<img src=x onerror="window.__xss=1">'
 
@@ -22,11 +23,26 @@ beforeAll(async () => {
   demo = await t.bootstrap()
   service = await t.start(['edge', 'admin', 'alerts'])
   browser = await launchBrowser()
-  page = await browser.newPage()
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
 }, 120_000)
 afterAll(async () => {
   await browser?.close()
   await t?.close()
+})
+
+const editorPayload = (alertname: string) => ({
+  version: '4',
+  status: 'firing',
+  commonLabels: { alertname, team: 'payments-common' },
+  alerts: [
+    {
+      status: 'firing',
+      fingerprint: alertname,
+      labels: { alertname, severity: 'warning', team: 'payments', job: 'api' },
+      annotations: { summary: `${alertname} is slow`, description: 'see the wiki' },
+      startsAt: new Date().toISOString(),
+    },
+  ],
 })
 
 const alertsOf = async (status: string) => {
@@ -63,8 +79,9 @@ it('creates an integration from a template, shows its address once, and shows an
   await page.getByRole('button', { name: 'Create' }).click()
   const url = (await page.getByTestId('webhook-url').textContent())!
   expect(url).toMatch(/\/api\/v1\/webhook\//)
+  webhookUrl = url
   await page.getByRole('button', { name: 'Done' }).click()
-  await expect.poll(() => page.getByRole('cell', { name: 'Prometheus prod' }).count()).toBe(1)
+  await expect.poll(() => page.getByRole('cell', { name: 'Prometheus prod', exact: true }).count()).toBe(1)
 
   const payload = {
     version: '4',
@@ -94,6 +111,69 @@ it('creates an integration from a template, shows its address once, and shows an
     .click()
   await expect.poll(async () => (await alertsOf('all'))[0]?.status).toBe('resolved')
   await expect.poll(() => page.getByTestId('alert-counts').textContent()).toBe('0 shown: 0 firing, 0 acknowledged, 0 resolved')
+})
+
+it('builds a mapping by dragging payload fields onto alert fields, previews it live, saves it, and the next alert has the mapped fields', async () => {
+  // What the sender really posts: the editor starts from it.
+  expect((await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(editorPayload('first')) })).status).toBe(202)
+  await waitFor('the payload kept', async () => ((await alertsOf('open')).length === 1 ? true : undefined))
+  await page.getByRole('button', { name: 'Integrations' }).click()
+  await page.getByRole('button', { name: 'Edit the mapping of Prometheus prod' }).click()
+  // Its fields as a tree, and a preview of what the saved mapping makes of it.
+  await page.getByRole('heading', { name: 'Mapping of Prometheus prod' }).waitFor()
+  const team = page.locator('[data-path="commonLabels.team"]')
+  await team.waitFor()
+  await expect.poll(() => page.getByTestId('preview').textContent()).toMatch(/1 alert, 0 rejected/)
+
+  // Drag commonLabels.team onto Team (emptied first): its placeholder lands in the box.
+  await page.getByLabel('Team', { exact: true }).fill('')
+  await team.dragTo(page.getByLabel('Team', { exact: true }))
+  expect(await page.getByLabel('Team', { exact: true }).inputValue()).toBe('{{webhook.commonLabels.team}}')
+  // Dropped at the start of a box that has text: inserted there, the text kept after it.
+  await page.locator('[data-path="commonLabels.alertname"]').dragTo(page.getByLabel('Description', { exact: true }), { targetPosition: { x: 6, y: 10 } })
+  expect(await page.getByLabel('Description', { exact: true }).inputValue()).toBe('{{webhook.commonLabels.alertname}}{{item.annotations.summary}}')
+  // Drag a field of the split array onto a new custom field: relative to the item.
+  await page.getByRole('button', { name: 'Add a custom field' }).click()
+  const names = page.locator('.custom input[id^="custom-name-"]')
+  const last = (await names.count()) - 1
+  await names.nth(last).fill('runbook')
+  await page.getByRole('button', { name: 'Expand alerts.0', exact: true }).click()
+  await page.getByRole('button', { name: 'Expand alerts.0.annotations', exact: true }).click()
+  await page.getByLabel('Custom field runbook').scrollIntoViewIfNeeded()
+  await page.locator('[data-path="alerts.0.annotations.description"]').dragTo(page.getByLabel('Custom field runbook'))
+  expect(await page.getByLabel('Custom field runbook').inputValue()).toBe('{{item.annotations.description}}')
+  // From the keyboard: pick a field with Enter, then Enter in a box inserts it at the caret.
+  await page.locator('[data-path="commonLabels.alertname"]').focus()
+  await page.keyboard.press('Enter')
+  await page.getByLabel('Environment').fill('env: ')
+  await page.getByLabel('Environment').press('End')
+  await page.getByLabel('Environment').press('Enter')
+  expect(await page.getByLabel('Environment').inputValue()).toBe('env: {{webhook.commonLabels.alertname}}')
+  // The preview follows: the team and the runbook now come from those fields.
+  await expect.poll(() => page.getByTestId('preview').locator('tbody tr').first().textContent()).toContain('payments-common')
+  expect(await page.getByTestId('preview').textContent()).toContain('"runbook":"see the wiki"')
+
+  // A problem is shown beside the field it concerns, and goes when fixed.
+  await page.getByLabel('Severity', { exact: true }).fill('')
+  await expect.poll(() => page.locator('#map-severity-problems').textContent()).toMatch(/is required/)
+  await page.getByLabel('Severity', { exact: true }).fill('{{item.labels.severity}}')
+  await expect.poll(() => page.locator('#map-severity-problems').count()).toBe(0)
+
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect.poll(() => page.getByRole('status').last().textContent()).toBe('Saved.')
+  await page.getByRole('button', { name: 'Check recent payloads' }).click()
+  await expect.poll(() => page.getByTestId('checked').textContent()).toMatch(/rendered/)
+
+  // The next alert through the real pipeline has the mapped team and custom field.
+  const posted = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(editorPayload('second')) })
+  expect(posted.status).toBe(202)
+  const stored = await waitFor('the new alert', async () => {
+    const res = await fetch(`${service.url}/api/v1/alerts?status=open`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })
+    const { alerts } = (await res.json()) as { alerts: { team: string; environment: string; customFields: Record<string, string> }[] }
+    return alerts.find((a) => a.customFields['runbook'] !== undefined)
+  })
+  expect(stored).toMatchObject({ team: 'payments-common', environment: 'env: second', customFields: { runbook: 'see the wiki' } })
+  await page.getByRole('button', { name: 'Back to integrations' }).click()
 })
 
 it("shows another account's key nothing of this account", async () => {

@@ -2,6 +2,7 @@
 // copy buttons), rotate, delete. The templates are read from the API description (/openapi.json).
 import { useEffect, useState } from 'preact/hooks'
 import { api, errorText } from '../api.js'
+import { Editor } from './editor.js'
 
 interface Integration {
   id: string
@@ -39,6 +40,7 @@ export function Integrations() {
   const [template, setTemplate] = useState('alertmanager')
   const [shown, setShown] = useState<WithAddress | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const [editing, setEditing] = useState<string | null>(null)
   const load = async () => {
     try {
       setList((await api<{ integrations: Integration[] }>('GET', '/api/v1/integrations')).integrations)
@@ -66,6 +68,16 @@ export function Integrations() {
       setName('')
     })
   }
+  if (editing !== null)
+    return (
+      <Editor
+        integrationId={editing}
+        onClose={() => {
+          setEditing(null)
+          void load()
+        }}
+      />
+    )
   return (
     <section aria-labelledby="integrations-title">
       <h2 id="integrations-title">Integrations</h2>
@@ -124,6 +136,9 @@ export function Integrations() {
                   <code>{i.id}</code>
                 </td>
                 <td>
+                  <button type="button" onClick={() => setEditing(i.id)} aria-label={`Edit the mapping of ${i.name}`}>
+                    Edit mapping
+                  </button>{' '}
                   <button type="button" onClick={() => void act(async () => setShown(await api<WithAddress>('POST', `/api/v1/integrations/${encodeURIComponent(i.id)}/rotate`)))}>
                     Rotate address
                   </button>{' '}

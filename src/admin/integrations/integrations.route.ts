@@ -56,6 +56,7 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
     rateLimitStatus: r.rateLimitStatus,
     emitRepeats: r.emitRepeats ?? false,
     autoResolveAfterSeconds: r.autoResolveAfterSeconds ?? null,
+    sample: r.sample ?? null,
     webhookAddressId: keyId(r.webhookHash),
     createdAt: new Date(r.createdAt).toISOString(),
     updatedAt: new Date(r.updatedAt).toISOString(),
@@ -170,7 +171,7 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
         response: integrationAnswers({ 200: answer('The alerts it gives, and the rejected items with why', TestResult) }, [404]),
       },
     },
-    async (request) => service.test(account(request), request.params.id, request.body?.payload, request.id),
+    async (request) => service.test(account(request), request.params.id, request.body?.payload, request.id, request.body?.mapping),
   )
 
   app.post(

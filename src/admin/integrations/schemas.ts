@@ -29,6 +29,7 @@ const fields = {
       description: 'resolve a firing alert not heard of for this long (null: never, the default)',
     }),
   ),
+  sample: Type.Optional(Type.Union([Type.Unknown(), Type.Null()], { description: 'the sample payload the mapping was built on (at most 64 KiB of JSON), kept with it' })),
 }
 export const IntegrationBody = Type.Object(fields, { additionalProperties: false })
 export const IntegrationPatch = Type.Object({ ...fields, name: Type.Optional(fields.name) }, { additionalProperties: false })
@@ -52,6 +53,7 @@ export const Integration = Type.Object({
   rateLimitStatus: Type.Enum([429, 503]),
   emitRepeats: Type.Boolean(),
   autoResolveAfterSeconds: Type.Union([Type.Integer(), Type.Null()]),
+  sample: Type.Unknown({ description: 'the sample payload saved with the mapping, or null' }),
   lifecycleCounts: Type.Optional(LifecycleCounts),
   webhookAddressId: Type.String({ description: 'names the secret address without showing it' }),
   createdAt: Type.String({ format: 'date-time' }),
@@ -65,7 +67,10 @@ export const IntegrationWithAddress = Type.Intersect([Integration, Type.Object(a
 export const Rotated = Type.Intersect([Integration, Type.Object({ ...addressFields, previousAddressValidUntil: Type.String({ format: 'date-time' }) })])
 export const IntegrationList = Type.Object({ integrations: Type.Array(Integration) })
 export const DeletedIntegration = Type.Object({ id: Type.String(), deleted: Type.Literal(true) })
-export const TestBody = Type.Object({ payload: Type.Optional(Type.Unknown({ description: 'a JSON object or array as the monitoring system sends it; absent: the template example' })) })
+export const TestBody = Type.Object({
+  payload: Type.Optional(Type.Unknown({ description: 'a JSON object or array as the monitoring system sends it; absent: the template example' })),
+  mapping: Type.Optional(Type.Unsafe<object>({ ...Mapping, description: 'a mapping to try instead of the saved one (checked as a save would check it; 400 naming each problem)' })),
+})
 
 /** The normalized fields of an alert, as the streams, /test and the alerts API show them. */
 export const ALERT_FIELDS = {

@@ -27,6 +27,8 @@ export interface IntegrationRecord {
   emitRepeats?: boolean
   /** A firing incident not heard of for this long is resolved by itself (unset: never). */
   autoResolveAfterSeconds?: number | null
+  /** The sample payload the mapping was built on (the console's editor saves it with the mapping). */
+  sample?: unknown
   /** SHA-256 of the current webhook address; the address itself is never stored. */
   webhookHash: string
   /** Addresses rotated out, by hash, with the time they stop working. */
