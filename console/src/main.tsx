@@ -1,13 +1,15 @@
-// The Sluice console: sign in with an admin API key, then the account's integrations and alerts.
+// The Sluice console: sign in with an admin API key, then the account's integrations (with the
+// mapping editor), alerts and experiment results.
 // Everything shown comes from the public API and is rendered as text (Preact escapes it): a payload
 // or alert holding markup is shown as that markup's text, never run.
 import { render } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, errorText, session } from './api.js'
 import { Alerts } from './views/alerts.js'
+import { Experiments } from './views/experiments.js'
 import { Integrations } from './views/integrations.js'
 
-const VIEWS = { integrations: 'Integrations', alerts: 'Alerts' } as const
+const VIEWS = { integrations: 'Integrations', alerts: 'Alerts', experiments: 'Experiments' } as const
 type View = keyof typeof VIEWS
 
 function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
@@ -68,9 +70,11 @@ function App() {
           Sign out
         </button>
       </header>
-      <main>{view === 'integrations' ? <Integrations /> : <Alerts />}</main>
+      <main>{view === 'integrations' ? <Integrations /> : view === 'alerts' ? <Alerts /> : <Experiments />}</main>
     </div>
   )
 }
 
-render(<App />, document.getElementById('app')!)
+const root = document.getElementById('app')!
+root.textContent = '' // the loading line
+render(<App />, root)

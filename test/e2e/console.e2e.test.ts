@@ -17,11 +17,14 @@ let page: Page
 let webhookUrl: string
 
 const XSS = '<img src=x onerror="window.__xss=1">'
+// The README's screenshots are these tests' own: written to docs/screenshots with SLUICE_UPDATE_SCREENSHOTS=1.
+const SHOTS = process.env['SLUICE_UPDATE_SCREENSHOTS'] === '1' ? 'docs/screenshots' : '.sluice/screenshots'
+const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true })
 
 beforeAll(async () => {
   t = await createTestEnv()
   demo = await t.bootstrap()
-  service = await t.start(['edge', 'admin', 'alerts'])
+  service = await t.start(['edge', 'admin', 'alerts', 'events'])
   browser = await launchBrowser()
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
 }, 120_000)
@@ -100,6 +103,7 @@ it('creates an integration from a template, shows its address once, and shows an
   expect(await page.locator('tbody img').count()).toBe(0)
   expect(await page.evaluate('window.__xss')).toBeUndefined()
   expect(await page.getByTestId('alert-counts').textContent()).toBe('1 shown: 1 firing, 0 acknowledged, 0 resolved')
+  await shot('console-alerts')
 
   await row.getByRole('button', { name: /^Acknowledge/ }).click()
   await expect.poll(async () => (await alertsOf('all'))[0]?.status).toBe('acknowledged')
@@ -151,8 +155,9 @@ it('builds a mapping by dragging payload fields onto alert fields, previews it l
   expect(await page.getByLabel('Environment').inputValue()).toBe('env: {{webhook.commonLabels.alertname}}')
   // The preview follows: the team and the runbook now come from those fields.
   await expect.poll(() => page.getByTestId('preview').locator('tbody tr').first().textContent()).toContain('payments-common')
-  expect(await page.getByTestId('preview').textContent()).toContain('"runbook":"see the wiki"')
+  await expect.poll(() => page.getByTestId('preview').textContent()).toContain('"runbook":"see the wiki"')
 
+  await shot('console-editor')
   // A problem is shown beside the field it concerns, and goes when fixed.
   await page.getByLabel('Severity', { exact: true }).fill('')
   await expect.poll(() => page.locator('#map-severity-problems').textContent()).toMatch(/is required/)
@@ -174,6 +179,53 @@ it('builds a mapping by dragging payload fields onto alert fields, previews it l
   })
   expect(stored).toMatchObject({ team: 'payments-common', environment: 'env: second', customFields: { runbook: 'see the wiki' } })
   await page.getByRole('button', { name: 'Back to integrations' }).click()
+})
+
+it("shows a flag's experiment results: keys, mean, lift with its interval, verdict and the sample ratio check", async () => {
+  const sdkKey = demo.environments[0]!.serverSideSdkKey
+  const now = Date.now()
+  const impressions = Array.from({ length: 800 }, (_, i) => ({ k: `user-${i}`, t: i % 2 ? 'on' : 'off', m: now - 3_600_000 + i, r: 'default rule' }))
+  const events = impressions.flatMap((imp, i) =>
+    Array.from({ length: imp.t === 'on' ? 2 + (i % 3) : i % 3 }, () => ({ eventTypeId: 'purchase', trafficTypeName: 'user', key: imp.k, timestamp: imp.m + 60_000 })),
+  )
+  const post = (path: string, body: unknown) =>
+    fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${sdkKey}` }, body: JSON.stringify(body) })
+  expect((await post('/api/testImpressions/bulk', [{ f: 'checkout_v2', i: impressions }])).status).toBe(202)
+  expect((await post('/api/events/bulk', events)).status).toBe(202)
+  await waitFor('impressions and events stored', async () => ((await t.count('impressions')) === 800 && (await t.count('events')) === events.length ? true : undefined))
+  const metric = await fetch(`${service.url}/api/v1/workspaces/${demo.workspaceId}/metrics`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Purchases per user', trafficType: 'user', eventTypeId: 'purchase', type: 'count_per_key', desiredDirection: 'increase' }),
+  })
+  expect(metric.status).toBe(201)
+
+  await page.getByRole('button', { name: 'Experiments' }).click()
+  await expect.poll(() => page.getByLabel('Flag').textContent()).toContain('checkout_v2 (off, on)')
+  await page.getByLabel('Metrics').selectOption({ label: 'Purchases per user (count_per_key)' })
+  await page.getByRole('button', { name: 'Show results' }).click()
+  const results = page.getByTestId('results')
+  await results.waitFor()
+  expect(await results.textContent()).toContain('Exposed keys: 800 (off 400, on 400); excluded for seeing more than one treatment: 0. Baseline: off.')
+  expect(await page.getByTestId('srm').textContent()).toMatch(/Sample ratio check: p = 1\. No mismatch\./)
+  const on = results.locator('tr[data-treatment="on"]')
+  // The same figures as the API, as text: on makes more purchases, called significant and desired.
+  const api = (await (
+    await fetch(
+      `${service.url}/api/v1/environments/${demo.environments[0]!.id}/experiments/checkout_v2/results?metrics=${((await metric.json()) as { id: string }).id}&from=${now - 86_400_000}&to=${now + 86_400_000}`,
+      {
+        headers: { authorization: `Bearer ${demo.adminApiKey}` },
+      },
+    )
+  ).json()) as { metrics: { perTreatment: Record<string, { keys: number; mean: number }>; comparisons: { relative: { estimate: number } }[] }[] }
+  const cells = await on.locator('td').allTextContents()
+  expect(cells[0]).toBe('400')
+  expect(Number(cells[1])).toBeCloseTo(api.metrics[0]!.perTreatment['on']!.mean, 3)
+  expect(cells[2]).toBe(`${(api.metrics[0]!.comparisons[0]!.relative.estimate * 100).toFixed(1)}%`)
+  expect(cells[6]).toBe('significant, desired')
+  expect(await on.locator('svg.ci rect.up').count()).toBe(1)
+  expect(await results.locator('tr[data-treatment="off"] td').nth(2).textContent()).toBe('baseline')
+  await shot('console-experiments')
 })
 
 it("shows another account's key nothing of this account", async () => {
