@@ -66,6 +66,7 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     // other edges see it within SLUICE_KEY_REFRESH_MS.
     onRoutesChanged: shared.edgeInProcess ? () => c.webhookRoutes.invalidate() : async () => undefined,
     lifecycleCounts: (id) => state.alerts.lifecycleCounts(id),
+    webhookMaxBodyBytes: config.webhooks.maxBodyBytes,
   })
   await app.register(alertRoutes, { apiKeys: c.apiKeys, alerts: state.alerts, streamMaxLen: config.webhooks.streamMaxLen })
   const adminLimit = { ratePerSecond: config.admin.ratePerSecond, burst: config.admin.burst }

@@ -178,6 +178,21 @@ it('builds a mapping by dragging payload fields onto alert fields, previews it l
     return alerts.find((a) => a.customFields['runbook'] !== undefined)
   })
   expect(stored).toMatchObject({ team: 'payments-common', environment: 'env: second', customFields: { runbook: 'see the wiki' } })
+  // A pasted 1 MiB sample: the tree shows 200 children of a node at a time, and the preview follows.
+  const big = { ...editorPayload('big'), data: Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, 'v'.repeat(90)])) }
+  const text = JSON.stringify(big)
+  expect(text.length).toBeGreaterThan(1_000_000)
+  await page.getByLabel('Sample', { exact: true }).selectOption('paste')
+  const began = Date.now()
+  await page.getByLabel('Sample JSON').fill(text)
+  await page.locator('[data-path="data.k199"]').waitFor()
+  const treeMs = Date.now() - began
+  await expect.poll(() => page.getByTestId('preview').locator('tbody tr').first().textContent()).toContain('big is slow')
+  const previewMs = Date.now() - began
+  expect(await page.locator('[data-path^="data.k"]').count()).toBe(200)
+  await page.getByRole('button', { name: 'Show 200 more of 9800' }).click()
+  expect(await page.locator('[data-path^="data.k"]').count()).toBe(400)
+  console.log(`console editor, 1 MiB pasted sample (${text.length} bytes): tree in ${treeMs} ms, preview in ${previewMs} ms`)
   await page.getByRole('button', { name: 'Back to integrations' }).click()
 })
 

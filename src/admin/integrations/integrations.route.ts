@@ -36,6 +36,8 @@ export interface IntegrationRoutesOptions {
   readonly onRoutesChanged: () => Promise<void>
   /** The integration's lifecycle counts (ignored notifications, dedup keys that rendered empty, unknown statuses). */
   readonly lifecycleCounts: (integrationId: string) => Promise<{ ignored: number; dedupFallback: number; statusUnknown: number }>
+  /** The largest webhook body: /test takes a payload that large, with a mapping beside it. */
+  readonly webhookMaxBodyBytes: number
 }
 
 export async function integrationRoutes(server: FastifyInstance, opts: IntegrationRoutesOptions): Promise<void> {
@@ -158,6 +160,7 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
   app.post(
     '/api/v1/integrations/:id/test',
     {
+      bodyLimit: opts.webhookMaxBodyBytes + 256 * 1024,
       // No body is the template's example.
       preValidation: async (request) => {
         request.body ??= {}
