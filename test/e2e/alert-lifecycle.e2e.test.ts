@@ -2,7 +2,8 @@
 // (integration, dedup key) with its notifications counted, resolved when the sender says so, a new
 // incident when a resolved key fires again; acknowledge and resolve by API; auto-resolve after a
 // silence; the streams carry one entry per lifecycle event (repeats only when asked); lists filtered
-// and paged; nothing one integration or account sends touches another's alerts.
+// and paged; nothing one integration or account sends touches another's alerts. And each
+// integration's recent payloads, kept by the same script call as their alerts (a replay adds none).
 import { Kafka, logLevel, type Admin } from 'kafkajs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
@@ -442,5 +443,57 @@ describe('sluice alerts', () => {
     expect(shown.stdout).toMatch(/triggered[\s\S]*acknowledged[\s\S]*resolved/)
     expect((await runSluice(['alerts', 'show', 'al_nope', '--account', demo.accountId], t.env)).code).toBe(2)
     expect((await entries(integration.id)).map((e) => e[0])).toEqual(['triggered', 'acknowledged', 'resolved'])
+  })
+})
+
+describe('recent payloads', () => {
+  const probePayload = (i: number, extra: Json = {}) => ({
+    version: '4',
+    status: 'firing',
+    commonLabels: { alertname: `Probe${i}`, team: 'payments' },
+    alerts: [{ status: 'firing', labels: { alertname: `Probe${i}`, severity: 'critical', team: 'payments' }, annotations: { summary: `probe ${i}` }, startsAt: new Date().toISOString() }],
+    ...extra,
+  })
+
+  it('keeps the last 20 payloads as received, newest first, whole up to 64 KiB, for admin keys of the account only', async () => {
+    const created = await call('POST', '/api/v1/integrations', { name: 'probe', template: 'alertmanager' })
+    expect(created.status).toBe(201)
+    const id = String(created.body['id'])
+    const path = new URL(String(created.body['webhookUrl'])).pathname
+    const sent: { requestId: string; body: unknown }[] = []
+    for (let i = 0; i < 23; i++) {
+      // One payload above 64 KiB (kept as its size and time), one the mapping rejects (no alerts): both kept.
+      const body = i === 20 ? probePayload(i, { padding: 'x'.repeat(70 * 1024) }) : i === 21 ? { unrelated: [1, 2, 3], note: '<img src=x onerror=alert(1)>' } : probePayload(i)
+      const res = await fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      expect(res.status).toBe(202)
+      sent.push({ requestId: ((await res.json()) as { requestId: string }).requestId, body })
+    }
+    await caughtUp()
+    const res = await call('GET', `/api/v1/integrations/${id}/payloads`)
+    expect(res.status).toBe(200)
+    const payloads = res.body['payloads'] as Json[]
+    const newest = sent.slice(-20).reverse()
+    expect(payloads.map((p) => p['requestId'])).toEqual(newest.map((s) => s.requestId))
+    for (const [i, p] of payloads.entries()) {
+      const body = newest[i]!.body
+      const bytes = Buffer.byteLength(JSON.stringify(body))
+      expect(p['bytes']).toBe(bytes)
+      if (bytes > 64 * 1024) expect(p).toMatchObject({ kept: false, payload: null })
+      else expect(p).toMatchObject({ kept: true, payload: body })
+      expect(Date.parse(String(p['receivedAt']))).toBeGreaterThan(Date.now() - 120_000)
+    }
+    expect(payloads.filter((p) => !p['kept'])).toHaveLength(1)
+
+    // Only an admin key of the account, not restricted to workspaces or environments, reads them.
+    const other = await t.store.createAccount('other')
+    const { key: stranger } = await t.store.createApiKey({ kind: 'admin', accountId: other.id, name: 'stranger' })
+    expect((await call('GET', `/api/v1/integrations/${id}/payloads`, undefined, stranger)).status).toBe(404)
+    const { key: scoped } = await t.store.createApiKey({ kind: 'admin', accountId: demo.accountId, name: 'one env', environmentIds: [demo.environments[0]!.id] })
+    expect((await call('GET', `/api/v1/integrations/${id}/payloads`, undefined, scoped)).status).toBe(403)
+    expect((await call('GET', `/api/v1/integrations/${id}/payloads`, undefined, demo.environments[0]!.serverSideSdkKey)).status).toBe(401)
+
+    // Gone with the integration.
+    expect((await call('DELETE', `/api/v1/integrations/${id}`)).status).toBe(200)
+    expect(await t.redis.exists(alertStreamKeys(t.config.redis.keyPrefix).payloads(id))).toBe(0)
   })
 })
