@@ -15,6 +15,7 @@ let demo: DemoAccount
 let browser: Browser
 let page: Page
 let webhookUrl: string
+let markupRequestId: string
 
 const XSS = '<img src=x onerror="window.__xss=1">'
 // The README's screenshots are these tests' own: written to docs/screenshots with SLUICE_UPDATE_SCREENSHOTS=1.
@@ -94,6 +95,7 @@ it('creates an integration from a template, shows its address once, and shows an
   }
   const posted = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) })
   expect(posted.status).toBe(202)
+  markupRequestId = ((await posted.clone().json()) as { requestId: string }).requestId
   await waitFor('the alert stored', async () => ((await alertsOf('open')).length === 1 ? true : undefined))
 
   await page.getByRole('button', { name: 'Alerts' }).click()
@@ -158,6 +160,16 @@ it('builds a mapping by dragging payload fields onto alert fields, previews it l
   await expect.poll(() => page.getByTestId('preview').textContent()).toContain('"runbook":"see the wiki"')
 
   await shot('console-editor')
+  // The payload full of markup as a sample: its fields and values are text, nothing runs; a value the
+  // mapping cannot use is a rejection shown beside the field it concerns.
+  await page.getByLabel('Sample', { exact: true }).selectOption(markupRequestId)
+  await expect.poll(() => page.locator('.tree').textContent()).toContain('<img src=x onerror=')
+  expect(await page.locator('.tree img, [data-testid="preview"] img').count()).toBe(0)
+  expect(await page.evaluate('window.__xss')).toBeUndefined()
+  await page.getByLabel('Severity', { exact: true }).fill('{{webhook.commonLabels.team}}')
+  await expect.poll(() => page.locator('#map-severity-problems').textContent()).toMatch(/item 0: severity "<img src=x .* is not one of critical/)
+  await page.getByLabel('Severity', { exact: true }).fill('{{item.labels.severity}}')
+  await page.getByLabel('Sample', { exact: true }).selectOption({ index: 0 }) // back to the newest payload
   // A problem is shown beside the field it concerns, and goes when fixed.
   await page.getByLabel('Severity', { exact: true }).fill('')
   await expect.poll(() => page.locator('#map-severity-problems').textContent()).toMatch(/is required/)

@@ -233,7 +233,11 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
     return () => clearTimeout(timer)
   }, [mapping, sample, saved])
 
-  const problemsOf = (field: string) => problems.filter((p) => p.field === `mapping.${field}` || p.field.startsWith(`mapping.${field}.`)).map((p) => p.problem)
+  // Save-time problems name their field (mapping.team); render rejections start with it (severity "x" is not …).
+  const problemsOf = (field: string) => [
+    ...problems.filter((p) => p.field === `mapping.${field}` || p.field.startsWith(`mapping.${field}.`)).map((p) => p.problem),
+    ...(preview?.rejected ?? []).filter((r) => r.reason.startsWith(`${field} `)).map((r) => `item ${r.index}: ${r.reason}`),
+  ]
   const set = (field: string, v: string) => {
     const next = { ...mapping }
     if (v === '') delete next[field]
@@ -335,6 +339,11 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
                 <option value={p}>{p}</option>
               ))}
             </select>
+            {problemsOf('splitPath').length > 0 && (
+              <p class="error" role="alert">
+                {problemsOf('splitPath').join('; ')}
+              </p>
+            )}
           </div>
           {FIELDS.map(([field, label]) => (
             <Box
