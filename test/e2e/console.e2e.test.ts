@@ -269,6 +269,21 @@ it("shows another account's key nothing of this account", async () => {
   await context.close()
 })
 
+it('rotates an address (the new one shown once) and deletes an integration after confirming', async () => {
+  await page.getByRole('button', { name: 'Integrations' }).click()
+  const row = page.locator('tbody tr', { hasText: 'Prometheus prod' })
+  await row.getByRole('button', { name: 'Rotate address' }).click()
+  const rotated = (await page.getByTestId('webhook-url').textContent())!
+  expect(rotated).toMatch(/\/api\/v1\/webhook\//)
+  expect(rotated).not.toBe(webhookUrl)
+  await page.getByRole('button', { name: 'Done' }).click()
+  page.once('dialog', (dialog) => void dialog.accept())
+  await row.getByRole('button', { name: 'Delete' }).click()
+  await expect.poll(() => page.getByText('No integrations yet.').count()).toBe(1)
+  const res = await fetch(`${service.url}/api/v1/integrations`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })
+  expect(((await res.json()) as { integrations: unknown[] }).integrations).toEqual([])
+})
+
 it('signs out: the key is gone from the tab', async () => {
   await page.getByRole('button', { name: 'Sign out' }).click()
   await page.getByLabel('Admin API key').waitFor()
