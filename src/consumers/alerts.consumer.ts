@@ -73,7 +73,7 @@ export class AlertsConsumer {
       },
       failed,
     )
-    const written = await retrying(ctx, log, 'writing alert streams', () => this.writeIsolating(writes, log), failed)
+    const written = await retrying(ctx, log, 'writing alert streams', () => this.writeIsolating(lastSamples(writes), log), failed)
     const fresh = writes.filter((w) => written.has(w))
     this.metrics.alertsStored.inc(fresh.reduce((n, w) => n + w.alerts.length, 0))
     this.metrics.alertsRejected.inc(fresh.reduce((n, w) => n + w.rejections.length, 0))
@@ -110,12 +110,13 @@ export class AlertsConsumer {
           ...refused,
           alerts: [],
           lifecycle: undefined,
+          sample: undefined,
           rejections: [rejection(refused.integrationId, requestId, `redis refused the entries of this message: ${err.message}`, '', Date.now())],
         }
       } else if (refused.rejections.length > 0) {
         this.metrics.unstorable.inc({ sink: 'redis' })
         log.error({ err, offset: String(refused.offset) }, 'a rejection could not be stored; given up, recording only its offset')
-        substitute = { ...refused, alerts: [], lifecycle: undefined, rejections: [] }
+        substitute = { ...refused, alerts: [], lifecycle: undefined, sample: undefined, rejections: [] }
       } else {
         throw err // even a bare offset record is refused: the streams themselves are broken
       }
@@ -148,7 +149,7 @@ export class AlertsConsumer {
     try {
       payload = JSON.parse(payloadJson)
     } catch (err) {
-      return reject([`payload is not JSON: ${messageOf(err)}`])
+      return reject([`payload could not be rendered: ${messageOf(err)}`])
     }
     // Kept among the integration's recent payloads whatever the mapping makes of it (the editor starts from them).
     const sample = sampleOf(meta.requestId, meta.receivedAtMs, payloadJson)
@@ -183,10 +184,24 @@ export class AlertsConsumer {
   }
 }
 
+/** The writes with samples only on the last PAYLOAD_SAMPLES.count messages of each integration: Redis keeps no more. */
+function lastSamples(writes: MessageWrite[]): MessageWrite[] {
+  const kept = new Map<string, number>()
+  for (let i = writes.length - 1; i >= 0; i--) {
+    const w = writes[i]!
+    if (w.sample === undefined) continue
+    const n = kept.get(w.integrationId) ?? 0
+    if (n >= PAYLOAD_SAMPLES.count) writes[i] = { ...w, sample: undefined }
+    else kept.set(w.integrationId, n + 1)
+  }
+  return writes
+}
+
 /** The payload as one of the integration's recent payloads: its JSON text as received (checked by the edge), or null above the size kept. */
 function sampleOf(requestId: string, receivedAt: number, payloadJson: string): string {
   const bytes = Buffer.byteLength(payloadJson)
-  return `{"requestId":${JSON.stringify(requestId)},"receivedAt":${receivedAt},"bytes":${bytes},"payload":${bytes <= PAYLOAD_SAMPLES.maxBytes ? payloadJson : 'null'}}`
+  const at = Number.isFinite(receivedAt) ? receivedAt : Date.now()
+  return `{"requestId":${JSON.stringify(requestId)},"receivedAt":${at},"bytes":${bytes},"payload":${bytes <= PAYLOAD_SAMPLES.maxBytes ? payloadJson : 'null'}}`
 }
 
 function rejection(integrationId: string, requestId: string, reason: string, payload: string, receivedAtMs: number): AlertRejection {

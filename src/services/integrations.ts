@@ -18,8 +18,16 @@ export class IntegrationService {
     private readonly rotationOverlapMs: number,
   ) {}
 
-  create(accountId: string, body: unknown): Promise<{ record: IntegrationRecord; webhookId: string }> {
-    return this.integrations.create(accountId, parseInput(body, undefined))
+  async create(accountId: string, body: unknown): Promise<{ record: IntegrationRecord; webhookId: string }> {
+    const sample = sampleOf(body)
+    const created = await this.integrations.create(accountId, parseInput(body, undefined))
+    if (sample !== undefined) await this.integrations.setSample(created.record.id, sample)
+    return created
+  }
+
+  /** The sample payload saved with the integration's mapping, or null. */
+  async sample(accountId: string, id: string): Promise<unknown> {
+    return this.integrations.sample((await this.get(accountId, id)).id)
   }
 
   list(accountId: string): Promise<IntegrationRecord[]> {
@@ -30,15 +38,23 @@ export class IntegrationService {
     return found(await this.integrations.get(accountId, id))
   }
 
-  /** Replaces the integration with body, or (partial) applies body on what it is. */
+  /** Replaces the integration with body, or (partial) applies body on what it is; a sample given is saved (null removes it). */
   async update(accountId: string, id: string, body: unknown, partial: boolean): Promise<IntegrationRecord> {
-    return found(await this.integrations.update(accountId, id, (current) => parseInput(body, partial ? current : undefined)))
+    const sample = sampleOf(body)
+    const record = found(await this.integrations.update(accountId, id, (current) => parseInput(body, partial ? current : undefined)))
+    if (sample !== undefined) await this.integrations.setSample(record.id, sample)
+    return record
   }
 
   /** Deletes the integration and its alert stream. */
   async delete(accountId: string, id: string): Promise<void> {
     if (!(await this.integrations.delete(accountId, id))) throw new Refusal('NOT_FOUND', 'no such integration')
     await this.alerts.deleteStream(id)
+  }
+
+  /** Forgets the integration's recent payloads (they may hold what a sender should not have sent). */
+  async deletePayloads(accountId: string, id: string): Promise<void> {
+    await this.alerts.deletePayloads((await this.get(accountId, id)).id)
   }
 
   /** A new address; the old one keeps working for the overlap, or stops at once. */
@@ -67,13 +83,13 @@ export class IntegrationService {
     }
   }
 
-  /** Newest first, before the alert id `before` when given. */
   /** The integration's recent payloads as received, newest first (the samples a mapping is built from). */
   async recentPayloads(accountId: string, id: string) {
     const r = await this.get(accountId, id)
     return (await this.alerts.payloads(r.id)).map((p) => ({ ...p, receivedAt: new Date(p.receivedAt).toISOString(), kept: p.payload !== null }))
   }
 
+  /** Newest first, before the alert id `before` when given. */
   async recentAlerts(accountId: string, id: string, limit: number, before: string | undefined) {
     const r = await this.get(accountId, id)
     const entries = await this.alerts.recent(r.id, limit, before)
@@ -130,9 +146,11 @@ function parseInput(raw: unknown, current: IntegrationRecord | undefined): Integ
     problems.push({ field: 'autoResolveAfterSeconds', problem: `must be null (never) or a whole number of seconds from ${MIN_AUTO_RESOLVE_SECONDS} to ${MAX_AUTO_RESOLVE_SECONDS}` })
   }
 
-  const sample = has('sample') ? body['sample'] : (current?.sample ?? null)
-  if (sample !== null && (typeof sample !== 'object' || Buffer.byteLength(JSON.stringify(sample)) > MAX_SAMPLE_BYTES)) {
-    problems.push({ field: 'sample', problem: `must be null or a JSON object or array of at most ${MAX_SAMPLE_BYTES / 1024} KiB` })
+  if (has('sample')) {
+    const sample = body['sample']
+    if (sample !== null && (typeof sample !== 'object' || Buffer.byteLength(JSON.stringify(sample)) > MAX_SAMPLE_BYTES)) {
+      problems.push({ field: 'sample', problem: `must be null or a JSON object or array of at most ${MAX_SAMPLE_BYTES / 1024} KiB` })
+    }
   }
 
   if (problems.length > 0) throw invalid(problems)
@@ -144,8 +162,12 @@ function parseInput(raw: unknown, current: IntegrationRecord | undefined): Integ
     rateLimitStatus: rateLimitStatus as RateLimitStatus,
     emitRepeats: emitRepeats as boolean,
     autoResolveAfterSeconds: autoResolve as number | null,
-    ...(sample === null ? {} : { sample }),
   }
+}
+
+/** The body's sample (checked by parseInput): undefined when the body leaves it as it is. */
+function sampleOf(body: unknown): unknown {
+  return typeof body === 'object' && body !== null && Object.hasOwn(body, 'sample') ? (body as Body)['sample'] : undefined
 }
 
 /** The largest sample payload saved with a mapping (the size of the recent payloads kept whole). */

@@ -492,6 +492,18 @@ describe('recent payloads', () => {
     expect((await call('GET', `/api/v1/integrations/${id}/payloads`, undefined, scoped)).status).toBe(403)
     expect((await call('GET', `/api/v1/integrations/${id}/payloads`, undefined, demo.environments[0]!.serverSideSdkKey)).status).toBe(401)
 
+    // Forgotten on request.
+    expect((await call('DELETE', `/api/v1/integrations/${id}/payloads`)).status).toBe(204)
+    expect((await call('GET', `/api/v1/integrations/${id}/payloads`)).body['payloads']).toEqual([])
+    // A sample saved with the mapping: shown by the integration alone (not the list), removed with null.
+    const sample = { commonLabels: { team: 'payments' }, alerts: [] }
+    expect((await call('PATCH', `/api/v1/integrations/${id}`, { sample })).status).toBe(200)
+    expect((await call('GET', `/api/v1/integrations/${id}`)).body['sample']).toEqual(sample)
+    expect(((await call('GET', '/api/v1/integrations')).body['integrations'] as Json[]).find((i) => i['id'] === id)).not.toHaveProperty('sample')
+    expect((await call('PATCH', `/api/v1/integrations/${id}`, { sample: null })).status).toBe(200)
+    expect((await call('GET', `/api/v1/integrations/${id}`)).body['sample']).toBeNull()
+    expect((await call('PATCH', `/api/v1/integrations/${id}`, { sample: { big: 'x'.repeat(70 * 1024) } })).status).toBe(400)
+
     // Gone with the integration.
     expect((await call('DELETE', `/api/v1/integrations/${id}`)).status).toBe(200)
     expect(await t.redis.exists(alertStreamKeys(t.config.redis.keyPrefix).payloads(id))).toBe(0)

@@ -68,7 +68,7 @@ it('refuses a wrong key, then signs in with the admin key, kept in sessionStorag
   await page.goto(`${service.url}/console/`)
   await page.getByLabel('Admin API key').fill('not-a-key')
   await page.getByRole('button', { name: 'Sign in' }).click()
-  await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/missing or unknown admin API key/)
+  await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 15_000 }).toMatch(/missing or unknown admin API key/)
   await page.getByLabel('Admin API key').fill(demo.adminApiKey)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.getByRole('heading', { name: 'Integrations' }).waitFor()
@@ -85,7 +85,7 @@ it('creates an integration from a template, shows its address once, and shows an
   expect(url).toMatch(/\/api\/v1\/webhook\//)
   webhookUrl = url
   await page.getByRole('button', { name: 'Done' }).click()
-  await expect.poll(() => page.getByRole('cell', { name: 'Prometheus prod', exact: true }).count()).toBe(1)
+  await expect.poll(() => page.getByRole('cell', { name: 'Prometheus prod', exact: true }).count(), { timeout: 15_000 }).toBe(1)
 
   const payload = {
     version: '4',
@@ -108,15 +108,15 @@ it('creates an integration from a template, shows its address once, and shows an
   await shot('console-alerts')
 
   await row.getByRole('button', { name: /^Acknowledge/ }).click()
-  await expect.poll(async () => (await alertsOf('all'))[0]?.status).toBe('acknowledged')
-  await expect.poll(() => page.getByTestId('alert-counts').textContent()).toBe('1 shown: 0 firing, 1 acknowledged, 0 resolved')
+  await expect.poll(async () => (await alertsOf('all'))[0]?.status, { timeout: 15_000 }).toBe('acknowledged')
+  await expect.poll(() => page.getByTestId('alert-counts').textContent(), { timeout: 15_000 }).toBe('1 shown: 0 firing, 1 acknowledged, 0 resolved')
   await page
     .locator('tbody tr')
     .first()
     .getByRole('button', { name: /^Resolve/ })
     .click()
-  await expect.poll(async () => (await alertsOf('all'))[0]?.status).toBe('resolved')
-  await expect.poll(() => page.getByTestId('alert-counts').textContent()).toBe('0 shown: 0 firing, 0 acknowledged, 0 resolved')
+  await expect.poll(async () => (await alertsOf('all'))[0]?.status, { timeout: 15_000 }).toBe('resolved')
+  await expect.poll(() => page.getByTestId('alert-counts').textContent(), { timeout: 15_000 }).toBe('0 shown: 0 firing, 0 acknowledged, 0 resolved')
 })
 
 it('builds a mapping by dragging payload fields onto alert fields, previews it live, saves it, and the next alert has the mapped fields', async () => {
@@ -129,7 +129,7 @@ it('builds a mapping by dragging payload fields onto alert fields, previews it l
   await page.getByRole('heading', { name: 'Mapping of Prometheus prod' }).waitFor()
   const team = page.locator('[data-path="commonLabels.team"]')
   await team.waitFor()
-  await expect.poll(() => page.getByTestId('preview').textContent()).toMatch(/1 alert, 0 rejected/)
+  await expect.poll(() => page.getByTestId('preview').textContent(), { timeout: 15_000 }).toMatch(/1 alert, 0 rejected/)
 
   // Drag commonLabels.team onto Team (emptied first): its placeholder lands in the box.
   await page.getByLabel('Team', { exact: true }).fill('')
@@ -156,30 +156,30 @@ it('builds a mapping by dragging payload fields onto alert fields, previews it l
   await page.getByLabel('Environment').press('Enter')
   expect(await page.getByLabel('Environment').inputValue()).toBe('env: {{webhook.commonLabels.alertname}}')
   // The preview follows: the team and the runbook now come from those fields.
-  await expect.poll(() => page.getByTestId('preview').locator('tbody tr').first().textContent()).toContain('payments-common')
-  await expect.poll(() => page.getByTestId('preview').textContent()).toContain('"runbook":"see the wiki"')
+  await expect.poll(() => page.getByTestId('preview').locator('tbody tr').first().textContent(), { timeout: 15_000 }).toContain('payments-common')
+  await expect.poll(() => page.getByTestId('preview').textContent(), { timeout: 15_000 }).toContain('"runbook":"see the wiki"')
 
   await shot('console-editor')
   // The payload full of markup as a sample: its fields and values are text, nothing runs; a value the
   // mapping cannot use is a rejection shown beside the field it concerns.
   await page.getByLabel('Sample', { exact: true }).selectOption(markupRequestId)
-  await expect.poll(() => page.locator('.tree').textContent()).toContain('<img src=x onerror=')
+  await expect.poll(() => page.locator('.tree').textContent(), { timeout: 15_000 }).toContain('<img src=x onerror=')
   expect(await page.locator('.tree img, [data-testid="preview"] img').count()).toBe(0)
   expect(await page.evaluate('window.__xss')).toBeUndefined()
   await page.getByLabel('Severity', { exact: true }).fill('{{webhook.commonLabels.team}}')
-  await expect.poll(() => page.locator('#map-severity-problems').textContent()).toMatch(/item 0: severity "<img src=x .* is not one of critical/)
+  await expect.poll(() => page.locator('#map-severity-problems').textContent(), { timeout: 15_000 }).toMatch(/item 0: severity "<img src=x .* is not one of critical/)
   await page.getByLabel('Severity', { exact: true }).fill('{{item.labels.severity}}')
   await page.getByLabel('Sample', { exact: true }).selectOption({ index: 0 }) // back to the newest payload
   // A problem is shown beside the field it concerns, and goes when fixed.
   await page.getByLabel('Severity', { exact: true }).fill('')
-  await expect.poll(() => page.locator('#map-severity-problems').textContent()).toMatch(/is required/)
+  await expect.poll(() => page.locator('#map-severity-problems').textContent(), { timeout: 15_000 }).toMatch(/is required/)
   await page.getByLabel('Severity', { exact: true }).fill('{{item.labels.severity}}')
-  await expect.poll(() => page.locator('#map-severity-problems').count()).toBe(0)
+  await expect.poll(() => page.locator('#map-severity-problems').count(), { timeout: 15_000 }).toBe(0)
 
   await page.getByRole('button', { name: 'Save' }).click()
-  await expect.poll(() => page.getByRole('status').last().textContent()).toBe('Saved.')
+  await expect.poll(() => page.getByRole('status').last().textContent(), { timeout: 15_000 }).toBe('Saved.')
   await page.getByRole('button', { name: 'Check recent payloads' }).click()
-  await expect.poll(() => page.getByTestId('checked').textContent()).toMatch(/rendered/)
+  await expect.poll(() => page.getByTestId('checked').textContent(), { timeout: 15_000 }).toMatch(/rendered/)
 
   // The next alert through the real pipeline has the mapped team and custom field.
   const posted = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(editorPayload('second')) })
@@ -199,7 +199,7 @@ it('builds a mapping by dragging payload fields onto alert fields, previews it l
   await page.getByLabel('Sample JSON').fill(text)
   await page.locator('[data-path="data.k199"]').waitFor()
   const treeMs = Date.now() - began
-  await expect.poll(() => page.getByTestId('preview').locator('tbody tr').first().textContent()).toContain('big is slow')
+  await expect.poll(() => page.getByTestId('preview').locator('tbody tr').first().textContent(), { timeout: 15_000 }).toContain('big is slow')
   const previewMs = Date.now() - began
   expect(await page.locator('[data-path^="data.k"]').count()).toBe(200)
   await page.getByRole('button', { name: 'Show 200 more of 9800' }).click()
@@ -228,7 +228,7 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
   expect(metric.status).toBe(201)
 
   await page.getByRole('button', { name: 'Experiments' }).click()
-  await expect.poll(() => page.getByLabel('Flag').textContent()).toContain('checkout_v2 (off, on)')
+  await expect.poll(() => page.getByLabel('Flag').textContent(), { timeout: 15_000 }).toContain('checkout_v2 (off, on)')
   await page.getByLabel('Metrics').selectOption({ label: 'Purchases per user (count_per_key)' })
   await page.getByRole('button', { name: 'Show results' }).click()
   const results = page.getByTestId('results')
@@ -263,9 +263,9 @@ it("shows another account's key nothing of this account", async () => {
   await second.goto(`${service.url}/console/`)
   await second.getByLabel('Admin API key').fill(key)
   await second.getByRole('button', { name: 'Sign in' }).click()
-  await expect.poll(() => second.getByText('No integrations yet.').count()).toBe(1)
+  await expect.poll(() => second.getByText('No integrations yet.').count(), { timeout: 15_000 }).toBe(1)
   await second.getByRole('button', { name: 'Alerts' }).click()
-  await expect.poll(() => second.getByTestId('alert-counts').textContent()).toBe('0 shown: 0 firing, 0 acknowledged, 0 resolved')
+  await expect.poll(() => second.getByTestId('alert-counts').textContent(), { timeout: 15_000 }).toBe('0 shown: 0 firing, 0 acknowledged, 0 resolved')
   await context.close()
 })
 
@@ -279,7 +279,7 @@ it('rotates an address (the new one shown once) and deletes an integration after
   await page.getByRole('button', { name: 'Done' }).click()
   page.once('dialog', (dialog) => void dialog.accept())
   await row.getByRole('button', { name: 'Delete' }).click()
-  await expect.poll(() => page.getByText('No integrations yet.').count()).toBe(1)
+  await expect.poll(() => page.getByText('No integrations yet.').count(), { timeout: 15_000 }).toBe(1)
   const res = await fetch(`${service.url}/api/v1/integrations`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })
   expect(((await res.json()) as { integrations: unknown[] }).integrations).toEqual([])
 })

@@ -1,6 +1,6 @@
 // The account's alerts as incidents: filters, counts, first and last seen, Acknowledge and Resolve;
 // refreshed every 5 seconds while the view is open.
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { api, errorText } from '../api.js'
 
 interface Alert {
@@ -31,12 +31,17 @@ export function Alerts() {
     for (const f of FILTERS) if (filters[f]?.trim()) q.set(f, filters[f].trim())
     return q.toString()
   }
+  // An answer to an older request (a refresh in flight when a button was pressed) is dropped.
+  const latest = useRef(0)
   const load = async () => {
+    const call = ++latest.current
     try {
-      setAlerts((await api<{ alerts: Alert[] }>('GET', `/api/v1/alerts?${query()}`)).alerts)
+      const page = await api<{ alerts: Alert[] }>('GET', `/api/v1/alerts?${query()}`)
+      if (call !== latest.current) return
+      setAlerts(page.alerts)
       setError(null)
     } catch (err) {
-      setError(errorText(err))
+      if (call === latest.current) setError(errorText(err))
     }
   }
   useEffect(() => {

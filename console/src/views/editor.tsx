@@ -37,6 +37,8 @@ const FIELDS = [
   ['dedupKey', 'Dedup key'],
   ['status', 'Status'],
 ] as const
+/** The largest sample saved with a mapping (the API's limit). */
+const MAX_SAMPLE_BYTES = 64 * 1024
 /** Children rendered per expanded node at first; more on demand (a 1 MiB payload stays responsive). */
 const PAGE = 200
 
@@ -73,6 +75,8 @@ function Node({ name, path, value, picked, onPick, splitPath }: { name: string; 
   const container = value !== null && typeof value === 'object'
   const entries: [string, unknown][] = container && open ? Object.entries(value) : []
   const text = placeholder(path, splitPath)
+  // Moustache paths are dot-separated names: a key with a dot, slash or space cannot be reached.
+  const usable = path.split('.').every((segment) => /^[A-Za-z0-9_-]+$/.test(segment))
   return (
     <li>
       <div class="field">
@@ -84,7 +88,9 @@ function Node({ name, path, value, picked, onPick, splitPath }: { name: string; 
         <button
           type="button"
           class="path"
-          draggable
+          draggable={usable}
+          disabled={!usable}
+          title={usable ? undefined : 'this key has characters a {{webhook.…}} path cannot hold'}
           aria-pressed={picked === path}
           data-path={path}
           onClick={() => onPick(path)}
@@ -193,8 +199,11 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
     setSaved(integration)
     setMapping(structuredClone(integration.mapping))
     setPayloads(recent.payloads)
-    setSource(integration.sample !== null ? 'saved' : recent.payloads.find((p) => p.kept) ? recent.payloads.find((p) => p.kept)!.requestId : 'paste')
+    setSource(integration.sample !== null && integration.sample !== undefined ? 'saved' : (recent.payloads.find((p) => p.kept)?.requestId ?? 'paste'))
     setStatus(null)
+    setProblems([])
+    setChecked(null)
+    setPicked(null)
   }
   useEffect(() => {
     load().catch((err: unknown) => setStatus(errorText(err)))
@@ -213,19 +222,24 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
     return { value: payloads.find((p) => p.requestId === source)?.payload ?? null, error: null }
   }, [source, pasted, saved, payloads])
 
-  // The live preview, a moment after the last change.
+  // The live preview, a moment after the last change; an answer to an older change is dropped.
+  const latest = useRef(0)
   useEffect(() => {
+    const call = ++latest.current
     if (!saved || sample.value === null || typeof sample.value !== 'object') {
       setPreview(null)
+      setProblems([])
       return
     }
     const timer = setTimeout(() => {
       api<Preview>('POST', `${base}/test`, { payload: sample.value, mapping })
         .then((p) => {
+          if (call !== latest.current) return
           setPreview(p)
           setProblems([])
         })
         .catch((err: unknown) => {
+          if (call !== latest.current) return
           setPreview(null)
           setProblems(err instanceof ApiError && err.details.length > 0 ? [...err.details] : [{ field: 'mapping', problem: errorText(err) }])
         })
@@ -252,17 +266,20 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
     setMapping(next)
   }
   const insertion = picked === null ? null : placeholder(picked, mapping.splitPath)
+  // Problems of no box of their own (defaults, maps, the whole mapping), shown once below the boxes.
+  const otherProblems = problems.filter((p) => !['splitPath', 'customFields', ...FIELDS.map(([f]) => f)].some((f) => p.field === `mapping.${f}` || p.field.startsWith(`mapping.${f}.`)))
   const splits = useMemo(() => splitCandidates(sample.value), [sample.value])
 
   const save = async () => {
     setStatus(null)
     try {
       const body: Record<string, unknown> = { mapping }
-      if (sample.value !== null && typeof sample.value === 'object') body['sample'] = sample.value
+      const keep = sample.value !== null && typeof sample.value === 'object' && new TextEncoder().encode(JSON.stringify(sample.value)).length <= MAX_SAMPLE_BYTES
+      if (keep) body['sample'] = sample.value
       const updated = await api<Integration>('PATCH', base, body)
-      setSaved(updated)
+      setSaved({ ...updated, sample: keep ? sample.value : saved?.sample })
       setMapping(structuredClone(updated.mapping))
-      setStatus('Saved.')
+      setStatus(keep || sample.value === null ? 'Saved.' : `Saved, without the sample: it is larger than ${MAX_SAMPLE_BYTES / 1024} KiB.`)
     } catch (err) {
       if (err instanceof ApiError) setProblems([...err.details])
       setStatus(`Not saved: ${errorText(err)}`)
@@ -288,7 +305,7 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
       <div class="row">
         <label for="sample-source">Sample</label>
         <select id="sample-source" value={source} onChange={(e) => setSource(e.currentTarget.value)}>
-          {saved.sample !== null && <option value="saved">the sample saved with the mapping</option>}
+          {saved.sample !== null && saved.sample !== undefined && <option value="saved">the sample saved with the mapping</option>}
           {payloads.map((p) => (
             <option value={p.requestId} disabled={!p.kept}>
               received {new Date(p.receivedAt).toLocaleString()} ({p.bytes} bytes{p.kept ? '' : ', too large to keep'})
@@ -296,7 +313,7 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
           ))}
           <option value="paste">paste a JSON sample</option>
         </select>
-        <button type="button" onClick={() => void load()}>
+        <button type="button" onClick={() => void load().catch((err: unknown) => setStatus(`Not reverted: ${errorText(err)}`))}>
           Revert
         </button>
         <button type="button" onClick={() => void save()}>
@@ -360,7 +377,18 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
             {custom.map(([name, template], i) => (
               <div class="custom">
                 <label for={`custom-name-${i}`}>Name</label>
-                <input id={`custom-name-${i}`} value={name} onInput={(e) => setCustom(custom.map((c, j) => (j === i ? [e.currentTarget.value, c[1]] : c)))} />
+                <input
+                  id={`custom-name-${i}`}
+                  value={name}
+                  onInput={(e) => {
+                    const next = e.currentTarget.value
+                    // Two custom fields of one name would be one: a taken name is refused, the old one kept.
+                    if (custom.some(([other], j) => j !== i && other === next)) {
+                      e.currentTarget.value = name
+                      setStatus(`Custom field names are unique: ${next} is taken.`)
+                    } else setCustom(custom.map((c, j) => (j === i ? [next, c[1]] : c)))
+                  }}
+                />
                 <Box
                   id={`custom-value-${i}`}
                   label={`Custom field ${name || i + 1}`}
@@ -374,14 +402,21 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
                 </button>
               </div>
             ))}
-            <button type="button" onClick={() => setCustom([...custom, [`field${custom.length + 1}`, '']])}>
+            <button
+              type="button"
+              onClick={() => {
+                let n = custom.length + 1
+                while (custom.some(([other]) => other === `field${n}`)) n++
+                setCustom([...custom, [`field${n}`, '']])
+              }}
+            >
               Add a custom field
             </button>
             {problemsOf('customFields').length > 0 && <p class="error">{problemsOf('customFields').join('; ')}</p>}
           </fieldset>
-          {problems.filter((p) => !FIELDS.some(([f]) => p.field === `mapping.${f}` || p.field.startsWith(`mapping.${f}.`)) && !p.field.startsWith('mapping.customFields')).length > 0 && (
+          {otherProblems.length > 0 && (
             <p class="error" role="alert">
-              {problems.map((p) => `${p.field} ${p.problem}`).join('; ')}
+              {otherProblems.map((p) => `${p.field} ${p.problem}`).join('; ')}
             </p>
           )}
         </div>

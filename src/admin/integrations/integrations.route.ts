@@ -58,7 +58,6 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
     rateLimitStatus: r.rateLimitStatus,
     emitRepeats: r.emitRepeats ?? false,
     autoResolveAfterSeconds: r.autoResolveAfterSeconds ?? null,
-    sample: r.sample ?? null,
     webhookAddressId: keyId(r.webhookHash),
     createdAt: new Date(r.createdAt).toISOString(),
     updatedAt: new Date(r.updatedAt).toISOString(),
@@ -107,7 +106,7 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
     { schema: { tags, security: ADMIN_SECURITY, summary: 'One integration', params: IdParams, response: integrationAnswers({ 200: answer('The integration', Integration) }, [404]) } },
     async (request) => {
       const record = await service.get(account(request), request.params.id)
-      return { ...view(record), lifecycleCounts: await opts.lifecycleCounts(record.id) }
+      return { ...view(record), sample: await service.sample(account(request), record.id), lifecycleCounts: await opts.lifecycleCounts(record.id) }
     },
   )
 
@@ -207,6 +206,23 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
       },
     },
     async (request) => ({ payloads: await service.recentPayloads(account(request), request.params.id) }),
+  )
+
+  app.delete(
+    '/api/v1/integrations/:id/payloads',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: "Forget the integration's recent payloads now (they are kept a week otherwise)",
+        params: IdParams,
+        response: integrationAnswers({ 204: { type: 'null', description: 'Forgotten' } }, [404]),
+      },
+    },
+    async (request, reply) => {
+      await service.deletePayloads(account(request), request.params.id)
+      return reply.code(204).send()
+    },
   )
 
   app.get(

@@ -53,7 +53,7 @@ export const Integration = Type.Object({
   rateLimitStatus: Type.Enum([429, 503]),
   emitRepeats: Type.Boolean(),
   autoResolveAfterSeconds: Type.Union([Type.Integer(), Type.Null()]),
-  sample: Type.Unknown({ description: 'the sample payload saved with the mapping, or null' }),
+  sample: Type.Optional(Type.Unknown({ description: 'the sample payload saved with the mapping, or null (GET of one integration only)' })),
   lifecycleCounts: Type.Optional(LifecycleCounts),
   webhookAddressId: Type.String({ description: 'names the secret address without showing it' }),
   createdAt: Type.String({ format: 'date-time' }),

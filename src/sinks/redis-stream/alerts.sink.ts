@@ -192,7 +192,18 @@ export class RedisAlertSink {
   async payloads(integrationId: string): Promise<PayloadSample[]> {
     const since = Date.now() - PAYLOAD_SAMPLES.ttlMs
     const all = await this.redis.lrange(this.keys.payloads(integrationId), 0, PAYLOAD_SAMPLES.count - 1)
-    return all.map((json) => JSON.parse(json) as PayloadSample).filter((p) => p.receivedAt >= since)
+    return all.flatMap((json) => {
+      try {
+        const p = JSON.parse(json) as PayloadSample
+        return typeof p.receivedAt === 'number' && p.receivedAt >= since ? [p] : []
+      } catch {
+        return [] // never written so by the script; skipped rather than failing the list
+      }
+    })
+  }
+
+  async deletePayloads(integrationId: string): Promise<void> {
+    await this.redis.del(this.keys.payloads(integrationId))
   }
 
   async deleteStream(integrationId: string): Promise<void> {

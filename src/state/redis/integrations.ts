@@ -27,8 +27,6 @@ export interface IntegrationRecord {
   emitRepeats?: boolean
   /** A firing incident not heard of for this long is resolved by itself (unset: never). */
   autoResolveAfterSeconds?: number | null
-  /** The sample payload the mapping was built on (the console's editor saves it with the mapping). */
-  sample?: unknown
   /** SHA-256 of the current webhook address; the address itself is never stored. */
   webhookHash: string
   /** Addresses rotated out, by hash, with the time they stop working. */
@@ -117,6 +115,17 @@ export class IntegrationStore extends RedisState {
     return values.filter((v): v is string => v !== null).map(fromStored)
   }
 
+  /** The sample payload saved with the mapping (kept beside the record, which every process caches). */
+  async sample(id: string): Promise<unknown> {
+    const json = await this.redis.get(this.k('integration-sample', id))
+    return json === null ? null : (JSON.parse(json) as unknown)
+  }
+
+  async setSample(id: string, sample: unknown): Promise<void> {
+    if (sample === null) await this.redis.del(this.k('integration-sample', id))
+    else await this.redis.set(this.k('integration-sample', id), JSON.stringify(sample))
+  }
+
   /** Applies change to the current record inside the transaction (a concurrent write retries it). */
   async update(accountId: string, id: string, change: (current: IntegrationRecord) => Partial<IntegrationInput>): Promise<IntegrationRecord | undefined> {
     return this.modify(accountId, id, (record) => ({ ...record, ...change(record) }))
@@ -141,7 +150,7 @@ export class IntegrationStore extends RedisState {
       const hashes = [record.webhookHash, ...record.retired.map((r) => r.hash)]
       const tx = conn
         .multi()
-        .del(key)
+        .del(key, this.k('integration-sample', id))
         .zrem(this.k('integrations', accountId), id)
         .hdel(this.k('webhooks'), ...hashes)
         .incr(this.k('webhooks', 'version'))

@@ -147,8 +147,9 @@ for m = 1, tonumber(ARGV[5]) do
       end
       if fallbacks > 0 then redis.call('HINCRBY', LC.stats(P, integ), 'dedupFallback', fallbacks) end
       if unknowns > 0 then redis.call('HINCRBY', LC.stats(P, integ), 'statusUnknown', unknowns) end
-      if sample ~= '' and integ ~= '' then
-        local samples = P .. 'alerts:payloads:' .. integ
+      local samples = P .. 'alerts:payloads:' .. integ
+      -- An auxiliary write: a key of another type is left alone rather than failing the message half-way.
+      if sample ~= '' and integ ~= '' and (redis.call('TYPE', samples)['ok'] == 'list' or redis.call('TYPE', samples)['ok'] == 'none') then
         redis.call('LPUSH', samples, sample)
         redis.call('LTRIM', samples, 0, SAMPLES - 1)
         redis.call('PEXPIRE', samples, SAMPLES_TTL)
