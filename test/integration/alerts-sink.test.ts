@@ -233,3 +233,19 @@ it('finds the message in a run Redis refuses as a whole by writing one message p
   for (const r of results) expect(r).toBeInstanceOf(AppError)
   expect((results[0] as AppError).message).toMatch(/WRONGTYPE/)
 })
+
+it('keeps a message’s payload sample once, with its alerts: a second write of the batch adds none', async () => {
+  const sample = (i: number) => JSON.stringify({ requestId: `req-${i}`, receivedAt: Date.now(), bytes: 2, payload: { i } })
+  const batch = messages(6, 'samples').map((m, i) => ({ ...m, integrationId: 'sampled', sample: sample(i) }))
+  expect(count(await sink.write(batch), 'written')).toBe(6)
+  expect(count(await sink.write(batch), 'already')).toBe(6)
+  const kept = await sink.payloads('sampled')
+  expect(kept.map((p) => p.requestId)).toEqual(['req-5', 'req-4', 'req-3', 'req-2', 'req-1', 'req-0'])
+  expect(await redis.pttl(streams.payloads('sampled'))).toBeGreaterThan(6 * 24 * 3600 * 1000)
+  // A key of another type under the payloads name is left alone; the alerts are still written.
+  await redis.del(streams.payloads('other'))
+  await redis.set(streams.payloads('other'), 'not a list')
+  const more = messages(2, 'samples-2').map((m, i) => ({ ...m, integrationId: 'other', sample: sample(i) }))
+  expect(count(await sink.write(more), 'written')).toBe(2)
+  expect(await redis.get(streams.payloads('other'))).toBe('not a list')
+})

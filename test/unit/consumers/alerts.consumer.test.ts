@@ -50,3 +50,18 @@ it('stores a rejection entry in place of a refused message, then the messages af
   // Messages 0, 2, 3 and 4: one alert each.
   expect(await metrics.registry.getSingleMetricAsString('sluice_alerts_stored_total')).toMatch(/ 4$/m)
 })
+
+it('sends each message’s payload as received, but only the last 20 of an integration in a batch, and none with a substitute', async () => {
+  const sink = new ScriptedSink([(ms) => ms.map((): WriteResult => 'written')])
+  const consumer = new AlertsConsumer(new IntegrationCache(store, 60_000), sink as unknown as RedisAlertSink, createMetrics(), createLogger('silent'))
+  await consumer.handle(batchOf(25), { signal: new AbortController().signal })
+  const sent = sink.calls[0]!
+  expect(sent.slice(0, 5).every((m) => m.sample === undefined)).toBe(true)
+  expect(sent.slice(5).map((m) => JSON.parse(m.sample!) as unknown)).toEqual(
+    Array.from({ length: 20 }, (_, k) => ({ requestId: `r${k + 5}`, receivedAt: 1_700_000_000_000, bytes: JSON.stringify({ n: k + 5 }).length, payload: { n: k + 5 } })),
+  )
+  const refusal = new AppError('SINK_REFUSED_DATA', 'redis: WRONGTYPE', false)
+  const refused = new ScriptedSink([(ms) => ms.map((_, i): WriteResult => (i === 0 ? refusal : 'blocked')), (ms) => ms.map((): WriteResult => 'written')])
+  await run(refused)
+  expect(refused.calls[1]![0]!.sample).toBeUndefined()
+})
