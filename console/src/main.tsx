@@ -4,6 +4,7 @@
 // or alert holding markup is shown as that markup's text, never run.
 import { render } from 'preact'
 import { useState } from 'preact/hooks'
+import { ErrorLine } from './ui.js'
 import { api, errorText, session } from './api.js'
 import { Alerts } from './views/alerts.js'
 import { Experiments } from './views/experiments.js'
@@ -33,11 +34,7 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
         <label for="admin-key">Admin API key</label>
         <input id="admin-key" type="password" autocomplete="off" value={key} onInput={(e) => setKey(e.currentTarget.value)} required />
         <button type="submit">Sign in</button>
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
+        <ErrorLine text={error} />
       </form>
       <p class="hint">The key stays in this tab only (sessionStorage) and is sent as Authorization: Bearer.</p>
     </main>

@@ -3,8 +3,11 @@ import { readFileSync } from 'node:fs'
 import { Ajv, type ErrorObject } from 'ajv'
 import { loneSurrogate, MAX_TIMESTAMP_MS, rejectionRow, rowOrigin, type EnvelopeMeta, type RejectionRow, type RowOrigin, type SourcePosition } from './rows.js'
 
-const eventSchema = JSON.parse(readFileSync(new URL('../../schemas/event.json', import.meta.url), 'utf8')) as object
+const eventSchema = JSON.parse(readFileSync(new URL('../../schemas/event.json', import.meta.url), 'utf8')) as { properties: { eventTypeId: { pattern: string } } }
 const validateEvent = new Ajv({ allErrors: false, strict: true, strictTypes: false }).compile(eventSchema)
+
+/** An event type id as the events schema accepts it (metric definitions name event types with it). */
+export const EVENT_TYPE_ID = new RegExp(eventSchema.properties.eventTypeId.pattern)
 
 /** Below this a timestamp is read as seconds, at or above as milliseconds (see README). */
 export const SECONDS_THRESHOLD = 100_000_000_000

@@ -6,6 +6,7 @@ import { ALERT_TEMPLATES, CUSTOM_EXAMPLE, TEMPLATE_IDS, type TemplateId } from '
 import { checkMapping, renderAlerts, type AlertMapping, type NormalizedAlert } from '../pipeline/alerts/render.js'
 import { invalid, Refusal, type FieldProblem } from '../shared/errors.js'
 import type { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
+import { PAYLOAD_SAMPLES } from '../state/redis/alert-streams.js'
 import type { IntegrationInput, IntegrationRecord, IntegrationStore, RateLimitStatus } from '../state/redis/integrations.js'
 
 type Body = Record<string, unknown>
@@ -170,8 +171,8 @@ function sampleOf(body: unknown): unknown {
   return typeof body === 'object' && body !== null && Object.hasOwn(body, 'sample') ? (body as Body)['sample'] : undefined
 }
 
-/** The largest sample payload saved with a mapping (the size of the recent payloads kept whole). */
-export const MAX_SAMPLE_BYTES = 64 * 1024
+/** The largest sample payload saved with a mapping: the size up to which recent payloads are kept whole. */
+const MAX_SAMPLE_BYTES = PAYLOAD_SAMPLES.maxBytes
 
 /** The shortest and longest silence after which an incident may resolve by itself: 10 s, 30 days. */
 export const MIN_AUTO_RESOLVE_SECONDS = 10

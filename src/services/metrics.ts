@@ -3,14 +3,13 @@
 // workspace's traffic types, unique names, a bound on metrics per workspace, and the audit entry.
 import { randomUUID } from 'node:crypto'
 import { FILTER_OPERATORS, METRIC_TYPES, type MetricType, type PropertyFilter } from '../analysis/queries.js'
+import { EVENT_TYPE_ID } from '../pipeline/events.js'
 import { invalid, Refusal, type FieldProblem } from '../shared/errors.js'
 import type { Metric, MetricAuditEntry, MetricInput, MetricStore } from '../state/redis/metrics.js'
 import type { Actor } from '../state/redis/segments.js'
 import type { Store, Workspace } from '../state/redis/store.js'
 
 export const MAX_METRICS_PER_WORKSPACE = 1000
-/** Event type ids as the events schema accepts them (schemas/event.json). */
-export const EVENT_TYPE_ID = /^[a-zA-Z0-9][-_.:a-zA-Z0-9]{0,79}$/
 /**
  * Property names a metric may read. Properties are stored as compact JSON and read with ClickHouse's
  * visitParam functions, which match the name as written: names that JSON would escape are left out.

@@ -1,6 +1,7 @@
 // The account's alerts as incidents: filters, counts, first and last seen, Acknowledge and Resolve;
 // refreshed every 5 seconds while the view is open.
 import { useEffect, useRef, useState } from 'preact/hooks'
+import { ErrorLine } from '../ui.js'
 import { api, errorText } from '../api.js'
 
 interface Alert {
@@ -79,11 +80,7 @@ export function Alerts() {
       <p aria-live="polite" data-testid="alert-counts">
         {alerts === null ? 'Loading…' : `${alerts.length} shown: ${counts.firing} firing, ${counts.acknowledged} acknowledged, ${counts.resolved} resolved`}
       </p>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine text={error} />
       {alerts && alerts.length > 0 && (
         <table>
           <thead>

@@ -2,6 +2,7 @@
 // window; each metric as a table of treatments (keys, mean, lift with its confidence interval drawn as
 // a bar, p-values, significance) and the sample ratio check, in the README's words.
 import { useEffect, useState } from 'preact/hooks'
+import { ErrorLine } from '../ui.js'
 import { api, errorText } from '../api.js'
 
 interface Workspace {
@@ -159,11 +160,7 @@ export function Experiments() {
         </button>
       </form>
       {flags.length === 0 && env && <p>No flag has impressions in this environment between these days.</p>}
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine text={error} />
       {results && (
         <div data-testid="results">
           <p>

@@ -1,6 +1,7 @@
 // Integrations: list, create from a template, the webhook address and test command shown once (with
 // copy buttons), rotate, delete. The templates are read from the API description (/openapi.json).
 import { useEffect, useState } from 'preact/hooks'
+import { ErrorLine } from '../ui.js'
 import { api, errorText } from '../api.js'
 import { Editor } from './editor.js'
 
@@ -92,11 +93,7 @@ export function Integrations() {
         </select>
         <button type="submit">Create</button>
       </form>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine text={error} />
       {shown && (
         <div class="once" role="status">
           <p>
