@@ -1,11 +1,25 @@
 // Topic administration and cluster metadata (kafkajs admin client, connected on first use): creates
-// missing topics, knows each topic's partition count, answers readiness pings.
-import type { Admin, Kafka } from 'kafkajs'
+// missing topics with an explicit replication factor and min.insync.replicas (so that an
+// acknowledged write survives a broker's loss whatever the brokers' defaults are), warns about
+// existing topics replicated less, knows each topic's partition count, answers readiness pings.
+import { ConfigResourceTypes, type Admin, type Kafka } from 'kafkajs'
 import type { Logger } from '../../shared/logger.js'
 
 export interface TopicSettings {
   readonly partitions: number
-  readonly replicationFactor: number
+  /** Unset: 3 when the cluster has 3 brokers or more, else the number of brokers. */
+  readonly replicationFactor: number | undefined
+  /** Unset: 2, or 1 when the replication factor is 1. */
+  readonly minInsyncReplicas: number | undefined
+}
+
+/** The replication a topic gets on a cluster of `brokers` brokers (an error message when it cannot). */
+export function topicReplication(settings: TopicSettings, brokers: number): { replicationFactor: number; minInsyncReplicas: number } | string {
+  const replicationFactor = settings.replicationFactor ?? Math.min(3, brokers)
+  const minInsyncReplicas = settings.minInsyncReplicas ?? Math.min(2, replicationFactor)
+  if (replicationFactor > brokers) return `KAFKA_REPLICATION_FACTOR=${replicationFactor} but the cluster has ${brokers} broker(s)`
+  if (minInsyncReplicas > replicationFactor) return `KAFKA_MIN_INSYNC_REPLICAS=${minInsyncReplicas} is above the replication factor ${replicationFactor}: no write could be acknowledged`
+  return { replicationFactor, minInsyncReplicas }
 }
 
 export class KafkaAdmin {
@@ -30,16 +44,46 @@ export class KafkaAdmin {
   /** Creates the topics that do not exist yet (idempotent) and learns their partition counts. */
   async ensureTopics(topics: readonly string[]): Promise<void> {
     const admin = await this.client()
+    const replication = topicReplication(this.settings, (await admin.describeCluster()).brokers.length)
+    if (typeof replication === 'string') throw new Error(`kafka topics: ${replication}`)
     const existing = new Set(await admin.listTopics())
     const missing = topics.filter((t) => !existing.has(t))
     if (missing.length > 0) {
       await admin.createTopics({
         waitForLeaders: true,
-        topics: missing.map((topic) => ({ topic, numPartitions: this.settings.partitions, replicationFactor: this.settings.replicationFactor })),
+        topics: missing.map((topic) => ({
+          topic,
+          numPartitions: this.settings.partitions,
+          replicationFactor: replication.replicationFactor,
+          configEntries: [{ name: 'min.insync.replicas', value: String(replication.minInsyncReplicas) }],
+        })),
       })
-      this.log.info({ topics: missing, partitions: this.settings.partitions }, 'kafka topics created')
+      this.log.info({ topics: missing, partitions: this.settings.partitions, ...replication }, 'kafka topics created')
     }
     await this.learnPartitions(topics)
+    await this.checkReplication(
+      topics.filter((t) => existing.has(t)),
+      replication,
+    )
+  }
+
+  /** Warns about topics made before (by hand, or with other settings) that are replicated less than asked. */
+  private async checkReplication(topics: readonly string[], wanted: { replicationFactor: number; minInsyncReplicas: number }): Promise<void> {
+    if (topics.length === 0) return
+    const admin = await this.client()
+    const meta = await admin.fetchTopicMetadata({ topics: [...topics] })
+    const configs = await admin.describeConfigs({ includeSynonyms: false, resources: topics.map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: ['min.insync.replicas'] })) })
+    for (const t of meta.topics) {
+      const replicationFactor = Math.min(...t.partitions.map((p) => p.replicas.length))
+      const entry = configs.resources.find((r) => r.resourceName === t.name)?.configEntries.find((c) => c.configName === 'min.insync.replicas')
+      const minInsyncReplicas = Number(entry?.configValue ?? 1)
+      if (replicationFactor < wanted.replicationFactor || minInsyncReplicas < wanted.minInsyncReplicas) {
+        this.log.warn(
+          { topic: t.name, replicationFactor, minInsyncReplicas, wanted },
+          'kafka topic is replicated less than configured: an acknowledged write may be lost with a broker (raise it with kafka-topics/kafka-configs; Sluice does not change existing topics)',
+        )
+      }
+    }
   }
 
   /** Partition counts of the topics, asking the cluster for those not known yet. */
