@@ -2,8 +2,11 @@
 // missing topics with an explicit replication factor and min.insync.replicas (so that an
 // acknowledged write survives a broker's loss whatever the brokers' defaults are), warns about
 // existing topics replicated less, knows each topic's partition count, answers readiness pings.
-import { ConfigResourceTypes, type Admin, type Kafka } from 'kafkajs'
+import type { Admin, Kafka } from 'kafkajs'
 import type { Logger } from '../../shared/logger.js'
+
+/** kafkajs's ConfigResourceTypes.TOPIC (not reachable as a named export of its CommonJS module from ESM). */
+const TOPIC_RESOURCE = 2
 
 export interface TopicSettings {
   readonly partitions: number
@@ -72,7 +75,7 @@ export class KafkaAdmin {
     if (topics.length === 0) return
     const admin = await this.client()
     const meta = await admin.fetchTopicMetadata({ topics: [...topics] })
-    const configs = await admin.describeConfigs({ includeSynonyms: false, resources: topics.map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: ['min.insync.replicas'] })) })
+    const configs = await admin.describeConfigs({ includeSynonyms: false, resources: topics.map((name) => ({ type: TOPIC_RESOURCE, name, configNames: ['min.insync.replicas'] })) })
     for (const t of meta.topics) {
       const replicationFactor = Math.min(...t.partitions.map((p) => p.replicas.length))
       const entry = configs.resources.find((r) => r.resourceName === t.name)?.configEntries.find((c) => c.configName === 'min.insync.replicas')
