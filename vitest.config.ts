@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config'
 // - unit: no I/O beyond the file system, no service at all; the files mirror src/.
 // - integration: real Kafka, ClickHouse and Redis (test/integration and test/e2e: HTTP in, data out).
 // - fault: faults on private instances (pauses, kills), one file at a time, after the rest.
+// - cluster: the pipeline on the local cluster stack (ClickHouse shards and replicas, three Kafka
+//   brokers, Redis Cluster) through node failures.
 // The global setup (build, then find or start the stack) runs only for the projects that need it.
 const services = {
   globalSetup: ['test/support/global-setup.ts'],
@@ -21,6 +23,8 @@ export default defineConfig({
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 60_000 } },
       { test: { name: 'integration', include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'], ...services } },
       { test: { name: 'fault', include: ['test/fault/**/*.test.ts'], ...services } },
+      // The same guarantees on clusters (`sluice stack up --cluster`), with node failures.
+      { test: { name: 'cluster', include: ['test/cluster/**/*.test.ts'], ...services, globalSetup: [...services.globalSetup, 'test/support/cluster-setup.ts'] } },
     ],
   },
 })

@@ -25,7 +25,15 @@ export function clickhouseRunner(client: ClickHouseClient, limits: AnalysisLimit
       const result = await client.query({
         query: bind(query),
         format: 'JSONEachRow',
-        clickhouse_settings: { readonly: '2', max_execution_time: Math.ceil(limits.timeoutMs / 1000), max_memory_usage: String(limits.maxMemoryBytes) },
+        clickhouse_settings: {
+          readonly: '2',
+          max_execution_time: Math.ceil(limits.timeoutMs / 1000),
+          max_memory_usage: String(limits.maxMemoryBytes),
+          // On a cluster a key's impressions and events are on different shards (each Kafka partition
+          // has its shard): a join of two Distributed tables reads its right side once, on the server
+          // asked, and sends it to every shard (GLOBAL JOIN). No effect on one server.
+          distributed_product_mode: 'global',
+        },
         // A paused or unreachable server is not waited for past the query's own limit.
         abort_signal: AbortSignal.timeout(limits.timeoutMs + 2000),
       })

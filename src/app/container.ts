@@ -12,8 +12,8 @@ import type { Config } from '../config/index.js'
 import { SpoolingIntake } from '../edge/spool/intake.js'
 import type { Logger } from '../shared/logger.js'
 import { createMetrics, type Metrics } from '../shared/metrics.js'
-import { ClickHouseTableSink } from '../sinks/clickhouse/table.sink.js'
-import { migrate } from '../sinks/clickhouse/migrations.js'
+import { ClickHouseTableSink, type SinkCluster } from '../sinks/clickhouse/table.sink.js'
+import { clusterShape, migrate } from '../sinks/clickhouse/migrations.js'
 import { createExperimentService, type ExperimentService } from '../services/experiments.js'
 import { MetricService } from '../services/metrics.js'
 import { AutoResolver } from '../consumers/auto-resolve.js'
@@ -30,6 +30,8 @@ export class Container {
   /** The services this process's roles use: only these are connected, migrated and asked by /readyz. */
   readonly needs: ReadonlySet<Service>
   private readonly made = new Map<string, unknown>()
+  /** The ClickHouse cluster written to (CLICKHOUSE_CLUSTER), as prepare() found it. */
+  private sinkCluster?: SinkCluster
 
   constructor(
     readonly config: Config,
@@ -106,7 +108,10 @@ export class Container {
 
   /** The ClickHouse writer of every consumer of SDK data (events, impressions). */
   get tableSink(): ClickHouseTableSink {
-    return this.one('tableSink', 'clickhouse', () => new ClickHouseTableSink(this.clickhouse, this.config.clickhouse.database))
+    return this.one('tableSink', 'clickhouse', () => {
+      if (this.config.clickhouse.cluster && !this.sinkCluster) throw new Error('the ClickHouse cluster is not known yet: prepare() first')
+      return new ClickHouseTableSink(this.clickhouse, this.config.clickhouse.database, this.sinkCluster)
+    })
   }
 
   /** Experiment results: metric definitions in Redis, read-only queries to ClickHouse. */
@@ -134,7 +139,11 @@ export class Container {
    */
   async prepare(): Promise<void> {
     if (this.needs.has('redis')) await this.redis.connect()
-    if (this.needs.has('clickhouse')) await migrate(this.clickhouse, this.config.clickhouse.database, this.log)
+    if (this.needs.has('clickhouse')) {
+      const { database, cluster, insertQuorum } = this.config.clickhouse
+      if (cluster) this.sinkCluster = await clusterShape(this.clickhouse, cluster, insertQuorum)
+      await migrate(this.clickhouse, { database, cluster }, this.log)
+    }
     if (this.needs.has('kafka')) await this.broker.ensureTopics(Object.values(this.topics))
   }
 

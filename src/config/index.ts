@@ -110,6 +110,20 @@ const SETTINGS = {
     user: setting('CLICKHOUSE_USER', Type.String({ default: 'default' }), 'ClickHouse user'),
     password: setting('CLICKHOUSE_PASSWORD', Type.String({ default: '' }), 'ClickHouse password'),
     database: setting('CLICKHOUSE_DATABASE', Type.String({ pattern: '^[a-zA-Z_][a-zA-Z0-9_]*$', default: 'sluice' }), 'database of the events tables (created and migrated at start)'),
+    cluster: optional(
+      'CLICKHOUSE_CLUSTER',
+      Type.String({ pattern: '^[a-zA-Z_][a-zA-Z0-9_]*$' }),
+      "a cluster of the servers' `remote_servers`: tables are made ON CLUSTER, replicated per shard, and read and written through Distributed tables of the same names (see Running on clusters)",
+      'unset: one server',
+      (v) => v,
+    ),
+    insertQuorum: optional(
+      'CLICKHOUSE_INSERT_QUORUM',
+      Type.Integer({ minimum: 1, maximum: 16 }),
+      'on a cluster, replicas of a shard that must have an insert before it counts as written (`insert_quorum`); reads of stored positions see only such inserts',
+      'every replica of the shard (from `system.clusters`)',
+      (v) => v,
+    ),
     requestTimeoutMs: setting(
       'CLICKHOUSE_REQUEST_TIMEOUT_MS',
       int(1000, 3_600_000, 300_000),

@@ -2,7 +2,7 @@
 // (Debian packages) on 127.0.0.1, all data under one folder. `up` installs what is missing, reuses a
 // service that already answers, and returns once all three answer.
 import { spawn, spawnSync } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { homedir } from 'node:os'
@@ -13,8 +13,10 @@ import { applyAclUsers, generatePasswords, type AclPasswords } from '../state/re
 
 export const KAFKA_VERSION = '3.9.1'
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const DEPLOY = join(PROJECT_ROOT, 'deploy', 'local')
-const START_TIMEOUT_MS = 180_000
+export const DEPLOY = join(PROJECT_ROOT, 'deploy', 'local')
+export const START_TIMEOUT_MS = 180_000
+/** How long a stopped service gets to exit after SIGTERM before SIGKILL. */
+const STOP_TIMEOUT_MS = 30_000
 /** Memory of the local Redis: every admin setting and credential lives there, so it never evicts (writes fail instead). */
 const REDIS_MAXMEMORY = '1gb'
 
@@ -37,7 +39,7 @@ export interface StackStatus {
   readonly pid?: number
 }
 
-type Say = (line: string) => void
+export type Say = (line: string) => void
 
 export function stackServices(config: Config, say: Say): Service[] {
   const kafka = hostPort(config.kafka.brokers[0] ?? '127.0.0.1:9092')
@@ -110,21 +112,23 @@ async function createRedisUsers(config: Config, say: Say): Promise<void> {
 }
 
 export async function stackDown(config: Config, say: Say): Promise<void> {
-  for (const s of stackServices(config, say).reverse()) {
-    const pidFile = join(config.dataDir, s.name, 'pid')
-    const pid = readPid(pidFile)
-    if (pid === undefined || !alive(pid)) {
-      say(`${s.name}: not running under sluice`)
-      rmSync(pidFile, { force: true })
-      continue
-    }
-    process.kill(pid, 'SIGTERM')
-    const deadline = Date.now() + 30_000
-    while (alive(pid) && Date.now() < deadline) await sleep(100)
-    if (alive(pid)) process.kill(pid, 'SIGKILL')
+  for (const s of stackServices(config, say).reverse()) await stopProcess(s.name, join(config.dataDir, s.name, 'pid'), say)
+}
+
+/** Stops the process of a pid file (SIGTERM, then SIGKILL after STOP_TIMEOUT_MS) and removes the file. */
+export async function stopProcess(name: string, pidFile: string, say: Say): Promise<void> {
+  const pid = readPid(pidFile)
+  if (pid === undefined || !alive(pid)) {
+    say(`${name}: not running under sluice`)
     rmSync(pidFile, { force: true })
-    say(`${s.name}: stopped (pid ${pid})`)
+    return
   }
+  process.kill(pid, 'SIGTERM')
+  const deadline = Date.now() + STOP_TIMEOUT_MS
+  while (alive(pid) && Date.now() < deadline) await sleep(100)
+  if (alive(pid)) process.kill(pid, 'SIGKILL')
+  rmSync(pidFile, { force: true })
+  say(`${name}: stopped (pid ${pid})`)
 }
 
 export async function stackStatus(config: Config): Promise<StackStatus[]> {
@@ -138,10 +142,15 @@ export async function stackStatus(config: Config): Promise<StackStatus[]> {
 
 // --- Redis ---------------------------------------------------------------------------------------
 
-async function startRedis(dir: string, port: number, say: Say): Promise<void> {
+function startRedis(dir: string, port: number, say: Say): Promise<void> {
+  return startRedisServer('redis', dir, port, ['--maxmemory', REDIS_MAXMEMORY], say)
+}
+
+/** A daemonized redis-server on 127.0.0.1 with AOF on and no eviction; pid file and log in `dir`. */
+export async function startRedisServer(name: string, dir: string, port: number, args: readonly string[], say: Say): Promise<void> {
   const bin = await ensureBinary('redis-server', ['redis-server'], say)
   mkdirSync(join(dir, 'log'), { recursive: true })
-  say(`redis: starting on 127.0.0.1:${port} (AOF on)`)
+  say(`${name}: starting on 127.0.0.1:${port} (AOF on)`)
   const res = spawnSync(
     bin,
     [
@@ -155,8 +164,7 @@ async function startRedis(dir: string, port: number, say: Say): Promise<void> {
       'yes',
       '--appendfsync',
       'everysec',
-      '--maxmemory',
-      REDIS_MAXMEMORY,
+      ...args,
       '--maxmemory-policy',
       'noeviction',
       '--daemonize',
@@ -171,40 +179,28 @@ async function startRedis(dir: string, port: number, say: Say): Promise<void> {
   if (res.status !== 0) throw new StackError(`redis-server failed to start: ${res.stderr || res.stdout}`)
 }
 
-function redisAnswers(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host, port })
-    let data = ''
-    const done = (ok: boolean) => {
-      socket.destroy()
-      resolve(ok)
-    }
-    socket.setTimeout(1000, () => done(false))
-    socket.on('error', () => done(false))
-    socket.on('connect', () => socket.write('PING\r\n'))
-    socket.on('data', (chunk) => {
-      data += chunk.toString()
-      if (data.includes('\r\n')) done(data.startsWith('+PONG'))
-    })
-  })
+export async function redisAnswers(host: string, port: number): Promise<boolean> {
+  return (await askTcp(host, port, 'PING\r\n', (data) => data.includes('\r\n')))?.startsWith('+PONG') ?? false
 }
 
 // --- ClickHouse ----------------------------------------------------------------------------------
 
-async function startClickHouse(dir: string, httpPort: number, say: Say): Promise<void> {
+function startClickHouse(dir: string, httpPort: number, say: Say): Promise<void> {
+  const config = renderTemplate(join(DEPLOY, 'clickhouse', 'config.xml'), { DATA: dir, HTTP_PORT: httpPort, TCP_PORT: httpPort === 8123 ? 9000 : httpPort + 1 })
+  return startClickHouseServer('clickhouse', dir, httpPort, config, say)
+}
+
+/** clickhouse-server with the given config.xml (and the local users.xml) written into `dir`, its paths all under `dir`. */
+export async function startClickHouseServer(name: string, dir: string, httpPort: number, configXml: string, say: Say): Promise<void> {
   const bin = await ensureBinary('clickhouse-server', ['clickhouse-server', 'clickhouse-client'], say)
   for (const sub of ['log', 'data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(join(dir, sub), { recursive: true })
-  const config = readFileSync(join(DEPLOY, 'clickhouse', 'config.xml'), 'utf8')
-    .replaceAll('@DATA@', dir)
-    .replaceAll('@HTTP_PORT@', String(httpPort))
-    .replaceAll('@TCP_PORT@', String(httpPort === 8123 ? 9000 : httpPort + 1))
-  writeFileSync(join(dir, 'config.xml'), config)
+  writeFileSync(join(dir, 'config.xml'), configXml)
   writeFileSync(join(dir, 'users.xml'), readFileSync(join(DEPLOY, 'clickhouse', 'users.xml')))
-  say(`clickhouse: starting on 127.0.0.1:${httpPort}`)
+  say(`${name}: starting on 127.0.0.1:${httpPort}`)
   startDetached(bin, [`--config-file=${join(dir, 'config.xml')}`], dir)
 }
 
-async function clickhouseAnswers(url: string): Promise<boolean> {
+export async function clickhouseAnswers(url: string): Promise<boolean> {
   try {
     const res = await fetch(new URL('/ping', url), { signal: AbortSignal.timeout(1000) })
     return res.ok && (await res.text()).startsWith('Ok')
@@ -216,45 +212,89 @@ async function clickhouseAnswers(url: string): Promise<boolean> {
 // --- Kafka ---------------------------------------------------------------------------------------
 
 async function startKafka(dir: string, port: number, say: Say): Promise<void> {
+  const libs = ensureKafkaLibs(say)
+  mkdirSync(join(dir, 'log'), { recursive: true })
+  const properties = renderTemplate(join(DEPLOY, 'kafka', 'server.properties'), { DATA: dir, PORT: port, CONTROLLER_PORT: port + 1 })
+  writeFileSync(join(dir, 'server.properties'), properties)
+  const java = kafkaJava(libs, dir)
+  if (!kafkaFormatted(dir)) formatKafkaStorage(java, dir, newKafkaClusterId())
+  say(`kafka: starting ${KAFKA_VERSION} (KRaft) on 127.0.0.1:${port}`)
+  startDetached('java', ['-Xms256m', '-Xmx768m', ...java, 'kafka.Kafka', join(dir, 'server.properties')], dir)
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
+/** The Kafka jars (fetched once from Maven Central into ~/.cache/sluice); returns their folder. */
+export function ensureKafkaLibs(say: Say): string {
   for (const tool of ['java', 'mvn']) {
     if (!which(tool)) throw new StackError(`${tool} is needed to run Kafka locally: install Java 17 and Maven (apt-get install -y openjdk-17-jre-headless maven)`)
   }
   const libs = join(homedir(), '.cache', 'sluice', `kafka-${KAFKA_VERSION}`, 'libs')
-  if (!existsSync(join(libs, '.complete'))) {
+  // The marker holds the POM's hash: a changed POM (another jar added) fetches again.
+  const pom = readFileSync(join(DEPLOY, 'kafka', 'pom.xml'))
+  const fetched = createHash('sha256').update(pom).digest('hex')
+  if (readText(join(libs, '.complete')) !== fetched) {
     say(`kafka: fetching Apache Kafka ${KAFKA_VERSION} jars from Maven Central into ${libs}`)
     const res = spawnSync('mvn', ['-q', '-B', '-f', join(DEPLOY, 'kafka', 'pom.xml'), 'dependency:copy-dependencies', `-DoutputDirectory=${libs}`], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     if (res.status !== 0) throw new StackError(`mvn could not fetch the Kafka jars:\n${res.stdout}${res.stderr}`)
-    writeFileSync(join(libs, '.complete'), KAFKA_VERSION)
+    writeFileSync(join(libs, '.complete'), fetched)
   }
-  mkdirSync(join(dir, 'log'), { recursive: true })
-  const properties = readFileSync(join(DEPLOY, 'kafka', 'server.properties'), 'utf8')
-    .replaceAll('@DATA@', dir)
-    .replaceAll('@PORT@', String(port))
-    .replaceAll('@CONTROLLER_PORT@', String(port + 1))
-  writeFileSync(join(dir, 'server.properties'), properties)
-  const java = ['-cp', `${libs}/*`, `-Dlog4j.configuration=file:${join(DEPLOY, 'kafka', 'log4j.properties')}`, `-Dkafka.logs.dir=${join(dir, 'log')}`]
-  if (!existsSync(join(dir, 'data', 'meta.properties'))) {
-    // A KRaft cluster id is 16 random bytes in URL-safe base64, as `kafka-storage random-uuid` prints.
-    const clusterId = randomBytes(16).toString('base64url')
-    const res = spawnSync('java', [...java, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', join(dir, 'server.properties')], { encoding: 'utf8' })
-    if (res.status !== 0) throw new StackError(`kafka storage format failed:\n${res.stdout}${res.stderr}`)
-  }
-  say(`kafka: starting ${KAFKA_VERSION} (KRaft) on 127.0.0.1:${port}`)
-  startDetached('java', ['-Xms256m', '-Xmx768m', ...java, 'kafka.Kafka', join(dir, 'server.properties')], dir)
+  return libs
+}
+
+/** JVM arguments of every Kafka tool and server of a node whose files are in `dir` (logs in <dir>/log). */
+export function kafkaJava(libs: string, dir: string): string[] {
+  return ['-cp', `${libs}/*`, `-Dlog4j.configuration=file:${join(DEPLOY, 'kafka', 'log4j.properties')}`, `-Dkafka.logs.dir=${join(dir, 'log')}`]
+}
+
+/** A KRaft cluster id: 16 random bytes in URL-safe base64, as `kafka-storage random-uuid` prints. */
+export function newKafkaClusterId(): string {
+  return randomBytes(16).toString('base64url')
+}
+
+export function kafkaFormatted(dir: string): boolean {
+  return existsSync(kafkaMetaProperties(dir))
+}
+
+/** The cluster id the storage of a node was formatted with, if it was. */
+export function formattedKafkaClusterId(dir: string): string | undefined {
+  if (!kafkaFormatted(dir)) return undefined
+  return /^cluster\.id=(.+)$/m.exec(readFileSync(kafkaMetaProperties(dir), 'utf8'))?.[1]?.trim()
+}
+
+/** Written by the storage format into log.dirs (<dir>/data in the local configs). */
+function kafkaMetaProperties(dir: string): string {
+  return join(dir, 'data', 'meta.properties')
+}
+
+/** Formats the storage of <dir>/server.properties (log.dirs under <dir>/data) for `clusterId`, with the voters it lists. */
+export function formatKafkaStorage(java: readonly string[], dir: string, clusterId: string): void {
+  const res = spawnSync('java', [...java, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', join(dir, 'server.properties')], { encoding: 'utf8' })
+  if (res.status !== 0) throw new StackError(`kafka storage format failed:\n${res.stdout}${res.stderr}`)
 }
 
 async function kafkaAnswers(host: string, port: number): Promise<boolean> {
+  return (await kafkaBrokerCount([`${host}:${port}`])) !== undefined
+}
+
+/** How many brokers the cluster reached through `brokers` reports (describeCluster), or undefined when none answers. */
+export async function kafkaBrokerCount(brokers: string[]): Promise<number | undefined> {
   const { Kafka, logLevel } = await import('kafkajs')
-  const admin = new Kafka({ brokers: [`${host}:${port}`], logLevel: logLevel.NOTHING, connectionTimeout: 1000, requestTimeout: 2000, retry: { retries: 0 } }).admin()
+  const admin = new Kafka({ brokers, logLevel: logLevel.NOTHING, connectionTimeout: 1000, requestTimeout: 2000, retry: { retries: 0 } }).admin()
   try {
     await admin.connect()
-    await admin.describeCluster()
-    return true
+    return (await admin.describeCluster()).brokers.length
   } catch {
-    return false
+    return undefined
   } finally {
     await admin.disconnect().catch(() => undefined)
   }
@@ -262,7 +302,8 @@ async function kafkaAnswers(host: string, port: number): Promise<boolean> {
 
 // --- helpers -------------------------------------------------------------------------------------
 
-function startDetached(cmd: string, args: string[], dir: string): void {
+/** Starts `cmd` in its own process group, output to <dir>/log/stdout.log, pid in <dir>/pid. */
+export function startDetached(cmd: string, args: string[], dir: string): void {
   const out = openSync(join(dir, 'log', 'stdout.log'), 'a')
   const child = spawn(cmd, args, { cwd: dir, detached: true, stdio: ['ignore', out, out] })
   if (child.pid === undefined) throw new StackError(`could not start ${cmd}`)
@@ -272,9 +313,12 @@ function startDetached(cmd: string, args: string[], dir: string): void {
 
 let aptUpdated = false
 
-/** Finds a server binary, installing its Debian packages when missing and allowed to. */
-async function ensureBinary(bin: string, packages: string[], say: Say): Promise<string> {
-  const found = which(bin)
+/**
+ * Finds a server binary (a name on PATH, or an absolute path such as a jar), installing its Debian
+ * packages when missing and allowed to.
+ */
+export async function ensureBinary(bin: string, packages: string[], say: Say): Promise<string> {
+  const found = locate(bin)
   if (found) return found
   const install = `apt-get install -y ${packages.join(' ')}`
   if (!which('apt-get')) throw new StackError(`${bin} is missing and there is no apt-get: install ${packages.join(', ')} yourself`)
@@ -287,19 +331,24 @@ async function ensureBinary(bin: string, packages: string[], say: Say): Promise<
   }
   const res = spawnSync('apt-get', ['install', '-y', '-q', ...packages], { encoding: 'utf8', env })
   if (res.status !== 0) throw new StackError(`${install} failed:\n${res.stderr}`)
-  const installed = which(bin)
+  const installed = locate(bin)
   if (!installed) throw new StackError(`${install} ran but ${bin} is still not found`)
   return installed
 }
 
-function which(bin: string): string | undefined {
+function locate(bin: string): string | undefined {
+  if (!bin.startsWith('/')) return which(bin)
+  return existsSync(bin) ? bin : undefined
+}
+
+export function which(bin: string): string | undefined {
   for (const dir of (process.env['PATH'] ?? '').split(':').concat(['/usr/sbin', '/usr/bin', '/sbin'])) {
     if (dir && existsSync(join(dir, bin))) return join(dir, bin)
   }
   return undefined
 }
 
-function readPid(file: string): number | undefined {
+export function readPid(file: string): number | undefined {
   try {
     const pid = Number(readFileSync(file, 'utf8').trim())
     return Number.isInteger(pid) && pid > 0 ? pid : undefined
@@ -308,10 +357,23 @@ function readPid(file: string): number | undefined {
   }
 }
 
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
+  } catch {
+    return false
+  }
+  return !zombie(pid)
+}
+
+/**
+ * NOTE: a process that exited (or was killed) stays a zombie until its parent reaps it. The stack's
+ * processes outlive the command that started them, and their new parent (PID 1) may take minutes.
+ */
+function zombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat[stat.lastIndexOf(')') + 2] === 'Z'
   } catch {
     return false
   }
@@ -326,6 +388,36 @@ function isLoopback(host: string): boolean {
   return host === 'localhost' || host.startsWith('127.') || host === '::1' || host === '[::1]'
 }
 
-function sleep(ms: number): Promise<void> {
+export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms))
+}
+
+/** A template of deploy/local with every @KEY@ replaced by its value. */
+export function renderTemplate(file: string, values: Readonly<Record<string, string | number>>): string {
+  let text = readFileSync(file, 'utf8')
+  for (const [key, value] of Object.entries(values)) text = text.replaceAll(`@${key}@`, String(value))
+  return text
+}
+
+/**
+ * Sends `request` over TCP and resolves with what came back once `complete` says it is all there or
+ * the peer closes; undefined when nothing came back within `timeoutMs`.
+ */
+export function askTcp(host: string, port: number, request: string, complete: (data: string) => boolean, timeoutMs = 1000): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port })
+    let data = ''
+    const done = (answer: string | undefined) => {
+      socket.destroy()
+      resolve(answer)
+    }
+    socket.setTimeout(timeoutMs, () => done(undefined))
+    socket.on('error', () => done(undefined))
+    socket.on('connect', () => socket.write(request))
+    socket.on('data', (chunk) => {
+      data += chunk.toString()
+      if (complete(data)) done(data)
+    })
+    socket.on('end', () => done(data || undefined))
+  })
 }

@@ -19,7 +19,7 @@ let sink: ClickHouseTableSink
 beforeAll(async () => {
   client = createClient({ url: inject('services').clickhouseUrl })
   db = `test_sink_${randomBytes(4).toString('hex')}`
-  await migrate(client, db, createLogger('silent'))
+  await migrate(client, { database: db }, createLogger('silent'))
   sink = new ClickHouseTableSink(client, db)
 })
 

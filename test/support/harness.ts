@@ -83,7 +83,8 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
     },
     close: async () => {
       for (const s of running.splice(0)) await s.stop().catch(() => undefined)
-      await clickhouse.command({ query: `DROP DATABASE IF EXISTS ${db}` }).catch(() => undefined)
+      const onCluster = config.clickhouse.cluster ? ` ON CLUSTER ${config.clickhouse.cluster}` : ''
+      await clickhouse.command({ query: `DROP DATABASE IF EXISTS ${db}${onCluster}` }).catch(() => undefined)
       await clickhouse.close()
       // (A Redis user without KEYS, as in the ACL test, cleans up with its own Redis.)
       const keys = await redis.keys(`${config.redis.keyPrefix}*`).catch(() => [])

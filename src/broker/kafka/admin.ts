@@ -7,6 +7,8 @@ import type { Logger } from '../../shared/logger.js'
 
 /** kafkajs's ConfigResourceTypes.TOPIC (not reachable as a named export of its CommonJS module from ESM). */
 const TOPIC_RESOURCE = 2
+/** Tries (a second apart) to read the metadata of topics that exist. */
+const METADATA_ATTEMPTS = 30
 
 export interface TopicSettings {
   readonly partitions: number
@@ -53,7 +55,9 @@ export class KafkaAdmin {
     const missing = topics.filter((t) => !existing.has(t))
     if (missing.length > 0) {
       await admin.createTopics({
-        waitForLeaders: true,
+        // kafkajs waits out only LEADER_NOT_AVAILABLE; on a cluster a broker may not know a new topic
+        // at all for a moment (UNKNOWN_TOPIC_OR_PARTITION): the metadata is asked for below instead.
+        waitForLeaders: false,
         topics: missing.map((topic) => ({
           topic,
           numPartitions: this.settings.partitions,
@@ -63,11 +67,22 @@ export class KafkaAdmin {
       })
       this.log.info({ topics: missing, partitions: this.settings.partitions, ...replication }, 'kafka topics created')
     }
-    await this.learnPartitions(topics)
+    // Topics another process is making are listed before every broker serves their metadata.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.learnPartitions(topics)
+        break
+      } catch (err) {
+        if (attempt >= METADATA_ATTEMPTS || !(err as { retriable?: boolean }).retriable) throw err
+        this.log.info({ err, attempt }, 'kafka: topic metadata not served yet, asking again')
+        await new Promise((r) => setTimeout(r, 1000))
+      }
+    }
+    // A look, not a condition of starting: metadata can lag just after another process made the topics.
     await this.checkReplication(
       topics.filter((t) => existing.has(t)),
       replication,
-    )
+    ).catch((err: unknown) => this.log.warn({ err }, 'kafka: could not check the replication of existing topics'))
   }
 
   /** Warns about topics made before (by hand, or with other settings) that are replicated less than asked. */

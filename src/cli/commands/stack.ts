@@ -1,34 +1,49 @@
-// `sluice stack up|down|status`: development tooling (apt, Maven, local processes). Loaded only when
-// this command runs, and left out of the service image.
+// `sluice stack up|down|status [--cluster]`: development tooling (apt, Maven, local processes). Loaded
+// only when this command runs, and left out of the service image.
 import type { Command } from 'commander'
 import { CliError, config } from '../context.js'
 
+interface StackOptions {
+  readonly cluster?: boolean
+}
+
+const CLUSTER_OPTION = ['--cluster', 'the cluster stack instead: ZooKeeper, ClickHouse 2 shards x 2 replicas, Redis Cluster of 6, 3 Kafka brokers (other ports)'] as const
+
 export function stackCommands(program: Command): void {
   const stack = program.command('stack').description('local Kafka, ClickHouse and Redis on 127.0.0.1 (development)')
-  const load = () =>
-    import('../../stack/index.js').catch((err: unknown) => {
+  const load = <T>(module: () => Promise<T>): Promise<T> =>
+    module().catch((err: unknown) => {
       // The service image leaves the development tooling out.
       if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') throw new CliError('`sluice stack` is development tooling and is not part of this installation')
       throw err
     })
+  const single = () => load(() => import('../../stack/index.js'))
+  const cluster = () => load(() => import('../../stack/cluster.js'))
+  const say = (line: string) => console.log(line)
   stack
     .command('up')
     .description('install what is missing, start what is not running, wait until all answer')
-    .action(async () => {
-      await (await load()).stackUp(config(), (line) => console.log(line))
+    .option(...CLUSTER_OPTION)
+    .action(async (options: StackOptions) => {
+      if (options.cluster) await (await cluster()).clusterUp(config(), say)
+      else await (await single()).stackUp(config(), say)
     })
   stack
     .command('down')
     .description('stop the services that `stack up` started')
-    .action(async () => {
-      await (await load()).stackDown(config(), (line) => console.log(line))
+    .option(...CLUSTER_OPTION)
+    .action(async (options: StackOptions) => {
+      if (options.cluster) await (await cluster()).clusterDown(config(), say)
+      else await (await single()).stackDown(config(), say)
     })
   stack
     .command('status')
     .description('show which services answer')
-    .action(async () => {
-      const statuses = await (await load()).stackStatus(config())
-      for (const s of statuses) console.log(`${s.name.padEnd(10)} ${s.address.padEnd(16)} ${s.up ? 'up' : 'down'}${s.pid ? ` (pid ${s.pid}, started by sluice)` : ''}`)
+    .option(...CLUSTER_OPTION)
+    .action(async (options: StackOptions) => {
+      const statuses = options.cluster ? await (await cluster()).clusterStatus(config()) : await (await single()).stackStatus(config())
+      const width = Math.max(10, ...statuses.map((s) => s.name.length + 1))
+      for (const s of statuses) console.log(`${s.name.padEnd(width)} ${s.address.padEnd(16)} ${s.up ? 'up' : 'down'}${s.pid ? ` (pid ${s.pid}, started by sluice)` : ''}`)
       if (!statuses.every((s) => s.up)) process.exitCode = 1
     })
 }

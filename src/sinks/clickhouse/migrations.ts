@@ -5,74 +5,111 @@ import type { ClickHouseClient } from '@clickhouse/client'
 import type { Logger } from '../../shared/logger.js'
 import { clickhouseCode } from '../../shared/errors.js'
 
+/** A table as a migration creates it; rendered for one server or for a cluster (see render). */
+interface TableDef {
+  readonly name: string
+  readonly columns: string
+  /** `MergeTree()`, or `ReplacingMergeTree(<version column>)`. */
+  readonly engine: string
+  readonly partitionBy?: string
+  readonly orderBy: string
+  /**
+   * On a cluster, the column whose value picks a row's shard: the Kafka partition the row came
+   * from, so that every row of a partition lives on one shard (one insert is one shard's block, and
+   * the stored positions of a partition are one shard's question).
+   */
+  readonly shardBy: string
+}
+
+type Statement = { readonly create: TableDef } | { readonly addColumn: { readonly table: string; readonly column: string; readonly after: string } }
+
 interface Migration {
   readonly version: number
   readonly name: string
-  readonly statements: (db: string) => string[]
+  readonly statements: Statement[]
 }
+
+const origin = `sdk_version String, impressions_mode String, machine_ip String, machine_name String,
+  received_at DateTime, received_at_ms Int64, request_id String, request_part UInt32,
+  source_topic String, source_partition UInt32, source_offset UInt64, source_index UInt32`
 
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'events and event_rejections',
-    statements: (db) => [
+    statements: [
       // Analysts ask "event type X in environment Y over time range Z": the sort key follows that
       // order, so such a query reads one contiguous range of each part. Monthly partitions on event
       // time keep time-range queries to a few partitions and make retention a DROP PARTITION.
-      `CREATE TABLE IF NOT EXISTS ${db}.events (
-        environment_id String,
-        account_id String,
-        traffic_type String,
-        event_type String,
-        key String,
-        timestamp DateTime,
-        timestamp_ms Int64,
-        timestamp_raw String,
-        value Nullable(Float64),
-        properties String,
-        received_at DateTime,
-        received_at_ms Int64,
-        sdk_version String,
-        request_id String,
-        source_topic String,
-        source_partition UInt32,
-        source_offset UInt64,
-        source_index UInt32
-      ) ENGINE = MergeTree()
-      PARTITION BY toYYYYMM(timestamp)
-      ORDER BY (environment_id, event_type, timestamp)`,
-      `CREATE TABLE IF NOT EXISTS ${db}.event_rejections (
-        environment_id String,
-        account_id String,
-        reason String,
-        raw String,
-        received_at DateTime,
-        received_at_ms Int64,
-        sdk_version String,
-        request_id String,
-        source_topic String,
-        source_partition UInt32,
-        source_offset UInt64,
-        source_index UInt32
-      ) ENGINE = MergeTree()
-      PARTITION BY toYYYYMM(received_at)
-      ORDER BY (environment_id, received_at)`,
+      {
+        create: {
+          name: 'events',
+          columns: `environment_id String,
+            account_id String,
+            traffic_type String,
+            event_type String,
+            key String,
+            timestamp DateTime,
+            timestamp_ms Int64,
+            timestamp_raw String,
+            value Nullable(Float64),
+            properties String,
+            received_at DateTime,
+            received_at_ms Int64,
+            sdk_version String,
+            request_id String,
+            source_topic String,
+            source_partition UInt32,
+            source_offset UInt64,
+            source_index UInt32`,
+          engine: 'MergeTree()',
+          partitionBy: 'toYYYYMM(timestamp)',
+          orderBy: '(environment_id, event_type, timestamp)',
+          shardBy: 'source_partition',
+        },
+      },
+      {
+        create: {
+          name: 'event_rejections',
+          columns: `environment_id String,
+            account_id String,
+            reason String,
+            raw String,
+            received_at DateTime,
+            received_at_ms Int64,
+            sdk_version String,
+            request_id String,
+            source_topic String,
+            source_partition UInt32,
+            source_offset UInt64,
+            source_index UInt32`,
+          engine: 'MergeTree()',
+          partitionBy: 'toYYYYMM(received_at)',
+          orderBy: '(environment_id, received_at)',
+          shardBy: 'source_partition',
+        },
+      },
     ],
   },
   {
     version: 2,
     name: 'event_consumer_intents',
-    statements: (db) => [
+    statements: [
       // Before each insert the consumer records the last offset it is about to write; after a crash
       // the new owner of the partition checks for stored rows up to there. One row per partition
       // survives merges (the highest offset).
-      `CREATE TABLE IF NOT EXISTS ${db}.event_consumer_intents (
-        topic String,
-        partition UInt32,
-        last_offset UInt64,
-        at DateTime
-      ) ENGINE = ReplacingMergeTree(last_offset)
-      ORDER BY (topic, partition)`,
+      {
+        create: {
+          name: 'event_consumer_intents',
+          columns: `topic String,
+            partition UInt32,
+            last_offset UInt64,
+            at DateTime`,
+          engine: 'ReplacingMergeTree(last_offset)',
+          orderBy: '(topic, partition)',
+          shardBy: 'partition',
+        },
+      },
     ],
   },
   {
@@ -80,82 +117,166 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'request_part',
     // A Kafka message's identity is (request_id, request_part): a message replayed from an edge's
     // spool is skipped when rows of its identity are stored.
-    statements: (db) => [
-      `ALTER TABLE ${db}.events ADD COLUMN request_part UInt32 DEFAULT 0 AFTER request_id`,
-      `ALTER TABLE ${db}.event_rejections ADD COLUMN request_part UInt32 DEFAULT 0 AFTER request_id`,
+    statements: [
+      { addColumn: { table: 'events', column: 'request_part UInt32 DEFAULT 0', after: 'request_id' } },
+      { addColumn: { table: 'event_rejections', column: 'request_part UInt32 DEFAULT 0', after: 'request_id' } },
     ],
   },
   {
     version: 4,
     name: 'impressions, impression_counts, unique_keys, sdk_telemetry, impression_rejections',
-    statements: (db) => {
-      const origin = `sdk_version String, impressions_mode String, machine_ip String, machine_name String,
-        received_at DateTime, received_at_ms Int64, request_id String, request_part UInt32,
-        source_topic String, source_partition UInt32, source_offset UInt64, source_index UInt32`
-      return [
-        // The exposure log. Experiments ask "flag F in environment E over a time range" and "the
-        // first impression of each key of flag F": both read one contiguous range of the sort key.
-        `CREATE TABLE IF NOT EXISTS ${db}.impressions (
-          environment_id String, account_id String, flag String, key String, bucketing_key String,
-          treatment String, label String, change_number Int64,
-          time DateTime, time_ms Int64, previous_time_ms Int64, properties String,
-          ${origin}
-        ) ENGINE = MergeTree()
-        PARTITION BY toYYYYMM(time)
-        ORDER BY (environment_id, flag, time, key)`,
-        // Impressions the SDKs counted instead of sending (OPTIMIZED and NONE modes), per flag and hour.
-        `CREATE TABLE IF NOT EXISTS ${db}.impression_counts (
-          environment_id String, account_id String, flag String, hour DateTime, hour_ms Int64, count UInt64,
-          ${origin}
-        ) ENGINE = MergeTree()
-        PARTITION BY toYYYYMM(hour)
-        ORDER BY (environment_id, flag, hour)`,
-        // Keys that saw a flag (impressions mode NONE), per receive day; a key appears once per SDK flush.
-        `CREATE TABLE IF NOT EXISTS ${db}.unique_keys (
-          environment_id String, account_id String, flag String, key String, day Date,
-          ${origin}
-        ) ENGINE = MergeTree()
-        PARTITION BY toYYYYMM(day)
-        ORDER BY (environment_id, flag, day, key)`,
-        // Which SDKs, versions and modes talk to Sluice: their telemetry bodies as sent.
-        `CREATE TABLE IF NOT EXISTS ${db}.sdk_telemetry (
-          environment_id String, account_id String, kind String, operation_mode String, storage String, payload String,
-          ${origin}
-        ) ENGINE = MergeTree()
-        PARTITION BY toYYYYMM(received_at)
-        ORDER BY (environment_id, received_at)`,
-        `CREATE TABLE IF NOT EXISTS ${db}.impression_rejections (
-          environment_id String, account_id String, kind String, reason String, raw String,
-          sdk_version String, received_at DateTime, received_at_ms Int64, request_id String, request_part UInt32,
-          source_topic String, source_partition UInt32, source_offset UInt64, source_index UInt32
-        ) ENGINE = MergeTree()
-        PARTITION BY toYYYYMM(received_at)
-        ORDER BY (environment_id, received_at)`,
-      ]
-    },
+    statements: [
+      // The exposure log. Experiments ask "flag F in environment E over a time range" and "the
+      // first impression of each key of flag F": both read one contiguous range of the sort key.
+      {
+        create: {
+          name: 'impressions',
+          columns: `environment_id String, account_id String, flag String, key String, bucketing_key String,
+            treatment String, label String, change_number Int64,
+            time DateTime, time_ms Int64, previous_time_ms Int64, properties String,
+            ${origin}`,
+          engine: 'MergeTree()',
+          partitionBy: 'toYYYYMM(time)',
+          orderBy: '(environment_id, flag, time, key)',
+          shardBy: 'source_partition',
+        },
+      },
+      // Impressions the SDKs counted instead of sending (OPTIMIZED and NONE modes), per flag and hour.
+      {
+        create: {
+          name: 'impression_counts',
+          columns: `environment_id String, account_id String, flag String, hour DateTime, hour_ms Int64, count UInt64,
+            ${origin}`,
+          engine: 'MergeTree()',
+          partitionBy: 'toYYYYMM(hour)',
+          orderBy: '(environment_id, flag, hour)',
+          shardBy: 'source_partition',
+        },
+      },
+      // Keys that saw a flag (impressions mode NONE), per receive day; a key appears once per SDK flush.
+      {
+        create: {
+          name: 'unique_keys',
+          columns: `environment_id String, account_id String, flag String, key String, day Date,
+            ${origin}`,
+          engine: 'MergeTree()',
+          partitionBy: 'toYYYYMM(day)',
+          orderBy: '(environment_id, flag, day, key)',
+          shardBy: 'source_partition',
+        },
+      },
+      // Which SDKs, versions and modes talk to Sluice: their telemetry bodies as sent.
+      {
+        create: {
+          name: 'sdk_telemetry',
+          columns: `environment_id String, account_id String, kind String, operation_mode String, storage String, payload String,
+            ${origin}`,
+          engine: 'MergeTree()',
+          partitionBy: 'toYYYYMM(received_at)',
+          orderBy: '(environment_id, received_at)',
+          shardBy: 'source_partition',
+        },
+      },
+      {
+        create: {
+          name: 'impression_rejections',
+          columns: `environment_id String, account_id String, kind String, reason String, raw String,
+            sdk_version String, received_at DateTime, received_at_ms Int64, request_id String, request_part UInt32,
+            source_topic String, source_partition UInt32, source_offset UInt64, source_index UInt32`,
+          engine: 'MergeTree()',
+          partitionBy: 'toYYYYMM(received_at)',
+          orderBy: '(environment_id, received_at)',
+          shardBy: 'source_partition',
+        },
+      },
+    ],
   },
 ]
+
+/** The sharding column of each table the migrations create. */
+const SHARD_BY = new Map(MIGRATIONS.flatMap((m) => m.statements.flatMap((s) => ('create' in s ? [[s.create.name, s.create.shardBy] as const] : []))))
+
+/** Where the migrations apply: one server, or every server of a cluster (`remote_servers`). */
+export interface SchemaTarget {
+  readonly database: string
+  readonly cluster?: string
+}
+
+/** Where the shards of a cluster's tables keep their replication state in ZooKeeper (Keeper). */
+export const ZOOKEEPER_TABLES = '/clickhouse/tables'
+
+/** The ZooKeeper path of a table's shard, with the `{shard}` macro left for each server to fill. */
+export const zooKeeperPath = (db: string, table: string, shard = '{shard}') => `${ZOOKEEPER_TABLES}/${shard}/${db}/${localTable(table)}`
+
+/** The local (replicated) table behind a cluster's Distributed table of the same name as on one server. */
+export const localTable = (name: string) => `${name}_local`
+
+/**
+ * A statement as SQL. On one server: the table itself. On a cluster (ON CLUSTER, on every server):
+ * a ReplicatedMergeTree table `<name>_local` per shard (replicas from the `{shard}`/`{replica}`
+ * macros), and a Distributed table under the name analysts query, sharded by `shardBy`.
+ */
+export function render(statement: Statement, { database: db, cluster }: SchemaTarget): string[] {
+  if ('addColumn' in statement) {
+    const { table, column, after } = statement.addColumn
+    if (!cluster) return [`ALTER TABLE ${db}.${table} ADD COLUMN ${column} AFTER ${after}`]
+    // ClickHouse 18.16 refuses ALTER ON CLUSTER of a Distributed table when the shards replicate
+    // (code 371): it is made again instead, with the local table's new columns. It holds no data
+    // (inserts through it are synchronous); for that moment reads and inserts through it fail and are retried.
+    return [
+      `ALTER TABLE ${db}.${localTable(table)} ON CLUSTER ${cluster} ADD COLUMN ${column} AFTER ${after}`,
+      `DROP TABLE IF EXISTS ${db}.${table} ON CLUSTER ${cluster}`,
+      distributed(db, cluster, table, SHARD_BY.get(table)!),
+    ]
+  }
+  const t = statement.create
+  const layout = `${t.partitionBy ? `PARTITION BY ${t.partitionBy}\n` : ''}ORDER BY ${t.orderBy}`
+  if (!cluster) return [`CREATE TABLE IF NOT EXISTS ${db}.${t.name} (${t.columns}) ENGINE = ${t.engine}\n${layout}`]
+  const local = localTable(t.name)
+  const [, kind, args] = /^(\w+)\((.*)\)$/.exec(t.engine)!
+  const replicated = `Replicated${kind}('${zooKeeperPath(db, t.name)}', '{replica}'${args ? `, ${args}` : ''})`
+  return [`CREATE TABLE IF NOT EXISTS ${db}.${local} ON CLUSTER ${cluster} (${t.columns}) ENGINE = ${replicated}\n${layout}`, distributed(db, cluster, t.name, t.shardBy)]
+}
+
+function distributed(db: string, cluster: string, table: string, shardBy: string): string {
+  const local = localTable(table)
+  return `CREATE TABLE IF NOT EXISTS ${db}.${table} ON CLUSTER ${cluster} AS ${db}.${local} ENGINE = Distributed(${cluster}, ${db}, ${local}, ${shardBy})`
+}
 
 // DUPLICATE_COLUMN, or ILLEGAL_COLUMN ("column with this name already exists") in some versions.
 const ALREADY_THERE = new Set([15, 44])
 
-/** Creates the database and applies the migrations not yet recorded in `schema_migrations`. */
-export async function migrate(client: ClickHouseClient, db: string, log: Logger): Promise<void> {
-  await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}` })
-  await client.command({
-    query: `CREATE TABLE IF NOT EXISTS ${db}.schema_migrations (version UInt32, name String, applied_at DateTime) ENGINE = TinyLog`,
-  })
+/** Whether a statement failed only because another process applied it first (on a cluster, on some server). */
+function alreadyThere(err: unknown): boolean {
+  if (ALREADY_THERE.has(clickhouseCode(err) ?? 0)) return true
+  // ON CLUSTER reports each server's error inside its own message ("There was an error on [host:port]: Code: 15, ...").
+  const message = (err as { message?: string } | null)?.message ?? ''
+  return /error on \[[^\]]*\]: Code: (15|44),/.test(message)
+}
+
+/**
+ * Creates the database and applies the migrations not yet recorded in `schema_migrations`. On a
+ * cluster every statement runs ON CLUSTER (distributed DDL, queued in ZooKeeper), and the record of
+ * applied migrations is itself replicated to every server, so a process migrating through any of
+ * them sees what was applied.
+ */
+export async function migrate(client: ClickHouseClient, target: SchemaTarget, log: Logger): Promise<void> {
+  const { database: db, cluster } = target
+  const onCluster = cluster ? ` ON CLUSTER ${cluster}` : ''
+  await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}${onCluster}` })
+  const engine = cluster ? `ReplicatedMergeTree('/clickhouse/sluice/${db}/schema_migrations', '{shard}-{replica}') ORDER BY version` : 'TinyLog'
+  await client.command({ query: `CREATE TABLE IF NOT EXISTS ${db}.schema_migrations${onCluster} (version UInt32, name String, applied_at DateTime) ENGINE = ${engine}` })
   const result = await client.query({ query: `SELECT version FROM ${db}.schema_migrations`, format: 'JSONEachRow' })
   const applied = new Set((await result.json<{ version: number }>()).map((r) => Number(r.version)))
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.version)) continue
     // Statements are idempotent (IF NOT EXISTS): two processes migrating at once do no harm.
-    for (const query of migration.statements(db)) {
+    for (const query of migration.statements.flatMap((statement) => render(statement, target))) {
       try {
         await client.command({ query })
       } catch (err) {
         // ClickHouse 18.16 has no ADD COLUMN IF NOT EXISTS: another process may have added it first.
-        if (!ALREADY_THERE.has(clickhouseCode(err) ?? 0)) throw err
+        if (!alreadyThere(err)) throw err
       }
     }
     await client.insert({
@@ -163,6 +284,22 @@ export async function migrate(client: ClickHouseClient, db: string, log: Logger)
       format: 'JSONEachRow',
       values: [{ version: migration.version, name: migration.name, applied_at: Math.floor(Date.now() / 1000) }],
     })
-    log.info({ database: db, version: migration.version, name: migration.name }, 'clickhouse migration applied')
+    log.info({ database: db, cluster, version: migration.version, name: migration.name }, 'clickhouse migration applied')
   }
+}
+
+/**
+ * The cluster as the servers describe it (`system.clusters`), checked before anything is written:
+ * the insert quorum is the configured one, else every replica of the smallest shard.
+ */
+export async function clusterShape(client: ClickHouseClient, cluster: string, insertQuorum: number | undefined): Promise<{ name: string; insertQuorum: number }> {
+  const result = await client.query({
+    query: `SELECT shard_num AS shard, count() AS replicas FROM system.clusters WHERE cluster = '${cluster}' GROUP BY shard_num`,
+    format: 'JSONEachRow',
+  })
+  const shards = (await result.json<{ shard: number; replicas: string }>()).map((r) => Number(r.replicas))
+  if (shards.length === 0) throw new Error(`CLICKHOUSE_CLUSTER=${cluster} is not a cluster of the server's remote_servers (system.clusters)`)
+  const fewest = Math.min(...shards)
+  if (insertQuorum !== undefined && insertQuorum > fewest) throw new Error(`CLICKHOUSE_INSERT_QUORUM=${insertQuorum} but a shard of ${cluster} has ${fewest} replica(s)`)
+  return { name: cluster, insertQuorum: insertQuorum ?? fewest }
 }

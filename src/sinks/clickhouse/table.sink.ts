@@ -9,10 +9,11 @@
 // there will ever be. Inserts get a long deadline (CLICKHOUSE_REQUEST_TIMEOUT_MS) so that a paused
 // server is waited for rather than raced.
 import { randomUUID } from 'node:crypto'
-import type { ClickHouseClient } from '@clickhouse/client'
+import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client'
 import type { MessageIdentity, RowOrigin } from '../../pipeline/rows.js'
 import { AppError, fromClickHouse } from '../../shared/errors.js'
 import type { Table, TableRows } from './tables.js'
+import { ZOOKEEPER_TABLES, zooKeeperPath } from './migrations.js'
 import { tsvStream } from './tsv.js'
 
 interface IntentRow {
@@ -21,16 +22,47 @@ interface IntentRow {
   last_offset: string
   at: number
 }
+const INTENTS = 'event_consumer_intents'
 const INTENT_COLUMNS: readonly (keyof IntentRow)[] = ['topic', 'partition', 'last_offset', 'at']
+
+/**
+ * On a cluster (CLICKHOUSE_CLUSTER): every insert goes through the Distributed table synchronously
+ * (insert_distributed_sync: acknowledged only once the shard stored it; never the asynchronous
+ * default, whose acknowledged rows wait on the receiving server's disk) and with insert_quorum
+ * (acknowledged only once that many replicas of the shard have it); every read of stored positions
+ * asks for select_sequential_consistency (a replica missing a quorum insert refuses to answer rather
+ * than answer short). A retried insert of the same rows is the same block, which a replicated table
+ * stores once (block deduplication).
+ */
+export interface SinkCluster {
+  readonly name: string
+  /** Replicas per insert (insert_quorum). */
+  readonly insertQuorum: number
+}
+
+/**
+ * How long an insert waits for its quorum: past it the insert fails (it stays pending, and completes
+ * when the away replica returns; see quorumsSettled), rather than holding the partition for the
+ * server's default ten minutes.
+ */
+const QUORUM_TIMEOUT_MS = 30_000
 
 export class ClickHouseTableSink {
   /** Query ids of inserts that failed without a definite answer. */
   private unsettled: string[] = []
+  /** On a cluster: the shards' directories in ZooKeeper (found on first use). */
+  private shardPaths?: string[]
+  private readonly insertSettings: ClickHouseSettings | undefined
+  private readonly readSettings: ClickHouseSettings | undefined
 
   constructor(
     private readonly client: ClickHouseClient,
     private readonly database: string,
-  ) {}
+    private readonly cluster?: SinkCluster,
+  ) {
+    this.insertSettings = cluster ? { insert_distributed_sync: 1, insert_quorum: String(cluster.insertQuorum), insert_quorum_timeout: QUORUM_TIMEOUT_MS } : undefined
+    this.readSettings = cluster ? { select_sequential_consistency: '1' } : undefined
+  }
 
   /** Inserts rows, in as many inserts as ClickHouse's limit of partitions per insert needs (see byMonths). */
   async insert<R extends RowOrigin>(table: Table<R>, rows: readonly R[]): Promise<void> {
@@ -39,7 +71,7 @@ export class ClickHouseTableSink {
 
   /** Records, before an insert, the last offset it may write (see the consumer_intents table). */
   recordIntent(topic: string, partition: number, lastOffset: bigint): Promise<void> {
-    return this.send('event_consumer_intents', [{ topic, partition, last_offset: lastOffset.toString(), at: Math.floor(Date.now() / 1000) }], INTENT_COLUMNS, ['at'])
+    return this.send(INTENTS, [{ topic, partition, last_offset: lastOffset.toString(), at: Math.floor(Date.now() / 1000) }], INTENT_COLUMNS, ['at'])
   }
 
   private async send<T extends object>(table: string, rows: readonly T[], columns: readonly (keyof T & string)[], dateTimes: readonly (keyof T & string)[]): Promise<void> {
@@ -53,6 +85,7 @@ export class ClickHouseTableSink {
         format: 'TabSeparated',
         columns: columns as unknown as [string, ...string[]],
         query_id: queryId,
+        ...(this.insertSettings && { clickhouse_settings: this.insertSettings }),
       })
     } catch (err) {
       const e = fromClickHouse(err)
@@ -77,9 +110,37 @@ export class ClickHouseTableSink {
     this.unsettled = this.unsettled.filter((id) => !settling.includes(id))
   }
 
+  /**
+   * On a cluster, refuses (retriably) to read stored positions while a quorum insert into one of
+   * these tables is pending on any shard: its rows are on one replica but not yet readable with
+   * sequential consistency, and would appear once its peer returns, after the read said they were
+   * missing. A pending quorum also makes every later insert into that shard fail, so nothing is
+   * written meanwhile either.
+   */
+  private async quorumsSettled(tables: readonly string[]): Promise<void> {
+    if (!this.cluster) return
+    this.shardPaths ??= await this.findShardPaths()
+    const paths = this.shardPaths.flatMap((shard) => tables.map((table) => `${zooKeeperPath(this.database, table, shard)}/quorum`))
+    if (paths.length === 0) return
+    const pending = await this.query<{ p: string }>(paths.map((path) => `SELECT path AS p FROM system.zookeeper WHERE path = ${quote(path)} AND name = 'status'`).join(' UNION ALL '))
+    if (pending.length > 0) throw new AppError('SINK_UNAVAILABLE', `clickhouse: a quorum insert is pending at ${pending[0]!.p} (a replica of the shard is away)`, true)
+  }
+
+  /** The shards (ZooKeeper directories) that hold this database's tables. */
+  private async findShardPaths(): Promise<string[]> {
+    const shards = await this.query<{ s: string }>(`SELECT name AS s FROM system.zookeeper WHERE path = ${quote(ZOOKEEPER_TABLES)}`)
+    const holding: string[] = []
+    for (const { s } of shards) {
+      const dbs = await this.query<{ d: string }>(`SELECT name AS d FROM system.zookeeper WHERE path = ${quote(`${ZOOKEEPER_TABLES}/${s}`)}`)
+      if (dbs.some((r) => r.d === this.database)) holding.push(s)
+    }
+    if (holding.length === 0) throw new AppError('SINK_UNAVAILABLE', `clickhouse: no shard of ${this.database} in ZooKeeper under ${ZOOKEEPER_TABLES}`, true)
+    return holding
+  }
+
   private async query<T>(query: string): Promise<T[]> {
     try {
-      const result = await this.client.query({ query, format: 'JSONEachRow' })
+      const result = await this.client.query({ query, format: 'JSONEachRow', ...(this.readSettings && { clickhouse_settings: this.readSettings }) })
       return await result.json<T>()
     } catch (err) {
       throw fromClickHouse(err)
@@ -88,8 +149,9 @@ export class ClickHouseTableSink {
 
   /** The highest offset any owner of the partition was about to write, or undefined. */
   async intendedThrough(topic: string, partition: number): Promise<bigint | undefined> {
+    await this.quorumsSettled([INTENTS])
     const [row] = await this.query<{ m: string; n: string }>(
-      `SELECT toString(max(last_offset)) AS m, count() AS n FROM ${this.database}.event_consumer_intents
+      `SELECT toString(max(last_offset)) AS m, count() AS n FROM ${this.database}.${INTENTS}
         WHERE topic = ${quote(topic)} AND partition = ${Math.trunc(partition)}`,
     )
     return row && Number(row.n) > 0 ? BigInt(row.m) : undefined
@@ -106,6 +168,7 @@ export class ClickHouseTableSink {
     const all = [...batch.flatMap((b) => b.rows), ...rejections.rows]
     if (all.length === 0) return new Set()
     await this.settle()
+    await this.quorumsSettled([...batch.map((b) => b.table.name), rejections.table.name])
     const offsets = all.map((r) => BigInt(r.source_offset))
     const min = offsets.reduce((a, b) => (b < a ? b : a))
     const max = offsets.reduce((a, b) => (b > a ? b : a))
@@ -122,6 +185,7 @@ export class ClickHouseTableSink {
   async storedParts(tables: readonly Table[], parts: readonly MessageIdentity[]): Promise<Set<string>> {
     if (parts.length === 0) return new Set()
     await this.settle()
+    await this.quorumsSettled(tables.map((t) => t.name))
     const found = new Set<string>()
     // In slices, so that no query outgrows ClickHouse's max_query_size (256 KiB) after an outage's backlog of replays.
     for (let start = 0; start < parts.length; start += PARTS_PER_QUERY) {

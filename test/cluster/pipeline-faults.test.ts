@@ -1,0 +1,188 @@
+// The pipeline on the local cluster stack (ClickHouse 2 shards x 2 replicas on ZooKeeper, three
+// Kafka brokers with topics replicated 3 times and min.insync.replicas 2): two edges and two
+// processes of the events role, as separate `sluice serve` processes, under a steady load of events
+// and impressions on both edges. Each fault below is followed by the same check: every record of
+// every request answered 202 is stored exactly once (count per request and distinct source
+// positions), a request answered otherwise is stored whole or not at all, and the edges answered
+// nothing but 202 or 503.
+import type { ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { afterAll, beforeAll, expect, inject, it } from 'vitest'
+import { loadConfig } from '../../src/config/index.js'
+import { KAFKA_VERSION } from '../../src/stack/index.js'
+import { clusterNodes, startClusterNode } from '../../src/stack/cluster.js'
+import { exited, spawnSluice } from '../support/cli.js'
+import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
+import { expectStoredExactlyOnce, steadyLoad, type Load, type LoadKind, type LoadResult } from '../support/load.js'
+
+const stackConfig = loadConfig({})
+const EDGE_PORTS = [19611, 19612] as const
+const PARTITIONS = 4
+
+interface Proc {
+  child: ChildProcess
+  log: string
+  readonly args: string[]
+  readonly env: Record<string, string>
+}
+
+let t: TestEnv
+let key: string
+let spoolRoot: string
+const edges: Proc[] = []
+const consumers: Proc[] = []
+
+function start(args: string[], env: Record<string, string>): Proc {
+  const proc: Proc = { child: spawnSluice(args, env), log: '', args, env }
+  const keep = (d: Buffer) => (proc.log = (proc.log + d.toString()).slice(-200_000))
+  proc.child.stdout?.on('data', keep)
+  proc.child.stderr?.on('data', keep)
+  return proc
+}
+
+function restart(proc: Proc): void {
+  const again = start(proc.args, proc.env)
+  proc.child = again.child
+  again.child.stdout?.on('data', (d: Buffer) => (proc.log = (proc.log + d.toString()).slice(-200_000)))
+}
+
+const nodePid = (name: string) => Number(readFileSync(clusterNodes(stackConfig).find((n) => n.name === name)!.pidFile, 'utf8').trim())
+const signal = (name: string, sig: NodeJS.Signals) => process.kill(nodePid(name), sig)
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+async function edgeReady(port: number): Promise<true | undefined> {
+  const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined)
+  return res?.status === 200 ? true : undefined
+}
+
+beforeAll(async () => {
+  const env = {
+    ...inject('cluster'),
+    // The alerts and admin state stays on the single Redis for these tests.
+    REDIS_CLUSTER_NODES: '',
+    KAFKA_PARTITIONS: String(PARTITIONS),
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+    SLUICE_CONSUMER_FETCH_MAX_BYTES: String(1024 * 1024),
+    KAFKA_PUBLISH_TIMEOUT_MS: '5000',
+    SLUICE_SPOOL_AFTER_MS: '1000',
+  }
+  t = await createTestEnv(env)
+  key = (await t.bootstrap()).environments[0]!.serverSideSdkKey
+  spoolRoot = mkdtempSync(join(tmpdir(), 'sluice-cluster-spool-'))
+  // One process of the events role first: it makes the topics and the tables (ON CLUSTER).
+  consumers.push(start(['serve', '--roles', 'events'], { ...t.env, SLUICE_LOG_LEVEL: 'info' }))
+  await waitFor('the tables on the cluster', async () => ((await t.count('events').catch(() => -1)) >= 0 ? true : undefined), 120_000)
+  consumers.push(start(['serve', '--roles', 'events'], { ...t.env, SLUICE_LOG_LEVEL: 'info' }))
+  await waitFor('both consumers in both groups', async () => (consumers.every((c) => (c.log.match(/joined the consumer group/g) ?? []).length >= 2) ? true : undefined), 90_000).catch((err: Error) => {
+    throw new Error(`${err.message} (logs: ${consumers.map((c) => c.log.slice(-3000)).join('\n---\n')})`)
+  })
+  for (const port of EDGE_PORTS) {
+    edges.push(start(['serve', '--roles', 'edge'], { ...t.env, SLUICE_PORT: String(port), SLUICE_SPOOL_DIR: join(spoolRoot, String(port)), SLUICE_LOG_LEVEL: 'info' }))
+  }
+  for (const [i, port] of EDGE_PORTS.entries())
+    await waitFor(`edge on ${port} ready`, () => edgeReady(port), 60_000).catch((err: Error) => {
+      throw new Error(`${err.message} (exit ${edges[i]!.child.exitCode}; log: ${edges[i]!.log.slice(-2000)})`)
+    })
+}, 300_000)
+
+afterAll(async () => {
+  for (const p of [...edges, ...consumers]) p.child.kill('SIGKILL')
+  await t?.close()
+  if (spoolRoot) rmSync(spoolRoot, { recursive: true, force: true })
+})
+
+/** Events and impressions on both edges. */
+function loads(): { stop(): Promise<LoadResult[]> } {
+  const running: Load[] = []
+  for (const port of EDGE_PORTS) {
+    for (const kind of ['events', 'impressions'] as LoadKind[]) running.push(steadyLoad(`http://127.0.0.1:${port}`, key, { workers: 2, perRequest: 100, pauseMs: 100, kind }))
+  }
+  return { stop: async () => Promise.all(running.map((l) => l.stop())) }
+}
+
+function merged(results: LoadResult[], kind: LoadKind): LoadResult {
+  const mine = results.filter((r) => r.table === kind)
+  const statuses = new Map<number, number>()
+  for (const r of mine) for (const [s, n] of r.statuses) statuses.set(s, (statuses.get(s) ?? 0) + n)
+  return { accepted: new Map(mine.flatMap((r) => [...r.accepted])), statuses, perRequest: mine[0]!.perRequest, table: kind }
+}
+
+/** Runs the load around a fault and checks that what was accepted is stored exactly once. */
+async function underLoad(name: string, fault: () => Promise<void>, allowed: readonly number[] = [202, 503]): Promise<void> {
+  const since = Date.now()
+  const load = loads()
+  const before = await t.count('events')
+  await waitFor('events flowing', async () => ((await t.count('events')) > before + 2000 ? true : undefined), 60_000)
+  await fault()
+  await sleep(5000)
+  const results = await load.stop()
+  for (const kind of ['events', 'impressions'] as const) {
+    const result = merged(results, kind)
+    const { total, unacknowledgedStored } = await expectStoredExactlyOnce(t, result, 240_000, since)
+    console.log(
+      `${name}: ${total} ${kind} of ${result.accepted.size} accepted requests stored exactly once; answers ${JSON.stringify(Object.fromEntries(result.statuses))}; ${unacknowledgedStored} unacknowledged stored whole`,
+    )
+    for (const status of result.statuses.keys()) expect(allowed, `${kind}: an edge answered ${status}`).toContain(status)
+    expect(result.statuses.get(202) ?? 0).toBeGreaterThan(0)
+  }
+}
+
+it('a ClickHouse replica killed with kill -9 and restarted', async () => {
+  await underLoad('clickhouse replica kill -9', async () => {
+    signal('clickhouse-02-2', 'SIGKILL')
+    await sleep(15_000)
+    await startClusterNode(stackConfig, 'clickhouse-02-2')
+  })
+}, 600_000)
+
+it('a whole ClickHouse shard paused for 30 s', async () => {
+  await underLoad('clickhouse shard paused 30 s', async () => {
+    signal('clickhouse-02-1', 'SIGSTOP')
+    signal('clickhouse-02-2', 'SIGSTOP')
+    try {
+      await sleep(30_000)
+    } finally {
+      signal('clickhouse-02-1', 'SIGCONT')
+      signal('clickhouse-02-2', 'SIGCONT')
+    }
+  })
+}, 600_000)
+
+it('a Kafka broker killed with kill -9 and restarted, then the partition leaders moved back to it', async () => {
+  await underLoad('kafka broker kill -9, leaders moved', async () => {
+    signal('kafka-2', 'SIGKILL')
+    await sleep(15_000)
+    await startClusterNode(stackConfig, 'kafka-2')
+    // The restarted broker leads nothing until the preferred leaders are elected again.
+    const libs = join(homedir(), '.cache', 'sluice', `kafka-${KAFKA_VERSION}`, 'libs')
+    const elect = spawnSync(
+      'java',
+      ['-cp', `${libs}/*`, 'org.apache.kafka.tools.LeaderElectionCommand', '--bootstrap-server', t.env['KAFKA_BROKERS']!.split(',')[0]!, '--election-type', 'preferred', '--all-topic-partitions'],
+      {
+        encoding: 'utf8',
+      },
+    )
+    expect(elect.status, elect.stderr).toBe(0)
+    console.log(`leader election: ${elect.stdout.trim().split('\n').slice(0, 3).join(' | ')}`)
+  })
+}, 600_000)
+
+it('one of two edges and one of two consumers killed with kill -9 (the edge restarted on its spool)', async () => {
+  await underLoad(
+    'edge and consumer kill -9',
+    async () => {
+      edges[1]!.child.kill('SIGKILL')
+      consumers[1]!.child.kill('SIGKILL')
+      await exited(edges[1]!.child)
+      await sleep(10_000)
+      // Whatever the killed edge had spooled is sent when it starts again on the same spool.
+      restart(edges[1]!)
+      await waitFor('the killed edge ready again', () => edgeReady(EDGE_PORTS[1]), 60_000)
+    },
+    // Requests in flight to the killed edge get no answer (-1); they are stored whole or not at all.
+    [202, 503, -1],
+  )
+}, 600_000)
