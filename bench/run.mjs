@@ -5,7 +5,9 @@
 // Needs the local stack (`npx sluice stack up`) and `npm run build`; installs wrk (Debian) and the
 // Kafka tools jar (Maven Central) when missing.
 //
-//   node bench/run.mjs [--runs 3] [--smoke] [--only events,impressions,freshness,webhooks,latency,lifecycle,experiments,admin,rss] [--profile]
+//   node bench/run.mjs [--runs 3] [--smoke] [--only events,impressions,freshness,webhooks,latency,lifecycle,experiments,admin,rss,cluster] [--profile]
+//
+// The cluster section starts the local cluster stack (`sluice stack up --cluster`) when it is not up.
 //
 // Prints a table and writes bench/results/latest.json (and a timestamped copy).
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
@@ -39,7 +41,7 @@ const { values: opts } = parseArgs({
 })
 const SMOKE = opts.smoke
 const RUNS = SMOKE ? 1 : Number(opts.runs)
-const only = new Set((opts.only ?? 'events,impressions,freshness,webhooks,latency,lifecycle,experiments,admin,rss').split(','))
+const only = new Set((opts.only ?? 'events,impressions,freshness,webhooks,latency,lifecycle,experiments,admin,rss,cluster').split(','))
 const RESULTS = 'bench/results'
 const PROFILES = join(RESULTS, 'profiles')
 mkdirSync(RESULTS, { recursive: true })
@@ -105,19 +107,20 @@ async function sluice(roles, extra = {}, shared) {
       await state.close()
       // Dropping a database ClickHouse is still merging into can take a while after minutes of load
       // (or while the next section loads it): a drop that times out is left to ClickHouse, said once.
-      const ch = createClient({ url: CLICKHOUSE, request_timeout: 120_000, log: { level: ClickHouseLogLevel.OFF } })
+      const ch = createClient({ url: env.CLICKHOUSE_URL, request_timeout: 120_000, log: { level: ClickHouseLogLevel.OFF } })
+      const onCluster = env.CLICKHOUSE_CLUSTER ? ` ON CLUSTER ${env.CLICKHOUSE_CLUSTER}` : ''
       await ch
-        .command({ query: `DROP DATABASE IF EXISTS ${env.CLICKHOUSE_DATABASE}` })
+        .command({ query: `DROP DATABASE IF EXISTS ${env.CLICKHOUSE_DATABASE}${onCluster}` })
         .catch((err) => say(`cleanup: dropping ${env.CLICKHOUSE_DATABASE} did not finish (${err.message}); ClickHouse goes on with it`))
       await ch.close()
-      spawnSync(process.execPath, ['-e', deleteTopics(env.KAFKA_TOPIC_PREFIX)], { stdio: 'ignore' })
+      spawnSync(process.execPath, ['-e', deleteTopics(env.KAFKA_TOPIC_PREFIX, env.KAFKA_BROKERS)], { stdio: 'ignore' })
     },
   }
 }
 
-const deleteTopics = (prefix) => `
+const deleteTopics = (prefix, brokers = KAFKA) => `
   const { Kafka, logLevel } = require('kafkajs');
-  const admin = new Kafka({ brokers: ['${KAFKA}'], logLevel: logLevel.NOTHING }).admin();
+  const admin = new Kafka({ brokers: '${brokers}'.split(','), logLevel: logLevel.NOTHING }).admin();
   admin.connect().then(async () => { const t = (await admin.listTopics()).filter((x) => x.startsWith('${prefix}')); if (t.length) await admin.deleteTopics({ topics: t }); await admin.disconnect() })`
 
 const createTopic = (topic) => `
@@ -198,7 +201,7 @@ const RAW_ROWS = {
 async function clickhouseInsertRate(rowsTotal, inFlight, table = EVENTS) {
   const ch = createClient({ url: CLICKHOUSE, max_open_connections: inFlight })
   const db = `bench_raw_${randomBytes(3).toString('hex')}`
-  await migrate(ch, db, createLogger('silent'))
+  await migrate(ch, { database: db }, createLogger('silent'))
   const rows = RAW_ROWS[table.name]()
   const inserts = Math.ceil(rowsTotal / rows.length)
   const t0 = performance.now()
@@ -286,25 +289,12 @@ async function eventsSection() {
   try {
     for (const size of [500, 5000]) {
       const total = SMOKE ? size * 8 : size === 500 ? 300_000 : 500_000
-      const bodies = []
       let bodyBytes = 0
       const runs = await repeat(async (run) => {
-        const type = `bench.e${size}.r${run}`
-        bodies.length = 0
-        for (let i = 0; i < total; i += size) bodies.push(JSON.stringify(sdkRecords(size, type, i)))
-        bodyBytes = bodies.reduce((n, b) => n + Buffer.byteLength(b), 0)
-        const t0 = performance.now()
-        let next = 0
-        await Promise.all(
-          Array.from({ length: 8 }, async () => {
-            while (next < bodies.length) await postEvents(s.url, key, bodies[next++])
-          }),
-        )
-        const accepted = (performance.now() - t0) / 1000
-        while ((await countRows(ch, s.env.CLICKHOUSE_DATABASE, `event_type = '${type}'`)) < total) await sleep(50)
-        const stored = (performance.now() - t0) / 1000
-        say(`events, bodies of ${size}, run ${run + 1}: ${Math.round(total / stored)} events/s end to end, ${Math.round(total / accepted)} accepted`)
-        return { endToEnd: total / stored, accepted: total / accepted }
+        const r = await eventsEndToEnd(s, ch, key, size, total, `bench.e${size}.r${run}`)
+        bodyBytes = r.bodyBytes
+        say(`events, bodies of ${size}, run ${run + 1}: ${Math.round(r.endToEnd)} events/s end to end, ${Math.round(r.accepted)} accepted`)
+        return r
       })
       section.bodies[size] = {
         events: total,
@@ -328,6 +318,68 @@ async function eventsSection() {
     await s.cleanup()
   }
   results.events = section
+}
+
+/** Posts `total` events in bodies of `size`, 8 in flight, and waits until all are stored: rates per second. */
+async function eventsEndToEnd(s, ch, key, size, total, type) {
+  const bodies = []
+  for (let i = 0; i < total; i += size) bodies.push(JSON.stringify(sdkRecords(size, type, i)))
+  const bodyBytes = bodies.reduce((n, b) => n + Buffer.byteLength(b), 0)
+  const t0 = performance.now()
+  let next = 0
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < bodies.length) await postEvents(s.url, key, bodies[next++])
+    }),
+  )
+  const accepted = (performance.now() - t0) / 1000
+  while ((await countRows(ch, s.env.CLICKHOUSE_DATABASE, `event_type = '${type}'`)) < total) await sleep(50)
+  const stored = (performance.now() - t0) / 1000
+  return { endToEnd: total / stored, accepted: total / accepted, bodyBytes }
+}
+
+/**
+ * Events end to end on the local cluster stack (`sluice stack up --cluster`: ClickHouse 2 shards x 2
+ * replicas with quorum inserts, three Kafka brokers with topics replicated 3 times), beside the
+ * same on the single-node stack, alternating in one run. Every node shares this machine's cores.
+ */
+async function clusterSection() {
+  const { clusterEnv, clusterUp } = await import('../dist/stack/cluster.js')
+  const { loadConfig } = await import('../dist/config/index.js')
+  const config = loadConfig({})
+  await clusterUp(config, (line) => say(`cluster: ${line}`))
+  const { KAFKA_BROKERS, CLICKHOUSE_URL, CLICKHOUSE_CLUSTER } = clusterEnv(config)
+  const total = SMOKE ? 4000 : 300_000
+  const targets = {
+    single: { extra: {}, url: CLICKHOUSE },
+    cluster: { extra: { KAFKA_BROKERS, CLICKHOUSE_URL, CLICKHOUSE_CLUSTER }, url: CLICKHOUSE_URL },
+    // What each part costs: the three brokers with the single ClickHouse, the ClickHouse cluster with the single broker.
+    kafkaCluster: { extra: { KAFKA_BROKERS }, url: CLICKHOUSE },
+    clickhouseCluster: { extra: { CLICKHOUSE_URL, CLICKHOUSE_CLUSTER }, url: CLICKHOUSE_URL },
+  }
+  const section = {}
+  for (const [name, target] of Object.entries(targets)) {
+    const s = await sluice(['edge', 'admin', 'events', 'alerts'], target.extra, isolation(target.extra))
+    section[name] = { s, ch: createClient({ url: target.url }), runs: [] }
+  }
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      for (const [name, x] of Object.entries(section)) {
+        const r = await eventsEndToEnd(x.s, x.ch, x.s.demo.environments[0].serverSideSdkKey, 500, total, `bench.c.r${run}`)
+        say(`events on the ${name} stack, run ${run + 1}: ${Math.round(r.endToEnd)} events/s end to end`)
+        x.runs.push(r.endToEnd)
+      }
+    }
+  } finally {
+    for (const x of Object.values(section)) {
+      await x.ch.close()
+      await x.s.stop()
+      await x.s.cleanup()
+    }
+  }
+  const single = spread(section.single.runs)
+  const of = (name) => ({ eventsPerSecond: spread(section[name].runs), ratio: round(median(section[name].runs) / single.median, 2) })
+  results.cluster = { events: total, single, cluster: of('cluster'), kafkaCluster: of('kafkaCluster'), clickhouseCluster: of('clickhouseCluster') }
 }
 
 /** Impressions end to end (bodies of 5,000 as an SDK in DEBUG mode flushes them) beside raw ClickHouse inserts of the same rows. */
@@ -710,7 +762,7 @@ async function experimentsSection() {
   const db = s.env.CLICKHOUSE_DATABASE
   const ch = createClient({ url: CLICKHOUSE, request_timeout: 600_000, log: { level: ClickHouseLogLevel.OFF } })
   try {
-    await migrate(ch, db, createLogger('warn'))
+    await migrate(ch, { database: db }, createLogger('warn'))
     const env = s.demo.environments[0].id
     const t0 = Date.UTC(2026, 10, 1)
     // Two treatments; every 97th key saw both (excluded); events of 3 types from 10 minutes before to 3 hours after.
@@ -905,6 +957,7 @@ const sections = {
   experiments: experimentsSection,
   admin: adminSection,
   rss: rssSection,
+  cluster: clusterSection,
 }
 for (const [name, fn] of Object.entries(sections)) {
   if (!only.has(name)) continue
@@ -942,6 +995,17 @@ function printTable(r) {
       `${sp(r.events.kafkaProducer.mbPerSecond, (x) => x.toFixed(1))} MB/s`,
       `≈ ${k(r.events.kafkaProducer.eventsPerSecondEquivalent)} events/s`,
     ])
+  }
+  if (r.cluster) {
+    const c = r.cluster
+    rows.push([
+      `events end to end on the cluster stack (ClickHouse 2x2, 3 brokers), bodies of 500`,
+      `${sp(c.cluster.eventsPerSecond)} events/s`,
+      `${c.cluster.ratio} of the single-node stack (target ≥ 0.8)`,
+    ])
+    rows.push(['the same runs on the single-node stack, alternating', `${sp(c.single)} events/s`, ''])
+    rows.push(['  only Kafka on 3 brokers (replication 3, min.insync.replicas 2)', `${sp(c.kafkaCluster.eventsPerSecond)} events/s`, `${c.kafkaCluster.ratio} of single`])
+    rows.push(['  only ClickHouse on 2x2 (quorum inserts)', `${sp(c.clickhouseCluster.eventsPerSecond)} events/s`, `${c.clickhouseCluster.ratio} of single`])
   }
   if (r.impressions) {
     const i = r.impressions

@@ -1,10 +1,11 @@
 // The pipeline on the local cluster stack (ClickHouse 2 shards x 2 replicas on ZooKeeper, three
-// Kafka brokers with topics replicated 3 times and min.insync.replicas 2): two edges and two
-// processes of the events role, as separate `sluice serve` processes, under a steady load of events
-// and impressions on both edges. Each fault below is followed by the same check: every record of
-// every request answered 202 is stored exactly once (count per request and distinct source
-// positions), a request answered otherwise is stored whole or not at all, and the edges answered
-// nothing but 202 or 503.
+// Kafka brokers with topics replicated 3 times and min.insync.replicas 2; alerts and admin state on
+// the single Redis): two edges, two processes of the events role and two of the alerts role, as
+// separate `sluice serve` processes, under a steady load of events, impressions and webhooks on both
+// edges. Each fault below is followed by the same check: every record of every request answered 202
+// is stored exactly once (count per request and distinct source positions; each webhook's alert
+// once in its integration's stream), a request answered otherwise is stored whole or not at all, and
+// the edges answered nothing but 202 or 503.
 import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
@@ -12,6 +13,7 @@ import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { loadConfig } from '../../src/config/index.js'
+import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
 import { KAFKA_VERSION } from '../../src/stack/index.js'
 import { clusterNodes, startClusterNode } from '../../src/stack/cluster.js'
 import { exited, spawnSluice } from '../support/cli.js'
@@ -32,7 +34,10 @@ interface Proc {
 let t: TestEnv
 let key: string
 let spoolRoot: string
+let webhookPath: string
+let integrationId: string
 const edges: Proc[] = []
+/** Two processes of the events role, then two of the alerts role. */
 const consumers: Proc[] = []
 
 function start(args: string[], env: Record<string, string>): Proc {
@@ -68,6 +73,8 @@ beforeAll(async () => {
     SLUICE_CONSUMER_FETCH_MAX_BYTES: String(1024 * 1024),
     KAFKA_PUBLISH_TIMEOUT_MS: '5000',
     SLUICE_SPOOL_AFTER_MS: '1000',
+    SLUICE_WEBHOOK_RATE_PER_SECOND: '1000',
+    SLUICE_WEBHOOK_BURST: '1000',
   }
   t = await createTestEnv(env)
   key = (await t.bootstrap()).environments[0]!.serverSideSdkKey
@@ -76,7 +83,21 @@ beforeAll(async () => {
   consumers.push(start(['serve', '--roles', 'events'], { ...t.env, SLUICE_LOG_LEVEL: 'info' }))
   await waitFor('the tables on the cluster', async () => ((await t.count('events').catch(() => -1)) >= 0 ? true : undefined), 120_000)
   consumers.push(start(['serve', '--roles', 'events'], { ...t.env, SLUICE_LOG_LEVEL: 'info' }))
-  await waitFor('both consumers in both groups', async () => (consumers.every((c) => (c.log.match(/joined the consumer group/g) ?? []).length >= 2) ? true : undefined), 90_000).catch((err: Error) => {
+  for (let i = 0; i < 2; i++) consumers.push(start(['serve', '--roles', 'alerts'], { ...t.env, SLUICE_LOG_LEVEL: 'info' }))
+  const admin = await t.start(['admin'])
+  const demo = await t.bootstrap()
+  const created = await fetch(`${admin.url}/api/v1/integrations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Cluster test', mapping: { severity: '{{webhook.level}}', description: 'alert {{webhook.n}}', source: 'cluster-test', defaults: { severity: 'warning' } } }),
+  })
+  expect(created.status).toBe(201)
+  const integration = (await created.json()) as { id: string; webhookUrl: string }
+  integrationId = integration.id
+  webhookPath = new URL(integration.webhookUrl).pathname
+  // Each process of the events role joins two groups (events, impressions), of the alerts role one.
+  const joins = (c: Proc) => (c.log.match(/joined the consumer group/g) ?? []).length
+  await waitFor('every consumer in its groups', async () => (consumers.every((c, i) => joins(c) >= (i < 2 ? 2 : 1)) ? true : undefined), 90_000).catch((err: Error) => {
     throw new Error(`${err.message} (logs: ${consumers.map((c) => c.log.slice(-3000)).join('\n---\n')})`)
   })
   for (const port of EDGE_PORTS) {
@@ -94,13 +115,65 @@ afterAll(async () => {
   if (spoolRoot) rmSync(spoolRoot, { recursive: true, force: true })
 })
 
-/** Events and impressions on both edges. */
-function loads(): { stop(): Promise<LoadResult[]> } {
+/** Numbers the webhook payloads: each is an alert of its own. */
+let n = 0
+
+/** Webhook payloads posted in a loop to one edge; remembers the request id of each 202. */
+function webhookLoad(url: string) {
+  const accepted: string[] = []
+  const statuses = new Map<number, number>()
+  let running = true
+  const loop = (async () => {
+    while (running) {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n: n++, level: 'warning' }) }).catch(() => undefined)
+      const status = res?.status ?? -1
+      statuses.set(status, (statuses.get(status) ?? 0) + 1)
+      if (res?.status === 202) accepted.push(String(((await res.json()) as Record<string, unknown>)['requestId']))
+      await sleep(50)
+    }
+  })()
+  return {
+    stop: async () => {
+      running = false
+      await loop
+      return { accepted, statuses }
+    },
+  }
+}
+
+/** Events, impressions and webhooks on both edges. */
+function loads() {
   const running: Load[] = []
+  const hooks = EDGE_PORTS.map((port) => webhookLoad(`http://127.0.0.1:${port}${webhookPath}`))
   for (const port of EDGE_PORTS) {
     for (const kind of ['events', 'impressions'] as LoadKind[]) running.push(steadyLoad(`http://127.0.0.1:${port}`, key, { workers: 2, perRequest: 100, pauseMs: 100, kind }))
   }
-  return { stop: async () => Promise.all(running.map((l) => l.stop())) }
+  return {
+    stop: async () => {
+      const [records, webhooks] = await Promise.all([Promise.all(running.map((l) => l.stop())), Promise.all(hooks.map((h) => h.stop()))])
+      const statuses = new Map<number, number>()
+      for (const h of webhooks) for (const [s, c] of h.statuses) statuses.set(s, (statuses.get(s) ?? 0) + c)
+      return { records, webhooks: { accepted: webhooks.flatMap((h) => h.accepted), statuses } }
+    },
+  }
+}
+
+/** Waits for the alert of every accepted webhook, then checks that no request id is in the integration's stream twice. */
+async function alertsStoredOnce(accepted: readonly string[]): Promise<number> {
+  const stream = alertStreamKeys(t.config.redis.keyPrefix).integration(integrationId)
+  const requestIds = async () => (await t.redis.xrange(stream, '-', '+')).map(([, f]) => f[f.indexOf('requestId') + 1]!)
+  await waitFor(
+    `${accepted.length} accepted alerts stored`,
+    async () => {
+      const ids = new Set(await requestIds())
+      return accepted.every((id) => ids.has(id)) ? true : undefined
+    },
+    240_000,
+  )
+  await sleep(2000)
+  const stored = await requestIds()
+  expect(stored.length, 'alerts stored twice').toBe(new Set(stored).size)
+  return stored.length
 }
 
 function merged(results: LoadResult[], kind: LoadKind): LoadResult {
@@ -118,9 +191,9 @@ async function underLoad(name: string, fault: () => Promise<void>, allowed: read
   await waitFor('events flowing', async () => ((await t.count('events')) > before + 2000 ? true : undefined), 60_000)
   await fault()
   await sleep(5000)
-  const results = await load.stop()
+  const { records, webhooks } = await load.stop()
   for (const kind of ['events', 'impressions'] as const) {
-    const result = merged(results, kind)
+    const result = merged(records, kind)
     const { total, unacknowledgedStored } = await expectStoredExactlyOnce(t, result, 240_000, since)
     console.log(
       `${name}: ${total} ${kind} of ${result.accepted.size} accepted requests stored exactly once; answers ${JSON.stringify(Object.fromEntries(result.statuses))}; ${unacknowledgedStored} unacknowledged stored whole`,
@@ -128,6 +201,10 @@ async function underLoad(name: string, fault: () => Promise<void>, allowed: read
     for (const status of result.statuses.keys()) expect(allowed, `${kind}: an edge answered ${status}`).toContain(status)
     expect(result.statuses.get(202) ?? 0).toBeGreaterThan(0)
   }
+  const alerts = await alertsStoredOnce(webhooks.accepted)
+  console.log(`${name}: ${webhooks.accepted.length} accepted webhooks each one alert (stream holds ${alerts}, none twice); answers ${JSON.stringify(Object.fromEntries(webhooks.statuses))}`)
+  for (const status of webhooks.statuses.keys()) expect(allowed, `webhooks: an edge answered ${status}`).toContain(status)
+  expect(webhooks.accepted.length).toBeGreaterThan(0)
 }
 
 it('a ClickHouse replica killed with kill -9 and restarted', async () => {
@@ -170,12 +247,13 @@ it('a Kafka broker killed with kill -9 and restarted, then the partition leaders
   })
 }, 600_000)
 
-it('one of two edges and one of two consumers killed with kill -9 (the edge restarted on its spool)', async () => {
+it('one of two edges and one of two consumers of each role killed with kill -9 (the edge restarted on its spool)', async () => {
   await underLoad(
     'edge and consumer kill -9',
     async () => {
       edges[1]!.child.kill('SIGKILL')
-      consumers[1]!.child.kill('SIGKILL')
+      consumers[1]!.child.kill('SIGKILL') // events
+      consumers[3]!.child.kill('SIGKILL') // alerts
       await exited(edges[1]!.child)
       await sleep(10_000)
       // Whatever the killed edge had spooled is sent when it starts again on the same spool.

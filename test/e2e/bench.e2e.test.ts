@@ -15,7 +15,7 @@ it('runs every section of the benchmark suite and writes its results', async () 
     maxBuffer: 64 * 1024 * 1024,
   })
   const results = JSON.parse(readFileSync('bench/results/latest.json', 'utf8')) as Record<string, unknown>
-  for (const section of ['events', 'impressions', 'freshness', 'webhooks', 'latency', 'lifecycle', 'experiments', 'admin', 'rss']) expect(results, section).toHaveProperty(section)
+  for (const section of ['events', 'impressions', 'freshness', 'webhooks', 'latency', 'lifecycle', 'experiments', 'admin', 'rss', 'cluster']) expect(results, section).toHaveProperty(section)
   expect(run.stdout).toMatch(/^\| events end to end, bodies of 500, 8 in flight +\| [\d,]+ /m)
   expect(run.stdout).toMatch(/^\| experiment results, 3 metrics over [\d,]+ exposed keys and [\d,]+ events +\| [\d,]+ /m)
 }, 660_000)

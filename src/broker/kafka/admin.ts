@@ -11,6 +11,7 @@ const TOPIC_RESOURCE = 2
 const METADATA_ATTEMPTS = 30
 
 export interface TopicSettings {
+  readonly brokers: readonly string[]
   readonly partitions: number
   /** Unset: 3 when the cluster has 3 brokers or more, else the number of brokers. */
   readonly replicationFactor: number | undefined
@@ -35,6 +36,8 @@ export class KafkaAdmin {
     private readonly kafka: Kafka,
     private readonly settings: TopicSettings,
     private readonly log: Logger,
+    /** A client of these brokers only (to ask each broker in turn). */
+    private readonly connect: (brokers: string[]) => Kafka = () => kafka,
   ) {}
 
   async client(): Promise<Admin> {
@@ -67,17 +70,12 @@ export class KafkaAdmin {
       })
       this.log.info({ topics: missing, partitions: this.settings.partitions, ...replication }, 'kafka topics created')
     }
-    // Topics another process is making are listed before every broker serves their metadata.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.learnPartitions(topics)
-        break
-      } catch (err) {
-        if (attempt >= METADATA_ATTEMPTS || !(err as { retriable?: boolean }).retriable) throw err
-        this.log.info({ err, attempt }, 'kafka: topic metadata not served yet, asking again')
-        await new Promise((r) => setTimeout(r, 1000))
-      }
-    }
+    // A topic just made (here or by another process starting beside this one) is listed before every
+    // broker serves its metadata, and kafkajs's consumers and admin fail on a broker that does not:
+    // each broker named in KAFKA_BROKERS is asked until it serves them.
+    if (this.settings.brokers.length > 1) for (const broker of this.settings.brokers) await this.untilServed(this.connect([broker]).admin(), topics)
+    await this.untilServed(admin, topics)
+    await this.learnPartitions(topics)
     // A look, not a condition of starting: metadata can lag just after another process made the topics.
     await this.checkReplication(
       topics.filter((t) => existing.has(t)),
@@ -101,6 +99,25 @@ export class KafkaAdmin {
           'kafka topic is replicated less than configured: an acknowledged write may be lost with a broker (raise it with kafka-topics/kafka-configs; Sluice does not change existing topics)',
         )
       }
+    }
+  }
+
+  private async untilServed(admin: Admin, topics: readonly string[]): Promise<void> {
+    const own = admin !== this.admin
+    try {
+      if (own) await admin.connect()
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await admin.fetchTopicMetadata({ topics: [...topics] })
+          return
+        } catch (err) {
+          if (attempt >= METADATA_ATTEMPTS || !(err as { retriable?: boolean }).retriable) throw err
+          this.log.info({ err, attempt }, 'kafka: topic metadata not served yet, asking again')
+          await new Promise((r) => setTimeout(r, 1000))
+        }
+      }
+    } finally {
+      if (own) await admin.disconnect().catch(() => undefined)
     }
   }
 

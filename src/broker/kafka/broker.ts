@@ -24,7 +24,7 @@ export class KafkaBroker implements Broker {
     private readonly metrics: Metrics,
   ) {
     this.kafka = createKafka(settings, log)
-    this.admin = new KafkaAdmin(this.kafka, settings, log)
+    this.admin = new KafkaAdmin(this.kafka, settings, log, (brokers) => createKafka({ ...settings, brokers }, log))
     this.publisher = new KafkaPublisher(this.admin, settings, log)
   }
 

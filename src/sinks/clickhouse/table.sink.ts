@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client'
 import type { MessageIdentity, RowOrigin } from '../../pipeline/rows.js'
-import { AppError, fromClickHouse } from '../../shared/errors.js'
+import { AppError, clickhouseCode, fromClickHouse } from '../../shared/errors.js'
 import type { Table, TableRows } from './tables.js'
 import { ZOOKEEPER_TABLES, zooKeeperPath } from './migrations.js'
 import { tsvStream } from './tsv.js'
@@ -46,6 +46,13 @@ export interface SinkCluster {
  * server's default ten minutes.
  */
 const QUORUM_TIMEOUT_MS = 30_000
+/** UNSATISFIED_QUORUM_FOR_PREVIOUS_WRITE: another quorum insert into the table's shard is not complete yet. */
+const QUORUM_BUSY = 286
+const QUORUM_BUSY_PAUSE_MS = 20
+/** How long a read of stored positions waits for pending quorum inserts to complete before it fails (and is retried). */
+const PENDING_WAIT_MS = 5000
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export class ClickHouseTableSink {
   /** Query ids of inserts that failed without a definite answer. */
@@ -77,20 +84,30 @@ export class ClickHouseTableSink {
   private async send<T extends object>(table: string, rows: readonly T[], columns: readonly (keyof T & string)[], dateTimes: readonly (keyof T & string)[]): Promise<void> {
     if (rows.length === 0) return
     await this.settle()
-    const queryId = randomUUID()
-    try {
-      await this.client.insert({
-        table: `${this.database}.${table}`,
-        values: tsvStream(rows, columns, dateTimes),
-        format: 'TabSeparated',
-        columns: columns as unknown as [string, ...string[]],
-        query_id: queryId,
-        ...(this.insertSettings && { clickhouse_settings: this.insertSettings }),
-      })
-    } catch (err) {
-      const e = fromClickHouse(err)
-      if (e.retriable) this.unsettled.push(queryId)
-      throw e
+    const busyUntil = Date.now() + QUORUM_TIMEOUT_MS
+    for (;;) {
+      const queryId = randomUUID()
+      try {
+        await this.client.insert({
+          table: `${this.database}.${table}`,
+          values: tsvStream(rows, columns, dateTimes),
+          format: 'TabSeparated',
+          columns: columns as unknown as [string, ...string[]],
+          query_id: queryId,
+          ...(this.insertSettings && { clickhouse_settings: this.insertSettings }),
+        })
+        return
+      } catch (err) {
+        // ClickHouse 18.16 takes one quorum insert per table and shard at a time, and refuses another
+        // (batches of other partitions of the same shard) before writing anything: tried again soon.
+        if (this.cluster && clickhouseCode(err) === QUORUM_BUSY && Date.now() < busyUntil) {
+          await sleep(QUORUM_BUSY_PAUSE_MS * (1 + Math.random()))
+          continue
+        }
+        const e = fromClickHouse(err)
+        if (e.retriable) this.unsettled.push(queryId)
+        throw e
+      }
     }
   }
 
@@ -122,8 +139,15 @@ export class ClickHouseTableSink {
     this.shardPaths ??= await this.findShardPaths()
     const paths = this.shardPaths.flatMap((shard) => tables.map((table) => `${zooKeeperPath(this.database, table, shard)}/quorum`))
     if (paths.length === 0) return
-    const pending = await this.query<{ p: string }>(paths.map((path) => `SELECT path AS p FROM system.zookeeper WHERE path = ${quote(path)} AND name = 'status'`).join(' UNION ALL '))
-    if (pending.length > 0) throw new AppError('SINK_UNAVAILABLE', `clickhouse: a quorum insert is pending at ${pending[0]!.p} (a replica of the shard is away)`, true)
+    const query = paths.map((path) => `SELECT path AS p FROM system.zookeeper WHERE path = ${quote(path)} AND name = 'status'`).join(' UNION ALL ')
+    // Inserts of other partitions into the same shard are pending while they run: those end soon.
+    const deadline = Date.now() + PENDING_WAIT_MS
+    for (;;) {
+      const pending = await this.query<{ p: string }>(query)
+      if (pending.length === 0) return
+      if (Date.now() > deadline) throw new AppError('SINK_UNAVAILABLE', `clickhouse: a quorum insert is pending at ${pending[0]!.p} (a replica of the shard may be away)`, true)
+      await sleep(QUORUM_BUSY_PAUSE_MS)
+    }
   }
 
   /** The shards (ZooKeeper directories) that hold this database's tables. */

@@ -4,7 +4,7 @@
 import { expect, it } from 'vitest'
 import { topicReplication } from '../../../../src/broker/kafka/admin.js'
 
-const unset = { partitions: 3, replicationFactor: undefined, minInsyncReplicas: undefined }
+const unset = { brokers: ['127.0.0.1:9092'], partitions: 3, replicationFactor: undefined, minInsyncReplicas: undefined }
 
 it('defaults to 3 replicas and min.insync.replicas 2 on a cluster of 3 brokers or more', () => {
   expect(topicReplication(unset, 3)).toEqual({ replicationFactor: 3, minInsyncReplicas: 2 })
