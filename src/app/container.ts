@@ -140,8 +140,8 @@ export class Container {
   async prepare(): Promise<void> {
     if (this.needs.has('redis')) await this.redis.connect()
     if (this.needs.has('clickhouse')) {
-      const { database, cluster, insertQuorum } = this.config.clickhouse
-      if (cluster) this.sinkCluster = await clusterShape(this.clickhouse, cluster, insertQuorum)
+      const { database, cluster } = this.config.clickhouse
+      if (cluster) this.sinkCluster = await clusterShape(this.clickhouse, cluster)
       await migrate(this.clickhouse, { database, cluster }, this.log)
     }
     if (this.needs.has('kafka')) await this.broker.ensureTopics(Object.values(this.topics))

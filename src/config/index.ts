@@ -117,13 +117,6 @@ const SETTINGS = {
       'unset: one server',
       (v) => v,
     ),
-    insertQuorum: optional(
-      'CLICKHOUSE_INSERT_QUORUM',
-      Type.Integer({ minimum: 1, maximum: 16 }),
-      'on a cluster, replicas of a shard that must have an insert before it counts as written (`insert_quorum`); reads of stored positions see only such inserts',
-      'every replica of the shard (from `system.clusters`)',
-      (v) => v,
-    ),
     requestTimeoutMs: setting(
       'CLICKHOUSE_REQUEST_TIMEOUT_MS',
       int(1000, 3_600_000, 300_000),

@@ -42,7 +42,7 @@ const consumers: Proc[] = []
 
 function start(args: string[], env: Record<string, string>): Proc {
   const proc: Proc = { child: spawnSluice(args, env), log: '', args, env }
-  const keep = (d: Buffer) => (proc.log = (proc.log + d.toString()).slice(-200_000))
+  const keep = (d: Buffer) => (proc.log = (proc.log + d.toString()).slice(-5_000_000))
   proc.child.stdout?.on('data', keep)
   proc.child.stderr?.on('data', keep)
   return proc
@@ -51,7 +51,7 @@ function start(args: string[], env: Record<string, string>): Proc {
 function restart(proc: Proc): void {
   const again = start(proc.args, proc.env)
   proc.child = again.child
-  again.child.stdout?.on('data', (d: Buffer) => (proc.log = (proc.log + d.toString()).slice(-200_000)))
+  again.child.stdout?.on('data', (d: Buffer) => (proc.log = (proc.log + d.toString()).slice(-5_000_000)))
 }
 
 const nodePid = (name: string) => Number(readFileSync(clusterNodes(stackConfig).find((n) => n.name === name)!.pidFile, 'utf8').trim())
@@ -263,4 +263,30 @@ it('one of two edges and one of two consumers of each role killed with kill -9 (
     // Requests in flight to the killed edge get no answer (-1); they are stored whole or not at all.
     [202, 503, -1],
   )
+}, 600_000)
+
+it('fewer in-sync replicas than min.insync.replicas: the edge spools (never a 202 for what Kafka did not take), and all is stored once when the broker is back', async () => {
+  // Topics of their own with 2 replicas (min.insync.replicas 2), so one broker away leaves some
+  // partitions with a single in-sync replica: their leader refuses writes (NOT_ENOUGH_REPLICAS).
+  const env = { KAFKA_TOPIC_PREFIX: `${t.env['KAFKA_TOPIC_PREFIX']}rf2.`, KAFKA_GROUP_PREFIX: `${t.env['KAFKA_GROUP_PREFIX']}rf2.`, KAFKA_REPLICATION_FACTOR: '2', SLUICE_LOG_LEVEL: 'info' }
+  const edge = start(['serve', '--roles', 'edge,events'], { ...t.env, ...env, SLUICE_PORT: '19613', SLUICE_SPOOL_DIR: join(spoolRoot, '19613') })
+  try {
+    await waitFor('the edge on 2-replica topics ready', () => edgeReady(19613), 90_000)
+    const since = Date.now()
+    const load = steadyLoad('http://127.0.0.1:19613', key, { workers: 2, perRequest: 100, pauseMs: 100 })
+    await sleep(3000)
+    signal('kafka-3', 'SIGKILL')
+    // The leaders drop the killed follower from the in-sync set after replica.lag.time.max.ms (30 s).
+    await sleep(40_000)
+    await startClusterNode(stackConfig, 'kafka-3')
+    await sleep(5000)
+    const result = await load.stop()
+    const { total } = await expectStoredExactlyOnce(t, result, 240_000, since)
+    console.log(`not enough replicas: ${total} events of ${result.accepted.size} accepted requests stored exactly once; answers ${JSON.stringify(Object.fromEntries(result.statuses))}`)
+    for (const status of result.statuses.keys()) expect([202, 503], `an edge answered ${status}`).toContain(status)
+    expect(edge.log).toMatch(/spooling started/)
+    expect(edge.log).toMatch(/NOT_ENOUGH_REPLICAS/)
+  } finally {
+    edge.child.kill('SIGKILL')
+  }
 }, 600_000)

@@ -115,7 +115,7 @@ export async function expectStoredExactlyOnce(
   // A request answered 503 may still have reached Kafka (its acknowledgement lost): stored whole, never twice.
   const others = [...stored].filter(([id]) => !result.accepted.has(id))
   for (const [id, n] of others) expect(n, `unacknowledged request ${id}`).toBeLessThanOrEqual(result.perRequest)
-  const [u] = await t.query<{ n: string; p: string }>(`SELECT count() AS n, uniqExact(source_partition, source_offset, source_index) AS p FROM {db}.${table}`)
+  const [u] = await t.query<{ n: string; p: string }>(`SELECT count() AS n, uniqExact(source_topic, source_partition, source_offset, source_index) AS p FROM {db}.${table}`)
   expect(Number(u!.n)).toBe(Number(u!.p))
   return { total, unacknowledgedStored: others.length }
 }

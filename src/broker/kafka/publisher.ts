@@ -154,7 +154,8 @@ export class KafkaPublisher implements Publisher {
         for (const job of jobs) if (spans.get(job)?.last === i) job.resolve()
       }
     } catch (err) {
-      this.log.error({ err, jobs: jobs.length, bytes, acknowledgedRounds: acknowledged }, 'kafka publish failed')
+      const kafkaErrors = protocolErrors(err)
+      this.log.error({ err, kafkaErrors, jobs: jobs.length, bytes, acknowledgedRounds: acknowledged }, `kafka publish failed${kafkaErrors.length ? `: ${kafkaErrors.join(', ')}` : ''}`)
       await this.resetProducer()
       for (const job of jobs) {
         const span = spans.get(job)
@@ -204,4 +205,19 @@ export class KafkaPublisher implements Publisher {
     }
     await this.resetProducer()
   }
+}
+
+/**
+ * The Kafka error names inside a failed send (e.g. NOT_ENOUGH_REPLICAS when fewer replicas than
+ * min.insync.replicas are in sync): @platformatic/kafka nests them in aggregate errors deeper than
+ * the log shows.
+ */
+export function protocolErrors(err: unknown, found = new Set<string>(), depth = 0): string[] {
+  if (err && typeof err === 'object' && depth < 8) {
+    const e = err as { apiId?: unknown; errors?: unknown; cause?: unknown }
+    if (typeof e.apiId === 'string') found.add(e.apiId)
+    if (Array.isArray(e.errors)) for (const inner of e.errors) protocolErrors(inner, found, depth + 1)
+    if (e.cause) protocolErrors(e.cause, found, depth + 1)
+  }
+  return [...found]
 }

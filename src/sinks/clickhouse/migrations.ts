@@ -202,6 +202,13 @@ export interface SchemaTarget {
   readonly cluster?: string
 }
 
+/**
+ * Blocks per table and shard whose hashes a replicated table remembers (ClickHouse's default is 100):
+ * an insert tried again after a failure is the same block, stored once while its first attempt is
+ * still remembered, however many other partitions inserted in between.
+ */
+const DEDUPLICATION_WINDOW = 10_000
+
 /** Where the shards of a cluster's tables keep their replication state in ZooKeeper (Keeper). */
 export const ZOOKEEPER_TABLES = '/clickhouse/tables'
 
@@ -221,12 +228,12 @@ export function render(statement: Statement, { database: db, cluster }: SchemaTa
     const { table, column, after } = statement.addColumn
     if (!cluster) return [`ALTER TABLE ${db}.${table} ADD COLUMN ${column} AFTER ${after}`]
     // ClickHouse 18.16 refuses ALTER ON CLUSTER of a Distributed table when the shards replicate
-    // (code 371): it is made again instead, with the local table's new columns. It holds no data
+    // (code 371): it is made again instead, with the new columns. It holds no data
     // (inserts through it are synchronous); for that moment reads and inserts through it fail and are retried.
     return [
       `ALTER TABLE ${db}.${localTable(table)} ON CLUSTER ${cluster} ADD COLUMN ${column} AFTER ${after}`,
       `DROP TABLE IF EXISTS ${db}.${table} ON CLUSTER ${cluster}`,
-      distributed(db, cluster, table, SHARD_BY.get(table)!),
+      distributed(db, cluster, table, SHARD_BY.get(table)!, columnsThrough(table, column)),
     ]
   }
   const t = statement.create
@@ -235,12 +242,29 @@ export function render(statement: Statement, { database: db, cluster }: SchemaTa
   const local = localTable(t.name)
   const [, kind, args] = /^(\w+)\((.*)\)$/.exec(t.engine)!
   const replicated = `Replicated${kind}('${zooKeeperPath(db, t.name)}', '{replica}'${args ? `, ${args}` : ''})`
-  return [`CREATE TABLE IF NOT EXISTS ${db}.${local} ON CLUSTER ${cluster} (${t.columns}) ENGINE = ${replicated}\n${layout}`, distributed(db, cluster, t.name, t.shardBy)]
+  return [
+    `CREATE TABLE IF NOT EXISTS ${db}.${local} ON CLUSTER ${cluster} (${t.columns}) ENGINE = ${replicated}\n${layout}\nSETTINGS replicated_deduplication_window = ${DEDUPLICATION_WINDOW}`,
+    distributed(db, cluster, t.name, t.shardBy, t.columns),
+  ]
 }
 
-function distributed(db: string, cluster: string, table: string, shardBy: string): string {
+/** A Distributed table over the shards' local tables, its columns named (not `AS` the local table, which a replica may not have altered yet). */
+function distributed(db: string, cluster: string, table: string, shardBy: string, columns: string): string {
   const local = localTable(table)
-  return `CREATE TABLE IF NOT EXISTS ${db}.${table} ON CLUSTER ${cluster} AS ${db}.${local} ENGINE = Distributed(${cluster}, ${db}, ${local}, ${shardBy})`
+  return `CREATE TABLE IF NOT EXISTS ${db}.${table} ON CLUSTER ${cluster} (${columns}) ENGINE = Distributed(${cluster}, ${db}, ${local}, ${shardBy})`
+}
+
+/** A table's columns once the migrations up to and including the one adding `column` are applied. */
+function columnsThrough(table: string, column: string): string {
+  const columns: string[] = []
+  for (const statement of MIGRATIONS.flatMap((m) => m.statements)) {
+    if ('create' in statement && statement.create.name === table) columns.push(statement.create.columns)
+    if ('addColumn' in statement && statement.addColumn.table === table) {
+      columns.push(statement.addColumn.column)
+      if (statement.addColumn.column === column) break
+    }
+  }
+  return columns.join(',\n')
 }
 
 // DUPLICATE_COLUMN, or ILLEGAL_COLUMN ("column with this name already exists") in some versions.
@@ -286,20 +310,31 @@ export async function migrate(client: ClickHouseClient, target: SchemaTarget, lo
     })
     log.info({ database: db, cluster, version: migration.version, name: migration.name }, 'clickhouse migration applied')
   }
+  await checkLayout(client, target)
 }
 
 /**
- * The cluster as the servers describe it (`system.clusters`), checked before anything is written:
- * the insert quorum is the configured one, else every replica of the smallest shard.
+ * The cluster as the servers describe it (`system.clusters`), checked before anything is written.
+ * Inserts wait for every replica of the shard (insert_quorum): a read with sequential consistency
+ * only checks that a replica has the last quorum insert, so with fewer than every replica a replica
+ * that fetched parts out of order could answer short. Every shard must therefore have as many replicas.
  */
-export async function clusterShape(client: ClickHouseClient, cluster: string, insertQuorum: number | undefined): Promise<{ name: string; insertQuorum: number }> {
-  const result = await client.query({
-    query: `SELECT shard_num AS shard, count() AS replicas FROM system.clusters WHERE cluster = '${cluster}' GROUP BY shard_num`,
-    format: 'JSONEachRow',
-  })
-  const shards = (await result.json<{ shard: number; replicas: string }>()).map((r) => Number(r.replicas))
+export async function clusterShape(client: ClickHouseClient, cluster: string): Promise<{ name: string; insertQuorum: number; quorumParallel: boolean }> {
+  const rows = async <T>(query: string) => (await client.query({ query, format: 'JSONEachRow' })).json<T>()
+  const shards = (await rows<{ replicas: string }>(`SELECT count() AS replicas FROM system.clusters WHERE cluster = '${cluster}' GROUP BY shard_num`)).map((r) => Number(r.replicas))
   if (shards.length === 0) throw new Error(`CLICKHOUSE_CLUSTER=${cluster} is not a cluster of the server's remote_servers (system.clusters)`)
-  const fewest = Math.min(...shards)
-  if (insertQuorum !== undefined && insertQuorum > fewest) throw new Error(`CLICKHOUSE_INSERT_QUORUM=${insertQuorum} but a shard of ${cluster} has ${fewest} replica(s)`)
-  return { name: cluster, insertQuorum: insertQuorum ?? fewest }
+  if (new Set(shards).size > 1) throw new Error(`the shards of ${cluster} have different numbers of replicas (${shards.join(', ')}): Sluice needs every shard to have as many`)
+  // Current releases run quorum inserts in parallel by default, with which sequential consistency is not guaranteed; 18.16 has no such setting.
+  const [parallel] = await rows<{ n: string }>(`SELECT count() AS n FROM system.settings WHERE name = 'insert_quorum_parallel'`)
+  return { name: cluster, insertQuorum: shards[0]!, quorumParallel: Number(parallel?.n ?? 0) > 0 }
+}
+
+/** Refuses a database made for the other layout: a single server's tables used as a cluster's, or the reverse. */
+async function checkLayout(client: ClickHouseClient, { database, cluster }: SchemaTarget): Promise<void> {
+  const result = await client.query({ query: `SELECT engine FROM system.tables WHERE database = '${database}' AND name = 'events'`, format: 'JSONEachRow' })
+  const [row] = await result.json<{ engine: string }>()
+  const distributed = row?.engine === 'Distributed'
+  if (cluster && !distributed)
+    throw new Error(`CLICKHOUSE_CLUSTER=${cluster} but ${database}.events is a ${row?.engine ?? 'missing'} table (made for one server): use another database for the cluster`)
+  if (!cluster && distributed) throw new Error(`${database}.events is a Distributed table (made for a cluster): set CLICKHOUSE_CLUSTER`)
 }

@@ -36,8 +36,10 @@ const INTENT_COLUMNS: readonly (keyof IntentRow)[] = ['topic', 'partition', 'las
  */
 export interface SinkCluster {
   readonly name: string
-  /** Replicas per insert (insert_quorum). */
+  /** Replicas per insert (insert_quorum): every replica of a shard. */
   readonly insertQuorum: number
+  /** Whether the servers know insert_quorum_parallel (current releases; not 18.16). */
+  readonly quorumParallel: boolean
 }
 
 /**
@@ -49,6 +51,7 @@ const QUORUM_TIMEOUT_MS = 30_000
 /** UNSATISFIED_QUORUM_FOR_PREVIOUS_WRITE: another quorum insert into the table's shard is not complete yet. */
 const QUORUM_BUSY = 286
 const QUORUM_BUSY_PAUSE_MS = 20
+const QUORUM_BUSY_MAX_PAUSE_MS = 1000
 /** How long a read of stored positions waits for pending quorum inserts to complete before it fails (and is retried). */
 const PENDING_WAIT_MS = 5000
 
@@ -67,8 +70,17 @@ export class ClickHouseTableSink {
     private readonly database: string,
     private readonly cluster?: SinkCluster,
   ) {
-    this.insertSettings = cluster ? { insert_distributed_sync: 1, insert_quorum: String(cluster.insertQuorum), insert_quorum_timeout: QUORUM_TIMEOUT_MS } : undefined
-    this.readSettings = cluster ? { select_sequential_consistency: '1' } : undefined
+    this.insertSettings = cluster
+      ? {
+          insert_distributed_sync: 1,
+          insert_quorum: String(cluster.insertQuorum),
+          insert_quorum_timeout: QUORUM_TIMEOUT_MS,
+          // Current releases: one quorum insert at a time per shard, without which sequential consistency is not guaranteed.
+          ...(cluster.quorumParallel && { insert_quorum_parallel: 0 }),
+        }
+      : undefined
+    // A shard that does not answer is an error, never rows that seem missing.
+    this.readSettings = cluster ? { select_sequential_consistency: '1', skip_unavailable_shards: 0 } : undefined
   }
 
   /** Inserts rows, in as many inserts as ClickHouse's limit of partitions per insert needs (see byMonths). */
@@ -85,7 +97,7 @@ export class ClickHouseTableSink {
     if (rows.length === 0) return
     await this.settle()
     const busyUntil = Date.now() + QUORUM_TIMEOUT_MS
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       const queryId = randomUUID()
       try {
         await this.client.insert({
@@ -98,10 +110,13 @@ export class ClickHouseTableSink {
         })
         return
       } catch (err) {
-        // ClickHouse 18.16 takes one quorum insert per table and shard at a time, and refuses another
-        // (batches of other partitions of the same shard) before writing anything: tried again soon.
+        // ClickHouse takes one quorum insert per table and shard at a time and refuses another (code
+        // 286): on 18.16 a synchronous Distributed insert reaches every shard, even those it has no
+        // rows for, so any two inserts of a table meet. The same block is sent again (with growing
+        // pauses): what an attempt stored already (its shard's part, or a month of it) is that block
+        // again, which the replicated table stores once (its deduplication window, see migrations).
         if (this.cluster && clickhouseCode(err) === QUORUM_BUSY && Date.now() < busyUntil) {
-          await sleep(QUORUM_BUSY_PAUSE_MS * (1 + Math.random()))
+          await sleep(Math.min(QUORUM_BUSY_MAX_PAUSE_MS, QUORUM_BUSY_PAUSE_MS * 2 ** attempt) * (1 + Math.random()))
           continue
         }
         const e = fromClickHouse(err)

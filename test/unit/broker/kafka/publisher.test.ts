@@ -40,3 +40,14 @@ it('answers a connection to a partition leader missing from the metadata with an
   expect(error).toMatchObject({ message: expect.stringMatching(/no leader in the metadata/) })
   await producer.close()
 })
+
+it('names the Kafka errors nested in a failed send, as @platformatic/kafka nests them', async () => {
+  const { protocolErrors } = await import('../../../../src/broker/kafka/publisher.js')
+  const { ProtocolError } = await import('@platformatic/kafka')
+  const nested = new AggregateError(
+    [new AggregateError([new ProtocolError('NOT_ENOUGH_REPLICAS'), new ProtocolError('NOT_ENOUGH_REPLICAS')], 'response'), new Error('socket')],
+    'Producing messages failed.',
+  )
+  expect(protocolErrors(nested)).toEqual(['NOT_ENOUGH_REPLICAS'])
+  expect(protocolErrors(new Error('plain'))).toEqual([])
+})
