@@ -18,7 +18,7 @@ import { KAFKA_VERSION } from '../../src/stack/index.js'
 import { clusterNodes, startClusterNode } from '../../src/stack/cluster.js'
 import { exited, spawnSluice } from '../support/cli.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
-import { expectStoredExactlyOnce, steadyLoad, type Load, type LoadKind, type LoadResult } from '../support/load.js'
+import { expectStoredExactlyOnce, steadyLoad, webhookLoad, type Load, type LoadKind, type LoadResult } from '../support/load.js'
 
 const stackConfig = loadConfig({})
 const EDGE_PORTS = [19611, 19612] as const
@@ -115,36 +115,10 @@ afterAll(async () => {
   if (spoolRoot) rmSync(spoolRoot, { recursive: true, force: true })
 })
 
-/** Numbers the webhook payloads: each is an alert of its own. */
-let n = 0
-
-/** Webhook payloads posted in a loop to one edge; remembers the request id of each 202. */
-function webhookLoad(url: string) {
-  const accepted: string[] = []
-  const statuses = new Map<number, number>()
-  let running = true
-  const loop = (async () => {
-    while (running) {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n: n++, level: 'warning' }) }).catch(() => undefined)
-      const status = res?.status ?? -1
-      statuses.set(status, (statuses.get(status) ?? 0) + 1)
-      if (res?.status === 202) accepted.push(String(((await res.json()) as Record<string, unknown>)['requestId']))
-      await sleep(50)
-    }
-  })()
-  return {
-    stop: async () => {
-      running = false
-      await loop
-      return { accepted, statuses }
-    },
-  }
-}
-
 /** Events, impressions and webhooks on both edges. */
 function loads() {
   const running: Load[] = []
-  const hooks = EDGE_PORTS.map((port) => webhookLoad(`http://127.0.0.1:${port}${webhookPath}`))
+  const hooks = EDGE_PORTS.map((port) => webhookLoad(`http://127.0.0.1:${port}${webhookPath}`, 50))
   for (const port of EDGE_PORTS) {
     for (const kind of ['events', 'impressions'] as LoadKind[]) running.push(steadyLoad(`http://127.0.0.1:${port}`, key, { workers: 2, perRequest: 100, pauseMs: 100, kind }))
   }

@@ -14,7 +14,7 @@ import { DiskSpool } from '../../src/edge/spool/disk-spool.js'
 import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
 import { exited, spawnSluice } from '../support/cli.js'
 import { event, waitFor, type TestEnv } from '../support/harness.js'
-import { expectStoredExactlyOnce, steadyLoad } from '../support/load.js'
+import { expectStoredExactlyOnce, steadyLoad, webhookLoad } from '../support/load.js'
 import { startFaultEnv, type FaultEnv } from '../support/private-stack.js'
 
 const EDGE_PORT = 19590
@@ -49,32 +49,6 @@ afterAll(async () => {
 })
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-/** Numbers the payloads of every load: each is an alert of its own (the same one again would be a repeat, kept out of the streams). */
-let n = 0
-
-/** Posts webhook payloads in a loop; remembers the request id of each 202. */
-function webhookLoad(url: string) {
-  const accepted: string[] = []
-  const statuses = new Map<number, number>()
-  let running = true
-  const loop = (async () => {
-    while (running) {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n: n++, level: 'warning' }) }).catch(() => undefined)
-      const status = res?.status ?? -1
-      statuses.set(status, (statuses.get(status) ?? 0) + 1)
-      if (res?.status === 202) accepted.push(String(((await res.json()) as Record<string, unknown>)['requestId']))
-      await sleep(100)
-    }
-  })()
-  return {
-    stop: async () => {
-      running = false
-      await loop
-      return { accepted, statuses }
-    },
-  }
-}
 
 it('Kafka paused 30 s under load: every request is answered 202, and every event and alert is stored once', async () => {
   const webhookUrl = `${service.url}${new URL(integration.webhookUrl).pathname}`

@@ -119,3 +119,29 @@ export async function expectStoredExactlyOnce(
   expect(Number(u!.n)).toBe(Number(u!.p))
   return { total, unacknowledgedStored: others.length }
 }
+
+/** Numbers the webhook payloads of every load: each is an alert of its own (the same one again would be a repeat, kept out of the streams). */
+let payloadNumber = 0
+
+/** Posts webhook payloads (`{ n, level: 'warning' }`) to one address in a loop; remembers the request id of each 202. */
+export function webhookLoad(url: string, pauseMs = 100): { stop(): Promise<{ accepted: string[]; statuses: Map<number, number> }> } {
+  const accepted: string[] = []
+  const statuses = new Map<number, number>()
+  let running = true
+  const loop = (async () => {
+    while (running) {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n: payloadNumber++, level: 'warning' }) }).catch(() => undefined)
+      const status = res?.status ?? -1
+      statuses.set(status, (statuses.get(status) ?? 0) + 1)
+      if (res?.status === 202) accepted.push(String(((await res.json()) as Record<string, unknown>)['requestId']))
+      await new Promise((r) => setTimeout(r, pauseMs))
+    }
+  })()
+  return {
+    stop: async () => {
+      running = false
+      await loop
+      return { accepted, statuses }
+    },
+  }
+}
