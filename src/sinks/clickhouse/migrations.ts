@@ -319,14 +319,14 @@ export async function migrate(client: ClickHouseClient, target: SchemaTarget, lo
  * only checks that a replica has the last quorum insert, so with fewer than every replica a replica
  * that fetched parts out of order could answer short. Every shard must therefore have as many replicas.
  */
-export async function clusterShape(client: ClickHouseClient, cluster: string): Promise<{ name: string; insertQuorum: number; quorumParallel: boolean }> {
+export async function clusterShape(client: ClickHouseClient, cluster: string): Promise<{ insertQuorum: number; quorumParallel: boolean }> {
   const rows = async <T>(query: string) => (await client.query({ query, format: 'JSONEachRow' })).json<T>()
   const shards = (await rows<{ replicas: string }>(`SELECT count() AS replicas FROM system.clusters WHERE cluster = '${cluster}' GROUP BY shard_num`)).map((r) => Number(r.replicas))
   if (shards.length === 0) throw new Error(`CLICKHOUSE_CLUSTER=${cluster} is not a cluster of the server's remote_servers (system.clusters)`)
   if (new Set(shards).size > 1) throw new Error(`the shards of ${cluster} have different numbers of replicas (${shards.join(', ')}): Sluice needs every shard to have as many`)
   // Current releases run quorum inserts in parallel by default, with which sequential consistency is not guaranteed; 18.16 has no such setting.
   const [parallel] = await rows<{ n: string }>(`SELECT count() AS n FROM system.settings WHERE name = 'insert_quorum_parallel'`)
-  return { name: cluster, insertQuorum: shards[0]!, quorumParallel: Number(parallel?.n ?? 0) > 0 }
+  return { insertQuorum: shards[0]!, quorumParallel: Number(parallel?.n ?? 0) > 0 }
 }
 
 /** Refuses a database made for the other layout: a single server's tables used as a cluster's, or the reverse. */

@@ -35,7 +35,6 @@ const INTENT_COLUMNS: readonly (keyof IntentRow)[] = ['topic', 'partition', 'las
  * stores once (block deduplication).
  */
 export interface SinkCluster {
-  readonly name: string
   /** Replicas per insert (insert_quorum): every replica of a shard. */
   readonly insertQuorum: number
   /** Whether the servers know insert_quorum_parallel (current releases; not 18.16). */
