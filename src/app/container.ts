@@ -2,7 +2,7 @@
 // created on first use, and only for a service the process's roles need: an edge-only process
 // never builds a ClickHouse client, an admin-only process no Kafka client.
 import { createClient as createClickHouse, type ClickHouseClient, type Logger as ClickHouseLogger } from '@clickhouse/client'
-import type { Redis } from 'ioredis'
+import type { RedisClient } from '../state/redis/client.js'
 import { ApiKeyCache } from '../auth/api-keys.js'
 import { ScimAuthenticator } from '../auth/scim-jwt.js'
 import { WebhookRoutes } from '../auth/webhooks.js'
@@ -18,7 +18,7 @@ import { createExperimentService, type ExperimentService } from '../services/exp
 import { MetricService } from '../services/metrics.js'
 import { AutoResolver } from '../consumers/auto-resolve.js'
 import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
-import { createRedisClient, createRedisState, type RedisStores } from '../state/redis/index.js'
+import { createRedisClient, createRedisState, isCluster, type RedisStores } from '../state/redis/index.js'
 import { sharedRateLimiter, type RateLimit, type RateLimiter } from '../state/redis/rate-limits.js'
 
 /** The services a process can depend on; each role declares the ones it needs (app/roles.ts). */
@@ -54,7 +54,7 @@ export class Container {
     return this.made.has(name)
   }
 
-  get redis(): Redis {
+  get redis(): RedisClient {
     return this.one('redis', 'redis', () => {
       const redis = createRedisClient(this.config.redis)
       redis.on('error', (err: Error) => this.log.warn({ err }, 'redis connection error'))
@@ -124,7 +124,13 @@ export class Container {
   }
 
   get alertSink(): RedisAlertSink {
-    return this.one('alertSink', 'redis', () => new RedisAlertSink(this.redis, this.config.redis.keyPrefix, this.config.webhooks.streamMaxLen, this.config.webhooks.streamMaxAgeMs))
+    return this.one('alertSink', 'redis', () => {
+      const { redis, webhooks } = this.config
+      const cluster = isCluster(redis)
+      // A WAIT must end before the command deadline, or the deadline would report an outage instead.
+      const wait = { replicas: cluster ? redis.waitReplicas : 0, timeoutMs: Math.min(1000, Math.floor(redis.commandTimeoutMs / 2)) }
+      return new RedisAlertSink(this.redis, redis.keyPrefix, webhooks.streamMaxLen, webhooks.streamMaxAgeMs, cluster, wait)
+    })
   }
 
   /** A rate limit shared by every process through Redis (one limiter per name). */

@@ -65,7 +65,7 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     // With the edge in this process, a changed address is live (or dead) before the answer leaves;
     // other edges see it within SLUICE_KEY_REFRESH_MS.
     onRoutesChanged: shared.edgeInProcess ? () => c.webhookRoutes.invalidate() : async () => undefined,
-    lifecycleCounts: (id) => state.alerts.lifecycleCounts(id),
+    lifecycleCounts: (accountId, id) => state.alerts.lifecycleCounts(accountId, id),
     webhookMaxBodyBytes: config.webhooks.maxBodyBytes,
   })
   await app.register(alertRoutes, { apiKeys: c.apiKeys, alerts: state.alerts, streamMaxLen: config.webhooks.streamMaxLen })

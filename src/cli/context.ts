@@ -42,7 +42,7 @@ export interface CliServices {
 export async function withServices<T>(fn: (s: CliServices) => Promise<T>): Promise<T> {
   const cfg = config()
   // No command deadline: an operator's long upload may take its time, and Ctrl-C ends it.
-  const state = createRedisState({ url: cfg.redis.url, keyPrefix: cfg.redis.keyPrefix })
+  const state = createRedisState({ url: cfg.redis.url, clusterNodes: cfg.redis.clusterNodes, keyPrefix: cfg.redis.keyPrefix })
   try {
     return await fn({
       state,

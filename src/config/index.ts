@@ -125,6 +125,18 @@ const SETTINGS = {
   },
   redis: {
     url: setting('REDIS_URL', Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }), 'Redis address, with credentials: redis://sluice:<password>@host:6379'),
+    clusterNodes: optional(
+      'REDIS_CLUSTER_NODES',
+      Type.String({ pattern: '^[^,\\s]+:\\d+(,[^,\\s]+:\\d+)*$' }),
+      'comma-separated host:port of Redis Cluster nodes (some or all): keys carry hash tags and every write of the alerts sink waits for a replica; REDIS_URL then gives only the credentials and TLS (rediss://)',
+      'one Redis, at REDIS_URL',
+      (v) => (v === undefined ? [] : v.split(',')),
+    ),
+    waitReplicas: setting(
+      'REDIS_WAIT_REPLICAS',
+      int(0, 5, 1),
+      'on a Redis Cluster, replicas that must have each write of the alerts sink (WAIT) before its Kafka offset is committed, so a failover loses none; 0 does not wait',
+    ),
     keyPrefix: setting('REDIS_KEY_PREFIX', Type.String({ pattern: '^[a-zA-Z0-9:._-]*$', default: 'sluice:' }), 'prefix of every Redis key'),
     commandTimeoutMs: setting('SLUICE_REDIS_COMMAND_TIMEOUT_MS', int(100, 60_000, 2000), 'deadline of every Redis command; past it an HTTP request is answered 503'),
   },

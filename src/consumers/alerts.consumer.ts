@@ -133,10 +133,11 @@ export class AlertsConsumer {
     try {
       decoded = decodeAlertMessage(message.value, message.headers)
     } catch (err) {
-      return { ...position, integrationId: 'unknown', alerts: [], rejections: [rejection('unknown', '', `message could not be decoded: ${String(err)}`, '', Date.now())] }
+      return { ...position, accountId: '', integrationId: 'unknown', alerts: [], rejections: [rejection('unknown', '', `message could not be decoded: ${String(err)}`, '', Date.now())] }
     }
     const { meta, payloadJson } = decoded
-    const base = message.headers[REPLAY_HEADER] === '1' ? { ...position, replayOf: { requestId: meta.requestId, receivedAtMs: meta.receivedAtMs } } : position
+    const at = { ...position, accountId: meta.accountId }
+    const base = message.headers[REPLAY_HEADER] === '1' ? { ...at, replayOf: { requestId: meta.requestId, receivedAtMs: meta.receivedAtMs } } : at
     const reject = (reasons: string[]): MessageWrite => ({
       ...base,
       integrationId: meta.integrationId,

@@ -50,12 +50,12 @@ export class IntegrationService {
   /** Deletes the integration and its alert stream. */
   async delete(accountId: string, id: string): Promise<void> {
     if (!(await this.integrations.delete(accountId, id))) throw new Refusal('NOT_FOUND', 'no such integration')
-    await this.alerts.deleteStream(id)
+    await this.alerts.deleteStream(accountId, id)
   }
 
   /** Forgets the integration's recent payloads (they may hold what a sender should not have sent). */
   async deletePayloads(accountId: string, id: string): Promise<void> {
-    await this.alerts.deletePayloads((await this.get(accountId, id)).id)
+    await this.alerts.deletePayloads(accountId, (await this.get(accountId, id)).id)
   }
 
   /** A new address; the old one keeps working for the overlap, or stops at once. */
@@ -87,13 +87,13 @@ export class IntegrationService {
   /** The integration's recent payloads as received, newest first (the samples a mapping is built from). */
   async recentPayloads(accountId: string, id: string) {
     const r = await this.get(accountId, id)
-    return (await this.alerts.payloads(r.id)).map((p) => ({ ...p, receivedAt: new Date(p.receivedAt).toISOString(), kept: p.payload !== null }))
+    return (await this.alerts.payloads(accountId, r.id)).map((p) => ({ ...p, receivedAt: new Date(p.receivedAt).toISOString(), kept: p.payload !== null }))
   }
 
   /** Newest first, before the alert id `before` when given. */
   async recentAlerts(accountId: string, id: string, limit: number, before: string | undefined) {
     const r = await this.get(accountId, id)
-    const entries = await this.alerts.recent(r.id, limit, before)
+    const entries = await this.alerts.recent(accountId, r.id, limit, before)
     return entries.map(({ id: alertId, fields }) => ({ id: alertId, ...fields, customFields: JSON.parse(fields['customFields'] ?? '{}') as unknown }))
   }
 }

@@ -35,7 +35,7 @@ export class SegmentService {
   /** The segment's definition in the environment, or NOT_FOUND saying it is not active there. */
   async definition(ws: Workspace, env: EnvRef, name: string): Promise<{ segment: Segment; definition: SegmentDefinition }> {
     const segment = await this.get(ws, name)
-    const definition = await this.segments.definition(env.id, segment.name)
+    const definition = await this.segments.definition(ws.id, env.id, segment.name)
     if (!definition) throw new Refusal('NOT_FOUND', `segment ${segment.name} is not active in environment ${env.name}`)
     return { segment, definition }
   }
@@ -52,8 +52,8 @@ export class SegmentService {
     return this.segments.list(ws.id, offset, limit)
   }
 
-  definitions(env: EnvRef, offset: number, limit: number): Promise<Page<SegmentDefinition>> {
-    return this.segments.definitions(env.id, offset, limit)
+  definitions(ws: Workspace, env: EnvRef, offset: number, limit: number): Promise<Page<SegmentDefinition>> {
+    return this.segments.definitions(ws.id, env.id, offset, limit)
   }
 
   /** Deletes the segment everywhere, unless it is active in an environment outside allowedEnvs (undefined: all allowed). */
@@ -69,7 +69,7 @@ export class SegmentService {
     const outcome = await this.segments.activate(ws.id, segment.name, env, Date.now(), audit(actor, 'activate', env))
     if (outcome === 'no-segment') throw new Refusal('NOT_FOUND', `segment ${segment.name} not found in workspace ${ws.id}`)
     if (outcome === 'active') throw new Refusal('CONFLICT', `segment ${segment.name} is already active in environment ${env.name}`)
-    const definition = await this.segments.definition(env.id, segment.name)
+    const definition = await this.segments.definition(ws.id, env.id, segment.name)
     if (!definition) throw new Refusal('CONFLICT', `segment ${segment.name} was deactivated while being activated`)
     return { segment, definition }
   }
@@ -108,7 +108,7 @@ export class SegmentService {
     )
     if (!outcome.ok && outcome.reason === 'not-active') throw new Refusal('NOT_FOUND', `segment ${segment.name} is not active in environment ${env.name}; activate it first`)
     if (!outcome.ok) throw overLimit(outcome.total)
-    const definition = await this.segments.definition(env.id, segment.name)
+    const definition = await this.segments.definition(ws.id, env.id, segment.name)
     if (!definition) throw new Refusal('NOT_FOUND', `segment ${segment.name} is not active in environment ${env.name}`)
     return { segment, definition, added: outcome.added, total: outcome.total }
   }
@@ -132,7 +132,7 @@ export class SegmentService {
     checkKeys(keys, Infinity)
     requireNote(ws, { comment: options.comment ?? null, title: options.title ?? null })
     const distinct = [...new Set(keys)]
-    const after = options.replace ? distinct.length : (await this.segments.keyCount(env.id, segment.name)) + (distinct.length && (await this.segments.countMissing(env.id, segment.name, distinct)))
+    const after = options.replace ? distinct.length : (await this.segments.keyCount(ws.id, env.id, segment.name)) + (distinct.length && (await this.segments.countMissing(ws.id, env.id, segment.name, distinct)))
     if (after > MAX_KEYS_PER_SEGMENT) throw overLimit(after)
     if (options.replace) {
       const outcome = await this.segments.replaceAll(ws.id, env.id, segment.name, distinct, MAX_KEYS_PER_SEGMENT, audit(actor, 'replace', env, options), onProgress)
@@ -140,7 +140,7 @@ export class SegmentService {
       return { added: outcome.added, total: outcome.total }
     }
     let added = 0
-    let total = await this.segments.keyCount(env.id, segment.name)
+    let total = await this.segments.keyCount(ws.id, env.id, segment.name)
     for (let i = 0; i < distinct.length; i += MAX_KEYS_PER_UPDATE) {
       const chunk = distinct.slice(i, i + MAX_KEYS_PER_UPDATE)
       const outcome = await this.segments.upload(ws.id, env.id, segment.name, chunk, false, MAX_KEYS_PER_SEGMENT, audit(actor, 'upload', env, options))
@@ -164,7 +164,7 @@ export class SegmentService {
   /** A page of the segment's keys in the environment, in lexicographic order. */
   async keys(ws: Workspace, env: EnvRef, name: string, offset: number, limit: number): Promise<Page<string>> {
     const { segment } = await this.definition(ws, env, name)
-    return this.segments.keys(env.id, segment.name, offset, limit)
+    return this.segments.keys(ws.id, env.id, segment.name, offset, limit)
   }
 
   /**

@@ -117,6 +117,8 @@ export function fromClickHouse(err: unknown): AppError {
 // Redis replies that describe the server's state, not the command: waited out. Any other error reply
 // (ERR, WRONGTYPE, a script error) is deterministic for that command and its arguments.
 const REDIS_TRANSIENT_REPLY = /^(OOM|LOADING|BUSY|READONLY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|NOREPLICAS|NOPERM|NOAUTH|WRONGPASS|MOVED|ASK)\b/
+/** Keys of one command, script or pipeline in different slots of a Redis Cluster: a fault of Sluice's key layout (keys.ts), not of the data. */
+const REDIS_SLOT_FAULT = /CROSSSLOT|non local key|do not hash to the same slot|same slots allocation group/
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])
 
 /**
@@ -136,6 +138,8 @@ export function isRedisOutage(err: unknown): boolean {
 export function fromRedis(err: unknown): AppError {
   if (err instanceof AppError) return err
   const text = messageOf(err)
+  // Nothing was written: kept for a retry (loudly) rather than stored as a rejection of data that is not at fault.
+  if (REDIS_SLOT_FAULT.test(text)) return new AppError('SINK_UNAVAILABLE', `redis: keys of one call are in different cluster slots (a fault in Sluice's key layout): ${text}`, true, { cause: err })
   if ((err as { name?: string } | null)?.name === 'ReplyError' && !isRedisOutage(err)) return new AppError('SINK_REFUSED_DATA', `redis: ${text}`, false, { cause: err })
   return new AppError('SINK_UNAVAILABLE', `redis: ${text}`, true, { cause: err })
 }

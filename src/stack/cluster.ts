@@ -6,9 +6,10 @@
 // that answer, and returns once each cluster is whole. Tests inject faults through the exported API:
 // `clusterNodes` (ports, pid files), then `startClusterNode` to bring a killed node back.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config/index.js'
+import { generatePasswords, setUserCommands, type AclPasswords } from '../state/redis/acl.js'
 import {
   DEPLOY,
   START_TIMEOUT_MS,
@@ -116,9 +117,9 @@ export async function clusterUp(config: Config, say: Say): Promise<void> {
   await installAll(say)
   // The ClickHouse servers need ZooKeeper for their replicated tables and DDL queue; Redis and Kafka
   // start while it comes up. Each start is a quick spawn: the JVMs warm up side by side meanwhile.
-  for (const node of nodes.filter((n) => n.kind !== 'clickhouse')) await ensureRunning(node, nodes, say)
+  for (const node of nodes.filter((n) => n.kind !== 'clickhouse')) await ensureRunning(node, nodes, config, say)
   await Promise.all(ofKind(nodes, 'zookeeper').map((node) => waitUntil(node, 'answer', deadline)))
-  for (const node of ofKind(nodes, 'clickhouse')) await ensureRunning(node, nodes, say)
+  for (const node of ofKind(nodes, 'clickhouse')) await ensureRunning(node, nodes, config, say)
   await Promise.all(nodes.map((node) => waitUntil(node, 'answer', deadline)))
   await formRedisCluster(ofKind(nodes, 'redis'), say)
   await Promise.all(nodes.map((node) => waitUntil(node, 'join', deadline)))
@@ -152,7 +153,7 @@ export async function startClusterNode(config: Config, name: string, say: Say = 
   const nodes = clusterNodes(config)
   const node = nodeNamed(nodes, name)
   const deadline = Date.now() + START_TIMEOUT_MS
-  await ensureRunning(node, nodes, say)
+  await ensureRunning(node, nodes, config, say)
   await waitUntil(node, 'answer', deadline)
   await waitUntil(node, 'join', deadline)
   if (node.kind !== 'zookeeper') return
@@ -178,7 +179,7 @@ async function installAll(say: Say): Promise<void> {
 }
 
 /** Starts the node unless it answers, or its process is still there (starting, or paused by a test). */
-async function ensureRunning(node: ClusterNode, nodes: readonly ClusterNode[], say: Say): Promise<void> {
+async function ensureRunning(node: ClusterNode, nodes: readonly ClusterNode[], config: Config, say: Say): Promise<void> {
   if (await answers(node)) {
     say(`${node.name}: already answering on ${address(node)}`)
     return
@@ -197,7 +198,7 @@ async function ensureRunning(node: ClusterNode, nodes: readonly ClusterNode[], s
     case 'clickhouse':
       return startClickHouseNode(node, nodes, say)
     case 'redis':
-      return startRedisNode(node, say)
+      return startRedisNode(node, config, say)
     case 'kafka':
       return startKafkaNode(node, nodes, say)
   }
@@ -310,9 +311,24 @@ async function clickhouseQuery(node: ClickHouseNode, sql: string): Promise<strin
 
 // --- Redis Cluster -------------------------------------------------------------------------------
 
-function startRedisNode(node: RedisNode, say: Say): Promise<void> {
+function startRedisNode(node: RedisNode, config: Config, say: Say): Promise<void> {
   const cluster = ['--cluster-enabled', 'yes', '--cluster-config-file', join(node.dir, 'nodes.conf'), '--cluster-node-timeout', '2000']
-  return startRedisServer(node.name, node.dir, node.port, [...cluster, '--maxmemory', REDIS_MAXMEMORY], say)
+  return startRedisServer(node.name, node.dir, node.port, [...cluster, '--maxmemory', REDIS_MAXMEMORY, '--aclfile', writeRedisUsers(node, config)], say)
+}
+
+/**
+ * The users of every node (ACLs are not shared by a Redis Cluster): the service and alert-reader
+ * users with the cluster's rules and the passwords of <data>/cluster/redis-users.json (made once),
+ * in an ACL file each node reads at every start; the default user stays open, as on the local stack.
+ */
+function writeRedisUsers(node: RedisNode, config: Config): string {
+  const file = join(config.dataDir, 'cluster', 'redis-users.json')
+  if (!existsSync(file)) writeFileSync(file, JSON.stringify(generatePasswords(), null, 2), { mode: 0o600 })
+  const passwords = JSON.parse(readFileSync(file, 'utf8')) as AclPasswords
+  const acl = join(node.dir, 'users.acl')
+  const lines = ['user default on nopass ~* &* +@all', ...setUserCommands(config.redis.keyPrefix, passwords, true).map(([user, , ...rules]) => `user ${user} ${rules.join(' ')}`)]
+  writeFileSync(acl, `${lines.join('\n')}\n`, { mode: 0o600 })
+  return acl
 }
 
 /**

@@ -1,6 +1,6 @@
 // The pipeline on the local cluster stack (ClickHouse 2 shards x 2 replicas on ZooKeeper, three
-// Kafka brokers with topics replicated 3 times and min.insync.replicas 2; alerts and admin state on
-// the single Redis): two edges, two processes of the events role and two of the alerts role, as
+// Kafka brokers with topics replicated 3 times and min.insync.replicas 2, Redis Cluster of 3 masters
+// and 3 replicas for alerts and admin state): two edges, two processes of the events role and two of the alerts role, as
 // separate `sluice serve` processes, under a steady load of events, impressions and webhooks on both
 // edges. Each fault below is followed by the same check: every record of every request answered 202
 // is stored exactly once (count per request and distinct source positions; each webhook's alert
@@ -13,7 +13,9 @@ import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { loadConfig } from '../../src/config/index.js'
+import { ALERTS_READER_USER, SERVICE_USER } from '../../src/state/redis/acl.js'
 import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
+import { createRedisClient } from '../../src/state/redis/client.js'
 import { KAFKA_VERSION } from '../../src/stack/index.js'
 import { clusterNodes, startClusterNode } from '../../src/stack/cluster.js'
 import { exited, spawnSluice } from '../support/cli.js'
@@ -36,6 +38,7 @@ let key: string
 let spoolRoot: string
 let webhookPath: string
 let integrationId: string
+let accountId: string
 const edges: Proc[] = []
 /** Two processes of the events role, then two of the alerts role. */
 const consumers: Proc[] = []
@@ -66,8 +69,6 @@ async function edgeReady(port: number): Promise<true | undefined> {
 beforeAll(async () => {
   const env = {
     ...inject('cluster'),
-    // The alerts and admin state stays on the single Redis for these tests.
-    REDIS_CLUSTER_NODES: '',
     KAFKA_PARTITIONS: String(PARTITIONS),
     KAFKA_SESSION_TIMEOUT_MS: '6000',
     SLUICE_CONSUMER_FETCH_MAX_BYTES: String(1024 * 1024),
@@ -94,6 +95,7 @@ beforeAll(async () => {
   expect(created.status).toBe(201)
   const integration = (await created.json()) as { id: string; webhookUrl: string }
   integrationId = integration.id
+  accountId = demo.accountId
   webhookPath = new URL(integration.webhookUrl).pathname
   // Each process of the events role joins two groups (events, impressions), of the alerts role one.
   const joins = (c: Proc) => (c.log.match(/joined the consumer group/g) ?? []).length
@@ -134,7 +136,7 @@ function loads() {
 
 /** Waits for the alert of every accepted webhook, then checks that no request id is in the integration's stream twice. */
 async function alertsStoredOnce(accepted: readonly string[]): Promise<number> {
-  const stream = alertStreamKeys(t.config.redis.keyPrefix).integration(integrationId)
+  const stream = alertStreamKeys(t.config.redis.keyPrefix, true, accountId).integration(integrationId)
   const requestIds = async () => (await t.redis.xrange(stream, '-', '+')).map(([, f]) => f[f.indexOf('requestId') + 1]!)
   await waitFor(
     `${accepted.length} accepted alerts stored`,
@@ -201,6 +203,75 @@ it('a whole ClickHouse shard paused for 30 s', async () => {
     }
   })
 }, 600_000)
+
+/** The Redis node (redis-<port>) that is master of the key's slot now, from CLUSTER NODES. */
+async function redisMasterOf(key: string): Promise<string> {
+  const slot = Number(await t.redis.call('CLUSTER', 'KEYSLOT', key))
+  const nodes = String(await t.redis.call('CLUSTER', 'NODES')).trim().split('\n')
+  for (const line of nodes) {
+    const [, address, flags, , , , , , ...ranges] = line.split(' ')
+    if (!flags!.split(',').includes('master') || flags!.includes('fail')) continue
+    const covers = ranges.some((r) => {
+      const [from, to = from] = r.split('-').map(Number)
+      return slot >= from! && slot <= to!
+    })
+    if (covers) return `redis-${address!.split('@')[0]!.split(':')[1]}`
+  }
+  throw new Error(`no master serves slot ${slot}`)
+}
+
+it('the Redis master of the account\'s alerts killed with kill -9: its replica takes over, alerts go on within the failover bound, each once', async () => {
+  const streams = alertStreamKeys(t.config.redis.keyPrefix, true, accountId)
+  const master = await redisMasterOf(streams.all)
+  const xlen = () => t.redis.xlen(streams.integration(integrationId))
+  let resumedMs = 0
+  await underLoad('redis master kill -9', async () => {
+    const before = await xlen()
+    const killedAt = Date.now()
+    signal(master, 'SIGKILL')
+    // Alerts are written again once the cluster has promoted the replica (cluster-node-timeout 2 s, then an election).
+    await waitFor('alerts written again after the failover', async () => ((await xlen().catch(() => -1)) > before + 20 ? true : undefined), 60_000)
+    resumedMs = Date.now() - killedAt
+    const promoted = await redisMasterOf(streams.all)
+    console.log(`redis failover: ${master} killed, ${promoted} master of the account's slot; alerts written again ${resumedMs} ms after the kill`)
+    expect(promoted).not.toBe(master)
+    await sleep(5000)
+    // Back as a replica of the promoted node (its nodes.conf says which cluster it is in).
+    await startClusterNode(stackConfig, master)
+  })
+  // The documented bound (README, Running on clusters): the node timeout, an election and the client's slot refresh, well under 15 s here.
+  expect(resumedMs).toBeLessThan(15_000)
+}, 600_000)
+
+it('the Redis users work on every node of the cluster: the reader reads alert streams of accounts on every master and nothing else', async () => {
+  // The stack's users are made for the stack's key prefix (sluice:), not the tests' own prefix.
+  const prefix = stackConfig.redis.keyPrefix
+  const passwords = JSON.parse(readFileSync(join(stackConfig.dataDir, 'cluster', 'redis-users.json'), 'utf8')) as Record<string, string>
+  const nodes = t.env['REDIS_CLUSTER_NODES']!.split(',')
+  const as = (user: string) => createRedisClient({ url: `redis://${user}:${passwords[user]}@127.0.0.1`, clusterNodes: nodes, keyPrefix: prefix })
+  const service = as(SERVICE_USER)
+  const reader = as(ALERTS_READER_USER)
+  // Accounts whose keys land on each of the three masters.
+  const accounts = Array.from({ length: 12 }, (_, i) => `acl-test-${i}`)
+  const masters = new Set(await Promise.all(accounts.map((a) => redisMasterOf(alertStreamKeys(prefix, true, a).all))))
+  expect(masters.size).toBe(3)
+  try {
+    for (const account of accounts) {
+      const streams = alertStreamKeys(prefix, true, account)
+      await service.xadd(streams.all, '*', 'account', account)
+      expect((await reader.xrange(streams.all, '-', '+')).map(([, f]) => f[1])).toEqual([account])
+      await expect(reader.xadd(streams.all, '*', 'forged', '1')).rejects.toThrow(/NOPERM/)
+      await expect(reader.get(`${prefix}{a:${account}}:alerts:offsets`)).rejects.toThrow(/NOPERM/)
+      await service.del(streams.all)
+    }
+    await expect(reader.get(`${prefix}{admin}:api-keys`)).rejects.toThrow(/NOPERM/)
+    await expect(service.call('CONFIG', 'GET', 'maxmemory')).rejects.toThrow(/NOPERM/)
+    await expect(service.get('other-prefix:key')).rejects.toThrow(/NOPERM/)
+  } finally {
+    reader.disconnect()
+    service.disconnect()
+  }
+})
 
 it('a Kafka broker killed with kill -9 and restarted, then the partition leaders moved back to it', async () => {
   await underLoad('kafka broker kill -9, leaders moved', async () => {

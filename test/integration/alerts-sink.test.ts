@@ -239,7 +239,7 @@ it('keeps a message’s payload sample once, with its alerts: a second write of 
   const batch = messages(6, 'samples').map((m, i) => ({ ...m, integrationId: 'sampled', sample: sample(i) }))
   expect(count(await sink.write(batch), 'written')).toBe(6)
   expect(count(await sink.write(batch), 'already')).toBe(6)
-  const kept = await sink.payloads('sampled')
+  const kept = await sink.payloads('', 'sampled')
   expect(kept.map((p) => p.requestId)).toEqual(['req-5', 'req-4', 'req-3', 'req-2', 'req-1', 'req-0'])
   expect(await redis.pttl(streams.payloads('sampled'))).toBeGreaterThan(6 * 24 * 3600 * 1000)
   // A key of another type under the payloads name is left alone; the alerts are still written.

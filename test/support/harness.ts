@@ -2,7 +2,7 @@
 // database and Redis key prefix, and removes them when done.
 import { randomBytes } from 'node:crypto'
 import { createClient, type ClickHouseClient } from '@clickhouse/client'
-import { Redis } from 'ioredis'
+import { Cluster, Redis } from 'ioredis'
 import { Kafka, logLevel } from 'kafkajs'
 import { inject } from 'vitest'
 import { createLogger } from '../../src/shared/logger.js'
@@ -10,14 +10,14 @@ import { startService, type Role, type RunningService } from '../../src/app/serv
 import { loadConfig, type Config } from '../../src/config/index.js'
 import type { AccessStore } from '../../src/state/redis/access.js'
 import { bootstrapDemoAccount } from '../../src/state/redis/demo.js'
-import { createRedisState, type RedisStores } from '../../src/state/redis/index.js'
+import { createRedisClient, createRedisState, isCluster, type RedisClient, type RedisStores } from '../../src/state/redis/index.js'
 import type { DemoAccount, Store } from '../../src/state/redis/store.js'
 
 export interface TestEnv {
   readonly env: Record<string, string>
   readonly config: Config
   readonly clickhouse: ClickHouseClient
-  readonly redis: Redis
+  readonly redis: RedisClient
   readonly state: RedisStores
   readonly store: Store
   readonly access: AccessStore
@@ -49,7 +49,7 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
   }
   const config = loadConfig(env)
   const clickhouse = createClient({ url: config.clickhouse.url, username: config.clickhouse.user, password: config.clickhouse.password })
-  const redis = new Redis(config.redis.url)
+  const redis = isCluster(config.redis) ? createRedisClient(config.redis) : new Redis(config.redis.url)
   const state = createRedisState(config.redis, redis)
   const { store, access } = state
   const running: RunningService[] = []
@@ -87,8 +87,12 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
       await clickhouse.command({ query: `DROP DATABASE IF EXISTS ${db}${onCluster}` }).catch(() => undefined)
       await clickhouse.close()
       // (A Redis user without KEYS, as in the ACL test, cleans up with its own Redis.)
-      const keys = await redis.keys(`${config.redis.keyPrefix}*`).catch(() => [])
-      if (keys.length) await redis.del(...keys)
+      // On a cluster, each master's keys, one at a time (keys of different slots cannot go in one DEL).
+      for (const node of redis instanceof Cluster ? redis.nodes('master') : [redis]) {
+        const keys = await node.keys(`${config.redis.keyPrefix}*`).catch(() => [])
+        if (redis instanceof Cluster) await Promise.all(keys.map((k) => node.del(k).catch(() => undefined)))
+        else if (keys.length) await redis.del(...keys)
+      }
       await state.close()
       redis.disconnect()
       await deleteTopics(config).catch(() => undefined)

@@ -35,7 +35,7 @@ export interface IntegrationRoutesOptions {
   /** Called after every change of webhook routes, so this process's edge sees it at once. */
   readonly onRoutesChanged: () => Promise<void>
   /** The integration's lifecycle counts (ignored notifications, dedup keys that rendered empty, unknown statuses). */
-  readonly lifecycleCounts: (integrationId: string) => Promise<{ ignored: number; dedupFallback: number; statusUnknown: number }>
+  readonly lifecycleCounts: (accountId: string, integrationId: string) => Promise<{ ignored: number; dedupFallback: number; statusUnknown: number }>
   /** The largest webhook body: /test takes a payload that large, with a mapping beside it. */
   readonly webhookMaxBodyBytes: number
 }
@@ -106,7 +106,7 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
     { schema: { tags, security: ADMIN_SECURITY, summary: 'One integration', params: IdParams, response: integrationAnswers({ 200: answer('The integration', Integration) }, [404]) } },
     async (request) => {
       const record = await service.get(account(request), request.params.id)
-      return { ...view(record), sample: await service.sample(account(request), record.id), lifecycleCounts: await opts.lifecycleCounts(record.id) }
+      return { ...view(record), sample: await service.sample(account(request), record.id), lifecycleCounts: await opts.lifecycleCounts(account(request), record.id) }
     },
   )
 

@@ -112,7 +112,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
       const { env, ws } = await access.environment(request, request.params.env, 'read')
       if (ws.id !== request.params.ws) throw new HttpError('NOT_FOUND', `environment ${env.id} not found in workspace ${request.params.ws}`)
       const { offset, limit } = request.query
-      const page = await segments.definitions(env, offset, limit)
+      const page = await segments.definitions(ws, env, offset, limit)
       const views = await Promise.all(page.objects.map(async (def) => definitionView(def, await segments.get(ws, def.name).catch(() => undefined))))
       return { objects: views, offset, limit, totalCount: page.totalCount }
     },

@@ -5,10 +5,14 @@
 // whose predecessor is not recorded (Redis refused it) is left alone, so the consumer can store that
 // one as a rejection and then write the rest.
 // Streams are trimmed by entry count and by age. The script is state/redis/lua/alerts-write.lua.
-import type { Redis } from 'ioredis'
+// On a Redis Cluster every account's keys (streams, records, offsets) share its slot (keys.ts): the
+// messages of a batch are written per account, each account's in order with its own offsets, and
+// each account's writes wait for a replica (WAIT) before the batch counts as stored, so a failover
+// (Redis replicates asynchronously) cannot lose a write whose Kafka offset is then committed.
 import type { NormalizedAlert } from '../../pipeline/alerts/render.js'
 import { AppError, fromRedis } from '../../shared/errors.js'
-import { alertStreamKeys, PAYLOAD_SAMPLES } from '../../state/redis/alert-streams.js'
+import { alertStreamKeys, PAYLOAD_SAMPLES, type AlertStreamKeys } from '../../state/redis/alert-streams.js'
+import type { RedisClient } from '../../state/redis/client.js'
 import { defineScripts, queueScript } from '../../state/redis/scripts.js'
 
 export interface AlertRejection {
@@ -23,6 +27,8 @@ export interface MessageWrite {
   readonly topic: string
   readonly partition: number
   readonly offset: bigint
+  /** The account the message was sent to (its webhook's), '' when unknown: whose keys it is written to on a cluster. */
+  readonly accountId?: string
   readonly integrationId: string
   readonly alerts: readonly NormalizedAlert[]
   readonly rejections: readonly AlertRejection[]
@@ -80,27 +86,58 @@ function entryFields(entry: NormalizedAlert | AlertRejection): string[] {
   return fields
 }
 
+/** On a cluster: replicas each account's writes must reach (WAIT), and how long one WAIT may take. */
+export interface ReplicaWait {
+  readonly replicas: number
+  readonly timeoutMs: number
+}
+
 export class RedisAlertSink {
-  private readonly keys: ReturnType<typeof alertStreamKeys>
+  private readonly keys: (accountId: string) => AlertStreamKeys
 
   constructor(
-    private readonly redis: Redis,
-    private readonly prefix: string,
+    private readonly redis: RedisClient,
+    prefix: string,
     private readonly maxLen: number,
     private readonly maxAgeMs: number,
+    cluster = false,
+    private readonly wait: ReplicaWait = { replicas: 0, timeoutMs: 0 },
   ) {
-    this.keys = alertStreamKeys(prefix)
+    this.keys = (accountId) => alertStreamKeys(prefix, cluster, accountId)
     defineScripts(redis)
   }
 
   /**
-   * Writes the messages of one batch of one partition, in order, in one round trip: runs of up to
-   * MESSAGES_PER_CALL messages (a replay alone), one script call each. Throws a retriable AppError
-   * when Redis cannot be reached or is in a state that passes (OOM, loading); a message Redis refuses
-   * for what it holds is reported as an AppError in its place, and the messages after it as 'blocked'
-   * (never without a refusal before them).
+   * Writes the messages of one batch of one partition: each account's messages in order (with one
+   * Redis, all of them: the keys are shared), the accounts side by side. Throws a retriable AppError
+   * when Redis cannot be reached, is in a state that passes (OOM, loading, a failover), or no replica
+   * took the writes in time; a message Redis refuses for what it holds is reported as an AppError in
+   * its place, and its account's messages after it as 'blocked' (never without a refusal before them).
    */
-  async write(messages: readonly MessageWrite[], perCall = MESSAGES_PER_CALL, before = '-1'): Promise<WriteResult[]> {
+  async write(messages: readonly MessageWrite[]): Promise<WriteResult[]> {
+    const groups = new Map<string, number[]>()
+    messages.forEach((m, i) => {
+      const at = this.keys(m.accountId ?? '').prefix
+      const group = groups.get(at)
+      if (group) group.push(i)
+      else groups.set(at, [i])
+    })
+    const results: WriteResult[] = new Array<WriteResult>(messages.length)
+    await Promise.all(
+      [...groups.values()].map(async (indexes) => {
+        const group = indexes.map((i) => messages[i]!)
+        const written = await this.writeInOrder(this.keys(group[0]!.accountId ?? ''), group)
+        indexes.forEach((i, j) => (results[i] = written[j]!))
+      }),
+    )
+    return results
+  }
+
+  /**
+   * Writes messages whose keys share a prefix, in order, in one round trip: runs of up to
+   * MESSAGES_PER_CALL messages (a replay alone), one script call each, then WAIT on a cluster.
+   */
+  private async writeInOrder(keys: AlertStreamKeys, messages: readonly MessageWrite[], perCall = MESSAGES_PER_CALL, before = '-1'): Promise<WriteResult[]> {
     const pipeline = this.redis.pipeline()
     const runs: MessageWrite[][] = []
     for (let start = 0; start < messages.length;) {
@@ -130,19 +167,19 @@ export class RedisAlertSink {
         entries += entriesOf(m)
         run.push(m)
       }
-      const keys = [this.keys.offsets, this.keys.all, this.keys.rejections, ...[...streams.keys()].map((id) => this.keys.integration(id))]
+      const scriptKeys = [keys.offsets, keys.all, keys.rejections, ...[...streams.keys()].map((id) => keys.integration(id))]
       const previous = start > 0 ? messages[start - 1]!.offset.toString() : before
       queueScript(
         pipeline,
         'alertsWrite',
-        keys.length,
-        ...keys,
+        scriptKeys.length,
+        ...scriptKeys,
         `${run[0]!.topic}:${run[0]!.partition}`,
         this.maxLen,
         this.maxAgeMs,
         previous,
         run.length,
-        this.prefix,
+        keys.prefix,
         PAYLOAD_SAMPLES.count,
         PAYLOAD_SAMPLES.ttlMs,
         ...args,
@@ -150,11 +187,24 @@ export class RedisAlertSink {
       runs.push(run)
       start += run.length
     }
+    // WAIT answers once the replicas have everything this connection wrote before it (the script
+    // calls); INFO says how many replicas the node has (a master whose replicas are all away, e.g. a
+    // replica just promoted, has none a failover could promote: its writes go on as with one Redis).
+    if (this.wait.replicas > 0) pipeline.info('replication').call('WAIT', this.wait.replicas, this.wait.timeoutMs)
     let replies: [Error | null, unknown][]
     try {
       replies = (await pipeline.exec()) ?? []
     } catch (err) {
       throw fromRedis(err)
+    }
+    if (this.wait.replicas > 0) {
+      const [infoErr, info] = replies[runs.length] ?? [new Error('no reply from redis'), undefined]
+      const [err, acked] = replies[runs.length + 1] ?? [new Error('no reply from redis'), undefined]
+      if (infoErr || err) throw fromRedis(infoErr ?? err)
+      const replicas = Number(/^connected_slaves:(\d+)/m.exec(String(info))?.[1] ?? 0)
+      if (Number(acked) < Math.min(this.wait.replicas, replicas)) {
+        throw new AppError('SINK_UNAVAILABLE', `redis: the alert writes of ${keys.prefix} reached ${Number(acked)} of ${Math.min(this.wait.replicas, replicas)} replicas within ${this.wait.timeoutMs} ms`, true)
+      }
     }
     const results: WriteResult[] = []
     for (const [r, run] of runs.entries()) {
@@ -168,7 +218,7 @@ export class RedisAlertSink {
         }
         // Refused as a whole (not one message's stream): from this run on, written one message per
         // call to find which (the calls queued behind it found their predecessor unrecorded and did nothing).
-        results.push(...(await this.write(messages.slice(results.length), 1, results.length > 0 ? messages[results.length - 1]!.offset.toString() : before)))
+        results.push(...(await this.writeInOrder(keys, messages.slice(results.length), 1, results.length > 0 ? messages[results.length - 1]!.offset.toString() : before)))
         break
       }
       const each = value as (number | string)[]
@@ -178,9 +228,9 @@ export class RedisAlertSink {
   }
 
   /** Newest first, entries before the stream id `before` (exclusive) when given. */
-  async recent(integrationId: string, limit: number, before?: string): Promise<{ id: string; fields: Record<string, string> }[]> {
+  async recent(accountId: string, integrationId: string, limit: number, before?: string): Promise<{ id: string; fields: Record<string, string> }[]> {
     const end = before ? `(${before}` : '+'
-    const entries = await this.redis.xrevrange(this.keys.integration(integrationId), end, '-', 'COUNT', limit)
+    const entries = await this.redis.xrevrange(this.keys(accountId).integration(integrationId), end, '-', 'COUNT', limit)
     return entries.map(([id, flat]) => {
       const fields: Record<string, string> = {}
       for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!
@@ -189,9 +239,9 @@ export class RedisAlertSink {
   }
 
   /** The integration's recent payloads, newest first, none older than PAYLOAD_SAMPLES.ttlMs. */
-  async payloads(integrationId: string): Promise<PayloadSample[]> {
+  async payloads(accountId: string, integrationId: string): Promise<PayloadSample[]> {
     const since = Date.now() - PAYLOAD_SAMPLES.ttlMs
-    const all = await this.redis.lrange(this.keys.payloads(integrationId), 0, PAYLOAD_SAMPLES.count - 1)
+    const all = await this.redis.lrange(this.keys(accountId).payloads(integrationId), 0, PAYLOAD_SAMPLES.count - 1)
     return all.flatMap((json) => {
       try {
         const p = JSON.parse(json) as PayloadSample
@@ -202,11 +252,15 @@ export class RedisAlertSink {
     })
   }
 
-  async deletePayloads(integrationId: string): Promise<void> {
-    await this.redis.del(this.keys.payloads(integrationId))
+  async deletePayloads(accountId: string, integrationId: string): Promise<void> {
+    await this.redis.del(this.keys(accountId).payloads(integrationId))
   }
 
-  async deleteStream(integrationId: string): Promise<void> {
-    await this.redis.del(this.keys.integration(integrationId), this.keys.payloads(integrationId))
+  /** A deleted integration's stream and payloads; on a cluster it is also marked deleted in its account's keys (the alert scripts cannot read the admin slot). */
+  async deleteStream(accountId: string, integrationId: string): Promise<void> {
+    const keys = this.keys(accountId)
+    const tx = this.redis.multi().del(keys.integration(integrationId), keys.payloads(integrationId))
+    if (keys.deleted) tx.sadd(keys.deleted, integrationId)
+    await tx.exec()
   }
 }

@@ -47,16 +47,16 @@ export class AccessStore extends RedisState {
   // ---- service accounts ----
 
   async saveServiceAccount(sa: ServiceAccount): Promise<void> {
-    await this.redis.hset(this.k('service-accounts', sa.accountId), sa.id, JSON.stringify(sa))
+    await this.redis.hset(this.ka(sa.accountId, 'service-accounts', sa.accountId), sa.id, JSON.stringify(sa))
   }
 
   async serviceAccount(accountId: string, id: string): Promise<ServiceAccount | undefined> {
-    const json = await this.redis.hget(this.k('service-accounts', accountId), id)
+    const json = await this.redis.hget(this.ka(accountId, 'service-accounts', accountId), id)
     return json ? (JSON.parse(json) as ServiceAccount) : undefined
   }
 
   async serviceAccounts(accountId: string): Promise<ServiceAccount[]> {
-    return Object.values(await this.redis.hgetall(this.k('service-accounts', accountId))).map((j) => JSON.parse(j) as ServiceAccount)
+    return Object.values(await this.redis.hgetall(this.ka(accountId, 'service-accounts', accountId))).map((j) => JSON.parse(j) as ServiceAccount)
   }
 
   // ---- personal access tokens ----
@@ -78,22 +78,22 @@ export class AccessStore extends RedisState {
   // ---- flags ----
 
   async setFlag(accountId: string, flag: string, on: boolean): Promise<void> {
-    if (on) await this.redis.sadd(this.k('account-flags', accountId), flag)
-    else await this.redis.srem(this.k('account-flags', accountId), flag)
+    if (on) await this.redis.sadd(this.ka(accountId, 'account-flags', accountId), flag)
+    else await this.redis.srem(this.ka(accountId, 'account-flags', accountId), flag)
   }
 
   async flags(accountId: string): Promise<string[]> {
-    return (await this.redis.smembers(this.k('account-flags', accountId))).sort()
+    return (await this.redis.smembers(this.ka(accountId, 'account-flags', accountId))).sort()
   }
 
   async flagOn(accountId: string, flag: string): Promise<boolean> {
-    return (await this.redis.sismember(this.k('account-flags', accountId), flag)) === 1
+    return (await this.redis.sismember(this.ka(accountId, 'account-flags', accountId), flag)) === 1
   }
 
   // ---- settings ----
 
   async settings(accountId: string): Promise<Map<string, SettingRecord>> {
-    const all = await this.redis.hgetall(this.k('settings', accountId))
+    const all = await this.redis.hgetall(this.ka(accountId, 'settings', accountId))
     return new Map(Object.entries(all).map(([id, json]) => [id, JSON.parse(json) as SettingRecord]))
   }
 
@@ -107,7 +107,7 @@ export class AccessStore extends RedisState {
     for (const [id, value] of changes) {
       written.set(id, { value, previous: effectiveValue(current.get(id), now), effectiveAt: now + delayMs, lastModifiedAt: now })
     }
-    if (written.size) await this.redis.hset(this.k('settings', accountId), ...[...written].flatMap(([id, r]) => [id, JSON.stringify(r)]))
+    if (written.size) await this.redis.hset(this.ka(accountId, 'settings', accountId), ...[...written].flatMap(([id, r]) => [id, JSON.stringify(r)]))
     return written
   }
 }

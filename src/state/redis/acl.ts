@@ -31,13 +31,28 @@ const READER_COMMANDS = [
   'xgroup|delconsumer',
 ]
 
-/** The ACL rules of each user, without its password, for the given key prefix. */
-export function aclRules(prefix: string): Record<typeof SERVICE_USER | typeof ALERTS_READER_USER, string[]> {
-  const streams = alertStreamKeys(prefix)
+/** What a client of a Redis Cluster asks to find the nodes of slots and follow a slot that moves. */
+const CLUSTER_CLIENT_COMMANDS = ['cluster|slots', 'cluster|shards', 'cluster|nodes', 'cluster|info', 'readonly', 'readwrite', 'asking']
+
+/**
+ * The ACL rules of each user, without its password, for the given key prefix. On a Redis Cluster
+ * (rules set on every node: ACLs are not shared between nodes) the reader may read every account's
+ * streams (<prefix>{a:<account>}:alerts:..., alert-streams.ts) and ask where slots are.
+ */
+export function aclRules(prefix: string, cluster = false): Record<typeof SERVICE_USER | typeof ALERTS_READER_USER, string[]> {
+  const streams = alertStreamKeys(prefix, cluster, '*')
   return {
-    // INFO is needed by ioredis's ready check; every other @dangerous command is refused.
+    // INFO is needed by ioredis's ready check; every other @dangerous command is refused (CLUSTER SLOTS and WAIT are not dangerous).
     [SERVICE_USER]: ['on', `~${prefix}*`, '+@all', '-@dangerous', '+info'],
-    [ALERTS_READER_USER]: ['on', `~${streams.all}`, `~${streams.rejections}`, `~${streams.integration('*')}`, '-@all', ...READER_COMMANDS.map((c) => `+${c}`)],
+    [ALERTS_READER_USER]: [
+      'on',
+      `~${streams.all}`,
+      `~${streams.rejections}`,
+      `~${streams.integration('*')}`,
+      '-@all',
+      ...READER_COMMANDS.map((c) => `+${c}`),
+      ...(cluster ? CLUSTER_CLIENT_COMMANDS.map((c) => `+${c}`) : []),
+    ],
   }
 }
 
@@ -48,8 +63,8 @@ export function generatePasswords(): AclPasswords {
 }
 
 /** `ACL SETUSER` argument lists; passwords go in as SHA-256 (`#<hex>`), never in plain text. */
-export function setUserCommands(prefix: string, passwords: AclPasswords): string[][] {
-  return Object.entries(aclRules(prefix)).map(([user, rules]) => [
+export function setUserCommands(prefix: string, passwords: AclPasswords, cluster = false): string[][] {
+  return Object.entries(aclRules(prefix, cluster)).map(([user, rules]) => [
     user,
     'reset',
     ...rules,
@@ -59,12 +74,12 @@ export function setUserCommands(prefix: string, passwords: AclPasswords): string
   ])
 }
 
-/** Creates or resets both users on the Redis at url, which must allow ACL SETUSER. */
-export async function applyAclUsers(url: string, prefix: string, passwords: AclPasswords): Promise<void> {
+/** Creates or resets both users on the Redis at url (one node of a cluster when `cluster`), which must allow ACL SETUSER. */
+export async function applyAclUsers(url: string, prefix: string, passwords: AclPasswords, cluster = false): Promise<void> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 })
   try {
     await redis.connect()
-    for (const args of setUserCommands(prefix, passwords)) await redis.call('ACL', 'SETUSER', ...args)
+    for (const args of setUserCommands(prefix, passwords, cluster)) await redis.call('ACL', 'SETUSER', ...args)
   } finally {
     redis.disconnect()
   }

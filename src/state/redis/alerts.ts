@@ -5,7 +5,7 @@
 // last notification) of the status, or of the open alerts with one field's value, so listing the
 // open alerts of one integration, severity, service, environment or team does not scan the others.
 import type { AlertStatus, NormalizedAlert } from '../../pipeline/alerts/render.js'
-import { alertStreamKeys } from './alert-streams.js'
+import { alertStreamKeys, type AlertStreamKeys } from './alert-streams.js'
 import { RedisState, type RedisContext } from './redis-state.js'
 
 export const ALERT_LIST_STATUSES = ['open', 'firing', 'acknowledged', 'resolved', 'all'] as const
@@ -59,19 +59,24 @@ const MAX_EXAMINED = 5000
 export type ActOutcome = { kind: 'ok'; alert: AlertRecord } | { kind: 'not_found' } | { kind: 'unchanged'; alert: AlertRecord; status: string }
 
 export class AlertStore extends RedisState {
-  private readonly streams: ReturnType<typeof alertStreamKeys>
+  private readonly streams: (accountId: string) => AlertStreamKeys
 
   constructor(context: RedisContext) {
     super(context)
-    this.streams = alertStreamKeys(context.prefix)
+    this.streams = (accountId) => alertStreamKeys(context.prefix, context.cluster, accountId)
   }
 
   private records(accountId: string): string {
-    return this.k('alerts', 'acct', accountId, 'records')
+    return this.ka(accountId, 'alerts', 'acct', accountId, 'records')
   }
 
   private index(accountId: string, group: string): string {
-    return this.k('alerts', 'acct', accountId, 'idx', group)
+    return this.ka(accountId, 'alerts', 'acct', accountId, 'idx', group)
+  }
+
+  /** Whose alert keys a sweep goes through: each account's on a cluster, the shared ones ('' stands for all) with one Redis. */
+  private async sweptAccounts(): Promise<string[]> {
+    return this.cluster ? this.redis.zrange(this.k('accounts'), 0, -1) : ['']
   }
 
   async get(accountId: string, id: string): Promise<AlertRecord | undefined> {
@@ -130,25 +135,33 @@ export class AlertStore extends RedisState {
   /** Acknowledges or resolves an alert, writing the change to its streams; `by` says who. */
   async act(accountId: string, id: string, action: 'acknowledge' | 'resolve', by: string, maxLen: number): Promise<ActOutcome> {
     const now = Date.now()
-    const [kind, json, status] = (await this.scripts.alertsAct(this.streams.all, this.prefix, accountId, id, action, by, now, new Date(now).toISOString(), maxLen)) as [string, string?, string?]
+    const keys = this.streams(accountId)
+    const [kind, json, status] = (await this.scripts.alertsAct(keys.all, keys.prefix, accountId, id, action, by, now, new Date(now).toISOString(), maxLen, keys.deleted)) as [string, string?, string?]
     if (kind === 'ok') return { kind, alert: parse(json!) }
     if (kind === 'unchanged') return { kind, alert: parse(json!), status: status! }
     return { kind: 'not_found' }
   }
 
-  /** Resolves up to `limit` firing alerts whose silence has passed; their ids. */
+  /** Resolves up to `limit` firing alerts whose silence has passed, per call of the script (per account on a cluster); their ids. */
   async autoResolve(now: number, limit: number, maxLen: number): Promise<string[]> {
-    return (await this.scripts.alertsAutoResolve(this.streams.all, this.prefix, now, limit, new Date(now).toISOString(), maxLen)) as string[]
+    const resolved: string[] = []
+    for (const account of await this.sweptAccounts()) {
+      const keys = this.streams(account)
+      resolved.push(...((await this.scripts.alertsAutoResolve(keys.all, keys.prefix, now, limit, new Date(now).toISOString(), maxLen, keys.deleted)) as string[]))
+    }
+    return resolved
   }
 
-  /** Removes up to `limit` alerts resolved before `before` (ms): the retention of resolved alerts. How many. */
+  /** Removes up to `limit` alerts resolved before `before` (ms), per call of the script (per account on a cluster): the retention of resolved alerts. How many. */
   async prune(before: number, limit: number): Promise<number> {
-    return Number(await this.scripts.alertsPrune(this.prefix, before, limit))
+    let removed = 0
+    for (const account of await this.sweptAccounts()) removed += Number(await this.scripts.alertsPrune(this.streams(account).prefix, before, limit))
+    return removed
   }
 
   /** An integration's lifecycle counts: notifications ignored (acknowledge or resolve of nothing open), dedup keys that rendered empty, unknown statuses. */
-  async lifecycleCounts(integrationId: string): Promise<{ ignored: number; dedupFallback: number; statusUnknown: number }> {
-    const h = await this.redis.hgetall(this.k('alerts', 'stats', integrationId))
+  async lifecycleCounts(accountId: string, integrationId: string): Promise<{ ignored: number; dedupFallback: number; statusUnknown: number }> {
+    const h = await this.redis.hgetall(this.ka(accountId, 'alerts', 'stats', integrationId))
     return { ignored: Number(h['ignored'] ?? 0), dedupFallback: Number(h['dedupFallback'] ?? 0), statusUnknown: Number(h['statusUnknown'] ?? 0) }
   }
 }

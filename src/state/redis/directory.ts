@@ -87,55 +87,55 @@ export class DirectoryStore extends RedisState {
   async deleteUser(accountId: string, user: User): Promise<WriteOutcome> {
     return (await this.scripts.userDelete(
       ...this.userKeys(accountId),
-      this.k('user-groups', accountId, user.id),
-      this.k('groups', accountId),
+      this.ka(accountId, 'user-groups', accountId, user.id),
+      this.ka(accountId, 'groups', accountId),
       user.id,
       nameKey(user.userName),
       String(user.version),
       index(user),
-      this.k('group-members', accountId, ''),
+      this.ka(accountId, 'group-members', accountId, ''),
       Date.now(),
     )) as WriteOutcome
   }
 
   async user(accountId: string, id: string): Promise<User | undefined> {
-    const json = await this.redis.hget(this.k('users', accountId), id)
+    const json = await this.redis.hget(this.ka(accountId, 'users', accountId), id)
     return json ? (JSON.parse(json) as User) : undefined
   }
 
   /** The users of these ids that exist, in the order given. */
   async usersById(accountId: string, ids: readonly string[]): Promise<User[]> {
-    return this.resources<User>(this.k('users', accountId), ids)
+    return this.resources<User>(this.ka(accountId, 'users', accountId), ids)
   }
 
   userCount(accountId: string): Promise<number> {
-    return this.redis.zcard(this.k('users-order', accountId))
+    return this.redis.zcard(this.ka(accountId, 'users-order', accountId))
   }
 
   /** Ids of users in creation order, from offset (0-based). */
   userIds(accountId: string, offset: number, count: number): Promise<string[]> {
-    return this.redis.zrange(this.k('users-order', accountId), offset, offset + count - 1)
+    return this.redis.zrange(this.ka(accountId, 'users-order', accountId), offset, offset + count - 1)
   }
 
   async userIdByName(accountId: string, userName: string): Promise<string | undefined> {
-    return (await this.redis.hget(this.k('user-names', accountId), nameKey(userName))) ?? undefined
+    return (await this.redis.hget(this.ka(accountId, 'user-names', accountId), nameKey(userName))) ?? undefined
   }
 
   userIdsByExternalId(accountId: string, externalId: string): Promise<string[]> {
-    return this.lookup(this.k('user-external', accountId), externalId)
+    return this.lookup(this.ka(accountId, 'user-external', accountId), externalId)
   }
 
   userIdsByEmail(accountId: string, email: string): Promise<string[]> {
-    return this.lookup(this.k('user-emails', accountId), nameKey(email))
+    return this.lookup(this.ka(accountId, 'user-emails', accountId), nameKey(email))
   }
 
   /** Every user of the account in creation order (small accounts, the CLI). */
   async users(accountId: string): Promise<User[]> {
-    return this.usersById(accountId, await this.redis.zrange(this.k('users-order', accountId), 0, -1))
+    return this.usersById(accountId, await this.redis.zrange(this.ka(accountId, 'users-order', accountId), 0, -1))
   }
 
   private userKeys(accountId: string): [string, string, string, string, string] {
-    return [this.k('user-names', accountId), this.k('users', accountId), this.k('users-order', accountId), this.k('user-external', accountId), this.k('user-emails', accountId)]
+    return [this.ka(accountId, 'user-names', accountId), this.ka(accountId, 'users', accountId), this.ka(accountId, 'users-order', accountId), this.ka(accountId, 'user-external', accountId), this.ka(accountId, 'user-emails', accountId)]
   }
 
   // ---- groups ----
@@ -153,7 +153,7 @@ export class DirectoryStore extends RedisState {
       '',
       externals(undefined),
       externals(group),
-      this.k('user-groups', accountId, ''),
+      this.ka(accountId, 'user-groups', accountId, ''),
       JSON.stringify(members),
     )) as WriteOutcome
     return { outcome, group }
@@ -172,7 +172,7 @@ export class DirectoryStore extends RedisState {
       nameKey(current.displayName),
       externals(current),
       externals(group),
-      this.k('user-groups', accountId, ''),
+      this.ka(accountId, 'user-groups', accountId, ''),
       JSON.stringify(members),
     )) as WriteOutcome
     return { outcome, group }
@@ -190,61 +190,61 @@ export class DirectoryStore extends RedisState {
       nameKey(group.displayName),
       String(group.version),
       externals(group),
-      this.k('user-groups', accountId, ''),
+      this.ka(accountId, 'user-groups', accountId, ''),
     )) as WriteOutcome
   }
 
   async group(accountId: string, id: string): Promise<Group | undefined> {
-    const json = await this.redis.hget(this.k('groups', accountId), id)
+    const json = await this.redis.hget(this.ka(accountId, 'groups', accountId), id)
     return json ? (JSON.parse(json) as Group) : undefined
   }
 
   groupsById(accountId: string, ids: readonly string[]): Promise<Group[]> {
-    return this.resources<Group>(this.k('groups', accountId), ids)
+    return this.resources<Group>(this.ka(accountId, 'groups', accountId), ids)
   }
 
   groupCount(accountId: string): Promise<number> {
-    return this.redis.zcard(this.k('groups-order', accountId))
+    return this.redis.zcard(this.ka(accountId, 'groups-order', accountId))
   }
 
   groupIds(accountId: string, offset: number, count: number): Promise<string[]> {
-    return this.redis.zrange(this.k('groups-order', accountId), offset, offset + count - 1)
+    return this.redis.zrange(this.ka(accountId, 'groups-order', accountId), offset, offset + count - 1)
   }
 
   async groupIdByName(accountId: string, displayName: string): Promise<string | undefined> {
-    return (await this.redis.hget(this.k('group-names', accountId), nameKey(displayName))) ?? undefined
+    return (await this.redis.hget(this.ka(accountId, 'group-names', accountId), nameKey(displayName))) ?? undefined
   }
 
   groupIdsByExternalId(accountId: string, externalId: string): Promise<string[]> {
-    return this.lookup(this.k('group-external', accountId), externalId)
+    return this.lookup(this.ka(accountId, 'group-external', accountId), externalId)
   }
 
   /** The user ids of a group's members. */
   members(accountId: string, groupId: string): Promise<string[]> {
-    return this.redis.smembers(this.k('group-members', accountId, groupId))
+    return this.redis.smembers(this.ka(accountId, 'group-members', accountId, groupId))
   }
 
   /** The group ids of a user. */
   groupsOf(accountId: string, userId: string): Promise<string[]> {
-    return this.redis.smembers(this.k('user-groups', accountId, userId))
+    return this.redis.smembers(this.ka(accountId, 'user-groups', accountId, userId))
   }
 
   /** The group ids of each user, in one round trip. */
   async groupsOfMany(accountId: string, userIds: readonly string[]): Promise<string[][]> {
     if (userIds.length === 0) return []
     const pipe = this.redis.pipeline()
-    for (const id of userIds) pipe.smembers(this.k('user-groups', accountId, id))
+    for (const id of userIds) pipe.smembers(this.ka(accountId, 'user-groups', accountId, id))
     return ((await pipe.exec()) ?? []).map(([, ids]) => (ids as string[] | null) ?? [])
   }
 
   private groupKeys(accountId: string, groupId: string): [string, string, string, string, string, string] {
     return [
-      this.k('group-names', accountId),
-      this.k('groups', accountId),
-      this.k('groups-order', accountId),
-      this.k('group-external', accountId),
-      this.k('group-members', accountId, groupId),
-      this.k('users', accountId),
+      this.ka(accountId, 'group-names', accountId),
+      this.ka(accountId, 'groups', accountId),
+      this.ka(accountId, 'groups-order', accountId),
+      this.ka(accountId, 'group-external', accountId),
+      this.ka(accountId, 'group-members', accountId, groupId),
+      this.ka(accountId, 'users', accountId),
     ]
   }
 

@@ -1,28 +1,23 @@
 // The Redis state factory: one connection's typed stores, with their transactions and scripts. Used
 // by the service, the `sluice` command, the tests and the benchmarks alike, so every store is wired
 // one way.
-import { Redis, type RedisOptions } from 'ioredis'
 import { AccessStore } from './access.js'
 import { AlertStore } from './alerts.js'
 import { DirectoryStore } from './directory.js'
 import { IdentityStore } from './identities.js'
 import { IntegrationStore } from './integrations.js'
 import { MetricStore } from './metrics.js'
+import { createRedisClient, isCluster, type RedisClient, type RedisSettings } from './client.js'
 import type { RedisContext } from './redis-state.js'
 import { defineScripts } from './scripts.js'
 import { SegmentStore } from './segments.js'
 import { Store } from './store.js'
 import { Transactions } from './transactions.js'
 
-export interface RedisSettings {
-  readonly url: string
-  readonly keyPrefix: string
-  /** Deadline of every command (ms); past it a command fails and callers answer 503. */
-  readonly commandTimeoutMs?: number
-}
+export { createRedisClient, isCluster, type RedisClient, type RedisSettings } from './client.js'
 
 export interface RedisStores {
-  readonly redis: Redis
+  readonly redis: RedisClient
   /** Accounts, workspaces, environments, traffic types, API keys, the demo account. */
   readonly store: Store
   readonly segments: SegmentStore
@@ -40,22 +35,15 @@ export interface RedisStores {
   close(): Promise<void>
 }
 
-/** A client with the service's deadlines; not connected until first used (or connect()). */
-export function createRedisClient(settings: RedisSettings, options: RedisOptions = {}): Redis {
-  // With Redis paused or gone a command fails after its deadline instead of waiting, and nothing
-  // piles up behind it.
-  return new Redis(settings.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true, commandTimeout: settings.commandTimeoutMs, ...options })
-}
-
 /**
  * The stores of the settings' key prefix, on `client` when given (the caller closes it), else on a
  * client of their own that close() quits. Transactions run on a connection of their own and wait at
  * most twice the command deadline in line.
  */
-export function createRedisState(settings: RedisSettings, client?: Redis): RedisStores {
+export function createRedisState(settings: RedisSettings, client?: RedisClient): RedisStores {
   const redis = client ?? createRedisClient(settings)
   const tx = new Transactions(redis, (settings.commandTimeoutMs ?? 5000) * 2)
-  const context: RedisContext = { redis, prefix: settings.keyPrefix, tx, scripts: defineScripts(redis) }
+  const context: RedisContext = { redis, prefix: settings.keyPrefix, cluster: isCluster(settings), tx, scripts: defineScripts(redis) }
   return {
     redis,
     store: new Store(context),

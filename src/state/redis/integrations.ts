@@ -7,7 +7,7 @@
 // Every change that touches several keys is one MULTI; changes that read first run as optimistic
 // transactions (state/transactions.ts).
 import { randomBytes, randomUUID } from 'node:crypto'
-import type { Redis } from 'ioredis'
+import type { RedisClient } from './client.js'
 import { RedisState } from './redis-state.js'
 import type { AlertMapping } from '../../pipeline/alerts/render.js'
 import type { TemplateId } from '../../pipeline/alerts/templates.js'
@@ -87,8 +87,7 @@ export class IntegrationStore extends RedisState {
    */
   async hashStoredAddresses(): Promise<number> {
     let rewritten = 0
-    for (let cursor = '0'; ;) {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', this.k('integration', '*'), 'COUNT', 500)
+    for await (const keys of this.scanKeys(this.k('integration', '*'))) {
       for (const key of keys) {
         const json = await this.redis.get(key)
         if (json && (JSON.parse(json) as { webhookId?: unknown }).webhookId !== undefined) {
@@ -97,9 +96,8 @@ export class IntegrationStore extends RedisState {
           rewritten += Number(swapped)
         }
       }
-      if (next === '0') return rewritten
-      cursor = next
     }
+    return rewritten
   }
 
   /** The record when it belongs to the account; another account's integration is "not found". */
@@ -188,7 +186,7 @@ export class IntegrationStore extends RedisState {
     })
   }
 
-  private async read(conn: Redis, accountId: string, id: string): Promise<IntegrationRecord | undefined> {
+  private async read(conn: RedisClient, accountId: string, id: string): Promise<IntegrationRecord | undefined> {
     const json = await conn.get(this.k('integration', id))
     const record = json ? fromStored(json) : undefined
     return record?.accountId === accountId ? record : undefined

@@ -36,19 +36,19 @@ export type MetricWriteOutcome = 'ok' | 'exists' | 'missing' | 'name-taken' | 'l
 
 export class MetricStore extends RedisState {
   async list(ws: string): Promise<Metric[]> {
-    const all = await this.redis.hvals(this.k('metrics', ws))
+    const all = await this.redis.hvals(this.kw(ws, 'metrics', ws))
     return all.map((json) => JSON.parse(json) as Metric).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
   }
 
   async get(ws: string, id: string): Promise<Metric | undefined> {
-    const json = await this.redis.hget(this.k('metrics', ws), id)
+    const json = await this.redis.hget(this.kw(ws, 'metrics', ws), id)
     return json === null ? undefined : (JSON.parse(json) as Metric)
   }
 
   /** The definitions of these ids, in order; undefined for an unknown one. */
   async many(ws: string, ids: readonly string[]): Promise<(Metric | undefined)[]> {
     if (ids.length === 0) return []
-    const all = await this.redis.hmget(this.k('metrics', ws), ...ids)
+    const all = await this.redis.hmget(this.kw(ws, 'metrics', ws), ...ids)
     return all.map((json) => (json === null ? undefined : (JSON.parse(json) as Metric)))
   }
 
@@ -57,9 +57,9 @@ export class MetricStore extends RedisState {
     const entry: MetricAuditEntry = { at: Date.now(), who, action: op, metricId: metric.id, name: metric.name, ...(op === 'delete' ? {} : { definition: metric }) }
     const ws = metric.workspaceId
     return (await this.scripts.metricWrite(
-      this.k('metrics', ws),
-      this.k('metric-names', ws),
-      this.k('metric-audit', ws),
+      this.kw(ws, 'metrics', ws),
+      this.kw(ws, 'metric-names', ws),
+      this.kw(ws, 'metric-audit', ws),
       op,
       metric.id,
       metric.name,
@@ -71,6 +71,6 @@ export class MetricStore extends RedisState {
 
   /** The workspace's audit log, newest first. */
   async audit(ws: string): Promise<MetricAuditEntry[]> {
-    return (await this.redis.lrange(this.k('metric-audit', ws), 0, -1)).map((json) => JSON.parse(json) as MetricAuditEntry)
+    return (await this.redis.lrange(this.kw(ws, 'metric-audit', ws), 0, -1)).map((json) => JSON.parse(json) as MetricAuditEntry)
   }
 }

@@ -5,7 +5,7 @@
 //
 // A limit is `burst` requests per window of burst / rate seconds: the same average rate and burst
 // as a token bucket, counted in fixed windows (at a window's edge up to two bursts can pass).
-import type { Redis } from 'ioredis'
+import type { RedisClient } from './client.js'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts } from 'rate-limiter-flexible'
 
 /** wait: 0 when allowed, else seconds until a request may pass; remaining: requests left now; fullInSeconds: until the limit is whole again. */
@@ -39,7 +39,7 @@ const MAX_LEASES = 100_000
  * processes up to N leases (5% of the burst each) may go unused or be served late in a window. A
  * small burst (under 40) leases one request: every request is counted in Redis.
  */
-export function sharedRateLimiter(redis: Redis, prefix: string, name: string, limit: RateLimit): RateLimiter {
+export function sharedRateLimiter(redis: RedisClient, prefix: string, name: string, limit: RateLimit): RateLimiter {
   const settings = { points: limit.burst, duration: Math.max(1, Math.ceil(limit.burst / limit.ratePerSecond)) }
   const lease = Math.max(1, Math.floor(limit.burst / LEASE_SHARE))
   const local = new RateLimiterMemory({ ...settings, keyPrefix: `${name}-local` })

@@ -4,7 +4,8 @@
 // falling back to EVAL), and called through the typed functions returned here, or queued on a
 // pipeline with queueScript.
 import { readFileSync } from 'node:fs'
-import type { ChainableCommander, Redis } from 'ioredis'
+import type { ChainableCommander } from 'ioredis'
+import type { RedisClient } from './client.js'
 
 const SCRIPTS = {
   segmentCreate: 3,
@@ -54,7 +55,7 @@ function readLua(file: string): string {
 const commandName = (name: ScriptName) => `sluice_${name}`
 
 /** Defines every script on the connection (once per connection) and returns callers bound to it. */
-export function defineScripts(redis: Redis): Scripts {
+export function defineScripts(redis: RedisClient): Scripts {
   const commands = redis as unknown as Record<string, (...args: ScriptArg[]) => Promise<unknown>>
   for (const name of SCRIPT_NAMES) {
     if (!(commandName(name) in redis)) redis.defineCommand(commandName(name), { numberOfKeys: SCRIPTS[name] ?? undefined, lua: scriptSource(name) })

@@ -67,9 +67,9 @@ export class SegmentStore extends RedisState {
   async create(segment: Segment, audit: AuditEntry): Promise<boolean> {
     const { name, workspaceId: ws } = segment
     const created = await this.scripts.segmentCreate(
-      this.k('segment', ws, name),
-      this.k('segments', ws),
-      this.k('segment-audit', ws, name),
+      this.kw(ws, 'segment', ws, name),
+      this.kw(ws, 'segments', ws),
+      this.kw(ws, 'segment-audit', ws, name),
       name,
       segment.description,
       segment.trafficType.id,
@@ -82,15 +82,15 @@ export class SegmentStore extends RedisState {
   }
 
   async get(ws: string, name: string): Promise<Segment | undefined> {
-    const h = await this.redis.hgetall(this.k('segment', ws, name))
+    const h = await this.redis.hgetall(this.kw(ws, 'segment', ws, name))
     return h['name'] ? toSegment(h) : undefined
   }
 
   /** Segments of a workspace in creation order. */
   async list(ws: string, offset: number, limit: number): Promise<Page<Segment>> {
-    const { names, total } = await this.range(this.k('segments', ws), offset, limit)
+    const { names, total } = await this.range(this.kw(ws, 'segments', ws), offset, limit)
     const hashes = await this.hashes(
-      names.map((name) => this.k('segment', ws, name)),
+      names.map((name) => this.kw(ws, 'segment', ws, name)),
       'name',
     )
     return { objects: hashes.map(toSegment), totalCount: total }
@@ -98,7 +98,7 @@ export class SegmentStore extends RedisState {
 
   /** Environments where the segment is active. */
   environmentsOf(ws: string, name: string): Promise<string[]> {
-    return this.redis.smembers(this.k('segment-envs', ws, name))
+    return this.redis.smembers(this.kw(ws, 'segment-envs', ws, name))
   }
 
   /**
@@ -109,11 +109,11 @@ export class SegmentStore extends RedisState {
     // An empty allow-list still restricts: pass an id no environment has.
     const allowed = allowedEnvs === undefined ? [] : ['-', ...allowedEnvs]
     return (await this.scripts.segmentDelete(
-      this.k('segment', ws, name),
-      this.k('segments', ws),
-      this.k('segment-envs', ws, name),
-      this.k('segment-audit', ws, name),
-      this.prefix,
+      this.kw(ws, 'segment', ws, name),
+      this.kw(ws, 'segments', ws),
+      this.kw(ws, 'segment-envs', ws, name),
+      this.kw(ws, 'segment-audit', ws, name),
+      this.kw(ws, ''),
       name,
       ...allowed,
     )) as 'ok' | 'missing' | 'forbidden'
@@ -124,7 +124,7 @@ export class SegmentStore extends RedisState {
    * staged in a temporary set (expiring after an hour if the sender dies), then swapped in.
    */
   async replaceAll(ws: string, envId: string, name: string, keys: readonly string[], maxKeys: number, audit: AuditEntry, onProgress: (sent: number) => void = () => undefined): Promise<UploadOutcome> {
-    const staging = this.k('segment-staging', envId, name, randomUUID())
+    const staging = this.kw(ws, 'segment-staging', envId, name, randomUUID())
     try {
       for (let i = 0; i < keys.length; i += 10_000) {
         const slice = keys.slice(i, i + 10_000)
@@ -137,11 +137,11 @@ export class SegmentStore extends RedisState {
       }
       return uploadOutcome(
         await this.scripts.segmentSwap(
-          this.k('segment', ws, name),
-          this.k('segment-def', envId, name),
-          this.k('segment-keys', envId, name),
+          this.kw(ws, 'segment', ws, name),
+          this.kw(ws, 'segment-def', envId, name),
+          this.kw(ws, 'segment-keys', envId, name),
           staging,
-          this.k('segment-audit', ws, name),
+          this.kw(ws, 'segment-audit', ws, name),
           maxKeys,
           audit.at,
           JSON.stringify(audit),
@@ -155,11 +155,11 @@ export class SegmentStore extends RedisState {
   /** Activates the segment in an environment of its workspace. */
   async activate(ws: string, name: string, env: { id: string; name: string }, now: number, audit: AuditEntry): Promise<'ok' | 'no-segment' | 'active'> {
     return (await this.scripts.segmentActivate(
-      this.k('segment', ws, name),
-      this.k('segment-def', env.id, name),
-      this.k('segment-defs', env.id),
-      this.k('segment-envs', ws, name),
-      this.k('segment-audit', ws, name),
+      this.kw(ws, 'segment', ws, name),
+      this.kw(ws, 'segment-def', env.id, name),
+      this.kw(ws, 'segment-defs', env.id),
+      this.kw(ws, 'segment-envs', ws, name),
+      this.kw(ws, 'segment-audit', ws, name),
       name,
       ws,
       env.id,
@@ -169,16 +169,16 @@ export class SegmentStore extends RedisState {
     )) as 'ok' | 'no-segment' | 'active'
   }
 
-  async definition(envId: string, name: string): Promise<SegmentDefinition | undefined> {
-    const h = await this.redis.hgetall(this.k('segment-def', envId, name))
+  async definition(ws: string, envId: string, name: string): Promise<SegmentDefinition | undefined> {
+    const h = await this.redis.hgetall(this.kw(ws, 'segment-def', envId, name))
     return h['name'] ? toDefinition(h) : undefined
   }
 
   /** Segments active in an environment, in activation order. */
-  async definitions(envId: string, offset: number, limit: number): Promise<Page<SegmentDefinition>> {
-    const { names, total } = await this.range(this.k('segment-defs', envId), offset, limit)
+  async definitions(ws: string, envId: string, offset: number, limit: number): Promise<Page<SegmentDefinition>> {
+    const { names, total } = await this.range(this.kw(ws, 'segment-defs', envId), offset, limit)
     const hashes = await this.hashes(
-      names.map((name) => this.k('segment-def', envId, name)),
+      names.map((name) => this.kw(ws, 'segment-def', envId, name)),
       'name',
     )
     return { objects: hashes.map(toDefinition), totalCount: total }
@@ -191,10 +191,10 @@ export class SegmentStore extends RedisState {
   async upload(ws: string, envId: string, name: string, keys: readonly string[], replace: boolean, maxKeys: number, audit: AuditEntry): Promise<UploadOutcome> {
     return uploadOutcome(
       await this.scripts.segmentUpload(
-        this.k('segment', ws, name),
-        this.k('segment-def', envId, name),
-        this.k('segment-keys', envId, name),
-        this.k('segment-audit', ws, name),
+        this.kw(ws, 'segment', ws, name),
+        this.kw(ws, 'segment-def', envId, name),
+        this.kw(ws, 'segment-keys', envId, name),
+        this.kw(ws, 'segment-audit', ws, name),
         replace ? '1' : '0',
         maxKeys,
         audit.at,
@@ -206,10 +206,10 @@ export class SegmentStore extends RedisState {
 
   async removeKeys(ws: string, envId: string, name: string, keys: readonly string[], audit: AuditEntry): Promise<{ removed: number; remaining: number } | undefined> {
     const res = (await this.scripts.segmentRemoveKeys(
-      this.k('segment', ws, name),
-      this.k('segment-def', envId, name),
-      this.k('segment-keys', envId, name),
-      this.k('segment-audit', ws, name),
+      this.kw(ws, 'segment', ws, name),
+      this.kw(ws, 'segment-def', envId, name),
+      this.kw(ws, 'segment-keys', envId, name),
+      this.kw(ws, 'segment-audit', ws, name),
       audit.at,
       JSON.stringify(audit),
       ...keys,
@@ -219,11 +219,11 @@ export class SegmentStore extends RedisState {
 
   async deactivate(ws: string, envId: string, name: string, audit: AuditEntry): Promise<{ ok: true } | { ok: false; reason: 'not-active' } | { ok: false; reason: 'has-keys'; keys: number }> {
     const res = (await this.scripts.segmentDeactivate(
-      this.k('segment-def', envId, name),
-      this.k('segment-keys', envId, name),
-      this.k('segment-defs', envId),
-      this.k('segment-envs', ws, name),
-      this.k('segment-audit', ws, name),
+      this.kw(ws, 'segment-def', envId, name),
+      this.kw(ws, 'segment-keys', envId, name),
+      this.kw(ws, 'segment-defs', envId),
+      this.kw(ws, 'segment-envs', ws, name),
+      this.kw(ws, 'segment-audit', ws, name),
       name,
       envId,
       JSON.stringify(audit),
@@ -234,27 +234,27 @@ export class SegmentStore extends RedisState {
   }
 
   /** How many of the keys the segment does not hold yet (read in slices of 10,000). */
-  async countMissing(envId: string, name: string, keys: readonly string[]): Promise<number> {
+  async countMissing(ws: string, envId: string, name: string, keys: readonly string[]): Promise<number> {
     let missing = 0
     for (let i = 0; i < keys.length; i += 10_000) {
-      const scores = await this.redis.zmscore(this.k('segment-keys', envId, name), ...keys.slice(i, i + 10_000))
+      const scores = await this.redis.zmscore(this.kw(ws, 'segment-keys', envId, name), ...keys.slice(i, i + 10_000))
       missing += scores.filter((s) => s === null).length
     }
     return missing
   }
 
-  keyCount(envId: string, name: string): Promise<number> {
-    return this.redis.zcard(this.k('segment-keys', envId, name))
+  keyCount(ws: string, envId: string, name: string): Promise<number> {
+    return this.redis.zcard(this.kw(ws, 'segment-keys', envId, name))
   }
 
   /** A page of keys in lexicographic order, with the total, read together. */
-  async keys(envId: string, name: string, offset: number, limit: number): Promise<Page<string>> {
-    const { names, total } = await this.range(this.k('segment-keys', envId, name), offset, limit)
+  async keys(ws: string, envId: string, name: string, offset: number, limit: number): Promise<Page<string>> {
+    const { names, total } = await this.range(this.kw(ws, 'segment-keys', envId, name), offset, limit)
     return { objects: names, totalCount: total }
   }
 
   async audit(ws: string, name: string, offset: number, limit: number): Promise<Page<AuditEntry>> {
-    const key = this.k('segment-audit', ws, name)
+    const key = this.kw(ws, 'segment-audit', ws, name)
     const res = await this.redis
       .multi()
       .llen(key)

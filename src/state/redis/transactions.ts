@@ -4,29 +4,31 @@
 // (another request is serialized; another process is caught by WATCH) makes EXEC fail and the
 // attempt start again. A transaction waits in that line for at most `maxWaitMs`: with Redis away,
 // the requests behind it are answered (503) instead of queueing without bound.
-import type { ChainableCommander, Redis } from 'ioredis'
+import type { ChainableCommander } from 'ioredis'
 import { AppError, isRedisOutage } from '../../shared/errors.js'
+import { duplicateClient, type RedisClient } from './client.js'
 
 const MAX_ATTEMPTS = 10
 
 export type Attempt<T> = { readonly done: T } | { readonly tx: ChainableCommander; readonly result: T }
 
 export class Transactions {
-  private readonly conn: Redis
+  private readonly conn: RedisClient
   private tail: Promise<unknown> = Promise.resolve()
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly maxWaitMs = 10_000,
   ) {
-    this.conn = redis.duplicate({ lazyConnect: true })
+    // On a cluster the keys of one transaction share a slot (keys.ts): WATCH and MULTI go to its node.
+    this.conn = duplicateClient(redis)
   }
 
   /**
    * Watches keys, lets body read (with the given connection) and either finish ({done}) or return a
    * MULTI built on that connection ({tx, result}), and retries while EXEC reports a conflict.
    */
-  optimistic<T>(keys: readonly string[], body: (conn: Redis) => Promise<Attempt<T>>): Promise<T> {
+  optimistic<T>(keys: readonly string[], body: (conn: RedisClient) => Promise<Attempt<T>>): Promise<T> {
     const queuedAt = Date.now()
     const run = async (): Promise<T> => {
       if (Date.now() - queuedAt > this.maxWaitMs) throw new AppError('SINK_UNAVAILABLE', `redis: transactions waited more than ${this.maxWaitMs} ms`, true)
@@ -43,7 +45,7 @@ export class Transactions {
     return result
   }
 
-  private async attempts<T>(keys: readonly string[], body: (conn: Redis) => Promise<Attempt<T>>): Promise<T> {
+  private async attempts<T>(keys: readonly string[], body: (conn: RedisClient) => Promise<Attempt<T>>): Promise<T> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       await this.conn.watch(...keys)
       let outcome: Attempt<T>

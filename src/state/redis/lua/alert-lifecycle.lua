@@ -1,5 +1,6 @@
 -- Alert lifecycle (included by alerts-write, alerts-act and alerts-auto-resolve): one record per
--- incident, found by (integration, dedup key). Keys, under the prefix P (state/redis/alerts.ts):
+-- incident, found by (integration, dedup key). Keys, under the prefix P (state/redis/alerts.ts; on a
+-- Redis Cluster the account's prefix with its hash tag, state/redis/keys.ts):
 --   P alerts:acct:<account>:records          hash alert id -> JSON record
 --   P alerts:acct:<account>:idx:<group>      zset alert id by lastSeenAt (ms x 1000 + a tie-breaker): all, firing, acknowledged,
 --                                            resolved, open, open:<field>:<value> (field: integrationId,
@@ -23,8 +24,11 @@ function LC.stats(P, integ) return P .. 'alerts:stats:' .. integ end
 local function incidents(P, integ) return P .. 'alerts:incidents:' .. integ end
 local AUTO = 'alerts:auto-resolve'
 
--- Whether the integration still exists (an alert of a deleted one gets no more stream entries).
-function LC.integrationExists(P, integ)
+-- Whether the integration still exists (an alert of a deleted one gets no more stream entries): its
+-- record with one Redis; on a Redis Cluster, where records live in another slot, it is not in the
+-- account's set of deleted integrations (`deleted`, the set's key; '' with one Redis).
+function LC.integrationExists(P, integ, deleted)
+  if deleted ~= '' then return redis.call('SISMEMBER', deleted, integ) == 0 end
   return redis.call('EXISTS', P .. 'integration:' .. integ) == 1
 end
 

@@ -1,6 +1,7 @@
 -- Acknowledges or resolves one alert from the API, and writes the change to the alert streams.
 -- KEYS: all-alerts stream (the alert's integration stream is named from the record)
--- ARGV: key prefix, account id, alert id, action (acknowledge or resolve), by, now (ms), now (ISO), maxlen
+-- ARGV: key prefix (the account's), account id, alert id, action (acknowledge or resolve), by, now (ms), now (ISO), maxlen,
+--       the account's deleted-integrations set ('' with one Redis)
 -- Returns {'ok', record JSON}, {'not_found'}, or {'unchanged', record JSON, status} when the alert
 -- is already acknowledged (for acknowledge) or resolved.
 -- include: alert-lifecycle.lua
@@ -12,7 +13,7 @@ local before, unchanged = LC.act(rec, action, at, by)
 if not before then return {'unchanged', cjson.encode(rec), unchanged} end
 local event = action == 'acknowledge' and 'acknowledged' or 'resolved'
 local entryId
-if LC.integrationExists(P, rec.integrationId) then
+if LC.integrationExists(P, rec.integrationId, ARGV[9]) then
   local entry = LC.entry(rec, event, atIso, by)
   entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))
   redis.call('XADD', P .. 'alerts:integration:' .. rec.integrationId, 'MAXLEN', '~', maxlen, '*', unpack(entry))

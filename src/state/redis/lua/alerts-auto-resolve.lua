@@ -2,7 +2,7 @@
 -- ARGV[3] of them, and writes each change to the alert streams. One call is atomic, so processes
 -- running it at the same time resolve each alert once.
 -- KEYS: the all-alerts stream
--- ARGV: key prefix, now (ms), limit, now (ISO), maxlen
+-- ARGV: key prefix (the account's on a Redis Cluster), now (ms), limit, now (ISO), maxlen, the deleted-integrations set ('' with one Redis)
 -- Returns the ids of the alerts resolved.
 -- include: alert-lifecycle.lua
 
@@ -13,7 +13,7 @@ for _, member in ipairs(due) do
   local acct, id = string.match(member, '^(.*)|([^|]*)$')
   local rec = acct and LC.load(P, acct, id) or nil
   -- An alert of a deleted integration is left as it is (no stream of it is made again).
-  if rec and rec.status == 'firing' and LC.integrationExists(P, rec.integrationId) then
+  if rec and rec.status == 'firing' and LC.integrationExists(P, rec.integrationId, ARGV[6]) then
     local before = LC.act(rec, 'resolve', now, 'auto-resolve')
     local entry = LC.entry(rec, 'resolved', atIso, 'auto-resolve')
     local entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))

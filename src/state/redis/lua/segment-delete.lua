@@ -1,6 +1,7 @@
--- KEYS: segment, segments, segment-envs, audit. ARGV: prefix, name, allowed environment ids...
--- (none: all). The per-environment keys are derived from the members of segment-envs (so no
--- Redis Cluster). The audit log goes with the segment; the service log keeps the deletion.
+-- KEYS: segment, segments, segment-envs, audit. ARGV: the workspace's key prefix, name, allowed
+-- environment ids... (none: all). The per-environment keys are derived from the members of
+-- segment-envs (on a Redis Cluster they share the workspace's hash tag, state/redis/keys.ts). The
+-- audit log goes with the segment; the service log keeps the deletion.
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'missing' end
 local envs = redis.call('SMEMBERS', KEYS[3])
 if #ARGV > 2 then
