@@ -132,7 +132,9 @@ export class SegmentService {
     checkKeys(keys, Infinity)
     requireNote(ws, { comment: options.comment ?? null, title: options.title ?? null })
     const distinct = [...new Set(keys)]
-    const after = options.replace ? distinct.length : (await this.segments.keyCount(ws.id, env.id, segment.name)) + (distinct.length && (await this.segments.countMissing(ws.id, env.id, segment.name, distinct)))
+    const after = options.replace
+      ? distinct.length
+      : (await this.segments.keyCount(ws.id, env.id, segment.name)) + (distinct.length && (await this.segments.countMissing(ws.id, env.id, segment.name, distinct)))
     if (after > MAX_KEYS_PER_SEGMENT) throw overLimit(after)
     if (options.replace) {
       const outcome = await this.segments.replaceAll(ws.id, env.id, segment.name, distinct, MAX_KEYS_PER_SEGMENT, audit(actor, 'replace', env, options), onProgress)

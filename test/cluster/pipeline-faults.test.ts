@@ -207,7 +207,9 @@ it('a whole ClickHouse shard paused for 30 s', async () => {
 /** The Redis node (redis-<port>) that is master of the key's slot now, from CLUSTER NODES. */
 async function redisMasterOf(key: string): Promise<string> {
   const slot = Number(await t.redis.call('CLUSTER', 'KEYSLOT', key))
-  const nodes = String(await t.redis.call('CLUSTER', 'NODES')).trim().split('\n')
+  const nodes = String(await t.redis.call('CLUSTER', 'NODES'))
+    .trim()
+    .split('\n')
   for (const line of nodes) {
     const [, address, flags, , , , , , ...ranges] = line.split(' ')
     if (!flags!.split(',').includes('master') || flags!.includes('fail')) continue
@@ -220,7 +222,7 @@ async function redisMasterOf(key: string): Promise<string> {
   throw new Error(`no master serves slot ${slot}`)
 }
 
-it('the Redis master of the account\'s alerts killed with kill -9: its replica takes over, alerts go on within the failover bound, each once', async () => {
+it("the Redis master of the account's alerts killed with kill -9: its replica takes over, alerts go on within the failover bound, each once", async () => {
   const streams = alertStreamKeys(t.config.redis.keyPrefix, true, accountId)
   const master = await redisMasterOf(streams.all)
   const xlen = () => t.redis.xlen(streams.integration(integrationId))

@@ -203,7 +203,11 @@ export class RedisAlertSink {
       if (infoErr || err) throw fromRedis(infoErr ?? err)
       const replicas = Number(/^connected_slaves:(\d+)/m.exec(String(info))?.[1] ?? 0)
       if (Number(acked) < Math.min(this.wait.replicas, replicas)) {
-        throw new AppError('SINK_UNAVAILABLE', `redis: the alert writes of ${keys.prefix} reached ${Number(acked)} of ${Math.min(this.wait.replicas, replicas)} replicas within ${this.wait.timeoutMs} ms`, true)
+        throw new AppError(
+          'SINK_UNAVAILABLE',
+          `redis: the alert writes of ${keys.prefix} reached ${Number(acked)} of ${Math.min(this.wait.replicas, replicas)} replicas within ${this.wait.timeoutMs} ms`,
+          true,
+        )
       }
     }
     const results: WriteResult[] = []

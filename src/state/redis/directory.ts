@@ -135,7 +135,13 @@ export class DirectoryStore extends RedisState {
   }
 
   private userKeys(accountId: string): [string, string, string, string, string] {
-    return [this.ka(accountId, 'user-names', accountId), this.ka(accountId, 'users', accountId), this.ka(accountId, 'users-order', accountId), this.ka(accountId, 'user-external', accountId), this.ka(accountId, 'user-emails', accountId)]
+    return [
+      this.ka(accountId, 'user-names', accountId),
+      this.ka(accountId, 'users', accountId),
+      this.ka(accountId, 'users-order', accountId),
+      this.ka(accountId, 'user-external', accountId),
+      this.ka(accountId, 'user-emails', accountId),
+    ]
   }
 
   // ---- groups ----
