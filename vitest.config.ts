@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config'
 // - fault: faults on private instances (pauses, kills), one file at a time, after the rest.
 // - cluster: the pipeline on the local cluster stack (ClickHouse shards and replicas, three Kafka
 //   brokers, Redis Cluster) through node failures.
+// - redis-cluster: the suites of the Redis state (alerts and their lifecycle, segments and the rest of
+//   the Split Admin API, SCIM, metrics) again, with that state on the cluster stack's Redis Cluster.
 // The global setup (build, then find or start the stack) runs only for the projects that need it.
 const services = {
   globalSetup: ['test/support/global-setup.ts'],
@@ -25,6 +27,15 @@ export default defineConfig({
       { test: { name: 'fault', include: ['test/fault/**/*.test.ts'], ...services } },
       // The same guarantees on clusters (`sluice stack up --cluster`), with node failures.
       { test: { name: 'cluster', include: ['test/cluster/**/*.test.ts'], ...services, globalSetup: [...services.globalSetup, 'test/support/cluster-setup.ts'] } },
+      {
+        test: {
+          name: 'redis-cluster',
+          include: ['alert-lifecycle', 'alerts', 'split-admin', 'scim', 'scim-groups', 'experiments'].map((name) => `test/e2e/${name}.e2e.test.ts`),
+          ...services,
+          globalSetup: [...services.globalSetup, 'test/support/cluster-setup.ts'],
+          env: { TEST_REDIS_ON_CLUSTER: '1' },
+        },
+      },
     ],
   },
 })

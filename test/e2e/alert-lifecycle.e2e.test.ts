@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import { ALERT_TEMPLATES } from '../../src/pipeline/alerts/templates.js'
 import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
+import { isCluster } from '../../src/state/redis/client.js'
 import type { DemoAccount } from '../../src/state/redis/store.js'
 import { runSluice } from '../support/cli.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
@@ -54,13 +55,20 @@ async function send(path: string, payload: unknown): Promise<void> {
   await caughtUp()
 }
 
-/** Every message of the alerts topic is recorded in the sink's offsets hash (written in the same script as the alerts). */
+/** An account's alert keys (the suite also runs on a Redis Cluster, where they are per account). */
+const keysOf = (accountId = demo.accountId) => alertStreamKeys(t.config.redis.keyPrefix, isCluster(t.config.redis), accountId)
+
+/** Every message of the alerts topic is recorded in the sink's offsets hash (written in the same script as the alerts; one per account on a cluster). */
 async function caughtUp(): Promise<void> {
   const topic = service.container.topics.alerts
   await waitFor('the alerts consumer to catch up', async () => {
     const ends = await admin.fetchTopicOffsets(topic)
-    const done = await t.redis.hgetall(alertStreamKeys(t.config.redis.keyPrefix).offsets)
-    return ends.every((p) => Number(p.high) === 0 || Number(done[`${topic}:${p.partition}`] ?? -1) >= Number(p.high) - 1) ? true : undefined
+    const accounts = ['', ...(await t.store.listAccounts()).map((a) => a.id)]
+    const done = new Map<string, number>()
+    for (const account of accounts) {
+      for (const [field, offset] of Object.entries(await t.redis.hgetall(keysOf(account).offsets))) done.set(field, Math.max(done.get(field) ?? -1, Number(offset)))
+    }
+    return ends.every((p) => Number(p.high) === 0 || (done.get(`${topic}:${p.partition}`) ?? -1) >= Number(p.high) - 1) ? true : undefined
   })
 }
 
@@ -72,7 +80,7 @@ async function list(status: string, query = '', limit = 100, key = demo.adminApi
 
 /** The lifecycle entries of an integration's stream, oldest first: [event, dedupKey, count]. */
 async function entries(integrationId: string): Promise<string[][]> {
-  const stream = await t.redis.xrange(alertStreamKeys(t.config.redis.keyPrefix).integration(integrationId), '-', '+')
+  const stream = await t.redis.xrange(keysOf().integration(integrationId), '-', '+')
   return stream.map(([, f]) => {
     const m = new Map<string, string>()
     for (let i = 0; i + 1 < f.length; i += 2) m.set(f[i]!, f[i + 1]!)
@@ -296,7 +304,7 @@ describe('settings of an integration', () => {
     await call('PATCH', `/api/v1/integrations/${integration.id}`, { autoResolveAfterSeconds: null })
     await waitFor('the integration change', async () => {
       await send(integration.path, { ...example, id: 'quiet-4' })
-      return (await t.redis.zcard(`${t.config.redis.keyPrefix}alerts:auto-resolve`)) === 0 ? true : undefined
+      return (await t.redis.zcard(`${keysOf().prefix}alerts:auto-resolve`)) === 0 ? true : undefined
     })
     expect(await t.state.alerts.autoResolve(Date.now() + 3_600_000, 100, 1000)).toEqual([])
   })
@@ -506,6 +514,6 @@ describe('recent payloads', () => {
 
     // Gone with the integration.
     expect((await call('DELETE', `/api/v1/integrations/${id}`)).status).toBe(200)
-    expect(await t.redis.exists(alertStreamKeys(t.config.redis.keyPrefix).payloads(id))).toBe(0)
+    expect(await t.redis.exists(keysOf().payloads(id))).toBe(0)
   })
 })

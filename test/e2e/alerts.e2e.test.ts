@@ -5,6 +5,8 @@ import { Kafka, logLevel } from 'kafkajs'
 import type { RunningService } from '../../src/app/service.js'
 import { ALERT_TEMPLATES } from '../../src/pipeline/alerts/templates.js'
 import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
+import { isCluster } from '../../src/state/redis/client.js'
+import { slotTag } from '../../src/state/redis/keys.js'
 import { hashKey, type DemoAccount } from '../../src/state/redis/store.js'
 import { exited, spawnSluice } from '../support/cli.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
@@ -12,6 +14,9 @@ import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 let t: TestEnv
 let service: RunningService
 let demo: DemoAccount
+/** The demo account's alert keys, and what the shared state's keys start with (the suite also runs on a Redis Cluster). */
+const alertKeys = () => alertStreamKeys(t.config.redis.keyPrefix, isCluster(t.config.redis), demo.accountId)
+const adminTag = () => slotTag(t.config.redis.keyPrefix, isCluster(t.config.redis), 'admin')
 
 beforeAll(async () => {
   t = await createTestEnv({ SLUICE_WEBHOOK_ROTATION_OVERLAP_SECONDS: '3', SLUICE_INTEGRATION_REFRESH_MS: '200', KAFKA_SESSION_TIMEOUT_MS: '6000' })
@@ -92,7 +97,7 @@ describe('integrations', () => {
       customFields: { alertname: 'HighErrorRate', status: 'firing', instance: 'checkout-1:8080' },
     })
     // The shared stream holds them too.
-    expect(await t.redis.xlen(alertStreamKeys(t.config.redis.keyPrefix).all)).toBeGreaterThanOrEqual(2)
+    expect(await t.redis.xlen(alertKeys().all)).toBeGreaterThanOrEqual(2)
   })
 
   it.each(['grafana', 'datadog', 'generic'] as const)('maps the %s example completely', async (template) => {
@@ -204,7 +209,7 @@ describe('webhook address', () => {
     const id = String(integration['id'])
     const address = webhookPath(integration).split('/').pop()!
     // The record as earlier versions wrote it: the address itself instead of its hash.
-    const key = `${t.config.redis.keyPrefix}integration:${id}`
+    const key = `${adminTag()}integration:${id}`
     const { webhookHash, ...rest } = JSON.parse((await t.redis.get(key))!) as Record<string, unknown>
     expect(webhookHash).toBe(hashKey(address))
     await t.redis.set(key, JSON.stringify({ ...rest, webhookId: address }))
@@ -285,20 +290,20 @@ describe('webhook address', () => {
     expect(read).not.toHaveProperty('webhookUrl')
     expect(read).not.toHaveProperty('testCommand')
     expect(read['webhookAddressId']).toBe(results[0].body['webhookAddressId'])
-    const stored = (await t.redis.get(`${t.config.redis.keyPrefix}integration:${id}`))!
+    const stored = (await t.redis.get(`${adminTag()}integration:${id}`))!
     for (const address of [old, current]) expect(stored).not.toContain(address.split('/').pop())
     expect((await post(old, {})).status).toBe(404)
     expect((await post(current, {})).status).toBe(202)
-    const routes = await t.redis.hlen(`${t.config.redis.keyPrefix}webhooks`)
+    const routes = await t.redis.hlen(`${adminTag()}webhooks`)
     await call('DELETE', `/api/v1/integrations/${id}`)
-    expect(await t.redis.hlen(`${t.config.redis.keyPrefix}webhooks`)).toBe(routes - 1)
+    expect(await t.redis.hlen(`${adminTag()}webhooks`)).toBe(routes - 1)
   })
 
   it('sends alerts that cannot be normalized to the rejections stream with the reason and the payload', async () => {
     const integration = await create({ name: 'Rejects', template: 'generic' })
     const payload = { ...(ALERT_TEMPLATES.generic.example as object), severity: 'purple', id: 'rejected-one' }
     expect((await post(webhookPath(integration), payload)).status).toBe(202)
-    const key = alertStreamKeys(t.config.redis.keyPrefix).rejections
+    const key = alertKeys().rejections
     const entry = await waitFor('rejection', async () => {
       const entries = await t.redis.xrange(key, '-', '+')
       return entries.map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]]))).find((e) => e['integrationId'] === integration['id'])
@@ -345,7 +350,7 @@ describe('exactly once into the streams', () => {
         )
         expect(batch.every((r) => r.status === 202)).toBe(true)
       }
-      const stream = alertStreamKeys(burst.config.redis.keyPrefix).integration(String(integration['id']))
+      const stream = alertStreamKeys(burst.config.redis.keyPrefix, isCluster(burst.config.redis), account.accountId).integration(String(integration['id']))
       const repeatedRecords = async () =>
         (await burst.state.alerts.list(account.accountId, { status: 'open', filters: {}, limit: 5000 })).alerts.filter((a) => a.dedupKey.startsWith('rep-')).sort((a, b) => a.count - b.count)
       // Killed on the first "alert batch stored" line: written to Redis, offsets not yet committed.

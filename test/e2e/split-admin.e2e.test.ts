@@ -5,11 +5,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
+import { isCluster } from '../../src/state/redis/client.js'
+import { slotTag } from '../../src/state/redis/keys.js'
 import { runSluice } from '../support/cli.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 import { pageAll, splitApi } from '../support/split-api.js'
 
 let t: TestEnv
+/** What keys under a hash tag start with (the suite also runs on a Redis Cluster; with one Redis, the prefix). */
+const tagged = (tag: string) => slotTag(t.config.redis.keyPrefix, isCluster(t.config.redis), tag)
 let svc: RunningService
 let api: ReturnType<typeof splitApi>
 const ids: Record<string, string> = {}
@@ -275,7 +279,7 @@ describe('segments', () => {
     const accepted = results.flatMap((r, i) => (r.status === 200 ? [i] : []))
     expect(accepted).toHaveLength(10)
     expect(results.filter((r) => r.status === 400)).toHaveLength(2)
-    const stored = await t.redis.zrange(`${t.config.redis.keyPrefix}segment-keys:${ids.prod}:contended`, 0, -1)
+    const stored = await t.redis.zrange(`${tagged(`w:${ids.ws}`)}segment-keys:${ids.prod}:contended`, 0, -1)
     expect(stored).toHaveLength(100_000)
     expect(stored).toEqual(accepted.flatMap((i) => batches[i]!).sort())
   }, 60_000)
@@ -346,7 +350,7 @@ describe('segments', () => {
     const res = await api.del(`/segments/ws/${ids.ws}/doomed`)
     expect(res.status).toBe(200)
     expect(res.body).toBe(true)
-    const p = t.config.redis.keyPrefix
+    const p = tagged(`w:${ids.ws}`)
     expect(await t.redis.exists(`${p}segment:${ids.ws}:doomed`, `${p}segment-envs:${ids.ws}:doomed`, `${p}segment-audit:${ids.ws}:doomed`)).toBe(0)
     for (const env of [ids.prod, ids.stage]) {
       expect(await t.redis.exists(`${p}segment-keys:${env}:doomed`, `${p}segment-def:${env}:doomed`)).toBe(0)
@@ -492,7 +496,7 @@ describe('sluice segments upload and export', () => {
     await writeFile(file, range(30_000, 'swap-').join('\n'))
     expect(await json('segments', 'upload', ids.stage!, 'from_file', file, '--replace')).toEqual({ sent: 30_000, added: 30_000, total: 30_000 })
     expect((await api.get(`/segments/${ids.stage}/from_file/keys?limit=1`)).body).toMatchObject({ keys: [{ key: 'swap-000000' }], count: 30_000 })
-    expect(await t.redis.keys(`${t.config.redis.keyPrefix}segment-staging:*`)).toEqual([])
+    expect(await t.keys(`${t.config.redis.keyPrefix}*segment-staging:*`)).toEqual([])
     await writeFile(file, 'only-one\n')
     expect(await json('segments', 'upload', ids.stage!, 'from_file', file, '--replace')).toEqual({ sent: 1, added: 1, total: 1 })
     // 100,000 new keys on top of the one: refused before the first update.
@@ -521,6 +525,6 @@ describe('sluice segments upload and export', () => {
     const res = await runSluice(['workspaces', 'list'], t.env)
     expect(res.code).toBe(2)
     expect(res.stderr).toMatch(/no demo account: pass --account <id>, or run `sluice bootstrap`/)
-    expect(await t.redis.exists(`${t.config.redis.keyPrefix}demo`)).toBe(0)
+    expect(await t.redis.exists(`${tagged('admin')}demo`)).toBe(0)
   })
 })

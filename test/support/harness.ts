@@ -26,6 +26,8 @@ export interface TestEnv {
   count(table: string, where?: string): Promise<number>
   bootstrap(): Promise<DemoAccount>
   start(roles?: readonly Role[], extraEnv?: Record<string, string>): Promise<RunningService>
+  /** Keys matching the pattern (on a cluster, from every master). */
+  keys(pattern: string): Promise<string[]>
   close(): Promise<void>
 }
 
@@ -43,6 +45,8 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
     SLUICE_PORT: '0',
     SLUICE_LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'error',
     SLUICE_KEY_REFRESH_MS: '200',
+    // The project redis-cluster runs suites with their Redis state on the cluster stack's Redis Cluster.
+    ...(process.env['TEST_REDIS_ON_CLUSTER'] === '1' ? { REDIS_CLUSTER_NODES: inject('cluster')['REDIS_CLUSTER_NODES']! } : {}),
     // Every answer of every test is checked against the schema its route declares (GET /openapi.json).
     SLUICE_CHECK_ANSWERS: 'true',
     ...extraEnv,
@@ -81,6 +85,7 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
       running.push(service)
       return service
     },
+    keys: async (pattern) => (await Promise.all((redis instanceof Cluster ? redis.nodes('master') : [redis]).map((node) => node.keys(pattern)))).flat(),
     close: async () => {
       for (const s of running.splice(0)) await s.stop().catch(() => undefined)
       const onCluster = config.clickhouse.cluster ? ` ON CLUSTER ${config.clickhouse.cluster}` : ''

@@ -155,7 +155,10 @@ export class AlertStore extends RedisState {
   /** Removes up to `limit` alerts resolved before `before` (ms), per call of the script (per account on a cluster): the retention of resolved alerts. How many. */
   async prune(before: number, limit: number): Promise<number> {
     let removed = 0
-    for (const account of await this.sweptAccounts()) removed += Number(await this.scripts.alertsPrune(this.streams(account).prefix, before, limit))
+    for (const account of await this.sweptAccounts()) {
+      const { prefix } = this.streams(account)
+      removed += Number(await this.scripts.alertsPrune(`${prefix}alerts:resolved`, prefix, before, limit))
+    }
     return removed
   }
 

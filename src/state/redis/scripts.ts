@@ -26,7 +26,7 @@ const SCRIPTS = {
   alertsWrite: null,
   alertsAct: 1,
   alertsAutoResolve: 1,
-  alertsPrune: 0,
+  alertsPrune: 1,
 } as const satisfies Record<string, number | null>
 
 export type ScriptName = keyof typeof SCRIPTS

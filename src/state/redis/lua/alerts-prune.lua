@@ -1,11 +1,12 @@
 -- Removes alerts resolved before ARGV[2] (ms), at most ARGV[3] of them: their records, index entries
 -- and their keys' pointers to them (the retention of resolved alerts; streams are trimmed apart).
--- ARGV: key prefix, resolved before (ms), limit
+-- KEYS: the resolved alerts (P alerts:resolved; named, so a Redis Cluster runs the script on its node)
+-- ARGV: key prefix (the account's on a Redis Cluster), resolved before (ms), limit
 -- Returns how many were removed.
 -- include: alert-lifecycle.lua
 
 local P, before, limit = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
-local due = redis.call('ZRANGEBYSCORE', P .. 'alerts:resolved', '-inf', before, 'LIMIT', 0, limit)
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', before, 'LIMIT', 0, limit)
 local removed = 0
 for _, member in ipairs(due) do
   local acct, id = string.match(member, '^(.*)|([^|]*)$')
@@ -15,6 +16,6 @@ for _, member in ipairs(due) do
     LC.prune(P, rec)
     removed = removed + 1
   end
-  redis.call('ZREM', P .. 'alerts:resolved', member)
+  redis.call('ZREM', KEYS[1], member)
 end
 return removed
