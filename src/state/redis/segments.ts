@@ -3,7 +3,8 @@
 // crash never leaves half an upload, removal or delete. Each script checks everything before its
 // first write (a script that fails part-way is not rolled back).
 //
-// Keys (prefix p; segment names never contain ':'):
+// Keys (prefix p; segment names never contain ':'; on a Redis Cluster p is followed by the
+// workspace's hash tag {w:<ws>}, keys.ts, so a script's segment and environment keys share a slot):
 //   p:segment:<ws>:<name>        hash {name, description, trafficTypeId, trafficTypeName, workspaceId, creationTime}
 //   p:segments:<ws>              zset name by creation time (paging order)
 //   p:segment-envs:<ws>:<name>   set of environment ids where the segment is active

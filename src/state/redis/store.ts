@@ -2,7 +2,7 @@
 // Keys (prefix p): p:account:<id>, p:accounts (zset), p:workspace:<id>, p:workspaces:<account> (zset),
 // p:environment:<id>, p:environments:<ws> (zset), p:traffic-type:<id>, p:traffic-types:<ws> (zset),
 // p:api-keys (hash sha256(key) -> JSON record), p:api-keys:version (bumped on every key change),
-// p:demo (the bootstrap result). Admin keys carry a role and optional workspace/environment scopes.
+// p:demo (the bootstrap result). On a Redis Cluster all of them are under the hash tag {admin} (keys.ts). Admin keys carry a role and optional workspace/environment scopes.
 import { hash, randomBytes, randomUUID } from 'node:crypto'
 import { Refusal } from '../../shared/errors.js'
 import { RedisState } from './redis-state.js'
