@@ -19,6 +19,7 @@ import { MetricService } from '../services/metrics.js'
 import { AutoResolver } from '../consumers/auto-resolve.js'
 import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
 import { createRedisClient, createRedisState, isCluster, type RedisStores } from '../state/redis/index.js'
+import { duplicateClient } from '../state/redis/client.js'
 import { sharedRateLimiter, type RateLimit, type RateLimiter } from '../state/redis/rate-limits.js'
 
 /** The services a process can depend on; each role declares the ones it needs (app/roles.ts). */
@@ -32,6 +33,8 @@ export class Container {
   private readonly made = new Map<string, unknown>()
   /** The ClickHouse cluster written to (CLICKHOUSE_CLUSTER), as prepare() found it. */
   private sinkCluster?: SinkCluster
+  /** The alerts sink's own connections, when it waits for replicas. */
+  private alertSinkRedis?: RedisClient
 
   constructor(
     readonly config: Config,
@@ -129,7 +132,9 @@ export class Container {
       const cluster = isCluster(redis)
       // A WAIT must end before the command deadline, or the deadline would report an outage instead.
       const wait = { replicas: cluster ? redis.waitReplicas : 0, timeoutMs: Math.min(1000, Math.floor(redis.commandTimeoutMs / 2)) }
-      return new RedisAlertSink(this.redis, redis.keyPrefix, webhooks.streamMaxLen, webhooks.streamMaxAgeMs, cluster, wait)
+      // A WAIT holds its connection until the replicas answer: the sink then has connections of its own.
+      if (wait.replicas > 0) this.alertSinkRedis = duplicateClient(this.redis)
+      return new RedisAlertSink(this.alertSinkRedis ?? this.redis, redis.keyPrefix, webhooks.streamMaxLen, webhooks.streamMaxAgeMs, cluster, wait)
     })
   }
 
@@ -179,6 +184,7 @@ export class Container {
     if (this.has('broker')) await this.broker.close()
     if (this.has('clickhouse')) await this.clickhouse.close()
     if (this.has('state')) await this.state.close()
+    await this.alertSinkRedis?.quit().catch(() => this.alertSinkRedis?.disconnect())
     // A client that never connected (its process failed before) is only dropped.
     if (this.has('redis')) await (this.redis.status === 'wait' ? this.redis.disconnect() : this.redis.quit().catch(() => this.redis.disconnect()))
   }

@@ -178,7 +178,8 @@ export class AlertsConsumer {
         dedupFallbacks,
         unknownStatuses,
       }
-      return { ...base, integrationId: integration.id, alerts, rejections, lifecycle, sample }
+      // The integration's account: the one the script writes the lifecycle records under (its keys' slot on a cluster).
+      return { ...base, accountId: integration.accountId, integrationId: integration.id, alerts, rejections, lifecycle, sample }
     } catch (err) {
       return { ...reject([`payload could not be rendered: ${messageOf(err)}`]), sample }
     }

@@ -9,6 +9,7 @@
 // messages of a batch are written per account, each account's in order with its own offsets, and
 // each account's writes wait for a replica (WAIT) before the batch counts as stored, so a failover
 // (Redis replicates asynchronously) cannot lose a write whose Kafka offset is then committed.
+import { Cluster } from 'ioredis'
 import type { NormalizedAlert } from '../../pipeline/alerts/render.js'
 import { AppError, fromRedis } from '../../shared/errors.js'
 import { alertStreamKeys, PAYLOAD_SAMPLES, type AlertStreamKeys } from '../../state/redis/alert-streams.js'
@@ -195,13 +196,15 @@ export class RedisAlertSink {
     try {
       replies = (await pipeline.exec()) ?? []
     } catch (err) {
-      throw fromRedis(err)
+      throw this.outage(fromRedis(err))
     }
     if (this.wait.replicas > 0) {
       const [infoErr, info] = replies[runs.length] ?? [new Error('no reply from redis'), undefined]
       const [err, acked] = replies[runs.length + 1] ?? [new Error('no reply from redis'), undefined]
-      if (infoErr || err) throw fromRedis(infoErr ?? err)
-      const replicas = Number(/^connected_slaves:(\d+)/m.exec(String(info))?.[1] ?? 0)
+      // Any error here (e.g. WAIT sent to a node that has just become a replica) is the cluster's state, not the data's.
+      if (infoErr || err) throw this.outage(new AppError('SINK_UNAVAILABLE', `redis: ${(infoErr ?? err)!.message}`, true, { cause: infoErr ?? err }))
+      // Replicas WAIT can count: online ones, not those still in a full sync.
+      const replicas = (String(info).match(/^slave\d+:.*\bstate=online\b/gm) ?? []).length
       if (Number(acked) < Math.min(this.wait.replicas, replicas)) {
         throw new AppError(
           'SINK_UNAVAILABLE',
@@ -215,7 +218,7 @@ export class RedisAlertSink {
       const [err, value] = replies[r] ?? [new Error('no reply from redis'), undefined]
       if (err) {
         const e = fromRedis(err)
-        if (e.retriable) throw e
+        if (e.retriable) throw this.outage(e)
         if (perCall === 1) {
           results.push(e)
           continue
@@ -229,6 +232,15 @@ export class RedisAlertSink {
       results.push(...run.map((_, i): WriteResult => (i >= each.length ? 'blocked' : each[i] === 1 ? 'written' : each[i] === 0 ? 'already' : refused(String(each[i])))))
     }
     return results
+  }
+
+  /**
+   * A retriable failure; on a cluster the map of slots is read again first (a pipeline answered
+   * MOVED, or WAIT refused by a node that became a replica, does not make the client refresh it).
+   */
+  private outage(err: AppError): AppError {
+    if (this.redis instanceof Cluster) this.redis.refreshSlotsCache()
+    return err
   }
 
   /** Newest first, entries before the stream id `before` (exclusive) when given. */

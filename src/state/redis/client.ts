@@ -43,6 +43,8 @@ export function createRedisClient(settings: RedisSettings, options: RedisOptions
     retryDelayOnClusterDown: 200,
     retryDelayOnTryAgain: 100,
     slotsRefreshTimeout: 2000,
+    // Slots that moved (resharding, a manual failover) are learnt within 5 s even if no reply says so.
+    slotsRefreshInterval: 5000,
   }
   return new Cluster(
     settings.clusterNodes!.map((node) => {

@@ -4,7 +4,7 @@
 // (another request is serialized; another process is caught by WATCH) makes EXEC fail and the
 // attempt start again. A transaction waits in that line for at most `maxWaitMs`: with Redis away,
 // the requests behind it are answered (503) instead of queueing without bound.
-import type { ChainableCommander } from 'ioredis'
+import { Cluster, type ChainableCommander } from 'ioredis'
 import { AppError, isRedisOutage } from '../../shared/errors.js'
 import { duplicateClient, type RedisClient } from './client.js'
 
@@ -52,16 +52,22 @@ export class Transactions {
       try {
         outcome = await body(this.conn)
       } catch (err) {
-        await this.conn.unwatch().catch(() => undefined)
+        await this.unwatch().catch(() => undefined)
         throw err
       }
       if ('done' in outcome) {
-        await this.conn.unwatch()
+        await this.unwatch()
         return outcome.done
       }
       if (await outcome.tx.exec()) return outcome.result
     }
     throw new Error(`redis transaction on ${keys.join(', ')} kept conflicting`)
+  }
+
+  /** UNWATCH names no key: on a cluster it goes to every master (each connection of this client is the transactions' own). */
+  private async unwatch(): Promise<void> {
+    if (this.conn instanceof Cluster) await Promise.all(this.conn.nodes('master').map((node) => node.unwatch().catch(() => undefined)))
+    else await this.conn.unwatch()
   }
 
   async close(): Promise<void> {

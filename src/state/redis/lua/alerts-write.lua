@@ -163,4 +163,8 @@ end
 -- Only streams written to are trimmed (by age), once per call; the request ids kept for replays as far as a replay's stream scan reaches.
 for k in pairs(written) do redis.call('XTRIM', KEYS[k], 'MINID', '~', minid) end
 for integ in pairs(requested) do redis.call('ZREMRANGEBYRANK', P .. 'alerts:requests:' .. integ, 0, -REPLAY_SCAN_ENTRIES - 1) end
+-- The offset recorded again, even when every message was written before: a call is then always a
+-- write of this connection, so a WAIT after it waits for the replicas to have what it found (a
+-- consumer that takes over a partition must not commit writes its predecessor could not replicate).
+if last >= 0 then redis.call('HSET', KEYS[1], ARGV[1], last) end
 return results
