@@ -277,6 +277,6 @@ export class RedisAlertSink {
     const keys = this.keys(accountId)
     const tx = this.redis.multi().del(keys.integration(integrationId), keys.payloads(integrationId))
     if (keys.deleted) tx.sadd(keys.deleted, integrationId)
-    await tx.exec()
+    for (const [err] of (await tx.exec()) ?? []) if (err) throw err
   }
 }
