@@ -12,7 +12,7 @@
 // Prints a table and writes bench/results/latest.json (and a timestamped copy).
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
@@ -301,6 +301,8 @@ async function eventsSection() {
         bytesPerEvent: Math.round(bodyBytes / total),
         endToEnd: spread(runs.map((r) => r.endToEnd)),
         accepted: spread(runs.map((r) => r.accepted)),
+        // Sluice's CPU (edge, consumer thread, everything of the process) per event stored, over the run.
+        cpuUsPerEvent: spread(runs.map((r) => r.cpuUsPerEvent)),
         ratioToClickHouse: round(median(runs.map((r) => r.endToEnd)) / section.clickhouseInsert.median, 2),
       }
     }
@@ -320,11 +322,26 @@ async function eventsSection() {
   results.events = section
 }
 
-/** Posts `total` events in bodies of `size`, 8 in flight, and waits until all are stored: rates per second. */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100
+
+/** CPU time (user + system, every thread) a process has used so far, in µs, from /proc/<pid>/stat. */
+function cpuMicros(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  // Fields after the command name (which may hold spaces) in parentheses: utime and stime are the 12th and 13th.
+  const [utime, stime] = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .slice(11, 13)
+    .map(Number)
+  return ((utime + stime) * 1e6) / CLOCK_TICKS
+}
+
+/** Posts `total` events in bodies of `size`, 8 in flight, and waits until all are stored: rates per second, and the Sluice process's CPU per event. */
 async function eventsEndToEnd(s, ch, key, size, total, type) {
   const bodies = []
   for (let i = 0; i < total; i += size) bodies.push(JSON.stringify(sdkRecords(size, type, i)))
   const bodyBytes = bodies.reduce((n, b) => n + Buffer.byteLength(b), 0)
+  const cpu0 = cpuMicros(s.pid)
   const t0 = performance.now()
   let next = 0
   await Promise.all(
@@ -335,7 +352,7 @@ async function eventsEndToEnd(s, ch, key, size, total, type) {
   const accepted = (performance.now() - t0) / 1000
   while ((await countRows(ch, s.env.CLICKHOUSE_DATABASE, `event_type = '${type}'`)) < total) await sleep(50)
   const stored = (performance.now() - t0) / 1000
-  return { endToEnd: total / stored, accepted: total / accepted, bodyBytes }
+  return { endToEnd: total / stored, accepted: total / accepted, bodyBytes, cpuUsPerEvent: (cpuMicros(s.pid) - cpu0) / total }
 }
 
 /**
@@ -530,17 +547,19 @@ async function webhooksSection() {
       let payloads = 0
       const runs = await repeat(async () => {
         const t0 = performance.now()
+        const cpu0 = cpuMicros(s.pid)
         const run = wrk(`${s.url}${path}`, body, seconds, 50)
-        if (name !== 'allRoles') return run
+        if (name !== 'allRoles') return { ...run, cpuUsPerPayload: (cpuMicros(s.pid) - cpu0) / run.requests }
         // With the consumers on a thread of their own the edge can accept faster than they store:
         // the run ends once every accepted payload's 3 alerts are in their streams.
         payloads += run.requests
         while ((await alertsStored(s.url)) < payloads * 3) await sleep(50)
-        return { ...run, stored: run.requests / ((performance.now() - t0) / 1000) }
+        return { ...run, stored: run.requests / ((performance.now() - t0) / 1000), cpuUsPerPayload: (cpuMicros(s.pid) - cpu0) / run.requests }
       })
       section[name] = {
         rps: spread(runs.map((r) => r.rps)),
         ...(name === 'allRoles' ? { endToEnd: spread(runs.map((r) => r.stored)) } : {}),
+        cpuUsPerPayload: spread(runs.map((r) => r.cpuUsPerPayload)),
         p50Ms: median(runs.map((r) => r.p50)),
         p99Ms: median(runs.map((r) => r.p99)),
         ratioToBare: round(median(runs.map((r) => r.rps)) / section.bareFastify.median, 2),
@@ -989,6 +1008,7 @@ function printTable(r) {
     for (const [size, b] of Object.entries(r.events.bodies)) {
       rows.push([`events end to end, bodies of ${size}, 8 in flight`, `${sp(b.endToEnd)} events/s`, `${b.ratioToClickHouse} of ClickHouse (target ≥ 0.6)`])
       rows.push([`events accepted (202), bodies of ${size}`, `${sp(b.accepted)} events/s`, ''])
+      rows.push([`  Sluice CPU per event stored (edge + consumer, one process), bodies of ${size}`, `${sp(b.cpuUsPerEvent, (x) => x.toFixed(1))} µs`, 'budget ≤ 16 µs'])
     }
     rows.push([
       `kafka-producer-perf-test, ${k(r.events.kafkaProducer.messageBytes)}-byte messages, acks=all`,
@@ -1018,6 +1038,7 @@ function printTable(r) {
     rows.push([`bare Fastify parse-and-202, ${r.webhooks.payloadBytes}-byte payload, 50 connections`, `${sp(r.webhooks.bareFastify)} req/s`, 'bound'])
     rows.push(['webhooks, all roles in one process', `${sp(r.webhooks.allRoles.rps)} req/s`, `${r.webhooks.allRoles.ratioToBare} of bare (target ≥ 0.6)`])
     rows.push(['the same runs end to end: until their alerts are in the streams', `${sp(r.webhooks.allRoles.endToEnd)} payloads/s`, ''])
+    rows.push(['  Sluice CPU per webhook payload, all roles (edge + alerts consumer)', `${sp(r.webhooks.allRoles.cpuUsPerPayload, (x) => x.toFixed(0))} µs`, ''])
     rows.push(['webhooks, edge-only process', `${sp(r.webhooks.edgeOnly.rps)} req/s`, `${r.webhooks.edgeOnly.ratioToBare} of bare (target ≥ 0.8)`])
     rows.push([
       `alerts consumer alone, draining ${k(r.webhooks.alertsConsumer.messages)} payloads`,
