@@ -553,7 +553,7 @@ async function webhooksSection() {
         // With the consumers on a thread of their own the edge can accept faster than they store:
         // the run ends once every accepted payload's 3 alerts are in their streams.
         payloads += run.requests
-        while ((await alertsStored(s.url)) < payloads * 3) await sleep(50)
+        await alertsCaughtUp(s.url, payloads * 3)
         return { ...run, stored: run.requests / ((performance.now() - t0) / 1000), cpuUsPerPayload: (cpuMicros(s.pid) - cpu0) / run.requests }
       })
       section[name] = {
@@ -579,9 +579,23 @@ async function webhooksSection() {
   results.webhooks = section
 }
 
-/** Alerts a Sluice process has written to their streams (its consumer thread's included). */
-async function alertsStored(url) {
-  return Number(/^sluice_alerts_stored_total (\d+)/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? 0)
+/**
+ * Waits until a Sluice process has written `alerts` alerts to their streams (its consumer thread's
+ * included), or its alerts group has had no lag for 3 s: a write whose reply timed out and whose
+ * retry found it done is stored but not counted as written, and would otherwise be waited for forever.
+ */
+async function alertsCaughtUp(url, alerts) {
+  let caughtUpSince
+  for (;;) {
+    const text = await (await fetch(`${url}/metrics`)).text()
+    if (Number(/^sluice_alerts_stored_total (\d+)/m.exec(text)?.[1] ?? 0) >= alerts) return
+    const lags = [...text.matchAll(/^sluice_consumer_lag_messages\{topic="[^"]*alerts",partition="\d+"\} (\d+)$/gm)].map((m) => Number(m[1]))
+    if (lags.length > 0 && lags.every((lag) => lag === 0)) {
+      caughtUpSince ??= performance.now()
+      if (performance.now() - caughtUpSince > 3000) return
+    } else caughtUpSince = undefined
+    await sleep(50)
+  }
 }
 
 /** Starts an alerts-only process on s's names and times it storing the alerts of `messages` payloads of 3 alerts. */
@@ -591,7 +605,7 @@ async function drainAlerts(s, messages) {
   const consumer = await startServe({ ...s.env, SLUICE_PORT: String(port) }, url, ['--roles', 'alerts'])
   const t0 = performance.now()
   try {
-    while ((await alertsStored(url)) < messages * 3) await sleep(50)
+    await alertsCaughtUp(url, messages * 3)
   } finally {
     await consumer.stop()
   }
