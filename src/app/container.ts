@@ -2,7 +2,6 @@
 // created on first use, and only for a service the process's roles need: an edge-only process
 // never builds a ClickHouse client, an admin-only process no Kafka client.
 import { createClient as createClickHouse, type ClickHouseClient, type Logger as ClickHouseLogger } from '@clickhouse/client'
-import type { RedisClient } from '../state/redis/client.js'
 import { ApiKeyCache } from '../auth/api-keys.js'
 import { ScimAuthenticator } from '../auth/scim-jwt.js'
 import { WebhookRoutes } from '../auth/webhooks.js'
@@ -18,8 +17,7 @@ import { createExperimentService, type ExperimentService } from '../services/exp
 import { MetricService } from '../services/metrics.js'
 import { AutoResolver } from '../consumers/auto-resolve.js'
 import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
-import { createRedisClient, createRedisState, isCluster, type RedisStores } from '../state/redis/index.js'
-import { duplicateClient } from '../state/redis/client.js'
+import { createRedisClient, createRedisState, duplicateClient, isCluster, type RedisClient, type RedisStores } from '../state/redis/index.js'
 import { sharedRateLimiter, type RateLimit, type RateLimiter } from '../state/redis/rate-limits.js'
 
 /** The services a process can depend on; each role declares the ones it needs (app/roles.ts). */

@@ -10,7 +10,7 @@ import { startService, type Role, type RunningService } from '../../src/app/serv
 import { loadConfig, type Config } from '../../src/config/index.js'
 import type { AccessStore } from '../../src/state/redis/access.js'
 import { bootstrapDemoAccount } from '../../src/state/redis/demo.js'
-import { createRedisClient, createRedisState, isCluster, type RedisClient, type RedisStores } from '../../src/state/redis/index.js'
+import { createRedisClient, createRedisState, isCluster, masters, type RedisClient, type RedisStores } from '../../src/state/redis/index.js'
 import type { DemoAccount, Store } from '../../src/state/redis/store.js'
 
 export interface TestEnv {
@@ -85,7 +85,7 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
       running.push(service)
       return service
     },
-    keys: async (pattern) => (await Promise.all((redis instanceof Cluster ? redis.nodes('master') : [redis]).map((node) => node.keys(pattern)))).flat(),
+    keys: async (pattern) => (await Promise.all(masters(redis).map((node) => node.keys(pattern)))).flat(),
     close: async () => {
       for (const s of running.splice(0)) await s.stop().catch(() => undefined)
       const onCluster = config.clickhouse.cluster ? ` ON CLUSTER ${config.clickhouse.cluster}` : ''
@@ -93,7 +93,7 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
       await clickhouse.close()
       // (A Redis user without KEYS, as in the ACL test, cleans up with its own Redis.)
       // On a cluster, each master's keys, one at a time (keys of different slots cannot go in one DEL).
-      for (const node of redis instanceof Cluster ? redis.nodes('master') : [redis]) {
+      for (const node of masters(redis)) {
         const keys = await node.keys(`${config.redis.keyPrefix}*`).catch(() => [])
         if (redis instanceof Cluster) await Promise.all(keys.map((k) => node.del(k).catch(() => undefined)))
         else if (keys.length) await redis.del(...keys)

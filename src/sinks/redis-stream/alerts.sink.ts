@@ -101,7 +101,7 @@ export class RedisAlertSink {
     prefix: string,
     private readonly maxLen: number,
     private readonly maxAgeMs: number,
-    cluster = false,
+    private readonly cluster = false,
     private readonly wait: ReplicaWait = { replicas: 0, timeoutMs: 0 },
   ) {
     this.keys = (accountId) => alertStreamKeys(prefix, cluster, accountId)
@@ -116,18 +116,21 @@ export class RedisAlertSink {
    * its place, and its account's messages after it as 'blocked' (never without a refusal before them).
    */
   async write(messages: readonly MessageWrite[]): Promise<WriteResult[]> {
+    // The messages' indexes by account ('' for all of them with one Redis, where accounts share the keys).
     const groups = new Map<string, number[]>()
     messages.forEach((m, i) => {
-      const at = this.keys(m.accountId ?? '').prefix
-      const group = groups.get(at)
+      const account = this.cluster ? (m.accountId ?? '') : ''
+      const group = groups.get(account)
       if (group) group.push(i)
-      else groups.set(at, [i])
+      else groups.set(account, [i])
     })
     const results: WriteResult[] = new Array<WriteResult>(messages.length)
     await Promise.all(
-      [...groups.values()].map(async (indexes) => {
-        const group = indexes.map((i) => messages[i]!)
-        const written = await this.writeInOrder(this.keys(group[0]!.accountId ?? ''), group)
+      [...groups].map(async ([account, indexes]) => {
+        const written = await this.writeInOrder(
+          this.keys(account),
+          indexes.map((i) => messages[i]!),
+        )
         indexes.forEach((i, j) => (results[i] = written[j]!))
       }),
     )

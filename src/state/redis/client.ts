@@ -55,6 +55,11 @@ export function createRedisClient(settings: RedisSettings, options: RedisOptions
   )
 }
 
+/** The connections a command without keys must go to, to reach every key: each master of a cluster, or the one Redis. */
+export function masters(client: RedisClient): Redis[] {
+  return client instanceof Cluster ? client.nodes('master') : [client]
+}
+
 /** A second connection (or set of connections) to the same Redis, e.g. for WATCH, which belongs to a connection. */
 export function duplicateClient(client: RedisClient): RedisClient {
   return client instanceof Cluster ? client.duplicate() : client.duplicate({ lazyConnect: true })

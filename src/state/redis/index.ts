@@ -14,7 +14,7 @@ import { SegmentStore } from './segments.js'
 import { Store } from './store.js'
 import { Transactions } from './transactions.js'
 
-export { createRedisClient, isCluster, type RedisClient, type RedisSettings } from './client.js'
+export { createRedisClient, duplicateClient, isCluster, masters, type RedisClient, type RedisSettings } from './client.js'
 
 export interface RedisStores {
   readonly redis: RedisClient

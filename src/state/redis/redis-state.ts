@@ -1,7 +1,6 @@
 // What every Redis-backed store shares: its connection, key prefix, transactions and scripts, and
 // hashes kept with a version counter (read together, so a cache can tell when to reload them).
-import { Cluster } from 'ioredis'
-import type { RedisClient } from './client.js'
+import { masters, type RedisClient } from './client.js'
 import { accountPrefix, slotTag } from './keys.js'
 import type { Scripts } from './scripts.js'
 import type { Transactions } from './transactions.js'
@@ -49,8 +48,7 @@ export abstract class RedisState {
 
   /** Keys matching the pattern, a page at a time (on a cluster, from every master). */
   protected async *scanKeys(pattern: string): AsyncGenerator<string[]> {
-    const nodes = this.redis instanceof Cluster ? this.redis.nodes('master') : [this.redis]
-    for (const node of nodes) {
+    for (const node of masters(this.redis)) {
       for (let cursor = '0'; ;) {
         const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 500)
         if (keys.length > 0) yield keys

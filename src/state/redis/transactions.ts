@@ -6,7 +6,7 @@
 // the requests behind it are answered (503) instead of queueing without bound.
 import { Cluster, type ChainableCommander } from 'ioredis'
 import { AppError, isRedisOutage } from '../../shared/errors.js'
-import { duplicateClient, type RedisClient } from './client.js'
+import { duplicateClient, masters, type RedisClient } from './client.js'
 
 const MAX_ATTEMPTS = 10
 
@@ -66,7 +66,7 @@ export class Transactions {
 
   /** UNWATCH names no key: on a cluster it goes to every master (each connection of this client is the transactions' own). */
   private async unwatch(): Promise<void> {
-    if (this.conn instanceof Cluster) await Promise.all(this.conn.nodes('master').map((node) => node.unwatch().catch(() => undefined)))
+    if (this.conn instanceof Cluster) await Promise.all(masters(this.conn).map((node) => node.unwatch().catch(() => undefined)))
     else await this.conn.unwatch()
   }
 
