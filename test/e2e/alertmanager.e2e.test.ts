@@ -64,7 +64,12 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
-  alertmanager?.kill('SIGTERM')
+  // Alertmanager writes its data files as it stops: its directory is removed once it has exited.
+  if (alertmanager && alertmanager.exitCode === null && alertmanager.signalCode === null) {
+    const exited = new Promise((r) => alertmanager!.once('exit', r))
+    alertmanager.kill('SIGTERM')
+    await exited
+  }
   if (dir) rmSync(dir, { recursive: true, force: true })
   await t?.close()
 })
