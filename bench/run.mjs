@@ -5,7 +5,7 @@
 // Needs the local stack (`npx sluice stack up`) and `npm run build`; installs wrk (Debian) and the
 // Kafka tools jar (Maven Central) when missing.
 //
-//   node bench/run.mjs [--runs 3] [--smoke] [--only events,impressions,freshness,webhooks,latency,lifecycle,experiments,admin,rss,cluster] [--profile]
+//   node bench/run.mjs [--runs 3] [--smoke] [--bin <other build>/bin/sluice.js] [--only events,impressions,freshness,webhooks,latency,lifecycle,experiments,admin,rss,cluster] [--profile]
 //
 // The cluster section starts the local cluster stack (`sluice stack up --cluster`) when it is not up.
 //
@@ -37,6 +37,9 @@ const { values: opts } = parseArgs({
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
     'rss-minutes': { type: 'string', default: '5' },
+    // The Sluice measured: another build's bin/sluice.js (a worktree of an earlier commit, built), to
+    // compare a change with the commit before it in alternating runs.
+    bin: { type: 'string', default: 'bin/sluice.js' },
   },
 })
 const SMOKE = opts.smoke
@@ -91,7 +94,7 @@ async function sluice(roles, extra = {}, shared) {
   const url = `http://127.0.0.1:${port}`
   const state = createRedisState({ url: REDIS, keyPrefix: env.REDIS_KEY_PREFIX })
   const demo = await state.store.bootstrapDemo()
-  const server = await startServe({ ...env, ...extra, SLUICE_PORT: String(port) }, url, ['--roles', roles.join(',')])
+  const server = await startServe({ ...env, ...extra, SLUICE_PORT: String(port) }, url, ['--roles', roles.join(',')], opts.bin)
   return {
     id,
     env,
@@ -276,7 +279,7 @@ function wrk(url, body, seconds, connections) {
 
 // ---- the figures ----
 
-const results = { machine: { cores: (await import('node:os')).cpus().length, node: process.version, date: new Date().toISOString() }, smoke: SMOKE }
+const results = { machine: { cores: (await import('node:os')).cpus().length, node: process.version, date: new Date().toISOString() }, smoke: SMOKE, bin: opts.bin }
 
 async function eventsSection() {
   const section = { bodies: {} }
@@ -602,7 +605,7 @@ async function alertsCaughtUp(url, alerts) {
 async function drainAlerts(s, messages) {
   const port = nextPort++
   const url = `http://127.0.0.1:${port}`
-  const consumer = await startServe({ ...s.env, SLUICE_PORT: String(port) }, url, ['--roles', 'alerts'])
+  const consumer = await startServe({ ...s.env, SLUICE_PORT: String(port) }, url, ['--roles', 'alerts'], opts.bin)
   const t0 = performance.now()
   try {
     await alertsCaughtUp(url, messages * 3)

@@ -32,23 +32,40 @@ export interface RowCodec {
 export class DecodedRows {
   readonly rows = new Map<Table, RowOrigin[]>()
   readonly rejections: RejectionRow[] = []
-  /** The record each row was made from: its raw copy if ClickHouse refuses the row. */
-  readonly records = new Map<RowOrigin, unknown>()
+  /** The record each row was made from, beside it (same index): its raw copy if ClickHouse refuses the row. */
+  private readonly records = new Map<Table, unknown[]>()
+  private count = 0
 
   add<R extends RowOrigin>(table: Table<R>, row: R, record: unknown): void {
     let rows = this.rows.get(table)
-    if (!rows) this.rows.set(table, (rows = []))
+    if (!rows) {
+      this.rows.set(table, (rows = []))
+      this.records.set(table, [])
+    }
     rows.push(row)
-    this.records.set(row, record)
+    this.records.get(table)!.push(record)
+    this.count++
   }
 
   reject(rejection: RejectionRow): void {
     this.rejections.push(rejection)
   }
 
+  /** Rows' indexes, built at the first refusal: most batches never need them. */
+  private indexes?: Map<RowOrigin, number>
+
+  /** The record a row was made from (looked up only for a row ClickHouse refused). */
+  recordOf(table: Table, row: RowOrigin): unknown {
+    if (!this.indexes) {
+      this.indexes = new Map()
+      for (const rows of this.rows.values()) rows.forEach((r, i) => this.indexes!.set(r, i))
+    }
+    return this.records.get(table)?.[this.indexes.get(row) ?? -1]
+  }
+
   /** Rows and rejections so far. */
   get size(): number {
-    return this.records.size + this.rejections.length
+    return this.count + this.rejections.length
   }
 }
 
@@ -165,7 +182,7 @@ export class ClickHouseConsumer {
           intentThrough = last + INTENT_LOOKAHEAD
         }
         const end = this.metrics.insertSeconds.startTimer()
-        const result = await this.insertIsolating(tables, rejections, decoded.records, log)
+        const result = await this.insertIsolating(tables, rejections, decoded, log)
         end()
         return result
       },
@@ -226,14 +243,14 @@ export class ClickHouseConsumer {
    * once more without its raw copy; only if that fails too is it given up (logged with its position,
    * counted).
    */
-  private async insertIsolating(tables: readonly TableRows[], rejections: readonly RejectionRow[], records: ReadonlyMap<RowOrigin, unknown>, log: Logger) {
+  private async insertIsolating(tables: readonly TableRows[], rejections: readonly RejectionRow[], decoded: DecodedRows, log: Logger) {
     const refused: RejectionRow[] = []
     let stored = 0
     for (const { table, rows } of tables) {
       const n = await this.isolate(
         rows,
         (part) => this.sink.insert(table, part),
-        (row, err) => refused.push(this.codec.refused(table, row, `clickhouse refused the row: ${err.message}`.slice(0, MAX_REASON_CHARS), records.get(row))),
+        (row, err) => refused.push(this.codec.refused(table, row, `clickhouse refused the row: ${err.message}`.slice(0, MAX_REASON_CHARS), decoded.recordOf(table, row))),
       )
       if (n > 0) this.metrics.rowsInserted.inc({ table: table.name }, n)
       stored += n

@@ -75,10 +75,10 @@ export function rejectionRow(reason: string, raw: unknown, meta: EnvelopeMeta, s
   return Object.assign(rowOrigin(meta, source), { reason: reason.toWellFormed(), raw: safeJson(raw, MAX_RAW_CHARS) })
 }
 
-// The rows of one message share its offset: its text is made once.
+/** The text of a row's source offset: the rows of one message share it, so it is made once. */
 let lastOffset = -1n
 let lastOffsetText = '-1'
-function offsetText(offset: bigint): string {
+export function offsetText(offset: bigint): string {
   if (offset !== lastOffset) {
     lastOffset = offset
     lastOffsetText = offset.toString()

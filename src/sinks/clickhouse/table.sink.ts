@@ -84,7 +84,7 @@ export class ClickHouseTableSink {
 
   /** Inserts rows, in as many inserts as ClickHouse's limit of partitions per insert needs (see byMonths). */
   async insert<R extends RowOrigin>(table: Table<R>, rows: readonly R[]): Promise<void> {
-    for (const part of byMonths(table, rows)) await this.send(table.name, part, table.columns as readonly (keyof R & string)[], table.dateTimes as readonly (keyof R & string)[])
+    for (const part of byMonths(table, rows)) await this.send(table.name, part, table.columns as readonly (keyof R & string)[], table.dateTimes as readonly (keyof R & string)[], table.shared)
   }
 
   /** Records, before an insert, the last offset it may write (see the consumer_intents table). */
@@ -92,7 +92,7 @@ export class ClickHouseTableSink {
     return this.send(INTENTS, [{ topic, partition, last_offset: lastOffset.toString(), at: Math.floor(Date.now() / 1000) }], INTENT_COLUMNS, ['at'])
   }
 
-  private async send<T extends object>(table: string, rows: readonly T[], columns: readonly (keyof T & string)[], dateTimes: readonly (keyof T & string)[]): Promise<void> {
+  private async send<T extends object>(table: string, rows: readonly T[], columns: readonly (keyof T & string)[], dateTimes: readonly (keyof T & string)[], shared = 0): Promise<void> {
     if (rows.length === 0) return
     await this.settle()
     const busyUntil = Date.now() + QUORUM_TIMEOUT_MS
@@ -101,7 +101,7 @@ export class ClickHouseTableSink {
       try {
         await this.client.insert({
           table: `${this.database}.${table}`,
-          values: tsvStream(rows, columns, dateTimes),
+          values: tsvStream(rows, columns, dateTimes, shared),
           format: 'TabSeparated',
           columns: columns as unknown as [string, ...string[]],
           query_id: queryId,

@@ -27,13 +27,19 @@ export interface Table<R extends RowOrigin = RowOrigin> {
   readonly dateTimes: readonly string[]
   readonly locate: readonly { readonly column: string; readonly match: 'in' | 'range' }[]
   readonly partitionBy: string
+  /** Leading columns the rows of one Kafka message share (their origin up to source_index): encoded once per message. */
+  readonly shared: number
   /** Only a type: the rows the table takes. */
   readonly row?: R
 }
 
-/** A table, its columns checked against its row type. */
+/** The origin columns before source_index: the same for every row of one Kafka message. */
+const SHARED_ORIGIN = ORIGIN_COLUMNS.indexOf('source_index')
+
+/** A table, its columns checked against its row type; every table's columns start with the origin's. */
 function table<R extends RowOrigin>(spec: TableSpec<R>): Table<R> {
-  return spec
+  if (ORIGIN_COLUMNS.some((c, i) => spec.columns[i] !== c)) throw new Error(`table ${spec.name}: its columns must start with the origin columns`)
+  return { ...spec, shared: SHARED_ORIGIN }
 }
 
 /** A table and rows for it. */

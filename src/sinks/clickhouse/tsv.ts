@@ -27,15 +27,30 @@ export function tsvDateTime(seconds: number): string {
   return String(seconds).padStart(10, '0')
 }
 
-/** The rows' given columns, in that order, as a stream of TabSeparated text; dateTimes name the DateTime columns. */
-export function tsvStream<T extends object>(rows: readonly T[], columns: readonly (keyof T & string)[], dateTimes: readonly (keyof T & string)[] = []): Readable {
+/**
+ * The rows' given columns, in that order, as a stream of TabSeparated text; dateTimes name the
+ * DateTime columns. The first `shared` columns are those consecutive rows often repeat (the origin of
+ * the rows of one Kafka message): their text is made once per run of rows with the same values.
+ */
+export function tsvStream<T extends object>(rows: readonly T[], columns: readonly (keyof T & string)[], dateTimes: readonly (keyof T & string)[] = [], shared = 0): Readable {
   const encoders = columns.map((c) => (dateTimes.includes(c) ? (v: TsvValue) => tsvDateTime(v as number) : tsvField))
+  const lead = Math.min(shared, columns.length - 1)
   return Readable.from(
     (function* () {
+      let previous: T | undefined
+      let prefix = ''
       for (let start = 0; start < rows.length; start += ROWS_PER_CHUNK) {
         let text = ''
-        for (const row of rows.slice(start, start + ROWS_PER_CHUNK)) {
-          for (let c = 0; c < columns.length; c++) text += (c > 0 ? '\t' : '') + encoders[c]!(row[columns[c]!] as TsvValue)
+        const end = Math.min(rows.length, start + ROWS_PER_CHUNK)
+        for (let r = start; r < end; r++) {
+          const row = rows[r]!
+          if (previous === undefined || !sameLead(previous, row, columns, lead)) {
+            prefix = ''
+            for (let c = 0; c < lead; c++) prefix += encoders[c]!(row[columns[c]!] as TsvValue) + '\t'
+            previous = row
+          }
+          text += prefix
+          for (let c = lead; c < columns.length; c++) text += (c > lead ? '\t' : '') + encoders[c]!(row[columns[c]!] as TsvValue)
           text += '\n'
         }
         yield text
@@ -43,4 +58,10 @@ export function tsvStream<T extends object>(rows: readonly T[], columns: readonl
     })(),
     { objectMode: false },
   )
+}
+
+/** Whether two rows hold the same values in the first `lead` columns. */
+function sameLead<T extends object>(a: T, b: T, columns: readonly (keyof T & string)[], lead: number): boolean {
+  for (let c = 0; c < lead; c++) if (a[columns[c]!] !== b[columns[c]!]) return false
+  return true
 }

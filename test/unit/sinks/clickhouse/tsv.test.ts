@@ -1,4 +1,5 @@
 import { text } from 'node:stream/consumers'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { processEvent } from '../../../../src/pipeline/events.js'
 import { rejectionRow } from '../../../../src/pipeline/rows.js'
@@ -31,6 +32,25 @@ describe('tsvStream', () => {
     expect(lines[0]).toBe('0000000000\tx\\t0\t\\N')
     expect(lines[2499]).toBe('0000002499\tx\\t2499\t\\N')
     expect(lines[2500]).toBe('')
+  })
+})
+
+describe('tsvStream with shared leading columns', () => {
+  // The origin columns of a message's rows are encoded once per run of equal values: the text must be
+  // what encoding every field of every row gives, whatever the rows repeat or not, escapes included.
+  const field = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('\\', '\t', '\n', '\r', '\0', '\\N', 'a\tb'), fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.constant(null))
+  const origin = fc.record({ a: field, b: field, t: fc.integer({ min: 0, max: 2 ** 32 - 1 }) })
+  const rows = fc
+    .tuple(fc.array(origin, { minLength: 1, maxLength: 4 }), fc.array(fc.tuple(fc.nat(), field, field), { maxLength: 2500 }))
+    .map(([origins, own]) => own.map(([o, x, y], i) => ({ ...origins[o % origins.length]!, i, x, y })))
+  it('gives the text of encoding every field', async () => {
+    await fc.assert(
+      fc.asyncProperty(rows, fc.integer({ min: 0, max: 6 }), async (rs, shared) => {
+        const columns = ['a', 'b', 't', 'i', 'x', 'y'] as const
+        expect(await text(tsvStream(rs, columns, ['t'], shared))).toBe(await text(tsvStream(rs, columns, ['t'])))
+      }),
+      { numRuns: 150 },
+    )
   })
 })
 
