@@ -65,3 +65,48 @@ it('sends each message’s payload as received, but only the last 20 of an integ
   await run(refused)
   expect(refused.calls[1]![0]!.sample).toBeUndefined()
 })
+
+it('writes a large batch in chunks, in order: a chunk is sent only once the one before is stored, and renders while it is written', async () => {
+  const refusal = new AppError('SINK_REFUSED_DATA', 'redis: WRONGTYPE', false)
+  const events: string[] = []
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  // The first chunk's write is held until the second chunk has been rendered (its integration read).
+  let reads = 0
+  const counting = {
+    byId: (id: string) => {
+      if (++reads === 501) {
+        events.push('second chunk rendering')
+        release()
+      }
+      return Promise.resolve({ id, mapping } as unknown as IntegrationRecord)
+    },
+  } as unknown as IntegrationStore
+  const sink = new ScriptedSink([
+    (ms) => ms.map((_, i): WriteResult => (i === 7 ? refusal : i < 7 ? 'written' : 'blocked')),
+    (ms) => ms.map((): WriteResult => 'written'),
+    (ms) => ms.map((): WriteResult => 'written'),
+    (ms) => ms.map((): WriteResult => 'written'),
+  ])
+  const write = sink.write.bind(sink)
+  sink.write = async (messages) => {
+    events.push(`write from ${messages[0]!.offset}`)
+    const answer = await write(messages)
+    if (sink.calls.length === 1) await held
+    return answer
+  }
+  const metrics = createMetrics()
+  // Every integration read misses the cache (refresh 0): one read per message.
+  const consumer = new AlertsConsumer(new IntegrationCache(counting, 0), sink as unknown as RedisAlertSink, metrics, createLogger('silent'))
+  await consumer.handle(batchOf(1200), { signal: new AbortController().signal })
+  // The refused message's chunk is settled (a rejection in its place, the rest written) before the next chunk is sent.
+  expect(sink.calls.map((c) => [Number(c[0]!.offset), Number(c.at(-1)!.offset)])).toEqual([
+    [0, 499],
+    [7, 499],
+    [500, 999],
+    [1000, 1199],
+  ])
+  expect(events.indexOf('second chunk rendering')).toBeLessThan(events.indexOf('write from 500'))
+  expect(sink.calls[1]![0]!.rejections[0]!.reason).toMatch(/^redis refused/)
+  expect(await metrics.registry.getSingleMetricAsString('sluice_alerts_stored_total')).toMatch(/ 1199$/m)
+})
