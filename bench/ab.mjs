@@ -21,6 +21,7 @@ if (!opts.base) throw new Error('--base <dir of the earlier build> is required')
 /** The figures compared: a path in bench/results/latest.json and how it is shown. */
 const FIGURES = [
   ['events.clickhouseInsert.median', 'raw ClickHouse inserts, rows/s'],
+  ['events.clickhousePreEncoded.median', 'pre-encoded ClickHouse inserts, rows/s'],
   ['events.bodies.500.endToEnd.median', 'events end to end, bodies of 500, events/s'],
   ['events.bodies.500.cpuUsPerEvent.median', 'Sluice CPU per event, bodies of 500, µs'],
   ['events.bodies.5000.endToEnd.median', 'events end to end, bodies of 5000, events/s'],

@@ -76,10 +76,78 @@ export function encodeRecordMessages(records: readonly object[], headers: Record
     push(whole)
     return messages
   }
+  // Too large for one message: cut the text as sent between records (not serialized again), unless a record alone is too large.
+  const parts = whole && splitArrayText(whole, maxBytes)
+  if (parts) {
+    for (const part of parts) push(part)
+    return messages
+  }
   const pieces = Math.max(1, Math.ceil(bodyBytes / (maxBytes * 0.75)))
   const step = Math.max(1, Math.ceil(records.length / pieces))
   for (let start = 0; start < records.length; start += step) emit(records.slice(start, start + step), start)
   return messages
+}
+
+const [OPEN, CLOSE, OPEN_OBJECT, CLOSE_OBJECT, COMMA, QUOTE, BACKSLASH] = [0x5b, 0x5d, 0x7b, 0x7d, 0x2c, 0x22, 0x5c]
+
+/**
+ * A JSON array's UTF-8 text (valid JSON, as parsed before) cut between its elements into arrays of at
+ * most maxBytes each, in order; undefined when an element alone does not fit or the text is not an
+ * array. One pass over the bytes: the structural characters are ASCII, which UTF-8 never uses inside
+ * a multi-byte character, so they are found by byte, outside strings.
+ */
+export function splitArrayText(json: Buffer, maxBytes: number): Buffer[] | undefined {
+  let i = 0
+  while (i < json.length && json[i] !== OPEN) i++
+  if (i >= json.length) return undefined
+  // Element boundaries: the offsets of the commas between elements, and of the closing bracket.
+  const ends: number[] = []
+  const first = i + 1
+  let depth = 0
+  let inString = false
+  for (i = first; i < json.length; i++) {
+    const c = json[i]!
+    if (inString) {
+      if (c === BACKSLASH) i++
+      else if (c === QUOTE) inString = false
+    } else if (c === QUOTE) inString = true
+    else if (c === OPEN || c === OPEN_OBJECT) depth++
+    else if (c === CLOSE || c === CLOSE_OBJECT) {
+      if (depth === 0) {
+        ends.push(i)
+        break
+      }
+      depth--
+    } else if (c === COMMA && depth === 0) ends.push(i)
+  }
+  if (ends.length === 0 || json[ends.at(-1)!] !== CLOSE) return undefined
+  const parts: Buffer[] = []
+  // A part is "[" + elements from `start` to the boundary before the next part + "]".
+  let start = first
+  let last = -1
+  const emit = (end: number) => {
+    const part = Buffer.allocUnsafe(end - start + 2)
+    part[0] = OPEN
+    json.copy(part, 1, start, end)
+    part[part.length - 1] = CLOSE
+    parts.push(part)
+  }
+  for (let e = 0; e < ends.length; e++) {
+    const end = ends[e]!
+    if (end - start + 2 <= maxBytes) {
+      last = end
+      continue
+    }
+    // The element ending here does not fit beside the ones before it: they make a part, it starts the next.
+    if (last < 0) return undefined
+    emit(last)
+    start = last + 1
+    last = -1
+    e--
+  }
+  if (last < 0) return undefined
+  emit(last)
+  return parts
 }
 
 /**

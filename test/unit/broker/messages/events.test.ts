@@ -1,6 +1,8 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { EVENT_HEADERS, encodeEventMessages } from '../../../../src/broker/messages/events.js'
 import { RecordTooLargeError } from '../../../../src/broker/messages/records.js'
+import type { OutboundMessage } from '../../../../src/broker/ports.js'
 
 const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: 123, sdkVersion: 'v', requestId: 'req' }
 
@@ -54,5 +56,59 @@ describe('encodeEventMessages', () => {
     const split = encodeEventMessages(big, 50_000, meta, 20_000, JSON.stringify(big))
     expect(split.length).toBeGreaterThan(1)
     expect(split.flatMap((m) => JSON.parse(m.value.toString()) as unknown[])).toEqual(big)
+  })
+})
+
+describe('a body too large for one message, cut between its records as sent', () => {
+  // Strings full of what the cut must not be fooled by: brackets, braces, commas, quotes and
+  // backslashes inside strings, escapes, multi-byte characters and surrogate pairs.
+  const tricky = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('[', ']', '{', '}', ',', '"', '\\', '\\"', '"]', '\\\\"', 'é', '😀', '\u2028', '\\u0022'))
+  const { value } = fc.letrec<{ value: unknown }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      tricky,
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(tricky, tie('value'), { maxKeys: 4 }),
+    ),
+  }))
+  const records = fc.array(fc.dictionary(tricky, value, { minKeys: 1, maxKeys: 4 }), { minLength: 1, maxLength: 60 })
+  const spacing = fc.constantFrom(undefined, 1, '\t')
+
+  it('gives the records of the records path, in order, as the text had them, each message within the limit', () => {
+    fc.assert(
+      fc.property(records, spacing, fc.integer({ min: 64, max: 4096 }), (rs, space, max) => {
+        const text = JSON.stringify(rs, null, space)
+        const expected = JSON.parse(text) as unknown[]
+        let viaRecords: OutboundMessage[] | Error
+        try {
+          viaRecords = encodeEventMessages(rs, text.length, meta, max)
+        } catch (err) {
+          viaRecords = err as Error
+        }
+        if (viaRecords instanceof Error) {
+          // A record too large alone is refused by either path, naming it.
+          expect(() => encodeEventMessages(rs, text.length, meta, max, text)).toThrow(RecordTooLargeError)
+          return
+        }
+        const messages = encodeEventMessages(rs, text.length, meta, max, text)
+        for (const m of messages) expect(m.value.length).toBeLessThanOrEqual(max)
+        expect(messages.flatMap((m) => JSON.parse(m.value.toString()) as unknown[])).toEqual(expected)
+        expect(messages.map((m) => m.headers[EVENT_HEADERS.part])).toEqual(messages.map((_, i) => String(i)))
+      }),
+      { numRuns: 400 },
+    )
+  })
+
+  it('cuts the text itself: no record is serialized again (spacing and number spelling kept)', () => {
+    const text = `[\n  {"eventTypeId": "a", "value": 1.50, "s": "${'x'.repeat(900)}"},\n  {"eventTypeId": "b", "value": 2e0, "s": "${'y'.repeat(900)}"}\n]`
+    const rs = JSON.parse(text) as object[]
+    const messages = encodeEventMessages(rs, text.length, meta, 1500, text)
+    expect(messages.map((m) => m.value.toString())).toEqual([
+      `[\n  {"eventTypeId": "a", "value": 1.50, "s": "${'x'.repeat(900)}"}]`,
+      `[\n  {"eventTypeId": "b", "value": 2e0, "s": "${'y'.repeat(900)}"}\n]`,
+    ])
   })
 })
