@@ -61,15 +61,22 @@ export class AlertsConsumer {
     // A chunk is rendered while Redis writes the one before it; each chunk's writes are sent only
     // once the chunk before is stored (or replaced by rejections), so the batch is written in order.
     let writing: Promise<void> = Promise.resolve()
-    for (let start = 0; start < batch.messages.length; start += MESSAGES_PER_WRITE) {
-      const chunk = batch.messages.slice(start, start + MESSAGES_PER_WRITE)
-      const writes = await retrying(ctx, log, 'reading integrations', () => this.renderAll(batch, chunk, sampled), failed)
+    try {
+      for (let start = 0; start < batch.messages.length; start += MESSAGES_PER_WRITE) {
+        const chunk = batch.messages.slice(start, start + MESSAGES_PER_WRITE)
+        const writes = await retrying(ctx, log, 'reading integrations', () => this.renderAll(batch, chunk, sampled), failed)
+        await writing
+        writing = this.store(writes, ctx, log, failed)
+        // Its failure is thrown where it is awaited (above, or after the loop), not left unhandled while the next chunk renders.
+        writing.catch(() => undefined)
+      }
       await writing
-      writing = this.store(writes, ctx, log, failed)
-      // Its failure is thrown where it is awaited (above, or after the loop), not left unhandled while the next chunk renders.
-      writing.catch(() => undefined)
+    } catch (err) {
+      // Rendering failed (the batch is left: stopping, partition lost) while a chunk may still be
+      // written: the batch ends only once that write has too, so no write of this partition outlives its handler.
+      await writing.catch((e: unknown) => log.warn({ err: e }, 'alert writes of a left batch failed'))
+      throw err
     }
-    await writing
   }
 
   /** Renders messages in order, giving the event loop back every YIELD_AFTER_MS. */

@@ -22,13 +22,18 @@ declare module 'fastify' {
 /** A content-type parser for JSON with the given checks (default: depth 64, finite numbers, well-formed strings). */
 export function jsonBodyParser(options: JsonCheckOptions = {}) {
   return (request: FastifyRequest, body: string | Buffer, done: Done): void => {
-    const text = typeof body === 'string' ? body : body.toString('utf8')
+    const raw = typeof body === 'string' ? body : body.toString('utf8')
+    // A byte order mark is not JSON: secure-json-parse skips it, and so does the text kept (the
+    // consumers' JSON.parse of a published body would refuse it, rejecting every record).
+    const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw
     if (text.trim().length === 0) {
       done(new HttpError('BAD_REQUEST', 'request body is empty; send JSON'))
       return
     }
     let value: unknown
     try {
+      // secure-json-parse would skip a second mark too, which the consumers' JSON.parse refuses.
+      if (text.charCodeAt(0) === 0xfeff) throw new Error('a second byte order mark is not JSON')
       value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' })
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err)

@@ -100,9 +100,11 @@ function jsonText(value: unknown): string {
   }
 }
 
-function parse(text: string | Buffer): { err: Error | null; value?: unknown; calls: number } {
-  const result: { err: Error | null; value?: unknown; calls: number } = { err: null, calls: 0 }
-  parseJsonBody({} as never, text, (err, value) => {
+function parse(text: string | Buffer): { err: Error | null; value?: unknown; calls: number; kept?: string } {
+  const request: { jsonText?: string } = {}
+  const result: { err: Error | null; value?: unknown; calls: number; kept?: string } = { err: null, calls: 0 }
+  parseJsonBody(request as never, text, (err, value) => {
+    result.kept = request.jsonText
     result.calls++
     result.err = err
     result.value = value
@@ -173,12 +175,14 @@ describe('JSON body parser under hostile bodies', () => {
     bodies,
     fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
     bodies.map((text) => Buffer.from(text, 'utf8')),
+    bodies.map((text) => `\uFEFF${text}`),
   )
 
   it('answers once: a clean value within the limits, or a 400 that names the problem', () => {
     fc.assert(
       fc.property(payloads, (text) => {
-        const { err, value, calls } = parse(text)
+        const result = parse(text)
+        const { err, value, calls } = result
         expect(calls).toBe(1)
         if (err) {
           expect(err).toBeInstanceOf(HttpError)
@@ -188,6 +192,8 @@ describe('JSON body parser under hostile bodies', () => {
         } else {
           expect(inspectJson(value)).toBeUndefined()
           expect(JSON.parse(JSON.stringify(value))).toEqual(value)
+          // The text kept is what the edge publishes as sent: the consumers' JSON.parse must read the same value.
+          expect(JSON.parse(result.kept!)).toEqual(value)
         }
       }),
       RUN,

@@ -97,9 +97,10 @@ const [OPEN, CLOSE, OPEN_OBJECT, CLOSE_OBJECT, COMMA, QUOTE, BACKSLASH] = [0x5b,
  * a multi-byte character, so they are found by byte, outside strings.
  */
 export function splitArrayText(json: Buffer, maxBytes: number): Buffer[] | undefined {
-  let i = 0
-  while (i < json.length && json[i] !== OPEN) i++
-  if (i >= json.length) return undefined
+  // A byte order mark, then JSON whitespace, then the array's bracket: anything else is not an array.
+  let i = json[0] === 0xef && json[1] === 0xbb && json[2] === 0xbf ? 3 : 0
+  while (json[i] === 0x20 || json[i] === 0x09 || json[i] === 0x0a || json[i] === 0x0d) i++
+  if (json[i] !== OPEN) return undefined
   // Element boundaries: the offsets of the commas between elements, and of the closing bracket.
   const ends: number[] = []
   const first = i + 1

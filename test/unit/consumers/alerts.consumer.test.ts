@@ -110,3 +110,32 @@ it('writes a large batch in chunks, in order: a chunk is sent only once the one 
   expect(sink.calls[1]![0]!.rejections[0]!.reason).toMatch(/^redis refused/)
   expect(await metrics.registry.getSingleMetricAsString('sluice_alerts_stored_total')).toMatch(/ 1199$/m)
 })
+
+it('leaves a batch (partition lost while rendering) only once the chunk being written is written', async () => {
+  const controller = new AbortController()
+  let reads = 0
+  const failing = {
+    byId: (id: string) => {
+      if (++reads === 501) {
+        // The partition is lost while the second chunk renders, and Redis is away for its integration.
+        controller.abort(new Error('partition lost'))
+        return Promise.reject(new Error('connection is closed'))
+      }
+      return Promise.resolve({ id, mapping } as unknown as IntegrationRecord)
+    },
+  } as unknown as IntegrationStore
+  let writeDone = false
+  const sink = {
+    write: async (messages: readonly MessageWrite[]) => {
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      writeDone = true
+      return messages.map((): WriteResult => 'written')
+    },
+  }
+  const consumer = new AlertsConsumer(new IntegrationCache(failing, 0), sink as unknown as RedisAlertSink, createMetrics(), createLogger('silent'))
+  const outcome = await consumer.handle(batchOf(1000), { signal: controller.signal }).then(
+    () => 'resolved',
+    (err: Error) => `${err.message}; first chunk written: ${writeDone}`,
+  )
+  expect(outcome).toBe('partition lost; first chunk written: true')
+})

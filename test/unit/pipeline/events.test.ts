@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { normalizeTimestamp, processEvent } from '../../../src/pipeline/events.js'
-import { MAX_RAW_CHARS, MAX_TIMESTAMP_MS } from '../../../src/pipeline/rows.js'
+import { MAX_RAW_CHARS, MAX_TIMESTAMP_MS, ORIGIN_COLUMNS, rowOrigin } from '../../../src/pipeline/rows.js'
 
 const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: 1_700_000_000_999, sdkVersion: 'nodejs-10', requestId: 'req' }
 const source = { topic: 'events', partition: 2, offset: 41n, index: 3 }
@@ -114,6 +114,22 @@ describe('records that once broke the consumer', () => {
     if (!out.ok) {
       expect(out.rejection.raw.length).toBe(MAX_RAW_CHARS)
       expect(out.rejection.raw.isWellFormed()).toBe(true)
+    }
+  })
+})
+
+describe('an event row', () => {
+  it('has the origin columns rowOrigin gives (spelled out in the row, for one allocation per row)', () => {
+    for (const [m, source] of [
+      [
+        { ...meta, receivedAtMs: 1_700_000_000_999, part: 3 },
+        { topic: 'events', partition: 2, offset: 2n ** 63n - 1n, index: 499 },
+      ],
+      [meta, { topic: 't', partition: 0, offset: 0n, index: 0 }],
+    ] as const) {
+      const outcome = processEvent({ eventTypeId: 'click', trafficTypeName: 'user', key: 'k', timestamp: 1_700_000_000_000 }, m, source)
+      expect(outcome.ok).toBe(true)
+      if (outcome.ok) expect(Object.fromEntries(ORIGIN_COLUMNS.map((c) => [c, outcome.row[c]]))).toEqual(rowOrigin(m, source))
     }
   })
 })

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { EVENT_HEADERS, encodeEventMessages } from '../../../../src/broker/messages/events.js'
-import { RecordTooLargeError } from '../../../../src/broker/messages/records.js'
+import { RecordTooLargeError, splitArrayText } from '../../../../src/broker/messages/records.js'
 import type { OutboundMessage } from '../../../../src/broker/ports.js'
 
 const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: 123, sdkVersion: 'v', requestId: 'req' }
@@ -110,5 +110,14 @@ describe('a body too large for one message, cut between its records as sent', ()
       `[\n  {"eventTypeId": "a", "value": 1.50, "s": "${'x'.repeat(900)}"}]`,
       `[\n  {"eventTypeId": "b", "value": 2e0, "s": "${'y'.repeat(900)}"}\n]`,
     ])
+  })
+})
+
+describe('splitArrayText', () => {
+  it('cuts only an array (after a byte order mark and whitespace), and nothing else', () => {
+    expect(splitArrayText(Buffer.from('\uFEFF \n[1,2]'), 4)?.map(String)).toEqual(['[1]', '[2]'])
+    expect(splitArrayText(Buffer.from('{"a":[1,2]}'), 8)).toBeUndefined()
+    expect(splitArrayText(Buffer.from('"[1,2]"'), 4)).toBeUndefined()
+    expect(splitArrayText(Buffer.from('[123,4]'), 4)).toBeUndefined()
   })
 })
