@@ -6,7 +6,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { Logger } from '../shared/logger.js'
 import type { Metrics } from '../shared/metrics.js'
 import { REPLAY_HEADER, type BatchContext, type InboundBatch, type InboundMessage } from '../broker/ports.js'
-import { ALERT_HEADERS, decodeAlertMessage } from '../broker/messages/alerts.js'
+import { decodeAlertMessage } from '../broker/messages/alerts.js'
 import { renderAlerts, type NormalizedAlert } from '../pipeline/alerts/render.js'
 import type { AlertRejection, MessageWrite, RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
 import { AppError, fromRedis, messageOf } from '../shared/errors.js'
@@ -19,8 +19,6 @@ const MAX_REJECTED_PAYLOAD_CHARS = 256 * 1024
 const MAX_REASON_CHARS = 8 * 1024
 /** Rendering gives the event loop back after this much work (the HTTP edge may share the process). */
 const YIELD_AFTER_MS = 10
-/** Messages rendered before their writes are sent (five script calls): the next ones render while Redis writes them. */
-const MESSAGES_PER_WRITE = 500
 
 /** Integration records by id, each re-read from Redis after refreshMs: mapping changes apply within seconds. */
 export class IntegrationCache {
@@ -57,45 +55,25 @@ export class AlertsConsumer {
   readonly handle = async (batch: InboundBatch, ctx: BatchContext): Promise<void> => {
     const log = this.log.child({ partition: batch.partition })
     const failed = (err: AppError) => this.metrics.sinkErrors.inc({ sink: 'redis', kind: err.retriable ? 'retriable' : 'data' })
-    const sampled = sampledOffsets(batch.messages)
-    // A chunk is rendered while Redis writes the one before it; each chunk's writes are sent only
-    // once the chunk before is stored (or replaced by rejections), so the batch is written in order.
-    let writing: Promise<void> = Promise.resolve()
-    try {
-      for (let start = 0; start < batch.messages.length; start += MESSAGES_PER_WRITE) {
-        const chunk = batch.messages.slice(start, start + MESSAGES_PER_WRITE)
-        const writes = await retrying(ctx, log, 'reading integrations', () => this.renderAll(batch, chunk, sampled), failed)
-        await writing
-        writing = this.store(writes, ctx, log, failed)
-        // Its failure is thrown where it is awaited (above, or after the loop), not left unhandled while the next chunk renders.
-        writing.catch(() => undefined)
-      }
-      await writing
-    } catch (err) {
-      // Rendering failed (the batch is left: stopping, partition lost) while a chunk may still be
-      // written: the batch ends only once that write has too, so no write of this partition outlives its handler.
-      await writing.catch((e: unknown) => log.warn({ err: e }, 'alert writes of a left batch failed'))
-      throw err
-    }
-  }
-
-  /** Renders messages in order, giving the event loop back every YIELD_AFTER_MS. */
-  private async renderAll(batch: InboundBatch, messages: readonly InboundMessage[], sampled: ReadonlySet<bigint>): Promise<MessageWrite[]> {
-    const out: MessageWrite[] = []
-    let slice = performance.now()
-    for (const message of messages) {
-      out.push(await this.render(batch, message, sampled.has(message.offset)))
-      if (performance.now() - slice > YIELD_AFTER_MS) {
-        await yieldToLoop()
-        slice = performance.now()
-      }
-    }
-    return out
-  }
-
-  /** Writes rendered messages (retrying outages), and counts what was new. */
-  private async store(writes: readonly MessageWrite[], ctx: BatchContext, log: Logger, failed: (err: AppError) => void): Promise<void> {
-    const written = await retrying(ctx, log, 'writing alert streams', () => this.writeIsolating(writes, log), failed)
+    const writes = await retrying(
+      ctx,
+      log,
+      'reading integrations',
+      async () => {
+        const out: MessageWrite[] = []
+        let slice = performance.now()
+        for (const message of batch.messages) {
+          out.push(await this.render(batch, message))
+          if (performance.now() - slice > YIELD_AFTER_MS) {
+            await yieldToLoop()
+            slice = performance.now()
+          }
+        }
+        return out
+      },
+      failed,
+    )
+    const written = await retrying(ctx, log, 'writing alert streams', () => this.writeIsolating(lastSamples(writes), log), failed)
     const fresh = writes.filter((w) => written.has(w))
     this.metrics.alertsStored.inc(fresh.reduce((n, w) => n + w.alerts.length, 0))
     this.metrics.alertsRejected.inc(fresh.reduce((n, w) => n + w.rejections.length, 0))
@@ -149,7 +127,7 @@ export class AlertsConsumer {
   }
 
   /** One message's alerts and (at most one) rejection entry. Throws only when Redis cannot be read. */
-  private async render(batch: InboundBatch, message: InboundMessage, keepSample: boolean): Promise<MessageWrite> {
+  private async render(batch: InboundBatch, message: InboundMessage): Promise<MessageWrite> {
     const position = { topic: batch.topic, partition: batch.partition, offset: message.offset }
     let decoded
     try {
@@ -175,7 +153,7 @@ export class AlertsConsumer {
       return reject([`payload could not be rendered: ${messageOf(err)}`])
     }
     // Kept among the integration's recent payloads whatever the mapping makes of it (the editor starts from them).
-    const sample = keepSample ? sampleOf(meta.requestId, meta.receivedAtMs, payloadJson) : undefined
+    const sample = sampleOf(meta.requestId, meta.receivedAtMs, payloadJson)
     try {
       const outcomes = await renderAlerts(integration.mapping, payload, { integrationId: integration.id, requestId: meta.requestId, receivedAtMs: meta.receivedAtMs })
       const alerts: NormalizedAlert[] = []
@@ -208,19 +186,17 @@ export class AlertsConsumer {
   }
 }
 
-/** The messages whose payload is kept among their integration's recent payloads: its last PAYLOAD_SAMPLES.count in the batch (Redis keeps no more). */
-function sampledOffsets(messages: readonly InboundMessage[]): Set<bigint> {
+/** The writes with samples only on the last PAYLOAD_SAMPLES.count messages of each integration: Redis keeps no more. */
+function lastSamples(writes: MessageWrite[]): MessageWrite[] {
   const kept = new Map<string, number>()
-  const offsets = new Set<bigint>()
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!
-    const integration = m.headers[ALERT_HEADERS.integration] ?? ''
-    const n = kept.get(integration) ?? 0
-    if (n >= PAYLOAD_SAMPLES.count) continue
-    kept.set(integration, n + 1)
-    offsets.add(m.offset)
+  for (let i = writes.length - 1; i >= 0; i--) {
+    const w = writes[i]!
+    if (w.sample === undefined) continue
+    const n = kept.get(w.integrationId) ?? 0
+    if (n >= PAYLOAD_SAMPLES.count) writes[i] = { ...w, sample: undefined }
+    else kept.set(w.integrationId, n + 1)
   }
-  return offsets
+  return writes
 }
 
 /** The payload as one of the integration's recent payloads: its JSON text as received (checked by the edge), or null above the size kept. */
