@@ -201,19 +201,25 @@ const RAW_ROWS = {
   },
 }
 
-/** Raw @clickhouse/client inserts of the rows the consumer inserts for the same records, 10,000 per insert. */
-async function clickhouseInsertRate(rowsTotal, inFlight, table = EVENTS) {
+/**
+ * Raw @clickhouse/client inserts of the rows the consumer inserts for the same records, 10,000 per
+ * insert, in the consumer's own format (TabSeparated, its encoder): encoded for each insert (the bound
+ * the consumer could reach), or once beforehand (preEncoded: the server's own limit, no encoding on the clock).
+ */
+async function clickhouseInsertRate(rowsTotal, inFlight, table = EVENTS, preEncoded = false) {
   const ch = createClient({ url: CLICKHOUSE, max_open_connections: inFlight })
   const db = `bench_raw_${randomBytes(3).toString('hex')}`
   await migrate(ch, { database: db }, createLogger('silent'))
   const rows = RAW_ROWS[table.name]()
+  const encode = () => tsvStream(rows, table.columns, table.dateTimes)
+  const body = preEncoded ? Buffer.from((await encode().toArray()).join('')) : undefined
   const inserts = Math.ceil(rowsTotal / rows.length)
   const t0 = performance.now()
   let next = 0
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
-      // In the consumer's own format (TabSeparated, its encoder): the bound it could reach.
-      while (next++ < inserts) await ch.insert({ table: `${db}.${table.name}`, values: tsvStream(rows, table.columns, table.dateTimes), format: 'TabSeparated', columns: [...table.columns] })
+      while (next++ < inserts)
+        await ch.insert({ table: `${db}.${table.name}`, values: body ? Readable.from([body], { objectMode: false }) : encode(), format: 'TabSeparated', columns: [...table.columns] })
     }),
   )
   const seconds = (performance.now() - t0) / 1000
@@ -222,30 +228,9 @@ async function clickhouseInsertRate(rowsTotal, inFlight, table = EVENTS) {
   return (inserts * rows.length) / seconds
 }
 
-/**
- * The server's own limit: the same rows as clickhouseInsertRate, encoded once beforehand, inserted as
- * ready TabSeparated text (10,000 rows per insert): what ClickHouse takes with no encoding on the clock.
- */
-async function clickhousePreEncodedRate(rowsTotal, inFlight, table = EVENTS) {
-  const ch = createClient({ url: CLICKHOUSE, max_open_connections: inFlight })
-  const db = `bench_raw_${randomBytes(3).toString('hex')}`
-  await migrate(ch, { database: db }, createLogger('silent'))
-  const chunks = await tsvStream(RAW_ROWS[table.name](), table.columns, table.dateTimes).toArray()
-  const body = Buffer.from(chunks.join(''))
-  const rows = 10_000
-  const inserts = Math.ceil(rowsTotal / rows)
-  const t0 = performance.now()
-  let next = 0
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next++ < inserts) await ch.insert({ table: `${db}.${table.name}`, values: Readable.from([body], { objectMode: false }), format: 'TabSeparated', columns: [...table.columns] })
-    }),
-  )
-  const seconds = (performance.now() - t0) / 1000
-  await ch.command({ query: `DROP DATABASE IF EXISTS ${db}` })
-  await ch.close()
-  return (inserts * rows) / seconds
-}
+/** A ClickHouse bound over the runs: each run the better of 1 and 3 inserts in flight. */
+const insertBound = async (rowsTotal, table, preEncoded = false) =>
+  spread(await repeat(async () => Math.max(await clickhouseInsertRate(rowsTotal, 1, table, preEncoded), await clickhouseInsertRate(rowsTotal, 3, table, preEncoded))))
 
 /** kafka-producer-perf-test (org.apache.kafka.tools.ProducerPerformance) from the Kafka jars: messages of `recordBytes`, acks=all. */
 function kafkaProducerRate(records, recordBytes) {
@@ -310,9 +295,9 @@ const results = { machine: { cores: (await import('node:os')).cpus().length, nod
 async function eventsSection() {
   const section = { bodies: {} }
   const rowsForBound = SMOKE ? 20_000 : 300_000
-  section.clickhouseInsert = spread(await repeat(async () => Math.max(await clickhouseInsertRate(rowsForBound, 1), await clickhouseInsertRate(rowsForBound, 3))))
+  section.clickhouseInsert = await insertBound(rowsForBound, EVENTS)
   say(`raw ClickHouse inserts: ${Math.round(section.clickhouseInsert.median)} rows/s`)
-  section.clickhousePreEncoded = spread(await repeat(async () => Math.max(await clickhousePreEncodedRate(rowsForBound, 1), await clickhousePreEncodedRate(rowsForBound, 3))))
+  section.clickhousePreEncoded = await insertBound(rowsForBound, EVENTS, true)
   say(`pre-encoded ClickHouse inserts: ${Math.round(section.clickhousePreEncoded.median)} rows/s`)
   const s = await sluice(['edge', 'admin', 'events', 'alerts'])
   const ch = createClient({ url: CLICKHOUSE })
@@ -435,7 +420,7 @@ async function clusterSection() {
 async function impressionsSection() {
   const section = {}
   const rowsForBound = SMOKE ? 20_000 : 300_000
-  section.clickhouseInsert = spread(await repeat(async () => Math.max(await clickhouseInsertRate(rowsForBound, 1, IMPRESSIONS), await clickhouseInsertRate(rowsForBound, 3, IMPRESSIONS))))
+  section.clickhouseInsert = await insertBound(rowsForBound, IMPRESSIONS)
   say(`raw ClickHouse inserts of impressions: ${Math.round(section.clickhouseInsert.median)} rows/s`)
   const s = await sluice(['edge', 'admin', 'events', 'alerts'])
   const ch = createClient({ url: CLICKHOUSE })

@@ -34,7 +34,6 @@ export class DecodedRows {
   readonly rejections: RejectionRow[] = []
   /** The record each row was made from, beside it (same index): its raw copy if ClickHouse refuses the row. */
   private readonly records = new Map<Table, unknown[]>()
-  private count = 0
 
   add<R extends RowOrigin>(table: Table<R>, row: R, record: unknown): void {
     let rows = this.rows.get(table)
@@ -44,7 +43,6 @@ export class DecodedRows {
     }
     rows.push(row)
     this.records.get(table)!.push(record)
-    this.count++
   }
 
   reject(rejection: RejectionRow): void {
@@ -65,7 +63,9 @@ export class DecodedRows {
 
   /** Rows and rejections so far. */
   get size(): number {
-    return this.count + this.rejections.length
+    let rows = 0
+    for (const r of this.rows.values()) rows += r.length
+    return rows + this.rejections.length
   }
 }
 

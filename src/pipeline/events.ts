@@ -1,7 +1,7 @@
 // Validation and normalization of tracking events. Pure: records in, rows or rejections out.
 import { readFileSync } from 'node:fs'
 import { Ajv, type ErrorObject } from 'ajv'
-import { loneSurrogate, MAX_TIMESTAMP_MS, offsetText, rejectionRow, type EnvelopeMeta, type RejectionRow, type RowOrigin, type SourcePosition } from './rows.js'
+import { loneSurrogate, MAX_TIMESTAMP_MS, rejectionRow, rowOrigin, type EnvelopeMeta, type RejectionRow, type RowOrigin, type SourcePosition } from './rows.js'
 
 const eventSchema = JSON.parse(readFileSync(new URL('../../schemas/event.json', import.meta.url), 'utf8')) as { properties: { eventTypeId: { pattern: string } } }
 const validateEvent = new Ajv({ allErrors: false, strict: true, strictTypes: false }).compile(eventSchema)
@@ -72,29 +72,17 @@ function toRow(record: unknown, meta: EnvelopeMeta, source: SourcePosition, reje
     if (!name.isWellFormed()) return reject(loneSurrogate(`properties name ${JSON.stringify(name.toWellFormed().slice(0, 64))}`))
     if (typeof value === 'string' && !value.isWellFormed()) return reject(loneSurrogate(`properties.${name}`))
   }
-  // One literal of every column (the origin's spelled out): one allocation per row, where adding the
-  // event's columns to rowOrigin's object took a second one and most of the row's GC.
-  const row: EventRow = {
-    environment_id: meta.environmentId,
-    account_id: meta.accountId,
-    received_at: Math.floor(meta.receivedAtMs / 1000),
-    received_at_ms: meta.receivedAtMs,
-    sdk_version: meta.sdkVersion,
-    request_id: meta.requestId,
-    request_part: meta.part ?? 0,
-    source_topic: source.topic,
-    source_partition: source.partition,
-    source_offset: offsetText(source.offset),
-    source_index: source.index,
-    traffic_type: r.trafficTypeName,
-    event_type: r.eventTypeId,
-    key: r.key,
-    timestamp: Math.floor(ts.ms / 1000),
-    timestamp_ms: ts.ms,
-    timestamp_raw: ts.raw,
-    value: r.value ?? null,
-    properties: JSON.stringify(properties),
-  }
+  // The event's columns set on rowOrigin's object, not added with Object.assign (whose source object
+  // and copy made a row about six times slower to build) nor a spread (about nine times).
+  const row = rowOrigin(meta, source) as EventRow
+  row.traffic_type = r.trafficTypeName
+  row.event_type = r.eventTypeId
+  row.key = r.key
+  row.timestamp = Math.floor(ts.ms / 1000)
+  row.timestamp_ms = ts.ms
+  row.timestamp_raw = ts.raw
+  row.value = r.value ?? null
+  row.properties = JSON.stringify(properties)
   return { ok: true, row }
 }
 

@@ -78,7 +78,7 @@ export function rejectionRow(reason: string, raw: unknown, meta: EnvelopeMeta, s
 /** The text of a row's source offset: the rows of one message share it, so it is made once. */
 let lastOffset = -1n
 let lastOffsetText = '-1'
-export function offsetText(offset: bigint): string {
+function offsetText(offset: bigint): string {
   if (offset !== lastOffset) {
     lastOffset = offset
     lastOffsetText = offset.toString()

@@ -125,7 +125,7 @@ export function splitArrayText(json: Buffer, maxBytes: number): Buffer[] | undef
   const parts: Buffer[] = []
   // A part is "[" + elements from `start` to the boundary before the next part + "]".
   let start = first
-  let last = -1
+  let last = -1 // the end of the last element that fits in the part being filled
   const emit = (end: number) => {
     const part = Buffer.allocUnsafe(end - start + 2)
     part[0] = OPEN
@@ -133,20 +133,16 @@ export function splitArrayText(json: Buffer, maxBytes: number): Buffer[] | undef
     part[part.length - 1] = CLOSE
     parts.push(part)
   }
-  for (let e = 0; e < ends.length; e++) {
-    const end = ends[e]!
-    if (end - start + 2 <= maxBytes) {
-      last = end
-      continue
+  for (const end of ends) {
+    if (end - start + 2 > maxBytes) {
+      // The element ending here does not fit beside the ones before it: they make a part, it starts the next.
+      if (last < 0) return undefined
+      emit(last)
+      start = last + 1
+      if (end - start + 2 > maxBytes) return undefined
     }
-    // The element ending here does not fit beside the ones before it: they make a part, it starts the next.
-    if (last < 0) return undefined
-    emit(last)
-    start = last + 1
-    last = -1
-    e--
+    last = end
   }
-  if (last < 0) return undefined
   emit(last)
   return parts
 }
