@@ -119,7 +119,7 @@ describe('records that once broke the consumer', () => {
 })
 
 describe('an event row', () => {
-  it('has the origin columns rowOrigin gives (spelled out in the row, for one allocation per row)', () => {
+  it('has the origin columns rowOrigin gives (its own columns set on the object rowOrigin makes)', () => {
     for (const [m, source] of [
       [
         { ...meta, receivedAtMs: 1_700_000_000_999, part: 3 },
