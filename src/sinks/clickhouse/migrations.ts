@@ -283,13 +283,17 @@ function alreadyThere(err: unknown): boolean {
  * cluster every statement runs ON CLUSTER (distributed DDL, queued in ZooKeeper), and the record of
  * applied migrations is itself replicated to every server, so a process migrating through any of
  * them sees what was applied.
+ *
+ * Several processes may migrate one database at once (consumers scaled out on a first deploy): the
+ * statements are idempotent, and the record is a MergeTree, which takes their inserts side by side.
  */
 export async function migrate(client: ClickHouseClient, target: SchemaTarget, log: Logger): Promise<void> {
   const { database: db, cluster } = target
   const onCluster = cluster ? ` ON CLUSTER ${cluster}` : ''
   await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}${onCluster}` })
-  const engine = cluster ? `ReplicatedMergeTree('/clickhouse/sluice/${db}/schema_migrations', '{shard}-{replica}') ORDER BY version` : 'TinyLog'
-  await client.command({ query: `CREATE TABLE IF NOT EXISTS ${db}.schema_migrations${onCluster} (version UInt32, name String, applied_at DateTime) ENGINE = ${engine}` })
+  if (!cluster) await retireTinyLogRecord(client, db, log)
+  const engine = cluster ? `ReplicatedMergeTree('/clickhouse/sluice/${db}/schema_migrations', '{shard}-{replica}')` : 'MergeTree()'
+  await client.command({ query: `CREATE TABLE IF NOT EXISTS ${db}.schema_migrations${onCluster} (version UInt32, name String, applied_at DateTime) ENGINE = ${engine} ORDER BY version` })
   const result = await client.query({ query: `SELECT version FROM ${db}.schema_migrations`, format: 'JSONEachRow' })
   const applied = new Set((await result.json<{ version: number }>()).map((r) => Number(r.version)))
   for (const migration of MIGRATIONS) {
@@ -314,6 +318,29 @@ export async function migrate(client: ClickHouseClient, target: SchemaTarget, lo
 }
 
 /**
+ * Databases made before were recorded in a TinyLog, which ClickHouse 18.16 corrupts when two
+ * processes insert at once ("File not found: .../tmp_sizes.json": a process then failed to start).
+ * Such a record is renamed away (kept as `schema_migrations_tinylog`); migrate() then makes the
+ * MergeTree one and runs every migration again, which changes nothing (its statements are idempotent)
+ * and records each. Of processes renaming at once, one wins; the others' failures are of no matter.
+ */
+async function retireTinyLogRecord(client: ClickHouseClient, db: string, log: Logger): Promise<void> {
+  if ((await engineOf(client, db, 'schema_migrations')) !== 'TinyLog') return
+  try {
+    await client.command({ query: `RENAME TABLE ${db}.schema_migrations TO ${db}.schema_migrations_tinylog` })
+    log.info({ database: db }, 'clickhouse migration record moved from TinyLog to MergeTree (the old one kept as schema_migrations_tinylog); migrations are checked again')
+  } catch (err) {
+    if ((await engineOf(client, db, 'schema_migrations')) === 'TinyLog') throw err
+  }
+}
+
+async function engineOf(client: ClickHouseClient, db: string, table: string): Promise<string | undefined> {
+  // No query parameters: ClickHouse 18.16 has none (the database name is checked when the config is read).
+  const result = await client.query({ query: `SELECT engine FROM system.tables WHERE database = '${db}' AND name = '${table}'`, format: 'JSONEachRow' })
+  return (await result.json<{ engine: string }>())[0]?.engine
+}
+
+/**
  * The cluster as the servers describe it (`system.clusters`), checked before anything is written.
  * Inserts wait for every replica of the shard (insert_quorum): a read with sequential consistency
  * only checks that a replica has the last quorum insert, so with fewer than every replica a replica
@@ -331,10 +358,8 @@ export async function clusterShape(client: ClickHouseClient, cluster: string): P
 
 /** Refuses a database made for the other layout: a single server's tables used as a cluster's, or the reverse. */
 async function checkLayout(client: ClickHouseClient, { database, cluster }: SchemaTarget): Promise<void> {
-  const result = await client.query({ query: `SELECT engine FROM system.tables WHERE database = '${database}' AND name = 'events'`, format: 'JSONEachRow' })
-  const [row] = await result.json<{ engine: string }>()
-  const distributed = row?.engine === 'Distributed'
-  if (cluster && !distributed)
-    throw new Error(`CLICKHOUSE_CLUSTER=${cluster} but ${database}.events is a ${row?.engine ?? 'missing'} table (made for one server): use another database for the cluster`)
+  const engine = await engineOf(client, database, 'events')
+  const distributed = engine === 'Distributed'
+  if (cluster && !distributed) throw new Error(`CLICKHOUSE_CLUSTER=${cluster} but ${database}.events is a ${engine ?? 'missing'} table (made for one server): use another database for the cluster`)
   if (!cluster && distributed) throw new Error(`${database}.events is a Distributed table (made for a cluster): set CLICKHOUSE_CLUSTER`)
 }
