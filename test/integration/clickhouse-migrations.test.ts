@@ -40,7 +40,7 @@ it(`${PROCESSES} processes migrating one new database at once all start, and eve
   for (let round = 0; round < 8; round++) {
     const db = newDatabase()
     const results = await Promise.allSettled(clients.map((c) => migrate(c, { database: db }, log)))
-    expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([])
+    expect(results.filter((r) => r.status === 'rejected').map((r) => String(r.reason))).toEqual([])
     expect([...(await recorded(db))].sort((a, b) => a - b)).toEqual(ALL)
     expect(await engine(db, 'events')).toBe('MergeTree')
   }
@@ -57,13 +57,15 @@ it('moves a TinyLog record of before to a MergeTree one, with processes migratin
   const columns = await rows<{ table: string; name: string; type: string }>(`SELECT table, name, type FROM system.columns WHERE database = '${db}' ORDER BY table, name`)
 
   const results = await Promise.allSettled(clients.map((c) => migrate(c, { database: db }, log)))
-  expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([])
+  expect(results.filter((r) => r.status === 'rejected').map((r) => String(r.reason))).toEqual([])
   expect(await engine(db, 'schema_migrations')).toBe('MergeTree')
   expect(await engine(db, 'schema_migrations_tinylog')).toBe('TinyLog')
   expect([...(await recorded(db))].sort((a, b) => a - b)).toEqual(ALL)
   expect([...(await recorded(db, 'schema_migrations_tinylog'))].sort((a, b) => a - b)).toEqual(ALL)
   // Only the record changed: every other table has the columns it had, and its rows.
-  const after = await rows<{ table: string; name: string; type: string }>(`SELECT table, name, type FROM system.columns WHERE database = '${db}' AND table != 'schema_migrations_tinylog' ORDER BY table, name`)
+  const after = await rows<{ table: string; name: string; type: string }>(
+    `SELECT table, name, type FROM system.columns WHERE database = '${db}' AND table != 'schema_migrations_tinylog' ORDER BY table, name`,
+  )
   expect(after).toEqual(columns)
   expect(await rows(`SELECT event_type FROM ${db}.events`)).toEqual([{ event_type: 'kept' }])
 
