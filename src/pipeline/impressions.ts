@@ -192,18 +192,22 @@ function impressionRow(impression: unknown, flag: string, meta: SdkMeta, sdk: Sd
     properties = JSON.stringify(i.properties)
     if (properties.length > MAX_PROPERTIES_CHARS) return `properties must be at most ${MAX_PROPERTIES_CHARS} characters as JSON`
   }
-  return Object.assign(rowOrigin(meta, at), sdk, {
-    flag,
-    key: i.k,
-    bucketing_key: i.b ?? '',
-    treatment: i.t,
-    label: i.r ?? '',
-    change_number: i.c ?? 0,
-    time: Math.floor(i.m / 1000),
-    time_ms: i.m,
-    previous_time_ms: i.pt ?? 0,
-    properties,
-  })
+  // The impression's columns set on rowOrigin's object (see rowOrigin for why).
+  const row = rowOrigin(meta, at) as ImpressionRow
+  row.impressions_mode = sdk.impressions_mode
+  row.machine_ip = sdk.machine_ip
+  row.machine_name = sdk.machine_name
+  row.flag = flag
+  row.key = i.k
+  row.bucketing_key = i.b ?? ''
+  row.treatment = i.t
+  row.label = i.r ?? ''
+  row.change_number = i.c ?? 0
+  row.time = Math.floor(i.m / 1000)
+  row.time_ms = i.m
+  row.previous_time_ms = i.pt ?? 0
+  row.properties = properties
+  return row
 }
 
 /** A unique-keys entry: one name (f or k) and a list of the other (ks or fs), a row per pair. */

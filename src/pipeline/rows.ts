@@ -86,7 +86,11 @@ function offsetText(offset: bigint): string {
   return lastOffsetText
 }
 
-/** A new row's origin columns. NOTE: add the record's own columns with Object.assign, not a spread (a spread made a row about 9x slower). */
+/**
+ * A new row's origin columns. NOTE: on hot paths (events, impressions) set the record's own columns
+ * on this object one by one: Object.assign's source object and copy made a row about six times
+ * slower to build, a spread about nine times. Rarer rows use Object.assign.
+ */
 export function rowOrigin(meta: EnvelopeMeta, source: SourcePosition): RowOrigin {
   return {
     environment_id: meta.environmentId,
