@@ -12,9 +12,10 @@ let t: TestEnv
 let edge: RunningService
 let key: string
 const consumers: { child: ChildProcess; log: string; stderr: string }[] = []
-const JOINED = /"partitions":\[([\d,]*)\][^\n]*joined the consumer group/g
+// A process of the events role also consumes impressions: only the events group's joins count here.
+const JOINED = /"group":"[^"]*\.events-clickhouse","partitions":\[([\d,]*)\][^\n]*joined the consumer group/g
 
-/** The partitions a consumer process took when it last joined the group ('' before it joined). */
+/** The partitions a consumer process took when it last joined the events group ('' before it joined). */
 const lastHeld = (c: { log: string }) => [...c.log.matchAll(JOINED)].pop()?.[1] ?? ''
 
 /** What each consumer process did, for a failure message: its exit, its joins, its last warnings and errors, its stderr. */
@@ -22,7 +23,9 @@ function consumerReport(): string {
   return consumers
     .map((c, i) => {
       const lines = c.log.split('\n').filter(Boolean)
-      const joins = lines.filter((l) => l.includes('joined the consumer group')).map((l) => `${l.match(/"time":"([^"]+)"/)?.[1]} [${lastHeld({ log: l })}]`)
+      const joins = lines
+        .filter((l) => l.includes('joined the consumer group'))
+        .map((l) => `${l.match(/"time":"([^"]+)"/)?.[1]} ${l.match(/"group":"[^"]*\.(\w+)-/)?.[1]} [${l.match(/"partitions":\[([\d,]*)\]/)?.[1]}]`)
       const warnings = lines.filter((l) => /"level":(4|5|6)\d/.test(l)).slice(-5)
       return [
         `consumer ${i}: pid ${c.child.pid}, exit ${c.child.exitCode ?? c.child.signalCode ?? 'none'}, ${lines.length} log lines`,
@@ -36,11 +39,16 @@ function consumerReport(): string {
     .join('\n')
 }
 
-/** Waits until the consumer group is as check() wants it; a timeout says what each process did. */
-function groupSettles(what: string, check: () => boolean, timeoutMs: number): Promise<unknown> {
-  return waitFor(what, async () => (check() ? true : undefined), timeoutMs).catch((err: Error) => {
+/** The wait's outcome; if it fails, its error also says what each consumer process did. */
+function reporting<T>(wait: Promise<T>): Promise<T> {
+  return wait.catch((err: Error) => {
     throw new Error(`${err.message}\n${consumerReport()}`)
   })
+}
+
+/** Waits until the consumer group is as check() wants it. */
+function groupSettles(what: string, check: () => boolean, timeoutMs: number): Promise<unknown> {
+  return reporting(waitFor(what, async () => (check() ? true : undefined), timeoutMs))
 }
 
 beforeAll(async () => {
@@ -66,12 +74,12 @@ afterAll(async () => {
 
 it('two consumers take over the partitions of a third killed with SIGKILL, and store every event once', async () => {
   const load = steadyLoad(edge.url, key, { workers: 4, perRequest: 500, pauseMs: 50 })
-  await waitFor('events flowing', async () => ((await t.count('events')) > 20_000 ? true : undefined), 60_000)
+  await reporting(waitFor('events flowing', async () => ((await t.count('events')) > 20_000 ? true : undefined), 60_000))
   const victim = consumers[1]!
   victim.child.kill('SIGKILL')
   await new Promise((r) => setTimeout(r, 15_000))
   const result = await load.stop()
-  const { total } = await expectStoredExactlyOnce(t, result, 90_000)
+  const { total } = await reporting(expectStoredExactlyOnce(t, result, 90_000))
   console.log(`scale-out: ${total} events from ${result.accepted.size} requests stored exactly once after one of three consumers was killed`)
   // The survivors were never restarted, and share all six partitions between them once the group has
   // settled (a survivor whose session lapsed on the busy machine rejoins by itself first).

@@ -75,3 +75,15 @@ it('moves a TinyLog record of before to a MergeTree one, with processes migratin
   expect(await engine(db, 'schema_migrations_tinylog')).toBe('TinyLog')
   expect((await rows<{ n: string }>(`SELECT count() AS n FROM system.tables WHERE database = '${db}' AND name LIKE 'schema_migrations%'`))[0]!.n).toBe('2')
 })
+
+it('refuses to start, saying why, when a TinyLog record is back and the old one was never dropped (a downgrade and upgrade again)', async () => {
+  const db = newDatabase()
+  await migrate(clients[0]!, { database: db }, log)
+  await clients[0]!.command({ query: `CREATE TABLE ${db}.schema_migrations_tinylog (version UInt32, name String, applied_at DateTime) ENGINE = TinyLog` })
+  await clients[0]!.command({ query: `DROP TABLE ${db}.schema_migrations` })
+  await clients[0]!.command({ query: `CREATE TABLE ${db}.schema_migrations (version UInt32, name String, applied_at DateTime) ENGINE = TinyLog` })
+  await expect(migrate(clients[0]!, { database: db }, log)).rejects.toThrow(`${db}.schema_migrations is a TinyLog (made by an earlier release) and could not be renamed to schema_migrations_tinylog`)
+  await clients[0]!.command({ query: `DROP TABLE ${db}.schema_migrations_tinylog` })
+  await migrate(clients[0]!, { database: db }, log)
+  expect(await engine(db, 'schema_migrations')).toBe('MergeTree')
+})

@@ -330,7 +330,10 @@ async function retireTinyLogRecord(client: ClickHouseClient, db: string, log: Lo
     await client.command({ query: `RENAME TABLE ${db}.schema_migrations TO ${db}.schema_migrations_tinylog` })
     log.info({ database: db }, 'clickhouse migration record moved from TinyLog to MergeTree (the old one kept as schema_migrations_tinylog); migrations are checked again')
   } catch (err) {
-    if ((await engineOf(client, db, 'schema_migrations')) === 'TinyLog') throw err
+    // Still a TinyLog: not another process's rename, but a failure of this one (such as a
+    // schema_migrations_tinylog left by an earlier move, after a downgrade: drop it, then start again).
+    if ((await engineOf(client, db, 'schema_migrations')) === 'TinyLog')
+      throw new Error(`${db}.schema_migrations is a TinyLog (made by an earlier release) and could not be renamed to schema_migrations_tinylog: ${(err as Error).message}`)
   }
 }
 
