@@ -337,7 +337,8 @@ async function retireTinyLogRecord(client: ClickHouseClient, db: string, log: Lo
   }
 }
 
-async function engineOf(client: ClickHouseClient, db: string, table: string): Promise<string | undefined> {
+/** The engine of db.table, or undefined if there is no such table. */
+export async function engineOf(client: ClickHouseClient, db: string, table: string): Promise<string | undefined> {
   // No query parameters: ClickHouse 18.16 has none (the database name is checked when the config is read).
   const result = await client.query({ query: `SELECT engine FROM system.tables WHERE database = '${db}' AND name = '${table}'`, format: 'JSONEachRow' })
   return (await result.json<{ engine: string }>())[0]?.engine
