@@ -1,9 +1,10 @@
 // The analysis queries' way to ClickHouse: read-only (readonly=2, so a query can only read, whatever
 // its text), bounded in time and memory, rows as JSONEachRow. Anything ClickHouse or the network
 // throws is an AppError: retriable (503 to an HTTP caller) for an unreachable, slow or overloaded
-// server or a table not created yet; our own bug otherwise.
+// server or a table not created yet; SINK_REFUSED_QUERY (500, its log naming the code and the query)
+// for a statement the server refuses, which is a bug of Sluice's SQL for that release.
 import type { ClickHouseClient } from '@clickhouse/client'
-import { AppError, clickhouseCode, fromClickHouse, messageOf } from '../shared/errors.js'
+import { AppError, clickhouseCode, fromClickHouse } from '../shared/errors.js'
 import { bind, type Query } from './sql.js'
 
 export interface AnalysisLimits {
@@ -14,8 +15,7 @@ export interface AnalysisLimits {
 export type QueryRunner = (query: Query) => Promise<Record<string, unknown>[]>
 
 const UNKNOWN_TABLE = 60
-const UNKNOWN_IDENTIFIER = 47
-const SYNTAX_ERROR = 62
+const UNKNOWN_DATABASE = 81
 const TIMEOUT_EXCEEDED = 159
 const MEMORY_LIMIT_EXCEEDED = 241
 
@@ -42,7 +42,8 @@ export function clickhouseRunner(client: ClickHouseClient, limits: AnalysisLimit
       if ((err as Error | null)?.name === 'AbortError' || (err as Error | null)?.name === 'TimeoutError')
         throw new AppError('SINK_UNAVAILABLE', `clickhouse did not answer within ${limits.timeoutMs + 2000} ms`, true, { cause: err })
       const code = clickhouseCode(err)
-      if (code === UNKNOWN_TABLE) throw new AppError('SINK_UNAVAILABLE', 'clickhouse has no impressions or events tables yet (a process of the events role creates them)', true, { cause: err })
+      if (code === UNKNOWN_TABLE || code === UNKNOWN_DATABASE)
+        throw new AppError('SINK_UNAVAILABLE', 'clickhouse has no impressions or events tables yet (a process of the events role creates them)', true, { cause: err })
       if (code === TIMEOUT_EXCEEDED || code === MEMORY_LIMIT_EXCEEDED)
         throw new AppError(
           'SINK_UNAVAILABLE',
@@ -50,9 +51,8 @@ export function clickhouseRunner(client: ClickHouseClient, limits: AnalysisLimit
           true,
           { cause: err },
         )
-      // A query ClickHouse cannot parse or run is a bug of its builder: a 500, never retried.
-      if (code === SYNTAX_ERROR || code === UNKNOWN_IDENTIFIER) throw new Error(`experiment query refused by clickhouse: ${messageOf(err)}`, { cause: err })
-      throw fromClickHouse(err)
+      // An outage is retriable (503); a query ClickHouse refuses is a bug of its builder (500, never retried).
+      throw fromClickHouse(err, query.purpose)
     }
   }
 }

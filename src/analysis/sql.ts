@@ -13,6 +13,8 @@ export interface Query {
   /** SQL with `{name:Type}` placeholders. */
   readonly text: string
   readonly params: Readonly<Record<string, ParamValue>>
+  /** What the query is for, in logs and errors ("the experiment results query"). */
+  readonly purpose: string
 }
 
 /** Collects parameters under generated names while a builder writes its text. */
@@ -45,8 +47,8 @@ export class Params {
     return `(${values.map((v) => this.string(v)).join(', ')})`
   }
 
-  query(text: string): Query {
-    return { text, params: { ...this.values } }
+  query(purpose: string, text: string): Query {
+    return { text, params: { ...this.values }, purpose }
   }
 }
 

@@ -12,6 +12,7 @@ import { SpoolingIntake } from '../edge/spool/intake.js'
 import type { Logger } from '../shared/logger.js'
 import { createMetrics, type Metrics } from '../shared/metrics.js'
 import { ClickHouseTableSink, type SinkCluster } from '../sinks/clickhouse/table.sink.js'
+import { probeCapabilities, type ClickHouseCapabilities } from '../sinks/clickhouse/capabilities.js'
 import { clusterShape, migrate } from '../sinks/clickhouse/migrations.js'
 import { createExperimentService, type ExperimentService } from '../services/experiments.js'
 import { MetricService } from '../services/metrics.js'
@@ -31,6 +32,8 @@ export class Container {
   private readonly made = new Map<string, unknown>()
   /** The ClickHouse cluster written to (CLICKHOUSE_CLUSTER), as prepare() found it. */
   private sinkCluster?: SinkCluster
+  /** What the ClickHouse server can do, as prepare() found it. */
+  private clickhouseCapabilities?: ClickHouseCapabilities
   /** The alerts sink's own connections, when it waits for replicas. */
   private alertSinkRedis?: RedisClient
 
@@ -110,8 +113,10 @@ export class Container {
   /** The ClickHouse writer of every consumer of SDK data (events, impressions). */
   get tableSink(): ClickHouseTableSink {
     return this.one('tableSink', 'clickhouse', () => {
-      if (this.config.clickhouse.cluster && !this.sinkCluster) throw new Error('the ClickHouse cluster is not known yet: prepare() first')
-      return new ClickHouseTableSink(this.clickhouse, this.config.clickhouse.database, this.sinkCluster)
+      const { database, cluster } = this.config.clickhouse
+      const capabilities = this.clickhouseCapabilities
+      if (!capabilities || (cluster && !this.sinkCluster)) throw new Error('the ClickHouse server is not known yet: prepare() first')
+      return new ClickHouseTableSink(this.clickhouse, { database, capabilities, cluster: this.sinkCluster })
     })
   }
 
@@ -150,6 +155,8 @@ export class Container {
     if (this.needs.has('redis')) await this.redis.connect()
     if (this.needs.has('clickhouse')) {
       const { database, cluster } = this.config.clickhouse
+      this.clickhouseCapabilities = await probeCapabilities(this.clickhouse)
+      this.log.info({ version: this.clickhouseCapabilities.version }, 'clickhouse server')
       if (cluster) this.sinkCluster = await clusterShape(this.clickhouse, cluster)
       await migrate(this.clickhouse, { database, cluster }, this.log)
     }

@@ -91,7 +91,10 @@ class MemoryConsumer implements Consumer {
         if (from >= log.length || !this.running) continue
         const messages = log.slice(from)
         try {
-          await this.options.handler({ topic: this.options.topic, partition, messages, highWatermark: BigInt(log.length) }, { signal: this.controller.signal })
+          await this.options.handler(
+            { topic: this.options.topic, partition, messages, highWatermark: BigInt(log.length) },
+            { signal: this.controller.signal, blocked: (reason) => (this.blockedBy = reason) },
+          )
           this.committed[partition] = from + messages.length
           delivered = true
         } catch (err) {
@@ -113,8 +116,11 @@ class MemoryConsumer implements Consumer {
     await this.loop
   }
 
+  /** Why the batch in progress cannot go on (BatchContext.blocked). */
+  private blockedBy: string | undefined
+
   health(): ConsumerHealth {
     const lag = this.partitions.reduce((n, log, p) => n + log.length - this.committed[p]!, 0)
-    return { lag, stalled: false, detail: `lag ${lag}` }
+    return { lag, stalled: this.blockedBy !== undefined, detail: this.blockedBy ?? `lag ${lag}` }
   }
 }

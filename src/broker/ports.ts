@@ -48,6 +48,12 @@ export interface BatchContext {
    * heartbeat going while the handler runs, however long a sink takes.
    */
   readonly signal: AbortSignal
+  /**
+   * Says that the batch cannot go on until something outside Sluice's data changes (a statement the
+   * sink refuses: a permission, a release that does not take Sluice's SQL), with why; `undefined`
+   * once it goes on. The consumer reports itself stalled with that reason meanwhile (/readyz, metric).
+   */
+  readonly blocked?: (reason: string | undefined) => void
 }
 
 /**

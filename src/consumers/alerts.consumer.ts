@@ -9,7 +9,7 @@ import { REPLAY_HEADER, type BatchContext, type InboundBatch, type InboundMessag
 import { decodeAlertMessage } from '../broker/messages/alerts.js'
 import { renderAlerts, type NormalizedAlert } from '../pipeline/alerts/render.js'
 import type { AlertRejection, MessageWrite, RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
-import { AppError, fromRedis, messageOf } from '../shared/errors.js'
+import { AppError, failureKind, fromRedis, messageOf } from '../shared/errors.js'
 import { safeJson } from '../shared/json-checks.js'
 import { PAYLOAD_SAMPLES } from '../state/redis/alert-streams.js'
 import type { IntegrationRecord, IntegrationStore } from '../state/redis/integrations.js'
@@ -54,7 +54,7 @@ export class AlertsConsumer {
 
   readonly handle = async (batch: InboundBatch, ctx: BatchContext): Promise<void> => {
     const log = this.log.child({ partition: batch.partition })
-    const failed = (err: AppError) => this.metrics.sinkErrors.inc({ sink: 'redis', kind: err.retriable ? 'retriable' : 'data' })
+    const failed = (err: AppError) => this.metrics.sinkErrors.inc({ sink: 'redis', kind: failureKind(err) })
     const writes = await retrying(
       ctx,
       log,

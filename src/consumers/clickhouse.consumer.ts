@@ -12,7 +12,7 @@ import type { Metrics } from '../shared/metrics.js'
 import { REPLAY_HEADER, type BatchContext, type InboundBatch, type InboundMessage } from '../broker/ports.js'
 import { identityOf } from '../broker/messages/records.js'
 import type { MessageIdentity, RejectionRow, RowOrigin, SourcePosition } from '../pipeline/rows.js'
-import { AppError } from '../shared/errors.js'
+import { AppError, failureKind } from '../shared/errors.js'
 import type { ClickHouseTableSink } from '../sinks/clickhouse/table.sink.js'
 import type { Table, TableRows } from '../sinks/clickhouse/tables.js'
 import { retrying } from './retry.js'
@@ -134,7 +134,7 @@ export class ClickHouseConsumer {
   private async store(batch: InboundBatch, ctx: BatchContext): Promise<void> {
     const { topic, partition, messages } = batch
     const log = this.log.child({ partition })
-    const failed = (err: AppError) => this.metrics.sinkErrors.inc({ sink: 'clickhouse', kind: err.retriable ? 'retriable' : 'data' })
+    const failed = (err: AppError) => this.metrics.sinkErrors.inc({ sink: 'clickhouse', kind: failureKind(err) })
     const skip = await this.replaysAlreadyStored(batch, ctx, log, failed)
     let decoded = new DecodedRows()
     let from = 0
@@ -182,7 +182,7 @@ export class ClickHouseConsumer {
           intentThrough = last + INTENT_LOOKAHEAD
         }
         const end = this.metrics.insertSeconds.startTimer()
-        const result = await this.insertIsolating(tables, rejections, decoded, log)
+        const result = await this.insertIsolating(batch, tables, rejections, decoded, log)
         end()
         return result
       },
@@ -243,13 +243,16 @@ export class ClickHouseConsumer {
    * once more without its raw copy; only if that fails too is it given up (logged with its position,
    * counted).
    */
-  private async insertIsolating(tables: readonly TableRows[], rejections: readonly RejectionRow[], decoded: DecodedRows, log: Logger) {
+  private async insertIsolating(batch: InboundBatch, tables: readonly TableRows[], rejections: readonly RejectionRow[], decoded: DecodedRows, log: Logger) {
+    const { topic, partition } = batch
+    const none = { table: this.codec.rejections, rows: [] }
     const refused: RejectionRow[] = []
     let stored = 0
     for (const { table, rows } of tables) {
       const n = await this.isolate(
         rows,
         (part) => this.sink.insert(table, part),
+        (part) => this.sink.storedPositions(topic, partition, [{ table, rows: part }], none),
         (row, err) => refused.push(this.codec.refused(table, row, `clickhouse refused the row: ${err.message}`.slice(0, MAX_REASON_CHARS), decoded.recordOf(table, row))),
       )
       if (n > 0) this.metrics.rowsInserted.inc({ table: table.name }, n)
@@ -257,10 +260,11 @@ export class ClickHouseConsumer {
     }
     const retry: RejectionRow[] = []
     const insertRejections = (part: readonly RejectionRow[]) => this.sink.insert(this.codec.rejections, part)
-    let rejected = await this.isolate([...rejections, ...refused], insertRejections, (row, err) => {
+    const storedRejections = (part: readonly RejectionRow[]) => this.sink.storedPositions(topic, partition, [], { table: this.codec.rejections, rows: part })
+    let rejected = await this.isolate([...rejections, ...refused], insertRejections, storedRejections, (row, err) => {
       retry.push({ ...row, reason: `${row.reason}; raw not kept: clickhouse refused it (${err.message.slice(0, 500)})`, raw: '' })
     })
-    rejected += await this.isolate(retry, insertRejections, (row, err) => {
+    rejected += await this.isolate(retry, insertRejections, storedRejections, (row, err) => {
       this.metrics.unstorable.inc({ sink: 'clickhouse' })
       log.error({ err, offset: row.source_offset, index: row.source_index, reason: row.reason }, 'a rejection could not be stored; given up')
     })
@@ -269,21 +273,34 @@ export class ClickHouseConsumer {
     return { rows: stored, rejections: rejected }
   }
 
-  /** Inserts rows, splitting around the ones the sink refuses as data; returns how many were stored. */
-  private async isolate<R>(rows: readonly R[], insert: (rows: readonly R[]) => Promise<void>, onRefused: (row: R, err: AppError) => void): Promise<number> {
+  /**
+   * Inserts rows, splitting around the ones the sink refuses as data; returns how many were stored.
+   * A half is another block than the rows it came from, which ClickHouse cannot recognise as a retry:
+   * it is sent only once a consistent read says that none of the refused rows is stored. Some are on
+   * a cluster whose server reported a replica's failure with a data code: that is an outage, and the
+   * batch is retried whole after the consumer's own read of what is stored.
+   */
+  private async isolate<R extends RowOrigin>(
+    rows: readonly R[],
+    insert: (rows: readonly R[]) => Promise<void>,
+    storedOf: (rows: readonly R[]) => Promise<ReadonlySet<string>>,
+    onRefused: (row: R, err: AppError) => void,
+  ): Promise<number> {
     if (rows.length === 0) return 0
     try {
       await insert(rows)
       return rows.length
     } catch (err) {
-      if (!(err instanceof AppError) || err.retriable) throw err
+      if (!(err instanceof AppError) || err.code !== 'SINK_REFUSED_DATA') throw err
+      const found = (await storedOf(rows)).size
+      if (found > 0) throw new AppError('SINK_UNAVAILABLE', `clickhouse refused rows as data yet stored ${found} of them: not a refusal of the rows (${err.message})`, true, { cause: err })
       this.metrics.sinkErrors.inc({ sink: 'clickhouse', kind: 'data' })
       if (rows.length === 1) {
         onRefused(rows[0]!, err)
         return 0
       }
       const mid = Math.ceil(rows.length / 2)
-      return (await this.isolate(rows.slice(0, mid), insert, onRefused)) + (await this.isolate(rows.slice(mid), insert, onRefused))
+      return (await this.isolate(rows.slice(0, mid), insert, storedOf, onRefused)) + (await this.isolate(rows.slice(mid), insert, storedOf, onRefused))
     }
   }
 }

@@ -2,7 +2,7 @@
 // {statusCode, code, message, requestId}.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { ErrorObject } from 'ajv'
-import { isDependencyUnavailable, Refusal, type FieldProblem, type RefusalCode } from '../shared/errors.js'
+import { AppError, isDependencyUnavailable, Refusal, type FieldProblem, type RefusalCode } from '../shared/errors.js'
 import { Type, type TSchema } from 'typebox'
 import { errorAnswers, fieldProblems, sharedSchema } from './schemas.js'
 
@@ -70,6 +70,9 @@ export class HttpError extends Error {
   }
 }
 
+/** How much of a refused statement's error an answer shows (the log has all of it). */
+const MAX_CAUSE_CHARS = 300
+
 /** Maps Fastify's own errors (body parsing, limits) and ours to the error body; logs the unexpected. */
 export function errorHandler(this: unknown, error: FastifyError | HttpError | Refusal, request: FastifyRequest, reply: FastifyReply): void {
   const http = prepareError(error, request, reply)
@@ -107,6 +110,8 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): HttpErr
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new HttpError('BAD_REQUEST', 'Content-Length does not match the body')
   }
+  // A statement the server refuses is Sluice's fault, not a passing state: named, never "retry later".
+  if (error instanceof AppError && error.code === 'SINK_REFUSED_QUERY') return new HttpError('INTERNAL', `internal error: ${error.message.slice(0, MAX_CAUSE_CHARS)}`)
   if (isDependencyUnavailable(error)) return new HttpError('UNAVAILABLE', 'a service this request needs did not answer in time; nothing was changed or the change is uncertain, retry later')
   if (error.statusCode === 404) return new HttpError('NOT_FOUND', 'no such route')
   if (error.statusCode === 414) return new HttpError('BAD_REQUEST', 'the URL is too long')

@@ -8,6 +8,13 @@ export type AppErrorCode =
   | 'SINK_UNAVAILABLE'
   /** The sink refused the data itself (a parse error, a value out of range): isolate and reject it. */
   | 'SINK_REFUSED_DATA'
+  /**
+   * The sink refused a statement of Sluice's own, not for its data and not for a passing state (a
+   * syntax or name the server does not take, a permission): the same statement fails the same way
+   * until Sluice or the server's configuration changes. Never retried at once; a consumer holds its
+   * batch and says so (log, metric, /readyz), an HTTP caller gets a 500.
+   */
+  | 'SINK_REFUSED_QUERY'
   /** The consumer lost its partitions (evicted, rebalanced): the batch goes back to the group. */
   | 'PARTITION_LOST'
   /** The consumer is stopping: the batch is left for the next owner. */
@@ -72,14 +79,13 @@ export function messageOf(err: unknown): string {
 }
 
 // ClickHouse exception codes that describe the data of an insert, not the server: the same rows
-// fail again wherever and whenever they are sent. Everything else a server says (too many parts,
-// memory, read-only, timeouts, unknown table while an operator fixes it) is waited out.
+// fail again wherever and whenever they are sent.
 const CLICKHOUSE_DATA_CODES = new Set([
   6, // CANNOT_PARSE_TEXT
   25, // CANNOT_PARSE_ESCAPE_SEQUENCE (a lone UTF-16 surrogate in a JSON string)
   26, // CANNOT_PARSE_QUOTED_STRING
   27, // CANNOT_PARSE_INPUT_ASSERTION_FAILED
-  32, // ATTEMPT_TO_READ_AFTER_EOF
+  32, // ATTEMPT_TO_READ_AFTER_EOF (a row cut short; the same code for a connection cut, see NETWORK_TEXT)
   38, // CANNOT_PARSE_DATE
   41, // CANNOT_PARSE_DATETIME
   53, // TYPE_MISMATCH
@@ -95,6 +101,48 @@ const CLICKHOUSE_DATA_CODES = new Set([
   469, // VIOLATED_CONSTRAINT
 ])
 
+// ClickHouse exception codes of a passing state of the server, its network or its cluster: waiting
+// and trying again helps. Any other code is a refusal of the statement itself (SINK_REFUSED_QUERY).
+const CLICKHOUSE_PASSING_CODES = new Set([
+  23, // CANNOT_READ_FROM_ISTREAM
+  24, // CANNOT_WRITE_TO_OSTREAM
+  60, // UNKNOWN_TABLE (not created yet: the events role migrates)
+  81, // UNKNOWN_DATABASE (idem)
+  159, // TIMEOUT_EXCEEDED
+  164, // READONLY (a server or replica in read-only mode)
+  173, // CANNOT_ALLOCATE_MEMORY
+  198, // DNS_ERROR
+  202, // TOO_MANY_SIMULTANEOUS_QUERIES
+  203, // NO_FREE_CONNECTION
+  209, // SOCKET_TIMEOUT
+  210, // NETWORK_ERROR
+  225, // NO_ZOOKEEPER
+  236, // ABORTED
+  241, // MEMORY_LIMIT_EXCEEDED
+  242, // TABLE_IS_READ_ONLY (a replica that lost ZooKeeper)
+  252, // TOO_MANY_PARTS
+  279, // ALL_CONNECTION_TRIES_FAILED
+  285, // TOO_FEW_LIVE_REPLICAS
+  286, // UNSATISFIED_QUORUM_FOR_PREVIOUS_WRITE
+  289, // REPLICA_IS_NOT_IN_QUORUM (a read with sequential consistency on a replica that lacks a quorum insert)
+  319, // UNKNOWN_STATUS_OF_INSERT
+  394, // QUERY_WAS_CANCELLED (the sink's own KILL QUERY of an insert left without an answer)
+  425, // SYSTEM_ERROR
+  439, // CANNOT_SCHEDULE_TASK
+  473, // DEADLOCK_AVOIDED
+  999, // KEEPER_EXCEPTION
+  1000, // POCO_EXCEPTION (18.16: I/O and network failures, such as a connection refused)
+])
+
+const ATTEMPT_TO_READ_AFTER_EOF = 32
+/**
+ * On a cluster, the server that took an insert reports a replica dying under it as "Attempt to read
+ * after eof: while receiving packet from <host:port>" (code 32, the code of a row cut short too).
+ * Such an insert may have been stored by the shard it reached: an outage, never a refusal of its rows.
+ * (Only for code 32: other messages quote the rows themselves, whose text is the sender's.)
+ */
+const NETWORK_EOF = /while (?:receiving packet from|reading from socket|writing to socket)/
+
 /** The exception code in a ClickHouse error: `code` on current servers, the text on 18.16 ("Code: 25, e.displayText() = ..."). */
 export function clickhouseCode(err: unknown): number | undefined {
   const code = (err as { code?: unknown } | null)?.code
@@ -103,15 +151,38 @@ export function clickhouseCode(err: unknown): number | undefined {
   return match ? Number(match[1]) : undefined
 }
 
-/** An AppError for anything a ClickHouse call threw. */
-export function fromClickHouse(err: unknown): AppError {
-  if (err instanceof AppError) return err
+/** What a ClickHouse failure is: the data's fault, a passing state worth waiting out, or a refusal of the statement. */
+export type ClickHouseFailure = 'data' | 'passing' | 'refused'
+
+/**
+ * Classifies a ClickHouse failure. `carriesData`: the statement is an insert of rows, whose data
+ * codes are the rows' fault; in any other statement they are Sluice's (its literals). A failure
+ * without an exception code is the transport's (a refused or cut connection, a timeout): passing.
+ */
+export function clickhouseFailure(err: unknown, carriesData: boolean): ClickHouseFailure {
   const code = clickhouseCode(err)
+  if (code === undefined || CLICKHOUSE_PASSING_CODES.has(code)) return 'passing'
+  if (code === ATTEMPT_TO_READ_AFTER_EOF && NETWORK_EOF.test(messageOf(err))) return 'passing'
+  return carriesData && CLICKHOUSE_DATA_CODES.has(code) ? 'data' : 'refused'
+}
+
+/**
+ * An AppError for anything a ClickHouse call threw. `purpose` names the statement in a refusal's
+ * message (for instance "the experiment results query"), so a log line says what broke.
+ */
+export function fromClickHouse(err: unknown, purpose: string, carriesData = false): AppError {
+  if (err instanceof AppError) return err
   const text = messageOf(err)
     .replace(/, e\.what\(\) = DB::Exception\s*$/s, '')
     .trim()
-  if (code !== undefined && CLICKHOUSE_DATA_CODES.has(code)) return new AppError('SINK_REFUSED_DATA', text, false, { cause: err })
-  return new AppError('SINK_UNAVAILABLE', `clickhouse: ${text}`, true, { cause: err })
+  switch (clickhouseFailure(err, carriesData)) {
+    case 'data':
+      return new AppError('SINK_REFUSED_DATA', text, false, { cause: err })
+    case 'passing':
+      return new AppError('SINK_UNAVAILABLE', `clickhouse: ${text}`, true, { cause: err })
+    case 'refused':
+      return new AppError('SINK_REFUSED_QUERY', `clickhouse refused ${purpose} (code ${clickhouseCode(err)}): ${text}`, false, { cause: err })
+  }
 }
 
 // Redis replies that describe the server's state, not the command: waited out. Any other error reply
@@ -142,6 +213,11 @@ export function fromRedis(err: unknown): AppError {
   if (REDIS_SLOT_FAULT.test(text)) return new AppError('SINK_UNAVAILABLE', `redis: keys of one call are in different cluster slots (a fault in Sluice's key layout): ${text}`, true, { cause: err })
   if ((err as { name?: string } | null)?.name === 'ReplyError' && !isRedisOutage(err)) return new AppError('SINK_REFUSED_DATA', `redis: ${text}`, false, { cause: err })
   return new AppError('SINK_UNAVAILABLE', `redis: ${text}`, true, { cause: err })
+}
+
+/** The sink_errors metric's kind of a failure. */
+export function failureKind(err: AppError): 'retriable' | 'data' | 'refused' {
+  return err.retriable ? 'retriable' : err.code === 'SINK_REFUSED_QUERY' ? 'refused' : 'data'
 }
 
 /** Whether an error says a dependency is away rather than the request being wrong. */

@@ -177,7 +177,7 @@ export function createMetrics({ defaults = true }: { defaults?: boolean } = {}) 
     }),
     sinkErrors: new Counter({
       name: 'sluice_sink_errors_total',
-      help: 'Failed sink calls by sink (clickhouse, redis) and kind: retriable (waited out) or data (the rows were isolated and rejected)',
+      help: 'Failed sink calls by sink (clickhouse, redis) and kind: retriable (waited out), data (the rows were isolated and rejected) or refused (a statement the sink refuses: the partition holds its batch, see /readyz)',
       labelNames: ['sink', 'kind'] as const,
       registers: [registry],
     }),

@@ -7,6 +7,7 @@
 // once in its integration's stream), a request answered otherwise is stored whole or not at all, and
 // the edges answered nothing but 202 or 503.
 import type { ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -119,12 +120,12 @@ afterAll(async () => {
   if (spoolRoot) rmSync(spoolRoot, { recursive: true, force: true })
 })
 
-/** Events, impressions and webhooks on both edges. */
-function loads() {
+/** Events, impressions and webhooks on both edges; every record's key names the run (the test). */
+function loads(run: string) {
   const running: Load[] = []
   const hooks = EDGE_PORTS.map((port) => webhookLoad(`http://127.0.0.1:${port}${webhookPath}`, 50))
   for (const port of EDGE_PORTS) {
-    for (const kind of ['events', 'impressions'] as LoadKind[]) running.push(steadyLoad(`http://127.0.0.1:${port}`, key, { workers: 2, perRequest: 100, pauseMs: 100, kind }))
+    for (const kind of ['events', 'impressions'] as LoadKind[]) running.push(steadyLoad(`http://127.0.0.1:${port}`, key, { workers: 2, perRequest: 100, pauseMs: 100, kind, run }))
   }
   return {
     stop: async () => {
@@ -136,10 +137,13 @@ function loads() {
   }
 }
 
-/** Waits for the alert of every accepted webhook, then checks that no request id is in the integration's stream twice. */
-async function alertsStoredOnce(accepted: readonly string[]): Promise<number> {
+/**
+ * Waits for the alert of every accepted webhook, then checks that no request id is twice among the
+ * integration's stream entries written since the run started (stream ids are times), and says so.
+ */
+async function alertsStoredOnce(name: string, since: number, accepted: readonly string[], statuses: Map<number, number>): Promise<void> {
   const stream = alertStreamKeys(t.config.redis.keyPrefix, true, accountId).integration(integrationId)
-  const requestIds = async () => (await t.redis.xrange(stream, '-', '+')).map(([, f]) => f[f.indexOf('requestId') + 1]!)
+  const requestIds = async () => (await t.redis.xrange(stream, `${since}-0`, '+')).map(([, f]) => f[f.indexOf('requestId') + 1]!)
   await waitFor(
     `${accepted.length} accepted alerts stored`,
     async () => {
@@ -150,37 +154,43 @@ async function alertsStoredOnce(accepted: readonly string[]): Promise<number> {
   )
   await sleep(2000)
   const stored = await requestIds()
-  expect(stored.length, 'alerts stored twice').toBe(new Set(stored).size)
-  return stored.length
+  const twice = stored.length - new Set(stored).size
+  console.log(`${name}: ${accepted.length} accepted webhooks, ${stored.length} alerts written since the run began, ${twice} twice; answers ${JSON.stringify(Object.fromEntries(statuses))}`)
+  expect(twice, 'alerts stored twice').toBe(0)
 }
 
 function merged(results: LoadResult[], kind: LoadKind): LoadResult {
   const mine = results.filter((r) => r.table === kind)
   const statuses = new Map<number, number>()
   for (const r of mine) for (const [s, n] of r.statuses) statuses.set(s, (statuses.get(s) ?? 0) + n)
-  return { accepted: new Map(mine.flatMap((r) => [...r.accepted])), statuses, perRequest: mine[0]!.perRequest, table: kind }
+  return { accepted: new Map(mine.flatMap((r) => [...r.accepted])), statuses, perRequest: mine[0]!.perRequest, table: kind, run: mine[0]!.run }
 }
 
-/** Runs the load around a fault and checks that what was accepted is stored exactly once. */
+/**
+ * Runs the load around a fault and checks that what was accepted is stored exactly once. Each test
+ * is a run of its own (its records' keys name it): it checks its own rows only, so a failure names
+ * the test that broke and no later test inherits it.
+ */
 async function underLoad(name: string, fault: () => Promise<void>, allowed: readonly number[] = [202, 503]): Promise<void> {
+  const run = `run${randomBytes(4).toString('hex')}`
   const since = Date.now()
-  const load = loads()
-  const before = await t.count('events')
-  await waitFor('events flowing', async () => ((await t.count('events')) > before + 2000 ? true : undefined), 60_000)
+  const load = loads(run)
+  const own = `startsWith(key, '${run}-')`
+  await waitFor('events flowing', async () => ((await t.count('events', own)) > 2000 ? true : undefined), 60_000)
   await fault()
   await sleep(5000)
   const { records, webhooks } = await load.stop()
   for (const kind of ['events', 'impressions'] as const) {
     const result = merged(records, kind)
-    const { total, unacknowledgedStored } = await expectStoredExactlyOnce(t, result, 240_000, since)
-    console.log(
-      `${name}: ${total} ${kind} of ${result.accepted.size} accepted requests stored exactly once; answers ${JSON.stringify(Object.fromEntries(result.statuses))}; ${unacknowledgedStored} unacknowledged stored whole`,
+    await expectStoredExactlyOnce(t, result, 240_000, 0, (found) =>
+      console.log(
+        `${name} (${run}): ${found.stored} ${kind} stored for ${result.accepted.size} accepted requests of ${found.total}; ${found.duplicates} stored twice; answers ${JSON.stringify(Object.fromEntries(result.statuses))}; ${found.unacknowledgedStored} unacknowledged stored whole`,
+      ),
     )
     for (const status of result.statuses.keys()) expect(allowed, `${kind}: an edge answered ${status}`).toContain(status)
     expect(result.statuses.get(202) ?? 0).toBeGreaterThan(0)
   }
-  const alerts = await alertsStoredOnce(webhooks.accepted)
-  console.log(`${name}: ${webhooks.accepted.length} accepted webhooks each one alert (stream holds ${alerts}, none twice); answers ${JSON.stringify(Object.fromEntries(webhooks.statuses))}`)
+  await alertsStoredOnce(name, since, webhooks.accepted, webhooks.statuses)
   for (const status of webhooks.statuses.keys()) expect(allowed, `webhooks: an edge answered ${status}`).toContain(status)
   expect(webhooks.accepted.length).toBeGreaterThan(0)
 }
@@ -363,8 +373,8 @@ it('fewer in-sync replicas than min.insync.replicas: the edge spools (never a 20
   const edge = start(['serve', '--roles', 'edge,events'], { ...t.env, ...env, SLUICE_PORT: '19613', SLUICE_SPOOL_DIR: join(spoolRoot, '19613') })
   try {
     await waitFor('the edge on 2-replica topics ready', () => edgeReady(19613), 90_000)
-    const since = Date.now()
-    const load = steadyLoad('http://127.0.0.1:19613', key, { workers: 2, perRequest: 100, pauseMs: 100 })
+    const run = `run${randomBytes(4).toString('hex')}`
+    const load = steadyLoad('http://127.0.0.1:19613', key, { workers: 2, perRequest: 100, pauseMs: 100, run })
     await sleep(3000)
     signal('kafka-3', 'SIGKILL')
     // The leaders drop the killed follower from the in-sync set after replica.lag.time.max.ms (30 s).
@@ -372,8 +382,11 @@ it('fewer in-sync replicas than min.insync.replicas: the edge spools (never a 20
     await startClusterNode(stackConfig, 'kafka-3')
     await sleep(5000)
     const result = await load.stop()
-    const { total } = await expectStoredExactlyOnce(t, result, 240_000, since)
-    console.log(`not enough replicas: ${total} events of ${result.accepted.size} accepted requests stored exactly once; answers ${JSON.stringify(Object.fromEntries(result.statuses))}`)
+    await expectStoredExactlyOnce(t, result, 240_000, 0, (found) =>
+      console.log(
+        `not enough replicas (${run}): ${found.stored} events stored for ${result.accepted.size} accepted requests of ${found.total}; ${found.duplicates} stored twice; answers ${JSON.stringify(Object.fromEntries(result.statuses))}`,
+      ),
+    )
     for (const status of result.statuses.keys()) expect([202, 503], `an edge answered ${status}`).toContain(status)
     expect(edge.log).toMatch(/spooling started/)
     expect(edge.log).toMatch(/NOT_ENOUGH_REPLICAS/)

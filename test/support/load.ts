@@ -15,15 +15,21 @@ export interface LoadResult {
   readonly perRequest: number
   /** The table the records land in. */
   readonly table: LoadKind
+  /** The run the records' keys name (`<run>-user-<n>`), when the load was given one. */
+  readonly run?: string | undefined
 }
 
 export interface Load {
   stop(): Promise<LoadResult>
 }
 
-/** `workers` loops, each posting `perRequest` events then waiting `pauseMs`, until stopped. */
-export function steadyLoad(url: string, key: string, options: { workers?: number; perRequest?: number; pauseMs?: number; kind?: LoadKind } = {}): Load {
-  const { workers = 4, perRequest = 100, pauseMs = 150, kind = 'events' } = options
+/**
+ * `workers` loops, each posting `perRequest` events then waiting `pauseMs`, until stopped. With a
+ * `run`, every record's key starts with it, so the check covers that run's rows only.
+ */
+export function steadyLoad(url: string, key: string, options: { workers?: number; perRequest?: number; pauseMs?: number; kind?: LoadKind; run?: string } = {}): Load {
+  const { workers = 4, perRequest = 100, pauseMs = 150, kind = 'events', run } = options
+  const keyOf = (n: number) => `${run ? `${run}-` : ''}user-${n}`
   const accepted = new Map<string, number>()
   const statuses = new Map<number, number>()
   let running = true
@@ -39,9 +45,9 @@ export function steadyLoad(url: string, key: string, options: { workers?: number
             ? await postEvents(
                 url,
                 key,
-                Array.from({ length: perRequest }, (_, i) => event(first + i)),
+                Array.from({ length: perRequest }, (_, i) => event(first + i, { key: keyOf(first + i) })),
               )
-            : await postImpressions(url, key, impressionGroups(first, perRequest))
+            : await postImpressions(url, key, impressionGroups(first, perRequest, keyOf))
         status = res.status
         if (status === 202) accepted.set(String(res.body['requestId']), perRequest)
       } catch {
@@ -56,17 +62,17 @@ export function steadyLoad(url: string, key: string, options: { workers?: number
     stop: async () => {
       running = false
       await Promise.all(loops)
-      return { accepted, statuses, perRequest, table: kind }
+      return { accepted, statuses, perRequest, table: kind, run }
     },
   }
 }
 
 /** `count` impressions of keys from `first` on, in groups of 25 per flag, as the SDKs send them. */
-export function impressionGroups(first: number, count: number): { f: string; i: object[] }[] {
+export function impressionGroups(first: number, count: number, keyOf = (n: number) => `user-${n}`): { f: string; i: object[] }[] {
   const groups: { f: string; i: object[] }[] = []
   for (let n = 0; n < count; n += 25) {
     const i = Array.from({ length: Math.min(25, count - n) }, (_, j) => ({
-      k: `user-${first + n + j}`,
+      k: keyOf(first + n + j),
       t: (first + n + j) % 2 ? 'on' : 'off',
       m: 1_764_000_000_000 + first + n + j,
       c: 1,
@@ -86,9 +92,23 @@ export async function postImpressions(url: string, key: string, groups: unknown)
   return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> }
 }
 
+/** What the exactly-once check found, each figure from the query its assertion reads. */
+export interface StoredOnce {
+  /** Records of the accepted requests. */
+  readonly total: number
+  /** Rows stored for the accepted requests. */
+  readonly stored: number
+  /** Rows beyond one per source position (0 when nothing is stored twice). */
+  readonly duplicates: number
+  /** Requests answered otherwise (503, no answer) whose records are stored anyway, whole. */
+  readonly unacknowledgedStored: number
+}
+
 /**
  * Waits until every accepted record is stored, then checks: each accepted request has exactly its
- * records, no request (accepted or not) has more, and no source position is stored twice.
+ * records, no request (accepted or not) has more, and no source position is stored twice. With a
+ * run (steadyLoad's option), only that run's rows count; else only requests received from `since`
+ * on, and the positions of the whole table.
  */
 export async function expectStoredExactlyOnce(
   t: TestEnv,
@@ -96,9 +116,12 @@ export async function expectStoredExactlyOnce(
   timeoutMs: number,
   /** Only requests received from then on (epoch ms) count, when earlier tests stored into the same tables. */
   since = 0,
-): Promise<{ total: number; unacknowledgedStored: number }> {
+  /** Told what was found before anything is asserted (a test's summary line). */
+  report?: (found: StoredOnce) => void,
+): Promise<StoredOnce> {
   const total = [...result.accepted.values()].reduce((a, b) => a + b, 0)
   const table = result.table
+  const mine = result.run ? `startsWith(key, '${result.run}-')` : `received_at_ms >= ${since}`
   await waitFor(
     `${total} accepted ${table} stored`,
     async () => {
@@ -109,15 +132,24 @@ export async function expectStoredExactlyOnce(
     timeoutMs,
   )
   await new Promise((r) => setTimeout(r, 2000))
-  const perRequest = await t.query<{ id: string; n: string }>(`SELECT request_id AS id, count() AS n FROM {db}.${table} WHERE received_at_ms >= ${since} GROUP BY request_id`)
+  const perRequest = await t.query<{ id: string; n: string }>(`SELECT request_id AS id, count() AS n FROM {db}.${table} WHERE ${mine} GROUP BY request_id`)
   const stored = new Map(perRequest.map((r) => [r.id, Number(r.n)]))
-  for (const [id, n] of result.accepted) expect(stored.get(id), `request ${id}`).toBe(n)
+  const [u] = await t.query<{ n: string; p: string }>(
+    `SELECT count() AS n, uniqExact(source_topic, source_partition, source_offset, source_index) AS p FROM {db}.${table}${result.run ? ` WHERE ${mine}` : ''}`,
+  )
   // A request answered 503 may still have reached Kafka (its acknowledgement lost): stored whole, never twice.
   const others = [...stored].filter(([id]) => !result.accepted.has(id))
+  const found: StoredOnce = {
+    total,
+    stored: [...result.accepted.keys()].reduce((n, id) => n + (stored.get(id) ?? 0), 0),
+    duplicates: Number(u!.n) - Number(u!.p),
+    unacknowledgedStored: others.length,
+  }
+  report?.(found)
+  for (const [id, n] of result.accepted) expect(stored.get(id), `request ${id}`).toBe(n)
   for (const [id, n] of others) expect(n, `unacknowledged request ${id}`).toBeLessThanOrEqual(result.perRequest)
-  const [u] = await t.query<{ n: string; p: string }>(`SELECT count() AS n, uniqExact(source_topic, source_partition, source_offset, source_index) AS p FROM {db}.${table}`)
-  expect(Number(u!.n)).toBe(Number(u!.p))
-  return { total, unacknowledgedStored: others.length }
+  expect(found.duplicates, 'rows stored twice (at one source position)').toBe(0)
+  return found
 }
 
 /** Numbers the webhook payloads of every load: each is an alert of its own (the same one again would be a repeat, kept out of the streams). */

@@ -1,15 +1,20 @@
 // An in-memory stand-in for the ClickHouse table sink, for unit tests of the ClickHouse consumer: it
 // keeps rows by table; it refuses rows whose key starts with "refused" (as ClickHouse refuses data),
 // rejections whose raw copy holds "refused-twice", and fails the next `outages` inserts as an outage.
+// `storedButRefused`: the next inserts store their rows and still answer with a data code (as a
+// cluster's server reports a replica dying under its insert: "Attempt to read after eof").
+// `refusedQueries`: the next inserts are refused as statements (SINK_REFUSED_QUERY).
 import type { MessageIdentity, RejectionRow, RowOrigin } from '../../src/pipeline/rows.js'
 import { AppError } from '../../src/shared/errors.js'
 import type { ClickHouseTableSink } from '../../src/sinks/clickhouse/table.sink.js'
-import type { Table } from '../../src/sinks/clickhouse/tables.js'
+import type { Table, TableRows } from '../../src/sinks/clickhouse/tables.js'
 
 export class MemorySink {
   readonly tables = new Map<string, RowOrigin[]>()
   inserts = 0
   outages = 0
+  storedButRefused = 0
+  refusedQueries = 0
 
   rows<R extends RowOrigin>(table: Table<R> | string): R[] {
     return (this.tables.get(typeof table === 'string' ? table : table.name) ?? []) as R[]
@@ -23,6 +28,15 @@ export class MemorySink {
         this.outages--
         throw new AppError('SINK_UNAVAILABLE', 'clickhouse: connect ECONNREFUSED', true)
       }
+      if (this.refusedQueries > 0) {
+        this.refusedQueries--
+        throw new AppError('SINK_REFUSED_QUERY', 'clickhouse refused the insert into events (code 497): Not enough privileges', false)
+      }
+      if (this.storedButRefused > 0) {
+        this.storedButRefused--
+        this.tables.set(table.name, [...this.rows(table), ...rows])
+        throw new AppError('SINK_REFUSED_DATA', 'Code: 32, e.displayText() = DB::Exception: Attempt to read after eof: while receiving packet from 127.0.0.1:9204', false)
+      }
       if (rows.some((r) => String((r as unknown as { key?: unknown }).key).startsWith('refused'))) throw new AppError('SINK_REFUSED_DATA', 'Code: 117, Incorrect data', false)
     } else if (rows.some((r) => (r as RejectionRow).raw.includes('refused-twice'))) throw new AppError('SINK_REFUSED_DATA', 'Code: 131, Too large string', false)
     this.tables.set(table.name, [...this.rows(table), ...rows])
@@ -31,8 +45,10 @@ export class MemorySink {
   async intendedThrough() {
     return undefined
   }
-  async storedPositions() {
-    return new Set<string>()
+  async storedPositions(topic: string, partition: number, batch: readonly TableRows[], rejections: TableRows) {
+    const wanted = new Set([...batch.flatMap((b) => b.rows), ...rejections.rows].map(position))
+    const found = [...batch.map((b) => b.table), rejections.table].flatMap((t) => this.rows(t)).filter((r) => r.source_topic === topic && r.source_partition === partition)
+    return new Set(found.map(position).filter((p) => wanted.has(p)))
   }
   async storedParts(tables: readonly Table[], parts: readonly MessageIdentity[]) {
     const wanted = new Set(parts.map((p) => `${p.requestId}:${p.part}`))
@@ -49,3 +65,5 @@ export class MemorySink {
     return this as unknown as ClickHouseTableSink
   }
 }
+
+const position = (r: RowOrigin) => `${r.source_offset}:${r.source_index}`

@@ -85,6 +85,8 @@ export class SupervisedConsumer implements Consumer {
   private outOfGroupSince = Date.now()
   private readonly progress = new Map<number, PartitionProgress>()
   private readonly inflight = new Set<AbortController>()
+  /** Partitions whose batch said it cannot go on, and why (BatchContext.blocked). */
+  private readonly blocked = new Map<number, string>()
   private readonly log: Logger
 
   constructor(
@@ -121,9 +123,11 @@ export class SupervisedConsumer implements Consumer {
       if (p.lag > 0 && now - p.movedAt > stallMs && this.assigned?.has(partition)) stuck.push(partition)
     }
     const outOfGroup = this.assigned === undefined && now - this.outOfGroupSince > stallMs && lag > 0
-    const stalled = stuck.length > 0 || outOfGroup
-    const detail =
-      stuck.length > 0
+    const [blocked] = this.blocked
+    const stalled = stuck.length > 0 || outOfGroup || blocked !== undefined
+    const detail = blocked
+      ? `partition ${blocked[0]} holds its batch: ${blocked[1]}`
+      : stuck.length > 0
         ? `no progress for over ${stallMs / 1000} s on partitions ${stuck.join(', ')} (lag ${lag})`
         : outOfGroup
           ? `not in the consumer group for over ${stallMs / 1000} s (lag ${lag})`
@@ -236,7 +240,12 @@ export class SupervisedConsumer implements Consumer {
         value: m.value ?? Buffer.alloc(0),
         headers: decodeHeaders(m.headers),
       }))
-      await this.options.handler({ topic: batch.topic, partition: batch.partition, messages, highWatermark: BigInt(batch.highWatermark) }, { signal: controller.signal })
+      const blocked = (reason: string | undefined) => {
+        if (reason === undefined) this.blocked.delete(batch.partition)
+        else this.blocked.set(batch.partition, reason)
+        this.updateStalled()
+      }
+      await this.options.handler({ topic: batch.topic, partition: batch.partition, messages, highWatermark: BigInt(batch.highWatermark) }, { signal: controller.signal, blocked })
       // The work is durable; a member that lost the partition must not commit (it would be refused).
       if (lost) throw controller.signal.reason
       const next = BigInt(batch.lastOffset()) + 1n
@@ -252,6 +261,7 @@ export class SupervisedConsumer implements Consumer {
     } finally {
       clearInterval(timer)
       this.inflight.delete(controller)
+      if (this.blocked.delete(batch.partition)) this.updateStalled()
     }
   }
 

@@ -208,6 +208,12 @@ export interface SchemaTarget {
  * still remembered, however many other partitions inserted in between.
  */
 const DEDUPLICATION_WINDOW = 10_000
+/**
+ * And for how long (seconds): 7 days, 18.16's default. Current releases remember a block for an hour
+ * only (the default from 25.10), after which a retry of an insert that reached a replica before an
+ * outage would be stored twice; set in the DDL so every release keeps the same window.
+ */
+const DEDUPLICATION_WINDOW_SECONDS = 7 * 24 * 3600
 
 /** Where the shards of a cluster's tables keep their replication state in ZooKeeper (Keeper). */
 export const ZOOKEEPER_TABLES = '/clickhouse/tables'
@@ -243,7 +249,7 @@ export function render(statement: Statement, { database: db, cluster }: SchemaTa
   const [, kind, args] = /^(\w+)\((.*)\)$/.exec(t.engine)!
   const replicated = `Replicated${kind}('${zooKeeperPath(db, t.name)}', '{replica}'${args ? `, ${args}` : ''})`
   return [
-    `CREATE TABLE IF NOT EXISTS ${db}.${local} ON CLUSTER ${cluster} (${t.columns}) ENGINE = ${replicated}\n${layout}\nSETTINGS replicated_deduplication_window = ${DEDUPLICATION_WINDOW}`,
+    `CREATE TABLE IF NOT EXISTS ${db}.${local} ON CLUSTER ${cluster} (${t.columns}) ENGINE = ${replicated}\n${layout}\nSETTINGS replicated_deduplication_window = ${DEDUPLICATION_WINDOW}, replicated_deduplication_window_seconds = ${DEDUPLICATION_WINDOW_SECONDS}`,
     distributed(db, cluster, t.name, t.shardBy, t.columns),
   ]
 }
@@ -273,9 +279,11 @@ const ALREADY_THERE = new Set([15, 44])
 /** Whether a statement failed only because another process applied it first (on a cluster, on some server). */
 function alreadyThere(err: unknown): boolean {
   if (ALREADY_THERE.has(clickhouseCode(err) ?? 0)) return true
-  // ON CLUSTER reports each server's error inside its own message ("There was an error on [host:port]: Code: 15, ...").
+  // ON CLUSTER reports each server's error inside its own message: "There was an error on [host:port]:
+  // Code: 15, e.displayText() = ..." on 18.16, "... Code: 15. DB::Exception: ..." on current releases.
   const message = (err as { message?: string } | null)?.message ?? ''
-  return /error on \[[^\]]*\]: Code: (15|44),/.test(message)
+  const onServer = /error on \[[^\]]*\]: Code: (\d+)[.,]/.exec(message)
+  return onServer !== null && ALREADY_THERE.has(Number(onServer[1]))
 }
 
 /**
@@ -350,14 +358,12 @@ export async function engineOf(client: ClickHouseClient, db: string, table: stri
  * only checks that a replica has the last quorum insert, so with fewer than every replica a replica
  * that fetched parts out of order could answer short. Every shard must therefore have as many replicas.
  */
-export async function clusterShape(client: ClickHouseClient, cluster: string): Promise<{ insertQuorum: number; quorumParallel: boolean }> {
+export async function clusterShape(client: ClickHouseClient, cluster: string): Promise<{ insertQuorum: number }> {
   const rows = async <T>(query: string) => (await client.query({ query, format: 'JSONEachRow' })).json<T>()
   const shards = (await rows<{ replicas: string }>(`SELECT count() AS replicas FROM system.clusters WHERE cluster = '${cluster}' GROUP BY shard_num`)).map((r) => Number(r.replicas))
   if (shards.length === 0) throw new Error(`CLICKHOUSE_CLUSTER=${cluster} is not a cluster of the server's remote_servers (system.clusters)`)
   if (new Set(shards).size > 1) throw new Error(`the shards of ${cluster} have different numbers of replicas (${shards.join(', ')}): Sluice needs every shard to have as many`)
-  // Current releases run quorum inserts in parallel by default, with which sequential consistency is not guaranteed; 18.16 has no such setting.
-  const [parallel] = await rows<{ n: string }>(`SELECT count() AS n FROM system.settings WHERE name = 'insert_quorum_parallel'`)
-  return { insertQuorum: shards[0]!, quorumParallel: Number(parallel?.n ?? 0) > 0 }
+  return { insertQuorum: shards[0]! }
 }
 
 /** Refuses a database made for the other layout: a single server's tables used as a cluster's, or the reverse. */

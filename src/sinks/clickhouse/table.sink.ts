@@ -2,7 +2,8 @@
 // (topic, partition, offset, index), which is what makes replays exact: before writing rows that may
 // already be there (after a restart, a rebalance or a failed insert), the consumer asks which
 // positions exist. Every failure leaves as an AppError: SINK_REFUSED_DATA when ClickHouse refused the
-// rows themselves (the consumer then isolates and rejects them), SINK_UNAVAILABLE otherwise (waited out).
+// rows themselves (the consumer then isolates and rejects them), SINK_UNAVAILABLE for an outage or a
+// passing state (waited out), SINK_REFUSED_QUERY when the server refuses a statement itself.
 // An insert that failed without an answer (a timeout, a cut connection) may still be running, or
 // even still unread in the server's socket buffer, and land later: before the next insert or check of
 // stored positions, such inserts are killed by query id and confirmed gone, so the check sees all
@@ -12,6 +13,7 @@ import { randomUUID } from 'node:crypto'
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client'
 import type { MessageIdentity, RowOrigin } from '../../pipeline/rows.js'
 import { AppError, clickhouseCode, fromClickHouse } from '../../shared/errors.js'
+import { insertSettings, type ClickHouseCapabilities } from './capabilities.js'
 import type { Table, TableRows } from './tables.js'
 import { ZOOKEEPER_TABLES, zooKeeperPath } from './migrations.js'
 import { tsvStream } from './tsv.js'
@@ -37,8 +39,14 @@ const INTENT_COLUMNS: readonly (keyof IntentRow)[] = ['topic', 'partition', 'las
 export interface SinkCluster {
   /** Replicas per insert (insert_quorum): every replica of a shard. */
   readonly insertQuorum: number
-  /** Whether the servers know insert_quorum_parallel (current releases; not 18.16). */
-  readonly quorumParallel: boolean
+}
+
+export interface SinkTarget {
+  readonly database: string
+  /** What the server can do (probeCapabilities). */
+  readonly capabilities: ClickHouseCapabilities
+  /** On a cluster (CLICKHOUSE_CLUSTER), its shape. */
+  readonly cluster?: SinkCluster | undefined
 }
 
 /**
@@ -61,23 +69,27 @@ export class ClickHouseTableSink {
   private unsettled: string[] = []
   /** On a cluster: the shards' directories in ZooKeeper (found on first use). */
   private shardPaths?: string[]
-  private readonly insertSettings: ClickHouseSettings | undefined
+  private readonly insertSettings: ClickHouseSettings
   private readonly readSettings: ClickHouseSettings | undefined
+  private readonly database: string
+  private readonly cluster: SinkCluster | undefined
 
   constructor(
     private readonly client: ClickHouseClient,
-    private readonly database: string,
-    private readonly cluster?: SinkCluster,
+    { database, capabilities, cluster }: SinkTarget,
   ) {
-    this.insertSettings = cluster
-      ? {
-          insert_distributed_sync: 1,
-          insert_quorum: String(cluster.insertQuorum),
-          insert_quorum_timeout: QUORUM_TIMEOUT_MS,
-          // Current releases: one quorum insert at a time per shard, without which sequential consistency is not guaranteed.
-          ...(cluster.quorumParallel && { insert_quorum_parallel: 0 }),
-        }
-      : undefined
+    this.database = database
+    this.cluster = cluster
+    this.insertSettings = {
+      ...insertSettings(capabilities),
+      ...(cluster && {
+        insert_distributed_sync: 1,
+        insert_quorum: String(cluster.insertQuorum),
+        insert_quorum_timeout: QUORUM_TIMEOUT_MS,
+        // Current releases: one quorum insert at a time per shard, without which sequential consistency is not guaranteed.
+        ...(capabilities.quorumParallel && { insert_quorum_parallel: 0 }),
+      }),
+    }
     // A shard that does not answer is an error, never rows that seem missing.
     this.readSettings = cluster ? { select_sequential_consistency: '1', skip_unavailable_shards: 0 } : undefined
   }
@@ -105,7 +117,7 @@ export class ClickHouseTableSink {
           format: 'TabSeparated',
           columns: columns as unknown as [string, ...string[]],
           query_id: queryId,
-          ...(this.insertSettings && { clickhouse_settings: this.insertSettings }),
+          clickhouse_settings: this.insertSettings,
         })
         return
       } catch (err) {
@@ -118,7 +130,7 @@ export class ClickHouseTableSink {
           await sleep(Math.min(QUORUM_BUSY_MAX_PAUSE_MS, QUORUM_BUSY_PAUSE_MS * 2 ** attempt) * (1 + Math.random()))
           continue
         }
-        const e = fromClickHouse(err)
+        const e = fromClickHouse(err, `the insert into ${table}`, true)
         if (e.retriable) this.unsettled.push(queryId)
         throw e
       }
@@ -133,9 +145,9 @@ export class ClickHouseTableSink {
     try {
       await this.client.command({ query: `KILL QUERY WHERE query_id IN (${ids}) SYNC` })
     } catch (err) {
-      throw fromClickHouse(err)
+      throw fromClickHouse(err, 'the kill of inserts left without an answer')
     }
-    const [running] = await this.query<{ n: string }>(`SELECT count() AS n FROM system.processes WHERE query_id IN (${ids})`)
+    const [running] = await this.query<{ n: string }>('the check that killed inserts ended', `SELECT count() AS n FROM system.processes WHERE query_id IN (${ids})`)
     if (Number(running?.n ?? 0) > 0) throw new AppError('SINK_UNAVAILABLE', 'clickhouse: an abandoned insert is still running', true)
     // Inserts of other partitions may have failed meanwhile: only these are settled.
     this.unsettled = this.unsettled.filter((id) => !settling.includes(id))
@@ -157,7 +169,7 @@ export class ClickHouseTableSink {
     // Inserts of other partitions into the same shard are pending while they run: those end soon.
     const deadline = Date.now() + PENDING_WAIT_MS
     for (;;) {
-      const pending = await this.query<{ p: string }>(query)
+      const pending = await this.query<{ p: string }>('the check for pending quorum inserts', query)
       if (pending.length === 0) return
       if (Date.now() > deadline) throw new AppError('SINK_UNAVAILABLE', `clickhouse: a quorum insert is pending at ${pending[0]!.p} (a replica of the shard may be away)`, true)
       await sleep(QUORUM_BUSY_PAUSE_MS)
@@ -166,22 +178,22 @@ export class ClickHouseTableSink {
 
   /** The shards (ZooKeeper directories) that hold this database's tables. */
   private async findShardPaths(): Promise<string[]> {
-    const shards = await this.query<{ s: string }>(`SELECT name AS s FROM system.zookeeper WHERE path = ${quote(ZOOKEEPER_TABLES)}`)
+    const shards = await this.query<{ s: string }>('the search for the shards in ZooKeeper', `SELECT name AS s FROM system.zookeeper WHERE path = ${quote(ZOOKEEPER_TABLES)}`)
     const holding: string[] = []
     for (const { s } of shards) {
-      const dbs = await this.query<{ d: string }>(`SELECT name AS d FROM system.zookeeper WHERE path = ${quote(`${ZOOKEEPER_TABLES}/${s}`)}`)
+      const dbs = await this.query<{ d: string }>('the search for the shards in ZooKeeper', `SELECT name AS d FROM system.zookeeper WHERE path = ${quote(`${ZOOKEEPER_TABLES}/${s}`)}`)
       if (dbs.some((r) => r.d === this.database)) holding.push(s)
     }
     if (holding.length === 0) throw new AppError('SINK_UNAVAILABLE', `clickhouse: no shard of ${this.database} in ZooKeeper under ${ZOOKEEPER_TABLES}`, true)
     return holding
   }
 
-  private async query<T>(query: string): Promise<T[]> {
+  private async query<T>(purpose: string, query: string): Promise<T[]> {
     try {
       const result = await this.client.query({ query, format: 'JSONEachRow', ...(this.readSettings && { clickhouse_settings: this.readSettings }) })
       return await result.json<T>()
     } catch (err) {
-      throw fromClickHouse(err)
+      throw fromClickHouse(err, purpose)
     }
   }
 
@@ -189,6 +201,7 @@ export class ClickHouseTableSink {
   async intendedThrough(topic: string, partition: number): Promise<bigint | undefined> {
     await this.quorumsSettled([INTENTS])
     const [row] = await this.query<{ m: string; n: string }>(
+      'the read of consumer intents',
       `SELECT toString(max(last_offset)) AS m, count() AS n FROM ${this.database}.${INTENTS}
         WHERE topic = ${quote(topic)} AND partition = ${Math.trunc(partition)}`,
     )
@@ -215,7 +228,7 @@ export class ClickHouseTableSink {
     const selects = batch.filter((b) => b.rows.length > 0).map(select)
     // Any row may be a rejection: an event row that ClickHouse refused was stored there.
     selects.push(select({ table: rejections.table, rows: all }))
-    const stored = await this.query<{ o: string; i: number }>(selects.join(' UNION ALL '))
+    const stored = await this.query<{ o: string; i: number }>('the read of stored positions', selects.join(' UNION ALL '))
     return new Set(stored.map((r) => `${r.o}:${r.i}`))
   }
 
@@ -233,6 +246,7 @@ export class ClickHouseTableSink {
         AND received_at BETWEEN ${Math.min(...seconds)} AND ${Math.max(...seconds)}
         AND request_id IN (${list(slice.map((p) => p.requestId))})`
       const stored = await this.query<{ r: string; p: number }>(
+        'the read of stored messages',
         tables.map((table) => `SELECT DISTINCT request_id AS r, request_part AS p FROM ${this.database}.${table.name} WHERE ${where}`).join(' UNION ALL '),
       )
       for (const row of stored) found.add(`${row.r}:${row.p}`)

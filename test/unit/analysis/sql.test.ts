@@ -12,7 +12,7 @@ describe('bind', () => {
 
   it('substitutes in one pass: a value that looks like a placeholder stays text', () => {
     const p = new Params()
-    const q = p.query(`SELECT ${p.string('{p1:String}')}, ${p.string('second')}`)
+    const q = p.query('a test query', `SELECT ${p.string('{p1:String}')}, ${p.string('second')}`)
     expect(bind(q)).toBe("SELECT '{p1:String}', 'second'")
   })
 

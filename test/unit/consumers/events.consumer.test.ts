@@ -49,6 +49,42 @@ it('waits out an outage and then stores the batch once', async () => {
   expect(sink.inserts).toBe(3)
 })
 
+it('takes a data refusal of rows that were stored anyway as an outage: each row once, none rejected, no half sent again', async () => {
+  // A cluster's server reports a replica dying under its insert with a data code ("Attempt to read
+  // after eof") after the shard stored the rows: splitting them in halves would store them again.
+  const sink = new MemorySink()
+  sink.storedButRefused = 1
+  const consumer = new ClickHouseConsumer(EVENTS_CODEC, sink.sink, createMetrics(), createLogger('silent'))
+  const keys = Array.from({ length: 100 }, (_, i) => `k-${i}`)
+  await consumer.handle(batchOf(keys), { signal: new AbortController().signal })
+  expect(sink.rows<EventRow>(EVENTS).map((r) => r.key)).toEqual(keys)
+  expect(sink.rows(EVENT_REJECTIONS)).toEqual([])
+  expect(sink.inserts).toBe(1)
+})
+
+it('holds the batch when the sink refuses a statement (not the data, not an outage): says why, stores nothing, rejects nothing, does not spin', async () => {
+  const sink = new MemorySink()
+  sink.refusedQueries = 1000
+  const metrics = createMetrics()
+  const consumer = new ClickHouseConsumer(EVENTS_CODEC, sink.sink, metrics, createLogger('silent'))
+  const controller = new AbortController()
+  const reasons: (string | undefined)[] = []
+  const handled = consumer.handle(batchOf(['a', 'b']), { signal: controller.signal, blocked: (reason) => reasons.push(reason) })
+  await new Promise((r) => setTimeout(r, 500))
+  expect(reasons).toEqual(['clickhouse refused the insert into events (code 497): Not enough privileges'])
+  expect(sink.inserts).toBe(1)
+  expect(sink.rows(EVENTS)).toEqual([])
+  expect(sink.rows(EVENT_REJECTIONS)).toEqual([])
+  expect(await metrics.registry.getSingleMetricAsString('sluice_sink_errors_total')).toMatch(/sink="clickhouse",kind="refused"\} 1/)
+  const stopping = new Error('stopping')
+  controller.abort(stopping)
+  await expect(handled).rejects.toBe(stopping)
+  // Once the statement is taken again (the operator fixed the grant), the batch is stored, once.
+  sink.refusedQueries = 0
+  await consumer.handle(batchOf(['a', 'b']), { signal: new AbortController().signal })
+  expect(sink.rows<EventRow>(EVENTS).map((r) => r.key)).toEqual(['a', 'b'])
+})
+
 it('leaves the batch when told to (stopping, partition lost), without storing it', async () => {
   const sink = new MemorySink()
   sink.outages = 1000

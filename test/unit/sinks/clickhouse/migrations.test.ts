@@ -16,7 +16,8 @@ it('a cluster: a replicated local table per shard and a Distributed table under 
   for (const q of sql) expect(q).toMatch(/ ON CLUSTER c( |$)/)
   const events = sql.find((q) => q.startsWith('CREATE TABLE IF NOT EXISTS db.events_local'))!
   expect(events).toMatch(/ENGINE = ReplicatedMergeTree\('\/clickhouse\/tables\/\{shard\}\/db\/events_local', '\{replica\}'\)/)
-  expect(events).toMatch(/SETTINGS replicated_deduplication_window = 10000$/)
+  // A retried block is recognised for 7 days on every release (current ones default to 1 hour since 25.10).
+  expect(events).toMatch(/SETTINGS replicated_deduplication_window = 10000, replicated_deduplication_window_seconds = 604800$/)
   expect(sql.find((q) => q.startsWith('CREATE TABLE IF NOT EXISTS db.event_consumer_intents_local'))).toMatch(
     /ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/\{shard\}\/db\/event_consumer_intents_local', '\{replica\}', last_offset\)/,
   )

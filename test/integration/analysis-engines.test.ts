@@ -1,0 +1,189 @@
+// Experiment results on both engines (the 18.16 server and a current 26.x, see engines.ts): the same
+// rows (a generated experiment of 3 treatments, stored by the table sink) give the same results on
+// both (every count and decision identical, statistics to 1e-12), for every metric type, a property filter, a value property, a cap, a rule, and a sum beyond
+// a double; and the flags list. Each engine is asked through the service's own runner (read-only,
+// bounded), so every statement of the results is proven on both. On a current engine an alias-less
+// join subquery is refused (ALIAS_REQUIRED): that refusal is a 500 naming the query, not a 503.
+import { randomBytes } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { clickhouseRunner } from '../../src/analysis/clickhouse.js'
+import { processEvent, type EventRow } from '../../src/pipeline/events.js'
+import { processImpressionRecords, type ImpressionRow } from '../../src/pipeline/impressions.js'
+import { AppError } from '../../src/shared/errors.js'
+import { createLogger } from '../../src/shared/logger.js'
+import { ExperimentService, type ResultsRequest } from '../../src/services/experiments.js'
+import type { MetricService } from '../../src/services/metrics.js'
+import { probeCapabilities } from '../../src/sinks/clickhouse/capabilities.js'
+import { migrate } from '../../src/sinks/clickhouse/migrations.js'
+import { ClickHouseTableSink } from '../../src/sinks/clickhouse/table.sink.js'
+import { EVENTS, IMPRESSIONS } from '../../src/sinks/clickhouse/tables.js'
+import type { Metric } from '../../src/state/redis/metrics.js'
+import type { Environment, Workspace } from '../../src/state/redis/store.js'
+import { ENGINES, expectSame, type Engine } from '../support/engines.js'
+
+const T0 = 1_764_000_000_000
+const MIN = 60_000
+const FLAG = 'checkout_redesign'
+const ENV = 'env-analysis'
+const LIMITS = { timeoutMs: 30_000, maxMemoryBytes: 2 ** 30 }
+
+const metric = (id: string, spec: Partial<Metric> & Pick<Metric, 'type' | 'eventTypeId'>): Metric => ({
+  id,
+  workspaceId: 'ws',
+  name: id,
+  description: '',
+  desiredDirection: 'increase',
+  trafficType: 'user',
+  createdAt: 0,
+  updatedAt: 0,
+  ...spec,
+})
+
+const METRICS: Metric[] = [
+  metric('count', { type: 'count_per_key', eventTypeId: 'purchase' }),
+  metric('revenue-capped', { type: 'sum_per_key', eventTypeId: 'purchase', cap: 150 }),
+  metric('pro-amount', { type: 'average_per_key', eventTypeId: 'purchase', valueProperty: 'amount', propertyFilter: { property: 'plan', operator: 'equals', value: 'pro' } }),
+  metric('per-visit', { type: 'ratio_per_key', eventTypeId: 'purchase', denominatorEventTypeId: 'visit' }),
+  metric('buyers', { type: 'percent_of_keys', eventTypeId: 'purchase' }),
+  metric('big-seats', { type: 'count_per_key', eventTypeId: 'purchase', propertyFilter: { property: 'seats', operator: 'greater_than', value: 2 } }),
+  metric('trial', { type: 'percent_of_keys', eventTypeId: 'visit', propertyFilter: { property: 'trial', operator: 'not_equals', value: true } }),
+  // Values near the largest double: their sum overflows (reported as NaN, never as a number).
+  metric('huge', { type: 'sum_per_key', eventTypeId: 'huge' }),
+]
+
+// A seeded generator: the same experiment on both engines, every run.
+let seed = 7
+const rand = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
+  return seed / 2 ** 31
+}
+
+function generate(): { impressions: ImpressionRow[]; events: EventRow[] } {
+  const impressions: ImpressionRow[] = []
+  const events: EventRow[] = []
+  const meta = { environmentId: ENV, accountId: 'acc', receivedAtMs: T0, sdkVersion: 'test', requestId: 'r', part: 0 }
+  const groups: { f: string; i: object[] }[] = [{ f: FLAG, i: [] }]
+  let offset = 0n
+  for (let k = 0; k < 1500; k++) {
+    const key = `user-${k}`
+    const u = rand()
+    const treatment = u < 0.4 ? 'off' : u < 0.8 ? 'on' : 'v2'
+    const first = T0 + Math.floor(rand() * 100 * MIN)
+    groups[0]!.i.push({ k: key, t: treatment, m: first, c: 1, r: k % 5 === 0 ? 'in segment beta' : 'default rule' })
+    if (k % 41 === 0) groups[0]!.i.push({ k: key, t: treatment === 'on' ? 'off' : 'on', m: first + MIN, c: 1, r: 'default rule' })
+    const lift = treatment === 'on' ? 1 : treatment === 'v2' ? 0.5 : 0
+    const records: object[] = []
+    for (let p = 0; p < Math.floor(rand() * (3 + 2 * lift)); p++) {
+      const amount = Math.round((20 + rand() * 80 + lift * 15) * 100) / 100
+      records.push({
+        eventTypeId: 'purchase',
+        trafficTypeName: 'user',
+        key,
+        timestamp: first + Math.floor(rand() * 60 * MIN),
+        value: p % 4 === 3 ? null : amount,
+        properties: { amount, plan: rand() < 0.6 ? 'pro' : 'free', seats: Math.floor(rand() * 5) },
+      })
+    }
+    for (let v = 0; v < 1 + Math.floor(rand() * 3); v++)
+      records.push({ eventTypeId: 'visit', trafficTypeName: 'user', key, timestamp: first + Math.floor(rand() * 60 * MIN), properties: { trial: rand() < 0.3 } })
+    if (k % 97 === 0)
+      records.push(
+        { eventTypeId: 'huge', trafficTypeName: 'user', key, timestamp: first + MIN, value: 1.5e308 },
+        { eventTypeId: 'huge', trafficTypeName: 'user', key, timestamp: first + 2 * MIN, value: 1.5e308 },
+      )
+    // Before the attribution window, another traffic type: never counted.
+    records.push(
+      { eventTypeId: 'purchase', trafficTypeName: 'user', key, timestamp: first - 20 * MIN, value: 500 },
+      { eventTypeId: 'purchase', trafficTypeName: 'account', key, timestamp: first + MIN, value: 9 },
+    )
+    records.forEach((record, index) => {
+      const outcome = processEvent(record, meta, { topic: 'events', partition: 0, offset, index })
+      if (!outcome.ok) throw new Error(outcome.rejection.reason)
+      events.push(outcome.row)
+    })
+    offset++
+  }
+  const sdk = { ...meta, kind: 'impressions', impressionsMode: 'DEBUG', machineIp: '', machineName: '' }
+  processImpressionRecords(groups, sdk, (index) => ({ topic: 'impressions', partition: 0, offset: 0n, index }), {
+    impression: (row) => impressions.push(row),
+    count: () => undefined,
+    uniqueKey: () => undefined,
+    telemetry: () => undefined,
+    reject: (r) => expect.fail(r.reason),
+  })
+  return { impressions, events }
+}
+
+const metricService = { many: async (_ws: Workspace, ids: readonly string[]) => ids.map((id) => METRICS.find((m) => m.id === id)!) } as unknown as MetricService
+const ws = { id: 'ws' } as Workspace
+const env = { id: ENV } as Environment
+const REQUESTS: ResultsRequest[] = [
+  { flag: FLAG, metricIds: METRICS.map((m) => m.id), from: T0, to: T0 + 120 * MIN, minKeys: 10 },
+  { flag: FLAG, metricIds: ['count', 'pro-amount', 'buyers'], from: T0 + 10 * MIN, to: T0 + 90 * MIN, rule: 'in segment beta', baseline: 'on', minKeys: 10 },
+]
+
+interface Lane {
+  engine: Engine
+  db: string
+  service: ExperimentService
+}
+const lanes: Lane[] = []
+
+beforeAll(async () => {
+  const { impressions, events } = generate()
+  for (const { make } of ENGINES) {
+    const engine = make()
+    const db = `test_analysis_${randomBytes(4).toString('hex')}`
+    const writer = engine.client()
+    await migrate(writer, { database: db }, createLogger('silent'))
+    const sink = new ClickHouseTableSink(writer, { database: db, capabilities: await probeCapabilities(writer) })
+    await sink.insert(IMPRESSIONS, impressions)
+    await sink.insert(EVENTS, events)
+    // The analysis runner's own client: its settings (readonly=2) stay on a chDB connection.
+    const service = new ExperimentService(clickhouseRunner(engine.client(), LIMITS), { events: `${db}.events`, impressions: `${db}.impressions` }, metricService)
+    lanes.push({ engine, db, service })
+  }
+}, 120_000)
+
+afterAll(async () => {
+  for (const { engine, db } of lanes) {
+    await engine
+      .client()
+      .command({ query: `DROP DATABASE IF EXISTS ${db}` })
+      .catch(() => undefined)
+    await engine.close()
+  }
+})
+
+describe('the same rows on ClickHouse 18.16 and 26.x', () => {
+  it.each(REQUESTS.map((r, i) => [i, r] as const))('give identical experiment results (request %i)', async (_i, request) => {
+    const [server, current] = await Promise.all(lanes.map((l) => l.service.results(ws, env, request)))
+    expect(server!.exposure.keys).toBeGreaterThan(100)
+    expect(server!.metrics.every((m) => Object.values(m.perTreatment).every((t) => t.keys > 0))).toBe(true)
+    expectSame(current, server)
+  })
+
+  it('report a sum beyond a double as NaN on both, never as a number', async () => {
+    const [server, current] = await Promise.all(lanes.map((l) => l.service.results(ws, env, REQUESTS[0]!)))
+    for (const results of [server!, current!]) {
+      const huge = results.metrics.find((m) => m.metricId === 'huge')!
+      expect(Object.values(huge.perTreatment).some((t) => Number.isNaN(t.sum))).toBe(true)
+    }
+  })
+
+  it('list the same flags', async () => {
+    const [server, current] = await Promise.all(lanes.map((l) => l.service.flags(env, new Date(T0).toISOString(), new Date(T0 + 200 * MIN).toISOString())))
+    expect(server!.flags).toEqual([expect.objectContaining({ flag: FLAG, treatments: ['off', 'on', 'v2'] })])
+    expect(current).toEqual(server)
+  })
+})
+
+describe.each(ENGINES.map((e, i) => ({ ...e, i })))('a query $name refuses', ({ i }) => {
+  it('is a refusal naming the query and the code (a 500, never retried), not an outage', async () => {
+    const run = clickhouseRunner(lanes[i]!.engine.client(), LIMITS)
+    const error = await run({ text: `SELECT no_such_column FROM ${lanes[i]!.db}.events`, params: {}, purpose: 'the test query' }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(AppError)
+    expect(error).toMatchObject({ code: 'SINK_REFUSED_QUERY', retriable: false })
+    expect((error as Error).message).toMatch(/^clickhouse refused the test query \(code 47\)/)
+  })
+})
