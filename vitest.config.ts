@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config'
 // - redis-cluster: the suites of the Redis state (alerts and their lifecycle, segments and the rest of
 //   the Split Admin API, SCIM, metrics) again, with that state on the cluster stack's Redis Cluster.
 // - current-engine: the suites of the ClickHouse data path (events, impressions, refused records,
-//   a consumer killed, experiment results) again, on a current ClickHouse (26.x, chDB behind an HTTP
+//   a consumer killed, experiment results, statements refused) again, on a current ClickHouse (26.x, chDB behind an HTTP
 //   front: test/support/chdb-server.mjs). The statements themselves are proven on both engines by
 //   the integration suites (test/support/engines.ts).
 // The global setup (build, then find or start the stack) runs only for the projects that need it.
@@ -43,7 +43,7 @@ export default defineConfig({
       {
         test: {
           name: 'current-engine',
-          include: ['events', 'impressions', 'poison', 'crash-recovery', 'experiments'].map((name) => `test/e2e/${name}.e2e.test.ts`),
+          include: ['events', 'impressions', 'poison', 'crash-recovery', 'experiments', 'refused-statements'].map((name) => `test/e2e/${name}.e2e.test.ts`),
           ...services,
           globalSetup: [...services.globalSetup, 'test/support/current-engine-setup.ts'],
           env: { TEST_CLICKHOUSE_CURRENT: '1' },

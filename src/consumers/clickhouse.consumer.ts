@@ -292,7 +292,8 @@ export class ClickHouseConsumer {
       return rows.length
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'SINK_REFUSED_DATA') throw err
-      const found = (await storedOf(rows)).size
+      const stored = await storedOf(rows)
+      const found = rows.filter((r) => stored.has(`${r.source_offset}:${r.source_index}`)).length
       if (found > 0) throw new AppError('SINK_UNAVAILABLE', `clickhouse refused rows as data yet stored ${found} of them: not a refusal of the rows (${err.message})`, true, { cause: err })
       this.metrics.sinkErrors.inc({ sink: 'clickhouse', kind: 'data' })
       if (rows.length === 1) {

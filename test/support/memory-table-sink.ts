@@ -45,10 +45,15 @@ export class MemorySink {
   async intendedThrough() {
     return undefined
   }
+  /** As ClickHouse answers it: every stored position of the partition within the rows' offsets, theirs or not. */
   async storedPositions(topic: string, partition: number, batch: readonly TableRows[], rejections: TableRows) {
-    const wanted = new Set([...batch.flatMap((b) => b.rows), ...rejections.rows].map(position))
-    const found = [...batch.map((b) => b.table), rejections.table].flatMap((t) => this.rows(t)).filter((r) => r.source_topic === topic && r.source_partition === partition)
-    return new Set(found.map(position).filter((p) => wanted.has(p)))
+    const offsets = [...batch.flatMap((b) => b.rows), ...rejections.rows].map((r) => BigInt(r.source_offset))
+    if (offsets.length === 0) return new Set<string>()
+    const [min, max] = [offsets.reduce((a, b) => (b < a ? b : a)), offsets.reduce((a, b) => (b > a ? b : a))]
+    const found = [...batch.map((b) => b.table), rejections.table]
+      .flatMap((t) => this.rows(t))
+      .filter((r) => r.source_topic === topic && r.source_partition === partition && BigInt(r.source_offset) >= min && BigInt(r.source_offset) <= max)
+    return new Set(found.map(position))
   }
   async storedParts(tables: readonly Table[], parts: readonly MessageIdentity[]) {
     const wanted = new Set(parts.map((p) => `${p.requestId}:${p.part}`))
