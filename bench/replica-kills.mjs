@@ -229,27 +229,36 @@ async function stored(batch) {
   }
 }
 
+/** The consumers' failed sink calls by kind (retriable, data, refused) so far. */
+async function sinkErrors() {
+  const counts = { retriable: 0, data: 0, refused: 0 }
+  for (const { labels, value } of (await metrics.sinkErrors.get()).values) counts[labels.kind] = (counts[labels.kind] ?? 0) + value
+  return counts
+}
+
 const results = []
 try {
   for (let n = 0; n < TRIALS; n++) {
     const point = POINTS[n % POINTS.length]
     const started = Date.now()
+    const before = await sinkErrors()
     const r = await trial(n, point)
-    results.push({ point, ...r, fatal: fatal.splice(0) })
+    const after = await sinkErrors()
+    results.push({ point, ...r, fatal: fatal.splice(0), dataRefusals: after.data - before.data })
     const crashes = results.at(-1).fatal
     console.log(
-      `trial ${n + 1}/${TRIALS}: ${point.padEnd(6)} ${r.victim} partition ${r.partition}: ${r.duplicates} duplicates, ${r.losses} losses${r.replicasAgree ? '' : ' (replicas disagree)'} (${Date.now() - started} ms)${crashes.length ? `; the consumer failed (a process would exit): ${crashes.join(' | ')}` : ''}`,
+      `trial ${n + 1}/${TRIALS}: ${point.padEnd(6)} ${r.victim} partition ${r.partition}: ${r.duplicates} duplicates, ${r.losses} losses${r.replicasAgree ? '' : ' (replicas disagree)'} (${Date.now() - started} ms)${results.at(-1).dataRefusals ? `; ${results.at(-1).dataRefusals} inserts refused as data (split in halves)` : ''}${crashes.length ? `; the consumer failed (a process would exit): ${crashes.join(' | ')}` : ''}`,
     )
   }
 } finally {
   await client.command({ query: `DROP DATABASE IF EXISTS ${database} ON CLUSTER ${cluster}` }).catch(() => undefined)
   await client.close()
 }
-console.log('\n| kill point | kills | duplicates | losses | consumer failures |\n|---|---|---|---|---|')
+console.log('\n| kill point | kills | duplicates | losses | inserts refused as data | consumer failures |\n|---|---|---|---|---|---|')
 for (const point of POINTS) {
   const mine = results.filter((r) => r.point === point)
   const sum = (f) => mine.reduce((n, r) => n + f(r), 0)
-  console.log(`| ${point} | ${mine.length} | ${sum((r) => r.duplicates)} | ${sum((r) => r.losses)} | ${sum((r) => r.fatal.length)} |`)
+  console.log(`| ${point} | ${mine.length} | ${sum((r) => r.duplicates)} | ${sum((r) => r.losses)} | ${sum((r) => r.dataRefusals)} | ${sum((r) => r.fatal.length)} |`)
 }
 console.log(`\nquorum point: ${quorumWaits} of ${results.filter((r) => r.point === 'quorum').length} kills while the insert waited for its quorum`)
 console.log('\nfailures the consumer met (warnings and errors it logged):')

@@ -179,4 +179,23 @@ describe.each(ENGINES)('on $name', ({ make }) => {
     ]
     expect([...(await sink.storedParts([EVENTS, EVENT_REJECTIONS], parts))]).toEqual(["req'1:1"])
   })
+
+  it('after an insert left without a definite answer, stops it (KILL QUERY) and confirms it is gone before the next one', async () => {
+    // An insert into a database not made yet fails as a passing state (UNKNOWN_DATABASE): the sink
+    // cannot know it did not run, so the next insert first kills it by query id and checks
+    // system.processes, on both engines.
+    const later = `${db}_later`
+    const late = new ClickHouseTableSink(engine.client(), { database: later, capabilities })
+    const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: 1_700_000_000_000, sdkVersion: 's', requestId: 'settle', part: 0 }
+    const outcome = processEvent({ eventTypeId: 'settle', trafficTypeName: 'user', key: 'k', timestamp: 1_700_000_000_000 }, meta, { topic: 'settle', partition: 0, offset: 0n, index: 0 })
+    if (!outcome.ok) throw new Error(outcome.rejection.reason)
+    await expect(late.insert(EVENTS, [outcome.row])).rejects.toMatchObject({ code: 'SINK_UNAVAILABLE', retriable: true })
+    await migrate(client, { database: later }, createLogger('silent'))
+    try {
+      await late.insert(EVENTS, [outcome.row])
+      expect(await late.storedPositions('settle', 0, [{ table: EVENTS, rows: [outcome.row] }], { table: EVENT_REJECTIONS, rows: [] })).toEqual(new Set(['0:0']))
+    } finally {
+      await client.command({ query: `DROP DATABASE IF EXISTS ${later}` })
+    }
+  })
 })
