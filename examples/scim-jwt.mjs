@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// From settings to a first SCIM call, end to end, against a running Sluice (the README's identity-
-// provider section). Plays the identity provider: makes an RSA key, serves its JWKS on 127.0.0.1,
+// From settings to a first SCIM call, end to end, against a running Sluice (docs/admins.md, SCIM
+// with JWT). Plays the identity provider: makes an RSA key, serves its JWKS on 127.0.0.1,
 // writes the four SCIM JWT settings with the demo account's personal access token, waits until they
 // are in effect, then lists and creates users with a JWT it signs.
 //

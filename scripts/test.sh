@@ -30,4 +30,8 @@ fi
 if [ ! -x /usr/bin/prometheus-alertmanager ]; then
   apt-get install -y -q --no-install-recommends prometheus-alertmanager >/dev/null
 fi
+# promtool, from Debian's prometheus package, checks the alert rules of deploy/prometheus.
+if [ ! -x /usr/bin/promtool ]; then
+  apt-get install -y -q --no-install-recommends prometheus >/dev/null
+fi
 exec npx vitest run "$@"

@@ -1,7 +1,8 @@
 // The one reader of process.env. Every setting is written once, below: its variable, its schema
 // (type, bounds, default), one line of documentation, and where it goes in the configuration. The
-// Config type is derived from that table, the README's settings table is generated from it (a test
-// keeps them in step), and a wrong value stops the process with a message naming the variable.
+// Config type is derived from that table, the settings table of docs/operators/configuration.md is
+// generated from it (a test keeps them in step), and a wrong value stops the process with a message
+// naming the variable.
 import { randomUUID } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -261,7 +262,7 @@ function deepFreeze<T>(value: T): T {
   return value
 }
 
-/** The settings as a Markdown table (the README's Configuration section is this table). */
+/** The settings as a Markdown table (docs/operators/configuration.md holds this table). */
 export function settingsTable(): string {
   const def = (s: Setting) => {
     const d = (s.schema as { default?: unknown }).default

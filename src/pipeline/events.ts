@@ -9,7 +9,7 @@ const validateEvent = new Ajv({ allErrors: false, strict: true, strictTypes: fal
 /** An event type id as the events schema accepts it (metric definitions name event types with it). */
 export const EVENT_TYPE_ID = new RegExp(eventSchema.properties.eventTypeId.pattern)
 
-/** Below this a timestamp is read as seconds, at or above as milliseconds (see README). */
+/** Below this a timestamp is read as seconds, at or above as milliseconds (see docs/sdk-and-import.md). */
 export const SECONDS_THRESHOLD = 100_000_000_000
 
 export interface EventRow extends RowOrigin {

@@ -315,9 +315,9 @@ describe('what the edge refuses, on every route, before anything is published', 
   })
 })
 
-describe("the README's analyst query", () => {
+describe("the analysts' page's first query", () => {
   it('counts conversions per treatment from events after each key first impression', async () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    const readme = readFileSync(new URL('../../docs/analysts.md', import.meta.url), 'utf8')
     const sql = /```sql\n(SELECT treatment, count\(\) AS keys[\s\S]*?)\n```/.exec(readme)?.[1]
     expect(sql).toBeDefined()
     const now = Date.now()

@@ -420,7 +420,7 @@ describe('demo bootstrap', () => {
   })
 })
 
-describe("the README's runnable example", () => {
+describe("the administration page's runnable example", () => {
   it('examples/scim-jwt.mjs goes from settings to a first SCIM call', async () => {
     const { writeFile } = await import('node:fs/promises')
     const { tmpdir } = await import('node:os')

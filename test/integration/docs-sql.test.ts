@@ -58,7 +58,7 @@ async function fill(sink: ClickHouseTableSink, now: number): Promise<void> {
     const record = {
       eventTypeId: i % 3 ? 'checkout' : 'page_view',
       trafficTypeName: 'user',
-      key: `user-${i % 20}`,
+      key: `user-${i % 50}`,
       timestamp: now - (i % 5) * 3_600_000 - 60_000,
       value: i % 4 ? i * 1.25 : null,
       properties: { plan: i % 2 ? 'pro' : 'free' },

@@ -1,11 +1,11 @@
-// Each setting is documented once, where it is declared: the README's settings table is generated
-// from it (npm run docs) and must not drift.
+// Each setting is documented once, where it is declared: the settings table of
+// docs/operators/configuration.md is generated from it (npm run docs) and must not drift.
 import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
 import { loadConfig, settings, settingsTable } from '../../../src/config/index.js'
 
-it("the README's settings table is the one the settings make (run npm run docs after changing a setting)", () => {
-  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8')
+it('the settings table of the configuration page is the one the settings make (run npm run docs after changing a setting)', () => {
+  const readme = readFileSync(new URL('../../../docs/operators/configuration.md', import.meta.url), 'utf8')
   const section = /<!-- settings:begin \(npm run docs\) -->\n([\s\S]*?)\n<!-- settings:end -->/.exec(readme)?.[1]
   expect(section).toBe(settingsTable())
 })
