@@ -98,16 +98,17 @@ let demo: { adminApiKey: string; workspaceId: string }
 let scratch: string
 
 beforeAll(async () => {
-  const taken = await fetch(`${URL_}/healthz`).then(
-    () => true,
-    () => false,
-  )
-  if (taken) throw new Error(`${URL_} is taken (a Sluice of \`npm start\`?): the docs test runs its own there; stop it first`)
   scratch = mkdtempSync(join(tmpdir(), 'sluice-docs-'))
   // As `npm start` does (scripts/start.sh): the demo account, then serve with the default settings.
   const boot = spawnSync('sh', ['-c', 'mkdir -p .sluice && node bin/sluice.js bootstrap --json > .sluice/demo.json'], { cwd: ROOT, encoding: 'utf8' })
   expect(boot.status, boot.stderr).toBe(0)
   demo = JSON.parse(readFileSync(join(ROOT, '.sluice', 'demo.json'), 'utf8')) as typeof demo
+  // The reader's own `npm start` may be serving there already: the docs then run against it, as the reader would.
+  const running = await fetch(`${URL_}/healthz`).then(
+    async (res) => ((await res.json()) as { status?: string }).status === 'ok',
+    () => false,
+  )
+  if (running) return
   service = spawn(process.execPath, ['bin/sluice.js', 'serve'], { cwd: ROOT, env: { ...process.env, SLUICE_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] })
   service.stdout?.on('data', (d: Buffer) => (log += d.toString()))
   service.stderr?.on('data', (d: Buffer) => (log += d.toString()))
