@@ -9,9 +9,9 @@ import { defineConfig } from 'vitest/config'
 // - redis-cluster: the suites of the Redis state (alerts and their lifecycle, segments and the rest of
 //   the Split Admin API, SCIM, metrics) again, with that state on the cluster stack's Redis Cluster.
 // - current-engine: the suites of the ClickHouse data path (events, impressions, refused records,
-//   a consumer killed, experiment results, statements refused) again, on a current ClickHouse (26.x, chDB behind an HTTP
-//   front: test/support/chdb-server.mjs). The statements themselves are proven on both engines by
-//   the integration suites (test/support/engines.ts).
+//   a consumer killed, experiment results, statements refused) again, on a current ClickHouse
+//   (26.x, chDB behind an HTTP front: test/support/chdb-server.mjs). The statements themselves are
+//   proven on both engines by the integration suites (test/support/engines.ts).
 // The global setup (build, then find or start the stack) runs only for the projects that need it.
 const services = {
   globalSetup: ['test/support/global-setup.ts'],
@@ -27,14 +27,25 @@ export default defineConfig({
     fileParallelism: false,
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 60_000 } },
-      { test: { name: 'integration', include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'], ...services } },
+      {
+        test: { name: 'integration', include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'], ...services },
+      },
       { test: { name: 'fault', include: ['test/fault/**/*.test.ts'], ...services } },
       // The same guarantees on clusters (`sluice stack up --cluster`), with node failures.
-      { test: { name: 'cluster', include: ['test/cluster/**/*.test.ts'], ...services, globalSetup: [...services.globalSetup, 'test/support/cluster-setup.ts'] } },
+      {
+        test: {
+          name: 'cluster',
+          include: ['test/cluster/**/*.test.ts'],
+          ...services,
+          globalSetup: [...services.globalSetup, 'test/support/cluster-setup.ts'],
+        },
+      },
       {
         test: {
           name: 'redis-cluster',
-          include: ['alert-lifecycle', 'alerts', 'split-admin', 'scim', 'scim-groups', 'experiments'].map((name) => `test/e2e/${name}.e2e.test.ts`),
+          include: ['alert-lifecycle', 'alerts', 'split-admin', 'scim', 'scim-groups', 'experiments'].map(
+            (name) => `test/e2e/${name}.e2e.test.ts`,
+          ),
           ...services,
           globalSetup: [...services.globalSetup, 'test/support/cluster-setup.ts'],
           env: { TEST_REDIS_ON_CLUSTER: '1' },
@@ -43,7 +54,9 @@ export default defineConfig({
       {
         test: {
           name: 'current-engine',
-          include: ['events', 'impressions', 'poison', 'crash-recovery', 'experiments', 'refused-statements'].map((name) => `test/e2e/${name}.e2e.test.ts`),
+          include: ['events', 'impressions', 'poison', 'crash-recovery', 'experiments', 'refused-statements'].map(
+            (name) => `test/e2e/${name}.e2e.test.ts`,
+          ),
           ...services,
           globalSetup: [...services.globalSetup, 'test/support/current-engine-setup.ts'],
           env: { TEST_CLICKHOUSE_CURRENT: '1' },

@@ -42,7 +42,9 @@ for (let pair = 0; pair < Number(opts.pairs); pair++) {
   const order = pair % 2 === 0 ? ['base', 'this'] : ['this', 'base']
   for (const name of order) {
     console.error(`[ab] pair ${pair + 1}: ${name}`)
-    execFileSync(process.execPath, ['bench/run.mjs', '--runs', '1', '--only', opts.only, '--bin', builds[name]], { stdio: ['ignore', 'ignore', 'inherit'] })
+    execFileSync(process.execPath, ['bench/run.mjs', '--runs', '1', '--only', opts.only, '--bin', builds[name]], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
     seen[name].push(JSON.parse(readFileSync('bench/results/latest.json', 'utf8')))
   }
 }
@@ -57,5 +59,7 @@ for (const [path, label] of FIGURES) {
   const b = seen.this.map((r) => at(r, path)).filter((x) => typeof x === 'number')
   if (a.length === 0 || b.length === 0) continue
   const [sa, sb] = [stats(a), stats(b)]
-  console.log(`| ${label} | ${fmt(sa.median)} (${fmt(sa.min)}–${fmt(sa.max)}) | ${fmt(sb.median)} (${fmt(sb.min)}–${fmt(sb.max)}) | ${(sb.median / sa.median).toFixed(2)} |`)
+  console.log(
+    `| ${label} | ${fmt(sa.median)} (${fmt(sa.min)}–${fmt(sa.max)}) | ${fmt(sb.median)} (${fmt(sb.min)}–${fmt(sb.max)}) | ${(sb.median / sa.median).toFixed(2)} |`,
+  )
 }

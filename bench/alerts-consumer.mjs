@@ -21,8 +21,11 @@ const { ALERT_TEMPLATES } = await import(`${D}/pipeline/alerts/templates.js`)
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
 const prefix = `cpu:${Math.random().toString(16).slice(2, 8)}:`
 const mapping = ALERT_TEMPLATES.alertmanager.mapping
-// An integration of an account, with the lifecycle (repeats written to the streams, as each payload repeats the same three alerts).
-const store = { byId: (id) => Promise.resolve({ id, accountId: 'a1', mapping, emitRepeats: process.env.REPEATS !== '0' }) }
+// An integration of an account, with the lifecycle (repeats written to the streams, as each payload repeats the same
+// three alerts).
+const store = {
+  byId: (id) => Promise.resolve({ id, accountId: 'a1', mapping, emitRepeats: process.env.REPEATS !== '0' }),
+}
 const payload = JSON.stringify(alertmanagerPayload())
 let offset = 0n
 const batch = (n) => ({
@@ -30,12 +33,21 @@ const batch = (n) => ({
   partition: 0,
   highWatermark: 0n,
   messages: Array.from({ length: n }, (_, i) => {
-    const m = encodeAlertMessage(payload, { integrationId: 'i1', accountId: 'a1', receivedAtMs: Date.now(), requestId: `r${i}` }, 1 << 20)
+    const m = encodeAlertMessage(
+      payload,
+      { integrationId: 'i1', accountId: 'a1', receivedAtMs: Date.now(), requestId: `r${i}` },
+      1 << 20,
+    )
     return { offset: offset++, value: m.value, headers: m.headers }
   }),
 })
 const metrics = createMetrics({ defaults: false })
-const consumer = new AlertsConsumer(new IntegrationCache(store, 60_000), new RedisAlertSink(redis, prefix, 100_000, 3_600_000), metrics, createLogger('silent'))
+const consumer = new AlertsConsumer(
+  new IntegrationCache(store, 60_000),
+  new RedisAlertSink(redis, prefix, 100_000, 3_600_000),
+  metrics,
+  createLogger('silent'),
+)
 const redisCpu = async () => {
   const info = await redis.info('cpu')
   return Number(/used_cpu_user:([\d.]+)/.exec(info)[1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)[1])
@@ -53,6 +65,8 @@ const c = process.cpuUsage(c0)
 const wall = performance.now() - t0
 const r = (await redisCpu()) - r0
 const n = N * SIZE
-console.log(`consumer ${((c.user + c.system) / n).toFixed(1)} µs CPU/payload, redis ${((r * 1e6) / n).toFixed(1)} µs/payload, wall ${((wall * 1000) / n).toFixed(1)} µs/payload`)
+console.log(
+  `consumer ${((c.user + c.system) / n).toFixed(1)} µs CPU/payload, redis ${((r * 1e6) / n).toFixed(1)} µs/payload, wall ${((wall * 1000) / n).toFixed(1)} µs/payload`,
+)
 await deleteKeys(redis, prefix)
 await redis.quit()

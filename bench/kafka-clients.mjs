@@ -37,10 +37,26 @@ const events = Buffer.from(
     })),
   ),
 )
-const headers = { 'sluice-environment': 'e'.repeat(36), 'sluice-received-at': String(Date.now()), 'sluice-request-id': 'r'.repeat(36) }
+const headers = {
+  'sluice-environment': 'e'.repeat(36),
+  'sluice-received-at': String(Date.now()),
+  'sluice-request-id': 'r'.repeat(36),
+}
 const SHAPES = [
-  { name: `webhook payload (${webhook.length} B), batches of 32, 2 in flight`, value: webhook, batch: 32, inFlight: 2, total: 40_000 },
-  { name: `SDK body of 500 events (${events.length} B), batches of 2, 4 in flight`, value: events, batch: 2, inFlight: 4, total: 2_000 },
+  {
+    name: `webhook payload (${webhook.length} B), batches of 32, 2 in flight`,
+    value: webhook,
+    batch: 32,
+    inFlight: 2,
+    total: 40_000,
+  },
+  {
+    name: `SDK body of 500 events (${events.length} B), batches of 2, 4 in flight`,
+    value: events,
+    batch: 2,
+    inFlight: 4,
+    total: 2_000,
+  },
 ]
 
 const clients = {
@@ -48,14 +64,26 @@ const clients = {
     const p = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false })
     await p.connect()
     return {
-      send: (msgs) => p.sendBatch({ acks: -1, topicMessages: [{ topic, messages: msgs.map((m) => ({ partition: m.partition, key: m.key, value: m.value, headers })) }] }),
+      send: (msgs) =>
+        p.sendBatch({
+          acks: -1,
+          topicMessages: [
+            { topic, messages: msgs.map((m) => ({ partition: m.partition, key: m.key, value: m.value, headers })) },
+          ],
+        }),
       close: () => p.disconnect(),
     }
   },
   '@platformatic/kafka': async (topic) => {
     const p = new Producer({ clientId: 'bench', bootstrapBrokers: BROKERS, acks: -1, idempotent: true })
     const h = new Map(Object.entries(headers).map(([k, v]) => [Buffer.from(k), Buffer.from(v)]))
-    return { send: (msgs) => p.send({ messages: msgs.map((m) => ({ topic, partition: m.partition, key: m.key, value: m.value, headers: h })) }), close: () => p.close() }
+    return {
+      send: (msgs) =>
+        p.send({
+          messages: msgs.map((m) => ({ topic, partition: m.partition, key: m.key, value: m.value, headers: h })),
+        }),
+      close: () => p.close(),
+    }
   },
 }
 
@@ -65,7 +93,11 @@ async function measure(client, shape) {
   await admin.connect()
   await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true })
   const c = await clients[client](topic)
-  const msgs = Array.from({ length: shape.batch }, (_, i) => ({ partition: i % 3, key: Buffer.from(`k${i}`), value: shape.value }))
+  const msgs = Array.from({ length: shape.batch }, (_, i) => ({
+    partition: i % 3,
+    key: Buffer.from(`k${i}`),
+    value: shape.value,
+  }))
   try {
     await c.send(msgs) // connections and producer id
     let sent = 0
@@ -93,7 +125,8 @@ const fmt = (xs, d = 0) => `${median(xs).toFixed(d)} (${Math.min(...xs).toFixed(
 console.log('| messages | client | messages/s | CPU µs per message |\n|---|---|---|---|')
 for (const shape of SHAPES) {
   const runs = { kafkajs: [], '@platformatic/kafka': [] }
-  for (let r = 0; r < Number(opts.runs); r++) for (const client of Object.keys(clients)) runs[client].push(await measure(client, shape))
+  for (let r = 0; r < Number(opts.runs); r++)
+    for (const client of Object.keys(clients)) runs[client].push(await measure(client, shape))
   for (const [client, rs] of Object.entries(runs))
     console.log(
       `| ${shape.name} | ${client} | ${fmt(rs.map((x) => x.perSecond))} | ${fmt(

@@ -6,7 +6,10 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' } } })
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: 'string', default: '25' } },
+})
 for (const file of positionals) {
   const profile = JSON.parse(readFileSync(file, 'utf8'))
   const byId = new Map(profile.nodes.map((n) => [n.id, n]))

@@ -42,13 +42,20 @@ const EVENTS_PER_REQUEST = 100
 const PARTITIONS = 4
 
 const stack = loadConfig({})
-const config = loadConfig({ ...clusterEnv(stack), CLICKHOUSE_DATABASE: `replica_kills_${randomBytes(4).toString('hex')}` })
+const config = loadConfig({
+  ...clusterEnv(stack),
+  CLICKHOUSE_DATABASE: `replica_kills_${randomBytes(4).toString('hex')}`,
+})
 const servers = clusterNodes(stack).filter((n) => n.kind === 'clickhouse')
 const log = createLogger(process.env.LOG_LEVEL ?? 'silent')
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const { database, cluster } = config.clickhouse
 
-const client = createClient({ url: config.clickhouse.url, request_timeout: config.clickhouse.requestTimeoutMs, log: { level: 127 } })
+const client = createClient({
+  url: config.clickhouse.url,
+  request_timeout: config.clickhouse.requestTimeoutMs,
+  log: { level: 127 },
+})
 /** The insert hook: the trial's kill point arms it, the sink's next insert of event rows fires it. */
 let onInsert
 const insert = client.insert.bind(client)
@@ -60,9 +67,15 @@ client.insert = (params) => {
 
 await migrate(client, { database, cluster }, log)
 const shape = await clusterShape(client, cluster)
-// This build's sink or an earlier one's (DIST): the constructor took (client, database, cluster) before the capabilities.
-const capabilities = await import(`${D}/sinks/clickhouse/capabilities.js`).then((m) => m.probeCapabilities(client)).catch(() => undefined)
-const newSink = () => (capabilities ? new ClickHouseTableSink(client, { database, capabilities, cluster: shape }) : new ClickHouseTableSink(client, database, { ...shape, quorumParallel: false }))
+// This build's sink or an earlier one's (DIST): the constructor took (client, database, cluster) before the
+// capabilities.
+const capabilities = await import(`${D}/sinks/clickhouse/capabilities.js`)
+  .then((m) => m.probeCapabilities(client))
+  .catch(() => undefined)
+const newSink = () =>
+  capabilities
+    ? new ClickHouseTableSink(client, { database, capabilities, cluster: shape })
+    : new ClickHouseTableSink(client, database, { ...shape, quorumParallel: false })
 const metrics = createMetrics()
 const errors = new Map()
 const quiet = () => undefined
@@ -86,8 +99,20 @@ function batchOf(trial, partition) {
   const topic = `trial-${trial}`
   const messages = []
   for (let r = 0; r < REQUESTS_PER_BATCH; r++) {
-    const records = Array.from({ length: EVENTS_PER_REQUEST }, (_, i) => ({ eventTypeId: 'kill', trafficTypeName: 'user', key: `k${r}-${i}`, timestamp: 1_764_000_000_000 + i, value: i }))
-    const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: Date.now(), sdkVersion: 'stress', requestId: `${topic}-${r}` }
+    const records = Array.from({ length: EVENTS_PER_REQUEST }, (_, i) => ({
+      eventTypeId: 'kill',
+      trafficTypeName: 'user',
+      key: `k${r}-${i}`,
+      timestamp: 1_764_000_000_000 + i,
+      value: i,
+    }))
+    const meta = {
+      environmentId: 'env',
+      accountId: 'acc',
+      receivedAtMs: Date.now(),
+      sdkVersion: 'stress',
+      requestId: `${topic}-${r}`,
+    }
     const [message] = encodeEventMessages(records, 0, meta, 1 << 20)
     messages.push({ offset: BigInt(r), value: message.value, headers: message.headers })
   }
@@ -118,11 +143,20 @@ let quorumWaits = 0
 const shardOf = (partition) => ['01', '02'][partition % 2]
 const replicasOf = (shard) => servers.filter((n) => n.shard === shard)
 
-/** The replicas (their {replica} names) that have the part of a pending quorum insert into the shard's events, or undefined. */
+/**
+ * The replicas (their {replica} names) that have the part of a pending quorum insert into the shard's events, or
+ * undefined.
+ */
 async function quorumHolders(shard) {
   const path = `${zooKeeperPath(database, 'events', shard)}/quorum`
-  const [row] = await (await client.query({ query: `SELECT value FROM system.zookeeper WHERE path = '${path}' AND name = 'status'`, format: 'JSONEachRow' })).json()
-  // ReplicatedMergeTreeQuorumEntry: "version: 1\npart_name: ...\nrequired_number_of_replicas: 2\nactual_number_of_replicas: 1\nreplicas:\n02-2\n"
+  const [row] = await (
+    await client.query({
+      query: `SELECT value FROM system.zookeeper WHERE path = '${path}' AND name = 'status'`,
+      format: 'JSONEachRow',
+    })
+  ).json()
+  // ReplicatedMergeTreeQuorumEntry: "version: 1\npart_name: ...\nrequired_number_of_replicas:
+  // 2\nactual_number_of_replicas: 1\nreplicas:\n02-2\n"
   return row ? row.value.split('replicas:\n')[1]?.split('\n').filter(Boolean) : undefined
 }
 
@@ -138,7 +172,8 @@ async function on(node, query) {
 
 async function trial(n, point) {
   // The quorum wait is made on shard 02, whose servers are not the one the sink talks to (clickhouse-01-1).
-  const partition = point === 'quorum' ? 1 + 2 * Math.floor(Math.random() * (PARTITIONS / 2)) : Math.floor(Math.random() * PARTITIONS)
+  const partition =
+    point === 'quorum' ? 1 + 2 * Math.floor(Math.random() * (PARTITIONS / 2)) : Math.floor(Math.random() * PARTITIONS)
   const shard = replicasOf(shardOf(partition))
   const batch = batchOf(n, partition)
   let victim = point === 'random' ? servers[n % servers.length] : shard[n % 2]
@@ -162,11 +197,13 @@ async function trial(n, point) {
       void (async () => {
         const until = Date.now() + 10_000
         let holders
-        while (!(holders = await quorumHolders(shardOf(partition)).catch(() => undefined)) && Date.now() < until) await sleep(10)
+        while (!(holders = await quorumHolders(shardOf(partition)).catch(() => undefined)) && Date.now() < until)
+          await sleep(10)
         victim = shard.find((node) => holders?.includes(node.replica)) ?? victim
         quorumWaits += holders ? 1 : 0
         kill()
-        for (const node of shard) if (node !== victim) await on(node, `SYSTEM START FETCHES ${database}.${localTable('events')}`)
+        for (const node of shard)
+          if (node !== victim) await on(node, `SYSTEM START FETCHES ${database}.${localTable('events')}`)
       })()
       return sent
     }
@@ -219,7 +256,9 @@ async function stored(batch) {
     }
     const shards = new Map()
     for (const r of perReplica) shards.set(r.shard, [...(shards.get(r.shard) ?? []), r])
-    const agree = [...shards.values()].every((rs) => rs.every((r) => r.rows === rs[0].rows && r.positions === rs[0].positions))
+    const agree = [...shards.values()].every((rs) =>
+      rs.every((r) => r.rows === rs[0].rows && r.positions === rs[0].positions),
+    )
     if (agree || attempt === 5) {
       const rows = [...shards.values()].reduce((n, rs) => n + rs[0].rows, 0)
       const positions = [...shards.values()].reduce((n, rs) => n + rs[0].positions, 0)
@@ -232,7 +271,8 @@ async function stored(batch) {
 /** The consumers' failed sink calls by kind (retriable, data, refused) so far. */
 async function sinkErrors() {
   const counts = { retriable: 0, data: 0, refused: 0 }
-  for (const { labels, value } of (await metrics.sinkErrors.get()).values) counts[labels.kind] = (counts[labels.kind] ?? 0) + value
+  for (const { labels, value } of (await metrics.sinkErrors.get()).values)
+    counts[labels.kind] = (counts[labels.kind] ?? 0) + value
   return counts
 }
 
@@ -254,13 +294,19 @@ try {
   await client.command({ query: `DROP DATABASE IF EXISTS ${database} ON CLUSTER ${cluster}` }).catch(() => undefined)
   await client.close()
 }
-console.log('\n| kill point | kills | duplicates | losses | inserts refused as data | consumer failures |\n|---|---|---|---|---|---|')
+console.log(
+  '\n| kill point | kills | duplicates | losses | inserts refused as data | consumer failures |\n|---|---|---|---|---|---|',
+)
 for (const point of POINTS) {
   const mine = results.filter((r) => r.point === point)
   const sum = (f) => mine.reduce((n, r) => n + f(r), 0)
-  console.log(`| ${point} | ${mine.length} | ${sum((r) => r.duplicates)} | ${sum((r) => r.losses)} | ${sum((r) => r.dataRefusals)} | ${sum((r) => r.fatal.length)} |`)
+  console.log(
+    `| ${point} | ${mine.length} | ${sum((r) => r.duplicates)} | ${sum((r) => r.losses)} | ${sum((r) => r.dataRefusals)} | ${sum((r) => r.fatal.length)} |`,
+  )
 }
-console.log(`\nquorum point: ${quorumWaits} of ${results.filter((r) => r.point === 'quorum').length} kills while the insert waited for its quorum`)
+console.log(
+  `\nquorum point: ${quorumWaits} of ${results.filter((r) => r.point === 'quorum').length} kills while the insert waited for its quorum`,
+)
 console.log('\nfailures the consumer met (warnings and errors it logged):')
 for (const [text, count] of [...errors].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`  ${count} x ${text}`)
 process.exit(results.some((r) => r.duplicates > 0 || r.losses > 0) ? 1 : 0)

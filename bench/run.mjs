@@ -5,7 +5,8 @@
 // Needs the local stack (`npx sluice stack up`) and `npm run build`; installs wrk (Debian) and the
 // Kafka tools jar (Maven Central) when missing.
 //
-//   node bench/run.mjs [--runs 3] [--smoke] [--bin <other build>/bin/sluice.js] [--only events,impressions,freshness,webhooks,latency,lifecycle,experiments,admin,rss,cluster] [--profile]
+//   node bench/run.mjs [--runs 3] [--smoke] [--bin <other build>/bin/sluice.js] [--profile]
+//     [--only events,impressions,freshness,webhooks,latency,lifecycle,experiments,admin,rss,cluster]
 //
 // The cluster section starts the local cluster stack (`sluice stack up --cluster`) when it is not up.
 //
@@ -45,7 +46,9 @@ const { values: opts } = parseArgs({
 })
 const SMOKE = opts.smoke
 const RUNS = SMOKE ? 1 : Number(opts.runs)
-const only = new Set((opts.only ?? 'events,impressions,freshness,webhooks,latency,lifecycle,experiments,admin,rss,cluster').split(','))
+const only = new Set(
+  (opts.only ?? 'events,impressions,freshness,webhooks,latency,lifecycle,experiments,admin,rss,cluster').split(','),
+)
 const RESULTS = 'bench/results'
 const PROFILES = join(RESULTS, 'profiles')
 mkdirSync(RESULTS, { recursive: true })
@@ -95,7 +98,12 @@ async function sluice(roles, extra = {}, shared) {
   const url = `http://127.0.0.1:${port}`
   const state = createRedisState({ url: REDIS, keyPrefix: env.REDIS_KEY_PREFIX })
   const demo = await state.store.bootstrapDemo()
-  const server = await startServe({ ...env, ...extra, SLUICE_PORT: String(port) }, url, ['--roles', roles.join(',')], opts.bin)
+  const server = await startServe(
+    { ...env, ...extra, SLUICE_PORT: String(port) },
+    url,
+    ['--roles', roles.join(',')],
+    opts.bin,
+  )
   return {
     id,
     env,
@@ -111,11 +119,19 @@ async function sluice(roles, extra = {}, shared) {
       await state.close()
       // Dropping a database ClickHouse is still merging into can take a while after minutes of load
       // (or while the next section loads it): a drop that times out is left to ClickHouse, said once.
-      const ch = createClient({ url: env.CLICKHOUSE_URL, request_timeout: 120_000, log: { level: ClickHouseLogLevel.OFF } })
+      const ch = createClient({
+        url: env.CLICKHOUSE_URL,
+        request_timeout: 120_000,
+        log: { level: ClickHouseLogLevel.OFF },
+      })
       const onCluster = env.CLICKHOUSE_CLUSTER ? ` ON CLUSTER ${env.CLICKHOUSE_CLUSTER}` : ''
       await ch
         .command({ query: `DROP DATABASE IF EXISTS ${env.CLICKHOUSE_DATABASE}${onCluster}` })
-        .catch((err) => say(`cleanup: dropping ${env.CLICKHOUSE_DATABASE} did not finish (${err.message}); ClickHouse goes on with it`))
+        .catch((err) =>
+          say(
+            `cleanup: dropping ${env.CLICKHOUSE_DATABASE} did not finish (${err.message}); ClickHouse goes on with it`,
+          ),
+        )
       await ch.close()
       spawnSync(process.execPath, ['-e', deleteTopics(env.KAFKA_TOPIC_PREFIX, env.KAFKA_BROKERS)], { stdio: 'ignore' })
     },
@@ -163,7 +179,11 @@ function sdkImpressions(n, flagPrefix, offset = 0) {
 }
 
 async function postSdk(url, key, path, body, headers = {}) {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers }, body })
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers },
+    body,
+  })
   const json = await res.json()
   if (res.status !== 202) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`)
   return json
@@ -190,13 +210,21 @@ const rawMeta = () => ({
 })
 /** The rows the consumer makes of 10,000 records: events, or impressions. */
 const RAW_ROWS = {
-  events: () => sdkRecords(10_000, 'bench.raw').map((r, i) => processEvent(r, rawMeta(), { topic: 't', partition: 0, offset: 0n, index: i }).row),
+  events: () =>
+    sdkRecords(10_000, 'bench.raw').map(
+      (r, i) => processEvent(r, rawMeta(), { topic: 't', partition: 0, offset: 0n, index: i }).row,
+    ),
   impressions: () => {
     const rows = []
     const reject = (r) => {
       throw new Error(`bench impression rejected: ${r.reason}`)
     }
-    processImpressionRecords(sdkImpressions(10_000, 'bench.raw'), rawMeta(), (index) => ({ topic: 't', partition: 0, offset: 0n, index }), { impression: (row) => rows.push(row), reject })
+    processImpressionRecords(
+      sdkImpressions(10_000, 'bench.raw'),
+      rawMeta(),
+      (index) => ({ topic: 't', partition: 0, offset: 0n, index }),
+      { impression: (row) => rows.push(row), reject },
+    )
     return rows
   },
 }
@@ -219,7 +247,12 @@ async function clickhouseInsertRate(rowsTotal, inFlight, table = EVENTS, preEnco
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
       while (next++ < inserts)
-        await ch.insert({ table: `${db}.${table.name}`, values: body ? Readable.from([body], { objectMode: false }) : encode(), format: 'TabSeparated', columns: [...table.columns] })
+        await ch.insert({
+          table: `${db}.${table.name}`,
+          values: body ? Readable.from([body], { objectMode: false }) : encode(),
+          format: 'TabSeparated',
+          columns: [...table.columns],
+        })
     }),
   )
   const seconds = (performance.now() - t0) / 1000
@@ -230,14 +263,33 @@ async function clickhouseInsertRate(rowsTotal, inFlight, table = EVENTS, preEnco
 
 /** A ClickHouse bound over the runs: each run the better of 1 and 3 inserts in flight. */
 const insertBound = async (rowsTotal, table, preEncoded = false) =>
-  spread(await repeat(async () => Math.max(await clickhouseInsertRate(rowsTotal, 1, table, preEncoded), await clickhouseInsertRate(rowsTotal, 3, table, preEncoded))))
+  spread(
+    await repeat(async () =>
+      Math.max(
+        await clickhouseInsertRate(rowsTotal, 1, table, preEncoded),
+        await clickhouseInsertRate(rowsTotal, 3, table, preEncoded),
+      ),
+    ),
+  )
 
-/** kafka-producer-perf-test (org.apache.kafka.tools.ProducerPerformance) from the Kafka jars: messages of `recordBytes`, acks=all. */
+/**
+ * kafka-producer-perf-test (org.apache.kafka.tools.ProducerPerformance) from the Kafka jars: messages of `recordBytes`,
+ * acks=all.
+ */
 function kafkaProducerRate(records, recordBytes) {
   const libs = join(homedir(), '.cache', 'sluice', `kafka-${KAFKA_VERSION}`, 'libs')
   const tools = join(homedir(), '.cache', 'sluice', `kafka-tools-${KAFKA_VERSION}`)
   if (!existsSync(join(tools, `kafka-tools-${KAFKA_VERSION}.jar`))) {
-    execFileSync('mvn', ['-q', 'dependency:copy', `-Dartifact=org.apache.kafka:kafka-tools:${KAFKA_VERSION}`, `-DoutputDirectory=${tools}`], { stdio: 'inherit' })
+    execFileSync(
+      'mvn',
+      [
+        '-q',
+        'dependency:copy',
+        `-Dartifact=org.apache.kafka:kafka-tools:${KAFKA_VERSION}`,
+        `-DoutputDirectory=${tools}`,
+      ],
+      { stdio: 'inherit' },
+    )
   }
   const topic = `bench-perf-${randomBytes(3).toString('hex')}`
   // The broker creates no topic on demand: three partitions, as Sluice's topics have.
@@ -274,10 +326,16 @@ function kafkaProducerRate(records, recordBytes) {
 
 /** wrk against a URL with a JSON body: requests per second and latency percentiles. */
 function wrk(url, body, seconds, connections) {
-  if (spawnSync('which', ['wrk']).status !== 0) execFileSync('apt-get', ['install', '-y', '-q', 'wrk'], { stdio: 'ignore' })
+  if (spawnSync('which', ['wrk']).status !== 0)
+    execFileSync('apt-get', ['install', '-y', '-q', 'wrk'], { stdio: 'ignore' })
   const script = join(RESULTS, 'post.lua')
-  writeFileSync(script, `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = ${JSON.stringify(body)}\n`)
-  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, url], { encoding: 'utf8' })
+  writeFileSync(
+    script,
+    `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = ${JSON.stringify(body)}\n`,
+  )
+  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, url], {
+    encoding: 'utf8',
+  })
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0)
   const ms = (label) => {
@@ -290,7 +348,11 @@ function wrk(url, body, seconds, connections) {
 
 // ---- the figures ----
 
-const results = { machine: { cores: (await import('node:os')).cpus().length, node: process.version, date: new Date().toISOString() }, smoke: SMOKE, bin: opts.bin }
+const results = {
+  machine: { cores: (await import('node:os')).cpus().length, node: process.version, date: new Date().toISOString() },
+  smoke: SMOKE,
+  bin: opts.bin,
+}
 
 async function eventsSection() {
   const section = { bodies: {} }
@@ -309,7 +371,9 @@ async function eventsSection() {
       const runs = await repeat(async (run) => {
         const r = await eventsEndToEnd(s, ch, key, size, total, `bench.e${size}.r${run}`)
         bodyBytes = r.bodyBytes
-        say(`events, bodies of ${size}, run ${run + 1}: ${Math.round(r.endToEnd)} events/s end to end, ${Math.round(r.accepted)} accepted`)
+        say(
+          `events, bodies of ${size}, run ${run + 1}: ${Math.round(r.endToEnd)} events/s end to end, ${Math.round(r.accepted)} accepted`,
+        )
         return r
       })
       section.bodies[size] = {
@@ -329,7 +393,9 @@ async function eventsSection() {
     section.kafkaProducer = {
       messageBytes,
       mbPerSecond: spread(kafka.map((k) => k.mbPerSecond)),
-      eventsPerSecondEquivalent: round((median(kafka.map((k) => k.mbPerSecond)) * 1_048_576) / section.bodies[500].bytesPerEvent),
+      eventsPerSecondEquivalent: round(
+        (median(kafka.map((k) => k.mbPerSecond)) * 1_048_576) / section.bodies[500].bytesPerEvent,
+      ),
     }
   } finally {
     await ch.close()
@@ -353,7 +419,10 @@ function cpuMicros(pid) {
   return ((utime + stime) * 1e6) / CLOCK_TICKS
 }
 
-/** Posts `total` events in bodies of `size`, 8 in flight, and waits until all are stored: rates per second, and the Sluice process's CPU per event. */
+/**
+ * Posts `total` events in bodies of `size`, 8 in flight, and waits until all are stored: rates per second, and the
+ * Sluice process's CPU per event.
+ */
 async function eventsEndToEnd(s, ch, key, size, total, type) {
   const bodies = []
   for (let i = 0; i < total; i += size) bodies.push(JSON.stringify(sdkRecords(size, type, i)))
@@ -369,7 +438,12 @@ async function eventsEndToEnd(s, ch, key, size, total, type) {
   const accepted = (performance.now() - t0) / 1000
   while ((await countRows(ch, s.env.CLICKHOUSE_DATABASE, `event_type = '${type}'`)) < total) await sleep(50)
   const stored = (performance.now() - t0) / 1000
-  return { endToEnd: total / stored, accepted: total / accepted, bodyBytes, cpuUsPerEvent: (cpuMicros(s.pid) - cpu0) / total }
+  return {
+    endToEnd: total / stored,
+    accepted: total / accepted,
+    bodyBytes,
+    cpuUsPerEvent: (cpuMicros(s.pid) - cpu0) / total,
+  }
 }
 
 /**
@@ -387,7 +461,8 @@ async function clusterSection() {
   const targets = {
     single: { extra: {}, url: CLICKHOUSE },
     cluster: { extra: { KAFKA_BROKERS, CLICKHOUSE_URL, CLICKHOUSE_CLUSTER }, url: CLICKHOUSE_URL },
-    // What each part costs: the three brokers with the single ClickHouse, the ClickHouse cluster with the single broker.
+    // What each part costs: the three brokers with the single ClickHouse, the ClickHouse cluster with the single
+    // broker.
     kafkaCluster: { extra: { KAFKA_BROKERS }, url: CLICKHOUSE },
     clickhouseCluster: { extra: { CLICKHOUSE_URL, CLICKHOUSE_CLUSTER }, url: CLICKHOUSE_URL },
   }
@@ -399,7 +474,14 @@ async function clusterSection() {
   try {
     for (let run = 0; run < RUNS; run++) {
       for (const [name, x] of Object.entries(section)) {
-        const r = await eventsEndToEnd(x.s, x.ch, x.s.demo.environments[0].serverSideSdkKey, 500, total, `bench.c.r${run}`)
+        const r = await eventsEndToEnd(
+          x.s,
+          x.ch,
+          x.s.demo.environments[0].serverSideSdkKey,
+          500,
+          total,
+          `bench.c.r${run}`,
+        )
         say(`events on the ${name} stack, run ${run + 1}: ${Math.round(r.endToEnd)} events/s end to end`)
         x.runs.push(r.endToEnd)
       }
@@ -412,11 +494,23 @@ async function clusterSection() {
     }
   }
   const single = spread(section.single.runs)
-  const of = (name) => ({ eventsPerSecond: spread(section[name].runs), ratio: round(median(section[name].runs) / single.median, 2) })
-  results.cluster = { events: total, single, cluster: of('cluster'), kafkaCluster: of('kafkaCluster'), clickhouseCluster: of('clickhouseCluster') }
+  const of = (name) => ({
+    eventsPerSecond: spread(section[name].runs),
+    ratio: round(median(section[name].runs) / single.median, 2),
+  })
+  results.cluster = {
+    events: total,
+    single,
+    cluster: of('cluster'),
+    kafkaCluster: of('kafkaCluster'),
+    clickhouseCluster: of('clickhouseCluster'),
+  }
 }
 
-/** Impressions end to end (bodies of 5,000 as an SDK in DEBUG mode flushes them) beside raw ClickHouse inserts of the same rows. */
+/**
+ * Impressions end to end (bodies of 5,000 as an SDK in DEBUG mode flushes them) beside raw ClickHouse inserts of the
+ * same rows.
+ */
 async function impressionsSection() {
   const section = {}
   const rowsForBound = SMOKE ? 20_000 : 300_000
@@ -438,13 +532,20 @@ async function impressionsSection() {
       let next = 0
       await Promise.all(
         Array.from({ length: 8 }, async () => {
-          while (next < bodies.length) await postSdk(s.url, key, '/api/testImpressions/bulk', bodies[next++], { SplitSDKImpressionsMode: 'DEBUG', SplitSDKVersion: 'nodejs-11.11.2' })
+          while (next < bodies.length)
+            await postSdk(s.url, key, '/api/testImpressions/bulk', bodies[next++], {
+              SplitSDKImpressionsMode: 'DEBUG',
+              SplitSDKVersion: 'nodejs-11.11.2',
+            })
         }),
       )
       const accepted = (performance.now() - t0) / 1000
-      while ((await countRows(ch, s.env.CLICKHOUSE_DATABASE, `startsWith(flag, '${prefix}.')`, 'impressions')) < total) await sleep(50)
+      while ((await countRows(ch, s.env.CLICKHOUSE_DATABASE, `startsWith(flag, '${prefix}.')`, 'impressions')) < total)
+        await sleep(50)
       const stored = (performance.now() - t0) / 1000
-      say(`impressions, bodies of ${size}, run ${run + 1}: ${Math.round(total / stored)} impressions/s end to end, ${Math.round(total / accepted)} accepted`)
+      say(
+        `impressions, bodies of ${size}, run ${run + 1}: ${Math.round(total / stored)} impressions/s end to end, ${Math.round(total / accepted)} accepted`,
+      )
       return { endToEnd: total / stored, accepted: total / accepted }
     })
     Object.assign(section, {
@@ -534,7 +635,10 @@ async function integration(s) {
       template: 'alertmanager',
       rateLimitStatus: 429,
       emitRepeats: true,
-      mapping: { ...ALERT_TEMPLATES.alertmanager.mapping, customFields: { ...ALERT_TEMPLATES.alertmanager.mapping.customFields, sentAt: '{{item.annotations.sentAt}}' } },
+      mapping: {
+        ...ALERT_TEMPLATES.alertmanager.mapping,
+        customFields: { ...ALERT_TEMPLATES.alertmanager.mapping.customFields, sentAt: '{{item.annotations.sentAt}}' },
+      },
     }),
   })
   const created = await res.json()
@@ -550,7 +654,9 @@ async function webhooksSection() {
   const bare = spawn(process.execPath, ['bench/bare-fastify.mjs', String(barePort)], { stdio: 'ignore' })
   await waitHttp(`http://127.0.0.1:${barePort}/`)
   try {
-    section.bareFastify = spread((await repeat(() => wrk(`http://127.0.0.1:${barePort}/api/v1/webhook/x`, body, seconds, 50))).map((r) => r.rps))
+    section.bareFastify = spread(
+      (await repeat(() => wrk(`http://127.0.0.1:${barePort}/api/v1/webhook/x`, body, seconds, 50))).map((r) => r.rps),
+    )
   } finally {
     bare.kill('SIGTERM')
   }
@@ -571,7 +677,11 @@ async function webhooksSection() {
         // the run ends once every accepted payload's 3 alerts are in their streams.
         payloads += run.requests
         await alertsCaughtUp(s.url, payloads * 3)
-        return { ...run, stored: run.requests / ((performance.now() - t0) / 1000), cpuUsPerPayload: (cpuMicros(s.pid) - cpu0) / run.requests }
+        return {
+          ...run,
+          stored: run.requests / ((performance.now() - t0) / 1000),
+          cpuUsPerPayload: (cpuMicros(s.pid) - cpu0) / run.requests,
+        }
       })
       section[name] = {
         rps: spread(runs.map((r) => r.rps)),
@@ -606,7 +716,9 @@ async function alertsCaughtUp(url, alerts) {
   for (;;) {
     const text = await (await fetch(`${url}/metrics`)).text()
     if (Number(/^sluice_alerts_stored_total (\d+)/m.exec(text)?.[1] ?? 0) >= alerts) return
-    const lags = [...text.matchAll(/^sluice_consumer_lag_messages\{topic="[^"]*alerts",partition="\d+"\} (\d+)$/gm)].map((m) => Number(m[1]))
+    const lags = [
+      ...text.matchAll(/^sluice_consumer_lag_messages\{topic="[^"]*alerts",partition="\d+"\} (\d+)$/gm),
+    ].map((m) => Number(m[1]))
     if (lags.length > 0 && lags.every((lag) => lag === 0)) {
       caughtUpSince ??= performance.now()
       if (performance.now() - caughtUpSince > 3000) return
@@ -655,7 +767,9 @@ async function latencySection() {
         const due = t0 + (i / rate) * 1000
         if (due > Date.now()) await sleep(due - Date.now())
         const sentAt = Date.now()
-        const p = httpPost(agent, `${s.url}${path}`, JSON.stringify(alertmanagerPayload(sentAt))).then(() => posts.push(Date.now() - sentAt))
+        const p = httpPost(agent, `${s.url}${path}`, JSON.stringify(alertmanagerPayload(sentAt))).then(() =>
+          posts.push(Date.now() - sentAt),
+        )
         inFlight.add(p)
         void p.finally(() => inFlight.delete(p))
         if (inFlight.size >= 64) await Promise.race(inFlight)
@@ -670,7 +784,11 @@ async function latencySection() {
           await sleep(100)
           continue
         }
-        for (const [entryId, fields] of entries) latencies.push(Number(entryId.split('-')[0]) - Number(JSON.parse(fields[fields.indexOf('customFields') + 1] ?? '{}').sentAt))
+        for (const [entryId, fields] of entries)
+          latencies.push(
+            Number(entryId.split('-')[0]) -
+              Number(JSON.parse(fields[fields.indexOf('customFields') + 1] ?? '{}').sentAt),
+          )
         cursor = `(${entries.at(-1)[0]}`
       }
       return { posts, latencies }
@@ -699,10 +817,18 @@ async function latencySection() {
 /** A POST through a keep-alive agent; resolves with the status once the answer is read. */
 function httpPost(agent, url, body) {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume()
-      res.on('end', () => resolve(res.statusCode))
-    })
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode))
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -739,7 +865,14 @@ async function lifecycleSection() {
     requestId,
     customFields: { instance: `host-${n}:9100`, alertname: 'DiskFull' },
   })
-  const lifecycle = { accountId: account, receivedAtMs: now, emitRepeats: false, autoResolveAfterMs: 0, dedupFallbacks: 0, unknownStatuses: 0 }
+  const lifecycle = {
+    accountId: account,
+    receivedAtMs: now,
+    emitRepeats: false,
+    autoResolveAfterMs: 0,
+    dedupFallbacks: 0,
+    unknownStatuses: 0,
+  }
   let offset = 0n
   // One message per integration and 10 alerts: the shape of an Alertmanager group.
   const message = (first) => ({
@@ -772,7 +905,21 @@ async function lifecycleSection() {
     }
     const upsert = await time((i) => {
       const n = (i * 7919) % open
-      return sink.write([{ topic: 'bench', partition: 0, offset: offset++, integrationId: integrations[n % 4], alerts: [alert(n, `u${i}`)], rejections: [], lifecycle }], 100, String(offset - 2n))
+      return sink.write(
+        [
+          {
+            topic: 'bench',
+            partition: 0,
+            offset: offset++,
+            integrationId: integrations[n % 4],
+            alerts: [alert(n, `u${i}`)],
+            rejections: [],
+            lifecycle,
+          },
+        ],
+        100,
+        String(offset - 2n),
+      )
     })
     const list = (filters) => time(() => state.alerts.list(account, { status: 'open', filters, limit: 100 }))
     const listOpen = await list({})
@@ -792,7 +939,9 @@ async function lifecycleSection() {
       listTeamAndSeverity100Ms: listTwo,
       acknowledgeMs: ack,
     }
-    say(`lifecycle: ${open} open alerts loaded at ${results.lifecycle.alertsPerSecondLoaded}/s; upsert p99 ${upsert.p99} ms; list by team p99 ${listTeam.p99} ms`)
+    say(
+      `lifecycle: ${open} open alerts loaded at ${results.lifecycle.alertsPerSecondLoaded}/s; upsert p99 ${upsert.p99} ms; list by team p99 ${listTeam.p99} ms`,
+    )
   } finally {
     await deleteKeys(state.redis, prefix)
     await state.close()
@@ -843,7 +992,12 @@ async function experimentsSection() {
     const ids = [
       await metric({ name: 'purchases', eventTypeId: 'purchase', type: 'count_per_key' }),
       await metric({ name: 'revenue', eventTypeId: 'purchase', type: 'sum_per_key', cap: 100 }),
-      await metric({ name: 'purchases per visit', eventTypeId: 'purchase', type: 'ratio_per_key', denominatorEventTypeId: 'visit' }),
+      await metric({
+        name: 'purchases per visit',
+        eventTypeId: 'purchase',
+        type: 'ratio_per_key',
+        denominatorEventTypeId: 'visit',
+      }),
     ]
     const url = `${s.url}/api/v1/environments/${env}/experiments/bench_flag/results?metrics=${ids.join(',')}&from=${t0}&to=${t0 + 3 * 3600_000}`
     const clickhousePid = Number(execFileSync('pgrep', ['-o', '-f', 'clickhouse-server'], { encoding: 'utf8' }).trim())
@@ -875,8 +1029,18 @@ async function experimentsSection() {
     )
     const scans = await repeat(() =>
       peak(async () => {
-        await ch.query({ query: `SELECT count(), sum(value), uniq(key) FROM ${db}.events WHERE environment_id = '${env}'`, format: 'JSONEachRow' }).then((r) => r.json())
-        return ch.query({ query: `SELECT count(), uniq(key) FROM ${db}.impressions WHERE environment_id = '${env}'`, format: 'JSONEachRow' }).then((r) => r.json())
+        await ch
+          .query({
+            query: `SELECT count(), sum(value), uniq(key) FROM ${db}.events WHERE environment_id = '${env}'`,
+            format: 'JSONEachRow',
+          })
+          .then((r) => r.json())
+        return ch
+          .query({
+            query: `SELECT count(), uniq(key) FROM ${db}.impressions WHERE environment_id = '${env}'`,
+            format: 'JSONEachRow',
+          })
+          .then((r) => r.json())
       }),
     )
     const last = answers.at(-1).out
@@ -890,7 +1054,9 @@ async function experimentsSection() {
       clickhouseRssGrowthMiB: round(Math.max(...answers.map((a) => a.clickhouseGrowthMiB))),
       sluicePeakRssMiB: round(Math.max(...answers.map((a) => a.sluicePeakMiB))),
     }
-    say(`experiments: results for ${ids.length} metrics over ${last.exposure.keys} keys in ${results.experiments.resultsMs.median} ms (scan ${results.experiments.plainScanMs.median} ms)`)
+    say(
+      `experiments: results for ${ids.length} metrics over ${last.exposure.keys} keys in ${results.experiments.resultsMs.median} ms (scan ${results.experiments.plainScanMs.median} ms)`,
+    )
   } finally {
     await ch.close()
     await s.stop()
@@ -904,7 +1070,10 @@ async function usedMemory(redis) {
 
 async function adminSection() {
   const run = (args) => {
-    const out = execFileSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, KAFKA_BROKERS: KAFKA, CLICKHOUSE_URL: CLICKHOUSE, REDIS_URL: REDIS } })
+    const out = execFileSync(process.execPath, args, {
+      encoding: 'utf8',
+      env: { ...process.env, KAFKA_BROKERS: KAFKA, CLICKHOUSE_URL: CLICKHOUSE, REDIS_URL: REDIS },
+    })
     return out
   }
   const segments = JSON.parse(
@@ -913,11 +1082,26 @@ async function adminSection() {
       .find((l) => l.startsWith('{')),
   )
   const scimFile = join(RESULTS, 'scim.json')
-  run(['bench/scim.mjs', '--users', SMOKE ? '2000' : '100000', '--posts', SMOKE ? '50' : '500', '--calls', SMOKE ? '20' : '300', '--port', String(nextPort++), '--json', scimFile])
+  run([
+    'bench/scim.mjs',
+    '--users',
+    SMOKE ? '2000' : '100000',
+    '--posts',
+    SMOKE ? '50' : '500',
+    '--calls',
+    SMOKE ? '20' : '300',
+    '--port',
+    String(nextPort++),
+    '--json',
+    scimFile,
+  ])
   results.admin = { segments, scim: JSON.parse((await import('node:fs')).readFileSync(scimFile, 'utf8')) }
 }
 
-/** RSS of each process at start and over minutes of mixed load (scale-out shape: an edge process and a consumer process). */
+/**
+ * RSS of each process at start and over minutes of mixed load (scale-out shape: an edge process and a consumer
+ * process).
+ */
 async function rssSection() {
   const minutes = SMOKE ? 0.2 : Number(opts['rss-minutes'])
   const shared = isolation()
@@ -947,7 +1131,11 @@ async function rssSection() {
       for (let i = 0; !stop; i++) {
         const due = t0 + ((i * 8 + w) / hookRate) * 1000
         if (due > Date.now()) await sleep(due - Date.now())
-        await fetch(`${edge.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(alertmanagerPayload(Date.now())) }).then((r) => r.arrayBuffer())
+        await fetch(`${edge.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(alertmanagerPayload(Date.now())),
+        }).then((r) => r.arrayBuffer())
       }
     }),
   ]
@@ -974,7 +1162,13 @@ async function rssSection() {
       samples: xs,
     }
   }
-  results.rss = { minutes, eventsPerSecond: Math.round(eventRate), webhooksPerSecond: Math.round(hookRate), edge: summary(samples.edge), consumers: summary(samples.consumers) }
+  results.rss = {
+    minutes,
+    eventsPerSecond: Math.round(eventRate),
+    webhooksPerSecond: Math.round(hookRate),
+    edge: summary(samples.edge),
+    consumers: summary(samples.consumers),
+  }
 }
 
 async function repeat(fn) {
@@ -1035,12 +1229,28 @@ function printTable(r) {
   const k = (x) => Math.round(x).toLocaleString('en-US')
   const sp = (s, f = k) => `${f(s.median)} (${f(s.min)}–${f(s.max)})`
   if (r.events) {
-    rows.push(['raw ClickHouse inserts, TabSeparated (10,000 rows each, best of 1 and 3 in flight)', `${sp(r.events.clickhouseInsert)} rows/s`, "bound (rows encoded by the consumer's encoder)"])
-    rows.push(["the same rows encoded beforehand: the server's own limit", `${sp(r.events.clickhousePreEncoded)} rows/s`, 'bound'])
+    rows.push([
+      'raw ClickHouse inserts, TabSeparated (10,000 rows each, best of 1 and 3 in flight)',
+      `${sp(r.events.clickhouseInsert)} rows/s`,
+      "bound (rows encoded by the consumer's encoder)",
+    ])
+    rows.push([
+      "the same rows encoded beforehand: the server's own limit",
+      `${sp(r.events.clickhousePreEncoded)} rows/s`,
+      'bound',
+    ])
     for (const [size, b] of Object.entries(r.events.bodies)) {
-      rows.push([`events end to end, bodies of ${size}, 8 in flight`, `${sp(b.endToEnd)} events/s`, `${b.ratioToClickHouse} of raw inserts, ${b.ratioToPreEncoded} of pre-encoded (target ≥ 0.5)`])
+      rows.push([
+        `events end to end, bodies of ${size}, 8 in flight`,
+        `${sp(b.endToEnd)} events/s`,
+        `${b.ratioToClickHouse} of raw inserts, ${b.ratioToPreEncoded} of pre-encoded (target ≥ 0.5)`,
+      ])
       rows.push([`events accepted (202), bodies of ${size}`, `${sp(b.accepted)} events/s`, ''])
-      rows.push([`  Sluice CPU per event stored (edge + consumer, one process), bodies of ${size}`, `${sp(b.cpuUsPerEvent, (x) => x.toFixed(1))} µs`, 'budget ≤ 16 µs'])
+      rows.push([
+        `  Sluice CPU per event stored (edge + consumer, one process), bodies of ${size}`,
+        `${sp(b.cpuUsPerEvent, (x) => x.toFixed(1))} µs`,
+        'budget ≤ 16 µs',
+      ])
     }
     rows.push([
       `kafka-producer-perf-test, ${k(r.events.kafkaProducer.messageBytes)}-byte messages, acks=all`,
@@ -1056,22 +1266,63 @@ function printTable(r) {
       `${c.cluster.ratio} of the single-node stack (target ≥ 0.8)`,
     ])
     rows.push(['the same runs on the single-node stack, alternating', `${sp(c.single)} events/s`, ''])
-    rows.push(['  only Kafka on 3 brokers (replication 3, min.insync.replicas 2)', `${sp(c.kafkaCluster.eventsPerSecond)} events/s`, `${c.kafkaCluster.ratio} of single`])
-    rows.push(['  only ClickHouse on 2x2 (quorum inserts)', `${sp(c.clickhouseCluster.eventsPerSecond)} events/s`, `${c.clickhouseCluster.ratio} of single`])
+    rows.push([
+      '  only Kafka on 3 brokers (replication 3, min.insync.replicas 2)',
+      `${sp(c.kafkaCluster.eventsPerSecond)} events/s`,
+      `${c.kafkaCluster.ratio} of single`,
+    ])
+    rows.push([
+      '  only ClickHouse on 2x2 (quorum inserts)',
+      `${sp(c.clickhouseCluster.eventsPerSecond)} events/s`,
+      `${c.clickhouseCluster.ratio} of single`,
+    ])
   }
   if (r.impressions) {
     const i = r.impressions
-    rows.push(['raw ClickHouse inserts of impressions, TabSeparated (10,000 rows each)', `${sp(i.clickhouseInsert)} rows/s`, 'bound'])
-    rows.push([`impressions end to end, bodies of ${k(i.bodySize)}, 8 in flight`, `${sp(i.endToEnd)} impressions/s`, `${i.ratioToClickHouse} of ClickHouse`])
+    rows.push([
+      'raw ClickHouse inserts of impressions, TabSeparated (10,000 rows each)',
+      `${sp(i.clickhouseInsert)} rows/s`,
+      'bound',
+    ])
+    rows.push([
+      `impressions end to end, bodies of ${k(i.bodySize)}, 8 in flight`,
+      `${sp(i.endToEnd)} impressions/s`,
+      `${i.ratioToClickHouse} of ClickHouse`,
+    ])
     rows.push([`impressions accepted (202), bodies of ${k(i.bodySize)}`, `${sp(i.accepted)} impressions/s`, ''])
   }
-  if (r.freshness) rows.push([`freshness (202 → queryable) at ${k(r.freshness.eventsPerSecond)} events/s`, `p50 ${k(r.freshness.p50Ms)} ms, p99 ${k(r.freshness.p99Ms)} ms`, 'target p99 < 2,000 ms'])
+  if (r.freshness)
+    rows.push([
+      `freshness (202 → queryable) at ${k(r.freshness.eventsPerSecond)} events/s`,
+      `p50 ${k(r.freshness.p50Ms)} ms, p99 ${k(r.freshness.p99Ms)} ms`,
+      'target p99 < 2,000 ms',
+    ])
   if (r.webhooks) {
-    rows.push([`bare Fastify parse-and-202, ${r.webhooks.payloadBytes}-byte payload, 50 connections`, `${sp(r.webhooks.bareFastify)} req/s`, 'bound'])
-    rows.push(['webhooks, all roles in one process', `${sp(r.webhooks.allRoles.rps)} req/s`, `${r.webhooks.allRoles.ratioToBare} of bare (target ≥ 0.5)`])
-    rows.push(['the same runs end to end: until their alerts are in the streams', `${sp(r.webhooks.allRoles.endToEnd)} payloads/s`, ''])
-    rows.push(['  Sluice CPU per webhook payload, all roles (edge + alerts consumer)', `${sp(r.webhooks.allRoles.cpuUsPerPayload, (x) => x.toFixed(0))} µs`, ''])
-    rows.push(['webhooks, edge-only process', `${sp(r.webhooks.edgeOnly.rps)} req/s`, `${r.webhooks.edgeOnly.ratioToBare} of bare (target ≥ 0.8)`])
+    rows.push([
+      `bare Fastify parse-and-202, ${r.webhooks.payloadBytes}-byte payload, 50 connections`,
+      `${sp(r.webhooks.bareFastify)} req/s`,
+      'bound',
+    ])
+    rows.push([
+      'webhooks, all roles in one process',
+      `${sp(r.webhooks.allRoles.rps)} req/s`,
+      `${r.webhooks.allRoles.ratioToBare} of bare (target ≥ 0.5)`,
+    ])
+    rows.push([
+      'the same runs end to end: until their alerts are in the streams',
+      `${sp(r.webhooks.allRoles.endToEnd)} payloads/s`,
+      '',
+    ])
+    rows.push([
+      '  Sluice CPU per webhook payload, all roles (edge + alerts consumer)',
+      `${sp(r.webhooks.allRoles.cpuUsPerPayload, (x) => x.toFixed(0))} µs`,
+      '',
+    ])
+    rows.push([
+      'webhooks, edge-only process',
+      `${sp(r.webhooks.edgeOnly.rps)} req/s`,
+      `${r.webhooks.edgeOnly.ratioToBare} of bare (target ≥ 0.8)`,
+    ])
     rows.push([
       `alerts consumer alone, draining ${k(r.webhooks.alertsConsumer.messages)} payloads`,
       `${k(r.webhooks.alertsConsumer.messagesPerSecond)} payloads/s`,
@@ -1081,15 +1332,31 @@ function printTable(r) {
   if (r.latency) {
     const l = r.latency
     const ms = (x) => `${round(x)}`
-    rows.push([`webhook POST → stream entry at ${k(l.requestsPerSecond)} req/s, after ${l.warmupSeconds} s of warm-up`, `p50 ${sp(l.p50Ms, ms)} ms, p99 ${sp(l.p99Ms, ms)} ms`, 'target p99 < 100 ms'])
-    rows.push(['the same: POST answered (202)', `p50 ${sp(l.post202.p50Ms, ms)} ms, p99 ${sp(l.post202.p99Ms, ms)} ms`, `max ${l.maxMs} ms; in the warm-up ${l.warmupMaxMs} ms`])
+    rows.push([
+      `webhook POST → stream entry at ${k(l.requestsPerSecond)} req/s, after ${l.warmupSeconds} s of warm-up`,
+      `p50 ${sp(l.p50Ms, ms)} ms, p99 ${sp(l.p99Ms, ms)} ms`,
+      'target p99 < 100 ms',
+    ])
+    rows.push([
+      'the same: POST answered (202)',
+      `p50 ${sp(l.post202.p50Ms, ms)} ms, p99 ${sp(l.post202.p99Ms, ms)} ms`,
+      `max ${l.maxMs} ms; in the warm-up ${l.warmupMaxMs} ms`,
+    ])
   }
   if (r.lifecycle) {
     const l = r.lifecycle
     const ms = (x) => `p50 ${x.p50} ms, p99 ${x.p99} ms`
-    rows.push([`${k(l.openAlerts)} open alerts in one account, written by the sink's script`, `${k(l.alertsPerSecondLoaded)} alerts/s`, `${k(l.redisBytesPerAlert)} bytes of Redis each`])
+    rows.push([
+      `${k(l.openAlerts)} open alerts in one account, written by the sink's script`,
+      `${k(l.alertsPerSecondLoaded)} alerts/s`,
+      `${k(l.redisBytesPerAlert)} bytes of Redis each`,
+    ])
     rows.push(['a notification upserting its open alert (one script call)', ms(l.upsertMs), 'one at a time'])
-    rows.push(['list 100 open alerts: unfiltered / by team / by team and severity', `${ms(l.listOpen100Ms)} / ${ms(l.listTeam100Ms)} / ${ms(l.listTeamAndSeverity100Ms)}`, ''])
+    rows.push([
+      'list 100 open alerts: unfiltered / by team / by team and severity',
+      `${ms(l.listOpen100Ms)} / ${ms(l.listTeam100Ms)} / ${ms(l.listTeamAndSeverity100Ms)}`,
+      '',
+    ])
     rows.push(['acknowledge an alert', ms(l.acknowledgeMs), 'Keep: 10–13 s at 10–15k alerts'])
   }
   if (r.experiments) {
@@ -1100,13 +1367,25 @@ function printTable(r) {
       `${sp(x.resultsMs, ms)} ms`,
       `plain scan of the same rows ${sp(x.plainScanMs, ms)} ms (target < 5,000 ms)`,
     ])
-    rows.push(['the same: memory', `ClickHouse RSS +${k(x.clickhouseRssGrowthMiB)} MiB at most`, `Sluice process peak ${k(x.sluicePeakRssMiB)} MiB`])
+    rows.push([
+      'the same: memory',
+      `ClickHouse RSS +${k(x.clickhouseRssGrowthMiB)} MiB at most`,
+      `Sluice process peak ${k(x.sluicePeakRssMiB)} MiB`,
+    ])
   }
   if (r.admin) {
     rows.push(['segment upload of 10,000 keys', `${r.admin.segments.uploadOf10000KeysMs.toFixed(1)} ms`, ''])
     rows.push(['page through 100,000 segment keys (500 GETs)', `${k(r.admin.segments.pageThrough100000KeysMs)} ms`, ''])
-    rows.push([`SCIM userName eq at ${k(r.admin.scim.users + 1)} users`, `p50 ${r.admin.scim.filterUserName.p50} ms, p99 ${r.admin.scim.filterUserName.p99} ms`, ''])
-    rows.push([`SCIM page of 100 at ${k(r.admin.scim.users + 1)} users`, `p50 ${r.admin.scim.page100.p50} ms, p99 ${r.admin.scim.page100.p99} ms`, ''])
+    rows.push([
+      `SCIM userName eq at ${k(r.admin.scim.users + 1)} users`,
+      `p50 ${r.admin.scim.filterUserName.p50} ms, p99 ${r.admin.scim.filterUserName.p99} ms`,
+      '',
+    ])
+    rows.push([
+      `SCIM page of 100 at ${k(r.admin.scim.users + 1)} users`,
+      `p50 ${r.admin.scim.page100.p50} ms, p99 ${r.admin.scim.page100.p99} ms`,
+      '',
+    ])
   }
   if (r.rss) {
     const since = (seconds) => (seconds < 60 ? `${seconds} s` : `${Math.round(seconds / 60)} min`)

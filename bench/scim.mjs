@@ -70,7 +70,10 @@ try {
     body: JSON.stringify(settings.map(([identifier, value]) => ({ identifier, value, updateType: 'UPDATE' }))),
   })
   if (!put.ok) throw new Error(`settings: ${put.status}`)
-  const jwt = await new SignJWT({ c: 'bench' }).setProtectedHeader({ alg: 'RS256', kid: 'k1', typ: 'JWT' }).setExpirationTime('1h').sign(privateKey)
+  const jwt = await new SignJWT({ c: 'bench' })
+    .setProtectedHeader({ alg: 'RS256', kid: 'k1', typ: 'JWT' })
+    .setExpirationTime('1h')
+    .sign(privateKey)
   const base = `${url}/gateway/ng/api/scim/account/${demo.accountId}`
   const headers = { authorization: `Bearer ${jwt}`, 'content-type': 'application/scim+json' }
   const timed = async (method, path, body, status, check) => {
@@ -79,7 +82,8 @@ try {
     const json = await res.json().catch(() => undefined)
     const ms = performance.now() - start
     if (res.status !== status) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
-    if (check && !check(json)) throw new Error(`${method} ${path}: unexpected answer ${JSON.stringify(json).slice(0, 300)}`)
+    if (check && !check(json))
+      throw new Error(`${method} ${path}: unexpected answer ${JSON.stringify(json).slice(0, 300)}`)
     return ms
   }
 
@@ -88,12 +92,17 @@ try {
   // The rest through the store, 200 writes in flight.
   const started = performance.now()
   for (let i = posts; i < users; i += 200) {
-    await Promise.all(Array.from({ length: Math.min(200, users - i) }, (_, k) => state.directory.createUser(demo.accountId, userOf(i + k))))
+    await Promise.all(
+      Array.from({ length: Math.min(200, users - i) }, (_, k) =>
+        state.directory.createUser(demo.accountId, userOf(i + k)),
+      ),
+    )
   }
   const fillSeconds = (performance.now() - started) / 1000
   // 100 groups of 100 members each.
   const ids = await state.directory.userIds(demo.accountId, 0, 10_000)
-  for (let g = 0; g < 100; g++) await state.directory.createGroup(demo.accountId, { displayName: `Group ${g}` }, ids.slice(g * 100, g * 100 + 100))
+  for (let g = 0; g < 100; g++)
+    await state.directory.createGroup(demo.accountId, { displayName: `Group ${g}` }, ids.slice(g * 100, g * 100 + 100))
 
   const pick = (i) => (i * 7919) % users
   const one = (j) => j?.totalResults === 1 && j.Resources.length === 1
@@ -104,26 +113,75 @@ try {
     filterGroupName: [],
     page100: [],
   }
-  for (let i = 0; i < calls; i++) results.filterUserName.push(await timed('GET', `/Users?filter=${encodeURIComponent(`userName eq "USER${pick(i)}@example.com"`)}`, undefined, 200, one))
   for (let i = 0; i < calls; i++)
-    results.filterWorkEmail.push(await timed('GET', `/Users?filter=${encodeURIComponent(`emails[type eq "work"].value eq "user${pick(i)}@work.example"`)}`, undefined, 200, one))
+    results.filterUserName.push(
+      await timed(
+        'GET',
+        `/Users?filter=${encodeURIComponent(`userName eq "USER${pick(i)}@example.com"`)}`,
+        undefined,
+        200,
+        one,
+      ),
+    )
   for (let i = 0; i < calls; i++)
-    results.filterGroupName.push(await timed('GET', `/Groups?filter=${encodeURIComponent(`displayName eq "group ${i % 100}"`)}&excludedAttributes=members`, undefined, 200, one))
+    results.filterWorkEmail.push(
+      await timed(
+        'GET',
+        `/Users?filter=${encodeURIComponent(`emails[type eq "work"].value eq "user${pick(i)}@work.example"`)}`,
+        undefined,
+        200,
+        one,
+      ),
+    )
+  for (let i = 0; i < calls; i++)
+    results.filterGroupName.push(
+      await timed(
+        'GET',
+        `/Groups?filter=${encodeURIComponent(`displayName eq "group ${i % 100}"`)}&excludedAttributes=members`,
+        undefined,
+        200,
+        one,
+      ),
+    )
   for (let i = 0; i < calls; i++) {
     const start = 1 + ((i * 9973) % (users - 100))
-    results.page100.push(await timed('GET', `/Users?startIndex=${start}&count=100`, undefined, 200, (j) => j.totalResults === users + 1 && j.Resources.length === 100))
+    results.page100.push(
+      await timed(
+        'GET',
+        `/Users?startIndex=${start}&count=100`,
+        undefined,
+        200,
+        (j) => j.totalResults === users + 1 && j.Resources.length === 100,
+      ),
+    )
   }
   const scan = []
-  for (let i = 0; i < 5; i++) scan.push(await timed('GET', `/Users?filter=${encodeURIComponent(`name.familyName eq "Family${i}"`)}&count=10`, undefined, 200, (j) => j.totalResults === users / 1000))
+  for (let i = 0; i < 5; i++)
+    scan.push(
+      await timed(
+        'GET',
+        `/Users?filter=${encodeURIComponent(`name.familyName eq "Family${i}"`)}&count=10`,
+        undefined,
+        200,
+        (j) => j.totalResults === users / 1000,
+      ),
+    )
 
   const summary = Object.fromEntries(
     Object.entries({ ...results, scanFilter: scan }).map(([k, xs]) => [
       k,
-      { calls: xs.length, p50: +quantile(xs, 0.5).toFixed(2), p99: +quantile(xs, 0.99).toFixed(2), max: +Math.max(...xs).toFixed(2) },
+      {
+        calls: xs.length,
+        p50: +quantile(xs, 0.5).toFixed(2),
+        p99: +quantile(xs, 0.99).toFixed(2),
+        max: +Math.max(...xs).toFixed(2),
+      },
     ]),
   )
   const f = (s) => `p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms`
-  console.log(`${users + 1} users in the account (${posts} by POST; the rest written through the store in ${fillSeconds.toFixed(1)} s), 100 groups of 100`)
+  console.log(
+    `${users + 1} users in the account (${posts} by POST; the rest written through the store in ${fillSeconds.toFixed(1)} s), 100 groups of 100`,
+  )
   console.log(`POST /Users (one at a time):                          ${f(summary.postUser)}`)
   console.log(`GET /Users?filter=userName eq:                        ${f(summary.filterUserName)}`)
   console.log(`GET /Users?filter=emails[type eq "work"].value eq:    ${f(summary.filterWorkEmail)}`)

@@ -9,7 +9,9 @@ import { parseArgs } from 'node:util'
 import { createRedisState } from '../dist/state/redis/index.js'
 import { startServe } from './serve.mjs'
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, port: { type: 'string', default: '18082' } } })
+const { values } = parseArgs({
+  options: { rounds: { type: 'string', default: '5' }, port: { type: 'string', default: '18082' } },
+})
 const rounds = Number(values.rounds)
 const id = randomBytes(4).toString('hex')
 const prefix = `bench:${id}:`
@@ -53,7 +55,10 @@ try {
     const times = []
     for (let i = 0; i < all.length; i += 10_000) {
       const start = performance.now()
-      await call('PUT', `/segments/${envId}/${name}/uploadKeys?replace=false`, { keys: all.slice(i, i + 10_000), comment: 'bench' })
+      await call('PUT', `/segments/${envId}/${name}/uploadKeys?replace=false`, {
+        keys: all.slice(i, i + 10_000),
+        comment: 'bench',
+      })
       times.push(performance.now() - start)
     }
     upload.push(median(times))
@@ -69,10 +74,20 @@ try {
     }
     if (seen !== 100_000) throw new Error(`paged ${seen} keys, expected 100000`)
     paging.push(performance.now() - start)
-    console.error(`round ${r + 1}: upload of 10,000 keys ${upload.at(-1).toFixed(1)} ms (median of 10 calls), 100,000 keys paged in ${paging.at(-1).toFixed(0)} ms`)
+    console.error(
+      `round ${r + 1}: upload of 10,000 keys ${upload.at(-1).toFixed(1)} ms (median of 10 calls), 100,000 keys paged in ${paging.at(-1).toFixed(0)} ms`,
+    )
   }
-  const fmt = (xs, digits) => `median ${median(xs).toFixed(digits)} ms (min ${Math.min(...xs).toFixed(digits)}, max ${Math.max(...xs).toFixed(digits)})`
-  console.log(JSON.stringify({ rounds, uploadOf10000KeysMs: median(upload), pageThrough100000KeysMs: median(paging), keysPerSecondPaged: Math.round(100_000 / (median(paging) / 1000)) }))
+  const fmt = (xs, digits) =>
+    `median ${median(xs).toFixed(digits)} ms (min ${Math.min(...xs).toFixed(digits)}, max ${Math.max(...xs).toFixed(digits)})`
+  console.log(
+    JSON.stringify({
+      rounds,
+      uploadOf10000KeysMs: median(upload),
+      pageThrough100000KeysMs: median(paging),
+      keysPerSecondPaged: Math.round(100_000 / (median(paging) / 1000)),
+    }),
+  )
   console.log(`upload 10,000 keys (one call):            ${fmt(upload, 1)}`)
   console.log(`page 100,000 keys at limit 200 (500 GETs): ${fmt(paging, 0)}`)
 } finally {

@@ -5,7 +5,10 @@ import { spawn } from 'node:child_process'
 
 export async function startServe(env, url, args = [], bin = 'bin/sluice.js') {
   const profile = env.SLUICE_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${env.SLUICE_BENCH_PROFILE_DIR}`] : []
-  const server = spawn(process.execPath, [...profile, bin, 'serve', ...args], { env, stdio: ['ignore', 'inherit', 'inherit'] })
+  const server = spawn(process.execPath, [...profile, bin, 'serve', ...args], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
   process.once('exit', () => server.kill('SIGKILL'))
   server.once('exit', (code) => {
     console.error(`sluice serve exited (${code}) before the benchmark ended`)

@@ -83,7 +83,11 @@ async function load(count) {
       while (next < count) {
         const i = next++
         const start = performance.now()
-        const res = await fetch(`${url}/api/events/bulk`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: bodies[i % bodies.length] })
+        const res = await fetch(`${url}/api/events/bulk`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: bodies[i % bodies.length],
+        })
         await res.arrayBuffer()
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
         if (res.status === 202) latencies.push(performance.now() - start)
@@ -93,10 +97,17 @@ async function load(count) {
   const seconds = (performance.now() - t0) / 1000
   latencies.sort((a, b) => a - b)
   const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]
-  return { p50: at(0.5), p99: at(0.99), perSecond: count / seconds, eventsPerSecond: (count * perRequest) / seconds, statuses: Object.fromEntries(statuses) }
+  return {
+    p50: at(0.5),
+    p99: at(0.99),
+    perSecond: count / seconds,
+    eventsPerSecond: (count * perRequest) / seconds,
+    statuses: Object.fromEntries(statuses),
+  }
 }
 
-const metric = async (name) => Number(new RegExp(`^${name} ([\\d.e+]+)`, 'm').exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? NaN)
+const metric = async (name) =>
+  Number(new RegExp(`^${name} ([\\d.e+]+)`, 'm').exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? NaN)
 const ms = (x) => x.toFixed(1)
 const results = { requests, perRequest, concurrency, root }
 
@@ -124,7 +135,12 @@ if (!values['healthy-only']) {
   const t0 = performance.now()
   while ((await metric('sluice_spool_messages')) > 0) await new Promise((r) => setTimeout(r, 100))
   const seconds = (performance.now() - t0) / 1000
-  results.drain = { ...held, seconds, messagesPerSecond: held.messages / seconds, MiBPerSecond: held.bytes / 2 ** 20 / seconds }
+  results.drain = {
+    ...held,
+    seconds,
+    messagesPerSecond: held.messages / seconds,
+    MiBPerSecond: held.bytes / 2 ** 20 / seconds,
+  }
   console.log(
     `drain: ${held.messages} messages (${(held.bytes / 2 ** 20).toFixed(1)} MiB) in ${seconds.toFixed(1)} s: ${results.drain.messagesPerSecond.toFixed(0)} messages/s, ${results.drain.MiBPerSecond.toFixed(1)} MiB/s (kafka resumed at the start)`,
   )

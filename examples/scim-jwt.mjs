@@ -12,14 +12,18 @@ import { createServer } from 'node:http'
 import { parseArgs } from 'node:util'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 
-const { values } = parseArgs({ options: { url: { type: 'string', default: 'http://127.0.0.1:8080' }, demo: { type: 'string' } } })
+const { values } = parseArgs({
+  options: { url: { type: 'string', default: 'http://127.0.0.1:8080' }, demo: { type: 'string' } },
+})
 const demo = JSON.parse(await readFile(values.demo ?? new URL('../.sluice/demo.json', import.meta.url), 'utf8'))
 const account = demo.accountId
 
 // 1. The identity provider's signing key and its JWKS.
 const { privateKey, publicKey } = await generateKeyPair('RS256')
 const jwk = { ...(await exportJWK(publicKey)), kid: 'idp-key-1', alg: 'RS256', use: 'sig' }
-const jwks = createServer((_req, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [jwk] })))
+const jwks = createServer((_req, res) =>
+  res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [jwk] })),
+)
 await new Promise((resolve) => jwks.listen(0, '127.0.0.1', resolve))
 const jwksUrl = `http://127.0.0.1:${jwks.address().port}/jwks.json`
 
@@ -36,26 +40,47 @@ const put = await fetch(`${values.url}/gateway/ng/api/settings?accountIdentifier
   body: JSON.stringify(settings),
 })
 const written = await put.json()
-console.log('settings:', put.status, written.data?.map((d) => `${d.identifier} ${d.updateStatus ? 'ok' : d.errorMessage}`).join('; ') ?? written)
+console.log(
+  'settings:',
+  put.status,
+  written.data?.map((d) => `${d.identifier} ${d.updateStatus ? 'ok' : d.errorMessage}`).join('; ') ?? written,
+)
 if (!put.ok || !written.data.every((d) => d.updateStatus)) process.exit(1)
 const effectiveAt = Math.max(...written.data.map((d) => d.effectiveAt))
-console.log(`in effect at ${new Date(effectiveAt).toISOString()}; waiting ${Math.ceil((effectiveAt - Date.now()) / 1000)} s`)
+console.log(
+  `in effect at ${new Date(effectiveAt).toISOString()}; waiting ${Math.ceil((effectiveAt - Date.now()) / 1000)} s`,
+)
 await new Promise((r) => setTimeout(r, Math.max(0, effectiveAt - Date.now() + 100)))
 
 // 3. A JWT as the identity provider would send it, and the first SCIM calls.
-const jwt = await new SignJWT({ scim_client: 'example-idp' }).setProtectedHeader({ alg: 'RS256', kid: 'idp-key-1', typ: 'JWT' }).setIssuedAt().setExpirationTime('5m').sign(privateKey)
+const jwt = await new SignJWT({ scim_client: 'example-idp' })
+  .setProtectedHeader({ alg: 'RS256', kid: 'idp-key-1', typ: 'JWT' })
+  .setIssuedAt()
+  .setExpirationTime('5m')
+  .sign(privateKey)
 const base = `${values.url}/gateway/ng/api/scim/account/${account}`
-const headers = { authorization: `Bearer ${jwt}`, accept: 'application/scim+json', 'content-type': 'application/scim+json' }
+const headers = {
+  authorization: `Bearer ${jwt}`,
+  accept: 'application/scim+json',
+  'content-type': 'application/scim+json',
+}
 const list = await fetch(`${base}/Users?startIndex=1&count=10`, { headers })
 console.log('GET /Users:', list.status, JSON.stringify(await list.json()))
 const userName = `new.hire.${Date.now()}@example.com`
 const created = await fetch(`${base}/Users`, {
   method: 'POST',
   headers,
-  body: JSON.stringify({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName, emails: [{ value: userName, type: 'work', primary: true }], active: true }),
+  body: JSON.stringify({
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+    userName,
+    emails: [{ value: userName, type: 'work', primary: true }],
+    active: true,
+  }),
 })
 console.log('POST /Users:', created.status, JSON.stringify(await created.json()))
-const found = await fetch(`${base}/Users?filter=${encodeURIComponent(`userName eq "${userName.toUpperCase()}"`)}`, { headers })
+const found = await fetch(`${base}/Users?filter=${encodeURIComponent(`userName eq "${userName.toUpperCase()}"`)}`, {
+  headers,
+})
 console.log('GET /Users?filter=userName eq …:', found.status, (await found.json()).totalResults, 'match')
 jwks.close()
 process.exit(list.ok && created.status === 201 ? 0 : 1)

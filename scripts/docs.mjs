@@ -9,5 +9,6 @@ const readme = readFileSync(file, 'utf8')
 const begin = '<!-- settings:begin (npm run docs) -->'
 const end = '<!-- settings:end -->'
 const [before, rest] = readme.split(begin)
-if (rest === undefined || !rest.includes(end)) throw new Error(`docs/operators/configuration.md has no ${begin} ... ${end} section`)
+if (rest === undefined || !rest.includes(end))
+  throw new Error(`docs/operators/configuration.md has no ${begin} ... ${end} section`)
 writeFileSync(file, `${before}${begin}\n${settingsTable()}\n${end}${rest.slice(rest.indexOf(end) + end.length)}`)

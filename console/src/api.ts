@@ -23,7 +23,13 @@ export async function api<T>(method: string, path: string, body?: unknown, key =
   const headers: Record<string, string> = { accept: 'application/json' }
   if (key) headers['authorization'] = `Bearer ${key}`
   if (body !== undefined) headers['content-type'] = 'application/json'
-  const res = await fetch(path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), credentials: 'omit', cache: 'no-store' })
+  const res = await fetch(path, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    credentials: 'omit',
+    cache: 'no-store',
+  })
   const text = await res.text()
   const parsed = text ? (JSON.parse(text) as unknown) : undefined
   if (!res.ok) {

@@ -32,7 +32,14 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
       <h1>Sluice console</h1>
       <form onSubmit={(e) => void submit(e)}>
         <label for="admin-key">Admin API key</label>
-        <input id="admin-key" type="password" autocomplete="off" value={key} onInput={(e) => setKey(e.currentTarget.value)} required />
+        <input
+          id="admin-key"
+          type="password"
+          autocomplete="off"
+          value={key}
+          onInput={(e) => setKey(e.currentTarget.value)}
+          required
+        />
         <button type="submit">Sign in</button>
         <ErrorLine text={error} />
       </form>

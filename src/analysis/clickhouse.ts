@@ -40,10 +40,17 @@ export function clickhouseRunner(client: ClickHouseClient, limits: AnalysisLimit
       return await result.json<Record<string, unknown>>()
     } catch (err) {
       if ((err as Error | null)?.name === 'AbortError' || (err as Error | null)?.name === 'TimeoutError')
-        throw new AppError('SINK_UNAVAILABLE', `clickhouse did not answer within ${limits.timeoutMs + 2000} ms`, true, { cause: err })
+        throw new AppError('SINK_UNAVAILABLE', `clickhouse did not answer within ${limits.timeoutMs + 2000} ms`, true, {
+          cause: err,
+        })
       const code = clickhouseCode(err)
       if (code === UNKNOWN_TABLE || code === UNKNOWN_DATABASE)
-        throw new AppError('SINK_UNAVAILABLE', 'clickhouse has no impressions or events tables yet (a process of the events role creates them)', true, { cause: err })
+        throw new AppError(
+          'SINK_UNAVAILABLE',
+          'clickhouse has no impressions or events tables yet (a process of the events role creates them)',
+          true,
+          { cause: err },
+        )
       if (code === TIMEOUT_EXCEEDED || code === MEMORY_LIMIT_EXCEEDED)
         throw new AppError(
           'SINK_UNAVAILABLE',

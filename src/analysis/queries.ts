@@ -16,7 +16,13 @@ import { Params, type Query } from './sql.js'
 
 export const ATTRIBUTION_MS = 15 * 60 * 1000
 
-export const METRIC_TYPES = ['count_per_key', 'sum_per_key', 'average_per_key', 'ratio_per_key', 'percent_of_keys'] as const
+export const METRIC_TYPES = [
+  'count_per_key',
+  'sum_per_key',
+  'average_per_key',
+  'ratio_per_key',
+  'percent_of_keys',
+] as const
 export type MetricType = (typeof METRIC_TYPES)[number]
 export const FILTER_OPERATORS = ['equals', 'not_equals', 'greater_than', 'less_than'] as const
 export type FilterOperator = (typeof FILTER_OPERATORS)[number]
@@ -68,10 +74,18 @@ export function metricsQuery(tables: Tables, w: Window, metrics: readonly Metric
     const { columns, x, counted } = metricSql(p, m, i)
     eventColumns.push(...columns)
     perKey.push(`${x} AS x${i}`, `${counted} AS k${i}`)
-    outer.push(`countIf(${counted === '1' ? '1' : `k${i} = 1`}) AS n${i}`, `sumKahanIf(x${i}, k${i} = 1) AS s${i}`, `sumKahanIf(x${i} * x${i}, k${i} = 1) AS q${i}`)
+    outer.push(
+      `countIf(${counted === '1' ? '1' : `k${i} = 1`}) AS n${i}`,
+      `sumKahanIf(x${i}, k${i} = 1) AS s${i}`,
+      `sumKahanIf(x${i} * x${i}, k${i} = 1) AS q${i}`,
+    )
   })
   const trafficTypes = [...new Set(metrics.map((m) => m.trafficType))]
-  const eventTypes = [...new Set(metrics.flatMap((m) => [m.eventTypeId, ...(m.denominatorEventTypeId ? [m.denominatorEventTypeId] : [])]))]
+  const eventTypes = [
+    ...new Set(
+      metrics.flatMap((m) => [m.eventTypeId, ...(m.denominatorEventTypeId ? [m.denominatorEventTypeId] : [])]),
+    ),
+  ]
   const lo = w.from - ATTRIBUTION_MS
   const hi = w.to + ATTRIBUTION_MS
   const events = `SELECT key, timestamp_ms, ${eventColumns.join(', ')}
@@ -81,7 +95,8 @@ export function metricsQuery(tables: Tables, w: Window, metrics: readonly Metric
       AND traffic_type IN ${p.strings(trafficTypes)}
       AND timestamp BETWEEN toDateTime(${p.int(Math.floor(lo / 1000))}) AND toDateTime(${p.int(Math.ceil(hi / 1000))})
       AND timestamp_ms BETWEEN ${p.int(lo)} AND ${p.int(hi)}`
-  // Every joined subquery has an alias: current releases refuse one without (joined_subquery_requires_alias, from 20.3).
+  // Every joined subquery has an alias: current releases refuse one without (joined_subquery_requires_alias, from
+  // 20.3).
   const keyed = `SELECT key, ${perKey.join(', ')}
        FROM (${events}) AS e
        ALL INNER JOIN (${exposuresSql(p, tables, w, true)}) AS eligible USING key
@@ -97,8 +112,17 @@ export function metricsQuery(tables: Tables, w: Window, metrics: readonly Metric
   )
 }
 
-/** The flags with impressions in the environment within [from, to], their treatments and about how many keys (at most `limit`, a constant of the service: LIMIT takes no expression on 18.16). */
-export function experimentsQuery(tables: Tables, environmentId: string, from: number, to: number, limit: number): Query {
+/**
+ * The flags with impressions in the environment within [from, to], their treatments and about how many keys (at most
+ * `limit`, a constant of the service: LIMIT takes no expression on 18.16).
+ */
+export function experimentsQuery(
+  tables: Tables,
+  environmentId: string,
+  from: number,
+  to: number,
+  limit: number,
+): Query {
   const p = new Params()
   return p.query(
     'the query of flags with impressions',
@@ -126,7 +150,10 @@ function exposuresSql(p: Params, tables: Tables, w: Window, eligibleOnly = false
   const where = `${windowWhere(p, w.environmentId, w.from, w.to)} AND flag = ${p.string(w.flag)}`
   const rule = w.rule === undefined ? undefined : p.string(w.rule)
   const first = rule === undefined ? 'min(time_ms)' : `minIf(time_ms, label = ${rule})`
-  const having = [...(rule === undefined ? [] : [`countIf(label = ${rule}) > 0`]), ...(eligibleOnly ? ['treatments = 1'] : [])]
+  const having = [
+    ...(rule === undefined ? [] : [`countIf(label = ${rule}) > 0`]),
+    ...(eligibleOnly ? ['treatments = 1'] : []),
+  ]
   return `SELECT key, any(treatment) AS exposed, ${first} AS first_ms, uniqExact(treatment) AS treatments
       FROM ${tables.impressions}
       WHERE ${where}
@@ -141,11 +168,15 @@ function exposuresSql(p: Params, tables: Tables, w: Window, eligibleOnly = false
  */
 function metricSql(p: Params, m: MetricSpec, i: number): { columns: string[]; x: string; counted: string } {
   const filter = m.propertyFilter ? ` AND ${filterSql(p, m.propertyFilter)}` : ''
-  const of = (eventType: string) => `traffic_type = ${p.string(m.trafficType)} AND event_type = ${p.string(eventType)}${filter}`
+  const of = (eventType: string) =>
+    `traffic_type = ${p.string(m.trafficType)} AND event_type = ${p.string(eventType)}${filter}`
   const counts = `(${of(m.eventTypeId)}) AS c${i}`
-  const capped = (x: string) => (m.cap === undefined || m.cap === null ? `toFloat64(${x})` : `least(toFloat64(${x}), ${p.float(m.cap)})`)
+  const capped = (x: string) =>
+    m.cap === undefined || m.cap === null ? `toFloat64(${x})` : `least(toFloat64(${x}), ${p.float(m.cap)})`
   const valued = () => {
-    const value = m.valueProperty ? `visitParamExtractFloat(properties, ${p.string(m.valueProperty)})` : 'assumeNotNull(value)'
+    const value = m.valueProperty
+      ? `visitParamExtractFloat(properties, ${p.string(m.valueProperty)})`
+      : 'assumeNotNull(value)'
     const hasValue = m.valueProperty ? isNumberSql(p, m.valueProperty) : 'isNotNull(value)'
     return [`(${of(m.eventTypeId)} AND ${hasValue}) AS a${i}`, `if(a${i}, toFloat64(${value}), 0) AS v${i}`]
   }
@@ -157,7 +188,11 @@ function metricSql(p: Params, m: MetricSpec, i: number): { columns: string[]; x:
     case 'sum_per_key':
       return { columns: valued(), x: capped(`sumKahan(v${i})`), counted: '1' }
     case 'average_per_key':
-      return { columns: valued(), x: capped(`if(sum(a${i}) = 0, 0, sumKahan(v${i}) / sum(a${i}))`), counted: `toUInt8(sum(a${i}) > 0)` }
+      return {
+        columns: valued(),
+        x: capped(`if(sum(a${i}) = 0, 0, sumKahan(v${i}) / sum(a${i}))`),
+        counted: `toUInt8(sum(a${i}) > 0)`,
+      }
     case 'ratio_per_key':
       return {
         columns: [counts, `(${of(m.denominatorEventTypeId ?? '')}) AS d${i}`],
@@ -180,8 +215,10 @@ function isNumberSql(p: Params, name: string): string {
 function filterSql(p: Params, f: PropertyFilter): string {
   const name = p.string(f.property)
   const raw = `visitParamExtractRaw(properties, ${name})`
-  if (typeof f.value === 'boolean') return `(${raw} IN ('true', 'false') AND ${raw} ${f.operator === 'equals' ? '=' : '!='} ${p.string(String(f.value))})`
+  if (typeof f.value === 'boolean')
+    return `(${raw} IN ('true', 'false') AND ${raw} ${f.operator === 'equals' ? '=' : '!='} ${p.string(String(f.value))})`
   const op = { equals: '=', not_equals: '!=', greater_than: '>', less_than: '<' }[f.operator]
-  if (typeof f.value === 'number') return `(${isNumberSql(p, f.property)} AND visitParamExtractFloat(properties, ${name}) ${op} ${p.float(f.value)})`
+  if (typeof f.value === 'number')
+    return `(${isNumberSql(p, f.property)} AND visitParamExtractFloat(properties, ${name}) ${op} ${p.float(f.value)})`
   return `(substring(${raw}, 1, 1) = '"' AND visitParamExtractString(properties, ${name}) ${op} ${p.string(f.value)})`
 }

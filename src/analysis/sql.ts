@@ -72,13 +72,20 @@ export function literal(value: ParamValue, type: ParamType): string {
 
 function checkValue(value: ParamValue, type: ParamType): void {
   if (type === 'String') {
-    if (typeof value !== 'string' || !value.isWellFormed()) throw new TypeError('a String parameter must be a well-formed string')
-  } else if (typeof value !== 'number' || !Number.isFinite(value) || (type === 'Int64' && !Number.isSafeInteger(value))) {
+    if (typeof value !== 'string' || !value.isWellFormed())
+      throw new TypeError('a String parameter must be a well-formed string')
+  } else if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    (type === 'Int64' && !Number.isSafeInteger(value))
+  ) {
     throw new TypeError(`a ${type} parameter must be a finite ${type === 'Int64' ? 'safe integer' : 'number'}`)
   }
 }
 
 /** Backslash, quote and every control character escaped (ClickHouse's string literal rules). */
 function escapeString(s: string): string {
-  return s.replace(/[\\'\u0000-\u001f\u007f]/g, (c) => (c === '\\' ? '\\\\' : c === "'" ? "\\'" : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))
+  return s.replace(/[\\'\u0000-\u001f\u007f]/g, (c) =>
+    c === '\\' ? '\\\\' : c === "'" ? "\\'" : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  )
 }

@@ -69,7 +69,8 @@ export function welch(a: Summary, b: Summary, alpha: number): Comparison {
     degreesOfFreedom: null,
     reason,
   })
-  if (![a.n, a.mean, a.variance, b.n, b.mean, b.variance].every(Number.isFinite)) return none('the values are too large: their sums overflow a double (cap the metric)')
+  if (![a.n, a.mean, a.variance, b.n, b.mean, b.variance].every(Number.isFinite))
+    return none('the values are too large: their sums overflow a double (cap the metric)')
   if (a.n < 2 || b.n < 2) return none('each treatment needs at least 2 keys with a value')
   const va = a.variance / a.n
   const vb = b.variance / b.n
@@ -77,7 +78,8 @@ export function welch(a: Summary, b: Summary, alpha: number): Comparison {
   if (!Number.isFinite(va + vb)) return none('the values are too large: their sums overflow a double (cap the metric)')
   const dof = (va + vb) ** 2 / (va ** 2 / (a.n - 1) + vb ** 2 / (b.n - 1))
   const absVariance = va + vb
-  const relVariance = a.mean === 0 ? absVariance : b.variance / (b.n * a.mean ** 2) + (a.variance * b.mean ** 2) / (a.n * a.mean ** 4)
+  const relVariance =
+    a.mean === 0 ? absVariance : b.variance / (b.n * a.mean ** 2) + (a.variance * b.mean ** 2) / (a.n * a.mean ** 4)
   return {
     absolute: tTest(absEstimate, absVariance, dof, alpha),
     relative: { ...tTest(relEstimate, relVariance, dof, alpha), of: relativeOf },
@@ -99,7 +101,9 @@ function tTest(estimate: number, variance: number, dof: number, alpha: number): 
  * p(i)·m/i, made monotone from the largest down, capped at 1.
  */
 export function benjaminiHochberg(pValues: readonly (number | null)[]): (number | null)[] {
-  const ranked = pValues.flatMap((p, index) => (p === null || !Number.isFinite(p) ? [] : [{ p, index }])).sort((x, y) => x.p - y.p)
+  const ranked = pValues
+    .flatMap((p, index) => (p === null || !Number.isFinite(p) ? [] : [{ p, index }]))
+    .sort((x, y) => x.p - y.p)
   const m = ranked.length
   const adjusted: (number | null)[] = pValues.map(() => null)
   let running = 1
@@ -123,7 +127,10 @@ export interface SampleRatio {
  * Pearson's chi-squared goodness of fit of the keys per treatment against the expected weights:
  * Σ (observed − expected)² / expected over the treatments, k − 1 degrees of freedom.
  */
-export function sampleRatio(observed: Readonly<Record<string, number>>, weights: Readonly<Record<string, number>>): SampleRatio {
+export function sampleRatio(
+  observed: Readonly<Record<string, number>>,
+  weights: Readonly<Record<string, number>>,
+): SampleRatio {
   const names = Object.keys(weights)
   // Scaled by the largest first, so no sum of weights overflows.
   const largest = Math.max(...names.map((t) => weights[t]!))

@@ -52,7 +52,12 @@ export class ConsumerThread {
    * rejects with the thread's error if they cannot start. After that, onFatal is called once if a
    * consumer there stops for good or the thread dies. entry: the thread's script (tests use their own).
    */
-  static start(config: Config, roles: readonly Role[], onFatal: (err: unknown) => void, entry = new URL('./consumer-thread.worker.js', import.meta.url)): Promise<ConsumerThread> {
+  static start(
+    config: Config,
+    roles: readonly Role[],
+    onFatal: (err: unknown) => void,
+    entry = new URL('./consumer-thread.worker.js', import.meta.url),
+  ): Promise<ConsumerThread> {
     const data: ThreadData = { config, roles }
     const worker = new Worker(entry, { workerData: data, name: 'sluice-consumers' })
     const thread = new ConsumerThread(worker)
@@ -104,7 +109,10 @@ export class ConsumerThread {
     const [own, theirs] = await Promise.all([
       metrics.registry.getMetricsAsJSON(),
       this.ask('metrics').catch((err: unknown) => {
-        throw new HttpError('UNAVAILABLE', `metrics of the consumer thread: ${err instanceof Error ? err.message : String(err)}`)
+        throw new HttpError(
+          'UNAVAILABLE',
+          `metrics of the consumer thread: ${err instanceof Error ? err.message : String(err)}`,
+        )
       }),
     ])
     return AggregatorRegistry.aggregate([own, theirs as MetricObjectWithValues<MetricValue<string>>[]]).metrics()
@@ -124,7 +132,10 @@ export class ConsumerThread {
     if (this.ended) return Promise.reject(this.ended)
     const id = this.nextId++
     return new Promise((resolve, reject) => {
-      const timer = timeoutMs > 0 ? setTimeout(() => this.settle(id, { id, error: `no answer within ${timeoutMs} ms` }), timeoutMs) : undefined
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(() => this.settle(id, { id, error: `no answer within ${timeoutMs} ms` }), timeoutMs)
+          : undefined
       this.waiting.set(id, {
         resolve: (v) => {
           clearTimeout(timer)

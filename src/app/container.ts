@@ -1,7 +1,11 @@
 // Composition root: the one place where clients are created, and closed in order. A client is
 // created on first use, and only for a service the process's roles need: an edge-only process
 // never builds a ClickHouse client, an admin-only process no Kafka client.
-import { createClient as createClickHouse, type ClickHouseClient, type Logger as ClickHouseLogger } from '@clickhouse/client'
+import {
+  createClient as createClickHouse,
+  type ClickHouseClient,
+  type Logger as ClickHouseLogger,
+} from '@clickhouse/client'
 import { ApiKeyCache } from '../auth/api-keys.js'
 import { ScimAuthenticator } from '../auth/scim-jwt.js'
 import { WebhookRoutes } from '../auth/webhooks.js'
@@ -18,7 +22,14 @@ import { createExperimentService, type ExperimentService } from '../services/exp
 import { MetricService } from '../services/metrics.js'
 import { AutoResolver } from '../consumers/auto-resolve.js'
 import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
-import { createRedisClient, createRedisState, duplicateClient, isCluster, type RedisClient, type RedisStores } from '../state/redis/index.js'
+import {
+  createRedisClient,
+  createRedisState,
+  duplicateClient,
+  isCluster,
+  type RedisClient,
+  type RedisStores,
+} from '../state/redis/index.js'
 import { sharedRateLimiter, type RateLimit, type RateLimiter } from '../state/redis/rate-limits.js'
 
 /** The services a process can depend on; each role declares the ones it needs (app/roles.ts). */
@@ -49,7 +60,8 @@ export class Container {
 
   /** A component made once, on first use; `service` is the need it depends on. */
   private one<T>(name: string, service: Service | undefined, make: () => T): T {
-    if (service && !this.needs.has(service)) throw new Error(`${name} needs ${service}, which no role of this process uses`)
+    if (service && !this.needs.has(service))
+      throw new Error(`${name} needs ${service}, which no role of this process uses`)
     if (!this.made.has(name)) this.made.set(name, make())
     return this.made.get(name) as T
   }
@@ -70,7 +82,10 @@ export class Container {
     return this.one('state', 'redis', () => createRedisState(this.config.redis, this.redis))
   }
 
-  /** The ClickHouse client: the events role writes with it; the admin role reads experiment results, without waiting for ClickHouse to start. */
+  /**
+   * The ClickHouse client: the events role writes with it; the admin role reads experiment results, without waiting for
+   * ClickHouse to start.
+   */
   get clickhouse(): ClickHouseClient {
     return this.one('clickhouse', undefined, () =>
       createClickHouse({
@@ -85,12 +100,20 @@ export class Container {
   }
 
   get broker(): KafkaBroker {
-    return this.one('broker', 'kafka', () => new KafkaBroker(this.config.kafka, this.log.child({ component: 'kafka' }), this.metrics))
+    return this.one(
+      'broker',
+      'kafka',
+      () => new KafkaBroker(this.config.kafka, this.log.child({ component: 'kafka' }), this.metrics),
+    )
   }
 
   /** Where the edge writes: Kafka, or the disk spool when Kafka is slow or down. */
   get intake(): SpoolingIntake {
-    return this.one('intake', 'kafka', () => new SpoolingIntake(this.broker, this.config.spool, this.metrics, this.log.child({ component: 'spool' })))
+    return this.one(
+      'intake',
+      'kafka',
+      () => new SpoolingIntake(this.broker, this.config.spool, this.metrics, this.log.child({ component: 'spool' })),
+    )
   }
 
   /** The intake if this process made one (edge roles), for readiness. */
@@ -99,15 +122,32 @@ export class Container {
   }
 
   get apiKeys(): ApiKeyCache {
-    return this.one('apiKeys', 'redis', () => new ApiKeyCache(this.state.store, this.config.keyRefreshMs, this.log.child({ component: 'api-keys' })))
+    return this.one(
+      'apiKeys',
+      'redis',
+      () => new ApiKeyCache(this.state.store, this.config.keyRefreshMs, this.log.child({ component: 'api-keys' })),
+    )
   }
 
   get webhookRoutes(): WebhookRoutes {
-    return this.one('webhookRoutes', 'redis', () => new WebhookRoutes(this.state.integrations, this.config.keyRefreshMs, this.log.child({ component: 'webhook-routes' })))
+    return this.one(
+      'webhookRoutes',
+      'redis',
+      () =>
+        new WebhookRoutes(
+          this.state.integrations,
+          this.config.keyRefreshMs,
+          this.log.child({ component: 'webhook-routes' }),
+        ),
+    )
   }
 
   get scimAuth(): ScimAuthenticator {
-    return this.one('scimAuth', 'redis', () => new ScimAuthenticator(this.state.access, this.config.scim, this.log.child({ component: 'scim-auth' })))
+    return this.one(
+      'scimAuth',
+      'redis',
+      () => new ScimAuthenticator(this.state.access, this.config.scim, this.log.child({ component: 'scim-auth' })),
+    )
   }
 
   /** The ClickHouse writer of every consumer of SDK data (events, impressions). */
@@ -115,14 +155,17 @@ export class Container {
     return this.one('tableSink', 'clickhouse', () => {
       const { database, cluster } = this.config.clickhouse
       const capabilities = this.clickhouseCapabilities
-      if (!capabilities || (cluster && !this.sinkCluster)) throw new Error('the ClickHouse server is not known yet: prepare() first')
+      if (!capabilities || (cluster && !this.sinkCluster))
+        throw new Error('the ClickHouse server is not known yet: prepare() first')
       return new ClickHouseTableSink(this.clickhouse, { database, capabilities, cluster: this.sinkCluster })
     })
   }
 
   /** Experiment results: metric definitions in Redis, read-only queries to ClickHouse. */
   get experiments(): ExperimentService {
-    return this.one('experiments', 'redis', () => createExperimentService(this.clickhouse, analysisSettings(this.config), this.metricService))
+    return this.one('experiments', 'redis', () =>
+      createExperimentService(this.clickhouse, analysisSettings(this.config), this.metricService),
+    )
   }
 
   get metricService(): MetricService {
@@ -134,16 +177,28 @@ export class Container {
       const { redis, webhooks } = this.config
       const cluster = isCluster(redis)
       // A WAIT must end before the command deadline, or the deadline would report an outage instead.
-      const wait = { replicas: cluster ? redis.waitReplicas : 0, timeoutMs: Math.min(1000, Math.floor(redis.commandTimeoutMs / 2)) }
+      const wait = {
+        replicas: cluster ? redis.waitReplicas : 0,
+        timeoutMs: Math.min(1000, Math.floor(redis.commandTimeoutMs / 2)),
+      }
       // A WAIT holds its connection until the replicas answer: the sink then has connections of its own.
       if (wait.replicas > 0) this.alertSinkRedis = duplicateClient(this.redis)
-      return new RedisAlertSink(this.alertSinkRedis ?? this.redis, redis.keyPrefix, webhooks.streamMaxLen, webhooks.streamMaxAgeMs, cluster, wait)
+      return new RedisAlertSink(
+        this.alertSinkRedis ?? this.redis,
+        redis.keyPrefix,
+        webhooks.streamMaxLen,
+        webhooks.streamMaxAgeMs,
+        cluster,
+        wait,
+      )
     })
   }
 
   /** A rate limit shared by every process through Redis (one limiter per name). */
   rateLimiter(name: string, limit: RateLimit): RateLimiter {
-    return this.one(`rate:${name}`, 'redis', () => sharedRateLimiter(this.redis, this.config.redis.keyPrefix, name, limit))
+    return this.one(`rate:${name}`, 'redis', () =>
+      sharedRateLimiter(this.redis, this.config.redis.keyPrefix, name, limit),
+    )
   }
 
   /**
@@ -191,13 +246,20 @@ export class Container {
     if (this.has('state')) await this.state.close()
     await this.alertSinkRedis?.quit().catch(() => this.alertSinkRedis?.disconnect())
     // A client that never connected (its process failed before) is only dropped.
-    if (this.has('redis')) await (this.redis.status === 'wait' ? this.redis.disconnect() : this.redis.quit().catch(() => this.redis.disconnect()))
+    if (this.has('redis'))
+      await (this.redis.status === 'wait'
+        ? this.redis.disconnect()
+        : this.redis.quit().catch(() => this.redis.disconnect()))
   }
 }
 
 /** Where experiment results read, and their limits (the admin role and `sluice experiments`). */
 export function analysisSettings(config: Config): { database: string; timeoutMs: number; maxMemoryBytes: number } {
-  return { database: config.clickhouse.database, timeoutMs: config.experiments.queryTimeoutMs, maxMemoryBytes: config.experiments.maxMemoryBytes }
+  return {
+    database: config.clickhouse.database,
+    timeoutMs: config.experiments.queryTimeoutMs,
+    maxMemoryBytes: config.experiments.maxMemoryBytes,
+  }
 }
 
 /** Routes @clickhouse/client's own log lines into pino. Its errors are warnings here: the caller

@@ -68,9 +68,19 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     lifecycleCounts: (accountId, id) => state.alerts.lifecycleCounts(accountId, id),
     webhookMaxBodyBytes: config.webhooks.maxBodyBytes,
   })
-  await app.register(alertRoutes, { apiKeys: c.apiKeys, alerts: state.alerts, streamMaxLen: config.webhooks.streamMaxLen })
+  await app.register(alertRoutes, {
+    apiKeys: c.apiKeys,
+    alerts: state.alerts,
+    streamMaxLen: config.webhooks.streamMaxLen,
+  })
   const adminLimit = { ratePerSecond: config.admin.ratePerSecond, burst: config.admin.burst }
-  await app.register(splitApi, { prefix: SPLIT_API_PREFIX, apiKeys: c.apiKeys, state, rateLimiter: c.rateLimiter('admin', adminLimit), rateLimit: adminLimit })
+  await app.register(splitApi, {
+    prefix: SPLIT_API_PREFIX,
+    apiKeys: c.apiKeys,
+    state,
+    rateLimiter: c.rateLimiter('admin', adminLimit),
+    rateLimit: adminLimit,
+  })
   await app.register(experimentRoutes, {
     apiKeys: c.apiKeys,
     store: state.store,
@@ -81,7 +91,23 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     maxConcurrent: config.experiments.maxConcurrent,
   })
   await app.register(consoleRoutes)
-  const outbound = { allowInsecure: config.scim.allowInsecure, timeoutMs: config.scim.timeoutMs, maxBytes: config.scim.maxBytes }
-  await app.register(settingsRoutes, { prefix: SETTINGS_PREFIX, access: state.access, directory: state.directory, delayMs: config.scim.settingsDelayMs, outbound })
-  await app.register(scimRoutes, { prefix: SCIM_PREFIX, directory: state.directory, auth: c.scimAuth, metrics: c.metrics, maxUsersPerAccount: MAX_USERS_PER_ACCOUNT })
+  const outbound = {
+    allowInsecure: config.scim.allowInsecure,
+    timeoutMs: config.scim.timeoutMs,
+    maxBytes: config.scim.maxBytes,
+  }
+  await app.register(settingsRoutes, {
+    prefix: SETTINGS_PREFIX,
+    access: state.access,
+    directory: state.directory,
+    delayMs: config.scim.settingsDelayMs,
+    outbound,
+  })
+  await app.register(scimRoutes, {
+    prefix: SCIM_PREFIX,
+    directory: state.directory,
+    auth: c.scimAuth,
+    metrics: c.metrics,
+    maxUsersPerAccount: MAX_USERS_PER_ACCOUNT,
+  })
 }

@@ -18,7 +18,8 @@ export async function checkReadiness(
   timeoutMs = 2000,
 ): Promise<Readiness> {
   const [checks, theirs] = await Promise.all([threadChecks(c, consumers, timeoutMs), more])
-  for (const [name, v] of Object.entries(theirs)) if (checks[name] === undefined || checks[name] === 'ok') checks[name] = v
+  for (const [name, v] of Object.entries(theirs))
+    if (checks[name] === undefined || checks[name] === 'ok') checks[name] = v
   const intake = c.madeIntake?.state()
   const spoolTakes = intake !== undefined && c.intake.hasRoom()
   if (intake) {
@@ -26,13 +27,21 @@ export async function checkReadiness(
     checks['spool'] = !intake.spooling ? 'ok' : spoolTakes ? `spooling: ${held}` : `full: ${held}`
   }
   // Degraded, not unready: Kafka away while the spool takes data; a consumer thread too busy to answer.
-  const excused = (name: string, v: string) => (spoolTakes && (name === 'kafka' || name === 'spool')) || (name === 'consumer-thread' && v.startsWith('busy'))
+  const excused = (name: string, v: string) =>
+    (spoolTakes && (name === 'kafka' || name === 'spool')) || (name === 'consumer-thread' && v.startsWith('busy'))
   const failing = Object.entries(checks).filter(([name, v]) => v !== 'ok' && !excused(name, v))
   return { ready: failing.length === 0, degraded: Object.values(checks).some((v) => v !== 'ok'), checks }
 }
 
-/** The checks of one thread: each service its container needs ('ok' or its error) and each consumer ('ok' or where it is stuck). */
-export async function threadChecks(c: Container, consumers: Readonly<Record<string, ConsumerHealth>>, timeoutMs = 2000): Promise<Record<string, string>> {
+/**
+ * The checks of one thread: each service its container needs ('ok' or its error) and each consumer ('ok' or where it is
+ * stuck).
+ */
+export async function threadChecks(
+  c: Container,
+  consumers: Readonly<Record<string, ConsumerHealth>>,
+  timeoutMs = 2000,
+): Promise<Record<string, string>> {
   const within = async (p: () => Promise<unknown>): Promise<string> => {
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {
@@ -58,6 +67,7 @@ export async function threadChecks(c: Container, consumers: Readonly<Record<stri
   const needed = ALL_SERVICES.filter((s) => c.needs.has(s))
   const results = await Promise.all(needed.map((s) => within(probes[s])))
   const checks: Record<string, string> = Object.fromEntries(needed.map((s, i) => [s, results[i]!]))
-  for (const [name, health] of Object.entries(consumers)) checks[`${name}-consumer`] = health.stalled ? `stalled: ${health.detail}` : 'ok'
+  for (const [name, health] of Object.entries(consumers))
+    checks[`${name}-consumer`] = health.stalled ? `stalled: ${health.detail}` : 'ok'
   return checks
 }

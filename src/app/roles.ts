@@ -37,7 +37,11 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
     prepare: async (c) => {
       await c.intake.open()
       const hashed = await c.state.integrations.hashStoredAddresses()
-      if (hashed > 0) c.log.info({ integrations: hashed }, 'webhook addresses stored in plain text by an earlier version now kept only as hashes')
+      if (hashed > 0)
+        c.log.info(
+          { integrations: hashed },
+          'webhook addresses stored in plain text by an earlier version now kept only as hashes',
+        )
       await c.apiKeys.start()
       await c.webhookRoutes.start()
     },
@@ -57,12 +61,28 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
         c.metrics.eventsInserted.inc(rows)
         c.metrics.eventsRejected.inc(rejections)
       }
-      const events = new ClickHouseConsumer(EVENTS_CODEC, c.tableSink, c.metrics, c.log.child({ component: 'events-consumer' }), counted)
-      const impressions = new ClickHouseConsumer(IMPRESSIONS_CODEC, c.tableSink, c.metrics, c.log.child({ component: 'impressions-consumer' }))
+      const events = new ClickHouseConsumer(
+        EVENTS_CODEC,
+        c.tableSink,
+        c.metrics,
+        c.log.child({ component: 'events-consumer' }),
+        counted,
+      )
+      const impressions = new ClickHouseConsumer(
+        IMPRESSIONS_CODEC,
+        c.tableSink,
+        c.metrics,
+        c.log.child({ component: 'impressions-consumer' }),
+      )
       const groups = groupIds(c.config)
       return {
         events: { groupId: groups.events, topic: c.topics.events, handler: events.handle, onRebalance: events.reset },
-        impressions: { groupId: groups.impressions, topic: c.topics.impressions, handler: impressions.handle, onRebalance: impressions.reset },
+        impressions: {
+          groupId: groups.impressions,
+          topic: c.topics.impressions,
+          handler: impressions.handle,
+          onRebalance: impressions.reset,
+        },
       }
     },
   },
@@ -70,7 +90,12 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
     needs: ['kafka', 'redis'],
     prepare: async (c) => c.autoResolver.start(),
     consumers: (c) => {
-      const alerts = new AlertsConsumer(new IntegrationCache(c.state.integrations, c.config.webhooks.integrationRefreshMs), c.alertSink, c.metrics, c.log.child({ component: 'alerts-consumer' }))
+      const alerts = new AlertsConsumer(
+        new IntegrationCache(c.state.integrations, c.config.webhooks.integrationRefreshMs),
+        c.alertSink,
+        c.metrics,
+        c.log.child({ component: 'alerts-consumer' }),
+      )
       return { alerts: { groupId: groupIds(c.config).alerts, topic: c.topics.alerts, handler: alerts.handle } }
     },
   },
@@ -82,7 +107,12 @@ export function needsOf(roles: readonly Role[]): Service[] {
 }
 
 /** Starts the consumers of the roles, into `started` by name (so a failure can stop those already running). */
-export async function startConsumers(container: Container, roles: readonly Role[], started: Record<string, Consumer>, onFatal: (err: unknown) => void): Promise<void> {
+export async function startConsumers(
+  container: Container,
+  roles: readonly Role[],
+  started: Record<string, Consumer>,
+  onFatal: (err: unknown) => void,
+): Promise<void> {
   for (const role of roles) {
     for (const [name, options] of Object.entries(ROLE_SPECS[role].consumers?.(container) ?? {})) {
       const consumer = container.broker.createConsumer({ ...options, onFatal })

@@ -23,7 +23,12 @@ export interface RunningService {
 }
 
 /** onFatal: a consumer stopped for good; the process should shut down and exit non-zero. */
-export async function startService(config: Config, roles: readonly Role[], log: Logger, onFatal: (err: unknown) => void = () => undefined): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  roles: readonly Role[],
+  log: Logger,
+  onFatal: (err: unknown) => void = () => undefined,
+): Promise<RunningService> {
   const consuming = roles.filter((r) => ROLE_SPECS[r].consumers)
   const threaded = config.consumerThread && consuming.length > 0 && roles.some((r) => ROLE_SPECS[r].routes)
   const inProcess = threaded ? roles.filter((r) => !consuming.includes(r)) : roles

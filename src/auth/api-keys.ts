@@ -31,7 +31,17 @@ export class ApiKeyCache {
           for (const [hash, record] of keys) {
             if (record.revokedAt !== undefined) continue
             const { kind, accountId, name, role, workspaceIds, environmentIds, workspaceId, environmentId } = record
-            entries.set(hash, { id: keyId(hash), kind, accountId, name, role, workspaceIds, environmentIds, workspaceId, environmentId })
+            entries.set(hash, {
+              id: keyId(hash),
+              kind,
+              accountId,
+              name,
+              role,
+              workspaceIds,
+              environmentIds,
+              workspaceId,
+              environmentId,
+            })
           }
           return { version, entries }
         },
@@ -56,7 +66,10 @@ export class ApiKeyCache {
 }
 
 /** The key a request presents: `Authorization: Bearer <key>`, or `x-api-key` where allowed. */
-export function presentedKey(headers: Record<string, string | string[] | undefined>, allowApiKeyHeader: boolean): string | undefined {
+export function presentedKey(
+  headers: Record<string, string | string[] | undefined>,
+  allowApiKeyHeader: boolean,
+): string | undefined {
   const auth = headers['authorization']
   if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice(7).trim() || undefined
   const header = headers['x-api-key']

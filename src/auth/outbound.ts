@@ -36,7 +36,8 @@ export function checkUrlForm(raw: string, policy: OutboundPolicy): URL {
   } catch {
     throw new OutboundError('is not a URL')
   }
-  if (url.protocol !== 'https:' && !(policy.allowInsecure && url.protocol === 'http:')) throw new OutboundError(policy.allowInsecure ? 'must be an http or https URL' : 'must be an https URL')
+  if (url.protocol !== 'https:' && !(policy.allowInsecure && url.protocol === 'http:'))
+    throw new OutboundError(policy.allowInsecure ? 'must be an http or https URL' : 'must be an https URL')
   if (url.username || url.password) throw new OutboundError('must not carry credentials')
   return url
 }
@@ -50,7 +51,9 @@ export async function checkUrl(raw: string, policy: OutboundPolicy): Promise<URL
   const addresses = isIP(host)
     ? [host]
     : await new Promise<string[]>((resolve, reject) => {
-        lookup(host, { all: true }, (err, found) => (err ? reject(new OutboundError(`host ${host} does not resolve`)) : resolve(found.map((a) => a.address))))
+        lookup(host, { all: true }, (err, found) =>
+          err ? reject(new OutboundError(`host ${host} does not resolve`)) : resolve(found.map((a) => a.address)),
+        )
       })
   const refused = addresses.find((a) => !addressAllowed(a, policy))
   if (refused !== undefined) throw new OutboundError(`resolves to ${refused}, which is not a public address`)
@@ -61,10 +64,18 @@ export async function checkUrl(raw: string, policy: OutboundPolicy): Promise<URL
  * GET with the policy applied at connect time; answers a fetch Response (for jose's customFetch)
  * for a 200 only. The whole exchange ends within policy.timeoutMs, or earlier when signal aborts.
  */
-export function guardedGet(raw: string, policy: OutboundPolicy, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+export function guardedGet(
+  raw: string,
+  policy: OutboundPolicy,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Response> {
   return new Promise((resolve, reject) => {
     let settled = false
-    const deadline = setTimeout(() => fail(new OutboundError(`no answer within ${policy.timeoutMs} ms`)), policy.timeoutMs)
+    const deadline = setTimeout(
+      () => fail(new OutboundError(`no answer within ${policy.timeoutMs} ms`)),
+      policy.timeoutMs,
+    )
     const onAbort = () => fail(new OutboundError('the fetch was aborted (time limit)'))
     signal?.addEventListener('abort', onAbort, { once: true })
     function fail(err: Error) {
@@ -87,35 +98,53 @@ export function guardedGet(raw: string, policy: OutboundPolicy, headers: Record<
       fail(new OutboundError(`${host} is not a public address`))
       return
     }
-    const guardedLookup = (hostname: string, options: LookupOptions, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+    const guardedLookup = (
+      hostname: string,
+      options: LookupOptions,
+      callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+    ) => {
       lookup(hostname, { ...options, all: true } as LookupAllOptions, (err, addresses) => {
         if (err) return callback(err, '')
         const refused = addresses.find((a) => !addressAllowed(a.address, policy))
-        if (refused) return callback(new OutboundError(`${hostname} resolves to ${refused.address}, which is not a public address`), '')
+        if (refused)
+          return callback(
+            new OutboundError(`${hostname} resolves to ${refused.address}, which is not a public address`),
+            '',
+          )
         if (options.all) return callback(null, addresses)
         callback(null, addresses[0]!.address, addresses[0]!.family)
       })
     }
-    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: 'GET', headers, lookup: guardedLookup }, (res: IncomingMessage) => {
-      const status = res.statusCode ?? 0
-      if (status >= 300 && status < 400) return fail(new OutboundError(`answered a redirect (${status}); redirects are not followed`))
-      if (status !== 200) return fail(new OutboundError(`answered ${status}, not 200`))
-      const chunks: Buffer[] = []
-      let size = 0
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length
-        if (size > policy.maxBytes) fail(new OutboundError(`answer is larger than ${policy.maxBytes} bytes`))
-        else chunks.push(chunk)
-      })
-      res.on('end', () => {
-        if (settled) return
-        settled = true
-        clearTimeout(deadline)
-        signal?.removeEventListener('abort', onAbort)
-        resolve(new Response(Buffer.concat(chunks), { status: 200, headers: { 'content-type': String(res.headers['content-type'] ?? 'application/json') } }))
-      })
-      res.on('error', fail)
-    })
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+      url,
+      { method: 'GET', headers, lookup: guardedLookup },
+      (res: IncomingMessage) => {
+        const status = res.statusCode ?? 0
+        if (status >= 300 && status < 400)
+          return fail(new OutboundError(`answered a redirect (${status}); redirects are not followed`))
+        if (status !== 200) return fail(new OutboundError(`answered ${status}, not 200`))
+        const chunks: Buffer[] = []
+        let size = 0
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length
+          if (size > policy.maxBytes) fail(new OutboundError(`answer is larger than ${policy.maxBytes} bytes`))
+          else chunks.push(chunk)
+        })
+        res.on('end', () => {
+          if (settled) return
+          settled = true
+          clearTimeout(deadline)
+          signal?.removeEventListener('abort', onAbort)
+          resolve(
+            new Response(Buffer.concat(chunks), {
+              status: 200,
+              headers: { 'content-type': String(res.headers['content-type'] ?? 'application/json') },
+            }),
+          )
+        })
+        res.on('error', fail)
+      },
+    )
     req.on('error', fail)
     req.end()
   })

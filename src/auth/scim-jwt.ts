@@ -5,7 +5,13 @@
 // 401 or 403; the reason goes to the log and a metric.
 import { createRemoteJWKSet, customFetch, decodeProtectedHeader, jwtVerify, type JWTVerifyGetKey } from 'jose'
 import type { Logger } from '../shared/logger.js'
-import { effectiveValue, SCIM_JWT_FLAG, SCIM_PERMISSIONS, type AccessStore, type ServiceAccount } from '../state/redis/access.js'
+import {
+  effectiveValue,
+  SCIM_JWT_FLAG,
+  SCIM_PERMISSIONS,
+  type AccessStore,
+  type ServiceAccount,
+} from '../state/redis/access.js'
 import { guardedGet, type OutboundPolicy } from './outbound.js'
 
 export const SCIM_JWT_SETTINGS = {
@@ -66,7 +72,8 @@ export class ScimAuthenticator {
     const keyField = value(SCIM_JWT_SETTINGS.keyField)
     const valueField = value(SCIM_JWT_SETTINGS.valueField)
     const serviceAccountId = value(SCIM_JWT_SETTINGS.serviceAccountId)
-    if (!jwksUrl || !keyField || !valueField || !serviceAccountId) throw new ScimAuthError('settings_not_in_effect', 401)
+    if (!jwksUrl || !keyField || !valueField || !serviceAccountId)
+      throw new ScimAuthError('settings_not_in_effect', 401)
 
     const token = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : undefined
     if (!token) throw new ScimAuthError('no_bearer_token', 401)
@@ -77,23 +84,37 @@ export class ScimAuthenticator {
     } catch {
       throw new ScimAuthError('malformed_token', 401)
     }
-    if (typeof typ !== 'string' || !typ.toLowerCase().includes('jwt')) throw new ScimAuthError('header_typ_not_jwt', 401)
+    if (typeof typ !== 'string' || !typ.toLowerCase().includes('jwt'))
+      throw new ScimAuthError('header_typ_not_jwt', 401)
 
     const issuer = value(SCIM_JWT_BINDINGS.issuer) ?? undefined
     const audience = value(SCIM_JWT_BINDINGS.audience) ?? undefined
     const maxLifetime = Number(value(SCIM_JWT_BINDINGS.maxLifetimeSeconds) ?? 0)
     const requireNbf = value(SCIM_JWT_BINDINGS.requireNbf) === 'true'
-    const requiredClaims = ['exp', ...(maxLifetime > 0 ? ['iat'] : []), ...(requireNbf ? ['nbf'] : []), ...(issuer ? ['iss'] : []), ...(audience ? ['aud'] : [])]
+    const requiredClaims = [
+      'exp',
+      ...(maxLifetime > 0 ? ['iat'] : []),
+      ...(requireNbf ? ['nbf'] : []),
+      ...(issuer ? ['iss'] : []),
+      ...(audience ? ['aud'] : []),
+    ]
     let payload: Record<string, unknown>
     try {
       // nbf, when present, is always checked (with the same tolerance as exp).
-      ;({ payload } = await jwtVerify(token, this.keySet(accountId, jwksUrl), { algorithms: ALGORITHMS, requiredClaims, clockTolerance: CLOCK_TOLERANCE_SECONDS, issuer, audience }))
+      ;({ payload } = await jwtVerify(token, this.keySet(accountId, jwksUrl), {
+        algorithms: ALGORITHMS,
+        requiredClaims,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        issuer,
+        audience,
+      }))
     } catch (err) {
       const code = (err as { code?: string }).code ?? ''
       if (!code.startsWith('ERR_J')) this.log.warn({ err, accountId }, 'SCIM JWKS could not be fetched')
       throw new ScimAuthError(refusalReason(err), 401)
     }
-    if (maxLifetime > 0 && Number(payload['exp']) - Number(payload['iat']) > maxLifetime) throw new ScimAuthError('lifetime_too_long', 401)
+    if (maxLifetime > 0 && Number(payload['exp']) - Number(payload['iat']) > maxLifetime)
+      throw new ScimAuthError('lifetime_too_long', 401)
     if (payload['iss'] === 'Harness Inc') throw new ScimAuthError('platform_issued_token', 401)
     const claim = payload[keyField]
     if (claim === undefined) throw new ScimAuthError('claim_missing', 401)
@@ -102,7 +123,8 @@ export class ScimAuthenticator {
 
     const sa = await this.access.serviceAccount(accountId, serviceAccountId)
     if (!sa) throw new ScimAuthError('service_account_missing', 403)
-    if (!SCIM_PERMISSIONS.every((p) => sa.permissions.includes(p))) throw new ScimAuthError('service_account_lacks_permissions', 403)
+    if (!SCIM_PERMISSIONS.every((p) => sa.permissions.includes(p)))
+      throw new ScimAuthError('service_account_lacks_permissions', 403)
     return sa
   }
 
@@ -114,7 +136,8 @@ export class ScimAuthenticator {
     const getKey = createRemoteJWKSet(new URL(url), {
       timeoutDuration: this.options.timeoutMs,
       cooldownDuration: this.options.cooldownMs,
-      [customFetch]: (href: string, init: { headers: Headers; signal: AbortSignal }) => guardedGet(href, policy, Object.fromEntries(init.headers), init.signal),
+      [customFetch]: (href: string, init: { headers: Headers; signal: AbortSignal }) =>
+        guardedGet(href, policy, Object.fromEntries(init.headers), init.signal),
     })
     this.jwks.delete(accountId)
     this.jwks.set(accountId, { url, getKey })
@@ -128,7 +151,10 @@ function refusalReason(err: unknown): string {
   const e = err as { code?: string; claim?: string; reason?: string }
   if (e.code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && e.claim) {
     if (e.reason === 'missing') return `${e.claim}_missing`
-    return ({ iss: 'issuer_mismatch', aud: 'audience_mismatch', nbf: 'not_yet_valid' } as Record<string, string>)[e.claim] ?? `${e.claim}_invalid`
+    return (
+      ({ iss: 'issuer_mismatch', aud: 'audience_mismatch', nbf: 'not_yet_valid' } as Record<string, string>)[e.claim] ??
+      `${e.claim}_invalid`
+    )
   }
   return e.code?.replace(/^ERR_/, '').toLowerCase() || 'verification_failed'
 }

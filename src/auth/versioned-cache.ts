@@ -36,7 +36,9 @@ export class VersionedCache<T> {
     if (this.timer) return
     await this.reload()
     this.timer = setInterval(() => {
-      this.refresh().catch((err: unknown) => this.log.warn({ err }, 'cache refresh failed; keeping the last known entries'))
+      this.refresh().catch((err: unknown) =>
+        this.log.warn({ err }, 'cache refresh failed; keeping the last known entries'),
+      )
     }, this.refreshMs)
     this.timer.unref()
   }
@@ -60,7 +62,8 @@ export class VersionedCache<T> {
           await this.inflight
           continue
         }
-        // Strictly later (monotonic clock, sub-millisecond): a check begun at the miss may have read the version just before.
+        // Strictly later (monotonic clock, sub-millisecond): a check begun at the miss may have read the version just
+        // before.
         if (this.checkStartedAt > missAt && this.checkStartedAt > this.invalidatedAt) break
         const wait = this.checkStartedAt + MISS_RELOAD_INTERVAL_MS - performance.now()
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))

@@ -10,7 +10,11 @@ export class WebhookRoutes {
   private readonly cache: VersionedCache<WebhookRoute>
 
   constructor(store: IntegrationStore, refreshMs: number, log: Logger) {
-    this.cache = new VersionedCache({ version: () => store.webhookRoutesVersion(), load: () => store.webhookRoutes() }, refreshMs, log)
+    this.cache = new VersionedCache(
+      { version: () => store.webhookRoutesVersion(), load: () => store.webhookRoutes() },
+      refreshMs,
+      log,
+    )
   }
 
   start(): Promise<void> {

@@ -3,7 +3,15 @@
 // batches in order and commit only after their handler resolved, as the Kafka adapter does. It is no
 // proof that the pipeline works with Kafka; the integration and e2e tests are.
 import { partitionOf } from './kafka/planner.js'
-import { PublishError, type Broker, type Consumer, type ConsumerHealth, type ConsumerOptions, type InboundMessage, type OutboundMessage } from './ports.js'
+import {
+  PublishError,
+  type Broker,
+  type Consumer,
+  type ConsumerHealth,
+  type ConsumerOptions,
+  type InboundMessage,
+  type OutboundMessage,
+} from './ports.js'
 
 export class MemoryBroker implements Broker {
   private readonly topics = new Map<string, InboundMessage[][]>()
@@ -24,7 +32,8 @@ export class MemoryBroker implements Broker {
   }
 
   async publish(topic: string, messages: readonly OutboundMessage[]): Promise<void> {
-    if (!this.available) throw new PublishError('PUBLISH_FAILED', 'kafka did not acknowledge the messages (in-memory broker unavailable)')
+    if (!this.available)
+      throw new PublishError('PUBLISH_FAILED', 'kafka did not acknowledge the messages (in-memory broker unavailable)')
     const partitions = this.partitionsOf(topic)
     for (const m of messages) {
       const p = m.ordered ? partitionOf(m.key, partitions.length) : this.roundRobin++ % partitions.length

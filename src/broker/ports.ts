@@ -69,14 +69,20 @@ export interface ConsumerOptions {
   readonly handler: BatchHandler
   /** Called when the group rebalances: partitions may have been processed elsewhere meanwhile. */
   readonly onRebalance?: () => void
-  /** Called when the consumer cannot go on (refused by the broker, a bug in the handler): the process should exit non-zero. */
+  /**
+   * Called when the consumer cannot go on (refused by the broker, a bug in the handler): the process should exit
+   * non-zero.
+   */
   readonly onFatal?: (err: unknown) => void
 }
 
 export interface ConsumerHealth {
   /** Messages behind the high watermark over the partitions of the topic, from the group's committed offsets. */
   readonly lag: number
-  /** Lag above 0 on a partition this member holds (or holds none while the group has lag) and no progress for the stall time. */
+  /**
+   * Lag above 0 on a partition this member holds (or holds none while the group has lag) and no progress for the stall
+   * time.
+   */
   readonly stalled: boolean
   readonly detail: string
 }

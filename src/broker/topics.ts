@@ -9,7 +9,11 @@ export interface TopicNames {
 }
 
 export function topicNames(config: Config): TopicNames {
-  return { events: `${config.kafka.topicPrefix}events`, impressions: `${config.kafka.topicPrefix}impressions`, alerts: `${config.kafka.topicPrefix}alerts` }
+  return {
+    events: `${config.kafka.topicPrefix}events`,
+    impressions: `${config.kafka.topicPrefix}impressions`,
+    alerts: `${config.kafka.topicPrefix}alerts`,
+  }
 }
 
 export function groupIds(config: Config): Readonly<Record<keyof TopicNames, string>> {

@@ -42,7 +42,11 @@ export interface CliServices {
 export async function withServices<T>(fn: (s: CliServices) => Promise<T>): Promise<T> {
   const cfg = config()
   // No command deadline: an operator's long upload may take its time, and Ctrl-C ends it.
-  const state = createRedisState({ url: cfg.redis.url, clusterNodes: cfg.redis.clusterNodes, keyPrefix: cfg.redis.keyPrefix })
+  const state = createRedisState({
+    url: cfg.redis.url,
+    clusterNodes: cfg.redis.clusterNodes,
+    keyPrefix: cfg.redis.keyPrefix,
+  })
   try {
     return await fn({
       state,
@@ -70,5 +74,8 @@ export const positiveInt = (v: string): number => {
 
 export const collect = (v: string, all: string[] = []): string[] => [...all, v]
 
-export const ACCOUNT_OPTION = ['--account <id>', 'account (default: the demo account, if `sluice bootstrap` created it)'] as const
+export const ACCOUNT_OPTION = [
+  '--account <id>',
+  'account (default: the demo account, if `sluice bootstrap` created it)',
+] as const
 export const WORKSPACE_OPTION = ['--workspace <id>', 'workspace (default: the demo workspace)'] as const

@@ -15,7 +15,9 @@ import { serveCommand } from './commands/serve.js'
 import { stackCommands } from './commands/stack.js'
 import { CliError } from './context.js'
 
-const program = new Command('sluice').description('Sluice: event import, alert webhooks and the Split Admin API').showHelpAfterError()
+const program = new Command('sluice')
+  .description('Sluice: event import, alert webhooks and the Split Admin API')
+  .showHelpAfterError()
 stackCommands(program)
 serveCommand(program)
 accountCommands(program)

@@ -25,19 +25,31 @@ interface Setting<S extends TSchema = TSchema, T = unknown> {
 }
 
 /** A setting with a default in its schema: its value is the validated one, or `map` of it. */
-function setting<S extends TSchema, T = Static<S>>(env: string, schema: S, doc: string, map?: (v: Static<S>, raw: Raw) => T): Setting<S, T> {
+function setting<S extends TSchema, T = Static<S>>(
+  env: string,
+  schema: S,
+  doc: string,
+  map?: (v: Static<S>, raw: Raw) => T,
+): Setting<S, T> {
   return { env, schema, doc, value: (v, raw) => (map ? map(v as Static<S>, raw) : (v as T)) }
 }
 
 /** A setting without a default: `value` decides what its absence means (documented by defaultDoc). */
-function optional<S extends TSchema, T>(env: string, schema: S, doc: string, defaultDoc: string, value: (v: Static<S> | undefined, raw: Raw) => T): Setting<S, T> {
+function optional<S extends TSchema, T>(
+  env: string,
+  schema: S,
+  doc: string,
+  defaultDoc: string,
+  value: (v: Static<S> | undefined, raw: Raw) => T,
+): Setting<S, T> {
   return { env, schema, doc, defaultDoc, value }
 }
 
 const int = (min: number, max: number, def: number) => Type.Integer({ minimum: min, maximum: max, default: def })
 const seconds = (v: number) => v * 1000
 
-const dataDirOf = (raw: Raw): string => (raw['SLUICE_DATA_DIR'] as string | undefined) ?? fileURLToPath(new URL('../../.sluice', import.meta.url))
+const dataDirOf = (raw: Raw): string =>
+  (raw['SLUICE_DATA_DIR'] as string | undefined) ?? fileURLToPath(new URL('../../.sluice', import.meta.url))
 
 /**
  * One spool per edge process: by port, since two edges on one host cannot share one. With port 0
@@ -45,20 +57,52 @@ const dataDirOf = (raw: Raw): string => (raw['SLUICE_DATA_DIR'] as string | unde
  */
 function defaultSpoolDir(raw: Raw): string {
   const port = raw['SLUICE_PORT'] as number
-  return port === 0 ? join(tmpdir(), `sluice-spool-${process.pid}-${randomUUID().slice(0, 8)}`) : join(dataDirOf(raw), 'spool', `edge-${port}`)
+  return port === 0
+    ? join(tmpdir(), `sluice-spool-${process.pid}-${randomUUID().slice(0, 8)}`)
+    : join(dataDirOf(raw), 'spool', `edge-${port}`)
 }
 
 const SETTINGS = {
   http: {
-    host: setting('SLUICE_HOST', Type.String({ minLength: 1, default: '127.0.0.1' }), 'address the HTTP server binds to'),
+    host: setting(
+      'SLUICE_HOST',
+      Type.String({ minLength: 1, default: '127.0.0.1' }),
+      'address the HTTP server binds to',
+    ),
     port: setting('SLUICE_PORT', int(0, 65535, 8080), 'HTTP port (0: any free port)'),
-    requestTimeoutMs: setting('SLUICE_HTTP_REQUEST_TIMEOUT_MS', int(1000, 3_600_000, 60_000), 'time a client has to send a whole request (slow senders are cut off)'),
-    idleTimeoutMs: setting('SLUICE_HTTP_IDLE_TIMEOUT_MS', int(1000, 3_600_000, 120_000), 'a connection with no traffic for this long is closed'),
-    checkAnswers: setting('SLUICE_CHECK_ANSWERS', Type.Boolean({ default: false }), 'development and tests: an answer that does not match the schema its route declares is a 500'),
+    requestTimeoutMs: setting(
+      'SLUICE_HTTP_REQUEST_TIMEOUT_MS',
+      int(1000, 3_600_000, 60_000),
+      'time a client has to send a whole request (slow senders are cut off)',
+    ),
+    idleTimeoutMs: setting(
+      'SLUICE_HTTP_IDLE_TIMEOUT_MS',
+      int(1000, 3_600_000, 120_000),
+      'a connection with no traffic for this long is closed',
+    ),
+    checkAnswers: setting(
+      'SLUICE_CHECK_ANSWERS',
+      Type.Boolean({ default: false }),
+      'development and tests: an answer that does not match the schema its route declares is a 500',
+    ),
   },
-  logLevel: setting('SLUICE_LOG_LEVEL', Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }), 'pino log level'),
-  dataDir: optional('SLUICE_DATA_DIR', Type.String({ minLength: 1 }), 'where `sluice stack` keeps data and logs', '`<project>/.sluice`', (_v, raw) => dataDirOf(raw)),
-  shutdownTimeoutMs: setting('SLUICE_SHUTDOWN_TIMEOUT_MS', int(1000, 600_000, 20_000), 'deadline of a graceful shutdown'),
+  logLevel: setting(
+    'SLUICE_LOG_LEVEL',
+    Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+    'pino log level',
+  ),
+  dataDir: optional(
+    'SLUICE_DATA_DIR',
+    Type.String({ minLength: 1 }),
+    'where `sluice stack` keeps data and logs',
+    '`<project>/.sluice`',
+    (_v, raw) => dataDirOf(raw),
+  ),
+  shutdownTimeoutMs: setting(
+    'SLUICE_SHUTDOWN_TIMEOUT_MS',
+    int(1000, 600_000, 20_000),
+    'deadline of a graceful shutdown',
+  ),
   consumerThread: setting(
     'SLUICE_CONSUMER_THREAD',
     Type.Boolean({ default: true }),
@@ -72,14 +116,39 @@ const SETTINGS = {
       '`<data dir>/spool/edge-<port>` (a temporary one with port 0)',
       (v, raw) => v ?? defaultSpoolDir(raw),
     ),
-    maxBytes: setting('SLUICE_SPOOL_MAX_BYTES', int(MiB, 1024 * 1024 * MiB, 1024 * MiB), 'bytes the edge spool may hold; beyond it requests are answered 503'),
-    afterMs: setting('SLUICE_SPOOL_AFTER_MS', int(50, 60_000, 2000), 'how long a request waits for Kafka before its messages go to the spool'),
+    maxBytes: setting(
+      'SLUICE_SPOOL_MAX_BYTES',
+      int(MiB, 1024 * 1024 * MiB, 1024 * MiB),
+      'bytes the edge spool may hold; beyond it requests are answered 503',
+    ),
+    afterMs: setting(
+      'SLUICE_SPOOL_AFTER_MS',
+      int(50, 60_000, 2000),
+      'how long a request waits for Kafka before its messages go to the spool',
+    ),
   },
   kafka: {
-    brokers: setting('KAFKA_BROKERS', Type.String({ pattern: '^[^,\\s]+:\\d+(,[^,\\s]+:\\d+)*$', default: '127.0.0.1:9092' }), 'comma-separated host:port list', (v) => v.split(',')),
-    clientId: setting('KAFKA_CLIENT_ID', Type.String({ minLength: 1, default: 'sluice' }), 'client id of every Kafka connection'),
-    topicPrefix: setting('KAFKA_TOPIC_PREFIX', Type.String({ pattern: '^[a-zA-Z0-9._-]*$', default: 'sluice.' }), 'prefix of every topic name'),
-    groupPrefix: setting('KAFKA_GROUP_PREFIX', Type.String({ pattern: '^[a-zA-Z0-9._-]*$', default: 'sluice.' }), 'prefix of every consumer group id'),
+    brokers: setting(
+      'KAFKA_BROKERS',
+      Type.String({ pattern: '^[^,\\s]+:\\d+(,[^,\\s]+:\\d+)*$', default: '127.0.0.1:9092' }),
+      'comma-separated host:port list',
+      (v) => v.split(','),
+    ),
+    clientId: setting(
+      'KAFKA_CLIENT_ID',
+      Type.String({ minLength: 1, default: 'sluice' }),
+      'client id of every Kafka connection',
+    ),
+    topicPrefix: setting(
+      'KAFKA_TOPIC_PREFIX',
+      Type.String({ pattern: '^[a-zA-Z0-9._-]*$', default: 'sluice.' }),
+      'prefix of every topic name',
+    ),
+    groupPrefix: setting(
+      'KAFKA_GROUP_PREFIX',
+      Type.String({ pattern: '^[a-zA-Z0-9._-]*$', default: 'sluice.' }),
+      'prefix of every consumer group id',
+    ),
     partitions: setting('KAFKA_PARTITIONS', int(1, 1000, 3), 'partitions of topics created at startup'),
     replicationFactor: optional(
       'KAFKA_REPLICATION_FACTOR',
@@ -95,10 +164,26 @@ const SETTINGS = {
       '2, or the replication factor when it is 1',
       (v) => v,
     ),
-    messageMaxBytes: setting('KAFKA_MESSAGE_MAX_BYTES', int(16 * 1024, 900 * 1024, 768 * 1024), 'largest Kafka message the edge writes; stays under the broker default message.max.bytes (1 MiB)'),
-    publishTimeoutMs: setting('KAFKA_PUBLISH_TIMEOUT_MS', int(100, 600_000, 10_000), 'a message still queued for Kafka this long is withdrawn (its request was spooled already)'),
-    sessionTimeoutMs: setting('KAFKA_SESSION_TIMEOUT_MS', int(6000, 300_000, 30_000), 'consumer session timeout: how soon partitions of a crashed consumer move to the others'),
-    fetchMaxBytes: setting('SLUICE_CONSUMER_FETCH_MAX_BYTES', int(MiB, 256 * MiB, 8 * MiB), 'bytes fetched per partition per batch; bounds consumer memory and the size of one insert'),
+    messageMaxBytes: setting(
+      'KAFKA_MESSAGE_MAX_BYTES',
+      int(16 * 1024, 900 * 1024, 768 * 1024),
+      'largest Kafka message the edge writes; stays under the broker default message.max.bytes (1 MiB)',
+    ),
+    publishTimeoutMs: setting(
+      'KAFKA_PUBLISH_TIMEOUT_MS',
+      int(100, 600_000, 10_000),
+      'a message still queued for Kafka this long is withdrawn (its request was spooled already)',
+    ),
+    sessionTimeoutMs: setting(
+      'KAFKA_SESSION_TIMEOUT_MS',
+      int(6000, 300_000, 30_000),
+      'consumer session timeout: how soon partitions of a crashed consumer move to the others',
+    ),
+    fetchMaxBytes: setting(
+      'SLUICE_CONSUMER_FETCH_MAX_BYTES',
+      int(MiB, 256 * MiB, 8 * MiB),
+      'bytes fetched per partition per batch; bounds consumer memory and the size of one insert',
+    ),
     stallMs: setting(
       'SLUICE_CONSUMER_STALL_SECONDS',
       int(5, 86_400, 120),
@@ -107,10 +192,18 @@ const SETTINGS = {
     ),
   },
   clickhouse: {
-    url: setting('CLICKHOUSE_URL', Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8123' }), 'ClickHouse HTTP address'),
+    url: setting(
+      'CLICKHOUSE_URL',
+      Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:8123' }),
+      'ClickHouse HTTP address',
+    ),
     user: setting('CLICKHOUSE_USER', Type.String({ default: 'default' }), 'ClickHouse user'),
     password: setting('CLICKHOUSE_PASSWORD', Type.String({ default: '' }), 'ClickHouse password'),
-    database: setting('CLICKHOUSE_DATABASE', Type.String({ pattern: '^[a-zA-Z_][a-zA-Z0-9_]*$', default: 'sluice' }), 'database of the events tables (created and migrated at start)'),
+    database: setting(
+      'CLICKHOUSE_DATABASE',
+      Type.String({ pattern: '^[a-zA-Z_][a-zA-Z0-9_]*$', default: 'sluice' }),
+      'database of the events tables (created and migrated at start)',
+    ),
     cluster: optional(
       'CLICKHOUSE_CLUSTER',
       Type.String({ pattern: '^[a-zA-Z_][a-zA-Z0-9_]*$' }),
@@ -125,7 +218,11 @@ const SETTINGS = {
     ),
   },
   redis: {
-    url: setting('REDIS_URL', Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }), 'Redis address, with credentials: redis://sluice:<password>@host:6379'),
+    url: setting(
+      'REDIS_URL',
+      Type.String({ pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' }),
+      'Redis address, with credentials: redis://sluice:<password>@host:6379',
+    ),
     clusterNodes: optional(
       'REDIS_CLUSTER_NODES',
       Type.String({ pattern: '^[^,\\s]+:\\d+(,[^,\\s]+:\\d+)*$' }),
@@ -138,12 +235,28 @@ const SETTINGS = {
       int(0, 5, 1),
       'on a Redis Cluster, replicas that must have each write of the alerts sink (WAIT) before its Kafka offset is committed, so a failover loses none; 0 does not wait',
     ),
-    keyPrefix: setting('REDIS_KEY_PREFIX', Type.String({ pattern: '^[a-zA-Z0-9:._-]*$', default: 'sluice:' }), 'prefix of every Redis key'),
-    commandTimeoutMs: setting('SLUICE_REDIS_COMMAND_TIMEOUT_MS', int(100, 60_000, 2000), 'deadline of every Redis command; past it an HTTP request is answered 503'),
+    keyPrefix: setting(
+      'REDIS_KEY_PREFIX',
+      Type.String({ pattern: '^[a-zA-Z0-9:._-]*$', default: 'sluice:' }),
+      'prefix of every Redis key',
+    ),
+    commandTimeoutMs: setting(
+      'SLUICE_REDIS_COMMAND_TIMEOUT_MS',
+      int(100, 60_000, 2000),
+      'deadline of every Redis command; past it an HTTP request is answered 503',
+    ),
   },
   events: {
-    maxBodyBytes: setting('SLUICE_EVENTS_MAX_BODY_BYTES', int(8 * MiB, 256 * MiB, 10 * MiB), 'largest body of an SDK route: events, impressions, counts, unique keys, telemetry (413 above)'),
-    beaconMaxBodyBytes: setting('SLUICE_BEACON_MAX_BODY_BYTES', int(1024, MiB, 64 * 1024), 'largest beacon body (read before its key is known; browsers send at most 64 KiB)'),
+    maxBodyBytes: setting(
+      'SLUICE_EVENTS_MAX_BODY_BYTES',
+      int(8 * MiB, 256 * MiB, 10 * MiB),
+      'largest body of an SDK route: events, impressions, counts, unique keys, telemetry (413 above)',
+    ),
+    beaconMaxBodyBytes: setting(
+      'SLUICE_BEACON_MAX_BODY_BYTES',
+      int(1024, MiB, 64 * 1024),
+      'largest beacon body (read before its key is known; browsers send at most 64 KiB)',
+    ),
     maxRecords: setting(
       'SLUICE_EVENTS_MAX_RECORDS',
       int(100_000, 10_000_000, 500_000),
@@ -154,11 +267,23 @@ const SETTINGS = {
       Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, default: 2000 }),
       'sustained requests per second per SDK key and edge process, over every SDK route (429 above)',
     ),
-    burst: setting('SLUICE_EVENTS_BURST', int(1, 10_000_000, 10_000), 'requests an SDK key may send at once per edge process, over every SDK route'),
+    burst: setting(
+      'SLUICE_EVENTS_BURST',
+      int(1, 10_000_000, 10_000),
+      'requests an SDK key may send at once per edge process, over every SDK route',
+    ),
   },
-  keyRefreshMs: setting('SLUICE_KEY_REFRESH_MS', int(100, 60_000, 1000), 'how soon API key and webhook address changes reach every process'),
-  publicBaseUrl: optional('SLUICE_PUBLIC_BASE_URL', Type.String({ pattern: '^https?://[^\\s]+$' }), 'base of the webhook addresses handed out', 'the address the server listens on', (v) =>
-    v?.replace(/\/+$/, ''),
+  keyRefreshMs: setting(
+    'SLUICE_KEY_REFRESH_MS',
+    int(100, 60_000, 1000),
+    'how soon API key and webhook address changes reach every process',
+  ),
+  publicBaseUrl: optional(
+    'SLUICE_PUBLIC_BASE_URL',
+    Type.String({ pattern: '^https?://[^\\s]+$' }),
+    'base of the webhook addresses handed out',
+    'the address the server listens on',
+    (v) => v?.replace(/\/+$/, ''),
   ),
   admin: {
     ratePerSecond: setting(
@@ -169,29 +294,76 @@ const SETTINGS = {
     burst: setting('SLUICE_ADMIN_BURST', int(1, 100_000, 200), 'admin API requests an API key may send at once'),
   },
   experiments: {
-    maxConcurrent: setting('SLUICE_EXPERIMENT_MAX_CONCURRENT', int(1, 64, 2), 'experiment results computed at once per admin process (429 above: each is a ClickHouse query over every exposed key)'),
-    queryTimeoutMs: setting('SLUICE_EXPERIMENT_QUERY_TIMEOUT_MS', int(1000, 3_600_000, 120_000), 'how long ClickHouse may compute one experiment result (503 after)'),
-    maxMemoryBytes: setting('SLUICE_EXPERIMENT_MAX_MEMORY_BYTES', int(64 * MiB, 1024 * 1024 * MiB, 8 * 1024 * MiB), "ClickHouse's memory limit for one results query (max_memory_usage)"),
+    maxConcurrent: setting(
+      'SLUICE_EXPERIMENT_MAX_CONCURRENT',
+      int(1, 64, 2),
+      'experiment results computed at once per admin process (429 above: each is a ClickHouse query over every exposed key)',
+    ),
+    queryTimeoutMs: setting(
+      'SLUICE_EXPERIMENT_QUERY_TIMEOUT_MS',
+      int(1000, 3_600_000, 120_000),
+      'how long ClickHouse may compute one experiment result (503 after)',
+    ),
+    maxMemoryBytes: setting(
+      'SLUICE_EXPERIMENT_MAX_MEMORY_BYTES',
+      int(64 * MiB, 1024 * 1024 * MiB, 8 * 1024 * MiB),
+      "ClickHouse's memory limit for one results query (max_memory_usage)",
+    ),
   },
   scim: {
-    settingsDelayMs: setting('SLUICE_SETTINGS_DELAY_SECONDS', int(0, 86_400, 120), 'how long after a successful PUT /gateway/ng/api/settings new values take effect', seconds),
-    allowInsecure: setting('SLUICE_OUTBOUND_ALLOW_INSECURE', Type.Boolean({ default: false }), 'development and tests only: let the SCIM JWKS URL use http and loopback addresses'),
+    settingsDelayMs: setting(
+      'SLUICE_SETTINGS_DELAY_SECONDS',
+      int(0, 86_400, 120),
+      'how long after a successful PUT /gateway/ng/api/settings new values take effect',
+      seconds,
+    ),
+    allowInsecure: setting(
+      'SLUICE_OUTBOUND_ALLOW_INSECURE',
+      Type.Boolean({ default: false }),
+      'development and tests only: let the SCIM JWKS URL use http and loopback addresses',
+    ),
     timeoutMs: setting('SLUICE_JWKS_TIMEOUT_MS', int(100, 60_000, 5000), 'time limit of one JWKS fetch'),
     maxBytes: setting('SLUICE_JWKS_MAX_BYTES', int(1024, MiB, 65_536), 'largest JWKS document accepted'),
-    cooldownMs: setting('SLUICE_JWKS_COOLDOWN_MS', int(0, 3_600_000, 30_000), 'least time between JWKS refetches caused by an unknown kid'),
+    cooldownMs: setting(
+      'SLUICE_JWKS_COOLDOWN_MS',
+      int(0, 3_600_000, 30_000),
+      'least time between JWKS refetches caused by an unknown kid',
+    ),
   },
   webhooks: {
-    maxBodyBytes: setting('SLUICE_WEBHOOK_MAX_BODY_BYTES', int(1024, 16 * MiB, MiB), 'largest webhook body (413 above)'),
+    maxBodyBytes: setting(
+      'SLUICE_WEBHOOK_MAX_BODY_BYTES',
+      int(1024, 16 * MiB, MiB),
+      'largest webhook body (413 above)',
+    ),
     ratePerSecond: setting(
       'SLUICE_WEBHOOK_RATE_PER_SECOND',
       Type.Number({ exclusiveMinimum: 0, maximum: 100_000, default: 10 }),
       'sustained requests per second per webhook address, shared by every edge through Redis',
     ),
     burst: setting('SLUICE_WEBHOOK_BURST', int(1, 100_000, 50), 'requests a webhook address may send at once'),
-    rotationOverlapMs: setting('SLUICE_WEBHOOK_ROTATION_OVERLAP_SECONDS', int(0, 30 * 86_400, 86_400), 'how long a rotated-out address keeps working', seconds),
-    streamMaxLen: setting('SLUICE_ALERT_STREAM_MAXLEN', int(100, 100_000_000, 100_000), 'approximate entries kept per alert stream'),
-    streamMaxAgeMs: setting('SLUICE_ALERT_STREAM_MAX_AGE_HOURS', int(1, 24 * 3650, 168), 'alert stream entries older than this are trimmed', (v) => v * 3_600_000),
-    integrationRefreshMs: setting('SLUICE_INTEGRATION_REFRESH_MS', int(100, 60_000, 1000), 'how soon mapping changes reach the alert consumers'),
+    rotationOverlapMs: setting(
+      'SLUICE_WEBHOOK_ROTATION_OVERLAP_SECONDS',
+      int(0, 30 * 86_400, 86_400),
+      'how long a rotated-out address keeps working',
+      seconds,
+    ),
+    streamMaxLen: setting(
+      'SLUICE_ALERT_STREAM_MAXLEN',
+      int(100, 100_000_000, 100_000),
+      'approximate entries kept per alert stream',
+    ),
+    streamMaxAgeMs: setting(
+      'SLUICE_ALERT_STREAM_MAX_AGE_HOURS',
+      int(1, 24 * 3650, 168),
+      'alert stream entries older than this are trimmed',
+      (v) => v * 3_600_000,
+    ),
+    integrationRefreshMs: setting(
+      'SLUICE_INTEGRATION_REFRESH_MS',
+      int(100, 60_000, 1000),
+      'how soon mapping changes reach the alert consumers',
+    ),
     alertRetentionMs: setting(
       'SLUICE_ALERT_RETENTION_DAYS',
       int(1, 3650, 30),
@@ -250,7 +422,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     })
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`)
   }
-  const build = (node: object): unknown => Object.fromEntries(Object.entries(node).map(([key, child]) => [key, isSetting(child) ? child.value(raw[child.env], raw) : build(child as object)]))
+  const build = (node: object): unknown =>
+    Object.fromEntries(
+      Object.entries(node).map(([key, child]) => [
+        key,
+        isSetting(child) ? child.value(raw[child.env], raw) : build(child as object),
+      ]),
+    )
   return deepFreeze(build(SETTINGS) as Config)
 }
 
@@ -266,7 +444,9 @@ function deepFreeze<T>(value: T): T {
 export function settingsTable(): string {
   const def = (s: Setting) => {
     const d = (s.schema as { default?: unknown }).default
-    return s.defaultDoc ?? (d === undefined ? '' : d === '' ? 'empty' : `\`${JSON.stringify(d).replace(/^"(.*)"$/, '$1')}\``)
+    return (
+      s.defaultDoc ?? (d === undefined ? '' : d === '' ? 'empty' : `\`${JSON.stringify(d).replace(/^"(.*)"$/, '$1')}\``)
+    )
   }
   const rows = settings().map((s) => `| \`${s.env}\` | ${def(s)} | ${s.doc.replaceAll('|', '\\|')} |`)
   return ['| variable | default | what it does |', '|---|---|---|', ...rows].join('\n')

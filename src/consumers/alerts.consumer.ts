@@ -73,14 +73,21 @@ export class AlertsConsumer {
       },
       failed,
     )
-    const written = await retrying(ctx, log, 'writing alert streams', () => this.writeIsolating(lastSamples(writes), log), failed)
+    const written = await retrying(
+      ctx,
+      log,
+      'writing alert streams',
+      () => this.writeIsolating(lastSamples(writes), log),
+      failed,
+    )
     const fresh = writes.filter((w) => written.has(w))
     this.metrics.alertsStored.inc(fresh.reduce((n, w) => n + w.alerts.length, 0))
     this.metrics.alertsRejected.inc(fresh.reduce((n, w) => n + w.rejections.length, 0))
     this.metrics.alertDedupFallbacks.inc(fresh.reduce((n, w) => n + (w.lifecycle?.dedupFallbacks ?? 0), 0))
     this.metrics.alertUnknownStatuses.inc(fresh.reduce((n, w) => n + (w.lifecycle?.unknownStatuses ?? 0), 0))
     log.debug({ messages: writes.length, written: fresh.length }, 'alert batch stored')
-    if (fresh.length < writes.length) log.info({ skipped: writes.length - fresh.length }, 'replayed messages already stored; skipped')
+    if (fresh.length < writes.length)
+      log.info({ skipped: writes.length - fresh.length }, 'replayed messages already stored; skipped')
   }
 
   /**
@@ -104,18 +111,32 @@ export class AlertsConsumer {
       this.metrics.sinkErrors.inc({ sink: 'redis', kind: 'data' })
       let substitute: MessageWrite
       if (!substitutes.has(refused)) {
-        log.warn({ err, offset: String(refused.offset) }, 'redis refused a message as data; storing a rejection instead')
+        log.warn(
+          { err, offset: String(refused.offset) },
+          'redis refused a message as data; storing a rejection instead',
+        )
         const requestId = refused.alerts[0]?.requestId ?? refused.rejections[0]?.requestId ?? ''
         substitute = {
           ...refused,
           alerts: [],
           lifecycle: undefined,
           sample: undefined,
-          rejections: [rejection(refused.integrationId, requestId, `redis refused the entries of this message: ${err.message}`, '', Date.now())],
+          rejections: [
+            rejection(
+              refused.integrationId,
+              requestId,
+              `redis refused the entries of this message: ${err.message}`,
+              '',
+              Date.now(),
+            ),
+          ],
         }
       } else if (refused.rejections.length > 0) {
         this.metrics.unstorable.inc({ sink: 'redis' })
-        log.error({ err, offset: String(refused.offset) }, 'a rejection could not be stored; given up, recording only its offset')
+        log.error(
+          { err, offset: String(refused.offset) },
+          'a rejection could not be stored; given up, recording only its offset',
+        )
         substitute = { ...refused, alerts: [], lifecycle: undefined, sample: undefined, rejections: [] }
       } else {
         throw err // even a bare offset record is refused: the streams themselves are broken
@@ -133,11 +154,20 @@ export class AlertsConsumer {
     try {
       decoded = decodeAlertMessage(message.value, message.headers)
     } catch (err) {
-      return { ...position, accountId: '', integrationId: 'unknown', alerts: [], rejections: [rejection('unknown', '', `message could not be decoded: ${String(err)}`, '', Date.now())] }
+      return {
+        ...position,
+        accountId: '',
+        integrationId: 'unknown',
+        alerts: [],
+        rejections: [rejection('unknown', '', `message could not be decoded: ${String(err)}`, '', Date.now())],
+      }
     }
     const { meta, payloadJson } = decoded
     const at = { ...position, accountId: meta.accountId }
-    const base = message.headers[REPLAY_HEADER] === '1' ? { ...at, replayOf: { requestId: meta.requestId, receivedAtMs: meta.receivedAtMs } } : at
+    const base =
+      message.headers[REPLAY_HEADER] === '1'
+        ? { ...at, replayOf: { requestId: meta.requestId, receivedAtMs: meta.receivedAtMs } }
+        : at
     const reject = (reasons: string[]): MessageWrite => ({
       ...base,
       integrationId: meta.integrationId,
@@ -155,7 +185,11 @@ export class AlertsConsumer {
     // Kept among the integration's recent payloads whatever the mapping makes of it (the editor starts from them).
     const sample = sampleOf(meta.requestId, meta.receivedAtMs, payloadJson)
     try {
-      const outcomes = await renderAlerts(integration.mapping, payload, { integrationId: integration.id, requestId: meta.requestId, receivedAtMs: meta.receivedAtMs })
+      const outcomes = await renderAlerts(integration.mapping, payload, {
+        integrationId: integration.id,
+        requestId: meta.requestId,
+        receivedAtMs: meta.receivedAtMs,
+      })
       const alerts: NormalizedAlert[] = []
       const reasons: string[] = []
       let dedupFallbacks = 0
@@ -179,7 +213,15 @@ export class AlertsConsumer {
         unknownStatuses,
       }
       // The integration's account: the one the script writes the lifecycle records under (its keys' slot on a cluster).
-      return { ...base, accountId: integration.accountId, integrationId: integration.id, alerts, rejections, lifecycle, sample }
+      return {
+        ...base,
+        accountId: integration.accountId,
+        integrationId: integration.id,
+        alerts,
+        rejections,
+        lifecycle,
+        sample,
+      }
     } catch (err) {
       return { ...reject([`payload could not be rendered: ${messageOf(err)}`]), sample }
     }
@@ -199,14 +241,23 @@ function lastSamples(writes: MessageWrite[]): MessageWrite[] {
   return writes
 }
 
-/** The payload as one of the integration's recent payloads: its JSON text as received (checked by the edge), or null above the size kept. */
+/**
+ * The payload as one of the integration's recent payloads: its JSON text as received (checked by the edge), or null
+ * above the size kept.
+ */
 function sampleOf(requestId: string, receivedAt: number, payloadJson: string): string {
   const bytes = Buffer.byteLength(payloadJson)
   const at = Number.isFinite(receivedAt) ? receivedAt : Date.now()
   return `{"requestId":${JSON.stringify(requestId)},"receivedAt":${at},"bytes":${bytes},"payload":${bytes <= PAYLOAD_SAMPLES.maxBytes ? payloadJson : 'null'}}`
 }
 
-function rejection(integrationId: string, requestId: string, reason: string, payload: string, receivedAtMs: number): AlertRejection {
+function rejection(
+  integrationId: string,
+  requestId: string,
+  reason: string,
+  payload: string,
+  receivedAtMs: number,
+): AlertRejection {
   return {
     integrationId,
     requestId,

@@ -1,7 +1,8 @@
-// The auto-resolve job of the alerts role: every interval, the firing alerts whose integration's
-// silence (autoResolveAfterSeconds) has passed since their last notification are resolved, with an
-// entry in the streams, and alerts resolved longer ago than the retention are removed. Its state is in Redis (alerts:auto-resolve), so it survives restarts; each
-// call is one atomic script, so every process of the role may run it and an alert is resolved once.
+// The auto-resolve job of the alerts role: every interval, the firing alerts whose integration's silence
+// (autoResolveAfterSeconds) has passed since their last notification are resolved, with an entry in the streams, and
+// alerts resolved longer ago than the retention are removed. Its state is in Redis (alerts:auto-resolve), so it
+// survives restarts; each call is one atomic script, so every process of the role may run it and an alert is resolved
+// once.
 import type { Logger } from '../shared/logger.js'
 import type { Metrics } from '../shared/metrics.js'
 import type { AlertStore } from '../state/redis/alerts.js'

@@ -139,7 +139,8 @@ export class ClickHouseConsumer {
     let decoded = new DecodedRows()
     let from = 0
     for (const [i, message] of messages.entries()) {
-      if (!skip.has(message.offset)) this.codec.decode(message, (index) => ({ topic, partition, offset: message.offset, index }), decoded)
+      if (!skip.has(message.offset))
+        this.codec.decode(message, (index) => ({ topic, partition, offset: message.offset, index }), decoded)
       if (decoded.size >= MAX_ROWS_PER_STEP || i === messages.length - 1) {
         await this.insertStep(batch, messages[from]!.offset, message.offset, decoded, ctx, log, failed)
         decoded = new DecodedRows()
@@ -148,15 +149,31 @@ export class ClickHouseConsumer {
     }
   }
 
-  /** Stores the rows of the messages first..last of a batch (all of it, or a step of it), then records how far it got. */
-  private async insertStep(batch: InboundBatch, first: bigint, last: bigint, decoded: DecodedRows, ctx: BatchContext, log: Logger, failed: (err: AppError) => void): Promise<void> {
+  /**
+   * Stores the rows of the messages first..last of a batch (all of it, or a step of it), then records how far it got.
+   */
+  private async insertStep(
+    batch: InboundBatch,
+    first: bigint,
+    last: bigint,
+    decoded: DecodedRows,
+    ctx: BatchContext,
+    log: Logger,
+    failed: (err: AppError) => void,
+  ): Promise<void> {
     const { topic, partition } = batch
     const state = this.partitions.get(partition)
     let suspectThrough = state?.suspectThrough ?? -1n
     let intentThrough = state?.intentThrough ?? -1n
     let suspect = !state || state.next !== first
     if (!state) {
-      const intended = await retrying(ctx, log, 'reading consumer intents', () => this.sink.intendedThrough(topic, partition), failed)
+      const intended = await retrying(
+        ctx,
+        log,
+        'reading consumer intents',
+        () => this.sink.intendedThrough(topic, partition),
+        failed,
+      )
       if (intended !== undefined && intended > suspectThrough) suspectThrough = intended
     }
     const written = await retrying(
@@ -167,12 +184,18 @@ export class ClickHouseConsumer {
         let tables: TableRows[] = [...decoded.rows].map(([table, rows]) => ({ table, rows }))
         let rejections = decoded.rejections
         if (suspect || first <= suspectThrough) {
-          const stored = await this.sink.storedPositions(topic, partition, tables, { table: this.codec.rejections, rows: rejections })
+          const stored = await this.sink.storedPositions(topic, partition, tables, {
+            table: this.codec.rejections,
+            rows: rejections,
+          })
           if (stored.size > 0) {
             const fresh = (r: RowOrigin) => !stored.has(`${r.source_offset}:${r.source_index}`)
             tables = tables.map(({ table, rows }) => ({ table, rows: rows.filter(fresh) }))
             rejections = rejections.filter(fresh)
-            log.info({ first: String(first), last: String(last), skipped: stored.size }, 'replayed rows already stored; skipped')
+            log.info(
+              { first: String(first), last: String(last), skipped: stored.size },
+              'replayed rows already stored; skipped',
+            )
           }
         }
         // From here on a failure may leave part of the batch stored: a retry must check again.
@@ -199,7 +222,12 @@ export class ClickHouseConsumer {
    * id, part) is already stored, or appears earlier in this batch. A replay lands in the partition
    * of its first copy and after it, so what this partition stored is all there is to check.
    */
-  private async replaysAlreadyStored(batch: InboundBatch, ctx: BatchContext, log: Logger, failed: (err: AppError) => void): Promise<Set<bigint>> {
+  private async replaysAlreadyStored(
+    batch: InboundBatch,
+    ctx: BatchContext,
+    log: Logger,
+    failed: (err: AppError) => void,
+  ): Promise<Set<bigint>> {
     const skip = new Set<bigint>()
     const replays = batch.messages.filter((m) => m.headers[REPLAY_HEADER] === '1').length
     if (replays === 0) return skip
@@ -243,7 +271,13 @@ export class ClickHouseConsumer {
    * once more without its raw copy; only if that fails too is it given up (logged with its position,
    * counted).
    */
-  private async insertIsolating(batch: InboundBatch, tables: readonly TableRows[], rejections: readonly RejectionRow[], decoded: DecodedRows, log: Logger) {
+  private async insertIsolating(
+    batch: InboundBatch,
+    tables: readonly TableRows[],
+    rejections: readonly RejectionRow[],
+    decoded: DecodedRows,
+    log: Logger,
+  ) {
     const { topic, partition } = batch
     const none = { table: this.codec.rejections, rows: [] }
     const refused: RejectionRow[] = []
@@ -253,23 +287,40 @@ export class ClickHouseConsumer {
         rows,
         (part) => this.sink.insert(table, part),
         (part) => this.sink.storedPositions(topic, partition, [{ table, rows: part }], none),
-        (row, err) => refused.push(this.codec.refused(table, row, `clickhouse refused the row: ${err.message}`.slice(0, MAX_REASON_CHARS), decoded.recordOf(table, row))),
+        (row, err) =>
+          refused.push(
+            this.codec.refused(
+              table,
+              row,
+              `clickhouse refused the row: ${err.message}`.slice(0, MAX_REASON_CHARS),
+              decoded.recordOf(table, row),
+            ),
+          ),
       )
       if (n > 0) this.metrics.rowsInserted.inc({ table: table.name }, n)
       stored += n
     }
     const retry: RejectionRow[] = []
     const insertRejections = (part: readonly RejectionRow[]) => this.sink.insert(this.codec.rejections, part)
-    const storedRejections = (part: readonly RejectionRow[]) => this.sink.storedPositions(topic, partition, [], { table: this.codec.rejections, rows: part })
+    const storedRejections = (part: readonly RejectionRow[]) =>
+      this.sink.storedPositions(topic, partition, [], { table: this.codec.rejections, rows: part })
     let rejected = await this.isolate([...rejections, ...refused], insertRejections, storedRejections, (row, err) => {
-      retry.push({ ...row, reason: `${row.reason}; raw not kept: clickhouse refused it (${err.message.slice(0, 500)})`, raw: '' })
+      retry.push({
+        ...row,
+        reason: `${row.reason}; raw not kept: clickhouse refused it (${err.message.slice(0, 500)})`,
+        raw: '',
+      })
     })
     rejected += await this.isolate(retry, insertRejections, storedRejections, (row, err) => {
       this.metrics.unstorable.inc({ sink: 'clickhouse' })
-      log.error({ err, offset: row.source_offset, index: row.source_index, reason: row.reason }, 'a rejection could not be stored; given up')
+      log.error(
+        { err, offset: row.source_offset, index: row.source_index, reason: row.reason },
+        'a rejection could not be stored; given up',
+      )
     })
     if (rejected > 0) this.metrics.rowsInserted.inc({ table: this.codec.rejections.name }, rejected)
-    if (refused.length > 0) log.warn({ refused: refused.length }, 'clickhouse refused rows as data; stored them as rejections')
+    if (refused.length > 0)
+      log.warn({ refused: refused.length }, 'clickhouse refused rows as data; stored them as rejections')
     return { rows: stored, rejections: rejected }
   }
 
@@ -294,14 +345,23 @@ export class ClickHouseConsumer {
       if (!(err instanceof AppError) || err.code !== 'SINK_REFUSED_DATA') throw err
       const stored = await storedOf(rows)
       const found = rows.filter((r) => stored.has(`${r.source_offset}:${r.source_index}`)).length
-      if (found > 0) throw new AppError('SINK_UNAVAILABLE', `clickhouse refused rows as data yet stored ${found} of them: not a refusal of the rows (${err.message})`, true, { cause: err })
+      if (found > 0)
+        throw new AppError(
+          'SINK_UNAVAILABLE',
+          `clickhouse refused rows as data yet stored ${found} of them: not a refusal of the rows (${err.message})`,
+          true,
+          { cause: err },
+        )
       this.metrics.sinkErrors.inc({ sink: 'clickhouse', kind: 'data' })
       if (rows.length === 1) {
         onRefused(rows[0]!, err)
         return 0
       }
       const mid = Math.ceil(rows.length / 2)
-      return (await this.isolate(rows.slice(0, mid), insert, storedOf, onRefused)) + (await this.isolate(rows.slice(mid), insert, storedOf, onRefused))
+      return (
+        (await this.isolate(rows.slice(0, mid), insert, storedOf, onRefused)) +
+        (await this.isolate(rows.slice(mid), insert, storedOf, onRefused))
+      )
     }
   }
 }

@@ -6,7 +6,13 @@ import { sdkMetaOf } from '../broker/messages/impressions.js'
 import { recordsOf } from '../broker/messages/records.js'
 import { impressionRejection, processImpressionRecords, type ImpressionsOutput } from '../pipeline/impressions.js'
 import { originOf, type RowOrigin } from '../pipeline/rows.js'
-import { IMPRESSION_COUNTS, IMPRESSION_REJECTIONS, IMPRESSIONS, SDK_TELEMETRY, UNIQUE_KEYS } from '../sinks/clickhouse/tables.js'
+import {
+  IMPRESSION_COUNTS,
+  IMPRESSION_REJECTIONS,
+  IMPRESSIONS,
+  SDK_TELEMETRY,
+  UNIQUE_KEYS,
+} from '../sinks/clickhouse/tables.js'
 import type { RowCodec } from './clickhouse.consumer.js'
 
 /** The kind of record each table holds, for the rejection of a row ClickHouse refused. */
@@ -24,7 +30,9 @@ export const IMPRESSIONS_CODEC: RowCodec = {
     const meta = sdkMetaOf(message.headers)
     const { text, records } = recordsOf(message)
     if (!records) {
-      out.reject(impressionRejection('kafka message is not a batch of SDK records written by the edge', text, meta, position(0)))
+      out.reject(
+        impressionRejection('kafka message is not a batch of SDK records written by the edge', text, meta, position(0)),
+      )
       return
     }
     const output: ImpressionsOutput = {
@@ -40,7 +48,17 @@ export const IMPRESSIONS_CODEC: RowCodec = {
     const { meta, source } = originOf(row)
     // Rows keep only their item (an impression, a key): the raw copy gets its group's flag back.
     const r = row as RowOrigin & { flag?: string; key?: string }
-    const raw = table === IMPRESSIONS && record !== null && typeof record === 'object' ? { f: r.flag, ...record } : table === UNIQUE_KEYS ? { f: r.flag, k: r.key } : record
-    return impressionRejection(reason, raw, { ...meta, kind: KIND_OF_TABLE[table.name] ?? '', impressionsMode: '', machineIp: '', machineName: '' }, source)
+    const raw =
+      table === IMPRESSIONS && record !== null && typeof record === 'object'
+        ? { f: r.flag, ...record }
+        : table === UNIQUE_KEYS
+          ? { f: r.flag, k: r.key }
+          : record
+    return impressionRejection(
+      reason,
+      raw,
+      { ...meta, kind: KIND_OF_TABLE[table.name] ?? '', impressionsMode: '', machineIp: '', machineName: '' },
+      source,
+    )
   },
 }

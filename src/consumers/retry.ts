@@ -14,7 +14,13 @@ const MAX_BACKOFF_MS = 5000
 /** How often a statement the sink refused is tried again (an operator may have fixed the cause meanwhile). */
 export const REFUSED_RETRY_MS = 60_000
 
-export async function retrying<T>(ctx: BatchContext, log: Logger, what: string, attempt: (n: number) => Promise<T>, onFailure: (err: AppError) => void): Promise<T> {
+export async function retrying<T>(
+  ctx: BatchContext,
+  log: Logger,
+  what: string,
+  attempt: (n: number) => Promise<T>,
+  onFailure: (err: AppError) => void,
+): Promise<T> {
   let blocked = false
   for (let n = 0; ; n++) {
     ctx.signal.throwIfAborted()
@@ -31,7 +37,11 @@ export async function retrying<T>(ctx: BatchContext, log: Logger, what: string, 
       // A statement the sink refuses is not the data's fault (no rejection) and not passing (no
       // quick retry): the partition holds its batch, loudly, and asks again now and then.
       if (err.code === 'SINK_REFUSED_QUERY') {
-        if (!blocked) log.error({ err }, `${what} refused by the sink; the partition holds its batch and tries again every ${REFUSED_RETRY_MS / 1000} s`)
+        if (!blocked)
+          log.error(
+            { err },
+            `${what} refused by the sink; the partition holds its batch and tries again every ${REFUSED_RETRY_MS / 1000} s`,
+          )
         blocked = true
         ctx.blocked?.(err.message)
         await sleep(REFUSED_RETRY_MS, undefined, { signal: ctx.signal }).catch(() => undefined)

@@ -6,7 +6,13 @@ import { AppError } from '../shared/errors.js'
 import type { Intake, IntakeReceipt } from './spool/intake.js'
 import { HttpError } from '../http/errors.js'
 
-export async function acceptOr503(intake: Intake, topic: string, messages: readonly OutboundMessage[], request: FastifyRequest, what: string): Promise<IntakeReceipt> {
+export async function acceptOr503(
+  intake: Intake,
+  topic: string,
+  messages: readonly OutboundMessage[],
+  request: FastifyRequest,
+  what: string,
+): Promise<IntakeReceipt> {
   try {
     return await intake.accept(topic, messages)
   } catch (err) {
@@ -17,6 +23,11 @@ export async function acceptOr503(intake: Intake, topic: string, messages: reado
       full ? { code: err.code, reason: err.message } : { err },
       `${what} not accepted: ${full ? 'kafka is away and the spool is full' : err instanceof AppError ? 'the spool cannot write' : 'kafka unavailable'}`,
     )
-    throw new HttpError('UNAVAILABLE', `${what} could not be stored right now; nothing was accepted, retry later`, undefined, full ? 'spool_bytes' : undefined)
+    throw new HttpError(
+      'UNAVAILABLE',
+      `${what} could not be stored right now; nothing was accepted, retry later`,
+      undefined,
+      full ? 'spool_bytes' : undefined,
+    )
   }
 }

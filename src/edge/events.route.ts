@@ -28,11 +28,26 @@ export async function eventRoutes(server: FastifyInstance, { sdk, topic }: Event
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseSdkJson)
 
   /** text: the records' JSON array as sent (the bulk body), published as is when it fits one message. */
-  const ingest = async (request: FastifyRequest, reply: FastifyReply, principal: SdkPrincipal, records: readonly object[], sdkHeader: unknown, text?: string) => {
+  const ingest = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    principal: SdkPrincipal,
+    records: readonly object[],
+    sdkHeader: unknown,
+    text?: string,
+  ) => {
     const meta = sdk.meta(request, principal, sdkHeader)
-    await sdk.accept(request, reply, topic, records.length, 'events', () => encodeEventMessages(records, sdk.bodyBytes(request), meta, sdk.opts.messageMaxBytes, text), {
-      environmentId: principal.environmentId,
-    })
+    await sdk.accept(
+      request,
+      reply,
+      topic,
+      records.length,
+      'events',
+      () => encodeEventMessages(records, sdk.bodyBytes(request), meta, sdk.opts.messageMaxBytes, text),
+      {
+        environmentId: principal.environmentId,
+      },
+    )
     sdk.opts.metrics.eventsAccepted.inc(records.length)
     return reply
   }
@@ -41,12 +56,19 @@ export async function eventRoutes(server: FastifyInstance, { sdk, topic }: Event
   const tags = ['events']
   app.post('/api/events/bulk', {
     bodyLimit: sdk.opts.maxBodyBytes,
-    schema: { tags, summary: 'Import events: a JSON array of records, answered 202 once Kafka holds them', security: [{ sdkKey: [] }], body: EventsBody, response: eventAnswers },
+    schema: {
+      tags,
+      summary: 'Import events: a JSON array of records, answered 202 once Kafka holds them',
+      security: [{ sdkKey: [] }],
+      body: EventsBody,
+      response: eventAnswers,
+    },
     // Authenticate before the body is read and parsed: an unknown key costs no parsing.
     onRequest: async (request, reply) => {
       request.principal = await sdk.authenticate(presentedKey(request.headers, false), reply)
     },
-    handler: async (request, reply) => ingest(request, reply, request.principal!, request.body, request.headers['splitsdkversion'], request.jsonText),
+    handler: async (request, reply) =>
+      ingest(request, reply, request.principal!, request.body, request.headers['splitsdkversion'], request.jsonText),
   })
 
   // The browser SDK's beacon (navigator.sendBeacon) is text/plain JSON with the key inside the body,
@@ -57,7 +79,12 @@ export async function eventRoutes(server: FastifyInstance, { sdk, topic }: Event
       '/api/events/beacon',
       {
         bodyLimit: sdk.opts.beaconMaxBodyBytes,
-        schema: { tags, summary: "The browser SDK's beacon (text/plain JSON with the key inside)", body: beaconOf(EventsBody), response: eventAnswers },
+        schema: {
+          tags,
+          summary: "The browser SDK's beacon (text/plain JSON with the key inside)",
+          body: beaconOf(EventsBody),
+          response: eventAnswers,
+        },
       },
       async (request, reply) => {
         const principal = await sdk.authenticate(request.body.token, reply)

@@ -10,7 +10,14 @@ import { presentedKey, type SdkPrincipal } from '../auth/api-keys.js'
 import { encodeImpressionMessages } from '../broker/messages/impressions.js'
 import type { ImpressionKind, SdkMeta } from '../pipeline/impressions.js'
 import { headerText, parseSdkJson, type SdkIntake } from './sdk-intake.js'
-import { beaconOf, eventAnswers, ImpressionCountsBody, ImpressionsBody, TelemetryBody, UniqueKeysBody } from './schemas.js'
+import {
+  beaconOf,
+  eventAnswers,
+  ImpressionCountsBody,
+  ImpressionsBody,
+  TelemetryBody,
+  UniqueKeysBody,
+} from './schemas.js'
 
 export interface ImpressionRoutesOptions {
   readonly sdk: SdkIntake
@@ -34,7 +41,11 @@ interface SdkRoute {
 }
 
 const itemsOf = (list: string) => (records: readonly object[]) =>
-  records.reduce((n, r) => n + (Array.isArray((r as Record<string, unknown>)[list]) ? (r as Record<string, unknown[]>)[list]!.length : 1), 0)
+  records.reduce(
+    (n, r) =>
+      n + (Array.isArray((r as Record<string, unknown>)[list]) ? (r as Record<string, unknown[]>)[list]!.length : 1),
+    0,
+  )
 const one = () => 1
 
 const ROUTES: readonly SdkRoute[] = [
@@ -97,11 +108,31 @@ const ROUTES: readonly SdkRoute[] = [
   },
 ]
 
-/** SDK languages counted in sluice_sdk_telemetry_total (SplitSDKVersion is `<language>-<version>`); others are `other`. */
-const LANGUAGES = new Set(['nodejs', 'javascript', 'browser', 'java', 'python', 'go', 'ruby', '.net', '.net_core', 'php', 'android', 'ios', 'flutter', 'react-native'])
+/**
+ * SDK languages counted in sluice_sdk_telemetry_total (SplitSDKVersion is `<language>-<version>`); others are `other`.
+ */
+const LANGUAGES = new Set([
+  'nodejs',
+  'javascript',
+  'browser',
+  'java',
+  'python',
+  'go',
+  'ruby',
+  '.net',
+  '.net_core',
+  'php',
+  'android',
+  'ios',
+  'flutter',
+  'react-native',
+])
 const MODES = ['OPTIMIZED', 'DEBUG', 'NONE']
 
-export async function impressionRoutes(server: FastifyInstance, { sdk, topic }: ImpressionRoutesOptions): Promise<void> {
+export async function impressionRoutes(
+  server: FastifyInstance,
+  { sdk, topic }: ImpressionRoutesOptions,
+): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
   app.decorateRequest('principal', undefined)
   app.removeContentTypeParser('application/json')
@@ -127,13 +158,29 @@ export async function impressionRoutes(server: FastifyInstance, { sdk, topic }: 
       machineName: headerText(headers.name),
     }
     const count = route.count(records)
-    await sdk.accept(request, reply, topic, count, route.kind.replaceAll('_', ' '), () => encodeImpressionMessages(route.kind, records, meta, sdk.bodyBytes(request), sdk.opts.messageMaxBytes, text), {
-      environmentId: principal.environmentId,
-      kind: route.kind,
-    })
-    const kind = route.kind.startsWith('unique_keys') ? 'unique_keys' : route.kind.startsWith('telemetry') ? 'telemetry' : route.kind
+    await sdk.accept(
+      request,
+      reply,
+      topic,
+      count,
+      route.kind.replaceAll('_', ' '),
+      () => encodeImpressionMessages(route.kind, records, meta, sdk.bodyBytes(request), sdk.opts.messageMaxBytes, text),
+      {
+        environmentId: principal.environmentId,
+        kind: route.kind,
+      },
+    )
+    const kind = route.kind.startsWith('unique_keys')
+      ? 'unique_keys'
+      : route.kind.startsWith('telemetry')
+        ? 'telemetry'
+        : route.kind
     sdk.opts.metrics.sdkRecordsAccepted.inc({ kind }, count)
-    if (kind === 'telemetry') sdk.opts.metrics.sdkTelemetry.inc({ sdk: languageOf(meta.sdkVersion), mode: modeOf(route.kind === 'telemetry_config' ? body : undefined, meta.impressionsMode) })
+    if (kind === 'telemetry')
+      sdk.opts.metrics.sdkTelemetry.inc({
+        sdk: languageOf(meta.sdkVersion),
+        mode: modeOf(route.kind === 'telemetry_config' ? body : undefined, meta.impressionsMode),
+      })
     return reply
   }
 
@@ -148,8 +195,21 @@ export async function impressionRoutes(server: FastifyInstance, { sdk, topic }: 
         },
         handler: async (request, reply) => {
           const h = request.headers
-          const sent = { sdk: h['splitsdkversion'], mode: h['splitsdkimpressionsmode'], ip: h['splitsdkmachineip'], name: h['splitsdkmachinename'] }
-          return ingest(request, reply, route, request.principal!, request.body, sent, route.asSent ? request.jsonText : undefined)
+          const sent = {
+            sdk: h['splitsdkversion'],
+            mode: h['splitsdkimpressionsmode'],
+            ip: h['splitsdkmachineip'],
+            name: h['splitsdkmachinename'],
+          }
+          return ingest(
+            request,
+            reply,
+            route,
+            request.principal!,
+            request.body,
+            sent,
+            route.asSent ? request.jsonText : undefined,
+          )
         },
       })
     }
@@ -162,7 +222,12 @@ export async function impressionRoutes(server: FastifyInstance, { sdk, topic }: 
       if (!route.beacon) continue
       beacon.withTypeProvider<TypeBoxTypeProvider>().post(route.beacon, {
         bodyLimit: sdk.opts.beaconMaxBodyBytes,
-        schema: { tags, summary: `The browser SDK's beacon of ${route.path} (text/plain JSON with the key inside)`, body: beaconOf(route.body), response: eventAnswers },
+        schema: {
+          tags,
+          summary: `The browser SDK's beacon of ${route.path} (text/plain JSON with the key inside)`,
+          body: beaconOf(route.body),
+          response: eventAnswers,
+        },
         handler: async (request, reply) => {
           const { entries, token, sdk: version, sim } = request.body
           const principal = await sdk.authenticate(token, reply)

@@ -22,7 +22,10 @@ export interface SdkIntakeOptions {
   readonly maxBodyBytes: number
   readonly beaconMaxBodyBytes: number
   readonly maxRecords: number
-  /** Requests per SDK key, in this process, over every SDK route (client-side keys are public; kept off Redis on the hot path). */
+  /**
+   * Requests per SDK key, in this process, over every SDK route (client-side keys are public; kept off Redis on the hot
+   * path).
+   */
   readonly rateLimit: RateLimit
   readonly messageMaxBytes: number
   readonly isDraining: () => boolean
@@ -50,14 +53,23 @@ export class SdkIntake {
     const { wait } = this.buckets.take(principal.id)
     if (wait > 0) {
       void reply.header('retry-after', String(wait))
-      throw new HttpError('RATE_LIMITED', `rate limit of ${this.opts.rateLimit.ratePerSecond} requests per second for this SDK key exceeded; retry after ${wait} s`)
+      throw new HttpError(
+        'RATE_LIMITED',
+        `rate limit of ${this.opts.rateLimit.ratePerSecond} requests per second for this SDK key exceeded; retry after ${wait} s`,
+      )
     }
     return principal
   }
 
   /** The metadata of a request of this principal, for every message and row of it. */
   meta(request: FastifyRequest, principal: SdkPrincipal, sdkVersion: unknown): EnvelopeMeta {
-    return { environmentId: principal.environmentId, accountId: principal.accountId, receivedAtMs: Date.now(), sdkVersion: headerText(sdkVersion), requestId: request.id }
+    return {
+      environmentId: principal.environmentId,
+      accountId: principal.accountId,
+      receivedAtMs: Date.now(),
+      sdkVersion: headerText(sdkVersion),
+      requestId: request.id,
+    }
   }
 
   /** The length of the body as sent (its first guess of how many messages the records need). */
@@ -69,23 +81,40 @@ export class SdkIntake {
    * Refuses `records` over the limit, publishes the request's messages and answers 202 with how
    * many records were accepted. `what` names them in logs and refusals.
    */
-  async accept(request: FastifyRequest, reply: FastifyReply, topic: string, records: number, what: string, encode: () => OutboundMessage[], logged: object = {}): Promise<FastifyReply> {
+  async accept(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    topic: string,
+    records: number,
+    what: string,
+    encode: () => OutboundMessage[],
+    logged: object = {},
+  ): Promise<FastifyReply> {
     if (this.opts.isDraining()) throw new HttpError('UNAVAILABLE', 'server is shutting down; retry on another instance')
     if (records > this.opts.maxRecords) {
-      throw new HttpError('PAYLOAD_TOO_LARGE', `${records} records is above the limit of ${this.opts.maxRecords} per request`, undefined, 'records')
+      throw new HttpError(
+        'PAYLOAD_TOO_LARGE',
+        `${records} records is above the limit of ${this.opts.maxRecords} per request`,
+        undefined,
+        'records',
+      )
     }
     if (records === 0) return reply.code(202).send({ requestId: request.id, accepted: 0 })
     let messages
     try {
       messages = encode()
     } catch (err) {
-      if (err instanceof RecordTooLargeError) throw new HttpError('PAYLOAD_TOO_LARGE', err.message, undefined, 'record_bytes')
+      if (err instanceof RecordTooLargeError)
+        throw new HttpError('PAYLOAD_TOO_LARGE', err.message, undefined, 'record_bytes')
       throw err
     }
     const end = this.opts.metrics.publishSeconds.startTimer()
     const { spooled } = await acceptOr503(this.opts.intake, topic, messages, request, what)
     end()
-    request.log.info({ ...logged, records, messages: messages.length, ...(spooled ? { spooled } : {}) }, `${what} accepted`)
+    request.log.info(
+      { ...logged, records, messages: messages.length, ...(spooled ? { spooled } : {}) },
+      `${what} accepted`,
+    )
     return reply.code(202).send({ requestId: request.id, accepted: records, ...(spooled ? { spooled } : {}) })
   }
 }

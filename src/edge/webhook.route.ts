@@ -1,7 +1,7 @@
-// POST /api/v1/webhook/<webhook id>: any JSON object or array from a monitoring system. Answers 202
-// once Kafka or the edge's disk spool holds the payload; the alerts consumer renders it. The address is a secret: it is looked
-// up by hash, never logged (routes log their template, not the URL), and unknown, revoked or expired
-// addresses all get the same 404.
+// POST /api/v1/webhook/<webhook id>: any JSON object or array from a monitoring system. Answers 202 once Kafka or the
+// edge's disk spool holds the payload; the alerts consumer renders it. The address is a secret: it is looked up by
+// hash, never logged (routes log their template, not the URL), and unknown, revoked or expired addresses all get the
+// same 404.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Metrics } from '../shared/metrics.js'
@@ -49,16 +49,40 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
     if (wait > 0) {
       opts.metrics.webhookRateLimited.inc()
       void reply.header('retry-after', String(wait))
-      throw new HttpError(found.route.rateLimitStatus === 503 ? 'UNAVAILABLE' : 'RATE_LIMITED', `rate limit of ${opts.rateLimit.ratePerSecond} requests per second exceeded; retry after ${wait} s`)
+      throw new HttpError(
+        found.route.rateLimitStatus === 503 ? 'UNAVAILABLE' : 'RATE_LIMITED',
+        `rate limit of ${opts.rateLimit.ratePerSecond} requests per second exceeded; retry after ${wait} s`,
+      )
     }
   }
   /** Publishes a payload (its JSON text) of the request's integration and answers 202. */
   const accept = async (request: FastifyRequest, reply: FastifyReply, payload: string) => {
     if (opts.isDraining()) throw new HttpError('UNAVAILABLE', 'server is shutting down; retry on another instance')
     const { route } = request.webhook!
-    const message = encodeAlertMessage(payload, { integrationId: route.integrationId, accountId: route.accountId, receivedAtMs: Date.now(), requestId: request.id }, opts.messageMaxBytes)
-    if (!message) throw new HttpError('PAYLOAD_TOO_LARGE', `payload is larger than ${opts.messageMaxBytes} bytes even compressed`, undefined, 'message_bytes')
-    const { spooled } = await acceptOr503(opts.intake, opts.topic, [{ ...message, ordered: true }], request, 'the alert')
+    const message = encodeAlertMessage(
+      payload,
+      {
+        integrationId: route.integrationId,
+        accountId: route.accountId,
+        receivedAtMs: Date.now(),
+        requestId: request.id,
+      },
+      opts.messageMaxBytes,
+    )
+    if (!message)
+      throw new HttpError(
+        'PAYLOAD_TOO_LARGE',
+        `payload is larger than ${opts.messageMaxBytes} bytes even compressed`,
+        undefined,
+        'message_bytes',
+      )
+    const { spooled } = await acceptOr503(
+      opts.intake,
+      opts.topic,
+      [{ ...message, ordered: true }],
+      request,
+      'the alert',
+    )
     opts.metrics.webhooksAccepted.inc()
     request.log.info({ integrationId: route.integrationId, ...(spooled ? { spooled } : {}) }, 'webhook accepted')
     return reply.code(202).send({ requestId: request.id, ...(spooled ? { spooled } : {}) })
@@ -67,7 +91,13 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
 
   typed.post('/api/v1/webhook/:webhookId', {
     bodyLimit: opts.maxBodyBytes,
-    schema: { tags: ['webhooks'], summary: 'Post an alert payload to an integration: answered 202 once Kafka holds it', params: WebhookParams, body: WebhookBody, response: webhookAnswers },
+    schema: {
+      tags: ['webhooks'],
+      summary: 'Post an alert payload to an integration: answered 202 once Kafka holds it',
+      params: WebhookParams,
+      body: WebhookBody,
+      response: webhookAnswers,
+    },
     onRequest: authorize,
     // The payload as sent (it parsed and passed the checks): not serialized again.
     handler: async (request, reply) => accept(request, reply, request.jsonText ?? JSON.stringify(request.body)),
@@ -92,7 +122,8 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
     bodyLimit: opts.maxBodyBytes,
     schema: {
       tags: ['webhooks'],
-      summary: "Opsgenie's close, acknowledge and unacknowledge calls on an integration's address: the payload is the body with alias and action",
+      summary:
+        "Opsgenie's close, acknowledge and unacknowledge calls on an integration's address: the payload is the body with alias and action",
       params: OpsgenieActionParams,
       querystring: OpsgenieActionQuery,
       response: webhookAnswers,
@@ -101,8 +132,14 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
     handler: async (request, reply) => {
       const body: unknown = request.body ?? {}
       if (typeof body !== 'object' || body === null || Array.isArray(body))
-        throw new HttpError('BAD_REQUEST', 'body must be a JSON object or empty', [{ field: 'body', problem: 'must be a JSON object or empty' }])
-      return accept(request, reply, JSON.stringify({ ...body, alias: request.params.identifier, action: request.params.action }))
+        throw new HttpError('BAD_REQUEST', 'body must be a JSON object or empty', [
+          { field: 'body', problem: 'must be a JSON object or empty' },
+        ])
+      return accept(
+        request,
+        reply,
+        JSON.stringify({ ...body, alias: request.params.identifier, action: request.params.action }),
+      )
     },
   })
 }

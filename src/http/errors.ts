@@ -74,19 +74,47 @@ export class HttpError extends Error {
 const MAX_CAUSE_CHARS = 300
 
 /** Maps Fastify's own errors (body parsing, limits) and ours to the error body; logs the unexpected. */
-export function errorHandler(this: unknown, error: FastifyError | HttpError | Refusal, request: FastifyRequest, reply: FastifyReply): void {
+export function errorHandler(
+  this: unknown,
+  error: FastifyError | HttpError | Refusal,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   const http = prepareError(error, request, reply)
-  void reply.code(http.statusCode).send({ statusCode: http.statusCode, code: http.code, message: http.message, ...(http.details ? { details: http.details } : {}), requestId: request.id })
+  void reply.code(http.statusCode).send({
+    statusCode: http.statusCode,
+    code: http.code,
+    message: http.message,
+    ...(http.details ? { details: http.details } : {}),
+    requestId: request.id,
+  })
 }
 
 /** The HttpError an error answers with; logs the unexpected and sets Retry-After where it belongs. */
-const REFUSAL_CODES: Record<RefusalCode, ErrorCode> = { INVALID: 'BAD_REQUEST', NOT_FOUND: 'NOT_FOUND', CONFLICT: 'CONFLICT', FORBIDDEN: 'FORBIDDEN', PRECONDITION_FAILED: 'PRECONDITION_FAILED' }
+const REFUSAL_CODES: Record<RefusalCode, ErrorCode> = {
+  INVALID: 'BAD_REQUEST',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  FORBIDDEN: 'FORBIDDEN',
+  PRECONDITION_FAILED: 'PRECONDITION_FAILED',
+}
 
-export function prepareError(error: FastifyError | HttpError | Refusal, request: FastifyRequest, reply: FastifyReply): HttpError {
-  const http = error instanceof HttpError ? error : error instanceof Refusal ? new HttpError(REFUSAL_CODES[error.code], error.message, error.details) : fromFastifyError(error, request)
+export function prepareError(
+  error: FastifyError | HttpError | Refusal,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): HttpError {
+  const http =
+    error instanceof HttpError
+      ? error
+      : error instanceof Refusal
+        ? new HttpError(REFUSAL_CODES[error.code], error.message, error.details)
+        : fromFastifyError(error, request)
   if (http.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error')
-  else if (http.code === 'UNAVAILABLE' && !(error instanceof HttpError)) request.log.warn({ err: error }, 'a dependency is unavailable')
-  if ((http.code === 'UNAVAILABLE' || http.code === 'RATE_LIMITED') && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+  else if (http.code === 'UNAVAILABLE' && !(error instanceof HttpError))
+    request.log.warn({ err: error }, 'a dependency is unavailable')
+  if ((http.code === 'UNAVAILABLE' || http.code === 'RATE_LIMITED') && !reply.hasHeader('retry-after'))
+    void reply.header('retry-after', String(RETRY_AFTER_SECONDS))
   request.errorCode = http.code
   request.errorMessage = http.message
   request.errorLimit = http.limit
@@ -100,22 +128,38 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): HttpErr
       .slice(0, 5)
       .map((d) => `${d.field} ${d.problem}`)
       .join('; ')
-    return new HttpError('BAD_REQUEST', `${details.length === 1 ? 'invalid input' : `${details.length} invalid inputs`}: ${shown}${details.length > 5 ? '; …' : ''}`, details)
+    return new HttpError(
+      'BAD_REQUEST',
+      `${details.length === 1 ? 'invalid input' : `${details.length} invalid inputs`}: ${shown}${details.length > 5 ? '; …' : ''}`,
+      details,
+    )
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HttpError('PAYLOAD_TOO_LARGE', `request body is larger than the limit of ${request.routeOptions.bodyLimit ?? 'configured'} bytes`, undefined, 'body_bytes')
+      return new HttpError(
+        'PAYLOAD_TOO_LARGE',
+        `request body is larger than the limit of ${request.routeOptions.bodyLimit ?? 'configured'} bytes`,
+        undefined,
+        'body_bytes',
+      )
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new HttpError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json')
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new HttpError('BAD_REQUEST', 'Content-Length does not match the body')
   }
   // A statement the server refuses is Sluice's fault, not a passing state: named, never "retry later".
-  if (error instanceof AppError && error.code === 'SINK_REFUSED_QUERY') return new HttpError('INTERNAL', `internal error: ${error.message.slice(0, MAX_CAUSE_CHARS)}`)
-  if (isDependencyUnavailable(error)) return new HttpError('UNAVAILABLE', 'a service this request needs did not answer in time; nothing was changed or the change is uncertain, retry later')
+  if (error instanceof AppError && error.code === 'SINK_REFUSED_QUERY')
+    return new HttpError('INTERNAL', `internal error: ${error.message.slice(0, MAX_CAUSE_CHARS)}`)
+  if (isDependencyUnavailable(error))
+    return new HttpError(
+      'UNAVAILABLE',
+      'a service this request needs did not answer in time; nothing was changed or the change is uncertain, retry later',
+    )
   if (error.statusCode === 404) return new HttpError('NOT_FOUND', 'no such route')
   if (error.statusCode === 414) return new HttpError('BAD_REQUEST', 'the URL is too long')
-  if (error.code === 'FST_ERR_BAD_URL') return new HttpError('BAD_REQUEST', 'the URL is malformed (bad percent-encoding)')
-  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return new HttpError('BAD_REQUEST', error.message)
+  if (error.code === 'FST_ERR_BAD_URL')
+    return new HttpError('BAD_REQUEST', 'the URL is malformed (bad percent-encoding)')
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)
+    return new HttpError('BAD_REQUEST', error.message)
   return new HttpError('INTERNAL', 'internal error')
 }

@@ -37,12 +37,23 @@ export function jsonBodyParser(options: JsonCheckOptions = {}) {
       value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' })
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err)
-      done(new HttpError('BAD_REQUEST', /forbidden/i.test(message) ? 'body contains a forbidden key (__proto__ or constructor.prototype)' : `body is not valid JSON: ${message.toWellFormed()}`))
+      done(
+        new HttpError(
+          'BAD_REQUEST',
+          /forbidden/i.test(message)
+            ? 'body contains a forbidden key (__proto__ or constructor.prototype)'
+            : `body is not valid JSON: ${message.toWellFormed()}`,
+        ),
+      )
       return
     }
     const problem = inspectJson(value, options)
     if (problem) {
-      done(new HttpError('BAD_REQUEST', describeJsonProblem('body', problem), [{ field: jsonProblemField('body', problem), problem: problem.problem }]))
+      done(
+        new HttpError('BAD_REQUEST', describeJsonProblem('body', problem), [
+          { field: jsonProblemField('body', problem), problem: problem.problem },
+        ]),
+      )
       return
     }
     request.jsonText = text

@@ -7,7 +7,10 @@ const TAGS = [
   { name: 'events', description: 'Event import from SDKs and import jobs (SDK key)' },
   { name: 'webhooks', description: 'Alert webhooks from monitoring systems (the address is the secret)' },
   { name: 'integrations', description: 'Alert integrations of an account (admin API key)' },
-  { name: 'split', description: 'Split Admin API v2: workspaces, environments, traffic types, segments, identities (admin API key)' },
+  {
+    name: 'split',
+    description: 'Split Admin API v2: workspaces, environments, traffic types, segments, identities (admin API key)',
+  },
   { name: 'settings', description: 'Account settings for SCIM with JWT (personal access token)' },
   { name: 'scim', description: "SCIM 2.0 Users and discovery (JWT verified against the account's JWKS)" },
 ]
@@ -19,20 +22,38 @@ export function registerOpenApi(app: FastifyInstance): void {
       info: {
         title: 'Sluice',
         version: '1',
-        description: 'Intake and administration service of a feature-flag platform. Every error answer carries the error body of its API, and every answer an x-request-id header.',
+        description:
+          'Intake and administration service of a feature-flag platform. Every error answer carries the error body of its API, and every answer an x-request-id header.',
       },
       tags: TAGS,
       components: {
         securitySchemes: {
-          sdkKey: { type: 'http', scheme: 'bearer', description: 'A server-side or client-side SDK key of one environment' },
+          sdkKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A server-side or client-side SDK key of one environment',
+          },
           adminKey: { type: 'http', scheme: 'bearer', description: 'An admin API key (also accepted as x-api-key)' },
           adminKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An admin API key' },
-          personalAccessToken: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'A personal access token of a user of the account' },
-          scimJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "A JWT signed by a key of the account's JWKS, carrying the configured claim" },
+          personalAccessToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'x-api-key',
+            description: 'A personal access token of a user of the account',
+          },
+          scimJwt: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: "A JWT signed by a key of the account's JWKS, carrying the configured claim",
+          },
         },
       },
     },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`,
+    },
   })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 }

@@ -56,11 +56,14 @@ function validator(first: Ajv, all: Ajv, schema: object): ValidateFunction {
 }
 
 export function installSchemaValidation(app: FastifyInstance, checkAnswers = false): void {
-  const make = (coerceTypes: false | 'array') => [false, true].map((allErrors) => addFormats.default(new Ajv({ ...options, coerceTypes, allErrors }))) as [Ajv, Ajv]
+  const make = (coerceTypes: false | 'array') =>
+    [false, true].map((allErrors) => addFormats.default(new Ajv({ ...options, coerceTypes, allErrors }))) as [Ajv, Ajv]
   const [bodyFirst, bodyAll] = make(false)
   const [textFirst, textAll] = make('array')
   for (const schema of shared) app.addSchema(schema)
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? validator(bodyFirst, bodyAll, schema) : validator(textFirst, textAll, schema)))
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? validator(bodyFirst, bodyAll, schema) : validator(textFirst, textAll, schema),
+  )
   if (!checkAnswers) {
     app.setSerializerCompiler(() => (data) => JSON.stringify(data))
     return
@@ -74,7 +77,9 @@ export function installSchemaValidation(app: FastifyInstance, checkAnswers = fal
       // The answer as a client reads it (dates as strings, undefined fields gone).
       const json = JSON.stringify(data)
       if (!check(JSON.parse(json))) {
-        throw new Error(`the ${httpStatus} answer of ${method} ${url} does not match its schema: ${answers.errorsText(check.errors)}`)
+        throw new Error(
+          `the ${httpStatus} answer of ${method} ${url} does not match its schema: ${answers.errorsText(check.errors)}`,
+        )
       }
       return json
     }
@@ -101,11 +106,17 @@ export function fieldProblems(errors: readonly ErrorObject[], context: string | 
       .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '')
     let problem = e.message ?? 'is invalid'
     const params = e.params as Record<string, unknown>
-    const child = e.keyword === 'required' ? params['missingProperty'] : e.keyword === 'additionalProperties' ? params['additionalProperty'] : undefined
+    const child =
+      e.keyword === 'required'
+        ? params['missingProperty']
+        : e.keyword === 'additionalProperties'
+          ? params['additionalProperty']
+          : undefined
     if (typeof child === 'string') path = path ? `${path}.${child}` : child
     if (e.keyword === 'required') problem = 'is required'
     if (e.keyword === 'additionalProperties') problem = 'is not a known field'
-    if (e.keyword === 'enum') problem = `must be one of ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`
+    if (e.keyword === 'enum')
+      problem = `must be one of ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`
     if (e.keyword === 'const') problem = `must be ${JSON.stringify(params['allowedValue'])}`
     const description: unknown = e.parentSchema?.['description']
     if (typeof description === 'string') {
@@ -126,7 +137,15 @@ export function fieldProblems(errors: readonly ErrorObject[], context: string | 
   return [...byField].map(([field, list]) => ({ field, problem: list.join(', or ') }))
 }
 
-const LIMIT_KEYWORDS = new Set(['maxItems', 'minItems', 'maxLength', 'minLength', 'maximum', 'minimum', 'maxProperties'])
+const LIMIT_KEYWORDS = new Set([
+  'maxItems',
+  'minItems',
+  'maxLength',
+  'minLength',
+  'maximum',
+  'minimum',
+  'maxProperties',
+])
 
 /** What each error status means, for the API description. */
 const ERROR_MEANING: Record<number, string> = {

@@ -4,7 +4,14 @@
 // listening, so tests can use inject() or listen on :0.
 import { randomUUID } from 'node:crypto'
 import type {} from '@fastify/swagger'
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify'
 import type { Logger } from '../shared/logger.js'
 import type { Metrics } from '../shared/metrics.js'
 import { errorHandler, HttpError } from './errors.js'
@@ -50,7 +57,8 @@ export function registeredRoutes(app: FastifyInstance): readonly { method: strin
 
 export function buildHttpHost(options: HostOptions): FastifyInstance {
   const { http, metrics } = options
-  const apiErrorHandler = (url: string): ErrorHandler => options.apiErrorHandlers?.find((h) => url.startsWith(h.prefix))?.handler ?? errorHandler
+  const apiErrorHandler = (url: string): ErrorHandler =>
+    options.apiErrorHandlers?.find((h) => url.startsWith(h.prefix))?.handler ?? errorHandler
   // Typed as Fastify's logger, so the instance is FastifyInstance with its default logger type.
   const logger: FastifyBaseLogger = options.log
   const app = Fastify({
@@ -79,13 +87,17 @@ export function buildHttpHost(options: HostOptions): FastifyInstance {
       void reply.header('x-request-id', request.id)
       apiErrorHandler(request.url)(error, request, reply)
       metrics.httpErrors.inc({ route: 'unmatched', code: request.errorCode ?? 'BAD_REQUEST', limit: '' })
-      request.log.info({ method: request.method, route: 'unmatched', statusCode: reply.statusCode, code: request.errorCode }, 'request refused by the router')
+      request.log.info(
+        { method: request.method, route: 'unmatched', statusCode: reply.statusCode, code: request.errorCode },
+        'request refused by the router',
+      )
     },
   })
   const routes: { method: string; url: string; public: boolean }[] = []
   registered.set(app, routes)
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url, public: route.schema?.hide !== true })
+    for (const method of [route.method].flat())
+      routes.push({ method, url: route.url, public: route.schema?.hide !== true })
   })
   installSchemaValidation(app, options.checkAnswers)
   registerOpenApi(app)
@@ -107,15 +119,26 @@ export function buildHttpHost(options: HostOptions): FastifyInstance {
     if (request.errorCode) metrics.httpErrors.inc({ route, code: request.errorCode, limit: request.errorLimit ?? '' })
     const level = route === '/metrics' || route === '/healthz' || route === '/readyz' ? 'debug' : 'info'
     // An error's own message says what was refused and by which limit (it never holds a secret or the URL).
-    const error = request.errorCode ? { code: request.errorCode, reason: request.errorMessage, ...(request.errorLimit ? { limit: request.errorLimit } : {}) } : {}
-    request.log[level]({ method: request.method, route, statusCode: reply.statusCode, ...error, ms: Math.round(reply.elapsedTime) }, 'request completed')
+    const error = request.errorCode
+      ? {
+          code: request.errorCode,
+          reason: request.errorMessage,
+          ...(request.errorLimit ? { limit: request.errorLimit } : {}),
+        }
+      : {}
+    request.log[level](
+      { method: request.method, route, statusCode: reply.statusCode, ...error, ms: Math.round(reply.elapsedTime) },
+      'request completed',
+    )
   })
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     if (options.isDraining()) return reply.code(503).send({ status: 'draining' })
     const { ready, degraded, checks } = await options.readiness()
-    return reply.code(ready ? 200 : 503).send({ status: !ready ? 'unavailable' : degraded ? 'degraded' : 'ready', checks })
+    return reply
+      .code(ready ? 200 : 503)
+      .send({ status: !ready ? 'unavailable' : degraded ? 'degraded' : 'ready', checks })
   })
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     return reply.type(metrics.registry.contentType).send(await (options.scrape?.() ?? metrics.registry.metrics()))

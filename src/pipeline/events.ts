@@ -1,9 +1,20 @@
 // Validation and normalization of tracking events. Pure: records in, rows or rejections out.
 import { readFileSync } from 'node:fs'
 import { Ajv, type ErrorObject } from 'ajv'
-import { loneSurrogate, MAX_TIMESTAMP_MS, rejectionRow, rowOrigin, type EnvelopeMeta, type RejectionRow, type RowOrigin, type SourcePosition } from './rows.js'
+import {
+  loneSurrogate,
+  MAX_TIMESTAMP_MS,
+  rejectionRow,
+  rowOrigin,
+  type EnvelopeMeta,
+  type RejectionRow,
+  type RowOrigin,
+  type SourcePosition,
+} from './rows.js'
 
-const eventSchema = JSON.parse(readFileSync(new URL('../../schemas/event.json', import.meta.url), 'utf8')) as { properties: { eventTypeId: { pattern: string } } }
+const eventSchema = JSON.parse(readFileSync(new URL('../../schemas/event.json', import.meta.url), 'utf8')) as {
+  properties: { eventTypeId: { pattern: string } }
+}
 const validateEvent = new Ajv({ allErrors: false, strict: true, strictTypes: false }).compile(eventSchema)
 
 /** An event type id as the events schema accepts it (metric definitions name event types with it). */
@@ -23,9 +34,11 @@ export interface EventRow extends RowOrigin {
   properties: string
 }
 
-export type EventOutcome = { readonly ok: true; readonly row: EventRow } | { readonly ok: false; readonly rejection: RejectionRow }
+export type EventOutcome =
+  { readonly ok: true; readonly row: EventRow } | { readonly ok: false; readonly rejection: RejectionRow }
 
-export type TimestampResult = { readonly ok: true; readonly ms: number; readonly raw: string } | { readonly ok: false; readonly reason: string }
+export type TimestampResult =
+  { readonly ok: true; readonly ms: number; readonly raw: string } | { readonly ok: false; readonly reason: string }
 
 /** Seconds are told from milliseconds by size: a value below 1e11 is seconds (1e11 ms is 1973-03-03). */
 export function normalizeTimestamp(value: number | string): TimestampResult {
@@ -33,7 +46,8 @@ export function normalizeTimestamp(value: number | string): TimestampResult {
   const n = typeof value === 'number' ? value : Number(value)
   if (!Number.isFinite(n) || n < 0) return { ok: false, reason: 'timestamp must be a finite, non-negative epoch time' }
   const ms = Math.floor(n < SECONDS_THRESHOLD ? n * 1000 : n)
-  if (ms > MAX_TIMESTAMP_MS) return { ok: false, reason: 'timestamp is after 2106-02-07T06:28:15Z, the latest time stored' }
+  if (ms > MAX_TIMESTAMP_MS)
+    return { ok: false, reason: 'timestamp is after 2106-02-07T06:28:15Z, the latest time stored' }
   return { ok: true, ms, raw }
 }
 
@@ -42,7 +56,10 @@ export function normalizeTimestamp(value: number | string): TimestampResult {
  * the field. Never throws: whatever the record holds, the outcome is a row or a rejection.
  */
 export function processEvent(record: unknown, meta: EnvelopeMeta, source: SourcePosition): EventOutcome {
-  const reject = (reason: string): EventOutcome => ({ ok: false, rejection: rejectionRow(reason, record, meta, source) })
+  const reject = (reason: string): EventOutcome => ({
+    ok: false,
+    rejection: rejectionRow(reason, record, meta, source),
+  })
   try {
     return toRow(record, meta, source, reject)
   } catch (err) {
@@ -50,7 +67,12 @@ export function processEvent(record: unknown, meta: EnvelopeMeta, source: Source
   }
 }
 
-function toRow(record: unknown, meta: EnvelopeMeta, source: SourcePosition, reject: (reason: string) => EventOutcome): EventOutcome {
+function toRow(
+  record: unknown,
+  meta: EnvelopeMeta,
+  source: SourcePosition,
+  reject: (reason: string) => EventOutcome,
+): EventOutcome {
   // NOTE: ajv's "number" excludes Infinity and NaN (JSON.parse turns 1e400 into Infinity).
   if (!validateEvent(record)) return reject(describeError(validateEvent.errors?.[0]))
   const r = record as {
@@ -69,7 +91,8 @@ function toRow(record: unknown, meta: EnvelopeMeta, source: SourcePosition, reje
   const properties = r.properties ?? {}
   for (const name in properties) {
     const value = properties[name]
-    if (!name.isWellFormed()) return reject(loneSurrogate(`properties name ${JSON.stringify(name.toWellFormed().slice(0, 64))}`))
+    if (!name.isWellFormed())
+      return reject(loneSurrogate(`properties name ${JSON.stringify(name.toWellFormed().slice(0, 64))}`))
     if (typeof value === 'string' && !value.isWellFormed()) return reject(loneSurrogate(`properties.${name}`))
   }
   // The event's columns set on rowOrigin's object (see rowOrigin for why).
@@ -87,7 +110,8 @@ function toRow(record: unknown, meta: EnvelopeMeta, source: SourcePosition, reje
 
 const FIELD_RULES: Record<string, string> = {
   eventTypeId: 'eventTypeId must be a string of 1 to 80 letters, digits or - _ . : starting with a letter or digit',
-  trafficTypeName: 'trafficTypeName must be a string of 1 to 80 letters, digits or - _ . starting with a letter or digit',
+  trafficTypeName:
+    'trafficTypeName must be a string of 1 to 80 letters, digits or - _ . starting with a letter or digit',
   key: 'key must be a string of 1 to 250 characters',
   timestamp: 'timestamp must be a non-negative number or a string of decimal digits (epoch seconds or milliseconds)',
   value: 'value must be a number or null',

@@ -6,9 +6,19 @@
 import { readFileSync } from 'node:fs'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { inspectJson, describeJsonProblem, safeJson } from '../shared/json-checks.js'
-import { loneSurrogate, rejectionRow, rowOrigin, type EnvelopeMeta, type RejectionRow, type RowOrigin, type SourcePosition } from './rows.js'
+import {
+  loneSurrogate,
+  rejectionRow,
+  rowOrigin,
+  type EnvelopeMeta,
+  type RejectionRow,
+  type RowOrigin,
+  type SourcePosition,
+} from './rows.js'
 
-const SCHEMA = JSON.parse(readFileSync(new URL('../../schemas/impressions.json', import.meta.url), 'utf8')) as { $id: string }
+const SCHEMA = JSON.parse(readFileSync(new URL('../../schemas/impressions.json', import.meta.url), 'utf8')) as {
+  $id: string
+}
 const ajv = new Ajv({ allErrors: false, strict: true, strictTypes: false })
 ajv.addSchema(SCHEMA)
 const validator = (name: string): ValidateFunction => ajv.getSchema(`${SCHEMA.$id}#/$defs/${name}`)!
@@ -23,7 +33,14 @@ const validate = {
 }
 
 /** What a message of the impressions topic holds; the edge sets it from the route. */
-export const IMPRESSION_KINDS = ['impressions', 'impression_counts', 'unique_keys_ss', 'unique_keys_cs', 'telemetry_config', 'telemetry_usage'] as const
+export const IMPRESSION_KINDS = [
+  'impressions',
+  'impression_counts',
+  'unique_keys_ss',
+  'unique_keys_cs',
+  'telemetry_config',
+  'telemetry_usage',
+] as const
 export type ImpressionKind = (typeof IMPRESSION_KINDS)[number]
 
 /** The request's metadata beside the origin: the SDK's headers. */
@@ -100,11 +117,20 @@ const IMPRESSIONS_MODES = ['OPTIMIZED', 'DEBUG', 'NONE']
  * Turns the records of one message (the JSON array the edge wrote) into rows and rejections.
  * Never throws: whatever the records hold, each ends as a row or a rejection at its own position.
  */
-export function processImpressionRecords(records: readonly unknown[], meta: SdkMeta, position: (index: number) => SourcePosition, out: ImpressionsOutput): void {
+export function processImpressionRecords(
+  records: readonly unknown[],
+  meta: SdkMeta,
+  position: (index: number) => SourcePosition,
+  out: ImpressionsOutput,
+): void {
   let index = 0
   const next = () => position(index++)
   const reject = (reason: string, raw: unknown, at = next()) => out.reject(impressionRejection(reason, raw, meta, at))
-  const sdk: SdkColumns = { impressions_mode: meta.impressionsMode, machine_ip: meta.machineIp, machine_name: meta.machineName }
+  const sdk: SdkColumns = {
+    impressions_mode: meta.impressionsMode,
+    machine_ip: meta.machineIp,
+    machine_name: meta.machineName,
+  }
   const step = STEPS[meta.kind as ImpressionKind] as Step | undefined
   for (const record of records) {
     try {
@@ -117,7 +143,12 @@ export function processImpressionRecords(records: readonly unknown[], meta: SdkM
 }
 
 /** A rejection of the impressions topic: which kind of record, why, and the record as received. */
-export function impressionRejection(reason: string, raw: unknown, meta: SdkMeta, source: SourcePosition): ImpressionRejectionRow {
+export function impressionRejection(
+  reason: string,
+  raw: unknown,
+  meta: SdkMeta,
+  source: SourcePosition,
+): ImpressionRejectionRow {
   return Object.assign(rejectionRow(reason, raw, meta, source), { kind: kindOfRejection(meta.kind) })
 }
 
@@ -129,7 +160,14 @@ function kindOfRejection(kind: string): string {
 }
 
 type Reject = (reason: string, raw: unknown, at?: SourcePosition) => void
-type Step = (record: unknown, meta: SdkMeta, sdk: SdkColumns, next: () => SourcePosition, reject: Reject, out: ImpressionsOutput) => void
+type Step = (
+  record: unknown,
+  meta: SdkMeta,
+  sdk: SdkColumns,
+  next: () => SourcePosition,
+  reject: Reject,
+  out: ImpressionsOutput,
+) => void
 
 const STEPS: Record<ImpressionKind, Step> = {
   impressions(group, meta, sdk, next, reject, out) {
@@ -139,7 +177,11 @@ const STEPS: Record<ImpressionKind, Step> = {
       return
     }
     // The flag is checked once for the group; when it is bad, each impression says so.
-    const flagProblem = validate.flag(g.f) ? (!(g.f as string).isWellFormed() ? loneSurrogate('f') : undefined) : describeField('f', validate.flag.errors)
+    const flagProblem = validate.flag(g.f)
+      ? !(g.f as string).isWellFormed()
+        ? loneSurrogate('f')
+        : undefined
+      : describeField('f', validate.flag.errors)
     // A rejection's raw copy is the impression with its group's flag (cut: a huge bad flag is not
     // copied once per impression); a row keeps the impression itself.
     const withFlag = (impression: unknown) => (isObject(impression) ? { f: cut(g.f), ...impression } : impression)
@@ -159,7 +201,10 @@ const STEPS: Record<ImpressionKind, Step> = {
     if (!validate.count(record)) return reject(describe(validate.count.errors, 'count'), record, at)
     const r = record as { f: string; m: number; rc: number }
     if (!r.f.isWellFormed()) return reject(loneSurrogate('f'), record, at)
-    out.count(Object.assign(rowOrigin(meta, at), sdk, { flag: r.f, hour: Math.floor(r.m / 1000), hour_ms: r.m, count: r.rc }), record)
+    out.count(
+      Object.assign(rowOrigin(meta, at), sdk, { flag: r.f, hour: Math.floor(r.m / 1000), hour_ms: r.m, count: r.rc }),
+      record,
+    )
   },
   unique_keys_ss(record, meta, sdk, next, reject, out) {
     keysOf(record, 'f', 'ks', meta, sdk, next, reject, out, (one, many) => ({ flag: one, key: many }))
@@ -175,9 +220,24 @@ const STEPS: Record<ImpressionKind, Step> = {
   },
 }
 
-function impressionRow(impression: unknown, flag: string, meta: SdkMeta, sdk: SdkColumns, at: SourcePosition): ImpressionRow | string {
+function impressionRow(
+  impression: unknown,
+  flag: string,
+  meta: SdkMeta,
+  sdk: SdkColumns,
+  at: SourcePosition,
+): ImpressionRow | string {
   if (!validate.impression(impression)) return describe(validate.impression.errors, 'impression')
-  const i = impression as { k: string; t: string; m: number; c?: number | null; r?: string | null; b?: string | null; pt?: number | null; properties?: string | object | null }
+  const i = impression as {
+    k: string
+    t: string
+    m: number
+    c?: number | null
+    r?: string | null
+    b?: string | null
+    pt?: number | null
+    properties?: string | object | null
+  }
   for (const field of ['k', 't', 'r', 'b'] as const) {
     const v = i[field]
     if (typeof v === 'string' && !v.isWellFormed()) return loneSurrogate(field)
@@ -190,7 +250,8 @@ function impressionRow(impression: unknown, flag: string, meta: SdkMeta, sdk: Sd
     const problem = inspectJson(i.properties)
     if (problem) return describeJsonProblem('properties', problem)
     properties = JSON.stringify(i.properties)
-    if (properties.length > MAX_PROPERTIES_CHARS) return `properties must be at most ${MAX_PROPERTIES_CHARS} characters as JSON`
+    if (properties.length > MAX_PROPERTIES_CHARS)
+      return `properties must be at most ${MAX_PROPERTIES_CHARS} characters as JSON`
   }
   // The impression's columns set on rowOrigin's object (see rowOrigin for why).
   const row = rowOrigin(meta, at) as ImpressionRow
@@ -224,15 +285,26 @@ function keysOf(
 ): void {
   const r = record as Record<string, unknown>
   const list = isObject(record) ? r[many] : undefined
-  if (!Array.isArray(list)) return reject(isObject(record) ? RULES[many]! : `a unique-keys entry must be an object {${one}, ${many}}`, record)
+  if (!Array.isArray(list))
+    return reject(isObject(record) ? RULES[many]! : `a unique-keys entry must be an object {${one}, ${many}}`, record)
   const head = r[one]
   const headOk = one === 'f' ? validate.flag(head) : validate.key(head)
-  const headProblem = !headOk ? describeField(one, (one === 'f' ? validate.flag : validate.key).errors) : !(head as string).isWellFormed() ? loneSurrogate(one) : undefined
+  const headProblem = !headOk
+    ? describeField(one, (one === 'f' ? validate.flag : validate.key).errors)
+    : !(head as string).isWellFormed()
+      ? loneSurrogate(one)
+      : undefined
   const day = new Date(meta.receivedAtMs).toISOString().slice(0, 10)
   const itemCheck = many === 'ks' ? validate.key : validate.flag
   for (const [n, item] of (list as unknown[]).entries()) {
     const at = next()
-    const problem = headProblem ?? (!itemCheck(item) ? describeField(`${many}[${n}]`, itemCheck.errors) : !(item as string).isWellFormed() ? loneSurrogate(`${many}[${n}]`) : undefined)
+    const problem =
+      headProblem ??
+      (!itemCheck(item)
+        ? describeField(`${many}[${n}]`, itemCheck.errors)
+        : !(item as string).isWellFormed()
+          ? loneSurrogate(`${many}[${n}]`)
+          : undefined)
     if (problem) {
       reject(problem, { [one]: cut(head), [many]: [item] }, at)
       continue
@@ -241,12 +313,21 @@ function keysOf(
   }
 }
 
-function telemetry(kind: 'config' | 'usage', record: unknown, meta: SdkMeta, sdk: SdkColumns, at: SourcePosition, reject: Reject, out: ImpressionsOutput): void {
+function telemetry(
+  kind: 'config' | 'usage',
+  record: unknown,
+  meta: SdkMeta,
+  sdk: SdkColumns,
+  at: SourcePosition,
+  reject: Reject,
+  out: ImpressionsOutput,
+): void {
   if (!isObject(record)) return reject('telemetry must be a JSON object', record, at)
   const problem = inspectJson(record)
   if (problem) return reject(describeJsonProblem('telemetry', problem), record, at)
   const payload = JSON.stringify(record)
-  if (payload.length > MAX_TELEMETRY_CHARS) return reject(`telemetry must be at most ${MAX_TELEMETRY_CHARS} characters as JSON`, record, at)
+  if (payload.length > MAX_TELEMETRY_CHARS)
+    return reject(`telemetry must be at most ${MAX_TELEMETRY_CHARS} characters as JSON`, record, at)
   // Python names the storage sT; the other SDKs st.
   const r = record as { oM?: unknown; st?: unknown; sT?: unknown; iM?: unknown }
   const storage = typeof r.st === 'string' ? r.st : r.sT

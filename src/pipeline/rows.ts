@@ -20,7 +20,10 @@ export interface EnvelopeMeta {
   readonly part?: number
 }
 
-/** A Kafka message's identity (its request id and part), with what locates its rows: every table has environment_id and received_at. */
+/**
+ * A Kafka message's identity (its request id and part), with what locates its rows: every table has environment_id and
+ * received_at.
+ */
 export interface MessageIdentity {
   readonly requestId: string
   readonly part: number
@@ -110,8 +113,20 @@ export function rowOrigin(meta: EnvelopeMeta, source: SourcePosition): RowOrigin
 /** The origin of a stored row, as metadata and position again (for the rejection of a row ClickHouse refused). */
 export function originOf(row: RowOrigin): { meta: EnvelopeMeta; source: SourcePosition } {
   return {
-    meta: { environmentId: row.environment_id, accountId: row.account_id, receivedAtMs: row.received_at_ms, sdkVersion: row.sdk_version, requestId: row.request_id, part: row.request_part },
-    source: { topic: row.source_topic, partition: row.source_partition, offset: BigInt(row.source_offset), index: row.source_index },
+    meta: {
+      environmentId: row.environment_id,
+      accountId: row.account_id,
+      receivedAtMs: row.received_at_ms,
+      sdkVersion: row.sdk_version,
+      requestId: row.request_id,
+      part: row.request_part,
+    },
+    source: {
+      topic: row.source_topic,
+      partition: row.source_partition,
+      offset: BigInt(row.source_offset),
+      index: row.source_index,
+    },
   }
 }
 

@@ -1,7 +1,15 @@
 // The platform side of an account: users (the same users SCIM manages), service accounts and their
 // permissions, personal access tokens, and account feature flags.
 import { Refusal } from '../shared/errors.js'
-import { PERMISSIONS, SCIM_PERMISSIONS, SETTINGS_PERMISSIONS, type AccessStore, type PatRecord, type Permission, type ServiceAccount } from '../state/redis/access.js'
+import {
+  PERMISSIONS,
+  SCIM_PERMISSIONS,
+  SETTINGS_PERMISSIONS,
+  type AccessStore,
+  type PatRecord,
+  type Permission,
+  type ServiceAccount,
+} from '../state/redis/access.js'
 import type { DirectoryStore, User } from '../state/redis/directory.js'
 
 const SERVICE_ACCOUNT_ID = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/
@@ -13,7 +21,10 @@ export class AccessService {
     private readonly directory: DirectoryStore,
   ) {}
 
-  async createUser(accountId: string, input: { userName: string; email?: string; displayName?: string }): Promise<User> {
+  async createUser(
+    accountId: string,
+    input: { userName: string; email?: string; displayName?: string },
+  ): Promise<User> {
     const email = input.email ?? (input.userName.includes('@') ? input.userName : undefined)
     const { outcome, user } = await this.directory.createUser(accountId, {
       userName: input.userName,
@@ -30,9 +41,18 @@ export class AccessService {
   }
 
   /** Creates or updates a service account; `scim` adds the permissions SCIM calls need. */
-  async saveServiceAccount(accountId: string, input: { id: string; name?: string; permissions: readonly string[]; scim: boolean }): Promise<ServiceAccount> {
-    if (!SERVICE_ACCOUNT_ID.test(input.id)) throw new Refusal('INVALID', 'a service account id is a letter or _, then letters, digits or _, at most 64')
-    const sa: ServiceAccount = { id: input.id, name: input.name ?? input.id, accountId, permissions: [...new Set([...checkPermissions(input.permissions), ...(input.scim ? SCIM_PERMISSIONS : [])])] }
+  async saveServiceAccount(
+    accountId: string,
+    input: { id: string; name?: string; permissions: readonly string[]; scim: boolean },
+  ): Promise<ServiceAccount> {
+    if (!SERVICE_ACCOUNT_ID.test(input.id))
+      throw new Refusal('INVALID', 'a service account id is a letter or _, then letters, digits or _, at most 64')
+    const sa: ServiceAccount = {
+      id: input.id,
+      name: input.name ?? input.id,
+      accountId,
+      permissions: [...new Set([...checkPermissions(input.permissions), ...(input.scim ? SCIM_PERMISSIONS : [])])],
+    }
     await this.access.saveServiceAccount(sa)
     return sa
   }
@@ -42,10 +62,20 @@ export class AccessService {
   }
 
   /** A token of a user of the account (default permissions: view and edit settings), shown once. */
-  async createPat(accountId: string, input: { userId: string; name: string; expiresInDays: number; permissions?: readonly string[] }): Promise<{ token: string; record: PatRecord }> {
-    if (!(await this.directory.user(accountId, input.userId))) throw new Refusal('NOT_FOUND', `no user ${input.userId} in account ${accountId}`)
+  async createPat(
+    accountId: string,
+    input: { userId: string; name: string; expiresInDays: number; permissions?: readonly string[] },
+  ): Promise<{ token: string; record: PatRecord }> {
+    if (!(await this.directory.user(accountId, input.userId)))
+      throw new Refusal('NOT_FOUND', `no user ${input.userId} in account ${accountId}`)
     const permissions = input.permissions ? checkPermissions(input.permissions) : [...SETTINGS_PERMISSIONS]
-    return this.access.createPat({ accountId, userId: input.userId, name: input.name, permissions, expiresAt: Date.now() + input.expiresInDays * 86_400_000 })
+    return this.access.createPat({
+      accountId,
+      userId: input.userId,
+      name: input.name,
+      permissions,
+      expiresAt: Date.now() + input.expiresInDays * 86_400_000,
+    })
   }
 
   async setFlag(accountId: string, flag: string, on: boolean): Promise<void> {
@@ -60,6 +90,7 @@ export class AccessService {
 
 function checkPermissions(permissions: readonly string[]): Permission[] {
   const unknown = permissions.filter((p) => !(PERMISSIONS as readonly string[]).includes(p))
-  if (unknown.length) throw new Refusal('INVALID', `unknown permission ${unknown.join(', ')}; permissions are ${PERMISSIONS.join(', ')}`)
+  if (unknown.length)
+    throw new Refusal('INVALID', `unknown permission ${unknown.join(', ')}; permissions are ${PERMISSIONS.join(', ')}`)
   return permissions as Permission[]
 }

@@ -6,7 +6,8 @@ import { bootstrapDemoAccount } from '../state/redis/demo.js'
 import type { RedisStores } from '../state/redis/index.js'
 import type { DemoAccount, Environment, Store, TrafficType, Workspace } from '../state/redis/store.js'
 
-export const NO_DEMO_ACCOUNT = 'no account given and there is no demo account: pass --account <id>, or run `sluice bootstrap` to create the demo account'
+export const NO_DEMO_ACCOUNT =
+  'no account given and there is no demo account: pass --account <id>, or run `sluice bootstrap` to create the demo account'
 
 export class AccountService {
   private readonly store: Store
@@ -53,7 +54,11 @@ export class AccountService {
     return this.store.listAccounts()
   }
 
-  async createWorkspace(accountId: string | undefined, name: string, requiresTitleAndComments: boolean): Promise<Workspace> {
+  async createWorkspace(
+    accountId: string | undefined,
+    name: string,
+    requiresTitleAndComments: boolean,
+  ): Promise<Workspace> {
     return this.store.createWorkspace(await this.resolve(accountId), name, requiresTitleAndComments)
   }
 

@@ -72,14 +72,23 @@ export class DirectoryService {
   }
 
   async createUser(accountId: string, input: UserInput): Promise<User> {
-    if ((await this.directory.userCount(accountId)) >= this.maxUsersPerAccount) throw new Refusal('INVALID', `an account holds at most ${this.maxUsersPerAccount} users`)
+    if ((await this.directory.userCount(accountId)) >= this.maxUsersPerAccount)
+      throw new Refusal('INVALID', `an account holds at most ${this.maxUsersPerAccount} users`)
     const { outcome, user } = await this.directory.createUser(accountId, input)
     if (outcome !== 'ok') throw new Refusal('CONFLICT', `userName ${input.userName} is already taken`)
     return user
   }
 
-  /** Writes change(current); retries when another write came in between, unless the caller named the version it changes (ifMatch). */
-  async changeUser(accountId: string, id: string, change: (current: User) => UserInput, ifMatch?: string): Promise<User> {
+  /**
+   * Writes change(current); retries when another write came in between, unless the caller named the version it changes
+   * (ifMatch).
+   */
+  async changeUser(
+    accountId: string,
+    id: string,
+    change: (current: User) => UserInput,
+    ifMatch?: string,
+  ): Promise<User> {
     return this.retrying(async () => {
       const current = matching(await this.user(accountId, id), ifMatch)
       const { outcome, user } = await this.directory.replaceUser(accountId, current, change(current))
@@ -88,14 +97,29 @@ export class DirectoryService {
   }
 
   async deleteUser(accountId: string, id: string, ifMatch?: string): Promise<void> {
-    await this.retrying(async () => [refuse(await this.directory.deleteUser(accountId, matching(await this.user(accountId, id), ifMatch)), '', ifMatch), undefined])
+    await this.retrying(async () => [
+      refuse(
+        await this.directory.deleteUser(accountId, matching(await this.user(accountId, id), ifMatch)),
+        '',
+        ifMatch,
+      ),
+      undefined,
+    ])
   }
 
   /** Each user's groups (id and displayName), for the users' read-only `groups` attribute. */
-  async groupsOfUsers(accountId: string, userIds: readonly string[]): Promise<Map<string, { value: string; display: string }[]>> {
+  async groupsOfUsers(
+    accountId: string,
+    userIds: readonly string[],
+  ): Promise<Map<string, { value: string; display: string }[]>> {
     const ids = await this.directory.groupsOfMany(accountId, userIds)
     const groups = new Map((await this.directory.groupsById(accountId, [...new Set(ids.flat())])).map((g) => [g.id, g]))
-    return new Map(userIds.map((uid, i) => [uid, ids[i]!.flatMap((gid) => (groups.has(gid) ? [{ value: gid, display: groups.get(gid)!.displayName }] : []))]))
+    return new Map(
+      userIds.map((uid, i) => [
+        uid,
+        ids[i]!.flatMap((gid) => (groups.has(gid) ? [{ value: gid, display: groups.get(gid)!.displayName }] : [])),
+      ]),
+    )
   }
 
   // ---- groups ----
@@ -106,11 +130,17 @@ export class DirectoryService {
     return group
   }
 
-  async listGroups(accountId: string, q: Query<GroupWithMembers>, needsMembers: boolean): Promise<Page<GroupWithMembers>> {
+  async listGroups(
+    accountId: string,
+    q: Query<GroupWithMembers>,
+    needsMembers: boolean,
+  ): Promise<Page<GroupWithMembers>> {
     const d = this.directory
     const load = async (ids: readonly string[]): Promise<GroupWithMembers[]> => {
       const groups = await d.groupsById(accountId, ids)
-      return needsMembers ? Promise.all(groups.map(async (g) => ({ ...g, members: await d.members(accountId, g.id) }))) : groups
+      return needsMembers
+        ? Promise.all(groups.map(async (g) => ({ ...g, members: await d.members(accountId, g.id) })))
+        : groups
     }
     if (q.plan) {
       const ids = await Promise.all(
@@ -144,7 +174,12 @@ export class DirectoryService {
   }
 
   /** Writes change(current, members), members included, with the same retries as users. */
-  async changeGroup(accountId: string, id: string, change: (current: Group, members: readonly string[]) => { input: GroupInput; members: readonly string[] }, ifMatch?: string): Promise<Group> {
+  async changeGroup(
+    accountId: string,
+    id: string,
+    change: (current: Group, members: readonly string[]) => { input: GroupInput; members: readonly string[] },
+    ifMatch?: string,
+  ): Promise<Group> {
     return this.retrying(async () => {
       const current = matching(await this.group(accountId, id), ifMatch)
       const next = change(current, await this.directory.members(accountId, id))
@@ -154,7 +189,14 @@ export class DirectoryService {
   }
 
   async deleteGroup(accountId: string, id: string, ifMatch?: string): Promise<void> {
-    await this.retrying(async () => [refuse(await this.directory.deleteGroup(accountId, matching(await this.group(accountId, id), ifMatch)), '', ifMatch), undefined])
+    await this.retrying(async () => [
+      refuse(
+        await this.directory.deleteGroup(accountId, matching(await this.group(accountId, id), ifMatch)),
+        '',
+        ifMatch,
+      ),
+      undefined,
+    ])
   }
 
   // ---- shared ----
@@ -172,7 +214,12 @@ export class DirectoryService {
    * The resources in creation order that pass the test, a page of them and their total, read a
    * slice at a time: the whole account is never in memory.
    */
-  private async scan<T>(q: Query<T>, count: () => Promise<number>, ids: (offset: number, n: number) => Promise<string[]>, load: (ids: readonly string[]) => Promise<T[]>): Promise<Page<T>> {
+  private async scan<T>(
+    q: Query<T>,
+    count: () => Promise<number>,
+    ids: (offset: number, n: number) => Promise<string[]>,
+    load: (ids: readonly string[]) => Promise<T[]>,
+  ): Promise<Page<T>> {
     const first = q.startIndex - 1
     const all = q.plan === undefined && q.test === acceptAll
     if (all) return { total: await count(), resources: q.count === 0 ? [] : await load(await ids(first, q.count)) }
@@ -202,7 +249,8 @@ function pageOf<T extends { created: number }>(candidates: readonly T[], q: Quer
 function matching<T extends { version: number }>(resource: T, ifMatch: string | undefined): T {
   if (ifMatch === undefined || ifMatch.trim() === '*') return resource
   const versions = ifMatch.split(',').map((tag) => tag.trim().replace(/^W\//, '').replace(/^"|"$/g, ''))
-  if (!versions.includes(String(resource.version))) throw new Refusal('PRECONDITION_FAILED', `the resource is at version W/"${resource.version}", not ${ifMatch}`)
+  if (!versions.includes(String(resource.version)))
+    throw new Refusal('PRECONDITION_FAILED', `the resource is at version W/"${resource.version}", not ${ifMatch}`)
   return resource
 }
 
@@ -211,7 +259,10 @@ function refuse(outcome: WriteOutcome, conflict: string, ifMatch?: string): Writ
   if (outcome === 'conflict') throw new Refusal('CONFLICT', conflict)
   if (outcome === 'missing') throw new Refusal('NOT_FOUND', 'the resource was deleted')
   if (outcome.startsWith('no-member:'))
-    throw new Refusal('INVALID', `members: no user ${outcome.slice('no-member:'.length)} in this account`, [{ field: 'members', problem: `no user ${outcome.slice('no-member:'.length)}` }])
-  if (outcome === 'stale' && ifMatch !== undefined && ifMatch.trim() !== '*') throw new Refusal('PRECONDITION_FAILED', 'the resource changed since the version given in If-Match')
+    throw new Refusal('INVALID', `members: no user ${outcome.slice('no-member:'.length)} in this account`, [
+      { field: 'members', problem: `no user ${outcome.slice('no-member:'.length)}` },
+    ])
+  if (outcome === 'stale' && ifMatch !== undefined && ifMatch.trim() !== '*')
+    throw new Refusal('PRECONDITION_FAILED', 'the resource changed since the version given in If-Match')
   return outcome
 }

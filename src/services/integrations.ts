@@ -7,7 +7,12 @@ import { checkMapping, renderAlerts, type AlertMapping, type NormalizedAlert } f
 import { invalid, Refusal, type FieldProblem } from '../shared/errors.js'
 import type { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
 import { PAYLOAD_SAMPLES } from '../state/redis/alert-streams.js'
-import type { IntegrationInput, IntegrationRecord, IntegrationStore, RateLimitStatus } from '../state/redis/integrations.js'
+import type {
+  IntegrationInput,
+  IntegrationRecord,
+  IntegrationStore,
+  RateLimitStatus,
+} from '../state/redis/integrations.js'
 
 type Body = Record<string, unknown>
 export const MAX_ALERTS_PAGE = 500
@@ -39,10 +44,15 @@ export class IntegrationService {
     return found(await this.integrations.get(accountId, id))
   }
 
-  /** Replaces the integration with body, or (partial) applies body on what it is; a sample given is saved (null removes it). */
+  /**
+   * Replaces the integration with body, or (partial) applies body on what it is; a sample given is saved (null removes
+   * it).
+   */
   async update(accountId: string, id: string, body: unknown, partial: boolean): Promise<IntegrationRecord> {
     const sample = sampleOf(body)
-    const record = found(await this.integrations.update(accountId, id, (current) => parseInput(body, partial ? current : undefined)))
+    const record = found(
+      await this.integrations.update(accountId, id, (current) => parseInput(body, partial ? current : undefined)),
+    )
     if (sample !== undefined) await this.integrations.setSample(record.id, sample)
     return record
   }
@@ -59,18 +69,32 @@ export class IntegrationService {
   }
 
   /** A new address; the old one keeps working for the overlap, or stops at once. */
-  async rotate(accountId: string, id: string, revokeNow: boolean): Promise<{ record: IntegrationRecord; webhookId: string; previousAddressValidUntil: number }> {
+  async rotate(
+    accountId: string,
+    id: string,
+    revokeNow: boolean,
+  ): Promise<{ record: IntegrationRecord; webhookId: string; previousAddressValidUntil: number }> {
     const overlapMs = revokeNow ? 0 : this.rotationOverlapMs
     const rotated = await this.integrations.rotate(accountId, id, overlapMs)
     if (!rotated) throw new Refusal('NOT_FOUND', 'no such integration')
     return { ...rotated, previousAddressValidUntil: Date.now() + overlapMs }
   }
 
-  /** Renders a payload (absent: the template's example) with the integration's mapping, or with `mapping` (checked as a save would) to try it unsaved. */
-  async test(accountId: string, id: string, payload: unknown, requestId: string, mapping?: unknown): Promise<{ alerts: NormalizedAlert[]; rejected: { index: number; reason: string }[] }> {
+  /**
+   * Renders a payload (absent: the template's example) with the integration's mapping, or with `mapping` (checked as a
+   * save would) to try it unsaved.
+   */
+  async test(
+    accountId: string,
+    id: string,
+    payload: unknown,
+    requestId: string,
+    mapping?: unknown,
+  ): Promise<{ alerts: NormalizedAlert[]; rejected: { index: number; reason: string }[] }> {
     const r = await this.get(accountId, id)
     const input = payload === undefined ? exampleOf(r) : payload
-    if (typeof input !== 'object' || input === null) throw invalid([{ field: 'payload', problem: 'must be a JSON object or array' }])
+    if (typeof input !== 'object' || input === null)
+      throw invalid([{ field: 'payload', problem: 'must be a JSON object or array' }])
     let used = r.mapping
     if (mapping !== undefined) {
       const checked = checkMapping(mapping)
@@ -87,14 +111,22 @@ export class IntegrationService {
   /** The integration's recent payloads as received, newest first (the samples a mapping is built from). */
   async recentPayloads(accountId: string, id: string) {
     const r = await this.get(accountId, id)
-    return (await this.alerts.payloads(accountId, r.id)).map((p) => ({ ...p, receivedAt: new Date(p.receivedAt).toISOString(), kept: p.payload !== null }))
+    return (await this.alerts.payloads(accountId, r.id)).map((p) => ({
+      ...p,
+      receivedAt: new Date(p.receivedAt).toISOString(),
+      kept: p.payload !== null,
+    }))
   }
 
   /** Newest first, before the alert id `before` when given. */
   async recentAlerts(accountId: string, id: string, limit: number, before: string | undefined) {
     const r = await this.get(accountId, id)
     const entries = await this.alerts.recent(accountId, r.id, limit, before)
-    return entries.map(({ id: alertId, fields }) => ({ id: alertId, ...fields, customFields: JSON.parse(fields['customFields'] ?? '{}') as unknown }))
+    return entries.map(({ id: alertId, fields }) => ({
+      id: alertId,
+      ...fields,
+      customFields: JSON.parse(fields['customFields'] ?? '{}') as unknown,
+    }))
   }
 }
 
@@ -110,25 +142,45 @@ function found(r: IntegrationRecord | undefined): IntegrationRecord {
 
 /** Validates a create/replace body, or a patch applied on `current`. 400 names each bad field. */
 function parseInput(raw: unknown, current: IntegrationRecord | undefined): IntegrationInput {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid([{ field: 'body', problem: 'must be a JSON object' }])
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw invalid([{ field: 'body', problem: 'must be a JSON object' }])
   const body = raw as Body
   const problems: FieldProblem[] = []
-  const known = new Set(['name', 'description', 'template', 'mapping', 'rateLimitStatus', 'emitRepeats', 'autoResolveAfterSeconds', 'sample'])
-  for (const k of Object.keys(body)) if (!known.has(k)) problems.push({ field: k, problem: 'is not an integration field' })
+  const known = new Set([
+    'name',
+    'description',
+    'template',
+    'mapping',
+    'rateLimitStatus',
+    'emitRepeats',
+    'autoResolveAfterSeconds',
+    'sample',
+  ])
+  for (const k of Object.keys(body))
+    if (!known.has(k)) problems.push({ field: k, problem: 'is not an integration field' })
 
   const has = (k: string) => Object.hasOwn(body, k)
   const name = has('name') ? body['name'] : current?.name
-  if (typeof name !== 'string' || name.trim().length === 0 || name.length > 100) problems.push({ field: 'name', problem: 'must be a string of 1 to 100 characters' })
+  if (typeof name !== 'string' || name.trim().length === 0 || name.length > 100)
+    problems.push({ field: 'name', problem: 'must be a string of 1 to 100 characters' })
   const description = has('description') ? (body['description'] ?? '') : (current?.description ?? '')
-  if (typeof description !== 'string' || description.length > 1000) problems.push({ field: 'description', problem: 'must be a string of at most 1000 characters' })
+  if (typeof description !== 'string' || description.length > 1000)
+    problems.push({ field: 'description', problem: 'must be a string of at most 1000 characters' })
 
   const rawTemplate = has('template') ? body['template'] : (current?.template ?? 'custom')
   const template = rawTemplate === '' || rawTemplate === null || rawTemplate === undefined ? 'custom' : rawTemplate
   const isTemplate = (TEMPLATE_IDS as readonly unknown[]).includes(template)
-  if (!isTemplate && template !== 'custom') problems.push({ field: 'template', problem: `must be one of ${TEMPLATE_IDS.join(', ')}, custom or blank` })
+  if (!isTemplate && template !== 'custom')
+    problems.push({ field: 'template', problem: `must be one of ${TEMPLATE_IDS.join(', ')}, custom or blank` })
 
   // A changed template brings its mapping unless a mapping is given; custom needs one.
-  let mapping: unknown = has('mapping') ? body['mapping'] : template === current?.template ? current.mapping : isTemplate ? ALERT_TEMPLATES[template as TemplateId].mapping : undefined
+  let mapping: unknown = has('mapping')
+    ? body['mapping']
+    : template === current?.template
+      ? current.mapping
+      : isTemplate
+        ? ALERT_TEMPLATES[template as TemplateId].mapping
+        : undefined
   if (mapping === undefined) {
     if (template === 'custom') problems.push({ field: 'mapping', problem: 'is required for a custom integration' })
   } else {
@@ -138,19 +190,42 @@ function parseInput(raw: unknown, current: IntegrationRecord | undefined): Integ
   }
 
   const defaultStatus: RateLimitStatus = isTemplate ? ALERT_TEMPLATES[template as TemplateId].rateLimitStatus : 429
-  const rateLimitStatus = has('rateLimitStatus') ? body['rateLimitStatus'] : template === current?.template ? current.rateLimitStatus : defaultStatus
-  if (rateLimitStatus !== 429 && rateLimitStatus !== 503) problems.push({ field: 'rateLimitStatus', problem: 'must be 429 or 503' })
+  const rateLimitStatus = has('rateLimitStatus')
+    ? body['rateLimitStatus']
+    : template === current?.template
+      ? current.rateLimitStatus
+      : defaultStatus
+  if (rateLimitStatus !== 429 && rateLimitStatus !== 503)
+    problems.push({ field: 'rateLimitStatus', problem: 'must be 429 or 503' })
   const emitRepeats = has('emitRepeats') ? body['emitRepeats'] : (current?.emitRepeats ?? false)
   if (typeof emitRepeats !== 'boolean') problems.push({ field: 'emitRepeats', problem: 'must be true or false' })
-  const autoResolve = has('autoResolveAfterSeconds') ? body['autoResolveAfterSeconds'] : (current?.autoResolveAfterSeconds ?? null)
-  if (autoResolve !== null && !(Number.isInteger(autoResolve) && (autoResolve as number) >= MIN_AUTO_RESOLVE_SECONDS && (autoResolve as number) <= MAX_AUTO_RESOLVE_SECONDS)) {
-    problems.push({ field: 'autoResolveAfterSeconds', problem: `must be null (never) or a whole number of seconds from ${MIN_AUTO_RESOLVE_SECONDS} to ${MAX_AUTO_RESOLVE_SECONDS}` })
+  const autoResolve = has('autoResolveAfterSeconds')
+    ? body['autoResolveAfterSeconds']
+    : (current?.autoResolveAfterSeconds ?? null)
+  if (
+    autoResolve !== null &&
+    !(
+      Number.isInteger(autoResolve) &&
+      (autoResolve as number) >= MIN_AUTO_RESOLVE_SECONDS &&
+      (autoResolve as number) <= MAX_AUTO_RESOLVE_SECONDS
+    )
+  ) {
+    problems.push({
+      field: 'autoResolveAfterSeconds',
+      problem: `must be null (never) or a whole number of seconds from ${MIN_AUTO_RESOLVE_SECONDS} to ${MAX_AUTO_RESOLVE_SECONDS}`,
+    })
   }
 
   if (has('sample')) {
     const sample = body['sample']
-    if (sample !== null && (typeof sample !== 'object' || Buffer.byteLength(JSON.stringify(sample)) > MAX_SAMPLE_BYTES)) {
-      problems.push({ field: 'sample', problem: `must be null or a JSON object or array of at most ${MAX_SAMPLE_BYTES / 1024} KiB` })
+    if (
+      sample !== null &&
+      (typeof sample !== 'object' || Buffer.byteLength(JSON.stringify(sample)) > MAX_SAMPLE_BYTES)
+    ) {
+      problems.push({
+        field: 'sample',
+        problem: `must be null or a JSON object or array of at most ${MAX_SAMPLE_BYTES / 1024} KiB`,
+      })
     }
   }
 
@@ -168,7 +243,9 @@ function parseInput(raw: unknown, current: IntegrationRecord | undefined): Integ
 
 /** The body's sample (checked by parseInput): undefined when the body leaves it as it is. */
 function sampleOf(body: unknown): unknown {
-  return typeof body === 'object' && body !== null && Object.hasOwn(body, 'sample') ? (body as Body)['sample'] : undefined
+  return typeof body === 'object' && body !== null && Object.hasOwn(body, 'sample')
+    ? (body as Body)['sample']
+    : undefined
 }
 
 /** The largest sample payload saved with a mapping: the size up to which recent payloads are kept whole. */

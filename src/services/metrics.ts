@@ -52,7 +52,10 @@ export class MetricService {
   async many(ws: Workspace, ids: readonly string[]): Promise<Metric[]> {
     const found = await this.metrics.many(ws.id, ids)
     return found.map((m, i) => {
-      if (!m) throw new Refusal('NOT_FOUND', `metric ${ids[i]!.slice(0, 64)} not found in workspace ${ws.id}`, [{ field: 'metrics', problem: `names an unknown metric ${ids[i]!.slice(0, 64)}` }])
+      if (!m)
+        throw new Refusal('NOT_FOUND', `metric ${ids[i]!.slice(0, 64)} not found in workspace ${ws.id}`, [
+          { field: 'metrics', problem: `names an unknown metric ${ids[i]!.slice(0, 64)}` },
+        ])
       return m
     })
   }
@@ -63,14 +66,26 @@ export class MetricService {
 
   async create(ws: Workspace, body: MetricBody, actor: Actor): Promise<Metric> {
     const now = Date.now()
-    const metric: Metric = { ...(await this.check(ws, body)), id: randomUUID(), workspaceId: ws.id, createdAt: now, updatedAt: now }
+    const metric: Metric = {
+      ...(await this.check(ws, body)),
+      id: randomUUID(),
+      workspaceId: ws.id,
+      createdAt: now,
+      updatedAt: now,
+    }
     await this.write('create', metric, actor)
     return metric
   }
 
   async replace(ws: Workspace, id: string, body: MetricBody, actor: Actor): Promise<Metric> {
     const current = await this.get(ws, id)
-    const metric: Metric = { ...(await this.check(ws, body)), id, workspaceId: ws.id, createdAt: current.createdAt, updatedAt: Date.now() }
+    const metric: Metric = {
+      ...(await this.check(ws, body)),
+      id,
+      workspaceId: ws.id,
+      createdAt: current.createdAt,
+      updatedAt: Date.now(),
+    }
     await this.write('update', metric, actor)
     return metric
   }
@@ -81,9 +96,17 @@ export class MetricService {
 
   private async write(op: 'create' | 'update' | 'delete', metric: Metric, actor: Actor): Promise<void> {
     const outcome = await this.metrics.write(op, metric, actor, MAX_METRICS_PER_WORKSPACE)
-    if (outcome === 'name-taken') throw new Refusal('CONFLICT', `workspace ${metric.workspaceId} already has a metric named ${metric.name}`, [{ field: 'name', problem: 'is taken by another metric' }])
-    if (outcome === 'limit') throw new Refusal('CONFLICT', `workspace ${metric.workspaceId} has ${MAX_METRICS_PER_WORKSPACE} metrics, the most it may have`)
-    if (outcome === 'missing') throw new Refusal('NOT_FOUND', `metric ${metric.id} not found in workspace ${metric.workspaceId}`)
+    if (outcome === 'name-taken')
+      throw new Refusal('CONFLICT', `workspace ${metric.workspaceId} already has a metric named ${metric.name}`, [
+        { field: 'name', problem: 'is taken by another metric' },
+      ])
+    if (outcome === 'limit')
+      throw new Refusal(
+        'CONFLICT',
+        `workspace ${metric.workspaceId} has ${MAX_METRICS_PER_WORKSPACE} metrics, the most it may have`,
+      )
+    if (outcome === 'missing')
+      throw new Refusal('NOT_FOUND', `metric ${metric.id} not found in workspace ${metric.workspaceId}`)
     if (outcome === 'exists') throw new Refusal('CONFLICT', `metric ${metric.id} exists`)
   }
 
@@ -92,19 +115,25 @@ export class MetricService {
     const problems: FieldProblem[] = []
     const bad = (field: string, problem: string) => problems.push({ field, problem })
     const name = body.name.trim()
-    if (name === '' || name.length > 100 || /\p{Cc}/u.test(name)) bad('name', 'must be 1 to 100 characters without control characters')
-    if ((body.description ?? '').length > MAX_METRIC_TEXT) bad('description', `must be at most ${MAX_METRIC_TEXT} characters`)
+    if (name === '' || name.length > 100 || /\p{Cc}/u.test(name))
+      bad('name', 'must be 1 to 100 characters without control characters')
+    if ((body.description ?? '').length > MAX_METRIC_TEXT)
+      bad('description', `must be at most ${MAX_METRIC_TEXT} characters`)
     const type = body.type as MetricType
     if (!METRIC_TYPES.includes(type)) bad('type', `must be one of ${METRIC_TYPES.join(', ')}`)
-    if (!EVENT_TYPE_ID.test(body.eventTypeId)) bad('eventTypeId', 'must be an event type id as events carry it (1 to 80 letters, digits or - _ . :)')
-    if (body.desiredDirection !== 'increase' && body.desiredDirection !== 'decrease') bad('desiredDirection', 'must be increase or decrease')
+    if (!EVENT_TYPE_ID.test(body.eventTypeId))
+      bad('eventTypeId', 'must be an event type id as events carry it (1 to 80 letters, digits or - _ . :)')
+    if (body.desiredDirection !== 'increase' && body.desiredDirection !== 'decrease')
+      bad('desiredDirection', 'must be increase or decrease')
     const denominator = body.denominatorEventTypeId ?? null
     if (type === 'ratio_per_key') {
-      if (denominator === null || !EVENT_TYPE_ID.test(denominator)) bad('denominatorEventTypeId', 'is required for ratio_per_key: an event type id')
+      if (denominator === null || !EVENT_TYPE_ID.test(denominator))
+        bad('denominatorEventTypeId', 'is required for ratio_per_key: an event type id')
     } else if (denominator !== null) bad('denominatorEventTypeId', 'is only for ratio_per_key')
     const valueProperty = body.valueProperty ?? null
     if (valueProperty !== null) {
-      if (!VALUE_TYPES.includes(type)) bad('valueProperty', `is only for ${VALUE_TYPES.join(' and ')} (the others count events)`)
+      if (!VALUE_TYPES.includes(type))
+        bad('valueProperty', `is only for ${VALUE_TYPES.join(' and ')} (the others count events)`)
       else if (!PROPERTY_NAME.test(valueProperty)) bad('valueProperty', `must match ${PROPERTY_NAME.source}`)
     }
     const cap = body.cap ?? null
@@ -115,13 +144,18 @@ export class MetricService {
     const filter = body.propertyFilter ?? null
     if (filter !== null) {
       if (!PROPERTY_NAME.test(filter.property)) bad('propertyFilter.property', `must match ${PROPERTY_NAME.source}`)
-      if (!(FILTER_OPERATORS as readonly string[]).includes(filter.operator)) bad('propertyFilter.operator', `must be one of ${FILTER_OPERATORS.join(', ')}`)
-      if (typeof filter.value === 'boolean' && filter.operator !== 'equals' && filter.operator !== 'not_equals') bad('propertyFilter.value', 'a boolean can only be compared with equals or not_equals')
-      if (typeof filter.value === 'number' && !Number.isFinite(filter.value)) bad('propertyFilter.value', 'must be a finite number')
+      if (!(FILTER_OPERATORS as readonly string[]).includes(filter.operator))
+        bad('propertyFilter.operator', `must be one of ${FILTER_OPERATORS.join(', ')}`)
+      if (typeof filter.value === 'boolean' && filter.operator !== 'equals' && filter.operator !== 'not_equals')
+        bad('propertyFilter.value', 'a boolean can only be compared with equals or not_equals')
+      if (typeof filter.value === 'number' && !Number.isFinite(filter.value))
+        bad('propertyFilter.value', 'must be a finite number')
       if (typeof filter.value === 'string' && (filter.value.length > MAX_METRIC_TEXT || !filter.value.isWellFormed()))
         bad('propertyFilter.value', `must be well-formed text of at most ${MAX_METRIC_TEXT} characters`)
     }
-    const trafficType = (await this.store.trafficTypes(ws.id)).find((t) => t.name === body.trafficType || t.id === body.trafficType)
+    const trafficType = (await this.store.trafficTypes(ws.id)).find(
+      (t) => t.name === body.trafficType || t.id === body.trafficType,
+    )
     if (!trafficType) bad('trafficType', `names no traffic type of workspace ${ws.id}`)
     if (problems.length > 0) throw invalid(problems, 'invalid metric')
     return {

@@ -3,7 +3,15 @@
 // every change, and what an unknown or inactive segment is refused with.
 import { invalid, Refusal } from '../shared/errors.js'
 import { isKeyText, MAX_KEY_LENGTH } from '../shared/text.js'
-import { AUDIT_MAX_ENTRIES, type Actor, type AuditEntry, type Page, type Segment, type SegmentDefinition, type SegmentStore } from '../state/redis/segments.js'
+import {
+  AUDIT_MAX_ENTRIES,
+  type Actor,
+  type AuditEntry,
+  type Page,
+  type Segment,
+  type SegmentDefinition,
+  type SegmentStore,
+} from '../state/redis/segments.js'
 import type { Environment, Store, TrafficType, Workspace } from '../state/redis/store.js'
 
 export const MAX_KEYS_PER_UPDATE = 10_000
@@ -33,18 +41,36 @@ export class SegmentService {
   }
 
   /** The segment's definition in the environment, or NOT_FOUND saying it is not active there. */
-  async definition(ws: Workspace, env: EnvRef, name: string): Promise<{ segment: Segment; definition: SegmentDefinition }> {
+  async definition(
+    ws: Workspace,
+    env: EnvRef,
+    name: string,
+  ): Promise<{ segment: Segment; definition: SegmentDefinition }> {
     const segment = await this.get(ws, name)
     const definition = await this.segments.definition(ws.id, env.id, segment.name)
     if (!definition) throw new Refusal('NOT_FOUND', `segment ${segment.name} is not active in environment ${env.name}`)
     return { segment, definition }
   }
 
-  async create(ws: Workspace, input: { name: string; description?: string; trafficType: string }, actor: Actor): Promise<Segment> {
-    const trafficType = (await this.store.trafficTypes(ws.id)).find((t: TrafficType) => t.name === input.trafficType || t.id === input.trafficType)
-    if (!trafficType) throw new Refusal('NOT_FOUND', `traffic type ${input.trafficType} not found in workspace ${ws.id}`)
-    const segment: Segment = { name: input.name, description: input.description ?? '', trafficType: { id: trafficType.id, name: trafficType.name }, workspaceId: ws.id, creationTime: Date.now() }
-    if (!(await this.segments.create(segment, audit(actor, 'create', null)))) throw new Refusal('CONFLICT', `a segment named ${segment.name} already exists in workspace ${ws.id}`)
+  async create(
+    ws: Workspace,
+    input: { name: string; description?: string; trafficType: string },
+    actor: Actor,
+  ): Promise<Segment> {
+    const trafficType = (await this.store.trafficTypes(ws.id)).find(
+      (t: TrafficType) => t.name === input.trafficType || t.id === input.trafficType,
+    )
+    if (!trafficType)
+      throw new Refusal('NOT_FOUND', `traffic type ${input.trafficType} not found in workspace ${ws.id}`)
+    const segment: Segment = {
+      name: input.name,
+      description: input.description ?? '',
+      trafficType: { id: trafficType.id, name: trafficType.name },
+      workspaceId: ws.id,
+      creationTime: Date.now(),
+    }
+    if (!(await this.segments.create(segment, audit(actor, 'create', null))))
+      throw new Refusal('CONFLICT', `a segment named ${segment.name} already exists in workspace ${ws.id}`)
     return segment
   }
 
@@ -56,19 +82,29 @@ export class SegmentService {
     return this.segments.definitions(ws.id, env.id, offset, limit)
   }
 
-  /** Deletes the segment everywhere, unless it is active in an environment outside allowedEnvs (undefined: all allowed). */
+  /**
+   * Deletes the segment everywhere, unless it is active in an environment outside allowedEnvs (undefined: all allowed).
+   */
   async delete(ws: Workspace, name: string, allowedEnvs: readonly string[] | undefined): Promise<void> {
     const segment = await this.get(ws, name)
     const outcome = await this.segments.delete(ws.id, segment.name, allowedEnvs)
-    if (outcome === 'forbidden') throw new Refusal('FORBIDDEN', `segment ${segment.name} is active in environments this caller may not change`)
+    if (outcome === 'forbidden')
+      throw new Refusal('FORBIDDEN', `segment ${segment.name} is active in environments this caller may not change`)
     if (outcome === 'missing') throw new Refusal('NOT_FOUND', `segment ${segment.name} not found in workspace ${ws.id}`)
   }
 
-  async activate(ws: Workspace, env: EnvRef, name: string, actor: Actor): Promise<{ segment: Segment; definition: SegmentDefinition }> {
+  async activate(
+    ws: Workspace,
+    env: EnvRef,
+    name: string,
+    actor: Actor,
+  ): Promise<{ segment: Segment; definition: SegmentDefinition }> {
     const segment = await this.get(ws, name)
     const outcome = await this.segments.activate(ws.id, segment.name, env, Date.now(), audit(actor, 'activate', env))
-    if (outcome === 'no-segment') throw new Refusal('NOT_FOUND', `segment ${segment.name} not found in workspace ${ws.id}`)
-    if (outcome === 'active') throw new Refusal('CONFLICT', `segment ${segment.name} is already active in environment ${env.name}`)
+    if (outcome === 'no-segment')
+      throw new Refusal('NOT_FOUND', `segment ${segment.name} not found in workspace ${ws.id}`)
+    if (outcome === 'active')
+      throw new Refusal('CONFLICT', `segment ${segment.name} is already active in environment ${env.name}`)
     const definition = await this.segments.definition(ws.id, env.id, segment.name)
     if (!definition) throw new Refusal('CONFLICT', `segment ${segment.name} was deactivated while being activated`)
     return { segment, definition }
@@ -78,8 +114,13 @@ export class SegmentService {
   async deactivate(ws: Workspace, env: EnvRef, name: string, actor: Actor): Promise<void> {
     const segment = await this.get(ws, name)
     const outcome = await this.segments.deactivate(ws.id, env.id, segment.name, audit(actor, 'deactivate', env))
-    if (!outcome.ok && outcome.reason === 'not-active') throw new Refusal('NOT_FOUND', `segment ${segment.name} is not active in environment ${env.name}`)
-    if (!outcome.ok) throw new Refusal('CONFLICT', `segment ${segment.name} still has ${outcome.keys} keys in environment ${env.name}; remove them before deactivating`)
+    if (!outcome.ok && outcome.reason === 'not-active')
+      throw new Refusal('NOT_FOUND', `segment ${segment.name} is not active in environment ${env.name}`)
+    if (!outcome.ok)
+      throw new Refusal(
+        'CONFLICT',
+        `segment ${segment.name} still has ${outcome.keys} keys in environment ${env.name}; remove them before deactivating`,
+      )
   }
 
   /**
@@ -106,7 +147,11 @@ export class SegmentService {
       MAX_KEYS_PER_SEGMENT,
       audit(actor, options.replace ? 'replace' : 'upload', env, options),
     )
-    if (!outcome.ok && outcome.reason === 'not-active') throw new Refusal('NOT_FOUND', `segment ${segment.name} is not active in environment ${env.name}; activate it first`)
+    if (!outcome.ok && outcome.reason === 'not-active')
+      throw new Refusal(
+        'NOT_FOUND',
+        `segment ${segment.name} is not active in environment ${env.name}; activate it first`,
+      )
     if (!outcome.ok) throw overLimit(outcome.total)
     const definition = await this.segments.definition(ws.id, env.id, segment.name)
     if (!definition) throw new Refusal('NOT_FOUND', `segment ${segment.name} is not active in environment ${env.name}`)
@@ -134,19 +179,42 @@ export class SegmentService {
     const distinct = [...new Set(keys)]
     const after = options.replace
       ? distinct.length
-      : (await this.segments.keyCount(ws.id, env.id, segment.name)) + (distinct.length && (await this.segments.countMissing(ws.id, env.id, segment.name, distinct)))
+      : (await this.segments.keyCount(ws.id, env.id, segment.name)) +
+        (distinct.length && (await this.segments.countMissing(ws.id, env.id, segment.name, distinct)))
     if (after > MAX_KEYS_PER_SEGMENT) throw overLimit(after)
     if (options.replace) {
-      const outcome = await this.segments.replaceAll(ws.id, env.id, segment.name, distinct, MAX_KEYS_PER_SEGMENT, audit(actor, 'replace', env, options), onProgress)
-      if (!outcome.ok) throw outcome.reason === 'limit' ? overLimit(outcome.total) : new Refusal('CONFLICT', `segment ${segment.name} was deactivated during the upload`)
+      const outcome = await this.segments.replaceAll(
+        ws.id,
+        env.id,
+        segment.name,
+        distinct,
+        MAX_KEYS_PER_SEGMENT,
+        audit(actor, 'replace', env, options),
+        onProgress,
+      )
+      if (!outcome.ok)
+        throw outcome.reason === 'limit'
+          ? overLimit(outcome.total)
+          : new Refusal('CONFLICT', `segment ${segment.name} was deactivated during the upload`)
       return { added: outcome.added, total: outcome.total }
     }
     let added = 0
     let total = await this.segments.keyCount(ws.id, env.id, segment.name)
     for (let i = 0; i < distinct.length; i += MAX_KEYS_PER_UPDATE) {
       const chunk = distinct.slice(i, i + MAX_KEYS_PER_UPDATE)
-      const outcome = await this.segments.upload(ws.id, env.id, segment.name, chunk, false, MAX_KEYS_PER_SEGMENT, audit(actor, 'upload', env, options))
-      if (!outcome.ok) throw outcome.reason === 'limit' ? overLimit(outcome.total, `stopped after ${i} keys`) : new Refusal('CONFLICT', `segment ${segment.name} was deactivated during the upload`)
+      const outcome = await this.segments.upload(
+        ws.id,
+        env.id,
+        segment.name,
+        chunk,
+        false,
+        MAX_KEYS_PER_SEGMENT,
+        audit(actor, 'upload', env, options),
+      )
+      if (!outcome.ok)
+        throw outcome.reason === 'limit'
+          ? overLimit(outcome.total, `stopped after ${i} keys`)
+          : new Refusal('CONFLICT', `segment ${segment.name} was deactivated during the upload`)
       added += outcome.added
       total = outcome.total
       onProgress(i + chunk.length)
@@ -154,11 +222,24 @@ export class SegmentService {
     return { added, total }
   }
 
-  async removeKeys(ws: Workspace, env: EnvRef, name: string, keys: readonly string[], note: ChangeNote, actor: Actor): Promise<{ removed: number; remaining: number }> {
+  async removeKeys(
+    ws: Workspace,
+    env: EnvRef,
+    name: string,
+    keys: readonly string[],
+    note: ChangeNote,
+    actor: Actor,
+  ): Promise<{ removed: number; remaining: number }> {
     const segment = await this.get(ws, name)
     checkKeys(keys, MAX_KEYS_PER_UPDATE)
     requireNote(ws, { comment: note.comment ?? null })
-    const result = await this.segments.removeKeys(ws.id, env.id, segment.name, [...new Set(keys)], audit(actor, 'removeKeys', env, note))
+    const result = await this.segments.removeKeys(
+      ws.id,
+      env.id,
+      segment.name,
+      [...new Set(keys)],
+      audit(actor, 'removeKeys', env, note),
+    )
     if (!result) throw new Refusal('NOT_FOUND', `segment ${segment.name} is not active in environment ${env.name}`)
     return result
   }
@@ -173,7 +254,13 @@ export class SegmentService {
    * The audit log, newest first. With `visibleEnvs`, only workspace-level entries and those of
    * these environments (a caller restricted to some environments).
    */
-  async audit(ws: Workspace, name: string, offset: number, limit: number, visibleEnvs?: readonly string[]): Promise<Page<AuditEntry>> {
+  async audit(
+    ws: Workspace,
+    name: string,
+    offset: number,
+    limit: number,
+    visibleEnvs?: readonly string[],
+  ): Promise<Page<AuditEntry>> {
     const segment = await this.get(ws, name)
     if (visibleEnvs === undefined) return this.segments.audit(ws.id, segment.name, offset, limit)
     const all = await this.segments.audit(ws.id, segment.name, 0, AUDIT_MAX_ENTRIES)
@@ -195,22 +282,42 @@ export function parseKeyFile(text: string): string[] {
 }
 
 function audit(who: Actor, action: AuditEntry['action'], env: EnvRef | null, note: ChangeNote = {}): AuditEntry {
-  return { at: Date.now(), who, action, environment: env ? { id: env.id, name: env.name } : null, comment: note.comment ?? null, title: note.title ?? null }
+  return {
+    at: Date.now(),
+    who,
+    action,
+    environment: env ? { id: env.id, name: env.name } : null,
+    comment: note.comment ?? null,
+    title: note.title ?? null,
+  }
 }
 
 /** Keys must be well-formed text without control characters; at most `max` per call. */
 function checkKeys(keys: readonly unknown[], max: number): void {
   if (keys.length > max) {
-    throw new Refusal('INVALID', `at most ${max} keys per call; got ${keys.length}, nothing was applied`, [{ field: 'keys', problem: `holds ${keys.length} keys; the limit per call is ${max}` }])
+    throw new Refusal('INVALID', `at most ${max} keys per call; got ${keys.length}, nothing was applied`, [
+      { field: 'keys', problem: `holds ${keys.length} keys; the limit per call is ${max}` },
+    ])
   }
-  const problems = keys.flatMap((k, i) => (isKeyText(k) ? [] : [{ field: `keys[${i}]`, problem: `must be a string of 1 to ${MAX_KEY_LENGTH} characters without control characters` }]))
+  const problems = keys.flatMap((k, i) =>
+    isKeyText(k)
+      ? []
+      : [
+          {
+            field: `keys[${i}]`,
+            problem: `must be a string of 1 to ${MAX_KEY_LENGTH} characters without control characters`,
+          },
+        ],
+  )
   if (problems.length) throw invalid(problems, `${problems.length} invalid key(s), nothing was applied`)
 }
 
 function overLimit(total: number, lead = 'nothing was applied'): Refusal {
-  return new Refusal('INVALID', `a segment holds at most ${MAX_KEYS_PER_SEGMENT} keys per environment; this upload would make ${total}, ${lead}`, [
-    { field: 'keys', problem: `segment would hold ${total} keys; the limit is ${MAX_KEYS_PER_SEGMENT}` },
-  ])
+  return new Refusal(
+    'INVALID',
+    `a segment holds at most ${MAX_KEYS_PER_SEGMENT} keys per environment; this upload would make ${total}, ${lead}`,
+    [{ field: 'keys', problem: `segment would hold ${total} keys; the limit is ${MAX_KEYS_PER_SEGMENT}` }],
+  )
 }
 
 /** In a workspace that requires them, the given texts (comment, and title where the call has one) must be filled. */

@@ -143,7 +143,10 @@ const ATTEMPT_TO_READ_AFTER_EOF = 32
  */
 const NETWORK_EOF = /while (?:receiving packet from|reading from socket|writing to socket)/
 
-/** The exception code in a ClickHouse error: `code` on current servers, the text on 18.16 ("Code: 25, e.displayText() = ..."). */
+/**
+ * The exception code in a ClickHouse error: `code` on current servers, the text on 18.16 ("Code: 25, e.displayText() =
+ * ...").
+ */
 export function clickhouseCode(err: unknown): number | undefined {
   const code = (err as { code?: unknown } | null)?.code
   if (typeof code === 'string' && /^\d+$/.test(code)) return Number(code)
@@ -181,16 +184,33 @@ export function fromClickHouse(err: unknown, purpose: string, carriesData = fals
     case 'passing':
       return new AppError('SINK_UNAVAILABLE', `clickhouse: ${text}`, true, { cause: err })
     case 'refused':
-      return new AppError('SINK_REFUSED_QUERY', `clickhouse refused ${purpose} (code ${clickhouseCode(err)}): ${text}`, false, { cause: err })
+      return new AppError(
+        'SINK_REFUSED_QUERY',
+        `clickhouse refused ${purpose} (code ${clickhouseCode(err)}): ${text}`,
+        false,
+        { cause: err },
+      )
   }
 }
 
 // Redis replies that describe the server's state, not the command: waited out. Any other error reply
 // (ERR, WRONGTYPE, a script error) is deterministic for that command and its arguments.
-const REDIS_TRANSIENT_REPLY = /^(OOM|LOADING|BUSY|READONLY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|NOREPLICAS|NOPERM|NOAUTH|WRONGPASS|MOVED|ASK)\b/
-/** Keys of one command, script or pipeline in different slots of a Redis Cluster: a fault of Sluice's key layout (keys.ts), not of the data. */
+const REDIS_TRANSIENT_REPLY =
+  /^(OOM|LOADING|BUSY|READONLY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|NOREPLICAS|NOPERM|NOAUTH|WRONGPASS|MOVED|ASK)\b/
+/**
+ * Keys of one command, script or pipeline in different slots of a Redis Cluster: a fault of Sluice's key layout
+ * (keys.ts), not of the data.
+ */
 const REDIS_SLOT_FAULT = /CROSSSLOT|non local key|do not hash to the same slot|same slots allocation group/
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+])
 
 /**
  * Whether an ioredis error says Redis is away or in a passing state: a command past its deadline
@@ -202,7 +222,12 @@ export function isRedisOutage(err: unknown): boolean {
   if (e.name === 'ReplyError') return REDIS_TRANSIENT_REPLY.test(e.message ?? '')
   if (e.name === 'MaxRetriesPerRequestError') return true
   const m = e.message ?? ''
-  return m === 'Command timed out' || m.startsWith('Connection is closed') || m.startsWith("Stream isn't writeable") || NETWORK_CODES.has(e.code ?? '')
+  return (
+    m === 'Command timed out' ||
+    m.startsWith('Connection is closed') ||
+    m.startsWith("Stream isn't writeable") ||
+    NETWORK_CODES.has(e.code ?? '')
+  )
 }
 
 /** An AppError for anything an ioredis call threw: refused data for a deterministic error reply, else an outage. */
@@ -210,8 +235,15 @@ export function fromRedis(err: unknown): AppError {
   if (err instanceof AppError) return err
   const text = messageOf(err)
   // Nothing was written: kept for a retry (loudly) rather than stored as a rejection of data that is not at fault.
-  if (REDIS_SLOT_FAULT.test(text)) return new AppError('SINK_UNAVAILABLE', `redis: keys of one call are in different cluster slots (a fault in Sluice's key layout): ${text}`, true, { cause: err })
-  if ((err as { name?: string } | null)?.name === 'ReplyError' && !isRedisOutage(err)) return new AppError('SINK_REFUSED_DATA', `redis: ${text}`, false, { cause: err })
+  if (REDIS_SLOT_FAULT.test(text))
+    return new AppError(
+      'SINK_UNAVAILABLE',
+      `redis: keys of one call are in different cluster slots (a fault in Sluice's key layout): ${text}`,
+      true,
+      { cause: err },
+    )
+  if ((err as { name?: string } | null)?.name === 'ReplyError' && !isRedisOutage(err))
+    return new AppError('SINK_REFUSED_DATA', `redis: ${text}`, false, { cause: err })
   return new AppError('SINK_UNAVAILABLE', `redis: ${text}`, true, { cause: err })
 }
 

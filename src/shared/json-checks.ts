@@ -69,7 +69,8 @@ export function findJsonProblem(value: unknown, options: JsonCheckOptions = {}):
     const frame = stack.pop()!
     const { v, depth } = frame
     if (typeof v === 'string') {
-      if (checkStrings && !v.isWellFormed()) return { path: pathOf(frame), problem: 'contains a lone UTF-16 surrogate (malformed Unicode)' }
+      if (checkStrings && !v.isWellFormed())
+        return { path: pathOf(frame), problem: 'contains a lone UTF-16 surrogate (malformed Unicode)' }
       continue
     }
     if (typeof v === 'number') {
@@ -82,7 +83,11 @@ export function findJsonProblem(value: unknown, options: JsonCheckOptions = {}):
       for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], depth: depth + 1, key: i, parent: frame })
     } else {
       for (const [k, child] of Object.entries(v)) {
-        if (checkStrings && !k.isWellFormed()) return { path: pathOf({ v: child, depth, key: k.toWellFormed(), parent: frame }), problem: 'is a name with a lone UTF-16 surrogate (malformed Unicode)' }
+        if (checkStrings && !k.isWellFormed())
+          return {
+            path: pathOf({ v: child, depth, key: k.toWellFormed(), parent: frame }),
+            problem: 'is a name with a lone UTF-16 surrogate (malformed Unicode)',
+          }
         stack.push({ v: child, depth: depth + 1, key: k, parent: frame })
       }
     }
@@ -98,14 +103,18 @@ function pathOf(frame: Frame): string {
   for (let f: Frame | undefined = frame; f?.key !== undefined; f = f.parent) keys.push(f.key)
   let path = ''
   for (const key of keys.reverse()) {
-    const segment = typeof key === 'number' ? `[${key}]` : `${path ? '.' : ''}${key.length > 64 ? `${key.slice(0, 64)}…` : key}`
+    const segment =
+      typeof key === 'number' ? `[${key}]` : `${path ? '.' : ''}${key.length > 64 ? `${key.slice(0, 64)}…` : key}`
     if (path.length + segment.length > MAX_PATH_CHARS) return `${path}…`
     path += segment
   }
   return path
 }
 
-/** Where a problem is: its path ("comment", "alerts[2].labels"), under root when it starts at an index or is the root itself. */
+/**
+ * Where a problem is: its path ("comment", "alerts[2].labels"), under root when it starts at an index or is the root
+ * itself.
+ */
 export function jsonProblemField(root: string, p: JsonProblem): string {
   return p.path === '' || p.path.startsWith('[') ? `${root}${p.path}` : p.path
 }
@@ -124,7 +133,8 @@ export function describeJsonProblem(root: string, p: JsonProblem): string {
 export function safeJson(value: unknown, maxChars: number, maxDepth = MAX_JSON_DEPTH): string {
   let text: string
   if (typeof value === 'string') text = value
-  else if (inspectJson(value, { maxDepth, allowLoneSurrogates: true })?.problem.startsWith('nests')) text = `[value nests deeper than ${maxDepth} levels; not kept]`
+  else if (inspectJson(value, { maxDepth, allowLoneSurrogates: true })?.problem.startsWith('nests'))
+    text = `[value nests deeper than ${maxDepth} levels; not kept]`
   else {
     try {
       text = JSON.stringify(value) ?? String(value)

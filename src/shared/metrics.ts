@@ -1,7 +1,10 @@
 // Every Prometheus metric of the service, in one registry per process (tests build their own).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
-/** defaults: the process's own metrics (CPU, memory, event loop); a worker thread's registry leaves them to the main thread's. */
+/**
+ * defaults: the process's own metrics (CPU, memory, event loop); a worker thread's registry leaves them to the main
+ * thread's.
+ */
 export function createMetrics({ defaults = true }: { defaults?: boolean } = {}) {
   const registry = new Registry()
   if (defaults) collectDefaultMetrics({ register: registry, prefix: 'sluice_' })

@@ -5,7 +5,11 @@ export const MAX_KEY_LENGTH = 250
 
 /** Text as Redis scripts can read it back: a string of well-formed UTF-16 (no lone surrogates), bounded. */
 export function isText(value: unknown, maxLength: number): value is string {
-  return typeof value === 'string' && value.length <= maxLength && !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value)
+  return (
+    typeof value === 'string' &&
+    value.length <= maxLength &&
+    !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value)
+  )
 }
 
 /** A segment or identity key: 1 to 250 characters of well-formed text without control characters. */

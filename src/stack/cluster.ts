@@ -42,8 +42,12 @@ const HOST = '127.0.0.1'
 const TEMPLATES = join(DEPLOY, 'cluster')
 const ZOOKEEPER_PORT = 2181
 const ZOOKEEPER_JAR = '/usr/share/java/zookeeper.jar'
-/** Debian's zookeeper.jar names slf4j but no binding: log4j 1.2 through slf4j-log4j12 (both pulled in by the package). */
-const ZOOKEEPER_CLASSPATH = [ZOOKEEPER_JAR, '/usr/share/java/slf4j-log4j12.jar', '/usr/share/java/log4j-1.2.jar'].join(':')
+/**
+ * Debian's zookeeper.jar names slf4j but no binding: log4j 1.2 through slf4j-log4j12 (both pulled in by the package).
+ */
+const ZOOKEEPER_CLASSPATH = [ZOOKEEPER_JAR, '/usr/share/java/slf4j-log4j12.jar', '/usr/share/java/log4j-1.2.jar'].join(
+  ':',
+)
 const CLICKHOUSE_SHARDS = ['01', '02'] as const
 const CLICKHOUSE_REPLICAS = 2
 const REDIS_PORTS = [7001, 7002, 7003, 7004, 7005, 7006] as const
@@ -88,14 +92,26 @@ export function clusterNodes(config: Config): ClusterNode[] {
     Array.from({ length: CLICKHOUSE_REPLICAS }, (_, r): ClickHouseNode => {
       const i = s * CLICKHOUSE_REPLICAS + r + 1
       const replica = `${shard}-${r + 1}`
-      return { ...base(`clickhouse-${replica}`, 8200 + i), kind: 'clickhouse', shard, replica, tcpPort: 9200 + i, interserverPort: 9300 + i }
+      return {
+        ...base(`clickhouse-${replica}`, 8200 + i),
+        kind: 'clickhouse',
+        shard,
+        replica,
+        tcpPort: 9200 + i,
+        interserverPort: 9300 + i,
+      }
     }),
   )
   return [
     { ...base('zookeeper', ZOOKEEPER_PORT), kind: 'zookeeper' },
     ...clickhouse,
     ...REDIS_PORTS.map((port): RedisNode => ({ ...base(`redis-${port}`, port), kind: 'redis' })),
-    ...KAFKA_NODE_IDS.map((nodeId): KafkaNode => ({ ...base(`kafka-${nodeId}`, 9190 + 2 * nodeId), kind: 'kafka', nodeId, controllerPort: 9191 + 2 * nodeId })),
+    ...KAFKA_NODE_IDS.map((nodeId): KafkaNode => ({
+      ...base(`kafka-${nodeId}`, 9190 + 2 * nodeId),
+      kind: 'kafka',
+      nodeId,
+      controllerPort: 9191 + 2 * nodeId,
+    })),
   ]
 }
 
@@ -123,7 +139,9 @@ export async function clusterUp(config: Config, say: Say): Promise<void> {
   await Promise.all(nodes.map((node) => waitUntil(node, 'answer', deadline)))
   await formRedisCluster(ofKind(nodes, 'redis'), say)
   await Promise.all(nodes.map((node) => waitUntil(node, 'join', deadline)))
-  say(`cluster stack is up (ClickHouse cluster '${CLUSTER_NAME}', Redis Cluster, ${KAFKA_NODE_IDS.length} Kafka brokers); data in ${join(config.dataDir, 'cluster')}`)
+  say(
+    `cluster stack is up (ClickHouse cluster '${CLUSTER_NAME}', Redis Cluster, ${KAFKA_NODE_IDS.length} Kafka brokers); data in ${join(config.dataDir, 'cluster')}`,
+  )
   say(
     Object.entries(clusterEnv(config))
       .map(([key, value]) => `${key}=${value}`)
@@ -143,7 +161,12 @@ export async function clusterStatus(config: Config): Promise<StackStatus[]> {
   return Promise.all(
     clusterNodes(config).map(async (node) => {
       const pid = readPid(node.pidFile)
-      return { name: node.name, address: address(node), up: await answers(node), ...(pid !== undefined && alive(pid) ? { pid } : {}) }
+      return {
+        name: node.name,
+        address: address(node),
+        up: await answers(node),
+        ...(pid !== undefined && alive(pid) ? { pid } : {}),
+      }
     }),
   )
 }
@@ -179,7 +202,12 @@ async function installAll(say: Say): Promise<void> {
 }
 
 /** Starts the node unless it answers, or its process is still there (starting, or paused by a test). */
-async function ensureRunning(node: ClusterNode, nodes: readonly ClusterNode[], config: Config, say: Say): Promise<void> {
+async function ensureRunning(
+  node: ClusterNode,
+  nodes: readonly ClusterNode[],
+  config: Config,
+  say: Say,
+): Promise<void> {
   if (await answers(node)) {
     say(`${node.name}: already answering on ${address(node)}`)
     return
@@ -220,7 +248,9 @@ async function answers(node: ClusterNode): Promise<boolean> {
   }
 }
 
-/** The node is part of a whole cluster: all of cluster `sluice` and writable replicas, cluster_state:ok, every broker. */
+/**
+ * The node is part of a whole cluster: all of cluster `sluice` and writable replicas, cluster_state:ok, every broker.
+ */
 async function joined(node: ClusterNode): Promise<boolean> {
   switch (node.kind) {
     case 'zookeeper':
@@ -246,7 +276,8 @@ async function waitUntil(node: ClusterNode, state: 'answer' | 'join', deadline: 
   const check = state === 'answer' ? answers : joined
   while (!(await check(node))) {
     const pid = readPid(node.pidFile)
-    if (pid !== undefined && !alive(pid)) throw new StackError(`${node.name} exited (pid ${pid}); see ${join(node.dir, 'log')}`)
+    if (pid !== undefined && !alive(pid))
+      throw new StackError(`${node.name} exited (pid ${pid}); see ${join(node.dir, 'log')}`)
     if (Date.now() > deadline) {
       const what = state === 'answer' ? `did not answer on ${address(node)}` : 'did not join its cluster'
       throw new StackError(`${node.name} ${what} within ${START_TIMEOUT_MS / 1000} s; see ${join(node.dir, 'log')}`)
@@ -260,10 +291,27 @@ async function waitUntil(node: ClusterNode, state: 'answer' | 'join', deadline: 
 async function startZooKeeper(node: ZooKeeperNode, say: Say): Promise<void> {
   await ensureBinary(ZOOKEEPER_JAR, ['zookeeper'], say)
   mkdirSync(join(node.dir, 'data'), { recursive: true })
-  writeFileSync(join(node.dir, 'zoo.cfg'), renderTemplate(join(TEMPLATES, 'zookeeper.cfg'), { DATA: node.dir, PORT: node.port }))
+  writeFileSync(
+    join(node.dir, 'zoo.cfg'),
+    renderTemplate(join(TEMPLATES, 'zookeeper.cfg'), { DATA: node.dir, PORT: node.port }),
+  )
   say(`${node.name}: starting on ${address(node)}`)
-  const logging = [`-Dlog4j.configuration=file:${join(TEMPLATES, 'zookeeper-log4j.properties')}`, `-Dzookeeper.log.dir=${join(node.dir, 'log')}`]
-  startDetached('java', ['-Xmx256m', ...logging, '-cp', ZOOKEEPER_CLASSPATH, 'org.apache.zookeeper.server.quorum.QuorumPeerMain', join(node.dir, 'zoo.cfg')], node.dir)
+  const logging = [
+    `-Dlog4j.configuration=file:${join(TEMPLATES, 'zookeeper-log4j.properties')}`,
+    `-Dzookeeper.log.dir=${join(node.dir, 'log')}`,
+  ]
+  startDetached(
+    'java',
+    [
+      '-Xmx256m',
+      ...logging,
+      '-cp',
+      ZOOKEEPER_CLASSPATH,
+      'org.apache.zookeeper.server.quorum.QuorumPeerMain',
+      join(node.dir, 'zoo.cfg'),
+    ],
+    node.dir,
+  )
 }
 
 // --- ClickHouse ----------------------------------------------------------------------------------
@@ -271,7 +319,10 @@ async function startZooKeeper(node: ZooKeeperNode, say: Say): Promise<void> {
 async function startClickHouseNode(node: ClickHouseNode, nodes: readonly ClusterNode[], say: Say): Promise<void> {
   const zookeeper = ofKind(nodes, 'zookeeper')[0]!
   // NOTE: ClickHouse 18.16 exits at start when it cannot reach ZooKeeper for a replicated table it has.
-  if (!(await answers(zookeeper))) throw new StackError(`${node.name} needs ZooKeeper at ${address(zookeeper)}, which does not answer: start ${zookeeper.name} first`)
+  if (!(await answers(zookeeper)))
+    throw new StackError(
+      `${node.name} needs ZooKeeper at ${address(zookeeper)}, which does not answer: start ${zookeeper.name} first`,
+    )
   const config = renderTemplate(join(TEMPLATES, 'clickhouse.xml'), {
     CLUSTER: CLUSTER_NAME,
     DATA: node.dir,
@@ -293,15 +344,26 @@ async function startClickHouseNode(node: ClickHouseNode, nodes: readonly Cluster
 function remoteShards(nodes: readonly ClickHouseNode[]): string {
   const indent = ' '.repeat(12)
   return CLICKHOUSE_SHARDS.map((shard) => {
-    const replicas = nodes.filter((n) => n.shard === shard).map((n) => `${indent}    <replica><host>${HOST}</host><port>${n.tcpPort}</port></replica>`)
-    return [`${indent}<shard>`, `${indent}    <internal_replication>true</internal_replication>`, ...replicas, `${indent}</shard>`].join('\n')
+    const replicas = nodes
+      .filter((n) => n.shard === shard)
+      .map((n) => `${indent}    <replica><host>${HOST}</host><port>${n.tcpPort}</port></replica>`)
+    return [
+      `${indent}<shard>`,
+      `${indent}    <internal_replication>true</internal_replication>`,
+      ...replicas,
+      `${indent}</shard>`,
+    ].join('\n')
   }).join('\n')
 }
 
 /** The answer of a query over HTTP, trimmed; undefined when the server does not answer or refuses. */
 async function clickhouseQuery(node: ClickHouseNode, sql: string): Promise<string | undefined> {
   try {
-    const res = await fetch(`http://${address(node)}/`, { method: 'POST', body: sql, signal: AbortSignal.timeout(2000) })
+    const res = await fetch(`http://${address(node)}/`, {
+      method: 'POST',
+      body: sql,
+      signal: AbortSignal.timeout(2000),
+    })
     const text = await res.text()
     return res.ok ? text.trim() : undefined
   } catch {
@@ -312,8 +374,21 @@ async function clickhouseQuery(node: ClickHouseNode, sql: string): Promise<strin
 // --- Redis Cluster -------------------------------------------------------------------------------
 
 function startRedisNode(node: RedisNode, config: Config, say: Say): Promise<void> {
-  const cluster = ['--cluster-enabled', 'yes', '--cluster-config-file', join(node.dir, 'nodes.conf'), '--cluster-node-timeout', '2000']
-  return startRedisServer(node.name, node.dir, node.port, [...cluster, '--maxmemory', REDIS_MAXMEMORY, '--aclfile', writeRedisUsers(node, config)], say)
+  const cluster = [
+    '--cluster-enabled',
+    'yes',
+    '--cluster-config-file',
+    join(node.dir, 'nodes.conf'),
+    '--cluster-node-timeout',
+    '2000',
+  ]
+  return startRedisServer(
+    node.name,
+    node.dir,
+    node.port,
+    [...cluster, '--maxmemory', REDIS_MAXMEMORY, '--aclfile', writeRedisUsers(node, config)],
+    say,
+  )
 }
 
 /**
@@ -326,7 +401,12 @@ function writeRedisUsers(node: RedisNode, config: Config): string {
   if (!existsSync(file)) writeFileSync(file, JSON.stringify(generatePasswords(), null, 2), { mode: 0o600 })
   const passwords = JSON.parse(readFileSync(file, 'utf8')) as AclPasswords
   const acl = join(node.dir, 'users.acl')
-  const lines = ['user default on nopass ~* &* +@all', ...setUserCommands(config.redis.keyPrefix, passwords, true).map(([user, , ...rules]) => `user ${user} ${rules.join(' ')}`)]
+  const lines = [
+    'user default on nopass ~* &* +@all',
+    ...setUserCommands(config.redis.keyPrefix, passwords, true).map(
+      ([user, , ...rules]) => `user ${user} ${rules.join(' ')}`,
+    ),
+  ]
   writeFileSync(acl, `${lines.join('\n')}\n`, { mode: 0o600 })
   return acl
 }
@@ -337,7 +417,8 @@ function writeRedisUsers(node: RedisNode, config: Config): string {
  */
 async function formRedisCluster(nodes: readonly RedisNode[], say: Say): Promise<void> {
   const infos = await Promise.all(nodes.map(redisClusterInfo))
-  const isNew = (info: Map<string, string> | undefined) => info?.get('cluster_known_nodes') === '1' && info.get('cluster_slots_assigned') === '0'
+  const isNew = (info: Map<string, string> | undefined) =>
+    info?.get('cluster_known_nodes') === '1' && info.get('cluster_slots_assigned') === '0'
   const fresh = nodes.filter((_, i) => isNew(infos[i]))
   if (fresh.length === 0) return
   if (fresh.length < nodes.length) {
@@ -348,7 +429,11 @@ async function formRedisCluster(nodes: readonly RedisNode[], say: Say): Promise<
   const replicas = REDIS_REPLICAS_PER_MASTER
   say(`redis: creating the Redis Cluster (${nodes.length / (replicas + 1)} masters with ${replicas} replica each)`)
   const cli = await ensureBinary('redis-cli', ['redis-tools'], say)
-  const res = spawnSync(cli, ['--cluster', 'create', ...nodes.map(address), '--cluster-replicas', String(replicas), '--cluster-yes'], { encoding: 'utf8' })
+  const res = spawnSync(
+    cli,
+    ['--cluster', 'create', ...nodes.map(address), '--cluster-replicas', String(replicas), '--cluster-yes'],
+    { encoding: 'utf8' },
+  )
   if (res.status !== 0) throw new StackError(`redis-cli --cluster create failed:\n${res.stdout}${res.stderr}`)
 }
 
@@ -407,12 +492,16 @@ function address(node: ClusterNode): string {
   return `${HOST}:${node.port}`
 }
 
-function ofKind<K extends ClusterNodeKind>(nodes: readonly ClusterNode[], kind: K): Extract<ClusterNode, { kind: K }>[] {
+function ofKind<K extends ClusterNodeKind>(
+  nodes: readonly ClusterNode[],
+  kind: K,
+): Extract<ClusterNode, { kind: K }>[] {
   return nodes.filter((n): n is Extract<ClusterNode, { kind: K }> => n.kind === kind)
 }
 
 function nodeNamed(nodes: readonly ClusterNode[], name: string): ClusterNode {
   const node = nodes.find((n) => n.name === name)
-  if (!node) throw new StackError(`no node ${name} in the cluster stack; its nodes are ${nodes.map((n) => n.name).join(', ')}`)
+  if (!node)
+    throw new StackError(`no node ${name} in the cluster stack; its nodes are ${nodes.map((n) => n.name).join(', ')}`)
   return node
 }

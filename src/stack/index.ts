@@ -17,7 +17,9 @@ export const DEPLOY = join(PROJECT_ROOT, 'deploy', 'local')
 export const START_TIMEOUT_MS = 180_000
 /** How long a stopped service gets to exit after SIGTERM before SIGKILL. */
 const STOP_TIMEOUT_MS = 30_000
-/** Memory of the local Redis: every admin setting and credential lives there, so it never evicts (writes fail instead). */
+/**
+ * Memory of the local Redis: every admin setting and credential lives there, so it never evicts (writes fail instead).
+ */
 const REDIS_MAXMEMORY = '1gb'
 
 export class StackError extends Error {
@@ -79,19 +81,27 @@ export async function stackUp(config: Config, say: Say): Promise<void> {
       say(`${s.name}: already answering on ${s.host}:${s.port}`)
       continue
     }
-    if (!isLoopback(s.host)) throw new StackError(`${s.name} at ${s.host}:${s.port} does not answer, and the local stack only starts services on 127.0.0.1`)
+    if (!isLoopback(s.host))
+      throw new StackError(
+        `${s.name} at ${s.host}:${s.port} does not answer, and the local stack only starts services on 127.0.0.1`,
+      )
     await s.start()
     started.add(s.name)
   }
   const deadline = Date.now() + START_TIMEOUT_MS
   for (const s of services) {
     while (!(await s.answers())) {
-      if (Date.now() > deadline) throw new StackError(`${s.name} did not answer on ${s.host}:${s.port} within ${START_TIMEOUT_MS / 1000} s; see ${join(config.dataDir, s.name, 'log')}`)
+      if (Date.now() > deadline)
+        throw new StackError(
+          `${s.name} did not answer on ${s.host}:${s.port} within ${START_TIMEOUT_MS / 1000} s; see ${join(config.dataDir, s.name, 'log')}`,
+        )
       await sleep(250)
     }
   }
   if (started.has('redis')) await createRedisUsers(config, say)
-  say(`stack is up: kafka ${services[2]!.host}:${services[2]!.port}, clickhouse ${config.clickhouse.url}, redis ${config.redis.url}; data in ${config.dataDir}`)
+  say(
+    `stack is up: kafka ${services[2]!.host}:${services[2]!.port}, clickhouse ${config.clickhouse.url}, redis ${config.redis.url}; data in ${config.dataDir}`,
+  )
 }
 
 /**
@@ -112,7 +122,8 @@ async function createRedisUsers(config: Config, say: Say): Promise<void> {
 }
 
 export async function stackDown(config: Config, say: Say): Promise<void> {
-  for (const s of stackServices(config, say).reverse()) await stopProcess(s.name, join(config.dataDir, s.name, 'pid'), say)
+  for (const s of stackServices(config, say).reverse())
+    await stopProcess(s.name, join(config.dataDir, s.name, 'pid'), say)
 }
 
 /** Stops the process of a pid file (SIGTERM, then SIGKILL after STOP_TIMEOUT_MS) and removes the file. */
@@ -135,7 +146,12 @@ export async function stackStatus(config: Config): Promise<StackStatus[]> {
   return Promise.all(
     stackServices(config, () => undefined).map(async (s) => {
       const pid = readPid(join(config.dataDir, s.name, 'pid'))
-      return { name: s.name, address: `${s.host}:${s.port}`, up: await s.answers(), ...(pid !== undefined && alive(pid) ? { pid } : {}) }
+      return {
+        name: s.name,
+        address: `${s.host}:${s.port}`,
+        up: await s.answers(),
+        ...(pid !== undefined && alive(pid) ? { pid } : {}),
+      }
     }),
   )
 }
@@ -147,7 +163,13 @@ function startRedis(dir: string, port: number, say: Say): Promise<void> {
 }
 
 /** A daemonized redis-server on 127.0.0.1 with AOF on and no eviction; pid file and log in `dir`. */
-export async function startRedisServer(name: string, dir: string, port: number, args: readonly string[], say: Say): Promise<void> {
+export async function startRedisServer(
+  name: string,
+  dir: string,
+  port: number,
+  args: readonly string[],
+  say: Say,
+): Promise<void> {
   const bin = await ensureBinary('redis-server', ['redis-server'], say)
   mkdirSync(join(dir, 'log'), { recursive: true })
   say(`${name}: starting on 127.0.0.1:${port} (AOF on)`)
@@ -186,14 +208,27 @@ export async function redisAnswers(host: string, port: number): Promise<boolean>
 // --- ClickHouse ----------------------------------------------------------------------------------
 
 function startClickHouse(dir: string, httpPort: number, say: Say): Promise<void> {
-  const config = renderTemplate(join(DEPLOY, 'clickhouse', 'config.xml'), { DATA: dir, HTTP_PORT: httpPort, TCP_PORT: httpPort === 8123 ? 9000 : httpPort + 1 })
+  const config = renderTemplate(join(DEPLOY, 'clickhouse', 'config.xml'), {
+    DATA: dir,
+    HTTP_PORT: httpPort,
+    TCP_PORT: httpPort === 8123 ? 9000 : httpPort + 1,
+  })
   return startClickHouseServer('clickhouse', dir, httpPort, config, say)
 }
 
-/** clickhouse-server with the given config.xml (and the local users.xml) written into `dir`, its paths all under `dir`. */
-export async function startClickHouseServer(name: string, dir: string, httpPort: number, configXml: string, say: Say): Promise<void> {
+/**
+ * clickhouse-server with the given config.xml (and the local users.xml) written into `dir`, its paths all under `dir`.
+ */
+export async function startClickHouseServer(
+  name: string,
+  dir: string,
+  httpPort: number,
+  configXml: string,
+  say: Say,
+): Promise<void> {
   const bin = await ensureBinary('clickhouse-server', ['clickhouse-server', 'clickhouse-client'], say)
-  for (const sub of ['log', 'data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(join(dir, sub), { recursive: true })
+  for (const sub of ['log', 'data', 'tmp', 'user_files', 'format_schemas'])
+    mkdirSync(join(dir, sub), { recursive: true })
   writeFileSync(join(dir, 'config.xml'), configXml)
   writeFileSync(join(dir, 'users.xml'), readFileSync(join(DEPLOY, 'clickhouse', 'users.xml')))
   say(`${name}: starting on 127.0.0.1:${httpPort}`)
@@ -214,7 +249,11 @@ export async function clickhouseAnswers(url: string): Promise<boolean> {
 async function startKafka(dir: string, port: number, say: Say): Promise<void> {
   const libs = ensureKafkaLibs(say)
   mkdirSync(join(dir, 'log'), { recursive: true })
-  const properties = renderTemplate(join(DEPLOY, 'kafka', 'server.properties'), { DATA: dir, PORT: port, CONTROLLER_PORT: port + 1 })
+  const properties = renderTemplate(join(DEPLOY, 'kafka', 'server.properties'), {
+    DATA: dir,
+    PORT: port,
+    CONTROLLER_PORT: port + 1,
+  })
   writeFileSync(join(dir, 'server.properties'), properties)
   const java = kafkaJava(libs, dir)
   if (!kafkaFormatted(dir)) formatKafkaStorage(java, dir, newKafkaClusterId())
@@ -233,7 +272,10 @@ function readText(file: string): string | undefined {
 /** The Kafka jars (fetched once from Maven Central into ~/.cache/sluice); returns their folder. */
 export function ensureKafkaLibs(say: Say): string {
   for (const tool of ['java', 'mvn']) {
-    if (!which(tool)) throw new StackError(`${tool} is needed to run Kafka locally: install Java 17 and Maven (apt-get install -y openjdk-17-jre-headless maven)`)
+    if (!which(tool))
+      throw new StackError(
+        `${tool} is needed to run Kafka locally: install Java 17 and Maven (apt-get install -y openjdk-17-jre-headless maven)`,
+      )
   }
   const libs = join(homedir(), '.cache', 'sluice', `kafka-${KAFKA_VERSION}`, 'libs')
   // The marker holds the POM's hash: a changed POM (another jar added) fetches again.
@@ -241,10 +283,14 @@ export function ensureKafkaLibs(say: Say): string {
   const fetched = createHash('sha256').update(pom).digest('hex')
   if (readText(join(libs, '.complete')) !== fetched) {
     say(`kafka: fetching Apache Kafka ${KAFKA_VERSION} jars from Maven Central into ${libs}`)
-    const res = spawnSync('mvn', ['-q', '-B', '-f', join(DEPLOY, 'kafka', 'pom.xml'), 'dependency:copy-dependencies', `-DoutputDirectory=${libs}`], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const res = spawnSync(
+      'mvn',
+      ['-q', '-B', '-f', join(DEPLOY, 'kafka', 'pom.xml'), 'dependency:copy-dependencies', `-DoutputDirectory=${libs}`],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
     if (res.status !== 0) throw new StackError(`mvn could not fetch the Kafka jars:\n${res.stdout}${res.stderr}`)
     writeFileSync(join(libs, '.complete'), fetched)
   }
@@ -253,7 +299,12 @@ export function ensureKafkaLibs(say: Say): string {
 
 /** JVM arguments of every Kafka tool and server of a node whose files are in `dir` (logs in <dir>/log). */
 export function kafkaJava(libs: string, dir: string): string[] {
-  return ['-cp', `${libs}/*`, `-Dlog4j.configuration=file:${join(DEPLOY, 'kafka', 'log4j.properties')}`, `-Dkafka.logs.dir=${join(dir, 'log')}`]
+  return [
+    '-cp',
+    `${libs}/*`,
+    `-Dlog4j.configuration=file:${join(DEPLOY, 'kafka', 'log4j.properties')}`,
+    `-Dkafka.logs.dir=${join(dir, 'log')}`,
+  ]
 }
 
 /** A KRaft cluster id: 16 random bytes in URL-safe base64, as `kafka-storage random-uuid` prints. */
@@ -276,9 +327,15 @@ function kafkaMetaProperties(dir: string): string {
   return join(dir, 'data', 'meta.properties')
 }
 
-/** Formats the storage of <dir>/server.properties (log.dirs under <dir>/data) for `clusterId`, with the voters it lists. */
+/**
+ * Formats the storage of <dir>/server.properties (log.dirs under <dir>/data) for `clusterId`, with the voters it lists.
+ */
 export function formatKafkaStorage(java: readonly string[], dir: string, clusterId: string): void {
-  const res = spawnSync('java', [...java, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', join(dir, 'server.properties')], { encoding: 'utf8' })
+  const res = spawnSync(
+    'java',
+    [...java, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', join(dir, 'server.properties')],
+    { encoding: 'utf8' },
+  )
   if (res.status !== 0) throw new StackError(`kafka storage format failed:\n${res.stdout}${res.stderr}`)
 }
 
@@ -289,7 +346,13 @@ async function kafkaAnswers(host: string, port: number): Promise<boolean> {
 /** How many brokers the cluster reached through `brokers` reports (describeCluster), or undefined when none answers. */
 export async function kafkaBrokerCount(brokers: string[]): Promise<number | undefined> {
   const { Kafka, logLevel } = await import('kafkajs')
-  const admin = new Kafka({ brokers, logLevel: logLevel.NOTHING, connectionTimeout: 1000, requestTimeout: 2000, retry: { retries: 0 } }).admin()
+  const admin = new Kafka({
+    brokers,
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 1000,
+    requestTimeout: 2000,
+    retry: { retries: 0 },
+  }).admin()
   try {
     await admin.connect()
     return (await admin.describeCluster()).brokers.length
@@ -321,8 +384,10 @@ export async function ensureBinary(bin: string, packages: string[], say: Say): P
   const found = locate(bin)
   if (found) return found
   const install = `apt-get install -y ${packages.join(' ')}`
-  if (!which('apt-get')) throw new StackError(`${bin} is missing and there is no apt-get: install ${packages.join(', ')} yourself`)
-  if (process.getuid?.() !== 0) throw new StackError(`${bin} is missing: run \`sudo apt-get update && sudo ${install}\``)
+  if (!which('apt-get'))
+    throw new StackError(`${bin} is missing and there is no apt-get: install ${packages.join(', ')} yourself`)
+  if (process.getuid?.() !== 0)
+    throw new StackError(`${bin} is missing: run \`sudo apt-get update && sudo ${install}\``)
   say(`installing ${packages.join(', ')} (apt-get)`)
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
   if (!aptUpdated) {
@@ -403,7 +468,13 @@ export function renderTemplate(file: string, values: Readonly<Record<string, str
  * Sends `request` over TCP and resolves with what came back once `complete` says it is all there or
  * the peer closes; undefined when nothing came back within `timeoutMs`.
  */
-export function askTcp(host: string, port: number, request: string, complete: (data: string) => boolean, timeoutMs = 1000): Promise<string | undefined> {
+export function askTcp(
+  host: string,
+  port: number,
+  request: string,
+  complete: (data: string) => boolean,
+  timeoutMs = 1000,
+): Promise<string | undefined> {
   return new Promise((resolve) => {
     const socket = connect({ host, port })
     let data = ''

@@ -1,11 +1,10 @@
-// The pipeline on the local cluster stack (ClickHouse 2 shards x 2 replicas on ZooKeeper, three
-// Kafka brokers with topics replicated 3 times and min.insync.replicas 2, Redis Cluster of 3 masters
-// and 3 replicas for alerts and admin state): two edges, two processes of the events role and two of the alerts role, as
-// separate `sluice serve` processes, under a steady load of events, impressions and webhooks on both
-// edges. Each fault below is followed by the same check: every record of every request answered 202
-// is stored exactly once (count per request and distinct source positions; each webhook's alert
-// once in its integration's stream), a request answered otherwise is stored whole or not at all, and
-// the edges answered nothing but 202 or 503.
+// The pipeline on the local cluster stack (ClickHouse 2 shards x 2 replicas on ZooKeeper, three Kafka brokers with
+// topics replicated 3 times and min.insync.replicas 2, Redis Cluster of 3 masters and 3 replicas for alerts and admin
+// state): two edges, two processes of the events role and two of the alerts role, as separate `sluice serve` processes,
+// under a steady load of events, impressions and webhooks on both edges. Each fault below is followed by the same
+// check: every record of every request answered 202 is stored exactly once (count per request and distinct source
+// positions; each webhook's alert once in its integration's stream), a request answered otherwise is stored whole or
+// not at all, and the edges answered nothing but 202 or 503.
 import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -23,7 +22,14 @@ import { KAFKA_VERSION } from '../../src/stack/index.js'
 import { clusterNodes, startClusterNode } from '../../src/stack/cluster.js'
 import { exited, spawnSluice } from '../support/cli.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
-import { expectStoredExactlyOnce, steadyLoad, webhookLoad, type Load, type LoadKind, type LoadResult } from '../support/load.js'
+import {
+  expectStoredExactlyOnce,
+  steadyLoad,
+  webhookLoad,
+  type Load,
+  type LoadKind,
+  type LoadResult,
+} from '../support/load.js'
 
 const stackConfig = loadConfig({})
 const EDGE_PORTS = [19611, 19612] as const
@@ -60,7 +66,8 @@ function restart(proc: Proc): void {
   again.child.stdout?.on('data', (d: Buffer) => (proc.log = (proc.log + d.toString()).slice(-5_000_000)))
 }
 
-const nodePid = (name: string) => Number(readFileSync(clusterNodes(stackConfig).find((n) => n.name === name)!.pidFile, 'utf8').trim())
+const nodePid = (name: string) =>
+  Number(readFileSync(clusterNodes(stackConfig).find((n) => n.name === name)!.pidFile, 'utf8').trim())
 const signal = (name: string, sig: NodeJS.Signals) => process.kill(nodePid(name), sig)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -85,15 +92,28 @@ beforeAll(async () => {
   spoolRoot = mkdtempSync(join(tmpdir(), 'sluice-cluster-spool-'))
   // One process of the events role first: it makes the topics and the tables (ON CLUSTER).
   consumers.push(start(['serve', '--roles', 'events'], { ...t.env, SLUICE_LOG_LEVEL: 'info' }))
-  await waitFor('the tables on the cluster', async () => ((await t.count('events').catch(() => -1)) >= 0 ? true : undefined), 120_000)
+  await waitFor(
+    'the tables on the cluster',
+    async () => ((await t.count('events').catch(() => -1)) >= 0 ? true : undefined),
+    120_000,
+  )
   consumers.push(start(['serve', '--roles', 'events'], { ...t.env, SLUICE_LOG_LEVEL: 'info' }))
-  for (let i = 0; i < 2; i++) consumers.push(start(['serve', '--roles', 'alerts'], { ...t.env, SLUICE_LOG_LEVEL: 'info' }))
+  for (let i = 0; i < 2; i++)
+    consumers.push(start(['serve', '--roles', 'alerts'], { ...t.env, SLUICE_LOG_LEVEL: 'info' }))
   const admin = await t.start(['admin'])
   const demo = await t.bootstrap()
   const created = await fetch(`${admin.url}/api/v1/integrations`, {
     method: 'POST',
     headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Cluster test', mapping: { severity: '{{webhook.level}}', description: 'alert {{webhook.n}}', source: 'cluster-test', defaults: { severity: 'warning' } } }),
+    body: JSON.stringify({
+      name: 'Cluster test',
+      mapping: {
+        severity: '{{webhook.level}}',
+        description: 'alert {{webhook.n}}',
+        source: 'cluster-test',
+        defaults: { severity: 'warning' },
+      },
+    }),
   })
   expect(created.status).toBe(201)
   const integration = (await created.json()) as { id: string; webhookUrl: string }
@@ -102,11 +122,22 @@ beforeAll(async () => {
   webhookPath = new URL(integration.webhookUrl).pathname
   // Each process of the events role joins two groups (events, impressions), of the alerts role one.
   const joins = (c: Proc) => (c.log.match(/joined the consumer group/g) ?? []).length
-  await waitFor('every consumer in its groups', async () => (consumers.every((c, i) => joins(c) >= (i < 2 ? 2 : 1)) ? true : undefined), 90_000).catch((err: Error) => {
+  await waitFor(
+    'every consumer in its groups',
+    async () => (consumers.every((c, i) => joins(c) >= (i < 2 ? 2 : 1)) ? true : undefined),
+    90_000,
+  ).catch((err: Error) => {
     throw new Error(`${err.message} (logs: ${consumers.map((c) => c.log.slice(-3000)).join('\n---\n')})`)
   })
   for (const port of EDGE_PORTS) {
-    edges.push(start(['serve', '--roles', 'edge'], { ...t.env, SLUICE_PORT: String(port), SLUICE_SPOOL_DIR: join(spoolRoot, String(port)), SLUICE_LOG_LEVEL: 'info' }))
+    edges.push(
+      start(['serve', '--roles', 'edge'], {
+        ...t.env,
+        SLUICE_PORT: String(port),
+        SLUICE_SPOOL_DIR: join(spoolRoot, String(port)),
+        SLUICE_LOG_LEVEL: 'info',
+      }),
+    )
   }
   for (const [i, port] of EDGE_PORTS.entries())
     await waitFor(`edge on ${port} ready`, () => edgeReady(port), 60_000).catch((err: Error) => {
@@ -125,11 +156,17 @@ function loads(run: string) {
   const running: Load[] = []
   const hooks = EDGE_PORTS.map((port) => webhookLoad(`http://127.0.0.1:${port}${webhookPath}`, 50))
   for (const port of EDGE_PORTS) {
-    for (const kind of ['events', 'impressions'] as LoadKind[]) running.push(steadyLoad(`http://127.0.0.1:${port}`, key, { workers: 2, perRequest: 100, pauseMs: 100, kind, run }))
+    for (const kind of ['events', 'impressions'] as LoadKind[])
+      running.push(
+        steadyLoad(`http://127.0.0.1:${port}`, key, { workers: 2, perRequest: 100, pauseMs: 100, kind, run }),
+      )
   }
   return {
     stop: async () => {
-      const [records, webhooks] = await Promise.all([Promise.all(running.map((l) => l.stop())), Promise.all(hooks.map((h) => h.stop()))])
+      const [records, webhooks] = await Promise.all([
+        Promise.all(running.map((l) => l.stop())),
+        Promise.all(hooks.map((h) => h.stop())),
+      ])
       const statuses = new Map<number, number>()
       for (const h of webhooks) for (const [s, c] of h.statuses) statuses.set(s, (statuses.get(s) ?? 0) + c)
       return { records, webhooks: { accepted: webhooks.flatMap((h) => h.accepted), statuses } }
@@ -141,9 +178,15 @@ function loads(run: string) {
  * Waits for the alert of every accepted webhook, then checks that no request id is twice among the
  * integration's stream entries written since the run started (stream ids are times), and says so.
  */
-async function alertsStoredOnce(name: string, since: number, accepted: readonly string[], statuses: Map<number, number>): Promise<void> {
+async function alertsStoredOnce(
+  name: string,
+  since: number,
+  accepted: readonly string[],
+  statuses: Map<number, number>,
+): Promise<void> {
   const stream = alertStreamKeys(t.config.redis.keyPrefix, true, accountId).integration(integrationId)
-  const requestIds = async () => (await t.redis.xrange(stream, `${since}-0`, '+')).map(([, f]) => f[f.indexOf('requestId') + 1]!)
+  const requestIds = async () =>
+    (await t.redis.xrange(stream, `${since}-0`, '+')).map(([, f]) => f[f.indexOf('requestId') + 1]!)
   await waitFor(
     `${accepted.length} accepted alerts stored`,
     async () => {
@@ -155,7 +198,9 @@ async function alertsStoredOnce(name: string, since: number, accepted: readonly 
   await sleep(2000)
   const stored = await requestIds()
   const twice = stored.length - new Set(stored).size
-  console.log(`${name}: ${accepted.length} accepted webhooks, ${stored.length} alerts written since the run began, ${twice} twice; answers ${JSON.stringify(Object.fromEntries(statuses))}`)
+  console.log(
+    `${name}: ${accepted.length} accepted webhooks, ${stored.length} alerts written since the run began, ${twice} twice; answers ${JSON.stringify(Object.fromEntries(statuses))}`,
+  )
   expect(twice, 'alerts stored twice').toBe(0)
 }
 
@@ -163,7 +208,13 @@ function merged(results: LoadResult[], kind: LoadKind): LoadResult {
   const mine = results.filter((r) => r.table === kind)
   const statuses = new Map<number, number>()
   for (const r of mine) for (const [s, n] of r.statuses) statuses.set(s, (statuses.get(s) ?? 0) + n)
-  return { accepted: new Map(mine.flatMap((r) => [...r.accepted])), statuses, perRequest: mine[0]!.perRequest, table: kind, run: mine[0]!.run }
+  return {
+    accepted: new Map(mine.flatMap((r) => [...r.accepted])),
+    statuses,
+    perRequest: mine[0]!.perRequest,
+    table: kind,
+    run: mine[0]!.run,
+  }
 }
 
 /**
@@ -171,7 +222,11 @@ function merged(results: LoadResult[], kind: LoadKind): LoadResult {
  * is a run of its own (its records' keys name it): it checks its own rows only, so a failure names
  * the test that broke and no later test inherits it.
  */
-async function underLoad(name: string, fault: () => Promise<void>, allowed: readonly number[] = [202, 503]): Promise<void> {
+async function underLoad(
+  name: string,
+  fault: () => Promise<void>,
+  allowed: readonly number[] = [202, 503],
+): Promise<void> {
   const run = `run${randomBytes(4).toString('hex')}`
   const since = Date.now()
   const load = loads(run)
@@ -187,11 +242,13 @@ async function underLoad(name: string, fault: () => Promise<void>, allowed: read
         `${name} (${run}): ${found.stored} ${kind} stored for ${result.accepted.size} accepted requests of ${found.total}; ${found.duplicates} stored twice; answers ${JSON.stringify(Object.fromEntries(result.statuses))}; ${found.unacknowledgedStored} unacknowledged stored whole`,
       ),
     )
-    for (const status of result.statuses.keys()) expect(allowed, `${kind}: an edge answered ${status}`).toContain(status)
+    for (const status of result.statuses.keys())
+      expect(allowed, `${kind}: an edge answered ${status}`).toContain(status)
     expect(result.statuses.get(202) ?? 0).toBeGreaterThan(0)
   }
   await alertsStoredOnce(name, since, webhooks.accepted, webhooks.statuses)
-  for (const status of webhooks.statuses.keys()) expect(allowed, `webhooks: an edge answered ${status}`).toContain(status)
+  for (const status of webhooks.statuses.keys())
+    expect(allowed, `webhooks: an edge answered ${status}`).toContain(status)
   expect(webhooks.accepted.length).toBeGreaterThan(0)
 }
 
@@ -244,16 +301,23 @@ it("the Redis master of the account's alerts killed with kill -9: its replica ta
     const killedAt = Date.now()
     signal(master, 'SIGKILL')
     // Alerts are written again once the cluster has promoted the replica (cluster-node-timeout 2 s, then an election).
-    await waitFor('alerts written again after the failover', async () => ((await xlen().catch(() => -1)) > before + 20 ? true : undefined), 60_000)
+    await waitFor(
+      'alerts written again after the failover',
+      async () => ((await xlen().catch(() => -1)) > before + 20 ? true : undefined),
+      60_000,
+    )
     resumedMs = Date.now() - killedAt
     const promoted = await redisMasterOf(streams.all)
-    console.log(`redis failover: ${master} killed, ${promoted} master of the account's slot; alerts written again ${resumedMs} ms after the kill`)
+    console.log(
+      `redis failover: ${master} killed, ${promoted} master of the account's slot; alerts written again ${resumedMs} ms after the kill`,
+    )
     expect(promoted).not.toBe(master)
     await sleep(5000)
     // Back as a replica of the promoted node (its nodes.conf says which cluster it is in).
     await startClusterNode(stackConfig, master)
   })
-  // The documented bound (README, Running on clusters): the node timeout, an election and the client's slot refresh, well under 15 s here.
+  // The documented bound (README, Running on clusters): the node timeout, an election and the client's slot refresh,
+  // well under 15 s here.
   expect(resumedMs).toBeLessThan(15_000)
 }, 600_000)
 
@@ -302,9 +366,12 @@ it("the replica of the account's Redis master paused: no alert offset is committ
 it('the Redis users work on every node of the cluster: the reader reads alert streams of accounts on every master and nothing else', async () => {
   // The stack's users are made for the stack's key prefix (sluice:), not the tests' own prefix.
   const prefix = stackConfig.redis.keyPrefix
-  const passwords = JSON.parse(readFileSync(join(stackConfig.dataDir, 'cluster', 'redis-users.json'), 'utf8')) as Record<string, string>
+  const passwords = JSON.parse(
+    readFileSync(join(stackConfig.dataDir, 'cluster', 'redis-users.json'), 'utf8'),
+  ) as Record<string, string>
   const nodes = t.env['REDIS_CLUSTER_NODES']!.split(',')
-  const as = (user: string) => createRedisClient({ url: `redis://${user}:${passwords[user]}@127.0.0.1`, clusterNodes: nodes, keyPrefix: prefix })
+  const as = (user: string) =>
+    createRedisClient({ url: `redis://${user}:${passwords[user]}@127.0.0.1`, clusterNodes: nodes, keyPrefix: prefix })
   const service = as(SERVICE_USER)
   const reader = as(ALERTS_READER_USER)
   // Accounts whose keys land on each of the three masters.
@@ -338,7 +405,16 @@ it('a Kafka broker killed with kill -9 and restarted, then the partition leaders
     const libs = join(homedir(), '.cache', 'sluice', `kafka-${KAFKA_VERSION}`, 'libs')
     const elect = spawnSync(
       'java',
-      ['-cp', `${libs}/*`, 'org.apache.kafka.tools.LeaderElectionCommand', '--bootstrap-server', t.env['KAFKA_BROKERS']!.split(',')[0]!, '--election-type', 'preferred', '--all-topic-partitions'],
+      [
+        '-cp',
+        `${libs}/*`,
+        'org.apache.kafka.tools.LeaderElectionCommand',
+        '--bootstrap-server',
+        t.env['KAFKA_BROKERS']!.split(',')[0]!,
+        '--election-type',
+        'preferred',
+        '--all-topic-partitions',
+      ],
       {
         encoding: 'utf8',
       },
@@ -369,8 +445,18 @@ it('one of two edges and one of two consumers of each role killed with kill -9 (
 it('fewer in-sync replicas than min.insync.replicas: the edge spools (never a 202 for what Kafka did not take), and all is stored once when the broker is back', async () => {
   // Topics of their own with 2 replicas (min.insync.replicas 2), so one broker away leaves some
   // partitions with a single in-sync replica: their leader refuses writes (NOT_ENOUGH_REPLICAS).
-  const env = { KAFKA_TOPIC_PREFIX: `${t.env['KAFKA_TOPIC_PREFIX']}rf2.`, KAFKA_GROUP_PREFIX: `${t.env['KAFKA_GROUP_PREFIX']}rf2.`, KAFKA_REPLICATION_FACTOR: '2', SLUICE_LOG_LEVEL: 'info' }
-  const edge = start(['serve', '--roles', 'edge,events'], { ...t.env, ...env, SLUICE_PORT: '19613', SLUICE_SPOOL_DIR: join(spoolRoot, '19613') })
+  const env = {
+    KAFKA_TOPIC_PREFIX: `${t.env['KAFKA_TOPIC_PREFIX']}rf2.`,
+    KAFKA_GROUP_PREFIX: `${t.env['KAFKA_GROUP_PREFIX']}rf2.`,
+    KAFKA_REPLICATION_FACTOR: '2',
+    SLUICE_LOG_LEVEL: 'info',
+  }
+  const edge = start(['serve', '--roles', 'edge,events'], {
+    ...t.env,
+    ...env,
+    SLUICE_PORT: '19613',
+    SLUICE_SPOOL_DIR: join(spoolRoot, '19613'),
+  })
   try {
     await waitFor('the edge on 2-replica topics ready', () => edgeReady(19613), 90_000)
     const run = `run${randomBytes(4).toString('hex')}`

@@ -20,7 +20,12 @@ let demo: DemoAccount
 let admin: Admin
 
 beforeAll(async () => {
-  t = await createTestEnv({ SLUICE_INTEGRATION_REFRESH_MS: '200', SLUICE_ALERT_AUTO_RESOLVE_INTERVAL_MS: '300', SLUICE_WEBHOOK_BURST: '1000', SLUICE_WEBHOOK_RATE_PER_SECOND: '1000' })
+  t = await createTestEnv({
+    SLUICE_INTEGRATION_REFRESH_MS: '200',
+    SLUICE_ALERT_AUTO_RESOLVE_INTERVAL_MS: '300',
+    SLUICE_WEBHOOK_BURST: '1000',
+    SLUICE_WEBHOOK_RATE_PER_SECOND: '1000',
+  })
   demo = await t.bootstrap()
   service = await t.start(['edge', 'admin', 'alerts'])
   admin = new Kafka({ brokers: [...t.config.kafka.brokers], logLevel: logLevel.NOTHING }).admin()
@@ -32,7 +37,12 @@ afterAll(async () => {
 })
 
 type Json = Record<string, unknown>
-async function call(method: string, path: string, body?: unknown, key = demo.adminApiKey): Promise<{ status: number; body: Json }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  key = demo.adminApiKey,
+): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${service.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -50,15 +60,23 @@ async function create(body: Json, key = demo.adminApiKey): Promise<{ id: string;
 
 /** Posts a payload and waits until the alerts consumer has applied every message of the topic so far. */
 async function send(path: string, payload: unknown): Promise<void> {
-  const res = await fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) })
+  const res = await fetch(`${service.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  })
   expect(res.status).toBe(202)
   await caughtUp()
 }
 
 /** An account's alert keys (the suite also runs on a Redis Cluster, where they are per account). */
-const keysOf = (accountId = demo.accountId) => alertStreamKeys(t.config.redis.keyPrefix, isCluster(t.config.redis), accountId)
+const keysOf = (accountId = demo.accountId) =>
+  alertStreamKeys(t.config.redis.keyPrefix, isCluster(t.config.redis), accountId)
 
-/** Every message of the alerts topic is recorded in the sink's offsets hash (written in the same script as the alerts; one per account on a cluster). */
+/**
+ * Every message of the alerts topic is recorded in the sink's offsets hash (written in the same script as the alerts;
+ * one per account on a cluster).
+ */
 async function caughtUp(): Promise<void> {
   const topic = service.container.topics.alerts
   await waitFor('the alerts consumer to catch up', async () => {
@@ -66,9 +84,12 @@ async function caughtUp(): Promise<void> {
     const accounts = ['', ...(await t.store.listAccounts()).map((a) => a.id)]
     const done = new Map<string, number>()
     for (const account of accounts) {
-      for (const [field, offset] of Object.entries(await t.redis.hgetall(keysOf(account).offsets))) done.set(field, Math.max(done.get(field) ?? -1, Number(offset)))
+      for (const [field, offset] of Object.entries(await t.redis.hgetall(keysOf(account).offsets)))
+        done.set(field, Math.max(done.get(field) ?? -1, Number(offset)))
     }
-    return ends.every((p) => Number(p.high) === 0 || (done.get(`${topic}:${p.partition}`) ?? -1) >= Number(p.high) - 1) ? true : undefined
+    return ends.every((p) => Number(p.high) === 0 || (done.get(`${topic}:${p.partition}`) ?? -1) >= Number(p.high) - 1)
+      ? true
+      : undefined
   })
 }
 
@@ -151,7 +172,8 @@ describe('Alertmanager groups: one alert per fingerprint, repeats counted, resol
     ])
     // Repeats are kept out of the streams by default: one triggered and one resolved entry per alert.
     const events = await entries(integration.id)
-    for (const key of ['fa', 'fb', 'fc']) expect(events.filter((e) => e[1] === key).map((e) => e[0])).toEqual(['triggered', 'resolved'])
+    for (const key of ['fa', 'fb', 'fc'])
+      expect(events.filter((e) => e[1] === key).map((e) => e[0])).toEqual(['triggered', 'resolved'])
   })
 
   it('opens a new alert when a resolved key fires again, and ignores (counts) a resolve of nothing open', async () => {
@@ -176,7 +198,14 @@ describe('Alertmanager groups: one alert per fingerprint, repeats counted, resol
   it('acknowledges and resolves by API, with who and when, and an entry in the streams; a repeat keeps the acknowledgement', async () => {
     const [fa] = (await list('open', mine())).filter((a) => a['dedupKey'] === 'fa')
     const ack = await call('POST', `/api/v1/alerts/${String(fa!['id'])}/acknowledge`)
-    expect(ack).toMatchObject({ status: 200, body: { status: 'acknowledged', acknowledgedBy: expect.stringMatching(/^key:/), acknowledgedAt: expect.any(String) } })
+    expect(ack).toMatchObject({
+      status: 200,
+      body: {
+        status: 'acknowledged',
+        acknowledgedBy: expect.stringMatching(/^key:/),
+        acknowledgedAt: expect.any(String),
+      },
+    })
     await send(integration.path, group([['fa', 'firing']]))
     const shown = await call('GET', `/api/v1/alerts/${String(fa!['id'])}`)
     expect(shown.body).toMatchObject({ status: 'acknowledged', count: 3 })
@@ -184,24 +213,51 @@ describe('Alertmanager groups: one alert per fingerprint, repeats counted, resol
     expect(await list('acknowledged', mine())).toHaveLength(1)
 
     const resolved = await call('POST', `/api/v1/alerts/${String(fa!['id'])}/resolve`)
-    expect(resolved).toMatchObject({ status: 200, body: { status: 'resolved', resolvedBy: expect.stringMatching(/^key:/) } })
-    expect(await call('POST', `/api/v1/alerts/${String(fa!['id'])}/resolve`)).toMatchObject({ status: 200, body: { status: 'resolved' } })
-    expect(await call('POST', `/api/v1/alerts/${String(fa!['id'])}/acknowledge`)).toMatchObject({ status: 409, body: { code: 'CONFLICT' } })
+    expect(resolved).toMatchObject({
+      status: 200,
+      body: { status: 'resolved', resolvedBy: expect.stringMatching(/^key:/) },
+    })
+    expect(await call('POST', `/api/v1/alerts/${String(fa!['id'])}/resolve`)).toMatchObject({
+      status: 200,
+      body: { status: 'resolved' },
+    })
+    expect(await call('POST', `/api/v1/alerts/${String(fa!['id'])}/acknowledge`)).toMatchObject({
+      status: 409,
+      body: { code: 'CONFLICT' },
+    })
     expect((await call('POST', '/api/v1/alerts/al_999999999/acknowledge')).status).toBe(404)
     const events = (await entries(integration.id)).filter((e) => e[1] === 'fa').map((e) => e[0])
     expect(events.slice(-2)).toEqual(['acknowledged', 'resolved'])
   })
 
   it('lets a read-only admin key list and read, and refuses it acknowledging', async () => {
-    const { key } = await t.store.createApiKey({ kind: 'admin', accountId: demo.accountId, name: 'viewer', role: 'segment-viewer' })
-    await waitFor('the new key', async () => ((await call('GET', '/api/v1/alerts', undefined, key)).status === 200 ? true : undefined), 10_000)
+    const { key } = await t.store.createApiKey({
+      kind: 'admin',
+      accountId: demo.accountId,
+      name: 'viewer',
+      role: 'segment-viewer',
+    })
+    await waitFor(
+      'the new key',
+      async () => ((await call('GET', '/api/v1/alerts', undefined, key)).status === 200 ? true : undefined),
+      10_000,
+    )
     const [one] = await list('all', mine(), 1, key)
     expect((await call('POST', `/api/v1/alerts/${String(one!['id'])}/resolve`, undefined, key)).status).toBe(403)
     expect((await call('GET', '/api/v1/alerts')).status).toBe(200)
     expect((await call('GET', '/api/v1/alerts', undefined, 'sdk_srv_nope')).status).toBe(401)
     // Alerts are the account's: a key restricted to a workspace reads none of them.
-    const { key: restricted } = await t.store.createApiKey({ kind: 'admin', accountId: demo.accountId, name: 'one workspace', workspaceIds: [demo.workspaceId] })
-    await waitFor('the restricted key', async () => ((await call('GET', '/api/v1/alerts', undefined, restricted)).status === 403 ? true : undefined), 10_000)
+    const { key: restricted } = await t.store.createApiKey({
+      kind: 'admin',
+      accountId: demo.accountId,
+      name: 'one workspace',
+      workspaceIds: [demo.workspaceId],
+    })
+    await waitFor(
+      'the restricted key',
+      async () => ((await call('GET', '/api/v1/alerts', undefined, restricted)).status === 403 ? true : undefined),
+      10_000,
+    )
   })
 })
 
@@ -212,7 +268,13 @@ describe('each template: dedup key and status as the products document them', ()
     await send(pd.path, body)
     await send(pd.path, { routing_key: body['routing_key'], event_action: 'acknowledge', dedup_key: body['dedup_key'] })
     let [alert] = await list('all', `&integrationId=${pd.id}`)
-    expect(alert).toMatchObject({ dedupKey: 'checkout-5xx-eu-west-1', status: 'acknowledged', acknowledgedBy: 'source', count: 2, severity: 'critical' })
+    expect(alert).toMatchObject({
+      dedupKey: 'checkout-5xx-eu-west-1',
+      status: 'acknowledged',
+      acknowledgedBy: 'source',
+      count: 2,
+      severity: 'critical',
+    })
     await send(pd.path, { routing_key: body['routing_key'], event_action: 'resolve', dedup_key: body['dedup_key'] })
     ;[alert] = await list('all', `&integrationId=${pd.id}`)
     expect(alert).toMatchObject({ status: 'resolved', count: 3 })
@@ -225,7 +287,13 @@ describe('each template: dedup key and status as the products document them', ()
     await send(og.path, ALERT_TEMPLATES.opsgenie.example)
     await send(og.path, { alias: 'db-2-replication-lag', action: 'close', note: 'lag back to 0' })
     const [alert] = await list('all', `&integrationId=${og.id}`)
-    expect(alert).toMatchObject({ dedupKey: 'db-2-replication-lag', status: 'resolved', count: 3, severity: 'high', team: 'dba' })
+    expect(alert).toMatchObject({
+      dedupKey: 'db-2-replication-lag',
+      status: 'resolved',
+      count: 3,
+      severity: 'high',
+      team: 'dba',
+    })
   })
 
   it("Opsgenie's own API calls on the address: create, then acknowledge and close by alias (body empty or not)", async () => {
@@ -240,13 +308,19 @@ describe('each template: dedup key and status as the products document them', ()
     await caughtUp()
     expect((await api('/db-3-lag/acknowledge?identifierType=alias', { user: 'ops', note: 'looking' })).status).toBe(202)
     await caughtUp()
-    expect(await list('open', `&integrationId=${og.id}`)).toMatchObject([{ dedupKey: 'db-3-lag', status: 'acknowledged', count: 2 }])
+    expect(await list('open', `&integrationId=${og.id}`)).toMatchObject([
+      { dedupKey: 'db-3-lag', status: 'acknowledged', count: 2 },
+    ])
     expect((await api('/db-3-lag/close?identifierType=alias')).status).toBe(202)
     await caughtUp()
-    expect(await list('all', `&integrationId=${og.id}`)).toMatchObject([{ dedupKey: 'db-3-lag', status: 'resolved', count: 3, severity: 'high' }])
+    expect(await list('all', `&integrationId=${og.id}`)).toMatchObject([
+      { dedupKey: 'db-3-lag', status: 'resolved', count: 3, severity: 'high' },
+    ])
     expect((await api('/db-3-lag/delete')).status).toBe(400)
     expect((await api('/db-3-lag/close', [1, 2])).status).toBe(400)
-    expect((await fetch(`${service.url}/api/v1/webhook/${'x'.repeat(43)}/v2/alerts/a/close`, { method: 'POST' })).status).toBe(404)
+    expect(
+      (await fetch(`${service.url}/api/v1/webhook/${'x'.repeat(43)}/v2/alerts/a/close`, { method: 'POST' })).status,
+    ).toBe(404)
   })
 
   it('Grafana and Datadog: resolved and Recovered end their alert', async () => {
@@ -254,21 +328,26 @@ describe('each template: dedup key and status as the products document them', ()
     const g = ALERT_TEMPLATES.grafana.example as { alerts: Json[] } & Json
     await send(grafana.path, g)
     await send(grafana.path, { ...g, status: 'resolved', alerts: [{ ...g.alerts[0], status: 'resolved' }] })
-    expect(await list('all', `&integrationId=${grafana.id}`)).toMatchObject([{ dedupKey: '57c6d9296de2ad39', status: 'resolved', count: 2 }])
+    expect(await list('all', `&integrationId=${grafana.id}`)).toMatchObject([
+      { dedupKey: '57c6d9296de2ad39', status: 'resolved', count: 2 },
+    ])
 
     const datadog = await create({ name: 'datadog', template: 'datadog' })
     const d = ALERT_TEMPLATES.datadog.example as Json
     await send(datadog.path, d)
     await send(datadog.path, { ...d, transition: 'Re-Triggered' })
     await send(datadog.path, { ...d, transition: 'Recovered', alert_type: 'success' })
-    expect(await list('all', `&integrationId=${datadog.id}`)).toMatchObject([{ dedupKey: String(d['aggregate']), status: 'resolved', count: 3 }])
+    expect(await list('all', `&integrationId=${datadog.id}`)).toMatchObject([
+      { dedupKey: String(d['aggregate']), status: 'resolved', count: 3 },
+    ])
   })
 })
 
 describe('settings of an integration', () => {
   it('writes repeats to the streams when emitRepeats is on, with their count', async () => {
     const integration = await create({ name: 'noisy', template: 'generic', emitRepeats: true })
-    for (let n = 0; n < 3; n++) await send(integration.path, { ...(ALERT_TEMPLATES.generic.example as Json), id: 'disk-1', status: 'firing' })
+    for (let n = 0; n < 3; n++)
+      await send(integration.path, { ...(ALERT_TEMPLATES.generic.example as Json), id: 'disk-1', status: 'firing' })
     expect(await entries(integration.id)).toEqual([
       ['triggered', 'disk-1', '1'],
       ['repeated', 'disk-1', '2'],
@@ -286,15 +365,26 @@ describe('settings of an integration', () => {
     const resolved = await waitFor(
       'auto-resolve',
       async () => {
-        const [a] = (await list('resolved', `&integrationId=${integration.id}`)).filter((x) => x['dedupKey'] === 'quiet-1')
+        const [a] = (await list('resolved', `&integrationId=${integration.id}`)).filter(
+          (x) => x['dedupKey'] === 'quiet-1',
+        )
         return a
       },
       20_000,
     )
     expect(resolved).toMatchObject({ resolvedBy: 'auto-resolve', count: 1 })
-    expect(Date.parse(String(resolved['resolvedAt'])) - Date.parse(String(resolved['lastSeenAt']))).toBeGreaterThanOrEqual(10_000)
-    expect(await list('open', `&integrationId=${integration.id}`)).toMatchObject([{ dedupKey: 'quiet-2', status: 'acknowledged' }])
-    expect((await entries(integration.id)).map((e) => e[0])).toEqual(['triggered', 'triggered', 'acknowledged', 'resolved'])
+    expect(
+      Date.parse(String(resolved['resolvedAt'])) - Date.parse(String(resolved['lastSeenAt'])),
+    ).toBeGreaterThanOrEqual(10_000)
+    expect(await list('open', `&integrationId=${integration.id}`)).toMatchObject([
+      { dedupKey: 'quiet-2', status: 'acknowledged' },
+    ])
+    expect((await entries(integration.id)).map((e) => e[0])).toEqual([
+      'triggered',
+      'triggered',
+      'acknowledged',
+      'resolved',
+    ])
     // Processes that run the job at once resolve each alert once.
     await send(integration.path, { ...example, id: 'quiet-3' })
     const due = Date.now() + 60_000
@@ -323,7 +413,9 @@ describe('settings of an integration', () => {
     expect(await list('open', `&integrationId=${integration.id}`)).toMatchObject([{ dedupKey: 'still-open' }])
     // The key fires again: a new alert (the pointer to the pruned one is gone).
     await send(integration.path, { ...example, id: 'old-1' })
-    expect((await list('open', `&integrationId=${integration.id}`)).map((a) => [a['dedupKey'], a['count']]).sort()).toEqual([
+    expect(
+      (await list('open', `&integrationId=${integration.id}`)).map((a) => [a['dedupKey'], a['count']]).sort(),
+    ).toEqual([
       ['old-1', 1],
       ['still-open', 1],
     ])
@@ -337,14 +429,24 @@ describe('settings of an integration', () => {
     const { encodeAlertMessage } = await import('../../src/broker/messages/alerts.js')
     const { REPLAY_HEADER } = await import('../../src/broker/ports.js')
     const receivedAtMs = Date.now()
-    const message = encodeAlertMessage(JSON.stringify({ ...example, id: 'rep-1' }), { integrationId: integration.id, accountId: demo.accountId, receivedAtMs, requestId: 'req-replayed-1' }, 1 << 20)!
+    const message = encodeAlertMessage(
+      JSON.stringify({ ...example, id: 'rep-1' }),
+      { integrationId: integration.id, accountId: demo.accountId, receivedAtMs, requestId: 'req-replayed-1' },
+      1 << 20,
+    )!
     const producer = new Kafka({ brokers: [...t.config.kafka.brokers], logLevel: logLevel.NOTHING }).producer()
     await producer.connect()
     try {
       for (const replay of [false, true, true]) {
         await producer.send({
           topic: service.container.topics.alerts,
-          messages: [{ key: 'req-replayed-1', value: message.value, headers: { ...message.headers, ...(replay ? { [REPLAY_HEADER]: '1' } : {}) } }],
+          messages: [
+            {
+              key: 'req-replayed-1',
+              value: message.value,
+              headers: { ...message.headers, ...(replay ? { [REPLAY_HEADER]: '1' } : {}) },
+            },
+          ],
         })
       }
     } finally {
@@ -355,7 +457,12 @@ describe('settings of an integration', () => {
   })
 
   it('refuses bad lifecycle settings, naming the field', async () => {
-    const res = await call('POST', '/api/v1/integrations', { name: 'bad', template: 'generic', emitRepeats: 'yes', autoResolveAfterSeconds: 5 })
+    const res = await call('POST', '/api/v1/integrations', {
+      name: 'bad',
+      template: 'generic',
+      emitRepeats: 'yes',
+      autoResolveAfterSeconds: 5,
+    })
     expect(res.status).toBe(400)
     expect(JSON.stringify(res.body)).toMatch(/emitRepeats/)
     expect(JSON.stringify(res.body)).toMatch(/autoResolveAfterSeconds/)
@@ -365,7 +472,12 @@ describe('settings of an integration', () => {
 describe('lists and isolation', () => {
   it('filters open alerts by severity, team and integration, and pages through all of them once', async () => {
     const integration = await create({ name: 'many', template: 'alertmanager' })
-    const alerts: [string, 'firing', string, string][] = Array.from({ length: 45 }, (_, i) => [`m${i}`, 'firing', i % 3 === 0 ? 'warning' : 'critical', i % 5 === 0 ? 'dba' : 'payments'])
+    const alerts: [string, 'firing', string, string][] = Array.from({ length: 45 }, (_, i) => [
+      `m${i}`,
+      'firing',
+      i % 3 === 0 ? 'warning' : 'critical',
+      i % 5 === 0 ? 'dba' : 'payments',
+    ])
     await send(integration.path, group(alerts))
     const q = `&integrationId=${integration.id}`
     expect(await list('open', `${q}&severity=warning`)).toHaveLength(15)
@@ -389,7 +501,11 @@ describe('lists and isolation', () => {
     const two = await create({ name: 'two', template: 'generic' })
     const other = await t.store.createAccount('other account')
     const { key: otherKey } = await t.store.createApiKey({ kind: 'admin', accountId: other.id, name: 'other admin' })
-    await waitFor('the other key', async () => ((await call('GET', '/api/v1/alerts', undefined, otherKey)).status === 200 ? true : undefined), 10_000)
+    await waitFor(
+      'the other key',
+      async () => ((await call('GET', '/api/v1/alerts', undefined, otherKey)).status === 200 ? true : undefined),
+      10_000,
+    )
     const three = await create({ name: 'three', template: 'generic' }, otherKey)
     const example = ALERT_TEMPLATES.generic.example as Json
     for (const i of [one, two, three]) await send(i.path, { ...example, id: 'shared-key' })
@@ -408,7 +524,13 @@ describe('lists and isolation', () => {
   it('takes hostile keys and statuses: huge, empty, non-strings, prototype names, each one alert of its own integration', async () => {
     const integration = await create({
       name: 'hostile',
-      mapping: { severity: 'warning', description: 'd {{webhook.n}}', source: 's', dedupKey: '{{webhook.key}}', status: '{{webhook.state}}' },
+      mapping: {
+        severity: 'warning',
+        description: 'd {{webhook.n}}',
+        source: 's',
+        dedupKey: '{{webhook.key}}',
+        status: '{{webhook.state}}',
+      },
     })
     const huge = 'K'.repeat(60_000)
     for (const [key, state] of [
@@ -443,8 +565,13 @@ describe('sluice alerts', () => {
     expect(alert).toMatchObject({ dedupKey: 'cli-1', status: 'firing' })
     const id = String(alert!['id'])
     const acked = await runSluice(['alerts', 'ack', id, ...account], t.env)
-    expect(JSON.parse(acked.stdout)).toMatchObject({ status: 'acknowledged', acknowledgedBy: expect.stringMatching(/^cli:/) })
-    expect(JSON.parse((await runSluice(['alerts', 'resolve', id, ...account], t.env)).stdout)).toMatchObject({ status: 'resolved' })
+    expect(JSON.parse(acked.stdout)).toMatchObject({
+      status: 'acknowledged',
+      acknowledgedBy: expect.stringMatching(/^cli:/),
+    })
+    expect(JSON.parse((await runSluice(['alerts', 'resolve', id, ...account], t.env)).stdout)).toMatchObject({
+      status: 'resolved',
+    })
     const again = await runSluice(['alerts', 'ack', id, ...account], t.env)
     expect([again.code, again.stderr]).toEqual([2, expect.stringMatching(/is resolved/)])
     const shown = await runSluice(['alerts', 'show', id, '--account', demo.accountId], t.env)
@@ -459,7 +586,14 @@ describe('recent payloads', () => {
     version: '4',
     status: 'firing',
     commonLabels: { alertname: `Probe${i}`, team: 'payments' },
-    alerts: [{ status: 'firing', labels: { alertname: `Probe${i}`, severity: 'critical', team: 'payments' }, annotations: { summary: `probe ${i}` }, startsAt: new Date().toISOString() }],
+    alerts: [
+      {
+        status: 'firing',
+        labels: { alertname: `Probe${i}`, severity: 'critical', team: 'payments' },
+        annotations: { summary: `probe ${i}` },
+        startsAt: new Date().toISOString(),
+      },
+    ],
     ...extra,
   })
 
@@ -471,8 +605,17 @@ describe('recent payloads', () => {
     const sent: { requestId: string; body: unknown }[] = []
     for (let i = 0; i < 23; i++) {
       // One payload above 64 KiB (kept as its size and time), one the mapping rejects (no alerts): both kept.
-      const body = i === 20 ? probePayload(i, { padding: 'x'.repeat(70 * 1024) }) : i === 21 ? { unrelated: [1, 2, 3], note: '<img src=x onerror=alert(1)>' } : probePayload(i)
-      const res = await fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const body =
+        i === 20
+          ? probePayload(i, { padding: 'x'.repeat(70 * 1024) })
+          : i === 21
+            ? { unrelated: [1, 2, 3], note: '<img src=x onerror=alert(1)>' }
+            : probePayload(i)
+      const res = await fetch(`${service.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
       expect(res.status).toBe(202)
       sent.push({ requestId: ((await res.json()) as { requestId: string }).requestId, body })
     }
@@ -496,9 +639,17 @@ describe('recent payloads', () => {
     const other = await t.store.createAccount('other')
     const { key: stranger } = await t.store.createApiKey({ kind: 'admin', accountId: other.id, name: 'stranger' })
     expect((await call('GET', `/api/v1/integrations/${id}/payloads`, undefined, stranger)).status).toBe(404)
-    const { key: scoped } = await t.store.createApiKey({ kind: 'admin', accountId: demo.accountId, name: 'one env', environmentIds: [demo.environments[0]!.id] })
+    const { key: scoped } = await t.store.createApiKey({
+      kind: 'admin',
+      accountId: demo.accountId,
+      name: 'one env',
+      environmentIds: [demo.environments[0]!.id],
+    })
     expect((await call('GET', `/api/v1/integrations/${id}/payloads`, undefined, scoped)).status).toBe(403)
-    expect((await call('GET', `/api/v1/integrations/${id}/payloads`, undefined, demo.environments[0]!.serverSideSdkKey)).status).toBe(401)
+    expect(
+      (await call('GET', `/api/v1/integrations/${id}/payloads`, undefined, demo.environments[0]!.serverSideSdkKey))
+        .status,
+    ).toBe(401)
 
     // Forgotten on request.
     expect((await call('DELETE', `/api/v1/integrations/${id}/payloads`)).status).toBe(204)
@@ -507,10 +658,14 @@ describe('recent payloads', () => {
     const sample = { commonLabels: { team: 'payments' }, alerts: [] }
     expect((await call('PATCH', `/api/v1/integrations/${id}`, { sample })).status).toBe(200)
     expect((await call('GET', `/api/v1/integrations/${id}`)).body['sample']).toEqual(sample)
-    expect(((await call('GET', '/api/v1/integrations')).body['integrations'] as Json[]).find((i) => i['id'] === id)).not.toHaveProperty('sample')
+    expect(
+      ((await call('GET', '/api/v1/integrations')).body['integrations'] as Json[]).find((i) => i['id'] === id),
+    ).not.toHaveProperty('sample')
     expect((await call('PATCH', `/api/v1/integrations/${id}`, { sample: null })).status).toBe(200)
     expect((await call('GET', `/api/v1/integrations/${id}`)).body['sample']).toBeNull()
-    expect((await call('PATCH', `/api/v1/integrations/${id}`, { sample: { big: 'x'.repeat(70 * 1024) } })).status).toBe(400)
+    expect((await call('PATCH', `/api/v1/integrations/${id}`, { sample: { big: 'x'.repeat(70 * 1024) } })).status).toBe(
+      400,
+    )
 
     // Gone with the integration.
     expect((await call('DELETE', `/api/v1/integrations/${id}`)).status).toBe(200)

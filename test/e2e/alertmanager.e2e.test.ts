@@ -26,7 +26,10 @@ let integrationId: string
 let log = ''
 
 beforeAll(async () => {
-  expect(spawnSync(BINARY, ['--version']).status, `${BINARY}: scripts/test.sh installs it (apt-get install prometheus-alertmanager)`).toBe(0)
+  expect(
+    spawnSync(BINARY, ['--version']).status,
+    `${BINARY}: scripts/test.sh installs it (apt-get install prometheus-alertmanager)`,
+  ).toBe(0)
   t = await createTestEnv({ SLUICE_INTEGRATION_REFRESH_MS: '200' })
   demo = await t.bootstrap()
   service = await t.start(['edge', 'admin', 'alerts'])
@@ -56,11 +59,24 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   )
-  alertmanager = spawn(BINARY, [`--config.file=${join(dir, 'alertmanager.yml')}`, `--storage.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${PORT}`, '--cluster.listen-address='], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  alertmanager = spawn(
+    BINARY,
+    [
+      `--config.file=${join(dir, 'alertmanager.yml')}`,
+      `--storage.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${PORT}`,
+      '--cluster.listen-address=',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   alertmanager.stderr?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)))
-  await waitFor(`alertmanager on ${PORT} (${log.slice(-300)})`, async () => ((await fetch(`http://127.0.0.1:${PORT}/-/ready`)).ok ? true : undefined), 30_000)
+  await waitFor(
+    `alertmanager on ${PORT} (${log.slice(-300)})`,
+    async () => ((await fetch(`http://127.0.0.1:${PORT}/-/ready`)).ok ? true : undefined),
+    30_000,
+  )
 }, 120_000)
 
 afterAll(async () => {
@@ -77,19 +93,36 @@ afterAll(async () => {
 /** What Prometheus posts to Alertmanager for three alerts of job checkout, firing until endsAt. */
 async function postAlerts(endsAt: Date): Promise<void> {
   const alerts = ['HighErrorRate', 'HighLatency', 'DiskFull'].map((alertname, i) => ({
-    labels: { alertname, job: 'checkout', severity: i === 1 ? 'warning' : 'critical', service: 'checkout', env: 'production', team: 'payments', instance: `checkout-${i}:8080` },
+    labels: {
+      alertname,
+      job: 'checkout',
+      severity: i === 1 ? 'warning' : 'critical',
+      service: 'checkout',
+      env: 'production',
+      team: 'payments',
+      instance: `checkout-${i}:8080`,
+    },
     annotations: { summary: `${alertname} on checkout-${i}` },
     startsAt: new Date(Date.now() - 60_000).toISOString(),
     endsAt: endsAt.toISOString(),
     generatorURL: 'http://prometheus.example:9090/graph',
   }))
-  const res = await fetch(`http://127.0.0.1:${PORT}/api/v2/alerts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(alerts) })
+  const res = await fetch(`http://127.0.0.1:${PORT}/api/v2/alerts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(alerts),
+  })
   expect(res.status).toBe(200)
 }
 
-async function alerts(status: string): Promise<{ dedupKey: string; count: number; status: string; description: string }[]> {
-  const res = await fetch(`${service.url}/api/v1/alerts?status=${status}&integrationId=${integrationId}`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })
-  return ((await res.json()) as { alerts: { dedupKey: string; count: number; status: string; description: string }[] }).alerts
+async function alerts(
+  status: string,
+): Promise<{ dedupKey: string; count: number; status: string; description: string }[]> {
+  const res = await fetch(`${service.url}/api/v1/alerts?status=${status}&integrationId=${integrationId}`, {
+    headers: { authorization: `Bearer ${demo.adminApiKey}` },
+  })
+  return ((await res.json()) as { alerts: { dedupKey: string; count: number; status: string; description: string }[] })
+    .alerts
 }
 
 it('keeps one open alert per firing alert with growing counts, and resolves each when Alertmanager says it ended', async () => {
@@ -110,7 +143,11 @@ it('keeps one open alert per firing alert with growing counts, and resolves each
     )
     expect(grown.map((a) => a.dedupKey).sort()).toEqual(first.map((a) => a.dedupKey).sort())
     expect(new Set(grown.map((a) => a.dedupKey)).size).toBe(3)
-    expect(grown.map((a) => a.description).sort()).toEqual(['DiskFull on checkout-2', 'HighErrorRate on checkout-0', 'HighLatency on checkout-1'])
+    expect(grown.map((a) => a.description).sort()).toEqual([
+      'DiskFull on checkout-2',
+      'HighErrorRate on checkout-0',
+      'HighLatency on checkout-1',
+    ])
   } finally {
     clearInterval(firing)
   }

@@ -22,10 +22,18 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(async () => t?.close())
 
-async function call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: Record<string, unknown> }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${service.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${demo.adminApiKey}`, ...(body !== undefined ? { 'content-type': contentType } : {}) },
+    headers: {
+      authorization: `Bearer ${demo.adminApiKey}`,
+      ...(body !== undefined ? { 'content-type': contentType } : {}),
+    },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   })
   const text = await res.text()
@@ -33,9 +41,16 @@ async function call(method: string, path: string, body?: unknown, contentType = 
 }
 
 const post = (integration: Record<string, unknown>, payload: string, contentType = 'application/json') =>
-  fetch(`${service.url}${new URL(String(integration['webhookUrl'])).pathname}`, { method: 'POST', headers: { 'content-type': contentType }, body: payload })
+  fetch(`${service.url}${new URL(String(integration['webhookUrl'])).pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body: payload,
+  })
 
-const entries = async (key: string) => (await t.redis.xrange(key, '-', '+')).map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i]!, f[2 * i + 1]!])))
+const entries = async (key: string) =>
+  (await t.redis.xrange(key, '-', '+')).map(([, f]) =>
+    Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i]!, f[2 * i + 1]!])),
+  )
 
 const HOSTILE_MAPPING = {
   severity: '{{webhook.sev}}',
@@ -55,7 +70,9 @@ it('renders hostile mappings safely and within budget; /test never answers 500',
   const created = await call('POST', '/api/v1/integrations', { name: 'Hostile', mapping: HOSTILE_MAPPING })
   expect(created.status).toBe(201)
   const id = String(created.body['id'])
-  const test = await call('POST', `/api/v1/integrations/${id}/test`, { payload: { sev: 'critical', id: 'x', obj: { a: 1 }, arr: [1, 2], x: { length: 100_000_000 } } })
+  const test = await call('POST', `/api/v1/integrations/${id}/test`, {
+    payload: { sev: 'critical', id: 'x', obj: { a: 1 }, arr: [1, 2], x: { length: 100_000_000 } },
+  })
   expect(test.status).toBe(200)
   expect(test.body['rejected']).toEqual([])
   const [alert] = test.body['alerts'] as Record<string, unknown>[]
@@ -67,19 +84,37 @@ it('renders hostile mappings safely and within budget; /test never answers 500',
   // Save-time limits name the field; a combinatorial template within the depth limit hits the work budget.
   const deep = await call('POST', '/api/v1/integrations', {
     name: 'Deep',
-    mapping: { ...HOSTILE_MAPPING, customFields: {}, description: '{{#webhook.a}}{{#b}}{{#c}}{{#d}}x{{/d}}{{/c}}{{/b}}{{/webhook.a}}' },
+    mapping: {
+      ...HOSTILE_MAPPING,
+      customFields: {},
+      description: '{{#webhook.a}}{{#b}}{{#c}}{{#d}}x{{/d}}{{/c}}{{/b}}{{/webhook.a}}',
+    },
   })
   expect(deep.status).toBe(400)
-  expect((deep.body['details'] as unknown[])[0]).toEqual({ field: 'mapping.description', problem: 'sections nest deeper than 3 levels' })
+  expect((deep.body['details'] as unknown[])[0]).toEqual({
+    field: 'mapping.description',
+    problem: 'sections nest deeper than 3 levels',
+  })
   const bomb = await call('POST', '/api/v1/integrations', {
     name: 'Bomb',
-    mapping: { ...HOSTILE_MAPPING, customFields: {}, description: 'x{{#webhook.a}}{{#webhook.a}}{{#webhook.a}}0123456789{{/webhook.a}}{{/webhook.a}}{{/webhook.a}}' },
+    mapping: {
+      ...HOSTILE_MAPPING,
+      customFields: {},
+      description: 'x{{#webhook.a}}{{#webhook.a}}{{#webhook.a}}0123456789{{/webhook.a}}{{/webhook.a}}{{/webhook.a}}',
+    },
   })
   expect(bomb.status).toBe(201)
   const started = Date.now()
-  const exploded = await call('POST', `/api/v1/integrations/${String(bomb.body['id'])}/test`, { payload: { sev: 'info', a: Array.from({ length: 1000 }, (_, i) => i) } })
+  const exploded = await call('POST', `/api/v1/integrations/${String(bomb.body['id'])}/test`, {
+    payload: { sev: 'info', a: Array.from({ length: 1000 }, (_, i) => i) },
+  })
   expect(exploded.status).toBe(200)
-  expect(exploded.body).toEqual({ alerts: [], rejected: [{ index: 0, reason: expect.stringMatching(/more than (500000 template steps|64 KiB|65536 characters|1000 ms)/) }] })
+  expect(exploded.body).toEqual({
+    alerts: [],
+    rejected: [
+      { index: 0, reason: expect.stringMatching(/more than (500000 template steps|64 KiB|65536 characters|1000 ms)/) },
+    ],
+  })
   expect(Date.now() - started).toBeLessThan(10_000)
 })
 
@@ -90,7 +125,8 @@ it('stores every valid alert once and rejects every poison message with its reas
   const legacy = await call('POST', '/api/v1/integrations', { name: 'Legacy', mapping: HOSTILE_MAPPING })
   const legacyKey = `${t.config.redis.keyPrefix}integration:${String(legacy.body['id'])}`
   const record = JSON.parse((await t.redis.get(legacyKey))!) as { mapping: Record<string, unknown> }
-  record.mapping['description'] = '{{#webhook.arr}}{{#webhook.arr}}{{#webhook.arr}}{{#webhook.arr}}{{#webhook.arr}}x{{/webhook.arr}}{{/webhook.arr}}{{/webhook.arr}}{{/webhook.arr}}{{/webhook.arr}}'
+  record.mapping['description'] =
+    '{{#webhook.arr}}{{#webhook.arr}}{{#webhook.arr}}{{#webhook.arr}}{{#webhook.arr}}x{{/webhook.arr}}{{/webhook.arr}}{{/webhook.arr}}{{/webhook.arr}}{{/webhook.arr}}'
   await t.redis.set(legacyKey, JSON.stringify(record))
   for (const r of [target, refusing, legacy]) expect(r.status).toBe(201)
   const targetId = String(target.body['id'])
@@ -139,13 +175,20 @@ it('stores every valid alert once and rejects every poison message with its reas
   })
   const direct: [string, RegExp, Record<string, string>?][] = [
     ['{"sev":"critical","obj":"a\\udc00"}', /^payload\.obj contains a lone UTF-16 surrogate/],
-    [`{"sev":"critical","obj":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, /^payload\.obj(\[0\])+… nests deeper than 64 levels/],
+    [
+      `{"sev":"critical","obj":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+      /^payload\.obj(\[0\])+… nests deeper than 64 levels/,
+    ],
     ['{"sev":"critical","n":1e400}', /^payload\.n is a number beyond the range of a double/],
     ['{"sev":"critical"', /^payload could not be rendered: /],
     ['not gzip', /^message could not be decoded: /, { [ALERT_HEADERS.encoding]: 'gzip' }],
   ]
   for (let partition = 0; partition < t.config.kafka.partitions; partition++) {
-    const messages = direct.map(([value, , extra], i) => ({ partition, value, headers: headers(`direct-${partition}-${i}`, extra) }))
+    const messages = direct.map(([value, , extra], i) => ({
+      partition,
+      value,
+      headers: headers(`direct-${partition}-${i}`, extra),
+    }))
     messages.splice(2, 0, { partition, value: valid(100 + partition), headers: headers(`direct-valid-${partition}`) })
     validCount++
     await producer.send({ topic: service.container.topics.alerts, messages })

@@ -14,12 +14,18 @@ import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 let t: TestEnv
 let service: RunningService
 let demo: DemoAccount
-/** The demo account's alert keys, and what the shared state's keys start with (the suite also runs on a Redis Cluster). */
+/**
+ * The demo account's alert keys, and what the shared state's keys start with (the suite also runs on a Redis Cluster).
+ */
 const alertKeys = () => alertStreamKeys(t.config.redis.keyPrefix, isCluster(t.config.redis), demo.accountId)
 const adminTag = () => slotTag(t.config.redis.keyPrefix, isCluster(t.config.redis), 'admin')
 
 beforeAll(async () => {
-  t = await createTestEnv({ SLUICE_WEBHOOK_ROTATION_OVERLAP_SECONDS: '3', SLUICE_INTEGRATION_REFRESH_MS: '200', KAFKA_SESSION_TIMEOUT_MS: '6000' })
+  t = await createTestEnv({
+    SLUICE_WEBHOOK_ROTATION_OVERLAP_SECONDS: '3',
+    SLUICE_INTEGRATION_REFRESH_MS: '200',
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+  })
   demo = await t.bootstrap()
   service = await t.start(['edge', 'admin', 'alerts'])
 })
@@ -34,7 +40,11 @@ interface Res {
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> {
   const res = await fetch(`${service.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${demo.adminApiKey}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      authorization: `Bearer ${demo.adminApiKey}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   })
   const text = await res.text()
@@ -43,7 +53,11 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
 
 const webhookPath = (integration: Record<string, unknown>) => new URL(String(integration['webhookUrl'])).pathname
 const post = (path: string, payload: unknown, contentType = 'application/json') =>
-  fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body: typeof payload === 'string' ? payload : JSON.stringify(payload) })
+  fetch(`${service.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  })
 
 async function create(body: Record<string, unknown>): Promise<Record<string, unknown>> {
   const res = await call('POST', '/api/v1/integrations', body)
@@ -72,7 +86,12 @@ async function alertsTopicSize(): Promise<number> {
 describe('integrations', () => {
   it('creates an Alertmanager integration whose v4 payload of two firing alerts and one resolved gives two complete alerts', async () => {
     const integration = await create({ name: 'Prometheus', description: 'prod alertmanager', template: 'alertmanager' })
-    expect(integration).toMatchObject({ name: 'Prometheus', template: 'alertmanager', rateLimitStatus: 503, mapping: ALERT_TEMPLATES.alertmanager.mapping })
+    expect(integration).toMatchObject({
+      name: 'Prometheus',
+      template: 'alertmanager',
+      rateLimitStatus: 503,
+      mapping: ALERT_TEMPLATES.alertmanager.mapping,
+    })
     expect(String(integration['webhookUrl'])).toMatch(/\/api\/v1\/webhook\/[A-Za-z0-9_-]{43}$/)
     expect(String(integration['testCommand'])).toContain(`curl -sS -X POST '${String(integration['webhookUrl'])}'`)
 
@@ -104,7 +123,16 @@ describe('integrations', () => {
     const integration = await create({ name: template, template })
     expect((await post(webhookPath(integration), ALERT_TEMPLATES[template].example)).status).toBe(202)
     const [alert] = await alertsOf(integration['id'], 1)
-    for (const field of ['severity', 'description', 'source', 'service', 'environment', 'team', 'correlationId', 'timestamp']) {
+    for (const field of [
+      'severity',
+      'description',
+      'source',
+      'service',
+      'environment',
+      'team',
+      'correlationId',
+      'timestamp',
+    ]) {
       expect(alert![field], field).toBeTruthy()
     }
   })
@@ -125,7 +153,10 @@ describe('integrations', () => {
       },
     })
     expect(integration['template']).toBe('custom')
-    const payload = { check: { state: 'firing', output: 'Load <5> & "rising" for \'db\'', id: 7 }, hosts: [{ name: 'db-1', tags: { region: 'eu' } }, { name: 'db-2' }] }
+    const payload = {
+      check: { state: 'firing', output: 'Load <5> & "rising" for \'db\'', id: 7 },
+      hosts: [{ name: 'db-1', tags: { region: 'eu' } }, { name: 'db-2' }],
+    }
     expect((await post(webhookPath(integration), payload)).status).toBe(202)
     const [alert] = await alertsOf(integration['id'], 1)
     expect(alert).toMatchObject({
@@ -140,7 +171,10 @@ describe('integrations', () => {
   })
 
   it('refuses a bad mapping when it is saved, naming the field and the problem', async () => {
-    const bad = await call('POST', '/api/v1/integrations', { name: 'x', mapping: { severity: '{{webhook.level}}', description: '{{webhook.msg', source: '{{webhook.host}}' } })
+    const bad = await call('POST', '/api/v1/integrations', {
+      name: 'x',
+      mapping: { severity: '{{webhook.level}}', description: '{{webhook.msg', source: '{{webhook.host}}' },
+    })
     expect(bad.status).toBe(400)
     expect(bad.body['details']).toEqual(
       expect.arrayContaining([
@@ -151,18 +185,32 @@ describe('integrations', () => {
     )
     const unknown = await call('POST', '/api/v1/integrations', { name: 'x', template: 'nagios' })
     expect(unknown.status).toBe(400)
-    expect(unknown.body['details']).toEqual([{ field: 'template', problem: expect.stringMatching(/"alertmanager", "grafana", "datadog", "pagerduty", "opsgenie", "generic"/) }])
-    const section = await call('POST', '/api/v1/integrations', { name: 'x', mapping: { severity: 'info', description: 'd', source: '{{#alerts}}x{{/alerts}}' } })
-    expect(section.body['details']).toEqual([{ field: 'mapping.source', problem: expect.stringMatching(/unknown section "alerts"/) }])
+    expect(unknown.body['details']).toEqual([
+      {
+        field: 'template',
+        problem: expect.stringMatching(/"alertmanager", "grafana", "datadog", "pagerduty", "opsgenie", "generic"/),
+      },
+    ])
+    const section = await call('POST', '/api/v1/integrations', {
+      name: 'x',
+      mapping: { severity: 'info', description: 'd', source: '{{#alerts}}x{{/alerts}}' },
+    })
+    expect(section.body['details']).toEqual([
+      { field: 'mapping.source', problem: expect.stringMatching(/unknown section "alerts"/) },
+    ])
   })
 
   it('lists, gets, updates (PUT and PATCH) and deletes; mapping changes apply within seconds', async () => {
     const integration = await create({ name: 'Changing', template: 'generic' })
     const id = String(integration['id'])
-    expect(((await call('GET', '/api/v1/integrations')).body['integrations'] as { id: string }[]).map((i) => i.id)).toContain(id)
+    expect(
+      ((await call('GET', '/api/v1/integrations')).body['integrations'] as { id: string }[]).map((i) => i.id),
+    ).toContain(id)
     expect((await call('GET', `/api/v1/integrations/${id}`)).body).toMatchObject({ id, name: 'Changing' })
 
-    const patched = await call('PATCH', `/api/v1/integrations/${id}`, { mapping: { ...ALERT_TEMPLATES.generic.mapping, source: 'patched-{{webhook.source}}' } })
+    const patched = await call('PATCH', `/api/v1/integrations/${id}`, {
+      mapping: { ...ALERT_TEMPLATES.generic.mapping, source: 'patched-{{webhook.source}}' },
+    })
     expect(patched.status).toBe(200)
     expect(patched.body).toMatchObject({ name: 'Changing', template: 'generic' })
     await new Promise((r) => setTimeout(r, 500))
@@ -172,11 +220,17 @@ describe('integrations', () => {
 
     const put = await call('PUT', `/api/v1/integrations/${id}`, { name: 'Renamed', template: 'alertmanager' })
     expect(put.body).toMatchObject({ name: 'Renamed', description: '', template: 'alertmanager', rateLimitStatus: 503 })
-    expect((await call('PUT', `/api/v1/integrations/${id}`, { template: 'generic' })).body['details']).toEqual([{ field: 'name', problem: expect.any(String) }])
+    expect((await call('PUT', `/api/v1/integrations/${id}`, { template: 'generic' })).body['details']).toEqual([
+      { field: 'name', problem: expect.any(String) },
+    ])
 
     expect((await call('DELETE', `/api/v1/integrations/${id}`)).body).toEqual({ id, deleted: true })
     expect((await call('GET', `/api/v1/integrations/${id}`)).status).toBe(404)
-    await waitFor('address gone', async () => ((await post(webhookPath(integration), {})).status === 404 ? true : undefined), 5000)
+    await waitFor(
+      'address gone',
+      async () => ((await post(webhookPath(integration), {})).status === 404 ? true : undefined),
+      5000,
+    )
   })
 
   it('tests a payload without storing anything', async () => {
@@ -189,15 +243,26 @@ describe('integrations', () => {
       ['7a9d44e0b1c2d3e4', 'firing'],
       ['0d1e2f3a4b5c6d7e', 'resolved'],
     ])
-    const given = await call('POST', `/api/v1/integrations/${String(integration['id'])}/test`, { payload: { alerts: [{ labels: { severity: 'purple' } }] } })
-    expect(given.body).toEqual({ alerts: [], rejected: [{ index: 0, reason: expect.stringMatching(/severity "purple"/) }] })
+    const given = await call('POST', `/api/v1/integrations/${String(integration['id'])}/test`, {
+      payload: { alerts: [{ labels: { severity: 'purple' } }] },
+    })
+    expect(given.body).toEqual({
+      alerts: [],
+      rejected: [{ index: 0, reason: expect.stringMatching(/severity "purple"/) }],
+    })
     await new Promise((r) => setTimeout(r, 300))
     expect((await call('GET', `/api/v1/integrations/${String(integration['id'])}/alerts`)).body).toEqual({ alerts: [] })
   })
 
   it('refuses callers without an admin key', async () => {
     expect((await call('GET', '/api/v1/integrations', undefined, { authorization: '' })).status).toBe(401)
-    expect((await call('GET', '/api/v1/integrations', undefined, { authorization: `Bearer ${demo.environments[0]!.serverSideSdkKey}` })).status).toBe(401)
+    expect(
+      (
+        await call('GET', '/api/v1/integrations', undefined, {
+          authorization: `Bearer ${demo.environments[0]!.serverSideSdkKey}`,
+        })
+      ).status,
+    ).toBe(401)
     const viaHeader = await fetch(`${service.url}/api/v1/integrations`, { headers: { 'x-api-key': demo.adminApiKey } })
     expect(viaHeader.status).toBe(200)
   })
@@ -213,19 +278,26 @@ describe('webhook address', () => {
     const { webhookHash, ...rest } = JSON.parse((await t.redis.get(key))!) as Record<string, unknown>
     expect(webhookHash).toBe(hashKey(address))
     await t.redis.set(key, JSON.stringify({ ...rest, webhookId: address }))
-    expect((await call('GET', `/api/v1/integrations/${id}`)).body['webhookAddressId']).toBe(hashKey(address).slice(0, 16))
+    expect((await call('GET', `/api/v1/integrations/${id}`)).body['webhookAddressId']).toBe(
+      hashKey(address).slice(0, 16),
+    )
 
     expect(await service.container.state.integrations.hashStoredAddresses()).toBe(1)
     expect(await service.container.state.integrations.hashStoredAddresses()).toBe(0)
     const stored = (await t.redis.get(key))!
     expect(stored).not.toContain(address)
     expect(JSON.parse(stored)).toMatchObject({ webhookHash: hashKey(address) })
-    expect((await post(webhookPath(integration), { severity: 'info', message: 'still here', source: 'legacy' })).status).toBe(202)
+    expect(
+      (await post(webhookPath(integration), { severity: 'info', message: 'still here', source: 'legacy' })).status,
+    ).toBe(202)
   })
 
   it('answers 404 for an unknown address and publishes nothing', async () => {
     const before = await alertsTopicSize()
-    const res = await post('/api/v1/webhook/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', ALERT_TEMPLATES.generic.example)
+    const res = await post(
+      '/api/v1/webhook/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      ALERT_TEMPLATES.generic.example,
+    )
     expect(res.status).toBe(404)
     expect(await alertsTopicSize()).toBe(before)
   })
@@ -249,7 +321,11 @@ describe('webhook address', () => {
       ['generic', 429],
     ] as const) {
       const integration = await create({ name: `limited ${template}`, template })
-      const statuses = await Promise.all(Array.from({ length: 60 }, () => post(webhookPath(integration), { alerts: [] }).then((r) => [r.status, r.headers.get('retry-after')] as const)))
+      const statuses = await Promise.all(
+        Array.from({ length: 60 }, () =>
+          post(webhookPath(integration), { alerts: [] }).then((r) => [r.status, r.headers.get('retry-after')] as const),
+        ),
+      )
       expect(statuses.filter(([s]) => s === 202).length).toBeGreaterThanOrEqual(50)
       const limited = statuses.filter(([s]) => s === status)
       expect(limited.length).toBeGreaterThanOrEqual(1)
@@ -306,7 +382,9 @@ describe('webhook address', () => {
     const key = alertKeys().rejections
     const entry = await waitFor('rejection', async () => {
       const entries = await t.redis.xrange(key, '-', '+')
-      return entries.map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]]))).find((e) => e['integrationId'] === integration['id'])
+      return entries
+        .map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]])))
+        .find((e) => e['integrationId'] === integration['id'])
     })
     expect(entry['reason']).toMatch(/severity "purple" is not one of/)
     expect(JSON.parse(String(entry['payload']))).toEqual(payload)
@@ -340,7 +418,12 @@ describe('exactly once into the streams', () => {
       for (let i = 0; i < TOTAL; i += 50) {
         const batch = await Promise.all(
           Array.from({ length: 50 }, (_, k) => {
-            const alert = { status: 'firing', labels: { alertname: 'A', severity: 'warning', job: 'j' }, annotations: { summary: `n${i + k}`, description: padding }, fingerprint: `fp-${i + k}` }
+            const alert = {
+              status: 'firing',
+              labels: { alertname: 'A', severity: 'warning', job: 'j' },
+              annotations: { summary: `n${i + k}`, description: padding },
+              fingerprint: `fp-${i + k}`,
+            }
             return fetch(`${edge.url}${path}`, {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
@@ -350,9 +433,15 @@ describe('exactly once into the streams', () => {
         )
         expect(batch.every((r) => r.status === 202)).toBe(true)
       }
-      const stream = alertStreamKeys(burst.config.redis.keyPrefix, isCluster(burst.config.redis), account.accountId).integration(String(integration['id']))
+      const stream = alertStreamKeys(
+        burst.config.redis.keyPrefix,
+        isCluster(burst.config.redis),
+        account.accountId,
+      ).integration(String(integration['id']))
       const repeatedRecords = async () =>
-        (await burst.state.alerts.list(account.accountId, { status: 'open', filters: {}, limit: 5000 })).alerts.filter((a) => a.dedupKey.startsWith('rep-')).sort((a, b) => a.count - b.count)
+        (await burst.state.alerts.list(account.accountId, { status: 'open', filters: {}, limit: 5000 })).alerts
+          .filter((a) => a.dedupKey.startsWith('rep-'))
+          .sort((a, b) => a.count - b.count)
       // Killed on the first "alert batch stored" line: written to Redis, offsets not yet committed.
       const child = spawnSluice(['serve', '--roles', 'alerts'], { ...burst.env, SLUICE_LOG_LEVEL: 'debug' })
       child.stdout?.on('data', (d: Buffer) => {
@@ -364,7 +453,11 @@ describe('exactly once into the streams', () => {
 
       const again = spawnSluice(['serve', '--roles', 'alerts'], burst.env)
       try {
-        await waitFor('all alerts', async () => ((await burst.redis.xlen(stream)) >= TOTAL + REPEATED ? true : undefined), 90_000)
+        await waitFor(
+          'all alerts',
+          async () => ((await burst.redis.xlen(stream)) >= TOTAL + REPEATED ? true : undefined),
+          90_000,
+        )
         await waitFor(
           'every repeat applied',
           async () => {

@@ -9,13 +9,32 @@ import { expect, inject, it } from 'vitest'
 it('runs every section of the benchmark suite and writes its results', async () => {
   const services = inject('services')
   const run = await promisify(execFile)(process.execPath, ['bench/run.mjs', '--smoke'], {
-    env: { ...process.env, KAFKA_BROKERS: services.kafkaBrokers, CLICKHOUSE_URL: services.clickhouseUrl, REDIS_URL: services.redisUrl },
+    env: {
+      ...process.env,
+      KAFKA_BROKERS: services.kafkaBrokers,
+      CLICKHOUSE_URL: services.clickhouseUrl,
+      REDIS_URL: services.redisUrl,
+    },
     encoding: 'utf8',
     timeout: 600_000,
     maxBuffer: 64 * 1024 * 1024,
   })
   const results = JSON.parse(readFileSync('bench/results/latest.json', 'utf8')) as Record<string, unknown>
-  for (const section of ['events', 'impressions', 'freshness', 'webhooks', 'latency', 'lifecycle', 'experiments', 'admin', 'rss', 'cluster']) expect(results, section).toHaveProperty(section)
+  for (const section of [
+    'events',
+    'impressions',
+    'freshness',
+    'webhooks',
+    'latency',
+    'lifecycle',
+    'experiments',
+    'admin',
+    'rss',
+    'cluster',
+  ])
+    expect(results, section).toHaveProperty(section)
   expect(run.stdout).toMatch(/^\| events end to end, bodies of 500, 8 in flight +\| [\d,]+ /m)
-  expect(run.stdout).toMatch(/^\| experiment results, 3 metrics over [\d,]+ exposed keys and [\d,]+ events +\| [\d,]+ /m)
+  expect(run.stdout).toMatch(
+    /^\| experiment results, 3 metrics over [\d,]+ exposed keys and [\d,]+ events +\| [\d,]+ /m,
+  )
 }, 660_000)

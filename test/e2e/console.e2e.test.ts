@@ -50,7 +50,9 @@ const editorPayload = (alertname: string) => ({
 })
 
 const alertsOf = async (status: string) => {
-  const res = await fetch(`${service.url}/api/v1/alerts?status=${status}`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })
+  const res = await fetch(`${service.url}/api/v1/alerts?status=${status}`, {
+    headers: { authorization: `Bearer ${demo.adminApiKey}` },
+  })
   return ((await res.json()) as { alerts: { id: string; status: string; description: string }[] }).alerts
 }
 
@@ -68,7 +70,9 @@ it('refuses a wrong key, then signs in with the admin key, kept in sessionStorag
   await page.goto(`${service.url}/console/`)
   await page.getByLabel('Admin API key').fill('not-a-key')
   await page.getByRole('button', { name: 'Sign in' }).click()
-  await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 15_000 }).toMatch(/missing or unknown admin API key/)
+  await expect
+    .poll(() => page.getByRole('alert').textContent(), { timeout: 15_000 })
+    .toMatch(/missing or unknown admin API key/)
   await page.getByLabel('Admin API key').fill(demo.adminApiKey)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.getByRole('heading', { name: 'Integrations' }).waitFor()
@@ -85,15 +89,28 @@ it('creates an integration from a template, shows its address once, and shows an
   expect(url).toMatch(/\/api\/v1\/webhook\//)
   webhookUrl = url
   await page.getByRole('button', { name: 'Done' }).click()
-  await expect.poll(() => page.getByRole('cell', { name: 'Prometheus prod', exact: true }).count(), { timeout: 15_000 }).toBe(1)
+  await expect
+    .poll(() => page.getByRole('cell', { name: 'Prometheus prod', exact: true }).count(), { timeout: 15_000 })
+    .toBe(1)
 
   const payload = {
     version: '4',
     status: 'firing',
     commonLabels: { alertname: XSS, team: XSS },
-    alerts: [{ status: 'firing', labels: { alertname: XSS, severity: 'critical', team: XSS, service: XSS }, annotations: { summary: XSS, description: XSS }, startsAt: new Date().toISOString() }],
+    alerts: [
+      {
+        status: 'firing',
+        labels: { alertname: XSS, severity: 'critical', team: XSS, service: XSS },
+        annotations: { summary: XSS, description: XSS },
+        startsAt: new Date().toISOString(),
+      },
+    ],
   }
-  const posted = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) })
+  const posted = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  })
   expect(posted.status).toBe(202)
   markupRequestId = ((await posted.clone().json()) as { requestId: string }).requestId
   await waitFor('the alert stored', async () => ((await alertsOf('open')).length === 1 ? true : undefined))
@@ -109,19 +126,31 @@ it('creates an integration from a template, shows its address once, and shows an
 
   await row.getByRole('button', { name: /^Acknowledge/ }).click()
   await expect.poll(async () => (await alertsOf('all'))[0]?.status, { timeout: 15_000 }).toBe('acknowledged')
-  await expect.poll(() => page.getByTestId('alert-counts').textContent(), { timeout: 15_000 }).toBe('1 shown: 0 firing, 1 acknowledged, 0 resolved')
+  await expect
+    .poll(() => page.getByTestId('alert-counts').textContent(), { timeout: 15_000 })
+    .toBe('1 shown: 0 firing, 1 acknowledged, 0 resolved')
   await page
     .locator('tbody tr')
     .first()
     .getByRole('button', { name: /^Resolve/ })
     .click()
   await expect.poll(async () => (await alertsOf('all'))[0]?.status, { timeout: 15_000 }).toBe('resolved')
-  await expect.poll(() => page.getByTestId('alert-counts').textContent(), { timeout: 15_000 }).toBe('0 shown: 0 firing, 0 acknowledged, 0 resolved')
+  await expect
+    .poll(() => page.getByTestId('alert-counts').textContent(), { timeout: 15_000 })
+    .toBe('0 shown: 0 firing, 0 acknowledged, 0 resolved')
 })
 
 it('builds a mapping by dragging payload fields onto alert fields, previews it live, saves it, and the next alert has the mapped fields', async () => {
   // What the sender really posts: the editor starts from it.
-  expect((await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(editorPayload('first')) })).status).toBe(202)
+  expect(
+    (
+      await fetch(webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(editorPayload('first')),
+      })
+    ).status,
+  ).toBe(202)
   await waitFor('the payload kept', async () => ((await alertsOf('open')).length === 1 ? true : undefined))
   await page.getByRole('button', { name: 'Integrations' }).click()
   await page.getByRole('button', { name: 'Edit the mapping of Prometheus prod' }).click()
@@ -136,8 +165,12 @@ it('builds a mapping by dragging payload fields onto alert fields, previews it l
   await team.dragTo(page.getByLabel('Team', { exact: true }))
   expect(await page.getByLabel('Team', { exact: true }).inputValue()).toBe('{{webhook.commonLabels.team}}')
   // Dropped at the start of a box that has text: inserted there, the text kept after it.
-  await page.locator('[data-path="commonLabels.alertname"]').dragTo(page.getByLabel('Description', { exact: true }), { targetPosition: { x: 6, y: 10 } })
-  expect(await page.getByLabel('Description', { exact: true }).inputValue()).toBe('{{webhook.commonLabels.alertname}}{{item.annotations.summary}}')
+  await page
+    .locator('[data-path="commonLabels.alertname"]')
+    .dragTo(page.getByLabel('Description', { exact: true }), { targetPosition: { x: 6, y: 10 } })
+  expect(await page.getByLabel('Description', { exact: true }).inputValue()).toBe(
+    '{{webhook.commonLabels.alertname}}{{item.annotations.summary}}',
+  )
   // Drag a field of the split array onto a new custom field: relative to the item.
   await page.getByRole('button', { name: 'Add a custom field' }).click()
   const names = page.locator('.custom input[id^="custom-name-"]')
@@ -156,8 +189,12 @@ it('builds a mapping by dragging payload fields onto alert fields, previews it l
   await page.getByLabel('Environment').press('Enter')
   expect(await page.getByLabel('Environment').inputValue()).toBe('env: {{webhook.commonLabels.alertname}}')
   // The preview follows: the team and the runbook now come from those fields.
-  await expect.poll(() => page.getByTestId('preview').locator('tbody tr').first().textContent(), { timeout: 15_000 }).toContain('payments-common')
-  await expect.poll(() => page.getByTestId('preview').textContent(), { timeout: 15_000 }).toContain('"runbook":"see the wiki"')
+  await expect
+    .poll(() => page.getByTestId('preview').locator('tbody tr').first().textContent(), { timeout: 15_000 })
+    .toContain('payments-common')
+  await expect
+    .poll(() => page.getByTestId('preview').textContent(), { timeout: 15_000 })
+    .toContain('"runbook":"see the wiki"')
 
   await shot('console-editor')
   // The payload full of markup as a sample: its fields and values are text, nothing runs; a value the
@@ -167,12 +204,16 @@ it('builds a mapping by dragging payload fields onto alert fields, previews it l
   expect(await page.locator('.tree img, [data-testid="preview"] img').count()).toBe(0)
   expect(await page.evaluate('window.__xss')).toBeUndefined()
   await page.getByLabel('Severity', { exact: true }).fill('{{webhook.commonLabels.team}}')
-  await expect.poll(() => page.locator('#map-severity-problems').textContent(), { timeout: 15_000 }).toMatch(/item 0: severity "<img src=x .* is not one of critical/)
+  await expect
+    .poll(() => page.locator('#map-severity-problems').textContent(), { timeout: 15_000 })
+    .toMatch(/item 0: severity "<img src=x .* is not one of critical/)
   await page.getByLabel('Severity', { exact: true }).fill('{{item.labels.severity}}')
   await page.getByLabel('Sample', { exact: true }).selectOption({ index: 0 }) // back to the newest payload
   // A problem is shown beside the field it concerns, and goes when fixed.
   await page.getByLabel('Severity', { exact: true }).fill('')
-  await expect.poll(() => page.locator('#map-severity-problems').textContent(), { timeout: 15_000 }).toMatch(/is required/)
+  await expect
+    .poll(() => page.locator('#map-severity-problems').textContent(), { timeout: 15_000 })
+    .toMatch(/is required/)
   await page.getByLabel('Severity', { exact: true }).fill('{{item.labels.severity}}')
   await expect.poll(() => page.locator('#map-severity-problems').count(), { timeout: 15_000 }).toBe(0)
 
@@ -182,16 +223,31 @@ it('builds a mapping by dragging payload fields onto alert fields, previews it l
   await expect.poll(() => page.getByTestId('checked').textContent(), { timeout: 15_000 }).toMatch(/rendered/)
 
   // The next alert through the real pipeline has the mapped team and custom field.
-  const posted = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(editorPayload('second')) })
+  const posted = await fetch(webhookUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(editorPayload('second')),
+  })
   expect(posted.status).toBe(202)
   const stored = await waitFor('the new alert', async () => {
-    const res = await fetch(`${service.url}/api/v1/alerts?status=open`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })
-    const { alerts } = (await res.json()) as { alerts: { team: string; environment: string; customFields: Record<string, string> }[] }
+    const res = await fetch(`${service.url}/api/v1/alerts?status=open`, {
+      headers: { authorization: `Bearer ${demo.adminApiKey}` },
+    })
+    const { alerts } = (await res.json()) as {
+      alerts: { team: string; environment: string; customFields: Record<string, string> }[]
+    }
     return alerts.find((a) => a.customFields['runbook'] !== undefined)
   })
-  expect(stored).toMatchObject({ team: 'payments-common', environment: 'env: second', customFields: { runbook: 'see the wiki' } })
+  expect(stored).toMatchObject({
+    team: 'payments-common',
+    environment: 'env: second',
+    customFields: { runbook: 'see the wiki' },
+  })
   // A pasted 1 MiB sample: the tree shows 200 children of a node at a time, and the preview follows.
-  const big = { ...editorPayload('big'), data: Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, 'v'.repeat(90)])) }
+  const big = {
+    ...editorPayload('big'),
+    data: Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, 'v'.repeat(90)])),
+  }
   const text = JSON.stringify(big)
   expect(text.length).toBeGreaterThan(1_000_000)
   await page.getByLabel('Sample', { exact: true }).selectOption('paste')
@@ -199,31 +255,57 @@ it('builds a mapping by dragging payload fields onto alert fields, previews it l
   await page.getByLabel('Sample JSON').fill(text)
   await page.locator('[data-path="data.k199"]').waitFor()
   const treeMs = Date.now() - began
-  await expect.poll(() => page.getByTestId('preview').locator('tbody tr').first().textContent(), { timeout: 15_000 }).toContain('big is slow')
+  await expect
+    .poll(() => page.getByTestId('preview').locator('tbody tr').first().textContent(), { timeout: 15_000 })
+    .toContain('big is slow')
   const previewMs = Date.now() - began
   expect(await page.locator('[data-path^="data.k"]').count()).toBe(200)
   await page.getByRole('button', { name: 'Show 200 more of 9800' }).click()
   expect(await page.locator('[data-path^="data.k"]').count()).toBe(400)
-  console.log(`console editor, 1 MiB pasted sample (${text.length} bytes): tree in ${treeMs} ms, preview in ${previewMs} ms`)
+  console.log(
+    `console editor, 1 MiB pasted sample (${text.length} bytes): tree in ${treeMs} ms, preview in ${previewMs} ms`,
+  )
   await page.getByRole('button', { name: 'Back to integrations' }).click()
 })
 
 it("shows a flag's experiment results: keys, mean, lift with its interval, verdict and the sample ratio check", async () => {
   const sdkKey = demo.environments[0]!.serverSideSdkKey
   const now = Date.now()
-  const impressions = Array.from({ length: 800 }, (_, i) => ({ k: `user-${i}`, t: i % 2 ? 'on' : 'off', m: now - 3_600_000 + i, r: 'default rule' }))
+  const impressions = Array.from({ length: 800 }, (_, i) => ({
+    k: `user-${i}`,
+    t: i % 2 ? 'on' : 'off',
+    m: now - 3_600_000 + i,
+    r: 'default rule',
+  }))
   const events = impressions.flatMap((imp, i) =>
-    Array.from({ length: imp.t === 'on' ? 2 + (i % 3) : i % 3 }, () => ({ eventTypeId: 'purchase', trafficTypeName: 'user', key: imp.k, timestamp: imp.m + 60_000 })),
+    Array.from({ length: imp.t === 'on' ? 2 + (i % 3) : i % 3 }, () => ({
+      eventTypeId: 'purchase',
+      trafficTypeName: 'user',
+      key: imp.k,
+      timestamp: imp.m + 60_000,
+    })),
   )
   const post = (path: string, body: unknown) =>
-    fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${sdkKey}` }, body: JSON.stringify(body) })
+    fetch(`${service.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${sdkKey}` },
+      body: JSON.stringify(body),
+    })
   expect((await post('/api/testImpressions/bulk', [{ f: 'checkout_v2', i: impressions }])).status).toBe(202)
   expect((await post('/api/events/bulk', events)).status).toBe(202)
-  await waitFor('impressions and events stored', async () => ((await t.count('impressions')) === 800 && (await t.count('events')) === events.length ? true : undefined))
+  await waitFor('impressions and events stored', async () =>
+    (await t.count('impressions')) === 800 && (await t.count('events')) === events.length ? true : undefined,
+  )
   const metric = await fetch(`${service.url}/api/v1/workspaces/${demo.workspaceId}/metrics`, {
     method: 'POST',
     headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Purchases per user', trafficType: 'user', eventTypeId: 'purchase', type: 'count_per_key', desiredDirection: 'increase' }),
+    body: JSON.stringify({
+      name: 'Purchases per user',
+      trafficType: 'user',
+      eventTypeId: 'purchase',
+      type: 'count_per_key',
+      desiredDirection: 'increase',
+    }),
   })
   expect(metric.status).toBe(201)
 
@@ -233,7 +315,9 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
   await page.getByRole('button', { name: 'Show results' }).click()
   const results = page.getByTestId('results')
   await results.waitFor()
-  expect(await results.textContent()).toContain('Exposed keys: 800 (off 400, on 400); excluded for seeing more than one treatment: 0. Baseline: off.')
+  expect(await results.textContent()).toContain(
+    'Exposed keys: 800 (off 400, on 400); excluded for seeing more than one treatment: 0. Baseline: off.',
+  )
   expect(await page.getByTestId('srm').textContent()).toMatch(/Sample ratio check: p = 1\. No mismatch\./)
   const on = results.locator('tr[data-treatment="on"]')
   // The same figures as the API, as text: on makes more purchases, called significant and desired.
@@ -244,7 +328,12 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
         headers: { authorization: `Bearer ${demo.adminApiKey}` },
       },
     )
-  ).json()) as { metrics: { perTreatment: Record<string, { keys: number; mean: number }>; comparisons: { relative: { estimate: number } }[] }[] }
+  ).json()) as {
+    metrics: {
+      perTreatment: Record<string, { keys: number; mean: number }>
+      comparisons: { relative: { estimate: number } }[]
+    }[]
+  }
   const cells = await on.locator('td').allTextContents()
   expect(cells[0]).toBe('400')
   expect(Number(cells[1])).toBeCloseTo(api.metrics[0]!.perTreatment['on']!.mean, 3)
@@ -265,7 +354,9 @@ it("shows another account's key nothing of this account", async () => {
   await second.getByRole('button', { name: 'Sign in' }).click()
   await expect.poll(() => second.getByText('No integrations yet.').count(), { timeout: 15_000 }).toBe(1)
   await second.getByRole('button', { name: 'Alerts' }).click()
-  await expect.poll(() => second.getByTestId('alert-counts').textContent(), { timeout: 15_000 }).toBe('0 shown: 0 firing, 0 acknowledged, 0 resolved')
+  await expect
+    .poll(() => second.getByTestId('alert-counts').textContent(), { timeout: 15_000 })
+    .toBe('0 shown: 0 firing, 0 acknowledged, 0 resolved')
   await context.close()
 })
 
@@ -280,7 +371,9 @@ it('rotates an address (the new one shown once) and deletes an integration after
   page.once('dialog', (dialog) => void dialog.accept())
   await row.getByRole('button', { name: 'Delete' }).click()
   await expect.poll(() => page.getByText('No integrations yet.').count(), { timeout: 15_000 }).toBe(1)
-  const res = await fetch(`${service.url}/api/v1/integrations`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })
+  const res = await fetch(`${service.url}/api/v1/integrations`, {
+    headers: { authorization: `Bearer ${demo.adminApiKey}` },
+  })
   expect(((await res.json()) as { integrations: unknown[] }).integrations).toEqual([])
 })
 

@@ -38,7 +38,9 @@ beforeAll(async () => {
     expect(results.map((x) => x.status)).toEqual([202, 202, 202, 202])
   }
   for (let r = 0; r < IMPRESSION_REQUESTS; r += 4) {
-    const results = await Promise.all([0, 1, 2, 3].map((k) => postImpressions(edge.url, key, impressionGroups((r + k) * PER_REQUEST, PER_REQUEST))))
+    const results = await Promise.all(
+      [0, 1, 2, 3].map((k) => postImpressions(edge.url, key, impressionGroups((r + k) * PER_REQUEST, PER_REQUEST))),
+    )
     expect(results.map((x) => x.status)).toEqual([202, 202, 202, 202])
   }
 }, 300_000)
@@ -57,7 +59,11 @@ it('kill -9 of a consumer mid-stream, three times: every accepted event and impr
       tail = (tail + d.toString()).slice(-2000)
       if (armed && tail.includes('"msg":"batch inserted"')) child.kill('SIGKILL')
     })
-    await waitFor(`${killAt * 100}% of the rows (consumer log: ${tail.slice(-500)})`, async () => ((await t.count('events').catch(() => 0)) >= TOTAL * killAt ? true : undefined), 120_000)
+    await waitFor(
+      `${killAt * 100}% of the rows (consumer log: ${tail.slice(-500)})`,
+      async () => ((await t.count('events').catch(() => 0)) >= TOTAL * killAt ? true : undefined),
+      120_000,
+    )
     tail = ''
     armed = true
     await exited(child)
@@ -68,7 +74,12 @@ it('kill -9 of a consumer mid-stream, three times: every accepted event and impr
 
   const child = spawnSluice(['serve', '--roles', 'events'], consumerEnv)
   try {
-    await waitFor('all rows', async () => ((await t.count('events')) >= TOTAL && (await t.count('impressions')) >= IMPRESSIONS ? true : undefined), 180_000)
+    await waitFor(
+      'all rows',
+      async () =>
+        (await t.count('events')) >= TOTAL && (await t.count('impressions')) >= IMPRESSIONS ? true : undefined,
+      180_000,
+    )
     // Give a duplicate the chance to show up before counting for good.
     await waitFor('consumer caught up', async () => ((await lag()) === 0 ? true : undefined), 60_000)
   } finally {
@@ -79,13 +90,23 @@ it('kill -9 of a consumer mid-stream, three times: every accepted event and impr
     `SELECT count() AS rows, uniqExact(source_partition, source_offset, source_index) AS positions,
             uniqExact(key) AS keys, uniqExact(request_id) AS requests FROM {db}.events`,
   )
-  expect(stats).toEqual({ rows: String(TOTAL), positions: String(TOTAL), keys: String(TOTAL), requests: String(REQUESTS) })
+  expect(stats).toEqual({
+    rows: String(TOTAL),
+    positions: String(TOTAL),
+    keys: String(TOTAL),
+    requests: String(REQUESTS),
+  })
   expect(await t.count('event_rejections')).toBe(0)
   const [impressions] = await t.query<{ rows: string; positions: string; keys: string; requests: string }>(
     `SELECT count() AS rows, uniqExact(source_partition, source_offset, source_index) AS positions,
             uniqExact(key) AS keys, uniqExact(request_id) AS requests FROM {db}.impressions`,
   )
-  expect(impressions).toEqual({ rows: String(IMPRESSIONS), positions: String(IMPRESSIONS), keys: String(IMPRESSIONS), requests: String(IMPRESSION_REQUESTS) })
+  expect(impressions).toEqual({
+    rows: String(IMPRESSIONS),
+    positions: String(IMPRESSIONS),
+    keys: String(IMPRESSIONS),
+    requests: String(IMPRESSION_REQUESTS),
+  })
   expect(await t.count('impression_rejections')).toBe(0)
 }, 600_000)
 
@@ -97,7 +118,10 @@ async function lag(): Promise<number> {
     let sum = 0
     for (const name of ['events', 'impressions'] as const) {
       const topic = edge.container.topics[name]
-      const [ends, committed] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId: groupIds(t.config)[name], topics: [topic] })])
+      const [ends, committed] = await Promise.all([
+        admin.fetchTopicOffsets(topic),
+        admin.fetchOffsets({ groupId: groupIds(t.config)[name], topics: [topic] }),
+      ])
       const done = new Map(committed[0]!.partitions.map((p) => [p.partition, Number(p.offset)]))
       sum += ends.reduce((n, p) => n + Number(p.high) - Math.max(0, done.get(p.partition) ?? 0), 0)
     }

@@ -46,13 +46,17 @@ function blocks(page: string): Block[] {
   }))
 }
 
-const PAGES = [join(ROOT, 'README.md'), ...markdown(join(ROOT, 'docs')), join(ROOT, 'bench', 'README.md')].map((p) => ({ name: relative(ROOT, p), blocks: blocks(p) }))
+const PAGES = [join(ROOT, 'README.md'), ...markdown(join(ROOT, 'docs')), join(ROOT, 'bench', 'README.md')].map((p) => ({
+  name: relative(ROOT, p),
+  blocks: blocks(p),
+}))
 const ALL = PAGES.flatMap((p) => p.blocks)
 
 describe('every block of the docs is run, checked or says why not', () => {
   it.each(ALL.filter((b) => b.lang !== 'sql' && b.lang !== '').map((b) => [b.where, b]))('%s', (_where, block) => {
     const directive = block.directive ?? ''
-    if (directive.startsWith('not run:')) expect(directive.slice('not run:'.length).trim().length, 'a reason').toBeGreaterThan(10)
+    if (directive.startsWith('not run:'))
+      expect(directive.slice('not run:'.length).trim().length, 'a reason').toBeGreaterThan(10)
     else if (block.lang === 'json') expect(directive).toMatch(/^check: (metric|mapping)$/)
     else if (block.lang === 'yaml') expect(directive).toBe('check: alertmanager')
     else expect(block.lang, 'a block to run is sh').toBe('sh')
@@ -100,7 +104,10 @@ let scratch: string
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'sluice-docs-'))
   // As `npm start` does (scripts/start.sh): the demo account, then serve with the default settings.
-  const boot = spawnSync('sh', ['-c', 'mkdir -p .sluice && node bin/sluice.js bootstrap --json > .sluice/demo.json'], { cwd: ROOT, encoding: 'utf8' })
+  const boot = spawnSync('sh', ['-c', 'mkdir -p .sluice && node bin/sluice.js bootstrap --json > .sluice/demo.json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
   expect(boot.status, boot.stderr).toBe(0)
   demo = JSON.parse(readFileSync(join(ROOT, '.sluice', 'demo.json'), 'utf8')) as typeof demo
   // The reader's own `npm start` may be serving there already: the docs then run against it, as the reader would.
@@ -109,10 +116,18 @@ beforeAll(async () => {
     () => false,
   )
   if (running) return
-  service = spawn(process.execPath, ['bin/sluice.js', 'serve'], { cwd: ROOT, env: { ...process.env, SLUICE_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  service = spawn(process.execPath, ['bin/sluice.js', 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, SLUICE_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   service.stdout?.on('data', (d: Buffer) => (log += d.toString()))
   service.stderr?.on('data', (d: Buffer) => (log += d.toString()))
-  await waitFor('the docs Sluice ready on :8080', async () => ((await fetch(`${URL_}/readyz`).catch(() => undefined))?.status === 200 ? true : undefined), 120_000).catch((err: Error) => {
+  await waitFor(
+    'the docs Sluice ready on :8080',
+    async () => ((await fetch(`${URL_}/readyz`).catch(() => undefined))?.status === 200 ? true : undefined),
+    120_000,
+  ).catch((err: Error) => {
     throw new Error(`${err.message}; its log: ${log.slice(-3000)}`)
   })
 }, 180_000)
@@ -145,12 +160,19 @@ function runShell(runnable: readonly Block[]): { outputs: string[]; failed?: { b
   return last < 0 ? { outputs } : { outputs, failed: { block: runnable[last]!, status: run.status ?? -1 } }
 }
 
-describe.each(PAGES.filter((p) => p.blocks.some((b) => !b.directive?.startsWith('not run:') && ['sh', 'json', 'yaml'].includes(b.lang))).map((p) => [p.name, p]))('%s', (_name, page) => {
+describe.each(
+  PAGES.filter((p) =>
+    p.blocks.some((b) => !b.directive?.startsWith('not run:') && ['sh', 'json', 'yaml'].includes(b.lang)),
+  ).map((p) => [p.name, p]),
+)('%s', (_name, page) => {
   it('runs its commands and shows what they print', () => {
     const runnable = page.blocks.filter((b) => b.lang === 'sh' && !b.directive?.startsWith('not run:'))
     if (runnable.length === 0) return
     const { outputs, failed } = runShell(runnable)
-    if (failed) expect.fail(`${failed.block.where} failed (exit ${failed.status}):\n${outputs[runnable.indexOf(failed.block)]}\n--- the service's log:\n${log.slice(-2000)}`)
+    if (failed)
+      expect.fail(
+        `${failed.block.where} failed (exit ${failed.status}):\n${outputs[runnable.indexOf(failed.block)]}\n--- the service's log:\n${log.slice(-2000)}`,
+      )
     runnable.forEach((block, i) => {
       const missing = lacking(outputs[i]!, expectations(block.body))
       expect(missing, `${block.where} should print "${missing}"; it printed:\n${outputs[i]}`).toBeUndefined()
@@ -173,7 +195,11 @@ describe.each(PAGES.filter((p) => p.blocks.some((b) => !b.directive?.startsWith(
         kind === 'metric'
           ? [`/api/v1/workspaces/${demo.workspaceId}/metrics`, { ...(value as object), name: `docs ${Date.now()}` }]
           : ['/api/v1/integrations', { name: `docs ${Date.now()}`, mapping: value }]
-      const res = await fetch(`${URL_}${path}`, { method: 'POST', headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const res = await fetch(`${URL_}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
       expect(res.status, `${block.where}: ${await res.text()}`).toBe(201)
     }
   })

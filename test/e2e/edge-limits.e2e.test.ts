@@ -14,7 +14,12 @@ let demo: DemoAccount
 let key: string
 
 beforeAll(async () => {
-  t = await createTestEnv({ SLUICE_EVENTS_RATE_PER_SECOND: '5', SLUICE_EVENTS_BURST: '10', SLUICE_HTTP_REQUEST_TIMEOUT_MS: '1500', SLUICE_BEACON_MAX_BODY_BYTES: '2048' })
+  t = await createTestEnv({
+    SLUICE_EVENTS_RATE_PER_SECOND: '5',
+    SLUICE_EVENTS_BURST: '10',
+    SLUICE_HTTP_REQUEST_TIMEOUT_MS: '1500',
+    SLUICE_BEACON_MAX_BODY_BYTES: '2048',
+  })
   demo = await t.bootstrap()
   key = demo.environments[1]!.clientSideSdkKey
   service = await t.start(['edge', 'admin'])
@@ -27,7 +32,8 @@ it('takes JSON on the bulk route only (415 otherwise), and text/plain on the bea
   expect(plain.status).toBe(415)
   expect(plain.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', requestId: expect.any(String) })
 
-  const beacon = (body: string) => fetch(`${service.url}/api/events/beacon`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body })
+  const beacon = (body: string) =>
+    fetch(`${service.url}/api/events/beacon`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body })
   expect((await beacon(JSON.stringify({ entries: [event(2)], token: staging, sdk: 'javascript-10' }))).status).toBe(202)
   const big = await beacon(JSON.stringify({ entries: Array.from({ length: 40 }, (_, i) => event(i)), token: staging }))
   expect(big.status).toBe(413)
@@ -49,7 +55,9 @@ it('limits requests per SDK key, with Retry-After, and other keys are not affect
 it('cuts off a sender that does not finish its request in time (slowloris)', async () => {
   const socket = connect(Number(new URL(service.url).port), '127.0.0.1')
   await new Promise((resolve) => socket.once('connect', resolve))
-  socket.write(`POST /api/events/bulk HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${demo.environments[0]!.clientSideSdkKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n[`)
+  socket.write(
+    `POST /api/events/bulk HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${demo.environments[0]!.clientSideSdkKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n[`,
+  )
   const started = Date.now()
   let answer = ''
   socket.on('data', (d: Buffer) => (answer += d.toString()))
@@ -60,15 +68,26 @@ it('cuts off a sender that does not finish its request in time (slowloris)', asy
 
 it('answers router errors in the API own error body, with a request id, without echoing the URL, and counts them', async () => {
   const secret = 'A'.repeat(400)
-  const long = await fetch(`${service.url}/api/v1/webhook/${secret}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+  const long = await fetch(`${service.url}/api/v1/webhook/${secret}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  })
   expect(long.status).toBe(400)
   const longBody = await long.text()
   expect(longBody).not.toContain(secret)
   expect(JSON.parse(longBody)).toMatchObject({ code: 'BAD_REQUEST', requestId: long.headers.get('x-request-id') })
 
-  const split = await fetch(`${service.url}/internal/api/v2/segments/%E0%A4%A`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })
+  const split = await fetch(`${service.url}/internal/api/v2/segments/%E0%A4%A`, {
+    headers: { authorization: `Bearer ${demo.adminApiKey}` },
+  })
   expect(split.status).toBe(400)
-  expect(await split.json()).toEqual({ code: 400, message: 'the URL is malformed (bad percent-encoding)', details: null, transactionId: split.headers.get('x-request-id') })
+  expect(await split.json()).toEqual({
+    code: 400,
+    message: 'the URL is malformed (bad percent-encoding)',
+    details: null,
+    transactionId: split.headers.get('x-request-id'),
+  })
 
   const unknown = await fetch(`${service.url}/api/v1/webhook-typo/${secret}`)
   expect(unknown.status).toBe(404)
@@ -76,16 +95,24 @@ it('answers router errors in the API own error body, with a request id, without 
 
   const metrics = await (await fetch(`${service.url}/metrics`)).text()
   expect(metrics).toMatch(/^sluice_http_errors_total\{route="unmatched",code="BAD_REQUEST",limit=""\} [2-9]/m)
-  expect(metrics).toMatch(/^sluice_http_errors_total\{route="\/api\/events\/bulk",code="RATE_LIMITED",limit=""\} [1-9]/m)
+  expect(metrics).toMatch(
+    /^sluice_http_errors_total\{route="\/api\/events\/bulk",code="RATE_LIMITED",limit=""\} [1-9]/m,
+  )
 })
 
 it('refuses a deep identities body with 400 before saving any entry of it', async () => {
   const admin = { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' }
-  const types = (await (await fetch(`${service.url}/internal/api/v2/trafficTypes/ws/${demo.workspaceId}`, { headers: admin })).json()) as { id: string; name: string }[]
+  const types = (await (
+    await fetch(`${service.url}/internal/api/v2/trafficTypes/ws/${demo.workspaceId}`, { headers: admin })
+  ).json()) as { id: string; name: string }[]
   const path = `${service.url}/internal/api/v2/trafficTypes/${types[0]!.id}/environments/${demo.environments[0]!.id}/identities`
   const body = `[{"key":"saved-if-bug","values":{"a":"1"}},{"key":"deep","values":{"a":${'['.repeat(5000)}${']'.repeat(5000)}}}]`
   const res = await fetch(path, { method: 'POST', headers: admin, body })
   expect(res.status).toBe(400)
-  expect(await res.json()).toMatchObject({ code: 400, message: expect.stringMatching(/nests deeper than 64 levels$/), details: [{ field: expect.stringMatching(/^body\[1\]\.values\.a/) }] })
+  expect(await res.json()).toMatchObject({
+    code: 400,
+    message: expect.stringMatching(/nests deeper than 64 levels$/),
+    details: [{ field: expect.stringMatching(/^body\[1\]\.values\.a/) }],
+  })
   expect((await fetch(`${path}/saved-if-bug`, { headers: admin })).status).toBe(404)
 })

@@ -102,9 +102,13 @@ describe('POST /api/events/bulk', () => {
     const res = await postEvents(service.url, key, body)
     expect(res.status).toBe(202)
     const where = rowsOf(res.body['requestId'])
-    await waitFor('all 8 records stored', async () => ((await t.count('events', where)) + (await t.count('event_rejections', where)) === 8 ? true : undefined))
+    await waitFor('all 8 records stored', async () =>
+      (await t.count('events', where)) + (await t.count('event_rejections', where)) === 8 ? true : undefined,
+    )
     expect(await t.count('events', where)).toBe(2)
-    const rejections = await t.query<{ reason: string; raw: string; source_index: number }>(`SELECT reason, raw, source_index FROM {db}.event_rejections WHERE ${where} ORDER BY source_index`)
+    const rejections = await t.query<{ reason: string; raw: string; source_index: number }>(
+      `SELECT reason, raw, source_index FROM {db}.event_rejections WHERE ${where} ORDER BY source_index`,
+    )
     expect(rejections.map((r) => [r.source_index, r.reason])).toEqual([
       [1, 'eventTypeId is required'],
       [2, 'value must be a number or null'],
@@ -159,7 +163,11 @@ describe('POST /api/events/bulk', () => {
     expect((await postEvents(service.url, staging, [event(1)])).status).toBe(202)
     expect(await t.store.revokeApiKey(staging)).toBe(true)
     const started = Date.now()
-    await waitFor('revoked key refused', async () => ((await postEvents(service.url, staging, [event(1)])).status === 401 ? true : undefined), 10_000)
+    await waitFor(
+      'revoked key refused',
+      async () => ((await postEvents(service.url, staging, [event(1)])).status === 401 ? true : undefined),
+      10_000,
+    )
     expect(Date.now() - started).toBeLessThan(5000)
   })
 
@@ -211,7 +219,11 @@ describe('POST /api/events/bulk', () => {
     // Each refusal is counted with the limit that caused it.
     const metrics = await (await fetch(`${service.url}/metrics`)).text()
     for (const limit of ['records', 'body_bytes', 'record_bytes']) {
-      expect(metrics).toMatch(new RegExp(`sluice_http_errors_total\\{route="/api/events/bulk",code="PAYLOAD_TOO_LARGE",limit="${limit}"\\} 1`))
+      expect(metrics).toMatch(
+        new RegExp(
+          `sluice_http_errors_total\\{route="/api/events/bulk",code="PAYLOAD_TOO_LARGE",limit="${limit}"\\} 1`,
+        ),
+      )
     }
   })
 })
@@ -226,9 +238,20 @@ describe('POST /api/events/beacon', () => {
     })
     expect(res.status).toBe(202)
     const { requestId } = (await res.json()) as { requestId: string }
-    await waitFor('beacon row', async () => ((await t.count('events', `request_id = '${requestId}' AND key = 'beacon-user' AND sdk_version = 'javascript-10.28.0'`)) === 1 ? true : undefined))
+    await waitFor('beacon row', async () =>
+      (await t.count(
+        'events',
+        `request_id = '${requestId}' AND key = 'beacon-user' AND sdk_version = 'javascript-10.28.0'`,
+      )) === 1
+        ? true
+        : undefined,
+    )
 
-    const bad = await fetch(`${service.url}/api/events/beacon`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ entries: [], token: 'nope' }) })
+    const bad = await fetch(`${service.url}/api/events/beacon`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ entries: [], token: 'nope' }),
+    })
     expect(bad.status).toBe(401)
   })
 })
@@ -238,9 +261,21 @@ describe('health, readiness and metrics', () => {
     expect((await fetch(`${service.url}/healthz`)).status).toBe(200)
     const ready = await fetch(`${service.url}/readyz`)
     expect(ready.status).toBe(200)
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { kafka: 'ok', clickhouse: 'ok', redis: 'ok', spool: 'ok', 'events-consumer': 'ok', 'impressions-consumer': 'ok' } })
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      checks: {
+        kafka: 'ok',
+        clickhouse: 'ok',
+        redis: 'ok',
+        spool: 'ok',
+        'events-consumer': 'ok',
+        'impressions-consumer': 'ok',
+      },
+    })
     const metrics = await (await fetch(`${service.url}/metrics`)).text()
-    expect(metrics).toMatch(/sluice_http_requests_total\{route="\/api\/events\/bulk",method="POST",status_code="202"\} \d+/)
+    expect(metrics).toMatch(
+      /sluice_http_requests_total\{route="\/api\/events\/bulk",method="POST",status_code="202"\} \d+/,
+    )
     expect(metrics).toMatch(/sluice_events_accepted_total \d+/)
     expect(metrics).toMatch(/sluice_events_inserted_total [1-9]/)
     expect(metrics).toMatch(/sluice_consumer_lag_messages\{topic="[^"]+",partition="\d"\} \d+/)
@@ -260,6 +295,8 @@ describe('health, readiness and metrics', () => {
     } finally {
       await container.close()
     }
-    await expect(startService(config, ['edge'], createLogger('silent'))).rejects.toThrow(/ECONNREFUSED|connect|Connection/i)
+    await expect(startService(config, ['edge'], createLogger('silent'))).rejects.toThrow(
+      /ECONNREFUSED|connect|Connection/i,
+    )
   })
 })

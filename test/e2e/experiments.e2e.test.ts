@@ -66,11 +66,19 @@ function generate(): void {
     const label = i % 5 === 0 ? 'in segment beta' : 'default rule'
     impressions.push({ k: key, t: treatment, m: first, r: label })
     // Repeats, some under another rule with the same treatment (kept).
-    if (i % 3 === 0) impressions.push({ k: key, t: treatment, m: first + int(5 * MIN) + 1, r: i % 2 ? 'default rule' : 'in segment beta' })
+    if (i % 3 === 0)
+      impressions.push({
+        k: key,
+        t: treatment,
+        m: first + int(5 * MIN) + 1,
+        r: i % 2 ? 'default rule' : 'in segment beta',
+      })
     // Before the window with another treatment: outside the window, so not an exclusion.
-    if (i % 17 === 0) impressions.push({ k: key, t: treatment === 'on' ? 'off' : 'on', m: FROM - 30 * MIN, r: 'default rule' })
+    if (i % 17 === 0)
+      impressions.push({ k: key, t: treatment === 'on' ? 'off' : 'on', m: FROM - 30 * MIN, r: 'default rule' })
     // A second treatment inside the window: excluded.
-    if (i % 53 === 0) impressions.push({ k: key, t: treatment === 'on' ? 'v2' : 'on', m: first + 2 * MIN, r: 'default rule' })
+    if (i % 53 === 0)
+      impressions.push({ k: key, t: treatment === 'on' ? 'v2' : 'on', m: first + 2 * MIN, r: 'default rule' })
     if (i % 10 < 3) continue // keys without events
     const lift = treatment === 'on' ? 1 : treatment === 'v2' ? 0.5 : 0
     const purchases = int(3 + lift * 2)
@@ -85,23 +93,78 @@ function generate(): void {
         properties: { amount, plan: rand() < 0.6 ? 'pro' : 'free', seats: int(5) },
       })
     }
-    for (let v = 0; v < 1 + int(4); v++) events.push({ eventTypeId: 'visit', trafficTypeName: 'user', key, timestamp: first + int(60 * MIN) })
+    for (let v = 0; v < 1 + int(4); v++)
+      events.push({ eventTypeId: 'visit', trafficTypeName: 'user', key, timestamp: first + int(60 * MIN) })
     // Only the treatments upgrade: the baseline mean of this metric is 0.
-    if (treatment !== 'off' && rand() < 0.3) events.push({ eventTypeId: 'upgrade', trafficTypeName: 'user', key, timestamp: first + MIN })
+    if (treatment !== 'off' && rand() < 0.3)
+      events.push({ eventTypeId: 'upgrade', trafficTypeName: 'user', key, timestamp: first + MIN })
     // Around the attribution bounds: 20 min before exposure (out), 10 before (in), 14 after `to` (in), 16 after (out).
-    if (i % 7 === 0) events.push({ eventTypeId: 'purchase', trafficTypeName: 'user', key, timestamp: first - 20 * MIN, value: 500, properties: { amount: 500, plan: 'pro' } })
-    if (i % 7 === 1) events.push({ eventTypeId: 'purchase', trafficTypeName: 'user', key, timestamp: first - 10 * MIN, value: 7, properties: { amount: 7, plan: 'pro' } })
-    if (i % 11 === 0) events.push({ eventTypeId: 'purchase', trafficTypeName: 'user', key, timestamp: TO + 14 * MIN, value: 3, properties: { amount: 3, plan: 'pro' } })
-    if (i % 11 === 1) events.push({ eventTypeId: 'purchase', trafficTypeName: 'user', key, timestamp: TO + 16 * MIN, value: 900, properties: { amount: 900, plan: 'pro' } })
+    if (i % 7 === 0)
+      events.push({
+        eventTypeId: 'purchase',
+        trafficTypeName: 'user',
+        key,
+        timestamp: first - 20 * MIN,
+        value: 500,
+        properties: { amount: 500, plan: 'pro' },
+      })
+    if (i % 7 === 1)
+      events.push({
+        eventTypeId: 'purchase',
+        trafficTypeName: 'user',
+        key,
+        timestamp: first - 10 * MIN,
+        value: 7,
+        properties: { amount: 7, plan: 'pro' },
+      })
+    if (i % 11 === 0)
+      events.push({
+        eventTypeId: 'purchase',
+        trafficTypeName: 'user',
+        key,
+        timestamp: TO + 14 * MIN,
+        value: 3,
+        properties: { amount: 3, plan: 'pro' },
+      })
+    if (i % 11 === 1)
+      events.push({
+        eventTypeId: 'purchase',
+        trafficTypeName: 'user',
+        key,
+        timestamp: TO + 16 * MIN,
+        value: 900,
+        properties: { amount: 900, plan: 'pro' },
+      })
     // Another traffic type with the same key, and another environment: never counted.
-    if (i % 13 === 0) events.push({ eventTypeId: 'purchase', trafficTypeName: 'account', key, timestamp: first + MIN, value: 1000 })
-    if (i % 13 === 1) otherEnvEvents.push({ eventTypeId: 'purchase', trafficTypeName: 'user', key, timestamp: first + MIN, value: 1000 })
+    if (i % 13 === 0)
+      events.push({ eventTypeId: 'purchase', trafficTypeName: 'account', key, timestamp: first + MIN, value: 1000 })
+    if (i % 13 === 1)
+      otherEnvEvents.push({
+        eventTypeId: 'purchase',
+        trafficTypeName: 'user',
+        key,
+        timestamp: first + MIN,
+        value: 1000,
+      })
   }
 }
 
 const METRICS = [
-  { name: 'Purchases per user', trafficType: 'user', eventTypeId: 'purchase', type: 'count_per_key', desiredDirection: 'increase' },
-  { name: 'Revenue per user (capped)', trafficType: 'user', eventTypeId: 'purchase', type: 'sum_per_key', cap: 150, desiredDirection: 'increase' },
+  {
+    name: 'Purchases per user',
+    trafficType: 'user',
+    eventTypeId: 'purchase',
+    type: 'count_per_key',
+    desiredDirection: 'increase',
+  },
+  {
+    name: 'Revenue per user (capped)',
+    trafficType: 'user',
+    eventTypeId: 'purchase',
+    type: 'sum_per_key',
+    cap: 150,
+    desiredDirection: 'increase',
+  },
   {
     name: 'Average pro amount',
     trafficType: 'user',
@@ -111,9 +174,28 @@ const METRICS = [
     propertyFilter: { property: 'plan', operator: 'equals', value: 'pro' },
     desiredDirection: 'increase',
   },
-  { name: 'Purchases per visit', trafficType: 'user', eventTypeId: 'purchase', type: 'ratio_per_key', denominatorEventTypeId: 'visit', desiredDirection: 'increase' },
-  { name: 'Buyers', trafficType: 'user', eventTypeId: 'purchase', type: 'percent_of_keys', desiredDirection: 'increase' },
-  { name: 'Upgrades per user', trafficType: 'user', eventTypeId: 'upgrade', type: 'count_per_key', desiredDirection: 'increase' },
+  {
+    name: 'Purchases per visit',
+    trafficType: 'user',
+    eventTypeId: 'purchase',
+    type: 'ratio_per_key',
+    denominatorEventTypeId: 'visit',
+    desiredDirection: 'increase',
+  },
+  {
+    name: 'Buyers',
+    trafficType: 'user',
+    eventTypeId: 'purchase',
+    type: 'percent_of_keys',
+    desiredDirection: 'increase',
+  },
+  {
+    name: 'Upgrades per user',
+    trafficType: 'user',
+    eventTypeId: 'upgrade',
+    type: 'count_per_key',
+    desiredDirection: 'increase',
+  },
 ] as const
 const metricIds: string[] = []
 
@@ -125,7 +207,9 @@ function expected(rule?: string) {
   for (const e of events) eventsOf.set(e.key, [...(eventsOf.get(e.key) ?? []), e])
   const exposure: Record<string, number> = {}
   let excluded = 0
-  const values = METRICS.map(() => Object.fromEntries(TREATMENTS.map((t) => [t, [] as number[]])) as Record<string, number[]>)
+  const values = METRICS.map(
+    () => Object.fromEntries(TREATMENTS.map((t) => [t, [] as number[]])) as Record<string, number[]>,
+  )
   for (const [key, imps] of byKey) {
     const ofRule = rule === undefined ? imps : imps.filter((i) => i.r === rule)
     if (ofRule.length === 0) continue
@@ -136,7 +220,9 @@ function expected(rule?: string) {
     const treatment = imps[0]!.t
     exposure[treatment] = (exposure[treatment] ?? 0) + 1
     const first = Math.min(...ofRule.map((i) => i.m))
-    const counted = (eventsOf.get(key) ?? []).filter((e) => e.trafficTypeName === 'user' && e.timestamp >= first - 15 * MIN && e.timestamp <= TO + 15 * MIN)
+    const counted = (eventsOf.get(key) ?? []).filter(
+      (e) => e.trafficTypeName === 'user' && e.timestamp >= first - 15 * MIN && e.timestamp <= TO + 15 * MIN,
+    )
     const of = (type: string) => counted.filter((e) => e.eventTypeId === type)
     const purchases = of('purchase')
     const withValue = purchases.filter((e) => e.value !== null && e.value !== undefined)
@@ -160,7 +246,11 @@ function expected(rule?: string) {
 }
 
 function independent(input: unknown): Json {
-  const run = spawnSync(PYTHON, ['test/compat/experiment_stats.py'], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  const run = spawnSync(PYTHON, ['test/compat/experiment_stats.py'], {
+    input: JSON.stringify(input),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  })
   if (run.status !== 0) throw new Error(`experiment_stats.py failed: ${run.stderr}`)
   return JSON.parse(run.stdout) as Json
 }
@@ -171,7 +261,12 @@ function close(actual: number, reference: number, what: string): void {
   expect(Math.abs(actual - reference) / scale, `${what}: ${actual} against ${reference}`).toBeLessThanOrEqual(1e-6)
 }
 
-async function call(method: string, path: string, body?: unknown, key = demo.adminApiKey): Promise<{ status: number; body: Json }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  key = demo.adminApiKey,
+): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${service.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -182,7 +277,12 @@ async function call(method: string, path: string, body?: unknown, key = demo.adm
 }
 
 const results = (query: string, key?: string, envId = env, flag = FLAG) =>
-  call('GET', `/api/v1/environments/${encodeURIComponent(envId)}/experiments/${encodeURIComponent(flag)}/results?${query}`, undefined, key)
+  call(
+    'GET',
+    `/api/v1/environments/${encodeURIComponent(envId)}/experiments/${encodeURIComponent(flag)}/results?${query}`,
+    undefined,
+    key,
+  )
 const window = `from=${FROM}&to=${new Date(TO).toISOString()}`
 
 beforeAll(async () => {
@@ -200,11 +300,16 @@ beforeAll(async () => {
     })
     expect(res.status).toBe(202)
   }
-  for (let i = 0; i < events.length; i += 5000) expect((await postEvents(service.url, sdkKey, events.slice(i, i + 5000))).status).toBe(202)
+  for (let i = 0; i < events.length; i += 5000)
+    expect((await postEvents(service.url, sdkKey, events.slice(i, i + 5000))).status).toBe(202)
   expect((await postEvents(service.url, demo.environments[1]!.serverSideSdkKey, otherEnvEvents)).status).toBe(202)
   await waitFor(
     'impressions and events stored',
-    async () => ((await t.count('impressions')) === impressions.length && (await t.count('events')) === events.length + otherEnvEvents.length ? true : undefined),
+    async () =>
+      (await t.count('impressions')) === impressions.length &&
+      (await t.count('events')) === events.length + otherEnvEvents.length
+        ? true
+        : undefined,
     60_000,
   )
   for (const m of METRICS) {
@@ -221,14 +326,24 @@ describe('results against scipy and gbstats', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     const r = res.body
     const want = expected()
-    expect(r['exposure']).toEqual({ keys: Object.values(want.exposure).reduce((a, b) => a + b, 0), perTreatment: want.exposure, excludedKeys: want.excluded })
+    expect(r['exposure']).toEqual({
+      keys: Object.values(want.exposure).reduce((a, b) => a + b, 0),
+      perTreatment: want.exposure,
+      excludedKeys: want.excluded,
+    })
     expect(want.excluded).toBeGreaterThan(50)
 
-    const pValues = (r['metrics'] as Json[]).flatMap((m) => (m['comparisons'] as Json[]).map((c) => c['absolute']['pValue'] as number))
+    const pValues = (r['metrics'] as Json[]).flatMap((m) =>
+      (m['comparisons'] as Json[]).map((c) => c['absolute']['pValue'] as number),
+    )
     const ref = independent({
       alpha: 0.05,
       baseline: 'off',
-      metrics: METRICS.map((m, i) => ({ id: String(i), proportion: m.type === 'percent_of_keys', values: want.values[i] })),
+      metrics: METRICS.map((m, i) => ({
+        id: String(i),
+        proportion: m.type === 'percent_of_keys',
+        values: want.values[i],
+      })),
       pValues,
       observed: want.exposure,
       expected: WEIGHTS,
@@ -247,8 +362,13 @@ describe('results against scipy and gbstats', () => {
       for (const c of m['comparisons'] as Json[]) {
         const x = ref['metrics'][String(i)][c['treatment']]
         const what = `${m['name']} ${c['treatment']}`
-        close(m['perTreatment'][c['treatment']]['variance'], proportion ? x['mean'] * (1 - x['mean']) : x['variance'], `${what} variance`)
-        // The absolute difference: Welch's t-test as scipy computes it (gbstats' for proportions, whose variance is p(1 − p)).
+        close(
+          m['perTreatment'][c['treatment']]['variance'],
+          proportion ? x['mean'] * (1 - x['mean']) : x['variance'],
+          `${what} variance`,
+        )
+        // The absolute difference: Welch's t-test as scipy computes it (gbstats' for proportions, whose variance is p(1
+        // − p)).
         const abs = proportion ? x['absolute'] : x['welch']
         close(c['absolute']['estimate'], abs['estimate'], `${what} absolute estimate`)
         close(c['absolute']['pValue'], abs['pValue'], `${what} absolute p`)
@@ -271,7 +391,9 @@ describe('results against scipy and gbstats', () => {
     })
     expect(compared).toBe(METRICS.length * 2)
     // Benjamini–Hochberg over all comparisons, in answer order.
-    const adjusted = (r['metrics'] as Json[]).flatMap((m) => (m['comparisons'] as Json[]).map((c) => c['adjustedPValue'] as number))
+    const adjusted = (r['metrics'] as Json[]).flatMap((m) =>
+      (m['comparisons'] as Json[]).map((c) => c['adjustedPValue'] as number),
+    )
     adjusted.forEach((p, i) => close(p, ref['bh'][i], `adjusted p ${i}`))
     close(r['srm']['pValue'], ref['srm']['pValue'], 'sample ratio p')
     close(r['srm']['chiSquared'], ref['srm']['chiSquared'], 'sample ratio chi²')
@@ -283,7 +405,11 @@ describe('results against scipy and gbstats', () => {
 
     // The published gbstats vector, recomputed by gbstats itself, against Sluice's statistics.
     const { meanSummary, welch } = await import('../../src/analysis/statistics.js')
-    const v = welch(meanSummary({ n: 3407, sum: 1396.87, sumSquares: 52377.9767 }), meanSummary({ n: 3461, sum: 2422.7, sumSquares: 134698.29 }), 0.05)
+    const v = welch(
+      meanSummary({ n: 3407, sum: 1396.87, sumSquares: 52377.9767 }),
+      meanSummary({ n: 3461, sum: 2422.7, sumSquares: 134698.29 }),
+      0.05,
+    )
     for (const kind of ['absolute', 'relative'] as const) {
       close(v[kind].estimate, ref['vector'][kind]['estimate'], `vector ${kind} estimate`)
       close(v[kind].pValue!, ref['vector'][kind]['pValue'], `vector ${kind} p`)
@@ -296,15 +422,21 @@ describe('results against scipy and gbstats', () => {
     const res = await results(`metrics=${metricIds[0]}&${window}&rule=${encodeURIComponent('in segment beta')}`)
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     const want = expected('in segment beta')
-    expect(res.body['exposure']).toEqual({ keys: Object.values(want.exposure).reduce((a, b) => a + b, 0), perTreatment: want.exposure, excludedKeys: expect.any(Number) })
+    expect(res.body['exposure']).toEqual({
+      keys: Object.values(want.exposure).reduce((a, b) => a + b, 0),
+      perTreatment: want.exposure,
+      excludedKeys: expect.any(Number),
+    })
     expect(res.body['rule']).toBe('in segment beta')
     expect(res.body['baseline']).toBe('off')
-    for (const t of TREATMENTS) expect(res.body['metrics'][0]['perTreatment'][t]['keys']).toBe(want.values[0]![t]!.length)
+    for (const t of TREATMENTS)
+      expect(res.body['metrics'][0]['perTreatment'][t]['keys']).toBe(want.values[0]![t]!.length)
   })
 
   it('calls nothing significant below the minimum sample, whatever the p-value', async () => {
     const query = `metrics=${metricIds[0]}&${window}&baseline=off`
-    const on = async (extra: string) => ((await results(query + extra)).body['metrics'][0]['comparisons'] as Json[]).find((c) => c['treatment'] === 'on')!
+    const on = async (extra: string) =>
+      ((await results(query + extra)).body['metrics'][0]['comparisons'] as Json[]).find((c) => c['treatment'] === 'on')!
     const enough = await on('')
     expect(enough).toMatchObject({ significant: true, note: null })
     const few = await on('&minKeys=2000')
@@ -353,13 +485,26 @@ describe('results against scipy and gbstats', () => {
     // Counted here from what was sent: exposed keys' purchases in the attribution span.
     const want = expected()
     const exposedFirst = new Map<string, number>()
-    for (const i of impressions) if (i.m >= FROM && i.m <= TO) exposedFirst.set(i.k, Math.min(exposedFirst.get(i.k) ?? Infinity, i.m))
+    for (const i of impressions)
+      if (i.m >= FROM && i.m <= TO) exposedFirst.set(i.k, Math.min(exposedFirst.get(i.k) ?? Infinity, i.m))
     const treatmentOf = new Map(impressions.filter((i) => i.m >= FROM && i.m <= TO).map((i) => [i.k, i.t]))
-    const excluded = new Set([...exposedFirst.keys()].filter((k) => new Set(impressions.filter((i) => i.k === k && i.m >= FROM && i.m <= TO).map((i) => i.t)).size > 1))
+    const excluded = new Set(
+      [...exposedFirst.keys()].filter(
+        (k) => new Set(impressions.filter((i) => i.k === k && i.m >= FROM && i.m <= TO).map((i) => i.t)).size > 1,
+      ),
+    )
     const sums = [{}, {}, {}] as Record<string, number>[]
     for (const e of events) {
       const first = exposedFirst.get(e.key)
-      if (first === undefined || excluded.has(e.key) || e.trafficTypeName !== 'user' || e.eventTypeId !== 'purchase' || e.timestamp < first - 15 * MIN || e.timestamp > TO + 15 * MIN) continue
+      if (
+        first === undefined ||
+        excluded.has(e.key) ||
+        e.trafficTypeName !== 'user' ||
+        e.eventTypeId !== 'purchase' ||
+        e.timestamp < first - 15 * MIN ||
+        e.timestamp > TO + 15 * MIN
+      )
+        continue
       const t = treatmentOf.get(e.key)!
       const p = e.properties ?? {}
       if (typeof p['seats'] === 'number' && p['seats'] > 2) sums[0]![t] = (sums[0]![t] ?? 0) + 1
@@ -376,13 +521,29 @@ describe('results against scipy and gbstats', () => {
   it('lists the flags seen in the environment with their treatments', async () => {
     const res = await call('GET', `/api/v1/environments/${env}/experiments?from=${FROM - 3600_000}&to=${TO}`)
     expect(res.status).toBe(200)
-    expect(res.body['flags']).toEqual([expect.objectContaining({ flag: FLAG, treatments: ['off', 'on', 'v2'], impressions: impressions.length })])
+    expect(res.body['flags']).toEqual([
+      expect.objectContaining({ flag: FLAG, treatments: ['off', 'on', 'v2'], impressions: impressions.length }),
+    ])
   })
 })
 
 describe('sluice experiments', () => {
   it('prints the same results as the API, as a table or as the JSON document', async () => {
-    const args = ['experiments', 'results', FLAG, '--environment', env, '--metric', metricIds[0]!, '--metric', metricIds[4]!, '--from', String(FROM), '--to', new Date(TO).toISOString()]
+    const args = [
+      'experiments',
+      'results',
+      FLAG,
+      '--environment',
+      env,
+      '--metric',
+      metricIds[0]!,
+      '--metric',
+      metricIds[4]!,
+      '--from',
+      String(FROM),
+      '--to',
+      new Date(TO).toISOString(),
+    ]
     const api = await results(`metrics=${metricIds[0]},${metricIds[4]}&${window}`)
     const json = await runSluice([...args, '--json'], t.env)
     expect(json.code, json.stderr).toBe(0)
@@ -392,7 +553,10 @@ describe('sluice experiments', () => {
     expect(table.stdout).toContain(`exposed keys: ${api.body['exposure']['keys']}`)
     expect(table.stdout).toMatch(/Purchases per user \(count_per_key, increase is good\)/)
     expect(table.stdout).toMatch(/^on .* significant, desired/m)
-    const flags = await runSluice(['experiments', 'flags', '--environment', env, '--from', String(FROM - 3600_000), '--to', String(TO)], t.env)
+    const flags = await runSluice(
+      ['experiments', 'flags', '--environment', env, '--from', String(FROM - 3600_000), '--to', String(TO)],
+      t.env,
+    )
     expect(flags.stdout).toContain(`${FLAG}  off,on,v2`)
     const bad = await runSluice([...args.slice(0, -4), '--from', String(TO), '--to', String(FROM)], t.env)
     expect(bad.code).toBe(2)
@@ -403,13 +567,32 @@ describe('sluice experiments', () => {
 describe('metrics API', () => {
   it('creates, reads, replaces and deletes a metric, each change in the audit log', async () => {
     const path = `/api/v1/workspaces/${demo.workspaceId}/metrics`
-    const created = await call('POST', path, { name: 'Visits', trafficType: 'user', eventTypeId: 'visit', type: 'count_per_key', desiredDirection: 'increase' })
-    expect(created).toMatchObject({ status: 201, body: { name: 'Visits', type: 'count_per_key', valueProperty: null, cap: null, workspaceId: demo.workspaceId } })
+    const created = await call('POST', path, {
+      name: 'Visits',
+      trafficType: 'user',
+      eventTypeId: 'visit',
+      type: 'count_per_key',
+      desiredDirection: 'increase',
+    })
+    expect(created).toMatchObject({
+      status: 201,
+      body: { name: 'Visits', type: 'count_per_key', valueProperty: null, cap: null, workspaceId: demo.workspaceId },
+    })
     const id = created.body['id'] as string
     expect((await call('GET', `${path}/${id}`)).body).toEqual(created.body)
     expect((await call('POST', path, { ...METRICS[0], name: 'Visits' })).status).toBe(409)
-    const replaced = await call('PUT', `${path}/${id}`, { name: 'Visits (capped)', trafficType: 'user', eventTypeId: 'visit', type: 'count_per_key', cap: 3, desiredDirection: 'decrease' })
-    expect(replaced).toMatchObject({ status: 200, body: { id, name: 'Visits (capped)', cap: 3, createdAt: created.body['createdAt'] } })
+    const replaced = await call('PUT', `${path}/${id}`, {
+      name: 'Visits (capped)',
+      trafficType: 'user',
+      eventTypeId: 'visit',
+      type: 'count_per_key',
+      cap: 3,
+      desiredDirection: 'decrease',
+    })
+    expect(replaced).toMatchObject({
+      status: 200,
+      body: { id, name: 'Visits (capped)', cap: 3, createdAt: created.body['createdAt'] },
+    })
     expect((await call('DELETE', `${path}/${id}`)).status).toBe(204)
     expect((await call('GET', `${path}/${id}`)).status).toBe(404)
     const audit = (await call('GET', `/api/v1/workspaces/${demo.workspaceId}/metrics-audit`)).body['entries'] as Json[]
@@ -419,12 +602,28 @@ describe('metrics API', () => {
       ['create', 'Visits', 'demo admin'],
     ])
     // The name is free again.
-    expect((await call('POST', path, { name: 'Visits', trafficType: 'user', eventTypeId: 'visit', type: 'count_per_key', desiredDirection: 'increase' })).status).toBe(201)
+    expect(
+      (
+        await call('POST', path, {
+          name: 'Visits',
+          trafficType: 'user',
+          eventTypeId: 'visit',
+          type: 'count_per_key',
+          desiredDirection: 'increase',
+        })
+      ).status,
+    ).toBe(201)
   })
 
   it('refuses definitions that break a rule, naming the field', async () => {
     const path = `/api/v1/workspaces/${demo.workspaceId}/metrics`
-    const base = { name: 'x', trafficType: 'user', eventTypeId: 'purchase', type: 'count_per_key', desiredDirection: 'increase' }
+    const base = {
+      name: 'x',
+      trafficType: 'user',
+      eventTypeId: 'purchase',
+      type: 'count_per_key',
+      desiredDirection: 'increase',
+    }
     const cases: [Json, string][] = [
       [{ ...base, type: 'ratio_per_key' }, 'denominatorEventTypeId'],
       [{ ...base, denominatorEventTypeId: 'visit' }, 'denominatorEventTypeId'],
@@ -446,12 +645,22 @@ describe('metrics API', () => {
   })
 
   it('lets read-only keys read metrics and results but not change metrics; scoped keys see only their environments', async () => {
-    const { key: viewer } = await t.store.createApiKey({ kind: 'admin', accountId: demo.accountId, name: 'viewer', role: 'segment-viewer' })
+    const { key: viewer } = await t.store.createApiKey({
+      kind: 'admin',
+      accountId: demo.accountId,
+      name: 'viewer',
+      role: 'segment-viewer',
+    })
     const path = `/api/v1/workspaces/${demo.workspaceId}/metrics`
     expect((await call('GET', path, undefined, viewer)).status).toBe(200)
     expect((await results(`metrics=${metricIds[0]}&${window}`, viewer)).status).toBe(200)
     expect((await call('POST', path, METRICS[0], viewer)).status).toBe(403)
-    const { key: staging } = await t.store.createApiKey({ kind: 'admin', accountId: demo.accountId, name: 'staging only', environmentIds: [demo.environments[1]!.id] })
+    const { key: staging } = await t.store.createApiKey({
+      kind: 'admin',
+      accountId: demo.accountId,
+      name: 'staging only',
+      environmentIds: [demo.environments[1]!.id],
+    })
     expect((await results(`metrics=${metricIds[0]}&${window}`, staging)).status).toBe(404)
     expect((await results(`metrics=${metricIds[0]}&${window}`, staging, demo.environments[1]!.id)).status).toBe(404) // no impressions there
     expect((await call('POST', path, { ...METRICS[0], name: 'other' }, staging)).status).toBe(403)
@@ -473,13 +682,38 @@ describe('bad input', () => {
       ['no end', `${m}&from=${FROM}`, 400, /to/],
       ['window too long', `${m}&from=0&to=${TO}`, 400, /366 days/],
       ['bad time', `${m}&from=yesterday&to=${TO}`, 400, /from must be epoch milliseconds or an ISO 8601/],
-      ['1,000 metrics', `metrics=${Array.from({ length: 1000 }, (_, i) => `m${i}`).join(',')}&${window}`, 400, /at most 20 per request/],
+      [
+        '1,000 metrics',
+        `metrics=${Array.from({ length: 1000 }, (_, i) => `m${i}`).join(',')}&${window}`,
+        400,
+        /at most 20 per request/,
+      ],
       ['baseline not in the data', `${m}&${window}&baseline=control`, 400, /"control" is not a treatment/],
-      ['weights naming an unknown treatment', `${m}&${window}&weights=off:1,on:1,v2:1,v3:1`, 400, /"v3", not a treatment/],
-      ['weights leaving out the default baseline', `${m}&${window}&weights=on:1,v2:1`, 400, /baseline is required \(no treatment is called off\); the treatments are on, v2/],
-      ['a baseline without a weight', `${m}&${window}&weights=on:1,v2:1&baseline=off`, 400, /"off" is not a treatment .* given a weight/],
+      [
+        'weights naming an unknown treatment',
+        `${m}&${window}&weights=off:1,on:1,v2:1,v3:1`,
+        400,
+        /"v3", not a treatment/,
+      ],
+      [
+        'weights leaving out the default baseline',
+        `${m}&${window}&weights=on:1,v2:1`,
+        400,
+        /baseline is required \(no treatment is called off\); the treatments are on, v2/,
+      ],
+      [
+        'a baseline without a weight',
+        `${m}&${window}&weights=on:1,v2:1&baseline=off`,
+        400,
+        /"off" is not a treatment .* given a weight/,
+      ],
       ['an empty metric id', `metrics=${metricIds[0]},,${metricIds[1]}&${window}`, 400, /none empty/],
-      ['a date-time without its offset', `${m}&from=2025-11-24T16:00:00&to=${TO}`, 400, /from must be epoch milliseconds or an ISO 8601 date-time with its offset/],
+      [
+        'a date-time without its offset',
+        `${m}&from=2025-11-24T16:00:00&to=${TO}`,
+        400,
+        /from must be epoch milliseconds or an ISO 8601 date-time with its offset/,
+      ],
       ['an empty rule', `${m}&${window}&rule=`, 400, /rule/],
       ['alpha too small', `${m}&${window}&alpha=0.000000001`, 400, /alpha/],
       ['bad weights', `${m}&${window}&weights=off:-1,on:1,v2:1`, 400, /not <treatment>:<positive number>/],
@@ -503,7 +737,9 @@ describe('bad input', () => {
       expect((await results(`metrics=${metricIds[0]}&${window}`, undefined, s)).status).toBe(404) // environment
       expect((await results(`metrics=${q}&${window}`)).status).toBe(404) // metric id
       expect((await results(`metrics=${metricIds[0]}&${window}&baseline=${q}`)).status).toBe(400)
-      expect((await results(`metrics=${metricIds[0]}&${window}&weights=${encodeURIComponent(`${s}:1`)}`)).status).toBe(400)
+      expect((await results(`metrics=${metricIds[0]}&${window}&weights=${encodeURIComponent(`${s}:1`)}`)).status).toBe(
+        400,
+      )
       expect((await results(`metrics=${metricIds[0]}&from=${q}&to=${TO}`)).status).toBe(400)
       // A rule that matches no impression: a flag with no impressions under it.
       expect((await results(`metrics=${metricIds[0]}&${window}&rule=${q}`)).status).toBe(404)
@@ -536,11 +772,16 @@ describe('ClickHouse away', () => {
       for (const url of [`http://127.0.0.1:${port}`, 'http://127.0.0.1:1']) {
         const admin = await t.start(['admin'], { CLICKHOUSE_URL: url, SLUICE_EXPERIMENT_QUERY_TIMEOUT_MS: '1000' })
         const began = Date.now()
-        const res = await fetch(`${admin.url}/api/v1/environments/${env}/experiments/${FLAG}/results?metrics=${metricIds[0]}&${window}`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })
+        const res = await fetch(
+          `${admin.url}/api/v1/environments/${env}/experiments/${FLAG}/results?metrics=${metricIds[0]}&${window}`,
+          { headers: { authorization: `Bearer ${demo.adminApiKey}` } },
+        )
         expect(res.status, url).toBe(503)
         expect(res.headers.get('retry-after')).toBe('5')
         expect(Date.now() - began).toBeLessThan(10_000)
-        const list = await fetch(`${admin.url}/api/v1/workspaces/${demo.workspaceId}/metrics`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })
+        const list = await fetch(`${admin.url}/api/v1/workspaces/${demo.workspaceId}/metrics`, {
+          headers: { authorization: `Bearer ${demo.adminApiKey}` },
+        })
         expect(list.status).toBe(200)
         await admin.stop()
       }

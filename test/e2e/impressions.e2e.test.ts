@@ -27,10 +27,19 @@ interface Answer {
   body: Record<string, unknown>
 }
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}, sdkKey: string | null = key): Promise<Answer> {
+async function post(
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  sdkKey: string | null = key,
+): Promise<Answer> {
   const res = await fetch(`${service.url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(sdkKey ? { authorization: `Bearer ${sdkKey}` } : {}), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      ...(sdkKey ? { authorization: `Bearer ${sdkKey}` } : {}),
+      ...headers,
+    },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   })
   const text = await res.text()
@@ -48,7 +57,9 @@ const beacon = (path: string, body: unknown) => post(path, body, { 'content-type
 /** The rows of a table stored for one request, once as many as expected are there. */
 async function rowsOf<T>(table: string, requestId: unknown, expected: number, order = 'source_index'): Promise<T[]> {
   return waitFor(`${expected} rows in ${table}`, async () => {
-    const rows = await t.query<T>(`SELECT * FROM {db}.${table} WHERE request_id = '${String(requestId)}' ORDER BY ${order}`)
+    const rows = await t.query<T>(
+      `SELECT * FROM {db}.${table} WHERE request_id = '${String(requestId)}' ORDER BY ${order}`,
+    )
     return rows.length === expected ? rows : undefined
   })
 }
@@ -59,9 +70,26 @@ describe('POST /api/testImpressions/bulk', () => {
   it('stores each impression of the Node, Java, .NET and Go shapes with the SDK headers, mode upper-cased', async () => {
     const body = [
       // Node: every field, properties a JSON string.
-      { f: 'checkout', i: [{ k: 'node-1', t: 'on', m: M + 1, c: 17, r: 'in segment beta', b: 'acct-1', pt: M - 5000, properties: '{"plan":"pro"}' }] },
+      {
+        f: 'checkout',
+        i: [
+          {
+            k: 'node-1',
+            t: 'on',
+            m: M + 1,
+            c: 17,
+            r: 'in segment beta',
+            b: 'acct-1',
+            pt: M - 5000,
+            properties: '{"plan":"pro"}',
+          },
+        ],
+      },
       // Java: every key present, the absent ones null.
-      { f: 'checkout', i: [{ k: 'java-1', t: 'off', m: M + 2, c: 18, r: 'default rule', b: null, pt: null, properties: null }] },
+      {
+        f: 'checkout',
+        i: [{ k: 'java-1', t: 'off', m: M + 2, c: 18, r: 'default rule', b: null, pt: null, properties: null }],
+      },
       // .NET: nulls omitted, never pt.
       { f: 'search', i: [{ k: 'net-1', t: 'v2', m: M + 3, c: 19, r: 'default rule' }] },
       // Go: b and pt omitted when empty, c always a number.
@@ -76,7 +104,17 @@ describe('POST /api/testImpressions/bulk', () => {
     expect(res).toMatchObject({ status: 202, body: { accepted: 4 } })
     const rows = await rowsOf<Record<string, unknown>>('impressions', res.body['requestId'], 4)
     expect(
-      rows.map((r) => [r['flag'], r['key'], r['treatment'], r['label'], Number(r['change_number']), Number(r['time_ms']), Number(r['previous_time_ms']), r['bucketing_key'], r['properties']]),
+      rows.map((r) => [
+        r['flag'],
+        r['key'],
+        r['treatment'],
+        r['label'],
+        Number(r['change_number']),
+        Number(r['time_ms']),
+        Number(r['previous_time_ms']),
+        r['bucketing_key'],
+        r['properties'],
+      ]),
     ).toEqual([
       ['checkout', 'node-1', 'on', 'in segment beta', 17, M + 1, M - 5000, 'acct-1', '{"plan":"pro"}'],
       ['checkout', 'java-1', 'off', 'default rule', 18, M + 2, 0, '', ''],
@@ -94,7 +132,9 @@ describe('POST /api/testImpressions/bulk', () => {
       })
     }
     // The DateTime column (the partition and sort key) is the impression's time, in seconds.
-    const times = await t.query<{ s: string; ms: string }>(`SELECT toUnixTimestamp(time) AS s, time_ms AS ms FROM {db}.impressions WHERE request_id = '${String(res.body['requestId'])}'`)
+    const times = await t.query<{ s: string; ms: string }>(
+      `SELECT toUnixTimestamp(time) AS s, time_ms AS ms FROM {db}.impressions WHERE request_id = '${String(res.body['requestId'])}'`,
+    )
     for (const { s, ms } of times) expect(Number(s)).toBe(Math.floor(Number(ms) / 1000))
   })
 
@@ -111,11 +151,18 @@ describe('POST /api/testImpressions/bulk', () => {
       {"f": "", "i": [{"k": "flagless", "t": "on", "m": ${M}}]},
       {"f": "checkout", "i": "not a list"}
     ]`
-    const res = await post('/api/testImpressions/bulk', body, { SplitSDKVersion: 'java-4.13.0', SplitSDKImpressionsMode: 'DEBUG' })
+    const res = await post('/api/testImpressions/bulk', body, {
+      SplitSDKVersion: 'java-4.13.0',
+      SplitSDKImpressionsMode: 'DEBUG',
+    })
     expect(res).toMatchObject({ status: 202, body: { accepted: 7 } })
     const rows = await rowsOf<{ key: string }>('impressions', res.body['requestId'], 2)
     expect(rows.map((r) => r.key)).toEqual(['good-1', 'good-2'])
-    const rejections = await rowsOf<{ kind: string; reason: string; raw: string; source_index: number }>('impression_rejections', res.body['requestId'], 5)
+    const rejections = await rowsOf<{ kind: string; reason: string; raw: string; source_index: number }>(
+      'impression_rejections',
+      res.body['requestId'],
+      5,
+    )
     expect(rejections.map((r) => [r.kind, r.reason])).toEqual([
       ['impressions', 't is required'],
       ['impressions', expect.stringMatching(/^m must be an epoch time in milliseconds/)],
@@ -135,14 +182,25 @@ describe('POST /api/testImpressions/bulk', () => {
     const filler = 'p'.repeat(300)
     const group = {
       f: 'big_flag',
-      i: Array.from({ length: 12_000 }, (_, n) => ({ k: `big-${n}`, t: n % 2 ? 'on' : 'off', m: M + n, c: 1, r: 'default rule', properties: JSON.stringify({ filler, n }) })),
+      i: Array.from({ length: 12_000 }, (_, n) => ({
+        k: `big-${n}`,
+        t: n % 2 ? 'on' : 'off',
+        m: M + n,
+        c: 1,
+        r: 'default rule',
+        properties: JSON.stringify({ filler, n }),
+      })),
     }
     const json = JSON.stringify([group])
     expect(json.length).toBeGreaterThan(4 * 768 * 1024)
     const res = await post('/api/testImpressions/bulk', json)
     expect(res).toMatchObject({ status: 202, body: { accepted: 12_000 } })
     const where = `request_id = '${String(res.body['requestId'])}'`
-    await waitFor('12,000 impressions', async () => ((await t.count('impressions', where)) === 12_000 ? true : undefined), 60_000)
+    await waitFor(
+      '12,000 impressions',
+      async () => ((await t.count('impressions', where)) === 12_000 ? true : undefined),
+      60_000,
+    )
     const [stats] = await t.query<{ messages: string; keys: string; on: string }>(
       `SELECT uniqExact(source_offset) AS messages, uniqExact(key) AS keys, countIf(treatment = 'on') AS on FROM {db}.impressions WHERE ${where}`,
     )
@@ -167,13 +225,24 @@ describe('counts, unique keys and telemetry', () => {
       { SplitSDKImpressionsMode: 'OPTIMIZED' },
     )
     expect(res).toMatchObject({ status: 202, body: { accepted: 3 } })
-    const rows = await rowsOf<{ flag: string; hour_ms: string; count: string; impressions_mode: string }>('impression_counts', res.body['requestId'], 2)
+    const rows = await rowsOf<{ flag: string; hour_ms: string; count: string; impressions_mode: string }>(
+      'impression_counts',
+      res.body['requestId'],
+      2,
+    )
     expect(rows.map((r) => [r.flag, Number(r.hour_ms), Number(r.count), r.impressions_mode])).toEqual([
       ['checkout', hour, 42, 'OPTIMIZED'],
       ['search', hour, 7, 'OPTIMIZED'],
     ])
-    const [rejection] = await rowsOf<{ kind: string; reason: string }>('impression_rejections', res.body['requestId'], 1)
-    expect(rejection).toMatchObject({ kind: 'impression_counts', reason: 'rc must be a count: an integer of 0 or more' })
+    const [rejection] = await rowsOf<{ kind: string; reason: string }>(
+      'impression_rejections',
+      res.body['requestId'],
+      1,
+    )
+    expect(rejection).toMatchObject({
+      kind: 'impression_counts',
+      reason: 'rc must be a count: an integer of 0 or more',
+    })
   })
 
   it('stores unique keys of server-side and client-side SDKs, on the v1 paths and their aliases', async () => {
@@ -196,14 +265,19 @@ describe('counts, unique keys and telemetry', () => {
       [202, 3],
       [202, 1],
     ])
-    const pairs = async (r: Answer, n: number) => (await rowsOf<{ flag: string; key: string }>('unique_keys', r.body['requestId'], n)).map((row) => `${row.flag}:${row.key}`)
+    const pairs = async (r: Answer, n: number) =>
+      (await rowsOf<{ flag: string; key: string }>('unique_keys', r.body['requestId'], n)).map(
+        (row) => `${row.flag}:${row.key}`,
+      )
     expect(await pairs(ss, 3)).toEqual(['checkout:u1', 'checkout:u2', 'search:u1'])
     expect(await pairs(ssAlias, 1)).toEqual(['checkout:u3'])
     expect(await pairs(cs, 2)).toEqual(['checkout:u9', 'search:u9'])
     expect(await pairs(csAlias, 1)).toEqual(['checkout:u10'])
     const [bad] = await rowsOf<{ kind: string; reason: string }>('impression_rejections', cs.body['requestId'], 1)
     expect(bad).toMatchObject({ kind: 'unique_keys', reason: expect.stringMatching(/^fs\[2\] must be a flag name/) })
-    const [day] = await t.query<{ day: string }>(`SELECT toString(day) AS day FROM {db}.unique_keys WHERE request_id = '${String(ss.body['requestId'])}' LIMIT 1`)
+    const [day] = await t.query<{ day: string }>(
+      `SELECT toString(day) AS day FROM {db}.unique_keys WHERE request_id = '${String(ss.body['requestId'])}' LIMIT 1`,
+    )
     expect(day!.day).toBe(new Date().toISOString().slice(0, 10))
   })
 
@@ -211,18 +285,49 @@ describe('counts, unique keys and telemetry', () => {
     // Node's config (iM 1 is DEBUG); Python's, which names storage sT; Java's usage on the old path.
     const config = await post(
       '/api/v1/metrics/config',
-      { oM: 0, st: 'memory', sE: true, rR: { sp: 30, se: 60, im: 300, ev: 60, te: 3600 }, iQ: 30000, eQ: 500, iM: 1, tR: 12 },
+      {
+        oM: 0,
+        st: 'memory',
+        sE: true,
+        rR: { sp: 30, se: 60, im: 300, ev: 60, te: 3600 },
+        iQ: 30000,
+        eQ: 500,
+        iM: 1,
+        tR: 12,
+      },
       { SplitSDKVersion: 'nodejs-11.11.2' },
     )
-    const python = await post('/api/v1/metrics/config', { oM: 0, sT: 'memory', iM: 0 }, { SplitSDKVersion: 'python-10.2.0' })
-    const usage = await post('/api/metrics/usage', { mL: { t: [0, 1, 2] }, hE: {}, iQ: 10, iDe: 2 }, { SplitSDKVersion: 'java-4.13.0', SplitSDKImpressionsMode: 'OPTIMIZED' })
+    const python = await post(
+      '/api/v1/metrics/config',
+      { oM: 0, sT: 'memory', iM: 0 },
+      { SplitSDKVersion: 'python-10.2.0' },
+    )
+    const usage = await post(
+      '/api/metrics/usage',
+      { mL: { t: [0, 1, 2] }, hE: {}, iQ: 10, iDe: 2 },
+      { SplitSDKVersion: 'java-4.13.0', SplitSDKImpressionsMode: 'OPTIMIZED' },
+    )
     for (const r of [config, python, usage]) expect(r).toMatchObject({ status: 202, body: { accepted: 1 } })
-    const [c] = await rowsOf<{ kind: string; impressions_mode: string; storage: string; operation_mode: string; payload: string }>('sdk_telemetry', config.body['requestId'], 1)
+    const [c] = await rowsOf<{
+      kind: string
+      impressions_mode: string
+      storage: string
+      operation_mode: string
+      payload: string
+    }>('sdk_telemetry', config.body['requestId'], 1)
     expect(c).toMatchObject({ kind: 'config', impressions_mode: 'DEBUG', storage: 'memory', operation_mode: '0' })
     expect(JSON.parse(c!.payload)).toMatchObject({ iQ: 30000, tR: 12 })
-    const [p] = await rowsOf<{ impressions_mode: string; storage: string }>('sdk_telemetry', python.body['requestId'], 1)
+    const [p] = await rowsOf<{ impressions_mode: string; storage: string }>(
+      'sdk_telemetry',
+      python.body['requestId'],
+      1,
+    )
     expect(p).toMatchObject({ impressions_mode: 'OPTIMIZED', storage: 'memory' })
-    const [u] = await rowsOf<{ kind: string; impressions_mode: string; sdk_version: string }>('sdk_telemetry', usage.body['requestId'], 1)
+    const [u] = await rowsOf<{ kind: string; impressions_mode: string; sdk_version: string }>(
+      'sdk_telemetry',
+      usage.body['requestId'],
+      1,
+    )
     expect(u).toMatchObject({ kind: 'usage', impressions_mode: 'OPTIMIZED', sdk_version: 'java-4.13.0' })
 
     const metrics = await (await fetch(`${service.url}/metrics`)).text()
@@ -238,9 +343,19 @@ describe("the browser SDK's beacons", () => {
     const sdk = 'javascript-11.4.0'
     const hour = Math.floor(M / 3_600_000) * 3_600_000
     const sent = await Promise.all([
-      beacon('/api/testImpressions/beacon', { entries: [{ f: 'checkout', i: [{ k: 'browser-1', t: 'on', m: M, c: 3, r: 'default rule' }] }], token, sdk, sim: 'DEBUG' }),
+      beacon('/api/testImpressions/beacon', {
+        entries: [{ f: 'checkout', i: [{ k: 'browser-1', t: 'on', m: M, c: 3, r: 'default rule' }] }],
+        token,
+        sdk,
+        sim: 'DEBUG',
+      }),
       beacon('/api/testImpressions/count/beacon', { entries: { pf: [{ f: 'checkout', m: hour, rc: 5 }] }, token, sdk }),
-      beacon('/api/v1/keys/cs/beacon', { entries: { keys: [{ k: 'browser-2', fs: ['checkout'] }] }, token, sdk, sim: 'NONE' }),
+      beacon('/api/v1/keys/cs/beacon', {
+        entries: { keys: [{ k: 'browser-2', fs: ['checkout'] }] },
+        token,
+        sdk,
+        sim: 'NONE',
+      }),
       beacon('/api/v1/metrics/usage/beacon', { entries: { iQ: 1 }, token, sdk }),
     ])
     expect(sent.map((r) => r.status)).toEqual([202, 202, 202, 202])
@@ -264,49 +379,88 @@ describe('what the edge refuses, on every route, before anything is published', 
   const hour = Math.floor(M / 3_600_000) * 3_600_000
   /** Each route with a valid body and a body of the wrong shape (and the field the 400 names). */
   const routes: { path: string; valid: unknown; wrong: unknown; field: RegExp }[] = [
-    { path: '/api/testImpressions/bulk', valid: [{ f: 'x', i: [{ k: 'k', t: 'on', m: M }] }], wrong: { f: 'x' }, field: /body must be array/ },
-    { path: '/api/testImpressions/count', valid: { pf: [{ f: 'x', m: hour, rc: 1 }] }, wrong: { pf: 'x' }, field: /pf must be array/ },
-    { path: '/api/v1/keys/ss', valid: { keys: [{ f: 'x', ks: ['k'] }] }, wrong: { keys: [1] }, field: /keys\/0 must be object|keys\[0\] must be object/ },
+    {
+      path: '/api/testImpressions/bulk',
+      valid: [{ f: 'x', i: [{ k: 'k', t: 'on', m: M }] }],
+      wrong: { f: 'x' },
+      field: /body must be array/,
+    },
+    {
+      path: '/api/testImpressions/count',
+      valid: { pf: [{ f: 'x', m: hour, rc: 1 }] },
+      wrong: { pf: 'x' },
+      field: /pf must be array/,
+    },
+    {
+      path: '/api/v1/keys/ss',
+      valid: { keys: [{ f: 'x', ks: ['k'] }] },
+      wrong: { keys: [1] },
+      field: /keys\/0 must be object|keys\[0\] must be object/,
+    },
     { path: '/api/v1/keys/cs', valid: { keys: [{ k: 'k', fs: ['x'] }] }, wrong: {}, field: /keys is required/ },
     { path: '/api/v1/metrics/config', valid: { oM: 0 }, wrong: [1], field: /body must be object/ },
     { path: '/api/v1/metrics/usage', valid: { iQ: 0 }, wrong: 'null', field: /body must be object/ },
   ]
   const deep = (inner: string) => `${'['.repeat(70)}${inner}${']'.repeat(70)}`
 
-  it.each(routes)('$path: 401 without a key, 415 for another type, 400 for hostile JSON and the wrong shape', async ({ path, valid, wrong, field }) => {
-    expect((await post(path, valid)).status).toBe(202)
-    expect(await post(path, valid, {}, null)).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED' } })
-    expect(await post(path, valid, {}, demo.adminApiKey)).toMatchObject({ status: 401 })
-    expect(await post(path, JSON.stringify(valid), { 'content-type': 'text/csv' })).toMatchObject({ status: 415, body: { code: 'UNSUPPORTED_MEDIA_TYPE' } })
-    const json = JSON.stringify(valid)
-    // The hostile part goes where the route's records are: an extra field of the body or a record.
-    const inject = (fragment: string) => (json.startsWith('[') ? `[{"x":${fragment}},${json.slice(1)}` : `{"x":${fragment},${json.slice(1)}`)
-    const hostile: [string, RegExp][] = [
-      [inject(deep('1')), /nests deeper than 64 levels/],
-      [inject('1e400'), /number beyond the range of a double/],
-      [inject('{"__proto__":{"admin":true}}'), /forbidden key/],
-      [inject('{"constructor":{"prototype":{"admin":true}}}'), /forbidden key/],
-      [json.slice(0, -1), /not valid JSON/],
-      ['', /empty/],
-    ]
-    for (const [body, message] of hostile) {
-      const res = await post(path, body)
-      expect(res.status, `${path} ${body.slice(0, 40)}`).toBe(400)
-      expect(res.body).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(message), requestId: expect.any(String) })
-    }
-    const shaped = await post(path, wrong)
-    expect(shaped.status).toBe(400)
-    expect(String(shaped.body['message'])).toMatch(field)
-  })
+  it.each(routes)(
+    '$path: 401 without a key, 415 for another type, 400 for hostile JSON and the wrong shape',
+    async ({ path, valid, wrong, field }) => {
+      expect((await post(path, valid)).status).toBe(202)
+      expect(await post(path, valid, {}, null)).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED' } })
+      expect(await post(path, valid, {}, demo.adminApiKey)).toMatchObject({ status: 401 })
+      expect(await post(path, JSON.stringify(valid), { 'content-type': 'text/csv' })).toMatchObject({
+        status: 415,
+        body: { code: 'UNSUPPORTED_MEDIA_TYPE' },
+      })
+      const json = JSON.stringify(valid)
+      // The hostile part goes where the route's records are: an extra field of the body or a record.
+      const inject = (fragment: string) =>
+        json.startsWith('[') ? `[{"x":${fragment}},${json.slice(1)}` : `{"x":${fragment},${json.slice(1)}`
+      const hostile: [string, RegExp][] = [
+        [inject(deep('1')), /nests deeper than 64 levels/],
+        [inject('1e400'), /number beyond the range of a double/],
+        [inject('{"__proto__":{"admin":true}}'), /forbidden key/],
+        [inject('{"constructor":{"prototype":{"admin":true}}}'), /forbidden key/],
+        [json.slice(0, -1), /not valid JSON/],
+        ['', /empty/],
+      ]
+      for (const [body, message] of hostile) {
+        const res = await post(path, body)
+        expect(res.status, `${path} ${body.slice(0, 40)}`).toBe(400)
+        expect(res.body).toMatchObject({
+          code: 'BAD_REQUEST',
+          message: expect.stringMatching(message),
+          requestId: expect.any(String),
+        })
+      }
+      const shaped = await post(path, wrong)
+      expect(shaped.status).toBe(400)
+      expect(String(shaped.body['message'])).toMatch(field)
+    },
+  )
 
   it('answers 413 above the body limit, the record limit and for one impression larger than a message', async () => {
-    const tooMany = await post('/api/v1/keys/ss', { keys: [{ f: 'x', ks: Array.from({ length: 500_001 }, (_, n) => `k${n}`) }] })
-    expect(tooMany).toMatchObject({ status: 413, body: { message: '500001 records is above the limit of 500000 per request' } })
+    const tooMany = await post('/api/v1/keys/ss', {
+      keys: [{ f: 'x', ks: Array.from({ length: 500_001 }, (_, n) => `k${n}`) }],
+    })
+    expect(tooMany).toMatchObject({
+      status: 413,
+      body: { message: '500001 records is above the limit of 500000 per request' },
+    })
     const megabyte = 'y'.repeat(1024 * 1024)
     const tooBig = await post('/api/testImpressions/count', { pf: Array.from({ length: 11 }, () => ({ f: megabyte })) })
-    expect(tooBig).toMatchObject({ status: 413, body: { message: expect.stringMatching(/larger than the limit of 10485760 bytes/) } })
-    const oneHuge = await post('/api/testImpressions/bulk', [{ f: 'x', i: [{ k: 'k', t: 'on', m: M, properties: JSON.stringify({ megabyte }) }] }])
-    expect(oneHuge).toMatchObject({ status: 413, body: { message: expect.stringMatching(/record 0 is \d+ bytes as JSON, above the per-record limit/) } })
+    expect(tooBig).toMatchObject({
+      status: 413,
+      body: { message: expect.stringMatching(/larger than the limit of 10485760 bytes/) },
+    })
+    const oneHuge = await post('/api/testImpressions/bulk', [
+      { f: 'x', i: [{ k: 'k', t: 'on', m: M, properties: JSON.stringify({ megabyte }) }] },
+    ])
+    expect(oneHuge).toMatchObject({
+      status: 413,
+      body: { message: expect.stringMatching(/record 0 is \d+ bytes as JSON, above the per-record limit/) },
+    })
 
     // Nothing of the refused bodies was stored.
     await new Promise((r) => setTimeout(r, 1000))
@@ -344,10 +498,23 @@ describe("the analysts' page's first query", () => {
     ])
     expect([impressions.status, events.status]).toEqual([202, 202])
     await rowsOf('impressions', impressions.body['requestId'], 5)
-    await waitFor('4 events', async () => ((await t.count('events', `request_id = '${String(events.body['requestId'])}'`)) === 4 ? true : undefined))
-    const query = sql!.replaceAll('sluice.', `${t.config.clickhouse.database}.`).replaceAll('<environment id>', environment).replaceAll('<flag>', 'readme_flag')
+    await waitFor('4 events', async () =>
+      (await t.count('events', `request_id = '${String(events.body['requestId'])}'`)) === 4 ? true : undefined,
+    )
+    const query = sql!
+      .replaceAll('sluice.', `${t.config.clickhouse.database}.`)
+      .replaceAll('<environment id>', environment)
+      .replaceAll('<flag>', 'readme_flag')
     const rows = await t.query<Record<string, unknown>>(query)
-    expect(rows.map((r) => [r['treatment'], Number(r['keys']), Number(r['converted_keys']), Number(r['conversion_rate']), Number(r['value_per_key'])])).toEqual([
+    expect(
+      rows.map((r) => [
+        r['treatment'],
+        Number(r['keys']),
+        Number(r['converted_keys']),
+        Number(r['conversion_rate']),
+        Number(r['value_per_key']),
+      ]),
+    ).toEqual([
       ['off', 1, 0, 0, 0],
       ['on', 2, 1, 0.5, 4],
     ])

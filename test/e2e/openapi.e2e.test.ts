@@ -11,7 +11,17 @@ let t: TestEnv
 let service: RunningService
 let doc: {
   openapi: string
-  paths: Record<string, Record<string, { tags?: string[]; summary?: string; responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>>
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        tags?: string[]
+        summary?: string
+        responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>
+      }
+    >
+  >
   components: { schemas: Record<string, unknown> }
 }
 
@@ -36,10 +46,14 @@ it('is a valid OpenAPI 3.1 document', async () => {
 it('lists every public route of every API with its method, and no internal one', () => {
   const routes = service.routes.filter((r) => r.public && r.method !== 'HEAD')
   expect(routes.length).toBeGreaterThan(40)
-  for (const { method, url } of routes) expect(doc.paths[openApiPath(url)]?.[method.toLowerCase()], `${method} ${url}`).toBeDefined()
-  const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+  for (const { method, url } of routes)
+    expect(doc.paths[openApiPath(url)]?.[method.toLowerCase()], `${method} ${url}`).toBeDefined()
+  const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+  )
   expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${openApiPath(r.url)}`).sort())
-  for (const internal of ['/healthz', '/readyz', '/metrics', '/openapi.json']) expect(doc.paths[internal]).toBeUndefined()
+  for (const internal of ['/healthz', '/readyz', '/metrics', '/openapi.json'])
+    expect(doc.paths[internal]).toBeUndefined()
   for (const api of [
     '/api/events/bulk',
     '/api/testImpressions/bulk',
@@ -80,7 +94,8 @@ it("gives every operation a tag, a summary, a success answer and its errors in t
       ).toBe(true)
       const errors = statuses.filter((s) => /^[45]/.test(s))
       expect(errors.length, where).toBeGreaterThanOrEqual(3)
-      for (const status of errors) expect(JSON.stringify(op.responses[status]), `${where} ${status}`).toContain(`#/components/schemas/${expected}`)
+      for (const status of errors)
+        expect(JSON.stringify(op.responses[status]), `${where} ${status}`).toContain(`#/components/schemas/${expected}`)
     }
   }
 })
@@ -92,7 +107,9 @@ it('describes every SCIM answer as application/scim+json, the media type SCIM an
     for (const [method, op] of Object.entries(ops)) {
       for (const [status, answer] of Object.entries(op.responses)) {
         if (status === '204') continue
-        expect(Object.keys(answer.content ?? {}), `${method.toUpperCase()} ${path} ${status}`).toEqual(['application/scim+json'])
+        expect(Object.keys(answer.content ?? {}), `${method.toUpperCase()} ${path} ${status}`).toEqual([
+          'application/scim+json',
+        ])
       }
     }
   }

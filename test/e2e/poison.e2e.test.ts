@@ -22,10 +22,22 @@ const LONE_IN_KEY = /^key contains a lone UTF-16 surrogate/
 const POISON: readonly [string, Record<string, unknown>, RegExp][] = [
   ['lone high surrogate in key', { key: 'a\ud800b' }, LONE_IN_KEY],
   ['lone low surrogate in key', { key: 'a\udc00b' }, LONE_IN_KEY],
-  ['lone surrogate in a property', { properties: { plan: 'pro\ud83d' } }, /^properties\.plan contains a lone UTF-16 surrogate/],
-  ['lone surrogate in a property name', { properties: { ['p\udfff']: 1 } }, /^properties name "p\uFFFD" contains a lone UTF-16 surrogate/],
+  [
+    'lone surrogate in a property',
+    { properties: { plan: 'pro\ud83d' } },
+    /^properties\.plan contains a lone UTF-16 surrogate/,
+  ],
+  [
+    'lone surrogate in a property name',
+    { properties: { ['p\udfff']: 1 } },
+    /^properties name "p\uFFFD" contains a lone UTF-16 surrogate/,
+  ],
   ['overlong key', { key: 'k'.repeat(251) }, /^key must be a string of 1 to 250 characters/],
-  ['overlong property', { properties: { note: 'x'.repeat(32769) } }, /^properties\.note must be a string \(at most 32768 characters\)/],
+  [
+    'overlong property',
+    { properties: { note: 'x'.repeat(32769) } },
+    /^properties\.note must be a string \(at most 32768 characters\)/,
+  ],
   ['nested property', { properties: { deep: nest(20) } }, /^properties\.deep must be a string/],
   ['a row ClickHouse refuses', { key: REFUSED_KEY }, /^clickhouse refused the row: .*throwIf/],
 ]
@@ -43,7 +55,9 @@ beforeAll(async () => {
   environmentId = demo.environments[0]!.id
   service = await t.start(['edge', 'events'])
   // Real ClickHouse refusing a real row: a column whose default throws for one key.
-  await t.clickhouse.command({ query: `ALTER TABLE ${t.config.clickhouse.database}.events ADD COLUMN refused UInt8 MATERIALIZED throwIf(key = '${REFUSED_KEY}')` })
+  await t.clickhouse.command({
+    query: `ALTER TABLE ${t.config.clickhouse.database}.events ADD COLUMN refused UInt8 MATERIALIZED throwIf(key = '${REFUSED_KEY}')`,
+  })
 }, 120_000)
 
 afterAll(async () => {
@@ -70,10 +84,18 @@ it('stores every valid event once and rejects every poison record with its reaso
   }
 
   // What the edge itself refuses, whole (400 naming where and the limit): no SDK sends these.
-  const huge = await postEvents(service.url, key, '[{"eventTypeId":"e","trafficTypeName":"user","key":"k","timestamp":1,"value":1e400}]')
+  const huge = await postEvents(
+    service.url,
+    key,
+    '[{"eventTypeId":"e","trafficTypeName":"user","key":"k","timestamp":1,"value":1e400}]',
+  )
   expect(huge.status).toBe(400)
   expect(huge.body['message']).toBe('body[0].value is a number beyond the range of a double')
-  const deep = await postEvents(service.url, key, `[{"eventTypeId":"e","trafficTypeName":"user","key":"k","timestamp":1,"properties":{"a":${'['.repeat(100)}${']'.repeat(100)}}}]`)
+  const deep = await postEvents(
+    service.url,
+    key,
+    `[{"eventTypeId":"e","trafficTypeName":"user","key":"k","timestamp":1,"properties":{"a":${'['.repeat(100)}${']'.repeat(100)}}}]`,
+  )
   expect(deep.status).toBe(400)
   expect(deep.body['message']).toMatch(/^body\[0\]\.properties\.a(\[0\])+… nests deeper than 64 levels$/)
 
@@ -90,16 +112,29 @@ it('stores every valid event once and rejects every poison record with its reaso
     [EVENT_HEADERS.requestId]: id,
   })
   const direct: [string, RegExp][] = [
-    [`[{"eventTypeId":"e","trafficTypeName":"user","key":"deep","timestamp":1700000000000,"properties":{"a":${'['.repeat(10_000)}${']'.repeat(10_000)}}}]`, /^properties\.a must be a string/],
-    ['[{"eventTypeId":"e","trafficTypeName":"user","key":"huge","timestamp":1700000000000,"value":1e400}]', /^value must be a number or null/],
-    ['[{"eventTypeId":"e","trafficTypeName":"user","key":"huge-prop","timestamp":1700000000000,"properties":{"n":-1e999}}]', /^properties\.n must be a string/],
+    [
+      `[{"eventTypeId":"e","trafficTypeName":"user","key":"deep","timestamp":1700000000000,"properties":{"a":${'['.repeat(10_000)}${']'.repeat(10_000)}}}]`,
+      /^properties\.a must be a string/,
+    ],
+    [
+      '[{"eventTypeId":"e","trafficTypeName":"user","key":"huge","timestamp":1700000000000,"value":1e400}]',
+      /^value must be a number or null/,
+    ],
+    [
+      '[{"eventTypeId":"e","trafficTypeName":"user","key":"huge-prop","timestamp":1700000000000,"properties":{"n":-1e999}}]',
+      /^properties\.n must be a string/,
+    ],
     [`${'['.repeat(50_000)}${']'.repeat(50_000)}`, /^record must be a JSON object/],
     ['not json at all', /^kafka message is not an event batch/],
   ]
   for (let partition = 0; partition < t.config.kafka.partitions; partition++) {
     const messages = direct.map(([value], i) => ({ partition, value, headers: headers(`direct-${partition}-${i}`) }))
     // Valid events between the poison ones, on the same partition.
-    messages.splice(2, 0, { partition, value: JSON.stringify([event(800_000 + partition)]), headers: headers(`direct-valid-${partition}`) })
+    messages.splice(2, 0, {
+      partition,
+      value: JSON.stringify([event(800_000 + partition)]),
+      headers: headers(`direct-valid-${partition}`),
+    })
     valid += 1
     await producer.send({ topic: `${t.config.kafka.topicPrefix}events`, messages })
     for (const [, reason] of direct) expected.set(reason, (expected.get(reason) ?? 0) + 1)
@@ -123,7 +158,9 @@ it('stores every valid event once and rejects every poison record with its reaso
   expect(Number(stored!.n)).toBe(valid)
   expect(Number(stored!.keys)).toBe(valid)
   expect(Number(stored!.positions)).toBe(valid)
-  const partitions = await t.query<{ p: number }>('SELECT DISTINCT source_partition AS p FROM {db}.event_rejections ORDER BY p')
+  const partitions = await t.query<{ p: number }>(
+    'SELECT DISTINCT source_partition AS p FROM {db}.event_rejections ORDER BY p',
+  )
   expect(partitions.map((r) => Number(r.p))).toEqual([0, 1, 2])
 
   const reasons = (await t.query<{ reason: string }>('SELECT reason FROM {db}.event_rejections')).map((r) => r.reason)
@@ -134,7 +171,9 @@ it('stores every valid event once and rejects every poison record with its reaso
       String(pattern),
     ).toHaveLength(n)
   // The raw copy of a refused row is kept, and a lone surrogate is kept as its escape, readable.
-  const [raw] = await t.query<{ raw: string }>(`SELECT raw FROM {db}.event_rejections WHERE reason LIKE 'key contains%' LIMIT 1`)
+  const [raw] = await t.query<{ raw: string }>(
+    `SELECT raw FROM {db}.event_rejections WHERE reason LIKE 'key contains%' LIMIT 1`,
+  )
   expect(raw!.raw).toMatch(/"key":"a\\ud[8c]00b"/)
 
   // Alive, ready, and caught up (lag is polled from the group's committed offsets).
@@ -149,5 +188,7 @@ it('stores every valid event once and rejects every poison record with its reaso
   // And intake still works after all that.
   const after = await postEvents(service.url, key, [event(999_999)])
   expect(after.status).toBe(202)
-  await waitFor('a later event stored', async () => ((await t.count('events', `key = 'user-999999'`)) === 1 ? true : undefined))
+  await waitFor('a later event stored', async () =>
+    (await t.count('events', `key = 'user-999999'`)) === 1 ? true : undefined,
+  )
 }, 180_000)

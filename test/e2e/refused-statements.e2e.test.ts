@@ -25,16 +25,27 @@ afterAll(async () => {
 })
 
 const admin = (path: string, init: RequestInit = {}) =>
-  fetch(`${service.url}${path}`, { ...init, headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json', ...init.headers } })
+  fetch(`${service.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json', ...init.headers },
+  })
 
 it('answers the results request with a 500 naming the query and the code, not a 503', async () => {
   const created = await admin(`/api/v1/workspaces/${demo.workspaceId}/metrics`, {
     method: 'POST',
-    body: JSON.stringify({ name: 'Revenue', trafficType: 'user', eventTypeId: 'purchase', type: 'sum_per_key', desiredDirection: 'increase' }),
+    body: JSON.stringify({
+      name: 'Revenue',
+      trafficType: 'user',
+      eventTypeId: 'purchase',
+      type: 'sum_per_key',
+      desiredDirection: 'increase',
+    }),
   })
   expect(created.status).toBe(201)
   const metric = ((await created.json()) as { id: string }).id
-  const res = await admin(`/api/v1/environments/${demo.environments[0]!.id}/experiments/some_flag/results?metrics=${metric}&from=2025-01-01T00:00:00Z&to=2025-01-02T00:00:00Z`)
+  const res = await admin(
+    `/api/v1/environments/${demo.environments[0]!.id}/experiments/some_flag/results?metrics=${metric}&from=2025-01-01T00:00:00Z&to=2025-01-02T00:00:00Z`,
+  )
   const body = (await res.json()) as { code: string; message: string }
   expect(res.status).toBe(500)
   expect(res.headers.get('retry-after')).toBeNull()
@@ -44,16 +55,25 @@ it('answers the results request with a 500 naming the query and the code, not a 
 
 it('holds the batch of an insert the server refuses: nothing stored or rejected, the reason in /readyz and the metric, no spinning', async () => {
   const key = demo.environments[0]!.serverSideSdkKey
-  const posted = await postEvents(service.url, key, [{ eventTypeId: 'purchase', trafficTypeName: 'user', key: 'u1', timestamp: Date.now(), value: 3 }])
+  const posted = await postEvents(service.url, key, [
+    { eventTypeId: 'purchase', trafficTypeName: 'user', key: 'u1', timestamp: Date.now(), value: 3 },
+  ])
   expect(posted.status).toBe(202)
   const detail = await waitFor('the events consumer to say why it holds its batch', async () => {
     const ready = (await (await fetch(`${service.url}/readyz`)).json()) as { checks: Record<string, string> }
     const check = ready.checks['events-consumer'] ?? ''
     return check.startsWith('stalled') ? check : undefined
   })
-  expect(detail).toMatch(/^stalled: partition \d+ holds its batch: clickhouse refused the insert into events \(code 16\)/)
+  expect(detail).toMatch(
+    /^stalled: partition \d+ holds its batch: clickhouse refused the insert into events \(code 16\)/,
+  )
   expect((await fetch(`${service.url}/readyz`)).status).toBe(503)
-  const refusals = async () => Number(/sluice_sink_errors_total\{sink="clickhouse",kind="refused"\} (\d+)/.exec(await (await fetch(`${service.url}/metrics`)).text())?.[1] ?? 0)
+  const refusals = async () =>
+    Number(
+      /sluice_sink_errors_total\{sink="clickhouse",kind="refused"\} (\d+)/.exec(
+        await (await fetch(`${service.url}/metrics`)).text(),
+      )?.[1] ?? 0,
+    )
   expect(await refusals()).toBe(1)
   await new Promise((r) => setTimeout(r, 3000))
   // Asked again once a minute, not in a loop: still one refusal, and nothing written anywhere.

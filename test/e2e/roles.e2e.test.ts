@@ -32,11 +32,16 @@ it('an edge-only process takes events while ClickHouse is unreachable; an events
 
   const consumer = await t.start(['events'])
   const consumerReady = await fetch(`${consumer.url}/readyz`)
-  expect(await consumerReady.json()).toEqual({ status: 'ready', checks: { kafka: 'ok', clickhouse: 'ok', 'events-consumer': 'ok', 'impressions-consumer': 'ok' } })
+  expect(await consumerReady.json()).toEqual({
+    status: 'ready',
+    checks: { kafka: 'ok', clickhouse: 'ok', 'events-consumer': 'ok', 'impressions-consumer': 'ok' },
+  })
   await waitFor(
     'the events stored',
     async () => {
-      const [row] = await t.query<{ n: string }>(`SELECT count() AS n FROM {db}.events WHERE event_type = 'roles.edge_only'`)
+      const [row] = await t.query<{ n: string }>(
+        `SELECT count() AS n FROM {db}.events WHERE event_type = 'roles.edge_only'`,
+      )
       return Number(row?.n) === 50 ? true : undefined
     },
     60_000,
@@ -47,7 +52,9 @@ it('an admin-only process serves the admin APIs with Kafka and ClickHouse unreac
   const admin = await t.start(['admin'], { KAFKA_BROKERS: '127.0.0.1:1', CLICKHOUSE_URL: 'http://127.0.0.1:1' })
   const ready = await fetch(`${admin.url}/readyz`)
   expect(await ready.json()).toEqual({ status: 'ready', checks: { redis: 'ok' } })
-  const workspaces = await fetch(`${admin.url}/internal/api/v2/workspaces`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })
+  const workspaces = await fetch(`${admin.url}/internal/api/v2/workspaces`, {
+    headers: { authorization: `Bearer ${demo.adminApiKey}` },
+  })
   expect(workspaces.status).toBe(200)
   expect(((await workspaces.json()) as { totalCount: number }).totalCount).toBe(1)
   const events = await postEvents(admin.url, demo.environments[0]!.serverSideSdkKey, [event(1)])
@@ -56,7 +63,12 @@ it('an admin-only process serves the admin APIs with Kafka and ClickHouse unreac
 
 it('an edge-only process serves no admin API', async () => {
   const edge = await t.start(['edge'])
-  const res = await fetch(`${edge.url}/internal/api/v2/workspaces`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })
+  const res = await fetch(`${edge.url}/internal/api/v2/workspaces`, {
+    headers: { authorization: `Bearer ${demo.adminApiKey}` },
+  })
   expect(res.status).toBe(404)
-  expect((await fetch(`${edge.url}/api/v1/integrations`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } })).status).toBe(404)
+  expect(
+    (await fetch(`${edge.url}/api/v1/integrations`, { headers: { authorization: `Bearer ${demo.adminApiKey}` } }))
+      .status,
+  ).toBe(404)
 })

@@ -25,7 +25,9 @@ it('passes every check of the scim2-tester compliance suite, with 0 failures', a
   const token = await idp.token({ lifetime: 600 })
   const base = `${svc.url}/gateway/ng/api/scim/account/${demo.accountId}`
   // The token goes through the environment, not the command line (other users can read that).
-  const child = spawn(SCIM2, ['--url', base, 'test'], { env: { ...process.env, SCIM_CLI_HEADERS: `Authorization: Bearer ${token}` } })
+  const child = spawn(SCIM2, ['--url', base, 'test'], {
+    env: { ...process.env, SCIM_CLI_HEADERS: `Authorization: Bearer ${token}` },
+  })
   let out = ''
   child.stdout.on('data', (d: Buffer) => (out += d.toString()))
   child.stderr.on('data', (d: Buffer) => (out += d.toString()))
@@ -36,5 +38,11 @@ it('passes every check of the scim2-tester compliance suite, with 0 failures', a
   expect(failures, out).toEqual([])
   // Users and Groups: discovery, attributes, search, PATCH add/remove/replace on every attribute.
   expect(successes).toBeGreaterThanOrEqual(60)
-  for (const check of ['search_with_attributes', 'object_query_with_attributes', 'check_remove_attribute', 'service_provider_config_endpoint_methods']) expect(out).toContain(`SUCCESS ${check}`)
+  for (const check of [
+    'search_with_attributes',
+    'object_query_with_attributes',
+    'check_remove_attribute',
+    'service_provider_config_endpoint_methods',
+  ])
+    expect(out).toContain(`SUCCESS ${check}`)
 }, 180_000)

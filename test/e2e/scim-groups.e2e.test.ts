@@ -27,11 +27,21 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(async () => env?.close())
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function scim(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: any }> {
+async function scim(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ status: number; headers: Headers; body: any }> {
   const res = await fetch(`${svc.url}/gateway/ng/api/scim/account/${demo.accountId}${path}`, {
     method,
-    headers: { authorization: `Bearer ${bearer}`, accept: 'application/scim+json', ...(body !== undefined ? { 'content-type': 'application/scim+json' } : {}), ...headers },
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      accept: 'application/scim+json',
+      ...(body !== undefined ? { 'content-type': 'application/scim+json' } : {}),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   const text = await res.text()
@@ -39,7 +49,13 @@ async function scim(method: string, path: string, body?: unknown, headers: Recor
 }
 
 const newUser = async (userName: string) => {
-  const res = await scim('POST', '/Users', { schemas: [USER], userName, name: { givenName: 'G', familyName: userName }, emails: [{ value: userName, type: 'work', primary: true }], active: true })
+  const res = await scim('POST', '/Users', {
+    schemas: [USER],
+    userName,
+    name: { givenName: 'G', familyName: userName },
+    emails: [{ value: userName, type: 'work', primary: true }],
+    active: true,
+  })
   expect(res.status).toBe(201)
   return res.body.id as string
 }
@@ -48,35 +64,67 @@ const memberIds = (group: { members?: { value: string }[] }) => (group.members ?
 describe('Groups as Okta pushes them', () => {
   it('creates, lists by displayName, gets, replaces and deletes a group, keeping each user’s groups in step', async () => {
     const [ada, bob] = [await newUser('ada@groups.example'), await newUser('bob@groups.example')]
-    const created = await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Engineering', externalId: 'okta-00g1', members: [{ value: ada }, { value: bob, type: 'User' }] })
+    const created = await scim('POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: 'Engineering',
+      externalId: 'okta-00g1',
+      members: [{ value: ada }, { value: bob, type: 'User' }],
+    })
     expect(created.status).toBe(201)
     const id = created.body.id as string
-    expect(created.headers.get('location')).toBe(`${svc.url}/gateway/ng/api/scim/account/${demo.accountId}/Groups/${id}`)
+    expect(created.headers.get('location')).toBe(
+      `${svc.url}/gateway/ng/api/scim/account/${demo.accountId}/Groups/${id}`,
+    )
     expect(created.headers.get('etag')).toBe('W/"1"')
     expect(memberIds(created.body)).toEqual([ada, bob].sort())
     expect(created.body.members[0]).toMatchObject({ $ref: expect.stringMatching(/\/Users\//), type: 'User' })
 
     // displayName is unique (case-insensitively) and looked up by filter, as Okta does before a push.
     expect((await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'engineering' })).status).toBe(409)
-    const byName = await scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "ENGINEERING"')}&excludedAttributes=members`)
+    const byName = await scim(
+      'GET',
+      `/Groups?filter=${encodeURIComponent('displayName eq "ENGINEERING"')}&excludedAttributes=members`,
+    )
     expect(byName.body).toMatchObject({ totalResults: 1, Resources: [{ id, displayName: 'Engineering' }] })
     expect(byName.body.Resources[0].members).toBeUndefined()
-    expect((await scim('GET', `/Groups?filter=${encodeURIComponent('externalId eq "okta-00g1"')}`)).body.totalResults).toBe(1)
-    expect((await scim('GET', `/Groups?filter=${encodeURIComponent(`members[value eq "${ada}"]`)}`)).body.Resources.map((g: { id: string }) => g.id)).toEqual([id])
+    expect(
+      (await scim('GET', `/Groups?filter=${encodeURIComponent('externalId eq "okta-00g1"')}`)).body.totalResults,
+    ).toBe(1)
+    expect(
+      (await scim('GET', `/Groups?filter=${encodeURIComponent(`members[value eq "${ada}"]`)}`)).body.Resources.map(
+        (g: { id: string }) => g.id,
+      ),
+    ).toEqual([id])
 
     // A user's groups are read-only, and shown on the user.
     const user = await scim('GET', `/Users/${ada}`)
-    expect(user.body.groups).toEqual([{ value: id, display: 'Engineering', $ref: expect.stringMatching(new RegExp(`/Groups/${id}$`)), type: 'direct' }])
-    const patchGroups = await scim('PATCH', `/Users/${ada}`, { schemas: [PATCH], Operations: [{ op: 'add', path: 'groups', value: [{ value: id }] }] })
+    expect(user.body.groups).toEqual([
+      { value: id, display: 'Engineering', $ref: expect.stringMatching(new RegExp(`/Groups/${id}$`)), type: 'direct' },
+    ])
+    const patchGroups = await scim('PATCH', `/Users/${ada}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'add', path: 'groups', value: [{ value: id }] }],
+    })
     expect(patchGroups).toMatchObject({ status: 400, body: { scimType: 'mutability' } })
 
     // PUT replaces members too; a member that is no user of the account refuses the whole write.
-    const replaced = await scim('PUT', `/Groups/${id}`, { schemas: [GROUP], displayName: 'Engineering EU', members: [{ value: bob }] })
+    const replaced = await scim('PUT', `/Groups/${id}`, {
+      schemas: [GROUP],
+      displayName: 'Engineering EU',
+      members: [{ value: bob }],
+    })
     expect(replaced.status).toBe(200)
     expect(memberIds(replaced.body)).toEqual([bob])
     expect((await scim('GET', `/Users/${ada}`)).body.groups).toBeUndefined()
-    const ghost = await scim('PUT', `/Groups/${id}`, { schemas: [GROUP], displayName: 'Engineering EU', members: [{ value: bob }, { value: 'no-such-user' }] })
-    expect(ghost).toMatchObject({ status: 400, body: { scimType: 'invalidValue', detail: expect.stringMatching(/no user no-such-user/) } })
+    const ghost = await scim('PUT', `/Groups/${id}`, {
+      schemas: [GROUP],
+      displayName: 'Engineering EU',
+      members: [{ value: bob }, { value: 'no-such-user' }],
+    })
+    expect(ghost).toMatchObject({
+      status: 400,
+      body: { scimType: 'invalidValue', detail: expect.stringMatching(/no user no-such-user/) },
+    })
     expect(memberIds((await scim('GET', `/Groups/${id}`)).body)).toEqual([bob])
 
     expect((await scim('DELETE', `/Groups/${id}`)).status).toBe(204)
@@ -86,7 +134,9 @@ describe('Groups as Okta pushes them', () => {
 
   it('takes a deleted user out of its groups', async () => {
     const [a, b] = [await newUser('leaves@groups.example'), await newUser('stays@groups.example')]
-    const group = (await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Leavers', members: [{ value: a }, { value: b }] })).body
+    const group = (
+      await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Leavers', members: [{ value: a }, { value: b }] })
+    ).body
     expect((await scim('DELETE', `/Users/${a}`)).status).toBe(204)
     const after = await scim('GET', `/Groups/${group.id as string}`)
     expect(memberIds(after.body)).toEqual([b])
@@ -97,12 +147,17 @@ describe('Groups as Okta pushes them', () => {
 describe('a flow shaped like Microsoft Entra provisioning', () => {
   it('creates a user and a group, then PATCHes with capitalised ops, string booleans and member removals', async () => {
     // Entra looks the user up by userName first, then creates it.
-    expect((await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "carol@entra.example"')}`)).body.totalResults).toBe(0)
+    expect(
+      (await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "carol@entra.example"')}`)).body.totalResults,
+    ).toBe(0)
     const carol = await newUser('carol@entra.example')
     const dave = await newUser('dave@entra.example')
     const erin = await newUser('erin@entra.example')
-    expect((await scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "Sales"')}`)).body.totalResults).toBe(0)
-    const group = (await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Sales', externalId: 'entra-sales' })).body
+    expect(
+      (await scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "Sales"')}`)).body.totalResults,
+    ).toBe(0)
+    const group = (await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Sales', externalId: 'entra-sales' }))
+      .body
     const id = group.id as string
     const patch = (...Operations: unknown[]) => scim('PATCH', `/Groups/${id}`, { schemas: [PATCH], Operations })
 
@@ -123,13 +178,33 @@ describe('a flow shaped like Microsoft Entra provisioning', () => {
       Operations: [
         { op: 'Replace', path: 'active', value: 'False' },
         { op: 'Replace', path: 'emails[type eq "work"].value', value: 'carol.new@entra.example' },
-        { op: 'Add', value: { 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department': 'Sales', displayName: 'Carol' } },
+        {
+          op: 'Add',
+          value: {
+            'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department': 'Sales',
+            displayName: 'Carol',
+          },
+        },
       ],
     })
     expect(user.status).toBe(200)
-    expect(user.body).toMatchObject({ active: false, displayName: 'Carol', emails: [{ value: 'carol.new@entra.example', type: 'work', primary: true }] })
-    expect((await scim('GET', `/Users?filter=${encodeURIComponent('emails[type eq "work"].value eq "CAROL.NEW@entra.example"')}`)).body.Resources.map((u: { id: string }) => u.id)).toEqual([carol])
-    expect((await scim('GET', `/Users?filter=${encodeURIComponent('emails.value eq "carol@entra.example"')}`)).body.totalResults).toBe(0)
+    expect(user.body).toMatchObject({
+      active: false,
+      displayName: 'Carol',
+      emails: [{ value: 'carol.new@entra.example', type: 'work', primary: true }],
+    })
+    expect(
+      (
+        await scim(
+          'GET',
+          `/Users?filter=${encodeURIComponent('emails[type eq "work"].value eq "CAROL.NEW@entra.example"')}`,
+        )
+      ).body.Resources.map((u: { id: string }) => u.id),
+    ).toEqual([carol])
+    expect(
+      (await scim('GET', `/Users?filter=${encodeURIComponent('emails.value eq "carol@entra.example"')}`)).body
+        .totalResults,
+    ).toBe(0)
 
     // Removing every member.
     expect(memberIds((await patch({ op: 'Remove', path: 'members' })).body)).toEqual([])
@@ -142,9 +217,19 @@ describe('versions, attributes and search', () => {
     const got = await scim('GET', `/Users/${id}`)
     const etag = got.headers.get('etag')!
     expect(etag).toBe(got.body.meta.version)
-    const ok = await scim('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'displayName', value: 'One' }] }, { 'if-match': etag })
+    const ok = await scim(
+      'PATCH',
+      `/Users/${id}`,
+      { schemas: [PATCH], Operations: [{ op: 'replace', path: 'displayName', value: 'One' }] },
+      { 'if-match': etag },
+    )
     expect(ok.status).toBe(200)
-    const stale = await scim('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'displayName', value: 'Two' }] }, { 'if-match': etag })
+    const stale = await scim(
+      'PATCH',
+      `/Users/${id}`,
+      { schemas: [PATCH], Operations: [{ op: 'replace', path: 'displayName', value: 'Two' }] },
+      { 'if-match': etag },
+    )
     expect(stale).toMatchObject({ status: 412, body: { status: '412' } })
     expect((await scim('GET', `/Users/${id}`)).body.displayName).toBe('One')
     expect((await scim('DELETE', `/Users/${id}`, undefined, { 'if-match': etag })).status).toBe(412)
@@ -155,14 +240,27 @@ describe('versions, attributes and search', () => {
     const id = await newUser('attrs@groups.example')
     const only = await scim('GET', `/Users/${id}?attributes=userName,name.givenName`)
     expect(only.body).toEqual({ schemas: [USER], id, userName: 'attrs@groups.example', name: { givenName: 'G' } })
-    const without = await scim('GET', `/Users/${id}?excludedAttributes=${encodeURIComponent('name,urn:ietf:params:scim:schemas:core:2.0:User:emails,meta')}`)
+    const without = await scim(
+      'GET',
+      `/Users/${id}?excludedAttributes=${encodeURIComponent('name,urn:ietf:params:scim:schemas:core:2.0:User:emails,meta')}`,
+    )
     expect(without.body).not.toHaveProperty('name')
     expect(without.body).not.toHaveProperty('emails')
     expect(without.body).toMatchObject({ id, userName: 'attrs@groups.example' })
-    const listed = await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "attrs@groups.example"')}&attributes=emails.value`)
+    const listed = await scim(
+      'GET',
+      `/Users?filter=${encodeURIComponent('userName eq "attrs@groups.example"')}&attributes=emails.value`,
+    )
     expect(listed.body.Resources).toEqual([{ schemas: [USER], id, emails: [{ value: 'attrs@groups.example' }] }])
-    const searched = await scim('POST', '/Users/.search', { schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'], filter: 'userName sw "attrs@"', attributes: ['userName'] })
-    expect(searched.body).toMatchObject({ totalResults: 1, Resources: [{ schemas: [USER], id, userName: 'attrs@groups.example' }] })
+    const searched = await scim('POST', '/Users/.search', {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
+      filter: 'userName sw "attrs@"',
+      attributes: ['userName'],
+    })
+    expect(searched.body).toMatchObject({
+      totalResults: 1,
+      Resources: [{ schemas: [USER], id, userName: 'attrs@groups.example' }],
+    })
     expect(searched.body.Resources[0]).not.toHaveProperty('meta')
     const root = await scim('POST', '/.search', {
       schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
@@ -185,7 +283,9 @@ describe('sluice groups', () => {
     expect((await runSluice(['groups', 'add-members', gid, u2], t.env)).stdout).toMatch(/2 members/)
     expect(memberIds((await scim('GET', `/Groups/${gid}`)).body)).toEqual([u1, u2].sort())
     expect((await runSluice(['groups', 'remove-members', gid, u1], t.env)).stdout).toMatch(/1 members/)
-    expect((await runSluice(['groups', 'list'], t.env)).stdout).toMatch(new RegExp(`${gid}  Operators  \\(1 members\\)`))
+    expect((await runSluice(['groups', 'list'], t.env)).stdout).toMatch(
+      new RegExp(`${gid}  Operators  \\(1 members\\)`),
+    )
     const unknown = await runSluice(['groups', 'add-members', gid, 'no-such-user'], t.env)
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toMatch(/no user no-such-user/)

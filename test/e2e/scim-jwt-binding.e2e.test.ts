@@ -22,14 +22,18 @@ const AUDIENCE = 'sluice-scim-tenant-a'
 const now = () => Math.floor(Date.now() / 1000)
 
 async function call(token: string): Promise<{ status: number; detail?: string }> {
-  const res = await fetch(`${svc.url}/gateway/ng/api/scim/account/${demo.accountId}/Users?count=1`, { headers: { authorization: `Bearer ${token}` } })
+  const res = await fetch(`${svc.url}/gateway/ng/api/scim/account/${demo.accountId}/Users?count=1`, {
+    headers: { authorization: `Bearer ${token}` },
+  })
   const body = (await res.json()) as { detail?: string }
   return { status: res.status, detail: body.detail }
 }
 
 async function failures(reason: string): Promise<number> {
   const text = await (await fetch(`${svc.url}/metrics`)).text()
-  return Number(new RegExp(`^sluice_scim_auth_failures_total\\{reason="${reason}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0)
+  return Number(
+    new RegExp(`^sluice_scim_auth_failures_total\\{reason="${reason}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0,
+  )
 }
 
 /** The call is refused with the generic 401, and the precise reason is counted once. */
@@ -42,7 +46,9 @@ async function refused(token: string, reason: string): Promise<void> {
 describe('without the optional bindings (Harness-compatible)', () => {
   it('accepts a token whatever its issuer, audience and lifetime, and without nbf', async () => {
     await idp.configure(svc.url, demo)
-    expect((await call(await idp.token({ claims: { iss: 'anyone', aud: 'anything' }, lifetime: 30 * 86_400 }))).status).toBe(200)
+    expect(
+      (await call(await idp.token({ claims: { iss: 'anyone', aud: 'anything' }, lifetime: 30 * 86_400 }))).status,
+    ).toBe(200)
     expect((await call(await idp.token())).status).toBe(200)
     // nbf, when a token carries one, is always checked.
     await refused(await idp.token({ nbf: now() + 600 }), 'not_yet_valid')
@@ -65,7 +71,11 @@ describe('with each binding set', () => {
   })
 
   it('a maximum lifetime refuses a long-lived token and one without iat', async () => {
-    await idp.configure(svc.url, demo, { scim_jwt_token_issuer: ISSUER, scim_jwt_token_audience: AUDIENCE, scim_jwt_token_max_lifetime_seconds: '900' })
+    await idp.configure(svc.url, demo, {
+      scim_jwt_token_issuer: ISSUER,
+      scim_jwt_token_audience: AUDIENCE,
+      scim_jwt_token_max_lifetime_seconds: '900',
+    })
     const bound = { iss: ISSUER, aud: AUDIENCE }
     await refused(await idp.token({ claims: bound, lifetime: 3600 }), 'lifetime_too_long')
     await refused(await idp.token({ claims: { ...bound, iat: undefined } }), 'iat_missing')
@@ -73,7 +83,12 @@ describe('with each binding set', () => {
   })
 
   it('a required nbf refuses a token without one, and one not valid yet', async () => {
-    await idp.configure(svc.url, demo, { scim_jwt_token_issuer: ISSUER, scim_jwt_token_audience: AUDIENCE, scim_jwt_token_max_lifetime_seconds: '900', scim_jwt_token_require_nbf: 'true' })
+    await idp.configure(svc.url, demo, {
+      scim_jwt_token_issuer: ISSUER,
+      scim_jwt_token_audience: AUDIENCE,
+      scim_jwt_token_max_lifetime_seconds: '900',
+      scim_jwt_token_require_nbf: 'true',
+    })
     const bound = { iss: ISSUER, aud: AUDIENCE }
     await refused(await idp.token({ claims: bound }), 'nbf_missing')
     await refused(await idp.token({ claims: bound, nbf: now() + 600 }), 'not_yet_valid')
@@ -85,7 +100,12 @@ describe('with each binding set', () => {
       method: 'PUT',
       headers: { 'x-api-key': demo.personalAccessToken!, 'content-type': 'application/json' },
       body: JSON.stringify([
-        { identifier: 'scim_jwt_token_max_lifetime_seconds', value: 'forever', allowOverrides: false, updateType: 'UPDATE' },
+        {
+          identifier: 'scim_jwt_token_max_lifetime_seconds',
+          value: 'forever',
+          allowOverrides: false,
+          updateType: 'UPDATE',
+        },
         { identifier: 'scim_jwt_token_require_nbf', value: 'yes', allowOverrides: false, updateType: 'UPDATE' },
       ]),
     })

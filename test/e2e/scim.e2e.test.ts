@@ -28,19 +28,38 @@ async function newKey(kid: string, alg = 'RS256') {
 const CLAIM = 'scim_client'
 const CLAIM_VALUE = 'okta-prod'
 
-async function token(opts: { claims?: Record<string, unknown>; exp?: number | null; key?: typeof signing; header?: Record<string, unknown> } = {}): Promise<string> {
+async function token(
+  opts: {
+    claims?: Record<string, unknown>
+    exp?: number | null
+    key?: typeof signing
+    header?: Record<string, unknown>
+  } = {},
+): Promise<string> {
   const key = opts.key ?? signing
-  const jwt = new SignJWT({ [CLAIM]: CLAIM_VALUE, sub: 'okta', ...opts.claims }).setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT', ...opts.header }).setIssuedAt()
+  const jwt = new SignJWT({ [CLAIM]: CLAIM_VALUE, sub: 'okta', ...opts.claims })
+    .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT', ...opts.header })
+    .setIssuedAt()
   if (opts.exp !== null) jwt.setExpirationTime(opts.exp ?? Math.floor(Date.now() / 1000) + 300)
   return jwt.sign(key.privateKey)
 }
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
 
-async function scim(method: string, path: string, bearer: string | undefined, body?: unknown, account = demo.accountId) {
+async function scim(
+  method: string,
+  path: string,
+  bearer: string | undefined,
+  body?: unknown,
+  account = demo.accountId,
+) {
   const res = await fetch(`${svc.url}/gateway/ng/api/scim/account/${account}${path}`, {
     method,
-    headers: { accept: 'application/scim+json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...(body !== undefined ? { 'content-type': 'application/scim+json' } : {}) },
+    headers: {
+      accept: 'application/scim+json',
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/scim+json' } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   const text = await res.text()
@@ -53,10 +72,16 @@ async function putSettings(pat: string | undefined, items: unknown, account = de
     headers: { 'content-type': 'application/json', accept: 'application/json', ...(pat ? { 'x-api-key': pat } : {}) },
     body: JSON.stringify(items),
   })
-  return { status: res.status, body: (await res.json()) as any } // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: res.status, body: (await res.json()) as any }
 }
 
-const setting = (identifier: string, value: string) => ({ identifier, value, allowOverrides: false, updateType: 'UPDATE' })
+const setting = (identifier: string, value: string) => ({
+  identifier,
+  value,
+  allowOverrides: false,
+  updateType: 'UPDATE',
+})
 const scimSettings = () => [
   setting('scim_jwt_token_jwks_keys_url', jwksUrl),
   setting('scim_jwt_token_key_field', CLAIM),
@@ -65,7 +90,11 @@ const scimSettings = () => [
 ]
 
 beforeAll(async () => {
-  t = await createTestEnv({ SLUICE_SETTINGS_DELAY_SECONDS: String(DELAY_SECONDS), SLUICE_OUTBOUND_ALLOW_INSECURE: 'true', SLUICE_JWKS_COOLDOWN_MS: '0' })
+  t = await createTestEnv({
+    SLUICE_SETTINGS_DELAY_SECONDS: String(DELAY_SECONDS),
+    SLUICE_OUTBOUND_ALLOW_INSECURE: 'true',
+    SLUICE_JWKS_COOLDOWN_MS: '0',
+  })
   svc = await t.start(['admin'])
   demo = await t.bootstrap()
   signing = await newKey('key-1')
@@ -89,24 +118,57 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
     const ok = scimSettings()
     const noKey = await putSettings(undefined, ok)
     expect(noKey.status).toBe(401)
-    expect(noKey.body).toMatchObject({ status: 'ERROR', code: 'INVALID_TOKEN', correlationId: expect.any(String), responseMessages: [{ level: 'ERROR' }] })
+    expect(noKey.body).toMatchObject({
+      status: 'ERROR',
+      code: 'INVALID_TOKEN',
+      correlationId: expect.any(String),
+      responseMessages: [{ level: 'ERROR' }],
+    })
     expect((await putSettings('pat.nope.nope.nope', ok)).status).toBe(401)
     const user = (await t.state.directory.users(demo.accountId))[0]!
-    const expired = await t.access.createPat({ accountId: demo.accountId, userId: user.id, name: 'old', permissions: [...SETTINGS_PERMISSIONS], expiresAt: Date.now() - 1000 })
+    const expired = await t.access.createPat({
+      accountId: demo.accountId,
+      userId: user.id,
+      name: 'old',
+      permissions: [...SETTINGS_PERMISSIONS],
+      expiresAt: Date.now() - 1000,
+    })
     expect((await putSettings(expired.token, ok)).status).toBe(401)
     const other = await t.store.createAccount('Other')
     const otherUser = (await t.state.directory.createUser(other.id, { userName: 'o@example.com', active: true })).user
-    const otherPat = await t.access.createPat({ accountId: other.id, userId: otherUser.id, name: 'o', permissions: [...SETTINGS_PERMISSIONS], expiresAt: Date.now() + 60_000 })
+    const otherPat = await t.access.createPat({
+      accountId: other.id,
+      userId: otherUser.id,
+      name: 'o',
+      permissions: [...SETTINGS_PERMISSIONS],
+      expiresAt: Date.now() + 60_000,
+    })
     expect((await putSettings(otherPat.token, ok)).status).toBe(401)
-    const viewer = await t.access.createPat({ accountId: demo.accountId, userId: user.id, name: 'view', permissions: ['core_setting_view'], expiresAt: Date.now() + 60_000 })
+    const viewer = await t.access.createPat({
+      accountId: demo.accountId,
+      userId: user.id,
+      name: 'view',
+      permissions: ['core_setting_view'],
+      expiresAt: Date.now() + 60_000,
+    })
     const forbidden = await putSettings(viewer.token, ok)
     expect(forbidden.status).toBe(403)
     expect(forbidden.body.code).toBe('NG_ACCESS_DENIED')
-    const read = await fetch(`${svc.url}/gateway/ng/api/settings?accountIdentifier=${demo.accountId}&category=SCIM`, { headers: { 'x-api-key': viewer.token } })
+    const read = await fetch(`${svc.url}/gateway/ng/api/settings?accountIdentifier=${demo.accountId}&category=SCIM`, {
+      headers: { 'x-api-key': viewer.token },
+    })
     expect(read.status).toBe(200)
     // A deprovisioned user's token stops working.
-    const leaver = (await t.state.directory.createUser(demo.accountId, { userName: 'leaver@example.com', active: true })).user
-    const leaverPat = await t.access.createPat({ accountId: demo.accountId, userId: leaver.id, name: 'l', permissions: [...SETTINGS_PERMISSIONS], expiresAt: Date.now() + 60_000 })
+    const leaver = (
+      await t.state.directory.createUser(demo.accountId, { userName: 'leaver@example.com', active: true })
+    ).user
+    const leaverPat = await t.access.createPat({
+      accountId: demo.accountId,
+      userId: leaver.id,
+      name: 'l',
+      permissions: [...SETTINGS_PERMISSIONS],
+      expiresAt: Date.now() + 60_000,
+    })
     await t.state.directory.replaceUser(demo.accountId, leaver, { userName: leaver.userName, active: false })
     expect((await putSettings(leaverPat.token, ok)).status).toBe(401)
     await t.state.directory.deleteUser(demo.accountId, (await t.state.directory.user(demo.accountId, leaver.id))!)
@@ -116,11 +178,20 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
       body: JSON.stringify(ok),
     })
     expect(noAccount.status).toBe(400)
-    expect(await noAccount.json()).toMatchObject({ status: 'FAILURE', code: 'INVALID_REQUEST', errors: [{ fieldId: 'accountIdentifier' }] })
+    expect(await noAccount.json()).toMatchObject({
+      status: 'FAILURE',
+      code: 'INVALID_REQUEST',
+      errors: [{ fieldId: 'accountIdentifier' }],
+    })
   })
 
   it('applies the good items and fails the bad ones with their reason', async () => {
-    await t.access.saveServiceAccount({ id: 'weak_sa', name: 'weak', accountId: demo.accountId, permissions: ['core_user_view'] })
+    await t.access.saveServiceAccount({
+      id: 'weak_sa',
+      name: 'weak',
+      accountId: demo.accountId,
+      permissions: ['core_user_view'],
+    })
     const res = await putSettings(demo.personalAccessToken, [
       setting('scim_jwt_token_key_field', 'placeholder'),
       setting('scim_jwt_token_jwks_keys_url', 'http://169.254.169.254/latest/meta-data'),
@@ -134,7 +205,12 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
     ])
     expect(res.status).toBe(200)
     expect(res.body.status).toBe('SUCCESS')
-    const results = res.body.data as { identifier: string; updateStatus: boolean; errorMessage: string | null; effectiveAt: number | null }[]
+    const results = res.body.data as {
+      identifier: string
+      updateStatus: boolean
+      errorMessage: string | null
+      effectiveAt: number | null
+    }[]
     expect(results.map((r) => r.updateStatus)).toEqual([true, false, false, false, false, false, false, false, false])
     expect(results[0]!.effectiveAt).toBeGreaterThan(Date.now() + 1000)
     expect(results.slice(1).map((r) => r.errorMessage)).toEqual([
@@ -153,9 +229,18 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
     const res = await putSettings(demo.personalAccessToken, scimSettings())
     expect(res.body.data.every((r: { updateStatus: boolean }) => r.updateStatus)).toBe(true)
     const effectiveAt = res.body.data[0].effectiveAt as number
-    const view = await fetch(`${svc.url}/gateway/ng/api/settings?accountIdentifier=${demo.accountId}&category=SCIM`, { headers: { 'x-api-key': demo.personalAccessToken! } })
-    const pending = ((await view.json()) as { data: { setting: { identifier: string; value: string | null }; pendingValue: string | null }[] }).data
-    expect(pending.find((d) => d.setting.identifier === 'scim_jwt_token_jwks_keys_url')).toMatchObject({ setting: { value: null }, pendingValue: jwksUrl })
+    const view = await fetch(`${svc.url}/gateway/ng/api/settings?accountIdentifier=${demo.accountId}&category=SCIM`, {
+      headers: { 'x-api-key': demo.personalAccessToken! },
+    })
+    const pending = (
+      (await view.json()) as {
+        data: { setting: { identifier: string; value: string | null }; pendingValue: string | null }[]
+      }
+    ).data
+    expect(pending.find((d) => d.setting.identifier === 'scim_jwt_token_jwks_keys_url')).toMatchObject({
+      setting: { value: null },
+      pendingValue: jwksUrl,
+    })
 
     const before = await scim('GET', '/Users', await token())
     expect(before.status).toBe(401)
@@ -178,7 +263,11 @@ describe('SCIM JWT authentication', () => {
     const res = await scim('GET', '/Users', bearer, undefined, account)
     expect(res.status).toBe(status)
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /)
-    expect(res.body).toEqual({ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: String(status), detail: expect.any(String) })
+    expect(res.body).toEqual({
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+      status: String(status),
+      detail: expect.any(String),
+    })
     expect(res.body.detail).not.toMatch(/kid|signature|exp|claim|flag/i)
   }
 
@@ -189,7 +278,9 @@ describe('SCIM JWT authentication', () => {
     const unsignedPayload = { [CLAIM]: CLAIM_VALUE, exp: now + 300 }
     const hmacSecret = Buffer.from(JSON.stringify(signing.publicJwk))
     const { SignJWT: Sign } = await import('jose')
-    const hs256 = await new Sign(unsignedPayload).setProtectedHeader({ alg: 'HS256', kid: 'key-1', typ: 'JWT' }).sign(hmacSecret)
+    const hs256 = await new Sign(unsignedPayload)
+      .setProtectedHeader({ alg: 'HS256', kid: 'key-1', typ: 'JWT' })
+      .sign(hmacSecret)
     for (const [why, bearer] of [
       ['no token', undefined],
       ['not a JWT', 'abc.def'],
@@ -210,7 +301,15 @@ describe('SCIM JWT authentication', () => {
     // Within the tolerance an expired token still passes.
     expect((await scim('GET', '/Users', await token({ exp: now - 10 }))).status).toBe(200)
     const metrics = await (await fetch(`${svc.url}/metrics`)).text()
-    for (const reason of ['jws_signature_verification_failed', 'jwks_no_matching_key', 'jwt_expired', 'claim_mismatch', 'claim_not_a_string', 'claim_missing', 'header_typ_not_jwt']) {
+    for (const reason of [
+      'jws_signature_verification_failed',
+      'jwks_no_matching_key',
+      'jwt_expired',
+      'claim_mismatch',
+      'claim_not_a_string',
+      'claim_missing',
+      'header_typ_not_jwt',
+    ]) {
       expect(metrics, reason).toMatch(new RegExp(`sluice_scim_auth_failures_total\\{reason="${reason}"\\} [1-9]`))
     }
   })
@@ -257,13 +356,29 @@ describe('SCIM Users (RFC 7644)', () => {
     })
     expect(created.status).toBe(201)
     expect(created.headers.get('location')).toBe(created.body.meta.location)
-    expect(created.body).toMatchObject({ id: expect.any(String), userName: 'Jane.Doe@Example.com', active: true, meta: { resourceType: 'User', version: 'W/"1"' } })
+    expect(created.body).toMatchObject({
+      id: expect.any(String),
+      userName: 'Jane.Doe@Example.com',
+      active: true,
+      meta: { resourceType: 'User', version: 'W/"1"' },
+    })
     const id = created.body.id as string
-    expect((await scim('POST', '/Users', bearer, { userName: 'jane.doe@example.com' })).body).toMatchObject({ status: '409', scimType: 'uniqueness' })
+    expect((await scim('POST', '/Users', bearer, { userName: 'jane.doe@example.com' })).body).toMatchObject({
+      status: '409',
+      scimType: 'uniqueness',
+    })
     expect((await scim('GET', `/Users/${id}`, bearer)).body.externalId).toBe('00u1abcd')
 
-    const replaced = await scim('PUT', `/Users/${id}`, bearer, { userName: 'jane@example.com', name: { givenName: 'Jane' }, active: true })
-    expect(replaced.body).toMatchObject({ userName: 'jane@example.com', name: { givenName: 'Jane' }, meta: { version: 'W/"2"' } })
+    const replaced = await scim('PUT', `/Users/${id}`, bearer, {
+      userName: 'jane@example.com',
+      name: { givenName: 'Jane' },
+      active: true,
+    })
+    expect(replaced.body).toMatchObject({
+      userName: 'jane@example.com',
+      name: { givenName: 'Jane' },
+      meta: { version: 'W/"2"' },
+    })
     expect(replaced.body.externalId).toBeUndefined()
     // Microsoft Entra's soft delete: PATCH active with a string value.
     const patched = await scim('PATCH', `/Users/${id}`, bearer, {
@@ -275,12 +390,22 @@ describe('SCIM Users (RFC 7644)', () => {
     })
     expect(patched.status).toBe(200)
     expect(patched.body).toMatchObject({ active: false, emails: [{ type: 'work', value: 'jane@corp.example' }] })
-    const noPath = await scim('PATCH', `/Users/${id}`, bearer, { Operations: [{ op: 'replace', value: { active: true, displayName: 'Jane D.', name: { familyName: 'Doe' } } }] })
-    expect(noPath.body).toMatchObject({ active: true, displayName: 'Jane D.', name: { givenName: 'Jane', familyName: 'Doe' } })
+    const noPath = await scim('PATCH', `/Users/${id}`, bearer, {
+      Operations: [{ op: 'replace', value: { active: true, displayName: 'Jane D.', name: { familyName: 'Doe' } } }],
+    })
+    expect(noPath.body).toMatchObject({
+      active: true,
+      displayName: 'Jane D.',
+      name: { givenName: 'Jane', familyName: 'Doe' },
+    })
     const added = await scim('PATCH', `/Users/${id}`, bearer, {
       Operations: [
         { op: 'add', path: 'emails', value: [{ value: 'jane@home.example', type: 'home' }] },
-        { op: 'replace', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department', value: 'Sales' },
+        {
+          op: 'replace',
+          path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department',
+          value: 'Sales',
+        },
         { op: 'remove', path: 'urn:ietf:params:scim:schemas:core:2.0:User:displayName' },
       ],
     })
@@ -290,30 +415,65 @@ describe('SCIM Users (RFC 7644)', () => {
       { type: 'home', value: 'jane@home.example' },
     ])
     expect(added.body.displayName).toBeUndefined()
-    expect((await scim('PATCH', `/Users/${id}`, bearer, { Operations: [{ op: 'replace', path: '__proto__', value: {} }] })).body.scimType).toBe('invalidPath')
-    expect((await scim('PATCH', `/Users/${id}`, bearer, { Operations: [{ op: 'replace', path: 'password', value: 'x' }] })).body).toMatchObject({ status: '400', scimType: 'invalidPath' })
+    expect(
+      (await scim('PATCH', `/Users/${id}`, bearer, { Operations: [{ op: 'replace', path: '__proto__', value: {} }] }))
+        .body.scimType,
+    ).toBe('invalidPath')
+    expect(
+      (await scim('PATCH', `/Users/${id}`, bearer, { Operations: [{ op: 'replace', path: 'password', value: 'x' }] }))
+        .body,
+    ).toMatchObject({ status: '400', scimType: 'invalidPath' })
 
     expect((await scim('DELETE', `/Users/${id}`, bearer)).status).toBe(204)
     const gone = await scim('GET', `/Users/${id}`, bearer)
     expect(gone.status).toBe(404)
-    expect(gone.body).toEqual({ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '404', detail: expect.stringMatching(/not found/) })
+    expect(gone.body).toEqual({
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+      status: '404',
+      detail: expect.stringMatching(/not found/),
+    })
     // The userName is free again.
     expect((await scim('POST', '/Users', bearer, { userName: 'jane@example.com' })).status).toBe(201)
   })
 
   it('filters and pages as identity providers expect', async () => {
     for (let i = 0; i < 5; i++) {
-      const res = await scim('POST', '/Users', bearer, { userName: `user${i}@example.com`, externalId: `ext-${i}`, emails: [{ value: `user${i}@Example.com`, type: i % 2 ? 'home' : 'work' }] })
+      const res = await scim('POST', '/Users', bearer, {
+        userName: `user${i}@example.com`,
+        externalId: `ext-${i}`,
+        emails: [{ value: `user${i}@Example.com`, type: i % 2 ? 'home' : 'work' }],
+      })
       expect(res.status).toBe(201)
     }
     const list = async (query: string) => (await scim('GET', `/Users?${query}`, bearer)).body
-    expect(await list(`filter=${encodeURIComponent('userName eq "USER3@EXAMPLE.COM"')}`)).toMatchObject({ totalResults: 1, Resources: [{ userName: 'user3@example.com' }] })
-    expect(await list(`filter=${encodeURIComponent('externalId eq "ext-2"')}`)).toMatchObject({ totalResults: 1, Resources: [{ externalId: 'ext-2' }] })
-    expect(await list(`filter=${encodeURIComponent('emails.value eq "user4@example.com"')}`)).toMatchObject({ totalResults: 1 })
-    expect((await list(`filter=${encodeURIComponent('emails[type eq "work"].value eq "user1@example.com"')}`)).totalResults).toBe(0)
-    expect((await list(`filter=${encodeURIComponent('emails[type eq "work"].value eq "user2@example.com"')}`)).totalResults).toBe(1)
-    expect((await list(`filter=${encodeURIComponent('userName eq "user1@example.com" and externalId eq "ext-1"')}`)).totalResults).toBe(1)
-    expect((await list(`filter=${encodeURIComponent('urn:ietf:params:scim:schemas:core:2.0:User:userName eq "User1@example.com"')}`)).totalResults).toBe(1)
+    expect(await list(`filter=${encodeURIComponent('userName eq "USER3@EXAMPLE.COM"')}`)).toMatchObject({
+      totalResults: 1,
+      Resources: [{ userName: 'user3@example.com' }],
+    })
+    expect(await list(`filter=${encodeURIComponent('externalId eq "ext-2"')}`)).toMatchObject({
+      totalResults: 1,
+      Resources: [{ externalId: 'ext-2' }],
+    })
+    expect(await list(`filter=${encodeURIComponent('emails.value eq "user4@example.com"')}`)).toMatchObject({
+      totalResults: 1,
+    })
+    expect(
+      (await list(`filter=${encodeURIComponent('emails[type eq "work"].value eq "user1@example.com"')}`)).totalResults,
+    ).toBe(0)
+    expect(
+      (await list(`filter=${encodeURIComponent('emails[type eq "work"].value eq "user2@example.com"')}`)).totalResults,
+    ).toBe(1)
+    expect(
+      (await list(`filter=${encodeURIComponent('userName eq "user1@example.com" and externalId eq "ext-1"')}`))
+        .totalResults,
+    ).toBe(1)
+    expect(
+      (
+        await list(
+          `filter=${encodeURIComponent('urn:ietf:params:scim:schemas:core:2.0:User:userName eq "User1@example.com"')}`,
+        )
+      ).totalResults,
+    ).toBe(1)
     // Type and value must hold for the same email.
     const twoEmails = await scim('POST', '/Users', bearer, {
       userName: 'two@example.com',
@@ -322,8 +482,12 @@ describe('SCIM Users (RFC 7644)', () => {
         { value: 'victim@x.example', type: 'home' },
       ],
     })
-    expect((await list(`filter=${encodeURIComponent('emails[type eq "work"].value eq "victim@x.example"')}`)).totalResults).toBe(0)
-    expect((await list(`filter=${encodeURIComponent('emails[type eq "Work"].value eq "A@x.example"')}`)).totalResults).toBe(1)
+    expect(
+      (await list(`filter=${encodeURIComponent('emails[type eq "work"].value eq "victim@x.example"')}`)).totalResults,
+    ).toBe(0)
+    expect(
+      (await list(`filter=${encodeURIComponent('emails[type eq "Work"].value eq "A@x.example"')}`)).totalResults,
+    ).toBe(1)
     expect((await scim('DELETE', `/Users/${twoEmails.body.id}`, bearer)).status).toBe(204)
     const started = Date.now()
     const nasty = await scim('GET', `/Users?filter=${encodeURIComponent(`userName eq "${'\n'.repeat(60)}`)}`, bearer)
@@ -344,7 +508,9 @@ describe('SCIM Users (RFC 7644)', () => {
     const all = await list('')
     expect(all.totalResults).toBe(7) // demo admin, jane, 5 users
     expect(await list('startIndex=1&count=2')).toMatchObject({ startIndex: 1, itemsPerPage: 2, totalResults: 7 })
-    expect((await list('startIndex=0&count=2')).Resources.map((u: { id: string }) => u.id)).toEqual(all.Resources.slice(0, 2).map((u: { id: string }) => u.id))
+    expect((await list('startIndex=0&count=2')).Resources.map((u: { id: string }) => u.id)).toEqual(
+      all.Resources.slice(0, 2).map((u: { id: string }) => u.id),
+    )
     expect(await list('startIndex=7&count=5')).toMatchObject({ startIndex: 7, itemsPerPage: 1 })
     expect(await list('count=0')).toMatchObject({ totalResults: 7, Resources: [], itemsPerPage: 0 })
     expect(await list('count=-3')).toMatchObject({ totalResults: 7, Resources: [], itemsPerPage: 0 })
@@ -353,8 +519,14 @@ describe('SCIM Users (RFC 7644)', () => {
   })
 
   it('validates input and answers discovery resources', async () => {
-    expect((await scim('POST', '/Users', bearer, { emails: [] })).body).toMatchObject({ status: '400', scimType: 'invalidValue', detail: expect.stringMatching(/userName/) })
-    expect((await scim('POST', '/Users', bearer, { userName: 'x@example.com', emails: [{ value: 'not-an-email' }] })).status).toBe(400)
+    expect((await scim('POST', '/Users', bearer, { emails: [] })).body).toMatchObject({
+      status: '400',
+      scimType: 'invalidValue',
+      detail: expect.stringMatching(/userName/),
+    })
+    expect(
+      (await scim('POST', '/Users', bearer, { userName: 'x@example.com', emails: [{ value: 'not-an-email' }] })).status,
+    ).toBe(400)
     const json = await fetch(`${svc.url}/gateway/ng/api/scim/account/${demo.accountId}/Users`, {
       method: 'POST',
       headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
@@ -362,7 +534,13 @@ describe('SCIM Users (RFC 7644)', () => {
     })
     expect(json.status).toBe(201)
     const spc = await scim('GET', '/ServiceProviderConfig', bearer)
-    expect(spc.body).toMatchObject({ patch: { supported: true }, filter: { supported: true }, bulk: { supported: false }, etag: { supported: true }, sort: { supported: false } })
+    expect(spc.body).toMatchObject({
+      patch: { supported: true },
+      filter: { supported: true },
+      bulk: { supported: false },
+      etag: { supported: true },
+      sort: { supported: false },
+    })
     expect((await scim('GET', '/ResourceTypes', bearer)).body).toMatchObject({
       totalResults: 2,
       Resources: [
@@ -396,7 +574,9 @@ describe('sluice users, service-accounts, pats and flags', () => {
     }
     const account = await run('accounts', 'create', 'Corp')
     const userId = await run('users', 'create', 'it-admin@corp.example', '--account', account)
-    expect(JSON.parse(await run('service-accounts', 'create', 'scim_sa', '--scim', '--account', account, '--json'))).toMatchObject({
+    expect(
+      JSON.parse(await run('service-accounts', 'create', 'scim_sa', '--scim', '--account', account, '--json')),
+    ).toMatchObject({
       id: 'scim_sa',
       permissions: expect.arrayContaining([...SCIM_PERMISSIONS]),
     })
@@ -404,7 +584,11 @@ describe('sluice users, service-accounts, pats and flags', () => {
     expect(pat).toMatch(new RegExp(`^pat\\.${account}\\.`))
     await run('flags', 'enable', 'PL_SUPPORT_JWT_TOKEN_SCIM_API', '--account', account)
     expect(await run('flags', 'list', '--account', account)).toBe('PL_SUPPORT_JWT_TOKEN_SCIM_API')
-    const res = await putSettings(pat, [setting('scim_jwt_token_service_account_id', 'scim_sa'), setting('scim_jwt_token_key_field', 'sub')], account)
+    const res = await putSettings(
+      pat,
+      [setting('scim_jwt_token_service_account_id', 'scim_sa'), setting('scim_jwt_token_key_field', 'sub')],
+      account,
+    )
     expect(res.status).toBe(200)
     expect(res.body.data.map((d: { updateStatus: boolean }) => d.updateStatus)).toEqual([true, true])
     const refused = await runSluice(['pats', 'create', '--user', 'nobody', '--account', account], t.env)
@@ -415,8 +599,14 @@ describe('sluice users, service-accounts, pats and flags', () => {
 describe('demo bootstrap', () => {
   it('carries a settings token and a SCIM service account', async () => {
     expect(demo.personalAccessToken).toMatch(/^pat\./)
-    expect((await t.access.serviceAccount(demo.accountId, demo.serviceAccountId!))?.permissions).toEqual(expect.arrayContaining([...SCIM_PERMISSIONS]))
-    await waitFor('same demo on a second bootstrap', async () => ((await t.bootstrap()).personalAccessToken === demo.personalAccessToken ? true : undefined), 2000)
+    expect((await t.access.serviceAccount(demo.accountId, demo.serviceAccountId!))?.permissions).toEqual(
+      expect.arrayContaining([...SCIM_PERMISSIONS]),
+    )
+    await waitFor(
+      'same demo on a second bootstrap',
+      async () => ((await t.bootstrap()).personalAccessToken === demo.personalAccessToken ? true : undefined),
+      2000,
+    )
   })
 })
 
@@ -432,7 +622,9 @@ describe("the administration page's runnable example", () => {
     await writeFile(demoFile, JSON.stringify(demo))
     const script = fileURLToPath(new URL('../../examples/scim-jwt.mjs', import.meta.url))
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [script, '--url', svc.url, '--demo', demoFile], { stdio: ['ignore', 'pipe', 'pipe'] })
+      const child = spawn(process.execPath, [script, '--url', svc.url, '--demo', demoFile], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
       let output = ''
       child.stdout.on('data', (d: Buffer) => (output += d.toString()))
       child.stderr.on('data', (d: Buffer) => (output += d.toString()))

@@ -53,7 +53,11 @@ it('on SIGTERM finishes what it accepted, then exits 0', async () => {
   }
   await t.redis.hset(`${p}alerts:acct:${demo.accountId}:records`, silent.id, JSON.stringify(silent))
   await t.redis.zadd(`${p}alerts:auto-resolve`, 1000, `${demo.accountId}|${silent.id}`)
-  const child = spawnSluice(['serve'], { ...t.env, SLUICE_LOG_LEVEL: 'info', SLUICE_ALERT_AUTO_RESOLVE_INTERVAL_MS: '200' })
+  const child = spawnSluice(['serve'], {
+    ...t.env,
+    SLUICE_LOG_LEVEL: 'info',
+    SLUICE_ALERT_AUTO_RESOLVE_INTERVAL_MS: '200',
+  })
   let log = ''
   child.stdout?.on('data', (d: Buffer) => (log += d.toString()))
   const url = await waitFor('serving', async () => /"url":"(http:[^"]+)","roles"/.exec(log)?.[1], 60_000)
@@ -69,10 +73,21 @@ it('on SIGTERM finishes what it accepted, then exits 0', async () => {
   // /readyz and /metrics include what that thread reports.
   expect(log).toMatch(/"thread":"consumers".*"msg":"joined the consumer group"/)
   expect(log).toMatch(/"consumerThread":\["events","alerts"\],"msg":"sluice is serving"/)
-  await waitFor('the silent alert resolved', async () => ((await t.state.alerts.get(demo.accountId, 'al_900'))?.status === 'resolved' ? true : undefined), 10_000)
+  await waitFor(
+    'the silent alert resolved',
+    async () => ((await t.state.alerts.get(demo.accountId, 'al_900'))?.status === 'resolved' ? true : undefined),
+    10_000,
+  )
   expect(log).toMatch(/"thread":"consumers".*"resolved":1,"msg":"alerts resolved after their silence"/)
   const ready = (await (await fetch(`${url}/readyz`)).json()) as { checks: Record<string, string> }
-  expect(ready.checks).toMatchObject({ clickhouse: 'ok', kafka: 'ok', redis: 'ok', 'events-consumer': 'ok', 'impressions-consumer': 'ok', 'alerts-consumer': 'ok' })
+  expect(ready.checks).toMatchObject({
+    clickhouse: 'ok',
+    kafka: 'ok',
+    redis: 'ok',
+    'events-consumer': 'ok',
+    'impressions-consumer': 'ok',
+    'alerts-consumer': 'ok',
+  })
   const metrics = await (await fetch(`${url}/metrics`)).text()
   expect(metrics).toMatch(/^sluice_events_accepted_total 500$/m) // the routes' thread
   expect(metrics).toMatch(/^sluice_clickhouse_insert_rows_sum 500$/m) // the consumer thread

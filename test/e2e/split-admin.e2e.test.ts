@@ -25,7 +25,8 @@ async function sluice(...args: string[]): Promise<string> {
   return stdout.trim()
 }
 const json = async <T>(...args: string[]) => JSON.parse(await sluice(...args, '--json')) as T
-const range = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, '0')}`)
+const range = (n: number, prefix: string) =>
+  Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, '0')}`)
 
 beforeAll(async () => {
   t = await createTestEnv({ SLUICE_ADMIN_RATE_PER_SECOND: '100000', SLUICE_ADMIN_BURST: '100000' })
@@ -33,9 +34,20 @@ beforeAll(async () => {
   ids.account = (await json<{ id: string }>('accounts', 'create', 'Acme')).id
   ids.other = (await json<{ id: string }>('accounts', 'create', 'Other')).id
   ids.ws = (await json<{ id: string }>('workspaces', 'create', 'Shop', '--account', ids.account)).id
-  ids.strictWs = (await json<{ id: string }>('workspaces', 'create', 'Strict', '--account', ids.account, '--requires-title-and-comments')).id
+  ids.strictWs = (
+    await json<{ id: string }>(
+      'workspaces',
+      'create',
+      'Strict',
+      '--account',
+      ids.account,
+      '--requires-title-and-comments',
+    )
+  ).id
   ids.otherWs = (await json<{ id: string }>('workspaces', 'create', 'Theirs', '--account', ids.other)).id
-  ids.prod = (await json<{ id: string }>('environments', 'create', 'Production', '--workspace', ids.ws, '--production')).id
+  ids.prod = (
+    await json<{ id: string }>('environments', 'create', 'Production', '--workspace', ids.ws, '--production')
+  ).id
   ids.stage = (await json<{ id: string }>('environments', 'create', 'Staging', '--workspace', ids.ws)).id
   ids.strictEnv = (await json<{ id: string }>('environments', 'create', 'Production', '--workspace', ids.strictWs)).id
   ids.otherEnv = (await json<{ id: string }>('environments', 'create', 'Production', '--workspace', ids.otherWs)).id
@@ -45,7 +57,18 @@ beforeAll(async () => {
   const key = async (...args: string[]) => (await json<{ key: string }>('keys', 'create', ...args)).key
   keys.admin = await key('--account', ids.account, '--name', 'ops admin')
   keys.viewer = await key('--account', ids.account, '--role', 'segment-viewer')
-  keys.prodEditor = await key('--account', ids.account, '--role', 'segment-editor', '--workspace', ids.ws, '--environment', ids.prod, '--name', 'prod editor')
+  keys.prodEditor = await key(
+    '--account',
+    ids.account,
+    '--role',
+    'segment-editor',
+    '--workspace',
+    ids.ws,
+    '--environment',
+    ids.prod,
+    '--name',
+    'prod editor',
+  )
   keys.otherAdmin = await key('--account', ids.other)
   keys.stageOnly = await key('--account', ids.account, '--environment', ids.stage)
   keys.sdk = await key('--kind', 'server', '--account', ids.account, '--environment', ids.prod)
@@ -71,12 +94,21 @@ describe('authentication', () => {
     for (const key of [undefined, keys.sdk, 'adm_not-a-key']) {
       const res = await api.get('/workspaces', { key })
       expect(res.status).toBe(401)
-      expect(res.body).toEqual({ code: 401, message: expect.stringMatching(/admin API key/), details: null, transactionId: expect.any(String) })
+      expect(res.body).toEqual({
+        code: 401,
+        message: expect.stringMatching(/admin API key/),
+        details: null,
+        transactionId: expect.any(String),
+      })
     }
     const doomed = await json<{ key: string; id: string }>('keys', 'create', '--account', ids.account!)
     expect((await api.get('/workspaces', { key: doomed.key })).status).toBe(200)
     await sluice('keys', 'revoke', doomed.id)
-    await waitFor('revocation', async () => ((await api.get('/workspaces', { key: doomed.key })).status === 401 ? true : undefined), 5000)
+    await waitFor(
+      'revocation',
+      async () => ((await api.get('/workspaces', { key: doomed.key })).status === 401 ? true : undefined),
+      5000,
+    )
   })
 
   it('accepts x-api-key as Harness-mode clients send it', async () => {
@@ -101,8 +133,14 @@ describe('workspaces, environments, traffic types', () => {
     expect(second.body).toMatchObject({ objects: [{ id: ids.strictWs }], offset: 1, limit: 1, totalCount: 2 })
     expect((await api.get('/workspaces?offset=5')).body).toMatchObject({ objects: [], offset: 5, totalCount: 2 })
     // Scoped to one workspace; another account sees only its own.
-    expect((await api.get('/workspaces', { key: keys.prodEditor })).body).toMatchObject({ objects: [{ id: ids.ws }], totalCount: 1 })
-    expect((await api.get('/workspaces', { key: keys.otherAdmin })).body).toMatchObject({ objects: [{ id: ids.otherWs }], totalCount: 1 })
+    expect((await api.get('/workspaces', { key: keys.prodEditor })).body).toMatchObject({
+      objects: [{ id: ids.ws }],
+      totalCount: 1,
+    })
+    expect((await api.get('/workspaces', { key: keys.otherAdmin })).body).toMatchObject({
+      objects: [{ id: ids.otherWs }],
+      totalCount: 1,
+    })
   })
 
   it('refuses limits outside 1 to 200 and bad offsets, naming the parameter', async () => {
@@ -122,7 +160,12 @@ describe('workspaces, environments, traffic types', () => {
     expect(first.body.totalCount).toBe(205)
     const { items, requests } = await pageAll(async (offset) => {
       const res = await api.get(`/workspaces?limit=200&offset=${offset}`, { key })
-      return { items: res.body.objects as { name: string }[], offset: res.body.offset, limit: res.body.limit, total: res.body.totalCount }
+      return {
+        items: res.body.objects as { name: string }[],
+        offset: res.body.offset,
+        limit: res.body.limit,
+        total: res.body.totalCount,
+      }
     })
     expect(requests).toBe(2)
     // Creation order; workspaces created in the same millisecond are ordered by id, the same way each time.
@@ -136,9 +179,17 @@ describe('workspaces, environments, traffic types', () => {
       { name: 'Production', id: ids.prod, production: true },
       { name: 'Staging', id: ids.stage, production: false },
     ])
-    expect((await api.get(`/environments/ws/${ids.ws}`, { key: keys.prodEditor })).body).toEqual([{ name: 'Production', id: ids.prod, production: true }])
-    expect((await api.get(`/trafficTypes/ws/${ids.ws}`)).body).toEqual([{ id: ids.user, name: 'user', displayAttributeId: null }])
-    for (const path of [`/environments/ws/${ids.otherWs}`, `/trafficTypes/ws/${ids.otherWs}`, '/environments/ws/nope']) {
+    expect((await api.get(`/environments/ws/${ids.ws}`, { key: keys.prodEditor })).body).toEqual([
+      { name: 'Production', id: ids.prod, production: true },
+    ])
+    expect((await api.get(`/trafficTypes/ws/${ids.ws}`)).body).toEqual([
+      { id: ids.user, name: 'user', displayAttributeId: null },
+    ])
+    for (const path of [
+      `/environments/ws/${ids.otherWs}`,
+      `/trafficTypes/ws/${ids.otherWs}`,
+      '/environments/ws/nope',
+    ]) {
       const res = await api.get(path)
       expect(res.status, path).toBe(404)
       expect(res.body.code).toBe(404)
@@ -147,25 +198,44 @@ describe('workspaces, environments, traffic types', () => {
   })
 
   it('restricts a key limited to environments to their workspaces as well', async () => {
-    expect((await api.get('/workspaces', { key: keys.stageOnly })).body).toMatchObject({ objects: [{ id: ids.ws }], totalCount: 1 })
+    expect((await api.get('/workspaces', { key: keys.stageOnly })).body).toMatchObject({
+      objects: [{ id: ids.ws }],
+      totalCount: 1,
+    })
     expect((await api.get(`/segments/ws/${ids.strictWs}`, { key: keys.stageOnly })).status).toBe(404)
-    expect((await api.post(`/segments/ws/${ids.strictWs}/trafficTypes/user`, { name: 'sneaky' }, { key: keys.stageOnly })).status).toBe(404)
-    expect((await api.get(`/environments/ws/${ids.ws}`, { key: keys.stageOnly })).body).toEqual([{ name: 'Staging', id: ids.stage, production: false }])
+    expect(
+      (await api.post(`/segments/ws/${ids.strictWs}/trafficTypes/user`, { name: 'sneaky' }, { key: keys.stageOnly }))
+        .status,
+    ).toBe(404)
+    expect((await api.get(`/environments/ws/${ids.ws}`, { key: keys.stageOnly })).body).toEqual([
+      { name: 'Staging', id: ids.stage, production: false },
+    ])
   })
 })
 
 describe('segments', () => {
   it('creates a segment, and refuses bad names, unknown workspaces or traffic types, and duplicates', async () => {
     const before = Date.now()
-    const res = await api.post(`/segments/ws/${ids.ws}/trafficTypes/user`, { name: 'beta_users', description: 'early adopters' })
+    const res = await api.post(`/segments/ws/${ids.ws}/trafficTypes/user`, {
+      name: 'beta_users',
+      description: 'early adopters',
+    })
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ name: 'beta_users', description: 'early adopters', trafficType: { id: ids.user, name: 'user' }, creationTime: expect.any(Number), tags: null })
+    expect(res.body).toEqual({
+      name: 'beta_users',
+      description: 'early adopters',
+      trafficType: { id: ids.user, name: 'user' },
+      creationTime: expect.any(Number),
+      tags: null,
+    })
     expect(res.body.creationTime).toBeGreaterThanOrEqual(before)
 
     const bad = await api.post(`/segments/ws/${ids.ws}/trafficTypes/user`, { name: '9 lives', description: 42 })
     expect(bad.status).toBe(400)
     expect(bad.body.details.map((d: { field: string }) => d.field)).toEqual(['name', 'description'])
-    expect((await api.post(`/segments/ws/${ids.ws}/trafficTypes/user`, { description: 'x' })).body.details[0].field).toBe('name')
+    expect(
+      (await api.post(`/segments/ws/${ids.ws}/trafficTypes/user`, { description: 'x' })).body.details[0].field,
+    ).toBe('name')
     expect((await api.post(`/segments/ws/${ids.ws}/trafficTypes/user`, { name: 'a'.repeat(101) })).status).toBe(400)
     expect((await api.post(`/segments/ws/nope/trafficTypes/user`, { name: 'x1' })).status).toBe(404)
     expect((await api.post(`/segments/ws/${ids.ws}/trafficTypes/account`, { name: 'x1' })).status).toBe(404)
@@ -173,7 +243,9 @@ describe('segments', () => {
     const dup = await api.post(`/segments/ws/${ids.ws}/trafficTypes/${ids.user}`, { name: 'beta_users' })
     expect(dup.status).toBe(409)
     expect(dup.body.message).toMatch(/already exists/)
-    expect((await api.post(`/segments/ws/${ids.ws}/trafficTypes/user`, { name: 'viewer_try' }, { key: keys.viewer })).status).toBe(403)
+    expect(
+      (await api.post(`/segments/ws/${ids.ws}/trafficTypes/user`, { name: 'viewer_try' }, { key: keys.viewer })).status,
+    ).toBe(403)
   })
 
   it('lists segments paged the way clients loop, and the segments active in an environment', async () => {
@@ -181,14 +253,25 @@ describe('segments', () => {
     for (const name of names) await createSegment(name, ids.strictWs)
     const { items, requests } = await pageAll(async (offset) => {
       const res = await api.get(`/segments/ws/${ids.strictWs}?limit=50&offset=${offset}`)
-      return { items: res.body.objects as { name: string }[], offset: res.body.offset, limit: res.body.limit, total: res.body.totalCount }
+      return {
+        items: res.body.objects as { name: string }[],
+        offset: res.body.offset,
+        limit: res.body.limit,
+        total: res.body.totalCount,
+      }
     })
     expect(requests).toBe(2)
     expect(items.map((s) => s.name)).toEqual(names)
-    for (const name of names.slice(0, 3)) expect((await api.post(`/segments/${ids.strictEnv}/${name}`, '')).status).toBe(200)
+    for (const name of names.slice(0, 3))
+      expect((await api.post(`/segments/${ids.strictEnv}/${name}`, '')).status).toBe(200)
     const active = await api.get(`/segments/ws/${ids.strictWs}/environments/${ids.strictEnv}?limit=2`)
     expect(active.body).toMatchObject({ offset: 0, limit: 2, totalCount: 3 })
-    expect(active.body.objects[0]).toMatchObject({ name: names[0], environment: { id: ids.strictEnv, name: 'Production' }, trafficType: { name: 'user' }, status: 'ACTIVE' })
+    expect(active.body.objects[0]).toMatchObject({
+      name: names[0],
+      environment: { id: ids.strictEnv, name: 'Production' },
+      trafficType: { name: 'user' },
+      status: 'ACTIVE',
+    })
     expect((await api.get(`/segments/ws/${ids.ws}/environments/${ids.strictEnv}`)).status).toBe(404)
   })
 
@@ -196,7 +279,12 @@ describe('segments', () => {
     await createSegment('activate_me')
     const res = await api.post(`/segments/${ids.prod}/activate_me`, '')
     expect(res.status).toBe(200)
-    expect(res.body).toMatchObject({ name: 'activate_me', environment: { id: ids.prod, name: 'Production' }, trafficType: { id: ids.user, name: 'user' }, creationTime: expect.any(Number) })
+    expect(res.body).toMatchObject({
+      name: 'activate_me',
+      environment: { id: ids.prod, name: 'Production' },
+      trafficType: { id: ids.user, name: 'user' },
+      creationTime: expect.any(Number),
+    })
     expect((await api.post(`/segments/${ids.prod}/activate_me`, '')).status).toBe(409)
     expect((await api.post(`/segments/nope/activate_me`, '')).status).toBe(404)
     expect((await api.post(`/segments/${ids.prod}/no_such_segment`)).status).toBe(404)
@@ -216,17 +304,25 @@ describe('segments', () => {
       type: 'Segment',
     })
     expect(bare.body.lastUpdateTime).toBeGreaterThanOrEqual(before)
-    const keysOf = async () => (await api.get(`/segments/${ids.prod}/uploads/keys?limit=200`)).body.keys.map((k: { key: string }) => k.key)
+    const keysOf = async () =>
+      (await api.get(`/segments/${ids.prod}/uploads/keys?limit=200`)).body.keys.map((k: { key: string }) => k.key)
     await api.put(`/segments/${ids.prod}/uploads/uploadKeys?replace=False`, { keys: ['c', 'a'], comment: 'more' })
     expect(await keysOf()).toEqual(['a', 'b', 'c'])
-    await api.put(`/segments/${ids.prod}/uploads/uploadKeys?replace=True`, { keys: ['x', 'y', 'x'], comment: 'fresh', title: 'reset' })
+    await api.put(`/segments/${ids.prod}/uploads/uploadKeys?replace=True`, {
+      keys: ['x', 'y', 'x'],
+      comment: 'fresh',
+      title: 'reset',
+    })
     expect(await keysOf()).toEqual(['x', 'y'])
     await api.put(`/segments/${ids.prod}/uploads/uploadKeys?replace=false`, { keys: ['z'] })
     await api.put(`/segments/${ids.prod}/uploads/uploadKeys?replace=true`, { keys: ['p', 'q'] })
     expect(await keysOf()).toEqual(['p', 'q'])
     expect((await api.put(`/segments/${ids.prod}/uploads/uploadKeys?replace=maybe`, { keys: ['r'] })).status).toBe(400)
 
-    const csv = await api.call('PUT', `/segments/${ids.prod}/uploads/uploadKeys?replace=true`, { raw: 'key\r\nuser-1\n"user,2"\n\nuser-3\n', contentType: 'text/csv' })
+    const csv = await api.call('PUT', `/segments/${ids.prod}/uploads/uploadKeys?replace=true`, {
+      raw: 'key\r\nuser-1\n"user,2"\n\nuser-3\n',
+      contentType: 'text/csv',
+    })
     expect(csv.status).toBe(200)
     expect(await keysOf()).toEqual(['user,2', 'user-1', 'user-3'])
     await api.call('PUT', `/segments/${ids.prod}/uploads/upload`, { raw: 'user-4\nuser-1\n', contentType: 'text/csv' })
@@ -245,9 +341,15 @@ describe('segments', () => {
     const tooMany = await api.put(`/segments/${ids.prod}/limited/uploadKeys?replace=true`, { keys: range(10_001, 'k') })
     expect(tooMany.status).toBe(400)
     expect(tooMany.body.message).toMatch(/at most 10000 keys per call/)
-    const csv = await api.call('PUT', `/segments/${ids.prod}/limited/upload`, { raw: range(10_001, 'k').join('\n'), contentType: 'text/csv' })
+    const csv = await api.call('PUT', `/segments/${ids.prod}/limited/upload`, {
+      raw: range(10_001, 'k').join('\n'),
+      contentType: 'text/csv',
+    })
     expect(csv.status).toBe(400)
-    expect((await api.get(`/segments/${ids.prod}/limited/keys`)).body).toMatchObject({ keys: [{ key: 'keep' }], count: 1 })
+    expect((await api.get(`/segments/${ids.prod}/limited/keys`)).body).toMatchObject({
+      keys: [{ key: 'keep' }],
+      count: 1,
+    })
     expect((await api.put(`/segments/${ids.stage}/limited/upload`, ['a'])).status).toBe(404)
   })
 
@@ -255,7 +357,10 @@ describe('segments', () => {
     await activeSegment('big')
     const all = range(100_000, 'user-')
     for (let i = 0; i < all.length; i += 10_000) {
-      expect((await api.put(`/segments/${ids.prod}/big/uploadKeys?replace=false`, { keys: all.slice(i, i + 10_000) })).status).toBe(200)
+      expect(
+        (await api.put(`/segments/${ids.prod}/big/uploadKeys?replace=false`, { keys: all.slice(i, i + 10_000) }))
+          .status,
+      ).toBe(200)
     }
     const over = await api.put(`/segments/${ids.prod}/big/uploadKeys?replace=false`, { keys: ['one-more', all[0]] })
     expect(over.status).toBe(400)
@@ -266,7 +371,12 @@ describe('segments', () => {
     const { items, requests } = await pageAll(async (offset) => {
       const res = await api.get(`/segments/${ids.prod}/big/keys?limit=200&offset=${offset}`)
       expect(res.body.openChangeRequestId).toBeNull()
-      return { items: (res.body.keys as { key: string }[]).map((k) => k.key), offset: res.body.offset, limit: res.body.limit, total: res.body.count }
+      return {
+        items: (res.body.keys as { key: string }[]).map((k) => k.key),
+        offset: res.body.offset,
+        limit: res.body.limit,
+        total: res.body.count,
+      }
     })
     expect(requests).toBe(500)
     expect(items).toEqual(all)
@@ -275,7 +385,9 @@ describe('segments', () => {
   it('applies concurrent uploads to one segment atomically: the limit holds exactly', async () => {
     await activeSegment('contended')
     const batches = Array.from({ length: 12 }, (_, b) => range(10_000, `b${String(b).padStart(2, '0')}-`))
-    const results = await Promise.all(batches.map((keys) => api.put(`/segments/${ids.prod}/contended/uploadKeys?replace=false`, { keys })))
+    const results = await Promise.all(
+      batches.map((keys) => api.put(`/segments/${ids.prod}/contended/uploadKeys?replace=false`, { keys })),
+    )
     const accepted = results.flatMap((r, i) => (r.status === 200 ? [i] : []))
     expect(accepted).toHaveLength(10)
     expect(results.filter((r) => r.status === 400)).toHaveLength(2)
@@ -286,19 +398,41 @@ describe('segments', () => {
 
   it('removes keys, reports how many, and records who, what and why in the audit log', async () => {
     await activeSegment('audited')
-    await api.put(`/segments/${ids.prod}/audited/uploadKeys?replace=false`, { keys: ['a', 'b', 'c'], comment: 'initial load', title: 'load' })
-    const res = await api.put(`/segments/${ids.prod}/audited/removeKeys`, { keys: ['a', 'b', 'not-there'], comment: 'customer churned' })
+    await api.put(`/segments/${ids.prod}/audited/uploadKeys?replace=false`, {
+      keys: ['a', 'b', 'c'],
+      comment: 'initial load',
+      title: 'load',
+    })
+    const res = await api.put(`/segments/${ids.prod}/audited/removeKeys`, {
+      keys: ['a', 'b', 'not-there'],
+      comment: 'customer churned',
+    })
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ code: 200, message: '2 keys were deleted', details: null, transactionId: null })
     expect((await api.get(`/segments/${ids.prod}/audited/keys`)).body.keys).toEqual([{ key: 'c' }])
 
     const audit = await api.get(`/segments/ws/${ids.ws}/audited/audit`)
     expect(audit.body.totalCount).toBe(4)
-    expect(audit.body.objects[0]).toMatchObject({ action: 'removeKeys', count: 2, comment: 'customer churned', who: { name: 'ops admin' }, environment: { id: ids.prod, name: 'Production' } })
+    expect(audit.body.objects[0]).toMatchObject({
+      action: 'removeKeys',
+      count: 2,
+      comment: 'customer churned',
+      who: { name: 'ops admin' },
+      environment: { id: ids.prod, name: 'Production' },
+    })
     expect(audit.body.objects[1]).toMatchObject({ action: 'upload', count: 3, comment: 'initial load', title: 'load' })
-    expect(audit.body.objects.map((e: { action: string }) => e.action)).toEqual(['removeKeys', 'upload', 'activate', 'create'])
+    expect(audit.body.objects.map((e: { action: string }) => e.action)).toEqual([
+      'removeKeys',
+      'upload',
+      'activate',
+      'create',
+    ])
     expect(new Date(audit.body.objects[0].at).getTime()).toBeGreaterThan(Date.now() - 60_000)
-    expect((await api.get(`/segments/${ids.prod}/audited/audit?limit=1`)).body).toMatchObject({ objects: [{ action: 'removeKeys' }], limit: 1, totalCount: 4 })
+    expect((await api.get(`/segments/${ids.prod}/audited/audit?limit=1`)).body).toMatchObject({
+      objects: [{ action: 'removeKeys' }],
+      limit: 1,
+      totalCount: 4,
+    })
     const cli = JSON.parse(await sluice('segments', 'audit', ids.prod!, 'audited', '--json')) as { action: string }[]
     expect(cli.map((e) => e.action)).toEqual(['removeKeys', 'upload', 'activate', 'create'])
     // A key limited to Staging sees the workspace-level entries only, not Production's changes.
@@ -307,10 +441,15 @@ describe('segments', () => {
   })
 
   it('refuses text Redis could not read back (a lone surrogate) with 400 and changes nothing', async () => {
-    const res = await api.call('PUT', `/segments/${ids.prod}/audited/removeKeys`, { raw: '{"keys":["c"],"comment":"\\udc00"}' })
+    const res = await api.call('PUT', `/segments/${ids.prod}/audited/removeKeys`, {
+      raw: '{"keys":["c"],"comment":"\\udc00"}',
+    })
     expect(res.status).toBe(400)
     expect(res.body.details[0].field).toBe('comment')
-    expect((await api.call('PUT', `/segments/${ids.prod}/audited/upload`, { raw: '["ok","\\ud800x"]' })).body.details[0].field).toBe('body[1]')
+    expect(
+      (await api.call('PUT', `/segments/${ids.prod}/audited/upload`, { raw: '["ok","\\ud800x"]' })).body.details[0]
+        .field,
+    ).toBe('body[1]')
     expect((await api.get(`/segments/${ids.prod}/audited/keys`)).body.keys).toEqual([{ key: 'c' }])
     expect((await api.get(`/segments/ws/${ids.ws}/audited/audit`)).body.totalCount).toBe(4)
   })
@@ -320,9 +459,19 @@ describe('segments', () => {
     const noComment = await api.put(`/segments/${ids.strictEnv}/${name}/uploadKeys?replace=false`, { keys: ['a'] })
     expect(noComment.status).toBe(400)
     expect(noComment.body.details.map((d: { field: string }) => d.field)).toEqual(['comment', 'title'])
-    expect((await api.put(`/segments/${ids.strictEnv}/${name}/uploadKeys?replace=false`, { keys: ['a'], comment: 'why', title: 'what' })).status).toBe(200)
+    expect(
+      (
+        await api.put(`/segments/${ids.strictEnv}/${name}/uploadKeys?replace=false`, {
+          keys: ['a'],
+          comment: 'why',
+          title: 'what',
+        })
+      ).status,
+    ).toBe(200)
     expect((await api.put(`/segments/${ids.strictEnv}/${name}/removeKeys`, { keys: ['a'] })).status).toBe(400)
-    expect((await api.put(`/segments/${ids.strictEnv}/${name}/removeKeys`, { keys: ['a'], comment: 'done' })).status).toBe(200)
+    expect(
+      (await api.put(`/segments/${ids.strictEnv}/${name}/removeKeys`, { keys: ['a'], comment: 'done' })).status,
+    ).toBe(200)
   })
 
   it('deactivates only an empty definition: 409 with keys, 404 when not active', async () => {
@@ -337,7 +486,11 @@ describe('segments', () => {
     expect(done.body).toBe(true)
     expect((await api.del(`/segments/${ids.prod}/short_lived`)).status).toBe(404)
     expect((await api.get(`/segments/${ids.prod}/short_lived/keys`)).status).toBe(404)
-    expect((await api.get(`/segments/ws/${ids.ws}/environments/${ids.prod}?limit=200`)).body.objects.map((s: { name: string }) => s.name)).not.toContain('short_lived')
+    expect(
+      (await api.get(`/segments/ws/${ids.ws}/environments/${ids.prod}?limit=200`)).body.objects.map(
+        (s: { name: string }) => s.name,
+      ),
+    ).not.toContain('short_lived')
   })
 
   it('deletes a segment with its definitions and keys in every environment', async () => {
@@ -351,12 +504,20 @@ describe('segments', () => {
     expect(res.status).toBe(200)
     expect(res.body).toBe(true)
     const p = tagged(`w:${ids.ws}`)
-    expect(await t.redis.exists(`${p}segment:${ids.ws}:doomed`, `${p}segment-envs:${ids.ws}:doomed`, `${p}segment-audit:${ids.ws}:doomed`)).toBe(0)
+    expect(
+      await t.redis.exists(
+        `${p}segment:${ids.ws}:doomed`,
+        `${p}segment-envs:${ids.ws}:doomed`,
+        `${p}segment-audit:${ids.ws}:doomed`,
+      ),
+    ).toBe(0)
     for (const env of [ids.prod, ids.stage]) {
       expect(await t.redis.exists(`${p}segment-keys:${env}:doomed`, `${p}segment-def:${env}:doomed`)).toBe(0)
       expect(await t.redis.zscore(`${p}segment-defs:${env}`, 'doomed')).toBeNull()
     }
-    expect((await api.get(`/segments/ws/${ids.ws}?limit=200`)).body.objects.map((s: { name: string }) => s.name)).not.toContain('doomed')
+    expect(
+      (await api.get(`/segments/ws/${ids.ws}?limit=200`)).body.objects.map((s: { name: string }) => s.name),
+    ).not.toContain('doomed')
     expect((await api.del(`/segments/ws/${ids.ws}/doomed`)).status).toBe(404)
     // The name is free again, and starts empty.
     await activeSegment('doomed')
@@ -375,17 +536,28 @@ describe('roles and scopes', () => {
       ['DELETE', `/segments/${ids.prod}/guarded`],
       ['DELETE', `/segments/ws/${ids.ws}/guarded`],
     ] as const) {
-      const res = await api.call(method, path, { key: keys.viewer, body: method === 'PUT' ? { keys: ['a'] } : undefined })
+      const res = await api.call(method, path, {
+        key: keys.viewer,
+        body: method === 'PUT' ? { keys: ['a'] } : undefined,
+      })
       expect(res.status, `${method} ${path}`).toBe(403)
       expect(res.body.message).toMatch(/role \(segment-viewer\)/)
     }
     expect((await api.put(`/segments/${ids.prod}/guarded/upload`, ['a'], { key: keys.prodEditor })).status).toBe(200)
     expect((await api.post(`/segments/${ids.stage}/guarded`, '', { key: keys.prodEditor })).status).toBe(404)
     expect((await api.get(`/segments/${ids.stage}/guarded/keys`, { key: keys.prodEditor })).status).toBe(404)
-    expect((await api.post(`/trafficTypes/${ids.user}/environments/${ids.prod}/identities`, [{ key: 'u' }], { key: keys.prodEditor })).status).toBe(403)
+    expect(
+      (
+        await api.post(`/trafficTypes/${ids.user}/environments/${ids.prod}/identities`, [{ key: 'u' }], {
+          key: keys.prodEditor,
+        })
+      ).status,
+    ).toBe(403)
     expect((await api.get(`/segments/${ids.prod}/guarded/keys`, { key: keys.otherAdmin })).status).toBe(404)
     // Integrations belong to the whole account: only an unrestricted key with role all.
-    const integrations = await fetch(`${svc.url}/api/v1/integrations`, { headers: { authorization: `Bearer ${keys.prodEditor}` } })
+    const integrations = await fetch(`${svc.url}/api/v1/integrations`, {
+      headers: { authorization: `Bearer ${keys.prodEditor}` },
+    })
     expect(integrations.status).toBe(403)
   })
 })
@@ -405,7 +577,13 @@ describe('identities', () => {
     ])
     expect(res.status).toBe(200)
     expect(res.body.objects).toEqual([
-      { key: 'alice', trafficTypeId: ids.user, environmentId: ids.prod, organizationId: ids.account, values: { plan: 'pro', seats: '5', trial: 'false' } },
+      {
+        key: 'alice',
+        trafficTypeId: ids.user,
+        environmentId: ids.prod,
+        organizationId: ids.account,
+        values: { plan: 'pro', seats: '5', trial: 'false' },
+      },
       { key: 'bob', trafficTypeId: ids.user, environmentId: ids.prod, organizationId: ids.account, values: {} },
     ])
     expect(res.body.failed.map((f: { object: unknown }) => f.object)).toEqual([
@@ -415,7 +593,8 @@ describe('identities', () => {
       { key: 'frank', environmentId: ids.stage },
       'not an object',
     ])
-    for (const f of res.body.failed) expect(f).toEqual({ object: expect.anything(), status: 400, message: expect.any(String) })
+    for (const f of res.body.failed)
+      expect(f).toEqual({ object: expect.anything(), status: 400, message: expect.any(String) })
     expect(res.body.failed[1].message).toMatch(/attribute id "1st"/)
     expect(res.body).toMatchObject({ metadata: null, offset: null, limit: null, count: null, total: null })
 
@@ -433,8 +612,12 @@ describe('identities', () => {
   })
 
   it('refuses a traffic type of another workspace, and a body that is not an array', async () => {
-    expect((await api.post(`/trafficTypes/${ids.strictUser}/environments/${ids.prod}/identities`, [{ key: 'a' }])).status).toBe(404)
-    expect((await api.post(`/trafficTypes/${ids.otherUser}/environments/${ids.otherEnv}/identities`, [{ key: 'a' }])).status).toBe(404)
+    expect(
+      (await api.post(`/trafficTypes/${ids.strictUser}/environments/${ids.prod}/identities`, [{ key: 'a' }])).status,
+    ).toBe(404)
+    expect(
+      (await api.post(`/trafficTypes/${ids.otherUser}/environments/${ids.otherEnv}/identities`, [{ key: 'a' }])).status,
+    ).toBe(404)
     expect((await api.post(path(), { key: 'a' })).status).toBe(400)
   })
 })
@@ -453,7 +636,11 @@ describe('limits and hostile input', () => {
     for (const svc of [one, two]) {
       const res = await splitApi(svc.url, fresh).get('/workspaces')
       expect(res.status).toBe(429)
-      expect(res.body).toMatchObject({ code: 429, message: expect.stringMatching(/rate limit/), transactionId: expect.any(String) })
+      expect(res.body).toMatchObject({
+        code: 429,
+        message: expect.stringMatching(/rate limit/),
+        transactionId: expect.any(String),
+      })
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
       expect(res.headers.get('x-ratelimit-reset-seconds-org')).toBe(res.headers.get('retry-after'))
       expect(res.headers.get('x-ratelimit-remaining-org')).toBe('0')
@@ -464,7 +651,9 @@ describe('limits and hostile input', () => {
   })
 
   it('refuses prototype-poisoning bodies, non-JSON and unknown routes in Split shape', async () => {
-    const poisoned = await api.call('POST', `/segments/ws/${ids.ws}/trafficTypes/user`, { raw: '{"name":"p1","__proto__":{"admin":true}}' })
+    const poisoned = await api.call('POST', `/segments/ws/${ids.ws}/trafficTypes/user`, {
+      raw: '{"name":"p1","__proto__":{"admin":true}}',
+    })
     expect(poisoned.status).toBe(400)
     expect(poisoned.body.message).toMatch(/forbidden key/)
     expect((await api.call('POST', `/segments/ws/${ids.ws}/trafficTypes/user`, { raw: '{"name":' })).status).toBe(400)
@@ -480,7 +669,15 @@ describe('sluice segments upload and export', () => {
     const keys = range(25_000, 'file-')
     const file = join(tmpdir(), `sluice-keys-${Date.now()}.csv`)
     await writeFile(file, `key\n${[...keys].reverse().join('\n')}\n`)
-    const summary = await json<{ sent: number; added: number; total: number }>('segments', 'upload', ids.stage!, 'from_file', file, '--comment', 'from CRM')
+    const summary = await json<{ sent: number; added: number; total: number }>(
+      'segments',
+      'upload',
+      ids.stage!,
+      'from_file',
+      file,
+      '--comment',
+      'from CRM',
+    )
     expect(summary).toEqual({ sent: 25_000, added: 25_000, total: 25_000 })
     expect((await api.get(`/segments/${ids.stage}/from_file/keys?limit=1`)).body.count).toBe(25_000)
     const exported = (await sluice('segments', 'export', ids.stage!, 'from_file')).split('\n')
@@ -494,11 +691,22 @@ describe('sluice segments upload and export', () => {
 
     // A replace larger than one update is staged and swapped in at once.
     await writeFile(file, range(30_000, 'swap-').join('\n'))
-    expect(await json('segments', 'upload', ids.stage!, 'from_file', file, '--replace')).toEqual({ sent: 30_000, added: 30_000, total: 30_000 })
-    expect((await api.get(`/segments/${ids.stage}/from_file/keys?limit=1`)).body).toMatchObject({ keys: [{ key: 'swap-000000' }], count: 30_000 })
+    expect(await json('segments', 'upload', ids.stage!, 'from_file', file, '--replace')).toEqual({
+      sent: 30_000,
+      added: 30_000,
+      total: 30_000,
+    })
+    expect((await api.get(`/segments/${ids.stage}/from_file/keys?limit=1`)).body).toMatchObject({
+      keys: [{ key: 'swap-000000' }],
+      count: 30_000,
+    })
     expect(await t.keys(`${t.config.redis.keyPrefix}*segment-staging:*`)).toEqual([])
     await writeFile(file, 'only-one\n')
-    expect(await json('segments', 'upload', ids.stage!, 'from_file', file, '--replace')).toEqual({ sent: 1, added: 1, total: 1 })
+    expect(await json('segments', 'upload', ids.stage!, 'from_file', file, '--replace')).toEqual({
+      sent: 1,
+      added: 1,
+      total: 1,
+    })
     // 100,000 new keys on top of the one: refused before the first update.
     await writeFile(file, range(100_000, 'more-').join('\n'))
     const tooMany = await runSluice(['segments', 'upload', ids.stage!, 'from_file', file], t.env)
@@ -514,11 +722,26 @@ describe('sluice segments upload and export', () => {
     await activeSegment('strict_file', ids.strictEnv, ids.strictWs)
     const file = join(tmpdir(), `sluice-keys-${Date.now()}.csv`)
     await writeFile(file, 'a\nb\n')
-    const refused = await runSluice(['segments', 'upload', ids.strictEnv!, 'strict_file', file, '--comment', 'no title'], t.env)
+    const refused = await runSluice(
+      ['segments', 'upload', ids.strictEnv!, 'strict_file', file, '--comment', 'no title'],
+      t.env,
+    )
     expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(/requires a title and a comment/)
     expect((await api.get(`/segments/${ids.strictEnv}/strict_file/keys`)).body.count).toBe(0)
-    expect(await json('segments', 'upload', ids.strictEnv!, 'strict_file', file, '--comment', 'from CRM', '--title', 'import')).toEqual({ sent: 2, added: 2, total: 2 })
+    expect(
+      await json(
+        'segments',
+        'upload',
+        ids.strictEnv!,
+        'strict_file',
+        file,
+        '--comment',
+        'from CRM',
+        '--title',
+        'import',
+      ),
+    ).toEqual({ sent: 2, added: 2, total: 2 })
   })
 
   it('acts on the demo account only if it exists, and says so instead of creating it', async () => {

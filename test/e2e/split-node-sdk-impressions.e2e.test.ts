@@ -73,8 +73,17 @@ const posted = (path: string) => proxy.calls.filter((c) => c.method === 'POST' &
 
 it('answers every call the SDK makes with 2xx, impressions, counts, unique keys and telemetry included', () => {
   const paths = new Set(proxy.calls.map((c) => c.path))
-  for (const path of ['/api/testImpressions/bulk', '/api/testImpressions/count', '/api/v1/keys/ss', '/api/v1/metrics/config', '/api/events/bulk']) expect(paths, path).toContain(path)
-  const failed = proxy.calls.filter((c) => c.status < 200 || c.status > 299).map((c) => `${c.method} ${c.path} ${c.status}`)
+  for (const path of [
+    '/api/testImpressions/bulk',
+    '/api/testImpressions/count',
+    '/api/v1/keys/ss',
+    '/api/v1/metrics/config',
+    '/api/events/bulk',
+  ])
+    expect(paths, path).toContain(path)
+  const failed = proxy.calls
+    .filter((c) => c.status < 200 || c.status > 299)
+    .map((c) => `${c.method} ${c.path} ${c.status}`)
   expect(failed).toEqual([])
 })
 
@@ -97,7 +106,11 @@ it('stores each impression the SDK sent exactly once, with the treatment it retu
       `SELECT concat(flag, '|', key, '|', treatment, '|', toString(time_ms), '|', impressions_mode) AS id, count() AS n
        FROM {db}.impressions WHERE environment_id = '${environmentId}' GROUP BY id`,
     )
-  await waitFor(`${total} impressions stored`, async () => ((await stored()).reduce((n, r) => n + Number(r.n), 0) >= total ? true : undefined), 120_000)
+  await waitFor(
+    `${total} impressions stored`,
+    async () => ((await stored()).reduce((n, r) => n + Number(r.n), 0) >= total ? true : undefined),
+    120_000,
+  )
   const rows = await stored()
   expect(new Map(rows.map((r) => [r.id, Number(r.n)]))).toEqual(sent)
 
@@ -125,19 +138,38 @@ it('stores each impression the SDK sent exactly once, with the treatment it retu
 it('stores the counts and unique keys the SDK sent exactly once', async () => {
   const sentCounts = new Map<string, number>()
   for (const call of posted('/api/testImpressions/count')) {
-    for (const c of (JSON.parse(call.body) as { pf: { f: string; m: number; rc: number }[] }).pf) sentCounts.set(c.f, (sentCounts.get(c.f) ?? 0) + c.rc)
+    for (const c of (JSON.parse(call.body) as { pf: { f: string; m: number; rc: number }[] }).pf)
+      sentCounts.set(c.f, (sentCounts.get(c.f) ?? 0) + c.rc)
   }
   // OPTIMIZED counts the evaluations it did not send; NONE counts all of them.
   expect(sentCounts.get(flagOf('NONE'))).toBe(KEYS * EVALUATIONS)
   expect(sentCounts.get(flagOf('OPTIMIZED'))).toBeGreaterThanOrEqual(KEYS * (EVALUATIONS - 1) - 10)
-  const counts = async () => t.query<{ flag: string; n: string }>(`SELECT flag, sum(count) AS n FROM {db}.impression_counts WHERE environment_id = '${environmentId}' GROUP BY flag`)
-  await waitFor('the counts stored', async () => ((await counts()).length === sentCounts.size ? true : undefined), 60_000)
+  const counts = async () =>
+    t.query<{ flag: string; n: string }>(
+      `SELECT flag, sum(count) AS n FROM {db}.impression_counts WHERE environment_id = '${environmentId}' GROUP BY flag`,
+    )
+  await waitFor(
+    'the counts stored',
+    async () => ((await counts()).length === sentCounts.size ? true : undefined),
+    60_000,
+  )
   expect(new Map((await counts()).map((r) => [r.flag, Number(r.n)]))).toEqual(sentCounts)
 
-  const sentKeys = posted('/api/v1/keys/ss').flatMap((call) => (JSON.parse(call.body) as { keys: { f: string; ks: string[] }[] }).keys.flatMap((e) => e.ks.map((k) => `${e.f}|${k}`)))
+  const sentKeys = posted('/api/v1/keys/ss').flatMap((call) =>
+    (JSON.parse(call.body) as { keys: { f: string; ks: string[] }[] }).keys.flatMap((e) =>
+      e.ks.map((k) => `${e.f}|${k}`),
+    ),
+  )
   expect(new Set(sentKeys.filter((id) => id.startsWith(`${flagOf('NONE')}|`))).size).toBe(KEYS)
-  const keys = async () => t.query<{ id: string }>(`SELECT concat(flag, '|', key) AS id FROM {db}.unique_keys WHERE environment_id = '${environmentId}'`)
-  await waitFor('the unique keys stored', async () => ((await keys()).length >= sentKeys.length ? true : undefined), 60_000)
+  const keys = async () =>
+    t.query<{ id: string }>(
+      `SELECT concat(flag, '|', key) AS id FROM {db}.unique_keys WHERE environment_id = '${environmentId}'`,
+    )
+  await waitFor(
+    'the unique keys stored',
+    async () => ((await keys()).length >= sentKeys.length ? true : undefined),
+    60_000,
+  )
   expect((await keys()).map((r) => r.id).sort()).toEqual([...sentKeys].sort())
 })
 
@@ -149,8 +181,14 @@ it('stores the events and the telemetry the SDK sent', async () => {
   }
   const telemetry = [...posted('/api/v1/metrics/config'), ...posted('/api/v1/metrics/usage')]
   const rows = async () =>
-    t.query<{ kind: string; impressions_mode: string; sdk_version: string }>(`SELECT kind, impressions_mode, sdk_version FROM {db}.sdk_telemetry WHERE environment_id = '${environmentId}'`)
-  await waitFor('the telemetry stored', async () => ((await rows()).length >= telemetry.length ? true : undefined), 60_000)
+    t.query<{ kind: string; impressions_mode: string; sdk_version: string }>(
+      `SELECT kind, impressions_mode, sdk_version FROM {db}.sdk_telemetry WHERE environment_id = '${environmentId}'`,
+    )
+  await waitFor(
+    'the telemetry stored',
+    async () => ((await rows()).length >= telemetry.length ? true : undefined),
+    60_000,
+  )
   const stored = await rows()
   expect(stored).toHaveLength(telemetry.length)
   // One config per factory, with its impressions mode, from the SDK's version header.
@@ -161,7 +199,9 @@ it('stores the events and the telemetry the SDK sent', async () => {
       .sort(),
   ).toEqual(['DEBUG', 'NONE', 'OPTIMIZED'])
   for (const r of stored) expect(r.sdk_version).toMatch(/^nodejs-11\./)
-  console.log(`split node sdk, impressions: ${proxy.calls.length} calls (${[...new Set(proxy.calls.map((c) => c.path))].join(', ')}), all 2xx; ${stored.length} telemetry bodies`)
+  console.log(
+    `split node sdk, impressions: ${proxy.calls.length} calls (${[...new Set(proxy.calls.map((c) => c.path))].join(', ')}), all 2xx; ${stored.length} telemetry bodies`,
+  )
 })
 
 it('gives experiment results for the flags the SDK evaluated: its treatments, the keys it exposed, the values it tracked', async () => {
@@ -169,12 +209,21 @@ it('gives experiment results for the flags the SDK evaluated: its treatments, th
     const metric = await fetch(`${service.url}/api/v1/workspaces/${workspaceId}/metrics`, {
       method: 'POST',
       headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: `value ${mode}`, trafficType: 'user', eventTypeId: `converted_${mode.toLowerCase()}`, type: 'sum_per_key', desiredDirection: 'increase' }),
+      body: JSON.stringify({
+        name: `value ${mode}`,
+        trafficType: 'user',
+        eventTypeId: `converted_${mode.toLowerCase()}`,
+        type: 'sum_per_key',
+        desiredDirection: 'increase',
+      }),
     })
     expect(metric.status).toBe(201)
     const { id } = (await metric.json()) as { id: string }
     const query = `metrics=${id}&from=${started - 60_000}&to=${Date.now() + 60_000}`
-    const res = await fetch(`${service.url}/api/v1/environments/${environmentId}/experiments/${flagOf(mode)}/results?${query}`, { headers: { authorization: `Bearer ${adminKey}` } })
+    const res = await fetch(
+      `${service.url}/api/v1/environments/${environmentId}/experiments/${flagOf(mode)}/results?${query}`,
+      { headers: { authorization: `Bearer ${adminKey}` } },
+    )
     const body = (await res.json()) as {
       exposure: { keys: number; perTreatment: Record<string, number>; excludedKeys: number }
       metrics: { perTreatment: Record<string, { keys: number; sum: number }> }[]
@@ -188,6 +237,7 @@ it('gives experiment results for the flags the SDK evaluated: its treatments, th
       sums[treatment] = (sums[treatment] ?? 0) + Number(key.slice('user-'.length))
     }
     expect(body.exposure).toEqual({ keys: KEYS, perTreatment: keys, excludedKeys: 0 })
-    for (const [treatment, n] of Object.entries(keys)) expect(body.metrics[0]!.perTreatment[treatment]).toMatchObject({ keys: n, sum: sums[treatment] })
+    for (const [treatment, n] of Object.entries(keys))
+      expect(body.metrics[0]!.perTreatment[treatment]).toMatchObject({ keys: n, sum: sums[treatment] })
   }
 })

@@ -42,7 +42,14 @@ it('every one of 50,000 events tracked in a burst by the real Node SDK is stored
   }
   await client.destroy() // flushes what is queued
 
-  const count = async () => Number((await t.query<{ n: string }>(`SELECT count() AS n FROM {db}.events WHERE event_type = 'sdk_burst' AND environment_id = '${environment.id}'`))[0]?.n ?? 0)
+  const count = async () =>
+    Number(
+      (
+        await t.query<{ n: string }>(
+          `SELECT count() AS n FROM {db}.events WHERE event_type = 'sdk_burst' AND environment_id = '${environment.id}'`,
+        )
+      )[0]?.n ?? 0,
+    )
   await waitFor(`${total} SDK events stored`, async () => ((await count()) >= total ? true : undefined), 120_000)
   expect(await count()).toBe(total)
   const [values] = await t.query<{ lo: number; hi: number; u: string }>(
@@ -50,11 +57,17 @@ it('every one of 50,000 events tracked in a burst by the real Node SDK is stored
   )
   expect(values).toMatchObject({ lo: 0, hi: total - 1 })
   expect(Number(values!.u)).toBe(total)
-  const rejected = await t.query<{ n: string }>(`SELECT count() AS n FROM {db}.event_rejections WHERE environment_id = '${environment.id}'`)
+  const rejected = await t.query<{ n: string }>(
+    `SELECT count() AS n FROM {db}.event_rejections WHERE environment_id = '${environment.id}'`,
+  )
   expect(Number(rejected[0]!.n)).toBe(0)
   // How it sent them: every request the SDK made was answered 202.
   const metrics = await (await fetch(`${service.url}/metrics`)).text()
-  const answered = [...metrics.matchAll(/sluice_http_requests_total\{route="\/api\/events\/bulk",method="POST",status_code="(\d+)"\} (\d+)/g)].map((m) => [m[1], Number(m[2])])
+  const answered = [
+    ...metrics.matchAll(
+      /sluice_http_requests_total\{route="\/api\/events\/bulk",method="POST",status_code="(\d+)"\} (\d+)/g,
+    ),
+  ].map((m) => [m[1], Number(m[2])])
   expect(answered.map(([status]) => status)).toEqual(['202'])
   console.log(`split node sdk: ${total} events in ${String(answered[0]?.[1])} requests, all stored`)
 }, 240_000)

@@ -16,7 +16,11 @@ let service: RunningService
 let key: string
 
 beforeAll(async () => {
-  env = await startFaultEnv(['clickhouse'], { KAFKA_SESSION_TIMEOUT_MS: '10000', SLUICE_CONSUMER_STALL_SECONDS: '20' }, ['edge', 'events'])
+  env = await startFaultEnv(
+    ['clickhouse'],
+    { KAFKA_SESSION_TIMEOUT_MS: '10000', SLUICE_CONSUMER_STALL_SECONDS: '20' },
+    ['edge', 'events'],
+  )
   ;({ stack, t, service } = env)
   key = env.demo.environments[0]!.serverSideSdkKey
 }, 240_000)
@@ -24,7 +28,10 @@ beforeAll(async () => {
 afterAll(async () => env?.close())
 
 it('keeps answering and stores every accepted event and impression exactly once after a 60 s ClickHouse pause', async () => {
-  const loads = [steadyLoad(service.url, key, { workers: 3 }), steadyLoad(service.url, key, { workers: 2, kind: 'impressions' })]
+  const loads = [
+    steadyLoad(service.url, key, { workers: 3 }),
+    steadyLoad(service.url, key, { workers: 2, kind: 'impressions' }),
+  ]
   await new Promise((r) => setTimeout(r, 5000))
   stack.pause('clickhouse')
   const pausedAt = Date.now()
@@ -50,7 +57,9 @@ it('keeps answering and stores every accepted event and impression exactly once 
     const after = await steadyLoad(service.url, key, { perRequest: d.perRequest, kind: d.table }).stop()
     const both = { ...after, accepted: new Map([...d.accepted, ...after.accepted]) }
     const { total } = await expectStoredExactlyOnce(t, both, 90_000)
-    console.log(`clickhouse pause: ${d.accepted.size} requests of ${d.table} accepted while it was paused; ${total} stored exactly once`)
+    console.log(
+      `clickhouse pause: ${d.accepted.size} requests of ${d.table} accepted while it was paused; ${total} stored exactly once`,
+    )
   }
   expect((await fetch(`${service.url}/readyz`)).status).toBe(200)
 }, 240_000)

@@ -1,9 +1,9 @@
-// Kafka paused (SIGSTOP) for 30 s under a steady load of events and impressions, then resumed, with
-// no restart of Sluice: every event and impression answered 202 is stored exactly once within 90 s. Once, the consumer kept heartbeating with its
-// stale member id after such a pause and stored nothing until the process was restarted. Whether the
-// broker evicts the member after a pause depends on which it handles first when it wakes (queued
-// heartbeats or expired sessions), so a second test forces the eviction: the consumer process itself
-// is frozen past its session timeout, and must rejoin and go on by itself. Kafka is a private instance.
+// Kafka paused (SIGSTOP) for 30 s under a steady load of events and impressions, then resumed, with no restart of
+// Sluice: every event and impression answered 202 is stored exactly once within 90 s. Once, the consumer kept
+// heartbeating with its stale member id after such a pause and stored nothing until the process was restarted. Whether
+// the broker evicts the member after a pause depends on which it handles first when it wakes (queued heartbeats or
+// expired sessions), so a second test forces the eviction: the consumer process itself is frozen past its session
+// timeout, and must rejoin and go on by itself. Kafka is a private instance.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import { spawnSluice } from '../support/cli.js'
@@ -18,7 +18,11 @@ let service: RunningService
 let key: string
 
 beforeAll(async () => {
-  env = await startFaultEnv(['kafka'], { KAFKA_SESSION_TIMEOUT_MS: '10000', KAFKA_PUBLISH_TIMEOUT_MS: '3000', SLUICE_CONSUMER_STALL_SECONDS: '20' }, ['edge', 'events'])
+  env = await startFaultEnv(
+    ['kafka'],
+    { KAFKA_SESSION_TIMEOUT_MS: '10000', KAFKA_PUBLISH_TIMEOUT_MS: '3000', SLUICE_CONSUMER_STALL_SECONDS: '20' },
+    ['edge', 'events'],
+  )
   ;({ stack, t, service } = env)
   key = env.demo.environments[0]!.serverSideSdkKey
 }, 240_000)
@@ -26,7 +30,10 @@ beforeAll(async () => {
 afterAll(async () => env?.close())
 
 it('stores every accepted event and impression exactly once after a 30 s broker pause, without a restart', async () => {
-  const loads = [steadyLoad(service.url, key, { workers: 3 }), steadyLoad(service.url, key, { workers: 2, kind: 'impressions' })]
+  const loads = [
+    steadyLoad(service.url, key, { workers: 3 }),
+    steadyLoad(service.url, key, { workers: 2, kind: 'impressions' }),
+  ]
   await new Promise((r) => setTimeout(r, 5000))
   stack.pause('kafka')
   await new Promise((r) => setTimeout(r, 30_000))
@@ -35,7 +42,9 @@ it('stores every accepted event and impression exactly once after a 30 s broker 
   for (const result of await Promise.all(loads.map((l) => l.stop()))) {
     expect(result.accepted.size).toBeGreaterThan(30)
     const { total } = await expectStoredExactlyOnce(t, result, 90_000)
-    console.log(`kafka pause: ${result.accepted.size} requests (${total} ${result.table}) accepted, statuses ${JSON.stringify([...result.statuses])}`)
+    console.log(
+      `kafka pause: ${result.accepted.size} requests (${total} ${result.table}) accepted, statuses ${JSON.stringify([...result.statuses])}`,
+    )
   }
   // The same process goes on: alive, ready again, and it takes new events.
   expect((await fetch(`${service.url}/healthz`)).status).toBe(200)
@@ -51,7 +60,11 @@ it('a consumer evicted while frozen past its session rejoins and goes on, withou
   let log = ''
   consumer.stdout?.on('data', (d: Buffer) => (log += d.toString()))
   try {
-    await waitFor('the consumer in its group', async () => (log.includes('joined the consumer group') ? true : undefined), 60_000)
+    await waitFor(
+      'the consumer in its group',
+      async () => (log.includes('joined the consumer group') ? true : undefined),
+      60_000,
+    )
     const load = steadyLoad(edge.url, key)
     await new Promise((r) => setTimeout(r, 5000))
     consumer.kill('SIGSTOP')

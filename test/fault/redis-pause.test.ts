@@ -17,7 +17,12 @@ let service: RunningService
 let demo: DemoAccount
 
 beforeAll(async () => {
-  env = await startFaultEnv(['redis'], { SLUICE_REDIS_COMMAND_TIMEOUT_MS: '1000' }, ['edge', 'admin', 'events', 'alerts'])
+  env = await startFaultEnv(['redis'], { SLUICE_REDIS_COMMAND_TIMEOUT_MS: '1000' }, [
+    'edge',
+    'admin',
+    'events',
+    'alerts',
+  ])
   ;({ stack, t, service, demo } = env)
 }, 240_000)
 
@@ -27,7 +32,10 @@ afterAll(async () => {
 })
 
 const admin = (path: string, init: RequestInit = {}) =>
-  fetch(`${service.url}${path}`, { ...init, headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json', ...init.headers } })
+  fetch(`${service.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json', ...init.headers },
+  })
 
 it('answers 503 with Retry-After in each API shape while Redis is paused, and recovers by itself', async () => {
   expect((await admin('/internal/api/v2/workspaces')).status).toBe(200)
@@ -37,13 +45,24 @@ it('answers 503 with Retry-After in each API shape while Redis is paused, and re
     const split = await admin('/internal/api/v2/workspaces')
     expect(split.status).toBe(503)
     expect(split.headers.get('retry-after')).toBe('5')
-    expect(await split.json()).toMatchObject({ code: 503, message: expect.stringMatching(/did not answer in time/), transactionId: expect.any(String) })
+    expect(await split.json()).toMatchObject({
+      code: 503,
+      message: expect.stringMatching(/did not answer in time/),
+      transactionId: expect.any(String),
+    })
 
     const integrations = await admin('/api/v1/integrations')
     expect(integrations.status).toBe(503)
-    expect(await integrations.json()).toMatchObject({ statusCode: 503, code: 'UNAVAILABLE', requestId: expect.any(String) })
+    expect(await integrations.json()).toMatchObject({
+      statusCode: 503,
+      code: 'UNAVAILABLE',
+      requestId: expect.any(String),
+    })
 
-    const settings = await fetch(`${service.url}/gateway/ng/api/settings?accountIdentifier=${demo.accountId}&category=SCIM`, { headers: { 'x-api-key': demo.personalAccessToken! } })
+    const settings = await fetch(
+      `${service.url}/gateway/ng/api/settings?accountIdentifier=${demo.accountId}&category=SCIM`,
+      { headers: { 'x-api-key': demo.personalAccessToken! } },
+    )
     expect(settings.status).toBe(503)
     expect(await settings.json()).toMatchObject({ status: 'ERROR', correlationId: expect.any(String) })
     expect(Date.now() - started).toBeLessThan(10_000)
@@ -53,7 +72,10 @@ it('answers 503 with Retry-After in each API shape while Redis is paused, and re
       Array.from({ length: 40 }, (_, i) =>
         i % 2
           ? admin('/internal/api/v2/workspaces').then((r) => r.status)
-          : admin('/api/v1/integrations', { method: 'POST', body: JSON.stringify({ name: `n${i}`, template: 'generic' }) }).then((r) => r.status),
+          : admin('/api/v1/integrations', {
+              method: 'POST',
+              body: JSON.stringify({ name: `n${i}`, template: 'generic' }),
+            }).then((r) => r.status),
       ),
     )
     expect(new Set(burst)).toEqual(new Set([503]))
@@ -65,14 +87,24 @@ it('answers 503 with Retry-After in each API shape while Redis is paused, and re
   } finally {
     stack.resume('redis')
   }
-  await waitFor('admin requests served again', async () => ((await admin('/internal/api/v2/workspaces')).status === 200 ? true : undefined), 20_000)
-  const created = await admin('/api/v1/integrations', { method: 'POST', body: JSON.stringify({ name: 'after', template: 'generic' }) })
+  await waitFor(
+    'admin requests served again',
+    async () => ((await admin('/internal/api/v2/workspaces')).status === 200 ? true : undefined),
+    20_000,
+  )
+  const created = await admin('/api/v1/integrations', {
+    method: 'POST',
+    body: JSON.stringify({ name: 'after', template: 'generic' }),
+  })
   expect(created.status).toBe(201)
   await waitFor('the event stored', async () => ((await t.count('events')) === 1 ? true : undefined), 30_000)
 }, 120_000)
 
 it('counts every notification of a repeating alert once when Redis pauses 7 s under webhook load (the lifecycle state is written with the offset)', async () => {
-  const created = await admin('/api/v1/integrations', { method: 'POST', body: JSON.stringify({ name: 'repeating', template: 'generic' }) })
+  const created = await admin('/api/v1/integrations', {
+    method: 'POST',
+    body: JSON.stringify({ name: 'repeating', template: 'generic' }),
+  })
   expect(created.status).toBe(201)
   const integration = (await created.json()) as { id: string; webhookUrl: string }
   const KEYS = 20
@@ -101,10 +133,18 @@ it('counts every notification of a repeating alert once when Redis pauses 7 s un
   const total = [...sent.values()].reduce((a, b) => a + b, 0)
   expect(total).toBeGreaterThan(50)
   const counted = async () => {
-    const { alerts } = await t.state.alerts.list(demo.accountId, { status: 'open', filters: { integrationId: integration.id }, limit: 100 })
+    const { alerts } = await t.state.alerts.list(demo.accountId, {
+      status: 'open',
+      filters: { integrationId: integration.id },
+      limit: 100,
+    })
     return new Map(alerts.map((a) => [a.dedupKey, a.count]))
   }
-  await waitFor(`${total} notifications counted`, async () => ([...(await counted()).values()].reduce((a, b) => a + b, 0) >= total ? true : undefined), 60_000)
+  await waitFor(
+    `${total} notifications counted`,
+    async () => ([...(await counted()).values()].reduce((a, b) => a + b, 0) >= total ? true : undefined),
+    60_000,
+  )
   await new Promise((r) => setTimeout(r, 2000))
   expect(await counted()).toEqual(sent)
 }, 120_000)

@@ -29,7 +29,13 @@ let integration: { id: string; webhookUrl: string }
 beforeAll(async () => {
   env = await startFaultEnv(
     ['kafka'],
-    { KAFKA_PUBLISH_TIMEOUT_MS: '3000', SLUICE_SPOOL_AFTER_MS: '1000', SLUICE_WEBHOOK_RATE_PER_SECOND: '1000', SLUICE_WEBHOOK_BURST: '1000', SLUICE_INTEGRATION_REFRESH_MS: '200' },
+    {
+      KAFKA_PUBLISH_TIMEOUT_MS: '3000',
+      SLUICE_SPOOL_AFTER_MS: '1000',
+      SLUICE_WEBHOOK_RATE_PER_SECOND: '1000',
+      SLUICE_WEBHOOK_BURST: '1000',
+      SLUICE_INTEGRATION_REFRESH_MS: '200',
+    },
     ['edge', 'admin', 'events', 'alerts'],
   )
   ;({ stack, t, service } = env)
@@ -37,7 +43,15 @@ beforeAll(async () => {
   const created = await fetch(`${service.url}/api/v1/integrations`, {
     method: 'POST',
     headers: { authorization: `Bearer ${env.demo.adminApiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Spool test', mapping: { severity: '{{webhook.level}}', description: 'alert {{webhook.n}}', source: 'spool-test', defaults: { severity: 'warning' } } }),
+    body: JSON.stringify({
+      name: 'Spool test',
+      mapping: {
+        severity: '{{webhook.level}}',
+        description: 'alert {{webhook.n}}',
+        source: 'spool-test',
+        defaults: { severity: 'warning' },
+      },
+    }),
   })
   expect(created.status).toBe(201)
   integration = (await created.json()) as { id: string; webhookUrl: string }
@@ -86,10 +100,14 @@ it('Kafka paused 30 s under load: every request is answered 202, and every event
   )
 }, 240_000)
 
-/** Waits for every accepted alert, then checks no request id is in the integration's stream twice; returns the ids stored since `from`. */
+/**
+ * Waits for every accepted alert, then checks no request id is in the integration's stream twice; returns the ids
+ * stored since `from`.
+ */
 async function alertsStoredOnce(accepted: readonly string[], from: number): Promise<string[]> {
   const stream = alertStreamKeys(t.config.redis.keyPrefix).integration(integration.id)
-  const requestIds = async () => (await t.redis.xrange(stream, '-', '+')).slice(from).map(([, f]) => f[f.indexOf('requestId') + 1]!)
+  const requestIds = async () =>
+    (await t.redis.xrange(stream, '-', '+')).slice(from).map(([, f]) => f[f.indexOf('requestId') + 1]!)
   await waitFor(
     'every accepted alert stored',
     async () => {
@@ -104,8 +122,17 @@ async function alertsStoredOnce(accepted: readonly string[], from: number): Prom
   return stored
 }
 
-async function startEdge(spoolDir: string, extra: Record<string, string> = {}): Promise<{ child: ChildProcess; log: () => string }> {
-  const child = spawnSluice(['serve', '--roles', 'edge'], { ...t.env, SLUICE_PORT: String(EDGE_PORT), SLUICE_SPOOL_DIR: spoolDir, SLUICE_LOG_LEVEL: 'info', ...extra })
+async function startEdge(
+  spoolDir: string,
+  extra: Record<string, string> = {},
+): Promise<{ child: ChildProcess; log: () => string }> {
+  const child = spawnSluice(['serve', '--roles', 'edge'], {
+    ...t.env,
+    SLUICE_PORT: String(EDGE_PORT),
+    SLUICE_SPOOL_DIR: spoolDir,
+    SLUICE_LOG_LEVEL: 'info',
+    ...extra,
+  })
   let log = ''
   child.stdout?.on('data', (d: Buffer) => (log += d.toString()))
   child.stderr?.on('data', (d: Buffer) => (log += d.toString()))
@@ -141,7 +168,11 @@ it('an edge killed with kill -9 while its spool holds data drains it when restar
     await expect(DiskSpool.open(spoolDir, 1 << 20)).rejects.toThrow(/in use by another process/)
     await expectStoredExactlyOnce(t, result, 90_000)
     await alertsStoredOnce(hooks.accepted, alertsBefore)
-    await waitFor('the spool drained', async () => (second.log().includes('spooling stopped') ? true : undefined), 30_000)
+    await waitFor(
+      'the spool drained',
+      async () => (second.log().includes('spooling stopped') ? true : undefined),
+      30_000,
+    )
     // Only SIGKILL'd requests in flight have no status; everything else was 202.
     expect([...result.statuses.keys(), ...hooks.statuses.keys()].filter((s) => s !== 202 && s !== -1)).toEqual([])
   } finally {

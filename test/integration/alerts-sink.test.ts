@@ -49,7 +49,14 @@ const alert = (integrationId: string, requestId: string, n: number): NormalizedA
 function messages(count: number, topic = 'alerts'): MessageWrite[] {
   return Array.from({ length: count }, (_, i) => {
     const integrationId = i % 3 === 2 ? 'b' : 'a'
-    return { topic, partition: 0, offset: BigInt(i), integrationId, alerts: [0, 1, 2].map((n) => alert(integrationId, `req-${i}`, n)), rejections: [] }
+    return {
+      topic,
+      partition: 0,
+      offset: BigInt(i),
+      integrationId,
+      alerts: [0, 1, 2].map((n) => alert(integrationId, `req-${i}`, n)),
+      rejections: [],
+    }
   })
 }
 
@@ -67,7 +74,9 @@ it('writes a batch of 250 messages in runs, once: a second write finds them all 
   expect(await redis.xlen(streams.all)).toBe(750)
   // Entries keep their fields, customFields as JSON.
   const [entry] = await redis.xrange(streams.integration('a'), '-', '+', 'COUNT', 1)
-  expect(entry?.[1]).toEqual(expect.arrayContaining(['description', 'alert 0', 'requestId', 'req-0', 'customFields', '{"n":"0"}']))
+  expect(entry?.[1]).toEqual(
+    expect.arrayContaining(['description', 'alert 0', 'requestId', 'req-0', 'customFields', '{"n":"0"}']),
+  )
 })
 
 it('stops at a message whose stream Redis refuses, blocks the rest, and writes them once the refused one is dealt with', async () => {
@@ -85,7 +94,15 @@ it('stops at a message whose stream Redis refuses, blocks the rest, and writes t
   const substitute: MessageWrite = {
     ...batch[149]!,
     alerts: [],
-    rejections: [{ integrationId: 'broken', requestId: 'req-149', reason: 'refused', payload: '', receivedAt: new Date().toISOString() }],
+    rejections: [
+      {
+        integrationId: 'broken',
+        requestId: 'req-149',
+        reason: 'refused',
+        payload: '',
+        receivedAt: new Date().toISOString(),
+      },
+    ],
   }
   const rest = await sink.write([substitute, ...batch.slice(150)])
   expect(count(rest, 'written')).toBe(101)
@@ -97,19 +114,39 @@ it('stops at a message whose stream Redis refuses, blocks the rest, and writes t
 it('stores every field as it was rendered: quotes, backslashes, control characters, NUL, U+2028 and non-BMP text', async () => {
   const text = 'q"uo\\te \u0000 nul \u0001\u001f \u2028 é 😀 \ttab\nline'
   const [m] = messages(1, 'exact')
-  const written: MessageWrite = { ...m!, alerts: [{ ...alert('a', 'req-exact', 0), description: text, customFields: { k: text } }] }
+  const written: MessageWrite = {
+    ...m!,
+    alerts: [{ ...alert('a', 'req-exact', 0), description: text, customFields: { k: text } }],
+  }
   expect(await sink.write([written])).toEqual(['written'])
   const [entry] = await redis.xrevrange(streams.integration('a'), '+', '-', 'COUNT', 1)
   const fields = entry![1]
   expect(fields[fields.indexOf('description') + 1]).toBe(text)
   expect(JSON.parse(fields[fields.indexOf('customFields') + 1]!)).toEqual({ k: text })
   // Every field, in the order of the alert's properties.
-  expect(fields.filter((_, i) => i % 2 === 0)).toEqual(['severity', 'description', 'source', 'dedupKey', 'status', 'timestamp', 'receivedAt', 'integrationId', 'requestId', 'customFields'])
+  expect(fields.filter((_, i) => i % 2 === 0)).toEqual([
+    'severity',
+    'description',
+    'source',
+    'dedupKey',
+    'status',
+    'timestamp',
+    'receivedAt',
+    'integrationId',
+    'requestId',
+    'customFields',
+  ])
 })
 
 it('writes a message with alerts and a rejection: the alerts to their streams, the rejection to the rejections stream', async () => {
   const [m] = messages(1, 'mixed')
-  const rejection = { integrationId: 'a', requestId: 'req-0', reason: 'alert 3: severity "x" is not one of critical, high, warning, info', payload: '{"x":1}', receivedAt: new Date().toISOString() }
+  const rejection = {
+    integrationId: 'a',
+    requestId: 'req-0',
+    reason: 'alert 3: severity "x" is not one of critical, high, warning, info',
+    payload: '{"x":1}',
+    receivedAt: new Date().toISOString(),
+  }
   const [all, rejections] = [await redis.xlen(streams.all), await redis.xlen(streams.rejections)]
   expect(await sink.write([{ ...m!, rejections: [rejection] }])).toEqual(['written'])
   expect(await redis.xlen(streams.all)).toBe(all + 3)
@@ -135,7 +172,9 @@ it('writes two messages of 700 alerts each (more than one call carries together)
 
 it('refuses in its place a message whose entries Redis cannot decode (a lone surrogate, which no rendered alert has), and blocks the rest', async () => {
   const before = await redis.xlen(streams.all)
-  const batch = messages(3, 'undecodable').map((m, i) => (i === 1 ? { ...m, alerts: [{ ...alert('a', 'req-1', 0), description: 'lone \ud800' }] } : m))
+  const batch = messages(3, 'undecodable').map((m, i) =>
+    i === 1 ? { ...m, alerts: [{ ...alert('a', 'req-1', 0), description: 'lone \ud800' }] } : m,
+  )
   const results = await sink.write(batch)
   expect(results[0]).toBe('written')
   expect(results[1]).toBeInstanceOf(AppError)
@@ -147,8 +186,13 @@ it('refuses in its place a message whose entries Redis cannot decode (a lone sur
 
 it('through the consumer: a message Redis refuses becomes a rejection entry, and the messages after it are stored, once', async () => {
   // Integration "bad" renders a lone surrogate (its mapping was never checked): Redis refuses its entries.
-  const mappings: Record<string, object> = { a: { severity: 'info', description: 'n={{webhook.n}}', source: 's' }, bad: { severity: 'info', description: 'x\ud800', source: 's' } }
-  const store = { byId: (id: string) => Promise.resolve({ id, mapping: mappings[id] } as unknown as IntegrationRecord) } as unknown as IntegrationStore
+  const mappings: Record<string, object> = {
+    a: { severity: 'info', description: 'n={{webhook.n}}', source: 's' },
+    bad: { severity: 'info', description: 'x\ud800', source: 's' },
+  }
+  const store = {
+    byId: (id: string) => Promise.resolve({ id, mapping: mappings[id] } as unknown as IntegrationRecord),
+  } as unknown as IntegrationStore
   const metrics = createMetrics({ defaults: false })
   const consumer = new AlertsConsumer(new IntegrationCache(store, 60_000), sink, metrics, createLogger('silent'))
   const batch = {
@@ -156,7 +200,11 @@ it('through the consumer: a message Redis refuses becomes a rejection entry, and
     partition: 0,
     highWatermark: 3n,
     messages: ['a', 'bad', 'a'].map((integrationId, i) => {
-      const m = encodeAlertMessage(JSON.stringify({ n: i }), { integrationId, accountId: 'acc', receivedAtMs: Date.now(), requestId: `through-${i}` }, 1 << 20)!
+      const m = encodeAlertMessage(
+        JSON.stringify({ n: i }),
+        { integrationId, accountId: 'acc', receivedAtMs: Date.now(), requestId: `through-${i}` },
+        1 << 20,
+      )!
       return { offset: BigInt(i), value: m.value, headers: m.headers }
     }),
   }
@@ -166,7 +214,9 @@ it('through the consumer: a message Redis refuses becomes a rejection entry, and
   expect(await redis.xlen(streams.all)).toBe(all + 2)
   expect(await redis.xlen(streams.rejections)).toBe(rejections + 1)
   const [entry] = await redis.xrevrange(streams.rejections, '+', '-', 'COUNT', 1)
-  expect(entry![1][entry![1].indexOf('reason') + 1]).toMatch(/^redis refused the entries of this message: redis: entries are not valid JSON/)
+  expect(entry![1][entry![1].indexOf('reason') + 1]).toMatch(
+    /^redis refused the entries of this message: redis: entries are not valid JSON/,
+  )
   expect(await redis.hget(streams.offsets, 'through:0')).toBe('2')
   expect(await metrics.registry.getSingleMetricAsString('sluice_alerts_stored_total')).toMatch(/ 2$/m)
 })
@@ -204,7 +254,9 @@ it('the script writes nothing of a message whose entries do not match its counts
     )
   const before = await redis.xlen(streams.all)
   expect(await call(0, 2, fields)).toEqual(["entries do not match the message's counts"])
-  expect(await call(0, 1, JSON.stringify([['severity', 'info', 'description']]))).toEqual(['an entry is not a list of field names and values'])
+  expect(await call(0, 1, JSON.stringify([['severity', 'info', 'description']]))).toEqual([
+    'an entry is not a list of field names and values',
+  ])
   expect(await call(0, 1, JSON.stringify([['severity', 1]]))).toEqual(['an entry has a field that is not text'])
   expect(await redis.xlen(streams.all)).toBe(before)
   expect(await redis.hget(streams.offsets, 'shape:0')).toBeNull()
@@ -235,7 +287,8 @@ it('finds the message in a run Redis refuses as a whole by writing one message p
 })
 
 it('keeps a message’s payload sample once, with its alerts: a second write of the batch adds none', async () => {
-  const sample = (i: number) => JSON.stringify({ requestId: `req-${i}`, receivedAt: Date.now(), bytes: 2, payload: { i } })
+  const sample = (i: number) =>
+    JSON.stringify({ requestId: `req-${i}`, receivedAt: Date.now(), bytes: 2, payload: { i } })
   const batch = messages(6, 'samples').map((m, i) => ({ ...m, integrationId: 'sampled', sample: sample(i) }))
   expect(count(await sink.write(batch), 'written')).toBe(6)
   expect(count(await sink.write(batch), 'already')).toBe(6)

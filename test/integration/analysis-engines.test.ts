@@ -1,9 +1,9 @@
-// Experiment results on both engines (the 18.16 server and a current 26.x, see engines.ts): the same
-// rows (a generated experiment of 3 treatments, stored by the table sink) give the same results on
-// both (every count and decision identical, statistics to 1e-12), for every metric type, a property filter, a value property, a cap, a rule, and a sum beyond
-// a double; and the flags list. Each engine is asked through the service's own runner (read-only,
-// bounded), so every statement of the results is proven on both. On a current engine an alias-less
-// join subquery is refused (ALIAS_REQUIRED): that refusal is a 500 naming the query, not a 503.
+// Experiment results on both engines (the 18.16 server and a current 26.x, see engines.ts): the same rows (a generated
+// experiment of 3 treatments, stored by the table sink) give the same results on both (every count and decision
+// identical, statistics to 1e-12), for every metric type, a property filter, a value property, a cap, a rule, and a sum
+// beyond a double; and the flags list. Each engine is asked through the service's own runner (read-only, bounded), so
+// every statement of the results is proven on both. On a current engine an alias-less join subquery is refused
+// (ALIAS_REQUIRED): that refusal is a 500 naming the query, not a 503.
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { clickhouseRunner } from '../../src/analysis/clickhouse.js'
@@ -42,11 +42,24 @@ const metric = (id: string, spec: Partial<Metric> & Pick<Metric, 'type' | 'event
 const METRICS: Metric[] = [
   metric('count', { type: 'count_per_key', eventTypeId: 'purchase' }),
   metric('revenue-capped', { type: 'sum_per_key', eventTypeId: 'purchase', cap: 150 }),
-  metric('pro-amount', { type: 'average_per_key', eventTypeId: 'purchase', valueProperty: 'amount', propertyFilter: { property: 'plan', operator: 'equals', value: 'pro' } }),
+  metric('pro-amount', {
+    type: 'average_per_key',
+    eventTypeId: 'purchase',
+    valueProperty: 'amount',
+    propertyFilter: { property: 'plan', operator: 'equals', value: 'pro' },
+  }),
   metric('per-visit', { type: 'ratio_per_key', eventTypeId: 'purchase', denominatorEventTypeId: 'visit' }),
   metric('buyers', { type: 'percent_of_keys', eventTypeId: 'purchase' }),
-  metric('big-seats', { type: 'count_per_key', eventTypeId: 'purchase', propertyFilter: { property: 'seats', operator: 'greater_than', value: 2 } }),
-  metric('trial', { type: 'percent_of_keys', eventTypeId: 'visit', propertyFilter: { property: 'trial', operator: 'not_equals', value: true } }),
+  metric('big-seats', {
+    type: 'count_per_key',
+    eventTypeId: 'purchase',
+    propertyFilter: { property: 'seats', operator: 'greater_than', value: 2 },
+  }),
+  metric('trial', {
+    type: 'percent_of_keys',
+    eventTypeId: 'visit',
+    propertyFilter: { property: 'trial', operator: 'not_equals', value: true },
+  }),
   // Values near the largest double: their sum overflows (reported as NaN, never as a number).
   metric('huge', { type: 'sum_per_key', eventTypeId: 'huge' }),
 ]
@@ -70,7 +83,8 @@ function generate(): { impressions: ImpressionRow[]; events: EventRow[] } {
     const treatment = u < 0.4 ? 'off' : u < 0.8 ? 'on' : 'v2'
     const first = T0 + Math.floor(rand() * 100 * MIN)
     groups[0]!.i.push({ k: key, t: treatment, m: first, c: 1, r: k % 5 === 0 ? 'in segment beta' : 'default rule' })
-    if (k % 41 === 0) groups[0]!.i.push({ k: key, t: treatment === 'on' ? 'off' : 'on', m: first + MIN, c: 1, r: 'default rule' })
+    if (k % 41 === 0)
+      groups[0]!.i.push({ k: key, t: treatment === 'on' ? 'off' : 'on', m: first + MIN, c: 1, r: 'default rule' })
     const lift = treatment === 'on' ? 1 : treatment === 'v2' ? 0.5 : 0
     const records: object[] = []
     for (let p = 0; p < Math.floor(rand() * (3 + 2 * lift)); p++) {
@@ -85,7 +99,13 @@ function generate(): { impressions: ImpressionRow[]; events: EventRow[] } {
       })
     }
     for (let v = 0; v < 1 + Math.floor(rand() * 3); v++)
-      records.push({ eventTypeId: 'visit', trafficTypeName: 'user', key, timestamp: first + Math.floor(rand() * 60 * MIN), properties: { trial: rand() < 0.3 } })
+      records.push({
+        eventTypeId: 'visit',
+        trafficTypeName: 'user',
+        key,
+        timestamp: first + Math.floor(rand() * 60 * MIN),
+        properties: { trial: rand() < 0.3 },
+      })
     if (k % 97 === 0)
       records.push(
         { eventTypeId: 'huge', trafficTypeName: 'user', key, timestamp: first + MIN, value: 1.5e308 },
@@ -114,12 +134,22 @@ function generate(): { impressions: ImpressionRow[]; events: EventRow[] } {
   return { impressions, events }
 }
 
-const metricService = { many: async (_ws: Workspace, ids: readonly string[]) => ids.map((id) => METRICS.find((m) => m.id === id)!) } as unknown as MetricService
+const metricService = {
+  many: async (_ws: Workspace, ids: readonly string[]) => ids.map((id) => METRICS.find((m) => m.id === id)!),
+} as unknown as MetricService
 const ws = { id: 'ws' } as Workspace
 const env = { id: ENV } as Environment
 const REQUESTS: ResultsRequest[] = [
   { flag: FLAG, metricIds: METRICS.map((m) => m.id), from: T0, to: T0 + 120 * MIN, minKeys: 10 },
-  { flag: FLAG, metricIds: ['count', 'pro-amount', 'buyers'], from: T0 + 10 * MIN, to: T0 + 90 * MIN, rule: 'in segment beta', baseline: 'on', minKeys: 10 },
+  {
+    flag: FLAG,
+    metricIds: ['count', 'pro-amount', 'buyers'],
+    from: T0 + 10 * MIN,
+    to: T0 + 90 * MIN,
+    rule: 'in segment beta',
+    baseline: 'on',
+    minKeys: 10,
+  },
 ]
 
 interface Lane {
@@ -140,7 +170,11 @@ beforeAll(async () => {
     await sink.insert(IMPRESSIONS, impressions)
     await sink.insert(EVENTS, events)
     // The analysis runner's own client: its settings (readonly=2) stay on a chDB connection.
-    const service = new ExperimentService(clickhouseRunner(engine.client(), LIMITS), { events: `${db}.events`, impressions: `${db}.impressions` }, metricService)
+    const service = new ExperimentService(
+      clickhouseRunner(engine.client(), LIMITS),
+      { events: `${db}.events`, impressions: `${db}.impressions` },
+      metricService,
+    )
     lanes.push({ engine, db, service })
   }
 }, 120_000)
@@ -156,12 +190,15 @@ afterAll(async () => {
 })
 
 describe('the same rows on ClickHouse 18.16 and 26.x', () => {
-  it.each(REQUESTS.map((r, i) => [i, r] as const))('give identical experiment results (request %i)', async (_i, request) => {
-    const [server, current] = await Promise.all(lanes.map((l) => l.service.results(ws, env, request)))
-    expect(server!.exposure.keys).toBeGreaterThan(100)
-    expect(server!.metrics.every((m) => Object.values(m.perTreatment).every((t) => t.keys > 0))).toBe(true)
-    expectSame(current, server)
-  })
+  it.each(REQUESTS.map((r, i) => [i, r] as const))(
+    'give identical experiment results (request %i)',
+    async (_i, request) => {
+      const [server, current] = await Promise.all(lanes.map((l) => l.service.results(ws, env, request)))
+      expect(server!.exposure.keys).toBeGreaterThan(100)
+      expect(server!.metrics.every((m) => Object.values(m.perTreatment).every((t) => t.keys > 0))).toBe(true)
+      expectSame(current, server)
+    },
+  )
 
   it('report a sum beyond a double as NaN on both, never as a number', async () => {
     const [server, current] = await Promise.all(lanes.map((l) => l.service.results(ws, env, REQUESTS[0]!)))
@@ -172,7 +209,9 @@ describe('the same rows on ClickHouse 18.16 and 26.x', () => {
   })
 
   it('list the same flags', async () => {
-    const [server, current] = await Promise.all(lanes.map((l) => l.service.flags(env, new Date(T0).toISOString(), new Date(T0 + 200 * MIN).toISOString())))
+    const [server, current] = await Promise.all(
+      lanes.map((l) => l.service.flags(env, new Date(T0).toISOString(), new Date(T0 + 200 * MIN).toISOString())),
+    )
     expect(server!.flags).toEqual([expect.objectContaining({ flag: FLAG, treatments: ['off', 'on', 'v2'] })])
     expect(current).toEqual(server)
   })
@@ -181,7 +220,11 @@ describe('the same rows on ClickHouse 18.16 and 26.x', () => {
 describe.each(ENGINES.map((e, i) => ({ ...e, i })))('a query $name refuses', ({ i }) => {
   it('is a refusal naming the query and the code (a 500, never retried), not an outage', async () => {
     const run = clickhouseRunner(lanes[i]!.engine.client(), LIMITS)
-    const error = await run({ text: `SELECT no_such_column FROM ${lanes[i]!.db}.events`, params: {}, purpose: 'the test query' }).catch((e: unknown) => e)
+    const error = await run({
+      text: `SELECT no_such_column FROM ${lanes[i]!.db}.events`,
+      params: {},
+      purpose: 'the test query',
+    }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(AppError)
     expect(error).toMatchObject({ code: 'SINK_REFUSED_QUERY', retriable: false })
     expect((error as Error).message).toMatch(/^clickhouse refused the test query \(code 47\)/)

@@ -40,20 +40,49 @@ describe.each(ENGINES)('on $name', ({ make }) => {
 
   it('knows what the server can do: async inserts (turned off for its inserts) and deduplication tokens only on the current engine', () => {
     expect(capabilities).toMatchObject(
-      engine.current ? { asyncInsert: true, quorumParallel: true, deduplicationToken: true } : { asyncInsert: false, quorumParallel: false, deduplicationToken: false },
+      engine.current
+        ? { asyncInsert: true, quorumParallel: true, deduplicationToken: true }
+        : { asyncInsert: false, quorumParallel: false, deduplicationToken: false },
     )
     expect(capabilities.version).toMatch(engine.current ? /^26\./ : /^\d+\./)
   })
 
-  const HOSTILE = ['tab\there', 'line\nbreak', 'carriage\rreturn', 'back\\slash', 'nul\0byte', '\\N', '\\t literal', 'é ü 中文 😀', '"quoted" \'single\'', '', ' ', '{"json":"text"}']
+  const HOSTILE = [
+    'tab\there',
+    'line\nbreak',
+    'carriage\rreturn',
+    'back\\slash',
+    'nul\0byte',
+    '\\N',
+    '\\t literal',
+    'é ü 中文 😀',
+    '"quoted" \'single\'',
+    '',
+    ' ',
+    '{"json":"text"}',
+  ]
   const NUMBERS = [0, 1.5, -2.25, 1e300, 1e-310, 123456789.125, null]
 
   it('stores event rows and rejections exactly as built, hostile strings and numbers included', async () => {
-    const meta = { environmentId: 'env\t1', accountId: 'acc\n1', receivedAtMs: 1_700_000_000_123, sdkVersion: 'python-10.2.0\\', requestId: 'req', part: 2 }
+    const meta = {
+      environmentId: 'env\t1',
+      accountId: 'acc\n1',
+      receivedAtMs: 1_700_000_000_123,
+      sdkVersion: 'python-10.2.0\\',
+      requestId: 'req',
+      part: 2,
+    }
     const rows: EventRow[] = []
     HOSTILE.forEach((s, i) => {
       const outcome = processEvent(
-        { eventTypeId: `type_${i}`, trafficTypeName: 'user', key: s || 'k', timestamp: 1_700_000_000_000 + i, value: NUMBERS[i % NUMBERS.length], properties: { s, n: i } },
+        {
+          eventTypeId: `type_${i}`,
+          trafficTypeName: 'user',
+          key: s || 'k',
+          timestamp: 1_700_000_000_000 + i,
+          value: NUMBERS[i % NUMBERS.length],
+          properties: { s, n: i },
+        },
         meta,
         { topic: 'events', partition: 1, offset: BigInt(2 ** 40 + i), index: i },
       )
@@ -61,11 +90,24 @@ describe.each(ENGINES)('on $name', ({ make }) => {
       rows.push(outcome.row)
     })
     await sink.insert(EVENTS, rows)
-    const stored = await (await client.query({ query: `SELECT * FROM ${db}.events ORDER BY source_index`, format: 'JSONEachRow' })).json<Record<string, unknown>>()
+    const stored = await (
+      await client.query({ query: `SELECT * FROM ${db}.events ORDER BY source_index`, format: 'JSONEachRow' })
+    ).json<Record<string, unknown>>()
     expect(stored).toHaveLength(rows.length)
     stored.forEach((got, i) => {
       const want = rows[i]!
-      for (const column of ['environment_id', 'account_id', 'traffic_type', 'event_type', 'key', 'timestamp_raw', 'properties', 'sdk_version', 'request_id', 'source_topic']) {
+      for (const column of [
+        'environment_id',
+        'account_id',
+        'traffic_type',
+        'event_type',
+        'key',
+        'timestamp_raw',
+        'properties',
+        'sdk_version',
+        'request_id',
+        'source_topic',
+      ]) {
         expect(got[column], column).toBe(want[column as keyof EventRow])
       }
       expect(Number(got['timestamp_ms'])).toBe(want.timestamp_ms)
@@ -76,47 +118,76 @@ describe.each(ENGINES)('on $name', ({ make }) => {
     })
     // DateTime columns from epoch seconds.
     const [times] = await (
-      await client.query({ query: `SELECT toUnixTimestamp(timestamp) AS t, toUnixTimestamp(received_at) AS r FROM ${db}.events WHERE source_index = 3`, format: 'JSONEachRow' })
+      await client.query({
+        query: `SELECT toUnixTimestamp(timestamp) AS t, toUnixTimestamp(received_at) AS r FROM ${db}.events WHERE source_index = 3`,
+        format: 'JSONEachRow',
+      })
     ).json<{ t: number; r: number }>()
     expect([Number(times!.t), Number(times!.r)]).toEqual([rows[3]!.timestamp, rows[3]!.received_at])
 
     // Epoch seconds of any length: ClickHouse reads a four-digit value as a year unless it is padded.
     const early = [0, 5, 1234, 99_999].map((seconds, i) => {
-      const outcome = processEvent({ eventTypeId: 'early', trafficTypeName: 'user', key: 'k', timestamp: seconds }, meta, { topic: 'early', partition: 0, offset: 0n, index: i })
+      const outcome = processEvent(
+        { eventTypeId: 'early', trafficTypeName: 'user', key: 'k', timestamp: seconds },
+        meta,
+        { topic: 'early', partition: 0, offset: 0n, index: i },
+      )
       if (!outcome.ok) throw new Error(outcome.rejection.reason)
       return outcome.row
     })
     await sink.insert(EVENTS, early)
     const earlyStored = await (
-      await client.query({ query: `SELECT toUnixTimestamp(timestamp) AS t FROM ${db}.events WHERE source_topic = 'early' ORDER BY source_index`, format: 'JSONEachRow' })
+      await client.query({
+        query: `SELECT toUnixTimestamp(timestamp) AS t FROM ${db}.events WHERE source_topic = 'early' ORDER BY source_index`,
+        format: 'JSONEachRow',
+      })
     ).json<{ t: number }>()
     expect(earlyStored.map((r) => Number(r.t))).toEqual([0, 5, 1234, 99_999])
 
-    const rejections = HOSTILE.map((s, i) => rejectionRow(`reason ${s}`, { raw: s }, meta, { topic: 'events', partition: 0, offset: BigInt(i), index: 0 }))
+    const rejections = HOSTILE.map((s, i) =>
+      rejectionRow(`reason ${s}`, { raw: s }, meta, { topic: 'events', partition: 0, offset: BigInt(i), index: 0 }),
+    )
     await sink.insert(EVENT_REJECTIONS, rejections)
     const storedRejections = await (
-      await client.query({ query: `SELECT reason, raw FROM ${db}.event_rejections ORDER BY source_offset`, format: 'JSONEachRow' })
+      await client.query({
+        query: `SELECT reason, raw FROM ${db}.event_rejections ORDER BY source_offset`,
+        format: 'JSONEachRow',
+      })
     ).json<{ reason: string; raw: string }>()
     expect(storedRejections).toEqual(rejections.map((r) => ({ reason: r.reason, raw: r.raw })))
   })
 
   it('stores rows spread over more months than ClickHouse takes in one insert (max_partitions_per_insert_block), each once', async () => {
-    const meta = { environmentId: 'env-months', accountId: 'acc', receivedAtMs: 1_700_000_000_000, sdkVersion: 's', requestId: 'months', part: 0 }
+    const meta = {
+      environmentId: 'env-months',
+      accountId: 'acc',
+      receivedAtMs: 1_700_000_000_000,
+      sdkVersion: 's',
+      requestId: 'months',
+      part: 0,
+    }
     // 240 months, one event each, from 2000 on; and a rejection batch over as many receive times.
     const rows = Array.from({ length: 240 }, (_, i) => {
-      const outcome = processEvent({ eventTypeId: 'monthly', trafficTypeName: 'user', key: `k${i}`, timestamp: Date.UTC(2000, i, 15) }, meta, {
-        topic: 'months',
-        partition: 0,
-        offset: BigInt(i),
-        index: 0,
-      })
+      const outcome = processEvent(
+        { eventTypeId: 'monthly', trafficTypeName: 'user', key: `k${i}`, timestamp: Date.UTC(2000, i, 15) },
+        meta,
+        {
+          topic: 'months',
+          partition: 0,
+          offset: BigInt(i),
+          index: 0,
+        },
+      )
       if (!outcome.ok) throw new Error(outcome.rejection.reason)
       return outcome.row
     })
     expect(byMonths(EVENTS, rows).length).toBeGreaterThan(2)
     await sink.insert(EVENTS, rows)
     const [stored] = await (
-      await client.query({ query: `SELECT count() AS n, uniqExact(toYYYYMM(timestamp)) AS months FROM ${db}.events WHERE source_topic = 'months'`, format: 'JSONEachRow' })
+      await client.query({
+        query: `SELECT count() AS n, uniqExact(toYYYYMM(timestamp)) AS months FROM ${db}.events WHERE source_topic = 'months'`,
+        format: 'JSONEachRow',
+      })
     ).json<{ n: string; months: string }>()
     expect([Number(stored!.n), Number(stored!.months)]).toEqual([240, 240])
   })
@@ -136,15 +207,32 @@ describe.each(ENGINES)('on $name', ({ make }) => {
     }
     const rows: ImpressionRow[] = []
     processImpressionRecords(
-      Array.from({ length: 3000 }, (_, g) => ({ f: `${'f'.repeat(200)}${g}`, i: [{ k: `k${g}`, t: 'on', m: 1_700_000_000_000 }] })),
+      Array.from({ length: 3000 }, (_, g) => ({
+        f: `${'f'.repeat(200)}${g}`,
+        i: [{ k: `k${g}`, t: 'on', m: 1_700_000_000_000 }],
+      })),
       meta,
       (index) => ({ topic: 'long', partition: 0, offset: 5n, index }),
-      { impression: (row) => rows.push(row), count: () => undefined, uniqueKey: () => undefined, telemetry: () => undefined, reject: (r) => expect.fail(r.reason) },
+      {
+        impression: (row) => rows.push(row),
+        count: () => undefined,
+        uniqueKey: () => undefined,
+        telemetry: () => undefined,
+        reject: (r) => expect.fail(r.reason),
+      },
     )
     await sink.insert(IMPRESSIONS, rows)
-    const stored = await sink.storedPositions('long', 0, [{ table: IMPRESSIONS, rows }], { table: IMPRESSION_REJECTIONS, rows: [] })
+    const stored = await sink.storedPositions('long', 0, [{ table: IMPRESSIONS, rows }], {
+      table: IMPRESSION_REJECTIONS,
+      rows: [],
+    })
     expect(stored.size).toBe(3000)
-    const parts = Array.from({ length: 3000 }, (_, i) => ({ environmentId: `env-${'e'.repeat(60)}${i}`, requestId: `${'r'.repeat(60)}${i}`, part: 0, receivedAt: 1_700_000_000 }))
+    const parts = Array.from({ length: 3000 }, (_, i) => ({
+      environmentId: `env-${'e'.repeat(60)}${i}`,
+      requestId: `${'r'.repeat(60)}${i}`,
+      part: 0,
+      receivedAt: 1_700_000_000,
+    }))
     expect((await sink.storedParts([IMPRESSIONS, IMPRESSION_REJECTIONS], parts)).size).toBe(0)
   })
 
@@ -156,23 +244,45 @@ describe.each(ENGINES)('on $name', ({ make }) => {
     expect(await sink.intendedThrough('intents', 3)).toBe(2n ** 62n)
     expect(await sink.intendedThrough('intents', 4)).toBe(7n)
 
-    const meta = { environmentId: "env'quote\\", accountId: 'acc', receivedAtMs: 1_700_000_100_000, sdkVersion: 's', requestId: "req'1", part: 1 }
+    const meta = {
+      environmentId: "env'quote\\",
+      accountId: 'acc',
+      receivedAtMs: 1_700_000_100_000,
+      sdkVersion: 's',
+      requestId: "req'1",
+      part: 1,
+    }
     const rows = Array.from({ length: 10 }, (_, i) => {
-      const outcome = processEvent({ eventTypeId: i % 2 ? 'odd-type' : 'even', trafficTypeName: 'user', key: `k${i}`, timestamp: 1_700_000_000_000 + i * 1000 }, meta, {
-        topic: 'positions',
-        partition: 2,
-        offset: 10n + BigInt(i >> 1),
-        index: i & 1,
-      })
+      const outcome = processEvent(
+        {
+          eventTypeId: i % 2 ? 'odd-type' : 'even',
+          trafficTypeName: 'user',
+          key: `k${i}`,
+          timestamp: 1_700_000_000_000 + i * 1000,
+        },
+        meta,
+        {
+          topic: 'positions',
+          partition: 2,
+          offset: 10n + BigInt(i >> 1),
+          index: i & 1,
+        },
+      )
       if (!outcome.ok) throw new Error(outcome.rejection.reason)
       return outcome.row
     })
     const rejection = rejectionRow('bad', { raw: 1 }, meta, { topic: 'positions', partition: 2, offset: 20n, index: 0 })
     await sink.insert(EVENTS, rows.slice(0, 6))
     await sink.insert(EVENT_REJECTIONS, [rejection])
-    const stored = await sink.storedPositions('positions', 2, [{ table: EVENTS, rows }], { table: EVENT_REJECTIONS, rows: [rejection] })
+    const stored = await sink.storedPositions('positions', 2, [{ table: EVENTS, rows }], {
+      table: EVENT_REJECTIONS,
+      rows: [rejection],
+    })
     expect([...stored].sort()).toEqual(['10:0', '10:1', '11:0', '11:1', '12:0', '12:1', '20:0'])
-    expect((await sink.storedPositions('positions', 1, [{ table: EVENTS, rows }], { table: EVENT_REJECTIONS, rows: [] })).size).toBe(0)
+    expect(
+      (await sink.storedPositions('positions', 1, [{ table: EVENTS, rows }], { table: EVENT_REJECTIONS, rows: [] }))
+        .size,
+    ).toBe(0)
     const parts = [
       { environmentId: meta.environmentId, requestId: "req'1", part: 1, receivedAt: 1_700_000_100 },
       { environmentId: meta.environmentId, requestId: "req'1", part: 2, receivedAt: 1_700_000_100 },
@@ -186,14 +296,33 @@ describe.each(ENGINES)('on $name', ({ make }) => {
     // system.processes, on both engines.
     const later = `${db}_later`
     const late = new ClickHouseTableSink(engine.client(), { database: later, capabilities })
-    const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: 1_700_000_000_000, sdkVersion: 's', requestId: 'settle', part: 0 }
-    const outcome = processEvent({ eventTypeId: 'settle', trafficTypeName: 'user', key: 'k', timestamp: 1_700_000_000_000 }, meta, { topic: 'settle', partition: 0, offset: 0n, index: 0 })
+    const meta = {
+      environmentId: 'env',
+      accountId: 'acc',
+      receivedAtMs: 1_700_000_000_000,
+      sdkVersion: 's',
+      requestId: 'settle',
+      part: 0,
+    }
+    const outcome = processEvent(
+      { eventTypeId: 'settle', trafficTypeName: 'user', key: 'k', timestamp: 1_700_000_000_000 },
+      meta,
+      { topic: 'settle', partition: 0, offset: 0n, index: 0 },
+    )
     if (!outcome.ok) throw new Error(outcome.rejection.reason)
-    await expect(late.insert(EVENTS, [outcome.row])).rejects.toMatchObject({ code: 'SINK_UNAVAILABLE', retriable: true })
+    await expect(late.insert(EVENTS, [outcome.row])).rejects.toMatchObject({
+      code: 'SINK_UNAVAILABLE',
+      retriable: true,
+    })
     await migrate(client, { database: later }, createLogger('silent'))
     try {
       await late.insert(EVENTS, [outcome.row])
-      expect(await late.storedPositions('settle', 0, [{ table: EVENTS, rows: [outcome.row] }], { table: EVENT_REJECTIONS, rows: [] })).toEqual(new Set(['0:0']))
+      expect(
+        await late.storedPositions('settle', 0, [{ table: EVENTS, rows: [outcome.row] }], {
+          table: EVENT_REJECTIONS,
+          rows: [],
+        }),
+      ).toEqual(new Set(['0:0']))
     } finally {
       await client.command({ query: `DROP DATABASE IF EXISTS ${later}` })
     }

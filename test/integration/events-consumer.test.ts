@@ -12,7 +12,10 @@ afterEach(async () => {
   t = undefined
 })
 
-const batch = (from: number, n: number) => [...Array.from({ length: n - 1 }, (_, i) => event(from + i)), { eventTypeId: 'x', key: 'no-traffic-type', timestamp: 1 }]
+const batch = (from: number, n: number) => [
+  ...Array.from({ length: n - 1 }, (_, i) => event(from + i)),
+  { eventTypeId: 'x', key: 'no-traffic-type', timestamp: 1 },
+]
 
 it('replays from offset 0 after lost commits without storing anything twice', async () => {
   // Small fetches: the replay spans many batches, and only the first starts where the commit was.
@@ -21,7 +24,9 @@ it('replays from offset 0 after lost commits without storing anything twice', as
   const key = (await env.bootstrap()).environments[0]!.serverSideSdkKey
   let service = await env.start()
   for (let r = 0; r < 30; r++) expect((await postEvents(service.url, key, batch(r * 2000, 2000))).status).toBe(202)
-  await waitFor('60,000 records stored', async () => ((await env.count('events')) + (await env.count('event_rejections')) === 60_000 ? true : undefined))
+  await waitFor('60,000 records stored', async () =>
+    (await env.count('events')) + (await env.count('event_rejections')) === 60_000 ? true : undefined,
+  )
   const topic = service.container.topics.events
   await service.stop()
 
@@ -35,11 +40,16 @@ it('replays from offset 0 after lost commits without storing anything twice', as
   const last = await postEvents(service.url, key, batch(100_000, 50))
   expect(last.status).toBe(202)
   // Its events and its rejection are two inserts: wait for both.
-  const stored = async (table: 'events' | 'event_rejections') => env.count(table, `request_id = '${String(last.body['requestId'])}'`)
-  await waitFor('the new request stored', async () => ((await stored('events')) === 49 && (await stored('event_rejections')) === 1 ? true : undefined))
+  const stored = async (table: 'events' | 'event_rejections') =>
+    env.count(table, `request_id = '${String(last.body['requestId'])}'`)
+  await waitFor('the new request stored', async () =>
+    (await stored('events')) === 49 && (await stored('event_rejections')) === 1 ? true : undefined,
+  )
   expect(await env.count('events')).toBe(30 * 1999 + 49)
   expect(await env.count('event_rejections')).toBe(31)
-  const [u] = await env.query<{ n: string }>('SELECT uniqExact(source_partition, source_offset, source_index) AS n FROM {db}.events')
+  const [u] = await env.query<{ n: string }>(
+    'SELECT uniqExact(source_partition, source_offset, source_index) AS n FROM {db}.events',
+  )
   expect(Number(u!.n)).toBe(30 * 1999 + 49)
 })
 
@@ -58,7 +68,11 @@ it('holds events while ClickHouse is unreachable and stores each exactly once wh
     })
     expect(await env.count('events')).toBe(0)
     proxy.restore()
-    await waitFor('5,000 records stored', async () => ((await env.count('events')) + (await env.count('event_rejections')) >= 5000 ? true : undefined), 60_000)
+    await waitFor(
+      '5,000 records stored',
+      async () => ((await env.count('events')) + (await env.count('event_rejections')) >= 5000 ? true : undefined),
+      60_000,
+    )
     await new Promise((r) => setTimeout(r, 1000))
     expect(await env.count('events')).toBe(5 * 999)
     expect(await env.count('event_rejections')).toBe(5)
@@ -68,7 +82,9 @@ it('holds events while ClickHouse is unreachable and stores each exactly once wh
 })
 
 /** A TCP proxy to ClickHouse whose connection can be cut (every socket reset, new ones refused). */
-async function cuttableProxy(target: URL): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
+async function cuttableProxy(
+  target: URL,
+): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
   let down = false
   const sockets = new Set<Socket>()
   const server: Server = createServer((client) => {

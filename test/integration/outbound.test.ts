@@ -40,14 +40,27 @@ describe('outbound guard', () => {
   it('refuses non-https, credentials and non-public targets by default', async () => {
     await expect(checkUrl(`${base}/jwks`, strict)).rejects.toThrow(/https URL/)
     await expect(checkUrl('https://user:pw@example.com/jwks', strict)).rejects.toThrow(/credentials/)
-    for (const host of ['127.0.0.1', '10.0.0.8', '192.168.1.1', '169.254.169.254', '[::1]', '[fd00:ec2::254]', '100.64.0.1', '0.0.0.0', '[::ffff:127.0.0.1]', 'localhost']) {
+    for (const host of [
+      '127.0.0.1',
+      '10.0.0.8',
+      '192.168.1.1',
+      '169.254.169.254',
+      '[::1]',
+      '[fd00:ec2::254]',
+      '100.64.0.1',
+      '0.0.0.0',
+      '[::ffff:127.0.0.1]',
+      'localhost',
+    ]) {
       await expect(checkUrl(`https://${host}/jwks`, strict), host).rejects.toThrow(/not a public address/)
     }
     await expect(checkUrl('https://8.8.8.8/jwks', strict)).resolves.toBeInstanceOf(URL)
   })
 
   it('checks the address actually connected to, not only the one checked at save time', async () => {
-    await expect(guardedGet(`https://localhost:${new URL(base).port}/jwks`, strict)).rejects.toThrow(/not a public address/)
+    await expect(guardedGet(`https://localhost:${new URL(base).port}/jwks`, strict)).rejects.toThrow(
+      /not a public address/,
+    )
     await expect(guardedGet(`${base}/jwks`, strict)).rejects.toThrow(/https URL/)
   })
 
@@ -64,7 +77,9 @@ describe('outbound guard', () => {
     await expect(guardedGet(`${base}/big`, dev)).rejects.toThrow(/larger than 1024 bytes/)
     await expect(guardedGet(`${base}/slow`, dev)).rejects.toThrow(/no answer within 1000 ms/)
     // A byte every 200 ms does not keep the request alive past the limit.
-    await expect(guardedGet(`${base}/drip`, { ...dev, maxBytes: 1_000_000 })).rejects.toThrow(/no answer within 1000 ms/)
+    await expect(guardedGet(`${base}/drip`, { ...dev, maxBytes: 1_000_000 })).rejects.toThrow(
+      /no answer within 1000 ms/,
+    )
     await expect(guardedGet(`${base}/empty`, dev)).rejects.toThrow(/answered 204, not 200/)
     await expect(checkUrl('https://[::127.0.0.1]/jwks', strict)).rejects.toThrow(/not a public address/)
   })

@@ -33,9 +33,15 @@ function composeRedisCommand(): string {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sluice-acl-'))
-  const command = composeRedisCommand().replace('/usr/local/etc/redis/redis.conf', new URL('deploy/redis/redis.conf', ROOT).pathname).concat(` --port ${PORT} --bind 127.0.0.1 --dir ${dir}`)
+  const command = composeRedisCommand()
+    .replace('/usr/local/etc/redis/redis.conf', new URL('deploy/redis/redis.conf', ROOT).pathname)
+    .concat(` --port ${PORT} --bind 127.0.0.1 --dir ${dir}`)
   redis = spawn('sh', ['-c', command], {
-    env: { PATH: process.env['PATH'] ?? '', SLUICE_REDIS_PASSWORD: PASSWORDS.service, SLUICE_ALERTS_READER_PASSWORD: PASSWORDS.reader },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      SLUICE_REDIS_PASSWORD: PASSWORDS.service,
+      SLUICE_ALERTS_READER_PASSWORD: PASSWORDS.reader,
+    },
     stdio: 'ignore',
   })
   const serviceUrl = `redis://${SERVICE_USER}:${PASSWORDS.service}@127.0.0.1:${PORT}`
@@ -79,7 +85,12 @@ it('docker-compose.yml and deploy/redis/users.acl.template carry the rules of sr
 
 it('runs Sluice as the service user, and lets the reader read and acknowledge alerts and nothing else', async () => {
   // The default user is off: no anonymous access at all.
-  const anonymous = new Redis(`redis://127.0.0.1:${PORT}`, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableReadyCheck: false })
+  const anonymous = new Redis(`redis://127.0.0.1:${PORT}`, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableReadyCheck: false,
+  })
   await anonymous.connect()
   await expect(anonymous.get('sluice:api-keys')).rejects.toThrow(/NOAUTH/)
   anonymous.disconnect()
@@ -95,20 +106,36 @@ it('runs Sluice as the service user, and lets the reader read and acknowledge al
   expect(created.status).toBe(201)
   const integration = (await created.json()) as { id: string; webhookUrl: string }
   const payload = { severity: 'critical', message: 'disk full', source: 'acl-test', id: 'a-1' }
-  const posted = await fetch(integration.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) })
+  const posted = await fetch(integration.webhookUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  })
   expect(posted.status).toBe(202)
   const streams = alertStreamKeys('sluice:')
   await waitFor('the alert in its stream', async () => ((await t.redis.xlen(streams.all)) === 1 ? true : undefined))
 
   // The service user is held to its own keys and has no administrative commands.
-  for (const command of [['FLUSHALL'], ['CONFIG', 'SET', 'maxmemory-policy', 'allkeys-lru'], ['KEYS', '*'], ['ACL', 'LIST'], ['GET', 'other-app:secret']]) {
+  for (const command of [
+    ['FLUSHALL'],
+    ['CONFIG', 'SET', 'maxmemory-policy', 'allkeys-lru'],
+    ['KEYS', '*'],
+    ['ACL', 'LIST'],
+    ['GET', 'other-app:secret'],
+  ]) {
     await expect(t.redis.call(command[0]!, ...command.slice(1)), command.join(' ')).rejects.toThrow(/NOPERM/)
   }
 
-  const reader = new Redis(`redis://${ALERTS_READER_USER}:${PASSWORDS.reader}@127.0.0.1:${PORT}`, { maxRetriesPerRequest: 0, enableReadyCheck: false })
+  const reader = new Redis(`redis://${ALERTS_READER_USER}:${PASSWORDS.reader}@127.0.0.1:${PORT}`, {
+    maxRetriesPerRequest: 0,
+    enableReadyCheck: false,
+  })
   try {
     expect(await reader.xgroup('CREATE', streams.all, 'pager', '0')).toBe('OK')
-    const read = (await reader.xreadgroup('GROUP', 'pager', 'worker-1', 'COUNT', 10, 'STREAMS', streams.all, '>')) as [string, [string, string[]][]][]
+    const read = (await reader.xreadgroup('GROUP', 'pager', 'worker-1', 'COUNT', 10, 'STREAMS', streams.all, '>')) as [
+      string,
+      [string, string[]][],
+    ][]
     const [[, [[entryId, fields]]]] = read as [[string, [[string, string[]]]]]
     expect(fields).toContain('disk full')
     expect(await reader.xack(streams.all, 'pager', entryId)).toBe(1)
@@ -130,7 +157,8 @@ it('runs Sluice as the service user, and lets the reader read and acknowledge al
       ['FLUSHALL'],
       ['CONFIG', 'GET', '*'],
     ]
-    for (const [command, ...args] of refused) await expect(reader.call(command, ...args), `${command} ${args.join(' ')}`).rejects.toThrow(/NOPERM/)
+    for (const [command, ...args] of refused)
+      await expect(reader.call(command, ...args), `${command} ${args.join(' ')}`).rejects.toThrow(/NOPERM/)
   } finally {
     reader.disconnect()
   }

@@ -45,7 +45,10 @@ function sessionFor(settings) {
   if (!session) {
     session = new Session(dir)
     for (const [name, value] of settings) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw Object.assign(new Error(`Code: 115. DB::Exception: Unknown setting ${name}. (UNKNOWN_SETTING)`), { clickhouseCode: 115 })
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+        throw Object.assign(new Error(`Code: 115. DB::Exception: Unknown setting ${name}. (UNKNOWN_SETTING)`), {
+          clickhouseCode: 115,
+        })
       session.query(`SET ${name} = '${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`)
     }
     sessions.set(key, session)
@@ -65,12 +68,17 @@ const server = createServer(async (request, response) => {
   const queryId = url.searchParams.get('query_id') ?? ''
   try {
     if ([...url.searchParams.keys()].some((k) => k.startsWith('param_')))
-      throw Object.assign(new Error('Code: 456. DB::Exception: query parameters are not emulated. (UNKNOWN_QUERY_PARAMETER)'), { clickhouseCode: 456 })
+      throw Object.assign(
+        new Error('Code: 456. DB::Exception: query parameters are not emulated. (UNKNOWN_QUERY_PARAMETER)'),
+        { clickhouseCode: 456 },
+      )
     const data = await body(request)
     const inUrl = url.searchParams.get('query')
     const sql = inUrl ? (data.length > 0 ? `${inUrl}\n${data}` : inUrl) : data
     const settings = [...url.searchParams].filter(([k]) => !NOT_SETTINGS.has(k)).sort(([a], [b]) => a.localeCompare(b))
-    const result = await sessionFor(settings).queryAsync(sql, { format: url.searchParams.get('default_format') ?? 'TabSeparated' })
+    const result = await sessionFor(settings).queryAsync(sql, {
+      format: url.searchParams.get('default_format') ?? 'TabSeparated',
+    })
     response.writeHead(200, {
       'Content-Type': 'text/plain; charset=UTF-8',
       'X-ClickHouse-Query-Id': queryId,
@@ -86,7 +94,11 @@ const server = createServer(async (request, response) => {
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err)
     const code = err?.clickhouseCode ?? Number(/Code: (\d+)/.exec(message)?.[1] ?? 1001)
-    response.writeHead(500, { 'Content-Type': 'text/plain; charset=UTF-8', 'X-ClickHouse-Exception-Code': String(code), 'X-ClickHouse-Query-Id': queryId })
+    response.writeHead(500, {
+      'Content-Type': 'text/plain; charset=UTF-8',
+      'X-ClickHouse-Exception-Code': String(code),
+      'X-ClickHouse-Query-Id': queryId,
+    })
     response.end(/^Code: \d+/.test(message) ? `${message}\n` : `Code: ${code}. DB::Exception: ${message}\n`)
   }
 })

@@ -5,10 +5,16 @@ import { fileURLToPath } from 'node:url'
 export const SLUICE_BIN = fileURLToPath(new URL('../../bin/sluice.js', import.meta.url))
 
 export function spawnSluice(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [SLUICE_BIN, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  return spawn(process.execPath, [SLUICE_BIN, ...args], {
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
 }
 
-export function runSluice(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runSluice(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawnSluice(args, env)
     let stdout = ''

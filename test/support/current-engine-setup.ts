@@ -17,7 +17,9 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = mkdtempSync(join(tmpdir(), 'sluice-chdb-server-'))
-  const front = spawn(process.execPath, [new URL('./chdb-server.mjs', import.meta.url).pathname, dir, '0'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const front = spawn(process.execPath, [new URL('./chdb-server.mjs', import.meta.url).pathname, dir, '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   const port = await new Promise<number>((resolve, reject) => {
     let out = ''
     front.stdout.on('data', (d: Buffer) => {

@@ -47,7 +47,9 @@ const log = (quiet: boolean) => (quiet ? { log: { level: ClickHouseLogLevel.OFF 
 
 /** The suite's ClickHouse server (18.16 on these machines; whatever CLICKHOUSE_URL names otherwise). */
 export function serverEngine(): Engine {
-  return engine('ClickHouse server', false, (quiet) => createClient({ url: inject('services').clickhouseUrl, ...log(quiet) }))
+  return engine('ClickHouse server', false, (quiet) =>
+    createClient({ url: inject('services').clickhouseUrl, ...log(quiet) }),
+  )
 }
 
 /** chDB binds one data directory per process: this test file's, removed when the process exits. */
@@ -81,7 +83,10 @@ export const ENGINES: readonly { readonly name: string; readonly make: () => Eng
 export function expectSame(actual: unknown, expected: unknown, path = 'results'): void {
   if (typeof expected === 'number' && typeof actual === 'number' && !Number.isInteger(expected)) {
     if (Number.isNaN(expected) || !Number.isFinite(expected)) expect(actual, path).toBe(expected)
-    else expect(Math.abs(actual - expected), `${path}: ${actual} against ${expected}`).toBeLessThanOrEqual(1e-12 * Math.max(Math.abs(expected), 1e-300))
+    else
+      expect(Math.abs(actual - expected), `${path}: ${actual} against ${expected}`).toBeLessThanOrEqual(
+        1e-12 * Math.max(Math.abs(expected), 1e-300),
+      )
   } else if (expected !== null && typeof expected === 'object') {
     expect(actual !== null && typeof actual === 'object', path).toBe(true)
     expect(Object.keys(actual as object).sort(), path).toEqual(Object.keys(expected).sort())

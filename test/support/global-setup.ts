@@ -37,7 +37,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   } else {
     const config = loadConfig()
     await stackUp(config, (line) => console.log(`[stack] ${line}`))
-    services = { kafkaBrokers: config.kafka.brokers.join(','), clickhouseUrl: config.clickhouse.url, redisUrl: config.redis.url }
+    services = {
+      kafkaBrokers: config.kafka.brokers.join(','),
+      clickhouseUrl: config.clickhouse.url,
+      redisUrl: config.redis.url,
+    }
   }
   project.provide('services', services)
   return async () => {
@@ -77,8 +81,15 @@ async function startContainers(): Promise<Services> {
       })
       .withWaitStrategy(Wait.forLogMessage(/Kafka Server started/))
       .start(),
-    new GenericContainer(CLICKHOUSE_IMAGE).withExposedPorts(8123).withEnvironment({ CLICKHOUSE_SKIP_USER_SETUP: '1' }).withWaitStrategy(Wait.forHttp('/ping', 8123)).start(),
-    new GenericContainer(REDIS_IMAGE).withExposedPorts(6379).withCommand(['redis-server', '--appendonly', 'yes']).start(),
+    new GenericContainer(CLICKHOUSE_IMAGE)
+      .withExposedPorts(8123)
+      .withEnvironment({ CLICKHOUSE_SKIP_USER_SETUP: '1' })
+      .withWaitStrategy(Wait.forHttp('/ping', 8123))
+      .start(),
+    new GenericContainer(REDIS_IMAGE)
+      .withExposedPorts(6379)
+      .withCommand(['redis-server', '--appendonly', 'yes'])
+      .start(),
   ])
   stopContainers = async () => {
     await Promise.all([kafka.stop(), clickhouse.stop(), redis.stop()])

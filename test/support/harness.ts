@@ -10,7 +10,14 @@ import { startService, type Role, type RunningService } from '../../src/app/serv
 import { loadConfig, type Config } from '../../src/config/index.js'
 import type { AccessStore } from '../../src/state/redis/access.js'
 import { bootstrapDemoAccount } from '../../src/state/redis/demo.js'
-import { createRedisClient, createRedisState, isCluster, masters, type RedisClient, type RedisStores } from '../../src/state/redis/index.js'
+import {
+  createRedisClient,
+  createRedisState,
+  isCluster,
+  masters,
+  type RedisClient,
+  type RedisStores,
+} from '../../src/state/redis/index.js'
 import type { DemoAccount, Store } from '../../src/state/redis/store.js'
 
 export interface TestEnv {
@@ -37,7 +44,8 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
   const env: Record<string, string> = {
     KAFKA_BROKERS: services.kafkaBrokers,
     // The project current-engine runs suites on a current ClickHouse (26.x) instead of the suite's server.
-    CLICKHOUSE_URL: process.env['TEST_CLICKHOUSE_CURRENT'] === '1' ? inject('currentClickHouse') : services.clickhouseUrl,
+    CLICKHOUSE_URL:
+      process.env['TEST_CLICKHOUSE_CURRENT'] === '1' ? inject('currentClickHouse') : services.clickhouseUrl,
     REDIS_URL: services.redisUrl,
     KAFKA_TOPIC_PREFIX: `test-${id}.`,
     KAFKA_GROUP_PREFIX: `test-${id}.`,
@@ -47,7 +55,9 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
     SLUICE_LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'error',
     SLUICE_KEY_REFRESH_MS: '200',
     // The project redis-cluster runs suites with their Redis state on the cluster stack's Redis Cluster.
-    ...(process.env['TEST_REDIS_ON_CLUSTER'] === '1' ? { REDIS_CLUSTER_NODES: inject('cluster')['REDIS_CLUSTER_NODES']! } : {}),
+    ...(process.env['TEST_REDIS_ON_CLUSTER'] === '1'
+      ? { REDIS_CLUSTER_NODES: inject('cluster')['REDIS_CLUSTER_NODES']! }
+      : {}),
     // Every answer of every test is checked against the schema its route declares (GET /openapi.json).
     SLUICE_CHECK_ANSWERS: 'true',
     ...extraEnv,
@@ -135,18 +145,30 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     } catch (err) {
       last = err
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${last instanceof Error ? last.message : JSON.stringify(last)}` : ''}`)
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what}${last ? `: ${last instanceof Error ? last.message : JSON.stringify(last)}` : ''}`,
+      )
     await new Promise((r) => setTimeout(r, 200))
   }
 }
 
 /** Waits until the service's polled lag gauge is 0 on every partition of the topic whose name ends so. */
-export async function waitForZeroLag(url: string, topicSuffix: string, partitions: number, timeoutMs = 20_000): Promise<void> {
+export async function waitForZeroLag(
+  url: string,
+  topicSuffix: string,
+  partitions: number,
+  timeoutMs = 20_000,
+): Promise<void> {
   await waitFor(
     `lag back to 0 on every partition of ${topicSuffix}`,
     async () => {
       const metrics = await (await fetch(`${url}/metrics`)).text()
-      const lags = [...metrics.matchAll(new RegExp(`^sluice_consumer_lag_messages\\{topic="[^"]*${topicSuffix}",partition="\\d+"\\} (\\d+)$`, 'gm'))].map((m) => Number(m[1]))
+      const lags = [
+        ...metrics.matchAll(
+          new RegExp(`^sluice_consumer_lag_messages\\{topic="[^"]*${topicSuffix}",partition="\\d+"\\} (\\d+)$`, 'gm'),
+        ),
+      ].map((m) => Number(m[1]))
       return lags.length === partitions && lags.every((l) => l === 0) ? true : undefined
     },
     timeoutMs,

@@ -4,7 +4,10 @@
 import { expect } from 'vitest'
 import { event, postEvents, waitFor, type TestEnv } from './harness.js'
 
-/** What a load posts: events to /api/events/bulk, or impressions (in groups of 25 per flag) to /api/testImpressions/bulk. */
+/**
+ * What a load posts: events to /api/events/bulk, or impressions (in groups of 25 per flag) to
+ * /api/testImpressions/bulk.
+ */
 export type LoadKind = 'events' | 'impressions'
 
 export interface LoadResult {
@@ -27,7 +30,11 @@ export interface Load {
  * `workers` loops, each posting `perRequest` events then waiting `pauseMs`, until stopped. With a
  * `run`, every record's key starts with it, so the check covers that run's rows only.
  */
-export function steadyLoad(url: string, key: string, options: { workers?: number; perRequest?: number; pauseMs?: number; kind?: LoadKind; run?: string } = {}): Load {
+export function steadyLoad(
+  url: string,
+  key: string,
+  options: { workers?: number; perRequest?: number; pauseMs?: number; kind?: LoadKind; run?: string } = {},
+): Load {
   const { workers = 4, perRequest = 100, pauseMs = 150, kind = 'events', run } = options
   const keyOf = (n: number) => `${run ? `${run}-` : ''}user-${n}`
   const accepted = new Map<string, number>()
@@ -68,7 +75,11 @@ export function steadyLoad(url: string, key: string, options: { workers?: number
 }
 
 /** `count` impressions of keys from `first` on, in groups of 25 per flag, as the SDKs send them. */
-export function impressionGroups(first: number, count: number, keyOf = (n: number) => `user-${n}`): { f: string; i: object[] }[] {
+export function impressionGroups(
+  first: number,
+  count: number,
+  keyOf = (n: number) => `user-${n}`,
+): { f: string; i: object[] }[] {
   const groups: { f: string; i: object[] }[] = []
   for (let n = 0; n < count; n += 25) {
     const i = Array.from({ length: Math.min(25, count - n) }, (_, j) => ({
@@ -83,10 +94,19 @@ export function impressionGroups(first: number, count: number, keyOf = (n: numbe
   return groups
 }
 
-export async function postImpressions(url: string, key: string, groups: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function postImpressions(
+  url: string,
+  key: string,
+  groups: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${url}/api/testImpressions/bulk`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, SplitSDKImpressionsMode: 'DEBUG', SplitSDKVersion: 'nodejs-11.11.2' },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${key}`,
+      SplitSDKImpressionsMode: 'DEBUG',
+      SplitSDKVersion: 'nodejs-11.11.2',
+    },
     body: JSON.stringify(groups),
   })
   return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> }
@@ -126,13 +146,17 @@ export async function expectStoredExactlyOnce(
     `${total} accepted ${table} stored`,
     async () => {
       const ids = [...result.accepted.keys()]
-      const [row] = await t.query<{ n: string }>(`SELECT count() AS n FROM {db}.${table} WHERE request_id IN (${ids.map((id) => `'${id}'`).join(',')})`)
+      const [row] = await t.query<{ n: string }>(
+        `SELECT count() AS n FROM {db}.${table} WHERE request_id IN (${ids.map((id) => `'${id}'`).join(',')})`,
+      )
       return Number(row?.n ?? 0) >= total ? true : undefined
     },
     timeoutMs,
   )
   await new Promise((r) => setTimeout(r, 2000))
-  const perRequest = await t.query<{ id: string; n: string }>(`SELECT request_id AS id, count() AS n FROM {db}.${table} WHERE ${mine} GROUP BY request_id`)
+  const perRequest = await t.query<{ id: string; n: string }>(
+    `SELECT request_id AS id, count() AS n FROM {db}.${table} WHERE ${mine} GROUP BY request_id`,
+  )
   const stored = new Map(perRequest.map((r) => [r.id, Number(r.n)]))
   const [u] = await t.query<{ n: string; p: string }>(
     `SELECT count() AS n, uniqExact(source_topic, source_partition, source_offset, source_index) AS p FROM {db}.${table}${result.run ? ` WHERE ${mine}` : ''}`,
@@ -152,17 +176,29 @@ export async function expectStoredExactlyOnce(
   return found
 }
 
-/** Numbers the webhook payloads of every load: each is an alert of its own (the same one again would be a repeat, kept out of the streams). */
+/**
+ * Numbers the webhook payloads of every load: each is an alert of its own (the same one again would be a repeat, kept
+ * out of the streams).
+ */
 let payloadNumber = 0
 
-/** Posts webhook payloads (`{ n, level: 'warning' }`) to one address in a loop; remembers the request id of each 202. */
-export function webhookLoad(url: string, pauseMs = 100): { stop(): Promise<{ accepted: string[]; statuses: Map<number, number> }> } {
+/**
+ * Posts webhook payloads (`{ n, level: 'warning' }`) to one address in a loop; remembers the request id of each 202.
+ */
+export function webhookLoad(
+  url: string,
+  pauseMs = 100,
+): { stop(): Promise<{ accepted: string[]; statuses: Map<number, number> }> } {
   const accepted: string[] = []
   const statuses = new Map<number, number>()
   let running = true
   const loop = (async () => {
     while (running) {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n: payloadNumber++, level: 'warning' }) }).catch(() => undefined)
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ n: payloadNumber++, level: 'warning' }),
+      }).catch(() => undefined)
       const status = res?.status ?? -1
       statuses.set(status, (statuses.get(status) ?? 0) + 1)
       if (res?.status === 202) accepted.push(String(((await res.json()) as Record<string, unknown>)['requestId']))

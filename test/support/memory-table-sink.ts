@@ -30,15 +30,25 @@ export class MemorySink {
       }
       if (this.refusedQueries > 0) {
         this.refusedQueries--
-        throw new AppError('SINK_REFUSED_QUERY', 'clickhouse refused the insert into events (code 497): Not enough privileges', false)
+        throw new AppError(
+          'SINK_REFUSED_QUERY',
+          'clickhouse refused the insert into events (code 497): Not enough privileges',
+          false,
+        )
       }
       if (this.storedButRefused > 0) {
         this.storedButRefused--
         this.tables.set(table.name, [...this.rows(table), ...rows])
-        throw new AppError('SINK_REFUSED_DATA', 'Code: 32, e.displayText() = DB::Exception: Attempt to read after eof: while receiving packet from 127.0.0.1:9204', false)
+        throw new AppError(
+          'SINK_REFUSED_DATA',
+          'Code: 32, e.displayText() = DB::Exception: Attempt to read after eof: while receiving packet from 127.0.0.1:9204',
+          false,
+        )
       }
-      if (rows.some((r) => String((r as unknown as { key?: unknown }).key).startsWith('refused'))) throw new AppError('SINK_REFUSED_DATA', 'Code: 117, Incorrect data', false)
-    } else if (rows.some((r) => (r as RejectionRow).raw.includes('refused-twice'))) throw new AppError('SINK_REFUSED_DATA', 'Code: 131, Too large string', false)
+      if (rows.some((r) => String((r as unknown as { key?: unknown }).key).startsWith('refused')))
+        throw new AppError('SINK_REFUSED_DATA', 'Code: 117, Incorrect data', false)
+    } else if (rows.some((r) => (r as RejectionRow).raw.includes('refused-twice')))
+      throw new AppError('SINK_REFUSED_DATA', 'Code: 131, Too large string', false)
     this.tables.set(table.name, [...this.rows(table), ...rows])
   }
   async recordIntent() {}
@@ -52,7 +62,13 @@ export class MemorySink {
     const [min, max] = [offsets.reduce((a, b) => (b < a ? b : a)), offsets.reduce((a, b) => (b > a ? b : a))]
     const found = [...batch.map((b) => b.table), rejections.table]
       .flatMap((t) => this.rows(t))
-      .filter((r) => r.source_topic === topic && r.source_partition === partition && BigInt(r.source_offset) >= min && BigInt(r.source_offset) <= max)
+      .filter(
+        (r) =>
+          r.source_topic === topic &&
+          r.source_partition === partition &&
+          BigInt(r.source_offset) >= min &&
+          BigInt(r.source_offset) <= max,
+      )
     return new Set(found.map(position))
   }
   async storedParts(tables: readonly Table[], parts: readonly MessageIdentity[]) {

@@ -66,7 +66,11 @@ export interface FaultEnv {
 }
 
 /** A test env on private instances of the named services, with the demo account and a running service. */
-export async function startFaultEnv(names: readonly ServiceName[], env: Record<string, string>, roles: readonly Role[]): Promise<FaultEnv> {
+export async function startFaultEnv(
+  names: readonly ServiceName[],
+  env: Record<string, string>,
+  roles: readonly Role[],
+): Promise<FaultEnv> {
   const stack = await startPrivateStack(names)
   const t = await createTestEnv({ ...stack.env, ...env })
   const demo = await t.bootstrap()

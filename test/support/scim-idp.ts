@@ -23,7 +23,9 @@ export interface IdentityProvider {
 export async function startIdentityProvider(): Promise<IdentityProvider> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true })
   const jwk = { ...(await exportJWK(publicKey)), kid: 'idp-1', alg: 'RS256', use: 'sig' }
-  const server = createServer((_req, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [jwk] })))
+  const server = createServer((_req, res) =>
+    res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [jwk] })),
+  )
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const jwksUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`
   return {
@@ -31,7 +33,13 @@ export async function startIdentityProvider(): Promise<IdentityProvider> {
     token: async (opts = {}) => {
       const now = Math.floor(Date.now() / 1000)
       const iat = opts.iat ?? now
-      const payload: Record<string, unknown> = { [CLAIM]: CLAIM_VALUE, iat, exp: iat + (opts.lifetime ?? 300), ...(opts.nbf !== undefined ? { nbf: opts.nbf } : {}), ...opts.claims }
+      const payload: Record<string, unknown> = {
+        [CLAIM]: CLAIM_VALUE,
+        iat,
+        exp: iat + (opts.lifetime ?? 300),
+        ...(opts.nbf !== undefined ? { nbf: opts.nbf } : {}),
+        ...opts.claims,
+      }
       for (const [k, v] of Object.entries(payload)) if (v === undefined) delete payload[k]
       return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid: 'idp-1', typ: 'JWT' }).sign(privateKey)
     },
@@ -43,14 +51,20 @@ export async function startIdentityProvider(): Promise<IdentityProvider> {
         scim_jwt_token_service_account_id: demo.serviceAccountId!,
         ...extra,
       }
-      const items = Object.entries(settings).map(([identifier, value]) => ({ identifier, value, allowOverrides: false, updateType: 'UPDATE' }))
+      const items = Object.entries(settings).map(([identifier, value]) => ({
+        identifier,
+        value,
+        allowOverrides: false,
+        updateType: 'UPDATE',
+      }))
       const res = await fetch(`${url}/gateway/ng/api/settings?accountIdentifier=${demo.accountId}`, {
         method: 'PUT',
         headers: { 'x-api-key': demo.personalAccessToken!, 'content-type': 'application/json' },
         body: JSON.stringify(items),
       })
       const body = (await res.json()) as { data?: { updateStatus: boolean; errorMessage: string | null }[] }
-      if (!res.ok || !body.data?.every((d) => d.updateStatus)) throw new Error(`settings not written: ${res.status} ${JSON.stringify(body)}`)
+      if (!res.ok || !body.data?.every((d) => d.updateStatus))
+        throw new Error(`settings not written: ${res.status} ${JSON.stringify(body)}`)
     },
     close: () => server.close(),
   }

@@ -42,7 +42,9 @@ export function splitApi(baseUrl: string, defaultKey: string) {
  * Pages the way splitapiclient does: request `limit` at the next offset while
  * total > offset + limit, reading offset, limit and the total from each response.
  */
-export async function pageAll<T>(fetchPage: (offset: number) => Promise<{ items: T[]; offset: number; limit: number; total: number }>): Promise<{ items: T[]; requests: number }> {
+export async function pageAll<T>(
+  fetchPage: (offset: number) => Promise<{ items: T[]; offset: number; limit: number; total: number }>,
+): Promise<{ items: T[]; requests: number }> {
   const items: T[] = []
   let offset = 0
   let requests = 0

@@ -24,7 +24,17 @@ export function rolloutFlag(name: string, changeNumber = 1_700_000_000_000) {
     conditions: [
       {
         conditionType: 'ROLLOUT',
-        matcherGroup: { combiner: 'AND', matchers: [{ keySelector: { trafficType: 'user', attribute: null }, matcherType: 'ALL_KEYS', negate: false, whitelistMatcherData: null }] },
+        matcherGroup: {
+          combiner: 'AND',
+          matchers: [
+            {
+              keySelector: { trafficType: 'user', attribute: null },
+              matcherType: 'ALL_KEYS',
+              negate: false,
+              whitelistMatcherData: null,
+            },
+          ],
+        },
         partitions: [
           { treatment: 'on', size: 50 },
           { treatment: 'off', size: 50 },
@@ -51,7 +61,8 @@ export async function sdkApiStub(flags: readonly object[]): Promise<{ url: strin
       // The first fetch gets the flags; later ones are told nothing changed.
       const till = 1_700_000_000_000
       res.end(JSON.stringify({ ff: { d: since < till ? flags : [], s: since, t: till }, rbs: { d: [], s: -1, t: -1 } }))
-    } else if (path.includes('/segmentChanges/')) res.end(JSON.stringify({ name: path.split('/').pop(), added: [], removed: [], since, till: since }))
+    } else if (path.includes('/segmentChanges/'))
+      res.end(JSON.stringify({ name: path.split('/').pop(), added: [], removed: [], since, till: since }))
     else if (path.endsWith('/v2/auth')) res.end(JSON.stringify({ pushEnabled: false, token: '' }))
     else res.end('{}')
   })
@@ -68,7 +79,9 @@ export interface RecordedCall {
 }
 
 /** A proxy to `target` that records every call and its answer. Its base URL is the proxy's root. */
-export async function recordingProxy(target: string): Promise<{ url: string; calls: RecordedCall[]; close(): Promise<void> }> {
+export async function recordingProxy(
+  target: string,
+): Promise<{ url: string; calls: RecordedCall[]; close(): Promise<void> }> {
   const calls: RecordedCall[] = []
   const to = new URL(target)
   const server = createServer((req, res) => {
@@ -76,17 +89,38 @@ export async function recordingProxy(target: string): Promise<{ url: string; cal
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       const body = Buffer.concat(chunks)
-      const forward = httpRequest({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } }, (answer) => {
-        const parts: Buffer[] = []
-        answer.on('data', (c: Buffer) => parts.push(c))
-        answer.on('end', () => {
-          calls.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: body.toString('utf8'), status: answer.statusCode ?? 0 })
-          res.writeHead(answer.statusCode ?? 502, answer.headers)
-          res.end(Buffer.concat(parts))
-        })
-      })
+      const forward = httpRequest(
+        {
+          host: to.hostname,
+          port: to.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: to.host },
+        },
+        (answer) => {
+          const parts: Buffer[] = []
+          answer.on('data', (c: Buffer) => parts.push(c))
+          answer.on('end', () => {
+            calls.push({
+              method: req.method ?? '',
+              path: req.url ?? '',
+              headers: req.headers,
+              body: body.toString('utf8'),
+              status: answer.statusCode ?? 0,
+            })
+            res.writeHead(answer.statusCode ?? 502, answer.headers)
+            res.end(Buffer.concat(parts))
+          })
+        },
+      )
       forward.on('error', (err) => {
-        calls.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: body.toString('utf8'), status: -1 })
+        calls.push({
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body: body.toString('utf8'),
+          status: -1,
+        })
         res.writeHead(502).end(String(err))
       })
       forward.end(body)

@@ -25,16 +25,42 @@ import { findJsonProblem, inspectJson, isCleanJson, MAX_JSON_DEPTH } from '../..
 import { MemorySink } from '../support/memory-table-sink.js'
 
 const RUN = { numRuns: 300, interruptAfterTimeLimit: 8000 } as const
-const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: 1_700_000_000_999, sdkVersion: 'nodejs-10', requestId: 'req' }
+const meta = {
+  environmentId: 'env',
+  accountId: 'acc',
+  receivedAtMs: 1_700_000_000_999,
+  sdkVersion: 'nodejs-10',
+  requestId: 'req',
+}
 const source = { topic: 'events', partition: 0, offset: 7n, index: 0 }
 const ctx = { integrationId: 'int-1', requestId: 'req-1', receivedAtMs: 1_700_000_000_000 }
 
 // ---- generators -------------------------------------------------------------------------------
 
 /** Any UTF-16 code units, lone surrogates included (fc.string yields well-formed text only). */
-const codeUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 24 }).map((units) => String.fromCharCode(...units))
-const surrogateHeavy = fc.array(fc.oneof(fc.integer({ min: 0xd800, max: 0xdfff }), fc.integer({ min: 0x20, max: 0x7e })), { minLength: 1, maxLength: 8 }).map((units) => String.fromCharCode(...units))
-const RESERVED = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'join', 'length', 'map', '0', '']
+const codeUnits = fc
+  .array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 24 })
+  .map((units) => String.fromCharCode(...units))
+const surrogateHeavy = fc
+  .array(fc.oneof(fc.integer({ min: 0xd800, max: 0xdfff }), fc.integer({ min: 0x20, max: 0x7e })), {
+    minLength: 1,
+    maxLength: 8,
+  })
+  .map((units) => String.fromCharCode(...units))
+const RESERVED = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__defineGetter__',
+  'join',
+  'length',
+  'map',
+  '0',
+  '',
+]
 const hostileString = fc.oneof(
   { weight: 3, arbitrary: fc.string({ maxLength: 24 }) },
   { weight: 2, arbitrary: codeUnits },
@@ -47,7 +73,10 @@ const hostileNumber = fc.oneof(
   fc.constantFrom(1e400, -1e400, Number.MAX_VALUE, Number.MIN_VALUE, 2 ** 53 + 1, 4294967296000, 99_999_999_999),
   fc.integer(),
 )
-const hostileKey = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...RESERVED) }, { weight: 3, arbitrary: hostileString })
+const hostileKey = fc.oneof(
+  { weight: 2, arbitrary: fc.constantFrom(...RESERVED) },
+  { weight: 3, arbitrary: hostileString },
+)
 
 /** JSON-shaped values as JSON.parse (or a hostile caller) would hand them over; objects get own `__proto__` keys. */
 const { value: hostileValue } = fc.letrec<{ value: unknown }>((tie) => ({
@@ -58,16 +87,20 @@ const { value: hostileValue } = fc.letrec<{ value: unknown }>((tie) => ({
     fc.boolean(),
     fc.constant(null),
     fc.array(tie('value'), { maxLength: 5 }),
-    fc.array(fc.tuple(hostileKey, tie('value')), { maxLength: 5 }).map((entries) => Object.fromEntries(entries) as unknown),
+    fc
+      .array(fc.tuple(hostileKey, tie('value')), { maxLength: 5 })
+      .map((entries) => Object.fromEntries(entries) as unknown),
   ),
 }))
 
 /** Nesting far past the limit, as arrays, objects or both. */
-const deepValue = fc.tuple(fc.integer({ min: MAX_JSON_DEPTH - 2, max: 6000 }), fc.constantFrom('array', 'object', 'mixed')).map(([depth, kind]) => {
-  let v: unknown = 1
-  for (let i = 0; i < depth; i++) v = kind === 'array' || (kind === 'mixed' && i % 2 === 0) ? [v] : { a: v }
-  return v
-})
+const deepValue = fc
+  .tuple(fc.integer({ min: MAX_JSON_DEPTH - 2, max: 6000 }), fc.constantFrom('array', 'object', 'mixed'))
+  .map(([depth, kind]) => {
+    let v: unknown = 1
+    for (let i = 0; i < depth; i++) v = kind === 'array' || (kind === 'mixed' && i % 2 === 0) ? [v] : { a: v }
+    return v
+  })
 
 const wellFormedEvent = fc.record({
   eventTypeId: fc.stringMatching(/^[a-z0-9][a-z0-9_.:-]{0,20}$/),
@@ -75,16 +108,33 @@ const wellFormedEvent = fc.record({
   key: fc.string({ minLength: 1, maxLength: 40 }),
   timestamp: fc.integer({ min: 0, max: 4_000_000_000 }),
   value: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }), { nil: null }),
-  properties: fc.dictionary(fc.string({ maxLength: 12 }), fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.constant(null)), { maxKeys: 5 }),
+  properties: fc.dictionary(
+    fc.string({ maxLength: 12 }),
+    fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.constant(null)),
+    { maxKeys: 5 },
+  ),
 })
 
 /** A valid event with one field replaced by something hostile (or removed), or a hostile value outright. */
 const hostileEvent = fc.oneof(
   wellFormedEvent,
   fc
-    .tuple(wellFormedEvent, fc.constantFrom('eventTypeId', 'trafficTypeName', 'key', 'timestamp', 'value', 'properties', '__proto__'), fc.oneof(hostileValue, deepValue, fc.constant(undefined)))
-    .map(([event, field, replacement]) => Object.fromEntries([...Object.entries(event).filter(([k]) => k !== field), ...(replacement === undefined ? [] : [[field, replacement]])]) as unknown),
-  fc.tuple(wellFormedEvent, hostileKey, hostileValue).map(([event, name, value]) => ({ ...event, properties: Object.fromEntries([...Object.entries(event.properties), [name, value]]) })),
+    .tuple(
+      wellFormedEvent,
+      fc.constantFrom('eventTypeId', 'trafficTypeName', 'key', 'timestamp', 'value', 'properties', '__proto__'),
+      fc.oneof(hostileValue, deepValue, fc.constant(undefined)),
+    )
+    .map(
+      ([event, field, replacement]) =>
+        Object.fromEntries([
+          ...Object.entries(event).filter(([k]) => k !== field),
+          ...(replacement === undefined ? [] : [[field, replacement]]),
+        ]) as unknown,
+    ),
+  fc.tuple(wellFormedEvent, hostileKey, hostileValue).map(([event, name, value]) => ({
+    ...event,
+    properties: Object.fromEntries([...Object.entries(event.properties), [name, value]]),
+  })),
   hostileValue,
   deepValue,
 )
@@ -149,10 +199,15 @@ function expectStorableOutcomes(outcomes: RenderOutcome[]): void {
 describe('JSON body parser under hostile bodies', () => {
   it('the quick check of clean values agrees with the walk that names problems, at any depth limit, lone surrogates allowed or not', () => {
     fc.assert(
-      fc.property(fc.oneof(hostileValue, deepValue), fc.integer({ min: 1, max: MAX_JSON_DEPTH }), fc.boolean(), (value, maxDepth, allowLoneSurrogates) => {
-        const options = { maxDepth, allowLoneSurrogates }
-        expect(isCleanJson(value, options)).toBe(findJsonProblem(value, options) === undefined)
-      }),
+      fc.property(
+        fc.oneof(hostileValue, deepValue),
+        fc.integer({ min: 1, max: MAX_JSON_DEPTH }),
+        fc.boolean(),
+        (value, maxDepth, allowLoneSurrogates) => {
+          const options = { maxDepth, allowLoneSurrogates }
+          expect(isCleanJson(value, options)).toBe(findJsonProblem(value, options) === undefined)
+        },
+      ),
       RUN,
     )
   })
@@ -162,8 +217,12 @@ describe('JSON body parser under hostile bodies', () => {
     codeUnits,
     hostileValue.map((v) => JSON.stringify(v) ?? ''),
     // Deep nesting as text (JSON.stringify of a deep value would overflow the test's own stack).
-    fc.tuple(fc.integer({ min: MAX_JSON_DEPTH - 2, max: 100_000 }), fc.constantFrom(['[', ']'], ['{"a":', '}'])).map(([depth, [open, close]]) => `${open.repeat(depth)}1${close.repeat(depth)}`),
-    fc.tuple(fc.constantFrom('__proto__', 'constructor'), hostileValue).map(([k, v]) => `{"a":{"${k}":${JSON.stringify(v) ?? 'null'}}}`),
+    fc
+      .tuple(fc.integer({ min: MAX_JSON_DEPTH - 2, max: 100_000 }), fc.constantFrom(['[', ']'], ['{"a":', '}']))
+      .map(([depth, [open, close]]) => `${open.repeat(depth)}1${close.repeat(depth)}`),
+    fc
+      .tuple(fc.constantFrom('__proto__', 'constructor'), hostileValue)
+      .map(([k, v]) => `{"a":{"${k}":${JSON.stringify(v) ?? 'null'}}}`),
     fc.tuple(fc.integer({ min: 0xd800, max: 0xdfff }), fc.boolean()).map(([unit, inKey]) => {
       const escaped = `"a\\u${unit.toString(16)}b"`
       return inKey ? `{${escaped}:1}` : `[${escaped}]`
@@ -206,7 +265,8 @@ describe('JSON body parser under hostile bodies', () => {
         const text = JSON.stringify(value)
         if (text === undefined) return
         const { err } = parse(text)
-        const bad = !allWellFormed(value) || inspectJson(JSON.parse(text)) !== undefined || /"(__proto__)"\s*:/.test(text)
+        const bad =
+          !allWellFormed(value) || inspectJson(JSON.parse(text)) !== undefined || /"(__proto__)"\s*:/.test(text)
         if (bad) expect(err).toBeInstanceOf(HttpError)
       }),
       RUN,
@@ -263,19 +323,29 @@ describe('the events envelope under hostile Kafka messages', () => {
     hostileString.map((s) => s.toWellFormed()),
     fc.constantFrom('1700000000000', '-1', '1e400', 'NaN', '99999999999999999'),
   )
-  const headers = fc.record({ environment: fc.oneof(fc.constant('env'), headerValue), receivedAt: headerValue, requestId: headerValue, sdkVersion: headerValue }).map((h) =>
-    Object.fromEntries(
-      Object.entries(h)
-        .filter(([, v]) => v !== undefined)
-        .map(([k, v]) => [EVENT_HEADERS[k as keyof typeof EVENT_HEADERS], v as string]),
-    ),
-  )
+  const headers = fc
+    .record({
+      environment: fc.oneof(fc.constant('env'), headerValue),
+      receivedAt: headerValue,
+      requestId: headerValue,
+      sdkVersion: headerValue,
+    })
+    .map((h) =>
+      Object.fromEntries(
+        Object.entries(h)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [EVENT_HEADERS[k as keyof typeof EVENT_HEADERS], v as string]),
+      ),
+    )
   /** A message body: an array of records as the edge writes it, or anything else a producer could put there. */
   const value = fc.oneof(
     { weight: 4, arbitrary: fc.array(hostileEvent, { maxLength: 8 }).map((records) => jsonText(records)) },
     { weight: 1, arbitrary: hostileValue.map((v) => jsonText(v)) },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString('latin1')) },
-    { weight: 1, arbitrary: fc.integer({ min: 100, max: 50_000 }).map((depth) => `[${'['.repeat(depth)}${']'.repeat(depth)}]`) },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: 100, max: 50_000 }).map((depth) => `[${'['.repeat(depth)}${']'.repeat(depth)}]`),
+    },
   )
   const messages = fc.array(fc.record({ value, headers }), { minLength: 1, maxLength: 6 })
 
@@ -284,10 +354,19 @@ describe('the events envelope under hostile Kafka messages', () => {
       fc.asyncProperty(messages, async (generated) => {
         const sink = new MemorySink()
         const consumer = new ClickHouseConsumer(EVENTS_CODEC, sink.sink, createMetrics(), createLogger('silent'))
-        const batch: InboundMessage[] = generated.map((m, i) => ({ offset: BigInt(100 + i), value: Buffer.from(m.value, 'latin1'), headers: m.headers }))
-        await consumer.handle({ topic: 'events', partition: 3, highWatermark: 200n, messages: batch }, { signal: new AbortController().signal })
+        const batch: InboundMessage[] = generated.map((m, i) => ({
+          offset: BigInt(100 + i),
+          value: Buffer.from(m.value, 'latin1'),
+          headers: m.headers,
+        }))
+        await consumer.handle(
+          { topic: 'events', partition: 3, highWatermark: 200n, messages: batch },
+          { signal: new AbortController().signal },
+        )
 
-        const positions = [...sink.rows('events'), ...sink.rows('event_rejections')].map((r) => `${r.source_offset}:${r.source_index}`)
+        const positions = [...sink.rows('events'), ...sink.rows('event_rejections')].map(
+          (r) => `${r.source_offset}:${r.source_index}`,
+        )
         expect(new Set(positions).size).toBe(positions.length)
         for (const [i, m] of batch.entries()) {
           let parsed: unknown
@@ -316,23 +395,25 @@ describe('alert rendering under hostile payloads', () => {
     fc.oneof(
       hostileValue,
       deepValue,
-      fc.tuple(fc.array(fc.nat({ max: 8 }), { maxLength: 4 }), fc.oneof(hostileValue, deepValue)).map(([path, replacement]) => {
-        const copy = JSON.parse(JSON.stringify(example)) as unknown
-        let node = copy as Record<string, unknown>
-        for (const step of path) {
-          if (node === null || typeof node !== 'object') break
-          const keys = Object.keys(node)
-          if (keys.length === 0) break
-          const key = keys[step % keys.length]!
-          if (node[key] === null || typeof node[key] !== 'object') {
-            node[key] = replacement
-            return copy
+      fc
+        .tuple(fc.array(fc.nat({ max: 8 }), { maxLength: 4 }), fc.oneof(hostileValue, deepValue))
+        .map(([path, replacement]) => {
+          const copy = JSON.parse(JSON.stringify(example)) as unknown
+          let node = copy as Record<string, unknown>
+          for (const step of path) {
+            if (node === null || typeof node !== 'object') break
+            const keys = Object.keys(node)
+            if (keys.length === 0) break
+            const key = keys[step % keys.length]!
+            if (node[key] === null || typeof node[key] !== 'object') {
+              node[key] = replacement
+              return copy
+            }
+            node = node[key] as Record<string, unknown>
           }
-          node = node[key] as Record<string, unknown>
-        }
-        if (node !== null && typeof node === 'object') node['injected'] = replacement
-        return copy
-      }),
+          if (node !== null && typeof node === 'object') node['injected'] = replacement
+          return copy
+        }),
     )
 
   it.each(TEMPLATE_IDS)('%s: never throws, and every alert is storable', async (id) => {
@@ -352,8 +433,14 @@ describe('generated mappings', () => {
     { weight: 4, arbitrary: fc.constantFrom('a', 'b', 'x', 'items', 'status', 'level', '0') },
     { weight: 1, arbitrary: fc.stringMatching(/^[a-z]{1,4}$/) },
   )
-  const root = fc.oneof({ weight: 6, arbitrary: fc.constant('webhook') }, { weight: 2, arbitrary: fc.constant('item') }, { weight: 1, arbitrary: fc.constantFrom('.', 'a') })
-  const name = fc.tuple(root, fc.array(segment, { maxLength: 3 })).map(([r, rest]) => (r === '.' ? '.' : [r, ...rest].join('.')))
+  const root = fc.oneof(
+    { weight: 6, arbitrary: fc.constant('webhook') },
+    { weight: 2, arbitrary: fc.constant('item') },
+    { weight: 1, arbitrary: fc.constantFrom('.', 'a') },
+  )
+  const name = fc
+    .tuple(root, fc.array(segment, { maxLength: 3 }))
+    .map(([r, rest]) => (r === '.' ? '.' : [r, ...rest].join('.')))
   const { template } = fc.letrec<{ template: string }>((tie) => ({
     template: fc
       .array(
@@ -363,7 +450,9 @@ describe('generated mappings', () => {
           name.map((n) => `{{${n}}}`),
           name.map((n) => `{{{${n}}}}`),
           name.map((n) => `{{&${n}}}`),
-          fc.tuple(fc.constantFrom('#', '^'), name, tie('template')).map(([kind, n, inner]) => `{{${kind}${n}}}${inner}{{/${n}}}`),
+          fc
+            .tuple(fc.constantFrom('#', '^'), name, tie('template'))
+            .map(([kind, n, inner]) => `{{${kind}${n}}}${inner}{{/${n}}}`),
           fc.constantFrom('{{> partial}}', '{{=<% %>=}}', '{{!comment}}', '{{', '}}'),
         ),
         { maxLength: 4 },
@@ -454,21 +543,46 @@ describe('the impressions envelope under hostile Kafka messages', () => {
       {
         weight: 2,
         arbitrary: fc
-          .tuple(record, fc.constantFrom(...fields, '__proto__'), fc.oneof(hostileValue, deepValue, fc.constant(undefined)))
-          .map(([r, field, v]) => Object.fromEntries([...Object.entries(r).filter(([k]) => k !== field), ...(v === undefined ? [] : [[field, v]])]) as unknown),
+          .tuple(
+            record,
+            fc.constantFrom(...fields, '__proto__'),
+            fc.oneof(hostileValue, deepValue, fc.constant(undefined)),
+          )
+          .map(
+            ([r, field, v]) =>
+              Object.fromEntries([
+                ...Object.entries(r).filter(([k]) => k !== field),
+                ...(v === undefined ? [] : [[field, v]]),
+              ]) as unknown,
+          ),
       },
       { weight: 1, arbitrary: hostileValue },
     )
   const group = fc.record({
     f: fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), hostileString),
-    i: fc.oneof({ weight: 4, arbitrary: fc.array(spoil(impression, ['k', 't', 'm', 'c', 'r', 'b', 'pt', 'properties']), { maxLength: 6 }) }, { weight: 1, arbitrary: hostileValue }),
+    i: fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc.array(spoil(impression, ['k', 't', 'm', 'c', 'r', 'b', 'pt', 'properties']), { maxLength: 6 }),
+      },
+      { weight: 1, arbitrary: hostileValue },
+    ),
   })
-  const count = fc.record({ f: fc.string({ minLength: 1, maxLength: 20 }), m: fc.integer({ min: 0, max: M }), rc: fc.nat() })
+  const count = fc.record({
+    f: fc.string({ minLength: 1, maxLength: 20 }),
+    m: fc.integer({ min: 0, max: M }),
+    rc: fc.nat(),
+  })
   const keys = (one: string, many: string) =>
     fc.record({
       [one]: fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), hostileString),
       [many]: fc.oneof(
-        { weight: 4, arbitrary: fc.array(fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), hostileString, hostileNumber), { maxLength: 6 }) },
+        {
+          weight: 4,
+          arbitrary: fc.array(fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), hostileString, hostileNumber), {
+            maxLength: 6,
+          }),
+        },
         { weight: 1, arbitrary: hostileValue },
       ),
     })
@@ -500,7 +614,10 @@ describe('the impressions envelope under hostile Kafka messages', () => {
   /** How many rows or rejections a record of a kind must become: one per impression or key of a list, else one. */
   const places = (kind: string, record: unknown): number => {
     const list = ({ impressions: 'i', unique_keys_ss: 'ks', unique_keys_cs: 'fs' } as Record<string, string>)[kind]
-    const items = list && record !== null && typeof record === 'object' && !Array.isArray(record) ? (record as Record<string, unknown>)[list] : undefined
+    const items =
+      list && record !== null && typeof record === 'object' && !Array.isArray(record)
+        ? (record as Record<string, unknown>)[list]
+        : undefined
     return Array.isArray(items) ? items.length : 1
   }
 
@@ -516,8 +633,15 @@ describe('the impressions envelope under hostile Kafka messages', () => {
           [IMPRESSION_HEADERS.kind]: kind,
           [IMPRESSION_HEADERS.impressionsMode]: 'DEBUG',
         })
-        const batch: InboundMessage[] = generated.map(([kind, text], i) => ({ offset: BigInt(100 + i), value: Buffer.from(text, 'utf8'), headers: headers(kind) }))
-        await consumer.handle({ topic: 'impressions', partition: 1, highWatermark: 200n, messages: batch }, { signal: new AbortController().signal })
+        const batch: InboundMessage[] = generated.map(([kind, text], i) => ({
+          offset: BigInt(100 + i),
+          value: Buffer.from(text, 'utf8'),
+          headers: headers(kind),
+        }))
+        await consumer.handle(
+          { topic: 'impressions', partition: 1, highWatermark: 200n, messages: batch },
+          { signal: new AbortController().signal },
+        )
 
         const tables = ['impressions', 'impression_counts', 'unique_keys', 'sdk_telemetry', 'impression_rejections']
         const rows = tables.flatMap((table) => sink.rows(table))
@@ -531,7 +655,9 @@ describe('the impressions envelope under hostile Kafka messages', () => {
             parsed = undefined
           }
           const expected = Array.isArray(parsed) ? parsed.reduce((n: number, r) => n + places(kind, r), 0) : 1
-          expect(positions.filter((p) => p.startsWith(`${100 + i}:`)).length, `${kind} ${text.slice(0, 80)}`).toBe(expected)
+          expect(positions.filter((p) => p.startsWith(`${100 + i}:`)).length, `${kind} ${text.slice(0, 80)}`).toBe(
+            expected,
+          )
         }
         for (const row of rows) expect(allWellFormed(row)).toBe(true)
         for (const row of sink.rows<ImpressionRow>('impressions')) {

@@ -65,7 +65,11 @@ export function Alerts() {
       <h2 id="alerts-title">Alerts</h2>
       <form class="row" onSubmit={(e) => e.preventDefault()}>
         <label for="alert-status">Status</label>
-        <select id="alert-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as (typeof STATUSES)[number])}>
+        <select
+          id="alert-status"
+          value={status}
+          onChange={(e) => setStatus(e.currentTarget.value as (typeof STATUSES)[number])}
+        >
           {STATUSES.map((s) => (
             <option value={s}>{s}</option>
           ))}
@@ -73,12 +77,18 @@ export function Alerts() {
         {FILTERS.map((f) => (
           <>
             <label for={`alert-${f}`}>{f[0]!.toUpperCase() + f.slice(1)}</label>
-            <input id={`alert-${f}`} value={filters[f] ?? ''} onChange={(e) => setFilters({ ...filters, [f]: e.currentTarget.value })} />
+            <input
+              id={`alert-${f}`}
+              value={filters[f] ?? ''}
+              onChange={(e) => setFilters({ ...filters, [f]: e.currentTarget.value })}
+            />
           </>
         ))}
       </form>
       <p aria-live="polite" data-testid="alert-counts">
-        {alerts === null ? 'Loading…' : `${alerts.length} shown: ${counts.firing} firing, ${counts.acknowledged} acknowledged, ${counts.resolved} resolved`}
+        {alerts === null
+          ? 'Loading…'
+          : `${alerts.length} shown: ${counts.firing} firing, ${counts.acknowledged} acknowledged, ${counts.resolved} resolved`}
       </p>
       <ErrorLine text={error} />
       {alerts && alerts.length > 0 && (
@@ -109,12 +119,20 @@ export function Alerts() {
                 <td>{new Date(a.lastSeenAt).toLocaleString()}</td>
                 <td>
                   {a.status === 'firing' && (
-                    <button type="button" onClick={() => void act(a, 'acknowledge')} aria-label={`Acknowledge ${a.description}`}>
+                    <button
+                      type="button"
+                      onClick={() => void act(a, 'acknowledge')}
+                      aria-label={`Acknowledge ${a.description}`}
+                    >
                       Acknowledge
                     </button>
                   )}{' '}
                   {a.status !== 'resolved' && (
-                    <button type="button" onClick={() => void act(a, 'resolve')} aria-label={`Resolve ${a.description}`}>
+                    <button
+                      type="button"
+                      onClick={() => void act(a, 'resolve')}
+                      aria-label={`Resolve ${a.description}`}
+                    >
                       Resolve
                     </button>
                   )}

@@ -44,7 +44,8 @@ const PAGE = 200
 
 const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)
 const example = (v: unknown) => {
-  if (v !== null && typeof v === 'object') return Array.isArray(v) ? `${v.length} items` : `${Object.keys(v).length} fields`
+  if (v !== null && typeof v === 'object')
+    return Array.isArray(v) ? `${v.length} items` : `${Object.keys(v).length} fields`
   const text = JSON.stringify(v)
   return text.length > 60 ? `${text.slice(0, 57)}…` : text
 }
@@ -65,11 +66,26 @@ function splitCandidates(v: unknown, path = '', out: string[] = [], depth = 0): 
     if (path && v.some((x) => x !== null && typeof x === 'object' && !Array.isArray(x))) out.push(path)
     return out
   }
-  for (const [k, child] of Object.entries(v)) if (/^[A-Za-z0-9_-]+$/.test(k)) splitCandidates(child, path ? `${path}.${k}` : k, out, depth + 1)
+  for (const [k, child] of Object.entries(v))
+    if (/^[A-Za-z0-9_-]+$/.test(k)) splitCandidates(child, path ? `${path}.${k}` : k, out, depth + 1)
   return out
 }
 
-function Node({ name, path, value, picked, onPick, splitPath }: { name: string; path: string; value: unknown; picked: string | null; onPick: (p: string) => void; splitPath: string | undefined }) {
+function Node({
+  name,
+  path,
+  value,
+  picked,
+  onPick,
+  splitPath,
+}: {
+  name: string
+  path: string
+  value: unknown
+  picked: string | null
+  onPick: (p: string) => void
+  splitPath: string | undefined
+}) {
   const [open, setOpen] = useState(path.split('.').length < 2)
   const [shown, setShown] = useState(PAGE)
   const container = value !== null && typeof value === 'object'
@@ -81,7 +97,13 @@ function Node({ name, path, value, picked, onPick, splitPath }: { name: string; 
     <li>
       <div class="field">
         {container && (
-          <button type="button" class="toggle" aria-expanded={open} aria-label={`${open ? 'Collapse' : 'Expand'} ${path}`} onClick={() => setOpen(!open)}>
+          <button
+            type="button"
+            class="toggle"
+            aria-expanded={open}
+            aria-label={`${open ? 'Collapse' : 'Expand'} ${path}`}
+            onClick={() => setOpen(!open)}
+          >
             {open ? '▾' : '▸'}
           </button>
         )}
@@ -107,7 +129,14 @@ function Node({ name, path, value, picked, onPick, splitPath }: { name: string; 
       {entries.length > 0 && (
         <ul>
           {entries.slice(0, shown).map(([k, v]) => (
-            <Node name={k} path={path ? `${path}.${k}` : k} value={v} picked={picked} onPick={onPick} splitPath={splitPath} />
+            <Node
+              name={k}
+              path={path ? `${path}.${k}` : k}
+              value={v}
+              picked={picked}
+              onPick={onPick}
+              splitPath={splitPath}
+            />
           ))}
           {entries.length > shown && (
             <li>
@@ -123,7 +152,21 @@ function Node({ name, path, value, picked, onPick, splitPath }: { name: string; 
 }
 
 /** A template box: drops and Enter (with a picked field) insert the placeholder at the caret or drop point. */
-function Box({ id, label, value, problems, onChange, insertion }: { id: string; label: string; value: string; problems: string[]; onChange: (v: string) => void; insertion: string | null }) {
+function Box({
+  id,
+  label,
+  value,
+  problems,
+  onChange,
+  insertion,
+}: {
+  id: string
+  label: string
+  value: string
+  problems: string[]
+  onChange: (v: string) => void
+  insertion: string | null
+}) {
   const ref = useRef<HTMLInputElement>(null)
   const insert = (text: string, at: number) => onChange(value.slice(0, at) + text + value.slice(at))
   return (
@@ -170,7 +213,12 @@ function dropIndex(input: HTMLInputElement, clientX: number): number {
   const context = document.createElement('canvas').getContext('2d')
   if (!context) return input.value.length
   context.font = `${style.fontSize} ${style.fontFamily}`
-  const x = clientX - input.getBoundingClientRect().left - parseFloat(style.paddingLeft) - parseFloat(style.borderLeftWidth) + input.scrollLeft
+  const x =
+    clientX -
+    input.getBoundingClientRect().left -
+    parseFloat(style.paddingLeft) -
+    parseFloat(style.borderLeftWidth) +
+    input.scrollLeft
   // The character boundary nearest to x.
   let before = 0
   for (let i = 0; i <= input.value.length; i++) {
@@ -195,11 +243,18 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
   const base = `/api/v1/integrations/${encodeURIComponent(integrationId)}`
 
   const load = async () => {
-    const [integration, recent] = await Promise.all([api<Integration>('GET', base), api<{ payloads: Payload[] }>('GET', `${base}/payloads`)])
+    const [integration, recent] = await Promise.all([
+      api<Integration>('GET', base),
+      api<{ payloads: Payload[] }>('GET', `${base}/payloads`),
+    ])
     setSaved(integration)
     setMapping(structuredClone(integration.mapping))
     setPayloads(recent.payloads)
-    setSource(integration.sample !== null && integration.sample !== undefined ? 'saved' : (recent.payloads.find((p) => p.kept)?.requestId ?? 'paste'))
+    setSource(
+      integration.sample !== null && integration.sample !== undefined
+        ? 'saved'
+        : (recent.payloads.find((p) => p.kept)?.requestId ?? 'paste'),
+    )
     setStatus(null)
     setProblems([])
     setChecked(null)
@@ -241,7 +296,11 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
         .catch((err: unknown) => {
           if (call !== latest.current) return
           setPreview(null)
-          setProblems(err instanceof ApiError && err.details.length > 0 ? [...err.details] : [{ field: 'mapping', problem: errorText(err) }])
+          setProblems(
+            err instanceof ApiError && err.details.length > 0
+              ? [...err.details]
+              : [{ field: 'mapping', problem: errorText(err) }],
+          )
         })
     }, 250)
     return () => clearTimeout(timer)
@@ -249,8 +308,12 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
 
   // Save-time problems name their field (mapping.team); render rejections start with it (severity "x" is not …).
   const problemsOf = (field: string) => [
-    ...problems.filter((p) => p.field === `mapping.${field}` || p.field.startsWith(`mapping.${field}.`)).map((p) => p.problem),
-    ...(preview?.rejected ?? []).filter((r) => r.reason.startsWith(`${field} `)).map((r) => `item ${r.index}: ${r.reason}`),
+    ...problems
+      .filter((p) => p.field === `mapping.${field}` || p.field.startsWith(`mapping.${field}.`))
+      .map((p) => p.problem),
+    ...(preview?.rejected ?? [])
+      .filter((r) => r.reason.startsWith(`${field} `))
+      .map((r) => `item ${r.index}: ${r.reason}`),
   ]
   const set = (field: string, v: string) => {
     const next = { ...mapping }
@@ -267,19 +330,31 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
   }
   const insertion = picked === null ? null : placeholder(picked, mapping.splitPath)
   // Problems of no box of their own (defaults, maps, the whole mapping), shown once below the boxes.
-  const otherProblems = problems.filter((p) => !['splitPath', 'customFields', ...FIELDS.map(([f]) => f)].some((f) => p.field === `mapping.${f}` || p.field.startsWith(`mapping.${f}.`)))
+  const otherProblems = problems.filter(
+    (p) =>
+      !['splitPath', 'customFields', ...FIELDS.map(([f]) => f)].some(
+        (f) => p.field === `mapping.${f}` || p.field.startsWith(`mapping.${f}.`),
+      ),
+  )
   const splits = useMemo(() => splitCandidates(sample.value), [sample.value])
 
   const save = async () => {
     setStatus(null)
     try {
       const body: Record<string, unknown> = { mapping }
-      const keep = sample.value !== null && typeof sample.value === 'object' && new TextEncoder().encode(JSON.stringify(sample.value)).length <= MAX_SAMPLE_BYTES
+      const keep =
+        sample.value !== null &&
+        typeof sample.value === 'object' &&
+        new TextEncoder().encode(JSON.stringify(sample.value)).length <= MAX_SAMPLE_BYTES
       if (keep) body['sample'] = sample.value
       const updated = await api<Integration>('PATCH', base, body)
       setSaved({ ...updated, sample: keep ? sample.value : saved?.sample })
       setMapping(structuredClone(updated.mapping))
-      setStatus(keep || sample.value === null ? 'Saved.' : `Saved, without the sample: it is larger than ${MAX_SAMPLE_BYTES / 1024} KiB.`)
+      setStatus(
+        keep || sample.value === null
+          ? 'Saved.'
+          : `Saved, without the sample: it is larger than ${MAX_SAMPLE_BYTES / 1024} KiB.`,
+      )
     } catch (err) {
       if (err instanceof ApiError) setProblems([...err.details])
       setStatus(`Not saved: ${errorText(err)}`)
@@ -305,7 +380,9 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
       <div class="row">
         <label for="sample-source">Sample</label>
         <select id="sample-source" value={source} onChange={(e) => setSource(e.currentTarget.value)}>
-          {saved.sample !== null && saved.sample !== undefined && <option value="saved">the sample saved with the mapping</option>}
+          {saved.sample !== null && saved.sample !== undefined && (
+            <option value="saved">the sample saved with the mapping</option>
+          )}
           {payloads.map((p) => (
             <option value={p.requestId} disabled={!p.kept}>
               received {new Date(p.receivedAt).toLocaleString()} ({p.bytes} bytes{p.kept ? '' : ', too large to keep'})
@@ -313,7 +390,10 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
           ))}
           <option value="paste">paste a JSON sample</option>
         </select>
-        <button type="button" onClick={() => void load().catch((err: unknown) => setStatus(`Not reverted: ${errorText(err)}`))}>
+        <button
+          type="button"
+          onClick={() => void load().catch((err: unknown) => setStatus(`Not reverted: ${errorText(err)}`))}
+        >
           Revert
         </button>
         <button type="button" onClick={() => void save()}>
@@ -335,7 +415,10 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
       <div class="columns">
         <div class="tree" aria-label="Payload fields">
           <h3>Payload fields</h3>
-          <p class="hint">Drag a field onto an alert field, or pick it (Enter) and press Enter in a box.{picked !== null ? ` Picked: ${picked}` : ''}</p>
+          <p class="hint">
+            Drag a field onto an alert field, or pick it (Enter) and press Enter in a box.
+            {picked !== null ? ` Picked: ${picked}` : ''}
+          </p>
           {sample.value !== null && typeof sample.value === 'object' ? (
             <ul>
               {(Object.entries(sample.value) as [string, unknown][]).map(([k, v]) => (
@@ -350,7 +433,11 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
           <h3>Alert fields</h3>
           <div class="box">
             <label for="map-splitPath">One alert per item of</label>
-            <select id="map-splitPath" value={mapping.splitPath ?? ''} onChange={(e) => set('splitPath', e.currentTarget.value)}>
+            <select
+              id="map-splitPath"
+              value={mapping.splitPath ?? ''}
+              onChange={(e) => set('splitPath', e.currentTarget.value)}
+            >
               <option value="">(the whole payload is one alert)</option>
               {[...new Set([...splits, ...(mapping.splitPath ? [mapping.splitPath] : [])])].map((p) => (
                 <option value={p}>{p}</option>
@@ -433,7 +520,17 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
             <table>
               <thead>
                 <tr>
-                  {['severity', 'description', 'source', 'service', 'environment', 'team', 'dedupKey', 'status', 'customFields'].map((f) => (
+                  {[
+                    'severity',
+                    'description',
+                    'source',
+                    'service',
+                    'environment',
+                    'team',
+                    'dedupKey',
+                    'status',
+                    'customFields',
+                  ].map((f) => (
                     <th scope="col">{f}</th>
                   ))}
                 </tr>
@@ -441,7 +538,17 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
               <tbody>
                 {preview.alerts.map((a) => (
                   <tr>
-                    {['severity', 'description', 'source', 'service', 'environment', 'team', 'dedupKey', 'status', 'customFields'].map((f) => (
+                    {[
+                      'severity',
+                      'description',
+                      'source',
+                      'service',
+                      'environment',
+                      'team',
+                      'dedupKey',
+                      'status',
+                      'customFields',
+                    ].map((f) => (
                       <td>{typeof a[f] === 'string' ? a[f] : a[f] === undefined ? '' : JSON.stringify(a[f])}</td>
                     ))}
                   </tr>

@@ -42,12 +42,20 @@ interface Results {
   alpha: number
   exposure: { keys: number; perTreatment: Record<string, number>; excludedKeys: number }
   srm: { pValue: number; mismatch: boolean; expected: Record<string, number> }
-  metrics: { metricId: string; name: string; type: string; desiredDirection: string; perTreatment: Record<string, { keys: number; mean: number }>; comparisons: Comparison[] }[]
+  metrics: {
+    metricId: string
+    name: string
+    type: string
+    desiredDirection: string
+    perTreatment: Record<string, { keys: number; mean: number }>
+    comparisons: Comparison[]
+  }[]
 }
 
 const DAY = 24 * 3600 * 1000
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
-const num = (x: number | null | undefined) => (x === null || x === undefined ? '–' : Number(x.toPrecision(4)).toString())
+const num = (x: number | null | undefined) =>
+  x === null || x === undefined ? '–' : Number(x.toPrecision(4)).toString()
 const lift = (c: Comparison, x: number) => (c.relative.of === 'absolute-change' ? num(x) : `${(x * 100).toFixed(1)}%`)
 
 /** The interval as a bar on a scale shared by a metric's rows, with zero marked. */
@@ -57,7 +65,14 @@ function IntervalBar({ ci, scale }: { ci: [number, number] | null; scale: number
   const [lo, hi] = [Math.max(0, at(ci[0])), Math.min(100, at(ci[1]))]
   const side = ci[0] > 0 ? 'up' : ci[1] < 0 ? 'down' : 'zero'
   return (
-    <svg class="ci" viewBox="0 0 100 10" width="160" height="14" role="img" aria-label={`interval ${num(ci[0])} to ${num(ci[1])}`}>
+    <svg
+      class="ci"
+      viewBox="0 0 100 10"
+      width="160"
+      height="14"
+      role="img"
+      aria-label={`interval ${num(ci[0])} to ${num(ci[1])}`}
+    >
       <line x1="50" y1="0" x2="50" y2="10" class="zero" />
       <rect x={lo} y="3" width={Math.max(0.5, hi - lo)} height="4" class={side} />
     </svg>
@@ -105,10 +120,12 @@ export function Experiments() {
     if (!env) return
     const q = new URLSearchParams({ from: `${from}T00:00:00Z`, to: `${to}T00:00:00Z` })
     void guard(
-      api<{ flags: Flag[] }>('GET', `/api/v1/environments/${encodeURIComponent(env)}/experiments?${q.toString()}`).then((r) => {
-        setFlags(r.flags)
-        setFlag(r.flags[0]?.flag ?? '')
-      }),
+      api<{ flags: Flag[] }>('GET', `/api/v1/environments/${encodeURIComponent(env)}/experiments?${q.toString()}`).then(
+        (r) => {
+          setFlags(r.flags)
+          setFlag(r.flags[0]?.flag ?? '')
+        },
+      ),
     )
   }, [env, from, to])
 
@@ -116,7 +133,12 @@ export function Experiments() {
     e.preventDefault()
     setError(null)
     const q = new URLSearchParams({ metrics: chosen.join(','), from: `${from}T00:00:00Z`, to: `${to}T00:00:00Z` })
-    void guard(api<Results>('GET', `/api/v1/environments/${encodeURIComponent(env)}/experiments/${encodeURIComponent(flag)}/results?${q.toString()}`).then(setResults))
+    void guard(
+      api<Results>(
+        'GET',
+        `/api/v1/environments/${encodeURIComponent(env)}/experiments/${encodeURIComponent(flag)}/results?${q.toString()}`,
+      ).then(setResults),
+    )
   }
 
   return (
@@ -148,7 +170,12 @@ export function Experiments() {
           ))}
         </select>
         <label for="exp-metrics">Metrics</label>
-        <select id="exp-metrics" multiple size={Math.min(5, Math.max(2, metrics.length))} onChange={(e) => setChosen([...e.currentTarget.selectedOptions].map((o) => o.value))}>
+        <select
+          id="exp-metrics"
+          multiple
+          size={Math.min(5, Math.max(2, metrics.length))}
+          onChange={(e) => setChosen([...e.currentTarget.selectedOptions].map((o) => o.value))}
+        >
           {metrics.map((m) => (
             <option value={m.id} selected={chosen.includes(m.id)}>
               {m.name} ({m.type})
@@ -168,13 +195,20 @@ export function Experiments() {
             {Object.entries(results.exposure.perTreatment)
               .map(([t, n]) => `${t} ${n}`)
               .join(', ')}
-            ); excluded for seeing more than one treatment: {results.exposure.excludedKeys}. Baseline: {results.baseline}.
+            ); excluded for seeing more than one treatment: {results.exposure.excludedKeys}. Baseline:{' '}
+            {results.baseline}.
           </p>
           <p data-testid="srm" class={results.srm.mismatch ? 'error' : undefined}>
-            Sample ratio check: p = {num(results.srm.pValue)}. {results.srm.mismatch ? 'Mismatch: the split of keys does not match the weights; do not trust these results.' : 'No mismatch.'}
+            Sample ratio check: p = {num(results.srm.pValue)}.{' '}
+            {results.srm.mismatch
+              ? 'Mismatch: the split of keys does not match the weights; do not trust these results.'
+              : 'No mismatch.'}
           </p>
           {results.metrics.map((m) => {
-            const scale = Math.max(0, ...m.comparisons.flatMap((c) => (c.relative.ci ? c.relative.ci.map(Math.abs) : [])))
+            const scale = Math.max(
+              0,
+              ...m.comparisons.flatMap((c) => (c.relative.ci ? c.relative.ci.map(Math.abs) : [])),
+            )
             return (
               <table>
                 <caption>
@@ -204,13 +238,16 @@ export function Experiments() {
                         <td>
                           {c?.relative.ci && (
                             <>
-                              <IntervalBar ci={c.relative.ci} scale={scale} /> {lift(c, c.relative.ci[0])} to {lift(c, c.relative.ci[1])}
+                              <IntervalBar ci={c.relative.ci} scale={scale} /> {lift(c, c.relative.ci[0])} to{' '}
+                              {lift(c, c.relative.ci[1])}
                             </>
                           )}
                         </td>
                         <td>{c ? num(c.absolute.pValue) : ''}</td>
                         <td>{c ? num(c.adjustedPValue) : ''}</td>
-                        <td>{c ? `${c.significant ? 'significant, ' : ''}${c.impact}${c.note ? ` (${c.note})` : ''}` : ''}</td>
+                        <td>
+                          {c ? `${c.significant ? 'significant, ' : ''}${c.impact}${c.note ? ` (${c.note})` : ''}` : ''}
+                        </td>
                       </tr>
                     )
                   })}

@@ -19,8 +19,19 @@ interface WithAddress extends Integration {
 /** The built-in templates, as the API description lists them (custom and blank need a mapping of their own). */
 async function templates(): Promise<string[]> {
   type Schema = { enum?: string[]; anyOf?: Schema[] }
-  const doc = await api<{ paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, Schema> } }> } }>> }>('GET', '/openapi.json')
-  const template = doc.paths['/api/v1/integrations']?.['post']?.requestBody?.content?.['application/json']?.schema?.properties?.['template']
+  const doc = await api<{
+    paths: Record<
+      string,
+      Record<
+        string,
+        { requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, Schema> } }> } }
+      >
+    >
+  }>('GET', '/openapi.json')
+  const template =
+    doc.paths['/api/v1/integrations']?.['post']?.requestBody?.content?.['application/json']?.schema?.properties?.[
+      'template'
+    ]
   const names = [...(template?.enum ?? []), ...(template?.anyOf ?? []).flatMap((s) => s.enum ?? [])]
   return names.filter((t) => t !== '' && t !== 'custom')
 }
@@ -28,7 +39,11 @@ async function templates(): Promise<string[]> {
 function Copy({ label, text }: { label: string; text: string }) {
   const [done, setDone] = useState(false)
   return (
-    <button type="button" onClick={() => void navigator.clipboard.writeText(text).then(() => setDone(true))} aria-label={`Copy ${label}`}>
+    <button
+      type="button"
+      onClick={() => void navigator.clipboard.writeText(text).then(() => setDone(true))}
+      aria-label={`Copy ${label}`}
+    >
       {done ? 'Copied' : 'Copy'}
     </button>
   )
@@ -84,7 +99,13 @@ export function Integrations() {
       <h2 id="integrations-title">Integrations</h2>
       <form class="row" onSubmit={create}>
         <label for="integration-name">Name</label>
-        <input id="integration-name" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={100} />
+        <input
+          id="integration-name"
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+          required
+          maxLength={100}
+        />
         <label for="integration-template">Template</label>
         <select id="integration-template" value={template} onChange={(e) => setTemplate(e.currentTarget.value)}>
           {names.map((t) => (
@@ -100,7 +121,8 @@ export function Integrations() {
             The address of <strong>{shown.name}</strong>, shown this once (it is stored only as a hash):
           </p>
           <p>
-            <code data-testid="webhook-url">{shown.webhookUrl}</code> <Copy label="webhook address" text={shown.webhookUrl} />
+            <code data-testid="webhook-url">{shown.webhookUrl}</code>{' '}
+            <Copy label="webhook address" text={shown.webhookUrl} />
           </p>
           <p>
             Test it: <code>{shown.testCommand}</code> <Copy label="test command" text={shown.testCommand} />
@@ -136,13 +158,23 @@ export function Integrations() {
                   <button type="button" onClick={() => setEditing(i.id)} aria-label={`Edit the mapping of ${i.name}`}>
                     Edit mapping
                   </button>{' '}
-                  <button type="button" onClick={() => void act(async () => setShown(await api<WithAddress>('POST', `/api/v1/integrations/${encodeURIComponent(i.id)}/rotate`)))}>
+                  <button
+                    type="button"
+                    onClick={() =>
+                      void act(async () =>
+                        setShown(
+                          await api<WithAddress>('POST', `/api/v1/integrations/${encodeURIComponent(i.id)}/rotate`),
+                        ),
+                      )
+                    }
+                  >
                     Rotate address
                   </button>{' '}
                   <button
                     type="button"
                     onClick={() => {
-                      if (confirm(`Delete ${i.name}? Its address stops working at once.`)) void act(() => api('DELETE', `/api/v1/integrations/${encodeURIComponent(i.id)}`))
+                      if (confirm(`Delete ${i.name}? Its address stops working at once.`))
+                        void act(() => api('DELETE', `/api/v1/integrations/${encodeURIComponent(i.id)}`))
                     }}
                   >
                     Delete

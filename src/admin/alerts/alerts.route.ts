@@ -44,7 +44,8 @@ export async function alertRoutes(server: FastifyInstance, opts: AlertRoutesOpti
   const account = (request: FastifyRequest) => request.admin!.accountId
   const actor = (request: FastifyRequest): Principal => {
     const admin = request.admin!
-    if ((admin.role ?? 'all') !== 'all') throw new HttpError('FORBIDDEN', 'acknowledging and resolving alerts needs an admin API key with role all')
+    if ((admin.role ?? 'all') !== 'all')
+      throw new HttpError('FORBIDDEN', 'acknowledging and resolving alerts needs an admin API key with role all')
     return admin
   }
   const tags = ['alerts']
@@ -55,7 +56,8 @@ export async function alertRoutes(server: FastifyInstance, opts: AlertRoutesOpti
       schema: {
         tags,
         security: ADMIN_SECURITY,
-        summary: "The account's alerts, newest last notification first: open ones by default, filtered by integration, severity, service, environment or team",
+        summary:
+          "The account's alerts, newest last notification first: open ones by default, filtered by integration, severity, service, environment or team",
         querystring: AlertListQuery,
         response: alertAnswers({ 200: answer('A page of alerts; nextCursor is null on the last page', AlertList) }),
       },
@@ -63,16 +65,31 @@ export async function alertRoutes(server: FastifyInstance, opts: AlertRoutesOpti
     async (request) => {
       const q = request.query
       if (q.cursor !== undefined && !isAlertCursor(q.cursor))
-        throw new HttpError('BAD_REQUEST', 'cursor is not one this API gave out', [{ field: 'cursor', problem: 'is not a nextCursor of this API' }])
+        throw new HttpError('BAD_REQUEST', 'cursor is not one this API gave out', [
+          { field: 'cursor', problem: 'is not a nextCursor of this API' },
+        ])
       const filters = Object.fromEntries(ALERT_FILTERS.filter((f) => q[f] !== undefined).map((f) => [f, q[f]!]))
-      const page = await opts.alerts.list(account(request), { status: q.status ?? 'open', filters, limit: q.limit ?? 50, ...(q.cursor ? { cursor: q.cursor } : {}) })
+      const page = await opts.alerts.list(account(request), {
+        status: q.status ?? 'open',
+        filters,
+        limit: q.limit ?? 50,
+        ...(q.cursor ? { cursor: q.cursor } : {}),
+      })
       return { alerts: page.alerts.map((a) => alertView(a)), nextCursor: page.nextCursor }
     },
   )
 
   app.get(
     '/api/v1/alerts/:id',
-    { schema: { tags, security: ADMIN_SECURITY, summary: 'One alert and its history', params: AlertParams, response: alertAnswers({ 200: answer('The alert', AlertWithHistory) }, [404]) } },
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'One alert and its history',
+        params: AlertParams,
+        response: alertAnswers({ 200: answer('The alert', AlertWithHistory) }, [404]),
+      },
+    },
     async (request) => {
       const alert = await opts.alerts.get(account(request), request.params.id)
       if (!alert) throw new HttpError('NOT_FOUND', 'no such alert')
@@ -101,7 +118,8 @@ export async function alertRoutes(server: FastifyInstance, opts: AlertRoutesOpti
         if (outcome.kind === 'not_found') throw new HttpError('NOT_FOUND', 'no such alert')
         if (outcome.kind === 'unchanged') {
           // Asking again for what is already so is not an error; acknowledging a resolved alert is.
-          if (outcome.status === 'resolved' && action === 'acknowledge') throw new HttpError('CONFLICT', 'the alert is resolved; it cannot be acknowledged')
+          if (outcome.status === 'resolved' && action === 'acknowledge')
+            throw new HttpError('CONFLICT', 'the alert is resolved; it cannot be acknowledged')
         }
         return alertView(outcome.alert)
       },

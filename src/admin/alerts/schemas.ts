@@ -13,7 +13,11 @@ const filter = (description: string) => Type.Optional(Type.String({ minLength: 1
 
 export const AlertListQuery = Type.Object(
   {
-    status: Type.Optional(Type.Enum([...ALERT_LIST_STATUSES], { description: 'open (the default: firing or acknowledged), firing, acknowledged, resolved or all' })),
+    status: Type.Optional(
+      Type.Enum([...ALERT_LIST_STATUSES], {
+        description: 'open (the default: firing or acknowledged), firing, acknowledged, resolved or all',
+      }),
+    ),
     integrationId: filter('only alerts of this integration'),
     severity: Type.Optional(Type.Enum([...SEVERITIES])),
     service: filter('only alerts of this service'),
@@ -30,9 +34,13 @@ const time = (description: string) => Type.String({ format: 'date-time', descrip
 const HistoryEntry = Type.Object({
   event: Type.String({ description: 'triggered, repeated, acknowledged, resolved or reopened' }),
   at: time('when'),
-  by: Type.Optional(Type.String({ description: 'source (the sender), auto-resolve, or the API key that acted (key:<public id>)' })),
+  by: Type.Optional(
+    Type.String({ description: 'source (the sender), auto-resolve, or the API key that acted (key:<public id>)' }),
+  ),
   requestId: Type.Optional(Type.String()),
-  entryId: Type.Optional(Type.String({ description: 'its entry in the all-alerts stream (a repeat kept out of the streams has none)' })),
+  entryId: Type.Optional(
+    Type.String({ description: 'its entry in the all-alerts stream (a repeat kept out of the streams has none)' }),
+  ),
 })
 export const Alert = Type.Object({
   id: Type.String(),
@@ -53,9 +61,15 @@ export const Alert = Type.Object({
 })
 export const AlertWithHistory = Type.Object({
   ...Alert.properties,
-  history: Type.Array(HistoryEntry, { description: 'what changed the alert (triggered or reopened, acknowledged, resolved; repeats are its count), oldest first, the last 50' }),
+  history: Type.Array(HistoryEntry, {
+    description:
+      'what changed the alert (triggered or reopened, acknowledged, resolved; repeats are its count), oldest first, the last 50',
+  }),
 })
-export const AlertList = Type.Object({ alerts: Type.Array(Alert), nextCursor: Type.Union([Type.String(), Type.Null()]) })
+export const AlertList = Type.Object({
+  alerts: Type.Array(Alert),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+})
 
 export function alertAnswers(ok: Parameters<typeof sluiceAnswers>[0], errors: readonly number[] = []) {
   return sluiceAnswers(ok, [400, 401, 403, 503, ...errors])

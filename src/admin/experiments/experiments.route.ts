@@ -15,7 +15,22 @@ import type { RateLimit, RateLimiter } from '../../state/redis/rate-limits.js'
 import type { Store } from '../../state/redis/store.js'
 import { AdminAccess, adminKeyHook } from '../split/access.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
-import { analysisAnswers, answer, EnvParams, FlagList, FlagParams, FlagsQuery, Metric, MetricAudit, MetricBody, MetricList, MetricParams, Results, ResultsQuery, WsParams } from './schemas.js'
+import {
+  analysisAnswers,
+  answer,
+  EnvParams,
+  FlagList,
+  FlagParams,
+  FlagsQuery,
+  Metric,
+  MetricAudit,
+  MetricBody,
+  MetricList,
+  MetricParams,
+  Results,
+  ResultsQuery,
+  WsParams,
+} from './schemas.js'
 
 export interface ExperimentRoutesOptions {
   readonly apiKeys: ApiKeyCache
@@ -41,7 +56,10 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
   app.addHook('onRequest', adminKeyHook(opts))
   const editor = (request: FastifyRequest, ws: string) => {
     if (access.principal(request).environmentIds)
-      throw new HttpError('FORBIDDEN', 'metrics serve every environment of their workspace: changing one needs an admin API key not restricted to environments')
+      throw new HttpError(
+        'FORBIDDEN',
+        'metrics serve every environment of their workspace: changing one needs an admin API key not restricted to environments',
+      )
     return access.workspace(request, ws, 'all')
   }
   const metricsTags = ['metrics']
@@ -86,8 +104,17 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
 
   app.get(
     '/api/v1/workspaces/:ws/metrics/:id',
-    { schema: { tags: metricsTags, security: ADMIN_SECURITY, summary: 'One metric definition', params: MetricParams, response: analysisAnswers({ 200: answer('The metric', Metric) }) } },
-    async (request) => metricView(await opts.metrics.get(await access.workspace(request, request.params.ws, 'read'), request.params.id)),
+    {
+      schema: {
+        tags: metricsTags,
+        security: ADMIN_SECURITY,
+        summary: 'One metric definition',
+        params: MetricParams,
+        response: analysisAnswers({ 200: answer('The metric', Metric) }),
+      },
+    },
+    async (request) =>
+      metricView(await opts.metrics.get(await access.workspace(request, request.params.ws, 'read'), request.params.id)),
   )
 
   app.put(
@@ -142,7 +169,13 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
     },
     async (request) => {
       const ws = await access.workspace(request, request.params.ws, 'read')
-      return { entries: (await opts.metrics.audit(ws)).map((e: MetricAuditEntry) => ({ ...e, at: iso(e.at), ...(e.definition ? { definition: metricView(e.definition) } : {}) })) }
+      return {
+        entries: (await opts.metrics.audit(ws)).map((e: MetricAuditEntry) => ({
+          ...e,
+          at: iso(e.at),
+          ...(e.definition ? { definition: metricView(e.definition) } : {}),
+        })),
+      }
     },
   )
 
@@ -152,7 +185,8 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
       schema: {
         tags,
         security: ADMIN_SECURITY,
-        summary: 'The flags with impressions in the environment within a window (default the last 30 days), with their treatments',
+        summary:
+          'The flags with impressions in the environment within a window (default the last 30 days), with their treatments',
         params: EnvParams,
         querystring: FlagsQuery,
         response: analysisAnswers({ 200: answer('The flags seen', FlagList) }),
@@ -171,7 +205,8 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
       schema: {
         tags,
         security: ADMIN_SECURITY,
-        summary: "A flag's experiment results: exposures, the sample ratio check, and per metric each treatment against the baseline (Welch t-tests, Benjamini–Hochberg)",
+        summary:
+          "A flag's experiment results: exposures, the sample ratio check, and per metric each treatment against the baseline (Welch t-tests, Benjamini–Hochberg)",
         params: FlagParams,
         querystring: ResultsQuery,
         response: analysisAnswers({ 200: answer('The results', Results) }),
@@ -192,14 +227,21 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
         minKeys: q.minKeys,
       }
       const results = await limited(() => opts.experiments.results(ws, env, req))
-      request.log.info({ environmentId: env.id, metrics: req.metricIds.length, keys: results.exposure.keys }, 'experiment results computed')
+      request.log.info(
+        { environmentId: env.id, metrics: req.metricIds.length, keys: results.exposure.keys },
+        'experiment results computed',
+      )
       return results
     },
   )
 
   let running = 0
   const limited = async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (running >= opts.maxConcurrent) throw new HttpError('RATE_LIMITED', `${opts.maxConcurrent} experiment queries are running in this process; retry in a few seconds`)
+    if (running >= opts.maxConcurrent)
+      throw new HttpError(
+        'RATE_LIMITED',
+        `${opts.maxConcurrent} experiment queries are running in this process; retry in a few seconds`,
+      )
     running++
     try {
       return await fn()

@@ -11,19 +11,31 @@ export function analysisAnswers(ok: Parameters<typeof sluiceAnswers>[0], errors:
   return sluiceAnswers(ok, [400, 401, 403, 404, 429, 503, ...errors])
 }
 
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description: string) => Type.Optional(Type.Union([t, Type.Null()], { description }))
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description: string) =>
+  Type.Optional(Type.Union([t, Type.Null()], { description }))
 
 export const MetricBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     description: Type.Optional(Type.String({ maxLength: MAX_METRIC_TEXT })),
-    trafficType: Type.String({ minLength: 1, maxLength: 100, description: 'a traffic type of the workspace (name or id): events of this traffic type count' }),
-    eventTypeId: Type.String({ minLength: 1, maxLength: 80, description: 'the event type counted (the numerator of a ratio)' }),
+    trafficType: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'a traffic type of the workspace (name or id): events of this traffic type count',
+    }),
+    eventTypeId: Type.String({
+      minLength: 1,
+      maxLength: 80,
+      description: 'the event type counted (the numerator of a ratio)',
+    }),
     type: Type.Enum([...METRIC_TYPES], {
       description:
         'count_per_key and sum_per_key: every exposed key, 0 without events; average_per_key: keys with a value only; ratio_per_key: mean of per-key ratios of event counts, keys with a zero denominator left out; percent_of_keys: share of exposed keys with the event',
     }),
-    valueProperty: nullable(Type.String({ minLength: 1, maxLength: 128 }), 'sum_per_key and average_per_key: a numeric property instead of the event value'),
+    valueProperty: nullable(
+      Type.String({ minLength: 1, maxLength: 128 }),
+      'sum_per_key and average_per_key: a numeric property instead of the event value',
+    ),
     propertyFilter: nullable(
       Type.Object(
         {
@@ -37,7 +49,10 @@ export const MetricBody = Type.Object(
     ),
     cap: nullable(Type.Number({ exclusiveMinimum: 0 }), 'the most a key contributes (its value is capped at this)'),
     desiredDirection: Type.Enum(['increase', 'decrease']),
-    denominatorEventTypeId: nullable(Type.String({ minLength: 1, maxLength: 80 }), 'ratio_per_key: the event type of the denominator'),
+    denominatorEventTypeId: nullable(
+      Type.String({ minLength: 1, maxLength: 80 }),
+      'ratio_per_key: the event type of the denominator',
+    ),
   },
   { additionalProperties: false },
 )
@@ -59,28 +74,66 @@ export const MetricAudit = Type.Object({
       action: Type.Enum(['create', 'update', 'delete']),
       metricId: Type.String(),
       name: Type.String(),
-      definition: Type.Optional(Type.Unsafe<object>({ type: 'object', description: 'the definition after the change' })),
+      definition: Type.Optional(
+        Type.Unsafe<object>({ type: 'object', description: 'the definition after the change' }),
+      ),
     }),
   ),
 })
 export const WsParams = Type.Object({ ws: Type.String({ minLength: 1, maxLength: 64 }) })
-export const MetricParams = Type.Object({ ws: Type.String({ minLength: 1, maxLength: 64 }), id: Type.String({ minLength: 1, maxLength: 64 }) })
+export const MetricParams = Type.Object({
+  ws: Type.String({ minLength: 1, maxLength: 64 }),
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+})
 export const EnvParams = Type.Object({ env: Type.String({ minLength: 1, maxLength: 64 }) })
-export const FlagParams = Type.Object({ env: Type.String({ minLength: 1, maxLength: 64 }), flag: Type.String({ minLength: 1, maxLength: 250 }) })
+export const FlagParams = Type.Object({
+  env: Type.String({ minLength: 1, maxLength: 64 }),
+  flag: Type.String({ minLength: 1, maxLength: 250 }),
+})
 
-const time = (description: string) => Type.String({ minLength: 1, maxLength: 40, description: `${description}: epoch milliseconds or ISO 8601` })
+const time = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 40, description: `${description}: epoch milliseconds or ISO 8601` })
 
-export const FlagsQuery = Type.Object({ from: Type.Optional(time('start (default: 30 days before to)')), to: Type.Optional(time('end (default: now)')) }, { additionalProperties: false })
+export const FlagsQuery = Type.Object(
+  { from: Type.Optional(time('start (default: 30 days before to)')), to: Type.Optional(time('end (default: now)')) },
+  { additionalProperties: false },
+)
 export const ResultsQuery = Type.Object(
   {
     metrics: Type.String({ minLength: 1, maxLength: 8192, description: 'metric ids, comma-separated (at most 20)' }),
     from: time('window start, inclusive'),
     to: time('window end, inclusive'),
-    baseline: Type.Optional(Type.String({ minLength: 1, maxLength: 250, description: 'the treatment compared against (default off)' })),
-    alpha: Type.Optional(Type.Number({ minimum: 0.000001, exclusiveMaximum: 0.5, description: 'significance level (default 0.05); intervals at 1 − alpha' })),
-    weights: Type.Optional(Type.String({ minLength: 1, maxLength: 8192, description: 'expected traffic shares for the sample ratio check, e.g. on:50,off:50 (default equal)' })),
-    rule: Type.Optional(Type.String({ minLength: 1, maxLength: 250, description: 'only keys exposed by this targeting rule (the impression label)' })),
-    minKeys: Type.Optional(Type.Integer({ minimum: 2, maximum: 1_000_000_000, description: 'keys per treatment below which nothing is called significant (default 355)' })),
+    baseline: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 250, description: 'the treatment compared against (default off)' }),
+    ),
+    alpha: Type.Optional(
+      Type.Number({
+        minimum: 0.000001,
+        exclusiveMaximum: 0.5,
+        description: 'significance level (default 0.05); intervals at 1 − alpha',
+      }),
+    ),
+    weights: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 8192,
+        description: 'expected traffic shares for the sample ratio check, e.g. on:50,off:50 (default equal)',
+      }),
+    ),
+    rule: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 250,
+        description: 'only keys exposed by this targeting rule (the impression label)',
+      }),
+    ),
+    minKeys: Type.Optional(
+      Type.Integer({
+        minimum: 2,
+        maximum: 1_000_000_000,
+        description: 'keys per treatment below which nothing is called significant (default 355)',
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -121,7 +174,9 @@ export const Results = Type.Object({
   srm: Type.Object({
     pValue: num,
     chiSquared: num,
-    mismatch: Type.Boolean({ description: 'p below 0.001: the split of keys does not match the weights; do not trust the results' }),
+    mismatch: Type.Boolean({
+      description: 'p below 0.001: the split of keys does not match the weights; do not trust the results',
+    }),
     expected: Type.Record(Type.String(), num),
   }),
   metrics: Type.Array(
@@ -130,7 +185,10 @@ export const Results = Type.Object({
       name: Type.String(),
       type: Type.String(),
       desiredDirection: Type.String(),
-      perTreatment: Type.Record(Type.String(), Type.Object({ keys: Type.Integer(), mean: num, variance: num, sum: num })),
+      perTreatment: Type.Record(
+        Type.String(),
+        Type.Object({ keys: Type.Integer(), mean: num, variance: num, sum: num }),
+      ),
       comparisons: Type.Array(
         Type.Object({
           treatment: Type.String(),

@@ -10,14 +10,28 @@ const FieldErrors = Type.Array(Type.Object({ fieldId: Type.String(), error: Type
 export const HarnessError = sharedSchema(
   'HarnessError',
   Type.Union([
-    Type.Object({ status: Type.Literal('FAILURE'), code: Type.String(), message: Type.String(), correlationId: Type.String(), errors: FieldErrors }),
+    Type.Object({
+      status: Type.Literal('FAILURE'),
+      code: Type.String(),
+      message: Type.String(),
+      correlationId: Type.String(),
+      errors: FieldErrors,
+    }),
     Type.Object({
       status: Type.Literal('ERROR'),
       code: Type.String(),
       message: Type.String(),
       correlationId: Type.String(),
       detailedMessage: Type.Null(),
-      responseMessages: Type.Array(Type.Object({ code: Type.String(), level: Type.String(), message: Type.String(), exception: Type.Null(), failureTypes: Type.Array(Type.String()) })),
+      responseMessages: Type.Array(
+        Type.Object({
+          code: Type.String(),
+          level: Type.String(),
+          message: Type.String(),
+          exception: Type.Null(),
+          failureTypes: Type.Array(Type.String()),
+        }),
+      ),
       metadata: Type.Null(),
     }),
   ]),
@@ -25,7 +39,12 @@ export const HarnessError = sharedSchema(
 
 export const ScimErrorBody = sharedSchema(
   'ScimError',
-  Type.Object({ schemas: Type.Array(Type.String()), status: Type.String({ description: 'the HTTP status, as a string' }), scimType: Type.Optional(Type.String()), detail: Type.String() }),
+  Type.Object({
+    schemas: Type.Array(Type.String()),
+    status: Type.String({ description: 'the HTTP status, as a string' }),
+    scimType: Type.Optional(Type.String()),
+    detail: Type.String(),
+  }),
 )
 
 export const SettingsQuery = Type.Object({
@@ -33,7 +52,10 @@ export const SettingsQuery = Type.Object({
   category: Type.Optional(Type.Literal('SCIM')),
 })
 /** Each item is checked on its own and answered in `data` (updateStatus, errorMessage). */
-export const SettingsBody = Type.Array(Type.Unknown({ description: '{identifier, value, allowOverrides, updateType: UPDATE | RESTORE}' }), { minItems: 1, maxItems: 20 })
+export const SettingsBody = Type.Array(
+  Type.Unknown({ description: '{identifier, value, allowOverrides, updateType: UPDATE | RESTORE}' }),
+  { minItems: 1, maxItems: 20 },
+)
 const Setting = Type.Object({
   identifier: Type.Union([Type.String(), Type.Null()]),
   category: Type.Literal('SCIM'),
@@ -63,7 +85,14 @@ export const SettingsWritten = Type.Object({
 })
 export const SettingsRead = Type.Object({
   status: Type.Literal('SUCCESS'),
-  data: Type.Array(Type.Object({ setting: Setting, pendingValue: Type.Union([Type.String(), Type.Null()]), effectiveAt: nullableInt, lastModifiedAt: nullableInt })),
+  data: Type.Array(
+    Type.Object({
+      setting: Setting,
+      pendingValue: Type.Union([Type.String(), Type.Null()]),
+      effectiveAt: nullableInt,
+      lastModifiedAt: nullableInt,
+    }),
+  ),
   metaData: Type.Null(),
   correlationId: Type.String(),
 })
@@ -75,18 +104,28 @@ export function settingsAnswers(ok: Record<number, TSchema>): Record<number, TSc
 /** A SCIM route's answers: each in application/scim+json, the media type every SCIM answer has (RFC 7644 3.1). */
 export function scimAnswers(ok: Record<number, TSchema>, errors: readonly number[] = []): Record<number, TSchema> {
   const answers = { ...ok, ...errorAnswers(ScimErrorBody, [400, 401, 403, 503, ...errors]) }
-  return Object.fromEntries(Object.entries(answers).map(([status, schema]) => [status, { description: (schema as { description?: string }).description, content: { [SCIM_MEDIA_TYPE]: { schema } } }]))
+  return Object.fromEntries(
+    Object.entries(answers).map(([status, schema]) => [
+      status,
+      { description: (schema as { description?: string }).description, content: { [SCIM_MEDIA_TYPE]: { schema } } },
+    ]),
+  )
 }
 
 export const SCIM_MEDIA_TYPE = 'application/scim+json'
 
 export const AccountParams = Type.Object({ account: Type.String({ minLength: 1, maxLength: 100 }) })
-export const UserParams = Type.Object({ account: Type.String({ minLength: 1, maxLength: 100 }), id: Type.String({ minLength: 1, maxLength: 200 }) })
+export const UserParams = Type.Object({
+  account: Type.String({ minLength: 1, maxLength: 100 }),
+  id: Type.String({ minLength: 1, maxLength: 200 }),
+})
 export const ListQuery = Type.Object({
   filter: Type.Optional(Type.String({ description: 'a SCIM filter, e.g. userName eq "ada@example.com"' })),
   startIndex: Type.Optional(Type.String({ description: '1-based index of the first result' })),
   count: Type.Optional(Type.String({ description: 'results per page (at most 200)' })),
-  attributes: Type.Optional(Type.String({ description: 'comma-separated attributes to return (id and schemas always are)' })),
+  attributes: Type.Optional(
+    Type.String({ description: 'comma-separated attributes to return (id and schemas always are)' }),
+  ),
   excludedAttributes: Type.Optional(Type.String({ description: 'comma-separated attributes to leave out' })),
 })
 /** A SearchRequest (RFC 7644 3.4.3): the list parameters in a body, attribute lists as arrays. */
@@ -101,18 +140,39 @@ export const SearchBody = Type.Object(
   },
   { additionalProperties: true },
 )
-/** A SCIM User as sent: attribute names are case-insensitive, so the resource is validated by the SCIM code (scim/user.ts). */
+/**
+ * A SCIM User as sent: attribute names are case-insensitive, so the resource is validated by the SCIM code
+ * (scim/user.ts).
+ */
 export const UserBody = Type.Object(
   {},
-  { additionalProperties: true, description: 'a SCIM User (urn:ietf:params:scim:schemas:core:2.0:User): userName required; externalId, name, displayName, emails, active' },
+  {
+    additionalProperties: true,
+    description:
+      'a SCIM User (urn:ietf:params:scim:schemas:core:2.0:User): userName required; externalId, name, displayName, emails, active',
+  },
 )
 export const GroupBody = Type.Object(
   {},
-  { additionalProperties: true, description: 'a SCIM Group (urn:ietf:params:scim:schemas:core:2.0:Group): displayName required; externalId, members [{value: <user id>}]' },
+  {
+    additionalProperties: true,
+    description:
+      'a SCIM Group (urn:ietf:params:scim:schemas:core:2.0:Group): displayName required; externalId, members [{value: <user id>}]',
+  },
 )
-export const PatchBody = Type.Object({}, { additionalProperties: true, description: 'a PatchOp: {schemas, Operations: [{op: add | replace | remove, path?, value?}]}' })
+export const PatchBody = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: 'a PatchOp: {schemas, Operations: [{op: add | replace | remove, path?, value?}]}',
+  },
+)
 
-const Email = Type.Object({ value: Type.String(), type: Type.Optional(Type.String()), primary: Type.Optional(Type.Boolean()) })
+const Email = Type.Object({
+  value: Type.String(),
+  type: Type.Optional(Type.String()),
+  primary: Type.Optional(Type.Boolean()),
+})
 const Meta = (resourceType: string) =>
   Type.Object({
     resourceType: Type.Literal(resourceType),
@@ -128,14 +188,23 @@ export const User = Type.Object({
   id: Type.String(),
   externalId: Type.Optional(Type.String()),
   userName: Type.Optional(Type.String()),
-  name: Type.Optional(Type.Object({ givenName: Type.Optional(Type.String()), familyName: Type.Optional(Type.String()), formatted: Type.Optional(Type.String()) })),
+  name: Type.Optional(
+    Type.Object({
+      givenName: Type.Optional(Type.String()),
+      familyName: Type.Optional(Type.String()),
+      formatted: Type.Optional(Type.String()),
+    }),
+  ),
   displayName: Type.Optional(Type.String()),
   emails: Type.Optional(Type.Array(Type.Partial(Email))),
   active: Type.Optional(Type.Boolean()),
   groups: Type.Optional(
-    Type.Array(Type.Partial(Type.Object({ value: Type.String(), display: Type.String(), type: Type.Literal('direct') })), {
-      description: 'read-only: change memberships through the groups',
-    }),
+    Type.Array(
+      Type.Partial(Type.Object({ value: Type.String(), display: Type.String(), type: Type.Literal('direct') })),
+      {
+        description: 'read-only: change memberships through the groups',
+      },
+    ),
   ),
   meta: Type.Optional(Type.Partial(Meta('User'))),
 })
@@ -148,5 +217,11 @@ export const GroupResource = Type.Object({
   meta: Type.Optional(Type.Partial(Meta('Group'))),
 })
 export const listOf = (item: TSchema) =>
-  Type.Object({ schemas: Type.Array(Type.String()), totalResults: Type.Integer(), Resources: Type.Array(item), startIndex: Type.Integer(), itemsPerPage: Type.Integer() })
+  Type.Object({
+    schemas: Type.Array(Type.String()),
+    totalResults: Type.Integer(),
+    Resources: Type.Array(item),
+    startIndex: Type.Integer(),
+    itemsPerPage: Type.Integer(),
+  })
 export const Discovery = Type.Object({ schemas: Type.Array(Type.String()) }, { additionalProperties: true })

@@ -14,13 +14,34 @@ import type { Metrics } from '../../shared/metrics.js'
 import type { ServiceAccount } from '../../state/redis/access.js'
 import type { DirectoryStore, User } from '../../state/redis/directory.js'
 import { projector, type Projection } from './scim/attributes.js'
-import { RESOURCE_TYPE_IDS, resourceType, schema, SCHEMA_IDS, serviceProviderConfig, type ResourceTypeId } from './scim/discovery.js'
+import {
+  RESOURCE_TYPE_IDS,
+  resourceType,
+  schema,
+  SCHEMA_IDS,
+  serviceProviderConfig,
+  type ResourceTypeId,
+} from './scim/discovery.js'
 import { ERROR_SCHEMA, LIST_SCHEMA, ScimError, SEARCH_SCHEMA } from './scim/errors.js'
 import { resourceFilter, type ResourceKind } from './scim/filter.js'
 import { groupView, parseGroup } from './scim/group.js'
 import { applyGroupPatch, applyPatch } from './scim/patch.js'
 import { listParams, parseUser, userView } from './scim/user.js'
-import { AccountParams, answer, Discovery, GroupBody, GroupResource, ListQuery, listOf, PatchBody, scimAnswers, SearchBody, User as UserSchema, UserBody, UserParams } from './schemas.js'
+import {
+  AccountParams,
+  answer,
+  Discovery,
+  GroupBody,
+  GroupResource,
+  ListQuery,
+  listOf,
+  PatchBody,
+  scimAnswers,
+  SearchBody,
+  User as UserSchema,
+  UserBody,
+  UserParams,
+} from './schemas.js'
 
 export interface ScimRoutesOptions {
   readonly directory: DirectoryStore
@@ -41,7 +62,13 @@ declare module 'fastify' {
 
 type Params = { Params: { account: string } }
 type IdParams = { Params: { account: string; id: string } }
-type ListRequest = { startIndex?: string; count?: string; filter?: string; attributes?: string; excludedAttributes?: string }
+type ListRequest = {
+  startIndex?: string
+  count?: string
+  filter?: string
+  attributes?: string
+  excludedAttributes?: string
+}
 
 export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions): Promise<void> {
   const directory = new DirectoryService(opts.directory, opts.maxUsersPerAccount)
@@ -51,7 +78,11 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
     return sendError(reply, 404, undefined, 'no such SCIM resource')
   })
   app.removeContentTypeParser('application/json')
-  app.addContentTypeParser(['application/json', 'application/scim+json'], { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJsonBody)
+  app.addContentTypeParser(
+    ['application/json', 'application/scim+json'],
+    { parseAs: 'string', bodyLimit: BODY_LIMIT },
+    parseJsonBody,
+  )
   app.addHook('onSend', async (_request, reply, payload) => {
     void reply.header('content-type', SCIM_TYPE)
     return payload
@@ -65,16 +96,30 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
       if (!(err instanceof ScimAuthError)) throw err
       opts.metrics.scimAuthFailures.inc({ reason: err.reason })
       request.log.warn({ accountId: request.params.account, reason: err.reason }, 'SCIM call refused')
-      void reply.header('www-authenticate', `Bearer realm="sluice-scim"${err.status === 401 ? ', error="invalid_token"' : ', error="insufficient_scope"'}`)
-      return sendError(reply, err.status, undefined, err.status === 401 ? 'authentication failed' : 'the service account may not manage users')
+      void reply.header(
+        'www-authenticate',
+        `Bearer realm="sluice-scim"${err.status === 401 ? ', error="invalid_token"' : ', error="insufficient_scope"'}`,
+      )
+      return sendError(
+        reply,
+        err.status,
+        undefined,
+        err.status === 401 ? 'authentication failed' : 'the service account may not manage users',
+      )
     }
   })
 
-  const base = (request: FastifyRequest<Params>) => `${request.protocol}://${request.host}/gateway/ng/api/scim/account/${request.params.account}`
-  const ifMatch = (request: FastifyRequest) => (typeof request.headers['if-match'] === 'string' ? request.headers['if-match'] : undefined)
+  const base = (request: FastifyRequest<Params>) =>
+    `${request.protocol}://${request.host}/gateway/ng/api/scim/account/${request.params.account}`
+  const ifMatch = (request: FastifyRequest) =>
+    typeof request.headers['if-match'] === 'string' ? request.headers['if-match'] : undefined
   /** Answers one resource with its version as ETag. */
-  const one = <T extends { meta: { version: string } }>(reply: FastifyReply, view: T, projection: Projection = {}, status = 200) =>
-    reply.code(status).header('etag', view.meta.version).send(projector(projection)(view))
+  const one = <T extends { meta: { version: string } }>(
+    reply: FastifyReply,
+    view: T,
+    projection: Projection = {},
+    status = 200,
+  ) => reply.code(status).header('etag', view.meta.version).send(projector(projection)(view))
 
   const userViews = async (request: FastifyRequest<Params>, users: readonly User[]) => {
     const groups = await directory.groupsOfUsers(
@@ -83,10 +128,18 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
     )
     return users.map((u) => userView(u, base(request), groups.get(u.id)))
   }
-  const groupViews = async (request: FastifyRequest<Params>, groups: readonly GroupWithMembers[], projection: Projection) => {
+  const groupViews = async (
+    request: FastifyRequest<Params>,
+    groups: readonly GroupWithMembers[],
+    projection: Projection,
+  ) => {
     // Members are read only when the answer holds them (Okta lists groups with excludedAttributes=members).
     const withMembers = projector(projection)({ members: true, id: '' }).members !== undefined
-    return Promise.all(groups.map(async (g) => groupView(g, base(request), withMembers ? await directory.members(request.params.account, g.id) : undefined)))
+    return Promise.all(
+      groups.map(async (g) =>
+        groupView(g, base(request), withMembers ? await directory.members(request.params.account, g.id) : undefined),
+      ),
+    )
   }
 
   /** A list or search of one resource type: filter, page, projection. */
@@ -94,16 +147,29 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
     const { startIndex, count } = listParams(q)
     const filter = resourceFilter(q.filter, kind)
     const query = { test: filter.test, plan: filter.plan, startIndex, count }
-    const page = kind === 'User' ? await directory.listUsers(request.params.account, query) : await directory.listGroups(request.params.account, query, filter.needsMembers)
-    const views = kind === 'User' ? await userViews(request, page.resources as User[]) : await groupViews(request, page.resources as GroupWithMembers[], q)
+    const page =
+      kind === 'User'
+        ? await directory.listUsers(request.params.account, query)
+        : await directory.listGroups(request.params.account, query, filter.needsMembers)
+    const views =
+      kind === 'User'
+        ? await userViews(request, page.resources as User[])
+        : await groupViews(request, page.resources as GroupWithMembers[], q)
     const project = projector(q)
-    return { schemas: [LIST_SCHEMA], totalResults: page.total, Resources: views.map((v) => project(v)), startIndex, itemsPerPage: views.length }
+    return {
+      schemas: [LIST_SCHEMA],
+      totalResults: page.total,
+      Resources: views.map((v) => project(v)),
+      startIndex,
+      itemsPerPage: views.length,
+    }
   }
 
   const tags = ['scim']
   const security = [{ scimJwt: [] }]
   const byId = { tags, security, params: UserParams }
-  const created = (kind: 'Users' | 'Groups', request: FastifyRequest<Params>, id: string) => `${base(request)}/${kind}/${id}`
+  const created = (kind: 'Users' | 'Groups', request: FastifyRequest<Params>, id: string) =>
+    `${base(request)}/${kind}/${id}`
 
   // ---- Users ----
   app.get<Params & { Querystring: ListRequest }>(
@@ -136,7 +202,14 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
   )
   app.get<IdParams & { Querystring: Projection }>(
     '/Users/:id',
-    { schema: { ...byId, summary: 'One user', querystring: ListQuery, response: scimAnswers({ 200: answer('The user', UserSchema) }, [404]) } },
+    {
+      schema: {
+        ...byId,
+        summary: 'One user',
+        querystring: ListQuery,
+        response: scimAnswers({ 200: answer('The user', UserSchema) }, [404]),
+      },
+    },
     async (request, reply) => {
       const [view] = await userViews(request, [await directory.user(request.params.account, request.params.id)])
       return one(reply, view!, request.query)
@@ -144,38 +217,84 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
   )
   app.post<Params>(
     '/Users',
-    { schema: { tags, security, summary: 'Create a user', params: AccountParams, body: UserBody, response: scimAnswers({ 201: answer('The user', UserSchema) }, [409]) } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create a user',
+        params: AccountParams,
+        body: UserBody,
+        response: scimAnswers({ 201: answer('The user', UserSchema) }, [409]),
+      },
+    },
     async (request, reply) => {
       const user = await directory.createUser(request.params.account, parseUser(request.body))
-      request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id }, 'SCIM user created')
+      request.log.info(
+        { accountId: request.params.account, userId: user.id, actor: request.scimActor?.id },
+        'SCIM user created',
+      )
       return one(reply.header('location', created('Users', request, user.id)), userView(user, base(request)), {}, 201)
     },
   )
   app.put<IdParams>(
     '/Users/:id',
-    { schema: { ...byId, summary: 'Replace a user', body: UserBody, response: scimAnswers({ 200: answer('The user', UserSchema) }, [404, 409, 412]) } },
+    {
+      schema: {
+        ...byId,
+        summary: 'Replace a user',
+        body: UserBody,
+        response: scimAnswers({ 200: answer('The user', UserSchema) }, [404, 409, 412]),
+      },
+    },
     async (request, reply) => {
       const input = parseUser(request.body)
       const user = await directory.changeUser(request.params.account, request.params.id, () => input, ifMatch(request))
-      request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id }, 'SCIM user replaced')
+      request.log.info(
+        { accountId: request.params.account, userId: user.id, actor: request.scimActor?.id },
+        'SCIM user replaced',
+      )
       return one(reply, (await userViews(request, [user]))[0]!)
     },
   )
   app.patch<IdParams>(
     '/Users/:id',
-    { schema: { ...byId, summary: 'Change a user with a PatchOp (add, replace, remove)', body: PatchBody, response: scimAnswers({ 200: answer('The user', UserSchema) }, [404, 409, 412]) } },
+    {
+      schema: {
+        ...byId,
+        summary: 'Change a user with a PatchOp (add, replace, remove)',
+        body: PatchBody,
+        response: scimAnswers({ 200: answer('The user', UserSchema) }, [404, 409, 412]),
+      },
+    },
     async (request, reply) => {
-      const user = await directory.changeUser(request.params.account, request.params.id, (current) => applyPatch(current, request.body), ifMatch(request))
-      request.log.info({ accountId: request.params.account, userId: user.id, actor: request.scimActor?.id, active: user.active }, 'SCIM user patched')
+      const user = await directory.changeUser(
+        request.params.account,
+        request.params.id,
+        (current) => applyPatch(current, request.body),
+        ifMatch(request),
+      )
+      request.log.info(
+        { accountId: request.params.account, userId: user.id, actor: request.scimActor?.id, active: user.active },
+        'SCIM user patched',
+      )
       return one(reply, (await userViews(request, [user]))[0]!)
     },
   )
   app.delete<IdParams>(
     '/Users/:id',
-    { schema: { ...byId, summary: 'Delete a user (and its memberships)', response: scimAnswers({ 204: answer('Deleted', Type.Null()) }, [404, 412]) } },
+    {
+      schema: {
+        ...byId,
+        summary: 'Delete a user (and its memberships)',
+        response: scimAnswers({ 204: answer('Deleted', Type.Null()) }, [404, 412]),
+      },
+    },
     async (request, reply) => {
       await directory.deleteUser(request.params.account, request.params.id, ifMatch(request))
-      request.log.info({ accountId: request.params.account, userId: request.params.id, actor: request.scimActor?.id }, 'SCIM user deleted')
+      request.log.info(
+        { accountId: request.params.account, userId: request.params.id, actor: request.scimActor?.id },
+        'SCIM user deleted',
+      )
       return reply.code(204).send()
     },
   )
@@ -187,7 +306,8 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
       schema: {
         tags,
         security,
-        summary: 'List groups: filter (displayName eq, members[value eq]), startIndex, count, attributes, excludedAttributes',
+        summary:
+          'List groups: filter (displayName eq, members[value eq]), startIndex, count, attributes, excludedAttributes',
         params: AccountParams,
         querystring: ListQuery,
         response: scimAnswers({ 200: answer('A ListResponse of groups', listOf(GroupResource)) }),
@@ -211,29 +331,77 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
   )
   app.get<IdParams & { Querystring: Projection }>(
     '/Groups/:id',
-    { schema: { ...byId, summary: 'One group', querystring: ListQuery, response: scimAnswers({ 200: answer('The group', GroupResource) }, [404]) } },
+    {
+      schema: {
+        ...byId,
+        summary: 'One group',
+        querystring: ListQuery,
+        response: scimAnswers({ 200: answer('The group', GroupResource) }, [404]),
+      },
+    },
     async (request, reply) => {
-      const [view] = await groupViews(request, [await directory.group(request.params.account, request.params.id)], request.query)
+      const [view] = await groupViews(
+        request,
+        [await directory.group(request.params.account, request.params.id)],
+        request.query,
+      )
       return one(reply, view!, request.query)
     },
   )
   app.post<Params>(
     '/Groups',
-    { schema: { tags, security, summary: 'Create a group with its members', params: AccountParams, body: GroupBody, response: scimAnswers({ 201: answer('The group', GroupResource) }, [409]) } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create a group with its members',
+        params: AccountParams,
+        body: GroupBody,
+        response: scimAnswers({ 201: answer('The group', GroupResource) }, [409]),
+      },
+    },
     async (request, reply) => {
       const { input, members } = parseGroup(request.body)
       const group = await directory.createGroup(request.params.account, input, members ?? [])
-      request.log.info({ accountId: request.params.account, groupId: group.id, members: members?.length ?? 0, actor: request.scimActor?.id }, 'SCIM group created')
-      return one(reply.header('location', created('Groups', request, group.id)), (await groupViews(request, [group], {}))[0]!, {}, 201)
+      request.log.info(
+        {
+          accountId: request.params.account,
+          groupId: group.id,
+          members: members?.length ?? 0,
+          actor: request.scimActor?.id,
+        },
+        'SCIM group created',
+      )
+      return one(
+        reply.header('location', created('Groups', request, group.id)),
+        (await groupViews(request, [group], {}))[0]!,
+        {},
+        201,
+      )
     },
   )
   app.put<IdParams>(
     '/Groups/:id',
-    { schema: { ...byId, summary: 'Replace a group and its members', body: GroupBody, response: scimAnswers({ 200: answer('The group', GroupResource) }, [404, 409, 412]) } },
+    {
+      schema: {
+        ...byId,
+        summary: 'Replace a group and its members',
+        body: GroupBody,
+        response: scimAnswers({ 200: answer('The group', GroupResource) }, [404, 409, 412]),
+      },
+    },
     async (request, reply) => {
       const { input, members } = parseGroup(request.body)
-      const group = await directory.changeGroup(request.params.account, request.params.id, () => ({ input, members: members ?? [] }), ifMatch(request))
-      request.log.info({ accountId: request.params.account, groupId: group.id, actor: request.scimActor?.id }, 'SCIM group replaced')
+      const group = await directory.changeGroup(
+        request.params.account,
+        request.params.id,
+        () => ({ input, members: members ?? [] }),
+        ifMatch(request),
+      )
+      request.log.info(
+        { accountId: request.params.account, groupId: group.id, actor: request.scimActor?.id },
+        'SCIM group replaced',
+      )
       return one(reply, (await groupViews(request, [group], {}))[0]!)
     },
   )
@@ -248,17 +416,34 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
       },
     },
     async (request, reply) => {
-      const group = await directory.changeGroup(request.params.account, request.params.id, (current, members) => applyGroupPatch(current, members, request.body), ifMatch(request))
-      request.log.info({ accountId: request.params.account, groupId: group.id, actor: request.scimActor?.id }, 'SCIM group patched')
+      const group = await directory.changeGroup(
+        request.params.account,
+        request.params.id,
+        (current, members) => applyGroupPatch(current, members, request.body),
+        ifMatch(request),
+      )
+      request.log.info(
+        { accountId: request.params.account, groupId: group.id, actor: request.scimActor?.id },
+        'SCIM group patched',
+      )
       return one(reply, (await groupViews(request, [group], {}))[0]!)
     },
   )
   app.delete<IdParams>(
     '/Groups/:id',
-    { schema: { ...byId, summary: 'Delete a group (its members stay)', response: scimAnswers({ 204: answer('Deleted', Type.Null()) }, [404, 412]) } },
+    {
+      schema: {
+        ...byId,
+        summary: 'Delete a group (its members stay)',
+        response: scimAnswers({ 204: answer('Deleted', Type.Null()) }, [404, 412]),
+      },
+    },
     async (request, reply) => {
       await directory.deleteGroup(request.params.account, request.params.id, ifMatch(request))
-      request.log.info({ accountId: request.params.account, groupId: request.params.id, actor: request.scimActor?.id }, 'SCIM group deleted')
+      request.log.info(
+        { accountId: request.params.account, groupId: request.params.id, actor: request.scimActor?.id },
+        'SCIM group deleted',
+      )
       return reply.code(204).send()
     },
   )
@@ -282,9 +467,19 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
       // Each type is asked for the part of the page that falls in it.
       const users = await list(request, 'User', { ...q, startIndex: String(startIndex), count: String(count) })
       const groupStart = Math.max(1, startIndex - users.totalResults)
-      const groups = await list(request, 'Group', { ...q, startIndex: String(groupStart), count: String(count - users.Resources.length) })
+      const groups = await list(request, 'Group', {
+        ...q,
+        startIndex: String(groupStart),
+        count: String(count - users.Resources.length),
+      })
       const resources = [...users.Resources, ...groups.Resources]
-      return { schemas: [LIST_SCHEMA], totalResults: users.totalResults + groups.totalResults, Resources: resources, startIndex, itemsPerPage: resources.length }
+      return {
+        schemas: [LIST_SCHEMA],
+        totalResults: users.totalResults + groups.totalResults,
+        Resources: resources,
+        startIndex,
+        itemsPerPage: resources.length,
+      }
     },
   )
 
@@ -294,7 +489,12 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
   })
   const notAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
     request.errorCode = 'METHOD_NOT_ALLOWED'
-    return sendError(reply.header('allow', 'GET'), 405, undefined, `${request.method} is not allowed here: discovery resources are read-only`)
+    return sendError(
+      reply.header('allow', 'GET'),
+      405,
+      undefined,
+      `${request.method} is not allowed here: discovery resources are read-only`,
+    )
   }
   const readOnly = (url: string, params: TSchema) => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
@@ -302,13 +502,20 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
       app.route({ method, url, schema: { hide: true, params }, handler: notAllowed })
     }
   }
-  app.get<Params>('/ServiceProviderConfig', discovery('What this SCIM server supports'), async (request) => serviceProviderConfig(base(request)))
-  app.get<Params>('/ResourceTypes', discovery('The resource types'), async (request) => discoveryList(RESOURCE_TYPE_IDS.map((id) => resourceType(id, base(request)))))
+  app.get<Params>('/ServiceProviderConfig', discovery('What this SCIM server supports'), async (request) =>
+    serviceProviderConfig(base(request)),
+  )
+  app.get<Params>('/ResourceTypes', discovery('The resource types'), async (request) =>
+    discoveryList(RESOURCE_TYPE_IDS.map((id) => resourceType(id, base(request)))),
+  )
   app.get<IdParams>('/ResourceTypes/:id', discovery('One resource type', UserParams, [404]), async (request) => {
-    if (!(RESOURCE_TYPE_IDS as string[]).includes(request.params.id)) throw new ScimError(404, undefined, `ResourceType ${request.params.id} not found`)
+    if (!(RESOURCE_TYPE_IDS as string[]).includes(request.params.id))
+      throw new ScimError(404, undefined, `ResourceType ${request.params.id} not found`)
     return resourceType(request.params.id as ResourceTypeId, base(request))
   })
-  app.get<Params>('/Schemas', discovery('The schemas of the resources'), async (request) => discoveryList(SCHEMA_IDS.map((id) => schema(id, base(request))!)))
+  app.get<Params>('/Schemas', discovery('The schemas of the resources'), async (request) =>
+    discoveryList(SCHEMA_IDS.map((id) => schema(id, base(request))!)),
+  )
   app.get<IdParams>('/Schemas/:id', discovery('One schema', UserParams, [404]), async (request) => {
     const found = schema(request.params.id, base(request))
     if (!found) throw new ScimError(404, undefined, `Schema ${request.params.id} not found`)
@@ -319,13 +526,20 @@ export async function scimRoutes(app: FastifyInstance, opts: ScimRoutesOptions):
 }
 
 function discoveryList(resources: readonly object[]) {
-  return { schemas: [LIST_SCHEMA], totalResults: resources.length, Resources: resources, startIndex: 1, itemsPerPage: resources.length }
+  return {
+    schemas: [LIST_SCHEMA],
+    totalResults: resources.length,
+    Resources: resources,
+    startIndex: 1,
+    itemsPerPage: resources.length,
+  }
 }
 
 /** A SearchRequest (RFC 7644 3.4.3) as the list parameters (attribute lists may be arrays). */
 function searchRequest(body: unknown): ListRequest {
   const b = (body ?? {}) as Record<string, unknown>
-  if (Array.isArray(b['schemas']) && !b['schemas'].includes(SEARCH_SCHEMA)) throw new ScimError(400, 'invalidValue', `schemas must hold ${SEARCH_SCHEMA}`)
+  if (Array.isArray(b['schemas']) && !b['schemas'].includes(SEARCH_SCHEMA))
+    throw new ScimError(400, 'invalidValue', `schemas must hold ${SEARCH_SCHEMA}`)
   const list = (v: unknown, field: string): string | undefined => {
     if (v === undefined || v === null) return undefined
     if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.join(',')
@@ -334,10 +548,12 @@ function searchRequest(body: unknown): ListRequest {
   }
   const int = (v: unknown, field: string): string | undefined => {
     if (v === undefined || v === null) return undefined
-    if (typeof v !== 'number' || !Number.isInteger(v)) throw new ScimError(400, 'invalidValue', `${field} must be an integer`)
+    if (typeof v !== 'number' || !Number.isInteger(v))
+      throw new ScimError(400, 'invalidValue', `${field} must be an integer`)
     return String(v)
   }
-  if (b['filter'] !== undefined && typeof b['filter'] !== 'string') throw new ScimError(400, 'invalidFilter', 'filter must be a string')
+  if (b['filter'] !== undefined && typeof b['filter'] !== 'string')
+    throw new ScimError(400, 'invalidFilter', 'filter must be a string')
   return {
     filter: b['filter'],
     startIndex: int(b['startIndex'], 'startIndex'),
@@ -348,12 +564,18 @@ function searchRequest(body: unknown): ListRequest {
 }
 
 function sendError(reply: FastifyReply, status: number, scimType: string | undefined, detail: string): FastifyReply {
-  return reply.code(status).send({ schemas: [ERROR_SCHEMA], status: String(status), ...(scimType ? { scimType } : {}), detail })
+  return reply
+    .code(status)
+    .send({ schemas: [ERROR_SCHEMA], status: String(status), ...(scimType ? { scimType } : {}), detail })
 }
 
 const SCIM_TYPES: Partial<Record<number, string>> = { 409: 'uniqueness' }
 
-export function scimErrorHandler(error: FastifyError | HttpError | ScimError | Refusal, request: FastifyRequest, reply: FastifyReply): void {
+export function scimErrorHandler(
+  error: FastifyError | HttpError | ScimError | Refusal,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   if (error instanceof ScimError) {
     request.errorCode = error.status === 404 ? 'NOT_FOUND' : error.status === 409 ? 'CONFLICT' : 'BAD_REQUEST'
     request.errorMessage = error.message
@@ -362,6 +584,13 @@ export function scimErrorHandler(error: FastifyError | HttpError | ScimError | R
   }
   const http = prepareError(error, request, reply)
   // A refused field is an invalid value (a filter, an invalid filter); a body that cannot be read is invalid syntax.
-  const scimType = http.statusCode !== 400 ? SCIM_TYPES[http.statusCode] : http.details?.some((d) => d.field === 'filter') ? 'invalidFilter' : http.details?.length ? 'invalidValue' : 'invalidSyntax'
+  const scimType =
+    http.statusCode !== 400
+      ? SCIM_TYPES[http.statusCode]
+      : http.details?.some((d) => d.field === 'filter')
+        ? 'invalidFilter'
+        : http.details?.length
+          ? 'invalidValue'
+          : 'invalidSyntax'
   void sendError(reply, http.statusCode, scimType, http.message)
 }

@@ -6,7 +6,14 @@ import { checkUrl, OutboundError, type OutboundPolicy } from '../../auth/outboun
 import { SCIM_JWT_BINDINGS, SCIM_JWT_SETTINGS } from '../../auth/scim-jwt.js'
 import { HttpError, prepareError } from '../../http/errors.js'
 import { isActive, type DirectoryStore } from '../../state/redis/directory.js'
-import { effectiveValue, SCIM_PERMISSIONS, SETTINGS_PERMISSIONS, type AccessStore, type PatRecord, type Permission } from '../../state/redis/access.js'
+import {
+  effectiveValue,
+  SCIM_PERMISSIONS,
+  SETTINGS_PERMISSIONS,
+  type AccessStore,
+  type PatRecord,
+  type Permission,
+} from '../../state/redis/access.js'
 import { isText } from '../../shared/text.js'
 import type { Static } from 'typebox'
 import { answer, SettingsBody, SettingsQuery, SettingsRead, settingsAnswers, SettingsWritten } from './schemas.js'
@@ -28,21 +35,34 @@ export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesO
   app.setErrorHandler(harnessErrorHandler)
 
   /** The PAT of the call, valid for the account in the query and holding `needed`; else 400/401/403. */
-  const authorize = async (request: FastifyRequest<Query>, needed: readonly Permission[]): Promise<{ accountId: string; pat: PatRecord }> => {
+  const authorize = async (
+    request: FastifyRequest<Query>,
+    needed: readonly Permission[],
+  ): Promise<{ accountId: string; pat: PatRecord }> => {
     const accountId = request.query.accountIdentifier
     const token = request.headers['x-api-key']
     const pat = typeof token === 'string' && token ? await access.pat(token) : undefined
     if (!pat || pat.accountId !== accountId || pat.expiresAt <= Date.now()) {
-      request.log.info({ accountId, reason: !pat ? 'unknown token' : pat.accountId !== accountId ? 'other account' : 'expired' }, 'settings call refused')
-      throw new HttpError('UNAUTHORIZED', 'missing, unknown or expired personal access token for this account (send x-api-key)')
+      request.log.info(
+        { accountId, reason: !pat ? 'unknown token' : pat.accountId !== accountId ? 'other account' : 'expired' },
+        'settings call refused',
+      )
+      throw new HttpError(
+        'UNAUTHORIZED',
+        'missing, unknown or expired personal access token for this account (send x-api-key)',
+      )
     }
     const owner = await opts.directory.user(pat.accountId, pat.userId)
     if (!owner || !isActive(owner)) {
       request.log.info({ accountId, patId: pat.id }, 'settings call refused: the token owner is deactivated or deleted')
-      throw new HttpError('UNAUTHORIZED', 'missing, unknown or expired personal access token for this account (send x-api-key)')
+      throw new HttpError(
+        'UNAUTHORIZED',
+        'missing, unknown or expired personal access token for this account (send x-api-key)',
+      )
     }
     const missing = needed.filter((p) => !pat.permissions.includes(p))
-    if (missing.length) throw new HttpError('FORBIDDEN', `the token lacks ${missing.join(', ')} on Default Settings at account scope`)
+    if (missing.length)
+      throw new HttpError('FORBIDDEN', `the token lacks ${missing.join(', ')} on Default Settings at account scope`)
     return { accountId, pat }
   }
 
@@ -68,14 +88,23 @@ export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesO
       const seen = new Set<string>()
       const checked = (await Promise.all(body.map((item: unknown) => checkItem(item)))).map((c) => {
         if (!c.ok) return c
-        if (seen.has(c.identifier)) return { ok: false as const, identifier: c.identifier, error: 'appears more than once in this request' }
+        if (seen.has(c.identifier))
+          return { ok: false as const, identifier: c.identifier, error: 'appears more than once in this request' }
         seen.add(c.identifier)
         return c
       })
       const changes = new Map(checked.flatMap((c) => (c.ok ? [[c.identifier, c.value] as const] : [])))
       const now = Date.now()
       const written = await access.writeSettings(accountId, changes, opts.delayMs, now)
-      request.log.info({ accountId, patId: pat.id, changed: [...written.keys()], refused: checked.filter((c) => !c.ok).map((c) => c.identifier) }, 'settings written')
+      request.log.info(
+        {
+          accountId,
+          patId: pat.id,
+          changed: [...written.keys()],
+          refused: checked.filter((c) => !c.ok).map((c) => c.identifier),
+        },
+        'settings written',
+      )
       return {
         status: 'SUCCESS',
         data: checked.map((c) => {
@@ -93,26 +122,45 @@ export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesO
         correlationId: request.id,
       }
 
-      async function checkItem(item: unknown): Promise<{ ok: true; identifier: string; value: string | null } | { ok: false; identifier: string | null; error: string }> {
-        if (typeof item !== 'object' || item === null || Array.isArray(item)) return { ok: false, identifier: null, error: 'must be an object {identifier, value, allowOverrides, updateType}' }
+      async function checkItem(
+        item: unknown,
+      ): Promise<
+        { ok: true; identifier: string; value: string | null } | { ok: false; identifier: string | null; error: string }
+      > {
+        if (typeof item !== 'object' || item === null || Array.isArray(item))
+          return {
+            ok: false,
+            identifier: null,
+            error: 'must be an object {identifier, value, allowOverrides, updateType}',
+          }
         const o = item as Record<string, unknown>
         const identifier = typeof o['identifier'] === 'string' ? o['identifier'] : null
         const fail = (error: string) => ({ ok: false as const, identifier, error })
-        if (identifier === null || !IDENTIFIERS.includes(identifier)) return fail(`identifier must be one of ${IDENTIFIERS.join(', ')}`)
-        if (o['allowOverrides'] !== undefined && typeof o['allowOverrides'] !== 'boolean') return fail('allowOverrides must be a boolean')
+        if (identifier === null || !IDENTIFIERS.includes(identifier))
+          return fail(`identifier must be one of ${IDENTIFIERS.join(', ')}`)
+        if (o['allowOverrides'] !== undefined && typeof o['allowOverrides'] !== 'boolean')
+          return fail('allowOverrides must be a boolean')
         if (o['updateType'] === 'RESTORE') return { ok: true, identifier, value: null }
         if (o['updateType'] !== 'UPDATE') return fail('updateType must be UPDATE or RESTORE')
         const value = o['value']
-        if (!isText(value, MAX_VALUE) || value.trim() === '') return fail(`value must be a non-empty string of at most ${MAX_VALUE} characters`)
+        if (!isText(value, MAX_VALUE) || value.trim() === '')
+          return fail(`value must be a non-empty string of at most ${MAX_VALUE} characters`)
         switch (identifier) {
           case SCIM_JWT_SETTINGS.jwksUrl:
             try {
               await checkUrl(value, opts.outbound)
             } catch (err) {
               // The precise reason (what a host resolves to) stays in the log: answers must not map internal DNS.
-              request.log.info({ accountId, reason: err instanceof Error ? err.message : String(err) }, 'JWKS URL refused')
+              request.log.info(
+                { accountId, reason: err instanceof Error ? err.message : String(err) },
+                'JWKS URL refused',
+              )
               const form = err instanceof OutboundError && /URL|credentials/.test(err.message)
-              return fail(form ? `value ${err.message}` : `value must be ${opts.outbound.allowInsecure ? 'an http(s)' : 'an https'} URL whose host resolves to public addresses only`)
+              return fail(
+                form
+                  ? `value ${err.message}`
+                  : `value must be ${opts.outbound.allowInsecure ? 'an http(s)' : 'an https'} URL whose host resolves to public addresses only`,
+              )
             }
             break
           case SCIM_JWT_BINDINGS.maxLifetimeSeconds:
@@ -195,11 +243,21 @@ const HARNESS_CODES: Partial<Record<number, string>> = {
 }
 
 /** Harness's error shapes: FAILURE with field errors for bad input, ERROR otherwise. */
-export function harnessErrorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
+export function harnessErrorHandler(
+  error: FastifyError | HttpError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   const http = prepareError(error, request, reply)
   const code = HARNESS_CODES[http.statusCode] ?? 'UNEXPECTED'
   if (http.details) {
-    void reply.code(http.statusCode).send({ status: 'FAILURE', code, message: http.message, correlationId: request.id, errors: http.details.map((d) => ({ fieldId: d.field, error: d.problem })) })
+    void reply.code(http.statusCode).send({
+      status: 'FAILURE',
+      code,
+      message: http.message,
+      correlationId: request.id,
+      errors: http.details.map((d) => ({ fieldId: d.field, error: d.problem })),
+    })
     return
   }
   void reply.code(http.statusCode).send({

@@ -35,7 +35,10 @@ export interface IntegrationRoutesOptions {
   /** Called after every change of webhook routes, so this process's edge sees it at once. */
   readonly onRoutesChanged: () => Promise<void>
   /** The integration's lifecycle counts (ignored notifications, dedup keys that rendered empty, unknown statuses). */
-  readonly lifecycleCounts: (accountId: string, integrationId: string) => Promise<{ ignored: number; dedupFallback: number; statusUnknown: number }>
+  readonly lifecycleCounts: (
+    accountId: string,
+    integrationId: string,
+  ) => Promise<{ ignored: number; dedupFallback: number; statusUnknown: number }>
   /** The largest webhook body: /test takes a payload that large, with a mapping beside it. */
   readonly webhookMaxBodyBytes: number
 }
@@ -75,7 +78,12 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
 
   // Before any answer to a change leaves: the caller may use the new address right away.
   app.addHook('onSend', async (request) => {
-    if (request.method !== 'GET') await opts.onRoutesChanged().catch((err: unknown) => request.log.warn({ err }, 'webhook routes not reloaded; they will be within the refresh interval'))
+    if (request.method !== 'GET')
+      await opts
+        .onRoutesChanged()
+        .catch((err: unknown) =>
+          request.log.warn({ err }, 'webhook routes not reloaded; they will be within the refresh interval'),
+        )
   })
 
   const tags = ['integrations']
@@ -95,7 +103,14 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
 
   app.get(
     '/api/v1/integrations',
-    { schema: { tags, security: ADMIN_SECURITY, summary: "The account's integrations", response: integrationAnswers({ 200: answer('The integrations', IntegrationList) }) } },
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: "The account's integrations",
+        response: integrationAnswers({ 200: answer('The integrations', IntegrationList) }),
+      },
+    },
     async (request) => ({
       integrations: (await service.list(account(request))).map(view),
     }),
@@ -103,10 +118,22 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
 
   app.get(
     '/api/v1/integrations/:id',
-    { schema: { tags, security: ADMIN_SECURITY, summary: 'One integration', params: IdParams, response: integrationAnswers({ 200: answer('The integration', Integration) }, [404]) } },
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'One integration',
+        params: IdParams,
+        response: integrationAnswers({ 200: answer('The integration', Integration) }, [404]),
+      },
+    },
     async (request) => {
       const record = await service.get(account(request), request.params.id)
-      return { ...view(record), sample: await service.sample(account(request), record.id), lifecycleCounts: await opts.lifecycleCounts(account(request), record.id) }
+      return {
+        ...view(record),
+        sample: await service.sample(account(request), record.id),
+        lifecycleCounts: await opts.lifecycleCounts(account(request), record.id),
+      }
     },
   )
 
@@ -170,10 +197,14 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
         summary: 'Render a payload (absent: the template example) with the mapping, storing nothing',
         params: IdParams,
         body: TestBody,
-        response: integrationAnswers({ 200: answer('The alerts it gives, and the rejected items with why', TestResult) }, [404]),
+        response: integrationAnswers(
+          { 200: answer('The alerts it gives, and the rejected items with why', TestResult) },
+          [404],
+        ),
       },
     },
-    async (request) => service.test(account(request), request.params.id, request.body?.payload, request.id, request.body?.mapping),
+    async (request) =>
+      service.test(account(request), request.params.id, request.body?.payload, request.id, request.body?.mapping),
   )
 
   app.post(
@@ -190,7 +221,10 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
     },
     async (request) => {
       const rotated = await service.rotate(account(request), request.params.id, request.query.revoke === 'now')
-      return { ...withAddress(rotated), previousAddressValidUntil: new Date(rotated.previousAddressValidUntil).toISOString() }
+      return {
+        ...withAddress(rotated),
+        previousAddressValidUntil: new Date(rotated.previousAddressValidUntil).toISOString(),
+      }
     },
   )
 
@@ -200,7 +234,8 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
       schema: {
         tags,
         security: ADMIN_SECURITY,
-        summary: 'The last 20 payloads the integration received in the past week, as received, newest first (up to 64 KiB each)',
+        summary:
+          'The last 20 payloads the integration received in the past week, as received, newest first (up to 64 KiB each)',
         params: IdParams,
         response: integrationAnswers({ 200: answer('Payloads, newest first', PayloadList) }, [404]),
       },
@@ -238,7 +273,12 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
       },
     },
     async (request) => ({
-      alerts: await service.recentAlerts(account(request), request.params.id, request.query.limit, request.query.before),
+      alerts: await service.recentAlerts(
+        account(request),
+        request.params.id,
+        request.query.limit,
+        request.query.before,
+      ),
     }),
   )
 }

@@ -39,7 +39,11 @@ export class AdminAccess {
   require(request: FastifyRequest, access: Access): Principal {
     const p = this.principal(request)
     const role = p.role ?? 'all'
-    if (!ALLOWED[access].includes(role)) throw new HttpError('FORBIDDEN', `this API key's role (${role}) does not allow this call; it needs ${ALLOWED[access].join(' or ')}`)
+    if (!ALLOWED[access].includes(role))
+      throw new HttpError(
+        'FORBIDDEN',
+        `this API key's role (${role}) does not allow this call; it needs ${ALLOWED[access].join(' or ')}`,
+      )
     return p
   }
 
@@ -55,7 +59,10 @@ export class AdminAccess {
   async environment(request: FastifyRequest, id: string, access: Access): Promise<{ env: Environment; ws: Workspace }> {
     const p = this.require(request, access)
     const env = inScope(p.environmentIds, id) && (await this.store.environment(id))
-    const ws = env && env.accountId === p.accountId && inScope(p.workspaceIds, env.workspaceId) ? await this.store.workspace(env.workspaceId) : undefined
+    const ws =
+      env && env.accountId === p.accountId && inScope(p.workspaceIds, env.workspaceId)
+        ? await this.store.workspace(env.workspaceId)
+        : undefined
     if (!env || !ws) throw new HttpError('NOT_FOUND', `environment ${id} not found`)
     return { env, ws }
   }
@@ -75,18 +82,28 @@ function inScope(allowed: readonly string[] | undefined, id: string): boolean {
  * results): an admin key (`Authorization: Bearer` or `x-api-key`) into request.admin, and one rate
  * limit per key shared by those APIs and every process through Redis.
  */
-export function adminKeyHook(opts: { readonly apiKeys: ApiKeyCache; readonly rateLimiter: RateLimiter; readonly rateLimit: RateLimit }, hint = '') {
+export function adminKeyHook(
+  opts: { readonly apiKeys: ApiKeyCache; readonly rateLimiter: RateLimiter; readonly rateLimit: RateLimit },
+  hint = '',
+) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const key = presentedKey(request.headers, true)
     const principal = key ? await opts.apiKeys.lookup(key) : undefined
-    if (principal?.kind !== 'admin') throw new HttpError('UNAUTHORIZED', `missing or unknown admin API key: send Authorization: Bearer <admin API key>${hint}`)
+    if (principal?.kind !== 'admin')
+      throw new HttpError(
+        'UNAUTHORIZED',
+        `missing or unknown admin API key: send Authorization: Bearer <admin API key>${hint}`,
+      )
     const { wait, remaining, fullInSeconds } = await opts.rateLimiter.take(principal.id)
     void reply.header('x-ratelimit-remaining-org', String(remaining))
     void reply.header('x-ratelimit-reset-seconds-org', String(wait || fullInSeconds))
     if (wait > 0) {
       void reply.header('retry-after', String(wait))
       request.log.warn({ keyId: principal.id }, 'admin API rate limit exceeded')
-      throw new HttpError('RATE_LIMITED', `rate limit of ${opts.rateLimit.ratePerSecond} requests per second for this API key exceeded; retry after ${wait} s`)
+      throw new HttpError(
+        'RATE_LIMITED',
+        `rate limit of ${opts.rateLimit.ratePerSecond} requests per second for this API key exceeded; retry after ${wait} s`,
+      )
     }
     request.admin = principal
   }

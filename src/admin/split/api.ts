@@ -37,7 +37,9 @@ export async function splitApi(app: FastifyInstance, opts: SplitApiOptions): Pro
     else parseJsonBody(request, body, done)
   })
   // Key files: one key per line (segments upload routes read the raw text).
-  app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_request, body, done) => done(null, String(body)))
+  app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_request, body, done) =>
+    done(null, String(body)),
+  )
 
   app.decorateRequest('admin', undefined)
   app.addHook('onRequest', adminKeyHook(opts, ' (SDK keys are not accepted here)'))
@@ -50,5 +52,7 @@ export async function splitApi(app: FastifyInstance, opts: SplitApiOptions): Pro
 /** Split's error body: {code, message, details, transactionId}, code being the HTTP status. */
 export function splitErrorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): void {
   const http = prepareError(error, request, reply)
-  void reply.code(http.statusCode).send({ code: http.statusCode, message: http.message, details: http.details ?? null, transactionId: request.id })
+  void reply
+    .code(http.statusCode)
+    .send({ code: http.statusCode, message: http.message, details: http.details ?? null, transactionId: request.id })
 }

@@ -70,7 +70,11 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
     async (request) => {
       const ws = await access.workspace(request, request.params.ws, 'segments')
       const { name, description } = request.body
-      const segment = await segments.create(ws, { name, description: description ?? '', trafficType: request.params.trafficType }, access.actor(request))
+      const segment = await segments.create(
+        ws,
+        { name, description: description ?? '', trafficType: request.params.trafficType },
+        access.actor(request),
+      )
       request.log.info({ workspaceId: ws.id, segment: segment.name }, 'segment created')
       return segmentView(segment)
     },
@@ -110,10 +114,13 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
     },
     async (request) => {
       const { env, ws } = await access.environment(request, request.params.env, 'read')
-      if (ws.id !== request.params.ws) throw new HttpError('NOT_FOUND', `environment ${env.id} not found in workspace ${request.params.ws}`)
+      if (ws.id !== request.params.ws)
+        throw new HttpError('NOT_FOUND', `environment ${env.id} not found in workspace ${request.params.ws}`)
       const { offset, limit } = request.query
       const page = await segments.definitions(ws, env, offset, limit)
-      const views = await Promise.all(page.objects.map(async (def) => definitionView(def, await segments.get(ws, def.name).catch(() => undefined))))
+      const views = await Promise.all(
+        page.objects.map(async (def) => definitionView(def, await segments.get(ws, def.name).catch(() => undefined))),
+      )
       return { objects: views, offset, limit, totalCount: page.totalCount }
     },
   )
@@ -132,7 +139,10 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
     async (request) => {
       const ws = await access.workspace(request, request.params.ws, 'segments')
       await segments.delete(ws, request.params.name, access.principal(request).environmentIds)
-      request.log.info({ workspaceId: ws.id, segment: request.params.name, keyId: access.principal(request).id }, 'segment deleted with its definitions, keys and audit log')
+      request.log.info(
+        { workspaceId: ws.id, segment: request.params.name, keyId: access.principal(request).id },
+        'segment deleted with its definitions, keys and audit log',
+      )
       return true as const
     },
   )
@@ -140,7 +150,12 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
   // A key restricted to environments sees the workspace-level entries and those of its environments.
   const auditPage = async (request: FastifyRequest, ws: Workspace, name: string, offset: number, limit: number) => {
     const page = await segments.audit(ws, name, offset, limit, access.principal(request).environmentIds)
-    return { objects: page.objects.map((e) => ({ ...e, at: new Date(e.at).toISOString() })), offset, limit, totalCount: page.totalCount }
+    return {
+      objects: page.objects.map((e) => ({ ...e, at: new Date(e.at).toISOString() })),
+      offset,
+      limit,
+      totalCount: page.totalCount,
+    }
   }
   const auditSchema = {
     tags,
@@ -150,10 +165,22 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
     response: splitAnswers({ 200: answer('A page of audit entries', AuditPage) }, [404]),
   }
   app.get('/segments/ws/:ws/:name/audit', { schema: { ...auditSchema, params: WsSegmentParams } }, async (request) =>
-    auditPage(request, await access.workspace(request, request.params.ws, 'read'), request.params.name, request.query.offset, request.query.limit),
+    auditPage(
+      request,
+      await access.workspace(request, request.params.ws, 'read'),
+      request.params.name,
+      request.query.offset,
+      request.query.limit,
+    ),
   )
   app.get('/segments/:env/:name/audit', { schema: { ...auditSchema, params: EnvSegmentParams } }, async (request) =>
-    auditPage(request, (await access.environment(request, request.params.env, 'read')).ws, request.params.name, request.query.offset, request.query.limit),
+    auditPage(
+      request,
+      (await access.environment(request, request.params.env, 'read')).ws,
+      request.params.name,
+      request.query.offset,
+      request.query.limit,
+    ),
   )
 
   // The body (Split's Python client sends "") is ignored.
@@ -202,14 +229,40 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
     params: EnvSegmentParams,
     querystring: KeysQuery,
     body: withKeyFile(UploadBody),
-    response: splitAnswers({ 200: answer('The definition and the keys it now holds', UploadResult) }, [403, 404, 413, 415]),
+    response: splitAnswers(
+      { 200: answer('The definition and the keys it now holds', UploadResult) },
+      [403, 404, 413, 415],
+    ),
   }
-  const upload = async (request: FastifyRequest<{ Params: Static<typeof EnvSegmentParams>; Querystring: Static<typeof KeysQuery>; Body: Static<typeof UploadBody> | string }>) => {
+  const upload = async (
+    request: FastifyRequest<{
+      Params: Static<typeof EnvSegmentParams>
+      Querystring: Static<typeof KeysQuery>
+      Body: Static<typeof UploadBody> | string
+    }>,
+  ) => {
     const { env, ws } = await access.environment(request, request.params.env, 'segments')
     const { keys, comment, title } = keysInput(request.body, request.query)
     const replace = request.query.replace?.toLowerCase() === 'true'
-    const result = await segments.upload(ws, env, request.params.name, keys, { replace, comment, title }, access.actor(request))
-    request.log.info({ environmentId: env.id, segment: result.segment.name, replace, sent: keys.length, added: result.added, total: result.total }, 'segment keys uploaded')
+    const result = await segments.upload(
+      ws,
+      env,
+      request.params.name,
+      keys,
+      { replace, comment, title },
+      access.actor(request),
+    )
+    request.log.info(
+      {
+        environmentId: env.id,
+        segment: result.segment.name,
+        replace,
+        sent: keys.length,
+        added: result.added,
+        total: result.total,
+      },
+      'segment keys uploaded',
+    )
     return { ...definitionView(result.definition, result.segment), keysCount: result.total }
   }
   app.put('/segments/:env/:name/upload', { bodyLimit: KEYS_BODY_LIMIT, schema: uploadSchema }, upload)
@@ -231,7 +284,13 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
       const { env, ws } = await access.environment(request, request.params.env, 'read')
       const { offset, limit } = request.query
       const page = await segments.keys(ws, env, request.params.name, offset, limit)
-      return { keys: page.objects.map((key) => ({ key })), openChangeRequestId: null, count: page.totalCount, offset, limit }
+      return {
+        keys: page.objects.map((key) => ({ key })),
+        openChangeRequestId: null,
+        count: page.totalCount,
+        offset,
+        limit,
+      }
     },
   )
 
@@ -253,15 +312,36 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
       const { env, ws } = await access.environment(request, request.params.env, 'segments')
       // A body with content types per media type is typed unknown: the schema above has checked it.
       const { keys, comment, title } = keysInput(request.body as Static<typeof RemoveKeysBody> | string, request.query)
-      const result = await segments.removeKeys(ws, env, request.params.name, keys, { comment, title }, access.actor(request))
-      request.log.info({ environmentId: env.id, segment: request.params.name, removed: result.removed }, 'segment keys removed')
-      return { code: 200 as const, message: `${result.removed} ${result.removed === 1 ? 'key was' : 'keys were'} deleted`, details: null, transactionId: null }
+      const result = await segments.removeKeys(
+        ws,
+        env,
+        request.params.name,
+        keys,
+        { comment, title },
+        access.actor(request),
+      )
+      request.log.info(
+        { environmentId: env.id, segment: request.params.name, removed: result.removed },
+        'segment keys removed',
+      )
+      return {
+        code: 200 as const,
+        message: `${result.removed} ${result.removed === 1 ? 'key was' : 'keys were'} deleted`,
+        details: null,
+        transactionId: null,
+      }
     },
   )
 }
 
 function segmentView(s: Segment) {
-  return { name: s.name, description: s.description, trafficType: s.trafficType, creationTime: s.creationTime, tags: null }
+  return {
+    name: s.name,
+    description: s.description,
+    trafficType: s.trafficType,
+    creationTime: s.creationTime,
+    tags: null,
+  }
 }
 
 function definitionView(def: SegmentDefinition, segment: Segment | undefined) {
@@ -278,9 +358,16 @@ function definitionView(def: SegmentDefinition, segment: Segment | undefined) {
   }
 }
 
-/** Keys and audit texts from a validated body: a key file (texts from the query), a bare array, or {keys, comment, title}. */
-function keysInput(body: Static<typeof UploadBody> | string, query: Static<typeof KeysQuery>): { keys: string[]; comment: string | null; title: string | null } {
-  if (typeof body === 'string') return { keys: parseKeyFile(body), comment: query.comment ?? null, title: query.title ?? null }
+/**
+ * Keys and audit texts from a validated body: a key file (texts from the query), a bare array, or {keys, comment,
+ * title}.
+ */
+function keysInput(
+  body: Static<typeof UploadBody> | string,
+  query: Static<typeof KeysQuery>,
+): { keys: string[]; comment: string | null; title: string | null } {
+  if (typeof body === 'string')
+    return { keys: parseKeyFile(body), comment: query.comment ?? null, title: query.title ?? null }
   if (Array.isArray(body)) return { keys: body, comment: null, title: null }
   return { keys: body.keys, comment: body.comment ?? null, title: body.title ?? null }
 }

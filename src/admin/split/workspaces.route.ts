@@ -3,9 +3,21 @@ import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Store } from '../../state/redis/store.js'
 import type { AdminAccess } from './access.js'
-import { answer, Environments, pagingQuery, splitAnswers, TrafficTypes, WorkspacePage, WsParams, ADMIN_SECURITY } from './schemas.js'
+import {
+  answer,
+  Environments,
+  pagingQuery,
+  splitAnswers,
+  TrafficTypes,
+  WorkspacePage,
+  WsParams,
+  ADMIN_SECURITY,
+} from './schemas.js'
 
-export async function workspaceRoutes(server: FastifyInstance, opts: { access: AdminAccess; store: Store }): Promise<void> {
+export async function workspaceRoutes(
+  server: FastifyInstance,
+  opts: { access: AdminAccess; store: Store },
+): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
   const { access, store } = opts
   const tags = ['split']
@@ -26,7 +38,12 @@ export async function workspaceRoutes(server: FastifyInstance, opts: { access: A
       const { offset, limit } = request.query
       const all = await store.listWorkspaces(p.accountId, p.workspaceIds)
       return {
-        objects: all.slice(offset, offset + limit).map((ws) => ({ name: ws.name, type: 'workspace' as const, id: ws.id, requiresTitleAndComments: ws.requiresTitleAndComments })),
+        objects: all.slice(offset, offset + limit).map((ws) => ({
+          name: ws.name,
+          type: 'workspace' as const,
+          id: ws.id,
+          requiresTitleAndComments: ws.requiresTitleAndComments,
+        })),
         offset,
         limit,
         totalCount: all.length,
@@ -48,13 +65,23 @@ export async function workspaceRoutes(server: FastifyInstance, opts: { access: A
     async (request) => {
       const ws = await access.workspace(request, request.params.ws, 'read')
       const envs = await store.environments(ws.id)
-      return envs.filter((e) => access.mayUseEnvironment(request, e.id)).map((e) => ({ name: e.name, id: e.id, production: e.production }))
+      return envs
+        .filter((e) => access.mayUseEnvironment(request, e.id))
+        .map((e) => ({ name: e.name, id: e.id, production: e.production }))
     },
   )
 
   app.get(
     '/trafficTypes/ws/:ws',
-    { schema: { tags, security: ADMIN_SECURITY, summary: 'Traffic types of a workspace', params: WsParams, response: splitAnswers({ 200: answer('The traffic types', TrafficTypes) }, [404]) } },
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'Traffic types of a workspace',
+        params: WsParams,
+        response: splitAnswers({ 200: answer('The traffic types', TrafficTypes) }, [404]),
+      },
+    },
     async (request) => {
       const ws = await access.workspace(request, request.params.ws, 'read')
       return (await store.trafficTypes(ws.id)).map((t) => ({ id: t.id, name: t.name, displayAttributeId: null }))

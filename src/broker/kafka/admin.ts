@@ -20,11 +20,16 @@ export interface TopicSettings {
 }
 
 /** The replication a topic gets on a cluster of `brokers` brokers (an error message when it cannot). */
-export function topicReplication(settings: TopicSettings, brokers: number): { replicationFactor: number; minInsyncReplicas: number } | string {
+export function topicReplication(
+  settings: TopicSettings,
+  brokers: number,
+): { replicationFactor: number; minInsyncReplicas: number } | string {
   const replicationFactor = settings.replicationFactor ?? Math.min(3, brokers)
   const minInsyncReplicas = settings.minInsyncReplicas ?? Math.min(2, replicationFactor)
-  if (replicationFactor > brokers) return `KAFKA_REPLICATION_FACTOR=${replicationFactor} but the cluster has ${brokers} broker(s)`
-  if (minInsyncReplicas > replicationFactor) return `KAFKA_MIN_INSYNC_REPLICAS=${minInsyncReplicas} is above the replication factor ${replicationFactor}: no write could be acknowledged`
+  if (replicationFactor > brokers)
+    return `KAFKA_REPLICATION_FACTOR=${replicationFactor} but the cluster has ${brokers} broker(s)`
+  if (minInsyncReplicas > replicationFactor)
+    return `KAFKA_MIN_INSYNC_REPLICAS=${minInsyncReplicas} is above the replication factor ${replicationFactor}: no write could be acknowledged`
   return { replicationFactor, minInsyncReplicas }
 }
 
@@ -73,7 +78,8 @@ export class KafkaAdmin {
     // A topic just made (here or by another process starting beside this one) is listed before every
     // broker serves its metadata, and kafkajs's consumers and admin fail on a broker that does not:
     // each broker named in KAFKA_BROKERS is asked until it serves them.
-    if (this.settings.brokers.length > 1) for (const broker of this.settings.brokers) await this.untilServed(this.connect([broker]).admin(), topics)
+    if (this.settings.brokers.length > 1)
+      for (const broker of this.settings.brokers) await this.untilServed(this.connect([broker]).admin(), topics)
     await this.untilServed(admin, topics)
     await this.learnPartitions(topics)
     // A look, not a condition of starting: metadata can lag just after another process made the topics.
@@ -84,14 +90,22 @@ export class KafkaAdmin {
   }
 
   /** Warns about topics made before (by hand, or with other settings) that are replicated less than asked. */
-  private async checkReplication(topics: readonly string[], wanted: { replicationFactor: number; minInsyncReplicas: number }): Promise<void> {
+  private async checkReplication(
+    topics: readonly string[],
+    wanted: { replicationFactor: number; minInsyncReplicas: number },
+  ): Promise<void> {
     if (topics.length === 0) return
     const admin = await this.client()
     const meta = await admin.fetchTopicMetadata({ topics: [...topics] })
-    const configs = await admin.describeConfigs({ includeSynonyms: false, resources: topics.map((name) => ({ type: TOPIC_RESOURCE, name, configNames: ['min.insync.replicas'] })) })
+    const configs = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: topics.map((name) => ({ type: TOPIC_RESOURCE, name, configNames: ['min.insync.replicas'] })),
+    })
     for (const t of meta.topics) {
       const replicationFactor = Math.min(...t.partitions.map((p) => p.replicas.length))
-      const entry = configs.resources.find((r) => r.resourceName === t.name)?.configEntries.find((c) => c.configName === 'min.insync.replicas')
+      const entry = configs.resources
+        .find((r) => r.resourceName === t.name)
+        ?.configEntries.find((c) => c.configName === 'min.insync.replicas')
       const minInsyncReplicas = Number(entry?.configValue ?? 1)
       if (replicationFactor < wanted.replicationFactor || minInsyncReplicas < wanted.minInsyncReplicas) {
         this.log.warn(

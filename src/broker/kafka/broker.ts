@@ -41,7 +41,16 @@ export class KafkaBroker implements Broker {
   }
 
   createConsumer(options: ConsumerOptions): Consumer {
-    const consumer = new SupervisedConsumer({ kafka: this.kafka, admin: () => this.admin.client(), settings: this.settings, metrics: this.metrics, log: this.log }, options)
+    const consumer = new SupervisedConsumer(
+      {
+        kafka: this.kafka,
+        admin: () => this.admin.client(),
+        settings: this.settings,
+        metrics: this.metrics,
+        log: this.log,
+      },
+      options,
+    )
     this.consumers.add(consumer)
     return consumer
   }

@@ -23,7 +23,13 @@ export function createKafka(settings: ConnectionSettings, log: Logger): Kafka {
       // error, so those are warnings here. Its notice that bounded retries weaken an idempotent
       // producer concerns a producer this service no longer makes with kafkajs: debug.
       const level =
-        entry.level <= KafkaLogLevel.ERROR ? (entry.namespace === 'Connection' ? 'warn' : 'error') : entry.level === KafkaLogLevel.WARN && !message.startsWith('Limiting retries') ? 'warn' : 'debug'
+        entry.level <= KafkaLogLevel.ERROR
+          ? entry.namespace === 'Connection'
+            ? 'warn'
+            : 'error'
+          : entry.level === KafkaLogLevel.WARN && !message.startsWith('Limiting retries')
+            ? 'warn'
+            : 'debug'
       log[level]({ kafka: { namespace: entry.namespace, ...rest } }, message)
     },
   })

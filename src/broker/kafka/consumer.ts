@@ -30,7 +30,13 @@ interface Deps {
 }
 
 /** Heartbeat answers that mean this member no longer owns its partitions. */
-const MEMBERSHIP_LOST = new Set(['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'REBALANCE_IN_PROGRESS', 'FENCED_INSTANCE_ID', 'NOT_COORDINATOR_FOR_GROUP'])
+const MEMBERSHIP_LOST = new Set([
+  'UNKNOWN_MEMBER_ID',
+  'ILLEGAL_GENERATION',
+  'REBALANCE_IN_PROGRESS',
+  'FENCED_INSTANCE_ID',
+  'NOT_COORDINATOR_FOR_GROUP',
+])
 /** Errors no restart can fix: the broker refuses this client, its group or its topic. */
 const FATAL_TYPES = new Set([
   'TOPIC_AUTHORIZATION_FAILED',
@@ -222,7 +228,10 @@ export class SupervisedConsumer implements Consumer {
         // A pause or an unreachable coordinator is not a verdict: keep working, keep trying.
         if (MEMBERSHIP_LOST.has((err as { type?: string }).type ?? '')) {
           lost = true
-          this.log.warn({ err, partition: batch.partition }, 'partition lost (member evicted or group rebalancing); leaving the batch')
+          this.log.warn(
+            { err, partition: batch.partition },
+            'partition lost (member evicted or group rebalancing); leaving the batch',
+          )
           controller.abort(err)
         } else {
           this.log.debug({ err }, 'heartbeat failed; retrying')
@@ -245,7 +254,10 @@ export class SupervisedConsumer implements Consumer {
         else this.blocked.set(batch.partition, reason)
         this.updateStalled()
       }
-      await this.options.handler({ topic: batch.topic, partition: batch.partition, messages, highWatermark: BigInt(batch.highWatermark) }, { signal: controller.signal, blocked })
+      await this.options.handler(
+        { topic: batch.topic, partition: batch.partition, messages, highWatermark: BigInt(batch.highWatermark) },
+        { signal: controller.signal, blocked },
+      )
       // The work is durable; a member that lost the partition must not commit (it would be refused).
       if (lost) throw controller.signal.reason
       const next = BigInt(batch.lastOffset()) + 1n
@@ -278,7 +290,10 @@ export class SupervisedConsumer implements Consumer {
     this.polling = true
     try {
       const admin = await this.deps.admin()
-      const [groupOffsets, topicOffsets] = await Promise.all([admin.fetchOffsets({ groupId: this.options.groupId, topics: [this.options.topic] }), admin.fetchTopicOffsets(this.options.topic)])
+      const [groupOffsets, topicOffsets] = await Promise.all([
+        admin.fetchOffsets({ groupId: this.options.groupId, topics: [this.options.topic] }),
+        admin.fetchTopicOffsets(this.options.topic),
+      ])
       const committed = new Map((groupOffsets[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]))
       const now = Date.now()
       for (const t of topicOffsets) {
@@ -311,7 +326,9 @@ export class SupervisedConsumer implements Consumer {
   }
 }
 
-function decodeHeaders(headers: Record<string, Buffer | string | (Buffer | string)[] | undefined> | undefined): Record<string, string> {
+function decodeHeaders(
+  headers: Record<string, Buffer | string | (Buffer | string)[] | undefined> | undefined,
+): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [k, v] of Object.entries(headers ?? {})) {
     if (v === undefined) continue

@@ -42,7 +42,10 @@ export class RoundPlanner {
   /** budget: bytes a partition may receive in one round (one record batch). */
   constructor(private readonly budget: number) {}
 
-  plan<J extends PlannedJob>(jobs: readonly J[], partitionCounts: ReadonlyMap<string, number>): { rounds: Round[]; spans: Map<J, Span> } {
+  plan<J extends PlannedJob>(
+    jobs: readonly J[],
+    partitionCounts: ReadonlyMap<string, number>,
+  ): { rounds: Round[]; spans: Map<J, Span> } {
     const rounds: Round[] = []
     const lastRound = new Map<string, number>()
     const spans = new Map<J, Span>()
@@ -51,10 +54,14 @@ export class RoundPlanner {
       for (const message of job.messages) {
         const size = messageBytes(message)
         // Ordered messages have one possible partition; the others take the next one with room.
-        const candidates = message.ordered ? [partitionOf(message.key, count)] : Array.from({ length: count }, (_, k) => (this.roundRobin + k) % count)
+        const candidates = message.ordered
+          ? [partitionOf(message.key, count)]
+          : Array.from({ length: count }, (_, k) => (this.roundRobin + k) % count)
         this.roundRobin = (this.roundRobin + 1) % 1_000_000
         const from = message.ordered ? (lastRound.get(`${job.topic}:${candidates[0]}`) ?? 0) : 0
-        let index = rounds.findIndex((r, i) => i >= from && candidates.some((p) => this.fits(r, job.topic, count, p, size)))
+        let index = rounds.findIndex(
+          (r, i) => i >= from && candidates.some((p) => this.fits(r, job.topic, count, p, size)),
+        )
         if (index < 0) index = rounds.push(new Map()) - 1
         const round = rounds[index]!
         const partition = candidates.find((p) => this.fits(round, job.topic, count, p, size))!

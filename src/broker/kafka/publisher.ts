@@ -5,7 +5,15 @@
 // spent 18 µs of CPU per 1.8 KB webhook message where kafkajs spent 86, and 265 µs per SDK body of
 // 500 events where kafkajs spent 1,427 (npm run bench:kafka-clients): kafkajs copies each record
 // through several encoders and computes CRC32C in JavaScript.
-import { kGetConnection, NetworkError, ProduceAcks, Producer, type Broker, type Callback, type Connection } from '@platformatic/kafka'
+import {
+  kGetConnection,
+  NetworkError,
+  ProduceAcks,
+  Producer,
+  type Broker,
+  type Callback,
+  type Connection,
+} from '@platformatic/kafka'
 import type { Logger } from '../../shared/logger.js'
 import { PublishError, type OutboundMessage, type Publisher } from '../ports.js'
 import type { KafkaAdmin } from './admin.js'
@@ -54,7 +62,10 @@ function guardedProducer(settings: PublisherSettings): GuardedProducer {
 export class GuardedProducer extends Producer<Buffer, Buffer, Buffer, Buffer> {
   override [kGetConnection](broker: Broker | undefined, callback: Callback<Connection>): void {
     if (broker === undefined) {
-      callback(new NetworkError('kafka: a partition has no leader in the metadata (the broker may be recovering)'), undefined)
+      callback(
+        new NetworkError('kafka: a partition has no leader in the metadata (the broker may be recovering)'),
+        undefined,
+      )
       return
     }
     super[kGetConnection](broker, callback)
@@ -97,7 +108,12 @@ export class KafkaPublisher implements Publisher {
         const i = this.queue.indexOf(job)
         if (i >= 0) {
           this.queue.splice(i, 1)
-          reject(new PublishError('PUBLISH_TIMEOUT', `kafka did not take the messages within ${this.settings.publishTimeoutMs} ms`))
+          reject(
+            new PublishError(
+              'PUBLISH_TIMEOUT',
+              `kafka did not take the messages within ${this.settings.publishTimeoutMs} ms`,
+            ),
+          )
         }
       }, this.settings.publishTimeoutMs)
       this.queue.push(job)
@@ -155,7 +171,10 @@ export class KafkaPublisher implements Publisher {
       }
     } catch (err) {
       const kafkaErrors = protocolErrors(err)
-      this.log.error({ err, kafkaErrors, jobs: jobs.length, bytes, acknowledgedRounds: acknowledged }, `kafka publish failed${kafkaErrors.length ? `: ${kafkaErrors.join(', ')}` : ''}`)
+      this.log.error(
+        { err, kafkaErrors, jobs: jobs.length, bytes, acknowledgedRounds: acknowledged },
+        `kafka publish failed${kafkaErrors.length ? `: ${kafkaErrors.join(', ')}` : ''}`,
+      )
       await this.resetProducer()
       for (const job of jobs) {
         const span = spans.get(job)
@@ -170,19 +189,34 @@ export class KafkaPublisher implements Publisher {
     }
   }
 
-  /** Sends one round; a send the client has not settled soon after its own timeout fails here (whatever it wrote is unknown). */
+  /**
+   * Sends one round; a send the client has not settled soon after its own timeout fails here (whatever it wrote is
+   * unknown).
+   */
   private async send(producer: SendingProducer, round: Round): Promise<void> {
     let timer: NodeJS.Timeout | undefined
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new PublishError('PUBLISH_TIMEOUT', `kafka did not settle a send within ${this.settings.publishTimeoutMs + SEND_GRACE_MS} ms`)),
+        () =>
+          reject(
+            new PublishError(
+              'PUBLISH_TIMEOUT',
+              `kafka did not settle a send within ${this.settings.publishTimeoutMs + SEND_GRACE_MS} ms`,
+            ),
+          ),
         this.settings.publishTimeoutMs + SEND_GRACE_MS,
       )
     })
     const sending = producer.send({
       messages: [...round].flatMap(([topic, parts]) =>
         parts.flatMap((p, partition) =>
-          p.messages.map((m) => ({ topic, partition, key: Buffer.from(m.key), value: m.value, headers: new Map(Object.entries(m.headers).map(([k, v]) => [Buffer.from(k), Buffer.from(v)])) })),
+          p.messages.map((m) => ({
+            topic,
+            partition,
+            key: Buffer.from(m.key),
+            value: m.value,
+            headers: new Map(Object.entries(m.headers).map(([k, v]) => [Buffer.from(k), Buffer.from(v)])),
+          })),
         ),
       ),
     })

@@ -18,8 +18,14 @@ export interface AlertMeta {
   readonly requestId: string
 }
 
-/** The message of one webhook request (the payload's JSON text), or undefined when even compressed it exceeds maxBytes. */
-export function encodeAlertMessage(payloadJson: string, meta: AlertMeta, maxBytes: number): OutboundMessage | undefined {
+/**
+ * The message of one webhook request (the payload's JSON text), or undefined when even compressed it exceeds maxBytes.
+ */
+export function encodeAlertMessage(
+  payloadJson: string,
+  meta: AlertMeta,
+  maxBytes: number,
+): OutboundMessage | undefined {
   let value = Buffer.from(payloadJson, 'utf8')
   const headers: Record<string, string> = {
     [ALERT_HEADERS.integration]: meta.integrationId,
@@ -34,7 +40,10 @@ export function encodeAlertMessage(payloadJson: string, meta: AlertMeta, maxByte
   return value.length <= maxBytes ? { key: meta.integrationId, value, headers } : undefined
 }
 
-export function decodeAlertMessage(value: Buffer, headers: Readonly<Record<string, string>>): { meta: AlertMeta; payloadJson: string } {
+export function decodeAlertMessage(
+  value: Buffer,
+  headers: Readonly<Record<string, string>>,
+): { meta: AlertMeta; payloadJson: string } {
   const raw = headers[ALERT_HEADERS.encoding] === 'gzip' ? gunzipSync(value) : value
   return {
     meta: {

@@ -7,6 +7,12 @@ import { encodeRecordMessages, ORIGIN_HEADERS, originHeaders } from './records.j
 export const EVENT_HEADERS = ORIGIN_HEADERS
 
 /** The messages of a request's events; `text`, the records' JSON as sent, is the one message when it fits. */
-export function encodeEventMessages(records: readonly object[], bodyBytes: number, meta: EnvelopeMeta, maxBytes: number, text?: string): OutboundMessage[] {
+export function encodeEventMessages(
+  records: readonly object[],
+  bodyBytes: number,
+  meta: EnvelopeMeta,
+  maxBytes: number,
+  text?: string,
+): OutboundMessage[] {
   return encodeRecordMessages(records, originHeaders(meta), meta.requestId, { bodyBytes, maxBytes, text })
 }

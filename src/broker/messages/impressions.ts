@@ -15,10 +15,23 @@ export const IMPRESSION_HEADERS = {
 } as const
 
 /** The list inside a record that can be halved when the record alone is larger than a message. */
-const SPLITTABLE: Partial<Record<ImpressionKind, string>> = { impressions: 'i', unique_keys_ss: 'ks', unique_keys_cs: 'fs' }
+const SPLITTABLE: Partial<Record<ImpressionKind, string>> = {
+  impressions: 'i',
+  unique_keys_ss: 'ks',
+  unique_keys_cs: 'fs',
+}
 
-/** The messages of a request's records of one kind; `text`, the records' JSON as sent, is the one message when it fits. */
-export function encodeImpressionMessages(kind: ImpressionKind, records: readonly object[], meta: SdkMeta, bodyBytes: number, maxBytes: number, text?: string): OutboundMessage[] {
+/**
+ * The messages of a request's records of one kind; `text`, the records' JSON as sent, is the one message when it fits.
+ */
+export function encodeImpressionMessages(
+  kind: ImpressionKind,
+  records: readonly object[],
+  meta: SdkMeta,
+  bodyBytes: number,
+  maxBytes: number,
+  text?: string,
+): OutboundMessage[] {
   const headers = {
     ...originHeaders(meta),
     [IMPRESSION_HEADERS.kind]: kind,

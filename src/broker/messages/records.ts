@@ -51,12 +51,23 @@ export interface RecordMessagesOptions {
  * halved until they fit, so typical bodies are serialized once; a single record that does not fit
  * is split by options.split, or refused (RecordTooLargeError, naming its index).
  */
-export function encodeRecordMessages(records: readonly object[], headers: Record<string, string>, requestId: string, options: RecordMessagesOptions): OutboundMessage[] {
+export function encodeRecordMessages(
+  records: readonly object[],
+  headers: Record<string, string>,
+  requestId: string,
+  options: RecordMessagesOptions,
+): OutboundMessage[] {
   const { bodyBytes, maxBytes, text, split } = options
   const messages: OutboundMessage[] = []
   // Ordered by request id: every copy of a message (a replay from the edge spool) lands in the
   // partition of the first, after it, so the consumer that owns it sees both in order.
-  const push = (value: Buffer) => messages.push({ key: requestId, value, headers: { ...headers, [PART_HEADER]: String(messages.length) }, ordered: true })
+  const push = (value: Buffer) =>
+    messages.push({
+      key: requestId,
+      value,
+      headers: { ...headers, [PART_HEADER]: String(messages.length) },
+      ordered: true,
+    })
   const emit = (slice: readonly object[], firstIndex: number): void => {
     const value = Buffer.from(JSON.stringify(slice), 'utf8')
     if (value.length <= maxBytes) push(value)
@@ -76,7 +87,8 @@ export function encodeRecordMessages(records: readonly object[], headers: Record
     push(whole)
     return messages
   }
-  // Too large for one message: cut the text as sent between records (not serialized again), unless a record alone is too large.
+  // Too large for one message: cut the text as sent between records (not serialized again), unless a record alone is
+  // too large.
   const parts = whole && splitArrayText(whole, maxBytes)
   if (parts) {
     for (const part of parts) push(part)
@@ -151,7 +163,10 @@ export function splitArrayText(json: Buffer, maxBytes: number): Buffer[] | undef
  * The records of a message the edge wrote: its text and, when it is a JSON array from an
  * environment (headers say which), the array; else `records` is undefined (rejected whole, as text).
  */
-export function recordsOf(message: { readonly value: Buffer; readonly headers: Readonly<Record<string, string>> }): { text: string; records: unknown[] | undefined } {
+export function recordsOf(message: { readonly value: Buffer; readonly headers: Readonly<Record<string, string>> }): {
+  text: string
+  records: unknown[] | undefined
+} {
   const text = message.value.toString('utf8')
   if (!message.headers[ORIGIN_HEADERS.environment]) return { text, records: undefined }
   let records: unknown
@@ -169,7 +184,10 @@ export function metaOf(headers: Readonly<Record<string, string>>): EnvelopeMeta 
   return {
     environmentId: headers[ORIGIN_HEADERS.environment] ?? '',
     accountId: headers[ORIGIN_HEADERS.account] ?? '',
-    receivedAtMs: Number.isSafeInteger(receivedAtMs) && receivedAtMs >= 0 && receivedAtMs <= MAX_TIMESTAMP_MS ? receivedAtMs : Date.now(),
+    receivedAtMs:
+      Number.isSafeInteger(receivedAtMs) && receivedAtMs >= 0 && receivedAtMs <= MAX_TIMESTAMP_MS
+        ? receivedAtMs
+        : Date.now(),
     sdkVersion: headers[ORIGIN_HEADERS.sdkVersion] ?? '',
     requestId: headers[ORIGIN_HEADERS.requestId] ?? '',
     part: partOf(headers),

@@ -12,10 +12,18 @@ export function accessCommands(program: Command): void {
     .option('--display-name <name>')
     .option(...ACCOUNT_OPTION)
     .option('--json', 'print JSON')
-    .action(async (userName: string, opts: { email?: string; displayName?: string; account?: string; json?: boolean }) => {
-      const user = await withServices(async (s) => s.access.createUser(await s.accounts.resolve(opts.account), { userName, email: opts.email, displayName: opts.displayName }))
-      print(opts.json, user, () => [user.id])
-    })
+    .action(
+      async (userName: string, opts: { email?: string; displayName?: string; account?: string; json?: boolean }) => {
+        const user = await withServices(async (s) =>
+          s.access.createUser(await s.accounts.resolve(opts.account), {
+            userName,
+            email: opts.email,
+            displayName: opts.displayName,
+          }),
+        )
+        print(opts.json, user, () => [user.id])
+      },
+    )
   users
     .command('list')
     .option(...ACCOUNT_OPTION)
@@ -25,7 +33,9 @@ export function accessCommands(program: Command): void {
       print(opts.json, list, () => list.map((u) => `${u.id}  ${u.userName}${u.active ? '' : '  (inactive)'}`))
     })
 
-  const serviceAccounts = program.command('service-accounts').description('service accounts of an account, with permissions')
+  const serviceAccounts = program
+    .command('service-accounts')
+    .description('service accounts of an account, with permissions')
   serviceAccounts
     .command('create <id>')
     .description('create or update a service account (id: letters, digits, _)')
@@ -34,12 +44,22 @@ export function accessCommands(program: Command): void {
     .option('--scim', `grant what SCIM calls need: ${SCIM_PERMISSIONS.join(', ')}`)
     .option(...ACCOUNT_OPTION)
     .option('--json', 'print JSON')
-    .action(async (id: string, opts: { name?: string; permission?: string[]; scim?: boolean; account?: string; json?: boolean }) => {
-      const sa = await withServices(async (s) =>
-        s.access.saveServiceAccount(await s.accounts.resolve(opts.account), { id, name: opts.name, permissions: opts.permission ?? [], scim: opts.scim === true }),
-      )
-      print(opts.json, sa, () => [`${sa.id}  ${sa.permissions.join(',')}`])
-    })
+    .action(
+      async (
+        id: string,
+        opts: { name?: string; permission?: string[]; scim?: boolean; account?: string; json?: boolean },
+      ) => {
+        const sa = await withServices(async (s) =>
+          s.access.saveServiceAccount(await s.accounts.resolve(opts.account), {
+            id,
+            name: opts.name,
+            permissions: opts.permission ?? [],
+            scim: opts.scim === true,
+          }),
+        )
+        print(opts.json, sa, () => [`${sa.id}  ${sa.permissions.join(',')}`])
+      },
+    )
   serviceAccounts
     .command('list')
     .option(...ACCOUNT_OPTION)
@@ -60,12 +80,30 @@ export function accessCommands(program: Command): void {
     .option('--permission <permission>', `grant one (repeatable; default ${SETTINGS_PERMISSIONS.join(', ')})`, collect)
     .option(...ACCOUNT_OPTION)
     .option('--json', 'print JSON')
-    .action(async (opts: { user: string; name: string; expiresInDays: number; permission?: string[]; account?: string; json?: boolean }) => {
-      const created = await withServices(async (s) =>
-        s.access.createPat(await s.accounts.resolve(opts.account), { userId: opts.user, name: opts.name, expiresInDays: opts.expiresInDays, permissions: opts.permission }),
-      )
-      print(opts.json, { token: created.token, id: created.record.id, expiresAt: new Date(created.record.expiresAt).toISOString() }, () => [created.token])
-    })
+    .action(
+      async (opts: {
+        user: string
+        name: string
+        expiresInDays: number
+        permission?: string[]
+        account?: string
+        json?: boolean
+      }) => {
+        const created = await withServices(async (s) =>
+          s.access.createPat(await s.accounts.resolve(opts.account), {
+            userId: opts.user,
+            name: opts.name,
+            expiresInDays: opts.expiresInDays,
+            permissions: opts.permission,
+          }),
+        )
+        print(
+          opts.json,
+          { token: created.token, id: created.record.id, expiresAt: new Date(created.record.expiresAt).toISOString() },
+          () => [created.token],
+        )
+      },
+    )
 
   const flags = program.command('flags').description('feature flags of an account')
   for (const [command, on] of [
@@ -90,19 +128,30 @@ export function accessCommands(program: Command): void {
 
 /** `sluice groups`: the account's groups (the SCIM Groups resource) and their members. */
 export function groupCommands(program: Command): void {
-  const groups = program.command('groups').description('groups of an account and their members (also the SCIM Groups resource)')
+  const groups = program
+    .command('groups')
+    .description('groups of an account and their members (also the SCIM Groups resource)')
   groups
     .command('create <displayName>')
     .option('--member <userId>', 'a member (repeatable)', collect)
     .option('--external-id <id>')
     .option(...ACCOUNT_OPTION)
     .option('--json', 'print JSON')
-    .action(async (displayName: string, opts: { member?: string[]; externalId?: string; account?: string; json?: boolean }) => {
-      const group = await withServices(async (s) =>
-        s.directory.createGroup(await s.accounts.resolve(opts.account), { displayName, ...(opts.externalId ? { externalId: opts.externalId } : {}) }, opts.member ?? []),
-      )
-      print(opts.json, group, () => [group.id])
-    })
+    .action(
+      async (
+        displayName: string,
+        opts: { member?: string[]; externalId?: string; account?: string; json?: boolean },
+      ) => {
+        const group = await withServices(async (s) =>
+          s.directory.createGroup(
+            await s.accounts.resolve(opts.account),
+            { displayName, ...(opts.externalId ? { externalId: opts.externalId } : {}) },
+            opts.member ?? [],
+          ),
+        )
+        print(opts.json, group, () => [group.id])
+      },
+    )
   groups
     .command('list')
     .option(...ACCOUNT_OPTION)
@@ -110,8 +159,14 @@ export function groupCommands(program: Command): void {
     .action(async (opts: { account?: string; json?: boolean }) => {
       const list = await withServices(async (s) => {
         const accountId = await s.accounts.resolve(opts.account)
-        const page = await s.directory.listGroups(accountId, { test: acceptAll, plan: undefined, startIndex: 1, count: MAX_LISTED }, false)
-        return Promise.all(page.resources.map(async (g) => ({ ...g, members: await s.directory.members(accountId, g.id) })))
+        const page = await s.directory.listGroups(
+          accountId,
+          { test: acceptAll, plan: undefined, startIndex: 1, count: MAX_LISTED },
+          false,
+        )
+        return Promise.all(
+          page.resources.map(async (g) => ({ ...g, members: await s.directory.members(accountId, g.id) })),
+        )
       })
       print(opts.json, list, () => list.map((g) => `${g.id}  ${g.displayName}  (${g.members.length} members)`))
     })

@@ -15,8 +15,13 @@ export function accountCommands(program: Command): void {
         return
       }
       console.log(`account    ${demo.accountId}\nworkspace  ${demo.workspaceId}\nadmin key  ${demo.adminApiKey}`)
-      for (const e of demo.environments) console.log(`${e.name.padEnd(10)} ${e.id}\n  server-side SDK key  ${e.serverSideSdkKey}\n  client-side SDK key  ${e.clientSideSdkKey}`)
-      console.log(`settings token (PAT)  ${demo.personalAccessToken ?? ''}\nSCIM service account  ${demo.serviceAccountId ?? ''}`)
+      for (const e of demo.environments)
+        console.log(
+          `${e.name.padEnd(10)} ${e.id}\n  server-side SDK key  ${e.serverSideSdkKey}\n  client-side SDK key  ${e.clientSideSdkKey}`,
+        )
+      console.log(
+        `settings token (PAT)  ${demo.personalAccessToken ?? ''}\nSCIM service account  ${demo.serviceAccountId ?? ''}`,
+      )
     })
 
   const accounts = program.command('accounts').description('accounts (tenants)')
@@ -42,7 +47,9 @@ export function accountCommands(program: Command): void {
     .option('--requires-title-and-comments', 'segment changes must carry a title and a comment')
     .option('--json', 'print JSON')
     .action(async (name: string, opts: { account?: string; requiresTitleAndComments?: boolean; json?: boolean }) => {
-      const ws = await withServices((s) => s.accounts.createWorkspace(opts.account, name, opts.requiresTitleAndComments === true))
+      const ws = await withServices((s) =>
+        s.accounts.createWorkspace(opts.account, name, opts.requiresTitleAndComments === true),
+      )
       print(opts.json, ws, () => [ws.id])
     })
   workspaces
@@ -66,7 +73,9 @@ export function accountCommands(program: Command): void {
     if (command === 'environments') create.option('--production', 'mark it a production environment')
     create.action(async (name: string, opts: { workspace?: string; production?: boolean; json?: boolean }) => {
       const created = await withServices((s) =>
-        command === 'environments' ? s.accounts.createEnvironment(opts.workspace, name, opts.production === true) : s.accounts.createTrafficType(opts.workspace, name),
+        command === 'environments'
+          ? s.accounts.createEnvironment(opts.workspace, name, opts.production === true)
+          : s.accounts.createTrafficType(opts.workspace, name),
       )
       print(opts.json, created, () => [created.id])
     })
@@ -75,7 +84,11 @@ export function accountCommands(program: Command): void {
       .option(...WORKSPACE_OPTION)
       .option('--json', 'print JSON')
       .action(async (opts: { workspace?: string; json?: boolean }) => {
-        const list: { id: string; name: string }[] = await withServices((s) => (command === 'environments' ? s.accounts.listEnvironments(opts.workspace) : s.accounts.listTrafficTypes(opts.workspace)))
+        const list: { id: string; name: string }[] = await withServices((s) =>
+          command === 'environments'
+            ? s.accounts.listEnvironments(opts.workspace)
+            : s.accounts.listTrafficTypes(opts.workspace),
+        )
         print(opts.json, list, () => list.map((e) => `${e.id}  ${e.name}`))
       })
   }

@@ -3,31 +3,52 @@
 import { createClient } from '@clickhouse/client'
 import type { Command } from 'commander'
 import { analysisSettings } from '../../app/container.js'
-import { createExperimentService, parseTime, parseWeights, type ExperimentResults, type ExperimentService } from '../../services/experiments.js'
+import {
+  createExperimentService,
+  parseTime,
+  parseWeights,
+  type ExperimentResults,
+  type ExperimentService,
+} from '../../services/experiments.js'
 import { MetricService } from '../../services/metrics.js'
 import { Refusal } from '../../shared/errors.js'
 import type { Environment, Workspace } from '../../state/redis/store.js'
 import { collect, config, positiveInt, print, withServices, type CliServices } from '../context.js'
 
-async function withExperiments<T>(envId: string, fn: (x: ExperimentService, env: Environment, ws: Workspace) => Promise<T>): Promise<T> {
+async function withExperiments<T>(
+  envId: string,
+  fn: (x: ExperimentService, env: Environment, ws: Workspace) => Promise<T>,
+): Promise<T> {
   const cfg = config()
-  const clickhouse = createClient({ url: cfg.clickhouse.url, username: cfg.clickhouse.user, password: cfg.clickhouse.password, request_timeout: cfg.experiments.queryTimeoutMs + 5000 })
+  const clickhouse = createClient({
+    url: cfg.clickhouse.url,
+    username: cfg.clickhouse.user,
+    password: cfg.clickhouse.password,
+    request_timeout: cfg.experiments.queryTimeoutMs + 5000,
+  })
   try {
     return await withServices(async (s: CliServices) => {
       const env = await s.state.store.environment(envId)
       const ws = env && (await s.state.store.workspace(env.workspaceId))
       if (!env || !ws) throw new Refusal('NOT_FOUND', `environment ${envId} not found`)
-      return fn(createExperimentService(clickhouse, analysisSettings(cfg), new MetricService(s.state.store, s.state.metrics)), env, ws)
+      return fn(
+        createExperimentService(clickhouse, analysisSettings(cfg), new MetricService(s.state.store, s.state.metrics)),
+        env,
+        ws,
+      )
     })
   } finally {
     await clickhouse.close()
   }
 }
 
-const num = (x: number | null | undefined, digits = 4) => (x === null || x === undefined ? '-' : Number(x.toPrecision(digits)).toString())
+const num = (x: number | null | undefined, digits = 4) =>
+  x === null || x === undefined ? '-' : Number(x.toPrecision(digits)).toString()
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${(x * 100).toFixed(2)}%`)
 
-/** The results as a table: exposures and the sample ratio check, then per metric each treatment against the baseline. */
+/**
+ * The results as a table: exposures and the sample ratio check, then per metric each treatment against the baseline.
+ */
 export function resultLines(r: ExperimentResults): string[] {
   const lines = [
     `${r.flag} in ${r.environmentId}, ${r.from} to ${r.to}${r.rule === null ? '' : `, rule ${JSON.stringify(r.rule)}`}; baseline ${r.baseline}, alpha ${r.alpha}`,
@@ -72,7 +93,9 @@ export function resultLines(r: ExperimentResults): string[] {
 }
 
 export function experimentCommands(program: Command): void {
-  const experiments = program.command('experiments').description('experiment results from the impressions and events in ClickHouse')
+  const experiments = program
+    .command('experiments')
+    .description('experiment results from the impressions and events in ClickHouse')
   experiments
     .command('flags')
     .description('the flags with impressions in an environment, with their treatments')
@@ -82,11 +105,18 @@ export function experimentCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (opts: { environment: string; from?: string; to?: string; json?: boolean }) => {
       const { flags } = await withExperiments(opts.environment, (x, env) => x.flags(env, opts.from, opts.to))
-      print(opts.json, { flags }, () => flags.map((f) => `${f.flag}  ${f.treatments.join(',')}  ~${f.keys} keys  ${f.impressions} impressions  ${f.firstImpressionAt} .. ${f.lastImpressionAt}`))
+      print(opts.json, { flags }, () =>
+        flags.map(
+          (f) =>
+            `${f.flag}  ${f.treatments.join(',')}  ~${f.keys} keys  ${f.impressions} impressions  ${f.firstImpressionAt} .. ${f.lastImpressionAt}`,
+        ),
+      )
     })
   experiments
     .command('results <flag>')
-    .description('per metric, each treatment against the baseline (Welch t-tests, Benjamini–Hochberg), and the sample ratio check')
+    .description(
+      'per metric, each treatment against the baseline (Welch t-tests, Benjamini–Hochberg), and the sample ratio check',
+    )
     .requiredOption('--environment <id>', 'environment id')
     .requiredOption('--metric <id>', 'a metric id of the environment’s workspace (repeat for several)', collect)
     .requiredOption('--from <time>', 'window start, epoch ms or ISO 8601')
@@ -100,7 +130,18 @@ export function experimentCommands(program: Command): void {
     .action(
       async (
         flag: string,
-        opts: { environment: string; metric: string[]; from: string; to: string; baseline?: string; alpha?: number; weights?: string; rule?: string; minKeys?: number; json?: boolean },
+        opts: {
+          environment: string
+          metric: string[]
+          from: string
+          to: string
+          baseline?: string
+          alpha?: number
+          weights?: string
+          rule?: string
+          minKeys?: number
+          json?: boolean
+        },
       ) => {
         const req = {
           flag,

@@ -39,10 +39,23 @@ const MAX_ATTEMPTS = 5
 
 export async function importEvents(file: string, options: ImportOptions): Promise<ImportSummary> {
   const size = statSync(file).size
-  const summary: ImportSummary = { eventsSent: 0, eventsFailed: 0, requestsAccepted: 0, requestsFailed: 0, linesSkipped: 0, failures: {}, seconds: 0 }
+  const summary: ImportSummary = {
+    eventsSent: 0,
+    eventsFailed: 0,
+    requestsAccepted: 0,
+    requestsFailed: 0,
+    linesSkipped: 0,
+    failures: {},
+    seconds: 0,
+  }
   const started = Date.now()
   const input = createReadStream(file)
-  const bar = options.progress ? new SingleBar({ format: ' {bar} {percentage}% | {events} events sent | {eta_formatted} left', etaBuffer: 50 }, Presets.shades_classic) : undefined
+  const bar = options.progress
+    ? new SingleBar(
+        { format: ' {bar} {percentage}% | {events} events sent | {eta_formatted} left', etaBuffer: 50 },
+        Presets.shades_classic,
+      )
+    : undefined
   bar?.start(size, 0, { events: 0 })
   const tick = setInterval(() => bar?.update(input.bytesRead, { events: summary.eventsSent }), 200)
 
@@ -54,7 +67,11 @@ export async function importEvents(file: string, options: ImportOptions): Promis
       try {
         const res = await fetch(endpoint, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${options.key}`, splitsdkversion: 'sluice-import-1' },
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${options.key}`,
+            splitsdkversion: 'sluice-import-1',
+          },
           body: batch.body,
         })
         const text = await res.text()
@@ -182,27 +199,42 @@ export function importEventsCommand(program: Command): void {
     .option('--batch-bytes <n>', 'largest request body in bytes', positiveInt, 4 * 1024 * 1024)
     .option('--concurrency <n>', 'requests in flight', positiveInt, 4)
     .option('--json', 'print the summary as JSON')
-    .action(async (file: string, opts: { url?: string; key?: string; batchSize: number; batchBytes: number; concurrency: number; json?: boolean }) => {
-      const cfg = config()
-      const key = opts.key ?? (await withServices(async (s) => (await s.accounts.demo())?.environments[0]?.serverSideSdkKey))
-      if (!key) throw new CliError(`no --key given and ${NO_DEMO_ACCOUNT.replace('no account given and ', '')}`)
-      const summary = await importEvents(file, {
-        url: opts.url ?? `http://${cfg.http.host}:${cfg.http.port}`,
-        key,
-        batchSize: opts.batchSize,
-        batchBytes: opts.batchBytes,
-        concurrency: opts.concurrency,
-        progress: !opts.json && process.stderr.isTTY,
-      })
-      if (opts.json) console.log(JSON.stringify(summary))
-      else {
-        console.log(`events sent:        ${summary.eventsSent}`)
-        console.log(`requests accepted:  ${summary.requestsAccepted}`)
-        console.log(`requests failed:    ${summary.requestsFailed} (${summary.eventsFailed} events)`)
-        for (const [why, n] of Object.entries(summary.failures)) console.log(`  ${n} x ${why}`)
-        if (summary.linesSkipped) console.log(`lines skipped (not a JSON object): ${summary.linesSkipped}`)
-        console.log(`elapsed:            ${summary.seconds.toFixed(1)} s (${Math.round(summary.eventsSent / Math.max(summary.seconds, 0.001))} events/s)`)
-      }
-      if (summary.requestsFailed > 0) process.exitCode = 1
-    })
+    .action(
+      async (
+        file: string,
+        opts: {
+          url?: string
+          key?: string
+          batchSize: number
+          batchBytes: number
+          concurrency: number
+          json?: boolean
+        },
+      ) => {
+        const cfg = config()
+        const key =
+          opts.key ?? (await withServices(async (s) => (await s.accounts.demo())?.environments[0]?.serverSideSdkKey))
+        if (!key) throw new CliError(`no --key given and ${NO_DEMO_ACCOUNT.replace('no account given and ', '')}`)
+        const summary = await importEvents(file, {
+          url: opts.url ?? `http://${cfg.http.host}:${cfg.http.port}`,
+          key,
+          batchSize: opts.batchSize,
+          batchBytes: opts.batchBytes,
+          concurrency: opts.concurrency,
+          progress: !opts.json && process.stderr.isTTY,
+        })
+        if (opts.json) console.log(JSON.stringify(summary))
+        else {
+          console.log(`events sent:        ${summary.eventsSent}`)
+          console.log(`requests accepted:  ${summary.requestsAccepted}`)
+          console.log(`requests failed:    ${summary.requestsFailed} (${summary.eventsFailed} events)`)
+          for (const [why, n] of Object.entries(summary.failures)) console.log(`  ${n} x ${why}`)
+          if (summary.linesSkipped) console.log(`lines skipped (not a JSON object): ${summary.linesSkipped}`)
+          console.log(
+            `elapsed:            ${summary.seconds.toFixed(1)} s (${Math.round(summary.eventsSent / Math.max(summary.seconds, 0.001))} events/s)`,
+          )
+        }
+        if (summary.requestsFailed > 0) process.exitCode = 1
+      },
+    )
 }

@@ -13,14 +13,35 @@ export function keyCommands(program: Command): void {
     .option(...ACCOUNT_OPTION)
     .option('--role <role>', `admin keys: ${ADMIN_ROLES.join(', ')} (default all)`)
     .option('--workspace <id>', 'admin keys: restrict to this workspace (repeatable)', collect)
-    .option('--environment <id>', 'admin keys: restrict to this environment (repeatable); SDK keys: their environment', collect)
+    .option(
+      '--environment <id>',
+      'admin keys: restrict to this environment (repeatable); SDK keys: their environment',
+      collect,
+    )
     .option('--json', 'print JSON')
-    .action(async (opts: { kind: string; name?: string; account?: string; role?: string; workspace?: string[]; environment?: string[]; json?: boolean }) => {
-      const created = await withServices(async (s) =>
-        s.keys.create({ kind: opts.kind, accountId: await s.accounts.resolve(opts.account), name: opts.name, role: opts.role, workspaceIds: opts.workspace, environmentIds: opts.environment }),
-      )
-      print(opts.json, created, () => [created.key, `id ${created.id}`])
-    })
+    .action(
+      async (opts: {
+        kind: string
+        name?: string
+        account?: string
+        role?: string
+        workspace?: string[]
+        environment?: string[]
+        json?: boolean
+      }) => {
+        const created = await withServices(async (s) =>
+          s.keys.create({
+            kind: opts.kind,
+            accountId: await s.accounts.resolve(opts.account),
+            name: opts.name,
+            role: opts.role,
+            workspaceIds: opts.workspace,
+            environmentIds: opts.environment,
+          }),
+        )
+        print(opts.json, created, () => [created.key, `id ${created.id}`])
+      },
+    )
   keys
     .command('list')
     .option('--account <id>', 'only this account')

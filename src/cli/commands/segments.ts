@@ -37,21 +37,46 @@ export function segmentCommands(program: Command): void {
     .option('--comment <text>', 'comment for the audit log')
     .option('--title <text>', 'title for the audit log')
     .option('--json', 'print the summary as JSON')
-    .action(async (envId: string, name: string, file: string, opts: { replace?: boolean; comment?: string; title?: string; json?: boolean }) => {
-      const keys = await readKeyFile(file)
-      const summary = await withServices(async (s) => {
-        const { env, ws } = await target(s, envId)
-        const bar = !opts.json && process.stderr.isTTY ? new SingleBar({ format: ' {bar} {percentage}% | {value}/{total} keys', etaBuffer: 10 }, Presets.shades_classic) : undefined
-        bar?.start(keys.length, 0)
-        try {
-          const result = await s.segments.uploadAll(ws, env, name, keys as string[], { replace: opts.replace === true, comment: opts.comment, title: opts.title }, actor(), (sent) => bar?.update(sent))
-          return { sent: keys.length, ...result }
-        } finally {
-          bar?.stop()
-        }
-      })
-      print(opts.json, summary, () => [`keys in file: ${summary.sent}`, `keys added:   ${summary.added}`, `keys now:     ${summary.total}`])
-    })
+    .action(
+      async (
+        envId: string,
+        name: string,
+        file: string,
+        opts: { replace?: boolean; comment?: string; title?: string; json?: boolean },
+      ) => {
+        const keys = await readKeyFile(file)
+        const summary = await withServices(async (s) => {
+          const { env, ws } = await target(s, envId)
+          const bar =
+            !opts.json && process.stderr.isTTY
+              ? new SingleBar(
+                  { format: ' {bar} {percentage}% | {value}/{total} keys', etaBuffer: 10 },
+                  Presets.shades_classic,
+                )
+              : undefined
+          bar?.start(keys.length, 0)
+          try {
+            const result = await s.segments.uploadAll(
+              ws,
+              env,
+              name,
+              keys as string[],
+              { replace: opts.replace === true, comment: opts.comment, title: opts.title },
+              actor(),
+              (sent) => bar?.update(sent),
+            )
+            return { sent: keys.length, ...result }
+          } finally {
+            bar?.stop()
+          }
+        })
+        print(opts.json, summary, () => [
+          `keys in file: ${summary.sent}`,
+          `keys added:   ${summary.added}`,
+          `keys now:     ${summary.total}`,
+        ])
+      },
+    )
   segments
     .command('export <environment> <segment>')
     .description('write every key of the segment, one per line')
@@ -61,7 +86,10 @@ export function segmentCommands(program: Command): void {
         const { env, ws } = await target(s, envId)
         const out = opts.out ? createWriteStream(opts.out) : process.stdout
         const first = await s.segments.keys(ws, env, name, 0, MAX_KEYS_PER_UPDATE)
-        const bar = opts.out !== undefined && process.stderr.isTTY ? new SingleBar({ format: ' {bar} {percentage}% | {value}/{total} keys' }, Presets.shades_classic) : undefined
+        const bar =
+          opts.out !== undefined && process.stderr.isTTY
+            ? new SingleBar({ format: ' {bar} {percentage}% | {value}/{total} keys' }, Presets.shades_classic)
+            : undefined
         bar?.start(first.totalCount, 0)
         let written = 0
         let page = first.objects

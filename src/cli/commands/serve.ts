@@ -10,7 +10,9 @@ export function serveCommand(program: Command): void {
     .description('run the HTTP edge, the admin APIs and the consumers (all roles by default)')
     .option('--roles <roles>', `comma-separated roles: ${ROLES.join(',')}`, (v) => {
       const roles = v.split(',').map((r) => r.trim())
-      for (const r of roles) if (!(ROLES as readonly string[]).includes(r)) throw new InvalidArgumentError(`unknown role "${r}"; roles are ${ROLES.join(', ')}`)
+      for (const r of roles)
+        if (!(ROLES as readonly string[]).includes(r))
+          throw new InvalidArgumentError(`unknown role "${r}"; roles are ${ROLES.join(', ')}`)
       return roles as Role[]
     })
     .action(async (opts: { roles?: Role[] }) => {

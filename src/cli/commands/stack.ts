@@ -7,14 +7,18 @@ interface StackOptions {
   readonly cluster?: boolean
 }
 
-const CLUSTER_OPTION = ['--cluster', 'the cluster stack instead: ZooKeeper, ClickHouse 2 shards x 2 replicas, Redis Cluster of 6, 3 Kafka brokers (other ports)'] as const
+const CLUSTER_OPTION = [
+  '--cluster',
+  'the cluster stack instead: ZooKeeper, ClickHouse 2 shards x 2 replicas, Redis Cluster of 6, 3 Kafka brokers (other ports)',
+] as const
 
 export function stackCommands(program: Command): void {
   const stack = program.command('stack').description('local Kafka, ClickHouse and Redis on 127.0.0.1 (development)')
   const load = <T>(module: () => Promise<T>): Promise<T> =>
     module().catch((err: unknown) => {
       // The service image leaves the development tooling out.
-      if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') throw new CliError('`sluice stack` is development tooling and is not part of this installation')
+      if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND')
+        throw new CliError('`sluice stack` is development tooling and is not part of this installation')
       throw err
     })
   const single = () => load(() => import('../../stack/index.js'))
@@ -41,9 +45,14 @@ export function stackCommands(program: Command): void {
     .description('show which services answer')
     .option(...CLUSTER_OPTION)
     .action(async (options: StackOptions) => {
-      const statuses = options.cluster ? await (await cluster()).clusterStatus(config()) : await (await single()).stackStatus(config())
+      const statuses = options.cluster
+        ? await (await cluster()).clusterStatus(config())
+        : await (await single()).stackStatus(config())
       const width = Math.max(10, ...statuses.map((s) => s.name.length + 1))
-      for (const s of statuses) console.log(`${s.name.padEnd(width)} ${s.address.padEnd(16)} ${s.up ? 'up' : 'down'}${s.pid ? ` (pid ${s.pid}, started by sluice)` : ''}`)
+      for (const s of statuses)
+        console.log(
+          `${s.name.padEnd(width)} ${s.address.padEnd(16)} ${s.up ? 'up' : 'down'}${s.pid ? ` (pid ${s.pid}, started by sluice)` : ''}`,
+        )
       if (!statuses.every((s) => s.up)) process.exitCode = 1
     })
 }

@@ -81,7 +81,12 @@ export class DiskSpool {
 
   stats(): SpoolStats {
     const first = this.index.values().next()
-    return { bytes: this.bytes, entries: this.index.size, messages: this.messages, oldestMs: first.done ? undefined : first.value.spooledAtMs }
+    return {
+      bytes: this.bytes,
+      entries: this.index.size,
+      messages: this.messages,
+      oldestMs: first.done ? undefined : first.value.spooledAtMs,
+    }
   }
 
   /** Whether an entry of this many bytes would fit now. */
@@ -94,18 +99,29 @@ export class DiskSpool {
     const stored: StoredEntry = {
       topic,
       spooledAtMs: Date.now(),
-      messages: messages.map((m) => ({ key: m.key, value: m.value, headers: { ...m.headers }, ...(m.ordered ? { ordered: true } : {}) })),
+      messages: messages.map((m) => ({
+        key: m.key,
+        value: m.value,
+        headers: { ...m.headers },
+        ...(m.ordered ? { ordered: true } : {}),
+      })),
     }
     const value = serialize(stored)
     if (!this.hasRoomFor(value.length)) {
-      throw new AppError('SPOOL_FULL', `the spool holds ${this.bytes} of ${this.maxBytes} bytes; no room for ${value.length} more`, true)
+      throw new AppError(
+        'SPOOL_FULL',
+        `the spool holds ${this.bytes} of ${this.maxBytes} bytes; no room for ${value.length} more`,
+        true,
+      )
     }
     const seq = this.nextSeq++
     this.reserved += value.length
     try {
       await this.db.put(keyOf(seq), value, { sync: true })
     } catch (err) {
-      throw new AppError('SPOOL_FAILED', `the spool could not write to ${this.dir}: ${(err as Error).message}`, true, { cause: err })
+      throw new AppError('SPOOL_FAILED', `the spool could not write to ${this.dir}: ${(err as Error).message}`, true, {
+        cause: err,
+      })
     } finally {
       this.reserved -= value.length
     }
@@ -136,7 +152,12 @@ export class DiskSpool {
         topic: stored.topic,
         spooledAtMs: stored.spooledAtMs,
         bytes: value.length,
-        messages: stored.messages.map((m) => ({ key: m.key, value: Buffer.from(m.value.buffer, m.value.byteOffset, m.value.byteLength), headers: m.headers, ...(m.ordered ? { ordered: true } : {}) })),
+        messages: stored.messages.map((m) => ({
+          key: m.key,
+          value: Buffer.from(m.value.buffer, m.value.byteOffset, m.value.byteLength),
+          headers: m.headers,
+          ...(m.ordered ? { ordered: true } : {}),
+        })),
       })
     })
     return entries

@@ -76,7 +76,10 @@ export class SpoolingIntake implements Intake {
 
   state(): IntakeState | undefined {
     if (!this.spool) return undefined
-    return { spooling: this.spooling, spool: { ...this.spool.stats(), maxBytes: this.settings.maxBytes, dir: this.settings.dir } }
+    return {
+      spooling: this.spooling,
+      spool: { ...this.spool.stats(), maxBytes: this.settings.maxBytes, dir: this.settings.dir },
+    }
   }
 
   /** Whether the spool can take a typical body now (readiness): 1 MiB, or a sixteenth of a smaller spool. */
@@ -94,11 +97,18 @@ export class SpoolingIntake implements Intake {
     const attempt = this.publisher.publish(topic, messages)
     const outcome = await settleWithin(attempt, this.settings.afterMs)
     if (outcome.ok) return { spooled: false }
-    this.startSpooling(outcome.late ? `kafka did not acknowledge within ${this.settings.afterMs} ms` : messageOf(outcome.error))
+    this.startSpooling(
+      outcome.late ? `kafka did not acknowledge within ${this.settings.afterMs} ms` : messageOf(outcome.error),
+    )
     return this.toSpool(spool, topic, messages, outcome.late ? attempt : undefined)
   }
 
-  private async toSpool(spool: DiskSpool, topic: string, messages: readonly OutboundMessage[], attempt?: Promise<void>): Promise<IntakeReceipt> {
+  private async toSpool(
+    spool: DiskSpool,
+    topic: string,
+    messages: readonly OutboundMessage[],
+    attempt?: Promise<void>,
+  ): Promise<IntakeReceipt> {
     const seq = await spool.append(topic, messages)
     this.metrics.spoolAppended.inc(messages.length)
     this.observe()
@@ -109,7 +119,9 @@ export class SpoolingIntake implements Intake {
           () => spool.remove([seq]).then(() => this.observe()),
           () => undefined,
         )
-        .catch((err: unknown) => this.log.warn({ err }, 'spool entry acknowledged by kafka late could not be deleted; it will be replayed'))
+        .catch((err: unknown) =>
+          this.log.warn({ err }, 'spool entry acknowledged by kafka late could not be deleted; it will be replayed'),
+        )
         .finally(() => {
           this.pending.delete(seq)
           this.kick()
@@ -196,10 +208,16 @@ export class SpoolingIntake implements Intake {
           const file = await spool.setAside(entries[0]!.seq)
           this.metrics.spoolRefused.inc(entries[0]!.messages.length)
           this.observe()
-          this.log.error({ err, refused, file, messages: entries[0]!.messages.length }, 'kafka refuses the records of a spooled entry; set aside in a file, the drain goes on')
+          this.log.error(
+            { err, refused, file, messages: entries[0]!.messages.length },
+            'kafka refuses the records of a spooled entry; set aside in a file, the drain goes on',
+          )
           continue
         }
-        this.log.warn({ err, entries: entries.length, retryInMs: backoff }, 'spool drain: kafka did not take the messages; retrying')
+        this.log.warn(
+          { err, entries: entries.length, retryInMs: backoff },
+          'spool drain: kafka did not take the messages; retrying',
+        )
         await this.pause(backoff)
         backoff = Math.min(MAX_BACKOFF_MS, backoff * 2)
       }
@@ -225,7 +243,11 @@ export class SpoolingIntake implements Intake {
 }
 
 function refusedRecords(err: unknown): string | undefined {
-  for (let e = err as { type?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 8; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { type?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 8;
+    e = e.cause as typeof e, depth++
+  ) {
     if (typeof e.type === 'string' && RECORDS_REFUSED.has(e.type)) return e.type
   }
   return undefined

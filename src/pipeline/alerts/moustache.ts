@@ -45,9 +45,13 @@ export class RenderBudget {
   step(n: number): void {
     const before = this.steps
     this.steps += n
-    if (this.steps > RENDER_LIMITS.maxSteps) throw budgetError(`rendering this payload takes more than ${RENDER_LIMITS.maxSteps} template steps`)
+    if (this.steps > RENDER_LIMITS.maxSteps)
+      throw budgetError(`rendering this payload takes more than ${RENDER_LIMITS.maxSteps} template steps`)
     // The clock is read once every 256 steps.
-    if (before >>> 8 !== this.steps >>> 8 && this.cpuMs + performance.now() - this.sliceStart > RENDER_LIMITS.maxCpuMs) {
+    if (
+      before >>> 8 !== this.steps >>> 8 &&
+      this.cpuMs + performance.now() - this.sliceStart > RENDER_LIMITS.maxCpuMs
+    ) {
       throw budgetError(`rendering this payload takes more than ${RENDER_LIMITS.maxCpuMs} ms`)
     }
   }
@@ -87,7 +91,13 @@ class BudgetWriter extends Mustache.Writer {
     ;(this as unknown as { templateCache: typeof boundedTemplateCache }).templateCache = boundedTemplateCache
   }
 
-  override renderTokens(tokens: string[][], context: Mustache.Context, partials?: Mustache.PartialsOrLookupFn, originalTemplate?: string, config?: Mustache.RenderOptions): string {
+  override renderTokens(
+    tokens: string[][],
+    context: Mustache.Context,
+    partials?: Mustache.PartialsOrLookupFn,
+    originalTemplate?: string,
+    config?: Mustache.RenderOptions,
+  ): string {
     this.budget.step(tokens.length)
     let buffer = ''
     for (const token of tokens as unknown as MustacheToken[]) {
@@ -101,7 +111,9 @@ class BudgetWriter extends Mustache.Writer {
           }
           try {
             value =
-              token[0] === '#' ? this.renderSection(token as never, context, partials, originalTemplate, config) : this.renderInverted(token as never, context, partials, originalTemplate, config)
+              token[0] === '#'
+                ? this.renderSection(token as never, context, partials, originalTemplate, config)
+                : this.renderInverted(token as never, context, partials, originalTemplate, config)
           } finally {
             this.depth = Math.max(0, this.depth - 1)
           }
@@ -118,7 +130,8 @@ class BudgetWriter extends Mustache.Writer {
       }
       if (value !== undefined) {
         buffer += value
-        if (buffer.length > RENDER_LIMITS.maxOutputChars) throw budgetError(`a template renders more than ${RENDER_LIMITS.maxOutputChars} characters`)
+        if (buffer.length > RENDER_LIMITS.maxOutputChars)
+          throw budgetError(`a template renders more than ${RENDER_LIMITS.maxOutputChars} characters`)
       }
     }
     return buffer
@@ -144,7 +157,11 @@ function flatTemplate(template: string): FlatTemplate | null {
       : {
           tokens: tokens.length,
           parts: tokens.flatMap(([type, value]): FlatTemplate['parts'][number][] =>
-            type === 'text' ? [value] : type === 'name' || type === '&' ? [{ name: value, path: value.indexOf('.') > 0 ? value.split('.') : undefined }] : [],
+            type === 'text'
+              ? [value]
+              : type === 'name' || type === '&'
+                ? [{ name: value, path: value.indexOf('.') > 0 ? value.split('.') : undefined }]
+                : [],
           ),
         }
     if (flatTemplates.size >= TEMPLATE_CACHE_SIZE) flatTemplates.delete(flatTemplates.keys().next().value as string)
@@ -168,7 +185,8 @@ function renderFlat(flat: FlatTemplate, view: object, budget: RenderBudget): str
       if (value === undefined || value === null) continue
       buffer += toText(value)
     }
-    if (buffer.length > RENDER_LIMITS.maxOutputChars) throw budgetError(`a template renders more than ${RENDER_LIMITS.maxOutputChars} characters`)
+    if (buffer.length > RENDER_LIMITS.maxOutputChars)
+      throw budgetError(`a template renders more than ${RENDER_LIMITS.maxOutputChars} characters`)
   }
   return buffer
 }
@@ -190,7 +208,11 @@ function lookupAtRoot(view: object, name: string, path: readonly string[] | unde
 }
 
 const hasProperty = (value: unknown, name: string) => value !== null && typeof value === 'object' && name in value
-const primitiveHasOwnProperty = (value: unknown, name: string) => value !== null && value !== undefined && typeof value !== 'object' && Object.prototype.hasOwnProperty.call(value, name)
+const primitiveHasOwnProperty = (value: unknown, name: string) =>
+  value !== null &&
+  value !== undefined &&
+  typeof value !== 'object' &&
+  Object.prototype.hasOwnProperty.call(value, name)
 
 /** One template against a view (toView's copy of the payload under its roots), within the budget. */
 export function renderTemplate(template: string, view: object, budget = new RenderBudget()): string {

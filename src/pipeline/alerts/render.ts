@@ -14,12 +14,15 @@ import { describeJsonProblem, inspectJson, MAX_JSON_DEPTH } from '../../shared/j
 import { normalizeTimestamp } from '../events.js'
 import { RENDER_LIMITS, RenderBudget, renderTemplate, rootView, toView } from './moustache.js'
 
-const load = (name: string) => JSON.parse(readFileSync(new URL(`../../../schemas/${name}`, import.meta.url), 'utf8')) as object
+const load = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../../../schemas/${name}`, import.meta.url), 'utf8')) as object
 const validateMappingShape = new Ajv({ allErrors: false, strict: true }).compile(load('alert-mapping.json'))
 // Every alert checked here was built by renderOne, its two times by isoTime (toISOString within
 // years 0000 to 9999): their date-time format is not checked again for each alert (it was a third
 // of the check's cost).
-const validateAlertShape = new Ajv({ allErrors: false, strict: true, validateFormats: false }).compile(load('alert.json'))
+const validateAlertShape = new Ajv({ allErrors: false, strict: true, validateFormats: false }).compile(
+  load('alert.json'),
+)
 
 export const SEVERITIES = ['critical', 'high', 'warning', 'info'] as const
 export type Severity = (typeof SEVERITIES)[number]
@@ -142,12 +145,21 @@ export const MAX_PAYLOAD_DEPTH = MAX_JSON_DEPTH
 export const MAX_ALERTS_PER_PAYLOAD = 1000
 
 /** Checks a mapping as it is saved: shape, template syntax, names, and required fields that can render empty. */
-export function checkMapping(input: unknown): { ok: true; mapping: AlertMapping } | { ok: false; problems: MappingProblem[] } {
+export function checkMapping(
+  input: unknown,
+): { ok: true; mapping: AlertMapping } | { ok: false; problems: MappingProblem[] } {
   if (!validateMappingShape(input)) return { ok: false, problems: [shapeProblem(validateMappingShape.errors?.[0])] }
   const mapping = input as AlertMapping
   const problems: MappingProblem[] = []
   const templates: [string, string][] = [
-    ...[...REQUIRED_FIELDS, ...OPTIONAL_FIELDS, 'timestamp' as const, 'correlationId' as const, 'dedupKey' as const, 'status' as const]
+    ...[
+      ...REQUIRED_FIELDS,
+      ...OPTIONAL_FIELDS,
+      'timestamp' as const,
+      'correlationId' as const,
+      'dedupKey' as const,
+      'status' as const,
+    ]
       .filter((f) => mapping[f] !== undefined)
       .map((f): [string, string] => [`mapping.${f}`, mapping[f]!]),
     ...Object.entries(mapping.customFields ?? {}).map(([k, v]): [string, string] => [`mapping.customFields.${k}`, v]),
@@ -161,7 +173,10 @@ export function checkMapping(input: unknown): { ok: true; mapping: AlertMapping 
   }
   for (const f of REQUIRED_FIELDS) {
     if (literal.get(`mapping.${f}`) === false && literal.get(`mapping.defaults.${f}`) !== true) {
-      problems.push({ field: `mapping.${f}`, problem: `is required but can render empty (it is only placeholders); add text or a default in mapping.defaults.${f}` })
+      problems.push({
+        field: `mapping.${f}`,
+        problem: `is required but can render empty (it is only placeholders); add text or a default in mapping.defaults.${f}`,
+      })
     }
   }
   return problems.length ? { ok: false, problems } : { ok: true, mapping }
@@ -184,7 +199,8 @@ function checkTemplate(template: string, split: boolean): string | { hasLiteralT
       if (type === '=') return 'delimiter changes ({{=...=}}) are not supported'
       if (type === 'text' || type === '!') continue
       const segments = value.split('.')
-      if (segments.some((s) => FORBIDDEN_SEGMENTS.has(s))) return `"${value}" is not allowed (${[...FORBIDDEN_SEGMENTS].join(', ')} are reserved)`
+      if (segments.some((s) => FORBIDDEN_SEGMENTS.has(s)))
+        return `"${value}" is not allowed (${[...FORBIDDEN_SEGMENTS].join(', ')} are reserved)`
       // Outside sections every name starts at the payload; inside one, names are relative to it.
       const root = segments[0]
       if (!nested && value !== '.' && root !== 'webhook' && !(split && root === 'item')) {
@@ -192,7 +208,8 @@ function checkTemplate(template: string, split: boolean): string | { hasLiteralT
         return `unknown ${kind} "${value}": names start with ${roots} (e.g. {{webhook.status}})`
       }
       if (children) {
-        if (depth + 1 > RENDER_LIMITS.maxSectionDepth) return `sections nest deeper than ${RENDER_LIMITS.maxSectionDepth} levels`
+        if (depth + 1 > RENDER_LIMITS.maxSectionDepth)
+          return `sections nest deeper than ${RENDER_LIMITS.maxSectionDepth} levels`
         const problem = walk(children, depth + 1)
         if (problem) return problem
       }
@@ -207,9 +224,15 @@ function checkTemplate(template: string, split: boolean): string | { hasLiteralT
 function shapeProblem(error: ErrorObject | undefined): MappingProblem {
   if (!error) return { field: 'mapping', problem: 'is invalid' }
   const path = `mapping${error.instancePath.replaceAll('/', '.')}`
-  if (error.keyword === 'required') return { field: `${path}.${String(error.params['missingProperty'])}`, problem: 'is required' }
-  if (error.keyword === 'additionalProperties') return { field: `${path}.${String(error.params['additionalProperty'])}`, problem: 'is not a mapping field' }
-  if (error.keyword === 'enum') return { field: path, problem: `must be one of ${(path.startsWith('mapping.statusMap') ? ALERT_STATUSES : SEVERITIES).join(', ')}` }
+  if (error.keyword === 'required')
+    return { field: `${path}.${String(error.params['missingProperty'])}`, problem: 'is required' }
+  if (error.keyword === 'additionalProperties')
+    return { field: `${path}.${String(error.params['additionalProperty'])}`, problem: 'is not a mapping field' }
+  if (error.keyword === 'enum')
+    return {
+      field: path,
+      problem: `must be one of ${(path.startsWith('mapping.statusMap') ? ALERT_STATUSES : SEVERITIES).join(', ')}`,
+    }
   return { field: path, problem: error.message ?? 'is invalid' }
 }
 
@@ -218,7 +241,8 @@ function shapeProblem(error: ErrorObject | undefined): MappingProblem {
  * a hash of the rendered fields; `statusUnknown`: the status rendered to something neither the
  * statusMap nor the synonyms know, so it is firing. Both are counted by the consumer.
  */
-export type RenderOutcome = { ok: true; alert: NormalizedAlert; dedupFallback: boolean; statusUnknown: boolean } | { ok: false; reason: string }
+export type RenderOutcome =
+  { ok: true; alert: NormalizedAlert; dedupFallback: boolean; statusUnknown: boolean } | { ok: false; reason: string }
 
 export interface RenderContext {
   readonly integrationId: string
@@ -230,7 +254,11 @@ export interface RenderContext {
  * Renders a payload into alerts: one, or one per item of the split path. Never throws on payload or
  * mapping content: a payload over its budget gives one rejection naming the limit.
  */
-export async function renderAlerts(mapping: AlertMapping, payload: unknown, ctx: RenderContext): Promise<RenderOutcome[]> {
+export async function renderAlerts(
+  mapping: AlertMapping,
+  payload: unknown,
+  ctx: RenderContext,
+): Promise<RenderOutcome[]> {
   const problem = inspectJson(payload, { maxDepth: MAX_PAYLOAD_DEPTH })
   if (problem) return [{ ok: false, reason: describeJsonProblem('payload', problem) }]
   const webhook = toView(payload)
@@ -238,8 +266,15 @@ export async function renderAlerts(mapping: AlertMapping, payload: unknown, ctx:
   try {
     if (mapping.splitPath === undefined) return [renderOne(mapping, rootView({ webhook }), ctx, budget)]
     const items = lookup(webhook, mapping.splitPath)
-    if (!Array.isArray(items)) return [{ ok: false, reason: `splitPath "${mapping.splitPath}" is not an array in the payload` }]
-    if (items.length > MAX_ALERTS_PER_PAYLOAD) return [{ ok: false, reason: `splitPath "${mapping.splitPath}" has ${items.length} items; at most ${MAX_ALERTS_PER_PAYLOAD} alerts per payload` }]
+    if (!Array.isArray(items))
+      return [{ ok: false, reason: `splitPath "${mapping.splitPath}" is not an array in the payload` }]
+    if (items.length > MAX_ALERTS_PER_PAYLOAD)
+      return [
+        {
+          ok: false,
+          reason: `splitPath "${mapping.splitPath}" has ${items.length} items; at most ${MAX_ALERTS_PER_PAYLOAD} alerts per payload`,
+        },
+      ]
     const outcomes: RenderOutcome[] = []
     // NOTE: view arrays have no prototype, so no iterator: indexes only.
     for (let i = 0; i < items.length; i++) {
@@ -254,19 +289,31 @@ export async function renderAlerts(mapping: AlertMapping, payload: unknown, ctx:
 }
 
 function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext, budget: RenderBudget): RenderOutcome {
-  const render = (template: string | undefined) => (template === undefined ? '' : renderTemplate(template, view, budget).trim())
+  const render = (template: string | undefined) =>
+    template === undefined ? '' : renderTemplate(template, view, budget).trim()
   const field = (name: DefaultableField) => render(mapping[name]) || render(mapping.defaults?.[name])
 
   const rawSeverity = field('severity')
   const mapped = lookupCaseless(mapping.severityMap, rawSeverity) ?? rawSeverity
-  const severity = Object.hasOwn(SEVERITY_SYNONYMS, mapped.toLowerCase()) ? SEVERITY_SYNONYMS[mapped.toLowerCase()] : undefined
-  if (!severity) return { ok: false, reason: `severity "${mapped.slice(0, 64)}" is not one of ${SEVERITIES.join(', ')} or a known synonym; map it in severityMap` }
+  const severity = Object.hasOwn(SEVERITY_SYNONYMS, mapped.toLowerCase())
+    ? SEVERITY_SYNONYMS[mapped.toLowerCase()]
+    : undefined
+  if (!severity)
+    return {
+      ok: false,
+      reason: `severity "${mapped.slice(0, 64)}" is not one of ${SEVERITIES.join(', ')} or a known synonym; map it in severityMap`,
+    }
 
   const receivedAt = isoTime(ctx.receivedAtMs)
-  if (!receivedAt) return { ok: false, reason: `the message's receive time (${String(ctx.receivedAtMs).slice(0, 32)}) is not a time` }
+  if (!receivedAt)
+    return { ok: false, reason: `the message's receive time (${String(ctx.receivedAtMs).slice(0, 32)}) is not a time` }
   const rawTime = render(mapping.timestamp)
   const timestamp = rawTime ? toIsoTime(rawTime) : receivedAt
-  if (!timestamp) return { ok: false, reason: `timestamp "${rawTime.slice(0, 64)}" is not a time (ISO 8601 or epoch seconds/milliseconds)` }
+  if (!timestamp)
+    return {
+      ok: false,
+      reason: `timestamp "${rawTime.slice(0, 64)}" is not a time (ISO 8601 or epoch seconds/milliseconds)`,
+    }
 
   const alert: NormalizedAlert = {
     severity,
@@ -291,27 +338,46 @@ function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext, budg
     if (value) alert.customFields[name] = value
   }
   const rawStatus = render(mapping.status)
-  const status = rawStatus ? (lookupCaseless(mapping.statusMap, rawStatus) ?? lookupCaseless(STATUS_SYNONYMS, rawStatus)) : 'firing'
+  const status = rawStatus
+    ? (lookupCaseless(mapping.statusMap, rawStatus) ?? lookupCaseless(STATUS_SYNONYMS, rawStatus))
+    : 'firing'
   alert.status = status ?? 'firing'
   const renderedKey = render(mapping.dedupKey)
   alert.dedupKey = renderedKey ? dedupKeyOf(renderedKey) : fallbackDedupKey(alert)
   if (!validateAlertShape(alert)) {
     const e = validateAlertShape.errors?.[0]
-    const where = e?.instancePath.replace(/^\//, '').replaceAll('/', '.') || String(e?.params['missingProperty'] ?? 'alert')
-    return { ok: false, reason: `${where} ${e?.keyword === 'minLength' ? 'rendered empty' : (e?.message ?? 'is invalid')}` }
+    const where =
+      e?.instancePath.replace(/^\//, '').replaceAll('/', '.') || String(e?.params['missingProperty'] ?? 'alert')
+    return {
+      ok: false,
+      reason: `${where} ${e?.keyword === 'minLength' ? 'rendered empty' : (e?.message ?? 'is invalid')}`,
+    }
   }
   return { ok: true, alert, dedupFallback: !renderedKey, statusUnknown: status === undefined }
 }
 
-/** A rendered dedup key as stored: as rendered up to MAX_DEDUP_KEY_CHARS, else its SHA-256 (never cut: two long keys must not collide). */
+/**
+ * A rendered dedup key as stored: as rendered up to MAX_DEDUP_KEY_CHARS, else its SHA-256 (never cut: two long keys
+ * must not collide).
+ */
 function dedupKeyOf(rendered: string): string {
-  return rendered.length <= MAX_DEDUP_KEY_CHARS && rendered.isWellFormed() ? rendered : `sha256:${createHash('sha256').update(rendered.toWellFormed()).digest('hex')}`
+  return rendered.length <= MAX_DEDUP_KEY_CHARS && rendered.isWellFormed()
+    ? rendered
+    : `sha256:${createHash('sha256').update(rendered.toWellFormed()).digest('hex')}`
 }
 
 /** The dedup key of an alert whose key rendered empty: a hash of what identifies it (not its times or request). */
 function fallbackDedupKey(alert: NormalizedAlert): string {
   const { severity, description, source, service, environment, team, customFields } = alert
-  const fields = JSON.stringify([severity, description, source, service ?? '', environment ?? '', team ?? '', Object.entries(customFields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))])
+  const fields = JSON.stringify([
+    severity,
+    description,
+    source,
+    service ?? '',
+    environment ?? '',
+    team ?? '',
+    Object.entries(customFields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  ])
   return `auto:${createHash('sha256').update(fields.toWellFormed()).digest('hex').slice(0, 32)}`
 }
 
@@ -327,7 +393,10 @@ function toIsoTime(value: string): string | undefined {
 const MIN_ISO_MS = Date.parse('0000-01-01T00:00:00.000Z')
 const MAX_ISO_MS = Date.parse('9999-12-31T23:59:59.999Z')
 
-/** The RFC 3339 text of a time, or undefined when it is none or outside years 0000 to 9999 (toISOString would write "+010000-…"). */
+/**
+ * The RFC 3339 text of a time, or undefined when it is none or outside years 0000 to 9999 (toISOString would write
+ * "+010000-…").
+ */
 function isoTime(ms: number): string | undefined {
   return Number.isFinite(ms) && ms >= MIN_ISO_MS && ms <= MAX_ISO_MS ? new Date(ms).toISOString() : undefined
 }

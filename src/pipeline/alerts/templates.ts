@@ -28,8 +28,19 @@ const alertmanagerExample = {
   alerts: [
     {
       status: 'firing',
-      labels: { alertname: 'HighErrorRate', severity: 'critical', service: 'checkout', env: 'production', team: 'payments', instance: 'checkout-1:8080', job: 'checkout' },
-      annotations: { summary: 'Error rate above 5% on checkout-1', description: 'HTTP 5xx ratio is 7.2% for the last 5 minutes' },
+      labels: {
+        alertname: 'HighErrorRate',
+        severity: 'critical',
+        service: 'checkout',
+        env: 'production',
+        team: 'payments',
+        instance: 'checkout-1:8080',
+        job: 'checkout',
+      },
+      annotations: {
+        summary: 'Error rate above 5% on checkout-1',
+        description: 'HTTP 5xx ratio is 7.2% for the last 5 minutes',
+      },
       startsAt: '2026-11-22T09:58:00.000Z',
       endsAt: '0001-01-01T00:00:00Z',
       generatorURL: 'http://prometheus.example:9090/graph?g0.expr=job%3Acheckout%3Aerror_rate+%3E+0.05',
@@ -37,7 +48,15 @@ const alertmanagerExample = {
     },
     {
       status: 'firing',
-      labels: { alertname: 'HighLatency', severity: 'warning', service: 'checkout', env: 'production', team: 'payments', instance: 'checkout-2:8080', job: 'checkout' },
+      labels: {
+        alertname: 'HighLatency',
+        severity: 'warning',
+        service: 'checkout',
+        env: 'production',
+        team: 'payments',
+        instance: 'checkout-2:8080',
+        job: 'checkout',
+      },
       annotations: { summary: 'p99 latency above 2s on checkout-2' },
       startsAt: '2026-11-22T09:59:30.000Z',
       endsAt: '0001-01-01T00:00:00Z',
@@ -46,7 +65,15 @@ const alertmanagerExample = {
     },
     {
       status: 'resolved',
-      labels: { alertname: 'DiskFull', severity: 'critical', service: 'postgres', env: 'production', team: 'dba', instance: 'db-1:9100', job: 'node' },
+      labels: {
+        alertname: 'DiskFull',
+        severity: 'critical',
+        service: 'postgres',
+        env: 'production',
+        team: 'dba',
+        instance: 'db-1:9100',
+        job: 'node',
+      },
       annotations: { summary: 'Disk usage back under 80% on db-1' },
       startsAt: '2026-11-22T08:00:00.000Z',
       endsAt: '2026-11-22T09:45:00.000Z',
@@ -100,7 +127,13 @@ export const ALERT_TEMPLATES: Record<TemplateId, AlertTemplate> = {
     mapping: {
       ...alertLabelsMapping('grafana'),
       source: '{{item.labels.grafana_folder}}',
-      customFields: { ...alertLabelsMapping('grafana').customFields, title: '{{webhook.title}}', dashboardURL: '{{item.dashboardURL}}', panelURL: '{{item.panelURL}}', values: '{{item.valueString}}' },
+      customFields: {
+        ...alertLabelsMapping('grafana').customFields,
+        title: '{{webhook.title}}',
+        dashboardURL: '{{item.dashboardURL}}',
+        panelURL: '{{item.panelURL}}',
+        values: '{{item.valueString}}',
+      },
     },
     example: {
       receiver: 'sluice',
@@ -109,7 +142,14 @@ export const ALERT_TEMPLATES: Record<TemplateId, AlertTemplate> = {
       alerts: [
         {
           status: 'firing',
-          labels: { alertname: 'CPU high', grafana_folder: 'Infrastructure', severity: 'high', service: 'api', env: 'staging', team: 'platform' },
+          labels: {
+            alertname: 'CPU high',
+            grafana_folder: 'Infrastructure',
+            severity: 'high',
+            service: 'api',
+            env: 'staging',
+            team: 'platform',
+          },
           annotations: { summary: 'CPU above 90% on api-3 for 10 minutes' },
           startsAt: '2026-11-22T10:01:00Z',
           endsAt: '0001-01-01T00:00:00Z',
@@ -161,7 +201,12 @@ export const ALERT_TEMPLATES: Record<TemplateId, AlertTemplate> = {
         'Warn Recovered': 'resolved',
         'No Data Recovered': 'resolved',
       },
-      customFields: { body: '{{webhook.body}}', eventType: '{{webhook.event_type}}', org: '{{webhook.org.name}}', priority: '{{webhook.priority}}' },
+      customFields: {
+        body: '{{webhook.body}}',
+        eventType: '{{webhook.event_type}}',
+        org: '{{webhook.org.name}}',
+        priority: '{{webhook.priority}}',
+      },
       defaults: { severity: 'warning', description: 'Datadog event {{webhook.id}}' },
       severityMap: { success: 'info', recovered: 'info' },
     },
@@ -185,7 +230,8 @@ export const ALERT_TEMPLATES: Record<TemplateId, AlertTemplate> = {
   },
   pagerduty: {
     id: 'pagerduty',
-    description: 'PagerDuty Events API v2 body (trigger, acknowledge, resolve by dedup_key), as senders built for PagerDuty post it',
+    description:
+      'PagerDuty Events API v2 body (trigger, acknowledge, resolve by dedup_key), as senders built for PagerDuty post it',
     rateLimitStatus: 503,
     mapping: {
       severity: '{{webhook.payload.severity}}',
@@ -199,9 +245,18 @@ export const ALERT_TEMPLATES: Record<TemplateId, AlertTemplate> = {
       dedupKey: '{{webhook.dedup_key}}',
       status: '{{webhook.event_action}}',
       statusMap: { trigger: 'firing', acknowledge: 'acknowledged', resolve: 'resolved' },
-      customFields: { class: '{{webhook.payload.class}}', details: '{{webhook.payload.custom_details}}', client: '{{webhook.client}}', clientURL: '{{webhook.client_url}}' },
+      customFields: {
+        class: '{{webhook.payload.class}}',
+        details: '{{webhook.payload.custom_details}}',
+        client: '{{webhook.client}}',
+        clientURL: '{{webhook.client_url}}',
+      },
       // acknowledge and resolve events carry only routing_key, event_action and dedup_key.
-      defaults: { severity: 'warning', description: 'PagerDuty event {{webhook.event_action}} {{webhook.dedup_key}}', source: 'pagerduty' },
+      defaults: {
+        severity: 'warning',
+        description: 'PagerDuty event {{webhook.event_action}} {{webhook.dedup_key}}',
+        source: 'pagerduty',
+      },
     },
     example: {
       routing_key: 'R0UT1NGK3Y0000000000000000000000',
@@ -236,8 +291,18 @@ export const ALERT_TEMPLATES: Record<TemplateId, AlertTemplate> = {
       correlationId: '{{webhook.alias}}',
       dedupKey: '{{webhook.alias}}',
       status: '{{webhook.action}}',
-      customFields: { description: '{{webhook.description}}', tags: '{{webhook.tags}}', details: '{{webhook.details}}', note: '{{webhook.note}}', user: '{{webhook.user}}' },
-      defaults: { severity: 'warning', description: 'Opsgenie {{webhook.action}} {{webhook.alias}}', source: 'opsgenie' },
+      customFields: {
+        description: '{{webhook.description}}',
+        tags: '{{webhook.tags}}',
+        details: '{{webhook.details}}',
+        note: '{{webhook.note}}',
+        user: '{{webhook.user}}',
+      },
+      defaults: {
+        severity: 'warning',
+        description: 'Opsgenie {{webhook.action}} {{webhook.alias}}',
+        source: 'opsgenie',
+      },
       severityMap: { P1: 'critical', P2: 'high', P3: 'warning', P4: 'info', P5: 'info' },
       statusMap: { create: 'firing', close: 'resolved', acknowledge: 'acknowledged', unacknowledge: 'firing' },
     },
@@ -257,7 +322,8 @@ export const ALERT_TEMPLATES: Record<TemplateId, AlertTemplate> = {
   },
   generic: {
     id: 'generic',
-    description: 'A flat JSON alert: {severity, message, source, service, environment, team, timestamp, id, status}; alerts with the same id are one alert, status firing or resolved',
+    description:
+      'A flat JSON alert: {severity, message, source, service, environment, team, timestamp, id, status}; alerts with the same id are one alert, status firing or resolved',
     rateLimitStatus: 429,
     mapping: {
       severity: '{{webhook.severity}}',

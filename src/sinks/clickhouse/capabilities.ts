@@ -20,13 +20,21 @@ export interface ClickHouseCapabilities {
 }
 
 /** The capabilities of a server that knows none of the settings above (ClickHouse 18.16). */
-export const CLICKHOUSE_18: ClickHouseCapabilities = { version: '18.16', asyncInsert: false, quorumParallel: false, deduplicationToken: false }
+export const CLICKHOUSE_18: ClickHouseCapabilities = {
+  version: '18.16',
+  asyncInsert: false,
+  quorumParallel: false,
+  deduplicationToken: false,
+}
 
 const PROBED = ['async_insert', 'insert_quorum_parallel', 'insert_deduplication_token'] as const
 
 export async function probeCapabilities(client: ClickHouseClient): Promise<ClickHouseCapabilities> {
   const names = PROBED.map((n) => `'${n}'`).join(', ')
-  const result = await client.query({ query: `SELECT version() AS v, groupArray(name) AS names FROM system.settings WHERE name IN (${names})`, format: 'JSONEachRow' })
+  const result = await client.query({
+    query: `SELECT version() AS v, groupArray(name) AS names FROM system.settings WHERE name IN (${names})`,
+    format: 'JSONEachRow',
+  })
   const [row] = await result.json<{ v: string; names: string[] }>()
   const known = new Set(row?.names ?? [])
   return {

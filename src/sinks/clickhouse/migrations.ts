@@ -21,7 +21,9 @@ interface TableDef {
   readonly shardBy: string
 }
 
-type Statement = { readonly create: TableDef } | { readonly addColumn: { readonly table: string; readonly column: string; readonly after: string } }
+type Statement =
+  | { readonly create: TableDef }
+  | { readonly addColumn: { readonly table: string; readonly column: string; readonly after: string } }
 
 interface Migration {
   readonly version: number
@@ -194,7 +196,11 @@ export const MIGRATIONS: readonly Migration[] = [
 ]
 
 /** The sharding column of each table the migrations create. */
-const SHARD_BY = new Map(MIGRATIONS.flatMap((m) => m.statements.flatMap((s) => ('create' in s ? [[s.create.name, s.create.shardBy] as const] : []))))
+const SHARD_BY = new Map(
+  MIGRATIONS.flatMap((m) =>
+    m.statements.flatMap((s) => ('create' in s ? [[s.create.name, s.create.shardBy] as const] : [])),
+  ),
+)
 
 /** Where the migrations apply: one server, or every server of a cluster (`remote_servers`). */
 export interface SchemaTarget {
@@ -219,7 +225,8 @@ const DEDUPLICATION_WINDOW_SECONDS = 7 * 24 * 3600
 export const ZOOKEEPER_TABLES = '/clickhouse/tables'
 
 /** The ZooKeeper path of a table's shard, with the `{shard}` macro left for each server to fill. */
-export const zooKeeperPath = (db: string, table: string, shard = '{shard}') => `${ZOOKEEPER_TABLES}/${shard}/${db}/${localTable(table)}`
+export const zooKeeperPath = (db: string, table: string, shard = '{shard}') =>
+  `${ZOOKEEPER_TABLES}/${shard}/${db}/${localTable(table)}`
 
 /** The local (replicated) table behind a cluster's Distributed table of the same name as on one server. */
 export const localTable = (name: string) => `${name}_local`
@@ -254,7 +261,10 @@ export function render(statement: Statement, { database: db, cluster }: SchemaTa
   ]
 }
 
-/** A Distributed table over the shards' local tables, its columns named (not `AS` the local table, which a replica may not have altered yet). */
+/**
+ * A Distributed table over the shards' local tables, its columns named (not `AS` the local table, which a replica may
+ * not have altered yet).
+ */
 function distributed(db: string, cluster: string, table: string, shardBy: string, columns: string): string {
   const local = localTable(table)
   return `CREATE TABLE IF NOT EXISTS ${db}.${table} ON CLUSTER ${cluster} (${columns}) ENGINE = Distributed(${cluster}, ${db}, ${local}, ${shardBy})`
@@ -300,8 +310,12 @@ export async function migrate(client: ClickHouseClient, target: SchemaTarget, lo
   const onCluster = cluster ? ` ON CLUSTER ${cluster}` : ''
   await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}${onCluster}` })
   if (!cluster) await retireTinyLogRecord(client, db, log)
-  const engine = cluster ? `ReplicatedMergeTree('/clickhouse/sluice/${db}/schema_migrations', '{shard}-{replica}')` : 'MergeTree()'
-  await client.command({ query: `CREATE TABLE IF NOT EXISTS ${db}.schema_migrations${onCluster} (version UInt32, name String, applied_at DateTime) ENGINE = ${engine} ORDER BY version` })
+  const engine = cluster
+    ? `ReplicatedMergeTree('/clickhouse/sluice/${db}/schema_migrations', '{shard}-{replica}')`
+    : 'MergeTree()'
+  await client.command({
+    query: `CREATE TABLE IF NOT EXISTS ${db}.schema_migrations${onCluster} (version UInt32, name String, applied_at DateTime) ENGINE = ${engine} ORDER BY version`,
+  })
   const result = await client.query({ query: `SELECT version FROM ${db}.schema_migrations`, format: 'JSONEachRow' })
   const applied = new Set((await result.json<{ version: number }>()).map((r) => Number(r.version)))
   for (const migration of MIGRATIONS) {
@@ -320,7 +334,10 @@ export async function migrate(client: ClickHouseClient, target: SchemaTarget, lo
       format: 'JSONEachRow',
       values: [{ version: migration.version, name: migration.name, applied_at: Math.floor(Date.now() / 1000) }],
     })
-    log.info({ database: db, cluster, version: migration.version, name: migration.name }, 'clickhouse migration applied')
+    log.info(
+      { database: db, cluster, version: migration.version, name: migration.name },
+      'clickhouse migration applied',
+    )
   }
   await checkLayout(client, target)
 }
@@ -336,19 +353,27 @@ async function retireTinyLogRecord(client: ClickHouseClient, db: string, log: Lo
   if ((await engineOf(client, db, 'schema_migrations')) !== 'TinyLog') return
   try {
     await client.command({ query: `RENAME TABLE ${db}.schema_migrations TO ${db}.schema_migrations_tinylog` })
-    log.info({ database: db }, 'clickhouse migration record moved from TinyLog to MergeTree (the old one kept as schema_migrations_tinylog); migrations are checked again')
+    log.info(
+      { database: db },
+      'clickhouse migration record moved from TinyLog to MergeTree (the old one kept as schema_migrations_tinylog); migrations are checked again',
+    )
   } catch (err) {
     // Still a TinyLog: not another process's rename, but a failure of this one (such as a
     // schema_migrations_tinylog left by an earlier move, after a downgrade: drop it, then start again).
     if ((await engineOf(client, db, 'schema_migrations')) === 'TinyLog')
-      throw new Error(`${db}.schema_migrations is a TinyLog (made by an earlier release) and could not be renamed to schema_migrations_tinylog: ${(err as Error).message}`)
+      throw new Error(
+        `${db}.schema_migrations is a TinyLog (made by an earlier release) and could not be renamed to schema_migrations_tinylog: ${(err as Error).message}`,
+      )
   }
 }
 
 /** The engine of db.table, or undefined if there is no such table. */
 export async function engineOf(client: ClickHouseClient, db: string, table: string): Promise<string | undefined> {
   // No query parameters: ClickHouse 18.16 has none (the database name is checked when the config is read).
-  const result = await client.query({ query: `SELECT engine FROM system.tables WHERE database = '${db}' AND name = '${table}'`, format: 'JSONEachRow' })
+  const result = await client.query({
+    query: `SELECT engine FROM system.tables WHERE database = '${db}' AND name = '${table}'`,
+    format: 'JSONEachRow',
+  })
   return (await result.json<{ engine: string }>())[0]?.engine
 }
 
@@ -360,9 +385,17 @@ export async function engineOf(client: ClickHouseClient, db: string, table: stri
  */
 export async function clusterShape(client: ClickHouseClient, cluster: string): Promise<{ insertQuorum: number }> {
   const rows = async <T>(query: string) => (await client.query({ query, format: 'JSONEachRow' })).json<T>()
-  const shards = (await rows<{ replicas: string }>(`SELECT count() AS replicas FROM system.clusters WHERE cluster = '${cluster}' GROUP BY shard_num`)).map((r) => Number(r.replicas))
-  if (shards.length === 0) throw new Error(`CLICKHOUSE_CLUSTER=${cluster} is not a cluster of the server's remote_servers (system.clusters)`)
-  if (new Set(shards).size > 1) throw new Error(`the shards of ${cluster} have different numbers of replicas (${shards.join(', ')}): Sluice needs every shard to have as many`)
+  const shards = (
+    await rows<{ replicas: string }>(
+      `SELECT count() AS replicas FROM system.clusters WHERE cluster = '${cluster}' GROUP BY shard_num`,
+    )
+  ).map((r) => Number(r.replicas))
+  if (shards.length === 0)
+    throw new Error(`CLICKHOUSE_CLUSTER=${cluster} is not a cluster of the server's remote_servers (system.clusters)`)
+  if (new Set(shards).size > 1)
+    throw new Error(
+      `the shards of ${cluster} have different numbers of replicas (${shards.join(', ')}): Sluice needs every shard to have as many`,
+    )
   return { insertQuorum: shards[0]! }
 }
 
@@ -370,6 +403,10 @@ export async function clusterShape(client: ClickHouseClient, cluster: string): P
 async function checkLayout(client: ClickHouseClient, { database, cluster }: SchemaTarget): Promise<void> {
   const engine = await engineOf(client, database, 'events')
   const distributed = engine === 'Distributed'
-  if (cluster && !distributed) throw new Error(`CLICKHOUSE_CLUSTER=${cluster} but ${database}.events is a ${engine ?? 'missing'} table (made for one server): use another database for the cluster`)
-  if (!cluster && distributed) throw new Error(`${database}.events is a Distributed table (made for a cluster): set CLICKHOUSE_CLUSTER`)
+  if (cluster && !distributed)
+    throw new Error(
+      `CLICKHOUSE_CLUSTER=${cluster} but ${database}.events is a ${engine ?? 'missing'} table (made for one server): use another database for the cluster`,
+    )
+  if (!cluster && distributed)
+    throw new Error(`${database}.events is a Distributed table (made for a cluster): set CLICKHOUSE_CLUSTER`)
 }

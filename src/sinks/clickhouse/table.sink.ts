@@ -59,7 +59,9 @@ const QUORUM_TIMEOUT_MS = 30_000
 const QUORUM_BUSY = 286
 const QUORUM_BUSY_PAUSE_MS = 20
 const QUORUM_BUSY_MAX_PAUSE_MS = 1000
-/** How long a read of stored positions waits for pending quorum inserts to complete before it fails (and is retried). */
+/**
+ * How long a read of stored positions waits for pending quorum inserts to complete before it fails (and is retried).
+ */
 const PENDING_WAIT_MS = 5000
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -86,7 +88,8 @@ export class ClickHouseTableSink {
         insert_distributed_sync: 1,
         insert_quorum: String(cluster.insertQuorum),
         insert_quorum_timeout: QUORUM_TIMEOUT_MS,
-        // Current releases: one quorum insert at a time per shard, without which sequential consistency is not guaranteed.
+        // Current releases: one quorum insert at a time per shard, without which sequential consistency is not
+        // guaranteed.
         ...(capabilities.quorumParallel && { insert_quorum_parallel: 0 }),
       }),
     }
@@ -96,15 +99,33 @@ export class ClickHouseTableSink {
 
   /** Inserts rows, in as many inserts as ClickHouse's limit of partitions per insert needs (see byMonths). */
   async insert<R extends RowOrigin>(table: Table<R>, rows: readonly R[]): Promise<void> {
-    for (const part of byMonths(table, rows)) await this.send(table.name, part, table.columns as readonly (keyof R & string)[], table.dateTimes as readonly (keyof R & string)[], table.shared)
+    for (const part of byMonths(table, rows))
+      await this.send(
+        table.name,
+        part,
+        table.columns as readonly (keyof R & string)[],
+        table.dateTimes as readonly (keyof R & string)[],
+        table.shared,
+      )
   }
 
   /** Records, before an insert, the last offset it may write (see the consumer_intents table). */
   recordIntent(topic: string, partition: number, lastOffset: bigint): Promise<void> {
-    return this.send(INTENTS, [{ topic, partition, last_offset: lastOffset.toString(), at: Math.floor(Date.now() / 1000) }], INTENT_COLUMNS, ['at'])
+    return this.send(
+      INTENTS,
+      [{ topic, partition, last_offset: lastOffset.toString(), at: Math.floor(Date.now() / 1000) }],
+      INTENT_COLUMNS,
+      ['at'],
+    )
   }
 
-  private async send<T extends object>(table: string, rows: readonly T[], columns: readonly (keyof T & string)[], dateTimes: readonly (keyof T & string)[], shared = 0): Promise<void> {
+  private async send<T extends object>(
+    table: string,
+    rows: readonly T[],
+    columns: readonly (keyof T & string)[],
+    dateTimes: readonly (keyof T & string)[],
+    shared = 0,
+  ): Promise<void> {
     if (rows.length === 0) return
     await this.settle()
     const busyUntil = Date.now() + QUORUM_TIMEOUT_MS
@@ -147,8 +168,12 @@ export class ClickHouseTableSink {
     } catch (err) {
       throw fromClickHouse(err, 'the kill of inserts left without an answer')
     }
-    const [running] = await this.query<{ n: string }>('the check that killed inserts ended', `SELECT count() AS n FROM system.processes WHERE query_id IN (${ids})`)
-    if (Number(running?.n ?? 0) > 0) throw new AppError('SINK_UNAVAILABLE', 'clickhouse: an abandoned insert is still running', true)
+    const [running] = await this.query<{ n: string }>(
+      'the check that killed inserts ended',
+      `SELECT count() AS n FROM system.processes WHERE query_id IN (${ids})`,
+    )
+    if (Number(running?.n ?? 0) > 0)
+      throw new AppError('SINK_UNAVAILABLE', 'clickhouse: an abandoned insert is still running', true)
     // Inserts of other partitions may have failed meanwhile: only these are settled.
     this.unsettled = this.unsettled.filter((id) => !settling.includes(id))
   }
@@ -163,34 +188,58 @@ export class ClickHouseTableSink {
   private async quorumsSettled(tables: readonly string[]): Promise<void> {
     if (!this.cluster) return
     this.shardPaths ??= await this.findShardPaths()
-    const paths = this.shardPaths.flatMap((shard) => tables.map((table) => `${zooKeeperPath(this.database, table, shard)}/quorum`))
+    const paths = this.shardPaths.flatMap((shard) =>
+      tables.map((table) => `${zooKeeperPath(this.database, table, shard)}/quorum`),
+    )
     if (paths.length === 0) return
-    const query = paths.map((path) => `SELECT path AS p FROM system.zookeeper WHERE path = ${quote(path)} AND name = 'status'`).join(' UNION ALL ')
+    const query = paths
+      .map((path) => `SELECT path AS p FROM system.zookeeper WHERE path = ${quote(path)} AND name = 'status'`)
+      .join(' UNION ALL ')
     // Inserts of other partitions into the same shard are pending while they run: those end soon.
     const deadline = Date.now() + PENDING_WAIT_MS
     for (;;) {
       const pending = await this.query<{ p: string }>('the check for pending quorum inserts', query)
       if (pending.length === 0) return
-      if (Date.now() > deadline) throw new AppError('SINK_UNAVAILABLE', `clickhouse: a quorum insert is pending at ${pending[0]!.p} (a replica of the shard may be away)`, true)
+      if (Date.now() > deadline)
+        throw new AppError(
+          'SINK_UNAVAILABLE',
+          `clickhouse: a quorum insert is pending at ${pending[0]!.p} (a replica of the shard may be away)`,
+          true,
+        )
       await sleep(QUORUM_BUSY_PAUSE_MS)
     }
   }
 
   /** The shards (ZooKeeper directories) that hold this database's tables. */
   private async findShardPaths(): Promise<string[]> {
-    const shards = await this.query<{ s: string }>('the search for the shards in ZooKeeper', `SELECT name AS s FROM system.zookeeper WHERE path = ${quote(ZOOKEEPER_TABLES)}`)
+    const shards = await this.query<{ s: string }>(
+      'the search for the shards in ZooKeeper',
+      `SELECT name AS s FROM system.zookeeper WHERE path = ${quote(ZOOKEEPER_TABLES)}`,
+    )
     const holding: string[] = []
     for (const { s } of shards) {
-      const dbs = await this.query<{ d: string }>('the search for the shards in ZooKeeper', `SELECT name AS d FROM system.zookeeper WHERE path = ${quote(`${ZOOKEEPER_TABLES}/${s}`)}`)
+      const dbs = await this.query<{ d: string }>(
+        'the search for the shards in ZooKeeper',
+        `SELECT name AS d FROM system.zookeeper WHERE path = ${quote(`${ZOOKEEPER_TABLES}/${s}`)}`,
+      )
       if (dbs.some((r) => r.d === this.database)) holding.push(s)
     }
-    if (holding.length === 0) throw new AppError('SINK_UNAVAILABLE', `clickhouse: no shard of ${this.database} in ZooKeeper under ${ZOOKEEPER_TABLES}`, true)
+    if (holding.length === 0)
+      throw new AppError(
+        'SINK_UNAVAILABLE',
+        `clickhouse: no shard of ${this.database} in ZooKeeper under ${ZOOKEEPER_TABLES}`,
+        true,
+      )
     return holding
   }
 
   private async query<T>(purpose: string, query: string): Promise<T[]> {
     try {
-      const result = await this.client.query({ query, format: 'JSONEachRow', ...(this.readSettings && { clickhouse_settings: this.readSettings }) })
+      const result = await this.client.query({
+        query,
+        format: 'JSONEachRow',
+        ...(this.readSettings && { clickhouse_settings: this.readSettings }),
+      })
       return await result.json<T>()
     } catch (err) {
       throw fromClickHouse(err, purpose)
@@ -214,7 +263,12 @@ export class ClickHouseTableSink {
    * queries are narrowed by what the rows themselves say (tables.ts: `locate`), so they use each
    * table's sort key instead of scanning it.
    */
-  async storedPositions(topic: string, partition: number, batch: readonly TableRows[], rejections: TableRows): Promise<Set<string>> {
+  async storedPositions(
+    topic: string,
+    partition: number,
+    batch: readonly TableRows[],
+    rejections: TableRows,
+  ): Promise<Set<string>> {
     // NOTE: ClickHouse 18.16 has no query parameters; every value here is a number or a quoted literal.
     const all = [...batch.flatMap((b) => b.rows), ...rejections.rows]
     if (all.length === 0) return new Set()
@@ -224,11 +278,15 @@ export class ClickHouseTableSink {
     const min = offsets.reduce((a, b) => (b < a ? b : a))
     const max = offsets.reduce((a, b) => (b > a ? b : a))
     const source = `source_topic = ${quote(topic)} AND source_partition = ${Math.trunc(partition)} AND source_offset BETWEEN ${min} AND ${max}`
-    const select = ({ table, rows }: TableRows) => `SELECT toString(source_offset) AS o, source_index AS i FROM ${this.database}.${table.name} WHERE ${located(table, rows)} AND ${source}`
+    const select = ({ table, rows }: TableRows) =>
+      `SELECT toString(source_offset) AS o, source_index AS i FROM ${this.database}.${table.name} WHERE ${located(table, rows)} AND ${source}`
     const selects = batch.filter((b) => b.rows.length > 0).map(select)
     // Any row may be a rejection: an event row that ClickHouse refused was stored there.
     selects.push(select({ table: rejections.table, rows: all }))
-    const stored = await this.query<{ o: string; i: number }>('the read of stored positions', selects.join(' UNION ALL '))
+    const stored = await this.query<{ o: string; i: number }>(
+      'the read of stored positions',
+      selects.join(' UNION ALL '),
+    )
     return new Set(stored.map((r) => `${r.o}:${r.i}`))
   }
 
@@ -247,7 +305,12 @@ export class ClickHouseTableSink {
         AND request_id IN (${list(slice.map((p) => p.requestId))})`
       const stored = await this.query<{ r: string; p: number }>(
         'the read of stored messages',
-        tables.map((table) => `SELECT DISTINCT request_id AS r, request_part AS p FROM ${this.database}.${table.name} WHERE ${where}`).join(' UNION ALL '),
+        tables
+          .map(
+            (table) =>
+              `SELECT DISTINCT request_id AS r, request_part AS p FROM ${this.database}.${table.name} WHERE ${where}`,
+          )
+          .join(' UNION ALL '),
       )
       for (const row of stored) found.add(`${row.r}:${row.p}`)
     }
@@ -255,7 +318,9 @@ export class ClickHouseTableSink {
   }
 }
 
-/** Message identities per replay check: the request ids of a query stay far under ClickHouse's max_query_size (256 KiB). */
+/**
+ * Message identities per replay check: the request ids of a query stay far under ClickHouse's max_query_size (256 KiB).
+ */
 const PARTS_PER_QUERY = 500
 /**
  * The longest value list of a position check, in characters: a longer one (thousands of flags or
@@ -301,7 +366,8 @@ export function byMonths<R extends RowOrigin>(table: Table<R>, rows: readonly R[
     if (v < lo) lo = v
     if (v > hi) hi = v
   }
-  const monthOf = (v: string | number) => (typeof v === 'string' ? v.slice(0, 7) : new Date(v * 1000).toISOString().slice(0, 7))
+  const monthOf = (v: string | number) =>
+    typeof v === 'string' ? v.slice(0, 7) : new Date(v * 1000).toISOString().slice(0, 7)
   const span = (y: string) => Number(y.slice(0, 4)) * 12 + Number(y.slice(5, 7))
   if (span(monthOf(hi)) - span(monthOf(lo)) < MONTHS_PER_INSERT) return [rows]
   const groups = new Map<string, R[]>()

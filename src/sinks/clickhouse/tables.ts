@@ -2,7 +2,13 @@
 // which of them are DateTime (sent as epoch seconds), and how stored rows of a batch are found
 // through the table's sort key (the DDL is in migrations.ts).
 import type { EventRow } from '../../pipeline/events.js'
-import type { ImpressionCountRow, ImpressionRejectionRow, ImpressionRow, TelemetryRow, UniqueKeyRow } from '../../pipeline/impressions.js'
+import type {
+  ImpressionCountRow,
+  ImpressionRejectionRow,
+  ImpressionRow,
+  TelemetryRow,
+  UniqueKeyRow,
+} from '../../pipeline/impressions.js'
 import { ORIGIN_COLUMNS, type RejectionRow, type RowOrigin } from '../../pipeline/rows.js'
 
 interface TableSpec<R extends RowOrigin> {
@@ -27,7 +33,9 @@ export interface Table<R extends RowOrigin = RowOrigin> {
   readonly dateTimes: readonly string[]
   readonly locate: readonly { readonly column: string; readonly match: 'in' | 'range' }[]
   readonly partitionBy: string
-  /** Leading columns the rows of one Kafka message share (their origin up to source_index): encoded once per message. */
+  /**
+   * Leading columns the rows of one Kafka message share (their origin up to source_index): encoded once per message.
+   */
   readonly shared: number
   /** Only a type: the rows the table takes. */
   readonly row?: R
@@ -38,7 +46,8 @@ const SHARED_ORIGIN = ORIGIN_COLUMNS.indexOf('source_index')
 
 /** A table, its columns checked against its row type; every table's columns start with the origin's. */
 function table<R extends RowOrigin>(spec: TableSpec<R>): Table<R> {
-  if (ORIGIN_COLUMNS.some((c, i) => spec.columns[i] !== c)) throw new Error(`table ${spec.name}: its columns must start with the origin columns`)
+  if (ORIGIN_COLUMNS.some((c, i) => spec.columns[i] !== c))
+    throw new Error(`table ${spec.name}: its columns must start with the origin columns`)
   return { ...spec, shared: SHARED_ORIGIN }
 }
 
@@ -57,7 +66,17 @@ const REJECTIONS_LOCATE = [
 export const EVENTS = table<EventRow>({
   name: 'events',
   partitionBy: 'timestamp',
-  columns: [...ORIGIN_COLUMNS, 'traffic_type', 'event_type', 'key', 'timestamp', 'timestamp_ms', 'timestamp_raw', 'value', 'properties'],
+  columns: [
+    ...ORIGIN_COLUMNS,
+    'traffic_type',
+    'event_type',
+    'key',
+    'timestamp',
+    'timestamp_ms',
+    'timestamp_raw',
+    'value',
+    'properties',
+  ],
   dateTimes: ['received_at', 'timestamp'],
   locate: [
     { column: 'environment_id', match: 'in' },
@@ -79,7 +98,20 @@ const SDK_COLUMNS = ['impressions_mode', 'machine_ip', 'machine_name'] as const
 export const IMPRESSIONS = table<ImpressionRow>({
   name: 'impressions',
   partitionBy: 'time',
-  columns: [...ORIGIN_COLUMNS, ...SDK_COLUMNS, 'flag', 'key', 'bucketing_key', 'treatment', 'label', 'change_number', 'time', 'time_ms', 'previous_time_ms', 'properties'],
+  columns: [
+    ...ORIGIN_COLUMNS,
+    ...SDK_COLUMNS,
+    'flag',
+    'key',
+    'bucketing_key',
+    'treatment',
+    'label',
+    'change_number',
+    'time',
+    'time_ms',
+    'previous_time_ms',
+    'properties',
+  ],
   dateTimes: ['received_at', 'time'],
   locate: [
     { column: 'environment_id', match: 'in' },

@@ -32,7 +32,12 @@ export function tsvDateTime(seconds: number): string {
  * DateTime columns. The first `shared` columns are those consecutive rows often repeat (the origin of
  * the rows of one Kafka message): their text is made once per run of rows with the same values.
  */
-export function tsvStream<T extends object>(rows: readonly T[], columns: readonly (keyof T & string)[], dateTimes: readonly (keyof T & string)[] = [], shared = 0): Readable {
+export function tsvStream<T extends object>(
+  rows: readonly T[],
+  columns: readonly (keyof T & string)[],
+  dateTimes: readonly (keyof T & string)[] = [],
+  shared = 0,
+): Readable {
   const encoders = columns.map((c) => (dateTimes.includes(c) ? (v: TsvValue) => tsvDateTime(v as number) : tsvField))
   const lead = Math.min(shared, columns.length - 1)
   return Readable.from(
@@ -50,7 +55,8 @@ export function tsvStream<T extends object>(rows: readonly T[], columns: readonl
             previous = row
           }
           text += prefix
-          for (let c = lead; c < columns.length; c++) text += (c > lead ? '\t' : '') + encoders[c]!(row[columns[c]!] as TsvValue)
+          for (let c = lead; c < columns.length; c++)
+            text += (c > lead ? '\t' : '') + encoders[c]!(row[columns[c]!] as TsvValue)
           text += '\n'
         }
         yield text

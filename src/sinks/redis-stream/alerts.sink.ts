@@ -141,7 +141,12 @@ export class RedisAlertSink {
    * Writes messages whose keys share a prefix, in order, in one round trip: runs of up to
    * MESSAGES_PER_CALL messages (a replay alone), one script call each, then WAIT on a cluster.
    */
-  private async writeInOrder(keys: AlertStreamKeys, messages: readonly MessageWrite[], perCall = MESSAGES_PER_CALL, before = '-1'): Promise<WriteResult[]> {
+  private async writeInOrder(
+    keys: AlertStreamKeys,
+    messages: readonly MessageWrite[],
+    perCall = MESSAGES_PER_CALL,
+    before = '-1',
+  ): Promise<WriteResult[]> {
     const pipeline = this.redis.pipeline()
     const runs: MessageWrite[][] = []
     for (let start = 0; start < messages.length;) {
@@ -154,7 +159,8 @@ export class RedisAlertSink {
         if (run.length > 0 && (entries + entriesOf(m) > ENTRIES_PER_CALL || m.replayOf || run[0]!.replayOf)) break
         let index = streams.get(m.integrationId)
         if (index === undefined) streams.set(m.integrationId, (index = FIRST_INTEGRATION_KEY + streams.size))
-        // Its entries go as one JSON argument (arrays of fields): one argument per field was most of the cost of a call.
+        // Its entries go as one JSON argument (arrays of fields): one argument per field was most of the cost of a
+        // call.
         const fields = [...m.alerts, ...m.rejections].map(entryFields)
         const l = m.lifecycle
         args.push(
@@ -167,11 +173,24 @@ export class RedisAlertSink {
           m.replayOf?.receivedAtMs ?? l?.receivedAtMs ?? 0,
           JSON.stringify(fields),
         )
-        args.push(l?.accountId ?? '', m.integrationId, l?.emitRepeats ? 1 : 0, l?.autoResolveAfterMs ?? 0, l?.dedupFallbacks ?? 0, l?.unknownStatuses ?? 0, m.sample ?? '')
+        args.push(
+          l?.accountId ?? '',
+          m.integrationId,
+          l?.emitRepeats ? 1 : 0,
+          l?.autoResolveAfterMs ?? 0,
+          l?.dedupFallbacks ?? 0,
+          l?.unknownStatuses ?? 0,
+          m.sample ?? '',
+        )
         entries += entriesOf(m)
         run.push(m)
       }
-      const scriptKeys = [keys.offsets, keys.all, keys.rejections, ...[...streams.keys()].map((id) => keys.integration(id))]
+      const scriptKeys = [
+        keys.offsets,
+        keys.all,
+        keys.rejections,
+        ...[...streams.keys()].map((id) => keys.integration(id)),
+      ]
       const previous = start > 0 ? messages[start - 1]!.offset.toString() : before
       queueScript(
         pipeline,
@@ -204,8 +223,12 @@ export class RedisAlertSink {
     if (this.wait.replicas > 0) {
       const [infoErr, info] = replies[runs.length] ?? [new Error('no reply from redis'), undefined]
       const [err, acked] = replies[runs.length + 1] ?? [new Error('no reply from redis'), undefined]
-      // Any error here (e.g. WAIT sent to a node that has just become a replica) is the cluster's state, not the data's.
-      if (infoErr || err) throw this.outage(new AppError('SINK_UNAVAILABLE', `redis: ${(infoErr ?? err)!.message}`, true, { cause: infoErr ?? err }))
+      // Any error here (e.g. WAIT sent to a node that has just become a replica) is the cluster's state, not the
+      // data's.
+      if (infoErr || err)
+        throw this.outage(
+          new AppError('SINK_UNAVAILABLE', `redis: ${(infoErr ?? err)!.message}`, true, { cause: infoErr ?? err }),
+        )
       // Replicas WAIT can count: online ones, not those still in a full sync.
       const replicas = (String(info).match(/^slave\d+:.*\bstate=online\b/gm) ?? []).length
       if (Number(acked) < Math.min(this.wait.replicas, replicas)) {
@@ -228,11 +251,28 @@ export class RedisAlertSink {
         }
         // Refused as a whole (not one message's stream): from this run on, written one message per
         // call to find which (the calls queued behind it found their predecessor unrecorded and did nothing).
-        results.push(...(await this.writeInOrder(keys, messages.slice(results.length), 1, results.length > 0 ? messages[results.length - 1]!.offset.toString() : before)))
+        results.push(
+          ...(await this.writeInOrder(
+            keys,
+            messages.slice(results.length),
+            1,
+            results.length > 0 ? messages[results.length - 1]!.offset.toString() : before,
+          )),
+        )
         break
       }
       const each = value as (number | string)[]
-      results.push(...run.map((_, i): WriteResult => (i >= each.length ? 'blocked' : each[i] === 1 ? 'written' : each[i] === 0 ? 'already' : refused(String(each[i])))))
+      results.push(
+        ...run.map((_, i): WriteResult =>
+          i >= each.length
+            ? 'blocked'
+            : each[i] === 1
+              ? 'written'
+              : each[i] === 0
+                ? 'already'
+                : refused(String(each[i])),
+        ),
+      )
     }
     return results
   }
@@ -247,9 +287,20 @@ export class RedisAlertSink {
   }
 
   /** Newest first, entries before the stream id `before` (exclusive) when given. */
-  async recent(accountId: string, integrationId: string, limit: number, before?: string): Promise<{ id: string; fields: Record<string, string> }[]> {
+  async recent(
+    accountId: string,
+    integrationId: string,
+    limit: number,
+    before?: string,
+  ): Promise<{ id: string; fields: Record<string, string> }[]> {
     const end = before ? `(${before}` : '+'
-    const entries = await this.redis.xrevrange(this.keys(accountId).integration(integrationId), end, '-', 'COUNT', limit)
+    const entries = await this.redis.xrevrange(
+      this.keys(accountId).integration(integrationId),
+      end,
+      '-',
+      'COUNT',
+      limit,
+    )
     return entries.map(([id, flat]) => {
       const fields: Record<string, string> = {}
       for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!
@@ -275,7 +326,10 @@ export class RedisAlertSink {
     await this.redis.del(this.keys(accountId).payloads(integrationId))
   }
 
-  /** A deleted integration's stream and payloads; on a cluster it is also marked deleted in its account's keys (the alert scripts cannot read the admin slot). */
+  /**
+   * A deleted integration's stream and payloads; on a cluster it is also marked deleted in its account's keys (the
+   * alert scripts cannot read the admin slot).
+   */
   async deleteStream(accountId: string, integrationId: string): Promise<void> {
     const keys = this.keys(accountId)
     const tx = this.redis.multi().del(keys.integration(integrationId), keys.payloads(integrationId))

@@ -9,10 +9,24 @@ import { randomBytes } from 'node:crypto'
 import { RedisState } from './redis-state.js'
 import { hashKey } from './store.js'
 
-export const PERMISSIONS = ['core_setting_view', 'core_setting_edit', 'core_user_view', 'core_user_manage', 'core_user_invite', 'core_usergroup_view', 'core_usergroup_manage'] as const
+export const PERMISSIONS = [
+  'core_setting_view',
+  'core_setting_edit',
+  'core_user_view',
+  'core_user_manage',
+  'core_user_invite',
+  'core_usergroup_view',
+  'core_usergroup_manage',
+] as const
 export type Permission = (typeof PERMISSIONS)[number]
 /** What the service account behind SCIM calls must hold (SCIM JWT rule 3). */
-export const SCIM_PERMISSIONS: readonly Permission[] = ['core_user_view', 'core_user_manage', 'core_user_invite', 'core_usergroup_view', 'core_usergroup_manage']
+export const SCIM_PERMISSIONS: readonly Permission[] = [
+  'core_user_view',
+  'core_user_manage',
+  'core_user_invite',
+  'core_usergroup_view',
+  'core_usergroup_manage',
+]
 /** What a personal access token needs to write account settings. */
 export const SETTINGS_PERMISSIONS: readonly Permission[] = ['core_setting_view', 'core_setting_edit']
 export const SCIM_JWT_FLAG = 'PL_SUPPORT_JWT_TOKEN_SCIM_API'
@@ -56,7 +70,9 @@ export class AccessStore extends RedisState {
   }
 
   async serviceAccounts(accountId: string): Promise<ServiceAccount[]> {
-    return Object.values(await this.redis.hgetall(this.ka(accountId, 'service-accounts', accountId))).map((j) => JSON.parse(j) as ServiceAccount)
+    return Object.values(await this.redis.hgetall(this.ka(accountId, 'service-accounts', accountId))).map(
+      (j) => JSON.parse(j) as ServiceAccount,
+    )
   }
 
   // ---- personal access tokens ----
@@ -101,13 +117,27 @@ export class AccessStore extends RedisState {
    * Writes settings that take effect after delayMs, in one HSET; what was in effect at the time of
    * the write stays in effect until then.
    */
-  async writeSettings(accountId: string, changes: ReadonlyMap<string, string | null>, delayMs: number, now = Date.now()): Promise<Map<string, SettingRecord>> {
+  async writeSettings(
+    accountId: string,
+    changes: ReadonlyMap<string, string | null>,
+    delayMs: number,
+    now = Date.now(),
+  ): Promise<Map<string, SettingRecord>> {
     const current = await this.settings(accountId)
     const written = new Map<string, SettingRecord>()
     for (const [id, value] of changes) {
-      written.set(id, { value, previous: effectiveValue(current.get(id), now), effectiveAt: now + delayMs, lastModifiedAt: now })
+      written.set(id, {
+        value,
+        previous: effectiveValue(current.get(id), now),
+        effectiveAt: now + delayMs,
+        lastModifiedAt: now,
+      })
     }
-    if (written.size) await this.redis.hset(this.ka(accountId, 'settings', accountId), ...[...written].flatMap(([id, r]) => [id, JSON.stringify(r)]))
+    if (written.size)
+      await this.redis.hset(
+        this.ka(accountId, 'settings', accountId),
+        ...[...written].flatMap(([id, r]) => [id, JSON.stringify(r)]),
+      )
     return written
   }
 }

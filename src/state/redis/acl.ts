@@ -32,17 +32,29 @@ const READER_COMMANDS = [
 ]
 
 /** What a client of a Redis Cluster asks to find the nodes of slots and follow a slot that moves. */
-const CLUSTER_CLIENT_COMMANDS = ['cluster|slots', 'cluster|shards', 'cluster|nodes', 'cluster|info', 'readonly', 'readwrite', 'asking']
+const CLUSTER_CLIENT_COMMANDS = [
+  'cluster|slots',
+  'cluster|shards',
+  'cluster|nodes',
+  'cluster|info',
+  'readonly',
+  'readwrite',
+  'asking',
+]
 
 /**
  * The ACL rules of each user, without its password, for the given key prefix. On a Redis Cluster
  * (rules set on every node: ACLs are not shared between nodes) the reader may read every account's
  * streams (<prefix>{a:<account>}:alerts:..., alert-streams.ts) and ask where slots are.
  */
-export function aclRules(prefix: string, cluster = false): Record<typeof SERVICE_USER | typeof ALERTS_READER_USER, string[]> {
+export function aclRules(
+  prefix: string,
+  cluster = false,
+): Record<typeof SERVICE_USER | typeof ALERTS_READER_USER, string[]> {
   const streams = alertStreamKeys(prefix, cluster, '*')
   return {
-    // INFO is needed by ioredis's ready check; every other @dangerous command is refused (CLUSTER SLOTS and WAIT are not dangerous).
+    // INFO is needed by ioredis's ready check; every other @dangerous command is refused (CLUSTER SLOTS and WAIT are
+    // not dangerous).
     [SERVICE_USER]: ['on', `~${prefix}*`, '+@all', '-@dangerous', '+info'],
     [ALERTS_READER_USER]: [
       'on',
@@ -59,7 +71,10 @@ export function aclRules(prefix: string, cluster = false): Record<typeof SERVICE
 export type AclPasswords = Record<typeof SERVICE_USER | typeof ALERTS_READER_USER, string>
 
 export function generatePasswords(): AclPasswords {
-  return { [SERVICE_USER]: randomBytes(24).toString('base64url'), [ALERTS_READER_USER]: randomBytes(24).toString('base64url') }
+  return {
+    [SERVICE_USER]: randomBytes(24).toString('base64url'),
+    [ALERTS_READER_USER]: randomBytes(24).toString('base64url'),
+  }
 }
 
 /** `ACL SETUSER` argument lists; passwords go in as SHA-256 (`#<hex>`), never in plain text. */
@@ -74,8 +89,16 @@ export function setUserCommands(prefix: string, passwords: AclPasswords, cluster
   ])
 }
 
-/** Creates or resets both users on the Redis at url (one node of a cluster when `cluster`), which must allow ACL SETUSER. */
-export async function applyAclUsers(url: string, prefix: string, passwords: AclPasswords, cluster = false): Promise<void> {
+/**
+ * Creates or resets both users on the Redis at url (one node of a cluster when `cluster`), which must allow ACL
+ * SETUSER.
+ */
+export async function applyAclUsers(
+  url: string,
+  prefix: string,
+  passwords: AclPasswords,
+  cluster = false,
+): Promise<void> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 })
   try {
     await redis.connect()

@@ -18,7 +18,9 @@ export function alertStreamKeys(prefix: string, cluster = false, accountId = '')
     integration: (id: string) => `${p}alerts:integration:${id}`,
     /** The integration's last payloads as received (a list, newest first; see PAYLOAD_SAMPLES). */
     payloads: (id: string) => `${p}alerts:payloads:${id}`,
-    /** On a cluster, the account's deleted integrations (their alerts get no more stream entries); '' with one Redis. */
+    /**
+     * On a cluster, the account's deleted integrations (their alerts get no more stream entries); '' with one Redis.
+     */
     deleted: cluster ? `${p}alerts:deleted-integrations` : '',
   }
 }

@@ -25,7 +25,16 @@ export interface AlertHistoryEntry {
 /** An incident: the normalized fields of its last firing notification, and its lifecycle. */
 export interface AlertRecord extends Pick<
   NormalizedAlert,
-  'integrationId' | 'dedupKey' | 'severity' | 'description' | 'source' | 'service' | 'environment' | 'team' | 'correlationId' | 'customFields'
+  | 'integrationId'
+  | 'dedupKey'
+  | 'severity'
+  | 'description'
+  | 'source'
+  | 'service'
+  | 'environment'
+  | 'team'
+  | 'correlationId'
+  | 'customFields'
 > {
   id: string
   accountId: string
@@ -56,7 +65,8 @@ export interface AlertQuery {
 /** How many index entries one list call may read to fill a page when filters are checked per record. */
 const MAX_EXAMINED = 5000
 
-export type ActOutcome = { kind: 'ok'; alert: AlertRecord } | { kind: 'not_found' } | { kind: 'unchanged'; alert: AlertRecord; status: string }
+export type ActOutcome =
+  { kind: 'ok'; alert: AlertRecord } | { kind: 'not_found' } | { kind: 'unchanged'; alert: AlertRecord; status: string }
 
 export class AlertStore extends RedisState {
   private readonly streams: (accountId: string) => AlertStreamKeys
@@ -74,7 +84,10 @@ export class AlertStore extends RedisState {
     return this.ka(accountId, 'alerts', 'acct', accountId, 'idx', group)
   }
 
-  /** Whose alert keys a sweep goes through: each account's on a cluster, the shared ones ('' stands for all) with one Redis. */
+  /**
+   * Whose alert keys a sweep goes through: each account's on a cluster, the shared ones ('' stands for all) with one
+   * Redis.
+   */
   private async sweptAccounts(): Promise<string[]> {
     return this.cluster ? this.redis.zrange(this.k('accounts'), 0, -1) : ['']
   }
@@ -94,7 +107,9 @@ export class AlertStore extends RedisState {
     // Of the open alerts' indexes the filters name, the smallest is read; the other filters are checked per record.
     let indexed: (typeof filters)[number] | undefined
     if (q.status === 'open' && filters.length > 0) {
-      const sizes = await Promise.all(filters.map(([f, v]) => this.redis.zcard(this.index(accountId, `open:${f}:${v}`))))
+      const sizes = await Promise.all(
+        filters.map(([f, v]) => this.redis.zcard(this.index(accountId, `open:${f}:${v}`))),
+      )
       indexed = filters[sizes.indexOf(Math.min(...sizes))]
     }
     const key = this.index(accountId, indexed ? `open:${indexed[0]}:${indexed[1]}` : q.status)
@@ -105,7 +120,15 @@ export class AlertStore extends RedisState {
     for (;;) {
       const want = Math.min(1000, Math.max(q.limit * 2, 100))
       // Scores are unique but for rare ties (see alert-lifecycle.lua): a little more than a page covers them.
-      const page = await this.redis.zrevrangebyscore(key, cursor ? cursor.score : '+inf', '-inf', 'WITHSCORES', 'LIMIT', 0, want + (cursor ? 50 : 0))
+      const page = await this.redis.zrevrangebyscore(
+        key,
+        cursor ? cursor.score : '+inf',
+        '-inf',
+        'WITHSCORES',
+        'LIMIT',
+        0,
+        want + (cursor ? 50 : 0),
+      )
       const entries: { id: string; score: number }[] = []
       for (let i = 0; i + 1 < page.length; i += 2) {
         const id = page[i]!
@@ -133,26 +156,59 @@ export class AlertStore extends RedisState {
   }
 
   /** Acknowledges or resolves an alert, writing the change to its streams; `by` says who. */
-  async act(accountId: string, id: string, action: 'acknowledge' | 'resolve', by: string, maxLen: number): Promise<ActOutcome> {
+  async act(
+    accountId: string,
+    id: string,
+    action: 'acknowledge' | 'resolve',
+    by: string,
+    maxLen: number,
+  ): Promise<ActOutcome> {
     const now = Date.now()
     const keys = this.streams(accountId)
-    const [kind, json, status] = (await this.scripts.alertsAct(keys.all, keys.prefix, accountId, id, action, by, now, new Date(now).toISOString(), maxLen, keys.deleted)) as [string, string?, string?]
+    const [kind, json, status] = (await this.scripts.alertsAct(
+      keys.all,
+      keys.prefix,
+      accountId,
+      id,
+      action,
+      by,
+      now,
+      new Date(now).toISOString(),
+      maxLen,
+      keys.deleted,
+    )) as [string, string?, string?]
     if (kind === 'ok') return { kind, alert: parse(json!) }
     if (kind === 'unchanged') return { kind, alert: parse(json!), status: status! }
     return { kind: 'not_found' }
   }
 
-  /** Resolves up to `limit` firing alerts whose silence has passed, per call of the script (per account on a cluster); their ids. */
+  /**
+   * Resolves up to `limit` firing alerts whose silence has passed, per call of the script (per account on a cluster);
+   * their ids.
+   */
   async autoResolve(now: number, limit: number, maxLen: number): Promise<string[]> {
     const resolved: string[] = []
     for (const account of await this.sweptAccounts()) {
       const keys = this.streams(account)
-      resolved.push(...((await this.scripts.alertsAutoResolve(keys.all, keys.prefix, now, limit, new Date(now).toISOString(), maxLen, keys.deleted)) as string[]))
+      resolved.push(
+        ...((await this.scripts.alertsAutoResolve(
+          keys.all,
+          keys.prefix,
+          now,
+          limit,
+          new Date(now).toISOString(),
+          maxLen,
+          keys.deleted,
+        )) as string[]),
+      )
     }
     return resolved
   }
 
-  /** Removes up to `limit` alerts resolved before `before` (ms), per call of the script (per account on a cluster): the retention of resolved alerts. How many. */
+  /**
+   * Removes up to `limit` alerts resolved before `before` (ms), per call of the script (per account on a cluster): the
+   * retention of resolved alerts. How many.
+   */
   async prune(before: number, limit: number): Promise<number> {
     let removed = 0
     for (const account of await this.sweptAccounts()) {
@@ -162,10 +218,20 @@ export class AlertStore extends RedisState {
     return removed
   }
 
-  /** An integration's lifecycle counts: notifications ignored (acknowledge or resolve of nothing open), dedup keys that rendered empty, unknown statuses. */
-  async lifecycleCounts(accountId: string, integrationId: string): Promise<{ ignored: number; dedupFallback: number; statusUnknown: number }> {
+  /**
+   * An integration's lifecycle counts: notifications ignored (acknowledge or resolve of nothing open), dedup keys that
+   * rendered empty, unknown statuses.
+   */
+  async lifecycleCounts(
+    accountId: string,
+    integrationId: string,
+  ): Promise<{ ignored: number; dedupFallback: number; statusUnknown: number }> {
     const h = await this.redis.hgetall(this.ka(accountId, 'alerts', 'stats', integrationId))
-    return { ignored: Number(h['ignored'] ?? 0), dedupFallback: Number(h['dedupFallback'] ?? 0), statusUnknown: Number(h['statusUnknown'] ?? 0) }
+    return {
+      ignored: Number(h['ignored'] ?? 0),
+      dedupFallback: Number(h['dedupFallback'] ?? 0),
+      statusUnknown: Number(h['statusUnknown'] ?? 0),
+    }
   }
 }
 
@@ -173,7 +239,8 @@ export class AlertStore extends RedisState {
 function parse(json: string): AlertRecord {
   const r = JSON.parse(json) as AlertRecord
   if (!Array.isArray(r.history)) r.history = []
-  if (r.customFields === null || typeof r.customFields !== 'object' || Array.isArray(r.customFields)) r.customFields = {}
+  if (r.customFields === null || typeof r.customFields !== 'object' || Array.isArray(r.customFields))
+    r.customFields = {}
   return r
 }
 

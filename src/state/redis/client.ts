@@ -8,7 +8,9 @@ export type RedisClient = Redis | Cluster
 
 export interface RedisSettings {
   readonly url: string
-  /** host:port of Redis Cluster nodes (any of them: the client learns the others); absent or empty: one Redis at url. */
+  /**
+   * host:port of Redis Cluster nodes (any of them: the client learns the others); absent or empty: one Redis at url.
+   */
   readonly clusterNodes?: readonly string[]
   readonly keyPrefix: string
   /** Deadline of every command (ms); past it a command fails and callers answer 503. */
@@ -23,7 +25,13 @@ export function isCluster(settings: RedisSettings): boolean {
 export function createRedisClient(settings: RedisSettings, options: RedisOptions = {}): RedisClient {
   // With Redis paused or gone a command fails after its deadline instead of waiting, and nothing
   // piles up behind it.
-  const common: RedisOptions = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true, commandTimeout: settings.commandTimeoutMs, ...options }
+  const common: RedisOptions = {
+    lazyConnect: true,
+    maxRetriesPerRequest: 2,
+    enableOfflineQueue: true,
+    commandTimeout: settings.commandTimeoutMs,
+    ...options,
+  }
   if (!isCluster(settings)) return new Redis(settings.url, common)
   const url = new URL(settings.url)
   const redisOptions: RedisOptions = {
@@ -55,7 +63,9 @@ export function createRedisClient(settings: RedisSettings, options: RedisOptions
   )
 }
 
-/** The connections a command without keys must go to, to reach every key: each master of a cluster, or the one Redis. */
+/**
+ * The connections a command without keys must go to, to reach every key: each master of a cluster, or the one Redis.
+ */
 export function masters(client: RedisClient): Redis[] {
   return client instanceof Cluster ? client.nodes('master') : [client]
 }

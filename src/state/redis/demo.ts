@@ -9,15 +9,40 @@ import type { DemoAccount, Store } from './store.js'
 const PAT_LIFETIME_MS = 365 * 86_400_000
 export const DEMO_SERVICE_ACCOUNT = 'scim_provisioner'
 
-export async function bootstrapDemoAccount({ store, access, directory }: { store: Store; access: AccessStore; directory: DirectoryStore }): Promise<DemoAccount> {
+export async function bootstrapDemoAccount({
+  store,
+  access,
+  directory,
+}: {
+  store: Store
+  access: AccessStore
+  directory: DirectoryStore
+}): Promise<DemoAccount> {
   const demo = await store.bootstrapDemo()
   if (demo.personalAccessToken && demo.serviceAccountId) return demo
   const accountId = demo.accountId
   let admin = (await directory.users(accountId)).find((u) => u.userName === 'admin@demo.local')
-  admin ??= (await directory.createUser(accountId, { userName: 'admin@demo.local', displayName: 'Demo admin', emails: [{ value: 'admin@demo.local', type: 'work', primary: true }], active: true }))
-    .user
-  await access.saveServiceAccount({ id: DEMO_SERVICE_ACCOUNT, name: 'SCIM provisioner', accountId, permissions: [...SCIM_PERMISSIONS] })
+  admin ??= (
+    await directory.createUser(accountId, {
+      userName: 'admin@demo.local',
+      displayName: 'Demo admin',
+      emails: [{ value: 'admin@demo.local', type: 'work', primary: true }],
+      active: true,
+    })
+  ).user
+  await access.saveServiceAccount({
+    id: DEMO_SERVICE_ACCOUNT,
+    name: 'SCIM provisioner',
+    accountId,
+    permissions: [...SCIM_PERMISSIONS],
+  })
   await access.setFlag(accountId, SCIM_JWT_FLAG, true)
-  const { token } = await access.createPat({ accountId, userId: admin.id, name: 'demo settings token', permissions: [...SETTINGS_PERMISSIONS], expiresAt: Date.now() + PAT_LIFETIME_MS })
+  const { token } = await access.createPat({
+    accountId,
+    userId: admin.id,
+    name: 'demo settings token',
+    permissions: [...SETTINGS_PERMISSIONS],
+    expiresAt: Date.now() + PAT_LIFETIME_MS,
+  })
   return store.saveDemoAccess({ personalAccessToken: token, serviceAccountId: DEMO_SERVICE_ACCOUNT })
 }

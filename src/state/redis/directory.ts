@@ -41,7 +41,10 @@ type Written<T> = Omit<T, 'id' | 'created' | 'lastModified' | 'version'>
 export type UserInput = Written<User>
 export type GroupInput = Written<Group>
 
-/** ok, or why nothing was written: a name taken (conflict), gone (missing), changed since read (stale), a member that is no user. */
+/**
+ * ok, or why nothing was written: a name taken (conflict), gone (missing), changed since read (stale), a member that is
+ * no user.
+ */
 export type WriteOutcome = 'ok' | 'conflict' | 'missing' | 'stale' | `no-member:${string}`
 
 /** The key names and emails are unique and looked up by: case-insensitive (RFC 7643 caseExact false). */
@@ -53,8 +56,12 @@ export const userNameKey = nameKey
 export const isActive = (user: User) => user.active !== false
 
 const index = (u: Pick<User, 'externalId' | 'emails'> | undefined) =>
-  JSON.stringify({ external: u?.externalId === undefined ? [] : [u.externalId], emails: [...new Set((u?.emails ?? []).map((e) => nameKey(e.value)))] })
-const externals = (g: Pick<Group, 'externalId'> | undefined) => JSON.stringify(g?.externalId === undefined ? [] : [g.externalId])
+  JSON.stringify({
+    external: u?.externalId === undefined ? [] : [u.externalId],
+    emails: [...new Set((u?.emails ?? []).map((e) => nameKey(e.value)))],
+  })
+const externals = (g: Pick<Group, 'externalId'> | undefined) =>
+  JSON.stringify(g?.externalId === undefined ? [] : [g.externalId])
 
 export class DirectoryStore extends RedisState {
   // ---- users ----
@@ -62,13 +69,29 @@ export class DirectoryStore extends RedisState {
   async createUser(accountId: string, input: UserInput): Promise<{ outcome: WriteOutcome; user: User }> {
     const now = Date.now()
     const user: User = { ...input, id: randomUUID(), created: now, lastModified: now, version: 1 }
-    const outcome = (await this.scripts.userWrite(...this.userKeys(accountId), user.id, nameKey(user.userName), JSON.stringify(user), now, '', '', index(undefined), index(user))) as WriteOutcome
+    const outcome = (await this.scripts.userWrite(
+      ...this.userKeys(accountId),
+      user.id,
+      nameKey(user.userName),
+      JSON.stringify(user),
+      now,
+      '',
+      '',
+      index(undefined),
+      index(user),
+    )) as WriteOutcome
     return { outcome, user }
   }
 
   /** Replaces a user read at `current` ('stale' when it changed since). */
   async replaceUser(accountId: string, current: User, next: UserInput): Promise<{ outcome: WriteOutcome; user: User }> {
-    const user: User = { ...next, id: current.id, created: current.created, lastModified: Math.max(Date.now(), current.lastModified + 1), version: current.version + 1 }
+    const user: User = {
+      ...next,
+      id: current.id,
+      created: current.created,
+      lastModified: Math.max(Date.now(), current.lastModified + 1),
+      version: current.version + 1,
+    }
     const outcome = (await this.scripts.userWrite(
       ...this.userKeys(accountId),
       user.id,
@@ -146,7 +169,11 @@ export class DirectoryStore extends RedisState {
 
   // ---- groups ----
 
-  async createGroup(accountId: string, input: GroupInput, members: readonly string[]): Promise<{ outcome: WriteOutcome; group: Group }> {
+  async createGroup(
+    accountId: string,
+    input: GroupInput,
+    members: readonly string[],
+  ): Promise<{ outcome: WriteOutcome; group: Group }> {
     const now = Date.now()
     const group: Group = { ...input, id: randomUUID(), created: now, lastModified: now, version: 1 }
     const outcome = (await this.scripts.groupWrite(
@@ -166,8 +193,19 @@ export class DirectoryStore extends RedisState {
   }
 
   /** Replaces a group read at `current`, and its members with `members`. */
-  async replaceGroup(accountId: string, current: Group, next: GroupInput, members: readonly string[]): Promise<{ outcome: WriteOutcome; group: Group }> {
-    const group: Group = { ...next, id: current.id, created: current.created, lastModified: Math.max(Date.now(), current.lastModified + 1), version: current.version + 1 }
+  async replaceGroup(
+    accountId: string,
+    current: Group,
+    next: GroupInput,
+    members: readonly string[],
+  ): Promise<{ outcome: WriteOutcome; group: Group }> {
+    const group: Group = {
+      ...next,
+      id: current.id,
+      created: current.created,
+      lastModified: Math.max(Date.now(), current.lastModified + 1),
+      version: current.version + 1,
+    }
     const outcome = (await this.scripts.groupWrite(
       ...this.groupKeys(accountId, group.id),
       group.id,

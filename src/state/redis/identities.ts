@@ -6,15 +6,28 @@ export type IdentityValues = Readonly<Record<string, string>>
 
 export class IdentityStore extends RedisState {
   /** Creates or replaces identities, all in one HSET. */
-  async save(trafficTypeId: string, envId: string, identities: readonly { key: string; values: IdentityValues }[]): Promise<void> {
+  async save(
+    trafficTypeId: string,
+    envId: string,
+    identities: readonly { key: string; values: IdentityValues }[],
+  ): Promise<void> {
     if (identities.length === 0) return
     const fields = identities.flatMap(({ key, values }) => [key, JSON.stringify(values)])
     await this.redis.hset(this.kAlone('identities', trafficTypeId, envId), ...fields)
   }
 
   /** Merges values into an existing identity; undefined when it does not exist. */
-  async patch(trafficTypeId: string, envId: string, key: string, values: IdentityValues): Promise<IdentityValues | undefined> {
-    const merged = (await this.scripts.identityPatch(this.kAlone('identities', trafficTypeId, envId), key, JSON.stringify(values))) as string | null
+  async patch(
+    trafficTypeId: string,
+    envId: string,
+    key: string,
+    values: IdentityValues,
+  ): Promise<IdentityValues | undefined> {
+    const merged = (await this.scripts.identityPatch(
+      this.kAlone('identities', trafficTypeId, envId),
+      key,
+      JSON.stringify(values),
+    )) as string | null
     return merged === null ? undefined : (JSON.parse(merged) as IdentityValues)
   }
 

@@ -14,7 +14,14 @@ import { SegmentStore } from './segments.js'
 import { Store } from './store.js'
 import { Transactions } from './transactions.js'
 
-export { createRedisClient, duplicateClient, isCluster, masters, type RedisClient, type RedisSettings } from './client.js'
+export {
+  createRedisClient,
+  duplicateClient,
+  isCluster,
+  masters,
+  type RedisClient,
+  type RedisSettings,
+} from './client.js'
 
 export interface RedisStores {
   readonly redis: RedisClient
@@ -43,7 +50,13 @@ export interface RedisStores {
 export function createRedisState(settings: RedisSettings, client?: RedisClient): RedisStores {
   const redis = client ?? createRedisClient(settings)
   const tx = new Transactions(redis, (settings.commandTimeoutMs ?? 5000) * 2)
-  const context: RedisContext = { redis, prefix: settings.keyPrefix, cluster: isCluster(settings), tx, scripts: defineScripts(redis) }
+  const context: RedisContext = {
+    redis,
+    prefix: settings.keyPrefix,
+    cluster: isCluster(settings),
+    tx,
+    scripts: defineScripts(redis),
+  }
   return {
     redis,
     store: new Store(context),

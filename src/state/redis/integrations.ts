@@ -2,7 +2,8 @@
 //   p:integration:<id>          JSON record; the current webhook address only as its SHA-256 (the
 //                               address is shown once, when it is created or rotated)
 //   p:integrations:<account>    zset of integration ids by creation time
-//   p:webhooks                  hash sha256(webhook id) -> JSON route {integrationId, accountId, rateLimitStatus, expiresAt?}
+//   p:webhooks                  hash sha256(webhook id) -> JSON route {integrationId, accountId,
+//                               rateLimitStatus, expiresAt?}
 //   p:webhooks:version          bumped on every route change; edges reload their copy when it moves
 // Every change that touches several keys is one MULTI; changes that read first run as optimistic
 // transactions (state/transactions.ts).
@@ -42,7 +43,10 @@ export interface WebhookRoute {
   readonly expiresAt?: number
 }
 
-export type IntegrationInput = Pick<IntegrationRecord, 'name' | 'description' | 'template' | 'mapping' | 'rateLimitStatus' | 'emitRepeats' | 'autoResolveAfterSeconds'>
+export type IntegrationInput = Pick<
+  IntegrationRecord,
+  'name' | 'description' | 'template' | 'mapping' | 'rateLimitStatus' | 'emitRepeats' | 'autoResolveAfterSeconds'
+>
 
 /** 256 random bits, URL-safe: the webhook address is the credential. */
 export function generateWebhookId(): string {
@@ -64,7 +68,15 @@ export class IntegrationStore extends RedisState {
   async create(accountId: string, input: IntegrationInput): Promise<{ record: IntegrationRecord; webhookId: string }> {
     const now = Date.now()
     const webhookId = generateWebhookId()
-    const record: IntegrationRecord = { id: randomUUID(), accountId, ...input, webhookHash: hashKey(webhookId), retired: [], createdAt: now, updatedAt: now }
+    const record: IntegrationRecord = {
+      id: randomUUID(),
+      accountId,
+      ...input,
+      webhookHash: hashKey(webhookId),
+      retired: [],
+      createdAt: now,
+      updatedAt: now,
+    }
     await this.redis
       .multi()
       .set(this.k('integration', record.id), JSON.stringify(record))
@@ -125,16 +137,27 @@ export class IntegrationStore extends RedisState {
   }
 
   /** Applies change to the current record inside the transaction (a concurrent write retries it). */
-  async update(accountId: string, id: string, change: (current: IntegrationRecord) => Partial<IntegrationInput>): Promise<IntegrationRecord | undefined> {
+  async update(
+    accountId: string,
+    id: string,
+    change: (current: IntegrationRecord) => Partial<IntegrationInput>,
+  ): Promise<IntegrationRecord | undefined> {
     return this.modify(accountId, id, (record) => ({ ...record, ...change(record) }))
   }
 
   /** A new address; the old one keeps working for overlapMs. The new address is returned once. */
-  async rotate(accountId: string, id: string, overlapMs: number): Promise<{ record: IntegrationRecord; webhookId: string } | undefined> {
+  async rotate(
+    accountId: string,
+    id: string,
+    overlapMs: number,
+  ): Promise<{ record: IntegrationRecord; webhookId: string } | undefined> {
     const webhookId = generateWebhookId()
     const record = await this.modify(accountId, id, (current) => {
       const now = Date.now()
-      const retired = overlapMs > 0 ? [...current.retired, { hash: current.webhookHash, expiresAt: now + overlapMs }] : current.retired
+      const retired =
+        overlapMs > 0
+          ? [...current.retired, { hash: current.webhookHash, expiresAt: now + overlapMs }]
+          : current.retired
       return { ...current, webhookHash: hashKey(webhookId), retired }
     })
     return record && { record, webhookId }
@@ -165,7 +188,11 @@ export class IntegrationStore extends RedisState {
     return this.hashVersion('webhooks')
   }
 
-  private async modify(accountId: string, id: string, change: (r: IntegrationRecord) => IntegrationRecord): Promise<IntegrationRecord | undefined> {
+  private async modify(
+    accountId: string,
+    id: string,
+    change: (r: IntegrationRecord) => IntegrationRecord,
+  ): Promise<IntegrationRecord | undefined> {
     const key = this.k('integration', id)
     return this.tx.optimistic<IntegrationRecord | undefined>([key], async (conn) => {
       const before = await this.read(conn, accountId, id)
@@ -173,13 +200,21 @@ export class IntegrationStore extends RedisState {
       const now = Date.now()
       const changed = change(before)
       const live = changed.retired.filter((r) => r.expiresAt > now)
-      const after: IntegrationRecord = { ...changed, id: before.id, accountId, retired: live, createdAt: before.createdAt, updatedAt: now }
+      const after: IntegrationRecord = {
+        ...changed,
+        id: before.id,
+        accountId,
+        retired: live,
+        createdAt: before.createdAt,
+        updatedAt: now,
+      }
       const tx = conn.multi().set(key, JSON.stringify(after))
       // Routes of addresses no longer current nor in their overlap go; the others are rewritten.
       const keep = new Set([after.webhookHash, ...live.map((r) => r.hash)])
       const gone = [before.webhookHash, ...before.retired.map((r) => r.hash)].filter((h) => !keep.has(h))
       if (gone.length) tx.hdel(this.k('webhooks'), ...gone)
-      for (const r of live) tx.hset(this.k('webhooks'), r.hash, JSON.stringify({ ...routeOf(after), expiresAt: r.expiresAt }))
+      for (const r of live)
+        tx.hset(this.k('webhooks'), r.hash, JSON.stringify({ ...routeOf(after), expiresAt: r.expiresAt }))
       tx.hset(this.k('webhooks'), after.webhookHash, JSON.stringify(routeOf(after)))
       tx.incr(this.k('webhooks', 'version'))
       return { tx, result: after }

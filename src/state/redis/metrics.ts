@@ -37,7 +37,9 @@ export type MetricWriteOutcome = 'ok' | 'exists' | 'missing' | 'name-taken' | 'l
 export class MetricStore extends RedisState {
   async list(ws: string): Promise<Metric[]> {
     const all = await this.redis.hvals(this.kw(ws, 'metrics', ws))
-    return all.map((json) => JSON.parse(json) as Metric).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
+    return all
+      .map((json) => JSON.parse(json) as Metric)
+      .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
   }
 
   async get(ws: string, id: string): Promise<Metric | undefined> {
@@ -52,9 +54,24 @@ export class MetricStore extends RedisState {
     return all.map((json) => (json === null ? undefined : (JSON.parse(json) as Metric)))
   }
 
-  /** Creates (op create), replaces (update) or deletes the metric, with its audit entry; `max` bounds a workspace's metrics. */
-  async write(op: 'create' | 'update' | 'delete', metric: Metric, who: Actor, max: number): Promise<MetricWriteOutcome> {
-    const entry: MetricAuditEntry = { at: Date.now(), who, action: op, metricId: metric.id, name: metric.name, ...(op === 'delete' ? {} : { definition: metric }) }
+  /**
+   * Creates (op create), replaces (update) or deletes the metric, with its audit entry; `max` bounds a workspace's
+   * metrics.
+   */
+  async write(
+    op: 'create' | 'update' | 'delete',
+    metric: Metric,
+    who: Actor,
+    max: number,
+  ): Promise<MetricWriteOutcome> {
+    const entry: MetricAuditEntry = {
+      at: Date.now(),
+      who,
+      action: op,
+      metricId: metric.id,
+      name: metric.name,
+      ...(op === 'delete' ? {} : { definition: metric }),
+    }
     const ws = metric.workspaceId
     return (await this.scripts.metricWrite(
       this.kw(ws, 'metrics', ws),
@@ -71,6 +88,8 @@ export class MetricStore extends RedisState {
 
   /** The workspace's audit log, newest first. */
   async audit(ws: string): Promise<MetricAuditEntry[]> {
-    return (await this.redis.lrange(this.kw(ws, 'metric-audit', ws), 0, -1)).map((json) => JSON.parse(json) as MetricAuditEntry)
+    return (await this.redis.lrange(this.kw(ws, 'metric-audit', ws), 0, -1)).map(
+      (json) => JSON.parse(json) as MetricAuditEntry,
+    )
   }
 }

@@ -8,7 +8,10 @@
 import type { RedisClient } from './client.js'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts } from 'rate-limiter-flexible'
 
-/** wait: 0 when allowed, else seconds until a request may pass; remaining: requests left now; fullInSeconds: until the limit is whole again. */
+/**
+ * wait: 0 when allowed, else seconds until a request may pass; remaining: requests left now; fullInSeconds: until the
+ * limit is whole again.
+ */
 export interface RateDecision {
   readonly wait: number
   readonly remaining: number
@@ -45,10 +48,19 @@ export function sharedRateLimiter(redis: RedisClient, prefix: string, name: stri
   const local = new RateLimiterMemory({ ...settings, keyPrefix: `${name}-local` })
   // Only the wrapper falls back (on an error or after the timeout): one local point per request, even
   // when Redis fails after the timeout.
-  const shared = new RateLimiterRedis({ ...settings, storeClient: redis, keyPrefix: `${prefix}rate:${name}`, rejectIfRedisNotReady: true })
+  const shared = new RateLimiterRedis({
+    ...settings,
+    storeClient: redis,
+    keyPrefix: `${prefix}rate:${name}`,
+    rejectIfRedisNotReady: true,
+  })
   const limiter = new RLWrapperTimeouts({ limiter: shared, timeoutMs: SHARED_TIMEOUT_MS, insuranceLimiter: local })
   const leases = new Map<string, { left: number; until: number; remaining: number }>()
-  const allowed = (remaining: number, ms: number): RateDecision => ({ wait: 0, remaining, fullInSeconds: Math.ceil(ms / 1000) })
+  const allowed = (remaining: number, ms: number): RateDecision => ({
+    wait: 0,
+    remaining,
+    fullInSeconds: Math.ceil(ms / 1000),
+  })
   /** The counter after taking points: resolved or refused, rate-limiter-flexible answers the same. */
   const consume = async (key: string, points: number): Promise<RateLimiterRes> => {
     try {

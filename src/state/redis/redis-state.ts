@@ -26,7 +26,10 @@ export abstract class RedisState {
     ;({ redis: this.redis, prefix: this.prefix, cluster: this.cluster, tx: this.tx, scripts: this.scripts } = context)
   }
 
-  /** A key of the small shared state (accounts, workspaces, environments, API keys, integrations, webhooks): one slot on a cluster. */
+  /**
+   * A key of the small shared state (accounts, workspaces, environments, API keys, integrations, webhooks): one slot on
+   * a cluster.
+   */
   protected k(...parts: string[]): string {
     return slotTag(this.prefix, this.cluster, 'admin') + parts.join(':')
   }
@@ -36,12 +39,17 @@ export abstract class RedisState {
     return accountPrefix(this.prefix, this.cluster, accountId) + parts.join(':')
   }
 
-  /** A key of one workspace's state (its segments in every environment, its metrics): the workspace's slot on a cluster. */
+  /**
+   * A key of one workspace's state (its segments in every environment, its metrics): the workspace's slot on a cluster.
+   */
   protected kw(workspaceId: string, ...parts: string[]): string {
     return slotTag(this.prefix, this.cluster, `w:${workspaceId}`) + parts.join(':')
   }
 
-  /** A key only ever used alone (no script, transaction or pipeline with others): spread over a cluster by its whole name. */
+  /**
+   * A key only ever used alone (no script, transaction or pipeline with others): spread over a cluster by its whole
+   * name.
+   */
   protected kAlone(...parts: string[]): string {
     return this.prefix + parts.join(':')
   }

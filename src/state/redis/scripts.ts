@@ -42,7 +42,9 @@ export function scriptSource(name: ScriptName): string {
   let source = sources.get(name)
   if (source === undefined) {
     const file = name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
-    source = readLua(`${file}.lua`).replace(/^-- include: ([a-z-]+\.lua)$/gm, (_, included: string) => readLua(included))
+    source = readLua(`${file}.lua`).replace(/^-- include: ([a-z-]+\.lua)$/gm, (_, included: string) =>
+      readLua(included),
+    )
     sources.set(name, source)
   }
   return source
@@ -58,9 +60,12 @@ const commandName = (name: ScriptName) => `sluice_${name}`
 export function defineScripts(redis: RedisClient): Scripts {
   const commands = redis as unknown as Record<string, (...args: ScriptArg[]) => Promise<unknown>>
   for (const name of SCRIPT_NAMES) {
-    if (!(commandName(name) in redis)) redis.defineCommand(commandName(name), { numberOfKeys: SCRIPTS[name] ?? undefined, lua: scriptSource(name) })
+    if (!(commandName(name) in redis))
+      redis.defineCommand(commandName(name), { numberOfKeys: SCRIPTS[name] ?? undefined, lua: scriptSource(name) })
   }
-  return Object.fromEntries(SCRIPT_NAMES.map((name) => [name, (...args: ScriptArg[]) => commands[commandName(name)]!(...args)])) as unknown as Scripts
+  return Object.fromEntries(
+    SCRIPT_NAMES.map((name) => [name, (...args: ScriptArg[]) => commands[commandName(name)]!(...args)]),
+  ) as unknown as Scripts
 }
 
 /** Queues a script on a pipeline or MULTI of a connection the scripts were defined on. */

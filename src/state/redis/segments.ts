@@ -5,10 +5,12 @@
 //
 // Keys (prefix p; segment names never contain ':'; on a Redis Cluster p is followed by the
 // workspace's hash tag {w:<ws>}, keys.ts, so a script's segment and environment keys share a slot):
-//   p:segment:<ws>:<name>        hash {name, description, trafficTypeId, trafficTypeName, workspaceId, creationTime}
+//   p:segment:<ws>:<name>        hash {name, description, trafficTypeId, trafficTypeName, workspaceId,
+//                                creationTime}
 //   p:segments:<ws>              zset name by creation time (paging order)
 //   p:segment-envs:<ws>:<name>   set of environment ids where the segment is active
-//   p:segment-def:<env>:<name>   hash {name, workspaceId, environmentId, environmentName, status, creationTime, lastUpdateTime}
+//   p:segment-def:<env>:<name>   hash {name, workspaceId, environmentId, environmentName, status,
+//                                creationTime, lastUpdateTime}
 //   p:segment-defs:<env>         zset name by activation time
 //   p:segment-keys:<env>:<name>  zset of keys, all scored 0: a stable lexicographic order for paging
 //   p:segment-audit:<ws>:<name>  list of JSON audit entries, newest first, capped
@@ -106,7 +108,11 @@ export class SegmentStore extends RedisState {
    * Deletes the segment with its definitions, keys and audit log in every environment, unless it is
    * active in an environment outside `allowedEnvs` (undefined: all allowed).
    */
-  async delete(ws: string, name: string, allowedEnvs: readonly string[] | undefined): Promise<'ok' | 'missing' | 'forbidden'> {
+  async delete(
+    ws: string,
+    name: string,
+    allowedEnvs: readonly string[] | undefined,
+  ): Promise<'ok' | 'missing' | 'forbidden'> {
     // An empty allow-list still restricts: pass an id no environment has.
     const allowed = allowedEnvs === undefined ? [] : ['-', ...allowedEnvs]
     return (await this.scripts.segmentDelete(
@@ -124,7 +130,15 @@ export class SegmentStore extends RedisState {
    * Replaces all keys with `keys` in one step, however many updates it takes to send them: they are
    * staged in a temporary set (expiring after an hour if the sender dies), then swapped in.
    */
-  async replaceAll(ws: string, envId: string, name: string, keys: readonly string[], maxKeys: number, audit: AuditEntry, onProgress: (sent: number) => void = () => undefined): Promise<UploadOutcome> {
+  async replaceAll(
+    ws: string,
+    envId: string,
+    name: string,
+    keys: readonly string[],
+    maxKeys: number,
+    audit: AuditEntry,
+    onProgress: (sent: number) => void = () => undefined,
+  ): Promise<UploadOutcome> {
     const staging = this.kw(ws, 'segment-staging', envId, name, randomUUID())
     try {
       for (let i = 0; i < keys.length; i += 10_000) {
@@ -154,7 +168,13 @@ export class SegmentStore extends RedisState {
   }
 
   /** Activates the segment in an environment of its workspace. */
-  async activate(ws: string, name: string, env: { id: string; name: string }, now: number, audit: AuditEntry): Promise<'ok' | 'no-segment' | 'active'> {
+  async activate(
+    ws: string,
+    name: string,
+    env: { id: string; name: string },
+    now: number,
+    audit: AuditEntry,
+  ): Promise<'ok' | 'no-segment' | 'active'> {
     return (await this.scripts.segmentActivate(
       this.kw(ws, 'segment', ws, name),
       this.kw(ws, 'segment-def', env.id, name),
@@ -189,7 +209,15 @@ export class SegmentStore extends RedisState {
    * Adds distinct keys (or replaces all keys with them) unless the segment would then hold more than
    * maxKeys; then nothing changes.
    */
-  async upload(ws: string, envId: string, name: string, keys: readonly string[], replace: boolean, maxKeys: number, audit: AuditEntry): Promise<UploadOutcome> {
+  async upload(
+    ws: string,
+    envId: string,
+    name: string,
+    keys: readonly string[],
+    replace: boolean,
+    maxKeys: number,
+    audit: AuditEntry,
+  ): Promise<UploadOutcome> {
     return uploadOutcome(
       await this.scripts.segmentUpload(
         this.kw(ws, 'segment', ws, name),
@@ -205,7 +233,13 @@ export class SegmentStore extends RedisState {
     )
   }
 
-  async removeKeys(ws: string, envId: string, name: string, keys: readonly string[], audit: AuditEntry): Promise<{ removed: number; remaining: number } | undefined> {
+  async removeKeys(
+    ws: string,
+    envId: string,
+    name: string,
+    keys: readonly string[],
+    audit: AuditEntry,
+  ): Promise<{ removed: number; remaining: number } | undefined> {
     const res = (await this.scripts.segmentRemoveKeys(
       this.kw(ws, 'segment', ws, name),
       this.kw(ws, 'segment-def', envId, name),
@@ -218,7 +252,12 @@ export class SegmentStore extends RedisState {
     return res[0] === 'ok' ? { removed: res[1]!, remaining: res[2]! } : undefined
   }
 
-  async deactivate(ws: string, envId: string, name: string, audit: AuditEntry): Promise<{ ok: true } | { ok: false; reason: 'not-active' } | { ok: false; reason: 'has-keys'; keys: number }> {
+  async deactivate(
+    ws: string,
+    envId: string,
+    name: string,
+    audit: AuditEntry,
+  ): Promise<{ ok: true } | { ok: false; reason: 'not-active' } | { ok: false; reason: 'has-keys'; keys: number }> {
     const res = (await this.scripts.segmentDeactivate(
       this.kw(ws, 'segment-def', envId, name),
       this.kw(ws, 'segment-keys', envId, name),

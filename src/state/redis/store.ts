@@ -1,8 +1,8 @@
-// Redis-backed admin state: accounts, workspaces, environments, traffic types and API keys.
-// Keys (prefix p): p:account:<id>, p:accounts (zset), p:workspace:<id>, p:workspaces:<account> (zset),
-// p:environment:<id>, p:environments:<ws> (zset), p:traffic-type:<id>, p:traffic-types:<ws> (zset),
-// p:api-keys (hash sha256(key) -> JSON record), p:api-keys:version (bumped on every key change),
-// p:demo (the bootstrap result). On a Redis Cluster all of them are under the hash tag {admin} (keys.ts). Admin keys carry a role and optional workspace/environment scopes.
+// Redis-backed admin state: accounts, workspaces, environments, traffic types and API keys. Keys (prefix p):
+// p:account:<id>, p:accounts (zset), p:workspace:<id>, p:workspaces:<account> (zset), p:environment:<id>,
+// p:environments:<ws> (zset), p:traffic-type:<id>, p:traffic-types:<ws> (zset), p:api-keys (hash sha256(key) -> JSON
+// record), p:api-keys:version (bumped on every key change), p:demo (the bootstrap result). On a Redis Cluster all of
+// them are under the hash tag {admin} (keys.ts). Admin keys carry a role and optional workspace/environment scopes.
 import { hash, randomBytes, randomUUID } from 'node:crypto'
 import { Refusal } from '../../shared/errors.js'
 import { RedisState } from './redis-state.js'
@@ -128,7 +128,9 @@ export class Store extends RedisState {
    */
   async revokeApiKey(keyOrId: string): Promise<boolean> {
     const { keys } = await this.apiKeys()
-    const hash = keys.has(hashKey(keyOrId)) ? hashKey(keyOrId) : [...keys.keys()].find((h) => /^[0-9a-f]{16}$/.test(keyOrId) && keyId(h) === keyOrId)
+    const hash = keys.has(hashKey(keyOrId))
+      ? hashKey(keyOrId)
+      : [...keys.keys()].find((h) => /^[0-9a-f]{16}$/.test(keyOrId) && keyId(h) === keyOrId)
     const record = hash === undefined ? undefined : keys.get(hash)
     if (hash === undefined || record === undefined) return false
     if (record.revokedAt !== undefined) return true
@@ -144,7 +146,11 @@ export class Store extends RedisState {
     checkName('account', name)
     const id = randomUUID()
     const now = Date.now()
-    await this.redis.multi().hset(this.k('account', id), { id, name, createdAt: now }).zadd(this.k('accounts'), now, id).exec()
+    await this.redis
+      .multi()
+      .hset(this.k('account', id), { id, name, createdAt: now })
+      .zadd(this.k('accounts'), now, id)
+      .exec()
     return { id, name }
   }
 
@@ -193,7 +199,8 @@ export class Store extends RedisState {
     checkName('environment', name)
     const ws = await this.workspace(workspaceId)
     if (!ws) throw new Refusal('NOT_FOUND', `no workspace ${workspaceId}`)
-    if ((await this.environments(workspaceId)).some((e) => e.name === name)) throw new Refusal('CONFLICT', `workspace ${workspaceId} already has an environment named ${name}`)
+    if ((await this.environments(workspaceId)).some((e) => e.name === name))
+      throw new Refusal('CONFLICT', `workspace ${workspaceId} already has an environment named ${name}`)
     const env: Environment = { id: randomUUID(), name, production, workspaceId, accountId: ws.accountId }
     await this.redis
       .multi()
@@ -221,9 +228,14 @@ export class Store extends RedisState {
   async createTrafficType(workspaceId: string, name: string): Promise<TrafficType> {
     checkName('traffic type', name)
     if (!(await this.workspace(workspaceId))) throw new Refusal('NOT_FOUND', `no workspace ${workspaceId}`)
-    if ((await this.trafficTypes(workspaceId)).some((t) => t.name === name)) throw new Refusal('CONFLICT', `workspace ${workspaceId} already has a traffic type named ${name}`)
+    if ((await this.trafficTypes(workspaceId)).some((t) => t.name === name))
+      throw new Refusal('CONFLICT', `workspace ${workspaceId} already has a traffic type named ${name}`)
     const tt: TrafficType = { id: randomUUID(), name, workspaceId }
-    await this.redis.multi().hset(this.k('traffic-type', tt.id), tt).zadd(this.k('traffic-types', workspaceId), Date.now(), tt.id).exec()
+    await this.redis
+      .multi()
+      .hset(this.k('traffic-type', tt.id), tt)
+      .zadd(this.k('traffic-types', workspaceId), Date.now(), tt.id)
+      .exec()
     return tt
   }
 
@@ -277,19 +289,39 @@ export class Store extends RedisState {
       const tx = conn.multi()
       tx.hset(this.k('account', accountId), { id: accountId, name: 'Demo', createdAt: now })
       tx.zadd(this.k('accounts'), now, accountId)
-      tx.hset(this.k('workspace', workspaceId), { id: workspaceId, name: 'Default', accountId, requiresTitleAndComments: 'false', createdAt: now })
+      tx.hset(this.k('workspace', workspaceId), {
+        id: workspaceId,
+        name: 'Default',
+        accountId,
+        requiresTitleAndComments: 'false',
+        createdAt: now,
+      })
       tx.zadd(this.k('workspaces', accountId), now, workspaceId)
       tx.hset(this.k('traffic-type', trafficTypeId), { id: trafficTypeId, name: 'user', workspaceId })
       tx.zadd(this.k('traffic-types', workspaceId), now, trafficTypeId)
-      const keyRecords: [string, ApiKeyRecord][] = [[demo.adminApiKey, { kind: 'admin', name: 'demo admin', role: 'all', accountId, createdAt: now }]]
+      const keyRecords: [string, ApiKeyRecord][] = [
+        [demo.adminApiKey, { kind: 'admin', name: 'demo admin', role: 'all', accountId, createdAt: now }],
+      ]
       for (const [i, name] of ['Production', 'Staging'].entries()) {
         const id = randomUUID()
-        tx.hset(this.k('environment', id), { id, name, production: String(name === 'Production'), workspaceId, accountId })
+        tx.hset(this.k('environment', id), {
+          id,
+          name,
+          production: String(name === 'Production'),
+          workspaceId,
+          accountId,
+        })
         tx.zadd(this.k('environments', workspaceId), now + i, id)
         const env = { id, name, serverSideSdkKey: generateKey('server'), clientSideSdkKey: generateKey('client') }
         demo.environments.push(env)
-        keyRecords.push([env.serverSideSdkKey, { kind: 'server', accountId, workspaceId, environmentId: id, createdAt: now }])
-        keyRecords.push([env.clientSideSdkKey, { kind: 'client', accountId, workspaceId, environmentId: id, createdAt: now }])
+        keyRecords.push([
+          env.serverSideSdkKey,
+          { kind: 'server', accountId, workspaceId, environmentId: id, createdAt: now },
+        ])
+        keyRecords.push([
+          env.clientSideSdkKey,
+          { kind: 'client', accountId, workspaceId, environmentId: id, createdAt: now },
+        ])
       }
       for (const [key, record] of keyRecords) tx.hset(this.k('api-keys'), hashKey(key), JSON.stringify(record))
       tx.incr(this.k('api-keys', 'version'))
@@ -300,7 +332,13 @@ export class Store extends RedisState {
 }
 
 function toWorkspace(h: Record<string, string>): Workspace {
-  return { id: h['id']!, name: h['name']!, accountId: h['accountId']!, requiresTitleAndComments: h['requiresTitleAndComments'] === 'true', createdAt: Number(h['createdAt']) }
+  return {
+    id: h['id']!,
+    name: h['name']!,
+    accountId: h['accountId']!,
+    requiresTitleAndComments: h['requiresTitleAndComments'] === 'true',
+    createdAt: Number(h['createdAt']),
+  }
 }
 
 function toTrafficType(h: Record<string, string>): TrafficType {
@@ -308,9 +346,19 @@ function toTrafficType(h: Record<string, string>): TrafficType {
 }
 
 function toEnvironment(h: Record<string, string>): Environment {
-  return { id: h['id']!, name: h['name']!, production: h['production'] === 'true', workspaceId: h['workspaceId']!, accountId: h['accountId']! }
+  return {
+    id: h['id']!,
+    name: h['name']!,
+    production: h['production'] === 'true',
+    workspaceId: h['workspaceId']!,
+    accountId: h['accountId']!,
+  }
 }
 
 function checkName(what: string, name: string): void {
-  if (!NAME_PATTERN.test(name)) throw new Refusal('INVALID', `${what} name must be 1 to 100 letters, digits, spaces, '.', '_' or '-', starting with a letter or digit`)
+  if (!NAME_PATTERN.test(name))
+    throw new Refusal(
+      'INVALID',
+      `${what} name must be 1 to 100 letters, digits, spaces, '.', '_' or '-', starting with a letter or digit`,
+    )
 }

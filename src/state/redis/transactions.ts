@@ -31,7 +31,8 @@ export class Transactions {
   optimistic<T>(keys: readonly string[], body: (conn: RedisClient) => Promise<Attempt<T>>): Promise<T> {
     const queuedAt = Date.now()
     const run = async (): Promise<T> => {
-      if (Date.now() - queuedAt > this.maxWaitMs) throw new AppError('SINK_UNAVAILABLE', `redis: transactions waited more than ${this.maxWaitMs} ms`, true)
+      if (Date.now() - queuedAt > this.maxWaitMs)
+        throw new AppError('SINK_UNAVAILABLE', `redis: transactions waited more than ${this.maxWaitMs} ms`, true)
       try {
         return await this.attempts(keys, body)
       } catch (err) {
@@ -64,9 +65,13 @@ export class Transactions {
     throw new Error(`redis transaction on ${keys.join(', ')} kept conflicting`)
   }
 
-  /** UNWATCH names no key: on a cluster it goes to every master (each connection of this client is the transactions' own). */
+  /**
+   * UNWATCH names no key: on a cluster it goes to every master (each connection of this client is the transactions'
+   * own).
+   */
   private async unwatch(): Promise<void> {
-    if (this.conn instanceof Cluster) await Promise.all(masters(this.conn).map((node) => node.unwatch().catch(() => undefined)))
+    if (this.conn instanceof Cluster)
+      await Promise.all(masters(this.conn).map((node) => node.unwatch().catch(() => undefined)))
     else await this.conn.unwatch()
   }
 

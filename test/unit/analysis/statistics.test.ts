@@ -3,7 +3,13 @@
 // of Benjamini–Hochberg and the chi-squared goodness of fit. Exact agreement with scipy and gbstats on
 // generated experiments is checked end to end in test/e2e/experiments.e2e.test.ts.
 import { describe, expect, it } from 'vitest'
-import { benjaminiHochberg, meanSummary, proportionSummary, sampleRatio, welch } from '../../../src/analysis/statistics.js'
+import {
+  benjaminiHochberg,
+  meanSummary,
+  proportionSummary,
+  sampleRatio,
+  welch,
+} from '../../../src/analysis/statistics.js'
 
 const round5 = (x: number) => Math.round(x * 1e5) / 1e5
 
@@ -37,14 +43,25 @@ describe('welch', () => {
   })
 
   it('gives no p-value when it cannot test (fewer than 2 keys, or no variance at all)', () => {
-    expect(welch(meanSummary({ n: 1, sum: 1, sumSquares: 1 }), meanSummary({ n: 10, sum: 5, sumSquares: 5 }), 0.05).absolute.pValue).toBeNull()
-    const c = welch(meanSummary({ n: 10, sum: 10, sumSquares: 10 }), meanSummary({ n: 10, sum: 10, sumSquares: 10 }), 0.05)
+    expect(
+      welch(meanSummary({ n: 1, sum: 1, sumSquares: 1 }), meanSummary({ n: 10, sum: 5, sumSquares: 5 }), 0.05).absolute
+        .pValue,
+    ).toBeNull()
+    const c = welch(
+      meanSummary({ n: 10, sum: 10, sumSquares: 10 }),
+      meanSummary({ n: 10, sum: 10, sumSquares: 10 }),
+      0.05,
+    )
     expect(c.absolute.pValue).toBeNull()
     expect(c.reason).toMatch(/zero variance/)
   })
 
   it('refuses to test sums that overflowed a double rather than reading them as 0', () => {
-    const c = welch(meanSummary({ n: 400, sum: 1e160, sumSquares: Number.NaN }), meanSummary({ n: 400, sum: 40, sumSquares: 40 }), 0.05)
+    const c = welch(
+      meanSummary({ n: 400, sum: 1e160, sumSquares: Number.NaN }),
+      meanSummary({ n: 400, sum: 40, sumSquares: 40 }),
+      0.05,
+    )
     expect(c.absolute.pValue).toBeNull()
     expect(c.reason).toMatch(/overflow/)
   })
@@ -62,7 +79,9 @@ describe('benjaminiHochberg', () => {
     // A p-value that is not a number is not a test: the others are adjusted as if it were absent.
     const adjusted = benjaminiHochberg([1e-9, 0.01, Number.NaN, 0.5])
     expect(adjusted[2]).toBeNull()
-    ;[3e-9, 0.015, null, 0.5].forEach((want, i) => (want === null ? undefined : expect(adjusted[i]).toBeCloseTo(want, 12)))
+    ;[3e-9, 0.015, null, 0.5].forEach((want, i) =>
+      want === null ? undefined : expect(adjusted[i]).toBeCloseTo(want, 12),
+    )
   })
 })
 

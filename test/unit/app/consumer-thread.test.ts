@@ -27,14 +27,18 @@ it('sums its metrics with the main registry', async () => {
 })
 
 it('rejects the start with the error the thread gave, its type and code kept', async () => {
-  const err = await ConsumerThread.start({} as Config, ['fail-start' as Role], () => undefined, entry).catch((e: unknown) => e)
+  const err = await ConsumerThread.start({} as Config, ['fail-start' as Role], () => undefined, entry).catch(
+    (e: unknown) => e,
+  )
   expect(err).toMatchObject({ name: 'TypeError', message: 'no clickhouse', code: 'ECONNREFUSED' })
 })
 
 it('reports a thread that dies once, and a stop after that returns at once', async () => {
   const onFatal = vi.fn()
   const thread = await start('fatal-then-die', onFatal)
-  await vi.waitFor(() => expect(thread.checks()).resolves.toEqual({ 'consumer-thread': expect.stringMatching(/exited \(code 1\)/) }))
+  await vi.waitFor(() =>
+    expect(thread.checks()).resolves.toEqual({ 'consumer-thread': expect.stringMatching(/exited \(code 1\)/) }),
+  )
   expect(onFatal).toHaveBeenCalledTimes(1)
   expect(String(onFatal.mock.calls[0]![0])).toMatch(/consumer gave up/)
   const t0 = performance.now()

@@ -4,7 +4,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { partitionOf } from '../../../src/broker/kafka/planner.js'
 import { MemoryBroker } from '../../../src/broker/memory.js'
-import { PublishError, type BatchHandler, type Consumer, type InboundBatch, type OutboundMessage } from '../../../src/broker/ports.js'
+import {
+  PublishError,
+  type BatchHandler,
+  type Consumer,
+  type InboundBatch,
+  type OutboundMessage,
+} from '../../../src/broker/ports.js'
 
 const brokers: MemoryBroker[] = []
 afterEach(async () => {
@@ -17,7 +23,12 @@ function broker(partitions = 3): MemoryBroker {
   return b
 }
 
-const message = (text: string, key = 'key', ordered = true): OutboundMessage => ({ key, value: Buffer.from(text), headers: { h: text }, ...(ordered ? { ordered: true } : {}) })
+const message = (text: string, key = 'key', ordered = true): OutboundMessage => ({
+  key,
+  value: Buffer.from(text),
+  headers: { h: text },
+  ...(ordered ? { ordered: true } : {}),
+})
 const texts = (batch: InboundBatch) => batch.messages.map((m) => m.value.toString())
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {

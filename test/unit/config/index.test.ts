@@ -4,7 +4,13 @@ import { ConfigError, loadConfig } from '../../../src/config/index.js'
 describe('loadConfig', () => {
   it('has working defaults and is frozen', () => {
     const config = loadConfig({})
-    expect(config.http).toEqual({ host: '127.0.0.1', port: 8080, requestTimeoutMs: 60_000, idleTimeoutMs: 120_000, checkAnswers: false })
+    expect(config.http).toEqual({
+      host: '127.0.0.1',
+      port: 8080,
+      requestTimeoutMs: 60_000,
+      idleTimeoutMs: 120_000,
+      checkAnswers: false,
+    })
     expect(config.kafka.brokers).toEqual(['127.0.0.1:9092'])
     expect(config.kafka.partitions).toBeGreaterThanOrEqual(3)
     expect(config.events.maxBodyBytes).toBeGreaterThanOrEqual(8 * 1024 * 1024)

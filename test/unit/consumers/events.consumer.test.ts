@@ -1,7 +1,7 @@
-// How the ClickHouse consumer (with the events codec) isolates rows a sink refuses as data, with an in-memory sink (the real
-// ClickHouse refusing real rows is in test/e2e/poison.e2e.test.ts): the other rows are stored, each
-// refused row becomes a rejection at its own position, a refused rejection is kept without its raw
-// copy, and only outages are retried.
+// How the ClickHouse consumer (with the events codec) isolates rows a sink refuses as data, with an in-memory sink (the
+// real ClickHouse refusing real rows is in test/e2e/poison.e2e.test.ts): the other rows are stored, each refused row
+// becomes a rejection at its own position, a refused rejection is kept without its raw copy, and only outages are
+// retried.
 import { expect, it } from 'vitest'
 import { createLogger } from '../../../src/shared/logger.js'
 import { createMetrics } from '../../../src/shared/metrics.js'
@@ -14,30 +14,46 @@ import type { RejectionRow } from '../../../src/pipeline/rows.js'
 import { EVENT_REJECTIONS, EVENTS } from '../../../src/sinks/clickhouse/tables.js'
 import { MemorySink } from '../../support/memory-table-sink.js'
 
-const headers = { [EVENT_HEADERS.environment]: 'env', [EVENT_HEADERS.receivedAt]: '1700000000000', [EVENT_HEADERS.requestId]: 'r' }
+const headers = {
+  [EVENT_HEADERS.environment]: 'env',
+  [EVENT_HEADERS.receivedAt]: '1700000000000',
+  [EVENT_HEADERS.requestId]: 'r',
+}
 const record = (key: string) => ({ eventTypeId: 'e', trafficTypeName: 'user', key, timestamp: 1_700_000_000_000 })
 
 function batchOf(keys: string[]): InboundBatch {
-  return { topic: 'events', partition: 0, highWatermark: 2n, messages: [{ offset: 1n, value: Buffer.from(JSON.stringify(keys.map(record))), headers }] }
+  return {
+    topic: 'events',
+    partition: 0,
+    highWatermark: 2n,
+    messages: [{ offset: 1n, value: Buffer.from(JSON.stringify(keys.map(record))), headers }],
+  }
 }
 
 it('stores the good rows and turns each refused row into a rejection at its own position', async () => {
   const sink = new MemorySink()
   const metrics = createMetrics()
   const consumer = new ClickHouseConsumer(EVENTS_CODEC, sink.sink, metrics, createLogger('silent'))
-  const keys = Array.from({ length: 64 }, (_, i) => (i === 5 || i === 40 ? `refused-${i}` : i === 41 ? 'refused-twice' : `ok-${i}`))
+  const keys = Array.from({ length: 64 }, (_, i) =>
+    i === 5 || i === 40 ? `refused-${i}` : i === 41 ? 'refused-twice' : `ok-${i}`,
+  )
   await consumer.handle(batchOf(keys), { signal: new AbortController().signal })
   expect(sink.rows<EventRow>(EVENTS).map((r) => r.key)).toEqual(keys.filter((k) => k.startsWith('ok')))
   expect(sink.rows<RejectionRow>(EVENT_REJECTIONS).map((r) => [r.source_index, r.reason])).toEqual([
     [5, 'clickhouse refused the row: Code: 117, Incorrect data'],
     [40, 'clickhouse refused the row: Code: 117, Incorrect data'],
-    [41, 'clickhouse refused the row: Code: 117, Incorrect data; raw not kept: clickhouse refused it (Code: 131, Too large string)'],
+    [
+      41,
+      'clickhouse refused the row: Code: 117, Incorrect data; raw not kept: clickhouse refused it (Code: 131, Too large string)',
+    ],
   ])
   expect(sink.rows<RejectionRow>(EVENT_REJECTIONS)[0]!.raw).toBe(JSON.stringify(record('refused-5')))
   expect(sink.rows<RejectionRow>(EVENT_REJECTIONS)[2]!.raw).toBe('')
   // Splitting, not one insert per row: a few dozen inserts for 64 rows with 3 refused.
   expect(sink.inserts).toBeLessThan(40)
-  expect(await metrics.registry.getSingleMetricAsString('sluice_sink_errors_total')).toMatch(/sink="clickhouse",kind="data"\} [1-9]/)
+  expect(await metrics.registry.getSingleMetricAsString('sluice_sink_errors_total')).toMatch(
+    /sink="clickhouse",kind="data"\} [1-9]/,
+  )
 })
 
 it('waits out an outage and then stores the batch once', async () => {
@@ -69,13 +85,18 @@ it('holds the batch when the sink refuses a statement (not the data, not an outa
   const consumer = new ClickHouseConsumer(EVENTS_CODEC, sink.sink, metrics, createLogger('silent'))
   const controller = new AbortController()
   const reasons: (string | undefined)[] = []
-  const handled = consumer.handle(batchOf(['a', 'b']), { signal: controller.signal, blocked: (reason) => reasons.push(reason) })
+  const handled = consumer.handle(batchOf(['a', 'b']), {
+    signal: controller.signal,
+    blocked: (reason) => reasons.push(reason),
+  })
   await new Promise((r) => setTimeout(r, 500))
   expect(reasons).toEqual(['clickhouse refused the insert into events (code 497): Not enough privileges'])
   expect(sink.inserts).toBe(1)
   expect(sink.rows(EVENTS)).toEqual([])
   expect(sink.rows(EVENT_REJECTIONS)).toEqual([])
-  expect(await metrics.registry.getSingleMetricAsString('sluice_sink_errors_total')).toMatch(/sink="clickhouse",kind="refused"\} 1/)
+  expect(await metrics.registry.getSingleMetricAsString('sluice_sink_errors_total')).toMatch(
+    /sink="clickhouse",kind="refused"\} 1/,
+  )
   const stopping = new Error('stopping')
   controller.abort(stopping)
   await expect(handled).rejects.toBe(stopping)
@@ -102,11 +123,24 @@ it('skips a replayed message whose identity is stored or came earlier in the bat
   const message = (offset: bigint, request: string, part: number, keys: string[], replay = false) => ({
     offset,
     value: Buffer.from(JSON.stringify(keys.map(record))),
-    headers: { ...headers, [EVENT_HEADERS.requestId]: request, [EVENT_HEADERS.part]: String(part), ...(replay ? { [REPLAY_HEADER]: '1' } : {}) },
+    headers: {
+      ...headers,
+      [EVENT_HEADERS.requestId]: request,
+      [EVENT_HEADERS.part]: String(part),
+      ...(replay ? { [REPLAY_HEADER]: '1' } : {}),
+    },
   })
   const signal = new AbortController().signal
   // First copies of r1 (two parts) and r2 part 0.
-  await consumer.handle({ topic: 'events', partition: 0, highWatermark: 10n, messages: [message(1n, 'r1', 0, ['a']), message(2n, 'r1', 1, ['b']), message(3n, 'r2', 0, ['c'])] }, { signal })
+  await consumer.handle(
+    {
+      topic: 'events',
+      partition: 0,
+      highWatermark: 10n,
+      messages: [message(1n, 'r1', 0, ['a']), message(2n, 'r1', 1, ['b']), message(3n, 'r2', 0, ['c'])],
+    },
+    { signal },
+  )
   await consumer.handle(
     {
       topic: 'events',
@@ -121,5 +155,11 @@ it('skips a replayed message whose identity is stored or came earlier in the bat
     },
     { signal },
   )
-  expect(sink.rows<EventRow>(EVENTS).map((r) => `${r.request_id}:${r.request_part}:${r.key}`)).toEqual(['r1:0:a', 'r1:1:b', 'r2:0:c', 'r3:0:d', 'r2:1:e'])
+  expect(sink.rows<EventRow>(EVENTS).map((r) => `${r.request_id}:${r.request_part}:${r.key}`)).toEqual([
+    'r1:0:a',
+    'r1:1:b',
+    'r2:0:c',
+    'r3:0:d',
+    'r2:1:e',
+  ])
 })

@@ -13,14 +13,23 @@ import { createMetrics } from '../../../src/shared/metrics.js'
 import { IMPRESSION_REJECTIONS, IMPRESSIONS, UNIQUE_KEYS } from '../../../src/sinks/clickhouse/tables.js'
 import { MemorySink } from '../../support/memory-table-sink.js'
 
-const headers = (kind: string) => ({ [IMPRESSION_HEADERS.environment]: 'env', [IMPRESSION_HEADERS.receivedAt]: '1764000000000', [IMPRESSION_HEADERS.requestId]: 'r', [IMPRESSION_HEADERS.kind]: kind })
+const headers = (kind: string) => ({
+  [IMPRESSION_HEADERS.environment]: 'env',
+  [IMPRESSION_HEADERS.receivedAt]: '1764000000000',
+  [IMPRESSION_HEADERS.requestId]: 'r',
+  [IMPRESSION_HEADERS.kind]: kind,
+})
 const consume = async (sink: MemorySink, messages: { kind: string; records: unknown[] }[]) => {
   const consumer = new ClickHouseConsumer(IMPRESSIONS_CODEC, sink.sink, createMetrics(), createLogger('silent'))
   const batch: InboundBatch = {
     topic: 'impressions',
     partition: 0,
     highWatermark: BigInt(messages.length),
-    messages: messages.map((m, i) => ({ offset: BigInt(i), value: Buffer.from(JSON.stringify(m.records)), headers: headers(m.kind) })),
+    messages: messages.map((m, i) => ({
+      offset: BigInt(i),
+      value: Buffer.from(JSON.stringify(m.records)),
+      headers: headers(m.kind),
+    })),
   }
   await consumer.handle(batch, { signal: new AbortController().signal })
 }
@@ -28,7 +37,10 @@ const consume = async (sink: MemorySink, messages: { kind: string; records: unkn
 it('stores a batch of more unique keys than one step holds in steps, each key once', async () => {
   const sink = new MemorySink()
   const perMessage = 120_000
-  const messages = [0, 1, 2, 3].map((m) => ({ kind: 'unique_keys_ss', records: [{ f: 'flag', ks: Array.from({ length: perMessage }, (_, k) => `k${m}-${k}`) }] }))
+  const messages = [0, 1, 2, 3].map((m) => ({
+    kind: 'unique_keys_ss',
+    records: [{ f: 'flag', ks: Array.from({ length: perMessage }, (_, k) => `k${m}-${k}`) }],
+  }))
   await consume(sink, messages)
   const keys = sink.rows<UniqueKeyRow>(UNIQUE_KEYS).map((r) => r.key)
   expect(keys.length).toBe(4 * perMessage)
@@ -40,14 +52,24 @@ it('stores a batch of more unique keys than one step holds in steps, each key on
 it('keeps each rejection of a group with a huge bad flag short (the flag is cut, not copied per impression)', async () => {
   const sink = new MemorySink()
   const flag = 'F'.repeat(600_000)
-  await consume(sink, [{ kind: 'impressions', records: [{ f: flag, i: Array.from({ length: 2000 }, (_, k) => ({ k: `u${k}`, t: 'on', m: 1 })) }] }])
+  await consume(sink, [
+    {
+      kind: 'impressions',
+      records: [{ f: flag, i: Array.from({ length: 2000 }, (_, k) => ({ k: `u${k}`, t: 'on', m: 1 })) }],
+    },
+  ])
   const rejections = sink.rows<ImpressionRejectionRow>(IMPRESSION_REJECTIONS)
   expect(rejections).toHaveLength(2000)
   for (const r of rejections) {
     expect(r.reason).toMatch(/^f must be a flag name/)
     expect(r.raw.length).toBeLessThan(400)
   }
-  expect(JSON.parse(rejections[7]!.raw)).toEqual({ f: `${'F'.repeat(256)}… (600000 characters)`, k: 'u7', t: 'on', m: 1 })
+  expect(JSON.parse(rejections[7]!.raw)).toEqual({
+    f: `${'F'.repeat(256)}… (600000 characters)`,
+    k: 'u7',
+    t: 'on',
+    m: 1,
+  })
 })
 
 it("gives a refused impression's raw copy its group's flag back", async () => {
@@ -68,6 +90,10 @@ it("gives a refused impression's raw copy its group's flag back", async () => {
   ])
   expect(sink.rows(IMPRESSIONS).length).toBe(1)
   const [r] = sink.rows<ImpressionRejectionRow>(IMPRESSION_REJECTIONS)
-  expect(r).toMatchObject({ kind: 'impressions', source_index: 1, reason: expect.stringMatching(/^clickhouse refused the row/) })
+  expect(r).toMatchObject({
+    kind: 'impressions',
+    source_index: 1,
+    reason: expect.stringMatching(/^clickhouse refused the row/),
+  })
   expect(JSON.parse(r!.raw)).toEqual({ f: 'checkout', k: 'refused-1', t: 'off', m: 6 })
 })

@@ -12,7 +12,11 @@ const file = (path: string) => readFileSync(new URL(`../../../${path}`, import.m
 /** Every series name the registry exports (a histogram's _bucket, _sum and _count), and Sluice's own metric names. */
 async function exported(): Promise<{ series: Set<string>; own: string[] }> {
   const metrics = await createMetrics().registry.getMetricsAsJSON()
-  const series = new Set(metrics.flatMap((m) => (String(m.type) === 'histogram' ? ['_bucket', '_sum', '_count'].map((s) => `${m.name}${s}`) : [m.name])))
+  const series = new Set(
+    metrics.flatMap((m) =>
+      String(m.type) === 'histogram' ? ['_bucket', '_sum', '_count'].map((s) => `${m.name}${s}`) : [m.name],
+    ),
+  )
   // prom-client's process and Node metrics carry the prefix too; Sluice's own are the ones its code declares.
   const own = metrics.map((m) => m.name).filter((n) => !/^sluice_(process|nodejs)_/.test(n))
   return { series, own }
@@ -22,14 +26,19 @@ const named = (expr: string) => [...expr.matchAll(/\bsluice_[a-z0-9_]+/g)].map((
 
 it('every alert rule names only series Sluice exports', async () => {
   const { series } = await exported()
-  const rules = (parse(file('deploy/prometheus/sluice-rules.yml')) as { groups: { rules: { alert: string; expr: string }[] }[] }).groups.flatMap((g) => g.rules)
+  const rules = (
+    parse(file('deploy/prometheus/sluice-rules.yml')) as { groups: { rules: { alert: string; expr: string }[] }[] }
+  ).groups.flatMap((g) => g.rules)
   expect(rules.length).toBeGreaterThan(10)
-  for (const rule of rules) for (const name of named(rule.expr)) expect(series.has(name), `${rule.alert}: ${name}`).toBe(true)
+  for (const rule of rules)
+    for (const name of named(rule.expr)) expect(series.has(name), `${rule.alert}: ${name}`).toBe(true)
 })
 
 it("every dashboard query names only series Sluice exports, and every one of Sluice's metrics is on the dashboard", async () => {
   const { series, own } = await exported()
-  const dashboard = JSON.parse(file('deploy/grafana/sluice.json')) as { panels: { title: string; targets: { expr: string }[] }[] }
+  const dashboard = JSON.parse(file('deploy/grafana/sluice.json')) as {
+    panels: { title: string; targets: { expr: string }[] }[]
+  }
   const used = new Set<string>()
   for (const panel of dashboard.panels)
     for (const target of panel.targets)

@@ -40,19 +40,23 @@ it('finds the pages', () => {
   expect(PAGES.length).toBeGreaterThanOrEqual(10)
 })
 
-it.each(PAGES.map((p) => [relative(ROOT, p), p]))('every link of %s leads to a page and a heading that exist', (_name, page) => {
-  const text = readFileSync(page, 'utf8').replace(/```[\s\S]*?```/g, '')
-  const broken: string[] = []
-  for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-    const target = m[1]!
-    if (/^[a-z]+:/.test(target)) continue
-    const [path, fragment] = target.split('#') as [string, string | undefined]
-    const file = path === '' ? page : join(dirname(page), decodeURIComponent(path))
-    if (!existsSync(file)) {
-      broken.push(`${target}: no such file`)
-      continue
+it.each(PAGES.map((p) => [relative(ROOT, p), p]))(
+  'every link of %s leads to a page and a heading that exist',
+  (_name, page) => {
+    const text = readFileSync(page, 'utf8').replace(/```[\s\S]*?```/g, '')
+    const broken: string[] = []
+    for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = m[1]!
+      if (/^[a-z]+:/.test(target)) continue
+      const [path, fragment] = target.split('#') as [string, string | undefined]
+      const file = path === '' ? page : join(dirname(page), decodeURIComponent(path))
+      if (!existsSync(file)) {
+        broken.push(`${target}: no such file`)
+        continue
+      }
+      if (fragment && file.endsWith('.md') && !anchors(readFileSync(file, 'utf8')).has(fragment))
+        broken.push(`${target}: no such heading`)
     }
-    if (fragment && file.endsWith('.md') && !anchors(readFileSync(file, 'utf8')).has(fragment)) broken.push(`${target}: no such heading`)
-  }
-  expect(broken).toEqual([])
-})
+    expect(broken).toEqual([])
+  },
+)

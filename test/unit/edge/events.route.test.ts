@@ -58,7 +58,12 @@ async function build(draining: boolean, spoolMaxBytes = 1 << 20) {
 }
 
 const post = (a: FastifyInstance) =>
-  a.inject({ method: 'POST', url: '/api/events/bulk', headers: { authorization: 'Bearer good', 'content-type': 'application/json' }, payload: [{ eventTypeId: 'e' }] })
+  a.inject({
+    method: 'POST',
+    url: '/api/events/bulk',
+    headers: { authorization: 'Bearer good', 'content-type': 'application/json' },
+    payload: [{ eventTypeId: 'e' }],
+  })
 
 it('answers 202 from the spool when Kafka does not acknowledge, and says so', async () => {
   const a = await build(false)

@@ -40,7 +40,9 @@ describe('TokenBuckets', () => {
     expect(limiter.take('k')).toMatchObject({ wait: 0, remaining: 0 })
     expect(limiter.take('k').wait).toBeGreaterThanOrEqual(1)
     c.advance(1500) // three tokens
-    expect([limiter.take('k').wait, limiter.take('k').wait, limiter.take('k').wait, limiter.take('k').wait]).toEqual([0, 0, 0, 1])
+    expect([limiter.take('k').wait, limiter.take('k').wait, limiter.take('k').wait, limiter.take('k').wait]).toEqual([
+      0, 0, 0, 1,
+    ])
   })
 
   it('never holds more than the burst, however long the key was idle', () => {

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { normalizeTimestamp, processEvent } from '../../../src/pipeline/events.js'
 import { MAX_RAW_CHARS, MAX_TIMESTAMP_MS, ORIGIN_COLUMNS, rowOrigin } from '../../../src/pipeline/rows.js'
 
-const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: 1_700_000_000_999, sdkVersion: 'nodejs-10', requestId: 'req' }
+const meta = {
+  environmentId: 'env',
+  accountId: 'acc',
+  receivedAtMs: 1_700_000_000_999,
+  sdkVersion: 'nodejs-10',
+  requestId: 'req',
+}
 const source = { topic: 'events', partition: 2, offset: 41n, index: 3 }
 const base = { eventTypeId: 'checkout', trafficTypeName: 'user', key: 'u1', timestamp: 1_700_000_000_000 }
 
@@ -22,7 +28,10 @@ describe('normalizeTimestamp', () => {
 
   it('refuses what a DateTime cannot hold', () => {
     expect(normalizeTimestamp(99_999_999_999)).toMatchObject({ ok: false, reason: expect.stringMatching(/after 2106/) })
-    expect(normalizeTimestamp(MAX_TIMESTAMP_MS + 1)).toMatchObject({ ok: false, reason: expect.stringMatching(/after 2106/) })
+    expect(normalizeTimestamp(MAX_TIMESTAMP_MS + 1)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/after 2106/),
+    })
     expect(normalizeTimestamp(Infinity)).toMatchObject({ ok: false })
     expect(normalizeTimestamp(-1)).toMatchObject({ ok: false })
   })
@@ -30,7 +39,11 @@ describe('normalizeTimestamp', () => {
 
 describe('processEvent', () => {
   it('builds a row with source position and JSON properties', () => {
-    const out = processEvent({ ...base, value: 2.5, properties: { a: 'x', b: 1, c: true, d: null }, extra: 'ignored' }, meta, source)
+    const out = processEvent(
+      { ...base, value: 2.5, properties: { a: 'x', b: 1, c: true, d: null }, extra: 'ignored' },
+      meta,
+      source,
+    )
     expect(out).toEqual({
       ok: true,
       row: expect.objectContaining({
@@ -73,15 +86,25 @@ describe('processEvent', () => {
     [{ ...base, value: '3' }, 'value must be a number or null'],
     [{ ...base, properties: [] }, 'properties must be an object or null'],
     [{ ...base, properties: { a: [1] } }, /^properties\.a must be a string/],
-    [{ ...base, properties: Object.fromEntries(Array.from({ length: 301 }, (_, i) => [`p${i}`, i])) }, 'properties must have at most 300 entries'],
+    [
+      { ...base, properties: Object.fromEntries(Array.from({ length: 301 }, (_, i) => [`p${i}`, i])) },
+      'properties must have at most 300 entries',
+    ],
     [{ ...base, value: Infinity }, 'value must be a number or null'],
     [{ ...base, properties: { big: -Infinity } }, /^properties\.big must be/],
     ['a string', 'record must be a JSON object'],
-    // Well-formed Unicode: ClickHouse refused a whole insert for a lone high surrogate, and stored a low one as invalid UTF-8.
+    // Well-formed Unicode: ClickHouse refused a whole insert for a lone high surrogate, and stored a low one as invalid
+    // UTF-8.
     [{ ...base, key: 'a\ud800b' }, 'key contains a lone UTF-16 surrogate (malformed Unicode)'],
     [{ ...base, key: 'a\udc00' }, 'key contains a lone UTF-16 surrogate (malformed Unicode)'],
-    [{ ...base, properties: { plan: '\udbff' } }, 'properties.plan contains a lone UTF-16 surrogate (malformed Unicode)'],
-    [{ ...base, properties: { ['p\ud800']: 1 } }, 'properties name "p\ufffd" contains a lone UTF-16 surrogate (malformed Unicode)'],
+    [
+      { ...base, properties: { plan: '\udbff' } },
+      'properties.plan contains a lone UTF-16 surrogate (malformed Unicode)',
+    ],
+    [
+      { ...base, properties: { ['p\ud800']: 1 } },
+      'properties name "p\ufffd" contains a lone UTF-16 surrogate (malformed Unicode)',
+    ],
   ])('rejects %j with a reason naming the field', (record, reason) => {
     const out = processEvent(record, meta, source)
     expect(out.ok).toBe(false)
@@ -127,9 +150,14 @@ describe('an event row', () => {
       ],
       [meta, { topic: 't', partition: 0, offset: 0n, index: 0 }],
     ] as const) {
-      const outcome = processEvent({ eventTypeId: 'click', trafficTypeName: 'user', key: 'k', timestamp: 1_700_000_000_000 }, m, source)
+      const outcome = processEvent(
+        { eventTypeId: 'click', trafficTypeName: 'user', key: 'k', timestamp: 1_700_000_000_000 },
+        m,
+        source,
+      )
       expect(outcome.ok).toBe(true)
-      if (outcome.ok) expect(Object.fromEntries(ORIGIN_COLUMNS.map((c) => [c, outcome.row[c]]))).toEqual(rowOrigin(m, source))
+      if (outcome.ok)
+        expect(Object.fromEntries(ORIGIN_COLUMNS.map((c) => [c, outcome.row[c]]))).toEqual(rowOrigin(m, source))
     }
   })
 })

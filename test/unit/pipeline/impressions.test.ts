@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { processImpressionRecords, type ImpressionRejectionRow, type SdkMeta } from '../../../src/pipeline/impressions.js'
+import {
+  processImpressionRecords,
+  type ImpressionRejectionRow,
+  type SdkMeta,
+} from '../../../src/pipeline/impressions.js'
 import type { RowOrigin } from '../../../src/pipeline/rows.js'
 
 const meta = (kind: string): SdkMeta => ({
@@ -17,23 +21,48 @@ const meta = (kind: string): SdkMeta => ({
 
 /** Runs the records of one message; rows by kind and the rejections, in order. */
 function run(kind: string, records: unknown[]) {
-  const out = { impressions: [] as RowOrigin[], counts: [] as RowOrigin[], keys: [] as RowOrigin[], telemetry: [] as RowOrigin[], rejections: [] as ImpressionRejectionRow[] }
-  processImpressionRecords(records, meta(kind), (index) => ({ topic: 'impressions', partition: 2, offset: 41n, index }), {
-    impression: (row) => out.impressions.push(row),
-    count: (row) => out.counts.push(row),
-    uniqueKey: (row) => out.keys.push(row),
-    telemetry: (row) => out.telemetry.push(row),
-    reject: (r) => out.rejections.push(r),
-  })
+  const out = {
+    impressions: [] as RowOrigin[],
+    counts: [] as RowOrigin[],
+    keys: [] as RowOrigin[],
+    telemetry: [] as RowOrigin[],
+    rejections: [] as ImpressionRejectionRow[],
+  }
+  processImpressionRecords(
+    records,
+    meta(kind),
+    (index) => ({ topic: 'impressions', partition: 2, offset: 41n, index }),
+    {
+      impression: (row) => out.impressions.push(row),
+      count: (row) => out.counts.push(row),
+      uniqueKey: (row) => out.keys.push(row),
+      telemetry: (row) => out.telemetry.push(row),
+      reject: (r) => out.rejections.push(r),
+    },
+  )
   return out
 }
 
-const impression = { k: 'user-1', t: 'on', m: 1_700_000_000_123, c: 1_699_000_000_000, r: 'default rule', b: null, pt: null }
+const impression = {
+  k: 'user-1',
+  t: 'on',
+  m: 1_700_000_000_123,
+  c: 1_699_000_000_000,
+  r: 'default rule',
+  b: null,
+  pt: null,
+}
 
 describe('impressions', () => {
   it('makes a row of each impression, with the group flag, the SDK headers and the source position', () => {
     const { impressions, rejections } = run('impressions', [
-      { f: 'checkout_flow', i: [impression, { ...impression, k: 'user-2', t: 'off', b: 'acct-9', pt: 1_700_000_000_000, properties: '{"plan":"pro"}' }] },
+      {
+        f: 'checkout_flow',
+        i: [
+          impression,
+          { ...impression, k: 'user-2', t: 'off', b: 'acct-9', pt: 1_700_000_000_000, properties: '{"plan":"pro"}' },
+        ],
+      },
       { f: 'other', i: [{ k: 'user-3', t: 'v1', m: 5 }] },
     ])
     expect(rejections).toEqual([])
@@ -60,9 +89,24 @@ describe('impressions', () => {
         source_offset: '41',
         source_index: 0,
       }),
-      expect.objectContaining({ key: 'user-2', treatment: 'off', bucketing_key: 'acct-9', previous_time_ms: 1_700_000_000_000, properties: '{"plan":"pro"}', source_index: 1 }),
+      expect.objectContaining({
+        key: 'user-2',
+        treatment: 'off',
+        bucketing_key: 'acct-9',
+        previous_time_ms: 1_700_000_000_000,
+        properties: '{"plan":"pro"}',
+        source_index: 1,
+      }),
       // What other SDKs leave out (Go: no c when 0 is sent as 0, .NET: no pt, no r with labels off).
-      expect.objectContaining({ flag: 'other', key: 'user-3', label: '', change_number: 0, time: 0, time_ms: 5, source_index: 2 }),
+      expect.objectContaining({
+        flag: 'other',
+        key: 'user-3',
+        label: '',
+        change_number: 0,
+        time: 0,
+        time_ms: 5,
+        source_index: 2,
+      }),
     ])
   })
 
@@ -84,7 +128,9 @@ describe('impressions', () => {
           { ...impression, properties: { deep: { deeper: 1 } } },
           { t: 'on', m: 1 },
           'not an object',
-          JSON.parse(JSON.stringify({ ...impression, k: 'proto-ok' }).replace('{', '{"__proto__":{"polluted":true},')) as unknown,
+          JSON.parse(
+            JSON.stringify({ ...impression, k: 'proto-ok' }).replace('{', '{"__proto__":{"polluted":true},'),
+          ) as unknown,
         ],
       },
     ])
@@ -113,7 +159,12 @@ describe('impressions', () => {
   })
 
   it('rejects every impression of a group whose flag is bad, and a group that is not {f, i} once', () => {
-    const { impressions, rejections } = run('impressions', [{ f: 'bad\nflag', i: [impression, impression] }, { f: 'ok', i: 'nope' }, 7, { i: [impression] }])
+    const { impressions, rejections } = run('impressions', [
+      { f: 'bad\nflag', i: [impression, impression] },
+      { f: 'ok', i: 'nope' },
+      7,
+      { i: [impression] },
+    ])
     expect(impressions).toEqual([])
     expect(rejections.map((r) => [r.source_index, r.reason])).toEqual([
       [0, 'f must be a flag name: a string of 1 to 250 characters without control characters'],
@@ -133,7 +184,15 @@ describe('impression counts', () => {
       { f: 'c', rc: 3 },
       { f: 'd', m: 1_699_999_200_000, rc: 2 ** 60 },
     ])
-    expect(counts).toEqual([expect.objectContaining({ flag: 'a', hour: 1_699_999_200, hour_ms: 1_699_999_200_000, count: 12, source_index: 0 })])
+    expect(counts).toEqual([
+      expect.objectContaining({
+        flag: 'a',
+        hour: 1_699_999_200,
+        hour_ms: 1_699_999_200_000,
+        count: 12,
+        source_index: 0,
+      }),
+    ])
     expect(rejections.map((r) => [r.source_index, r.reason, r.kind])).toEqual([
       [1, 'rc must be a count: an integer of 0 or more', 'impression_counts'],
       [2, 'm is required', 'impression_counts'],
@@ -149,7 +208,12 @@ describe('unique keys', () => {
       { f: 'b', ks: ['k1', '', 'k\ud800'] },
     ])
     expect(
-      ss.keys.map((r) => [r.source_index, (r as unknown as { flag: string; key: string; day: string }).flag, (r as unknown as { key: string }).key, (r as unknown as { day: string }).day]),
+      ss.keys.map((r) => [
+        r.source_index,
+        (r as unknown as { flag: string; key: string; day: string }).flag,
+        (r as unknown as { key: string }).key,
+        (r as unknown as { day: string }).day,
+      ]),
     ).toEqual([
       [0, 'a', 'k1', '2023-11-14'],
       [1, 'a', 'k2', '2023-11-14'],
@@ -164,11 +228,16 @@ describe('unique keys', () => {
       { k: 'user-2', fs: 'a' },
       { k: 5, fs: ['a'] },
     ])
-    expect(cs.keys.map((r) => [(r as unknown as { flag: string }).flag, (r as unknown as { key: string }).key])).toEqual([
+    expect(
+      cs.keys.map((r) => [(r as unknown as { flag: string }).flag, (r as unknown as { key: string }).key]),
+    ).toEqual([
       ['a', 'user-1'],
       ['b', 'user-1'],
     ])
-    expect(cs.rejections.map((r) => r.reason)).toEqual(['fs must be an array of flag names', 'k must be a key: a string of 1 to 250 characters'])
+    expect(cs.rejections.map((r) => r.reason)).toEqual([
+      'fs must be an array of flag names',
+      'k must be a key: a string of 1 to 250 characters',
+    ])
   })
 })
 
@@ -178,10 +247,19 @@ describe('telemetry', () => {
     const { telemetry, rejections } = run('telemetry_config', [config])
     expect(rejections).toEqual([])
     expect(telemetry).toEqual([
-      expect.objectContaining({ kind: 'config', impressions_mode: 'DEBUG', operation_mode: '0', storage: 'memory', payload: JSON.stringify(config), sdk_version: 'nodejs-11.11.2' }),
+      expect.objectContaining({
+        kind: 'config',
+        impressions_mode: 'DEBUG',
+        operation_mode: '0',
+        storage: 'memory',
+        payload: JSON.stringify(config),
+        sdk_version: 'nodejs-11.11.2',
+      }),
     ])
     const usage = run('telemetry_usage', [{ iQ: 3, lS: {} }, ['not', 'an', 'object'], { big: 'x'.repeat(70_000) }])
-    expect(usage.telemetry).toEqual([expect.objectContaining({ kind: 'usage', impressions_mode: 'DEBUG', operation_mode: '' })])
+    expect(usage.telemetry).toEqual([
+      expect.objectContaining({ kind: 'usage', impressions_mode: 'DEBUG', operation_mode: '' }),
+    ])
     expect(usage.rejections.map((r) => [r.reason, r.kind])).toEqual([
       ['telemetry must be a JSON object', 'telemetry'],
       ['telemetry must be at most 65536 characters as JSON', 'telemetry'],

@@ -18,9 +18,18 @@ describe('inspectJson', () => {
   })
 
   it('finds numbers beyond a double and lone surrogates (high, low, in names), with their path', () => {
-    expect(inspectJson(JSON.parse('{"a":[1,{"b":1e400}]}'))).toEqual({ path: 'a[1].b', problem: 'is a number beyond the range of a double' })
-    expect(inspectJson({ k: 'a\ud800b' })).toEqual({ path: 'k', problem: 'contains a lone UTF-16 surrogate (malformed Unicode)' })
-    expect(inspectJson(['ok', 'x\udc00'])).toEqual({ path: '[1]', problem: 'contains a lone UTF-16 surrogate (malformed Unicode)' })
+    expect(inspectJson(JSON.parse('{"a":[1,{"b":1e400}]}'))).toEqual({
+      path: 'a[1].b',
+      problem: 'is a number beyond the range of a double',
+    })
+    expect(inspectJson({ k: 'a\ud800b' })).toEqual({
+      path: 'k',
+      problem: 'contains a lone UTF-16 surrogate (malformed Unicode)',
+    })
+    expect(inspectJson(['ok', 'x\udc00'])).toEqual({
+      path: '[1]',
+      problem: 'contains a lone UTF-16 surrogate (malformed Unicode)',
+    })
     expect(inspectJson({ ['n\ud800']: 1 })?.problem).toBe('is a name with a lone UTF-16 surrogate (malformed Unicode)')
     expect(inspectJson({ emoji: '😀', pair: '\ud83d\ude00' })).toBeUndefined()
     expect(inspectJson({ k: 'a\ud800b' }, { allowLoneSurrogates: true })).toBeUndefined()

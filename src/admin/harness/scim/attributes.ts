@@ -17,7 +17,8 @@ function paths(list: string | undefined, field: string): string[][] | undefined 
   return list.split(',').flatMap((raw) => {
     const name = raw.trim().replace(/^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/i, '')
     if (/^urn:/i.test(name)) return []
-    if (!/^[A-Za-z$][\w$-]*(\.[A-Za-z$][\w$-]*)?$/.test(name)) throw new ScimError(400, 'invalidValue', `${field}: "${raw.trim().slice(0, 100)}" is not an attribute name`)
+    if (!/^[A-Za-z$][\w$-]*(\.[A-Za-z$][\w$-]*)?$/.test(name))
+      throw new ScimError(400, 'invalidValue', `${field}: "${raw.trim().slice(0, 100)}" is not an attribute name`)
     return [name.toLowerCase().split('.')]
   })
 }

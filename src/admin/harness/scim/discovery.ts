@@ -15,7 +15,14 @@ export function serviceProviderConfig(base: string) {
     changePassword: { supported: false },
     sort: { supported: false },
     etag: { supported: true },
-    authenticationSchemes: [{ type: 'oauthbearertoken', name: 'JWT bearer token', description: "A JWT verified against the account's configured JWKS", primary: true }],
+    authenticationSchemes: [
+      {
+        type: 'oauthbearertoken',
+        name: 'JWT bearer token',
+        description: "A JWT verified against the account's configured JWKS",
+        primary: true,
+      },
+    ],
     meta: { resourceType: 'ServiceProviderConfig', location: `${base}/ServiceProviderConfig` },
   }
 }
@@ -59,14 +66,29 @@ const SCHEMAS = {
     name: 'User',
     description: 'User Account',
     attributes: [
-      attr('userName', { required: true, uniqueness: 'server', description: 'Unique identifier for the user, case-insensitive' }),
+      attr('userName', {
+        required: true,
+        uniqueness: 'server',
+        description: 'Unique identifier for the user, case-insensitive',
+      }),
       attr('externalId', { caseExact: true }),
-      { ...attr('name', { type: 'complex' }), subAttributes: [attr('givenName'), attr('familyName'), attr('formatted')] },
+      {
+        ...attr('name', { type: 'complex' }),
+        subAttributes: [attr('givenName'), attr('familyName'), attr('formatted')],
+      },
       attr('displayName'),
-      { ...attr('emails', { type: 'complex', multiValued: true }), subAttributes: [attr('value'), attr('type'), attr('primary', { type: 'boolean' })] },
+      {
+        ...attr('emails', { type: 'complex', multiValued: true }),
+        subAttributes: [attr('value'), attr('type'), attr('primary', { type: 'boolean' })],
+      },
       attr('active', { type: 'boolean' }),
       {
-        ...attr('groups', { type: 'complex', multiValued: true, mutability: 'readOnly', description: 'The groups the user belongs to (change them through the groups)' }),
+        ...attr('groups', {
+          type: 'complex',
+          multiValued: true,
+          mutability: 'readOnly',
+          description: 'The groups the user belongs to (change them through the groups)',
+        }),
         subAttributes: [
           attr('value', { mutability: 'readOnly' }),
           attr('$ref', { type: 'reference', referenceTypes: ['Group'], mutability: 'readOnly', caseExact: true }),
@@ -80,10 +102,18 @@ const SCHEMAS = {
     name: 'Group',
     description: 'Group',
     attributes: [
-      attr('displayName', { required: true, uniqueness: 'server', description: 'Unique name of the group, case-insensitive' }),
+      attr('displayName', {
+        required: true,
+        uniqueness: 'server',
+        description: 'Unique name of the group, case-insensitive',
+      }),
       attr('externalId', { caseExact: true }),
       {
-        ...attr('members', { type: 'complex', multiValued: true, description: `The users in the group (at most ${MAX_MEMBERS})` }),
+        ...attr('members', {
+          type: 'complex',
+          multiValued: true,
+          description: `The users in the group (at most ${MAX_MEMBERS})`,
+        }),
         subAttributes: [
           attr('value', { mutability: 'immutable', caseExact: true }),
           attr('$ref', { type: 'reference', referenceTypes: ['User'], mutability: 'immutable', caseExact: true }),
@@ -99,5 +129,7 @@ export const SCHEMA_IDS = Object.keys(SCHEMAS)
 
 export function schema(id: string, base: string) {
   const s = SCHEMAS[id as keyof typeof SCHEMAS]
-  return s ? { schemas: [SCHEMA_URN], id, ...s, meta: { resourceType: 'Schema', location: `${base}/Schemas/${id}` } } : undefined
+  return s
+    ? { schemas: [SCHEMA_URN], id, ...s, meta: { resourceType: 'Schema', location: `${base}/Schemas/${id}` } }
+    : undefined
 }

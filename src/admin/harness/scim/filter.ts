@@ -30,22 +30,32 @@ const MATCH_ALL: CompiledFilter = { test: acceptAll, plan: undefined, needsMembe
 function parse(expression: string, kind: ResourceKind | undefined): Filter {
   if (expression.length > 1000) throw new ScimError(400, 'invalidFilter', 'filter is longer than 1000 characters')
   // Control characters are never needed, and newlines make the parser's string pattern backtrack exponentially.
-  if (/[\u0000-\u001f\u007f]/.test(expression)) throw new ScimError(400, 'invalidFilter', 'filter must not contain control characters')
-  // `emails[type eq "work"].value eq "x"` must hold for one email: rewrite it as `emails[type eq "work" and value eq "x"]`
-  // (the parser would otherwise accept the type and the value from two different emails).
-  // Both rewrites apply to the filter's syntax, never inside a quoted value: quoted values are set
-  // aside first (control characters, refused above, mark their places) and put back after.
+  if (/[\u0000-\u001f\u007f]/.test(expression))
+    throw new ScimError(400, 'invalidFilter', 'filter must not contain control characters')
+  // `emails[type eq "work"].value eq "x"` must hold for one email: rewrite it as `emails[type eq "work" and value eq
+  // "x"]` (the parser would otherwise accept the type and the value from two different emails). Both rewrites apply to
+  // the filter's syntax, never inside a quoted value: quoted values are set aside first (control characters, refused
+  // above, mark their places) and put back after.
   const quoted: string[] = []
-  const urn = kind ? new RegExp(`urn:ietf:params:scim:schemas:core:2\\.0:${kind}:`, 'gi') : /urn:ietf:params:scim:schemas:core:2\.0:(User|Group):/gi
+  const urn = kind
+    ? new RegExp(`urn:ietf:params:scim:schemas:core:2\\.0:${kind}:`, 'gi')
+    : /urn:ietf:params:scim:schemas:core:2\.0:(User|Group):/gi
   const normalized = expression
     .replace(/"(?:[^"\\]|\\.)*"/g, (q) => `\u0000${quoted.push(q) - 1}\u0000`)
     .replace(urn, '')
-    .replace(/(\w+)\[([^\]]*)\]\.(\w+)\s+(eq|ne|co|sw|ew|gt|ge|lt|le)\s+(\u0000\d+\u0000|[^\s)]+)/gi, '$1[($2) and $3 $4 $5]')
+    .replace(
+      /(\w+)\[([^\]]*)\]\.(\w+)\s+(eq|ne|co|sw|ew|gt|ge|lt|le)\s+(\u0000\d+\u0000|[^\s)]+)/gi,
+      '$1[($2) and $3 $4 $5]',
+    )
     .replace(/\u0000(\d+)\u0000/g, (_, i: string) => quoted[Number(i)]!)
   try {
     return parseFilter(normalized)
   } catch (err) {
-    throw new ScimError(400, 'invalidFilter', `filter cannot be parsed: ${err instanceof Error ? err.message : String(err)}`)
+    throw new ScimError(
+      400,
+      'invalidFilter',
+      `filter cannot be parsed: ${err instanceof Error ? err.message : String(err)}`,
+    )
   }
 }
 
@@ -70,9 +80,20 @@ export function userFilter(expression: string | undefined): (u: User) => boolean
 }
 
 /** A value filter of a PATCH path (`type eq "work"`, `value eq "<id>"`) as a predicate on one element. */
-export function elementFilter(expression: string, caseless: ReadonlySet<string> = new Set()): (element: Record<string, unknown>) => boolean {
+export function elementFilter(
+  expression: string,
+  caseless: ReadonlySet<string> = new Set(),
+): (element: Record<string, unknown>) => boolean {
   const test = evaluator(lowerCaseless(parse(expression, undefined), '', caseless))
-  return (el) => test(Object.fromEntries(Object.entries(el).map(([k, v]) => [k, caseless.has(k.toLowerCase()) && typeof v === 'string' ? nameKey(v) : v])))
+  return (el) =>
+    test(
+      Object.fromEntries(
+        Object.entries(el).map(([k, v]) => [
+          k,
+          caseless.has(k.toLowerCase()) && typeof v === 'string' ? nameKey(v) : v,
+        ]),
+      ),
+    )
 }
 
 function userView(u: User): Record<string, unknown> {
@@ -80,12 +101,22 @@ function userView(u: User): Record<string, unknown> {
     ...u,
     userName: nameKey(u.userName),
     // No emails is no value at all (`emails pr` is false), as RFC 7644 3.4.2.2 has it.
-    emails: u.emails?.length ? u.emails.map((e) => ({ ...e, value: nameKey(e.value), ...(e.type !== undefined ? { type: e.type.toLowerCase() } : {}) })) : undefined,
+    emails: u.emails?.length
+      ? u.emails.map((e) => ({
+          ...e,
+          value: nameKey(e.value),
+          ...(e.type !== undefined ? { type: e.type.toLowerCase() } : {}),
+        }))
+      : undefined,
   }
 }
 
 function groupView(g: Group & { members?: readonly string[] }): Record<string, unknown> {
-  return { ...g, displayName: nameKey(g.displayName), members: g.members?.length ? g.members.map((value) => ({ value, type: 'User' })) : undefined }
+  return {
+    ...g,
+    displayName: nameKey(g.displayName),
+    members: g.members?.length ? g.members.map((value) => ({ value, type: 'User' })) : undefined,
+  }
 }
 
 type Node = Record<string, unknown>
@@ -165,9 +196,16 @@ function lowerCaseless(f: Filter, parent: string, caseless: ReadonlySet<string>)
   const node = f as unknown as Node
   const attr = node['attrPath']
   const path = `${parent}${typeof attr === 'string' ? attr.toLowerCase() : ''}`
-  if (Array.isArray(node['filters'])) return { ...node, filters: (node['filters'] as Filter[]).map((c) => lowerCaseless(c, parent, caseless)) } as unknown as Filter
-  if (node['filter']) return { ...node, filter: lowerCaseless(node['filter'] as Filter, parent, caseless) } as unknown as Filter
-  if (node['valFilter']) return { ...node, valFilter: lowerCaseless(node['valFilter'] as Filter, `${path}.`, caseless) } as unknown as Filter
-  if (typeof node['compValue'] === 'string' && caseless.has(path)) return { ...node, compValue: nameKey(node['compValue']) } as unknown as Filter
+  if (Array.isArray(node['filters']))
+    return {
+      ...node,
+      filters: (node['filters'] as Filter[]).map((c) => lowerCaseless(c, parent, caseless)),
+    } as unknown as Filter
+  if (node['filter'])
+    return { ...node, filter: lowerCaseless(node['filter'] as Filter, parent, caseless) } as unknown as Filter
+  if (node['valFilter'])
+    return { ...node, valFilter: lowerCaseless(node['valFilter'] as Filter, `${path}.`, caseless) } as unknown as Filter
+  if (typeof node['compValue'] === 'string' && caseless.has(path))
+    return { ...node, compValue: nameKey(node['compValue']) } as unknown as Filter
   return f
 }

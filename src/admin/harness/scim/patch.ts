@@ -37,7 +37,12 @@ const USER: ResourceSchema = {
     displayname: { name: 'displayName' },
     active: { name: 'active' },
     name: { name: 'name', subs: { givenname: 'givenName', familyname: 'familyName', formatted: 'formatted' } },
-    emails: { name: 'emails', multi: true, subs: { value: 'value', type: 'type', primary: 'primary' }, caseless: new Set(['value', 'type']) },
+    emails: {
+      name: 'emails',
+      multi: true,
+      subs: { value: 'value', type: 'type', primary: 'primary' },
+      caseless: new Set(['value', 'type']),
+    },
   },
   required: new Set(['username']),
   readOnly: new Set(['groups']),
@@ -65,8 +70,16 @@ export function applyPatch(user: User, body: unknown): UserInput {
 }
 
 /** Applies a PatchOp to a group and its members (user ids) and validates the result. */
-export function applyGroupPatch(group: Group, members: readonly string[], body: unknown): { input: GroupWrite['input']; members: readonly string[] } {
-  const doc = clone({ displayName: group.displayName, externalId: group.externalId, members: members.map((value) => ({ value })) })
+export function applyGroupPatch(
+  group: Group,
+  members: readonly string[],
+  body: unknown,
+): { input: GroupWrite['input']; members: readonly string[] } {
+  const doc = clone({
+    displayName: group.displayName,
+    externalId: group.externalId,
+    members: members.map((value) => ({ value })),
+  })
   applyOperations(doc, body, GROUP)
   const parsed = parseGroup(doc)
   return { input: parsed.input, members: parsed.members ?? [] }
@@ -79,18 +92,22 @@ function clone(o: object): Record<string, unknown> {
 function applyOperations(doc: Record<string, unknown>, body: unknown, schema: ResourceSchema): void {
   if (typeof body !== 'object' || body === null) throw new ScimError(400, 'invalidSyntax', 'body must be a PatchOp')
   const ops = (body as Record<string, unknown>)['Operations'] ?? (body as Record<string, unknown>)['operations']
-  if (!Array.isArray(ops) || ops.length === 0 || ops.length > MAX_OPERATIONS) throw new ScimError(400, 'invalidSyntax', `Operations must be an array of 1 to ${MAX_OPERATIONS}`)
+  if (!Array.isArray(ops) || ops.length === 0 || ops.length > MAX_OPERATIONS)
+    throw new ScimError(400, 'invalidSyntax', `Operations must be an array of 1 to ${MAX_OPERATIONS}`)
   for (const [i, raw] of ops.entries()) {
-    if (typeof raw !== 'object' || raw === null) throw new ScimError(400, 'invalidSyntax', `Operations[${i}] must be an object`)
+    if (typeof raw !== 'object' || raw === null)
+      throw new ScimError(400, 'invalidSyntax', `Operations[${i}] must be an object`)
     const o = raw as Record<string, unknown>
     // Entra sends "Replace", "Add", "Remove": compared without case; anything not a string is refused.
     const op = typeof o['op'] === 'string' ? o['op'].toLowerCase() : ''
-    if (op !== 'add' && op !== 'replace' && op !== 'remove') throw new ScimError(400, 'invalidSyntax', `Operations[${i}].op must be add, replace or remove`)
+    if (op !== 'add' && op !== 'replace' && op !== 'remove')
+      throw new ScimError(400, 'invalidSyntax', `Operations[${i}].op must be add, replace or remove`)
     const path = o['path']
     const value = o['value']
     if (path === undefined || path === null || path === '') {
       if (op === 'remove') throw new ScimError(400, 'noTarget', `Operations[${i}]: remove needs a path`)
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ScimError(400, 'invalidValue', `Operations[${i}].value must be an object when there is no path`)
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        throw new ScimError(400, 'invalidValue', `Operations[${i}].value must be an object when there is no path`)
       for (const [key, v] of Object.entries(value)) {
         // Attributes of other schemas (e.g. the enterprise extension Entra maps by default) are not kept.
         if (/^urn:/i.test(key) && !schema.urn.test(`${key}:`)) continue
@@ -98,7 +115,8 @@ function applyOperations(doc: Record<string, unknown>, body: unknown, schema: Re
       }
       continue
     }
-    if (typeof path !== 'string' || path.length > 1000) throw new ScimError(400, 'invalidPath', `Operations[${i}].path must be a string`)
+    if (typeof path !== 'string' || path.length > 1000)
+      throw new ScimError(400, 'invalidPath', `Operations[${i}].path must be a string`)
     if (/^urn:/i.test(path) && !schema.urn.test(path)) continue
     apply(doc, schema, parsePath(path, schema, i), op, value, i, false)
   }
@@ -114,17 +132,33 @@ function parsePath(raw: string, schema: ResourceSchema, i: number): Path {
   const path = raw.replace(schema.urn, '')
   const m = /^([A-Za-z$][\w$-]*)(?:\[(.*)\](?:\.([A-Za-z$][\w$-]*))?|\.([A-Za-z$][\w$-]*))?$/.exec(path)
   if (!m) throw new ScimError(400, 'invalidPath', `Operations[${i}].path ${raw.slice(0, 200)} is not an attribute path`)
-  return { attribute: m[1]!.toLowerCase(), ...(m[2] !== undefined ? { filter: m[2] } : {}), ...((m[3] ?? m[4]) !== undefined ? { sub: (m[3] ?? m[4])!.toLowerCase() } : {}) }
+  return {
+    attribute: m[1]!.toLowerCase(),
+    ...(m[2] !== undefined ? { filter: m[2] } : {}),
+    ...((m[3] ?? m[4]) !== undefined ? { sub: (m[3] ?? m[4])!.toLowerCase() } : {}),
+  }
 }
 
-function apply(doc: Record<string, unknown>, schema: ResourceSchema, path: Path, op: 'add' | 'replace' | 'remove', value: unknown, i: number, noPath: boolean): void {
+function apply(
+  doc: Record<string, unknown>,
+  schema: ResourceSchema,
+  path: Path,
+  op: 'add' | 'replace' | 'remove',
+  value: unknown,
+  i: number,
+  noPath: boolean,
+): void {
   if (IGNORED.has(path.attribute)) return
-  if (schema.readOnly.has(path.attribute)) throw new ScimError(400, 'mutability', `Operations[${i}]: ${path.attribute} is read-only`)
+  if (schema.readOnly.has(path.attribute))
+    throw new ScimError(400, 'mutability', `Operations[${i}]: ${path.attribute} is read-only`)
   const attr = own(schema.attributes, path.attribute)
-  if (!attr) throw new ScimError(400, 'invalidPath', `Operations[${i}].path ${path.attribute} is not a supported attribute`)
+  if (!attr)
+    throw new ScimError(400, 'invalidPath', `Operations[${i}].path ${path.attribute} is not a supported attribute`)
   const sub = path.sub === undefined ? undefined : own(attr.subs, path.sub)
-  if (path.sub !== undefined && sub === undefined) throw new ScimError(400, 'invalidPath', `Operations[${i}].path: ${attr.name} has no sub-attribute ${path.sub}`)
-  if (path.filter !== undefined && !attr.multi) throw new ScimError(400, 'invalidPath', `Operations[${i}].path: ${attr.name} is not multi-valued`)
+  if (path.sub !== undefined && sub === undefined)
+    throw new ScimError(400, 'invalidPath', `Operations[${i}].path: ${attr.name} has no sub-attribute ${path.sub}`)
+  if (path.filter !== undefined && !attr.multi)
+    throw new ScimError(400, 'invalidPath', `Operations[${i}].path: ${attr.name} is not multi-valued`)
 
   if (!attr.multi && !attr.subs) {
     if (op === 'remove') {
@@ -141,7 +175,8 @@ function apply(doc: Record<string, unknown>, schema: ResourceSchema, path: Path,
       else current[sub] = value
       doc[attr.name] = current
     } else if (op === 'remove') delete doc[attr.name]
-    else if (!isObject(value)) throw new ScimError(400, 'invalidValue', `Operations[${i}].value of ${attr.name} must be an object`)
+    else if (!isObject(value))
+      throw new ScimError(400, 'invalidValue', `Operations[${i}].value of ${attr.name} must be an object`)
     else doc[attr.name] = op === 'add' || noPath ? { ...current, ...canonical(value, attr) } : canonical(value, attr)
     return
   }
@@ -149,7 +184,9 @@ function apply(doc: Record<string, unknown>, schema: ResourceSchema, path: Path,
   // A multi-valued attribute (emails, members). Removing from one that is absent changes nothing.
   if (op === 'remove' && !Array.isArray(doc[attr.name]) && path.filter !== undefined) return
   const list = Array.isArray(doc[attr.name]) ? (doc[attr.name] as Record<string, unknown>[]) : []
-  const values: unknown[] = (value === undefined ? [] : Array.isArray(value) ? (value as unknown[]) : [value]).map((v) => (isObject(v) ? canonical(v, attr) : v))
+  const values: unknown[] = (value === undefined ? [] : Array.isArray(value) ? (value as unknown[]) : [value]).map(
+    (v) => (isObject(v) ? canonical(v, attr) : v),
+  )
   if (path.filter === undefined) {
     if (sub !== undefined) {
       // `emails.value`: every element's sub-attribute.
@@ -178,10 +215,13 @@ function apply(doc: Record<string, unknown>, schema: ResourceSchema, path: Path,
     // `emails[type eq "work"].value` on a user without a work email adds one, as Entra expects.
     const seed = simpleEquality(path.filter, attr)
     if (seed === undefined) {
-      if (op === 'replace') throw new ScimError(400, 'noTarget', `Operations[${i}]: no ${attr.name} value matches ${path.filter}`)
+      if (op === 'replace')
+        throw new ScimError(400, 'noTarget', `Operations[${i}]: no ${attr.name} value matches ${path.filter}`)
       return
     }
-    list.push(sub === undefined ? { ...seed, ...(isObject(value) ? canonical(value, attr) : {}) } : { ...seed, [sub]: value })
+    list.push(
+      sub === undefined ? { ...seed, ...(isObject(value) ? canonical(value, attr) : {}) } : { ...seed, [sub]: value },
+    )
   } else {
     for (const el of matching) {
       if (sub !== undefined) el[sub] = value
@@ -192,7 +232,8 @@ function apply(doc: Record<string, unknown>, schema: ResourceSchema, path: Path,
 }
 
 /** A table's own entry (never one of Object.prototype's, such as constructor). */
-const own = <T>(table: Readonly<Record<string, T>> | undefined, key: string): T | undefined => (table && Object.hasOwn(table, key) ? table[key] : undefined)
+const own = <T>(table: Readonly<Record<string, T>> | undefined, key: string): T | undefined =>
+  table && Object.hasOwn(table, key) ? table[key] : undefined
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
@@ -205,7 +246,8 @@ function canonical(value: Record<string, unknown>, attr: Attribute): Record<stri
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(value)) {
     const name = own(attr.subs, k.toLowerCase())
-    if (name === undefined && !attr.multi) throw new ScimError(400, 'invalidPath', `${attr.name} has no sub-attribute ${k.slice(0, 100)}`)
+    if (name === undefined && !attr.multi)
+      throw new ScimError(400, 'invalidPath', `${attr.name} has no sub-attribute ${k.slice(0, 100)}`)
     if (k === '__proto__' || k === 'constructor' || k === 'prototype') continue
     out[name ?? k] = v
   }

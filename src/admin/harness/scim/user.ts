@@ -17,7 +17,8 @@ export const text = (v: unknown, field: string, required = false): string | unde
     if (required) throw new ScimError(400, 'invalidValue', `${field} is required`)
     return undefined
   }
-  if (!isText(v, MAX_TEXT) || (required && v.trim() === '')) throw new ScimError(400, 'invalidValue', `${field} must be a string of at most ${MAX_TEXT} characters`)
+  if (!isText(v, MAX_TEXT) || (required && v.trim() === ''))
+    throw new ScimError(400, 'invalidValue', `${field} must be a string of at most ${MAX_TEXT} characters`)
   return v
 }
 
@@ -34,26 +35,39 @@ export const bool = (v: unknown, field: string): boolean => {
  * 'keep') it stays absent.
  */
 export function parseUser(body: unknown, absentActive: 'true' | 'keep' = 'true'): UserInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ScimError(400, 'invalidSyntax', 'body must be a JSON object (a SCIM User)')
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ScimError(400, 'invalidSyntax', 'body must be a JSON object (a SCIM User)')
   const b = lowerKeys(body as Record<string, unknown>)
   const userName = text(b['username'], 'userName', true)!
   const rawName = b['name']
   let name: UserInput['name']
   if (rawName !== undefined && rawName !== null) {
-    if (typeof rawName !== 'object' || Array.isArray(rawName)) throw new ScimError(400, 'invalidValue', 'name must be an object')
+    if (typeof rawName !== 'object' || Array.isArray(rawName))
+      throw new ScimError(400, 'invalidValue', 'name must be an object')
     const n = lowerKeys(rawName as Record<string, unknown>)
-    name = strip({ givenName: text(n['givenname'], 'name.givenName'), familyName: text(n['familyname'], 'name.familyName'), formatted: text(n['formatted'], 'name.formatted') })
+    name = strip({
+      givenName: text(n['givenname'], 'name.givenName'),
+      familyName: text(n['familyname'], 'name.familyName'),
+      formatted: text(n['formatted'], 'name.formatted'),
+    })
   }
   const rawEmails = b['emails']
   let emails: UserInput['emails']
   if (rawEmails !== undefined && rawEmails !== null) {
-    if (!Array.isArray(rawEmails) || rawEmails.length > MAX_EMAILS) throw new ScimError(400, 'invalidValue', `emails must be an array of at most ${MAX_EMAILS}`)
+    if (!Array.isArray(rawEmails) || rawEmails.length > MAX_EMAILS)
+      throw new ScimError(400, 'invalidValue', `emails must be an array of at most ${MAX_EMAILS}`)
     emails = rawEmails.map((e: unknown, i) => {
-      if (typeof e !== 'object' || e === null) throw new ScimError(400, 'invalidValue', `emails[${i}] must be an object`)
+      if (typeof e !== 'object' || e === null)
+        throw new ScimError(400, 'invalidValue', `emails[${i}] must be an object`)
       const o = lowerKeys(e as Record<string, unknown>)
       const value = text(o['value'], `emails[${i}].value`, true)!
-      if (!/^[^\s@]+@[^\s@]+$/.test(value)) throw new ScimError(400, 'invalidValue', `emails[${i}].value must be an email address`)
-      return strip({ value, type: text(o['type'], `emails[${i}].type`), primary: o['primary'] === undefined ? undefined : bool(o['primary'], `emails[${i}].primary`) })
+      if (!/^[^\s@]+@[^\s@]+$/.test(value))
+        throw new ScimError(400, 'invalidValue', `emails[${i}].value must be an email address`)
+      return strip({
+        value,
+        type: text(o['type'], `emails[${i}].type`),
+        primary: o['primary'] === undefined ? undefined : bool(o['primary'], `emails[${i}].primary`),
+      })
     })
   }
   return strip({
@@ -62,7 +76,12 @@ export function parseUser(body: unknown, absentActive: 'true' | 'keep' = 'true')
     name,
     displayName: text(b['displayname'], 'displayName'),
     emails,
-    active: b['active'] === undefined || b['active'] === null ? (absentActive === 'true' ? true : undefined) : bool(b['active'], 'active'),
+    active:
+      b['active'] === undefined || b['active'] === null
+        ? absentActive === 'true'
+          ? true
+          : undefined
+        : bool(b['active'], 'active'),
   })
 }
 
@@ -71,10 +90,14 @@ export function listParams(query: Record<string, unknown>): { startIndex: number
   const int = (name: string, fallback: number): number => {
     const raw = query[name]
     if (raw === undefined || raw === '') return fallback
-    if (typeof raw !== 'string' || !/^-?\d{1,15}$/.test(raw)) throw new ScimError(400, 'invalidValue', `${name} must be an integer`)
+    if (typeof raw !== 'string' || !/^-?\d{1,15}$/.test(raw))
+      throw new ScimError(400, 'invalidValue', `${name} must be an integer`)
     return Number(raw)
   }
-  return { startIndex: Math.max(1, int('startIndex', 1)), count: Math.min(MAX_PAGE, Math.max(0, int('count', DEFAULT_PAGE))) }
+  return {
+    startIndex: Math.max(1, int('startIndex', 1)),
+    count: Math.min(MAX_PAGE, Math.max(0, int('count', DEFAULT_PAGE))),
+  }
 }
 
 /** A group a user belongs to, as the user's read-only `groups` attribute lists it. */
@@ -93,8 +116,23 @@ export function userView(u: User, base: string, groups?: readonly UserGroup[]) {
     ...(u.displayName !== undefined ? { displayName: u.displayName } : {}),
     ...(u.emails ? { emails: u.emails } : {}),
     ...(u.active !== undefined ? { active: u.active } : {}),
-    ...(groups?.length ? { groups: groups.map((g) => ({ value: g.value, display: g.display, $ref: `${base}/Groups/${g.value}`, type: 'direct' })) } : {}),
-    meta: { resourceType: 'User', created: new Date(u.created).toISOString(), lastModified: new Date(u.lastModified).toISOString(), location: `${base}/Users/${u.id}`, version: `W/"${u.version}"` },
+    ...(groups?.length
+      ? {
+          groups: groups.map((g) => ({
+            value: g.value,
+            display: g.display,
+            $ref: `${base}/Groups/${g.value}`,
+            type: 'direct',
+          })),
+        }
+      : {}),
+    meta: {
+      resourceType: 'User',
+      created: new Date(u.created).toISOString(),
+      lastModified: new Date(u.lastModified).toISOString(),
+      location: `${base}/Users/${u.id}`,
+      version: `W/"${u.version}"`,
+    },
   }
 }
 

@@ -8,8 +8,20 @@ import type { Principal } from '../../../../src/auth/api-keys.js'
 import { HttpError } from '../../../../src/http/errors.js'
 import type { AdminRole, Environment, Store, Workspace } from '../../../../src/state/redis/store.js'
 
-const ws = (id: string, accountId: string): Workspace => ({ id, name: `Workspace ${id}`, accountId, requiresTitleAndComments: false, createdAt: 1_700_000_000_000 })
-const env = (id: string, workspaceId: string, accountId: string): Environment => ({ id, name: `Env ${id}`, production: false, workspaceId, accountId })
+const ws = (id: string, accountId: string): Workspace => ({
+  id,
+  name: `Workspace ${id}`,
+  accountId,
+  requiresTitleAndComments: false,
+  createdAt: 1_700_000_000_000,
+})
+const env = (id: string, workspaceId: string, accountId: string): Environment => ({
+  id,
+  name: `Env ${id}`,
+  production: false,
+  workspaceId,
+  accountId,
+})
 
 const WORKSPACES = [ws('ws1', 'acc1'), ws('ws2', 'acc1'), ws('wsX', 'acc2')]
 const ENVIRONMENTS = [
@@ -79,7 +91,8 @@ describe('AdminAccess.require', () => {
 
   it('treats a key without a role as role "all"', () => {
     const principal = admin()
-    for (const kind of ['read', 'segments', 'all'] as const) expect(access.require(request(principal), kind)).toBe(principal)
+    for (const kind of ['read', 'segments', 'all'] as const)
+      expect(access.require(request(principal), kind)).toBe(principal)
   })
 
   it('answers 401 when the request carries no admin key', async () => {
@@ -107,7 +120,9 @@ describe('AdminAccess.principal and actor', () => {
 describe('AdminAccess.workspace', () => {
   it('returns a workspace of the key’s account', async () => {
     const access = new AdminAccess(fakeStore().store)
-    await expect(access.workspace(request(admin({ role: 'segment-viewer' })), 'ws2', 'read')).resolves.toEqual(WORKSPACES[1])
+    await expect(access.workspace(request(admin({ role: 'segment-viewer' })), 'ws2', 'read')).resolves.toEqual(
+      WORKSPACES[1],
+    )
   })
 
   it('answers 404 for a workspace of another account, exactly as for one that does not exist', async () => {
@@ -152,7 +167,10 @@ describe('AdminAccess.workspace', () => {
 describe('AdminAccess.environment', () => {
   it('returns the environment and its workspace', async () => {
     const access = new AdminAccess(fakeStore().store)
-    await expect(access.environment(request(admin({ role: 'segment-editor' })), 'env2', 'segments')).resolves.toEqual({ env: ENVIRONMENTS[2], ws: WORKSPACES[1] })
+    await expect(access.environment(request(admin({ role: 'segment-editor' })), 'env2', 'segments')).resolves.toEqual({
+      env: ENVIRONMENTS[2],
+      ws: WORKSPACES[1],
+    })
   })
 
   it('answers 404 for an environment of another account, exactly as for one that does not exist', async () => {
@@ -173,7 +191,10 @@ describe('AdminAccess.environment', () => {
   it('answers 404 for an environment outside the key’s environment scope', async () => {
     const access = new AdminAccess(fakeStore().store)
     const scoped = request(admin({ environmentIds: ['env1'] }))
-    await expect(access.environment(scoped, 'env1', 'read')).resolves.toMatchObject({ env: { id: 'env1' }, ws: { id: 'ws1' } })
+    await expect(access.environment(scoped, 'env1', 'read')).resolves.toMatchObject({
+      env: { id: 'env1' },
+      ws: { id: 'ws1' },
+    })
     const err = await httpError(() => access.environment(scoped, 'env1b', 'read'))
     expect(err.code).toBe('NOT_FOUND')
     expect(err.message).toBe('environment env1b not found')

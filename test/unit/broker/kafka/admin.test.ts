@@ -17,7 +17,14 @@ it('defaults to the number of brokers below 3, with min.insync.replicas never ab
 })
 
 it('takes the configured values, and refuses what the cluster cannot hold', () => {
-  expect(topicReplication({ ...unset, replicationFactor: 5, minInsyncReplicas: 3 }, 5)).toEqual({ replicationFactor: 5, minInsyncReplicas: 3 })
-  expect(topicReplication({ ...unset, replicationFactor: 3 }, 1)).toMatch(/KAFKA_REPLICATION_FACTOR=3 but the cluster has 1 broker/)
-  expect(topicReplication({ ...unset, replicationFactor: 2, minInsyncReplicas: 3 }, 3)).toMatch(/KAFKA_MIN_INSYNC_REPLICAS=3 is above the replication factor 2/)
+  expect(topicReplication({ ...unset, replicationFactor: 5, minInsyncReplicas: 3 }, 5)).toEqual({
+    replicationFactor: 5,
+    minInsyncReplicas: 3,
+  })
+  expect(topicReplication({ ...unset, replicationFactor: 3 }, 1)).toMatch(
+    /KAFKA_REPLICATION_FACTOR=3 but the cluster has 1 broker/,
+  )
+  expect(topicReplication({ ...unset, replicationFactor: 2, minInsyncReplicas: 3 }, 3)).toMatch(
+    /KAFKA_MIN_INSYNC_REPLICAS=3 is above the replication factor 2/,
+  )
 })

@@ -57,7 +57,13 @@ function supervised(handler: BatchHandler, stallMs = 60_000) {
   const fatal: unknown[] = []
   const admin = { fetchOffsets: async () => [], fetchTopicOffsets: async () => [] }
   consumer = new SupervisedConsumer(
-    { kafka, admin: async () => admin as never, settings: { partitions: 3, sessionTimeoutMs: 6000, fetchMaxBytes: 1 << 20, stallMs }, metrics, log: createLogger('silent') },
+    {
+      kafka,
+      admin: async () => admin as never,
+      settings: { partitions: 3, sessionTimeoutMs: 6000, fetchMaxBytes: 1 << 20, stallMs },
+      metrics,
+      log: createLogger('silent'),
+    },
     { groupId: 'g', topic: 'events', handler, onFatal: (err) => fatal.push(err) },
   )
   return { consumer, consumers, metrics, fatal }
@@ -73,7 +79,10 @@ it('commits the offset after the last message once the handler resolves', async 
 })
 
 it('leaves a batch when a heartbeat says the member lost its partitions, and does not commit', async () => {
-  const lost = Object.assign(new Error('The coordinator is not aware of this member'), { type: 'UNKNOWN_MEMBER_ID', name: 'KafkaJSProtocolError' })
+  const lost = Object.assign(new Error('The coordinator is not aware of this member'), {
+    type: 'UNKNOWN_MEMBER_ID',
+    name: 'KafkaJSProtocolError',
+  })
   let seen: unknown
   const s = supervised(async (_b, ctx) => {
     // A sink that does not answer: the handler waits until the adapter aborts it.
@@ -110,7 +119,10 @@ it('keeps working through heartbeats that only time out', async () => {
 it('replaces a consumer that kafkajs gave up on, and stops only for what no restart can fix', async () => {
   const s = supervised(async () => undefined)
   await s.consumer.start()
-  const commitRefused = Object.assign(new Error('not retriable'), { name: 'KafkaJSNonRetriableError', cause: { type: 'ILLEGAL_GENERATION' } })
+  const commitRefused = Object.assign(new Error('not retriable'), {
+    name: 'KafkaJSNonRetriableError',
+    cause: { type: 'ILLEGAL_GENERATION' },
+  })
   s.consumers[0]!.emit('crash', { payload: { error: commitRefused, restart: false } })
   await new Promise((r) => setTimeout(r, 800))
   expect(s.consumers).toHaveLength(2)
@@ -120,7 +132,10 @@ it('replaces a consumer that kafkajs gave up on, and stops only for what no rest
   await new Promise((r) => setTimeout(r, 800))
   expect(s.consumers).toHaveLength(2)
   expect(s.fatal).toEqual([])
-  const refused = Object.assign(new Error('denied'), { name: 'KafkaJSProtocolError', type: 'GROUP_AUTHORIZATION_FAILED' })
+  const refused = Object.assign(new Error('denied'), {
+    name: 'KafkaJSProtocolError',
+    type: 'GROUP_AUTHORIZATION_FAILED',
+  })
   s.consumers[1]!.emit('crash', { payload: { error: refused, restart: false } })
   expect(s.fatal).toEqual([refused])
 })
@@ -132,7 +147,9 @@ it('treats a handler that throws anything but its abort reason as a bug: fatal',
   })
   await s.consumer.start()
   const c = s.consumers[0]!
-  await expect(c.eachBatch!({ batch: batch([1], 2), heartbeat: c.heartbeat })).rejects.toMatchObject({ name: 'HandlerBug' })
+  await expect(c.eachBatch!({ batch: batch([1], 2), heartbeat: c.heartbeat })).rejects.toMatchObject({
+    name: 'HandlerBug',
+  })
   expect(s.fatal).toEqual([bug])
 })
 
@@ -143,7 +160,11 @@ it('reports a stall when a held partition has lag and no progress for the stall 
   await c.eachBatch!({ batch: batch([1], 5), heartbeat: c.heartbeat })
   expect(s.consumer.health().stalled).toBe(false)
   await new Promise((r) => setTimeout(r, 300))
-  expect(s.consumer.health()).toEqual({ lag: 3, stalled: true, detail: 'no progress for over 0.2 s on partitions 0 (lag 3)' })
+  expect(s.consumer.health()).toEqual({
+    lag: 3,
+    stalled: true,
+    detail: 'no progress for over 0.2 s on partitions 0 (lag 3)',
+  })
   await c.eachBatch!({ batch: batch([2, 3, 4], 5), heartbeat: c.heartbeat })
   expect(s.consumer.health()).toMatchObject({ lag: 0, stalled: false })
 })

@@ -4,7 +4,13 @@
 // cover the invariants over generated workloads.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { messageBytes, partitionOf, RoundPlanner, type PlannedJob, type Round } from '../../../../src/broker/kafka/planner.js'
+import {
+  messageBytes,
+  partitionOf,
+  RoundPlanner,
+  type PlannedJob,
+  type Round,
+} from '../../../../src/broker/kafka/planner.js'
 import type { OutboundMessage } from '../../../../src/broker/ports.js'
 
 const RUN = { numRuns: 200, interruptAfterTimeLimit: 8000 } as const
@@ -45,7 +51,8 @@ function partitionLog(rounds: readonly Round[], topic: string, partition: number
 }
 
 /** Per round: the total of messages in it. */
-const roundSizes = (rounds: readonly Round[]) => rounds.map((r) => [...r.values()].flat().reduce((n, p) => n + p.messages.length, 0))
+const roundSizes = (rounds: readonly Round[]) =>
+  rounds.map((r) => [...r.values()].flat().reduce((n, p) => n + p.messages.length, 0))
 
 describe('messageBytes', () => {
   it('counts the value, the key in UTF-8 and 64 bytes of framing', () => {
@@ -57,7 +64,9 @@ describe('messageBytes', () => {
   it('adds every header: name and value in UTF-8 plus 8 bytes each', () => {
     const bare = messageBytes({ key: 'key', value: Buffer.alloc(5), headers: {} })
     expect(messageBytes({ key: 'key', value: Buffer.alloc(5), headers: { ab: 'cde' } })).toBe(bare + 2 + 3 + 8)
-    expect(messageBytes({ key: 'key', value: Buffer.alloc(5), headers: { ab: 'cde', 'x-ü': 'ü' } })).toBe(bare + 13 + (4 + 2 + 8))
+    expect(messageBytes({ key: 'key', value: Buffer.alloc(5), headers: { ab: 'cde', 'x-ü': 'ü' } })).toBe(
+      bare + 13 + (4 + 2 + 8),
+    )
   })
 
   it('counts the value by its bytes', () => {
@@ -125,7 +134,11 @@ describe('RoundPlanner examples', () => {
     const messages = Array.from({ length: 5 }, () => sized(400))
     const job = { topic: 't', messages }
     const { rounds, spans } = planner.plan([job], counts({ t: 1 }))
-    expect(rounds.map((r) => r.get('t')![0]!.messages)).toEqual([[messages[0], messages[1]], [messages[2], messages[3]], [messages[4]]])
+    expect(rounds.map((r) => r.get('t')![0]!.messages)).toEqual([
+      [messages[0], messages[1]],
+      [messages[2], messages[3]],
+      [messages[4]],
+    ])
     expect(rounds.map((r) => r.get('t')![0]!.bytes)).toEqual([800, 800, 400])
     expect(spans.get(job)).toEqual({ first: 0, last: 2 })
   })
@@ -259,15 +272,19 @@ function workload(ordered: fc.Arbitrary<boolean>): fc.Arbitrary<Workload> {
   return fc.record({
     budget: fc.integer({ min: 300, max: 4000 }),
     // Topic c is sometimes absent from the map: the planner then uses one partition.
-    counts: fc.tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 6 }), fc.option(fc.integer({ min: 1, max: 6 }))).map(([a, b, c]) => {
-      const m = new Map<string, number>([
-        ['a', a],
-        ['b', b],
-      ])
-      if (c !== null) m.set('c', c)
-      return m
+    counts: fc
+      .tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 6 }), fc.option(fc.integer({ min: 1, max: 6 })))
+      .map(([a, b, c]) => {
+        const m = new Map<string, number>([
+          ['a', a],
+          ['b', b],
+        ])
+        if (c !== null) m.set('c', c)
+        return m
+      }),
+    jobs: fc.array(fc.record({ topic: fc.constantFrom(...TOPICS), messages: fc.array(message, { maxLength: 8 }) }), {
+      maxLength: 6,
     }),
-    jobs: fc.array(fc.record({ topic: fc.constantFrom(...TOPICS), messages: fc.array(message, { maxLength: 8 }) }), { maxLength: 6 }),
   })
 }
 
@@ -276,7 +293,12 @@ function build(w: Workload): PlannedJob[] {
   let n = 0
   return w.jobs.map((j) => ({
     topic: j.topic,
-    messages: j.messages.map((s) => ({ key: s.key, value: Buffer.alloc(s.size), headers: { seq: String(n++) }, ...(s.ordered ? { ordered: true } : {}) })),
+    messages: j.messages.map((s) => ({
+      key: s.key,
+      value: Buffer.alloc(s.size),
+      headers: { seq: String(n++) },
+      ...(s.ordered ? { ordered: true } : {}),
+    })),
   }))
 }
 
@@ -317,7 +339,8 @@ describe('RoundPlanner properties', () => {
         const jobs = build(w)
         const where = placements(new RoundPlanner(w.budget).plan(jobs, w.counts).rounds)
         for (const j of jobs) {
-          for (const m of j.messages) if (m.ordered) expect(where.get(m)!.partition).toBe(partitionOf(m.key, w.counts.get(j.topic) ?? 1))
+          for (const m of j.messages)
+            if (m.ordered) expect(where.get(m)!.partition).toBe(partitionOf(m.key, w.counts.get(j.topic) ?? 1))
         }
       }),
       RUN,
@@ -363,7 +386,12 @@ describe('RoundPlanner properties', () => {
   // "last round used" back (1 partition, budget 1000: ordered 600, ordered 600, unordered 100,
   // ordered 200: the last one goes after the second, not into round 0).
   it('keeps the ordered messages of a key in input order when unordered messages share the partition', () => {
-    const [m1, m2, m3, m4] = [sized(600, 'k', true), sized(600, 'k', true), sized(100, 'k', false), sized(200, 'k', true)]
+    const [m1, m2, m3, m4] = [
+      sized(600, 'k', true),
+      sized(600, 'k', true),
+      sized(100, 'k', false),
+      sized(200, 'k', true),
+    ]
     const { rounds } = new RoundPlanner(1000).plan([{ topic: 't', messages: [m1, m2, m3, m4] }], new Map([['t', 1]]))
     const log = partitionLog(rounds, 't', 0)
     expect(log.indexOf(m4)).toBeGreaterThan(log.indexOf(m2))
@@ -373,13 +401,20 @@ describe('RoundPlanner properties', () => {
 
   it('spreads unordered messages evenly over the partitions when they all fit in one round', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.integer({ min: 80, max: 500 }), { minLength: 1, maxLength: 60 }), (count, sizes) => {
-        const planner = new RoundPlanner(1_000_000)
-        const { rounds } = planner.plan([{ topic: 't', messages: sizes.map((s) => sized(s)) }], new Map([['t', count]]))
-        expect(rounds).toHaveLength(1)
-        const perPartition = rounds[0]!.get('t')!.map((p) => p.messages.length)
-        expect(Math.max(...perPartition) - Math.min(...perPartition)).toBeLessThanOrEqual(1)
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.array(fc.integer({ min: 80, max: 500 }), { minLength: 1, maxLength: 60 }),
+        (count, sizes) => {
+          const planner = new RoundPlanner(1_000_000)
+          const { rounds } = planner.plan(
+            [{ topic: 't', messages: sizes.map((s) => sized(s)) }],
+            new Map([['t', count]]),
+          )
+          expect(rounds).toHaveLength(1)
+          const perPartition = rounds[0]!.get('t')!.map((p) => p.messages.length)
+          expect(Math.max(...perPartition) - Math.min(...perPartition)).toBeLessThanOrEqual(1)
+        },
+      ),
       RUN,
     )
   })
@@ -391,7 +426,8 @@ describe('RoundPlanner properties', () => {
         const { rounds } = new RoundPlanner(w.budget).plan(jobs, w.counts)
         for (const r of rounds) {
           for (const parts of r.values()) {
-            for (const part of parts) if (part.messages.some((m) => messageBytes(m) > w.budget)) expect(part.messages).toHaveLength(1)
+            for (const part of parts)
+              if (part.messages.some((m) => messageBytes(m) > w.budget)) expect(part.messages).toHaveLength(1)
           }
         }
       }),

@@ -45,7 +45,13 @@ it('names the Kafka errors nested in a failed send, as @platformatic/kafka nests
   const { protocolErrors } = await import('../../../../src/broker/kafka/publisher.js')
   const { ProtocolError } = await import('@platformatic/kafka')
   const nested = new AggregateError(
-    [new AggregateError([new ProtocolError('NOT_ENOUGH_REPLICAS'), new ProtocolError('NOT_ENOUGH_REPLICAS')], 'response'), new Error('socket')],
+    [
+      new AggregateError(
+        [new ProtocolError('NOT_ENOUGH_REPLICAS'), new ProtocolError('NOT_ENOUGH_REPLICAS')],
+        'response',
+      ),
+      new Error('socket'),
+    ],
     'Producing messages failed.',
   )
   expect(protocolErrors(nested)).toEqual(['NOT_ENOUGH_REPLICAS'])

@@ -62,7 +62,10 @@ describe('encodeEventMessages', () => {
 describe('a body too large for one message, cut between its records as sent', () => {
   // Strings full of what the cut must not be fooled by: brackets, braces, commas, quotes and
   // backslashes inside strings, escapes, multi-byte characters and surrogate pairs.
-  const tricky = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('[', ']', '{', '}', ',', '"', '\\', '\\"', '"]', '\\\\"', 'é', '😀', '\u2028', '\\u0022'))
+  const tricky = fc.oneof(
+    fc.string({ maxLength: 30 }),
+    fc.constantFrom('[', ']', '{', '}', ',', '"', '\\', '\\"', '"]', '\\\\"', 'é', '😀', '\u2028', '\\u0022'),
+  )
   const { value } = fc.letrec<{ value: unknown }>((tie) => ({
     value: fc.oneof(
       { depthSize: 'small' },

@@ -14,7 +14,15 @@ const meta: SdkMeta = {
   machineIp: '10.1.2.3',
   machineName: 'host',
 }
-const impression = (i: number) => ({ k: `user-${i}`, t: 'on', m: 1_700_000_000_000 + i, c: 1, r: 'default rule', b: null, pt: null })
+const impression = (i: number) => ({
+  k: `user-${i}`,
+  t: 'on',
+  m: 1_700_000_000_000 + i,
+  c: 1,
+  r: 'default rule',
+  b: null,
+  pt: null,
+})
 
 describe('encodeImpressionMessages', () => {
   it('carries the kind and the SDK headers, and reads them back', () => {
@@ -34,7 +42,14 @@ describe('encodeImpressionMessages', () => {
       { f: 'small', i: [impression(0)] },
       { f: 'big', i: Array.from({ length: 2000 }, (_, i) => impression(i)) },
     ]
-    const messages = encodeImpressionMessages('impressions', records, meta, JSON.stringify(records).length, 20_000, JSON.stringify(records))
+    const messages = encodeImpressionMessages(
+      'impressions',
+      records,
+      meta,
+      JSON.stringify(records).length,
+      20_000,
+      JSON.stringify(records),
+    )
     expect(messages.length).toBeGreaterThan(5)
     for (const m of messages) expect(m.value.length).toBeLessThanOrEqual(20_000)
     const groups = messages.flatMap((m) => JSON.parse(m.value.toString()) as { f: string; i: unknown[] }[])
@@ -46,7 +61,9 @@ describe('encodeImpressionMessages', () => {
   it('splits unique keys the same way, and refuses one impression larger than a message', () => {
     const keys = [{ f: 'a', ks: Array.from({ length: 5000 }, (_, i) => `key-${i}`) }]
     const messages = encodeImpressionMessages('unique_keys_ss', keys, { ...meta, kind: 'unique_keys_ss' }, 100, 10_000)
-    expect(messages.flatMap((m) => (JSON.parse(m.value.toString()) as { ks: string[] }[]).flatMap((e) => e.ks))).toEqual(keys[0]!.ks)
+    expect(
+      messages.flatMap((m) => (JSON.parse(m.value.toString()) as { ks: string[] }[]).flatMap((e) => e.ks)),
+    ).toEqual(keys[0]!.ks)
     const huge = [{ f: 'a', i: [{ ...impression(1), properties: 'x'.repeat(30_000) }] }]
     expect(() => encodeImpressionMessages('impressions', huge, meta, 30_100, 20_000)).toThrow(RecordTooLargeError)
   })

@@ -17,10 +17,16 @@ class MemoryPublisher implements Publisher {
   down = false
   published: OutboundMessage[] = []
   async publish(_topic: string, messages: readonly OutboundMessage[]): Promise<void> {
-    if (this.down) throw new PublishError('PUBLISH_FAILED', 'kafka did not acknowledge the messages', { cause: new Error('connect ECONNREFUSED') })
+    if (this.down)
+      throw new PublishError('PUBLISH_FAILED', 'kafka did not acknowledge the messages', {
+        cause: new Error('connect ECONNREFUSED'),
+      })
     if (messages.some((m) => m.key === 'poison')) {
       throw new PublishError('PUBLISH_FAILED', 'kafka did not acknowledge the messages', {
-        cause: Object.assign(new Error('The request included a message larger than the max message size the server will accept'), { type: 'MESSAGE_TOO_LARGE' }),
+        cause: Object.assign(
+          new Error('The request included a message larger than the max message size the server will accept'),
+          { type: 'MESSAGE_TOO_LARGE' },
+        ),
       })
     }
     this.published.push(...messages)
@@ -38,12 +44,21 @@ afterEach(async () => {
 })
 
 async function intakeOn(dir: string, publisher: Publisher, metrics = createMetrics()) {
-  const intake = new SpoolingIntake(publisher, { dir, maxBytes: 1 << 20, afterMs: 100 }, metrics, createLogger('silent'))
+  const intake = new SpoolingIntake(
+    publisher,
+    { dir, maxBytes: 1 << 20, afterMs: 100 },
+    metrics,
+    createLogger('silent'),
+  )
   await intake.open()
   intakes.push(intake)
   return intake
 }
-const message = (key: string): OutboundMessage => ({ key, value: Buffer.from(`[{"k":"${key}"}]`), headers: { 'sluice-request-id': key } })
+const message = (key: string): OutboundMessage => ({
+  key,
+  value: Buffer.from(`[{"k":"${key}"}]`),
+  headers: { 'sluice-request-id': key },
+})
 const newDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'sluice-spool-unit-'))
   dirs.push(dir)
@@ -96,10 +111,18 @@ it('sets aside an entry Kafka refuses as data, and drains the entries around it'
 it('refuses a body that does not fit in the spool, and keeps what it holds', async () => {
   const publisher = new MemoryPublisher()
   publisher.down = true
-  const intake = new SpoolingIntake(publisher, { dir: newDir(), maxBytes: 300, afterMs: 100 }, createMetrics(), createLogger('silent'))
+  const intake = new SpoolingIntake(
+    publisher,
+    { dir: newDir(), maxBytes: 300, afterMs: 100 },
+    createMetrics(),
+    createLogger('silent'),
+  )
   await intake.open()
   intakes.push(intake)
   await intake.accept('events', [message('a')])
-  await expect(intake.accept('events', [message('b'), message('c'), message('d')])).rejects.toMatchObject({ code: 'SPOOL_FULL', retriable: true })
+  await expect(intake.accept('events', [message('b'), message('c'), message('d')])).rejects.toMatchObject({
+    code: 'SPOOL_FULL',
+    retriable: true,
+  })
   expect(intake.state()).toMatchObject({ spool: { entries: 1, messages: 1 } })
 })

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { ALERT_TEMPLATES, TEMPLATE_IDS, type TemplateId } from '../../../../src/pipeline/alerts/templates.js'
 import { RENDER_LIMITS } from '../../../../src/pipeline/alerts/moustache.js'
-import { checkMapping, renderAlerts, type AlertMapping, type NormalizedAlert } from '../../../../src/pipeline/alerts/render.js'
+import {
+  checkMapping,
+  renderAlerts,
+  type AlertMapping,
+  type NormalizedAlert,
+} from '../../../../src/pipeline/alerts/render.js'
 
 const ctx = { integrationId: 'int-1', requestId: 'req-1', receivedAtMs: Date.parse('2026-11-22T10:05:00.000Z') }
 const ok = (outcomes: Awaited<ReturnType<typeof renderAlerts>>): NormalizedAlert[] =>
@@ -28,18 +33,32 @@ describe('templates', () => {
   })
 
   it('alertmanager v4 with three alerts gives three alerts', async () => {
-    const alerts = ok(await renderAlerts(ALERT_TEMPLATES.alertmanager.mapping, ALERT_TEMPLATES.alertmanager.example, ctx))
-    expect(alerts.map((a) => [a.severity, a.description, a.source, a.correlationId, a.customFields['status']])).toEqual([
-      ['critical', 'Error rate above 5% on checkout-1', 'checkout', 'c2f1a0d7e5b3a911', 'firing'],
-      ['warning', 'p99 latency above 2s on checkout-2', 'checkout', '7a9d44e0b1c2d3e4', 'firing'],
-      ['critical', 'Disk usage back under 80% on db-1', 'node', '0d1e2f3a4b5c6d7e', 'resolved'],
-    ])
-    expect(alerts[0]).toMatchObject({ timestamp: '2026-11-22T09:58:00.000Z', receivedAt: '2026-11-22T10:05:00.000Z', integrationId: 'int-1', requestId: 'req-1' })
+    const alerts = ok(
+      await renderAlerts(ALERT_TEMPLATES.alertmanager.mapping, ALERT_TEMPLATES.alertmanager.example, ctx),
+    )
+    expect(alerts.map((a) => [a.severity, a.description, a.source, a.correlationId, a.customFields['status']])).toEqual(
+      [
+        ['critical', 'Error rate above 5% on checkout-1', 'checkout', 'c2f1a0d7e5b3a911', 'firing'],
+        ['warning', 'p99 latency above 2s on checkout-2', 'checkout', '7a9d44e0b1c2d3e4', 'firing'],
+        ['critical', 'Disk usage back under 80% on db-1', 'node', '0d1e2f3a4b5c6d7e', 'resolved'],
+      ],
+    )
+    expect(alerts[0]).toMatchObject({
+      timestamp: '2026-11-22T09:58:00.000Z',
+      receivedAt: '2026-11-22T10:05:00.000Z',
+      integrationId: 'int-1',
+      requestId: 'req-1',
+    })
   })
 
   it('datadog maps epoch-millisecond dates and its alert types', async () => {
     const [a] = ok(await renderAlerts(ALERT_TEMPLATES.datadog.mapping, ALERT_TEMPLATES.datadog.example, ctx))
-    expect(a).toMatchObject({ severity: 'high', source: 'datadog', timestamp: new Date(1795341600000).toISOString(), correlationId: '7261812309837163501' })
+    expect(a).toMatchObject({
+      severity: 'high',
+      source: 'datadog',
+      timestamp: new Date(1795341600000).toISOString(),
+      correlationId: '7261812309837163501',
+    })
   })
 })
 
@@ -81,7 +100,9 @@ describe('custom mappings', () => {
       dedupKey: expect.stringMatching(/^auto:[0-9a-f]{32}$/),
       status: 'firing',
     })
-    const [resolved] = ok(await renderAlerts(mapping, { ...payload, check: { ...payload.check, state: 'resolved' } }, ctx))
+    const [resolved] = ok(
+      await renderAlerts(mapping, { ...payload, check: { ...payload.check, state: 'resolved' } }, ctx),
+    )
     expect(resolved!.severity).toBe('info')
   })
 
@@ -95,11 +116,19 @@ describe('custom mappings', () => {
     const m: AlertMapping = {
       ...mapping,
       // Array.prototype.join called on {length: 1e8} once built 100 MB from a 30-byte payload.
-      description: 'd[{{#webhook.x}}{{webhook.arr.join}}{{/webhook.x}}][{{webhook.arr.map}}][{{#webhook}}{{__defineGetter__}}{{valueOf}}{{/webhook}}]',
-      customFields: { obj: '{{webhook.obj}}', arr: '{{{webhook.arr}}}', len: '{{webhook.arr.length}}', each: '{{#webhook.arr}}<{{.}}>{{/webhook.arr}}' },
+      description:
+        'd[{{#webhook.x}}{{webhook.arr.join}}{{/webhook.x}}][{{webhook.arr.map}}][{{#webhook}}{{__defineGetter__}}{{valueOf}}{{/webhook}}]',
+      customFields: {
+        obj: '{{webhook.obj}}',
+        arr: '{{{webhook.arr}}}',
+        len: '{{webhook.arr.length}}',
+        each: '{{#webhook.arr}}<{{.}}>{{/webhook.arr}}',
+      },
     }
     const started = performance.now()
-    const [a] = ok(await renderAlerts(m, { ...payload, x: { length: 100_000_000 }, arr: [1, 'two'], obj: { a: { b: null } } }, ctx))
+    const [a] = ok(
+      await renderAlerts(m, { ...payload, x: { length: 100_000_000 }, arr: [1, 'two'], obj: { a: { b: null } } }, ctx),
+    )
     expect(performance.now() - started).toBeLessThan(1000)
     expect(a!.description).toBe('d[][][]')
     expect(a!.customFields).toEqual({ obj: '{"a":{"b":null}}', arr: '[1,"two"]', len: '2', each: '<1><two>' })
@@ -108,19 +137,40 @@ describe('custom mappings', () => {
   it('keeps rendering within its budget: section depth, work, output', async () => {
     const nested = (depth: number) => `${'{{#webhook.a}}'.repeat(depth)}x${'{{/webhook.a}}'.repeat(depth)}`
     // A mapping saved before the depth limit (not checked here) is refused when rendered.
-    expect(await renderAlerts({ ...mapping, description: nested(5) }, { ...payload, a: [1, 2] }, ctx)).toEqual([{ ok: false, reason: 'sections nest deeper than 3 levels' }])
+    expect(await renderAlerts({ ...mapping, description: nested(5) }, { ...payload, a: [1, 2] }, ctx)).toEqual([
+      { ok: false, reason: 'sections nest deeper than 3 levels' },
+    ])
     // Within the depth limit, a long array multiplies the work: 1000^3 steps are refused early.
     const started = performance.now()
-    const [bomb] = await renderAlerts({ ...mapping, description: nested(3) }, { ...payload, a: Array.from({ length: 1000 }, () => 0) }, ctx)
-    expect(bomb).toEqual({ ok: false, reason: `rendering this payload takes more than ${RENDER_LIMITS.maxSteps} template steps` })
+    const [bomb] = await renderAlerts(
+      { ...mapping, description: nested(3) },
+      { ...payload, a: Array.from({ length: 1000 }, () => 0) },
+      ctx,
+    )
+    expect(bomb).toEqual({
+      ok: false,
+      reason: `rendering this payload takes more than ${RENDER_LIMITS.maxSteps} template steps`,
+    })
     expect(performance.now() - started).toBeLessThan(2000)
     // Output is checked as it grows: a long array of large values stops at the output limit.
-    const [big] = await renderAlerts({ ...mapping, description: '{{#webhook.a}}{{webhook.s}}{{/webhook.a}}' }, { ...payload, a: Array.from({ length: 1000 }, () => 0), s: 'y'.repeat(10_000) }, ctx)
-    expect(big).toEqual({ ok: false, reason: `a template renders more than ${RENDER_LIMITS.maxOutputChars} characters` })
+    const [big] = await renderAlerts(
+      { ...mapping, description: '{{#webhook.a}}{{webhook.s}}{{/webhook.a}}' },
+      { ...payload, a: Array.from({ length: 1000 }, () => 0), s: 'y'.repeat(10_000) },
+      ctx,
+    )
+    expect(big).toEqual({
+      ok: false,
+      reason: `a template renders more than ${RENDER_LIMITS.maxOutputChars} characters`,
+    })
   })
 
   it('gives the event loop back while rendering a large payload', async () => {
-    const many = { alerts: Array.from({ length: 1000 }, (_, i) => ({ labels: { severity: 'critical', job: `j${i}`, alertname: 'a'.repeat(200) }, annotations: { summary: 's'.repeat(2000) } })) }
+    const many = {
+      alerts: Array.from({ length: 1000 }, (_, i) => ({
+        labels: { severity: 'critical', job: `j${i}`, alertname: 'a'.repeat(200) },
+        annotations: { summary: 's'.repeat(2000) },
+      })),
+    }
     let turns = 0
     const timer = setInterval(() => turns++, 0)
     const outcomes = await renderAlerts(ALERT_TEMPLATES.alertmanager.mapping, many, ctx)
@@ -136,25 +186,43 @@ describe('custom mappings', () => {
     expect(await renderAlerts(mapping, { ...payload, check: { ...payload.check, when: 'yesterday' } }, ctx)).toEqual([
       { ok: false, reason: expect.stringMatching(/timestamp "yesterday" is not a time/) },
     ])
-    // Times RFC 3339 cannot write (years past 9999 or before 0000; toISOString would give "+010000-…"), and a message without a receive time.
+    // Times RFC 3339 cannot write (years past 9999 or before 0000; toISOString would give "+010000-…"), and a message
+    // without a receive time.
     for (const when of ['+010000-01-01T00:00:00Z', '-000001-01-01T00:00:00Z']) {
-      expect(await renderAlerts(mapping, { ...payload, check: { ...payload.check, when } }, ctx)).toEqual([{ ok: false, reason: expect.stringMatching(/timestamp ".*" is not a time/) }])
+      expect(await renderAlerts(mapping, { ...payload, check: { ...payload.check, when } }, ctx)).toEqual([
+        { ok: false, reason: expect.stringMatching(/timestamp ".*" is not a time/) },
+      ])
     }
-    expect(ok(await renderAlerts(mapping, { ...payload, check: { ...payload.check, when: '9999-12-31T23:59:59Z' } }, ctx))[0]!.timestamp).toBe('9999-12-31T23:59:59.000Z')
-    expect(await renderAlerts(mapping, payload, { ...ctx, receivedAtMs: Number.NaN })).toEqual([{ ok: false, reason: "the message's receive time (NaN) is not a time" }])
+    expect(
+      ok(
+        await renderAlerts(mapping, { ...payload, check: { ...payload.check, when: '9999-12-31T23:59:59Z' } }, ctx),
+      )[0]!.timestamp,
+    ).toBe('9999-12-31T23:59:59.000Z')
+    expect(await renderAlerts(mapping, payload, { ...ctx, receivedAtMs: Number.NaN })).toEqual([
+      { ok: false, reason: "the message's receive time (NaN) is not a time" },
+    ])
     const split = { ...ALERT_TEMPLATES.alertmanager.mapping }
-    expect(await renderAlerts(split, { alerts: 'none' }, ctx)).toEqual([{ ok: false, reason: 'splitPath "alerts" is not an array in the payload' }])
+    expect(await renderAlerts(split, { alerts: 'none' }, ctx)).toEqual([
+      { ok: false, reason: 'splitPath "alerts" is not an array in the payload' },
+    ])
     expect(await renderAlerts(split, { alerts: [] }, ctx)).toEqual([])
   })
 
   it('bounds hostile payloads: depth, number of alerts, prototype names as severities', async () => {
     let deep: unknown = 'x'
     for (let i = 0; i < 5000; i++) deep = [deep]
-    expect(await renderAlerts(mapping, { check: deep }, ctx)).toEqual([{ ok: false, reason: expect.stringMatching(/^payload\.check\[0\]\[0\].* nests deeper than 64 levels$/) }])
+    expect(await renderAlerts(mapping, { check: deep }, ctx)).toEqual([
+      { ok: false, reason: expect.stringMatching(/^payload\.check\[0\]\[0\].* nests deeper than 64 levels$/) },
+    ])
     const many = { alerts: Array.from({ length: 1001 }, () => ({ labels: { severity: 'info' } })) }
-    expect(await renderAlerts(ALERT_TEMPLATES.alertmanager.mapping, many, ctx)).toEqual([{ ok: false, reason: expect.stringMatching(/1001 items; at most 1000/) }])
+    expect(await renderAlerts(ALERT_TEMPLATES.alertmanager.mapping, many, ctx)).toEqual([
+      { ok: false, reason: expect.stringMatching(/1001 items; at most 1000/) },
+    ])
     for (const state of ['constructor', '__proto__', 'toString']) {
-      expect((await renderAlerts(mapping, { ...payload, check: { ...payload.check, state } }, ctx))[0]).toMatchObject({ ok: false, reason: expect.stringMatching(/is not one of/) })
+      expect((await renderAlerts(mapping, { ...payload, check: { ...payload.check, state } }, ctx))[0]).toMatchObject({
+        ok: false,
+        reason: expect.stringMatching(/is not one of/),
+      })
     }
   })
 })
@@ -166,12 +234,20 @@ describe('checkMapping', () => {
     [{ severity: 'x', description: '{{webhook.a', source: 'z' }, 'mapping.description', /syntax error/],
     [{ severity: 'x', description: '{{#webhook.a}}oops', source: 'z' }, 'mapping.description', /syntax error/],
     [{ severity: 'x', description: 'y', source: '{{webhook.service}}' }, 'mapping.source', /can render empty/],
-    [{ severity: 'x', description: 'y', source: '{{#alerts}}a{{/alerts}}' }, 'mapping.source', /unknown section "alerts"/],
+    [
+      { severity: 'x', description: 'y', source: '{{#alerts}}a{{/alerts}}' },
+      'mapping.source',
+      /unknown section "alerts"/,
+    ],
     [{ severity: 'x', description: 'y', source: '{{status}}' }, 'mapping.source', /unknown placeholder "status"/],
     [{ severity: 'x', description: 'y', source: 's {{item.x}}' }, 'mapping.source', /unknown placeholder "item.x"/],
     [{ severity: 'x', description: 'y', source: 's {{webhook.constructor}}' }, 'mapping.source', /not allowed/],
     [{ severity: 'x', description: 'y', source: 's {{> partial}}' }, 'mapping.source', /partials/],
-    [{ severity: 'x', description: 'y', source: 's', severityMap: { firing: 'urgent' } }, 'mapping.severityMap.firing', /must be one of/],
+    [
+      { severity: 'x', description: 'y', source: 's', severityMap: { firing: 'urgent' } },
+      'mapping.severityMap.firing',
+      /must be one of/,
+    ],
   ])('refuses %j naming %s', (mapping, field, problem) => {
     const result = checkMapping(mapping)
     expect(result.ok).toBe(false)
@@ -182,14 +258,34 @@ describe('checkMapping', () => {
   })
 
   it('refuses sections nested deeper than the render limit, naming the field', () => {
-    const result = checkMapping({ severity: 'x', description: 'y', source: 's', customFields: { c: '{{#webhook.a}}{{#b}}{{#c}}{{^d}}x{{/d}}{{/c}}{{/b}}{{/webhook.a}}' } })
-    expect(result).toEqual({ ok: false, problems: [{ field: 'mapping.customFields.c', problem: 'sections nest deeper than 3 levels' }] })
-    expect(checkMapping({ severity: 'x', description: 'y', source: 's', customFields: { c: '{{#webhook.a}}{{#b}}{{#c}}x{{/c}}{{/b}}{{/webhook.a}}' } }).ok).toBe(true)
+    const result = checkMapping({
+      severity: 'x',
+      description: 'y',
+      source: 's',
+      customFields: { c: '{{#webhook.a}}{{#b}}{{#c}}{{^d}}x{{/d}}{{/c}}{{/b}}{{/webhook.a}}' },
+    })
+    expect(result).toEqual({
+      ok: false,
+      problems: [{ field: 'mapping.customFields.c', problem: 'sections nest deeper than 3 levels' }],
+    })
+    expect(
+      checkMapping({
+        severity: 'x',
+        description: 'y',
+        source: 's',
+        customFields: { c: '{{#webhook.a}}{{#b}}{{#c}}x{{/c}}{{/b}}{{/webhook.a}}' },
+      }).ok,
+    ).toBe(true)
   })
 
   it('accepts a placeholder-only required field when it has a default', async () => {
-    expect(checkMapping({ severity: 'x', description: 'y', source: '{{webhook.service}}', defaults: { source: 'unknown' } }).ok).toBe(true)
-    expect(checkMapping({ severity: 'x', description: 'y', source: '{{#webhook.tags}}{{name}} {{/webhook.tags}}x' }).ok).toBe(true)
+    expect(
+      checkMapping({ severity: 'x', description: 'y', source: '{{webhook.service}}', defaults: { source: 'unknown' } })
+        .ok,
+    ).toBe(true)
+    expect(
+      checkMapping({ severity: 'x', description: 'y', source: '{{#webhook.tags}}{{name}} {{/webhook.tags}}x' }).ok,
+    ).toBe(true)
   })
 })
 
@@ -198,12 +294,20 @@ describe('lifecycle fields: dedup key and status', () => {
     const outcomes = await renderAlerts(ALERT_TEMPLATES[id].mapping, payload, ctx)
     return outcomes.map((o) => {
       if (!o.ok) throw new Error(o.reason)
-      return { dedupKey: o.alert.dedupKey, status: o.alert.status, dedupFallback: o.dedupFallback, statusUnknown: o.statusUnknown, severity: o.alert.severity }
+      return {
+        dedupKey: o.alert.dedupKey,
+        status: o.alert.status,
+        dedupFallback: o.dedupFallback,
+        statusUnknown: o.statusUnknown,
+        severity: o.alert.severity,
+      }
     })
   }
 
   it('Alertmanager and Grafana: one key per alert fingerprint, firing or resolved per alert of the group', async () => {
-    expect((await render('alertmanager', ALERT_TEMPLATES.alertmanager.example)).map((a) => [a.dedupKey, a.status])).toEqual([
+    expect(
+      (await render('alertmanager', ALERT_TEMPLATES.alertmanager.example)).map((a) => [a.dedupKey, a.status]),
+    ).toEqual([
       ['c2f1a0d7e5b3a911', 'firing'],
       ['7a9d44e0b1c2d3e4', 'firing'],
       ['0d1e2f3a4b5c6d7e', 'resolved'],
@@ -216,31 +320,54 @@ describe('lifecycle fields: dedup key and status', () => {
 
   it('Datadog: $AGGREG_KEY, else $ALERT_ID; $ALERT_TRANSITION onto firing and resolved', async () => {
     const example = ALERT_TEMPLATES.datadog.example as Record<string, unknown>
-    expect(await render('datadog', example)).toMatchObject([{ dedupKey: '9a2c6e1f0b7d4e3a8c5b1d2e3f4a5b6c', status: 'firing', statusUnknown: false }])
+    expect(await render('datadog', example)).toMatchObject([
+      { dedupKey: '9a2c6e1f0b7d4e3a8c5b1d2e3f4a5b6c', status: 'firing', statusUnknown: false },
+    ])
     expect(await render('datadog', { ...example, transition: 'Recovered' })).toMatchObject([{ status: 'resolved' }])
-    expect(await render('datadog', { ...example, transition: 'Re-Triggered' })).toMatchObject([{ status: 'firing', statusUnknown: false }])
+    expect(await render('datadog', { ...example, transition: 'Re-Triggered' })).toMatchObject([
+      { status: 'firing', statusUnknown: false },
+    ])
     expect(await render('datadog', { ...example, aggregate: '' })).toMatchObject([{ dedupKey: '140723991' }])
   })
 
   it('PagerDuty Events v2: trigger, acknowledge and resolve of one dedup_key (the latter two without a payload)', async () => {
     const key = 'checkout-5xx-eu-west-1'
-    expect(await render('pagerduty', ALERT_TEMPLATES.pagerduty.example)).toMatchObject([{ dedupKey: key, status: 'firing', severity: 'critical' }])
+    expect(await render('pagerduty', ALERT_TEMPLATES.pagerduty.example)).toMatchObject([
+      { dedupKey: key, status: 'firing', severity: 'critical' },
+    ])
     for (const [action, status] of [
       ['acknowledge', 'acknowledged'],
       ['resolve', 'resolved'],
     ]) {
-      expect(await render('pagerduty', { routing_key: 'R0UT1NGK3Y0000000000000000000000', event_action: action, dedup_key: key })).toMatchObject([{ dedupKey: key, status, dedupFallback: false }])
+      expect(
+        await render('pagerduty', {
+          routing_key: 'R0UT1NGK3Y0000000000000000000000',
+          event_action: action,
+          dedup_key: key,
+        }),
+      ).toMatchObject([{ dedupKey: key, status, dedupFallback: false }])
     }
   })
 
   it('Opsgenie: an alias is one alert; create (no action) fires, close resolves, acknowledge acknowledges', async () => {
-    expect(await render('opsgenie', ALERT_TEMPLATES.opsgenie.example)).toMatchObject([{ dedupKey: 'db-2-replication-lag', status: 'firing', statusUnknown: false, severity: 'high' }])
-    expect(await render('opsgenie', { alias: 'db-2-replication-lag', action: 'close', note: 'fixed' })).toMatchObject([{ dedupKey: 'db-2-replication-lag', status: 'resolved' }])
-    expect(await render('opsgenie', { alias: 'db-2-replication-lag', action: 'acknowledge' })).toMatchObject([{ status: 'acknowledged' }])
+    expect(await render('opsgenie', ALERT_TEMPLATES.opsgenie.example)).toMatchObject([
+      { dedupKey: 'db-2-replication-lag', status: 'firing', statusUnknown: false, severity: 'high' },
+    ])
+    expect(await render('opsgenie', { alias: 'db-2-replication-lag', action: 'close', note: 'fixed' })).toMatchObject([
+      { dedupKey: 'db-2-replication-lag', status: 'resolved' },
+    ])
+    expect(await render('opsgenie', { alias: 'db-2-replication-lag', action: 'acknowledge' })).toMatchObject([
+      { status: 'acknowledged' },
+    ])
   })
 
   it('a key that renders empty is a hash of the rendered fields: equal alerts share it, different ones do not', async () => {
-    const mapping: AlertMapping = { severity: 'warning', description: '{{webhook.text}}', source: 'x', dedupKey: '{{webhook.key}}' }
+    const mapping: AlertMapping = {
+      severity: 'warning',
+      description: '{{webhook.text}}',
+      source: 'x',
+      dedupKey: '{{webhook.key}}',
+    }
     const one = async (payload: object) => {
       const [o] = await renderAlerts(mapping, payload, ctx)
       if (!o?.ok) throw new Error('rejected')
@@ -252,11 +379,21 @@ describe('lifecycle fields: dedup key and status', () => {
     expect(a).toMatchObject({ dedupFallback: true, alert: { dedupKey: expect.stringMatching(/^auto:/) } })
     expect(b.alert.dedupKey).toBe(a.alert.dedupKey)
     expect(c.alert.dedupKey).not.toBe(a.alert.dedupKey)
-    expect(await one({ text: 'disk full', key: 'k1' })).toMatchObject({ dedupFallback: false, alert: { dedupKey: 'k1' } })
+    expect(await one({ text: 'disk full', key: 'k1' })).toMatchObject({
+      dedupFallback: false,
+      alert: { dedupKey: 'k1' },
+    })
   })
 
   it('a huge key becomes its SHA-256 (two long keys with the same start do not collide); a status nobody knows is firing, flagged', async () => {
-    const mapping: AlertMapping = { severity: 'warning', description: 'd', source: 's', dedupKey: '{{webhook.key}}', status: '{{webhook.state}}', statusMap: { Fixed: 'resolved' } }
+    const mapping: AlertMapping = {
+      severity: 'warning',
+      description: 'd',
+      source: 's',
+      dedupKey: '{{webhook.key}}',
+      status: '{{webhook.state}}',
+      statusMap: { Fixed: 'resolved' },
+    }
     const run = async (payload: object) => {
       const [o] = await renderAlerts(mapping, payload, ctx)
       if (!o?.ok) throw new Error('rejected')
@@ -267,10 +404,17 @@ describe('lifecycle fields: dedup key and status', () => {
     expect(x.alert.dedupKey).toMatch(/^sha256:[0-9a-f]{64}$/)
     expect(x.alert.dedupKey).not.toBe(y.alert.dedupKey)
     expect((await run({ key: 'k'.repeat(256) })).alert.dedupKey).toBe('k'.repeat(256))
-    for (const state of ['__proto__', 'constructor', 'exploded', '{"a":1}']) expect(await run({ key: 'k', state })).toMatchObject({ statusUnknown: true, alert: { status: 'firing' } })
-    expect(await run({ key: 'k', state: 'fixed' })).toMatchObject({ statusUnknown: false, alert: { status: 'resolved' } })
+    for (const state of ['__proto__', 'constructor', 'exploded', '{"a":1}'])
+      expect(await run({ key: 'k', state })).toMatchObject({ statusUnknown: true, alert: { status: 'firing' } })
+    expect(await run({ key: 'k', state: 'fixed' })).toMatchObject({
+      statusUnknown: false,
+      alert: { status: 'resolved' },
+    })
     expect(await run({ key: 'k', state: 'OK' })).toMatchObject({ alert: { status: 'resolved' } })
-    expect(await run({ key: 'k', state: { nested: true } })).toMatchObject({ statusUnknown: true, alert: { status: 'firing' } })
+    expect(await run({ key: 'k', state: { nested: true } })).toMatchObject({
+      statusUnknown: true,
+      alert: { status: 'firing' },
+    })
   })
 
   it('refuses a statusMap onto anything but the three statuses, naming them', () => {

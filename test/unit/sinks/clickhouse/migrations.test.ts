@@ -2,7 +2,8 @@
 import { expect, it } from 'vitest'
 import { MIGRATIONS, render } from '../../../../src/sinks/clickhouse/migrations.js'
 
-const all = (cluster?: string) => MIGRATIONS.flatMap((m) => m.statements.flatMap((s) => render(s, { database: 'db', cluster })))
+const all = (cluster?: string) =>
+  MIGRATIONS.flatMap((m) => m.statements.flatMap((s) => render(s, { database: 'db', cluster })))
 
 it('one server: plain tables under their own names, columns added in place', () => {
   const sql = all()
@@ -15,20 +16,32 @@ it('a cluster: a replicated local table per shard and a Distributed table under 
   const sql = all('c')
   for (const q of sql) expect(q).toMatch(/ ON CLUSTER c( |$)/)
   const events = sql.find((q) => q.startsWith('CREATE TABLE IF NOT EXISTS db.events_local'))!
-  expect(events).toMatch(/ENGINE = ReplicatedMergeTree\('\/clickhouse\/tables\/\{shard\}\/db\/events_local', '\{replica\}'\)/)
+  expect(events).toMatch(
+    /ENGINE = ReplicatedMergeTree\('\/clickhouse\/tables\/\{shard\}\/db\/events_local', '\{replica\}'\)/,
+  )
   // A retried block is recognised for 7 days on every release (current ones default to 1 hour since 25.10).
-  expect(events).toMatch(/SETTINGS replicated_deduplication_window = 10000, replicated_deduplication_window_seconds = 604800$/)
+  expect(events).toMatch(
+    /SETTINGS replicated_deduplication_window = 10000, replicated_deduplication_window_seconds = 604800$/,
+  )
   expect(sql.find((q) => q.startsWith('CREATE TABLE IF NOT EXISTS db.event_consumer_intents_local'))).toMatch(
     /ReplicatedReplacingMergeTree\('\/clickhouse\/tables\/\{shard\}\/db\/event_consumer_intents_local', '\{replica\}', last_offset\)/,
   )
-  expect(sql.find((q) => q.startsWith('CREATE TABLE IF NOT EXISTS db.events ON CLUSTER'))).toMatch(/ENGINE = Distributed\(c, db, events_local, source_partition\)$/)
-  expect(sql.find((q) => q.startsWith('CREATE TABLE IF NOT EXISTS db.event_consumer_intents ON CLUSTER'))).toMatch(/Distributed\(c, db, event_consumer_intents_local, partition\)$/)
+  expect(sql.find((q) => q.startsWith('CREATE TABLE IF NOT EXISTS db.events ON CLUSTER'))).toMatch(
+    /ENGINE = Distributed\(c, db, events_local, source_partition\)$/,
+  )
+  expect(sql.find((q) => q.startsWith('CREATE TABLE IF NOT EXISTS db.event_consumer_intents ON CLUSTER'))).toMatch(
+    /Distributed\(c, db, event_consumer_intents_local, partition\)$/,
+  )
 })
 
 it('a cluster: a column is added to the local tables, and the Distributed table is made again naming every column', () => {
   const sql = all('c')
-  const alter = sql.indexOf('ALTER TABLE db.events_local ON CLUSTER c ADD COLUMN request_part UInt32 DEFAULT 0 AFTER request_id')
+  const alter = sql.indexOf(
+    'ALTER TABLE db.events_local ON CLUSTER c ADD COLUMN request_part UInt32 DEFAULT 0 AFTER request_id',
+  )
   expect(alter).toBeGreaterThan(-1)
   expect(sql[alter + 1]).toBe('DROP TABLE IF EXISTS db.events ON CLUSTER c')
-  expect(sql[alter + 2]).toMatch(/^CREATE TABLE IF NOT EXISTS db.events ON CLUSTER c \(environment_id String,[\s\S]*source_index UInt32,\nrequest_part UInt32 DEFAULT 0\) ENGINE = Distributed/)
+  expect(sql[alter + 2]).toMatch(
+    /^CREATE TABLE IF NOT EXISTS db.events ON CLUSTER c \(environment_id String,[\s\S]*source_index UInt32,\nrequest_part UInt32 DEFAULT 0\) ENGINE = Distributed/,
+  )
 })

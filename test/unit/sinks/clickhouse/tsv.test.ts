@@ -20,7 +20,12 @@ describe('tsvField', () => {
 
 describe('tsvDateTime', () => {
   it('gives epoch seconds ten digits (ClickHouse reads 1234 followed by a tab as a year)', () => {
-    expect([0, 1234, 1_700_000_000, 4_294_967_295].map(tsvDateTime)).toEqual(['0000000000', '0000001234', '1700000000', '4294967295'])
+    expect([0, 1234, 1_700_000_000, 4_294_967_295].map(tsvDateTime)).toEqual([
+      '0000000000',
+      '0000001234',
+      '1700000000',
+      '4294967295',
+    ])
   })
 })
 
@@ -38,10 +43,18 @@ describe('tsvStream', () => {
 describe('tsvStream with shared leading columns', () => {
   // The origin columns of a message's rows are encoded once per run of equal values: the text must be
   // what encoding every field of every row gives, whatever the rows repeat or not, escapes included.
-  const field = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('\\', '\t', '\n', '\r', '\0', '\\N', 'a\tb'), fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.constant(null))
+  const field = fc.oneof(
+    fc.string({ maxLength: 6 }),
+    fc.constantFrom('\\', '\t', '\n', '\r', '\0', '\\N', 'a\tb'),
+    fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+    fc.constant(null),
+  )
   const origin = fc.record({ a: field, b: field, t: fc.integer({ min: 0, max: 2 ** 32 - 1 }) })
   const rows = fc
-    .tuple(fc.array(origin, { minLength: 1, maxLength: 4 }), fc.array(fc.tuple(fc.nat(), field, field), { maxLength: 2500 }))
+    .tuple(
+      fc.array(origin, { minLength: 1, maxLength: 4 }),
+      fc.array(fc.tuple(fc.nat(), field, field), { maxLength: 2500 }),
+    )
     .map(([origins, own]) => own.map(([o, x, y], i) => ({ ...origins[o % origins.length]!, i, x, y })))
   it('gives the text of encoding every field', async () => {
     await fc.assert(
@@ -58,7 +71,18 @@ describe('the columns sent', () => {
   const meta = { environmentId: 'e', accountId: 'a', receivedAtMs: 1, sdkVersion: 's', requestId: 'r' }
   const source = { topic: 't', partition: 0, offset: 0n, index: 0 }
   it('are every field of an event row and of a rejection row', () => {
-    const outcome = processEvent({ eventTypeId: 'click', trafficTypeName: 'user', key: 'k', timestamp: 1_700_000_000_000, value: 1, properties: { a: 1 } }, meta, source)
+    const outcome = processEvent(
+      {
+        eventTypeId: 'click',
+        trafficTypeName: 'user',
+        key: 'k',
+        timestamp: 1_700_000_000_000,
+        value: 1,
+        properties: { a: 1 },
+      },
+      meta,
+      source,
+    )
     expect(outcome.ok).toBe(true)
     if (outcome.ok) expect([...EVENTS.columns].sort()).toEqual(Object.keys(outcome.row).sort())
     expect([...EVENT_REJECTIONS.columns].sort()).toEqual(Object.keys(rejectionRow('r', {}, meta, source)).sort())

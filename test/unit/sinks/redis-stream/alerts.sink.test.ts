@@ -17,7 +17,8 @@ function scriptedRedis(answers: ((runs: number[][]) => Reply[])[]) {
       const runs: number[][] = []
       return {
         sluice_alertsWrite: (...args: (string | number)[]) => {
-          // numkeys, keys..., field, maxlen, max age, previous, count, prefix, samples, their ttl, then 15 args per message (its offset first).
+          // numkeys, keys..., field, maxlen, max age, previous, count, prefix, samples, their ttl, then 15 args per
+          // message (its offset first).
           const keys = Number(args[0])
           const count = Number(args[keys + 5])
           runs.push(Array.from({ length: count }, (_, i) => Number(args[keys + 9 + i * 15])))
@@ -33,7 +34,14 @@ function scriptedRedis(answers: ((runs: number[][]) => Reply[])[]) {
 }
 
 const messages = (count: number): MessageWrite[] =>
-  Array.from({ length: count }, (_, i) => ({ topic: 'alerts', partition: 0, offset: BigInt(i), integrationId: 'i1', alerts: [] as NormalizedAlert[], rejections: [] }))
+  Array.from({ length: count }, (_, i) => ({
+    topic: 'alerts',
+    partition: 0,
+    offset: BigInt(i),
+    integrationId: 'i1',
+    alerts: [] as NormalizedAlert[],
+    rejections: [],
+  }))
 
 const refusedWhole = (): Reply => [Object.assign(new Error('ERR Error running script'), { name: 'ReplyError' }), null]
 
@@ -51,7 +59,10 @@ describe('RedisAlertSink.write', () => {
   })
 
   it('reports a message refused whole when written alone in its place, and the messages after it as blocked', async () => {
-    const { redis } = scriptedRedis([(runs) => [refusedWhole(), ...runs.slice(1).map((): Reply => [null, []])], (runs) => [[null, [1]], refusedWhole(), ...runs.slice(2).map((): Reply => [null, []])]])
+    const { redis } = scriptedRedis([
+      (runs) => [refusedWhole(), ...runs.slice(1).map((): Reply => [null, []])],
+      (runs) => [[null, [1]], refusedWhole(), ...runs.slice(2).map((): Reply => [null, []])],
+    ])
     const results = await new RedisAlertSink(redis, 'p:', 1000, 60_000).write(messages(4))
     expect(results[0]).toBe('written')
     expect(results[1]).toMatchObject({ code: 'SINK_REFUSED_DATA', retriable: false })

@@ -36,9 +36,15 @@ it('puts every alert key of an account under its hash tag on a cluster, before a
 })
 
 it("lets the alert reader read every account's streams on a cluster, and nothing else of theirs", () => {
-  expect(aclRules('sluice:')['sluice-alerts-reader']).toEqual(expect.arrayContaining(['~sluice:alerts:all', '~sluice:alerts:rejections', '~sluice:alerts:integration:*']))
+  expect(aclRules('sluice:')['sluice-alerts-reader']).toEqual(
+    expect.arrayContaining(['~sluice:alerts:all', '~sluice:alerts:rejections', '~sluice:alerts:integration:*']),
+  )
   expect(aclRules('sluice:')['sluice-alerts-reader']).not.toContain('+cluster|slots')
   const reader = aclRules('sluice:', true)['sluice-alerts-reader']
-  expect(reader.filter((r) => r.startsWith('~'))).toEqual(['~sluice:{a:*}:alerts:all', '~sluice:{a:*}:alerts:rejections', '~sluice:{a:*}:alerts:integration:*'])
+  expect(reader.filter((r) => r.startsWith('~'))).toEqual([
+    '~sluice:{a:*}:alerts:all',
+    '~sluice:{a:*}:alerts:rejections',
+    '~sluice:{a:*}:alerts:integration:*',
+  ])
   expect(reader).toContain('+cluster|slots')
 })

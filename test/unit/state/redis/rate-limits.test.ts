@@ -18,7 +18,12 @@ afterEach(async () => {
 
 /** A client that cannot connect (nothing listens on port 1) and never retries. */
 function unreachable(): Redis {
-  const redis = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null })
+  const redis = new Redis('redis://127.0.0.1:1', {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  })
   redis.on('error', () => undefined)
   clients.push(redis)
   return redis
@@ -36,7 +41,13 @@ async function silent(): Promise<Redis> {
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as { port: number }
-  const redis = new Redis({ host: '127.0.0.1', port, enableReadyCheck: false, maxRetriesPerRequest: 0, retryStrategy: () => null })
+  const redis = new Redis({
+    host: '127.0.0.1',
+    port,
+    enableReadyCheck: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  })
   redis.on('error', () => undefined)
   clients.push(redis)
   await new Promise<void>((resolve) => redis.once('ready', () => resolve()))
@@ -58,14 +69,22 @@ async function slowFailing(delayMs: number): Promise<Redis> {
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as { port: number }
-  const redis = new Redis({ host: '127.0.0.1', port, enableReadyCheck: false, maxRetriesPerRequest: 0, retryStrategy: () => null })
+  const redis = new Redis({
+    host: '127.0.0.1',
+    port,
+    enableReadyCheck: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  })
   redis.on('error', () => undefined)
   clients.push(redis)
   await new Promise<void>((resolve) => redis.once('ready', () => resolve()))
   return redis
 }
 
-async function timed(take: () => RateDecision | Promise<RateDecision>): Promise<{ decision: RateDecision; ms: number }> {
+async function timed(
+  take: () => RateDecision | Promise<RateDecision>,
+): Promise<{ decision: RateDecision; ms: number }> {
   const started = performance.now()
   const decision = await take()
   return { decision, ms: performance.now() - started }
@@ -88,7 +107,9 @@ describe('sharedRateLimiter without Redis', () => {
     const decisions = await Promise.all(Array.from({ length: 150 }, async () => limiter.take('busy')))
     expect(decisions.filter((d) => d.wait === 0)).toHaveLength(100)
     const roomy = sharedRateLimiter(unreachable(), 'test:', 'roomy', { ratePerSecond: 100_000, burst: 100_000 })
-    expect((await Promise.all(Array.from({ length: 500 }, async () => roomy.take('busy')))).every((d) => d.wait === 0)).toBe(true)
+    expect(
+      (await Promise.all(Array.from({ length: 500 }, async () => roomy.take('busy')))).every((d) => d.wait === 0),
+    ).toBe(true)
   })
 
   it('decides quickly from the local fallback, allowing the burst', async () => {

@@ -16,7 +16,14 @@ const alice: User = {
   version: 1,
 }
 
-const engineering: Group = { id: 'g1', displayName: 'Engineering', externalId: 'ext-g', created: 0, lastModified: 0, version: 1 }
+const engineering: Group = {
+  id: 'g1',
+  displayName: 'Engineering',
+  externalId: 'ext-g',
+  created: 0,
+  lastModified: 0,
+  version: 1,
+}
 
 describe('resourceFilter plan (Users)', () => {
   it('plans no lookup for emails or members compared without a sub-attribute (they match nothing)', () => {
@@ -36,7 +43,9 @@ describe('resourceFilter plan (Users)', () => {
   it('looks userName up lower-cased (caseExact false), also with the schema URN', () => {
     expect(userPlan('userName eq "X"')).toEqual([{ attribute: 'userName', value: 'x' }])
     expect(userPlan('USERNAME eq "Alice@Example.COM"')).toEqual([{ attribute: 'userName', value: 'alice@example.com' }])
-    expect(userPlan('urn:ietf:params:scim:schemas:core:2.0:User:userName eq "X"')).toEqual([{ attribute: 'userName', value: 'x' }])
+    expect(userPlan('urn:ietf:params:scim:schemas:core:2.0:User:userName eq "X"')).toEqual([
+      { attribute: 'userName', value: 'x' },
+    ])
   })
 
   it('looks externalId and id up as they are (caseExact)', () => {
@@ -48,7 +57,9 @@ describe('resourceFilter plan (Users)', () => {
     expect(userPlan('emails[type eq "work"].value eq "A@B.C"')).toEqual([{ attribute: 'email', value: 'a@b.c' }])
     expect(userPlan('emails[value eq "A@B.C"]')).toEqual([{ attribute: 'email', value: 'a@b.c' }])
     expect(userPlan('emails[type eq "work" and value eq "A@B.C"]')).toEqual([{ attribute: 'email', value: 'a@b.c' }])
-    expect(userPlan('emails.value eq "Alice@Work.Example"')).toEqual([{ attribute: 'email', value: 'alice@work.example' }])
+    expect(userPlan('emails.value eq "Alice@Work.Example"')).toEqual([
+      { attribute: 'email', value: 'alice@work.example' },
+    ])
   })
 
   it('plans an and from its indexed side', () => {
@@ -124,7 +135,9 @@ describe('resourceFilter plan (Users)', () => {
 describe('resourceFilter plan (Groups)', () => {
   it('looks displayName up lower-cased, externalId and id as they are', () => {
     expect(groupPlan('displayName eq "Eng"')).toEqual([{ attribute: 'displayName', value: 'eng' }])
-    expect(groupPlan('urn:ietf:params:scim:schemas:core:2.0:Group:displayName eq "Eng"')).toEqual([{ attribute: 'displayName', value: 'eng' }])
+    expect(groupPlan('urn:ietf:params:scim:schemas:core:2.0:Group:displayName eq "Eng"')).toEqual([
+      { attribute: 'displayName', value: 'eng' },
+    ])
     expect(groupPlan('externalId eq "Ext-G"')).toEqual([{ attribute: 'externalId', value: 'Ext-G' }])
     expect(groupPlan('id eq "G1"')).toEqual([{ attribute: 'id', value: 'G1' }])
   })
@@ -156,7 +169,12 @@ describe('resourceFilter plan (Groups)', () => {
   it('needs the members exactly when the filter names them', () => {
     expect(resourceFilter('displayName eq "Eng"', 'Group').needsMembers).toBe(false)
     expect(resourceFilter('externalId eq "x" or id eq "g1"', 'Group').needsMembers).toBe(false)
-    for (const expression of ['members[value eq "u1"]', 'members.value eq "u1"', 'MEMBERS pr', 'displayName eq "Eng" and members[value eq "u1"]']) {
+    for (const expression of [
+      'members[value eq "u1"]',
+      'members.value eq "u1"',
+      'MEMBERS pr',
+      'displayName eq "Eng" and members[value eq "u1"]',
+    ]) {
       expect(resourceFilter(expression, 'Group').needsMembers, expression).toBe(true)
     }
   })
@@ -183,6 +201,11 @@ describe('resourceFilter plan (Groups)', () => {
     }
     expect(resourceFilter('members pr', 'Group').test({ ...engineering, members: ['u1'] })).toBe(true)
     expect(resourceFilter('members pr', 'Group').test({ ...engineering, members: [] })).toBe(false)
-    expect(resourceFilter('displayName eq "engineering" and members[value eq "u2"]', 'Group').test({ ...engineering, members: ['u1', 'u2'] })).toBe(true)
+    expect(
+      resourceFilter('displayName eq "engineering" and members[value eq "u2"]', 'Group').test({
+        ...engineering,
+        members: ['u1', 'u2'],
+      }),
+    ).toBe(true)
   })
 })

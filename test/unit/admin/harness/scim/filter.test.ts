@@ -64,8 +64,12 @@ describe('userFilter', () => {
     expect(matches('emails[type eq "work"].value eq "ALICE@work.example"')).toBe(true)
     expect(matches('emails[type eq "work"].value eq "alice@home.example"')).toBe(false)
     expect(matches('emails[type eq "home"].value sw "alice@home"')).toBe(true)
-    expect(matches('emails[type eq "work"].value eq "alice@work.example" and userName eq "alice@example.com"')).toBe(true)
-    expect(matches('emails[type eq "work"].value eq "alice@work.example" and userName eq "bob@example.com"')).toBe(false)
+    expect(matches('emails[type eq "work"].value eq "alice@work.example" and userName eq "alice@example.com"')).toBe(
+      true,
+    )
+    expect(matches('emails[type eq "work"].value eq "alice@work.example" and userName eq "bob@example.com"')).toBe(
+      false,
+    )
     expect(matches('emails[type eq "other"].value pr')).toBe(false)
     expect(matches('emails[type eq "home"].value pr')).toBe(true)
   })
@@ -73,7 +77,9 @@ describe('userFilter', () => {
   it('accepts attributes with the core User schema URN, in any case', () => {
     expect(matches('urn:ietf:params:scim:schemas:core:2.0:User:userName eq "alice@example.com"')).toBe(true)
     expect(matches('URN:IETF:PARAMS:SCIM:SCHEMAS:CORE:2.0:USER:userName eq "bob@example.com"')).toBe(false)
-    expect(matches('urn:ietf:params:scim:schemas:core:2.0:User:emails[type eq "work"].value eq "alice@work.example"')).toBe(true)
+    expect(
+      matches('urn:ietf:params:scim:schemas:core:2.0:User:emails[type eq "work"].value eq "alice@work.example"'),
+    ).toBe(true)
   })
 
   it('combines with and, or, not and parentheses', () => {
@@ -125,7 +131,11 @@ describe('userFilter', () => {
     ['DEL', 'userName eq "alice\u007f"'],
     ['a carriage return', 'userName eq "alice@example.com"\r'],
   ])('refuses a filter with %s (control characters)', (_label, expression) => {
-    expect(scimError(() => userFilter(expression))).toMatchObject({ status: 400, scimType: 'invalidFilter', message: expect.stringMatching(/control characters/) })
+    expect(scimError(() => userFilter(expression))).toMatchObject({
+      status: 400,
+      scimType: 'invalidFilter',
+      message: expect.stringMatching(/control characters/),
+    })
   })
 
   it.each([
@@ -170,7 +180,9 @@ describe('userFilter', () => {
     expect(matches('emails.value eq "bob@example.com"', bare)).toBe(false)
     expect(matches('emails[type eq "work"].value eq "bob@example.com"', bare)).toBe(false)
     expect(matches('emails[type eq "work"]', user({ emails: [{ value: 'untyped@example.com' }] }))).toBe(false)
-    expect(matches('emails.value eq "untyped@example.com"', user({ emails: [{ value: 'untyped@example.com' }] }))).toBe(true)
+    expect(matches('emails.value eq "untyped@example.com"', user({ emails: [{ value: 'untyped@example.com' }] }))).toBe(
+      true,
+    )
   })
 
   // RFC 7644 3.4.2.2: pr needs a non-empty value.

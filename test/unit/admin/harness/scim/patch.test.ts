@@ -26,7 +26,10 @@ const patch = (...Operations: unknown[]) => ({ schemas: [PATCH_SCHEMA], Operatio
 
 describe('applyPatch', () => {
   it('replaces simple attributes by path and returns only input attributes', () => {
-    const out = applyPatch(alice, patch({ op: 'replace', path: 'displayName', value: 'Al' }, { op: 'replace', path: 'externalId', value: 'ext-2' }))
+    const out = applyPatch(
+      alice,
+      patch({ op: 'replace', path: 'displayName', value: 'Al' }, { op: 'replace', path: 'externalId', value: 'ext-2' }),
+    )
     expect(out).toStrictEqual({
       userName: 'alice@example.com',
       externalId: 'ext-2',
@@ -57,7 +60,9 @@ describe('applyPatch', () => {
     ])
     expect(out.active).toBe(false)
     expect(JSON.stringify(out)).not.toMatch(/employeeNumber|42/)
-    expect(applyPatch({ ...alice, active: false }, patch({ op: 'Replace', path: 'active', value: 'True' })).active).toBe(true)
+    expect(
+      applyPatch({ ...alice, active: false }, patch({ op: 'Replace', path: 'active', value: 'True' })).active,
+    ).toBe(true)
   })
 
   it('applies what Okta sends to deactivate: replace without a path, with id in the value', () => {
@@ -68,12 +73,20 @@ describe('applyPatch', () => {
   })
 
   it('merges name without a path and with path "name", leaving other sub-attributes', () => {
-    expect(applyPatch(alice, patch({ op: 'replace', value: { Name: { givenName: 'Al' }, displayName: 'Al S' } }))).toMatchObject({
+    expect(
+      applyPatch(alice, patch({ op: 'replace', value: { Name: { givenName: 'Al' }, displayName: 'Al S' } })),
+    ).toMatchObject({
       name: { givenName: 'Al', familyName: 'Smith' },
       displayName: 'Al S',
     })
-    expect(applyPatch(alice, patch({ op: 'add', path: 'name', value: { formatted: 'Ms Alice Smith' } })).name).toEqual({ givenName: 'Alice', familyName: 'Smith', formatted: 'Ms Alice Smith' })
-    expect(applyPatch(bare, patch({ op: 'add', path: 'name.givenName', value: 'Bob' })).name).toEqual({ givenName: 'Bob' })
+    expect(applyPatch(alice, patch({ op: 'add', path: 'name', value: { formatted: 'Ms Alice Smith' } })).name).toEqual({
+      givenName: 'Alice',
+      familyName: 'Smith',
+      formatted: 'Ms Alice Smith',
+    })
+    expect(applyPatch(bare, patch({ op: 'add', path: 'name.givenName', value: 'Bob' })).name).toEqual({
+      givenName: 'Bob',
+    })
   })
 
   it('accepts paths with the core schema URN, in any case', () => {
@@ -92,7 +105,13 @@ describe('applyPatch', () => {
     const out = applyPatch(
       alice,
       patch(
-        { op: 'add', value: { 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'R&D' }, displayName: 'Kept' } },
+        {
+          op: 'add',
+          value: {
+            'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'R&D' },
+            displayName: 'Kept',
+          },
+        },
         { op: 'remove', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager' },
       ),
     )
@@ -101,12 +120,25 @@ describe('applyPatch', () => {
   })
 
   it('adds emails: an array appends; a typed path adds an email of that type or replaces its value', () => {
-    expect(applyPatch(alice, patch({ op: 'add', path: 'emails', value: [{ value: 'a2@x.example', type: 'other' }] })).emails).toHaveLength(3)
-    expect(applyPatch(alice, patch({ op: 'add', value: { emails: [{ value: 'a3@x.example' }] } })).emails?.map((e) => e.value)).toEqual(['alice@work.example', 'alice@home.example', 'a3@x.example'])
-    expect(applyPatch(alice, patch({ op: 'replace', path: 'emails', value: [{ value: 'only@x.example' }] })).emails).toEqual([{ value: 'only@x.example' }])
-    expect(applyPatch(bare, patch({ op: 'Add', path: 'emails[type eq "work"].value', value: 'bob@work.example' })).emails).toEqual([{ type: 'work', value: 'bob@work.example' }])
+    expect(
+      applyPatch(alice, patch({ op: 'add', path: 'emails', value: [{ value: 'a2@x.example', type: 'other' }] })).emails,
+    ).toHaveLength(3)
+    expect(
+      applyPatch(alice, patch({ op: 'add', value: { emails: [{ value: 'a3@x.example' }] } })).emails?.map(
+        (e) => e.value,
+      ),
+    ).toEqual(['alice@work.example', 'alice@home.example', 'a3@x.example'])
+    expect(
+      applyPatch(alice, patch({ op: 'replace', path: 'emails', value: [{ value: 'only@x.example' }] })).emails,
+    ).toEqual([{ value: 'only@x.example' }])
+    expect(
+      applyPatch(bare, patch({ op: 'Add', path: 'emails[type eq "work"].value', value: 'bob@work.example' })).emails,
+    ).toEqual([{ type: 'work', value: 'bob@work.example' }])
     // The type compares case-insensitively: the existing work email is updated, not duplicated.
-    expect(applyPatch(alice, patch({ op: 'replace', path: 'emails[type eq "WORK"].value', value: 'new@work.example' })).emails).toEqual([
+    expect(
+      applyPatch(alice, patch({ op: 'replace', path: 'emails[type eq "WORK"].value', value: 'new@work.example' }))
+        .emails,
+    ).toEqual([
       { value: 'new@work.example', type: 'work', primary: true },
       { value: 'alice@home.example', type: 'home' },
     ])
@@ -115,33 +147,78 @@ describe('applyPatch', () => {
   it('removes attributes, name parts and typed emails', () => {
     const out = applyPatch(
       alice,
-      patch({ op: 'remove', path: 'displayName' }, { op: 'Remove', path: 'name.givenName' }, { op: 'remove', path: 'emails[type eq "home"].value' }, { op: 'remove', path: 'externalId' }),
+      patch(
+        { op: 'remove', path: 'displayName' },
+        { op: 'Remove', path: 'name.givenName' },
+        { op: 'remove', path: 'emails[type eq "home"].value' },
+        { op: 'remove', path: 'externalId' },
+      ),
     )
-    expect(out).toStrictEqual({ userName: 'alice@example.com', name: { familyName: 'Smith' }, emails: [{ value: 'alice@work.example', type: 'work', primary: true }], active: true })
+    expect(out).toStrictEqual({
+      userName: 'alice@example.com',
+      name: { familyName: 'Smith' },
+      emails: [{ value: 'alice@work.example', type: 'work', primary: true }],
+      active: true,
+    })
     expect(applyPatch(alice, patch({ op: 'remove', path: 'emails' }))).not.toHaveProperty('emails')
     expect(applyPatch(alice, patch({ op: 'remove', path: 'name' }))).not.toHaveProperty('name')
   })
 
   it('refuses to remove userName (mutability), and a remove without a path (noTarget)', () => {
-    expect(scimError(() => applyPatch(alice, patch({ op: 'remove', path: 'userName' })))).toMatchObject({ status: 400, scimType: 'mutability' })
-    expect(scimError(() => applyPatch(alice, patch({ op: 'remove', path: 'urn:ietf:params:scim:schemas:core:2.0:User:USERNAME' })))).toMatchObject({ status: 400, scimType: 'mutability' })
-    expect(scimError(() => applyPatch(alice, patch({ op: 'remove' })))).toMatchObject({ status: 400, scimType: 'noTarget' })
+    expect(scimError(() => applyPatch(alice, patch({ op: 'remove', path: 'userName' })))).toMatchObject({
+      status: 400,
+      scimType: 'mutability',
+    })
+    expect(
+      scimError(() =>
+        applyPatch(alice, patch({ op: 'remove', path: 'urn:ietf:params:scim:schemas:core:2.0:User:USERNAME' })),
+      ),
+    ).toMatchObject({ status: 400, scimType: 'mutability' })
+    expect(scimError(() => applyPatch(alice, patch({ op: 'remove' })))).toMatchObject({
+      status: 400,
+      scimType: 'noTarget',
+    })
   })
 
   it('validates the result as a whole User', () => {
-    expect(scimError(() => applyPatch(alice, patch({ op: 'replace', path: 'userName', value: '' })))).toMatchObject({ scimType: 'invalidValue' })
-    expect(scimError(() => applyPatch(alice, patch({ op: 'replace', path: 'userName', value: null })))).toMatchObject({ scimType: 'invalidValue' })
-    expect(scimError(() => applyPatch(alice, patch({ op: 'replace', path: 'displayName', value: 'x'.repeat(257) })))).toMatchObject({ scimType: 'invalidValue' })
-    expect(scimError(() => applyPatch(alice, patch({ op: 'replace', path: 'active', value: 'yes' })))).toMatchObject({ scimType: 'invalidValue' })
-    expect(scimError(() => applyPatch(alice, patch({ op: 'add', path: 'emails[type eq "other"].value', value: 'not-an-email' })))).toMatchObject({ scimType: 'invalidValue' })
-    expect(scimError(() => applyPatch(alice, patch({ op: 'add', path: 'name', value: 'Alice' })))).toMatchObject({ scimType: 'invalidValue' })
+    expect(scimError(() => applyPatch(alice, patch({ op: 'replace', path: 'userName', value: '' })))).toMatchObject({
+      scimType: 'invalidValue',
+    })
+    expect(scimError(() => applyPatch(alice, patch({ op: 'replace', path: 'userName', value: null })))).toMatchObject({
+      scimType: 'invalidValue',
+    })
+    expect(
+      scimError(() => applyPatch(alice, patch({ op: 'replace', path: 'displayName', value: 'x'.repeat(257) }))),
+    ).toMatchObject({ scimType: 'invalidValue' })
+    expect(scimError(() => applyPatch(alice, patch({ op: 'replace', path: 'active', value: 'yes' })))).toMatchObject({
+      scimType: 'invalidValue',
+    })
+    expect(
+      scimError(() =>
+        applyPatch(alice, patch({ op: 'add', path: 'emails[type eq "other"].value', value: 'not-an-email' })),
+      ),
+    ).toMatchObject({ scimType: 'invalidValue' })
+    expect(scimError(() => applyPatch(alice, patch({ op: 'add', path: 'name', value: 'Alice' })))).toMatchObject({
+      scimType: 'invalidValue',
+    })
     const nine = Array.from({ length: 9 }, (_, i) => ({ value: `e${i}@x.example` }))
-    expect(scimError(() => applyPatch(alice, patch({ op: 'add', path: 'emails', value: nine })))).toMatchObject({ scimType: 'invalidValue' })
+    expect(scimError(() => applyPatch(alice, patch({ op: 'add', path: 'emails', value: nine })))).toMatchObject({
+      scimType: 'invalidValue',
+    })
     expect(applyPatch(alice, patch({ op: 'add', path: 'emails', value: nine.slice(1) })).emails).toHaveLength(10)
   })
 
   it('refuses bodies that are not a PatchOp of 1 to 50 operations', () => {
-    for (const body of [null, 'x', 42, {}, { Operations: [] }, { Operations: {} }, { Operations: 'replace' }, [{ op: 'replace', path: 'active', value: false }]]) {
+    for (const body of [
+      null,
+      'x',
+      42,
+      {},
+      { Operations: [] },
+      { Operations: {} },
+      { Operations: 'replace' },
+      [{ op: 'replace', path: 'active', value: false }],
+    ]) {
       expect(
         scimError(() => applyPatch(alice, body)),
         JSON.stringify(body),
@@ -149,7 +226,9 @@ describe('applyPatch', () => {
     }
     const op = { op: 'replace', path: 'displayName', value: 'n' }
     expect(applyPatch(alice, { Operations: Array.from({ length: 50 }, () => op) }).displayName).toBe('n')
-    expect(scimError(() => applyPatch(alice, { Operations: Array.from({ length: 51 }, () => op) }))).toMatchObject({ scimType: 'invalidSyntax' })
+    expect(scimError(() => applyPatch(alice, { Operations: Array.from({ length: 51 }, () => op) }))).toMatchObject({
+      scimType: 'invalidSyntax',
+    })
     // the lower-case member name is accepted too
     expect(applyPatch(alice, { operations: [op] }).displayName).toBe('n')
   })
@@ -172,10 +251,17 @@ describe('applyPatch', () => {
       ).toMatchObject({ status: 400, scimType: 'invalidSyntax' })
     }
     for (const value of [undefined, null, 'Alice', ['x'], 5]) {
-      expect(scimError(() => applyPatch(alice, patch({ op: 'replace', value })))).toMatchObject({ status: 400, scimType: 'invalidValue' })
+      expect(scimError(() => applyPatch(alice, patch({ op: 'replace', value })))).toMatchObject({
+        status: 400,
+        scimType: 'invalidValue',
+      })
     }
-    expect(scimError(() => applyPatch(alice, patch({ op: 'replace', path: 42, value: 'x' })))).toMatchObject({ scimType: 'invalidPath' })
-    expect(scimError(() => applyPatch(alice, patch({ op: 'replace', path: ['displayName'], value: 'x' })))).toMatchObject({ scimType: 'invalidPath' })
+    expect(scimError(() => applyPatch(alice, patch({ op: 'replace', path: 42, value: 'x' })))).toMatchObject({
+      scimType: 'invalidPath',
+    })
+    expect(
+      scimError(() => applyPatch(alice, patch({ op: 'replace', path: ['displayName'], value: 'x' }))),
+    ).toMatchObject({ scimType: 'invalidPath' })
   })
 
   it.each([
@@ -186,7 +272,10 @@ describe('applyPatch', () => {
     ['10,000 characters', 'x'.repeat(10_000)],
   ])('refuses the unknown path %s (invalidPath) on add, replace and remove', (_label, path) => {
     for (const op of ['add', 'replace', 'remove']) {
-      expect(scimError(() => applyPatch(alice, patch({ op, path, value: 'x' })))).toMatchObject({ status: 400, scimType: 'invalidPath' })
+      expect(scimError(() => applyPatch(alice, patch({ op, path, value: 'x' })))).toMatchObject({
+        status: 400,
+        scimType: 'invalidPath',
+      })
     }
   })
 
@@ -198,17 +287,33 @@ describe('applyPatch', () => {
         { value: 'a@home.example', type: 'home' },
       ],
     }
-    expect(applyPatch(two, patch({ op: 'remove', path: 'emails[type eq "work"]' })).emails).toEqual([{ value: 'a@home.example', type: 'home' }])
-    expect(applyPatch(two, patch({ op: 'replace', path: 'emails[type eq "HOME"].value', value: 'new@home.example' })).emails).toEqual([
+    expect(applyPatch(two, patch({ op: 'remove', path: 'emails[type eq "work"]' })).emails).toEqual([
+      { value: 'a@home.example', type: 'home' },
+    ])
+    expect(
+      applyPatch(two, patch({ op: 'replace', path: 'emails[type eq "HOME"].value', value: 'new@home.example' })).emails,
+    ).toEqual([
       { value: 'a@work.example', type: 'work', primary: true },
       { value: 'new@home.example', type: 'home' },
     ])
-    expect(applyPatch(two, patch({ op: 'remove', path: 'emails[value eq "A@HOME.example"]' })).emails).toEqual([{ value: 'a@work.example', type: 'work', primary: true }])
-    expect(applyPatch(two, patch({ op: 'replace', path: 'emails[type eq "work"].primary', value: 'False' })).emails![0]).toEqual({ value: 'a@work.example', type: 'work', primary: false })
-    expect(applyPatch(bare, patch({ op: 'add', path: 'emails.value', value: 'b@x.example' })).emails).toEqual([{ value: 'b@x.example' }])
-    expect(scimError(() => applyPatch(two, patch({ op: 'replace', path: 'emails[primary eq false].value', value: 'x@x.example' })))).toMatchObject({ status: 400, scimType: 'noTarget' })
+    expect(applyPatch(two, patch({ op: 'remove', path: 'emails[value eq "A@HOME.example"]' })).emails).toEqual([
+      { value: 'a@work.example', type: 'work', primary: true },
+    ])
+    expect(
+      applyPatch(two, patch({ op: 'replace', path: 'emails[type eq "work"].primary', value: 'False' })).emails![0],
+    ).toEqual({ value: 'a@work.example', type: 'work', primary: false })
+    expect(applyPatch(bare, patch({ op: 'add', path: 'emails.value', value: 'b@x.example' })).emails).toEqual([
+      { value: 'b@x.example' },
+    ])
+    expect(
+      scimError(() =>
+        applyPatch(two, patch({ op: 'replace', path: 'emails[primary eq false].value', value: 'x@x.example' })),
+      ),
+    ).toMatchObject({ status: 400, scimType: 'noTarget' })
     // Entra replaces the work email of a user who has none: it is added.
-    expect(applyPatch(bare, patch({ op: 'Replace', path: 'emails[type eq "work"].value', value: 'w@x.example' })).emails).toEqual([{ type: 'work', value: 'w@x.example' }])
+    expect(
+      applyPatch(bare, patch({ op: 'Replace', path: 'emails[type eq "work"].value', value: 'w@x.example' })).emails,
+    ).toEqual([{ type: 'work', value: 'w@x.example' }])
   })
 
   it('removes active, which then stays absent (it is not reset to true)', () => {
@@ -237,7 +342,9 @@ describe('applyPatch', () => {
     }
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
     // A typed email whose type is a prototype key is ordinary data.
-    expect(applyPatch(bare, patch({ op: 'add', path: 'emails[type eq "__proto__"].value', value: 'p@x.example' })).emails).toEqual([{ type: '__proto__', value: 'p@x.example' }])
+    expect(
+      applyPatch(bare, patch({ op: 'add', path: 'emails[type eq "__proto__"].value', value: 'p@x.example' })).emails,
+    ).toEqual([{ type: '__proto__', value: 'p@x.example' }])
   })
 
   it('ignores read-only attributes on add and replace', () => {
