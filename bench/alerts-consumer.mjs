@@ -44,7 +44,10 @@ const batch = (n) => ({
 const metrics = createMetrics({ defaults: false })
 const consumer = new AlertsConsumer(
   new IntegrationCache(store, 60_000),
-  new RedisAlertSink(redis, prefix, 100_000, 3_600_000),
+  // This build's sink takes (redis, options); builds before it (redis, prefix, maxLen, maxAgeMs).
+  RedisAlertSink.length >= 4
+    ? new RedisAlertSink(redis, prefix, 100_000, 3_600_000)
+    : new RedisAlertSink(redis, { prefix, maxLen: 100_000, maxAgeMs: 3_600_000 }),
   metrics,
   createLogger('silent'),
 )

@@ -113,7 +113,11 @@ function batchOf(trial, partition) {
       sdkVersion: 'stress',
       requestId: `${topic}-${r}`,
     }
-    const [message] = encodeEventMessages(records, 0, meta, 1 << 20)
+    // This build's encoder takes (records, meta, sizing); builds before it (records, bodyBytes, meta, maxBytes).
+    const [message] =
+      encodeEventMessages.length >= 4
+        ? encodeEventMessages(records, 0, meta, 1 << 20)
+        : encodeEventMessages(records, meta, { bodyBytes: 0, maxBytes: 1 << 20 })
     messages.push({ offset: BigInt(r), value: message.value, headers: message.headers })
   }
   return { topic, partition, messages, highWatermark: BigInt(messages.length) }

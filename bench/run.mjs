@@ -845,7 +845,7 @@ async function lifecycleSection() {
   const samples = SMOKE ? 50 : 1000
   const prefix = `bench:lifecycle:${randomBytes(3).toString('hex')}:`
   const state = createRedisState({ url: REDIS, keyPrefix: prefix })
-  const sink = new RedisAlertSink(state.redis, prefix, 100_000, 3_600_000)
+  const sink = new RedisAlertSink(state.redis, { prefix: prefix, maxLen: 100_000, maxAgeMs: 3_600_000 })
   const account = 'acct-bench'
   const integrations = ['int-a', 'int-b', 'int-c', 'int-d']
   const severities = ['critical', 'high', 'warning', 'info']

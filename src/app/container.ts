@@ -183,14 +183,13 @@ export class Container {
       }
       // A WAIT holds its connection until the replicas answer: the sink then has connections of its own.
       if (wait.replicas > 0) this.alertSinkRedis = duplicateClient(this.redis)
-      return new RedisAlertSink(
-        this.alertSinkRedis ?? this.redis,
-        redis.keyPrefix,
-        webhooks.streamMaxLen,
-        webhooks.streamMaxAgeMs,
+      return new RedisAlertSink(this.alertSinkRedis ?? this.redis, {
+        prefix: redis.keyPrefix,
+        maxLen: webhooks.streamMaxLen,
+        maxAgeMs: webhooks.streamMaxAgeMs,
         cluster,
         wait,
-      )
+      })
     })
   }
 
@@ -225,14 +224,13 @@ export class Container {
       'autoResolver',
       'redis',
       () =>
-        new AutoResolver(
-          this.state.alerts,
-          this.config.webhooks.streamMaxLen,
-          this.config.webhooks.autoResolveIntervalMs,
-          this.config.webhooks.alertRetentionMs,
-          this.metrics,
-          this.log.child({ component: 'auto-resolve' }),
-        ),
+        new AutoResolver(this.state.alerts, {
+          streamMaxLen: this.config.webhooks.streamMaxLen,
+          intervalMs: this.config.webhooks.autoResolveIntervalMs,
+          retentionMs: this.config.webhooks.alertRetentionMs,
+          metrics: this.metrics,
+          log: this.log.child({ component: 'auto-resolve' }),
+        }),
     )
   }
 

@@ -9,6 +9,16 @@ import type { AlertStore } from '../state/redis/alerts.js'
 
 const PER_CALL = 100
 
+export interface AutoResolverOptions {
+  /** Entries a stream keeps (the resolve entries it writes are trimmed like the consumer's). */
+  readonly streamMaxLen: number
+  readonly intervalMs: number
+  /** Resolved alerts are removed this long after they were resolved. */
+  readonly retentionMs: number
+  readonly metrics: Metrics
+  readonly log: Logger
+}
+
 export class AutoResolver {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<number> | undefined
@@ -16,16 +26,11 @@ export class AutoResolver {
 
   constructor(
     private readonly alerts: AlertStore,
-    private readonly streamMaxLen: number,
-    private readonly intervalMs: number,
-    /** Resolved alerts are removed this long after they were resolved. */
-    private readonly retentionMs: number,
-    private readonly metrics: Metrics,
-    private readonly log: Logger,
+    private readonly options: AutoResolverOptions,
   ) {}
 
   start(): void {
-    this.timer ??= setInterval(() => void this.tick(), this.intervalMs).unref()
+    this.timer ??= setInterval(() => void this.tick(), this.options.intervalMs).unref()
   }
 
   /** Resolves what is due now; the number resolved. A Redis failure is logged and left to the next tick. */
@@ -45,23 +50,23 @@ export class AutoResolver {
     let total = 0
     try {
       for (;;) {
-        const ids = await this.alerts.autoResolve(Date.now(), PER_CALL, this.streamMaxLen)
+        const ids = await this.alerts.autoResolve(Date.now(), PER_CALL, this.options.streamMaxLen)
         total += ids.length
         if (ids.length < PER_CALL || this.stopping) break
       }
       let pruned = 0
       while (!this.stopping) {
-        const n = await this.alerts.prune(Date.now() - this.retentionMs, PER_CALL)
+        const n = await this.alerts.prune(Date.now() - this.options.retentionMs, PER_CALL)
         pruned += n
         if (n < PER_CALL) break
       }
-      if (pruned > 0) this.log.info({ pruned }, 'resolved alerts past their retention removed')
+      if (pruned > 0) this.options.log.info({ pruned }, 'resolved alerts past their retention removed')
     } catch (err) {
-      this.log.warn({ err }, 'auto-resolve failed; retried at the next interval')
+      this.options.log.warn({ err }, 'auto-resolve failed; retried at the next interval')
     }
     if (total > 0) {
-      this.metrics.alertsAutoResolved.inc(total)
-      this.log.info({ resolved: total }, 'alerts resolved after their silence')
+      this.options.metrics.alertsAutoResolved.inc(total)
+      this.options.log.info({ resolved: total }, 'alerts resolved after their silence')
     }
     return total
   }

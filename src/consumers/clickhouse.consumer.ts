@@ -81,6 +81,21 @@ const MAX_REASON_CHARS = 2000
  */
 export const MAX_ROWS_PER_STEP = 200_000
 
+/** One batch being handled: where it is from, where it logs, and how its sink calls wait out outages. */
+interface BatchRun {
+  readonly batch: InboundBatch
+  readonly log: Logger
+  /** Calls the sink until the call succeeds or fails for good (retry.ts), counting each failure. */
+  readonly retry: <T>(what: string, attempt: () => Promise<T>) => Promise<T>
+}
+
+/** A step of a batch: its messages first..last (all of them, or as many as one step holds), decoded. */
+interface Step {
+  readonly first: bigint
+  readonly last: bigint
+  readonly decoded: DecodedRows
+}
+
 interface PartitionState {
   /** The offset after the last batch this process stored. */
   next: bigint
@@ -135,14 +150,15 @@ export class ClickHouseConsumer {
     const { topic, partition, messages } = batch
     const log = this.log.child({ partition })
     const failed = (err: AppError) => this.metrics.sinkErrors.inc({ sink: 'clickhouse', kind: failureKind(err) })
-    const skip = await this.replaysAlreadyStored(batch, ctx, log, failed)
+    const run: BatchRun = { batch, log, retry: (what, attempt) => retrying(ctx, log, what, attempt, failed) }
+    const skip = await this.replaysAlreadyStored(run)
     let decoded = new DecodedRows()
     let from = 0
     for (const [i, message] of messages.entries()) {
       if (!skip.has(message.offset))
         this.codec.decode(message, (index) => ({ topic, partition, offset: message.offset, index }), decoded)
       if (decoded.size >= MAX_ROWS_PER_STEP || i === messages.length - 1) {
-        await this.insertStep(batch, messages[from]!.offset, message.offset, decoded, ctx, log, failed)
+        await this.insertStep(run, { first: messages[from]!.offset, last: message.offset, decoded })
         decoded = new DecodedRows()
         from = i + 1
       }
@@ -152,65 +168,46 @@ export class ClickHouseConsumer {
   /**
    * Stores the rows of the messages first..last of a batch (all of it, or a step of it), then records how far it got.
    */
-  private async insertStep(
-    batch: InboundBatch,
-    first: bigint,
-    last: bigint,
-    decoded: DecodedRows,
-    ctx: BatchContext,
-    log: Logger,
-    failed: (err: AppError) => void,
-  ): Promise<void> {
+  private async insertStep(run: BatchRun, { first, last, decoded }: Step): Promise<void> {
+    const { batch, log } = run
     const { topic, partition } = batch
     const state = this.partitions.get(partition)
     let suspectThrough = state?.suspectThrough ?? -1n
     let intentThrough = state?.intentThrough ?? -1n
     let suspect = !state || state.next !== first
     if (!state) {
-      const intended = await retrying(
-        ctx,
-        log,
-        'reading consumer intents',
-        () => this.sink.intendedThrough(topic, partition),
-        failed,
-      )
+      const intended = await run.retry('reading consumer intents', () => this.sink.intendedThrough(topic, partition))
       if (intended !== undefined && intended > suspectThrough) suspectThrough = intended
     }
-    const written = await retrying(
-      ctx,
-      log,
-      'clickhouse insert',
-      async () => {
-        let tables: TableRows[] = [...decoded.rows].map(([table, rows]) => ({ table, rows }))
-        let rejections = decoded.rejections
-        if (suspect || first <= suspectThrough) {
-          const stored = await this.sink.storedPositions(topic, partition, tables, {
-            table: this.codec.rejections,
-            rows: rejections,
-          })
-          if (stored.size > 0) {
-            const fresh = (r: RowOrigin) => !stored.has(`${r.source_offset}:${r.source_index}`)
-            tables = tables.map(({ table, rows }) => ({ table, rows: rows.filter(fresh) }))
-            rejections = rejections.filter(fresh)
-            log.info(
-              { first: String(first), last: String(last), skipped: stored.size },
-              'replayed rows already stored; skipped',
-            )
-          }
+    const written = await run.retry('clickhouse insert', async () => {
+      let tables: TableRows[] = [...decoded.rows].map(([table, rows]) => ({ table, rows }))
+      let rejections = decoded.rejections
+      if (suspect || first <= suspectThrough) {
+        const stored = await this.sink.storedPositions(topic, partition, tables, {
+          table: this.codec.rejections,
+          rows: rejections,
+        })
+        if (stored.size > 0) {
+          const fresh = (r: RowOrigin) => !stored.has(`${r.source_offset}:${r.source_index}`)
+          tables = tables.map(({ table, rows }) => ({ table, rows: rows.filter(fresh) }))
+          rejections = rejections.filter(fresh)
+          log.info(
+            { first: String(first), last: String(last), skipped: stored.size },
+            'replayed rows already stored; skipped',
+          )
         }
-        // From here on a failure may leave part of the batch stored: a retry must check again.
-        suspect = true
-        if (last > intentThrough) {
-          await this.sink.recordIntent(topic, partition, last + INTENT_LOOKAHEAD)
-          intentThrough = last + INTENT_LOOKAHEAD
-        }
-        const end = this.metrics.insertSeconds.startTimer()
-        const result = await this.insertIsolating(batch, tables, rejections, decoded, log)
-        end()
-        return result
-      },
-      failed,
-    )
+      }
+      // From here on a failure may leave part of the batch stored: a retry must check again.
+      suspect = true
+      if (last > intentThrough) {
+        await this.sink.recordIntent(topic, partition, last + INTENT_LOOKAHEAD)
+        intentThrough = last + INTENT_LOOKAHEAD
+      }
+      const end = this.metrics.insertSeconds.startTimer()
+      const result = await this.insertIsolating(run, tables, rejections, decoded)
+      end()
+      return result
+    })
     this.metrics.insertBatchRows.observe(written.rows + written.rejections)
     this.onStored(written)
     log.debug({ first: String(first), last: String(last), ...written }, 'batch inserted')
@@ -222,12 +219,7 @@ export class ClickHouseConsumer {
    * id, part) is already stored, or appears earlier in this batch. A replay lands in the partition
    * of its first copy and after it, so what this partition stored is all there is to check.
    */
-  private async replaysAlreadyStored(
-    batch: InboundBatch,
-    ctx: BatchContext,
-    log: Logger,
-    failed: (err: AppError) => void,
-  ): Promise<Set<bigint>> {
+  private async replaysAlreadyStored({ batch, log, retry }: BatchRun): Promise<Set<bigint>> {
     const skip = new Set<bigint>()
     const replays = batch.messages.filter((m) => m.headers[REPLAY_HEADER] === '1').length
     if (replays === 0) return skip
@@ -244,16 +236,11 @@ export class ClickHouseConsumer {
       seen.add(id)
     }
     if (toCheck.length > 0) {
-      const stored = await retrying(
-        ctx,
-        log,
-        'checking replayed messages',
-        () =>
-          this.sink.storedParts(
-            [...this.codec.tables, this.codec.rejections],
-            toCheck.map((c) => c.identity),
-          ),
-        failed,
+      const stored = await retry('checking replayed messages', () =>
+        this.sink.storedParts(
+          [...this.codec.tables, this.codec.rejections],
+          toCheck.map((c) => c.identity),
+        ),
       )
       for (const c of toCheck) if (stored.has(`${c.identity.requestId}:${c.identity.part}`)) skip.add(c.offset)
     }
@@ -272,11 +259,10 @@ export class ClickHouseConsumer {
    * counted).
    */
   private async insertIsolating(
-    batch: InboundBatch,
+    { batch, log }: BatchRun,
     tables: readonly TableRows[],
     rejections: readonly RejectionRow[],
     decoded: DecodedRows,
-    log: Logger,
   ) {
     const { topic, partition } = batch
     const none = { table: this.codec.rejections, rows: [] }

@@ -31,23 +31,22 @@ export async function eventRoutes(server: FastifyInstance, { sdk, topic }: Event
   const ingest = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    principal: SdkPrincipal,
-    records: readonly object[],
-    sdkHeader: unknown,
-    text?: string,
+    {
+      principal,
+      records,
+      sdkVersion,
+      text,
+    }: { principal: SdkPrincipal; records: readonly object[]; sdkVersion: unknown; text?: string | undefined },
   ) => {
-    const meta = sdk.meta(request, principal, sdkHeader)
-    await sdk.accept(
-      request,
-      reply,
+    const meta = sdk.meta(request, principal, sdkVersion)
+    const sizing = { bodyBytes: sdk.bodyBytes(request), maxBytes: sdk.opts.messageMaxBytes, text }
+    await sdk.accept(request, reply, {
       topic,
-      records.length,
-      'events',
-      () => encodeEventMessages(records, sdk.bodyBytes(request), meta, sdk.opts.messageMaxBytes, text),
-      {
-        environmentId: principal.environmentId,
-      },
-    )
+      records: records.length,
+      what: 'events',
+      encode: () => encodeEventMessages(records, meta, sizing),
+      logged: { environmentId: principal.environmentId },
+    })
     sdk.opts.metrics.eventsAccepted.inc(records.length)
     return reply
   }
@@ -68,7 +67,12 @@ export async function eventRoutes(server: FastifyInstance, { sdk, topic }: Event
       request.principal = await sdk.authenticate(presentedKey(request.headers, false), reply)
     },
     handler: async (request, reply) =>
-      ingest(request, reply, request.principal!, request.body, request.headers['splitsdkversion'], request.jsonText),
+      ingest(request, reply, {
+        principal: request.principal!,
+        records: request.body,
+        sdkVersion: request.headers['splitsdkversion'],
+        text: request.jsonText,
+      }),
   })
 
   // The browser SDK's beacon (navigator.sendBeacon) is text/plain JSON with the key inside the body,
@@ -88,7 +92,7 @@ export async function eventRoutes(server: FastifyInstance, { sdk, topic }: Event
       },
       async (request, reply) => {
         const principal = await sdk.authenticate(request.body.token, reply)
-        return ingest(request, reply, principal, request.body.entries, request.body.sdk)
+        return ingest(request, reply, { principal, records: request.body.entries, sdkVersion: request.body.sdk })
       },
     )
   })

@@ -138,15 +138,18 @@ export async function impressionRoutes(
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseSdkJson)
 
-  /** text: the body as sent, when it is the records' JSON (not a beacon's). */
+  /** What a request of a route brings; text: the body as sent, when it is the records' JSON (not a beacon's). */
+  interface Sent {
+    readonly principal: SdkPrincipal
+    readonly body: unknown
+    readonly headers: { sdk: unknown; mode: unknown; ip?: unknown; name?: unknown }
+    readonly text?: string | undefined
+  }
   const ingest = async (
     request: FastifyRequest,
     reply: FastifyReply,
     route: SdkRoute,
-    principal: SdkPrincipal,
-    body: unknown,
-    headers: { sdk: unknown; mode: unknown; ip?: unknown; name?: unknown },
-    text?: string,
+    { principal, body, headers, text }: Sent,
   ) => {
     const records = route.records(body as never)
     const meta: SdkMeta = {
@@ -158,18 +161,14 @@ export async function impressionRoutes(
       machineName: headerText(headers.name),
     }
     const count = route.count(records)
-    await sdk.accept(
-      request,
-      reply,
+    const sizing = { bodyBytes: sdk.bodyBytes(request), maxBytes: sdk.opts.messageMaxBytes, text }
+    await sdk.accept(request, reply, {
       topic,
-      count,
-      route.kind.replaceAll('_', ' '),
-      () => encodeImpressionMessages(route.kind, records, meta, sdk.bodyBytes(request), sdk.opts.messageMaxBytes, text),
-      {
-        environmentId: principal.environmentId,
-        kind: route.kind,
-      },
-    )
+      records: count,
+      what: route.kind.replaceAll('_', ' '),
+      encode: () => encodeImpressionMessages(route.kind, records, meta, sizing),
+      logged: { environmentId: principal.environmentId, kind: route.kind },
+    })
     const kind = route.kind.startsWith('unique_keys')
       ? 'unique_keys'
       : route.kind.startsWith('telemetry')
@@ -201,15 +200,12 @@ export async function impressionRoutes(
             ip: h['splitsdkmachineip'],
             name: h['splitsdkmachinename'],
           }
-          return ingest(
-            request,
-            reply,
-            route,
-            request.principal!,
-            request.body,
-            sent,
-            route.asSent ? request.jsonText : undefined,
-          )
+          return ingest(request, reply, route, {
+            principal: request.principal!,
+            body: request.body,
+            headers: sent,
+            text: route.asSent ? request.jsonText : undefined,
+          })
         },
       })
     }
@@ -231,7 +227,7 @@ export async function impressionRoutes(
         handler: async (request, reply) => {
           const { entries, token, sdk: version, sim } = request.body
           const principal = await sdk.authenticate(token, reply)
-          return ingest(request, reply, route, principal, entries, { sdk: version, mode: sim })
+          return ingest(request, reply, route, { principal, body: entries, headers: { sdk: version, mode: sim } })
         },
       })
     }

@@ -79,17 +79,10 @@ export class SdkIntake {
 
   /**
    * Refuses `records` over the limit, publishes the request's messages and answers 202 with how
-   * many records were accepted. `what` names them in logs and refusals.
+   * many records were accepted.
    */
-  async accept(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    topic: string,
-    records: number,
-    what: string,
-    encode: () => OutboundMessage[],
-    logged: object = {},
-  ): Promise<FastifyReply> {
+  async accept(request: FastifyRequest, reply: FastifyReply, accepted: Accepted): Promise<FastifyReply> {
+    const { topic, records, what, encode, logged = {} } = accepted
     if (this.opts.isDraining()) throw new HttpError('UNAVAILABLE', 'server is shutting down; retry on another instance')
     if (records > this.opts.maxRecords) {
       throw new HttpError(
@@ -117,6 +110,19 @@ export class SdkIntake {
     )
     return reply.code(202).send({ requestId: request.id, accepted: records, ...(spooled ? { spooled } : {}) })
   }
+}
+
+/** What a request brings to a topic. */
+export interface Accepted {
+  readonly topic: string
+  /** How many records it holds (the limit and the answer count these). */
+  readonly records: number
+  /** What they are, in logs and refusals ("events", "impression counts"). */
+  readonly what: string
+  /** Its messages (made only once the request is within the limits). */
+  readonly encode: () => OutboundMessage[]
+  /** More fields of its log line. */
+  readonly logged?: object
 }
 
 /** A header (or beacon field) as stored: printable ASCII, at most 64 characters. */

@@ -132,9 +132,10 @@ export function processImpressionRecords(
     machine_name: meta.machineName,
   }
   const step = STEPS[meta.kind as ImpressionKind] as Step | undefined
+  const ctx: StepContext = { meta, sdk, next, reject, out }
   for (const record of records) {
     try {
-      if (step) step(record, meta, sdk, next, reject, out)
+      if (step) step(record, ctx)
       else reject(`kafka message of unknown kind ${JSON.stringify(meta.kind.slice(0, 64))}`, record)
     } catch (err) {
       reject(`record could not be processed: ${err instanceof Error ? err.message : String(err)}`, record)
@@ -160,17 +161,19 @@ function kindOfRejection(kind: string): string {
 }
 
 type Reject = (reason: string, raw: unknown, at?: SourcePosition) => void
-type Step = (
-  record: unknown,
-  meta: SdkMeta,
-  sdk: SdkColumns,
-  next: () => SourcePosition,
-  reject: Reject,
-  out: ImpressionsOutput,
-) => void
+
+/** What every step of a message's records shares: its origin, its SDK columns, the next position, where rows go. */
+interface StepContext {
+  readonly meta: SdkMeta
+  readonly sdk: SdkColumns
+  readonly next: () => SourcePosition
+  readonly reject: Reject
+  readonly out: ImpressionsOutput
+}
+type Step = (record: unknown, ctx: StepContext) => void
 
 const STEPS: Record<ImpressionKind, Step> = {
-  impressions(group, meta, sdk, next, reject, out) {
+  impressions(group, { meta, sdk, next, reject, out }) {
     const g = group as { f?: unknown; i?: unknown }
     if (!isObject(group) || !Array.isArray(g.i)) {
       reject(isObject(group) ? RULES['i']! : 'an impressions group must be an object {f, i}', group)
@@ -196,7 +199,7 @@ const STEPS: Record<ImpressionKind, Step> = {
       else out.impression(outcome, impression)
     }
   },
-  impression_counts(record, meta, sdk, next, reject, out) {
+  impression_counts(record, { meta, sdk, next, reject, out }) {
     const at = next()
     if (!validate.count(record)) return reject(describe(validate.count.errors, 'count'), record, at)
     const r = record as { f: string; m: number; rc: number }
@@ -206,17 +209,17 @@ const STEPS: Record<ImpressionKind, Step> = {
       record,
     )
   },
-  unique_keys_ss(record, meta, sdk, next, reject, out) {
-    keysOf(record, 'f', 'ks', meta, sdk, next, reject, out, (one, many) => ({ flag: one, key: many }))
+  unique_keys_ss(record, ctx) {
+    keysOf(record, SERVER_SIDE_KEYS, ctx)
   },
-  unique_keys_cs(record, meta, sdk, next, reject, out) {
-    keysOf(record, 'k', 'fs', meta, sdk, next, reject, out, (one, many) => ({ flag: many, key: one }))
+  unique_keys_cs(record, ctx) {
+    keysOf(record, CLIENT_SIDE_KEYS, ctx)
   },
-  telemetry_config(record, meta, sdk, next, reject, out) {
-    telemetry('config', record, meta, sdk, next(), reject, out)
+  telemetry_config(record, ctx) {
+    telemetry('config', record, ctx)
   },
-  telemetry_usage(record, meta, sdk, next, reject, out) {
-    telemetry('usage', record, meta, sdk, next(), reject, out)
+  telemetry_usage(record, ctx) {
+    telemetry('usage', record, ctx)
   },
 }
 
@@ -271,18 +274,18 @@ function impressionRow(
   return row
 }
 
-/** A unique-keys entry: one name (f or k) and a list of the other (ks or fs), a row per pair. */
-function keysOf(
-  record: unknown,
-  one: 'f' | 'k',
-  many: 'ks' | 'fs',
-  meta: SdkMeta,
-  sdk: SdkColumns,
-  next: () => SourcePosition,
-  reject: Reject,
-  out: ImpressionsOutput,
-  pair: (one: string, many: string) => { flag: string; key: string },
-): void {
+/** The shape of a unique-keys entry: one name (f or k) and a list of the other (ks or fs), a row per pair. */
+interface KeysShape {
+  readonly one: 'f' | 'k'
+  readonly many: 'ks' | 'fs'
+  readonly pair: (one: string, many: string) => { flag: string; key: string }
+}
+/** Server-side SDKs: a flag and the keys that saw it. */
+const SERVER_SIDE_KEYS: KeysShape = { one: 'f', many: 'ks', pair: (one, many) => ({ flag: one, key: many }) }
+/** Client-side SDKs: a key and the flags it saw. */
+const CLIENT_SIDE_KEYS: KeysShape = { one: 'k', many: 'fs', pair: (one, many) => ({ flag: many, key: one }) }
+
+function keysOf(record: unknown, { one, many, pair }: KeysShape, { meta, sdk, next, reject, out }: StepContext): void {
   const r = record as Record<string, unknown>
   const list = isObject(record) ? r[many] : undefined
   if (!Array.isArray(list))
@@ -313,15 +316,8 @@ function keysOf(
   }
 }
 
-function telemetry(
-  kind: 'config' | 'usage',
-  record: unknown,
-  meta: SdkMeta,
-  sdk: SdkColumns,
-  at: SourcePosition,
-  reject: Reject,
-  out: ImpressionsOutput,
-): void {
+function telemetry(kind: 'config' | 'usage', record: unknown, { meta, sdk, next, reject, out }: StepContext): void {
+  const at = next()
   if (!isObject(record)) return reject('telemetry must be a JSON object', record, at)
   const problem = inspectJson(record)
   if (problem) return reject(describeJsonProblem('telemetry', problem), record, at)

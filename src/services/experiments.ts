@@ -205,7 +205,8 @@ export class ExperimentService {
         },
       ])
     const srm = sampleRatio(perTreatment, weights)
-    const results = metrics.map((m, i) => metricResult(m, i, treatments, baseline, sums, alpha))
+    const comparing: Comparing = { treatments, baseline, alpha, minKeys }
+    const results = metrics.map((m, i) => metricResult(m, i, comparing, sums))
     // Benjamini–Hochberg over every comparison of the request (all metrics, all treatments).
     const flat = results.flatMap((r) => r.comparisons)
     const adjusted = benjaminiHochberg(flat.map((c) => c.absolute.pValue))
@@ -213,7 +214,10 @@ export class ExperimentService {
     const metricsOut = results.map((r, ri) => ({
       ...r,
       comparisons: r.comparisons.map((c) =>
-        finish(c, adjusted[at++] ?? null, alpha, minKeys, r.perTreatment, metrics[ri]!.desiredDirection),
+        finish(c, adjusted[at++] ?? null, comparing, {
+          perTreatment: r.perTreatment,
+          direction: metrics[ri]!.desiredDirection,
+        }),
       ),
     }))
     return {
@@ -241,13 +245,19 @@ type Pending = Omit<ComparisonView, 'adjustedPValue' | 'significant' | 'impact' 
   readonly reason: string | null
 }
 
+/** What a request compares: its treatments against the baseline, at alpha, with at least minKeys keys each. */
+interface Comparing {
+  readonly treatments: readonly string[]
+  readonly baseline: string
+  readonly alpha: number
+  readonly minKeys: number
+}
+
 function metricResult(
   m: Metric,
   i: number,
-  treatments: readonly string[],
-  baseline: string,
+  { treatments, baseline, alpha }: Comparing,
   sums: Map<string, Record<string, unknown>>,
-  alpha: number,
 ) {
   const summaries = new Map<string, Summary>()
   for (const t of treatments) {
@@ -281,10 +291,11 @@ function metricResult(
 function finish(
   c: Pending,
   adjustedPValue: number | null,
-  alpha: number,
-  minKeys: number,
-  perTreatment: Readonly<Record<string, TreatmentStats>>,
-  direction: 'increase' | 'decrease',
+  { alpha, minKeys }: Comparing,
+  {
+    perTreatment,
+    direction,
+  }: { perTreatment: Readonly<Record<string, TreatmentStats>>; direction: 'increase' | 'decrease' },
 ): ComparisonView {
   const { reason, ...rest } = c
   const small = [c.baseline, c.treatment].filter((t) => perTreatment[t]!.keys < minKeys)

@@ -27,6 +27,9 @@ export interface ChangeNote {
 
 type EnvRef = Pick<Environment, 'id' | 'name'>
 
+/** A change of a segment's keys: who makes it, and its note (required by some workspaces). */
+export type KeysChange = ChangeNote & { readonly actor: Actor }
+
 export class SegmentService {
   constructor(
     private readonly store: Store,
@@ -132,21 +135,16 @@ export class SegmentService {
     env: EnvRef,
     name: string,
     keys: readonly string[],
-    options: ChangeNote & { replace: boolean },
-    actor: Actor,
+    options: KeysChange & { replace: boolean },
   ): Promise<{ segment: Segment; definition: SegmentDefinition; added: number; total: number }> {
     const segment = await this.get(ws, name)
     checkKeys(keys, MAX_KEYS_PER_UPDATE)
     requireNote(ws, { comment: options.comment ?? null, title: options.title ?? null })
-    const outcome = await this.segments.upload(
-      ws.id,
-      env.id,
-      segment.name,
-      [...new Set(keys)],
-      options.replace,
-      MAX_KEYS_PER_SEGMENT,
-      audit(actor, options.replace ? 'replace' : 'upload', env, options),
-    )
+    const outcome = await this.segments.upload(ws.id, env.id, segment.name, [...new Set(keys)], {
+      replace: options.replace,
+      maxKeys: MAX_KEYS_PER_SEGMENT,
+      audit: audit(options.actor, options.replace ? 'replace' : 'upload', env, options),
+    })
     if (!outcome.ok && outcome.reason === 'not-active')
       throw new Refusal(
         'NOT_FOUND',
@@ -169,10 +167,9 @@ export class SegmentService {
     env: EnvRef,
     name: string,
     keys: readonly string[],
-    options: ChangeNote & { replace: boolean },
-    actor: Actor,
-    onProgress: (sent: number) => void = () => undefined,
+    options: KeysChange & { replace: boolean; onProgress?: (sent: number) => void },
   ): Promise<{ added: number; total: number }> {
+    const { actor, onProgress = () => undefined } = options
     const { segment } = await this.definition(ws, env, name)
     checkKeys(keys, Infinity)
     requireNote(ws, { comment: options.comment ?? null, title: options.title ?? null })
@@ -183,15 +180,11 @@ export class SegmentService {
         (distinct.length && (await this.segments.countMissing(ws.id, env.id, segment.name, distinct)))
     if (after > MAX_KEYS_PER_SEGMENT) throw overLimit(after)
     if (options.replace) {
-      const outcome = await this.segments.replaceAll(
-        ws.id,
-        env.id,
-        segment.name,
-        distinct,
-        MAX_KEYS_PER_SEGMENT,
-        audit(actor, 'replace', env, options),
+      const outcome = await this.segments.replaceAll(ws.id, env.id, segment.name, distinct, {
+        maxKeys: MAX_KEYS_PER_SEGMENT,
+        audit: audit(actor, 'replace', env, options),
         onProgress,
-      )
+      })
       if (!outcome.ok)
         throw outcome.reason === 'limit'
           ? overLimit(outcome.total)
@@ -202,15 +195,10 @@ export class SegmentService {
     let total = await this.segments.keyCount(ws.id, env.id, segment.name)
     for (let i = 0; i < distinct.length; i += MAX_KEYS_PER_UPDATE) {
       const chunk = distinct.slice(i, i + MAX_KEYS_PER_UPDATE)
-      const outcome = await this.segments.upload(
-        ws.id,
-        env.id,
-        segment.name,
-        chunk,
-        false,
-        MAX_KEYS_PER_SEGMENT,
-        audit(actor, 'upload', env, options),
-      )
+      const outcome = await this.segments.upload(ws.id, env.id, segment.name, chunk, {
+        maxKeys: MAX_KEYS_PER_SEGMENT,
+        audit: audit(actor, 'upload', env, options),
+      })
       if (!outcome.ok)
         throw outcome.reason === 'limit'
           ? overLimit(outcome.total, `stopped after ${i} keys`)
@@ -227,8 +215,7 @@ export class SegmentService {
     env: EnvRef,
     name: string,
     keys: readonly string[],
-    note: ChangeNote,
-    actor: Actor,
+    note: KeysChange,
   ): Promise<{ removed: number; remaining: number }> {
     const segment = await this.get(ws, name)
     checkKeys(keys, MAX_KEYS_PER_UPDATE)
@@ -238,7 +225,7 @@ export class SegmentService {
       env.id,
       segment.name,
       [...new Set(keys)],
-      audit(actor, 'removeKeys', env, note),
+      audit(note.actor, 'removeKeys', env, note),
     )
     if (!result) throw new Refusal('NOT_FOUND', `segment ${segment.name} is not active in environment ${env.name}`)
     return result

@@ -22,7 +22,7 @@ let streams: ReturnType<typeof alertStreamKeys>
 beforeAll(() => {
   redis = new Redis(inject('services').redisUrl)
   prefix = `test-sink-${randomBytes(4).toString('hex')}:`
-  sink = new RedisAlertSink(redis, prefix, 100_000, 3_600_000)
+  sink = new RedisAlertSink(redis, { prefix: prefix, maxLen: 100_000, maxAgeMs: 3_600_000 })
   streams = alertStreamKeys(prefix)
 })
 
@@ -278,7 +278,7 @@ it('skips a replay whose request is already in its stream, and records its offse
 it('finds the message in a run Redis refuses as a whole by writing one message per call', async () => {
   // The offsets hash is read first in every call: a key of another type refuses every call whole.
   const brokenPrefix = `${prefix}broken:`
-  const broken = new RedisAlertSink(redis, brokenPrefix, 100_000, 3_600_000)
+  const broken = new RedisAlertSink(redis, { prefix: brokenPrefix, maxLen: 100_000, maxAgeMs: 3_600_000 })
   await redis.set(alertStreamKeys(brokenPrefix).offsets, 'not a hash')
   const results = await broken.write(messages(3, 'whole'))
   expect(results).toHaveLength(3)

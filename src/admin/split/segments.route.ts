@@ -244,14 +244,12 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
     const { env, ws } = await access.environment(request, request.params.env, 'segments')
     const { keys, comment, title } = keysInput(request.body, request.query)
     const replace = request.query.replace?.toLowerCase() === 'true'
-    const result = await segments.upload(
-      ws,
-      env,
-      request.params.name,
-      keys,
-      { replace, comment, title },
-      access.actor(request),
-    )
+    const result = await segments.upload(ws, env, request.params.name, keys, {
+      replace,
+      comment,
+      title,
+      actor: access.actor(request),
+    })
     request.log.info(
       {
         environmentId: env.id,
@@ -312,14 +310,11 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
       const { env, ws } = await access.environment(request, request.params.env, 'segments')
       // A body with content types per media type is typed unknown: the schema above has checked it.
       const { keys, comment, title } = keysInput(request.body as Static<typeof RemoveKeysBody> | string, request.query)
-      const result = await segments.removeKeys(
-        ws,
-        env,
-        request.params.name,
-        keys,
-        { comment, title },
-        access.actor(request),
-      )
+      const result = await segments.removeKeys(ws, env, request.params.name, keys, {
+        comment,
+        title,
+        actor: access.actor(request),
+      })
       request.log.info(
         { environmentId: env.id, segment: request.params.name, removed: result.removed },
         'segment keys removed',

@@ -2,17 +2,15 @@
 // each Kafka message holds a JSON array of event records of one request (records.ts).
 import type { EnvelopeMeta } from '../../pipeline/rows.js'
 import type { OutboundMessage } from '../ports.js'
-import { encodeRecordMessages, ORIGIN_HEADERS, originHeaders } from './records.js'
+import { encodeRecordMessages, ORIGIN_HEADERS, originHeaders, type MessageSizing } from './records.js'
 
 export const EVENT_HEADERS = ORIGIN_HEADERS
 
-/** The messages of a request's events; `text`, the records' JSON as sent, is the one message when it fits. */
+/** The messages of a request's events. */
 export function encodeEventMessages(
   records: readonly object[],
-  bodyBytes: number,
   meta: EnvelopeMeta,
-  maxBytes: number,
-  text?: string,
+  sizing: MessageSizing,
 ): OutboundMessage[] {
-  return encodeRecordMessages(records, originHeaders(meta), meta.requestId, { bodyBytes, maxBytes, text })
+  return encodeRecordMessages(records, originHeaders(meta), meta.requestId, sizing)
 }

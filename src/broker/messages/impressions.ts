@@ -4,7 +4,7 @@
 // {k, fs}, or one telemetry body. The SDK's headers travel as message headers.
 import type { ImpressionKind, SdkMeta } from '../../pipeline/impressions.js'
 import type { OutboundMessage } from '../ports.js'
-import { encodeRecordMessages, metaOf, ORIGIN_HEADERS, originHeaders } from './records.js'
+import { encodeRecordMessages, metaOf, ORIGIN_HEADERS, originHeaders, type MessageSizing } from './records.js'
 
 export const IMPRESSION_HEADERS = {
   ...ORIGIN_HEADERS,
@@ -21,16 +21,12 @@ const SPLITTABLE: Partial<Record<ImpressionKind, string>> = {
   unique_keys_cs: 'fs',
 }
 
-/**
- * The messages of a request's records of one kind; `text`, the records' JSON as sent, is the one message when it fits.
- */
+/** The messages of a request's records of one kind. */
 export function encodeImpressionMessages(
   kind: ImpressionKind,
   records: readonly object[],
   meta: SdkMeta,
-  bodyBytes: number,
-  maxBytes: number,
-  text?: string,
+  sizing: MessageSizing,
 ): OutboundMessage[] {
   const headers = {
     ...originHeaders(meta),
@@ -51,7 +47,7 @@ export function encodeImpressionMessages(
         ]
       }
     : undefined
-  return encodeRecordMessages(records, headers, meta.requestId, { bodyBytes, maxBytes, text, split })
+  return encodeRecordMessages(records, headers, meta.requestId, { ...sizing, split })
 }
 
 /** A message's metadata and SDK headers. */

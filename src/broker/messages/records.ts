@@ -36,12 +36,16 @@ export function originHeaders(meta: EnvelopeMeta): Record<string, string> {
   }
 }
 
-export interface RecordMessagesOptions {
+/** How a request's records are cut into messages. */
+export interface MessageSizing {
   /** The body's length: how many messages the records need, at a first guess. */
   readonly bodyBytes: number
   readonly maxBytes: number
   /** The records' JSON as sent: the one message when it fits (the body is not serialized again). */
-  readonly text?: string
+  readonly text?: string | undefined
+}
+
+export interface RecordMessagesOptions extends MessageSizing {
   /** Halves a record too large for one message (an impressions group into two groups), or undefined when it cannot. */
   readonly split?: (record: object) => readonly [object, object] | undefined
 }

@@ -56,15 +56,13 @@ export function segmentCommands(program: Command): void {
               : undefined
           bar?.start(keys.length, 0)
           try {
-            const result = await s.segments.uploadAll(
-              ws,
-              env,
-              name,
-              keys as string[],
-              { replace: opts.replace === true, comment: opts.comment, title: opts.title },
-              actor(),
-              (sent) => bar?.update(sent),
-            )
+            const result = await s.segments.uploadAll(ws, env, name, keys as string[], {
+              replace: opts.replace === true,
+              comment: opts.comment,
+              title: opts.title,
+              actor: actor(),
+              onProgress: (sent) => bar?.update(sent),
+            })
             return { sent: keys.length, ...result }
           } finally {
             bar?.stop()

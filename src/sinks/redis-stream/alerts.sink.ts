@@ -93,17 +93,34 @@ export interface ReplicaWait {
   readonly timeoutMs: number
 }
 
+/** Where the sink writes and how its streams are bounded. */
+export interface AlertSinkOptions {
+  /** REDIS_KEY_PREFIX. */
+  readonly prefix: string
+  /** Entries a stream keeps, about (XADD MAXLEN ~). */
+  readonly maxLen: number
+  /** Entries older than this are trimmed. */
+  readonly maxAgeMs: number
+  /** A Redis Cluster: keys per account (hash tags). */
+  readonly cluster?: boolean
+  readonly wait?: ReplicaWait
+}
+
 export class RedisAlertSink {
   private readonly keys: (accountId: string) => AlertStreamKeys
+  private readonly maxLen: number
+  private readonly maxAgeMs: number
+  private readonly cluster: boolean
+  private readonly wait: ReplicaWait
 
   constructor(
     private readonly redis: RedisClient,
-    prefix: string,
-    private readonly maxLen: number,
-    private readonly maxAgeMs: number,
-    private readonly cluster = false,
-    private readonly wait: ReplicaWait = { replicas: 0, timeoutMs: 0 },
+    { prefix, maxLen, maxAgeMs, cluster = false, wait = { replicas: 0, timeoutMs: 0 } }: AlertSinkOptions,
   ) {
+    this.maxLen = maxLen
+    this.maxAgeMs = maxAgeMs
+    this.cluster = cluster
+    this.wait = wait
     this.keys = (accountId) => alertStreamKeys(prefix, cluster, accountId)
     defineScripts(redis)
   }

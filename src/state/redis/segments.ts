@@ -65,6 +65,13 @@ export interface Page<T> {
   readonly totalCount: number
 }
 
+/** How a change of a segment's keys is bounded and recorded. */
+export interface KeyChange {
+  /** The most keys the segment may hold after it (nothing changes otherwise). */
+  readonly maxKeys: number
+  readonly audit: AuditEntry
+}
+
 export class SegmentStore extends RedisState {
   /** Creates the segment; false when the workspace already has one of that name. */
   async create(segment: Segment, audit: AuditEntry): Promise<boolean> {
@@ -135,9 +142,7 @@ export class SegmentStore extends RedisState {
     envId: string,
     name: string,
     keys: readonly string[],
-    maxKeys: number,
-    audit: AuditEntry,
-    onProgress: (sent: number) => void = () => undefined,
+    { maxKeys, audit, onProgress = () => undefined }: KeyChange & { onProgress?: (sent: number) => void },
   ): Promise<UploadOutcome> {
     const staging = this.kw(ws, 'segment-staging', envId, name, randomUUID())
     try {
@@ -214,9 +219,7 @@ export class SegmentStore extends RedisState {
     envId: string,
     name: string,
     keys: readonly string[],
-    replace: boolean,
-    maxKeys: number,
-    audit: AuditEntry,
+    { replace = false, maxKeys, audit }: KeyChange & { replace?: boolean },
   ): Promise<UploadOutcome> {
     return uploadOutcome(
       await this.scripts.segmentUpload(

@@ -111,14 +111,14 @@ function applyOperations(doc: Record<string, unknown>, body: unknown, schema: Re
       for (const [key, v] of Object.entries(value)) {
         // Attributes of other schemas (e.g. the enterprise extension Entra maps by default) are not kept.
         if (/^urn:/i.test(key) && !schema.urn.test(`${key}:`)) continue
-        apply(doc, schema, parsePath(key, schema, i), op, v, i, true)
+        apply(doc, schema, { path: parsePath(key, schema, i), op, value: v, index: i, noPath: true })
       }
       continue
     }
     if (typeof path !== 'string' || path.length > 1000)
       throw new ScimError(400, 'invalidPath', `Operations[${i}].path must be a string`)
     if (/^urn:/i.test(path) && !schema.urn.test(path)) continue
-    apply(doc, schema, parsePath(path, schema, i), op, value, i, false)
+    apply(doc, schema, { path: parsePath(path, schema, i), op, value, index: i, noPath: false })
   }
 }
 
@@ -139,14 +139,19 @@ function parsePath(raw: string, schema: ResourceSchema, i: number): Path {
   }
 }
 
+/** One operation of a PATCH: its parsed path, what it does, its value, its index (for errors), if it had a path. */
+interface Operation {
+  readonly path: Path
+  readonly op: 'add' | 'replace' | 'remove'
+  readonly value: unknown
+  readonly index: number
+  readonly noPath: boolean
+}
+
 function apply(
   doc: Record<string, unknown>,
   schema: ResourceSchema,
-  path: Path,
-  op: 'add' | 'replace' | 'remove',
-  value: unknown,
-  i: number,
-  noPath: boolean,
+  { path, op, value, index: i, noPath }: Operation,
 ): void {
   if (IGNORED.has(path.attribute)) return
   if (schema.readOnly.has(path.attribute))

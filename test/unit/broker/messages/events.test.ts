@@ -11,7 +11,7 @@ describe('encodeEventMessages', () => {
     const records = Array.from({ length: 5000 }, (_, i) => ({ i, pad: 'x'.repeat(i % 700) }))
     const body = JSON.stringify(records)
     const max = 64 * 1024
-    const messages = encodeEventMessages(records, body.length, meta, max)
+    const messages = encodeEventMessages(records, meta, { bodyBytes: body.length, maxBytes: max })
     expect(messages.length).toBeGreaterThan(body.length / max)
     for (const m of messages) expect(m.value.length).toBeLessThanOrEqual(max)
     expect(messages.flatMap((m) => JSON.parse(m.value.toString()) as unknown[])).toEqual(records)
@@ -31,15 +31,19 @@ describe('encodeEventMessages', () => {
 
   it('splits further when the body length underestimates the records', () => {
     const records = Array.from({ length: 100 }, () => ({ s: 'é'.repeat(1000) }))
-    const messages = encodeEventMessages(records, 10, meta, 20_000)
+    const messages = encodeEventMessages(records, meta, { bodyBytes: 10, maxBytes: 20_000 })
     for (const m of messages) expect(m.value.length).toBeLessThanOrEqual(20_000)
     expect(messages.flatMap((m) => JSON.parse(m.value.toString()) as unknown[])).toHaveLength(100)
   })
 
   it('names a single record larger than a message', () => {
     const records = [{ a: 1 }, { b: 'x'.repeat(50_000) }]
-    expect(() => encodeEventMessages(records, 50_020, meta, 20_000)).toThrow(RecordTooLargeError)
-    expect(() => encodeEventMessages(records, 50_020, meta, 20_000)).toThrow(/record 1 is 500\d\d bytes/)
+    expect(() => encodeEventMessages(records, meta, { bodyBytes: 50_020, maxBytes: 20_000 })).toThrow(
+      RecordTooLargeError,
+    )
+    expect(() => encodeEventMessages(records, meta, { bodyBytes: 50_020, maxBytes: 20_000 })).toThrow(
+      /record 1 is 500\d\d bytes/,
+    )
   })
 
   it('publishes the body as sent when it fits one message, and splits the records when it does not', () => {
@@ -48,12 +52,12 @@ describe('encodeEventMessages', () => {
       { eventTypeId: 'b', key: 'k2' },
     ]
     const text = ' [ {"eventTypeId":"a","key":"k1"} , {"eventTypeId":"b","key":"k2"} ] '
-    const [one, ...rest] = encodeEventMessages(records, text.length, meta, 20_000, text)
+    const [one, ...rest] = encodeEventMessages(records, meta, { bodyBytes: text.length, maxBytes: 20_000, text: text })
     expect(rest).toEqual([])
     expect(one!.value.toString()).toBe(text)
     expect(one!.headers[EVENT_HEADERS.part]).toBe('0')
     const big = Array.from({ length: 100 }, (_, i) => ({ s: `${i}`.repeat(400) }))
-    const split = encodeEventMessages(big, 50_000, meta, 20_000, JSON.stringify(big))
+    const split = encodeEventMessages(big, meta, { bodyBytes: 50_000, maxBytes: 20_000, text: JSON.stringify(big) })
     expect(split.length).toBeGreaterThan(1)
     expect(split.flatMap((m) => JSON.parse(m.value.toString()) as unknown[])).toEqual(big)
   })
@@ -87,16 +91,18 @@ describe('a body too large for one message, cut between its records as sent', ()
         const expected = JSON.parse(text) as unknown[]
         let viaRecords: OutboundMessage[] | Error
         try {
-          viaRecords = encodeEventMessages(rs, text.length, meta, max)
+          viaRecords = encodeEventMessages(rs, meta, { bodyBytes: text.length, maxBytes: max })
         } catch (err) {
           viaRecords = err as Error
         }
         if (viaRecords instanceof Error) {
           // A record too large alone is refused by either path, naming it.
-          expect(() => encodeEventMessages(rs, text.length, meta, max, text)).toThrow(RecordTooLargeError)
+          expect(() => encodeEventMessages(rs, meta, { bodyBytes: text.length, maxBytes: max, text: text })).toThrow(
+            RecordTooLargeError,
+          )
           return
         }
-        const messages = encodeEventMessages(rs, text.length, meta, max, text)
+        const messages = encodeEventMessages(rs, meta, { bodyBytes: text.length, maxBytes: max, text: text })
         for (const m of messages) expect(m.value.length).toBeLessThanOrEqual(max)
         expect(messages.flatMap((m) => JSON.parse(m.value.toString()) as unknown[])).toEqual(expected)
         expect(messages.map((m) => m.headers[EVENT_HEADERS.part])).toEqual(messages.map((_, i) => String(i)))
@@ -108,7 +114,7 @@ describe('a body too large for one message, cut between its records as sent', ()
   it('cuts the text itself: no record is serialized again (spacing and number spelling kept)', () => {
     const text = `[\n  {"eventTypeId": "a", "value": 1.50, "s": "${'x'.repeat(900)}"},\n  {"eventTypeId": "b", "value": 2e0, "s": "${'y'.repeat(900)}"}\n]`
     const rs = JSON.parse(text) as object[]
-    const messages = encodeEventMessages(rs, text.length, meta, 1500, text)
+    const messages = encodeEventMessages(rs, meta, { bodyBytes: text.length, maxBytes: 1500, text: text })
     expect(messages.map((m) => m.value.toString())).toEqual([
       `[\n  {"eventTypeId": "a", "value": 1.50, "s": "${'x'.repeat(900)}"}]`,
       `[\n  {"eventTypeId": "b", "value": 2e0, "s": "${'y'.repeat(900)}"}\n]`,

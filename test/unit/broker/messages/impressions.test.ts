@@ -26,7 +26,10 @@ const impression = (i: number) => ({
 
 describe('encodeImpressionMessages', () => {
   it('carries the kind and the SDK headers, and reads them back', () => {
-    const [message] = encodeImpressionMessages('impressions', [{ f: 'a', i: [impression(1)] }], meta, 100, 20_000)
+    const [message] = encodeImpressionMessages('impressions', [{ f: 'a', i: [impression(1)] }], meta, {
+      bodyBytes: 100,
+      maxBytes: 20_000,
+    })
     expect(message!.headers).toMatchObject({
       [IMPRESSION_HEADERS.kind]: 'impressions',
       [IMPRESSION_HEADERS.impressionsMode]: 'OPTIMIZED',
@@ -42,14 +45,11 @@ describe('encodeImpressionMessages', () => {
       { f: 'small', i: [impression(0)] },
       { f: 'big', i: Array.from({ length: 2000 }, (_, i) => impression(i)) },
     ]
-    const messages = encodeImpressionMessages(
-      'impressions',
-      records,
-      meta,
-      JSON.stringify(records).length,
-      20_000,
-      JSON.stringify(records),
-    )
+    const messages = encodeImpressionMessages('impressions', records, meta, {
+      bodyBytes: JSON.stringify(records).length,
+      maxBytes: 20_000,
+      text: JSON.stringify(records),
+    })
     expect(messages.length).toBeGreaterThan(5)
     for (const m of messages) expect(m.value.length).toBeLessThanOrEqual(20_000)
     const groups = messages.flatMap((m) => JSON.parse(m.value.toString()) as { f: string; i: unknown[] }[])
@@ -60,11 +60,18 @@ describe('encodeImpressionMessages', () => {
 
   it('splits unique keys the same way, and refuses one impression larger than a message', () => {
     const keys = [{ f: 'a', ks: Array.from({ length: 5000 }, (_, i) => `key-${i}`) }]
-    const messages = encodeImpressionMessages('unique_keys_ss', keys, { ...meta, kind: 'unique_keys_ss' }, 100, 10_000)
+    const messages = encodeImpressionMessages(
+      'unique_keys_ss',
+      keys,
+      { ...meta, kind: 'unique_keys_ss' },
+      { bodyBytes: 100, maxBytes: 10_000 },
+    )
     expect(
       messages.flatMap((m) => (JSON.parse(m.value.toString()) as { ks: string[] }[]).flatMap((e) => e.ks)),
     ).toEqual(keys[0]!.ks)
     const huge = [{ f: 'a', i: [{ ...impression(1), properties: 'x'.repeat(30_000) }] }]
-    expect(() => encodeImpressionMessages('impressions', huge, meta, 30_100, 20_000)).toThrow(RecordTooLargeError)
+    expect(() => encodeImpressionMessages('impressions', huge, meta, { bodyBytes: 30_100, maxBytes: 20_000 })).toThrow(
+      RecordTooLargeError,
+    )
   })
 })

@@ -53,7 +53,9 @@ describe('RedisAlertSink.write', () => {
       // One message per call: each written.
       (runs) => runs.map((): Reply => [null, [1]]),
     ])
-    const results = await new RedisAlertSink(redis, 'p:', 1000, 60_000).write(messages(150))
+    const results = await new RedisAlertSink(redis, { prefix: 'p:', maxLen: 1000, maxAgeMs: 60_000 }).write(
+      messages(150),
+    )
     expect(calls.map((c) => c.length)).toEqual([2, 150])
     expect(results).toEqual(Array.from({ length: 150 }, () => 'written'))
   })
@@ -63,7 +65,7 @@ describe('RedisAlertSink.write', () => {
       (runs) => [refusedWhole(), ...runs.slice(1).map((): Reply => [null, []])],
       (runs) => [[null, [1]], refusedWhole(), ...runs.slice(2).map((): Reply => [null, []])],
     ])
-    const results = await new RedisAlertSink(redis, 'p:', 1000, 60_000).write(messages(4))
+    const results = await new RedisAlertSink(redis, { prefix: 'p:', maxLen: 1000, maxAgeMs: 60_000 }).write(messages(4))
     expect(results[0]).toBe('written')
     expect(results[1]).toMatchObject({ code: 'SINK_REFUSED_DATA', retriable: false })
     expect(results.slice(2)).toEqual(['blocked', 'blocked'])
