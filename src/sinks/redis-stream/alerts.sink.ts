@@ -14,7 +14,7 @@ import type { NormalizedAlert } from '../../pipeline/alerts/render.js'
 import { AppError, fromRedis } from '../../shared/errors.js'
 import { alertStreamKeys, PAYLOAD_SAMPLES, type AlertStreamKeys } from '../../state/redis/alert-streams.js'
 import type { RedisClient } from '../../state/redis/client.js'
-import { defineScripts, queueScript } from '../../state/redis/scripts.js'
+import { argsOf, defineScripts, queueScript } from '../../state/redis/scripts.js'
 
 export interface AlertRejection {
   readonly integrationId: string
@@ -181,23 +181,23 @@ export class RedisAlertSink {
         const fields = [...m.alerts, ...m.rejections].map(entryFields)
         const l = m.lifecycle
         args.push(
-          m.offset.toString(),
-          index,
-          m.alerts.length,
-          m.rejections.length,
-          m.replayOf ? 1 : 0,
-          m.replayOf?.requestId ?? l?.requestId ?? '',
-          m.replayOf?.receivedAtMs ?? l?.receivedAtMs ?? 0,
-          JSON.stringify(fields),
-        )
-        args.push(
-          l?.accountId ?? '',
-          m.integrationId,
-          l?.emitRepeats ? 1 : 0,
-          l?.autoResolveAfterMs ?? 0,
-          l?.dedupFallbacks ?? 0,
-          l?.unknownStatuses ?? 0,
-          m.sample ?? '',
+          ...argsOf('alertsWrite', 'record', {
+            offset: m.offset.toString(),
+            stream: index,
+            alerts: m.alerts.length,
+            rejections: m.rejections.length,
+            replay: m.replayOf ? 1 : 0,
+            requestId: m.replayOf?.requestId ?? l?.requestId ?? '',
+            receivedAtMs: m.replayOf?.receivedAtMs ?? l?.receivedAtMs ?? 0,
+            entries: JSON.stringify(fields),
+            accountId: l?.accountId ?? '',
+            integrationId: m.integrationId,
+            emitRepeats: l?.emitRepeats ? 1 : 0,
+            autoResolveAfterMs: l?.autoResolveAfterMs ?? 0,
+            dedupFallbacks: l?.dedupFallbacks ?? 0,
+            unknownStatuses: l?.unknownStatuses ?? 0,
+            sample: m.sample ?? '',
+          }),
         )
         entries += entriesOf(m)
         run.push(m)
@@ -214,14 +214,16 @@ export class RedisAlertSink {
         'alertsWrite',
         scriptKeys.length,
         ...scriptKeys,
-        `${run[0]!.topic}:${run[0]!.partition}`,
-        this.maxLen,
-        this.maxAgeMs,
-        previous,
-        run.length,
-        keys.prefix,
-        PAYLOAD_SAMPLES.count,
-        PAYLOAD_SAMPLES.ttlMs,
+        ...argsOf('alertsWrite', 'header', {
+          offsetField: `${run[0]!.topic}:${run[0]!.partition}`,
+          maxLen: this.maxLen,
+          maxAgeMs: this.maxAgeMs,
+          before: previous,
+          messages: run.length,
+          prefix: keys.prefix,
+          samples: PAYLOAD_SAMPLES.count,
+          samplesTtlMs: PAYLOAD_SAMPLES.ttlMs,
+        }),
         ...args,
       )
       runs.push(run)

@@ -1,8 +1,9 @@
 // Every Lua script of the service, in one registry: its file under lua/ and its number of keys (null:
-// the caller passes it first). A script file may start with `-- include: <file>.lua` lines, replaced
-// by that file (the shared audit helper). Scripts are defined on a connection once (ioredis EVALSHA,
-// falling back to EVAL), and called through the typed functions returned here, or queued on a
-// pipeline with queueScript.
+// the caller passes it first). A script file may have `-- include: <file>.lua` lines, replaced by that
+// file (the shared audit helper), and an `-- args: <script>` line, replaced by the positions of the
+// arguments ARGS_LAYOUTS declares for it (below). Scripts are defined on a connection once (ioredis
+// EVALSHA, falling back to EVAL), and called through the typed functions returned here, or queued on
+// a pipeline with queueScript.
 import { readFileSync } from 'node:fs'
 import type { ChainableCommander } from 'ioredis'
 import type { RedisClient } from './client.js'
@@ -35,6 +36,64 @@ export type Scripts = Readonly<Record<ScriptName, (...args: ScriptArg[]) => Prom
 
 export const SCRIPT_NAMES = Object.keys(SCRIPTS) as ScriptName[]
 
+/**
+ * The arguments of a script whose ARGV is a header, then records of one shape (a record per message):
+ * declared once, here. The caller builds its arguments from named fields (argsOf), and the script's
+ * `-- args:` line becomes `H` (each header field's ARGV index), `R` (each record field's offset in a
+ * record), `R_FIRST` and `R_SIZE`; `H.x` or `R.x` of a name not declared stops the script with an error.
+ */
+export const ARGS_LAYOUTS = {
+  alertsWrite: {
+    header: ['offsetField', 'maxLen', 'maxAgeMs', 'before', 'messages', 'prefix', 'samples', 'samplesTtlMs'],
+    record: [
+      'offset',
+      'stream',
+      'alerts',
+      'rejections',
+      'replay',
+      'requestId',
+      'receivedAtMs',
+      'entries',
+      'accountId',
+      'integrationId',
+      'emitRepeats',
+      'autoResolveAfterMs',
+      'dedupFallbacks',
+      'unknownStatuses',
+      'sample',
+    ],
+  },
+} as const satisfies Partial<Record<ScriptName, { header: readonly string[]; record: readonly string[] }>>
+
+type Layouts = typeof ARGS_LAYOUTS
+/** A script's header or record as named fields. */
+export type ArgsOf<S extends keyof Layouts, P extends 'header' | 'record'> = Record<Layouts[S][P][number], ScriptArg>
+
+/** A header's or a record's fields in the order the script reads them. */
+export function argsOf<S extends keyof Layouts, P extends 'header' | 'record'>(
+  script: S,
+  part: P,
+  fields: ArgsOf<S, P>,
+): ScriptArg[] {
+  return ARGS_LAYOUTS[script][part].map((name) => (fields as Record<string, ScriptArg>)[name]!)
+}
+
+/** The Lua that an `-- args:` line becomes: the layout's positions, guarded against undeclared names. */
+function layoutLua(script: keyof Layouts): string {
+  const { header, record } = ARGS_LAYOUTS[script]
+  const table = (names: readonly string[], first: number) =>
+    `{${names.map((n, i) => `${n} = ${first + i}`).join(', ')}}`
+  const guard = (t: string, what: string) =>
+    `setmetatable(${t}, {__index = function(_, k) error('${script}: no ${what} argument ' .. tostring(k)) end})`
+  return [
+    `local H = ${table(header, 1)}`,
+    `local R = ${table(record, 0)}`,
+    `local R_FIRST, R_SIZE = ${header.length + 1}, ${record.length}`,
+    guard('H', 'header'),
+    guard('R', 'record'),
+  ].join('\n')
+}
+
 const sources = new Map<ScriptName, string>()
 
 /** The Lua source of a script, includes resolved. */
@@ -42,9 +101,12 @@ export function scriptSource(name: ScriptName): string {
   let source = sources.get(name)
   if (source === undefined) {
     const file = name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
-    source = readLua(`${file}.lua`).replace(/^-- include: ([a-z-]+\.lua)$/gm, (_, included: string) =>
-      readLua(included),
-    )
+    source = readLua(`${file}.lua`)
+      .replace(/^-- include: ([a-z-]+\.lua)$/gm, (_, included: string) => readLua(included))
+      .replace(/^-- args: (\w+)$/gm, (_, script: string) => {
+        if (!Object.hasOwn(ARGS_LAYOUTS, script)) throw new Error(`${file}.lua: no argument layout ${script}`)
+        return layoutLua(script as keyof Layouts)
+      })
     sources.set(name, source)
   }
   return source

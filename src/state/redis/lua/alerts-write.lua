@@ -2,14 +2,16 @@
 -- streams and the alerts' lifecycle records, each message once, in order: one call for a run of
 -- messages, not one per message.
 -- KEYS: offsets hash, all-alerts stream, rejections stream, then the integration streams the messages name
--- ARGV: offset field, maxlen, max age (ms), offset of the message before the run (-1 for none),
---       message count, key prefix, payloads kept per integration, how long (ms), then per message: offset, index of its integration stream in KEYS,
---       alert count, rejection count, replay (1 or 0), request id, received at (ms), its entries as
---       one JSON array (alerts, then rejections), each entry an array of its fields (one argument per
---       message, not one per field: the arguments were most of the caller's cost), account id,
---       integration id, emit repeats (1 or 0), auto-resolve after (ms, 0 for never), and how many of
---       its alerts had a dedup key that rendered empty and a status nobody knows (counted), and its
---       payload sample (JSON, '' for none), pushed to the integration's recent payloads when written
+-- ARGV: a header, then a record per message, laid out as ARGS_LAYOUTS.alertsWrite declares (scripts.ts):
+--   header: offset field, maxlen, max age (ms), offset of the message before the run (-1 for none),
+--     message count, key prefix, payloads kept per integration, how long (ms);
+--   record: offset, index of its integration stream in KEYS, alert count, rejection count, replay
+--     (1 or 0), request id, received at (ms), its entries as one JSON array (alerts, then rejections),
+--     each entry an array of its fields (one argument per message, not one per field: the arguments
+--     were most of the caller's cost), account id, integration id, emit repeats (1 or 0),
+--     auto-resolve after (ms, 0 for never), how many of its alerts had a dedup key that rendered
+--     empty and a status nobody knows (counted), and its payload sample (JSON, '' for none), pushed to
+--     the integration's recent payloads when written
 -- An alert entry with a dedupKey and a status goes through the lifecycle (alert-lifecycle.lua): it
 -- opens, repeats, acknowledges or resolves its incident's record, and its stream entries gain
 -- event, alertId and count; a repeat is written to the streams only when the integration emits them.
@@ -22,22 +24,24 @@ local REPLAY_CLOCK_SKEW_MS = 300000
 -- Entries read per stream when checking a replay; a first copy further away than this is not found.
 local REPLAY_SCAN_ENTRIES = 20000
 
-local last = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '-1')
-if tonumber(ARGV[4]) >= 0 and last < tonumber(ARGV[4]) then return {} end
+-- args: alertsWrite
+
+local last = tonumber(redis.call('HGET', KEYS[1], ARGV[H.offsetField]) or '-1')
+if tonumber(ARGV[H.before]) >= 0 and last < tonumber(ARGV[H.before]) then return {} end
 -- Scripts are not rolled back on an error: every stream is checked before the first write.
 local refusal = {}
 for k = 2, #KEYS do
   local t = redis.call('TYPE', KEYS[k])['ok']
   if t ~= 'none' and t ~= 'stream' then refusal[k] = 'WRONGTYPE ' .. KEYS[k] .. ' holds a ' .. t .. ', not a stream' end
 end
-local maxlen = ARGV[2]
+local maxlen = ARGV[H.maxLen]
 local now = redis.call('TIME')
-local minid = tostring(math.max(0, tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) - tonumber(ARGV[3])))
+local minid = tostring(math.max(0, tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) - tonumber(ARGV[H.maxAgeMs])))
 
 -- include: alert-lifecycle.lua
 
-local P = ARGV[6]
-local SAMPLES, SAMPLES_TTL = tonumber(ARGV[7]), ARGV[8]
+local P = ARGV[H.prefix]
+local SAMPLES, SAMPLES_TTL = tonumber(ARGV[H.samples]), ARGV[H.samplesTtlMs]
 
 -- A replay from an edge's spool: its first copy (or an earlier replay) was applied: its request id
 -- is among the integration's last requests (alerts:requests:<integration>, recorded with every
@@ -75,7 +79,7 @@ end
 local results = {}
 local written = {}
 local requested = {}
-local i = 9
+local i = R_FIRST
 local function xadd(keys, fields)
   local id
   for _, k in ipairs(keys) do
@@ -109,19 +113,20 @@ local function notify(keys, fields, at, acct, integ, emitRepeats, autoMs)
   if event ~= 'repeated' then LC.remember(rec, event, at, 'source', f.requestId, entryId) end
   LC.save(P, rec, old, autoMs)
 end
-for m = 1, tonumber(ARGV[5]) do
-  local offset = tonumber(ARGV[i])
-  local stream = tonumber(ARGV[i + 1])
-  local alerts = tonumber(ARGV[i + 2])
-  local rejections = tonumber(ARGV[i + 3])
-  local replay = ARGV[i + 4] == '1'
-  local requestId = ARGV[i + 5]
-  local receivedAt = tonumber(ARGV[i + 6])
-  local entries = ARGV[i + 7]
-  local acct, integ, emitRepeats, autoMs = ARGV[i + 8], ARGV[i + 9], ARGV[i + 10] == '1', tonumber(ARGV[i + 11])
-  local fallbacks, unknowns = tonumber(ARGV[i + 12]), tonumber(ARGV[i + 13])
-  local sample = ARGV[i + 14]
-  i = i + 15
+for m = 1, tonumber(ARGV[H.messages]) do
+  local offset = tonumber(ARGV[i + R.offset])
+  local stream = tonumber(ARGV[i + R.stream])
+  local alerts = tonumber(ARGV[i + R.alerts])
+  local rejections = tonumber(ARGV[i + R.rejections])
+  local replay = ARGV[i + R.replay] == '1'
+  local requestId = ARGV[i + R.requestId]
+  local receivedAt = tonumber(ARGV[i + R.receivedAtMs])
+  local entries = ARGV[i + R.entries]
+  local acct, integ = ARGV[i + R.accountId], ARGV[i + R.integrationId]
+  local emitRepeats, autoMs = ARGV[i + R.emitRepeats] == '1', tonumber(ARGV[i + R.autoResolveAfterMs])
+  local fallbacks, unknowns = tonumber(ARGV[i + R.dedupFallbacks]), tonumber(ARGV[i + R.unknownStatuses])
+  local sample = ARGV[i + R.sample]
+  i = i + R_SIZE
   if last >= offset then
     results[m] = 0
   else
@@ -156,7 +161,7 @@ for m = 1, tonumber(ARGV[5]) do
       end
       results[m] = 1
     end
-    redis.call('HSET', KEYS[1], ARGV[1], offset)
+    redis.call('HSET', KEYS[1], ARGV[H.offsetField], offset)
     last = offset
   end
 end
@@ -166,5 +171,5 @@ for integ in pairs(requested) do redis.call('ZREMRANGEBYRANK', P .. 'alerts:requ
 -- The offset recorded again, even when every message was written before: a call is then always a
 -- write of this connection, so a WAIT after it waits for the replicas to have what it found (a
 -- consumer that takes over a partition must not commit writes its predecessor could not replicate).
-if last >= 0 then redis.call('HSET', KEYS[1], ARGV[1], last) end
+if last >= 0 then redis.call('HSET', KEYS[1], ARGV[H.offsetField], last) end
 return results
