@@ -8,7 +8,7 @@ import {
 } from '@clickhouse/client'
 import { ApiKeyCache } from '../auth/api-keys.js'
 import { ScimAuthenticator } from '../auth/scim-jwt.js'
-import { WebhookRoutes } from '../auth/webhooks.js'
+import { WebhookAddressCache } from '../auth/webhooks.js'
 import { KafkaBroker } from '../broker/kafka/broker.js'
 import { topicNames, type TopicNames } from '../broker/topics.js'
 import type { Config } from '../config/index.js'
@@ -125,16 +125,16 @@ export class Container {
     return this.one(
       'apiKeys',
       'redis',
-      () => new ApiKeyCache(this.state.store, this.config.keyRefreshMs, this.log.child({ component: 'api-keys' })),
+      () => new ApiKeyCache(this.state.tenancy, this.config.keyRefreshMs, this.log.child({ component: 'api-keys' })),
     )
   }
 
-  get webhookRoutes(): WebhookRoutes {
+  get webhookAddresses(): WebhookAddressCache {
     return this.one(
-      'webhookRoutes',
+      'webhookAddresses',
       'redis',
       () =>
-        new WebhookRoutes(
+        new WebhookAddressCache(
           this.state.integrations,
           this.config.keyRefreshMs,
           this.log.child({ component: 'webhook-routes' }),
@@ -146,7 +146,7 @@ export class Container {
     return this.one(
       'scimAuth',
       'redis',
-      () => new ScimAuthenticator(this.state.access, this.config.scim, this.log.child({ component: 'scim-auth' })),
+      () => new ScimAuthenticator(this.state.platform, this.config.scim, this.log.child({ component: 'scim-auth' })),
     )
   }
 
@@ -169,7 +169,7 @@ export class Container {
   }
 
   get metricService(): MetricService {
-    return this.one('metricService', 'redis', () => new MetricService(this.state.store, this.state.metrics))
+    return this.one('metricService', 'redis', () => new MetricService(this.state.tenancy, this.state.metrics))
   }
 
   get alertSink(): RedisAlertSink {
@@ -237,7 +237,7 @@ export class Container {
   async close(): Promise<void> {
     if (this.has('autoResolver')) await this.autoResolver.stop()
     if (this.has('apiKeys')) this.apiKeys.stop()
-    if (this.has('webhookRoutes')) this.webhookRoutes.stop()
+    if (this.has('webhookAddresses')) this.webhookAddresses.stop()
     if (this.has('intake')) await this.intake.close()
     if (this.has('broker')) await this.broker.close()
     if (this.has('clickhouse')) await this.clickhouse.close()

@@ -45,7 +45,7 @@ export async function registerEdgeRoutes(app: FastifyInstance, c: Container, sha
   const webhookLimit = { ratePerSecond: config.webhooks.ratePerSecond, burst: config.webhooks.burst }
   await app.register(webhookRoutes, {
     intake: c.intake,
-    routes: c.webhookRoutes,
+    routes: c.webhookAddresses,
     metrics: c.metrics,
     topic: c.topics.alerts,
     maxBodyBytes: config.webhooks.maxBodyBytes,
@@ -64,7 +64,7 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     publicBaseUrl: () => config.publicBaseUrl ?? listeningUrl(app),
     // With the edge in this process, a changed address is live (or dead) before the answer leaves;
     // other edges see it within SLUICE_KEY_REFRESH_MS.
-    onRoutesChanged: shared.edgeInProcess ? () => c.webhookRoutes.invalidate() : async () => undefined,
+    onRoutesChanged: shared.edgeInProcess ? () => c.webhookAddresses.invalidate() : async () => undefined,
     lifecycleCounts: (accountId, id) => state.alerts.lifecycleCounts(accountId, id),
     webhookMaxBodyBytes: config.webhooks.maxBodyBytes,
   })
@@ -83,7 +83,7 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
   })
   await app.register(experimentRoutes, {
     apiKeys: c.apiKeys,
-    store: state.store,
+    store: state.tenancy,
     metrics: c.metricService,
     experiments: c.experiments,
     rateLimiter: c.rateLimiter('admin', adminLimit),
@@ -98,7 +98,7 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
   }
   await app.register(settingsRoutes, {
     prefix: SETTINGS_PREFIX,
-    access: state.access,
+    platform: state.platform,
     directory: state.directory,
     delayMs: config.scim.settingsDelayMs,
     outbound,

@@ -43,7 +43,7 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
           'webhook addresses stored in plain text by an earlier version now kept only as hashes',
         )
       await c.apiKeys.start()
-      await c.webhookRoutes.start()
+      await c.webhookAddresses.start()
     },
     routes: registerEdgeRoutes,
   },

@@ -2,7 +2,7 @@
 // keys in Redis. Keys are looked up by their SHA-256, so the comparison does not depend on how much
 // of a secret matches, and plain keys are never stored.
 import type { Logger } from '../shared/logger.js'
-import { hashKey, keyId, type AdminRole, type ApiKeyKind, type Store } from '../state/redis/store.js'
+import { hashKey, keyId, type AdminRole, type ApiKeyKind, type TenancyStore } from '../state/redis/tenancy.js'
 import { VersionedCache } from './versioned-cache.js'
 
 export interface Principal {
@@ -21,7 +21,7 @@ export interface Principal {
 export class ApiKeyCache {
   private readonly cache: VersionedCache<Principal>
 
-  constructor(store: Store, refreshMs: number, log: Logger) {
+  constructor(store: TenancyStore, refreshMs: number, log: Logger) {
     this.cache = new VersionedCache(
       {
         version: () => store.apiKeysVersion(),

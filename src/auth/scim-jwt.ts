@@ -9,9 +9,9 @@ import {
   effectiveValue,
   SCIM_JWT_FLAG,
   SCIM_PERMISSIONS,
-  type AccessStore,
+  type PlatformStore,
   type ServiceAccount,
-} from '../state/redis/access.js'
+} from '../state/redis/platform.js'
 import { guardedGet, type OutboundPolicy } from './outbound.js'
 
 export const SCIM_JWT_SETTINGS = {
@@ -57,15 +57,15 @@ export class ScimAuthenticator {
   private readonly jwks = new Map<string, { url: string; getKey: JWTVerifyGetKey }>()
 
   constructor(
-    private readonly access: AccessStore,
+    private readonly platform: PlatformStore,
     private readonly options: ScimAuthOptions,
     private readonly log: Logger,
   ) {}
 
   /** The service account the call acts as, or a ScimAuthError. */
   async authenticate(accountId: string, authorization: string | undefined): Promise<ServiceAccount> {
-    if (!(await this.access.flagOn(accountId, SCIM_JWT_FLAG))) throw new ScimAuthError('flag_off', 401)
-    const settings = await this.access.settings(accountId)
+    if (!(await this.platform.flagOn(accountId, SCIM_JWT_FLAG))) throw new ScimAuthError('flag_off', 401)
+    const settings = await this.platform.settings(accountId)
     const now = Date.now()
     const value = (id: string) => effectiveValue(settings.get(id), now)
     const jwksUrl = value(SCIM_JWT_SETTINGS.jwksUrl)
@@ -121,7 +121,7 @@ export class ScimAuthenticator {
     if (typeof claim !== 'string') throw new ScimAuthError('claim_not_a_string', 401)
     if (claim.trim() !== valueField.trim()) throw new ScimAuthError('claim_mismatch', 401)
 
-    const sa = await this.access.serviceAccount(accountId, serviceAccountId)
+    const sa = await this.platform.serviceAccount(accountId, serviceAccountId)
     if (!sa) throw new ScimAuthError('service_account_missing', 403)
     if (!SCIM_PERMISSIONS.every((p) => sa.permissions.includes(p)))
       throw new ScimAuthError('service_account_lacks_permissions', 403)

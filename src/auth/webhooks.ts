@@ -3,10 +3,10 @@
 // addresses are refused here, at lookup time.
 import type { Logger } from '../shared/logger.js'
 import type { IntegrationStore, WebhookRoute } from '../state/redis/integrations.js'
-import { hashKey } from '../state/redis/store.js'
+import { hashKey } from '../state/redis/tenancy.js'
 import { VersionedCache } from './versioned-cache.js'
 
-export class WebhookRoutes {
+export class WebhookAddressCache {
   private readonly cache: VersionedCache<WebhookRoute>
 
   constructor(store: IntegrationStore, refreshMs: number, log: Logger) {

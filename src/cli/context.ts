@@ -2,7 +2,7 @@
 // connection (closed afterwards), output in text or JSON, and option parsers.
 import { InvalidArgumentError } from 'commander'
 import { ConfigError, loadConfig, type Config } from '../config/index.js'
-import { AccessService } from '../services/access.js'
+import { PlatformService } from '../services/platform.js'
 import { AccountService } from '../services/accounts.js'
 import { DirectoryService } from '../services/directory.js'
 import { KeyService } from '../services/keys.js'
@@ -33,7 +33,7 @@ export interface CliServices {
   readonly state: RedisStores
   readonly accounts: AccountService
   readonly keys: KeyService
-  readonly access: AccessService
+  readonly access: PlatformService
   readonly segments: SegmentService
   readonly directory: DirectoryService
 }
@@ -51,9 +51,9 @@ export async function withServices<T>(fn: (s: CliServices) => Promise<T>): Promi
     return await fn({
       state,
       accounts: new AccountService(state),
-      keys: new KeyService(state.store),
-      access: new AccessService(state.access, state.directory),
-      segments: new SegmentService(state.store, state.segments),
+      keys: new KeyService(state.tenancy),
+      access: new PlatformService(state.platform, state.directory),
+      segments: new SegmentService(state.tenancy, state.segments),
       directory: new DirectoryService(state.directory),
     })
   } finally {

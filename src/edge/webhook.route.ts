@@ -5,7 +5,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Metrics } from '../shared/metrics.js'
-import type { WebhookRoutes } from '../auth/webhooks.js'
+import type { WebhookAddressCache } from '../auth/webhooks.js'
 import type { Intake } from './spool/intake.js'
 import { encodeAlertMessage } from '../broker/messages/alerts.js'
 import type { WebhookRoute } from '../state/redis/integrations.js'
@@ -17,7 +17,7 @@ import type { RateLimit, RateLimiter } from '../state/redis/rate-limits.js'
 
 export interface WebhookRoutesOptions {
   readonly intake: Intake
-  readonly routes: WebhookRoutes
+  readonly routes: WebhookAddressCache
   readonly metrics: Metrics
   readonly topic: string
   readonly maxBodyBytes: number

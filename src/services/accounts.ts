@@ -4,16 +4,16 @@
 import { Refusal } from '../shared/errors.js'
 import { bootstrapDemoAccount } from '../state/redis/demo.js'
 import type { RedisStores } from '../state/redis/index.js'
-import type { DemoAccount, Environment, Store, TrafficType, Workspace } from '../state/redis/store.js'
+import type { DemoAccount, Environment, TenancyStore, TrafficType, Workspace } from '../state/redis/tenancy.js'
 
 export const NO_DEMO_ACCOUNT =
   'no account given and there is no demo account: pass --account <id>, or run `sluice bootstrap` to create the demo account'
 
 export class AccountService {
-  private readonly store: Store
+  private readonly store: TenancyStore
 
-  constructor(private readonly state: Pick<RedisStores, 'store' | 'access' | 'directory'>) {
-    this.store = state.store
+  constructor(private readonly state: Pick<RedisStores, 'tenancy' | 'platform' | 'directory'>) {
+    this.store = state.tenancy
   }
 
   /** Creates the demo account (workspace, environments, keys, settings token, SCIM service account) or shows it. */

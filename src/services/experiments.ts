@@ -15,7 +15,7 @@ import {
 } from '../analysis/statistics.js'
 import { invalid, Refusal } from '../shared/errors.js'
 import type { Metric } from '../state/redis/metrics.js'
-import type { Environment, Workspace } from '../state/redis/store.js'
+import type { Environment, Workspace } from '../state/redis/tenancy.js'
 import type { MetricService } from './metrics.js'
 
 export const MAX_METRICS_PER_REQUEST = 20

@@ -9,8 +9,8 @@ import {
   type ApiKeyInfo,
   type ApiKeyKind,
   type Environment,
-  type Store,
-} from '../state/redis/store.js'
+  type TenancyStore,
+} from '../state/redis/tenancy.js'
 
 export const KEY_KINDS: readonly ApiKeyKind[] = ['admin', 'server', 'client']
 
@@ -26,7 +26,7 @@ export interface KeyRequest {
 }
 
 export class KeyService {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: TenancyStore) {}
 
   async create(request: KeyRequest): Promise<{ key: string; id: string }> {
     const { kind, accountId, name } = request

@@ -7,7 +7,7 @@ import { EVENT_TYPE_ID } from '../pipeline/events.js'
 import { invalid, Refusal, type FieldProblem } from '../shared/errors.js'
 import type { Metric, MetricAuditEntry, MetricInput, MetricStore } from '../state/redis/metrics.js'
 import type { Actor } from '../state/redis/segments.js'
-import type { Store, Workspace } from '../state/redis/store.js'
+import type { TenancyStore, Workspace } from '../state/redis/tenancy.js'
 
 export const MAX_METRICS_PER_WORKSPACE = 1000
 /**
@@ -34,7 +34,7 @@ export interface MetricBody {
 
 export class MetricService {
   constructor(
-    private readonly store: Store,
+    private readonly store: TenancyStore,
     private readonly metrics: MetricStore,
   ) {}
 

@@ -12,7 +12,7 @@ import {
   type SegmentDefinition,
   type SegmentStore,
 } from '../state/redis/segments.js'
-import type { Environment, Store, TrafficType, Workspace } from '../state/redis/store.js'
+import type { Environment, TenancyStore, TrafficType, Workspace } from '../state/redis/tenancy.js'
 
 export const MAX_KEYS_PER_UPDATE = 10_000
 export const MAX_KEYS_PER_SEGMENT = 100_000
@@ -32,7 +32,7 @@ export type KeysChange = ChangeNote & { readonly actor: Actor }
 
 export class SegmentService {
   constructor(
-    private readonly store: Store,
+    private readonly store: TenancyStore,
     private readonly segments: SegmentStore,
   ) {}
 

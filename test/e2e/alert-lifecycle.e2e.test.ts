@@ -10,7 +10,7 @@ import type { RunningService } from '../../src/app/service.js'
 import { ALERT_TEMPLATES } from '../../src/pipeline/alerts/templates.js'
 import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
 import { isCluster } from '../../src/state/redis/client.js'
-import type { DemoAccount } from '../../src/state/redis/store.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { runSluice } from '../support/cli.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 
@@ -81,7 +81,7 @@ async function caughtUp(): Promise<void> {
   const topic = service.container.topics.alerts
   await waitFor('the alerts consumer to catch up', async () => {
     const ends = await admin.fetchTopicOffsets(topic)
-    const accounts = ['', ...(await t.store.listAccounts()).map((a) => a.id)]
+    const accounts = ['', ...(await t.tenancy.listAccounts()).map((a) => a.id)]
     const done = new Map<string, number>()
     for (const account of accounts) {
       for (const [field, offset] of Object.entries(await t.redis.hgetall(keysOf(account).offsets)))
@@ -231,7 +231,7 @@ describe('Alertmanager groups: one alert per fingerprint, repeats counted, resol
   })
 
   it('lets a read-only admin key list and read, and refuses it acknowledging', async () => {
-    const { key } = await t.store.createApiKey({
+    const { key } = await t.tenancy.createApiKey({
       kind: 'admin',
       accountId: demo.accountId,
       name: 'viewer',
@@ -247,7 +247,7 @@ describe('Alertmanager groups: one alert per fingerprint, repeats counted, resol
     expect((await call('GET', '/api/v1/alerts')).status).toBe(200)
     expect((await call('GET', '/api/v1/alerts', undefined, 'sdk_srv_nope')).status).toBe(401)
     // Alerts are the account's: a key restricted to a workspace reads none of them.
-    const { key: restricted } = await t.store.createApiKey({
+    const { key: restricted } = await t.tenancy.createApiKey({
       kind: 'admin',
       accountId: demo.accountId,
       name: 'one workspace',
@@ -499,8 +499,8 @@ describe('lists and isolation', () => {
   it('keeps the same dedup key of two integrations and of another account apart, and hides other accounts', async () => {
     const one = await create({ name: 'one', template: 'generic' })
     const two = await create({ name: 'two', template: 'generic' })
-    const other = await t.store.createAccount('other account')
-    const { key: otherKey } = await t.store.createApiKey({ kind: 'admin', accountId: other.id, name: 'other admin' })
+    const other = await t.tenancy.createAccount('other account')
+    const { key: otherKey } = await t.tenancy.createApiKey({ kind: 'admin', accountId: other.id, name: 'other admin' })
     await waitFor(
       'the other key',
       async () => ((await call('GET', '/api/v1/alerts', undefined, otherKey)).status === 200 ? true : undefined),
@@ -636,10 +636,10 @@ describe('recent payloads', () => {
     expect(payloads.filter((p) => !p['kept'])).toHaveLength(1)
 
     // Only an admin key of the account, not restricted to workspaces or environments, reads them.
-    const other = await t.store.createAccount('other')
-    const { key: stranger } = await t.store.createApiKey({ kind: 'admin', accountId: other.id, name: 'stranger' })
+    const other = await t.tenancy.createAccount('other')
+    const { key: stranger } = await t.tenancy.createApiKey({ kind: 'admin', accountId: other.id, name: 'stranger' })
     expect((await call('GET', `/api/v1/integrations/${id}/payloads`, undefined, stranger)).status).toBe(404)
-    const { key: scoped } = await t.store.createApiKey({
+    const { key: scoped } = await t.tenancy.createApiKey({
       kind: 'admin',
       accountId: demo.accountId,
       name: 'one env',

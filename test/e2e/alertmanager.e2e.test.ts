@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
-import type { DemoAccount } from '../../src/state/redis/store.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 
 const BINARY = '/usr/bin/prometheus-alertmanager'

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import { ALERT_HEADERS } from '../../src/broker/messages/alerts.js'
 import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
-import type { DemoAccount } from '../../src/state/redis/store.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { createTestEnv, waitFor, waitForZeroLag, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv

@@ -7,7 +7,7 @@ import { ALERT_TEMPLATES } from '../../src/pipeline/alerts/templates.js'
 import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
 import { isCluster } from '../../src/state/redis/client.js'
 import { slotTag } from '../../src/state/redis/keys.js'
-import { hashKey, type DemoAccount } from '../../src/state/redis/store.js'
+import { hashKey, type DemoAccount } from '../../src/state/redis/tenancy.js'
 import { exited, spawnSluice } from '../support/cli.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 

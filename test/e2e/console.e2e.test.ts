@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
-import type { DemoAccount } from '../../src/state/redis/store.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { launchBrowser } from '../support/browser.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 
@@ -345,8 +345,8 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
 })
 
 it("shows another account's key nothing of this account", async () => {
-  const other = await t.store.createAccount('other')
-  const { key } = await t.store.createApiKey({ kind: 'admin', accountId: other.id, name: 'other admin' })
+  const other = await t.tenancy.createAccount('other')
+  const { key } = await t.tenancy.createApiKey({ kind: 'admin', accountId: other.id, name: 'other admin' })
   const context = await browser.newContext()
   const second = await context.newPage()
   await second.goto(`${service.url}/console/`)

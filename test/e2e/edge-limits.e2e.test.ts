@@ -5,7 +5,7 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
-import type { DemoAccount } from '../../src/state/redis/store.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { createTestEnv, event, postEvents, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv

@@ -5,7 +5,7 @@ import { checkReadiness } from '../../src/app/readiness.js'
 import { createLogger } from '../../src/shared/logger.js'
 import { startService, type RunningService } from '../../src/app/service.js'
 import { loadConfig } from '../../src/config/index.js'
-import type { DemoAccount } from '../../src/state/redis/store.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { createTestEnv, event, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv
@@ -161,7 +161,7 @@ describe('POST /api/events/bulk', () => {
 
     const staging = demo.environments[1]!.clientSideSdkKey
     expect((await postEvents(service.url, staging, [event(1)])).status).toBe(202)
-    expect(await t.store.revokeApiKey(staging)).toBe(true)
+    expect(await t.tenancy.revokeApiKey(staging)).toBe(true)
     const started = Date.now()
     await waitFor(
       'revoked key refused',

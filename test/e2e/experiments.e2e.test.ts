@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
-import type { DemoAccount } from '../../src/state/redis/store.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { runSluice } from '../support/cli.js'
 import { createTestEnv, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 
@@ -645,7 +645,7 @@ describe('metrics API', () => {
   })
 
   it('lets read-only keys read metrics and results but not change metrics; scoped keys see only their environments', async () => {
-    const { key: viewer } = await t.store.createApiKey({
+    const { key: viewer } = await t.tenancy.createApiKey({
       kind: 'admin',
       accountId: demo.accountId,
       name: 'viewer',
@@ -655,7 +655,7 @@ describe('metrics API', () => {
     expect((await call('GET', path, undefined, viewer)).status).toBe(200)
     expect((await results(`metrics=${metricIds[0]}&${window}`, viewer)).status).toBe(200)
     expect((await call('POST', path, METRICS[0], viewer)).status).toBe(403)
-    const { key: staging } = await t.store.createApiKey({
+    const { key: staging } = await t.tenancy.createApiKey({
       kind: 'admin',
       accountId: demo.accountId,
       name: 'staging only',
@@ -664,8 +664,8 @@ describe('metrics API', () => {
     expect((await results(`metrics=${metricIds[0]}&${window}`, staging)).status).toBe(404)
     expect((await results(`metrics=${metricIds[0]}&${window}`, staging, demo.environments[1]!.id)).status).toBe(404) // no impressions there
     expect((await call('POST', path, { ...METRICS[0], name: 'other' }, staging)).status).toBe(403)
-    const other = await t.store.createAccount('other')
-    const { key: stranger } = await t.store.createApiKey({ kind: 'admin', accountId: other.id, name: 'stranger' })
+    const other = await t.tenancy.createAccount('other')
+    const { key: stranger } = await t.tenancy.createApiKey({ kind: 'admin', accountId: other.id, name: 'stranger' })
     expect((await results(`metrics=${metricIds[0]}&${window}`, stranger)).status).toBe(404)
     expect((await call('GET', path, undefined, stranger)).status).toBe(404)
     expect((await results(`metrics=${metricIds[0]}&${window}`, 'not-a-key')).status).toBe(401)

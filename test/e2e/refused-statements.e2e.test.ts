@@ -5,7 +5,7 @@
 // and its metric, and does not spin. A paused ClickHouse is still a 503 (experiments.e2e.test.ts).
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
-import type { DemoAccount } from '../../src/state/redis/store.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { createTestEnv, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv

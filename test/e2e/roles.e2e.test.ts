@@ -3,7 +3,7 @@
 // an admin-only process needs Redis alone; each /readyz asks only about the services of its roles,
 // and each process serves only its roles' routes.
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { DemoAccount } from '../../src/state/redis/store.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { createTestEnv, event, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
-import type { DemoAccount } from '../../src/state/redis/store.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { createScimTestEnv, type IdentityProvider, type ScimTestEnv } from '../support/scim-idp.js'
 
 const SCIM2 = '.sluice/venv-scim2/bin/scim2'

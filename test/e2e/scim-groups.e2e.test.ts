@@ -4,7 +4,7 @@
 // kept both ways (a deleted user leaves its groups), and `sluice groups`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
-import type { DemoAccount } from '../../src/state/redis/store.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { runSluice } from '../support/cli.js'
 import type { TestEnv } from '../support/harness.js'
 import { createScimTestEnv, type IdentityProvider, type ScimTestEnv } from '../support/scim-idp.js'

@@ -3,7 +3,7 @@
 // each refuses what it should with a generic 401, the reason counted in the metric only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
-import type { DemoAccount } from '../../src/state/redis/store.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { createScimTestEnv, type IdentityProvider, type ScimTestEnv } from '../support/scim-idp.js'
 
 let env: ScimTestEnv

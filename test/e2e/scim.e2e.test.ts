@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
-import { SCIM_PERMISSIONS, SETTINGS_PERMISSIONS } from '../../src/state/redis/access.js'
-import type { DemoAccount } from '../../src/state/redis/store.js'
+import { SCIM_PERMISSIONS, SETTINGS_PERMISSIONS } from '../../src/state/redis/platform.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 
 const DELAY_SECONDS = 2
@@ -126,7 +126,7 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
     })
     expect((await putSettings('pat.nope.nope.nope', ok)).status).toBe(401)
     const user = (await t.state.directory.users(demo.accountId))[0]!
-    const expired = await t.access.createPat({
+    const expired = await t.platform.createPat({
       accountId: demo.accountId,
       userId: user.id,
       name: 'old',
@@ -134,9 +134,9 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
       expiresAt: Date.now() - 1000,
     })
     expect((await putSettings(expired.token, ok)).status).toBe(401)
-    const other = await t.store.createAccount('Other')
+    const other = await t.tenancy.createAccount('Other')
     const otherUser = (await t.state.directory.createUser(other.id, { userName: 'o@example.com', active: true })).user
-    const otherPat = await t.access.createPat({
+    const otherPat = await t.platform.createPat({
       accountId: other.id,
       userId: otherUser.id,
       name: 'o',
@@ -144,7 +144,7 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
       expiresAt: Date.now() + 60_000,
     })
     expect((await putSettings(otherPat.token, ok)).status).toBe(401)
-    const viewer = await t.access.createPat({
+    const viewer = await t.platform.createPat({
       accountId: demo.accountId,
       userId: user.id,
       name: 'view',
@@ -162,7 +162,7 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
     const leaver = (
       await t.state.directory.createUser(demo.accountId, { userName: 'leaver@example.com', active: true })
     ).user
-    const leaverPat = await t.access.createPat({
+    const leaverPat = await t.platform.createPat({
       accountId: demo.accountId,
       userId: leaver.id,
       name: 'l',
@@ -186,7 +186,7 @@ describe('settings (PUT /gateway/ng/api/settings)', () => {
   })
 
   it('applies the good items and fails the bad ones with their reason', async () => {
-    await t.access.saveServiceAccount({
+    await t.platform.saveServiceAccount({
       id: 'weak_sa',
       name: 'weak',
       accountId: demo.accountId,
@@ -315,15 +315,18 @@ describe('SCIM JWT authentication', () => {
   })
 
   it('refuses a token for another account, the flag off, and a service account without the permissions', async () => {
-    const other = await t.store.createAccount('Elsewhere')
+    const other = await t.tenancy.createAccount('Elsewhere')
     await refusedWith(await token(), 401, other.id)
-    await t.access.setFlag(demo.accountId, 'PL_SUPPORT_JWT_TOKEN_SCIM_API', false)
+    await t.platform.setFlag(demo.accountId, 'PL_SUPPORT_JWT_TOKEN_SCIM_API', false)
     await refusedWith(await token(), 401)
-    await t.access.setFlag(demo.accountId, 'PL_SUPPORT_JWT_TOKEN_SCIM_API', true)
-    const sa = (await t.access.serviceAccount(demo.accountId, demo.serviceAccountId!))!
-    await t.access.saveServiceAccount({ ...sa, permissions: SCIM_PERMISSIONS.filter((p) => p !== 'core_user_invite') })
+    await t.platform.setFlag(demo.accountId, 'PL_SUPPORT_JWT_TOKEN_SCIM_API', true)
+    const sa = (await t.platform.serviceAccount(demo.accountId, demo.serviceAccountId!))!
+    await t.platform.saveServiceAccount({
+      ...sa,
+      permissions: SCIM_PERMISSIONS.filter((p) => p !== 'core_user_invite'),
+    })
     await refusedWith(await token(), 403)
-    await t.access.saveServiceAccount(sa)
+    await t.platform.saveServiceAccount(sa)
     expect((await scim('GET', '/Users', await token())).status).toBe(200)
   })
 
@@ -599,7 +602,7 @@ describe('sluice users, service-accounts, pats and flags', () => {
 describe('demo bootstrap', () => {
   it('carries a settings token and a SCIM service account', async () => {
     expect(demo.personalAccessToken).toMatch(/^pat\./)
-    expect((await t.access.serviceAccount(demo.accountId, demo.serviceAccountId!))?.permissions).toEqual(
+    expect((await t.platform.serviceAccount(demo.accountId, demo.serviceAccountId!))?.permissions).toEqual(
       expect.arrayContaining([...SCIM_PERMISSIONS]),
     )
     await waitFor(

@@ -152,9 +152,9 @@ describe('workspaces, environments, traffic types', () => {
   })
 
   it('pages 205 workspaces at the limit of 200', async () => {
-    const acct = (await t.store.createAccount('Many')).id
-    for (let i = 0; i < 205; i++) await t.store.createWorkspace(acct, `ws-${i}`)
-    const { key } = await t.store.createApiKey({ kind: 'admin', accountId: acct })
+    const acct = (await t.tenancy.createAccount('Many')).id
+    for (let i = 0; i < 205; i++) await t.tenancy.createWorkspace(acct, `ws-${i}`)
+    const { key } = await t.tenancy.createApiKey({ kind: 'admin', accountId: acct })
     const first = await api.get('/workspaces?limit=200', { key })
     expect(first.body.objects).toHaveLength(200)
     expect(first.body.totalCount).toBe(205)
@@ -627,7 +627,11 @@ describe('limits and hostile input', () => {
     const limits = { SLUICE_ADMIN_RATE_PER_SECOND: '1', SLUICE_ADMIN_BURST: '2' }
     const [one, two] = [await t.start(['admin'], limits), await t.start(['admin'], limits)]
     // A key of its own: the limit is counted in Redis, and other tests' requests must not count.
-    const { key: fresh } = await t.store.createApiKey({ kind: 'admin', accountId: ids.account!, name: 'rate limited' })
+    const { key: fresh } = await t.tenancy.createApiKey({
+      kind: 'admin',
+      accountId: ids.account!,
+      name: 'rate limited',
+    })
     const first = await splitApi(one.url, fresh).get('/workspaces')
     expect(first.status).toBe(200)
     expect(first.headers.get('x-ratelimit-remaining-org')).toBe('1')
@@ -646,7 +650,7 @@ describe('limits and hostile input', () => {
       expect(res.headers.get('x-ratelimit-remaining-org')).toBe('0')
     }
     // Another key has a limit of its own.
-    const { key: other } = await t.store.createApiKey({ kind: 'admin', accountId: ids.account!, name: 'another' })
+    const { key: other } = await t.tenancy.createApiKey({ kind: 'admin', accountId: ids.account!, name: 'another' })
     expect((await splitApi(one.url, other).get('/workspaces')).status).toBe(200)
   })
 

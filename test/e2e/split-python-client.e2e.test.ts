@@ -45,9 +45,9 @@ describe("Split's Python client", () => {
     async (_mode, harness) => {
       expect(existsSync(PYTHON), `no ${PYTHON}: scripts/test.sh installs splitapiclient there (npm test)`).toBe(true)
       const demo = await t.bootstrap()
-      const ws = await t.store.createWorkspace(demo.accountId, `py-${harness}`)
-      const env = await t.store.createEnvironment(ws.id, 'Production', true)
-      await t.store.createTrafficType(ws.id, 'account')
+      const ws = await t.tenancy.createWorkspace(demo.accountId, `py-${harness}`)
+      const env = await t.tenancy.createEnvironment(ws.id, 'Production', true)
+      await t.tenancy.createTrafficType(ws.id, 'account')
       const { code, output } = await runFlow({
         SPLIT_BASE_URL: `${svc.url}/internal/api/v2`,
         SPLIT_API_KEY: demo.adminApiKey,

@@ -6,7 +6,7 @@
 // pause. Redis is a private instance.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
-import type { DemoAccount } from '../../src/state/redis/store.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { event, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 import { startFaultEnv, type FaultEnv } from '../support/private-stack.js'
 

@@ -18,7 +18,7 @@ import { migrate } from '../../src/sinks/clickhouse/migrations.js'
 import { ClickHouseTableSink } from '../../src/sinks/clickhouse/table.sink.js'
 import { EVENTS, IMPRESSIONS } from '../../src/sinks/clickhouse/tables.js'
 import type { Metric } from '../../src/state/redis/metrics.js'
-import type { Environment, Workspace } from '../../src/state/redis/store.js'
+import type { Environment, Workspace } from '../../src/state/redis/tenancy.js'
 import { ENGINES, expectSame, type Engine } from '../support/engines.js'
 
 const T0 = 1_764_000_000_000

@@ -8,7 +8,7 @@ import { inject } from 'vitest'
 import { createLogger } from '../../src/shared/logger.js'
 import { startService, type Role, type RunningService } from '../../src/app/service.js'
 import { loadConfig, type Config } from '../../src/config/index.js'
-import type { AccessStore } from '../../src/state/redis/access.js'
+import type { PlatformStore } from '../../src/state/redis/platform.js'
 import { bootstrapDemoAccount } from '../../src/state/redis/demo.js'
 import {
   createRedisClient,
@@ -18,7 +18,7 @@ import {
   type RedisClient,
   type RedisStores,
 } from '../../src/state/redis/index.js'
-import type { DemoAccount, Store } from '../../src/state/redis/store.js'
+import type { DemoAccount, TenancyStore } from '../../src/state/redis/tenancy.js'
 
 export interface TestEnv {
   readonly env: Record<string, string>
@@ -26,8 +26,8 @@ export interface TestEnv {
   readonly clickhouse: ClickHouseClient
   readonly redis: RedisClient
   readonly state: RedisStores
-  readonly store: Store
-  readonly access: AccessStore
+  readonly tenancy: TenancyStore
+  readonly platform: PlatformStore
   /** Rows of `SELECT ... FROM <db>.<table>` (the database name is filled in). */
   query<T>(sql: string): Promise<T[]>
   count(table: string, where?: string): Promise<number>
@@ -73,7 +73,7 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
   })
   const redis = isCluster(config.redis) ? createRedisClient(config.redis) : new Redis(config.redis.url)
   const state = createRedisState(config.redis, redis)
-  const { store, access } = state
+  const { tenancy, platform } = state
   const running: RunningService[] = []
   const db = config.clickhouse.database
 
@@ -87,8 +87,8 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
     clickhouse,
     redis,
     state,
-    store,
-    access,
+    tenancy,
+    platform,
     query,
     count: async (table, where = '1') => {
       const rows = await query<{ n: string }>(`SELECT count() AS n FROM {db}.${table} WHERE ${where}`)

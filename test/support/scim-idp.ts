@@ -5,7 +5,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 import type { RunningService } from '../../src/app/service.js'
-import type { DemoAccount } from '../../src/state/redis/store.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { createTestEnv, type TestEnv } from './harness.js'
 
 export const CLAIM = 'scim_client'

@@ -5,10 +5,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ApiKeyCache, Principal } from '../../auth/api-keys.js'
-import { accountWideAdmin } from '../account-wide.js'
 import { HttpError } from '../../http/errors.js'
 import { ALERT_FILTERS, isAlertCursor, type AlertRecord, type AlertStore } from '../../state/redis/alerts.js'
-import type {} from '../split/access.js'
+import { useAccountWideAdminKey } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import { Alert, AlertList, alertAnswers, AlertListQuery, AlertParams, AlertWithHistory, answer } from './schemas.js'
 
@@ -37,10 +36,7 @@ export function alertView(a: AlertRecord, withHistory = false) {
 
 export async function alertRoutes(server: FastifyInstance, opts: AlertRoutesOptions): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
-  app.decorateRequest('admin', undefined)
-  app.addHook('onRequest', async (request) => {
-    request.admin = await accountWideAdmin(opts.apiKeys, request, 'alerts', false)
-  })
+  useAccountWideAdminKey(app, opts.apiKeys, 'alerts', false)
   const account = (request: FastifyRequest) => request.admin!.accountId
   const actor = (request: FastifyRequest): Principal => {
     const admin = request.admin!

@@ -12,8 +12,8 @@ import { parseTime, parseWeights, type ExperimentService } from '../../services/
 import type { MetricService } from '../../services/metrics.js'
 import type { Metric as MetricRecord, MetricAuditEntry } from '../../state/redis/metrics.js'
 import type { RateLimit, RateLimiter } from '../../state/redis/rate-limits.js'
-import type { Store } from '../../state/redis/store.js'
-import { AdminAccess, adminKeyHook } from '../split/access.js'
+import type { TenancyStore } from '../../state/redis/tenancy.js'
+import { KeyScope, useScopedAdminKey } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import {
   analysisAnswers,
@@ -34,7 +34,7 @@ import {
 
 export interface ExperimentRoutesOptions {
   readonly apiKeys: ApiKeyCache
-  readonly store: Store
+  readonly store: TenancyStore
   readonly metrics: MetricService
   readonly experiments: ExperimentService
   readonly rateLimiter: RateLimiter
@@ -51,16 +51,15 @@ export function metricView(m: MetricRecord) {
 
 export async function experimentRoutes(server: FastifyInstance, opts: ExperimentRoutesOptions): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
-  const access = new AdminAccess(opts.store)
-  app.decorateRequest('admin', undefined)
-  app.addHook('onRequest', adminKeyHook(opts))
+  const scope = new KeyScope(opts.store)
+  useScopedAdminKey(app, opts)
   const editor = (request: FastifyRequest, ws: string) => {
-    if (access.principal(request).environmentIds)
+    if (scope.principal(request).environmentIds)
       throw new HttpError(
         'FORBIDDEN',
         'metrics serve every environment of their workspace: changing one needs an admin API key not restricted to environments',
       )
-    return access.workspace(request, ws, 'all')
+    return scope.workspace(request, ws, 'all')
   }
   const metricsTags = ['metrics']
   const tags = ['experiments']
@@ -77,7 +76,7 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
       },
     },
     async (request) => {
-      const ws = await access.workspace(request, request.params.ws, 'read')
+      const ws = await scope.workspace(request, request.params.ws, 'read')
       return { metrics: (await opts.metrics.list(ws)).map(metricView) }
     },
   )
@@ -96,7 +95,7 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
     },
     async (request, reply) => {
       const ws = await editor(request, request.params.ws)
-      const metric = await opts.metrics.create(ws, request.body, access.actor(request))
+      const metric = await opts.metrics.create(ws, request.body, scope.actor(request))
       request.log.info({ workspaceId: ws.id, metricId: metric.id }, 'metric created')
       return reply.code(201).send(metricView(metric))
     },
@@ -114,7 +113,7 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
       },
     },
     async (request) =>
-      metricView(await opts.metrics.get(await access.workspace(request, request.params.ws, 'read'), request.params.id)),
+      metricView(await opts.metrics.get(await scope.workspace(request, request.params.ws, 'read'), request.params.id)),
   )
 
   app.put(
@@ -131,7 +130,7 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
     },
     async (request) => {
       const ws = await editor(request, request.params.ws)
-      const metric = await opts.metrics.replace(ws, request.params.id, request.body, access.actor(request))
+      const metric = await opts.metrics.replace(ws, request.params.id, request.body, scope.actor(request))
       request.log.info({ workspaceId: ws.id, metricId: metric.id }, 'metric replaced')
       return metricView(metric)
     },
@@ -150,7 +149,7 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
     },
     async (request, reply) => {
       const ws = await editor(request, request.params.ws)
-      await opts.metrics.delete(ws, request.params.id, access.actor(request))
+      await opts.metrics.delete(ws, request.params.id, scope.actor(request))
       request.log.info({ workspaceId: ws.id, metricId: request.params.id }, 'metric deleted')
       return reply.code(204).send()
     },
@@ -168,7 +167,7 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
       },
     },
     async (request) => {
-      const ws = await access.workspace(request, request.params.ws, 'read')
+      const ws = await scope.workspace(request, request.params.ws, 'read')
       return {
         entries: (await opts.metrics.audit(ws)).map((e: MetricAuditEntry) => ({
           ...e,
@@ -193,7 +192,7 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
       },
     },
     async (request) => {
-      const { env } = await access.environment(request, request.params.env, 'read')
+      const { env } = await scope.environment(request, request.params.env, 'read')
       const { from, to, flags } = await limited(() => opts.experiments.flags(env, request.query.from, request.query.to))
       return { environmentId: env.id, from: iso(from), to: iso(to), flags }
     },
@@ -213,7 +212,7 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
       },
     },
     async (request) => {
-      const { env, ws } = await access.environment(request, request.params.env, 'read')
+      const { env, ws } = await scope.environment(request, request.params.env, 'read')
       const q = request.query
       const req = {
         flag: request.params.flag,

@@ -11,7 +11,7 @@ import { parseJsonBody } from '../../http/json-body.js'
 import { DirectoryService, type GroupWithMembers } from '../../services/directory.js'
 import type { Refusal } from '../../shared/errors.js'
 import type { Metrics } from '../../shared/metrics.js'
-import type { ServiceAccount } from '../../state/redis/access.js'
+import type { ServiceAccount } from '../../state/redis/platform.js'
 import type { DirectoryStore, User } from '../../state/redis/directory.js'
 import { projector, type Projection } from './scim/attributes.js'
 import {

@@ -10,16 +10,16 @@ import {
   effectiveValue,
   SCIM_PERMISSIONS,
   SETTINGS_PERMISSIONS,
-  type AccessStore,
+  type PlatformStore,
   type PatRecord,
   type Permission,
-} from '../../state/redis/access.js'
+} from '../../state/redis/platform.js'
 import { isText } from '../../shared/text.js'
 import type { Static } from 'typebox'
 import { answer, SettingsBody, SettingsQuery, SettingsRead, settingsAnswers, SettingsWritten } from './schemas.js'
 
 export interface SettingsRoutesOptions {
-  readonly access: AccessStore
+  readonly platform: PlatformStore
   readonly directory: DirectoryStore
   readonly delayMs: number
   readonly outbound: OutboundPolicy
@@ -31,7 +31,7 @@ const MAX_VALUE = 2048
 type Query = { Querystring: Static<typeof SettingsQuery> }
 
 export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesOptions): Promise<void> {
-  const { access } = opts
+  const { platform } = opts
   app.setErrorHandler(harnessErrorHandler)
 
   /** The PAT of the call, valid for the account in the query and holding `needed`; else 400/401/403. */
@@ -41,7 +41,7 @@ export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesO
   ): Promise<{ accountId: string; pat: PatRecord }> => {
     const accountId = request.query.accountIdentifier
     const token = request.headers['x-api-key']
-    const pat = typeof token === 'string' && token ? await access.pat(token) : undefined
+    const pat = typeof token === 'string' && token ? await platform.pat(token) : undefined
     if (!pat || pat.accountId !== accountId || pat.expiresAt <= Date.now()) {
       request.log.info(
         { accountId, reason: !pat ? 'unknown token' : pat.accountId !== accountId ? 'other account' : 'expired' },
@@ -95,7 +95,7 @@ export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesO
       })
       const changes = new Map(checked.flatMap((c) => (c.ok ? [[c.identifier, c.value] as const] : [])))
       const now = Date.now()
-      const written = await access.writeSettings(accountId, changes, opts.delayMs, now)
+      const written = await platform.writeSettings(accountId, changes, opts.delayMs, now)
       request.log.info(
         {
           accountId,
@@ -173,7 +173,7 @@ export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesO
             if (value.length > 256) return fail('value (a claim name) must be at most 256 characters')
             break
           case SCIM_JWT_SETTINGS.serviceAccountId: {
-            const sa = await access.serviceAccount(accountId, value)
+            const sa = await platform.serviceAccount(accountId, value)
             if (!sa) return fail(`no service account ${value} in this account`)
             const missing = SCIM_PERMISSIONS.filter((p) => !sa.permissions.includes(p))
             if (missing.length) return fail(`service account ${value} lacks ${missing.join(', ')}`)
@@ -197,7 +197,7 @@ export async function settingsRoutes(app: FastifyInstance, opts: SettingsRoutesO
     },
     async (request) => {
       const { accountId } = await authorize(request, ['core_setting_view'])
-      const settings = await access.settings(accountId)
+      const settings = await platform.settings(accountId)
       const now = Date.now()
       return {
         status: 'SUCCESS',

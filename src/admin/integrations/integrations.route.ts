@@ -3,11 +3,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
-import { accountWideAdmin } from '../account-wide.js'
 import { exampleOf, type IntegrationService } from '../../services/integrations.js'
 import type { IntegrationRecord } from '../../state/redis/integrations.js'
-import { keyId } from '../../state/redis/store.js'
-import type {} from '../split/access.js'
+import { keyId } from '../../state/redis/tenancy.js'
+import { useAccountWideAdminKey } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import {
   AlertsPage,
@@ -45,10 +44,7 @@ export interface IntegrationRoutesOptions {
 
 export async function integrationRoutes(server: FastifyInstance, opts: IntegrationRoutesOptions): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
-  app.decorateRequest('admin', undefined)
-  app.addHook('onRequest', async (request) => {
-    request.admin = await accountWideAdmin(opts.apiKeys, request, 'integrations', true)
-  })
+  useAccountWideAdminKey(app, opts.apiKeys, 'integrations', true)
 
   // The address is stored only as a hash: webhookUrl and testCommand exist only in the answers that
   // create it (create, rotate). Elsewhere webhookAddressId (a prefix of the hash) tells addresses apart.

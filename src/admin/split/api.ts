@@ -10,7 +10,7 @@ import { SegmentService } from '../../services/segments.js'
 import type { RedisStores } from '../../state/redis/index.js'
 import { identityRoutes } from './identities.route.js'
 import { segmentRoutes } from './segments.route.js'
-import { AdminAccess, adminKeyHook } from './access.js'
+import { KeyScope, useScopedAdminKey } from '../admin-key.js'
 import { workspaceRoutes } from './workspaces.route.js'
 
 export interface SplitApiOptions {
@@ -24,7 +24,7 @@ export interface SplitApiOptions {
 export const SPLIT_API_PREFIX = '/internal/api/v2'
 
 export async function splitApi(app: FastifyInstance, opts: SplitApiOptions): Promise<void> {
-  const access = new AdminAccess(opts.state.store)
+  const scope = new KeyScope(opts.state.tenancy)
 
   app.setErrorHandler(splitErrorHandler)
   app.setNotFoundHandler(() => {
@@ -41,12 +41,11 @@ export async function splitApi(app: FastifyInstance, opts: SplitApiOptions): Pro
     done(null, String(body)),
   )
 
-  app.decorateRequest('admin', undefined)
-  app.addHook('onRequest', adminKeyHook(opts, ' (SDK keys are not accepted here)'))
+  useScopedAdminKey(app, opts, ' (SDK keys are not accepted here)')
 
-  await app.register(workspaceRoutes, { access, store: opts.state.store })
-  await app.register(segmentRoutes, { access, segments: new SegmentService(opts.state.store, opts.state.segments) })
-  await app.register(identityRoutes, { access, store: opts.state.store, identities: opts.state.identities })
+  await app.register(workspaceRoutes, { scope, store: opts.state.tenancy })
+  await app.register(segmentRoutes, { scope, segments: new SegmentService(opts.state.tenancy, opts.state.segments) })
+  await app.register(identityRoutes, { scope, store: opts.state.tenancy, identities: opts.state.identities })
 }
 
 /** Split's error body: {code, message, details, transactionId}, code being the HTTP status. */

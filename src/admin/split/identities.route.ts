@@ -5,9 +5,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Static } from 'typebox'
 import { HttpError } from '../../http/errors.js'
 import type { IdentityStore, IdentityValues } from '../../state/redis/identities.js'
-import type { Store } from '../../state/redis/store.js'
+import type { TenancyStore } from '../../state/redis/tenancy.js'
 import { isKeyText, isText, MAX_KEY_LENGTH } from '../../shared/text.js'
-import type { AdminAccess } from './access.js'
+import type { KeyScope } from '../admin-key.js'
 import {
   answer,
   Deleted,
@@ -30,14 +30,14 @@ const tags = ['split']
 
 export async function identityRoutes(
   server: FastifyInstance,
-  opts: { access: AdminAccess; store: Store; identities: IdentityStore },
+  opts: { scope: KeyScope; store: TenancyStore; identities: IdentityStore },
 ): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
-  const { access, store, identities } = opts
+  const { scope, store, identities } = opts
 
   /** The traffic type and environment of the path, both in the key's scope and one workspace; else 404. */
   const target = async (request: FastifyRequest, params: Static<typeof IdentitiesParams>) => {
-    const { env } = await access.environment(request, params.env, 'all')
+    const { env } = await scope.environment(request, params.env, 'all')
     const tt = await store.trafficType(params.trafficType)
     if (!tt || tt.workspaceId !== env.workspaceId)
       throw new HttpError(

@@ -7,8 +7,8 @@ import { Type, type Static } from 'typebox'
 import { HttpError } from '../../http/errors.js'
 import { parseKeyFile, type SegmentService } from '../../services/segments.js'
 import type { Segment, SegmentDefinition } from '../../state/redis/segments.js'
-import type { Workspace } from '../../state/redis/store.js'
-import type { AdminAccess } from './access.js'
+import type { Workspace } from '../../state/redis/tenancy.js'
+import type { KeyScope } from '../admin-key.js'
 import {
   answer,
   AuditPage,
@@ -47,13 +47,13 @@ const withKeyFile = <T extends Parameters<typeof Type.Union>[0][number]>(json: T
 })
 
 export interface SegmentRoutesOptions {
-  readonly access: AdminAccess
+  readonly scope: KeyScope
   readonly segments: SegmentService
 }
 
 export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutesOptions): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
-  const { access, segments } = opts
+  const { scope, segments } = opts
 
   app.post(
     '/segments/ws/:ws/trafficTypes/:trafficType',
@@ -68,12 +68,12 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
       },
     },
     async (request) => {
-      const ws = await access.workspace(request, request.params.ws, 'segments')
+      const ws = await scope.workspace(request, request.params.ws, 'segments')
       const { name, description } = request.body
       const segment = await segments.create(
         ws,
         { name, description: description ?? '', trafficType: request.params.trafficType },
-        access.actor(request),
+        scope.actor(request),
       )
       request.log.info({ workspaceId: ws.id, segment: segment.name }, 'segment created')
       return segmentView(segment)
@@ -93,7 +93,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
       },
     },
     async (request) => {
-      const ws = await access.workspace(request, request.params.ws, 'read')
+      const ws = await scope.workspace(request, request.params.ws, 'read')
       const { offset, limit } = request.query
       const page = await segments.list(ws, offset, limit)
       return { objects: page.objects.map(segmentView), offset, limit, totalCount: page.totalCount }
@@ -113,7 +113,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
       },
     },
     async (request) => {
-      const { env, ws } = await access.environment(request, request.params.env, 'read')
+      const { env, ws } = await scope.environment(request, request.params.env, 'read')
       if (ws.id !== request.params.ws)
         throw new HttpError('NOT_FOUND', `environment ${env.id} not found in workspace ${request.params.ws}`)
       const { offset, limit } = request.query
@@ -137,10 +137,10 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
       },
     },
     async (request) => {
-      const ws = await access.workspace(request, request.params.ws, 'segments')
-      await segments.delete(ws, request.params.name, access.principal(request).environmentIds)
+      const ws = await scope.workspace(request, request.params.ws, 'segments')
+      await segments.delete(ws, request.params.name, scope.principal(request).environmentIds)
       request.log.info(
-        { workspaceId: ws.id, segment: request.params.name, keyId: access.principal(request).id },
+        { workspaceId: ws.id, segment: request.params.name, keyId: scope.principal(request).id },
         'segment deleted with its definitions, keys and audit log',
       )
       return true as const
@@ -149,7 +149,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
 
   // A key restricted to environments sees the workspace-level entries and those of its environments.
   const auditPage = async (request: FastifyRequest, ws: Workspace, name: string, offset: number, limit: number) => {
-    const page = await segments.audit(ws, name, offset, limit, access.principal(request).environmentIds)
+    const page = await segments.audit(ws, name, offset, limit, scope.principal(request).environmentIds)
     return {
       objects: page.objects.map((e) => ({ ...e, at: new Date(e.at).toISOString() })),
       offset,
@@ -167,7 +167,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
   app.get('/segments/ws/:ws/:name/audit', { schema: { ...auditSchema, params: WsSegmentParams } }, async (request) =>
     auditPage(
       request,
-      await access.workspace(request, request.params.ws, 'read'),
+      await scope.workspace(request, request.params.ws, 'read'),
       request.params.name,
       request.query.offset,
       request.query.limit,
@@ -176,7 +176,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
   app.get('/segments/:env/:name/audit', { schema: { ...auditSchema, params: EnvSegmentParams } }, async (request) =>
     auditPage(
       request,
-      (await access.environment(request, request.params.env, 'read')).ws,
+      (await scope.environment(request, request.params.env, 'read')).ws,
       request.params.name,
       request.query.offset,
       request.query.limit,
@@ -196,8 +196,8 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
       },
     },
     async (request) => {
-      const { env, ws } = await access.environment(request, request.params.env, 'segments')
-      const { segment, definition } = await segments.activate(ws, env, request.params.name, access.actor(request))
+      const { env, ws } = await scope.environment(request, request.params.env, 'segments')
+      const { segment, definition } = await segments.activate(ws, env, request.params.name, scope.actor(request))
       return definitionView(definition, segment)
     },
   )
@@ -214,8 +214,8 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
       },
     },
     async (request) => {
-      const { env, ws } = await access.environment(request, request.params.env, 'segments')
-      await segments.deactivate(ws, env, request.params.name, access.actor(request))
+      const { env, ws } = await scope.environment(request, request.params.env, 'segments')
+      await segments.deactivate(ws, env, request.params.name, scope.actor(request))
       return true as const
     },
   )
@@ -241,14 +241,14 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
       Body: Static<typeof UploadBody> | string
     }>,
   ) => {
-    const { env, ws } = await access.environment(request, request.params.env, 'segments')
+    const { env, ws } = await scope.environment(request, request.params.env, 'segments')
     const { keys, comment, title } = keysInput(request.body, request.query)
     const replace = request.query.replace?.toLowerCase() === 'true'
     const result = await segments.upload(ws, env, request.params.name, keys, {
       replace,
       comment,
       title,
-      actor: access.actor(request),
+      actor: scope.actor(request),
     })
     request.log.info(
       {
@@ -279,7 +279,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
       },
     },
     async (request) => {
-      const { env, ws } = await access.environment(request, request.params.env, 'read')
+      const { env, ws } = await scope.environment(request, request.params.env, 'read')
       const { offset, limit } = request.query
       const page = await segments.keys(ws, env, request.params.name, offset, limit)
       return {
@@ -307,13 +307,13 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
       },
     },
     async (request) => {
-      const { env, ws } = await access.environment(request, request.params.env, 'segments')
+      const { env, ws } = await scope.environment(request, request.params.env, 'segments')
       // A body with content types per media type is typed unknown: the schema above has checked it.
       const { keys, comment, title } = keysInput(request.body as Static<typeof RemoveKeysBody> | string, request.query)
       const result = await segments.removeKeys(ws, env, request.params.name, keys, {
         comment,
         title,
-        actor: access.actor(request),
+        actor: scope.actor(request),
       })
       request.log.info(
         { environmentId: env.id, segment: request.params.name, removed: result.removed },

@@ -1,8 +1,8 @@
 // Workspaces (endpoint 1), environments (4) and traffic types of a workspace, as the key may see them.
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { Store } from '../../state/redis/store.js'
-import type { AdminAccess } from './access.js'
+import type { TenancyStore } from '../../state/redis/tenancy.js'
+import type { KeyScope } from '../admin-key.js'
 import {
   answer,
   Environments,
@@ -16,10 +16,10 @@ import {
 
 export async function workspaceRoutes(
   server: FastifyInstance,
-  opts: { access: AdminAccess; store: Store },
+  opts: { scope: KeyScope; store: TenancyStore },
 ): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
-  const { access, store } = opts
+  const { scope, store } = opts
   const tags = ['split']
 
   app.get(
@@ -34,7 +34,7 @@ export async function workspaceRoutes(
       },
     },
     async (request) => {
-      const p = access.require(request, 'read')
+      const p = scope.require(request, 'read')
       const { offset, limit } = request.query
       const all = await store.listWorkspaces(p.accountId, p.workspaceIds)
       return {
@@ -63,10 +63,10 @@ export async function workspaceRoutes(
       },
     },
     async (request) => {
-      const ws = await access.workspace(request, request.params.ws, 'read')
+      const ws = await scope.workspace(request, request.params.ws, 'read')
       const envs = await store.environments(ws.id)
       return envs
-        .filter((e) => access.mayUseEnvironment(request, e.id))
+        .filter((e) => scope.mayUseEnvironment(request, e.id))
         .map((e) => ({ name: e.name, id: e.id, production: e.production }))
     },
   )
@@ -83,7 +83,7 @@ export async function workspaceRoutes(
       },
     },
     async (request) => {
-      const ws = await access.workspace(request, request.params.ws, 'read')
+      const ws = await scope.workspace(request, request.params.ws, 'read')
       return (await store.trafficTypes(ws.id)).map((t) => ({ id: t.id, name: t.name, displayAttributeId: null }))
     },
   )

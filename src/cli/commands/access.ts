@@ -1,7 +1,7 @@
 // `sluice users`, `groups`, `service-accounts`, `pats`, `flags`: the platform side of an account.
 import type { Command } from 'commander'
 import { acceptAll } from '../../services/directory.js'
-import { PERMISSIONS, SCIM_PERMISSIONS, SETTINGS_PERMISSIONS } from '../../state/redis/access.js'
+import { PERMISSIONS, SCIM_PERMISSIONS, SETTINGS_PERMISSIONS } from '../../state/redis/platform.js'
 import { ACCOUNT_OPTION, collect, positiveInt, print, withServices } from '../context.js'
 
 export function accessCommands(program: Command): void {

@@ -1,6 +1,6 @@
 // `sluice bootstrap`, `accounts`, `workspaces`, `environments`, `traffic-types`.
 import type { Command } from 'commander'
-import type { DemoAccount } from '../../state/redis/store.js'
+import type { DemoAccount } from '../../state/redis/tenancy.js'
 import { ACCOUNT_OPTION, print, withServices, WORKSPACE_OPTION } from '../context.js'
 
 export function accountCommands(program: Command): void {

@@ -12,7 +12,7 @@ import {
 } from '../../services/experiments.js'
 import { MetricService } from '../../services/metrics.js'
 import { Refusal } from '../../shared/errors.js'
-import type { Environment, Workspace } from '../../state/redis/store.js'
+import type { Environment, Workspace } from '../../state/redis/tenancy.js'
 import { collect, config, positiveInt, print, withServices, type CliServices } from '../context.js'
 
 async function withExperiments<T>(
@@ -28,11 +28,11 @@ async function withExperiments<T>(
   })
   try {
     return await withServices(async (s: CliServices) => {
-      const env = await s.state.store.environment(envId)
-      const ws = env && (await s.state.store.workspace(env.workspaceId))
+      const env = await s.state.tenancy.environment(envId)
+      const ws = env && (await s.state.tenancy.workspace(env.workspaceId))
       if (!env || !ws) throw new Refusal('NOT_FOUND', `environment ${envId} not found`)
       return fn(
-        createExperimentService(clickhouse, analysisSettings(cfg), new MetricService(s.state.store, s.state.metrics)),
+        createExperimentService(clickhouse, analysisSettings(cfg), new MetricService(s.state.tenancy, s.state.metrics)),
         env,
         ws,
       )

@@ -1,6 +1,6 @@
 // `sluice keys create|list|revoke`: admin API keys and SDK keys, with the scope rules of the key service.
 import type { Command } from 'commander'
-import { ADMIN_ROLES } from '../../state/redis/store.js'
+import { ADMIN_ROLES } from '../../state/redis/tenancy.js'
 import { ACCOUNT_OPTION, collect, print, withServices } from '../context.js'
 
 export function keyCommands(program: Command): void {

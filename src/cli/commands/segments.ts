@@ -8,14 +8,14 @@ import { Presets, SingleBar } from 'cli-progress'
 import type { Command } from 'commander'
 import { MAX_KEYS_PER_UPDATE, parseKeyFile } from '../../services/segments.js'
 import type { Actor } from '../../state/redis/segments.js'
-import type { Environment, Workspace } from '../../state/redis/store.js'
+import type { Environment, Workspace } from '../../state/redis/tenancy.js'
 import { CliError, positiveInt, print, withServices, type CliServices } from '../context.js'
 
 const actor = (): Actor => ({ id: 'cli', name: `sluice CLI (${userInfo().username})` })
 
 async function target(s: CliServices, envId: string): Promise<{ env: Environment; ws: Workspace }> {
-  const env = await s.state.store.environment(envId)
-  const ws = env && (await s.state.store.workspace(env.workspaceId))
+  const env = await s.state.tenancy.environment(envId)
+  const ws = env && (await s.state.tenancy.workspace(env.workspaceId))
   if (!env || !ws) throw new CliError(`no environment ${envId}`)
   return { env, ws }
 }
@@ -114,8 +114,8 @@ export function segmentCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (scope: string, name: string, opts: { limit: number; json?: boolean }) => {
       const entries = await withServices(async (s) => {
-        const wsId = (await s.state.store.environment(scope))?.workspaceId ?? scope
-        const ws = await s.state.store.workspace(wsId)
+        const wsId = (await s.state.tenancy.environment(scope))?.workspaceId ?? scope
+        const ws = await s.state.tenancy.workspace(wsId)
         if (!ws) throw new CliError(`no environment or workspace ${scope}`)
         return (await s.segments.audit(ws, name, 0, opts.limit)).objects
       })

@@ -1,21 +1,21 @@
-// The demo account of `sluice bootstrap`: the Split side (Store.bootstrapDemo: workspace,
+// The demo account of `sluice bootstrap`: the Split side (TenancyStore.bootstrapDemo: workspace,
 // environments, traffic type, admin and SDK keys) and the platform side: an admin user with a
 // personal access token for the settings API, a service account holding the SCIM permissions, and
 // the SCIM JWT feature flag on.
-import { SCIM_JWT_FLAG, SCIM_PERMISSIONS, SETTINGS_PERMISSIONS, type AccessStore } from './access.js'
+import { SCIM_JWT_FLAG, SCIM_PERMISSIONS, SETTINGS_PERMISSIONS, type PlatformStore } from './platform.js'
 import type { DirectoryStore } from './directory.js'
-import type { DemoAccount, Store } from './store.js'
+import type { DemoAccount, TenancyStore } from './tenancy.js'
 
 const PAT_LIFETIME_MS = 365 * 86_400_000
 export const DEMO_SERVICE_ACCOUNT = 'scim_provisioner'
 
 export async function bootstrapDemoAccount({
-  store,
-  access,
+  tenancy: store,
+  platform: access,
   directory,
 }: {
-  store: Store
-  access: AccessStore
+  tenancy: TenancyStore
+  platform: PlatformStore
   directory: DirectoryStore
 }): Promise<DemoAccount> {
   const demo = await store.bootstrapDemo()

@@ -1,7 +1,7 @@
 // The Redis state factory: one connection's typed stores, with their transactions and scripts. Used
 // by the service, the `sluice` command, the tests and the benchmarks alike, so every store is wired
 // one way.
-import { AccessStore } from './access.js'
+import { PlatformStore } from './platform.js'
 import { AlertStore } from './alerts.js'
 import { DirectoryStore } from './directory.js'
 import { IdentityStore } from './identities.js'
@@ -11,7 +11,7 @@ import { createRedisClient, isCluster, type RedisClient, type RedisSettings } fr
 import type { RedisContext } from './redis-state.js'
 import { defineScripts } from './scripts.js'
 import { SegmentStore } from './segments.js'
-import { Store } from './store.js'
+import { TenancyStore } from './tenancy.js'
 import { Transactions } from './transactions.js'
 
 export {
@@ -26,11 +26,11 @@ export {
 export interface RedisStores {
   readonly redis: RedisClient
   /** Accounts, workspaces, environments, traffic types, API keys, the demo account. */
-  readonly store: Store
+  readonly tenancy: TenancyStore
   readonly segments: SegmentStore
   readonly identities: IdentityStore
   /** Service accounts, personal access tokens, flags, settings. */
-  readonly access: AccessStore
+  readonly platform: PlatformStore
   /** Users and groups (the SCIM resources), with their indexes and memberships. */
   readonly directory: DirectoryStore
   readonly integrations: IntegrationStore
@@ -59,10 +59,10 @@ export function createRedisState(settings: RedisSettings, client?: RedisClient):
   }
   return {
     redis,
-    store: new Store(context),
+    tenancy: new TenancyStore(context),
     segments: new SegmentStore(context),
     identities: new IdentityStore(context),
-    access: new AccessStore(context),
+    platform: new PlatformStore(context),
     directory: new DirectoryStore(context),
     integrations: new IntegrationStore(context),
     alerts: new AlertStore(context),

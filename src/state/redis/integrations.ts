@@ -12,7 +12,7 @@ import type { RedisClient } from './client.js'
 import { RedisState } from './redis-state.js'
 import type { AlertMapping } from '../../pipeline/alerts/render.js'
 import type { TemplateId } from '../../pipeline/alerts/templates.js'
-import { hashKey } from './store.js'
+import { hashKey } from './tenancy.js'
 
 export type RateLimitStatus = 429 | 503
 

@@ -2,7 +2,7 @@
 // or every stored key and address stops matching (FIPS 180-2 test vectors; text hashed as UTF-8).
 import { createHash } from 'node:crypto'
 import { expect, it } from 'vitest'
-import { hashKey, keyId } from '../../../../src/state/redis/store.js'
+import { hashKey, keyId } from '../../../../src/state/redis/tenancy.js'
 
 it('is the hex SHA-256 of the key as UTF-8, and a key id is its first 16 digits', () => {
   expect(hashKey('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')

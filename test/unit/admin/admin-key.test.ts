@@ -3,10 +3,10 @@
 // not exist (404), so a key learns nothing of other accounts. The store is a hand-written fake.
 import type { FastifyRequest } from 'fastify'
 import { describe, expect, it } from 'vitest'
-import { AdminAccess, type Access } from '../../../../src/admin/split/access.js'
-import type { Principal } from '../../../../src/auth/api-keys.js'
-import { HttpError } from '../../../../src/http/errors.js'
-import type { AdminRole, Environment, Store, Workspace } from '../../../../src/state/redis/store.js'
+import { KeyScope, type Access } from '../../../src/admin/admin-key.js'
+import type { Principal } from '../../../src/auth/api-keys.js'
+import { HttpError } from '../../../src/http/errors.js'
+import type { AdminRole, Environment, TenancyStore, Workspace } from '../../../src/state/redis/tenancy.js'
 
 const ws = (id: string, accountId: string): Workspace => ({
   id,
@@ -45,7 +45,7 @@ function fakeStore() {
       return ENVIRONMENTS.find((e) => e.id === id)
     },
   }
-  return { store: store as unknown as Store, calls }
+  return { store: store as unknown as TenancyStore, calls }
 }
 
 const admin = (p: Partial<Principal> = {}): Principal => ({ id: 'key-1', kind: 'admin', accountId: 'acc1', ...p })
@@ -69,8 +69,8 @@ const ALLOWED: Record<Access, readonly AdminRole[]> = {
   all: ['all'],
 }
 
-describe('AdminAccess.require', () => {
-  const access = new AdminAccess(fakeStore().store)
+describe('KeyScope.require', () => {
+  const access = new KeyScope(fakeStore().store)
 
   for (const kind of ['read', 'segments', 'all'] as const) {
     for (const role of ROLES) {
@@ -102,8 +102,8 @@ describe('AdminAccess.require', () => {
   })
 })
 
-describe('AdminAccess.principal and actor', () => {
-  const access = new AdminAccess(fakeStore().store)
+describe('KeyScope.principal and actor', () => {
+  const access = new KeyScope(fakeStore().store)
 
   it('gives the principal of the request, or 401', async () => {
     const principal = admin()
@@ -117,16 +117,16 @@ describe('AdminAccess.principal and actor', () => {
   })
 })
 
-describe('AdminAccess.workspace', () => {
+describe('KeyScope.workspace', () => {
   it('returns a workspace of the key’s account', async () => {
-    const access = new AdminAccess(fakeStore().store)
+    const access = new KeyScope(fakeStore().store)
     await expect(access.workspace(request(admin({ role: 'segment-viewer' })), 'ws2', 'read')).resolves.toEqual(
       WORKSPACES[1],
     )
   })
 
   it('answers 404 for a workspace of another account, exactly as for one that does not exist', async () => {
-    const access = new AdminAccess(fakeStore().store)
+    const access = new KeyScope(fakeStore().store)
     const foreign = await httpError(() => access.workspace(request(admin()), 'wsX', 'read'))
     const missing = await httpError(() => access.workspace(request(admin()), 'nope', 'read'))
     for (const [err, id] of [
@@ -141,7 +141,7 @@ describe('AdminAccess.workspace', () => {
   })
 
   it('answers 404 for a workspace of the account outside the key’s workspace scope', async () => {
-    const access = new AdminAccess(fakeStore().store)
+    const access = new KeyScope(fakeStore().store)
     const scoped = request(admin({ workspaceIds: ['ws1'] }))
     await expect(access.workspace(scoped, 'ws1', 'read')).resolves.toEqual(WORKSPACES[0])
     const err = await httpError(() => access.workspace(scoped, 'ws2', 'read'))
@@ -150,23 +150,23 @@ describe('AdminAccess.workspace', () => {
   })
 
   it('answers 404 to a key scoped to no workspace at all', async () => {
-    const access = new AdminAccess(fakeStore().store)
+    const access = new KeyScope(fakeStore().store)
     const err = await httpError(() => access.workspace(request(admin({ workspaceIds: [] })), 'ws1', 'read'))
     expect(err.statusCode).toBe(404)
   })
 
   it('answers 403 before looking up anything when the role does not allow the call', async () => {
     const { store, calls } = fakeStore()
-    const access = new AdminAccess(store)
+    const access = new KeyScope(store)
     const err = await httpError(() => access.workspace(request(admin({ role: 'segment-viewer' })), 'ws1', 'segments'))
     expect(err.code).toBe('FORBIDDEN')
     expect(calls).toEqual([])
   })
 })
 
-describe('AdminAccess.environment', () => {
+describe('KeyScope.environment', () => {
   it('returns the environment and its workspace', async () => {
-    const access = new AdminAccess(fakeStore().store)
+    const access = new KeyScope(fakeStore().store)
     await expect(access.environment(request(admin({ role: 'segment-editor' })), 'env2', 'segments')).resolves.toEqual({
       env: ENVIRONMENTS[2],
       ws: WORKSPACES[1],
@@ -174,7 +174,7 @@ describe('AdminAccess.environment', () => {
   })
 
   it('answers 404 for an environment of another account, exactly as for one that does not exist', async () => {
-    const access = new AdminAccess(fakeStore().store)
+    const access = new KeyScope(fakeStore().store)
     const foreign = await httpError(() => access.environment(request(admin()), 'envX', 'read'))
     const missing = await httpError(() => access.environment(request(admin()), 'nope', 'read'))
     for (const [err, id] of [
@@ -189,7 +189,7 @@ describe('AdminAccess.environment', () => {
   })
 
   it('answers 404 for an environment outside the key’s environment scope', async () => {
-    const access = new AdminAccess(fakeStore().store)
+    const access = new KeyScope(fakeStore().store)
     const scoped = request(admin({ environmentIds: ['env1'] }))
     await expect(access.environment(scoped, 'env1', 'read')).resolves.toMatchObject({
       env: { id: 'env1' },
@@ -201,7 +201,7 @@ describe('AdminAccess.environment', () => {
   })
 
   it('answers 404 for an environment in scope whose workspace is outside the key’s workspace scope', async () => {
-    const access = new AdminAccess(fakeStore().store)
+    const access = new KeyScope(fakeStore().store)
     const scoped = request(admin({ workspaceIds: ['ws1'] }))
     await expect(access.environment(scoped, 'env1', 'read')).resolves.toMatchObject({ env: { id: 'env1' } })
     const err = await httpError(() => access.environment(scoped, 'env2', 'read'))
@@ -210,22 +210,22 @@ describe('AdminAccess.environment', () => {
   })
 
   it('answers 404 for an environment whose workspace no longer exists', async () => {
-    const access = new AdminAccess(fakeStore().store)
+    const access = new KeyScope(fakeStore().store)
     const err = await httpError(() => access.environment(request(admin()), 'orphan', 'read'))
     expect(err.code).toBe('NOT_FOUND')
   })
 
   it('answers 403 before looking up anything when the role does not allow the call', async () => {
     const { store, calls } = fakeStore()
-    const access = new AdminAccess(store)
+    const access = new KeyScope(store)
     const err = await httpError(() => access.environment(request(admin({ role: 'segment-editor' })), 'env1', 'all'))
     expect(err.code).toBe('FORBIDDEN')
     expect(calls).toEqual([])
   })
 })
 
-describe('AdminAccess.mayUseEnvironment', () => {
-  const access = new AdminAccess(fakeStore().store)
+describe('KeyScope.mayUseEnvironment', () => {
+  const access = new KeyScope(fakeStore().store)
 
   it('allows any environment to a key without an environment scope', () => {
     expect(access.mayUseEnvironment(request(admin()), 'env1')).toBe(true)

@@ -84,7 +84,7 @@ export function generateKey(kind: ApiKeyKind): string {
 /** Names of workspaces, environments and traffic types: what Split accepts, bounded. */
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,99}$/
 
-export class Store extends RedisState {
+export class TenancyStore extends RedisState {
   /** All API keys by hash, with the version they were read at. */
   async apiKeys(): Promise<{ version: string; keys: Map<string, ApiKeyRecord> }> {
     const { version, entries } = await this.versionedHash<ApiKeyRecord>('api-keys')

@@ -1,11 +1,16 @@
-// What every Split Admin API v2 route needs: the caller's key (scopes and role), lookups that answer
-// 404 for anything outside the key's scope (no hint that it exists), paging parameters, audit actors.
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import { presentedKey, type ApiKeyCache, type Principal } from '../../auth/api-keys.js'
-import { HttpError } from '../../http/errors.js'
-import type { RateLimit, RateLimiter } from '../../state/redis/rate-limits.js'
-import type { Actor } from '../../state/redis/segments.js'
-import type { AdminRole, Environment, Store, Workspace } from '../../state/redis/store.js'
+// The admin-key check of the admin APIs, in one place. Two kinds of API take an admin key:
+// - scoped like Split's (the Split Admin API v2, metrics, experiment results): any admin key, its
+//   workspace and environment scopes and its role checked per call by KeyScope, which answers 404 for
+//   anything outside the scopes (no hint that it exists); one rate limit per key (useScopedAdminKey);
+// - of the whole account (integrations, alerts): a key without workspace or environment restriction,
+//   with role all where the API says so (useAccountWideAdminKey).
+// Either puts the key's principal in request.admin.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { presentedKey, type ApiKeyCache, type Principal } from '../auth/api-keys.js'
+import { HttpError } from '../http/errors.js'
+import type { RateLimit, RateLimiter } from '../state/redis/rate-limits.js'
+import type { Actor } from '../state/redis/segments.js'
+import type { AdminRole, Environment, TenancyStore, Workspace } from '../state/redis/tenancy.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,8 +26,8 @@ const ALLOWED: Record<Access, readonly AdminRole[]> = {
   all: ['all'],
 }
 
-export class AdminAccess {
-  constructor(private readonly store: Store) {}
+export class KeyScope {
+  constructor(private readonly store: TenancyStore) {}
 
   principal(request: FastifyRequest): Principal {
     const p = request.admin
@@ -78,15 +83,17 @@ function inScope(allowed: readonly string[] | undefined, id: string): boolean {
 }
 
 /**
- * The onRequest hook of the admin APIs scoped like Split's (Split Admin API v2, metrics, experiment
- * results): an admin key (`Authorization: Bearer` or `x-api-key`) into request.admin, and one rate
- * limit per key shared by those APIs and every process through Redis.
+ * For the admin APIs scoped like Split's (Split Admin API v2, metrics, experiment results): an admin
+ * key (`Authorization: Bearer` or `x-api-key`) into request.admin, and one rate limit per key shared
+ * by those APIs and every process through Redis.
  */
-export function adminKeyHook(
+export function useScopedAdminKey(
+  app: FastifyInstance,
   opts: { readonly apiKeys: ApiKeyCache; readonly rateLimiter: RateLimiter; readonly rateLimit: RateLimit },
   hint = '',
-) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+): void {
+  app.decorateRequest('admin', undefined)
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const key = presentedKey(request.headers, true)
     const principal = key ? await opts.apiKeys.lookup(key) : undefined
     if (principal?.kind !== 'admin')
@@ -106,5 +113,34 @@ export function adminKeyHook(
       )
     }
     request.admin = principal
-  }
+  })
+}
+
+/**
+ * For the APIs of the whole account (integrations, alerts): an admin key without workspace or
+ * environment restriction, and with role all when `roleAll`, into request.admin.
+ */
+export function useAccountWideAdminKey(
+  app: FastifyInstance,
+  apiKeys: ApiKeyCache,
+  what: string,
+  roleAll: boolean,
+): void {
+  app.decorateRequest('admin', undefined)
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const key = presentedKey(request.headers, true)
+    const principal = key ? await apiKeys.lookup(key) : undefined
+    if (principal?.kind !== 'admin')
+      throw new HttpError(
+        'UNAUTHORIZED',
+        'missing or unknown admin API key: send Authorization: Bearer <admin API key>',
+      )
+    if ((roleAll && (principal.role ?? 'all') !== 'all') || principal.workspaceIds || principal.environmentIds) {
+      throw new HttpError(
+        'FORBIDDEN',
+        `${what} belong to the whole account: they need an admin API key ${roleAll ? 'with role all and ' : ''}without workspace or environment restriction`,
+      )
+    }
+    request.admin = principal
+  })
 }

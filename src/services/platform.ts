@@ -5,19 +5,19 @@ import {
   PERMISSIONS,
   SCIM_PERMISSIONS,
   SETTINGS_PERMISSIONS,
-  type AccessStore,
+  type PlatformStore,
   type PatRecord,
   type Permission,
   type ServiceAccount,
-} from '../state/redis/access.js'
+} from '../state/redis/platform.js'
 import type { DirectoryStore, User } from '../state/redis/directory.js'
 
 const SERVICE_ACCOUNT_ID = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/
 const FLAG_NAME = /^[A-Z][A-Z0-9_]{0,99}$/
 
-export class AccessService {
+export class PlatformService {
   constructor(
-    private readonly access: AccessStore,
+    private readonly platform: PlatformStore,
     private readonly directory: DirectoryStore,
   ) {}
 
@@ -53,12 +53,12 @@ export class AccessService {
       accountId,
       permissions: [...new Set([...checkPermissions(input.permissions), ...(input.scim ? SCIM_PERMISSIONS : [])])],
     }
-    await this.access.saveServiceAccount(sa)
+    await this.platform.saveServiceAccount(sa)
     return sa
   }
 
   serviceAccounts(accountId: string): Promise<ServiceAccount[]> {
-    return this.access.serviceAccounts(accountId)
+    return this.platform.serviceAccounts(accountId)
   }
 
   /** A token of a user of the account (default permissions: view and edit settings), shown once. */
@@ -69,7 +69,7 @@ export class AccessService {
     if (!(await this.directory.user(accountId, input.userId)))
       throw new Refusal('NOT_FOUND', `no user ${input.userId} in account ${accountId}`)
     const permissions = input.permissions ? checkPermissions(input.permissions) : [...SETTINGS_PERMISSIONS]
-    return this.access.createPat({
+    return this.platform.createPat({
       accountId,
       userId: input.userId,
       name: input.name,
@@ -80,11 +80,11 @@ export class AccessService {
 
   async setFlag(accountId: string, flag: string, on: boolean): Promise<void> {
     if (!FLAG_NAME.test(flag)) throw new Refusal('INVALID', 'a flag name is upper-case letters, digits and _')
-    await this.access.setFlag(accountId, flag, on)
+    await this.platform.setFlag(accountId, flag, on)
   }
 
   flags(accountId: string): Promise<string[]> {
-    return this.access.flags(accountId)
+    return this.platform.flags(accountId)
   }
 }
 

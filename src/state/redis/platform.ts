@@ -7,7 +7,7 @@
 //   p:settings:<account>          hash identifier -> JSON {value, previous, effectiveAt, lastModifiedAt, by}
 import { randomBytes } from 'node:crypto'
 import { RedisState } from './redis-state.js'
-import { hashKey } from './store.js'
+import { hashKey } from './tenancy.js'
 
 export const PERMISSIONS = [
   'core_setting_view',
@@ -57,7 +57,7 @@ export interface SettingRecord {
   readonly lastModifiedAt: number
 }
 
-export class AccessStore extends RedisState {
+export class PlatformStore extends RedisState {
   // ---- service accounts ----
 
   async saveServiceAccount(sa: ServiceAccount): Promise<void> {
