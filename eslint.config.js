@@ -17,7 +17,6 @@ const LAYERS = {
   consumers: ['shared', 'broker', 'pipeline', 'sinks', 'state'],
   edge: ['shared', 'config', 'broker', 'pipeline', 'state', 'auth', 'http'],
   admin: ['shared', 'pipeline', 'analysis', 'state', 'auth', 'http', 'services'],
-  stack: ['shared', 'config', 'state'],
   app: [
     'shared',
     'config',
@@ -32,7 +31,7 @@ const LAYERS = {
     'edge',
     'admin',
   ],
-  cli: ['shared', 'config', 'state', 'services', 'app', 'main.ts', 'stack'],
+  cli: ['shared', 'config', 'state', 'services', 'app', 'main.ts'],
 }
 const FOLDERS = [...Object.keys(LAYERS), 'main.ts']
 

@@ -26,7 +26,7 @@ import { createClient } from '@clickhouse/client'
 const OWN = new URL('../dist', import.meta.url).href
 const D = process.env.DIST ?? OWN
 const { loadConfig } = await import(`${OWN}/config/index.js`)
-const { clusterEnv, clusterNodes, startClusterNode } = await import(`${OWN}/stack/cluster.js`)
+const { clusterEnv, clusterNodes, startClusterNode } = await import(`${OWN}/tools/stack/cluster.js`)
 const { migrate, clusterShape, localTable, zooKeeperPath } = await import(`${D}/sinks/clickhouse/migrations.js`)
 const { ClickHouseTableSink } = await import(`${D}/sinks/clickhouse/table.sink.js`)
 const { ClickHouseConsumer } = await import(`${D}/consumers/clickhouse.consumer.js`)

@@ -452,7 +452,7 @@ async function eventsEndToEnd(s, ch, key, size, total, type) {
  * same on the single-node stack, alternating in one run. Every node shares this machine's cores.
  */
 async function clusterSection() {
-  const { clusterEnv, clusterUp } = await import('../dist/stack/cluster.js')
+  const { clusterEnv, clusterUp } = await import('../dist/tools/stack/cluster.js')
   const { loadConfig } = await import('../dist/config/index.js')
   const config = loadConfig({})
   await clusterUp(config, (line) => say(`cluster: ${line}`))

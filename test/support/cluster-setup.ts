@@ -3,7 +3,7 @@
 // Runs after global-setup.ts, which built dist/ and found the single-node stack.
 import type { TestProject } from 'vitest/node'
 import { loadConfig } from '../../src/config/index.js'
-import { clusterEnv, clusterUp } from '../../src/stack/cluster.js'
+import { clusterEnv, clusterUp } from '../../tools/stack/cluster.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {

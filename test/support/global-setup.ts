@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process'
 import type { TestProject } from 'vitest/node'
 import { loadConfig } from '../../src/config/index.js'
-import { stackUp } from '../../src/stack/index.js'
+import { stackUp } from '../../tools/stack/index.js'
 
 export interface Services {
   kafkaBrokers: string

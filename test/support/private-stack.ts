@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { inject } from 'vitest'
 import type { Role, RunningService } from '../../src/app/service.js'
 import { loadConfig } from '../../src/config/index.js'
-import { stackDown, stackUp } from '../../src/stack/index.js'
+import { stackDown, stackUp } from '../../tools/stack/index.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { createTestEnv, type TestEnv } from './harness.js'
 

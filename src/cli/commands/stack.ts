@@ -1,7 +1,29 @@
-// `sluice stack up|down|status [--cluster]`: development tooling (apt, Maven, local processes). Loaded
-// only when this command runs, and left out of the service image.
+// `sluice stack up|down|status [--cluster]`: development tooling (apt, Maven, local processes) in
+// tools/stack, outside the service, built into dist/tools/stack (scripts/build-tools.mjs). Loaded only
+// when this command runs; an installation without it (the service image) says so.
 import type { Command } from 'commander'
+import type { Config } from '../../config/index.js'
 import { CliError, config } from '../context.js'
+
+/** What tools/stack answers for each of its services (test/unit/cli/stack.test.ts checks the tooling against it). */
+export interface StackStatus {
+  readonly name: string
+  readonly address: string
+  readonly up: boolean
+  readonly pid?: number | undefined
+}
+type Say = (line: string) => void
+/** The tooling as this command uses it. */
+export interface StackTool {
+  stackUp(config: Config, say: Say): Promise<void>
+  stackDown(config: Config, say: Say): Promise<void>
+  stackStatus(config: Config): Promise<StackStatus[]>
+}
+export interface ClusterTool {
+  clusterUp(config: Config, say: Say): Promise<void>
+  clusterDown(config: Config, say: Say): Promise<void>
+  clusterStatus(config: Config): Promise<StackStatus[]>
+}
 
 interface StackOptions {
   readonly cluster?: boolean
@@ -21,8 +43,10 @@ export function stackCommands(program: Command): void {
         throw new CliError('`sluice stack` is development tooling and is not part of this installation')
       throw err
     })
-  const single = () => load(() => import('../../stack/index.js'))
-  const cluster = () => load(() => import('../../stack/cluster.js'))
+  // Relative to this file's build (dist/cli/commands): the tooling's build, dist/tools/stack.
+  const tool = (file: string) => import(new URL(`../../tools/stack/${file}`, import.meta.url).href)
+  const single = () => load(() => tool('index.js') as Promise<StackTool>)
+  const cluster = () => load(() => tool('cluster.js') as Promise<ClusterTool>)
   const say = (line: string) => console.log(line)
   stack
     .command('up')

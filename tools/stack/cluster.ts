@@ -8,8 +8,8 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Config } from '../config/index.js'
-import { generatePasswords, setUserCommands, type AclPasswords } from '../state/redis/acl.js'
+import type { Config } from '../../src/config/index.js'
+import { generatePasswords, setUserCommands, type AclPasswords } from '../../src/state/redis/acl.js'
 import {
   DEPLOY,
   START_TIMEOUT_MS,

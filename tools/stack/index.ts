@@ -6,13 +6,19 @@ import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Config } from '../config/index.js'
-import { applyAclUsers, generatePasswords, type AclPasswords } from '../state/redis/acl.js'
+import type { Config } from '../../src/config/index.js'
+import { applyAclUsers, generatePasswords, type AclPasswords } from '../../src/state/redis/acl.js'
 
 export const KAFKA_VERSION = '3.9.1'
-const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+/** The checkout this runs from: the first folder up with deploy/local (from tools/stack/, or dist/tools/stack/). */
+const PROJECT_ROOT = (() => {
+  for (let dir = fileURLToPath(new URL('.', import.meta.url)); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'deploy', 'local'))) return dir
+    if (dirname(dir) === dir) throw new Error(`no deploy/local above ${fileURLToPath(import.meta.url)}`)
+  }
+})()
 export const DEPLOY = join(PROJECT_ROOT, 'deploy', 'local')
 export const START_TIMEOUT_MS = 180_000
 /** How long a stopped service gets to exit after SIGTERM before SIGKILL. */

@@ -1,0 +1,14 @@
+// `sluice stack` loads the tooling of tools/stack at run time (it is not part of the service's build):
+// the tooling must be what the command expects of it, checked here by the type checker and at run time.
+import { expect, it } from 'vitest'
+import type { ClusterTool, StackTool } from '../../../src/cli/commands/stack.js'
+import * as cluster from '../../../tools/stack/cluster.js'
+import * as single from '../../../tools/stack/index.js'
+
+it('the tooling has every function the stack command calls, with its signature', () => {
+  const tools: [StackTool, ClusterTool] = [single, cluster]
+  expect(tools.flatMap((t) => Object.values(t).filter((f) => typeof f === 'function')).length).toBeGreaterThan(6)
+  for (const name of ['stackUp', 'stackDown', 'stackStatus'] as const) expect(typeof single[name]).toBe('function')
+  for (const name of ['clusterUp', 'clusterDown', 'clusterStatus'] as const)
+    expect(typeof cluster[name]).toBe('function')
+})
