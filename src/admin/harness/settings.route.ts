@@ -1,4 +1,4 @@
-// Account settings (endpoint 13) as Harness answers them: PUT writes the SCIM JWT settings with a
+// Account settings as Harness answers them: PUT writes the SCIM JWT settings with a
 // personal access token (`x-api-key`), one result per item; values take effect after a delay. GET
 // shows what is in effect and what is pending. Errors in Harness's ResponseDTO shapes.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'

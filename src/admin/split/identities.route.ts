@@ -1,4 +1,4 @@
-// Identities (endpoint 5): create or update many in one call, and the single-identity calls Split's
+// Identities: create or update many in one call, and the single-identity calls Split's
 // Python client makes (save, patch, delete). Attribute values are stored and returned as strings.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'

@@ -1,5 +1,5 @@
-// Segments: create (endpoint 2), list (3), delete (10) at workspace level; activate (6), upload keys
-// (7), read keys (8), remove keys (9) and deactivate (11) in an environment; the audit log. The rules
+// Segments: create, list and delete at workspace level; activate, upload keys, read keys, remove keys
+// and deactivate in an environment; the audit log. The rules
 // and limits are the segment service's; this file maps HTTP to it.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
@@ -220,7 +220,7 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
     },
   )
 
-  // Both forms of endpoint 7: the spec's bare array on /upload, {keys, comment, title} with
+  // Both forms of the key upload: the spec's bare array on /upload, {keys, comment, title} with
   // ?replace= on /uploadKeys, and a key file on either.
   const uploadSchema = {
     tags,

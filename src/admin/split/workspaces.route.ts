@@ -1,4 +1,4 @@
-// Workspaces (endpoint 1), environments (4) and traffic types of a workspace, as the key may see them.
+// Workspaces, environments and traffic types of a workspace, as the key may see them.
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { TenancyStore } from '../../state/redis/tenancy.js'
