@@ -45,33 +45,6 @@ export interface IntegrationRoutesOptions {
 export async function integrationRoutes(server: FastifyInstance, opts: IntegrationRoutesOptions): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
   useAccountWideAdminKey(app, opts.apiKeys, 'integrations', true)
-
-  // The address is stored only as a hash: webhookUrl and testCommand exist only in the answers that
-  // create it (create, rotate). Elsewhere webhookAddressId (a prefix of the hash) tells addresses apart.
-  const view = (r: IntegrationRecord) => ({
-    id: r.id,
-    name: r.name,
-    description: r.description,
-    template: r.template,
-    mapping: r.mapping,
-    rateLimitStatus: r.rateLimitStatus,
-    emitRepeats: r.emitRepeats ?? false,
-    autoResolveAfterSeconds: r.autoResolveAfterSeconds ?? null,
-    webhookAddressId: keyId(r.webhookHash),
-    createdAt: new Date(r.createdAt).toISOString(),
-    updatedAt: new Date(r.updatedAt).toISOString(),
-  })
-  const withAddress = ({ record, webhookId }: { record: IntegrationRecord; webhookId: string }) => {
-    const webhookUrl = `${opts.publicBaseUrl()}/api/v1/webhook/${webhookId}`
-    return {
-      ...view(record),
-      webhookUrl,
-      testCommand: `curl -sS -X POST ${shellQuote(webhookUrl)} -H 'Content-Type: application/json' --data-binary ${shellQuote(JSON.stringify(exampleOf(record)))}`,
-    }
-  }
-  const account = (request: FastifyRequest) => request.admin!.accountId
-  const service = opts.integrations
-
   // Before any answer to a change leaves: the caller may use the new address right away.
   app.addHook('onSend', async (request) => {
     if (request.method !== 'GET')
@@ -82,7 +55,45 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
         )
   })
 
-  const tags = ['integrations']
+  await app.register(integrationCrudRoutes, opts)
+  await app.register(integrationToolRoutes, opts)
+}
+
+// The address is stored only as a hash: webhookUrl and testCommand exist only in the answers that
+// create it (create, rotate). Elsewhere webhookAddressId (a prefix of the hash) tells addresses apart.
+const view = (r: IntegrationRecord) => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  template: r.template,
+  mapping: r.mapping,
+  rateLimitStatus: r.rateLimitStatus,
+  emitRepeats: r.emitRepeats ?? false,
+  autoResolveAfterSeconds: r.autoResolveAfterSeconds ?? null,
+  webhookAddressId: keyId(r.webhookHash),
+  createdAt: new Date(r.createdAt).toISOString(),
+  updatedAt: new Date(r.updatedAt).toISOString(),
+})
+const withAddress = (
+  opts: Pick<IntegrationRoutesOptions, 'publicBaseUrl'>,
+  { record, webhookId }: { record: IntegrationRecord; webhookId: string },
+) => {
+  const webhookUrl = `${opts.publicBaseUrl()}/api/v1/webhook/${webhookId}`
+  return {
+    ...view(record),
+    webhookUrl,
+    testCommand: `curl -sS -X POST ${shellQuote(webhookUrl)} -H 'Content-Type: application/json' --data-binary ${shellQuote(JSON.stringify(exampleOf(record)))}`,
+  }
+}
+const account = (request: FastifyRequest) => request.admin!.accountId
+
+const tags = ['integrations']
+
+/** Create, list, read, replace, change and delete integrations. */
+async function integrationCrudRoutes(server: FastifyInstance, opts: IntegrationRoutesOptions): Promise<void> {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>()
+  const service = opts.integrations
+
   app.post(
     '/api/v1/integrations',
     {
@@ -94,7 +105,8 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
         response: integrationAnswers({ 201: answer('The integration, with its address', IntegrationWithAddress) }),
       },
     },
-    async (request, reply) => reply.code(201).send(withAddress(await service.create(account(request), request.body))),
+    async (request, reply) =>
+      reply.code(201).send(withAddress(opts, await service.create(account(request), request.body))),
   )
 
   app.get(
@@ -178,6 +190,12 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
       return { id: request.params.id, deleted: true as const }
     },
   )
+}
+
+/** What on-call does with an integration: try its mapping, rotate its address, read what it received and made. */
+async function integrationToolRoutes(server: FastifyInstance, opts: IntegrationRoutesOptions): Promise<void> {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>()
+  const service = opts.integrations
 
   app.post(
     '/api/v1/integrations/:id/test',
@@ -218,7 +236,7 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
     async (request) => {
       const rotated = await service.rotate(account(request), request.params.id, request.query.revoke === 'now')
       return {
-        ...withAddress(rotated),
+        ...withAddress(opts, rotated),
         previousAddressValidUntil: new Date(rotated.previousAddressValidUntil).toISOString(),
       }
     },

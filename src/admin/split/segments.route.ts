@@ -52,6 +52,13 @@ export interface SegmentRoutesOptions {
 }
 
 export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutesOptions): Promise<void> {
+  await server.register(workspaceSegmentRoutes, opts)
+  await server.register(environmentSegmentRoutes, opts)
+  await server.register(segmentKeyRoutes, opts)
+}
+
+/** At workspace level: create, list (also those active in an environment) and delete; the audit log. */
+async function workspaceSegmentRoutes(server: FastifyInstance, opts: SegmentRoutesOptions): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
   const { scope, segments } = opts
 
@@ -182,6 +189,12 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
       request.query.limit,
     ),
   )
+}
+
+/** In an environment: activate and deactivate. */
+async function environmentSegmentRoutes(server: FastifyInstance, opts: SegmentRoutesOptions): Promise<void> {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>()
+  const { scope, segments } = opts
 
   // The body (Split's Python client sends "") is ignored.
   app.post(
@@ -219,6 +232,12 @@ export async function segmentRoutes(server: FastifyInstance, opts: SegmentRoutes
       return true as const
     },
   )
+}
+
+/** The keys of a segment in an environment: upload (add or replace), read, remove. */
+async function segmentKeyRoutes(server: FastifyInstance, opts: SegmentRoutesOptions): Promise<void> {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>()
+  const { scope, segments } = opts
 
   // Both forms of the key upload: the spec's bare array on /upload, {keys, comment, title} with
   // ?replace= on /uploadKeys, and a key file on either.
