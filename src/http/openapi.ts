@@ -15,6 +15,19 @@ const TAGS = [
   { name: 'scim', description: "SCIM 2.0 Users and discovery (JWT verified against the account's JWKS)" },
 ]
 
+const HEADERS_TOO_LARGE = {
+  description: 'The request headers are larger than the server takes (16 KiB): answered before any route',
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['error', 'message', 'statusCode'],
+        properties: { error: { type: 'string' }, message: { type: 'string' }, statusCode: { const: 431 } },
+      },
+    },
+  },
+}
+
 export function registerOpenApi(app: FastifyInstance): void {
   void app.register(swagger, {
     openapi: {
@@ -50,6 +63,14 @@ export function registerOpenApi(app: FastifyInstance): void {
         },
       },
     },
+    // Every operation can be answered 431 by the HTTP server itself, before any route runs: headers
+    // over Node's limit (16 KiB) get Fastify's own body.
+    transform: ({ schema, url }) => ({
+      schema: schema.hide
+        ? schema
+        : { ...schema, response: { ...(schema.response as object), 431: HEADERS_TOO_LARGE } },
+      url,
+    }),
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) =>
         typeof json['$id'] === 'string' ? json['$id'] : `def-${i}`,

@@ -3,6 +3,7 @@
 // belongs to. Routes are registered on it by the roles (app/http-routes.ts). Built apart from
 // listening, so tests can use inject() or listen on :0.
 import { randomUUID } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
 import type {} from '@fastify/swagger'
 import Fastify, {
   LogController,
@@ -112,6 +113,9 @@ export function buildHttpHost(options: HostOptions): FastifyInstance {
   })
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id)
+    // A body refused for its size has not been read: answered at once, the sender would still be
+    // writing when the connection closes (EPIPE) and never see why. The rest is read and dropped first.
+    if (reply.statusCode === 413) await drained(request.raw)
   })
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched'
@@ -144,4 +148,28 @@ export function buildHttpHost(options: HostOptions): FastifyInstance {
     return reply.type(metrics.registry.contentType).send(await (options.scrape?.() ?? metrics.registry.metrics()))
   })
   return app
+}
+
+/** The most of a refused body that is read (and dropped) before its 413 is sent, in bytes and time. */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024
+const DRAIN_MAX_MS = 10_000
+
+/** Reads what is left of a request's body, up to the bounds; resolves once it ended or a bound is reached. */
+function drained(raw: IncomingMessage): Promise<void> {
+  if (raw.complete || raw.destroyed) return Promise.resolve()
+  return new Promise((resolve) => {
+    let bytes = 0
+    const done = () => {
+      clearTimeout(timer)
+      raw.off('data', onData).off('end', done).off('close', done).off('error', done)
+      resolve()
+    }
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length
+      if (bytes > DRAIN_MAX_BYTES) done()
+    }
+    const timer = setTimeout(done, DRAIN_MAX_MS)
+    raw.on('data', onData).on('end', done).on('close', done).on('error', done)
+    raw.resume()
+  })
 }

@@ -2,11 +2,13 @@
 // per-key intake rate limit, slow senders cut off, router errors in each API's own error body (with a
 // request id, a log line and a metric, never echoing the URL), and a deep body refused before any of
 // it is saved.
+import { request } from 'node:http'
 import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
-import { createTestEnv, event, postEvents, type TestEnv } from '../support/harness.js'
+import { spawnSluice } from '../support/cli.js'
+import { createTestEnv, event, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv
 let service: RunningService
@@ -89,6 +91,12 @@ it('answers router errors in the API own error body, with a request id, without 
     transactionId: split.headers.get('x-request-id'),
   })
 
+  // SCIM answers in its own media type, even to a URL the router refuses before SCIM's routes run.
+  const scim = await fetch(`${service.url}/gateway/ng/api/scim/account/${demo.accountId}/Users/${secret}`)
+  expect(scim.status).toBe(400)
+  expect(scim.headers.get('content-type')).toBe('application/scim+json; charset=utf-8')
+  expect(await scim.json()).toMatchObject({ status: '400', scimType: 'invalidSyntax' })
+
   const unknown = await fetch(`${service.url}/api/v1/webhook-typo/${secret}`)
   expect(unknown.status).toBe(404)
   expect(await unknown.text()).not.toContain(secret)
@@ -115,4 +123,50 @@ it('refuses a deep identities body with 400 before saving any entry of it', asyn
     details: [{ field: expect.stringMatching(/^body\[1\]\.values\.a/) }],
   })
   expect((await fetch(`${path}/saved-if-bug`, { headers: admin })).status).toBe(404)
+})
+
+it('lets a sender of a body far over the limit finish writing it and read its 413 (no EPIPE)', async () => {
+  const created = await fetch(`${service.url}/api/v1/integrations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'big bodies', template: 'generic' }),
+  })
+  const { pathname } = new URL(((await created.json()) as { webhookUrl: string }).webhookUrl)
+  // An edge as it runs in production, a process of its own (in this test's process the refused
+  // connection happened to close after the sender had written all).
+  const port = 19633
+  const edge = spawnSluice(['serve', '--roles', 'edge'], { ...t.env, SLUICE_PORT: String(port) })
+  try {
+    await waitFor('the edge ready', async () =>
+      (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200 ? true : undefined,
+    )
+    const body = Buffer.alloc(10_000_000, 0x61)
+    const outcomes: string[] = []
+    // A 10 MB body against the 1 MiB webhook limit, as a sender without Expect: 100-continue sends it.
+    // Each request ends with its socket closed: the answer it read and any error its writes met.
+    for (let i = 0; i < 10; i++)
+      outcomes.push(
+        await new Promise<string>((resolve) => {
+          let status = 'no answer'
+          const errors: string[] = []
+          const req = request({
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: pathname,
+            headers: { 'content-type': 'application/json', 'content-length': body.length },
+          })
+          req.on('response', (res) => {
+            status = String(res.statusCode)
+            res.resume()
+          })
+          req.on('error', (err: NodeJS.ErrnoException) => errors.push(err.code ?? 'error'))
+          req.on('close', () => resolve([status, ...errors].join(' ')))
+          req.end(body)
+        }),
+      )
+    expect(outcomes).toEqual(Array.from({ length: 10 }, () => '413'))
+  } finally {
+    edge.kill('SIGKILL')
+  }
 })

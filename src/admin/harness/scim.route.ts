@@ -15,7 +15,7 @@ import type { DirectoryStore } from '../../state/redis/directory.js'
 import { ScimError } from './scim/errors.js'
 import { groupRoutes } from './scim/groups.route.js'
 import { rootRoutes } from './scim/discovery.route.js'
-import { scimContext, sendError } from './scim/resources.js'
+import { SCIM_TYPE, scimContext, sendError } from './scim/resources.js'
 import { userRoutes } from './scim/users.route.js'
 
 export interface ScimRoutesOptions {
@@ -26,7 +26,6 @@ export interface ScimRoutesOptions {
 }
 
 export const SCIM_PREFIX = '/gateway/ng/api/scim/account/:account'
-const SCIM_TYPE = 'application/scim+json; charset=utf-8'
 const BODY_LIMIT = 1024 * 1024
 
 declare module 'fastify' {

@@ -11,6 +11,9 @@ import { groupView } from './group.js'
 import { listParams, userView } from './user.js'
 import { UserParams } from '../schemas.js'
 
+/** What every SCIM answer is. */
+export const SCIM_TYPE = 'application/scim+json; charset=utf-8'
+
 export type Params = { Params: { account: string } }
 export type IdParams = { Params: { account: string; id: string } }
 export type ListRequest = {
@@ -134,7 +137,9 @@ export function sendError(
   scimType: string | undefined,
   detail: string,
 ): FastifyReply {
+  // The type is set here too: a router error (a URL too long) is answered before the routes' own hooks run.
   return reply
     .code(status)
+    .header('content-type', SCIM_TYPE)
     .send({ schemas: [ERROR_SCHEMA], status: String(status), ...(scimType ? { scimType } : {}), detail })
 }
