@@ -19,6 +19,23 @@ const services = {
   hookTimeout: 180_000,
 }
 
+/** A project running some e2e suites again, with a setup of its own after the stack's and an environment. */
+function again(
+  name: string,
+  suites: readonly string[],
+  { setup, env }: { setup: string; env: Record<string, string> },
+) {
+  return {
+    test: {
+      name,
+      include: suites.map((suite) => `test/e2e/${suite}.e2e.test.ts`),
+      ...services,
+      globalSetup: [...services.globalSetup, setup],
+      env,
+    },
+  }
+}
+
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -40,28 +57,20 @@ export default defineConfig({
           globalSetup: [...services.globalSetup, 'test/support/cluster-setup.ts'],
         },
       },
-      {
-        test: {
-          name: 'redis-cluster',
-          include: ['alert-lifecycle', 'alerts', 'split-admin', 'scim', 'scim-groups', 'experiments'].map(
-            (name) => `test/e2e/${name}.e2e.test.ts`,
-          ),
-          ...services,
-          globalSetup: [...services.globalSetup, 'test/support/cluster-setup.ts'],
-          env: { TEST_REDIS_ON_CLUSTER: '1' },
-        },
-      },
-      {
-        test: {
-          name: 'current-engine',
-          include: ['events', 'impressions', 'poison', 'crash-recovery', 'experiments', 'refused-statements'].map(
-            (name) => `test/e2e/${name}.e2e.test.ts`,
-          ),
-          ...services,
-          globalSetup: [...services.globalSetup, 'test/support/current-engine-setup.ts'],
+      // The suites of the Redis state again, that state on the cluster stack's Redis Cluster.
+      again('redis-cluster', ['alert-lifecycle', 'alerts', 'split-admin', 'scim', 'scim-groups', 'experiments'], {
+        setup: 'test/support/cluster-setup.ts',
+        env: { TEST_REDIS_ON_CLUSTER: '1' },
+      }),
+      // The suites of the ClickHouse data path again, on ClickHouse 26.x (chDB behind an HTTP front).
+      again(
+        'current-engine',
+        ['events', 'impressions', 'poison', 'crash-recovery', 'experiments', 'refused-statements'],
+        {
+          setup: 'test/support/current-engine-setup.ts',
           env: { TEST_CLICKHOUSE_CURRENT: '1' },
         },
-      },
+      ),
     ],
   },
 })

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
-import { createTestEnv, postEvents, waitFor, type TestEnv } from '../support/harness.js'
+import { adminCaller, createTestEnv, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv
 let service: RunningService
@@ -24,11 +24,10 @@ afterAll(async () => {
   await t?.close()
 })
 
-const admin = (path: string, init: RequestInit = {}) =>
-  fetch(`${service.url}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json', ...init.headers },
-  })
+const admin = adminCaller(
+  () => service.url,
+  () => demo.adminApiKey,
+)
 
 it('answers the results request with a 500 naming the query and the code, not a 503', async () => {
   const created = await admin(`/api/v1/workspaces/${demo.workspaceId}/metrics`, {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
-import { event, postEvents, waitFor, type TestEnv } from '../support/harness.js'
+import { adminCaller, event, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 import { startFaultEnv, type FaultEnv } from '../support/private-stack.js'
 
 let env: FaultEnv
@@ -31,11 +31,10 @@ afterAll(async () => {
   await env?.close()
 })
 
-const admin = (path: string, init: RequestInit = {}) =>
-  fetch(`${service.url}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json', ...init.headers },
-  })
+const admin = adminCaller(
+  () => service.url,
+  () => demo.adminApiKey,
+)
 
 it('answers 503 with Retry-After in each API shape while Redis is paused, and recovers by itself', async () => {
   expect((await admin('/internal/api/v2/workspaces')).status).toBe(200)

@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { clickhouseRunner } from '../../src/analysis/clickhouse.js'
-import { processEvent, type EventRow } from '../../src/pipeline/events.js'
-import { processImpressionRecords, type ImpressionRow } from '../../src/pipeline/impressions.js'
+import type { EventRow } from '../../src/pipeline/events.js'
+import type { ImpressionRow } from '../../src/pipeline/impressions.js'
 import { AppError } from '../../src/shared/errors.js'
 import { createLogger } from '../../src/shared/logger.js'
 import { ExperimentService, type ResultsRequest } from '../../src/services/experiments.js'
@@ -19,6 +19,7 @@ import { ClickHouseTableSink } from '../../src/sinks/clickhouse/table.sink.js'
 import { EVENTS, IMPRESSIONS } from '../../src/sinks/clickhouse/tables.js'
 import type { Metric } from '../../src/state/redis/metrics.js'
 import type { Environment, Workspace } from '../../src/state/redis/tenancy.js'
+import { eventRow, impressionRows } from '../support/rows.js'
 import { ENGINES, expectSame, type Engine } from '../support/engines.js'
 
 const T0 = 1_764_000_000_000
@@ -117,20 +118,14 @@ function generate(): { impressions: ImpressionRow[]; events: EventRow[] } {
       { eventTypeId: 'purchase', trafficTypeName: 'account', key, timestamp: first + MIN, value: 9 },
     )
     records.forEach((record, index) => {
-      const outcome = processEvent(record, meta, { topic: 'events', partition: 0, offset, index })
-      if (!outcome.ok) throw new Error(outcome.rejection.reason)
-      events.push(outcome.row)
+      events.push(eventRow(record, meta, { topic: 'events', partition: 0, offset, index }))
     })
     offset++
   }
   const sdk = { ...meta, kind: 'impressions', impressionsMode: 'DEBUG', machineIp: '', machineName: '' }
-  processImpressionRecords(groups, sdk, (index) => ({ topic: 'impressions', partition: 0, offset: 0n, index }), {
-    impression: (row) => impressions.push(row),
-    count: () => undefined,
-    uniqueKey: () => undefined,
-    telemetry: () => undefined,
-    reject: (r) => expect.fail(r.reason),
-  })
+  impressions.push(
+    ...impressionRows(groups, sdk, (index) => ({ topic: 'impressions', partition: 0, offset: 0n, index })),
+  )
   return { impressions, events }
 }
 

@@ -6,14 +6,15 @@
 import { randomBytes } from 'node:crypto'
 import type { ClickHouseClient } from '@clickhouse/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { processEvent, type EventRow } from '../../src/pipeline/events.js'
+import type { EventRow } from '../../src/pipeline/events.js'
 import { rejectionRow } from '../../src/pipeline/rows.js'
 import { createLogger } from '../../src/shared/logger.js'
 import { probeCapabilities, type ClickHouseCapabilities } from '../../src/sinks/clickhouse/capabilities.js'
 import { byMonths, ClickHouseTableSink } from '../../src/sinks/clickhouse/table.sink.js'
 import { EVENT_REJECTIONS, EVENTS, IMPRESSION_REJECTIONS, IMPRESSIONS } from '../../src/sinks/clickhouse/tables.js'
-import { processImpressionRecords, type ImpressionRow } from '../../src/pipeline/impressions.js'
+import type { ImpressionRow } from '../../src/pipeline/impressions.js'
 import { migrate } from '../../src/sinks/clickhouse/migrations.js'
+import { eventRow, impressionRows } from '../support/rows.js'
 import { ENGINES, type Engine } from '../support/engines.js'
 
 describe.each(ENGINES)('on $name', ({ make }) => {
@@ -74,20 +75,20 @@ describe.each(ENGINES)('on $name', ({ make }) => {
     }
     const rows: EventRow[] = []
     HOSTILE.forEach((s, i) => {
-      const outcome = processEvent(
-        {
-          eventTypeId: `type_${i}`,
-          trafficTypeName: 'user',
-          key: s || 'k',
-          timestamp: 1_700_000_000_000 + i,
-          value: NUMBERS[i % NUMBERS.length],
-          properties: { s, n: i },
-        },
-        meta,
-        { topic: 'events', partition: 1, offset: BigInt(2 ** 40 + i), index: i },
+      rows.push(
+        eventRow(
+          {
+            eventTypeId: `type_${i}`,
+            trafficTypeName: 'user',
+            key: s || 'k',
+            timestamp: 1_700_000_000_000 + i,
+            value: NUMBERS[i % NUMBERS.length],
+            properties: { s, n: i },
+          },
+          meta,
+          { topic: 'events', partition: 1, offset: BigInt(2 ** 40 + i), index: i },
+        ),
       )
-      if (!outcome.ok) throw new Error(outcome.rejection.reason)
-      rows.push(outcome.row)
     })
     await sink.insert(EVENTS, rows)
     const stored = await (
@@ -127,13 +128,12 @@ describe.each(ENGINES)('on $name', ({ make }) => {
 
     // Epoch seconds of any length: ClickHouse reads a four-digit value as a year unless it is padded.
     const early = [0, 5, 1234, 99_999].map((seconds, i) => {
-      const outcome = processEvent(
-        { eventTypeId: 'early', trafficTypeName: 'user', key: 'k', timestamp: seconds },
-        meta,
-        { topic: 'early', partition: 0, offset: 0n, index: i },
-      )
-      if (!outcome.ok) throw new Error(outcome.rejection.reason)
-      return outcome.row
+      return eventRow({ eventTypeId: 'early', trafficTypeName: 'user', key: 'k', timestamp: seconds }, meta, {
+        topic: 'early',
+        partition: 0,
+        offset: 0n,
+        index: i,
+      })
     })
     await sink.insert(EVENTS, early)
     const earlyStored = await (
@@ -168,7 +168,7 @@ describe.each(ENGINES)('on $name', ({ make }) => {
     }
     // 240 months, one event each, from 2000 on; and a rejection batch over as many receive times.
     const rows = Array.from({ length: 240 }, (_, i) => {
-      const outcome = processEvent(
+      return eventRow(
         { eventTypeId: 'monthly', trafficTypeName: 'user', key: `k${i}`, timestamp: Date.UTC(2000, i, 15) },
         meta,
         {
@@ -178,8 +178,6 @@ describe.each(ENGINES)('on $name', ({ make }) => {
           index: 0,
         },
       )
-      if (!outcome.ok) throw new Error(outcome.rejection.reason)
-      return outcome.row
     })
     expect(byMonths(EVENTS, rows).length).toBeGreaterThan(2)
     await sink.insert(EVENTS, rows)
@@ -206,20 +204,15 @@ describe.each(ENGINES)('on $name', ({ make }) => {
       machineName: '',
     }
     const rows: ImpressionRow[] = []
-    processImpressionRecords(
-      Array.from({ length: 3000 }, (_, g) => ({
-        f: `${'f'.repeat(200)}${g}`,
-        i: [{ k: `k${g}`, t: 'on', m: 1_700_000_000_000 }],
-      })),
-      meta,
-      (index) => ({ topic: 'long', partition: 0, offset: 5n, index }),
-      {
-        impression: (row) => rows.push(row),
-        count: () => undefined,
-        uniqueKey: () => undefined,
-        telemetry: () => undefined,
-        reject: (r) => expect.fail(r.reason),
-      },
+    rows.push(
+      ...impressionRows(
+        Array.from({ length: 3000 }, (_, g) => ({
+          f: `${'f'.repeat(200)}${g}`,
+          i: [{ k: `k${g}`, t: 'on', m: 1_700_000_000_000 }],
+        })),
+        meta,
+        (index) => ({ topic: 'long', partition: 0, offset: 5n, index }),
+      ),
     )
     await sink.insert(IMPRESSIONS, rows)
     const stored = await sink.storedPositions('long', 0, [{ table: IMPRESSIONS, rows }], {
@@ -253,7 +246,7 @@ describe.each(ENGINES)('on $name', ({ make }) => {
       part: 1,
     }
     const rows = Array.from({ length: 10 }, (_, i) => {
-      const outcome = processEvent(
+      return eventRow(
         {
           eventTypeId: i % 2 ? 'odd-type' : 'even',
           trafficTypeName: 'user',
@@ -268,8 +261,6 @@ describe.each(ENGINES)('on $name', ({ make }) => {
           index: i & 1,
         },
       )
-      if (!outcome.ok) throw new Error(outcome.rejection.reason)
-      return outcome.row
     })
     const rejection = rejectionRow('bad', { raw: 1 }, meta, { topic: 'positions', partition: 2, offset: 20n, index: 0 })
     await sink.insert(EVENTS, rows.slice(0, 6))
@@ -304,21 +295,20 @@ describe.each(ENGINES)('on $name', ({ make }) => {
       requestId: 'settle',
       part: 0,
     }
-    const outcome = processEvent(
+    const row = eventRow(
       { eventTypeId: 'settle', trafficTypeName: 'user', key: 'k', timestamp: 1_700_000_000_000 },
       meta,
       { topic: 'settle', partition: 0, offset: 0n, index: 0 },
     )
-    if (!outcome.ok) throw new Error(outcome.rejection.reason)
-    await expect(late.insert(EVENTS, [outcome.row])).rejects.toMatchObject({
+    await expect(late.insert(EVENTS, [row])).rejects.toMatchObject({
       code: 'SINK_UNAVAILABLE',
       retriable: true,
     })
     await migrate(client, { database: later }, createLogger('silent'))
     try {
-      await late.insert(EVENTS, [outcome.row])
+      await late.insert(EVENTS, [row])
       expect(
-        await late.storedPositions('settle', 0, [{ table: EVENTS, rows: [outcome.row] }], {
+        await late.storedPositions('settle', 0, [{ table: EVENTS, rows: [row] }], {
           table: EVENT_REJECTIONS,
           rows: [],
         }),

@@ -8,14 +8,14 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ClickHouseClient } from '@clickhouse/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { processEvent } from '../../src/pipeline/events.js'
-import { processImpressionRecords, type ImpressionRow } from '../../src/pipeline/impressions.js'
+import type { ImpressionRow } from '../../src/pipeline/impressions.js'
 import { rejectionRow } from '../../src/pipeline/rows.js'
 import { createLogger } from '../../src/shared/logger.js'
 import { probeCapabilities } from '../../src/sinks/clickhouse/capabilities.js'
 import { migrate } from '../../src/sinks/clickhouse/migrations.js'
 import { ClickHouseTableSink } from '../../src/sinks/clickhouse/table.sink.js'
 import { EVENT_REJECTIONS, EVENTS, IMPRESSIONS } from '../../src/sinks/clickhouse/tables.js'
+import { eventRow, impressionRows } from '../support/rows.js'
 import { ENGINES, expectSame, type Engine } from '../support/engines.js'
 
 const ROOT = new URL('../../', import.meta.url).pathname
@@ -74,13 +74,11 @@ async function fill(sink: ClickHouseTableSink, now: number): Promise<void> {
       properties: { plan: i % 2 ? 'pro' : 'free' },
     }
     // Each received in a second of its own: "ORDER BY received_at" examples have one answer.
-    const outcome = processEvent(
+    return eventRow(
       record,
       { ...meta, receivedAtMs: now - i * 1000 },
       { topic: 'docs', partition: 0, offset: BigInt(i), index: 0 },
     )
-    if (!outcome.ok) throw new Error(outcome.rejection.reason)
-    return outcome.row
   })
   await sink.insert(EVENTS, events)
   await sink.insert(EVENT_REJECTIONS, [
@@ -104,17 +102,12 @@ async function fill(sink: ClickHouseTableSink, now: number): Promise<void> {
       })),
     },
   ]
-  processImpressionRecords(
-    groups,
-    { ...meta, kind: 'impressions', impressionsMode: 'DEBUG', machineIp: '', machineName: '' },
-    (index) => ({ topic: 'docs-i', partition: 0, offset: 0n, index }),
-    {
-      impression: (row) => impressions.push(row),
-      count: () => undefined,
-      uniqueKey: () => undefined,
-      telemetry: () => undefined,
-      reject: (r) => expect.fail(r.reason),
-    },
+  impressions.push(
+    ...impressionRows(
+      groups,
+      { ...meta, kind: 'impressions', impressionsMode: 'DEBUG', machineIp: '', machineName: '' },
+      (index) => ({ topic: 'docs-i', partition: 0, offset: 0n, index }),
+    ),
   )
   await sink.insert(IMPRESSIONS, impressions)
 }

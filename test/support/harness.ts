@@ -207,3 +207,12 @@ export async function postEvents(
   }
   return { status: res.status, body: parsed, headers: res.headers }
 }
+
+/** A caller of a service's admin APIs with an admin key: JSON bodies, any other header on top. */
+export function adminCaller(url: () => string, key: () => string) {
+  return (path: string, init: RequestInit = {}) =>
+    fetch(`${url()}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${key()}`, 'content-type': 'application/json', ...init.headers },
+    })
+}
