@@ -97,7 +97,7 @@ async function sluice(roles, extra = {}, shared) {
   const port = nextPort++
   const url = `http://127.0.0.1:${port}`
   const state = createRedisState({ url: REDIS, keyPrefix: env.REDIS_KEY_PREFIX })
-  const demo = await state.store.bootstrapDemo()
+  const demo = await state.tenancy.bootstrapDemo()
   const server = await startServe(
     { ...env, ...extra, SLUICE_PORT: String(port) },
     url,

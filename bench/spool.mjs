@@ -46,7 +46,7 @@ const env = {
 const url = `http://127.0.0.1:${values.port}`
 const state = createRedisState({ url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', keyPrefix: env.REDIS_KEY_PREFIX })
 
-const key = (await state.store.bootstrapDemo()).environments[0].serverSideSdkKey
+const key = (await state.tenancy.bootstrapDemo()).environments[0].serverSideSdkKey
 const kafkaPid = Number(readFileSync(join(env.SLUICE_DATA_DIR ?? '.sluice', 'kafka', 'pid'), 'utf8'))
 const resumeKafka = () => {
   try {
