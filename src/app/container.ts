@@ -8,12 +8,14 @@ import {
 } from '@clickhouse/client'
 import { ApiKeyCache } from '../auth/api-keys.js'
 import { ScimAuthenticator } from '../auth/scim-jwt.js'
+import { SenderAuthReports } from '../auth/sender-auth-reports.js'
 import { WebhookAddressCache } from '../auth/webhooks.js'
 import { KafkaBroker } from '../broker/kafka/broker.js'
 import { topicNames, type TopicNames } from '../broker/topics.js'
 import type { Config } from '../config/index.js'
 import { SpoolingIntake } from '../edge/spool/intake.js'
 import type { Logger } from '../shared/logger.js'
+import { SecretBox } from '../shared/secret-box.js'
 import { createMetrics, type Metrics } from '../shared/metrics.js'
 import { ClickHouseTableSink, type SinkCluster } from '../sinks/clickhouse/table.sink.js'
 import { probeCapabilities, type ClickHouseCapabilities } from '../sinks/clickhouse/capabilities.js'
@@ -138,7 +140,22 @@ export class Container {
           this.state.integrations,
           this.config.keyRefreshMs,
           this.log.child({ component: 'webhook-routes' }),
+          this.secretBox,
         ),
+    )
+  }
+
+  /** Seals and opens the secrets Sluice must read back (SLUICE_SECRETS_KEY). */
+  get secretBox(): SecretBox {
+    return this.one('secretBox', undefined, () => new SecretBox(this.config.secrets.keys))
+  }
+
+  /** The edge's counts of senders' authentication outcomes, written to Redis about once a second. */
+  get senderAuthReports(): SenderAuthReports {
+    return this.one(
+      'senderAuthReports',
+      'redis',
+      () => new SenderAuthReports(this.state.integrations, this.metrics, this.log.child({ component: 'sender-auth' })),
     )
   }
 
@@ -238,6 +255,7 @@ export class Container {
     if (this.has('autoResolver')) await this.autoResolver.stop()
     if (this.has('apiKeys')) this.apiKeys.stop()
     if (this.has('webhookAddresses')) this.webhookAddresses.stop()
+    if (this.has('senderAuthReports')) await this.senderAuthReports.stop()
     if (this.has('intake')) await this.intake.close()
     if (this.has('broker')) await this.broker.close()
     if (this.has('clickhouse')) await this.clickhouse.close()

@@ -15,6 +15,7 @@ import { webhookRoutes } from '../edge/webhook.route.js'
 import { listeningUrl, type ErrorHandler } from '../http/server.js'
 import { MAX_USERS_PER_ACCOUNT } from '../services/directory.js'
 import { IntegrationService } from '../services/integrations.js'
+import { SenderAuthService } from '../services/sender-auth.js'
 import type { Container } from './container.js'
 import type { SharedHttp } from './roles.js'
 
@@ -53,6 +54,7 @@ export async function registerEdgeRoutes(app: FastifyInstance, c: Container, sha
     rateLimiter: c.rateLimiter('webhook', webhookLimit),
     rateLimit: webhookLimit,
     isDraining: shared.isDraining,
+    senderAuth: c.senderAuthReports,
   })
 }
 
@@ -67,6 +69,7 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     onRoutesChanged: shared.edgeInProcess ? () => c.webhookAddresses.invalidate() : async () => undefined,
     lifecycleCounts: (accountId, id) => state.alerts.lifecycleCounts(accountId, id),
     webhookMaxBodyBytes: config.webhooks.maxBodyBytes,
+    senderAuth: new SenderAuthService(state.integrations, c.secretBox),
   })
   await app.register(alertRoutes, {
     apiKeys: c.apiKeys,

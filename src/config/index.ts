@@ -47,6 +47,8 @@ function optional<S extends TSchema, T>(
 
 const int = (min: number, max: number, def: number) => Type.Integer({ minimum: min, maximum: max, default: def })
 const seconds = (v: number) => v * 1000
+/** A 32-byte key in base64 or hex. */
+const SECRETS_KEY = '([A-Za-z0-9+/]{43}=|[0-9a-fA-F]{64})'
 
 const dataDirOf = (raw: Raw): string =>
   (raw['SLUICE_DATA_DIR'] as string | undefined) ?? fileURLToPath(new URL('../../.sluice', import.meta.url))
@@ -328,6 +330,15 @@ const SETTINGS = {
       'SLUICE_JWKS_COOLDOWN_MS',
       int(0, 3_600_000, 30_000),
       'least time between JWKS refetches caused by an unknown kid',
+    ),
+  },
+  secrets: {
+    keys: optional(
+      'SLUICE_SECRETS_KEY',
+      Type.String({ pattern: `^${SECRETS_KEY}(,${SECRETS_KEY})*$` }),
+      'keys (32 bytes each, base64 or hex; comma-separated, the first one encrypts) under which secrets Sluice must read back, such as HMAC secrets of alert senders, are encrypted at rest; every process needs the same keys',
+      'unset: HMAC sender authentication cannot be set up (npm start makes one in .sluice/secrets-key)',
+      (v) => (v ? v.split(',') : []),
     ),
   },
   webhooks: {

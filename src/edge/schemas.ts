@@ -89,5 +89,5 @@ export const webhookAnswers = sluiceAnswers(
       Type.Object({ requestId: Type.String(), spooled: Type.Optional(Type.Literal(true)) }),
     ),
   },
-  [400, 404, 413, 429, 503],
+  [400, 401, 404, 413, 429, 503],
 )

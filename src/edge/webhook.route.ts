@@ -1,14 +1,17 @@
 // POST /api/v1/webhook/<webhook id>: any JSON object or array from a monitoring system. Answers 202 once Kafka or the
 // edge's disk spool holds the payload; the alerts consumer renders it. The address is a secret: it is looked up by
 // hash, never logged (routes log their template, not the URL), and unknown, revoked or expired addresses all get the
-// same 404.
+// same 404. An integration with sender authentication also needs a bearer token, basic auth or an HMAC signature of
+// the body (auth/sender-auth.ts): a request without it gets 401 and nothing is published. Header schemes are checked
+// before the body is read; a signature once the body is (the signature is over its bytes as sent).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Metrics } from '../shared/metrics.js'
-import type { WebhookAddressCache } from '../auth/webhooks.js'
+import type { AddressLookup, WebhookAddressCache } from '../auth/webhooks.js'
+import type { SenderAuthReports } from '../auth/sender-auth-reports.js'
+import { needsBody, verifySender } from '../auth/sender-auth.js'
 import type { Intake } from './spool/intake.js'
 import { encodeAlertMessage } from '../broker/messages/alerts.js'
-import type { WebhookRoute } from '../state/redis/integrations.js'
 import { acceptOr503 } from './accept.js'
 import { OpsgenieActionParams, OpsgenieActionQuery, WebhookBody, webhookAnswers, WebhookParams } from './schemas.js'
 import { HttpError } from '../http/errors.js'
@@ -26,21 +29,65 @@ export interface WebhookRoutesOptions {
   readonly rateLimiter: RateLimiter
   readonly rateLimit: RateLimit
   readonly isDraining: () => boolean
+  /** Where each sender authentication outcome is counted. */
+  readonly senderAuth: SenderAuthReports
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
-    webhook?: { route: WebhookRoute; hash: string }
+    webhook?: AddressLookup
+    /** The body as received (webhook routes only): what a sender's HMAC signature covers. */
+    rawBody?: Buffer
+    /** The sender's authentication was checked (it passed, or the request was refused). */
+    senderVerified?: boolean
+  }
+  interface FastifyContextConfig {
+    /** An empty body (whatever its content type) is no body. */
+    emptyBodyAllowed?: boolean
   }
 }
 
 export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOptions): Promise<void> {
   app.decorateRequest('webhook', undefined)
+  app.decorateRequest('rawBody', undefined)
+  app.decorateRequest('senderVerified', false)
   // Senders label their JSON in many ways (text/plain included): whatever the Content-Type, the body
   // must parse as JSON with the checks of every JSON body (depth, numbers, well-formed text), else 400.
-  app.addContentTypeParser('*', { parseAs: 'string' }, parseJsonBody)
+  // The bytes are kept for the signature check.
+  const parse = (request: FastifyRequest, body: Buffer, done: (err: Error | null, value?: unknown) => void) => {
+    request.rawBody = body
+    // A forger learns nothing of how its body parses: the signature is checked first.
+    try {
+      verifySignature(request)
+    } catch (err) {
+      done(err as Error)
+      return
+    }
+    if (request.routeOptions.config.emptyBodyAllowed && body.toString('utf8').trim().length === 0) done(null, undefined)
+    else parseJsonBody(request, body, done)
+  }
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser(['application/json', '*'], { parseAs: 'buffer' }, parse)
 
-  // Before the body is read: an unknown address costs no parsing, a limited one no Kafka write.
+  /** The sender's credentials against the integration's sender authentication: 401 and counted when they fail. */
+  const verify = (request: FastifyRequest) => {
+    request.senderVerified = true
+    const { route, secrets } = request.webhook!
+    const outcome = verifySender(
+      route.auth!,
+      secrets,
+      { headers: request.headers, body: request.rawBody ?? Buffer.alloc(0) },
+      Date.now(),
+    )
+    opts.senderAuth.record(route.integrationId, outcome)
+    if (!outcome.ok) {
+      request.log.info({ integrationId: route.integrationId, reason: outcome.reason }, 'webhook sender refused')
+      throw new HttpError('UNAUTHORIZED', `sender authentication failed: ${outcome.reason}`)
+    }
+  }
+
+  // Before the body is read: an unknown address costs no parsing, a limited one no Kafka write, a
+  // wrong token no body.
   const authorize = async (request: FastifyRequest, reply: FastifyReply) => {
     const found = await opts.routes.lookup((request.params as { webhookId: string }).webhookId)
     if (!found) throw new HttpError('NOT_FOUND', 'no such webhook address')
@@ -54,7 +101,15 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
         `rate limit of ${opts.rateLimit.ratePerSecond} requests per second exceeded; retry after ${wait} s`,
       )
     }
+    const auth = found.route.auth
+    if (auth && !needsBody(auth)) verify(request)
   }
+  // Once the body is read, before it is parsed (or, without a body, before the handler): a signature over it.
+  const verifySignature = (request: FastifyRequest) => {
+    const auth = request.webhook?.route.auth
+    if (auth && needsBody(auth) && !request.senderVerified) verify(request)
+  }
+  const verifySignatureOfNoBody = async (request: FastifyRequest) => verifySignature(request)
   /** Publishes a payload (its JSON text) of the request's integration and answers 202. */
   const accept = async (request: FastifyRequest, reply: FastifyReply, payload: string) => {
     if (opts.isDraining()) throw new HttpError('UNAVAILABLE', 'server is shutting down; retry on another instance')
@@ -99,6 +154,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
       response: webhookAnswers,
     },
     onRequest: authorize,
+    preValidation: verifySignatureOfNoBody,
     // The payload as sent (it parsed and passed the checks): not serialized again.
     handler: async (request, reply) => accept(request, reply, request.jsonText ?? JSON.stringify(request.body)),
   })
@@ -116,6 +172,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
       response: webhookAnswers,
     },
     onRequest: authorize,
+    preValidation: verifySignatureOfNoBody,
     handler: async (request, reply) => accept(request, reply, request.jsonText ?? JSON.stringify(request.body)),
   })
   typed.post('/api/v1/webhook/:webhookId/v2/alerts/:identifier/:action', {
@@ -128,7 +185,10 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
       querystring: OpsgenieActionQuery,
       response: webhookAnswers,
     },
+    // The README says the body is optional: empty is none, whatever the sender's Content-Type.
+    config: { emptyBodyAllowed: true },
     onRequest: authorize,
+    preValidation: verifySignatureOfNoBody,
     handler: async (request, reply) => {
       const body: unknown = request.body ?? {}
       if (typeof body !== 'object' || body === null || Array.isArray(body))

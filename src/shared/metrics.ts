@@ -148,6 +148,12 @@ export function createMetrics({ defaults = true }: { defaults?: boolean } = {}) 
       help: 'Webhook requests accepted (acknowledged by Kafka)',
       registers: [registry],
     }),
+    webhookAuthFailures: new Counter({
+      name: 'sluice_webhook_auth_failures_total',
+      help: "Webhook requests refused (401) by their integration's sender authentication, by reason",
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
     webhookRateLimited: new Counter({
       name: 'sluice_webhooks_rate_limited_total',
       help: 'Webhook requests refused by the per-address rate limit',

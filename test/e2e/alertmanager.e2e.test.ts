@@ -4,6 +4,9 @@
 // Prometheus does), then end: while they fire the API shows exactly three open alerts whose counts
 // grow; after they end, none open and three resolved; the streams hold one triggered and one
 // resolved entry per alert (repeats off).
+// Two more receivers send with sender authentication, as Alertmanager's http_config does it: a
+// bearer token (authorization.credentials) and basic auth; a third sends a wrong token, gets 401,
+// and nothing it sent is stored.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -24,6 +27,8 @@ let alertmanager: ChildProcess | undefined
 let dir: string
 let integrationId: string
 let log = ''
+/** The integrations Alertmanager sends to with a bearer token, and with basic auth. */
+const secured = { bearer: '', basic: '' }
 
 beforeAll(async () => {
   expect(
@@ -40,6 +45,25 @@ beforeAll(async () => {
   })
   const integration = (await res.json()) as { id: string; webhookUrl: string }
   integrationId = integration.id
+  const securedIntegration = async (auth: Record<string, string>) => {
+    const made = await admin('POST', '/api/v1/integrations', {
+      name: `alertmanager ${auth['scheme']}`,
+      template: 'alertmanager',
+    })
+    const set = await admin('PUT', `/api/v1/integrations/${String(made['id'])}/authentication`, auth)
+    return { id: String(made['id']), url: String(made['webhookUrl']), secret: String((set['secret'] as Json)['value']) }
+  }
+  const bearer = await securedIntegration({ scheme: 'bearer' })
+  const basic = await securedIntegration({ scheme: 'basic', username: 'alertmanager' })
+  secured.bearer = bearer.id
+  secured.basic = basic.id
+  const webhook = (url: string, httpConfig: string[]) => [
+    '    webhook_configs:',
+    `      - url: ${url}`,
+    '        send_resolved: true',
+    '        http_config:',
+    ...httpConfig.map((l) => `          ${l}`),
+  ]
   dir = mkdtempSync(join(tmpdir(), 'sluice-alertmanager-'))
   writeFileSync(
     join(dir, 'alertmanager.yml'),
@@ -50,7 +74,18 @@ beforeAll(async () => {
       '  group_wait: 1s',
       '  group_interval: 1s',
       '  repeat_interval: 2s',
+      '  routes:',
+      ...['bearer', 'basic', 'wrong'].flatMap((a) => [
+        `    - receiver: sluice-${a}`,
+        `      matchers: ['auth="${a}"']`,
+      ]),
       'receivers:',
+      '  - name: sluice-bearer',
+      ...webhook(bearer.url, ['authorization:', `  credentials: ${bearer.secret}`]),
+      '  - name: sluice-basic',
+      ...webhook(basic.url, ['basic_auth:', '  username: alertmanager', `  password: ${basic.secret}`]),
+      '  - name: sluice-wrong',
+      ...webhook(bearer.url, ['authorization:', `  credentials: ${bearer.secret}-wrong`]),
       '  - name: sluice',
       '    webhook_configs:',
       `      - url: ${integration.webhookUrl}`,
@@ -90,6 +125,18 @@ afterAll(async () => {
   await t?.close()
 })
 
+type Json = Record<string, unknown>
+
+async function admin(method: string, path: string, body?: unknown): Promise<Json> {
+  const res = await fetch(`${service.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  expect(res.status, `${method} ${path}`).toBeLessThan(300)
+  return (await res.json()) as Json
+}
+
 /** What Prometheus posts to Alertmanager for three alerts of job checkout, firing until endsAt. */
 async function postAlerts(endsAt: Date): Promise<void> {
   const alerts = ['HighErrorRate', 'HighLatency', 'DiskFull'].map((alertname, i) => ({
@@ -117,8 +164,9 @@ async function postAlerts(endsAt: Date): Promise<void> {
 
 async function alerts(
   status: string,
+  integration = integrationId,
 ): Promise<{ dedupKey: string; count: number; status: string; description: string }[]> {
-  const res = await fetch(`${service.url}/api/v1/alerts?status=${status}&integrationId=${integrationId}`, {
+  const res = await fetch(`${service.url}/api/v1/alerts?status=${status}&integrationId=${integration}`, {
     headers: { authorization: `Bearer ${demo.adminApiKey}` },
   })
   return ((await res.json()) as { alerts: { dedupKey: string; count: number; status: string; description: string }[] })
@@ -168,3 +216,39 @@ it('keeps one open alert per firing alert with growing counts, and resolves each
   expect([...byKey.keys()].sort()).toEqual(resolved.map((a) => a.dedupKey).sort())
   for (const events of byKey.values()) expect(events).toEqual(['triggered', 'resolved'])
 }, 120_000)
+
+it('delivers with a bearer token and with basic auth from http_config; a wrong token gets 401 and nothing is stored', async () => {
+  const post = async (alertname: string, auth: string) => {
+    const res = await fetch(`http://127.0.0.1:${PORT}/api/v2/alerts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        {
+          labels: { alertname, auth, job: `secure-${auth}`, severity: 'critical' },
+          annotations: { summary: `${alertname} (${auth})` },
+          startsAt: new Date(Date.now() - 1000).toISOString(),
+          endsAt: new Date(Date.now() + 60_000).toISOString(),
+        },
+      ]),
+    })
+    expect(res.status).toBe(200)
+  }
+  await post('Forged', 'wrong')
+  await post('SignedBearer', 'bearer')
+  await post('SignedBasic', 'basic')
+  const stored = async (integration: string) => (await alerts('open', integration)).map((a) => a.description)
+  await waitFor('both delivered', async () =>
+    (await stored(secured.bearer)).length === 1 && (await stored(secured.basic)).length === 1 ? true : undefined,
+  )
+  expect(await stored(secured.bearer)).toEqual(['SignedBearer (bearer)'])
+  expect(await stored(secured.basic)).toEqual(['SignedBasic (basic)'])
+  // Alertmanager's attempt with the wrong token was refused: counted on the integration, nothing stored.
+  const failures = await waitFor('the refusal counted', async () => {
+    const auth = (await admin('GET', `/api/v1/integrations/${secured.bearer}/authentication`))['authentication'] as {
+      failures: { count: number; lastReason: string }
+    }
+    return auth.failures.count > 0 ? auth.failures : undefined
+  })
+  expect(failures.lastReason).toBe('wrong credentials')
+  expect(await stored(secured.bearer)).toEqual(['SignedBearer (bearer)'])
+}, 60_000)

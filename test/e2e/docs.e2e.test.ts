@@ -98,13 +98,18 @@ function lacking(output: string, lines: readonly string[][]): string | undefined
 
 let service: ChildProcess | undefined
 let log = ''
+/** scripts/start.sh's steps before it serves: its secrets key and the demo account. */
+const START_STEPS = readFileSync(join(ROOT, 'scripts', 'start.sh'), 'utf8')
+  .split('\n')
+  .filter((l) => /^(mkdir|\[ -s)/.test(l) || l.includes('bootstrap --json'))
+  .join('\n')
 let demo: { adminApiKey: string; workspaceId: string }
 let scratch: string
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'sluice-docs-'))
   // As `npm start` does (scripts/start.sh): the demo account, then serve with the default settings.
-  const boot = spawnSync('sh', ['-c', 'mkdir -p .sluice && node bin/sluice.js bootstrap --json > .sluice/demo.json'], {
+  const boot = spawnSync('sh', ['-c', START_STEPS], {
     cwd: ROOT,
     encoding: 'utf8',
   })
@@ -118,7 +123,11 @@ beforeAll(async () => {
   if (running) return
   service = spawn(process.execPath, ['bin/sluice.js', 'serve'], {
     cwd: ROOT,
-    env: { ...process.env, SLUICE_LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      SLUICE_LOG_LEVEL: 'warn',
+      SLUICE_SECRETS_KEY: readFileSync(join(ROOT, '.sluice', 'secrets-key'), 'utf8'),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   service.stdout?.on('data', (d: Buffer) => (log += d.toString()))

@@ -54,6 +54,8 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
     SLUICE_PORT: '0',
     SLUICE_LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'error',
     SLUICE_KEY_REFRESH_MS: '200',
+    // HMAC secrets of alert senders are sealed with it; each test environment has its own.
+    SLUICE_SECRETS_KEY: randomBytes(32).toString('base64'),
     // The project redis-cluster runs suites with their Redis state on the cluster stack's Redis Cluster.
     ...(process.env['TEST_REDIS_ON_CLUSTER'] === '1'
       ? { REDIS_CLUSTER_NODES: inject('cluster')['REDIS_CLUSTER_NODES']! }

@@ -8,6 +8,7 @@ import type { IntegrationRecord } from '../../state/redis/integrations.js'
 import { keyId } from '../../state/redis/tenancy.js'
 import { useAccountWideAdminKey } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
+import { senderAuthRoutes, type SenderAuthRoutesOptions } from './sender-auth.route.js'
 import {
   AlertsPage,
   AlertsQuery,
@@ -27,7 +28,7 @@ import {
   TestResult,
 } from './schemas.js'
 
-export interface IntegrationRoutesOptions {
+export interface IntegrationRoutesOptions extends SenderAuthRoutesOptions {
   readonly apiKeys: ApiKeyCache
   readonly integrations: IntegrationService
   readonly publicBaseUrl: () => string
@@ -57,6 +58,7 @@ export async function integrationRoutes(server: FastifyInstance, opts: Integrati
 
   await app.register(integrationCrudRoutes, opts)
   await app.register(integrationToolRoutes, opts)
+  await app.register(senderAuthRoutes, opts)
 }
 
 // The address is stored only as a hash: webhookUrl and testCommand exist only in the answers that
@@ -70,6 +72,13 @@ const view = (r: IntegrationRecord) => ({
   rateLimitStatus: r.rateLimitStatus,
   emitRepeats: r.emitRepeats ?? false,
   autoResolveAfterSeconds: r.autoResolveAfterSeconds ?? null,
+  senderAuth: r.senderAuth
+    ? {
+        scheme: r.senderAuth.scheme,
+        ...(r.senderAuth.preset ? { preset: r.senderAuth.preset } : {}),
+        secrets: r.senderAuth.secrets.length,
+      }
+    : null,
   webhookAddressId: keyId(r.webhookHash),
   createdAt: new Date(r.createdAt).toISOString(),
   updatedAt: new Date(r.updatedAt).toISOString(),

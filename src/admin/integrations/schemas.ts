@@ -5,6 +5,13 @@ import { answer } from '../../http/schemas.js'
 import { ALERT_STATUSES, SEVERITIES } from '../../pipeline/alerts/render.js'
 import { TEMPLATE_IDS } from '../../pipeline/alerts/templates.js'
 import { MAX_ALERTS_PAGE, MAX_AUTO_RESOLVE_SECONDS, MIN_AUTO_RESOLVE_SECONDS } from '../../services/integrations.js'
+import { HMAC_PRESETS, SENDER_AUTH_SCHEMES } from '../../state/redis/sender-auth.js'
+import {
+  MAX_SECRET_CHARS,
+  MAX_TOLERANCE_SECONDS,
+  MIN_SECRET_CHARS,
+  MIN_TOLERANCE_SECONDS,
+} from '../../services/sender-auth.js'
 
 export { answer }
 
@@ -79,6 +86,17 @@ export const Integration = Type.Object({
     Type.Unknown({ description: 'the sample payload saved with the mapping, or null (GET of one integration only)' }),
   ),
   lifecycleCounts: Type.Optional(LifecycleCounts),
+  senderAuth: Type.Union(
+    [
+      Type.Object({
+        scheme: Type.Enum([...SENDER_AUTH_SCHEMES]),
+        preset: Type.Optional(Type.Enum([...HMAC_PRESETS])),
+        secrets: Type.Integer({ description: 'active secrets (two while rotating)' }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'what a sender must prove beyond the address (GET .../authentication for more); null: nothing' },
+  ),
   webhookAddressId: Type.String({ description: 'names the secret address without showing it' }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
@@ -161,5 +179,85 @@ export const PayloadList = Type.Object({
       payload: Type.Unknown({ description: 'the JSON as received (null when not kept)' }),
     }),
     { description: 'newest first: the last 20 of the past week' },
+  ),
+})
+
+/** Sender authentication: what a create or replace takes, and what is shown (never a secret, except once). */
+export const SenderAuthBody = Type.Object(
+  {
+    scheme: Type.Enum([...SENDER_AUTH_SCHEMES], {
+      description: 'bearer: Authorization: Bearer <token>; basic: user and password; hmac: a signature of the body',
+    }),
+    username: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'basic: the user name' })),
+    preset: Type.Optional(
+      Type.Enum([...HMAC_PRESETS], {
+        description:
+          "hmac: grafana (Grafana's hmacConfig with a timestamp header), github (X-Hub-Signature-256: sha256=<hex>, no timestamp), standard-webhooks (webhook-id, webhook-timestamp, webhook-signature); default grafana",
+      }),
+    ),
+    signatureHeader: Type.Optional(
+      Type.String({ maxLength: 64, description: 'hmac, grafana: the signature header (X-Grafana-Alerting-Signature)' }),
+    ),
+    timestampHeader: Type.Optional(
+      Type.String({ maxLength: 64, description: 'hmac, grafana: the timestamp header (X-Grafana-Alerting-Timestamp)' }),
+    ),
+    toleranceSeconds: Type.Optional(
+      Type.Integer({
+        minimum: MIN_TOLERANCE_SECONDS,
+        maximum: MAX_TOLERANCE_SECONDS,
+        description: 'hmac: how far a signed timestamp may be from now (default 300): older signatures are replays',
+      }),
+    ),
+    secret: Type.Optional(
+      Type.String({
+        minLength: MIN_SECRET_CHARS,
+        maxLength: MAX_SECRET_CHARS,
+        description:
+          'the secret to use (e.g. the one PagerDuty made); absent: Sluice makes one, shown in the answer only',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+export const SecretBody = Type.Object(
+  { secret: Type.Optional(SenderAuthBody.properties.secret) },
+  { additionalProperties: false },
+)
+export const SecretParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 100 }),
+  secretId: Type.String({ minLength: 1, maxLength: 100 }),
+})
+export const SenderAuthView = Type.Object({
+  scheme: Type.Enum([...SENDER_AUTH_SCHEMES]),
+  username: Type.Optional(Type.String()),
+  preset: Type.Optional(Type.Enum([...HMAC_PRESETS])),
+  signatureHeader: Type.Optional(Type.String()),
+  timestampHeader: Type.Optional(Type.String()),
+  toleranceSeconds: Type.Optional(Type.Integer()),
+  secrets: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      createdAt: Type.String({ format: 'date-time' }),
+      lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+        description: 'the last request it authenticated (reported by the edges about once a second)',
+      }),
+    }),
+    { description: 'one or two: two while a sender is moved to a new one' },
+  ),
+  failures: Type.Object(
+    {
+      count: Type.Integer({ description: 'requests refused with 401 since it was set up' }),
+      lastAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      lastReason: Type.Union([Type.String(), Type.Null()], { description: 'e.g. signature mismatch' }),
+    },
+    { description: 'refused requests: what a failing sender looks like, without what it sent' },
+  ),
+})
+export const SenderAuthAnswer = Type.Object({ authentication: Type.Union([SenderAuthView, Type.Null()]) })
+export const SenderAuthWithSecret = Type.Object({
+  authentication: SenderAuthView,
+  secret: Type.Object(
+    { id: Type.String(), value: Type.String() },
+    { description: 'the new secret: shown in this answer only; give it to the sender' },
   ),
 })

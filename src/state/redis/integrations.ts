@@ -5,6 +5,8 @@
 //   p:webhooks                  hash sha256(webhook id) -> JSON route {integrationId, accountId,
 //                               rateLimitStatus, expiresAt?}
 //   p:webhooks:version          bumped on every route change; edges reload their copy when it moves
+//   p:integration-auth:<id>     hash of its sender authentication's outcomes: failures, lastFailureAt,
+//                               lastFailureReason, used:<secret id> (last use, ms), written by the edges
 // Every change that touches several keys is one MULTI; changes that read first run as optimistic
 // transactions (state/transactions.ts).
 import { randomBytes, randomUUID } from 'node:crypto'
@@ -13,6 +15,7 @@ import { RedisState } from './redis-state.js'
 import type { AlertMapping } from '../../pipeline/alerts/render.js'
 import type { TemplateId } from '../../pipeline/alerts/templates.js'
 import { hashKey } from './tenancy.js'
+import type { SenderAuth } from './sender-auth.js'
 
 export type RateLimitStatus = 429 | 503
 
@@ -32,6 +35,8 @@ export interface IntegrationRecord {
   webhookHash: string
   /** Addresses rotated out, by hash, with the time they stop working. */
   retired: { hash: string; expiresAt: number }[]
+  /** What a sender must prove beyond the address (unset: the address alone). */
+  senderAuth?: SenderAuth
   createdAt: number
   updatedAt: number
 }
@@ -41,6 +46,24 @@ export interface WebhookRoute {
   readonly accountId: string
   readonly rateLimitStatus: RateLimitStatus
   readonly expiresAt?: number
+  readonly auth?: SenderAuth
+}
+
+/** What the edges saw of an integration's sender authentication since their last report. */
+export interface AuthOutcomes {
+  failures: number
+  lastFailureAt?: number
+  lastFailureReason?: string
+  /** Last successful use of each secret (ms). */
+  used: Map<string, number>
+}
+
+/** The same, as read back for the API and the console. */
+export interface AuthStats {
+  readonly failures: number
+  readonly lastFailureAt: number | null
+  readonly lastFailureReason: string | null
+  readonly lastUsedAt: Readonly<Record<string, number>>
 }
 
 export type IntegrationInput = Pick<
@@ -136,6 +159,50 @@ export class IntegrationStore extends RedisState {
     else await this.redis.set(this.k('integration-sample', id), JSON.stringify(sample))
   }
 
+  /**
+   * Sets, changes or (undefined) removes the sender authentication: change gets the current one. Every route of the
+   * integration (its address and the rotated ones in their overlap) carries it, so the edges apply it at once.
+   */
+  async setSenderAuth(
+    accountId: string,
+    id: string,
+    change: (current: SenderAuth | undefined) => SenderAuth | undefined,
+  ): Promise<IntegrationRecord | undefined> {
+    return this.modify(accountId, id, (record) => {
+      const { senderAuth, ...rest } = record
+      const next = change(senderAuth)
+      return next ? { ...rest, senderAuth: next } : rest
+    })
+  }
+
+  /** Adds up the edges' reports, one round trip. */
+  async recordAuthOutcomes(outcomes: ReadonlyMap<string, AuthOutcomes>): Promise<void> {
+    if (outcomes.size === 0) return
+    const tx = this.redis.pipeline()
+    for (const [id, o] of outcomes) {
+      const key = this.k('integration-auth', id)
+      if (o.failures > 0) tx.hincrby(key, 'failures', o.failures)
+      const fields: (string | number)[] = []
+      if (o.lastFailureAt !== undefined) fields.push('lastFailureAt', o.lastFailureAt)
+      if (o.lastFailureReason !== undefined) fields.push('lastFailureReason', o.lastFailureReason)
+      for (const [secret, at] of o.used) fields.push(`used:${secret}`, at)
+      if (fields.length > 0) tx.hset(key, ...fields)
+    }
+    for (const [err] of (await tx.exec()) ?? []) if (err) throw err
+  }
+
+  async authStats(id: string): Promise<AuthStats> {
+    const h = await this.redis.hgetall(this.k('integration-auth', id))
+    const lastUsedAt: Record<string, number> = {}
+    for (const [k, v] of Object.entries(h)) if (k.startsWith('used:')) lastUsedAt[k.slice(5)] = Number(v)
+    return {
+      failures: Number(h['failures'] ?? 0),
+      lastFailureAt: h['lastFailureAt'] ? Number(h['lastFailureAt']) : null,
+      lastFailureReason: h['lastFailureReason'] ?? null,
+      lastUsedAt,
+    }
+  }
+
   /** Applies change to the current record inside the transaction (a concurrent write retries it). */
   async update(
     accountId: string,
@@ -171,7 +238,7 @@ export class IntegrationStore extends RedisState {
       const hashes = [record.webhookHash, ...record.retired.map((r) => r.hash)]
       const tx = conn
         .multi()
-        .del(key, this.k('integration-sample', id))
+        .del(key, this.k('integration-sample', id), this.k('integration-auth', id))
         .zrem(this.k('integrations', accountId), id)
         .hdel(this.k('webhooks'), ...hashes)
         .incr(this.k('webhooks', 'version'))
@@ -229,5 +296,6 @@ export class IntegrationStore extends RedisState {
 }
 
 function routeOf(record: IntegrationRecord): WebhookRoute {
-  return { integrationId: record.id, accountId: record.accountId, rateLimitStatus: record.rateLimitStatus }
+  const route = { integrationId: record.id, accountId: record.accountId, rateLimitStatus: record.rateLimitStatus }
+  return record.senderAuth ? { ...route, auth: record.senderAuth } : route
 }
