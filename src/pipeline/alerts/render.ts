@@ -69,6 +69,14 @@ export interface NormalizedAlert {
   integrationId: string
   requestId: string
   customFields: Record<string, string>
+  /** Added by alert rules. */
+  tags?: string[]
+  /** The rule set version that changed the alert, and the ids of its rules that did, in order. */
+  rulesVersion?: number
+  rulesApplied?: string[]
+  /** The maintenance window the alert arrived in (it is stored as suppressed), and when that window ends. */
+  suppressedBy?: string
+  suppressedUntil?: string
 }
 
 export interface MappingProblem {
@@ -138,6 +146,12 @@ const STATUS_SYNONYMS: Record<string, AlertStatus> = {
   normal: 'resolved',
 }
 
+/** One of the four severities, or undefined: a severity or a synonym senders use, in any case. */
+export function foldSeverity(text: string): Severity | undefined {
+  const lower = text.toLowerCase()
+  return Object.hasOwn(SEVERITY_SYNONYMS, lower) ? SEVERITY_SYNONYMS[lower] : undefined
+}
+
 const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor'])
 /** Deepest payload nesting rendered (the webhook edge refuses deeper ones with 400). */
 export const MAX_PAYLOAD_DEPTH = MAX_JSON_DEPTH
@@ -167,7 +181,7 @@ export function checkMapping(
   ]
   const literal = new Map<string, boolean>()
   for (const [field, template] of templates) {
-    const result = checkTemplate(template, mapping.splitPath !== undefined)
+    const result = checkTemplate(template, mapping.splitPath !== undefined ? ['webhook', 'item'] : ['webhook'])
     if (typeof result === 'string') problems.push({ field, problem: result })
     else literal.set(field, result.hasLiteralText)
   }
@@ -184,14 +198,15 @@ export function checkMapping(
 
 type Token = [string, string, number, number, Token[]?, ...unknown[]]
 
-function checkTemplate(template: string, split: boolean): string | { hasLiteralText: boolean } {
+/** A template's syntax and names (outside sections every name starts at one of the roots); whether it has text. */
+export function checkTemplate(template: string, roots: readonly string[]): string | { hasLiteralText: boolean } {
   let tokens: Token[]
   try {
     tokens = Mustache.parse(template) as unknown as Token[]
   } catch (err) {
     return `template syntax error: ${err instanceof Error ? err.message : String(err)}`
   }
-  const roots = split ? 'webhook or item' : 'webhook'
+  const rootNames = roots.join(' or ')
   const walk = (list: Token[], depth: number): string | undefined => {
     const nested = depth > 0
     for (const [type, value, , , children] of list) {
@@ -203,9 +218,9 @@ function checkTemplate(template: string, split: boolean): string | { hasLiteralT
         return `"${value}" is not allowed (${[...FORBIDDEN_SEGMENTS].join(', ')} are reserved)`
       // Outside sections every name starts at the payload; inside one, names are relative to it.
       const root = segments[0]
-      if (!nested && value !== '.' && root !== 'webhook' && !(split && root === 'item')) {
+      if (!nested && value !== '.' && !roots.includes(root!)) {
         const kind = type === '#' || type === '^' ? 'section' : 'placeholder'
-        return `unknown ${kind} "${value}": names start with ${roots} (e.g. {{webhook.status}})`
+        return `unknown ${kind} "${value}": names start with ${rootNames} (e.g. {{${roots[0]}.status}})`
       }
       if (children) {
         if (depth + 1 > RENDER_LIMITS.maxSectionDepth)
@@ -295,9 +310,7 @@ function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext, budg
 
   const rawSeverity = field('severity')
   const mapped = lookupCaseless(mapping.severityMap, rawSeverity) ?? rawSeverity
-  const severity = Object.hasOwn(SEVERITY_SYNONYMS, mapped.toLowerCase())
-    ? SEVERITY_SYNONYMS[mapped.toLowerCase()]
-    : undefined
+  const severity = foldSeverity(mapped)
   if (!severity)
     return {
       ok: false,

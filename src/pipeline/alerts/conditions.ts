@@ -1,0 +1,340 @@
+// The one condition language of alert rules and maintenance windows (and, later, notification
+// routes): a JSON tree over the normalized alert and the raw payload. Pure functions: check a
+// condition as it is saved (shape, known fields, bounded size, safe regexes, satisfiable), then match
+// it against alerts.
+//   {"field": "severity", "equals": "critical"}       {"field": "team", "in": ["db", "payments"]}
+//   {"field": "payload.labels.env", "matches": "^prod"} {"field": "service", "exists": true}
+//   {"all": [...]}  {"any": [...]}  {"not": {...}}
+// Fields: severity, status, description, source, service, environment, team, correlationId,
+// dedupKey, integrationId, tags (any of the alert's tags), customFields.<name>, payload.<dot path>.
+// Regexes are RE2 (re2js, a port of RE2/J: linear time in the text, no backreferences or lookaround),
+// so no pattern can backtrack catastrophically; their length is bounded too.
+import { RE2JS } from 're2js'
+import { ALERT_STATUSES, SEVERITIES } from './render.js'
+
+export type Condition =
+  | { readonly all: readonly Condition[] }
+  | { readonly any: readonly Condition[] }
+  | { readonly not: Condition }
+  | { readonly field: string; readonly equals: string }
+  | { readonly field: string; readonly in: readonly string[] }
+  | { readonly field: string; readonly matches: string }
+  | { readonly field: string; readonly exists: boolean }
+
+export const CONDITION_LIMITS = {
+  /** Nesting of all/any/not. */
+  maxDepth: 8,
+  /** Nodes of one condition. */
+  maxNodes: 200,
+  /** Characters of a compared value, and of a field path. */
+  maxValueChars: 1024,
+  /** Values of one `in`. */
+  maxIn: 500,
+  /** Characters of a regex. */
+  maxRegexChars: 1000,
+  /** Characters of a field's text a regex or comparison reads (longer text is cut there). */
+  maxSubjectChars: 64 * 1024,
+} as const
+
+/** Fields of the normalized alert a condition can name directly. */
+export const CONDITION_FIELDS = [
+  'severity',
+  'status',
+  'description',
+  'source',
+  'service',
+  'environment',
+  'team',
+  'correlationId',
+  'dedupKey',
+  'integrationId',
+  'tags',
+] as const
+/** Fields every alert has: `exists: false` on them can never hold. */
+const ALWAYS_PRESENT = new Set(['severity', 'status', 'description', 'source', 'dedupKey', 'integrationId'])
+/** Fields with a closed set of values: a value outside it can never match. */
+const ENUMERATED: Record<string, readonly string[]> = { severity: SEVERITIES, status: ALERT_STATUSES }
+const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor'])
+
+/** What a condition is matched against: the alert (tags and custom fields included) and the payload it came from. */
+export interface ConditionSubject {
+  readonly alert: Readonly<Record<string, unknown>> & {
+    readonly customFields?: Readonly<Record<string, string>>
+    readonly tags?: readonly string[]
+  }
+  readonly payload?: unknown
+}
+
+export interface ConditionProblem {
+  readonly field: string
+  readonly problem: string
+}
+
+/** A checked condition, its regexes compiled once. */
+export interface CompiledCondition {
+  readonly source: Condition
+  matches(subject: ConditionSubject): boolean
+}
+
+type Node =
+  | { kind: 'all'; children: Node[] }
+  | { kind: 'any'; children: Node[] }
+  | { kind: 'not'; child: Node }
+  | { kind: 'equals'; field: string; value: string }
+  | { kind: 'in'; field: string; values: Set<string> }
+  | { kind: 'matches'; field: string; regex: RE2JS; pattern: string }
+  | { kind: 'exists'; field: string; value: boolean }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/**
+ * Checks a condition as it is saved; `at` names where it is in the request (e.g. rules.0.when). Refuses an unknown
+ * field, an unsafe or unparsable regex, anything over the limits, and a condition no alert can satisfy.
+ */
+export function checkCondition(
+  input: unknown,
+  at: string,
+): { ok: true; condition: CompiledCondition } | { ok: false; problems: ConditionProblem[] } {
+  const problems: ConditionProblem[] = []
+  let nodes = 0
+  const build = (raw: unknown, path: string, depth: number): Node | undefined => {
+    if (++nodes > CONDITION_LIMITS.maxNodes) {
+      if (nodes === CONDITION_LIMITS.maxNodes + 1)
+        problems.push({ field: at, problem: `has more than ${CONDITION_LIMITS.maxNodes} conditions` })
+      return undefined
+    }
+    if (!isObject(raw)) {
+      problems.push({ field: path, problem: 'must be a condition object' })
+      return undefined
+    }
+    const keys = Object.keys(raw)
+    if (keys.length === 1 && (keys[0] === 'all' || keys[0] === 'any')) {
+      const list = raw[keys[0]]
+      if (!Array.isArray(list) || list.length === 0) {
+        problems.push({ field: `${path}.${keys[0]}`, problem: 'must be a non-empty list of conditions' })
+        return undefined
+      }
+      if (depth >= CONDITION_LIMITS.maxDepth) {
+        problems.push({ field: path, problem: `nests deeper than ${CONDITION_LIMITS.maxDepth} levels` })
+        return undefined
+      }
+      const children = list.map((c, i) => build(c, `${path}.${keys[0]}.${i}`, depth + 1))
+      if (!children.every((c) => c)) return undefined
+      return keys[0] === 'all'
+        ? { kind: 'all', children: children as Node[] }
+        : { kind: 'any', children: children as Node[] }
+    }
+    if (keys.length === 1 && keys[0] === 'not') {
+      if (depth >= CONDITION_LIMITS.maxDepth) {
+        problems.push({ field: path, problem: `nests deeper than ${CONDITION_LIMITS.maxDepth} levels` })
+        return undefined
+      }
+      const child = build(raw['not'], `${path}.not`, depth + 1)
+      return child && { kind: 'not', child }
+    }
+    const op = keys.find((k) => k !== 'field')
+    if (keys.length !== 2 || !keys.includes('field') || !op || !['equals', 'in', 'matches', 'exists'].includes(op)) {
+      problems.push({
+        field: path,
+        problem:
+          'must be {"all": [...]}, {"any": [...]}, {"not": {...}}, or a field with one of equals, in, matches, exists',
+      })
+      return undefined
+    }
+    const field = raw['field']
+    const fieldProblem = checkField(field)
+    if (fieldProblem) {
+      problems.push({ field: `${path}.field`, problem: fieldProblem })
+      return undefined
+    }
+    const f = field as string
+    const value = raw[op]
+    const text = (v: unknown) => typeof v === 'string' && v.length <= CONDITION_LIMITS.maxValueChars
+    switch (op) {
+      case 'equals':
+        if (!text(value)) break
+        return { kind: 'equals', field: f, value: value as string }
+      case 'in':
+        if (!Array.isArray(value) || value.length === 0 || value.length > CONDITION_LIMITS.maxIn || !value.every(text))
+          break
+        return { kind: 'in', field: f, values: new Set(value as string[]) }
+      case 'exists':
+        if (typeof value !== 'boolean') break
+        return { kind: 'exists', field: f, value }
+      case 'matches': {
+        if (typeof value !== 'string' || value.length === 0 || value.length > CONDITION_LIMITS.maxRegexChars) {
+          problems.push({
+            field: `${path}.matches`,
+            problem: `must be a regex (RE2 syntax) of 1 to ${CONDITION_LIMITS.maxRegexChars} characters`,
+          })
+          return undefined
+        }
+        try {
+          return { kind: 'matches', field: f, regex: RE2JS.compile(value), pattern: value }
+        } catch (err) {
+          problems.push({
+            field: `${path}.matches`,
+            problem:
+              `is not a regex RE2 takes (no backreferences or lookaround): ${err instanceof Error ? err.message : String(err)}`.slice(
+                0,
+                300,
+              ),
+          })
+          return undefined
+        }
+      }
+    }
+    const shape = {
+      equals: `a string of at most ${CONDITION_LIMITS.maxValueChars} characters`,
+      in: `a list of 1 to ${CONDITION_LIMITS.maxIn} strings of at most ${CONDITION_LIMITS.maxValueChars} characters`,
+      exists: 'true or false',
+    }[op as 'equals' | 'in' | 'exists']
+    problems.push({ field: `${path}.${op}`, problem: `must be ${shape}` })
+    return undefined
+  }
+  const root = build(input, at, 0)
+  if (!root || problems.length > 0) return { ok: false, problems }
+  const never = neverMatches(root)
+  if (never) return { ok: false, problems: [{ field: at, problem: `can never match: ${never}` }] }
+  return { ok: true, condition: { source: input as Condition, matches: (s) => evaluate(root, s) } }
+}
+
+function checkField(field: unknown): string | undefined {
+  if (typeof field !== 'string' || field.length === 0 || field.length > CONDITION_LIMITS.maxValueChars)
+    return 'must be a field name'
+  const segments = field.split('.')
+  if (segments.some((s) => FORBIDDEN_SEGMENTS.has(s) || s === ''))
+    return `"${field.slice(0, 64)}" is not allowed (empty segments and ${[...FORBIDDEN_SEGMENTS].join(', ')} are reserved)`
+  if ((CONDITION_FIELDS as readonly string[]).includes(field)) return undefined
+  if ((segments[0] === 'customFields' && segments.length === 2) || (segments[0] === 'payload' && segments.length >= 2))
+    return undefined
+  return `unknown field "${field.slice(0, 64)}": one of ${CONDITION_FIELDS.join(', ')}, customFields.<name>, payload.<path>`
+}
+
+/** The text values a field has in a subject: none when absent; a tag list gives each tag. */
+function valuesOf(field: string, s: ConditionSubject): string[] {
+  let v: unknown
+  if (field.startsWith('customFields.')) v = s.alert.customFields?.[field.slice(13)]
+  else if (field.startsWith('payload.')) {
+    v = s.payload
+    for (const segment of field.slice(8).split('.')) {
+      if (v === null || typeof v !== 'object') return []
+      v = Object.hasOwn(v, segment) ? (v as Record<string, unknown>)[segment] : undefined
+    }
+  } else v = Object.hasOwn(s.alert, field) ? s.alert[field] : undefined
+  if (v === undefined || v === null) return []
+  if (field === 'tags') return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : []
+  const text = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : `${v as number | boolean}`
+  return [text.length > CONDITION_LIMITS.maxSubjectChars ? text.slice(0, CONDITION_LIMITS.maxSubjectChars) : text]
+}
+
+function evaluate(node: Node, s: ConditionSubject): boolean {
+  switch (node.kind) {
+    case 'all':
+      return node.children.every((c) => evaluate(c, s))
+    case 'any':
+      return node.children.some((c) => evaluate(c, s))
+    case 'not':
+      return !evaluate(node.child, s)
+    case 'exists':
+      return valuesOf(node.field, s).length > 0 === node.value
+    case 'equals':
+      return valuesOf(node.field, s).includes(node.value)
+    case 'in':
+      return valuesOf(node.field, s).some((v) => node.values.has(v))
+    case 'matches':
+      return valuesOf(node.field, s).some((v) => node.regex.matcher(v).find())
+  }
+}
+
+/**
+ * Why no alert can satisfy the condition, or undefined when some may. Three-valued: every field the condition names
+ * takes each of the values it is compared with, one value equal to none of them, and (for fields an alert may lack)
+ * absence; a regex is decided on the named values and unknown elsewhere. Refused only when every assignment gives a
+ * definite false (the assignments are bounded; past the bound, the condition is taken).
+ */
+function neverMatches(root: Node): string | undefined {
+  const candidates = new Map<string, Set<string>>()
+  const collect = (n: Node) => {
+    if (n.kind === 'all' || n.kind === 'any') n.children.forEach(collect)
+    else if (n.kind === 'not') collect(n.child)
+    else {
+      const set = candidates.get(n.field) ?? new Set<string>()
+      if (n.kind === 'equals') set.add(n.value)
+      if (n.kind === 'in') n.values.forEach((v) => set.add(v))
+      candidates.set(n.field, set)
+    }
+  }
+  collect(root)
+  const OTHER = Symbol('another value')
+  const ABSENT = Symbol('absent')
+  type Value = string | typeof OTHER | typeof ABSENT
+  // Tags are a set (an alert may have several of the named ones): only their presence is enumerated.
+  const domains: [string, Value[]][] = [...candidates].map(([field, named]) => {
+    const closed = ENUMERATED[field]
+    const values: Value[] = field === 'tags' ? [OTHER] : closed ? [...closed] : [...named, OTHER]
+    if (!ALWAYS_PRESENT.has(field)) values.push(ABSENT)
+    return [field, values]
+  })
+  let combinations = 1
+  for (const [, values] of domains) {
+    combinations *= values.length
+    if (combinations > 4096) return undefined
+  }
+  // true, false, or undefined for unknown
+  const evalAt = (n: Node, at: Map<string, Value>): boolean | undefined => {
+    switch (n.kind) {
+      case 'all': {
+        let unknown = false
+        for (const c of n.children) {
+          const r = evalAt(c, at)
+          if (r === false) return false
+          if (r === undefined) unknown = true
+        }
+        return unknown ? undefined : true
+      }
+      case 'any': {
+        let unknown = false
+        for (const c of n.children) {
+          const r = evalAt(c, at)
+          if (r === true) return true
+          if (r === undefined) unknown = true
+        }
+        return unknown ? undefined : false
+      }
+      case 'not': {
+        const r = evalAt(n.child, at)
+        return r === undefined ? undefined : !r
+      }
+      default: {
+        const v = at.get(n.field)!
+        if (v === ABSENT) return n.kind === 'exists' ? !n.value : false
+        if (n.kind === 'exists') return n.value
+        if (n.field === 'tags') return undefined
+        if (v === OTHER) return n.kind === 'matches' ? undefined : false
+        if (n.kind === 'equals') return v === n.value
+        if (n.kind === 'in') return n.values.has(v)
+        return n.regex.matcher(v).find()
+      }
+    }
+  }
+  const at = new Map<string, Value>()
+  const search = (i: number): boolean => {
+    if (i === domains.length) return evalAt(root, at) !== false
+    const [field, values] = domains[i]!
+    for (const v of values) {
+      at.set(field, v)
+      if (search(i + 1)) return true
+    }
+    return false
+  }
+  if (search(0)) return undefined
+  const closedNamed = [...candidates].flatMap(([field, named]) =>
+    ENUMERATED[field]
+      ? [...named]
+          .filter((v) => !ENUMERATED[field]!.includes(v))
+          .map((v) => `${field} is never "${v}" (one of ${ENUMERATED[field]!.join(', ')})`)
+      : [],
+  )
+  return closedNamed[0] ?? 'its parts contradict each other for every alert'
+}

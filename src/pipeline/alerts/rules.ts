@@ -1,0 +1,265 @@
+// Alert rules: an account's ordered list of (condition, actions), applied to every alert after its
+// integration's mapping and before its lifecycle. Pure functions: check a rule set as it is saved,
+// then apply it to an alert and the payload it came from.
+// A rule whose condition holds (no condition: every alert) applies its actions in this order: `set`
+// fields (moustache templates over {{alert.<field>}} and {{webhook.<path>}}), `customFields`,
+// `addTags`, then `drop` (the alert is not stored; later rules are not read) and `stop` (later rules
+// are not read). Each rule sees the alert as the rules before it left it. The alert records the rule
+// set's version and the rules that changed it.
+import { AppError } from '../../shared/errors.js'
+import { checkCondition, type CompiledCondition, type ConditionProblem } from './conditions.js'
+import { RenderBudget, renderTemplate, rootView, toView } from './moustache.js'
+import { checkTemplate, foldSeverity, type NormalizedAlert } from './render.js'
+
+/** Fields a rule may set, and the longest each may be (as the alert schema says). */
+export const SETTABLE_FIELDS = {
+  severity: 16,
+  description: 16384,
+  source: 512,
+  service: 512,
+  environment: 512,
+  team: 512,
+} as const
+export type SettableField = keyof typeof SETTABLE_FIELDS
+
+export const RULE_LIMITS = {
+  maxRules: 500,
+  maxIdChars: 64,
+  maxNameChars: 200,
+  maxTemplateChars: 4096,
+  maxTags: 20,
+  maxTagChars: 64,
+  /** Tags an alert may carry, all rules together. */
+  maxTagsPerAlert: 50,
+  maxCustomFields: 20,
+  /** Custom fields an alert may carry (the alert schema's bound). */
+  maxCustomFieldsPerAlert: 50,
+} as const
+
+const ID = /^[A-Za-z0-9_-]+$/
+const CUSTOM_FIELD_NAME = /^[A-Za-z0-9_.-]{1,64}$/
+const TEMPLATE_ROOTS = ['alert', 'webhook'] as const
+
+export interface AlertRule {
+  readonly id: string
+  readonly name: string
+  /** Default true. */
+  readonly enabled?: boolean
+  readonly when?: unknown
+  readonly set?: Partial<Record<SettableField, string>>
+  readonly customFields?: Readonly<Record<string, string>>
+  readonly addTags?: readonly string[]
+  readonly drop?: boolean
+  readonly stop?: boolean
+}
+
+export interface CompiledRule {
+  readonly rule: AlertRule
+  readonly when?: CompiledCondition
+}
+
+/** A checked rule set, ready to apply. */
+export interface CompiledRuleSet {
+  readonly version: number
+  readonly rules: readonly CompiledRule[]
+}
+
+export type RuleProblem = ConditionProblem
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** Checks rules as they are saved. Problems name the rule by position (rules.<i>.<field>). */
+export function checkRules(
+  input: unknown,
+  version: number,
+): { ok: true; ruleSet: CompiledRuleSet } | { ok: false; problems: RuleProblem[] } {
+  if (!Array.isArray(input)) return { ok: false, problems: [{ field: 'rules', problem: 'must be a list of rules' }] }
+  if (input.length > RULE_LIMITS.maxRules)
+    return {
+      ok: false,
+      problems: [{ field: 'rules', problem: `has ${input.length} rules; at most ${RULE_LIMITS.maxRules}` }],
+    }
+  const problems: RuleProblem[] = []
+  const ids = new Set<string>()
+  const rules: CompiledRule[] = []
+  input.forEach((raw, i) => {
+    const at = `rules.${i}`
+    const before = problems.length
+    if (!isObject(raw)) {
+      problems.push({ field: at, problem: 'must be a rule object' })
+      return
+    }
+    const known = new Set(['id', 'name', 'enabled', 'when', 'set', 'customFields', 'addTags', 'drop', 'stop'])
+    for (const k of Object.keys(raw))
+      if (!known.has(k)) problems.push({ field: `${at}.${k}`, problem: 'is not a rule field' })
+    const id = raw['id']
+    if (typeof id !== 'string' || !ID.test(id) || id.length > RULE_LIMITS.maxIdChars)
+      problems.push({ field: `${at}.id`, problem: `must be 1 to ${RULE_LIMITS.maxIdChars} letters, digits, - or _` })
+    else if (ids.has(id)) problems.push({ field: `${at}.id`, problem: `"${id}" is the id of an earlier rule` })
+    else ids.add(id)
+    const name = raw['name']
+    if (typeof name !== 'string' || name.trim().length === 0 || name.length > RULE_LIMITS.maxNameChars)
+      problems.push({ field: `${at}.name`, problem: `must be 1 to ${RULE_LIMITS.maxNameChars} characters` })
+    for (const flag of ['enabled', 'drop', 'stop'] as const)
+      if (raw[flag] !== undefined && typeof raw[flag] !== 'boolean')
+        problems.push({ field: `${at}.${flag}`, problem: 'must be true or false' })
+    let when: CompiledCondition | undefined
+    if (raw['when'] !== undefined) {
+      const checked = checkCondition(raw['when'], `${at}.when`)
+      if (checked.ok) when = checked.condition
+      else problems.push(...checked.problems)
+    }
+    problems.push(...checkActions(raw, at))
+    if (
+      raw['set'] === undefined &&
+      raw['customFields'] === undefined &&
+      raw['addTags'] === undefined &&
+      raw['drop'] !== true &&
+      raw['stop'] !== true
+    )
+      problems.push({ field: at, problem: 'does nothing: give it set, customFields, addTags, drop or stop' })
+    if (problems.length === before)
+      rules.push(when ? { rule: raw as unknown as AlertRule, when } : { rule: raw as unknown as AlertRule })
+  })
+  return problems.length > 0
+    ? { ok: false, problems: problems.slice(0, 100) }
+    : { ok: true, ruleSet: { version, rules } }
+}
+
+function checkActions(raw: Record<string, unknown>, at: string): RuleProblem[] {
+  const problems: RuleProblem[] = []
+  const template = (field: string, value: unknown) => {
+    if (typeof value !== 'string' || value.length > RULE_LIMITS.maxTemplateChars) {
+      problems.push({ field, problem: `must be a template of at most ${RULE_LIMITS.maxTemplateChars} characters` })
+      return
+    }
+    const checked = checkTemplate(value, TEMPLATE_ROOTS)
+    if (typeof checked === 'string') problems.push({ field, problem: checked })
+  }
+  const set = raw['set']
+  if (set !== undefined) {
+    if (!isObject(set) || Object.keys(set).length === 0)
+      problems.push({
+        field: `${at}.set`,
+        problem: `must be an object of fields: ${Object.keys(SETTABLE_FIELDS).join(', ')}`,
+      })
+    else
+      for (const [k, v] of Object.entries(set)) {
+        if (!Object.hasOwn(SETTABLE_FIELDS, k)) {
+          problems.push({
+            field: `${at}.set.${k}`,
+            problem: `is not a field rules can set: one of ${Object.keys(SETTABLE_FIELDS).join(', ')}`,
+          })
+          continue
+        }
+        template(`${at}.set.${k}`, v)
+        // A literal severity must be one: a template's is checked as it renders (left unchanged when it is none).
+        if (k === 'severity' && typeof v === 'string' && !v.includes('{{') && !foldSeverity(v.trim()))
+          problems.push({
+            field: `${at}.set.severity`,
+            problem: `"${v.slice(0, 32)}" is not a severity (critical, high, warning, info or a synonym)`,
+          })
+      }
+  }
+  const custom = raw['customFields']
+  if (custom !== undefined) {
+    if (
+      !isObject(custom) ||
+      Object.keys(custom).length === 0 ||
+      Object.keys(custom).length > RULE_LIMITS.maxCustomFields
+    )
+      problems.push({
+        field: `${at}.customFields`,
+        problem: `must be an object of 1 to ${RULE_LIMITS.maxCustomFields} templates`,
+      })
+    else
+      for (const [k, v] of Object.entries(custom)) {
+        if (!CUSTOM_FIELD_NAME.test(k) || k === '__proto__' || k === 'constructor' || k === 'prototype')
+          problems.push({
+            field: `${at}.customFields.${k.slice(0, 64)}`,
+            problem: 'must be a name of letters, digits, _, - or .',
+          })
+        else template(`${at}.customFields.${k}`, v)
+      }
+  }
+  const tags = raw['addTags']
+  if (tags !== undefined) {
+    if (
+      !Array.isArray(tags) ||
+      tags.length === 0 ||
+      tags.length > RULE_LIMITS.maxTags ||
+      !tags.every(
+        (t) => typeof t === 'string' && t.length > 0 && t.length <= RULE_LIMITS.maxTagChars && t.isWellFormed(),
+      )
+    )
+      problems.push({
+        field: `${at}.addTags`,
+        problem: `must be a list of 1 to ${RULE_LIMITS.maxTags} tags of 1 to ${RULE_LIMITS.maxTagChars} characters`,
+      })
+  }
+  return problems
+}
+
+/** What the rules made of one alert: the alert as changed, or dropped (by which rule). */
+export type RuleOutcome =
+  | { readonly dropped: false; readonly alert: NormalizedAlert; readonly applied: readonly string[] }
+  | { readonly dropped: true; readonly by: string; readonly applied: readonly string[] }
+
+/**
+ * Applies the rules in order to an alert. `payload` is the payload's view (toView: made once per payload); never
+ * throws for what the alert, payload or templates hold: a template over the render budget leaves its field as it was.
+ */
+export function applyRules(
+  ruleSet: CompiledRuleSet,
+  alert: NormalizedAlert,
+  payload: unknown,
+  budget: RenderBudget = new RenderBudget(),
+): RuleOutcome {
+  const applied: string[] = []
+  let current: NormalizedAlert = alert
+  for (const { rule, when } of ruleSet.rules) {
+    if (rule.enabled === false) continue
+    if (when && !when.matches({ alert: current as unknown as Record<string, unknown>, payload })) continue
+    applied.push(rule.id)
+    if (rule.drop) return { dropped: true, by: rule.id, applied }
+    if (rule.set || rule.customFields) {
+      // The view of this rule: the alert as the rules before it left it.
+      const view = rootView({ alert: toView(current), webhook: payload })
+      current = { ...current, customFields: { ...current.customFields } }
+      for (const [field, template] of Object.entries(rule.set ?? {}) as [SettableField, string][]) {
+        const value = render(template, view, budget)
+        if (value === undefined) continue
+        if (field === 'severity') {
+          const severity = foldSeverity(value)
+          if (severity) current.severity = severity
+        } else if (value.length > 0) current[field] = value.slice(0, SETTABLE_FIELDS[field])
+        else if (field !== 'description' && field !== 'source') delete current[field]
+      }
+      for (const [name, template] of Object.entries(rule.customFields ?? {})) {
+        const value = render(template, view, budget)
+        if (value === undefined) continue
+        const fields = current.customFields
+        if (value.length === 0) delete fields[name]
+        else if (Object.hasOwn(fields, name) || Object.keys(fields).length < RULE_LIMITS.maxCustomFieldsPerAlert)
+          fields[name] = value.slice(0, 1024)
+      }
+    }
+    if (rule.addTags) {
+      const tags = new Set(current.tags ?? [])
+      for (const t of rule.addTags) if (tags.size < RULE_LIMITS.maxTagsPerAlert) tags.add(t)
+      current = { ...current, tags: [...tags] }
+    }
+    if (rule.stop) break
+  }
+  if (applied.length > 0) current = { ...current, rulesVersion: ruleSet.version, rulesApplied: applied }
+  return { dropped: false, alert: current, applied }
+}
+
+function render(template: string, view: object, budget: RenderBudget): string | undefined {
+  try {
+    return renderTemplate(template, view, budget).trim()
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'RENDER_BUDGET_EXCEEDED') return undefined
+    throw err
+  }
+}

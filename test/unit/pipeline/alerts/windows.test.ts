@@ -1,0 +1,143 @@
+// Maintenance windows on a fake clock: one-off and weekly windows across DST changes, with the
+// expected instants worked out by hand from each zone's offsets (America/New_York: EST -05:00, EDT
+// -04:00 from 2026-03-08 02:00 local to 2026-11-01 02:00 local; Europe/Berlin: CET +01:00, CEST
+// +02:00 from 2026-03-29 02:00 local to 2026-10-25 03:00 local).
+import { describe, expect, it } from 'vitest'
+import {
+  activeAt,
+  checkWindow,
+  occurrences,
+  suppressingWindow,
+  type WindowSchedule,
+} from '../../../../src/pipeline/alerts/windows.js'
+
+const at = (iso: string) => Date.parse(iso)
+const weekly = (timeZone: string, days: string[], start: string, end: string) =>
+  ({ kind: 'weekly', timeZone, days, start, end }) as WindowSchedule
+
+describe('weekly windows keep their local hours across DST', () => {
+  const ny = weekly('America/New_York', ['sun'], '00:00', '04:00')
+
+  it('New York, Sunday 00:00 to 04:00: the week before, of, and after DST begins', () => {
+    expect(occurrences(ny, at('2026-03-01T00:00Z'), at('2026-03-02T00:00Z'))).toEqual([
+      { start: at('2026-03-01T05:00Z'), end: at('2026-03-01T09:00Z') },
+    ])
+    // 2026-03-08: 02:00 EST jumps to 03:00 EDT; the window is three hours long that night.
+    expect(occurrences(ny, at('2026-03-08T00:00Z'), at('2026-03-09T00:00Z'))).toEqual([
+      { start: at('2026-03-08T05:00Z'), end: at('2026-03-08T08:00Z') },
+    ])
+    expect(occurrences(ny, at('2026-03-15T00:00Z'), at('2026-03-16T00:00Z'))).toEqual([
+      { start: at('2026-03-15T04:00Z'), end: at('2026-03-15T08:00Z') },
+    ])
+    expect(activeAt(ny, at('2026-03-08T07:59:59Z'))).toBeDefined()
+    expect(activeAt(ny, at('2026-03-08T08:00:00Z'))).toBeUndefined()
+    expect(activeAt(ny, at('2026-03-08T04:59:59Z'))).toBeUndefined()
+  })
+
+  it('New York, a start in the skipped hour moves forward by it; in the repeated hour it is the first', () => {
+    expect(activeAt(weekly('America/New_York', ['sun'], '02:30', '05:00'), at('2026-03-08T07:29Z'))).toBeUndefined()
+    expect(activeAt(weekly('America/New_York', ['sun'], '02:30', '05:00'), at('2026-03-08T07:30Z'))).toEqual({
+      start: at('2026-03-08T07:30Z'),
+      end: at('2026-03-08T09:00Z'),
+    })
+    // 2026-11-01: 01:30 happens at 05:30Z (EDT) and again at 06:30Z (EST).
+    expect(activeAt(weekly('America/New_York', ['sun'], '01:30', '03:00'), at('2026-11-01T05:30Z'))).toEqual({
+      start: at('2026-11-01T05:30Z'),
+      end: at('2026-11-01T08:00Z'),
+    })
+  })
+
+  it('Berlin, Saturday 22:00 to 06:00 over the night DST ends: nine hours, ending at 06:00 CET', () => {
+    const berlin = weekly('Europe/Berlin', ['sat'], '22:00', '06:00')
+    const on = activeAt(berlin, at('2026-10-25T04:59Z'))
+    expect(on).toEqual({ start: at('2026-10-24T20:00Z'), end: at('2026-10-25T05:00Z') })
+    expect(activeAt(berlin, at('2026-10-25T05:00Z'))).toBeUndefined()
+    // The Saturday DST begins: 22:00 CET to 06:00 CEST is seven hours.
+    expect(activeAt(berlin, at('2026-03-28T21:00Z'))).toEqual({
+      start: at('2026-03-28T21:00Z'),
+      end: at('2026-03-29T04:00Z'),
+    })
+  })
+
+  it('only on its days; several days; across a month', () => {
+    const weekdays = weekly('Europe/Berlin', ['mon', 'tue', 'wed', 'thu', 'fri'], '12:00', '13:00')
+    // 2026-11-28 is a Saturday, 2026-11-30 a Monday.
+    expect(activeAt(weekdays, at('2026-11-28T11:30Z'))).toBeUndefined()
+    expect(activeAt(weekdays, at('2026-11-30T11:30Z'))).toBeDefined()
+    expect(occurrences(weekdays, at('2026-11-01T00:00Z'), at('2026-12-01T00:00Z'))).toHaveLength(21)
+  })
+})
+
+describe('one-off windows', () => {
+  it('run from `from` to `to`, whatever the offsets written', () => {
+    const once = { kind: 'once', from: '2026-12-01T22:00:00+01:00', to: '2026-12-02T01:00:00Z' } as const
+    expect(activeAt(once, at('2026-12-01T20:59:59Z'))).toBeUndefined()
+    expect(activeAt(once, at('2026-12-01T21:00:00Z'))).toEqual({
+      start: at('2026-12-01T21:00Z'),
+      end: at('2026-12-02T01:00Z'),
+    })
+    expect(activeAt(once, at('2026-12-02T01:00:00Z'))).toBeUndefined()
+  })
+})
+
+describe('suppressingWindow', () => {
+  it('finds the first window running and matching the alert, with the end of its occurrence', () => {
+    const w = (id: string, when?: unknown) => {
+      const checked = checkWindow(
+        {
+          id,
+          name: id,
+          ...(when ? { when } : {}),
+          schedule: { kind: 'once', from: '2026-12-01T00:00:00Z', to: '2026-12-01T02:00:00Z' },
+        },
+        'w',
+      )
+      if (!checked.ok) throw new Error(JSON.stringify(checked.problems))
+      return checked.window
+    }
+    const windows = [w('db-only', { field: 'service', equals: 'db' }), w('all')]
+    const subject = (service: string) => ({ alert: { service } })
+    expect(suppressingWindow(windows, subject('db'), at('2026-12-01T01:00Z'))).toEqual({
+      id: 'db-only',
+      until: at('2026-12-01T02:00Z'),
+    })
+    expect(suppressingWindow(windows, subject('api'), at('2026-12-01T01:00Z'))).toEqual({
+      id: 'all',
+      until: at('2026-12-01T02:00Z'),
+    })
+    expect(suppressingWindow(windows, subject('api'), at('2026-12-01T02:00Z'))).toBeUndefined()
+  })
+})
+
+describe('checkWindow', () => {
+  const problems = (raw: unknown) => {
+    const checked = checkWindow(raw, 'window')
+    return checked.ok ? [] : checked.problems.map((p) => p.field)
+  }
+  it('names each bad field', () => {
+    expect(
+      problems({
+        name: 'x',
+        schedule: { kind: 'weekly', timeZone: 'Mars/Olympus', days: ['sun', 'sun'], start: '24:00', end: '1:00' },
+      }),
+    ).toEqual(['window.schedule.timeZone', 'window.schedule.days', 'window.schedule.start', 'window.schedule.end'])
+    expect(
+      problems({ name: 'x', schedule: { kind: 'once', from: '2026-12-01T10:00:00', to: '2026-12-01T09:00:00Z' } }),
+    ).toEqual(['window.schedule.from'])
+    expect(
+      problems({ name: 'x', schedule: { kind: 'once', from: '2026-12-01T10:00:00Z', to: '2026-12-01T09:00:00Z' } }),
+    ).toEqual(['window.schedule.to'])
+    expect(problems({ name: '', schedule: { kind: 'hourly' }, colour: 1 })).toEqual([
+      'window.colour',
+      'window.name',
+      'window.schedule',
+    ])
+    expect(
+      problems({
+        name: 'x',
+        when: { field: 'severity', equals: 'p9' },
+        schedule: { kind: 'once', from: '2026-12-01T10:00:00Z', to: '2026-12-01T11:00:00Z' },
+      }),
+    ).toEqual(['window.when'])
+  })
+})
