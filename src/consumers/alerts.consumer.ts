@@ -1,5 +1,7 @@
-// alerts topic → integration's current mapping → render and normalize (pipeline) → Redis streams
-// (sink, exactly once per Kafka message) → commit (by the broker adapter). Only Redis outages are
+// alerts topic → integration's current mapping → render and normalize (pipeline) → the account's alert
+// rules and maintenance windows (pipeline/alerts/policies.ts) → Redis streams (sink, exactly once per
+// Kafka message: what the rules changed or dropped is written in the same call) → commit (by the broker
+// adapter). Only Redis outages are
 // retried; anything wrong with a payload, and a message Redis itself refuses, becomes a rejection
 // entry, so no message can stall a partition. Rendering yields to the event loop between messages.
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
@@ -8,7 +10,15 @@ import type { Metrics } from '../shared/metrics.js'
 import { REPLAY_HEADER, type BatchContext, type InboundBatch, type InboundMessage } from '../broker/ports.js'
 import { decodeAlertMessage } from '../broker/messages/alerts.js'
 import { renderAlerts, type NormalizedAlert } from '../pipeline/alerts/render.js'
-import type { AlertRejection, MessageWrite, RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
+import { RenderBudget, toView } from '../pipeline/alerts/moustache.js'
+import { applyPolicies, compilePolicies, NO_POLICIES, type CompiledPolicies } from '../pipeline/alerts/policies.js'
+import type { AlertPolicyStore } from '../state/redis/alert-policies.js'
+import type {
+  AlertRejection,
+  DroppedEntry,
+  MessageWrite,
+  RedisAlertSink,
+} from '../sinks/redis-stream/alerts.sink.js'
 import { AppError, failureKind, fromRedis, messageOf } from '../shared/errors.js'
 import { safeJson } from '../shared/json-checks.js'
 import { PAYLOAD_SAMPLES } from '../state/redis/alert-streams.js'
@@ -44,9 +54,60 @@ export class IntegrationCache {
   }
 }
 
+/** Where the consumer gets an account's compiled alert rules and windows. */
+export interface PolicySource {
+  get(accountId: string): Promise<CompiledPolicies>
+}
+
+/**
+ * Each account's alert rules and maintenance windows, compiled once per version and re-read from Redis after
+ * refreshMs: a saved change applies within seconds.
+ */
+export class AlertPolicyCache implements PolicySource {
+  private readonly entries = new Map<
+    string,
+    { policies: CompiledPolicies; rulesVersion: number; windowsVersion: number; at: number }
+  >()
+
+  constructor(
+    private readonly store: AlertPolicyStore,
+    private readonly refreshMs: number,
+    private readonly log: Logger,
+  ) {}
+
+  async get(accountId: string): Promise<CompiledPolicies> {
+    const hit = this.entries.get(accountId)
+    if (hit && Date.now() - hit.at < this.refreshMs) return hit.policies
+    let stored
+    try {
+      stored = await this.store.policies(accountId)
+    } catch (err) {
+      throw fromRedis(err)
+    }
+    const { rules, windows } = stored
+    let policies = NO_POLICIES
+    if (hit && hit.rulesVersion === rules.version && hit.windowsVersion === windows.version) policies = hit.policies
+    else if (rules.rules.length > 0 || windows.windows.length > 0) {
+      const compiled = compilePolicies(rules, windows.windows)
+      if (compiled.skipped.length > 0)
+        this.log.warn({ accountId, skipped: compiled.skipped }, 'stored alert rules or windows no longer pass; left out')
+      policies = compiled.policies
+    }
+    this.entries.set(accountId, {
+      policies,
+      rulesVersion: rules.version,
+      windowsVersion: windows.version,
+      at: Date.now(),
+    })
+    if (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value as string)
+    return policies
+  }
+}
+
 export class AlertsConsumer {
   constructor(
     private readonly integrations: IntegrationCache,
+    private readonly policies: PolicySource,
     private readonly sink: RedisAlertSink,
     private readonly metrics: Metrics,
     private readonly log: Logger,
@@ -83,6 +144,8 @@ export class AlertsConsumer {
     const fresh = writes.filter((w) => written.has(w))
     this.metrics.alertsStored.inc(fresh.reduce((n, w) => n + w.alerts.length, 0))
     this.metrics.alertsRejected.inc(fresh.reduce((n, w) => n + w.rejections.length, 0))
+    this.metrics.alertsDropped.inc(fresh.reduce((n, w) => n + (w.dropped?.length ?? 0), 0))
+    this.metrics.alertsSuppressed.inc(fresh.reduce((n, w) => n + w.alerts.filter((a) => a.suppressedBy).length, 0))
     this.metrics.alertDedupFallbacks.inc(fresh.reduce((n, w) => n + (w.lifecycle?.dedupFallbacks ?? 0), 0))
     this.metrics.alertUnknownStatuses.inc(fresh.reduce((n, w) => n + (w.lifecycle?.unknownStatuses ?? 0), 0))
     log.debug({ messages: writes.length, written: fresh.length }, 'alert batch stored')
@@ -121,6 +184,7 @@ export class AlertsConsumer {
           alerts: [],
           lifecycle: undefined,
           sample: undefined,
+          dropped: undefined,
           rejections: [
             rejection(
               refused.integrationId,
@@ -137,7 +201,14 @@ export class AlertsConsumer {
           { err, offset: String(refused.offset) },
           'a rejection could not be stored; given up, recording only its offset',
         )
-        substitute = { ...refused, alerts: [], lifecycle: undefined, sample: undefined, rejections: [] }
+        substitute = {
+          ...refused,
+          alerts: [],
+          lifecycle: undefined,
+          sample: undefined,
+          dropped: undefined,
+          rejections: [],
+        }
       } else {
         throw err // even a bare offset record is refused: the streams themselves are broken
       }
@@ -176,6 +247,7 @@ export class AlertsConsumer {
     })
     const integration = await this.integrations.get(meta.integrationId)
     if (!integration) return reject(['integration no longer exists'])
+    const policies = await this.policies.get(integration.accountId)
     let payload: unknown
     try {
       payload = JSON.parse(payloadJson)
@@ -185,20 +257,35 @@ export class AlertsConsumer {
     // Kept among the integration's recent payloads whatever the mapping makes of it (the editor starts from them).
     const sample = sampleOf(meta.requestId, meta.receivedAtMs, payloadJson)
     try {
-      const outcomes = await renderAlerts(integration.mapping, payload, {
-        integrationId: integration.id,
-        requestId: meta.requestId,
-        receivedAtMs: meta.receivedAtMs,
-      })
+      // The payload's view for the mapping and, when the account has any, the rules and windows.
+      const view = policies === NO_POLICIES ? undefined : toView(payload)
+      const outcomes = await renderAlerts(
+        integration.mapping,
+        payload,
+        { integrationId: integration.id, requestId: meta.requestId, receivedAtMs: meta.receivedAtMs },
+        view,
+      )
       const alerts: NormalizedAlert[] = []
+      const dropped: DroppedEntry[] = []
       const reasons: string[] = []
       let dedupFallbacks = 0
       let unknownStatuses = 0
+      // One render budget for the rules' templates of all its alerts.
+      const budget = new RenderBudget()
       outcomes.forEach((o, index) => {
         if (o.ok) {
-          alerts.push(o.alert)
           if (o.dedupFallback) dedupFallbacks++
           if (o.statusUnknown) unknownStatuses++
+          const shaped = view === undefined ? undefined : applyPolicies(policies, o.alert, view, meta.receivedAtMs, budget)
+          if (shaped?.dropped)
+            dropped.push({
+              requestId: meta.requestId,
+              integrationId: integration.id,
+              dedupKey: o.alert.dedupKey,
+              rule: shaped.by,
+              receivedAt: o.alert.receivedAt,
+            })
+          else alerts.push(shaped?.alert ?? o.alert)
         } else reasons.push(outcomes.length > 1 ? `alert ${index}: ${o.reason}` : o.reason)
       })
       // The raw payload is kept once per message, whatever the number of rejected alerts in it.
@@ -221,6 +308,7 @@ export class AlertsConsumer {
         rejections,
         lifecycle,
         sample,
+        ...(dropped.length > 0 ? { dropped } : {}),
       }
     } catch (err) {
       return { ...reject([`payload could not be rendered: ${messageOf(err)}`]), sample }

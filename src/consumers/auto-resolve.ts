@@ -1,6 +1,7 @@
 // The auto-resolve job of the alerts role: every interval, the firing alerts whose integration's silence
-// (autoResolveAfterSeconds) has passed since their last notification are resolved, with an entry in the streams, and
-// alerts resolved longer ago than the retention are removed. Its state is in Redis (alerts:auto-resolve), so it
+// (autoResolveAfterSeconds) has passed since their last notification are resolved, with an entry in the streams,
+// suppressed alerts whose maintenance window has ended are released (triggered), and alerts resolved longer ago than
+// the retention are removed. Its state is in Redis (alerts:auto-resolve), so it
 // survives restarts; each call is one atomic script, so every process of the role may run it and an alert is resolved
 // once.
 import type { Logger } from '../shared/logger.js'
@@ -53,6 +54,16 @@ export class AutoResolver {
         const ids = await this.alerts.autoResolve(Date.now(), PER_CALL, this.options.streamMaxLen)
         total += ids.length
         if (ids.length < PER_CALL || this.stopping) break
+      }
+      let released = 0
+      for (;;) {
+        const ids = await this.alerts.release(Date.now(), PER_CALL, this.options.streamMaxLen)
+        released += ids.length
+        if (ids.length < PER_CALL || this.stopping) break
+      }
+      if (released > 0) {
+        this.options.metrics.alertsReleased.inc(released)
+        this.options.log.info({ released }, 'suppressed alerts released: their maintenance window ended')
       }
       let pruned = 0
       while (!this.stopping) {

@@ -179,6 +179,21 @@ export function createMetrics({ defaults = true }: { defaults?: boolean } = {}) 
       help: 'Alerts whose status neither the statusMap nor the synonyms know, taken as firing',
       registers: [registry],
     }),
+    alertsDropped: new Counter({
+      name: 'sluice_alerts_dropped_total',
+      help: 'Alerts an alert rule dropped (each kept a day in the account\'s dropped-alerts record)',
+      registers: [registry],
+    }),
+    alertsSuppressed: new Counter({
+      name: 'sluice_alerts_suppressed_total',
+      help: 'Firing alerts that arrived in a maintenance window (stored as suppressed, not told)',
+      registers: [registry],
+    }),
+    alertsReleased: new Counter({
+      name: 'sluice_alerts_released_total',
+      help: 'Suppressed alerts released as triggered when their maintenance window ended or was deleted',
+      registers: [registry],
+    }),
     alertsAutoResolved: new Counter({
       name: 'sluice_alerts_auto_resolved_total',
       help: "Firing alerts resolved by the auto-resolve job after their integration's silence",

@@ -1,6 +1,7 @@
 // The alert streams sink on a real Redis: a batch is written in runs of messages, one script call
 // each, exactly once per offset, in order; a message Redis refuses ends its run and blocks the runs
 // after it, and a run that Redis refuses as a whole is retried one message per call to find which.
+import { NO_POLICIES } from '../../src/pipeline/alerts/policies.js'
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
@@ -13,6 +14,8 @@ import { AlertsConsumer, IntegrationCache } from '../../src/consumers/alerts.con
 import { createLogger } from '../../src/shared/logger.js'
 import { createMetrics } from '../../src/shared/metrics.js'
 import type { IntegrationRecord, IntegrationStore } from '../../src/state/redis/integrations.js'
+
+const noPolicies = { get: () => Promise.resolve(NO_POLICIES) }
 
 let redis: Redis
 let prefix: string
@@ -194,7 +197,8 @@ it('through the consumer: a message Redis refuses becomes a rejection entry, and
     byId: (id: string) => Promise.resolve({ id, mapping: mappings[id] } as unknown as IntegrationRecord),
   } as unknown as IntegrationStore
   const metrics = createMetrics({ defaults: false })
-  const consumer = new AlertsConsumer(new IntegrationCache(store, 60_000), sink, metrics, createLogger('silent'))
+  const consumer = new AlertsConsumer(new IntegrationCache(store, 60_000),
+    noPolicies, sink, metrics, createLogger('silent'))
   const batch = {
     topic: 'through',
     partition: 0,

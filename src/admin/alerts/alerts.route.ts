@@ -22,7 +22,7 @@ const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date
 
 /** An alert as the API shows it: times in ISO 8601, without its account. */
 export function alertView(a: AlertRecord, withHistory = false) {
-  const { accountId, history, firstSeenAt, lastSeenAt, acknowledgedAt, resolvedAt, ...rest } = a
+  const { accountId, history, firstSeenAt, lastSeenAt, acknowledgedAt, resolvedAt, suppressedUntil, ...rest } = a
   void accountId // the caller's own account
   return {
     ...rest,
@@ -30,6 +30,7 @@ export function alertView(a: AlertRecord, withHistory = false) {
     lastSeenAt: iso(lastSeenAt)!,
     ...(acknowledgedAt !== undefined ? { acknowledgedAt: iso(acknowledgedAt) } : {}),
     ...(resolvedAt !== undefined ? { resolvedAt: iso(resolvedAt) } : {}),
+    ...(suppressedUntil !== undefined && a.status === 'suppressed' ? { suppressedUntil: iso(suppressedUntil) } : {}),
     ...(withHistory ? { history: history.map((h) => ({ ...h, at: iso(h.at)! })) } : {}),
   }
 }

@@ -15,7 +15,8 @@ export const AlertListQuery = Type.Object(
   {
     status: Type.Optional(
       Type.Enum([...ALERT_LIST_STATUSES], {
-        description: 'open (the default: firing or acknowledged), firing, acknowledged, resolved or all',
+        description:
+          'open (the default: firing, suppressed or acknowledged), firing, suppressed, acknowledged, resolved or all',
       }),
     ),
     integrationId: filter('only alerts of this integration'),
@@ -32,10 +33,16 @@ export const AlertParams = Type.Object({ id: Type.String({ minLength: 1, maxLeng
 
 const time = (description: string) => Type.String({ format: 'date-time', description })
 const HistoryEntry = Type.Object({
-  event: Type.String({ description: 'triggered, repeated, acknowledged, resolved or reopened' }),
+  event: Type.String({
+    description:
+      'triggered (also when a maintenance window releases it), suppressed, repeated, acknowledged, resolved or reopened',
+  }),
   at: time('when'),
   by: Type.Optional(
-    Type.String({ description: 'source (the sender), auto-resolve, or the API key that acted (key:<public id>)' }),
+    Type.String({
+      description:
+        'source (the sender), auto-resolve, maintenance-end, or the API key that acted (key:<public id>)',
+    }),
   ),
   requestId: Type.Optional(Type.String()),
   entryId: Type.Optional(
@@ -46,7 +53,9 @@ export const Alert = Type.Object({
   id: Type.String(),
   integrationId: Type.String(),
   ...ALERT_FIELDS,
-  status: Type.Enum([...ALERT_STATUSES], { description: 'firing, acknowledged or resolved' }),
+  status: Type.Enum([...ALERT_STATUSES, 'suppressed'], {
+    description: 'firing, suppressed (it arrived in a maintenance window: firing, not told), acknowledged or resolved',
+  }),
   timestamp: Type.String({ description: 'when the last notification says the alert happened' }),
   customFields: Type.Record(Type.String(), Type.String()),
   count: Type.Integer({ description: 'notifications received for this incident' }),
@@ -58,6 +67,13 @@ export const Alert = Type.Object({
   resolvedBy: Type.Optional(Type.String()),
   lastRequestId: Type.Optional(Type.String()),
   previousAlertId: Type.Optional(Type.String({ description: 'the resolved incident of the same key before this one' })),
+  tags: Type.Optional(Type.Array(Type.String(), { description: 'added by alert rules' })),
+  rulesVersion: Type.Optional(Type.Integer({ description: 'the alert rules version that changed it' })),
+  rulesApplied: Type.Optional(
+    Type.Array(Type.String(), { description: 'the ids of the rules that changed its last firing notification, in order' }),
+  ),
+  suppressedBy: Type.Optional(Type.String({ description: 'the maintenance window that suppressed it (the last one)' })),
+  suppressedUntil: Type.Optional(time('when that window ends (while suppressed)')),
 })
 export const AlertWithHistory = Type.Object({
   ...Alert.properties,

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
 import { exampleOf, type IntegrationService } from '../../services/integrations.js'
 import type { IntegrationRecord } from '../../state/redis/integrations.js'
+import type { LifecycleCounts } from '../../state/redis/alerts.js'
 import { keyId } from '../../state/redis/tenancy.js'
 import { useAccountWideAdminKey } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
@@ -34,11 +35,8 @@ export interface IntegrationRoutesOptions extends SenderAuthRoutesOptions {
   readonly publicBaseUrl: () => string
   /** Called after every change of webhook routes, so this process's edge sees it at once. */
   readonly onRoutesChanged: () => Promise<void>
-  /** The integration's lifecycle counts (ignored notifications, dedup keys that rendered empty, unknown statuses). */
-  readonly lifecycleCounts: (
-    accountId: string,
-    integrationId: string,
-  ) => Promise<{ ignored: number; dedupFallback: number; statusUnknown: number }>
+  /** The integration's lifecycle counts. */
+  readonly lifecycleCounts: (accountId: string, integrationId: string) => Promise<LifecycleCounts>
   /** The largest webhook body: /test takes a payload that large, with a mapping beside it. */
   readonly webhookMaxBodyBytes: number
 }

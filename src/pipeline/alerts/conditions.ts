@@ -80,10 +80,20 @@ type Node =
   | { kind: 'all'; children: Node[] }
   | { kind: 'any'; children: Node[] }
   | { kind: 'not'; child: Node }
-  | { kind: 'equals'; field: string; value: string }
-  | { kind: 'in'; field: string; values: Set<string> }
-  | { kind: 'matches'; field: string; regex: RE2JS; pattern: string }
-  | { kind: 'exists'; field: string; value: boolean }
+  | { kind: 'equals'; field: string; read: Reader; value: string }
+  | { kind: 'in'; field: string; read: Reader; values: Set<string> }
+  | { kind: 'matches'; field: string; read: Reader; regex: RE2JS; pattern: string; seen: Map<string, boolean> }
+  | { kind: 'exists'; field: string; read: Reader; value: boolean }
+
+/** A field's text values in a subject (its path split once, when the condition is checked). */
+type Reader = (s: ConditionSubject) => string[]
+
+/**
+ * Regex answers remembered per condition, for texts up to this long (alerts repeat: the same description is matched
+ * again and again), at most this many per condition.
+ */
+const REMEMBERED_TEXT_CHARS = 512
+const REMEMBERED_TEXTS = 64
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
@@ -148,19 +158,20 @@ export function checkCondition(
       return undefined
     }
     const f = field as string
+    const read = readerOf(f)
     const value = raw[op]
     const text = (v: unknown) => typeof v === 'string' && v.length <= CONDITION_LIMITS.maxValueChars
     switch (op) {
       case 'equals':
         if (!text(value)) break
-        return { kind: 'equals', field: f, value: value as string }
+        return { kind: 'equals', field: f, read, value: value as string }
       case 'in':
         if (!Array.isArray(value) || value.length === 0 || value.length > CONDITION_LIMITS.maxIn || !value.every(text))
           break
-        return { kind: 'in', field: f, values: new Set(value as string[]) }
+        return { kind: 'in', field: f, read, values: new Set(value as string[]) }
       case 'exists':
         if (typeof value !== 'boolean') break
-        return { kind: 'exists', field: f, value }
+        return { kind: 'exists', field: f, read, value }
       case 'matches': {
         if (typeof value !== 'string' || value.length === 0 || value.length > CONDITION_LIMITS.maxRegexChars) {
           problems.push({
@@ -170,7 +181,7 @@ export function checkCondition(
           return undefined
         }
         try {
-          return { kind: 'matches', field: f, regex: RE2JS.compile(value), pattern: value }
+          return { kind: 'matches', field: f, read, regex: RE2JS.compile(value), pattern: value, seen: new Map() }
         } catch (err) {
           problems.push({
             field: `${path}.matches`,
@@ -211,21 +222,45 @@ function checkField(field: unknown): string | undefined {
   return `unknown field "${field.slice(0, 64)}": one of ${CONDITION_FIELDS.join(', ')}, customFields.<name>, payload.<path>`
 }
 
-/** The text values a field has in a subject: none when absent; a tag list gives each tag. */
-function valuesOf(field: string, s: ConditionSubject): string[] {
-  let v: unknown
-  if (field.startsWith('customFields.')) v = s.alert.customFields?.[field.slice(13)]
-  else if (field.startsWith('payload.')) {
-    v = s.payload
-    for (const segment of field.slice(8).split('.')) {
-      if (v === null || typeof v !== 'object') return []
-      v = Object.hasOwn(v, segment) ? (v as Record<string, unknown>)[segment] : undefined
+/** How a field's text values are read from a subject: none when absent; a tag list gives each tag. */
+function readerOf(field: string): Reader {
+  if (field === 'tags') return (s) => (Array.isArray(s.alert.tags) ? s.alert.tags.filter((t) => typeof t === 'string') : [])
+  if (field.startsWith('customFields.')) {
+    const name = field.slice(13)
+    return (s) => {
+      const fields = s.alert.customFields
+      return textsOf(fields && Object.hasOwn(fields, name) ? fields[name] : undefined)
     }
-  } else v = Object.hasOwn(s.alert, field) ? s.alert[field] : undefined
+  }
+  if (field.startsWith('payload.')) {
+    const segments = field.slice(8).split('.')
+    return (s) => {
+      let v = s.payload
+      for (const segment of segments) {
+        if (v === null || typeof v !== 'object') return []
+        v = Object.hasOwn(v, segment) ? (v as Record<string, unknown>)[segment] : undefined
+      }
+      return textsOf(v)
+    }
+  }
+  return (s) => textsOf(Object.hasOwn(s.alert, field) ? s.alert[field] : undefined)
+}
+
+function textsOf(v: unknown): string[] {
   if (v === undefined || v === null) return []
-  if (field === 'tags') return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : []
   const text = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : `${v as number | boolean}`
   return [text.length > CONDITION_LIMITS.maxSubjectChars ? text.slice(0, CONDITION_LIMITS.maxSubjectChars) : text]
+}
+
+function regexMatches(node: Extract<Node, { kind: 'matches' }>, text: string): boolean {
+  if (text.length > REMEMBERED_TEXT_CHARS) return node.regex.matcher(text).find()
+  let found = node.seen.get(text)
+  if (found === undefined) {
+    found = node.regex.matcher(text).find()
+    if (node.seen.size >= REMEMBERED_TEXTS) node.seen.delete(node.seen.keys().next().value as string)
+    node.seen.set(text, found)
+  }
+  return found
 }
 
 function evaluate(node: Node, s: ConditionSubject): boolean {
@@ -237,13 +272,13 @@ function evaluate(node: Node, s: ConditionSubject): boolean {
     case 'not':
       return !evaluate(node.child, s)
     case 'exists':
-      return valuesOf(node.field, s).length > 0 === node.value
+      return node.read(s).length > 0 === node.value
     case 'equals':
-      return valuesOf(node.field, s).includes(node.value)
+      return node.read(s).includes(node.value)
     case 'in':
-      return valuesOf(node.field, s).some((v) => node.values.has(v))
+      return node.read(s).some((v) => node.values.has(v))
     case 'matches':
-      return valuesOf(node.field, s).some((v) => node.regex.matcher(v).find())
+      return node.read(s).some((v) => regexMatches(node, v))
   }
 }
 

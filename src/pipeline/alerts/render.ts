@@ -267,16 +267,18 @@ export interface RenderContext {
 
 /**
  * Renders a payload into alerts: one, or one per item of the split path. Never throws on payload or
- * mapping content: a payload over its budget gives one rejection naming the limit.
+ * mapping content: a payload over its budget gives one rejection naming the limit. `view`: the payload's
+ * toView when the caller made it already (the alert rules read it too).
  */
 export async function renderAlerts(
   mapping: AlertMapping,
   payload: unknown,
   ctx: RenderContext,
+  view?: unknown,
 ): Promise<RenderOutcome[]> {
   const problem = inspectJson(payload, { maxDepth: MAX_PAYLOAD_DEPTH })
   if (problem) return [{ ok: false, reason: describeJsonProblem('payload', problem) }]
-  const webhook = toView(payload)
+  const webhook = view ?? toView(payload)
   const budget = new RenderBudget()
   try {
     if (mapping.splitPath === undefined) return [renderOne(mapping, rootView({ webhook }), ctx, budget)]

@@ -216,42 +216,65 @@ export function applyRules(
   budget: RenderBudget = new RenderBudget(),
 ): RuleOutcome {
   const applied: string[] = []
+  // One copy of the alert, made at the first change and changed in place after it (a copy per rule was most of
+  // the cost of 50 rules); the templates' view of it is made again only after it changed.
   let current: NormalizedAlert = alert
+  let tags: Set<string> | undefined
+  let view: object | undefined
+  const subject = { alert: current as unknown as Record<string, unknown>, payload }
+  const own = () => {
+    if (current === alert) {
+      current = { ...alert, customFields: { ...alert.customFields } }
+      subject.alert = current as unknown as Record<string, unknown>
+    }
+    view = undefined
+    return current
+  }
   for (const { rule, when } of ruleSet.rules) {
     if (rule.enabled === false) continue
-    if (when && !when.matches({ alert: current as unknown as Record<string, unknown>, payload })) continue
+    if (when && !when.matches(subject)) continue
     applied.push(rule.id)
     if (rule.drop) return { dropped: true, by: rule.id, applied }
     if (rule.set || rule.customFields) {
       // The view of this rule: the alert as the rules before it left it.
-      const view = rootView({ alert: toView(current), webhook: payload })
-      current = { ...current, customFields: { ...current.customFields } }
-      for (const [field, template] of Object.entries(rule.set ?? {}) as [SettableField, string][]) {
-        const value = render(template, view, budget)
+      const ruleView = (view ??= rootView({ alert: toView(current), webhook: payload }))
+      const values: [SettableField | `customFields.${string}`, string | undefined][] = []
+      for (const [field, template] of Object.entries(rule.set ?? {}) as [SettableField, string][])
+        values.push([field, render(template, ruleView, budget)])
+      for (const [name, template] of Object.entries(rule.customFields ?? {}))
+        values.push([`customFields.${name}`, render(template, ruleView, budget)])
+      const next = own()
+      for (const [field, value] of values) {
         if (value === undefined) continue
-        if (field === 'severity') {
+        if (field.startsWith('customFields.')) {
+          const name = field.slice(13)
+          const fields = next.customFields
+          if (value.length === 0) delete fields[name]
+          else if (Object.hasOwn(fields, name) || Object.keys(fields).length < RULE_LIMITS.maxCustomFieldsPerAlert)
+            fields[name] = value.slice(0, 1024)
+        } else if (field === 'severity') {
           const severity = foldSeverity(value)
-          if (severity) current.severity = severity
-        } else if (value.length > 0) current[field] = value.slice(0, SETTABLE_FIELDS[field])
-        else if (field !== 'description' && field !== 'source') delete current[field]
-      }
-      for (const [name, template] of Object.entries(rule.customFields ?? {})) {
-        const value = render(template, view, budget)
-        if (value === undefined) continue
-        const fields = current.customFields
-        if (value.length === 0) delete fields[name]
-        else if (Object.hasOwn(fields, name) || Object.keys(fields).length < RULE_LIMITS.maxCustomFieldsPerAlert)
-          fields[name] = value.slice(0, 1024)
+          if (severity) next.severity = severity
+        } else {
+          const f = field as SettableField
+          if (value.length > 0) next[f as Exclude<SettableField, 'severity'>] = value.slice(0, SETTABLE_FIELDS[f])
+          else if (f !== 'description' && f !== 'source') delete next[f as 'service' | 'environment' | 'team']
+        }
       }
     }
     if (rule.addTags) {
-      const tags = new Set(current.tags ?? [])
+      const next = own()
+      tags ??= new Set(next.tags ?? [])
       for (const t of rule.addTags) if (tags.size < RULE_LIMITS.maxTagsPerAlert) tags.add(t)
-      current = { ...current, tags: [...tags] }
+      next.tags = [...tags]
     }
     if (rule.stop) break
   }
-  if (applied.length > 0) current = { ...current, rulesVersion: ruleSet.version, rulesApplied: applied }
+  if (applied.length > 0) {
+    const next = own()
+    next.rulesVersion = ruleSet.version
+    next.rulesApplied = applied
+  }
   return { dropped: false, alert: current, applied }
 }
 

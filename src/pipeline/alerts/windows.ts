@@ -160,6 +160,23 @@ export function activeAt(schedule: WindowSchedule, atMs: number): Occurrence | u
   return occurrences(schedule, atMs, atMs + 1).find((o) => o.start <= atMs && atMs < o.end)
 }
 
+/**
+ * What activeAt said of a compiled window, and the span of time it holds for: the occurrence running, or the quiet
+ * time until the next one. Resolving wall-clock times in a zone is most of a window's cost, and alerts come in order
+ * of time: one answer serves every alert until the span ends.
+ */
+const spans = new WeakMap<CompiledWindow, { from: number; to: number; on: Occurrence | undefined }>()
+const SPAN_AHEAD_MS = 8 * 86_400_000
+
+function activeSpan(w: CompiledWindow, atMs: number): Occurrence | undefined {
+  const hit = spans.get(w)
+  if (hit && hit.from <= atMs && atMs < hit.to) return hit.on
+  const on = activeAt(w.window.schedule, atMs)
+  const next = on ? undefined : occurrences(w.window.schedule, atMs, atMs + SPAN_AHEAD_MS)[0]
+  spans.set(w, on ? { from: on.start, to: on.end, on } : { from: atMs, to: next?.start ?? atMs + SPAN_AHEAD_MS, on })
+  return on
+}
+
 /** The first of the windows that is running at `atMs` and matches the alert, with the end of its occurrence. */
 export function suppressingWindow(
   windows: readonly CompiledWindow[],
@@ -167,7 +184,7 @@ export function suppressingWindow(
   atMs: number,
 ): { id: string; until: number } | undefined {
   for (const w of windows) {
-    const on = activeAt(w.window.schedule, atMs)
+    const on = activeSpan(w, atMs)
     if (on && (!w.when || w.when.matches(subject))) return { id: w.window.id, until: on.end }
   }
   return undefined

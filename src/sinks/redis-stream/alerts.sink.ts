@@ -24,6 +24,16 @@ export interface AlertRejection {
   readonly receivedAt: string
 }
 
+/** An alert an alert rule dropped: kept a day in the account's dropped-alerts stream, so its request can be found. */
+export interface DroppedEntry {
+  readonly requestId: string
+  readonly integrationId: string
+  readonly dedupKey: string
+  /** The rule that dropped it. */
+  readonly rule: string
+  readonly receivedAt: string
+}
+
 export interface MessageWrite {
   readonly topic: string
   readonly partition: number
@@ -39,6 +49,8 @@ export interface MessageWrite {
   readonly lifecycle?: AlertLifecycle
   /** The payload as received, kept among the integration's recent payloads (a PayloadSample's JSON). */
   readonly sample?: string
+  /** The message's alerts that the account's rules dropped. */
+  readonly dropped?: readonly DroppedEntry[]
 }
 
 /** One of an integration's recent payloads: the payload itself when at most PAYLOAD_SAMPLES.maxBytes. */
@@ -197,6 +209,7 @@ export class RedisAlertSink {
             dedupFallbacks: l?.dedupFallbacks ?? 0,
             unknownStatuses: l?.unknownStatuses ?? 0,
             sample: m.sample ?? '',
+            dropped: m.dropped?.length ? JSON.stringify(m.dropped.map((d) => Object.entries(d).flat())) : '',
           }),
         )
         entries += entriesOf(m)

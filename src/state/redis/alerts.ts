@@ -8,7 +8,9 @@ import type { AlertStatus, NormalizedAlert } from '../../pipeline/alerts/render.
 import { alertStreamKeys, type AlertStreamKeys } from './alert-streams.js'
 import { RedisState, type RedisContext } from './redis-state.js'
 
-export const ALERT_LIST_STATUSES = ['open', 'firing', 'acknowledged', 'resolved', 'all'] as const
+export const ALERT_LIST_STATUSES = ['open', 'firing', 'suppressed', 'acknowledged', 'resolved', 'all'] as const
+/** An incident's status: a firing alert that arrived in a maintenance window is suppressed until the window ends. */
+export type AlertRecordStatus = AlertStatus | 'suppressed'
 export type AlertListStatus = (typeof ALERT_LIST_STATUSES)[number]
 export const ALERT_FILTERS = ['integrationId', 'severity', 'service', 'environment', 'team'] as const
 export type AlertFilter = (typeof ALERT_FILTERS)[number]
@@ -38,7 +40,7 @@ export interface AlertRecord extends Pick<
 > {
   id: string
   accountId: string
-  status: AlertStatus
+  status: AlertRecordStatus
   /** When the last notification says the alert happened (ISO 8601). */
   timestamp: string
   /** Notifications received for this incident. */
@@ -52,7 +54,36 @@ export interface AlertRecord extends Pick<
   lastRequestId?: string
   /** The incident of the same key before this one, when it was resolved and the key fired again. */
   previousAlertId?: string
+  /** Tags the alert rules added, the rule set's version and the rules that changed its last firing notification. */
+  tags?: string[]
+  rulesVersion?: number
+  rulesApplied?: string[]
+  /** The maintenance window that suppressed it (the last one), and when that window ends (while suppressed). */
+  suppressedBy?: string
+  suppressedUntil?: number
   history: AlertHistoryEntry[]
+}
+
+/** An alert the rules dropped, kept a day. */
+export interface DroppedAlert {
+  readonly id: string
+  readonly requestId: string
+  readonly integrationId: string
+  readonly dedupKey: string
+  readonly rule: string
+  readonly receivedAt: string
+}
+
+/**
+ * An integration's lifecycle counts: notifications ignored (acknowledge or resolve of nothing open), dedup keys that
+ * rendered empty, unknown statuses, alerts the rules dropped, incidents opened suppressed by a maintenance window.
+ */
+export interface LifecycleCounts {
+  readonly ignored: number
+  readonly dedupFallback: number
+  readonly statusUnknown: number
+  readonly dropped: number
+  readonly suppressed: number
 }
 
 export interface AlertQuery {
@@ -206,6 +237,69 @@ export class AlertStore extends RedisState {
   }
 
   /**
+   * Releases up to `limit` suppressed alerts whose maintenance window has ended, per call of the script (per account
+   * on a cluster): each fires again with a triggered event. Their ids.
+   */
+  async release(now: number, limit: number, maxLen: number): Promise<string[]> {
+    const released: string[] = []
+    for (const account of await this.sweptAccounts()) released.push(...(await this.releaseCall(account, now, limit, maxLen, '', 0)))
+    return released
+  }
+
+  /**
+   * The alerts a changed or deleted window suppresses: due at `until`, or released now when that is not later. Their
+   * ids when released.
+   */
+  rescheduleSuppressed(accountId: string, windowId: string, until: number, maxLen: number): Promise<string[]> {
+    return this.releaseCall(accountId, Date.now(), 0, maxLen, windowId, until)
+  }
+
+  private async releaseCall(
+    account: string,
+    now: number,
+    limit: number,
+    maxLen: number,
+    windowId: string,
+    until: number,
+  ): Promise<string[]> {
+    const keys = this.streams(account)
+    return (await this.scripts.alertsRelease(
+      keys.all,
+      keys.prefix,
+      now,
+      limit,
+      new Date(now).toISOString(),
+      maxLen,
+      keys.deleted,
+      windowId,
+      until,
+    )) as string[]
+  }
+
+  /** The alerts the rules dropped in the last day, newest first. */
+  async dropped(accountId: string, limit: number): Promise<DroppedAlert[]> {
+    const entries = await this.redis.xrevrange(
+      this.ka(accountId, 'alerts', 'acct', accountId, 'dropped'),
+      '+',
+      String(Date.now() - 86_400_000),
+      'COUNT',
+      limit,
+    )
+    return entries.map(([id, flat]) => {
+      const f: Record<string, string> = {}
+      for (let i = 0; i + 1 < flat.length; i += 2) f[flat[i]!] = flat[i + 1]!
+      return {
+        id,
+        requestId: f['requestId'] ?? '',
+        integrationId: f['integrationId'] ?? '',
+        dedupKey: f['dedupKey'] ?? '',
+        rule: f['rule'] ?? '',
+        receivedAt: f['receivedAt'] ?? '',
+      }
+    })
+  }
+
+  /**
    * Removes up to `limit` alerts resolved before `before` (ms), per call of the script (per account on a cluster): the
    * retention of resolved alerts. How many.
    */
@@ -225,12 +319,14 @@ export class AlertStore extends RedisState {
   async lifecycleCounts(
     accountId: string,
     integrationId: string,
-  ): Promise<{ ignored: number; dedupFallback: number; statusUnknown: number }> {
+  ): Promise<LifecycleCounts> {
     const h = await this.redis.hgetall(this.ka(accountId, 'alerts', 'stats', integrationId))
     return {
       ignored: Number(h['ignored'] ?? 0),
       dedupFallback: Number(h['dedupFallback'] ?? 0),
       statusUnknown: Number(h['statusUnknown'] ?? 0),
+      dropped: Number(h['dropped'] ?? 0),
+      suppressed: Number(h['suppressed'] ?? 0),
     }
   }
 }

@@ -3,6 +3,7 @@
 // one way.
 import { PlatformStore } from './platform.js'
 import { AlertStore } from './alerts.js'
+import { AlertPolicyStore } from './alert-policies.js'
 import { DirectoryStore } from './directory.js'
 import { IdentityStore } from './identities.js'
 import { IntegrationStore } from './integrations.js'
@@ -36,6 +37,8 @@ export interface RedisStores {
   readonly integrations: IntegrationStore
   /** Alerts as incidents: their records, lists, acknowledge and resolve. */
   readonly alerts: AlertStore
+  /** Alert rules and maintenance windows, per account. */
+  readonly alertPolicies: AlertPolicyStore
   /** Metric definitions of experiment results, per workspace, with their audit log. */
   readonly metrics: MetricStore
   /** Closes the transactions' connection, and the main one when the factory created it. */
@@ -66,6 +69,7 @@ export function createRedisState(settings: RedisSettings, client?: RedisClient):
     directory: new DirectoryStore(context),
     integrations: new IntegrationStore(context),
     alerts: new AlertStore(context),
+    alertPolicies: new AlertPolicyStore(context),
     metrics: new MetricStore(context),
     close: async () => {
       await tx.close()

@@ -27,6 +27,7 @@ const SCRIPTS = {
   alertsWrite: null,
   alertsAct: 1,
   alertsAutoResolve: 1,
+  alertsRelease: 1,
   alertsPrune: 1,
 } as const satisfies Record<string, number | null>
 
@@ -61,6 +62,7 @@ export const ARGS_LAYOUTS = {
       'dedupFallbacks',
       'unknownStatuses',
       'sample',
+      'dropped',
     ],
   },
 } as const satisfies Partial<Record<ScriptName, { header: readonly string[]; record: readonly string[] }>>

@@ -12,6 +12,9 @@
 --   P alerts:resolved                        zset "<account>|<alert id>" by when it was resolved (pruned
 --                                            after the retention, alerts-prune.lua)
 --   P alerts:requests:<integration>          zset of its last requests' ids (replays of the edge spool)
+--   P alerts:suppressed                      zset "<account>|<alert id>" of suppressed alerts by when their
+--                                            maintenance window ends (alerts-release.lua releases them)
+--   P alerts:acct:<account>:dropped          stream of the alerts rules dropped (request id, rule), a day of them
 --   P alerts:seq                             the last alert id given
 local LC = {}
 local HISTORY = 50
@@ -23,6 +26,20 @@ local function idx(P, acct, group) return P .. 'alerts:acct:' .. acct .. ':idx:'
 function LC.stats(P, integ) return P .. 'alerts:stats:' .. integ end
 local function incidents(P, integ) return P .. 'alerts:incidents:' .. integ end
 local AUTO = 'alerts:auto-resolve'
+local SUPPRESSED = 'alerts:suppressed'
+
+-- Milliseconds of an ISO 8601 UTC time as Date.toISOString writes it (nil for anything else).
+function LC.isoMs(s)
+  local y, mo, d, h, mi, se, ms = string.match(s or '', '^(%d%d%d%d)-(%d%d)-(%d%d)T(%d%d):(%d%d):(%d%d)%.?(%d*)Z$')
+  if not y then return nil end
+  y, mo, d = tonumber(y), tonumber(mo), tonumber(d)
+  if mo <= 2 then y = y - 1 end
+  local era = math.floor(y / 400)
+  local yoe = y - era * 400
+  local doy = math.floor((153 * ((mo + 9) % 12) + 2) / 5) + d - 1
+  local days = era * 146097 + yoe * 365 + math.floor(yoe / 4) - math.floor(yoe / 100) + doy - 719468
+  return ((days * 24 + tonumber(h)) * 60 + tonumber(mi)) * 60000 + tonumber(se) * 1000 + (tonumber(ms) or 0)
+end
 
 -- Whether the integration still exists (an alert of a deleted one gets no more stream entries): its
 -- record with one Redis; on a Redis Cluster, where records live in another slot, it is not in the
@@ -60,7 +77,8 @@ local function snapshot(rec)
 end
 
 -- Writes a record and moves it between index groups (`old`: its snapshot before the change, or nil
--- for a new one); the auto-resolve deadline follows its status.
+-- for a new one); the auto-resolve deadline follows its status (left as it is when autoMs is nil), and
+-- a suppressed alert is due for release when its window ends.
 function LC.save(P, rec, old, autoMs)
   local before = old and groups(old) or {}
   local after = groups(rec)
@@ -73,10 +91,16 @@ function LC.save(P, rec, old, autoMs)
   for g in pairs(after) do redis.call('ZADD', idx(P, rec.accountId, g), score, rec.id) end
   redis.call('HSET', LC.records(P, rec.accountId), rec.id, cjson.encode(rec))
   local member = rec.accountId .. '|' .. rec.id
-  if rec.status == 'firing' and autoMs and autoMs > 0 then
+  local firing = rec.status == 'firing' or rec.status == 'suppressed'
+  if firing and autoMs and autoMs > 0 then
     redis.call('ZADD', P .. AUTO, rec.lastSeenAt + autoMs, member)
-  else
+  elseif autoMs or not firing then
     redis.call('ZREM', P .. AUTO, member)
+  end
+  if rec.status == 'suppressed' then
+    redis.call('ZADD', P .. SUPPRESSED, rec.suppressedUntil or 0, member)
+  else
+    redis.call('ZREM', P .. SUPPRESSED, member)
   end
   if rec.status == 'resolved' then redis.call('ZADD', P .. 'alerts:resolved', rec.resolvedAt or rec.lastSeenAt, member) end
 end
@@ -125,10 +149,18 @@ function LC.notify(P, acct, integ, f, at, emitRepeats)
     old = snapshot(rec)
     rec.count = rec.count + 1
     event = 'repeated'
-    if f.status == 'acknowledged' and rec.status == 'firing' then
+    if f.status == 'acknowledged' and (rec.status == 'firing' or rec.status == 'suppressed') then
       rec.status = 'acknowledged'; rec.acknowledgedAt = at; rec.acknowledgedBy = 'source'; event = 'acknowledged'
     elseif f.status == 'resolved' then
       rec.status = 'resolved'; rec.resolvedAt = at; rec.resolvedBy = 'source'; event = 'resolved'
+    elseif f.status == 'firing' and rec.status == 'suppressed' then
+      if f.suppressedBy then
+        -- Still in a window (maybe another one, or a later occurrence): quiet until it ends.
+        rec.suppressedBy = f.suppressedBy; rec.suppressedUntil = LC.isoMs(f.suppressedUntil) or rec.suppressedUntil
+      else
+        -- Firing outside any window: told now, as a new incident would be.
+        rec.status = 'firing'; rec.suppressedUntil = nil; event = 'triggered'
+      end
     end
   else
     -- A new incident: the first of its key, or a firing after the last one was resolved.
@@ -136,6 +168,12 @@ function LC.notify(P, acct, integ, f, at, emitRepeats)
     rec = {id = id, accountId = acct, integrationId = integ, dedupKey = f.dedupKey, status = 'firing', count = 1, firstSeenAt = at, history = {}}
     event = old and 'reopened' or 'triggered'
     if old then rec.previousAlertId = old.id end
+    if f.suppressedBy then
+      -- Arrived in a maintenance window: stored and shown, not told, until the window ends.
+      rec.status = 'suppressed'; rec.suppressedBy = f.suppressedBy; rec.suppressedUntil = LC.isoMs(f.suppressedUntil) or at
+      event = 'suppressed'
+      redis.call('HINCRBY', LC.stats(P, integ), 'suppressed', 1)
+    end
     redis.call('HSET', incidents(P, integ), f.dedupKey, id)
     old = nil
   end
@@ -145,6 +183,12 @@ function LC.notify(P, acct, integ, f, at, emitRepeats)
     for _, k in ipairs(FIELDS) do rec[k] = f[k] end
     local ok, custom = pcall(cjson.decode, f.customFields or '{}')
     rec.customFields = (ok and type(custom) == 'table') and custom or {}
+    -- What the alert rules did (tags they added, the rule set's version and the rules that changed it).
+    for _, k in ipairs({'tags', 'rulesApplied'}) do
+      local okk, list = pcall(cjson.decode, f[k] or 'null')
+      rec[k] = (okk and type(list) == 'table' and #list > 0) and list or nil
+    end
+    rec.rulesVersion = tonumber(f.rulesVersion or '')
   end
   if at > (rec.lastSeenAt or 0) then rec.lastSeenAt = at end
   rec.lastRequestId = f.requestId
@@ -155,6 +199,12 @@ end
 -- the record and returns its snapshot before the change, or nil and why not.
 function LC.act(rec, action, at, by)
   if rec.status == 'resolved' then return nil, 'resolved' end
+  if action == 'release' then
+    if rec.status ~= 'suppressed' then return nil, rec.status end
+    local before = snapshot(rec)
+    rec.status = 'firing'; rec.suppressedUntil = nil
+    return before, nil
+  end
   if action == 'acknowledge' and rec.status == 'acknowledged' then return nil, 'acknowledged' end
   local before = snapshot(rec)
   if action == 'acknowledge' then

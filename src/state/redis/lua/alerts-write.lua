@@ -10,8 +10,9 @@
 --     each entry an array of its fields (one argument per message, not one per field: the arguments
 --     were most of the caller's cost), account id, integration id, emit repeats (1 or 0),
 --     auto-resolve after (ms, 0 for never), how many of its alerts had a dedup key that rendered
---     empty and a status nobody knows (counted), and its payload sample (JSON, '' for none), pushed to
---     the integration's recent payloads when written
+--     empty and a status nobody knows (counted), its payload sample (JSON, '' for none), pushed to
+--     the integration's recent payloads when written, and the alerts the rules dropped (a JSON array
+--     of field lists, '' for none), kept a day in the account's dropped-alerts stream and counted
 -- An alert entry with a dedupKey and a status goes through the lifecycle (alert-lifecycle.lua): it
 -- opens, repeats, acknowledges or resolves its incident's record, and its stream entries gain
 -- event, alertId and count; a repeat is written to the streams only when the integration emits them.
@@ -23,6 +24,9 @@
 local REPLAY_CLOCK_SKEW_MS = 300000
 -- Entries read per stream when checking a replay; a first copy further away than this is not found.
 local REPLAY_SCAN_ENTRIES = 20000
+-- How long the record of a dropped alert is kept, and how many at most per account.
+local DROPPED_KEPT_MS = 86400000
+local DROPPED_MAXLEN = 100000
 
 -- args: alertsWrite
 
@@ -36,7 +40,8 @@ for k = 2, #KEYS do
 end
 local maxlen = ARGV[H.maxLen]
 local now = redis.call('TIME')
-local minid = tostring(math.max(0, tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) - tonumber(ARGV[H.maxAgeMs])))
+local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local minid = tostring(math.max(0, nowMs - tonumber(ARGV[H.maxAgeMs])))
 
 -- include: alert-lifecycle.lua
 
@@ -126,6 +131,7 @@ for m = 1, tonumber(ARGV[H.messages]) do
   local emitRepeats, autoMs = ARGV[i + R.emitRepeats] == '1', tonumber(ARGV[i + R.autoResolveAfterMs])
   local fallbacks, unknowns = tonumber(ARGV[i + R.dedupFallbacks]), tonumber(ARGV[i + R.unknownStatuses])
   local sample = ARGV[i + R.sample]
+  local dropped = ARGV[i + R.dropped]
   i = i + R_SIZE
   if last >= offset then
     results[m] = 0
@@ -149,6 +155,15 @@ for m = 1, tonumber(ARGV[H.messages]) do
       if acct ~= '' and requestId ~= '' then
         redis.call('ZADD', P .. 'alerts:requests:' .. integ, receivedAt, requestId)
         requested[integ] = true
+      end
+      if dropped ~= '' and acct ~= '' then
+        local okd, list = pcall(cjson.decode, dropped)
+        if okd and type(list) == 'table' and #list > 0 then
+          local key = LC.records(P, acct):gsub(':records$', ':dropped')
+          for _, fields in ipairs(list) do redis.call('XADD', key, 'MAXLEN', '~', DROPPED_MAXLEN, '*', unpack(fields)) end
+          redis.call('XTRIM', key, 'MINID', '~', tostring(math.max(0, nowMs - DROPPED_KEPT_MS)))
+          redis.call('HINCRBY', LC.stats(P, integ), 'dropped', #list)
+        end
       end
       if fallbacks > 0 then redis.call('HINCRBY', LC.stats(P, integ), 'dedupFallback', fallbacks) end
       if unknowns > 0 then redis.call('HINCRBY', LC.stats(P, integ), 'statusUnknown', unknowns) end

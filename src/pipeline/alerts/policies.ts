@@ -1,0 +1,79 @@
+// An account's alert policies applied to one alert: its rules (rules.ts), then, for a firing alert the
+// rules kept, its maintenance windows (windows.ts) at the time the payload was received. The alerts
+// consumer and the rules' test route both call this, so a test shows what the consumer will do.
+import { applyRules, checkRules, type AlertRule, type CompiledRuleSet } from './rules.js'
+import { checkWindow, suppressingWindow, type CompiledWindow, type MaintenanceWindow } from './windows.js'
+import type { RenderBudget } from './moustache.js'
+import type { NormalizedAlert } from './render.js'
+
+export interface CompiledPolicies {
+  readonly rules: CompiledRuleSet
+  readonly windows: readonly CompiledWindow[]
+}
+
+export const NO_POLICIES: CompiledPolicies = { rules: { version: 0, rules: [] }, windows: [] }
+
+export type PolicyOutcome =
+  | { readonly dropped: true; readonly by: string; readonly applied: readonly string[] }
+  | {
+      readonly dropped: false
+      readonly alert: NormalizedAlert
+      readonly applied: readonly string[]
+      /** The window the alert arrived in, and when its occurrence ends (ms). */
+      readonly suppressed?: { readonly id: string; readonly until: number }
+    }
+
+/**
+ * Compiles stored rules and windows (checked when saved). A stored one that no longer passes the check (a later
+ * release made a check stricter) is left out rather than stopping the account's alerts; `skipped` names it.
+ */
+export function compilePolicies(
+  rules: { readonly version: number; readonly rules: readonly AlertRule[] },
+  windows: readonly MaintenanceWindow[],
+): { policies: CompiledPolicies; skipped: string[] } {
+  const skipped: string[] = []
+  let ruleSet: CompiledRuleSet = { version: rules.version, rules: [] }
+  const checked = checkRules(rules.rules, rules.version)
+  if (checked.ok) ruleSet = checked.ruleSet
+  else
+    ruleSet = {
+      version: rules.version,
+      rules: rules.rules.flatMap((r) => {
+        const one = checkRules([r], rules.version)
+        if (one.ok) return one.ruleSet.rules
+        skipped.push(`rule ${r.id}`)
+        return []
+      }),
+    }
+  const compiled: CompiledWindow[] = []
+  for (const w of windows) {
+    const one = checkWindow({ id: w.id, name: w.name, when: w.when, schedule: w.schedule }, 'window')
+    if (one.ok) compiled.push(one.window)
+    else skipped.push(`window ${w.id}`)
+  }
+  return { policies: { rules: ruleSet, windows: compiled }, skipped }
+}
+
+/** The rules, then the windows, applied to one alert; `payload` is the payload's view (toView), `atMs` its receipt. */
+export function applyPolicies(
+  policies: CompiledPolicies,
+  alert: NormalizedAlert,
+  payload: unknown,
+  atMs: number,
+  budget?: RenderBudget,
+): PolicyOutcome {
+  const ruled = policies.rules.rules.length > 0 ? applyRules(policies.rules, alert, payload, budget) : undefined
+  if (ruled?.dropped) return ruled
+  const shaped = ruled?.alert ?? alert
+  const applied = ruled?.applied ?? []
+  // Resolves and acknowledgements are never suppressed.
+  if (shaped.status !== 'firing' || policies.windows.length === 0) return { dropped: false, alert: shaped, applied }
+  const window = suppressingWindow(policies.windows, { alert: shaped as unknown as Record<string, unknown>, payload }, atMs)
+  if (!window) return { dropped: false, alert: shaped, applied }
+  return {
+    dropped: false,
+    alert: { ...shaped, suppressedBy: window.id, suppressedUntil: new Date(window.until).toISOString() },
+    applied,
+    suppressed: window,
+  }
+}

@@ -1,0 +1,253 @@
+// An account's alert rules and maintenance windows as use cases: read and replace the rule set (checked,
+// versioned, refused when another change came first), read an old version back, test what an alert or a
+// payload would become, and create, change, delete and list windows with their calendar. The alerts
+// consumer applies what is saved here (pipeline/alerts/policies.ts) within SLUICE_INTEGRATION_REFRESH_MS.
+import { randomBytes } from 'node:crypto'
+import { toView } from '../pipeline/alerts/moustache.js'
+import { applyPolicies, compilePolicies, type PolicyOutcome } from '../pipeline/alerts/policies.js'
+import type { NormalizedAlert } from '../pipeline/alerts/render.js'
+import { checkRules, type AlertRule } from '../pipeline/alerts/rules.js'
+import {
+  activeAt,
+  checkWindow,
+  occurrences,
+  WINDOW_LIMITS,
+  type MaintenanceWindow,
+  type Occurrence,
+} from '../pipeline/alerts/windows.js'
+import { invalid, Refusal } from '../shared/errors.js'
+import type { AlertPolicyStore, StoredRuleSet, StoredWindow } from '../state/redis/alert-policies.js'
+import type { AlertStore, DroppedAlert } from '../state/redis/alerts.js'
+import type { IntegrationService } from './integrations.js'
+
+/** The longest calendar asked for at once. */
+export const MAX_CALENDAR_DAYS = 62
+
+export interface RuleTestInput {
+  /** An integration whose mapping renders `payload` (or its example when no payload is given). */
+  readonly integrationId?: string
+  readonly payload?: unknown
+  /** A normalized alert, instead of a payload. */
+  readonly alert?: Record<string, unknown>
+  /** Rules not saved yet; the saved ones when absent. */
+  readonly rules?: unknown
+  /** When the alert is taken to arrive (ISO 8601); now when absent. */
+  readonly at?: string
+}
+
+export interface RuleTestResult {
+  readonly rulesVersion: number | null
+  readonly at: string
+  readonly alerts: {
+    readonly before: NormalizedAlert
+    readonly after: NormalizedAlert | null
+    readonly dropped: boolean
+    readonly droppedBy?: string
+    readonly applied: readonly string[]
+    readonly suppressedBy?: string
+    readonly suppressedUntil?: string
+  }[]
+  readonly rejected: readonly { index: number; reason: string }[]
+}
+
+export interface CalendarEntry {
+  readonly id: string
+  readonly name: string
+  readonly activeNow: boolean
+  readonly occurrences: readonly { start: string; end: string }[]
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+export class AlertPolicyService {
+  constructor(
+    private readonly store: AlertPolicyStore,
+    private readonly alerts: AlertStore,
+    private readonly integrations: IntegrationService,
+  ) {}
+
+  rules(accountId: string): Promise<StoredRuleSet> {
+    return this.store.rules(accountId)
+  }
+
+  async rulesAt(accountId: string, version: number): Promise<StoredRuleSet> {
+    const found = await this.store.rulesAt(accountId, version)
+    if (!found) throw new Refusal('NOT_FOUND', `rule set version ${version} not found (the last 50 are kept)`)
+    return found
+  }
+
+  /**
+   * Replaces the rule set. With `version`, only if it is still the current one (409 otherwise: another change came
+   * first). Every rule is checked; a problem is a 400 naming the rule and field.
+   */
+  async saveRules(
+    accountId: string,
+    input: { rules: unknown; version?: number },
+    updatedBy: string,
+  ): Promise<StoredRuleSet> {
+    const checked = checkRules(input.rules, 0)
+    if (!checked.ok) throw invalid(checked.problems, 'the rules were not saved')
+    const saved = await this.store.saveRules(
+      accountId,
+      checked.ruleSet.rules.map((r) => r.rule),
+      input.version,
+      updatedBy,
+    )
+    if (saved === 'conflict')
+      throw new Refusal(
+        'CONFLICT',
+        `the rules changed since version ${input.version}: read them again and apply your change to the current version`,
+      )
+    return saved
+  }
+
+  /** What the rules (saved, or given) and the windows make of an alert, or of the alerts a payload renders to. */
+  async test(accountId: string, input: RuleTestInput): Promise<RuleTestResult> {
+    const atMs = input.at === undefined ? Date.now() : Date.parse(input.at)
+    if (!Number.isFinite(atMs)) throw invalid([{ field: 'at', problem: 'must be an ISO 8601 time' }])
+    const [saved, windows] = await Promise.all([this.store.rules(accountId), this.store.windows(accountId)])
+    let rules: { version: number; rules: readonly AlertRule[] } = saved
+    if (input.rules !== undefined) {
+      const checked = checkRules(input.rules, 0)
+      if (!checked.ok) throw invalid(checked.problems, 'these rules would not be saved')
+      rules = { version: 0, rules: checked.ruleSet.rules.map((r) => r.rule) }
+    }
+    const { policies } = compilePolicies(rules, windows.windows)
+    let alerts: NormalizedAlert[]
+    let rejected: { index: number; reason: string }[] = []
+    let payload: unknown = {}
+    if (input.alert !== undefined) {
+      if (input.integrationId !== undefined || input.payload !== undefined)
+        throw invalid([{ field: 'alert', problem: 'give an alert, or an integrationId with a payload, not both' }])
+      alerts = [testAlert(input.alert)]
+    } else {
+      if (input.integrationId === undefined)
+        throw invalid([{ field: 'integrationId', problem: 'is required when no alert is given' }])
+      const rendered = await this.integrations.test(accountId, input.integrationId, input.payload, 'test')
+      alerts = rendered.alerts
+      rejected = rendered.rejected
+      payload = input.payload ?? {}
+    }
+    const view = toView(payload)
+    return {
+      rulesVersion: input.rules === undefined ? saved.version : null,
+      at: iso(atMs),
+      alerts: alerts.map((before) => resultOf(before, applyPolicies(policies, before, view, atMs))),
+      rejected,
+    }
+  }
+
+  async dropped(accountId: string, limit: number): Promise<DroppedAlert[]> {
+    return this.alerts.dropped(accountId, limit)
+  }
+
+  async windows(accountId: string): Promise<readonly StoredWindow[]> {
+    return (await this.store.windows(accountId)).windows
+  }
+
+  async window(accountId: string, id: string): Promise<StoredWindow> {
+    const found = (await this.windows(accountId)).find((w) => w.id === id)
+    if (!found) throw new Refusal('NOT_FOUND', `maintenance window ${id} not found`)
+    return found
+  }
+
+  async createWindow(accountId: string, input: unknown): Promise<StoredWindow> {
+    const window = checked(input, `mw_${randomBytes(9).toString('base64url')}`)
+    return this.store.changeWindows(accountId, (all) => {
+      if (all.length >= WINDOW_LIMITS.maxWindows)
+        throw new Refusal('CONFLICT', `an account has at most ${WINDOW_LIMITS.maxWindows} maintenance windows`)
+      const now = Date.now()
+      const stored: StoredWindow = { ...window, createdAt: now, updatedAt: now }
+      return { windows: [...all, stored], result: stored }
+    })
+  }
+
+  /**
+   * Replaces a window. Alerts it suppresses now stay so until the changed window's current occurrence ends, or are
+   * released at once when it is no longer running.
+   */
+  async replaceWindow(accountId: string, id: string, input: unknown, maxLen: number): Promise<StoredWindow> {
+    const window = checked(input, id)
+    const stored = await this.store.changeWindows(accountId, (all) => {
+      const old = all.find((w) => w.id === id)
+      if (!old) throw new Refusal('NOT_FOUND', `maintenance window ${id} not found`)
+      const next: StoredWindow = { ...window, createdAt: old.createdAt, updatedAt: Date.now() }
+      return { windows: all.map((w) => (w === old ? next : w)), result: next }
+    })
+    const now = Date.now()
+    await this.alerts.rescheduleSuppressed(accountId, id, activeAt(stored.schedule, now)?.end ?? now, maxLen)
+    return stored
+  }
+
+  /** Deletes a window; the alerts it suppresses are released at once (a new triggered event each). */
+  async deleteWindow(accountId: string, id: string, maxLen: number): Promise<void> {
+    await this.store.changeWindows(accountId, (all) => {
+      if (!all.some((w) => w.id === id)) throw new Refusal('NOT_FOUND', `maintenance window ${id} not found`)
+      return { windows: all.filter((w) => w.id !== id), result: undefined }
+    })
+    await this.alerts.rescheduleSuppressed(accountId, id, Date.now(), maxLen)
+  }
+
+  /** Each window's occurrences between from and to, and whether it runs now. */
+  async calendar(accountId: string, from: string | undefined, to: string | undefined): Promise<CalendarEntry[]> {
+    const now = Date.now()
+    const fromMs = from === undefined ? now : Date.parse(from)
+    const toMs = to === undefined ? fromMs + 7 * 86_400_000 : Date.parse(to)
+    const problems = []
+    if (!Number.isFinite(fromMs)) problems.push({ field: 'from', problem: 'must be an ISO 8601 time' })
+    if (!Number.isFinite(toMs)) problems.push({ field: 'to', problem: 'must be an ISO 8601 time' })
+    else if (toMs <= fromMs) problems.push({ field: 'to', problem: 'must be after from' })
+    else if (toMs - fromMs > MAX_CALENDAR_DAYS * 86_400_000)
+      problems.push({ field: 'to', problem: `must be within ${MAX_CALENDAR_DAYS} days of from` })
+    if (problems.length > 0) throw invalid(problems)
+    return (await this.windows(accountId)).map((w) => ({
+      id: w.id,
+      name: w.name,
+      activeNow: activeAt(w.schedule, now) !== undefined,
+      occurrences: occurrences(w.schedule, fromMs, toMs).map((o: Occurrence) => ({
+        start: iso(o.start),
+        end: iso(o.end),
+      })),
+    }))
+  }
+}
+
+/** A window as given, checked, with its id. */
+function checked(input: unknown, id: string): MaintenanceWindow {
+  if (typeof input === 'object' && input !== null && 'id' in input)
+    throw invalid([{ field: 'id', problem: 'is given by Sluice (it is in the path, or made when a window is created)' }])
+  const result = checkWindow(input, 'window')
+  if (!result.ok) throw invalid(result.problems, 'the window was not saved')
+  const { name, when, schedule } = result.window.window
+  return when === undefined ? { id, name, schedule } : { id, name, when, schedule }
+}
+
+/** A normalized alert given to the test route: the fields a mapping would make, with defaults for the rest. */
+function testAlert(raw: Record<string, unknown>): NormalizedAlert {
+  const now = new Date().toISOString()
+  const alert: NormalizedAlert = {
+    severity: 'warning',
+    description: '',
+    source: '',
+    dedupKey: 'test',
+    status: 'firing',
+    timestamp: now,
+    receivedAt: now,
+    integrationId: '',
+    requestId: 'test',
+    customFields: {},
+  }
+  return Object.assign(alert, raw)
+}
+
+function resultOf(before: NormalizedAlert, outcome: PolicyOutcome): RuleTestResult['alerts'][number] {
+  if (outcome.dropped) return { before, after: null, dropped: true, droppedBy: outcome.by, applied: outcome.applied }
+  const { alert } = outcome
+  return {
+    before,
+    after: alert,
+    dropped: false,
+    applied: outcome.applied,
+    ...(alert.suppressedBy ? { suppressedBy: alert.suppressedBy, suppressedUntil: alert.suppressedUntil } : {}),
+  }
+}

@@ -1,0 +1,104 @@
+// An account's alert rules and maintenance windows in Redis (checked by services/alert-policies.ts
+// before they are saved). Keys, in the account's slot on a cluster:
+//   P alert-rules:<account>            JSON {version, rules, updatedAt, updatedBy}: the rule set now
+//   P alert-rules-versions:<account>   hash version -> JSON of that set (the last RULE_VERSIONS_KEPT),
+//                                      so an alert's rulesVersion can be read back
+//   P maintenance-windows:<account>    JSON {version, windows}
+// The alerts consumers cache both per account and reload them when they are older than the
+// integration refresh interval (SLUICE_INTEGRATION_REFRESH_MS).
+import type { AlertRule } from '../../pipeline/alerts/rules.js'
+import type { MaintenanceWindow } from '../../pipeline/alerts/windows.js'
+import { RedisState } from './redis-state.js'
+
+export const RULE_VERSIONS_KEPT = 50
+
+export interface StoredRuleSet {
+  readonly version: number
+  readonly rules: readonly AlertRule[]
+  /** ms; 0 for the empty set of an account that never saved one. */
+  readonly updatedAt: number
+  readonly updatedBy?: string
+}
+
+export interface StoredWindow extends MaintenanceWindow {
+  readonly createdAt: number
+  readonly updatedAt: number
+}
+
+export interface StoredWindows {
+  readonly version: number
+  readonly windows: readonly StoredWindow[]
+}
+
+const EMPTY_RULES: StoredRuleSet = { version: 0, rules: [], updatedAt: 0 }
+const EMPTY_WINDOWS: StoredWindows = { version: 0, windows: [] }
+
+export class AlertPolicyStore extends RedisState {
+  private rulesKey = (accountId: string) => this.ka(accountId, 'alert-rules', accountId)
+  private versionsKey = (accountId: string) => this.ka(accountId, 'alert-rules-versions', accountId)
+  private windowsKey = (accountId: string) => this.ka(accountId, 'maintenance-windows', accountId)
+
+  async rules(accountId: string): Promise<StoredRuleSet> {
+    const json = await this.redis.get(this.rulesKey(accountId))
+    return json ? (JSON.parse(json) as StoredRuleSet) : EMPTY_RULES
+  }
+
+  /** A set saved before (undefined when it is older than the versions kept, or never was). */
+  async rulesAt(accountId: string, version: number): Promise<StoredRuleSet | undefined> {
+    const json = await this.redis.hget(this.versionsKey(accountId), String(version))
+    return json ? (JSON.parse(json) as StoredRuleSet) : undefined
+  }
+
+  /**
+   * Saves rules as the next version, if the current one is `expected` (when given); 'conflict' when another change
+   * came first.
+   */
+  async saveRules(
+    accountId: string,
+    rules: readonly AlertRule[],
+    expected: number | undefined,
+    updatedBy: string,
+  ): Promise<StoredRuleSet | 'conflict'> {
+    const key = this.rulesKey(accountId)
+    return this.tx.optimistic<StoredRuleSet | 'conflict'>([key], async (conn) => {
+      const json = await conn.get(key)
+      const current = json ? (JSON.parse(json) as StoredRuleSet) : EMPTY_RULES
+      if (expected !== undefined && expected !== current.version) return { done: 'conflict' }
+      const next: StoredRuleSet = { version: current.version + 1, rules, updatedAt: Date.now(), updatedBy }
+      const text = JSON.stringify(next)
+      const tx = conn
+        .multi()
+        .set(key, text)
+        .hset(this.versionsKey(accountId), String(next.version), text)
+        .hdel(this.versionsKey(accountId), String(next.version - RULE_VERSIONS_KEPT))
+      return { tx, result: next }
+    })
+  }
+
+  async windows(accountId: string): Promise<StoredWindows> {
+    const json = await this.redis.get(this.windowsKey(accountId))
+    return json ? (JSON.parse(json) as StoredWindows) : EMPTY_WINDOWS
+  }
+
+  /** Applies change to the account's windows inside a transaction (a concurrent change retries it). */
+  async changeWindows<T>(
+    accountId: string,
+    change: (windows: readonly StoredWindow[]) => { windows: readonly StoredWindow[]; result: T },
+  ): Promise<T> {
+    const key = this.windowsKey(accountId)
+    return this.tx.optimistic<T>([key], async (conn) => {
+      const json = await conn.get(key)
+      const current = json ? (JSON.parse(json) as StoredWindows) : EMPTY_WINDOWS
+      const { windows, result } = change(current.windows)
+      if (windows === current.windows) return { done: result }
+      const next: StoredWindows = { version: current.version + 1, windows }
+      return { tx: conn.multi().set(key, JSON.stringify(next)), result }
+    })
+  }
+
+  /** Both, for the alerts consumers' cache. */
+  async policies(accountId: string): Promise<{ rules: StoredRuleSet; windows: StoredWindows }> {
+    const [rules, windows] = await Promise.all([this.rules(accountId), this.windows(accountId)])
+    return { rules, windows }
+  }
+}

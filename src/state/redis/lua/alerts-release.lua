@@ -1,0 +1,60 @@
+-- Releases suppressed alerts: each becomes firing again with a new `triggered` event in the streams (as
+-- PagerDuty does when a maintenance window ends over an open alert). Two uses, one atomic call each:
+--   due:    the alerts whose window has ended (alerts:suppressed, scored by the window's end), at most
+--           `limit` of them;
+--   window: the alerts a window suppresses, after it was changed or deleted: due at `until` (its
+--           current occurrence's end), released now when that is not later than now.
+-- KEYS: the all-alerts stream
+-- ARGV: key prefix (the account's on a Redis Cluster), now (ms), limit, now (ISO), maxlen,
+--       the deleted-integrations set ('' with one Redis), window id ('' for the due ones), until (ms)
+-- Returns the ids of the alerts released.
+-- include: alert-lifecycle.lua
+
+local P, now, limit, atIso, maxlen, deleted = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5], ARGV[6]
+local windowId, untilMs = ARGV[7], tonumber(ARGV[8])
+local KEY = P .. 'alerts:suppressed'
+local released = {}
+
+local function release(member, rec, by)
+  local before = LC.act(rec, 'release', now, by)
+  if not before then
+    redis.call('ZREM', KEY, member)
+    return
+  end
+  local entryId
+  if LC.integrationExists(P, rec.integrationId, deleted) then
+    local entry = LC.entry(rec, 'triggered', atIso, by)
+    entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))
+    redis.call('XADD', P .. 'alerts:integration:' .. rec.integrationId, 'MAXLEN', '~', maxlen, '*', unpack(entry))
+  end
+  LC.remember(rec, 'triggered', now, by, nil, entryId)
+  -- nil: the auto-resolve deadline the alert has is kept.
+  LC.save(P, rec, before, nil)
+  table.insert(released, rec.id)
+end
+
+local function record(member)
+  local acct, id = string.match(member, '^(.*)|([^|]*)$')
+  return acct and LC.load(P, acct, id) or nil
+end
+
+if windowId == '' then
+  for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEY, '-inf', now, 'LIMIT', 0, limit)) do
+    local rec = record(member)
+    if rec then release(member, rec, 'maintenance-end') else redis.call('ZREM', KEY, member) end
+  end
+else
+  for _, member in ipairs(redis.call('ZRANGE', KEY, 0, -1)) do
+    local rec = record(member)
+    if rec and rec.suppressedBy == windowId and rec.status == 'suppressed' then
+      if untilMs > now then
+        rec.suppressedUntil = untilMs
+        redis.call('HSET', LC.records(P, rec.accountId), rec.id, cjson.encode(rec))
+        redis.call('ZADD', KEY, untilMs, member)
+      else
+        release(member, rec, 'maintenance-end')
+      end
+    end
+  end
+end
+return released
