@@ -58,10 +58,14 @@ export default defineConfig({
         },
       },
       // The suites of the Redis state again, that state on the cluster stack's Redis Cluster.
-      again('redis-cluster', ['alert-lifecycle', 'alerts', 'split-admin', 'scim', 'scim-groups', 'experiments'], {
-        setup: 'test/support/cluster-setup.ts',
-        env: { TEST_REDIS_ON_CLUSTER: '1' },
-      }),
+      again(
+        'redis-cluster',
+        ['alert-lifecycle', 'alerts', 'alert-rules', 'split-admin', 'scim', 'scim-groups', 'experiments'],
+        {
+          setup: 'test/support/cluster-setup.ts',
+          env: { TEST_REDIS_ON_CLUSTER: '1' },
+        },
+      ),
       // The suites of the ClickHouse data path again, on ClickHouse 26.x (chDB behind an HTTP front).
       again(
         'current-engine',

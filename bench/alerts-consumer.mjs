@@ -54,7 +54,8 @@ const sink =
     : new RedisAlertSink(redis, { prefix, maxLen: 100_000, maxAgeMs: 3_600_000 })
 // Builds since alert rules take the account's policies second.
 const consumerWith = async (policies) => {
-  if (AlertsConsumer.length < 5) return new AlertsConsumer(new IntegrationCache(store, 60_000), sink, metrics, createLogger('silent'))
+  if (AlertsConsumer.length < 5)
+    return new AlertsConsumer(new IntegrationCache(store, 60_000), sink, metrics, createLogger('silent'))
   const { compilePolicies, NO_POLICIES } = await import(`${D}/pipeline/alerts/policies.js`)
   const compiled = policies ? compilePolicies(policies.rules, policies.windows).policies : NO_POLICIES
   return new AlertsConsumer(
@@ -83,20 +84,67 @@ function benchPolicies() {
       addTags: [`svc-${i}`],
       customFields: { runbook: `https://runbooks.example/${i}/{{alert.service}}` },
     })
-  for (const [i, pattern] of ['(?i)latency|timeout', 'disk.*full', '^OOM', '(?i)certificate.*expir', 'error rate'].entries())
-    rules.push({ id: `re${i}`, name: `regex ${i}`, when: { field: 'description', matches: pattern }, addTags: [`re-${i}`] })
+  for (const [i, pattern] of [
+    '(?i)latency|timeout',
+    'disk.*full',
+    '^OOM',
+    '(?i)certificate.*expir',
+    'error rate',
+  ].entries())
+    rules.push({
+      id: `re${i}`,
+      name: `regex ${i}`,
+      when: { field: 'description', matches: pattern },
+      addTags: [`re-${i}`],
+    })
   rules.push(
-    { id: 'team', name: 'team from label', when: { field: 'payload.commonLabels.service', exists: true }, set: { service: '{{webhook.commonLabels.service}}' } },
-    { id: 'prod', name: 'prod is critical', when: { any: [{ field: 'payload.externalURL', matches: '\\.prod\\.' }, { field: 'environment', equals: 'production' }] }, set: { environment: 'production' } },
-    { id: 'bysvc', name: 'tag by service', when: { field: 'service', exists: true }, addTags: ['{{service}}'.length ? 'has-service' : ''] },
-    { id: 'watchdog', name: 'drop Watchdog', when: { field: 'payload.groupLabels.alertname', equals: 'Watchdog' }, drop: true },
-    { id: 'infoinhibit', name: 'drop InfoInhibitor', when: { field: 'payload.groupLabels.alertname', in: ['InfoInhibitor', 'Heartbeat'] }, drop: true },
+    {
+      id: 'team',
+      name: 'team from label',
+      when: { field: 'payload.commonLabels.service', exists: true },
+      set: { service: '{{webhook.commonLabels.service}}' },
+    },
+    {
+      id: 'prod',
+      name: 'prod is critical',
+      when: {
+        any: [
+          { field: 'payload.externalURL', matches: '\\.prod\\.' },
+          { field: 'environment', equals: 'production' },
+        ],
+      },
+      set: { environment: 'production' },
+    },
+    {
+      id: 'bysvc',
+      name: 'tag by service',
+      when: { field: 'service', exists: true },
+      addTags: ['{{service}}'.length ? 'has-service' : ''],
+    },
+    {
+      id: 'watchdog',
+      name: 'drop Watchdog',
+      when: { field: 'payload.groupLabels.alertname', equals: 'Watchdog' },
+      drop: true,
+    },
+    {
+      id: 'infoinhibit',
+      name: 'drop InfoInhibitor',
+      when: { field: 'payload.groupLabels.alertname', in: ['InfoInhibitor', 'Heartbeat'] },
+      drop: true,
+    },
   )
   const window = {
     id: 'mw_bench',
     name: 'always',
     when: { field: 'severity', in: ['critical', 'high', 'warning', 'info'] },
-    schedule: { kind: 'weekly', timeZone: 'Europe/Berlin', days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start: '00:00', end: '00:00' },
+    schedule: {
+      kind: 'weekly',
+      timeZone: 'Europe/Berlin',
+      days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+      start: '00:00',
+      end: '00:00',
+    },
   }
   return { rules: { version: 1, rules }, windows: [window] }
 }
@@ -132,6 +180,7 @@ for (let b = 0; b < N; b++) {
   }
 }
 for (const v of variants) console.log(line(v.label, v))
-if (POLICIES) console.log(`added consumer CPU per payload: ${((variants[1].cpu / variants[0].cpu - 1) * 100).toFixed(1)} %`)
+if (POLICIES)
+  console.log(`added consumer CPU per payload: ${((variants[1].cpu / variants[0].cpu - 1) * 100).toFixed(1)} %`)
 await deleteKeys(redis, prefix)
 await redis.quit()

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { harnessErrorHandler, settingsRoutes } from '../admin/harness/settings.route.js'
 import { SCIM_PREFIX, scimErrorHandler, scimRoutes } from '../admin/harness/scim.route.js'
 import { alertRoutes } from '../admin/alerts/alerts.route.js'
+import { policyRoutes } from '../admin/alerts/policies.route.js'
 import { consoleRoutes } from '../admin/console/console.route.js'
 import { experimentRoutes } from '../admin/experiments/experiments.route.js'
 import { integrationRoutes } from '../admin/integrations/integrations.route.js'
@@ -15,6 +16,7 @@ import { webhookRoutes } from '../edge/webhook.route.js'
 import { listeningUrl, type ErrorHandler } from '../http/server.js'
 import { MAX_USERS_PER_ACCOUNT } from '../services/directory.js'
 import { IntegrationService } from '../services/integrations.js'
+import { AlertPolicyService } from '../services/alert-policies.js'
 import { SenderAuthService } from '../services/sender-auth.js'
 import type { Container } from './container.js'
 import type { SharedHttp } from './roles.js'
@@ -60,9 +62,10 @@ export async function registerEdgeRoutes(app: FastifyInstance, c: Container, sha
 
 export async function registerAdminRoutes(app: FastifyInstance, c: Container, shared: SharedHttp): Promise<void> {
   const { config, state } = c
+  const integrations = new IntegrationService(state.integrations, c.alertSink, config.webhooks.rotationOverlapMs)
   await app.register(integrationRoutes, {
     apiKeys: c.apiKeys,
-    integrations: new IntegrationService(state.integrations, c.alertSink, config.webhooks.rotationOverlapMs),
+    integrations,
     publicBaseUrl: () => config.publicBaseUrl ?? listeningUrl(app),
     // With the edge in this process, a changed address is live (or dead) before the answer leaves;
     // other edges see it within SLUICE_KEY_REFRESH_MS.
@@ -75,6 +78,12 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     apiKeys: c.apiKeys,
     alerts: state.alerts,
     streamMaxLen: config.webhooks.streamMaxLen,
+  })
+  await app.register(policyRoutes, {
+    apiKeys: c.apiKeys,
+    policies: new AlertPolicyService(state.alertPolicies, state.alerts, state.integrations),
+    streamMaxLen: config.webhooks.streamMaxLen,
+    webhookMaxBodyBytes: config.webhooks.maxBodyBytes,
   })
   const adminLimit = { ratePerSecond: config.admin.ratePerSecond, burst: config.admin.burst }
   await app.register(splitApi, {

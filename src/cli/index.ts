@@ -6,6 +6,7 @@ import { Refusal } from '../shared/errors.js'
 import { accessCommands, groupCommands } from './commands/access.js'
 import { accountCommands } from './commands/accounts.js'
 import { alertCommands } from './commands/alerts.js'
+import { alertPolicyCommands } from './commands/alert-policies.js'
 import { experimentCommands } from './commands/experiments.js'
 import { importEventsCommand } from './commands/import-events.js'
 import { keyCommands } from './commands/keys.js'
@@ -28,6 +29,7 @@ segmentCommands(program)
 redisUsersCommand(program)
 importEventsCommand(program)
 alertCommands(program)
+alertPolicyCommands(program)
 experimentCommands(program)
 
 program.parseAsync().catch((err: unknown) => {

@@ -13,12 +13,7 @@ import { renderAlerts, type NormalizedAlert } from '../pipeline/alerts/render.js
 import { RenderBudget, toView } from '../pipeline/alerts/moustache.js'
 import { applyPolicies, compilePolicies, NO_POLICIES, type CompiledPolicies } from '../pipeline/alerts/policies.js'
 import type { AlertPolicyStore } from '../state/redis/alert-policies.js'
-import type {
-  AlertRejection,
-  DroppedEntry,
-  MessageWrite,
-  RedisAlertSink,
-} from '../sinks/redis-stream/alerts.sink.js'
+import type { AlertRejection, DroppedEntry, MessageWrite, RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
 import { AppError, failureKind, fromRedis, messageOf } from '../shared/errors.js'
 import { safeJson } from '../shared/json-checks.js'
 import { PAYLOAD_SAMPLES } from '../state/redis/alert-streams.js'
@@ -90,7 +85,10 @@ export class AlertPolicyCache implements PolicySource {
     else if (rules.rules.length > 0 || windows.windows.length > 0) {
       const compiled = compilePolicies(rules, windows.windows)
       if (compiled.skipped.length > 0)
-        this.log.warn({ accountId, skipped: compiled.skipped }, 'stored alert rules or windows no longer pass; left out')
+        this.log.warn(
+          { accountId, skipped: compiled.skipped },
+          'stored alert rules or windows no longer pass; left out',
+        )
       policies = compiled.policies
     }
     this.entries.set(accountId, {
@@ -276,7 +274,8 @@ export class AlertsConsumer {
         if (o.ok) {
           if (o.dedupFallback) dedupFallbacks++
           if (o.statusUnknown) unknownStatuses++
-          const shaped = view === undefined ? undefined : applyPolicies(policies, o.alert, view, meta.receivedAtMs, budget)
+          const shaped =
+            view === undefined ? undefined : applyPolicies(policies, o.alert, view, meta.receivedAtMs, budget)
           if (shaped?.dropped)
             dropped.push({
               requestId: meta.requestId,

@@ -7,6 +7,15 @@ const TAGS = [
   { name: 'events', description: 'Event import from SDKs and import jobs (SDK key)' },
   { name: 'webhooks', description: 'Alert webhooks from monitoring systems (the address is the secret)' },
   { name: 'integrations', description: 'Alert integrations of an account (admin API key)' },
+  { name: 'alerts', description: 'Alerts as incidents: list, read, acknowledge, resolve (admin API key)' },
+  {
+    name: 'alert rules',
+    description: 'Ordered rules that shape, tag or drop alerts after the mapping; versioned, testable (admin API key)',
+  },
+  {
+    name: 'maintenance windows',
+    description: 'One-off and weekly windows during which matching alerts are stored as suppressed (admin API key)',
+  },
   {
     name: 'split',
     description: 'Split Admin API v2: workspaces, environments, traffic types, segments, identities (admin API key)',

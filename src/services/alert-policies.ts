@@ -18,7 +18,8 @@ import {
 import { invalid, Refusal } from '../shared/errors.js'
 import type { AlertPolicyStore, StoredRuleSet, StoredWindow } from '../state/redis/alert-policies.js'
 import type { AlertStore, DroppedAlert } from '../state/redis/alerts.js'
-import type { IntegrationService } from './integrations.js'
+import type { IntegrationStore } from '../state/redis/integrations.js'
+import { renderTest } from './integrations.js'
 
 /** The longest calendar asked for at once. */
 export const MAX_CALENDAR_DAYS = 62
@@ -63,7 +64,7 @@ export class AlertPolicyService {
   constructor(
     private readonly store: AlertPolicyStore,
     private readonly alerts: AlertStore,
-    private readonly integrations: IntegrationService,
+    private readonly integrations: IntegrationStore,
   ) {}
 
   rules(accountId: string): Promise<StoredRuleSet> {
@@ -123,10 +124,10 @@ export class AlertPolicyService {
     } else {
       if (input.integrationId === undefined)
         throw invalid([{ field: 'integrationId', problem: 'is required when no alert is given' }])
-      const rendered = await this.integrations.test(accountId, input.integrationId, input.payload, 'test')
-      alerts = rendered.alerts
-      rejected = rendered.rejected
-      payload = input.payload ?? {}
+      const record = await this.integrations.get(accountId, input.integrationId)
+      if (!record) throw new Refusal('NOT_FOUND', 'no such integration')
+      const rendered = await renderTest(record, input.payload, 'test')
+      ;({ alerts, rejected, payload } = rendered)
     }
     const view = toView(payload)
     return {
@@ -215,7 +216,9 @@ export class AlertPolicyService {
 /** A window as given, checked, with its id. */
 function checked(input: unknown, id: string): MaintenanceWindow {
   if (typeof input === 'object' && input !== null && 'id' in input)
-    throw invalid([{ field: 'id', problem: 'is given by Sluice (it is in the path, or made when a window is created)' }])
+    throw invalid([
+      { field: 'id', problem: 'is given by Sluice (it is in the path, or made when a window is created)' },
+    ])
   const result = checkWindow(input, 'window')
   if (!result.ok) throw invalid(result.problems, 'the window was not saved')
   const { name, when, schedule } = result.window.window

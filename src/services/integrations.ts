@@ -91,21 +91,8 @@ export class IntegrationService {
     requestId: string,
     mapping?: unknown,
   ): Promise<{ alerts: NormalizedAlert[]; rejected: { index: number; reason: string }[] }> {
-    const r = await this.get(accountId, id)
-    const input = payload === undefined ? exampleOf(r) : payload
-    if (typeof input !== 'object' || input === null)
-      throw invalid([{ field: 'payload', problem: 'must be a JSON object or array' }])
-    let used = r.mapping
-    if (mapping !== undefined) {
-      const checked = checkMapping(mapping)
-      if (!checked.ok) throw invalid(checked.problems, 'the mapping would not be saved')
-      used = checked.mapping
-    }
-    const outcomes = await renderAlerts(used, input, { integrationId: r.id, requestId, receivedAtMs: Date.now() })
-    return {
-      alerts: outcomes.flatMap((o) => (o.ok ? [o.alert] : [])),
-      rejected: outcomes.flatMap((o, index) => (o.ok ? [] : [{ index, reason: o.reason }])),
-    }
+    const { alerts, rejected } = await renderTest(await this.get(accountId, id), payload, requestId, mapping)
+    return { alerts, rejected }
   }
 
   /** The integration's recent payloads as received, newest first (the samples a mapping is built from). */
@@ -127,6 +114,30 @@ export class IntegrationService {
       ...fields,
       customFields: JSON.parse(fields['customFields'] ?? '{}') as unknown,
     }))
+  }
+}
+
+/** What an integration's mapping (or one given, checked) makes of a payload (absent: its example), and the payload. */
+export async function renderTest(
+  r: IntegrationRecord,
+  payload: unknown,
+  requestId: string,
+  mapping?: unknown,
+): Promise<{ alerts: NormalizedAlert[]; rejected: { index: number; reason: string }[]; payload: object }> {
+  const input = payload === undefined ? exampleOf(r) : payload
+  if (typeof input !== 'object' || input === null)
+    throw invalid([{ field: 'payload', problem: 'must be a JSON object or array' }])
+  let used = r.mapping
+  if (mapping !== undefined) {
+    const checked = checkMapping(mapping)
+    if (!checked.ok) throw invalid(checked.problems, 'the mapping would not be saved')
+    used = checked.mapping
+  }
+  const outcomes = await renderAlerts(used, input, { integrationId: r.id, requestId, receivedAtMs: Date.now() })
+  return {
+    alerts: outcomes.flatMap((o) => (o.ok ? [o.alert] : [])),
+    rejected: outcomes.flatMap((o, index) => (o.ok ? [] : [{ index, reason: o.reason }])),
+    payload: input,
   }
 }
 

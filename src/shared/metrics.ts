@@ -181,7 +181,7 @@ export function createMetrics({ defaults = true }: { defaults?: boolean } = {}) 
     }),
     alertsDropped: new Counter({
       name: 'sluice_alerts_dropped_total',
-      help: 'Alerts an alert rule dropped (each kept a day in the account\'s dropped-alerts record)',
+      help: "Alerts an alert rule dropped (each kept a day in the account's dropped-alerts record)",
       registers: [registry],
     }),
     alertsSuppressed: new Counter({

@@ -197,8 +197,13 @@ it('through the consumer: a message Redis refuses becomes a rejection entry, and
     byId: (id: string) => Promise.resolve({ id, mapping: mappings[id] } as unknown as IntegrationRecord),
   } as unknown as IntegrationStore
   const metrics = createMetrics({ defaults: false })
-  const consumer = new AlertsConsumer(new IntegrationCache(store, 60_000),
-    noPolicies, sink, metrics, createLogger('silent'))
+  const consumer = new AlertsConsumer(
+    new IntegrationCache(store, 60_000),
+    noPolicies,
+    sink,
+    metrics,
+    createLogger('silent'),
+  )
   const batch = {
     topic: 'through',
     partition: 0,

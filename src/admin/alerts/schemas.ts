@@ -40,8 +40,7 @@ const HistoryEntry = Type.Object({
   at: time('when'),
   by: Type.Optional(
     Type.String({
-      description:
-        'source (the sender), auto-resolve, maintenance-end, or the API key that acted (key:<public id>)',
+      description: 'source (the sender), auto-resolve, maintenance-end, or the API key that acted (key:<public id>)',
     }),
   ),
   requestId: Type.Optional(Type.String()),
@@ -70,7 +69,9 @@ export const Alert = Type.Object({
   tags: Type.Optional(Type.Array(Type.String(), { description: 'added by alert rules' })),
   rulesVersion: Type.Optional(Type.Integer({ description: 'the alert rules version that changed it' })),
   rulesApplied: Type.Optional(
-    Type.Array(Type.String(), { description: 'the ids of the rules that changed its last firing notification, in order' }),
+    Type.Array(Type.String(), {
+      description: 'the ids of the rules that changed its last firing notification, in order',
+    }),
   ),
   suppressedBy: Type.Optional(Type.String({ description: 'the maintenance window that suppressed it (the last one)' })),
   suppressedUntil: Type.Optional(time('when that window ends (while suppressed)')),

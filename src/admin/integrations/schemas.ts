@@ -69,7 +69,9 @@ const LifecycleCounts = Type.Object(
     statusUnknown: Type.Integer({
       description: 'alerts whose status neither the statusMap nor the synonyms know (taken as firing)',
     }),
-    dropped: Type.Integer({ description: 'alerts an alert rule dropped (GET /api/v1/alert-rules/dropped lists a day)' }),
+    dropped: Type.Integer({
+      description: 'alerts an alert rule dropped (GET /api/v1/alert-rules/dropped lists a day)',
+    }),
     suppressed: Type.Integer({ description: 'incidents that opened in a maintenance window (stored as suppressed)' }),
   },
   { description: 'counted since the integration was created (GET of one integration only)' },

@@ -224,7 +224,8 @@ function checkField(field: unknown): string | undefined {
 
 /** How a field's text values are read from a subject: none when absent; a tag list gives each tag. */
 function readerOf(field: string): Reader {
-  if (field === 'tags') return (s) => (Array.isArray(s.alert.tags) ? s.alert.tags.filter((t) => typeof t === 'string') : [])
+  if (field === 'tags')
+    return (s) => (Array.isArray(s.alert.tags) ? s.alert.tags.filter((t) => typeof t === 'string') : [])
   if (field.startsWith('customFields.')) {
     const name = field.slice(13)
     return (s) => {

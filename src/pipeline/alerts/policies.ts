@@ -68,7 +68,11 @@ export function applyPolicies(
   const applied = ruled?.applied ?? []
   // Resolves and acknowledgements are never suppressed.
   if (shaped.status !== 'firing' || policies.windows.length === 0) return { dropped: false, alert: shaped, applied }
-  const window = suppressingWindow(policies.windows, { alert: shaped as unknown as Record<string, unknown>, payload }, atMs)
+  const window = suppressingWindow(
+    policies.windows,
+    { alert: shaped as unknown as Record<string, unknown>, payload },
+    atMs,
+  )
   if (!window) return { dropped: false, alert: shaped, applied }
   return {
     dropped: false,

@@ -99,6 +99,9 @@ function entryFields(entry: NormalizedAlert | AlertRejection): string[] {
   return fields
 }
 
+/** A dropped alert's record as stream entry fields. */
+const droppedFields = (d: DroppedEntry): string[] => Object.entries(d).flat() as string[]
+
 /** On a cluster: replicas each account's writes must reach (WAIT), and how long one WAIT may take. */
 export interface ReplicaWait {
   readonly replicas: number
@@ -209,7 +212,7 @@ export class RedisAlertSink {
             dedupFallbacks: l?.dedupFallbacks ?? 0,
             unknownStatuses: l?.unknownStatuses ?? 0,
             sample: m.sample ?? '',
-            dropped: m.dropped?.length ? JSON.stringify(m.dropped.map((d) => Object.entries(d).flat())) : '',
+            dropped: m.dropped?.length ? JSON.stringify(m.dropped.map(droppedFields)) : '',
           }),
         )
         entries += entriesOf(m)

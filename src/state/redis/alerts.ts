@@ -242,7 +242,8 @@ export class AlertStore extends RedisState {
    */
   async release(now: number, limit: number, maxLen: number): Promise<string[]> {
     const released: string[] = []
-    for (const account of await this.sweptAccounts()) released.push(...(await this.releaseCall(account, now, limit, maxLen, '', 0)))
+    for (const account of await this.sweptAccounts())
+      released.push(...(await this.releaseCall(account, now, limit, maxLen, '', 0)))
     return released
   }
 
@@ -316,10 +317,7 @@ export class AlertStore extends RedisState {
    * An integration's lifecycle counts: notifications ignored (acknowledge or resolve of nothing open), dedup keys that
    * rendered empty, unknown statuses.
    */
-  async lifecycleCounts(
-    accountId: string,
-    integrationId: string,
-  ): Promise<LifecycleCounts> {
+  async lifecycleCounts(accountId: string, integrationId: string): Promise<LifecycleCounts> {
     const h = await this.redis.hgetall(this.ka(accountId, 'alerts', 'stats', integrationId))
     return {
       ignored: Number(h['ignored'] ?? 0),
