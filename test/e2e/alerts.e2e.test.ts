@@ -392,7 +392,7 @@ describe('webhook address', () => {
 })
 
 describe('exactly once into the streams', () => {
-  it('a consumer killed mid-stream and restarted adds no duplicate, loses nothing, and counts every repeat once', async () => {
+  it('a consumer killed mid-stream and restarted adds no duplicate, loses nothing, counts every repeat once, and applies the rules to each alert once', async () => {
     // 1 MiB fetches of ~3 KB payloads: several batches per partition, so the kill leaves work behind.
     const burst = await createTestEnv({
       SLUICE_WEBHOOK_BURST: '100000',
@@ -411,6 +411,25 @@ describe('exactly once into the streams', () => {
       })
       const integration = (await res.json()) as Record<string, unknown>
       const path = new URL(String(integration['webhookUrl'])).pathname
+      // Rules the consumer applies in the same write as the alerts: every other new alert dropped, the rest given a
+      // team (from the payload), a tag and a custom field. Applied twice, a tag or a drop record would show it.
+      const rules = await fetch(`${edge.url}/api/v1/alert-rules`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          rules: [
+            { id: 'even', name: 'drop even', when: { field: 'dedupKey', matches: '^fp-\\d*[02468]$' }, drop: true },
+            {
+              id: 'team',
+              name: 'team',
+              set: { team: 'team-{{webhook.alerts.0.labels.job}}' },
+              addTags: ['ruled'],
+              customFields: { ruled: 'once' },
+            },
+          ],
+        }),
+      })
+      expect(rules.status).toBe(200)
       // Each payload: a new alert (its own fingerprint) and a repeat of one of 50 alerts that keep firing.
       const TOTAL = 1500
       const REPEATED = 50
@@ -448,16 +467,13 @@ describe('exactly once into the streams', () => {
         if (d.toString().includes('"msg":"alert batch stored"')) child.kill('SIGKILL')
       })
       await exited(child)
+      const KEPT = TOTAL / 2 + REPEATED
       const atKill = await burst.redis.xlen(stream)
-      expect(atKill).toBeLessThan(TOTAL + REPEATED)
+      expect(atKill).toBeLessThan(KEPT)
 
       const again = spawnSluice(['serve', '--roles', 'alerts'], burst.env)
       try {
-        await waitFor(
-          'all alerts',
-          async () => ((await burst.redis.xlen(stream)) >= TOTAL + REPEATED ? true : undefined),
-          90_000,
-        )
+        await waitFor('all alerts', async () => ((await burst.redis.xlen(stream)) >= KEPT ? true : undefined), 90_000)
         await waitFor(
           'every repeat applied',
           async () => {
@@ -471,17 +487,35 @@ describe('exactly once into the streams', () => {
         again.kill('SIGTERM')
         await exited(again)
       }
-      // The streams: one triggered entry per alert (repeats are kept out), none twice.
+      // The streams: one triggered entry per alert kept (repeats are kept out), none twice, each changed by the rules
+      // once.
       const entries = await burst.redis.xrange(stream, '-', '+')
       const ids = entries.map(([, f]) => f[f.indexOf('correlationId') + 1])
-      expect(entries.length).toBe(TOTAL + REPEATED)
-      expect(new Set(ids).size).toBe(TOTAL + REPEATED)
+      expect(entries.length).toBe(KEPT)
+      expect(new Set(ids).size).toBe(KEPT)
+      expect(ids.filter((id) => /^fp-\d*[02468]$/.test(id!))).toEqual([])
+      for (const [, f] of entries) {
+        expect(f[f.indexOf('tags') + 1]).toBe('["ruled"]')
+        expect(f[f.indexOf('rulesApplied') + 1]).toBe('["team"]')
+        expect(f[f.indexOf('team') + 1]).toBe('team-j')
+      }
+      // Each dropped alert recorded once, with its request.
+      const keys = alertStreamKeys(burst.config.redis.keyPrefix, isCluster(burst.config.redis), account.accountId)
+      const droppedKey = keys.offsets.replace(/alerts:offsets$/, `alerts:acct:${account.accountId}:dropped`)
+      const dropped = await burst.state.alerts.dropped(account.accountId, 5000)
+      expect(dropped.length).toBe(TOTAL / 2)
+      expect(new Set(dropped.map((d) => d.dedupKey)).size).toBe(TOTAL / 2)
+      expect(await burst.redis.xlen(droppedKey)).toBe(TOTAL / 2)
+      expect((await burst.state.alerts.lifecycleCounts(account.accountId, String(integration['id']))).dropped).toBe(
+        TOTAL / 2,
+      )
       // The records: every notification counted once, through the kill and the replay.
       const records = await repeatedRecords()
       expect(records.map((r) => r.count)).toEqual(Array.from({ length: REPEATED }, () => TOTAL / REPEATED))
       const all = await burst.state.alerts.list(account.accountId, { status: 'open', filters: {}, limit: 5000 })
-      expect(all.alerts.length).toBe(TOTAL + REPEATED)
+      expect(all.alerts.length).toBe(KEPT)
       expect(all.alerts.filter((a) => a.dedupKey.startsWith('fp-')).every((a) => a.count === 1)).toBe(true)
+      expect(all.alerts.every((a) => a.tags?.join() === 'ruled' && a.customFields['ruled'] === 'once')).toBe(true)
     } finally {
       await burst.close()
     }

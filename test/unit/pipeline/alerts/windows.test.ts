@@ -2,6 +2,7 @@
 // expected instants worked out by hand from each zone's offsets (America/New_York: EST -05:00, EDT
 // -04:00 from 2026-03-08 02:00 local to 2026-11-01 02:00 local; Europe/Berlin: CET +01:00, CEST
 // +02:00 from 2026-03-29 02:00 local to 2026-10-25 03:00 local).
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   activeAt,
@@ -106,6 +107,47 @@ describe('suppressingWindow', () => {
       until: at('2026-12-01T02:00Z'),
     })
     expect(suppressingWindow(windows, subject('api'), at('2026-12-01T02:00Z'))).toBeUndefined()
+  })
+})
+
+describe('suppressingWindow remembers an answer for the span it holds', () => {
+  it('answers as activeAt does at each time of any sequence (forward, backward, across DST), for weekly windows', () => {
+    const zones = ['Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu']
+    const time = fc
+      .integer({ min: 0, max: 23 })
+      .chain((h) =>
+        fc.constantFrom(0, 15, 30, 45).map((m) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`),
+      )
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.subarray(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], { minLength: 1 }),
+        time,
+        time,
+        // Around the autumn changes of 2026 (Berlin and New York) and the spring one of the south.
+        fc.array(fc.integer({ min: at('2026-03-25T00:00Z'), max: at('2026-04-10T00:00Z') }), {
+          minLength: 1,
+          maxLength: 60,
+        }),
+        fc.array(fc.integer({ min: at('2026-10-20T00:00Z'), max: at('2026-11-05T00:00Z') }), { maxLength: 60 }),
+        (zone, days, start, end, spring, autumn) => {
+          const checked = checkWindow(
+            { id: 'w', name: 'w', schedule: { kind: 'weekly', timeZone: zone, days, start, end } },
+            'w',
+          )
+          if (!checked.ok) throw new Error(JSON.stringify(checked.problems))
+          const windows = [checked.window]
+          for (const t of [...spring, ...autumn]) {
+            const on = activeAt(checked.window.window.schedule, t)
+            const got = suppressingWindow(windows, { alert: {} }, t)
+            expect(got, `${zone} ${days.join()} ${start}-${end} at ${new Date(t).toISOString()}`).toEqual(
+              on ? { id: 'w', until: on.end } : undefined,
+            )
+          }
+        },
+      ),
+      { numRuns: 200 },
+    )
   })
 })
 
