@@ -1,5 +1,5 @@
 // The Sluice console: sign in with an admin API key, then the account's integrations (with the
-// mapping editor), alerts and experiment results.
+// mapping editor and sender authentication), alerts, alert rules, maintenance windows and experiment results.
 // Everything shown comes from the public API and is rendered as text (Preact escapes it): a payload
 // or alert holding markup is shown as that markup's text, never run.
 import { render } from 'preact'
@@ -9,8 +9,16 @@ import { api, errorText, session } from './api.js'
 import { Alerts } from './views/alerts.js'
 import { Experiments } from './views/experiments.js'
 import { Integrations } from './views/integrations.js'
+import { Rules } from './views/rules.js'
+import { Windows } from './views/windows.js'
 
-const VIEWS = { integrations: 'Integrations', alerts: 'Alerts', experiments: 'Experiments' } as const
+const VIEWS = {
+  integrations: 'Integrations',
+  alerts: 'Alerts',
+  rules: 'Rules',
+  windows: 'Maintenance',
+  experiments: 'Experiments',
+} as const
 type View = keyof typeof VIEWS
 
 function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
@@ -74,7 +82,19 @@ function App() {
           Sign out
         </button>
       </header>
-      <main>{view === 'integrations' ? <Integrations /> : view === 'alerts' ? <Alerts /> : <Experiments />}</main>
+      <main>
+        {view === 'integrations' ? (
+          <Integrations />
+        ) : view === 'alerts' ? (
+          <Alerts />
+        ) : view === 'rules' ? (
+          <Rules />
+        ) : view === 'windows' ? (
+          <Windows />
+        ) : (
+          <Experiments />
+        )}
+      </main>
     </div>
   )
 }

@@ -121,14 +121,16 @@ it('creates an integration from a template, shows its address once, and shows an
   expect(await row.textContent()).toContain(XSS)
   expect(await page.locator('tbody img').count()).toBe(0)
   expect(await page.evaluate('window.__xss')).toBeUndefined()
-  expect(await page.getByTestId('alert-counts').textContent()).toBe('1 shown: 1 firing, 0 acknowledged, 0 resolved')
+  expect(await page.getByTestId('alert-counts').textContent()).toBe(
+    '1 shown: 1 firing, 0 suppressed, 0 acknowledged, 0 resolved',
+  )
   await shot('console-alerts')
 
   await row.getByRole('button', { name: /^Acknowledge/ }).click()
   await expect.poll(async () => (await alertsOf('all'))[0]?.status, { timeout: 15_000 }).toBe('acknowledged')
   await expect
     .poll(() => page.getByTestId('alert-counts').textContent(), { timeout: 15_000 })
-    .toBe('1 shown: 0 firing, 1 acknowledged, 0 resolved')
+    .toBe('1 shown: 0 firing, 0 suppressed, 1 acknowledged, 0 resolved')
   await page
     .locator('tbody tr')
     .first()
@@ -137,7 +139,7 @@ it('creates an integration from a template, shows its address once, and shows an
   await expect.poll(async () => (await alertsOf('all'))[0]?.status, { timeout: 15_000 }).toBe('resolved')
   await expect
     .poll(() => page.getByTestId('alert-counts').textContent(), { timeout: 15_000 })
-    .toBe('0 shown: 0 firing, 0 acknowledged, 0 resolved')
+    .toBe('0 shown: 0 firing, 0 suppressed, 0 acknowledged, 0 resolved')
 })
 
 it('builds a mapping by dragging payload fields onto alert fields, previews it live, saves it, and the next alert has the mapped fields', async () => {
@@ -356,7 +358,7 @@ it("shows another account's key nothing of this account", async () => {
   await second.getByRole('button', { name: 'Alerts' }).click()
   await expect
     .poll(() => second.getByTestId('alert-counts').textContent(), { timeout: 15_000 })
-    .toBe('0 shown: 0 firing, 0 acknowledged, 0 resolved')
+    .toBe('0 shown: 0 firing, 0 suppressed, 0 acknowledged, 0 resolved')
   await context.close()
 })
 

@@ -1,5 +1,5 @@
-// The account's alerts as incidents: filters, counts, first and last seen, Acknowledge and Resolve;
-// refreshed every 5 seconds while the view is open.
+// The account's alerts as incidents: filters, counts, first and last seen, Acknowledge and Resolve, and why
+// an alert looks as it does (the rules that changed it, the window holding it); refreshed every 5 seconds.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
 import { api, errorText } from '../api.js'
@@ -7,7 +7,7 @@ import { api, errorText } from '../api.js'
 interface Alert {
   id: string
   integrationId: string
-  status: 'firing' | 'acknowledged' | 'resolved'
+  status: 'firing' | 'suppressed' | 'acknowledged' | 'resolved'
   severity: string
   description: string
   service: string
@@ -16,9 +16,60 @@ interface Alert {
   count: number
   firstSeenAt: string
   lastSeenAt: string
+  tags?: string[]
+  rulesVersion?: number
+  rulesApplied?: string[]
+  suppressedBy?: string
+  suppressedUntil?: string
+}
+interface WithHistory extends Alert {
+  history: { event: string; at: string; by?: string }[]
 }
 
-const STATUSES = ['open', 'firing', 'acknowledged', 'resolved', 'all'] as const
+/** Why an alert looks as it does: the rules that changed it, the window holding it, and its history. */
+function Why({ id, onClose }: { id: string; onClose: () => void }) {
+  const [alert, setAlert] = useState<WithHistory | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    void api<WithHistory>('GET', `/api/v1/alerts/${encodeURIComponent(id)}`).then(setAlert, (err: unknown) =>
+      setError(errorText(err)),
+    )
+  }, [id])
+  return (
+    <aside class="box" aria-labelledby="why-title" data-testid="why">
+      <h3 id="why-title">Why this alert looks as it does</h3>
+      <ErrorLine text={error} />
+      {alert && (
+        <ul>
+          <li>
+            {alert.rulesApplied?.length
+              ? `Changed by rules ${alert.rulesApplied.join(', ')} (rule set version ${alert.rulesVersion ?? '?'})`
+              : 'No rule changed it: it is as its mapping made it.'}
+          </li>
+          {alert.tags?.length ? <li>Tags: {alert.tags.join(', ')}</li> : null}
+          {alert.suppressedBy && (
+            <li>
+              {alert.status === 'suppressed'
+                ? `Held by maintenance window ${alert.suppressedBy} until ${new Date(alert.suppressedUntil!).toLocaleString()}: stored, not told`
+                : `It arrived in maintenance window ${alert.suppressedBy}`}
+            </li>
+          )}
+          {alert.history.map((h) => (
+            <li>
+              {new Date(h.at).toLocaleString()}: {h.event}
+              {h.by ? ` by ${h.by}` : ''}
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" onClick={onClose}>
+        Close
+      </button>
+    </aside>
+  )
+}
+
+const STATUSES = ['open', 'firing', 'suppressed', 'acknowledged', 'resolved', 'all'] as const
 const FILTERS = ['severity', 'service', 'environment', 'team'] as const
 const REFRESH_MS = 5000
 
@@ -27,6 +78,7 @@ export function Alerts() {
   const [filters, setFilters] = useState<Record<string, string>>({})
   const [alerts, setAlerts] = useState<Alert[] | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const [why, setWhy] = useState<string | null>(null)
   const query = () => {
     const q = new URLSearchParams({ status, limit: '200' })
     for (const f of FILTERS) if (filters[f]?.trim()) q.set(f, filters[f].trim())
@@ -58,7 +110,7 @@ export function Alerts() {
       setError(errorText(err))
     }
   }
-  const counts = { firing: 0, acknowledged: 0, resolved: 0 }
+  const counts = { firing: 0, suppressed: 0, acknowledged: 0, resolved: 0 }
   for (const a of alerts ?? []) counts[a.status]++
   return (
     <section aria-labelledby="alerts-title">
@@ -88,9 +140,10 @@ export function Alerts() {
       <p aria-live="polite" data-testid="alert-counts">
         {alerts === null
           ? 'Loading…'
-          : `${alerts.length} shown: ${counts.firing} firing, ${counts.acknowledged} acknowledged, ${counts.resolved} resolved`}
+          : `${alerts.length} shown: ${counts.firing} firing, ${counts.suppressed} suppressed, ${counts.acknowledged} acknowledged, ${counts.resolved} resolved`}
       </p>
       <ErrorLine text={error} />
+      {why && <Why id={why} onClose={() => setWhy(null)} />}
       {alerts && alerts.length > 0 && (
         <table>
           <thead>
@@ -118,7 +171,10 @@ export function Alerts() {
                 <td>{new Date(a.firstSeenAt).toLocaleString()}</td>
                 <td>{new Date(a.lastSeenAt).toLocaleString()}</td>
                 <td>
-                  {a.status === 'firing' && (
+                  <button type="button" onClick={() => setWhy(a.id)} aria-label={`Why ${a.description}`}>
+                    Why
+                  </button>{' '}
+                  {(a.status === 'firing' || a.status === 'suppressed') && (
                     <button
                       type="button"
                       onClick={() => void act(a, 'acknowledge')}

@@ -1,9 +1,11 @@
 // Integrations: list, create from a template, the webhook address and test command shown once (with
-// copy buttons), rotate, delete. The templates are read from the API description (/openapi.json).
+// copy buttons), rotate, delete, and each one's sender authentication. The templates are read from the API
+// description (/openapi.json).
 import { useEffect, useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
 import { api, errorText } from '../api.js'
 import { Editor } from './editor.js'
+import { SenderAuth } from './sender-auth.js'
 
 interface Integration {
   id: string
@@ -57,6 +59,7 @@ export function Integrations() {
   const [shown, setShown] = useState<WithAddress | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [editing, setEditing] = useState<string | null>(null)
+  const [securing, setSecuring] = useState<Integration | null>(null)
   const load = async () => {
     try {
       setList((await api<{ integrations: Integration[] }>('GET', '/api/v1/integrations')).integrations)
@@ -84,6 +87,17 @@ export function Integrations() {
       setName('')
     })
   }
+  if (securing !== null)
+    return (
+      <SenderAuth
+        integrationId={securing.id}
+        name={securing.name}
+        onClose={() => {
+          setSecuring(null)
+          void load()
+        }}
+      />
+    )
   if (editing !== null)
     return (
       <Editor
@@ -157,6 +171,13 @@ export function Integrations() {
                 <td>
                   <button type="button" onClick={() => setEditing(i.id)} aria-label={`Edit the mapping of ${i.name}`}>
                     Edit mapping
+                  </button>{' '}
+                  <button
+                    type="button"
+                    onClick={() => setSecuring(i)}
+                    aria-label={`Sender authentication of ${i.name}`}
+                  >
+                    Authentication
                   </button>{' '}
                   <button
                     type="button"

@@ -1,0 +1,347 @@
+// Alert rules: the account's ordered list, edited as a draft (add, edit as JSON, move up and down, remove) and saved
+// as a new version (a 400 names the rule and field; a 409 says someone saved first). The draft can be tried against
+// a recent payload of an integration before it is saved: each alert before and after, the rules that applied, and
+// whether a rule drops it or a window would hold it. The alerts rules dropped in the last day are listed below.
+import { useEffect, useState } from 'preact/hooks'
+import { ErrorLine } from '../ui.js'
+import { api, ApiError, errorText } from '../api.js'
+
+interface Rule {
+  id: string
+  name: string
+  enabled?: boolean
+  when?: unknown
+  set?: Record<string, string>
+  customFields?: Record<string, string>
+  addTags?: string[]
+  drop?: boolean
+  stop?: boolean
+}
+interface RuleSet {
+  version: number
+  rules: Rule[]
+  updatedAt: string | null
+  updatedBy?: string
+}
+interface TestedAlert {
+  before: Record<string, unknown>
+  after: Record<string, unknown> | null
+  dropped: boolean
+  droppedBy?: string
+  applied: string[]
+  suppressedBy?: string
+  suppressedUntil?: string
+}
+interface Dropped {
+  id: string
+  requestId: string
+  integrationId: string
+  dedupKey: string
+  rule: string
+  receivedAt: string
+}
+
+const NEW_RULE = (n: number): Rule => ({
+  id: `rule-${n}`,
+  name: 'Production is critical',
+  when: { field: 'payload.commonLabels.env', equals: 'production' },
+  set: { severity: 'critical' },
+  addTags: ['prod'],
+})
+
+/** What a rule does, in a line. */
+function actions(r: Rule): string {
+  const parts: string[] = []
+  for (const [k, v] of Object.entries(r.set ?? {})) parts.push(`${k} = ${v}`)
+  for (const [k, v] of Object.entries(r.customFields ?? {})) parts.push(`customFields.${k} = ${v}`)
+  if (r.addTags?.length) parts.push(`tags + ${r.addTags.join(', ')}`)
+  if (r.drop) parts.push('drop')
+  if (r.stop) parts.push('stop')
+  return parts.join('; ')
+}
+
+function RuleEditor({ rule, onApply, onCancel }: { rule: Rule; onApply: (r: Rule) => void; onCancel: () => void }) {
+  const [text, setText] = useState(JSON.stringify(rule, null, 2))
+  const [error, setError] = useState<string | null>(null)
+  const apply = (e: Event) => {
+    e.preventDefault()
+    try {
+      const parsed = JSON.parse(text) as unknown
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new Error('a rule is a JSON object')
+      onApply(parsed as Rule)
+    } catch (err) {
+      setError(`not applied: ${errorText(err)}`)
+    }
+  }
+  return (
+    <form onSubmit={apply} class="box">
+      <label for="rule-json">Rule (JSON)</label>
+      <textarea id="rule-json" rows={12} cols={80} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+      <p class="hint">
+        when: {'{'}"field", "equals" | "in" | "matches" | "exists"{'}'}, all, any, not. Actions: set, customFields,
+        addTags (templates over {'{{alert.<field>}}'} and {'{{webhook.<path>}}'}), drop, stop.
+      </p>
+      <button type="submit">Apply to draft</button>{' '}
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+      <ErrorLine text={error} />
+    </form>
+  )
+}
+
+function Tester({ draft }: { draft: Rule[] }) {
+  const [integrations, setIntegrations] = useState<{ id: string; name: string }[]>([])
+  const [integrationId, setIntegrationId] = useState('')
+  const [payloads, setPayloads] = useState<{ requestId: string; receivedAt: string; payload: unknown }[]>([])
+  const [chosen, setChosen] = useState(0)
+  const [result, setResult] = useState<TestedAlert[] | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    void api<{ integrations: { id: string; name: string }[] }>('GET', '/api/v1/integrations').then(
+      (r) => {
+        setIntegrations(r.integrations)
+        if (r.integrations[0]) setIntegrationId(r.integrations[0].id)
+      },
+      (err: unknown) => setError(errorText(err)),
+    )
+  }, [])
+  useEffect(() => {
+    if (!integrationId) return
+    setResult(null)
+    void api<{ payloads: { requestId: string; receivedAt: string; payload: unknown }[] }>(
+      'GET',
+      `/api/v1/integrations/${encodeURIComponent(integrationId)}/payloads`,
+    ).then(
+      (r) => {
+        setPayloads(r.payloads.filter((p) => p.payload !== null))
+        setChosen(0)
+      },
+      (err: unknown) => setError(errorText(err)),
+    )
+  }, [integrationId])
+  const run = async () => {
+    setError(null)
+    try {
+      const payload = payloads[chosen]?.payload
+      const r = await api<{ alerts: TestedAlert[] }>('POST', '/api/v1/alert-rules/test', {
+        integrationId,
+        ...(payload !== undefined ? { payload } : {}),
+        rules: draft,
+      })
+      setResult(r.alerts)
+    } catch (err) {
+      setResult(null)
+      setError(errorText(err))
+    }
+  }
+  const shown = (a: Record<string, unknown> | null, f: string) => (a && typeof a[f] === 'string' ? a[f] : '')
+  return (
+    <fieldset>
+      <legend>Try the draft on a recent payload</legend>
+      <div class="row">
+        <label for="test-integration">Integration</label>
+        <select id="test-integration" value={integrationId} onChange={(e) => setIntegrationId(e.currentTarget.value)}>
+          {integrations.map((i) => (
+            <option value={i.id}>{i.name}</option>
+          ))}
+        </select>
+        <label for="test-payload">Payload</label>
+        <select id="test-payload" value={String(chosen)} onChange={(e) => setChosen(Number(e.currentTarget.value))}>
+          {payloads.length === 0 && <option value="0">its template's example</option>}
+          {payloads.map((p, i) => (
+            <option
+              value={String(i)}
+            >{`${new Date(p.receivedAt).toLocaleString()} (${p.requestId.slice(0, 8)})`}</option>
+          ))}
+        </select>
+        <button type="button" onClick={() => void run()}>
+          Test the draft
+        </button>
+      </div>
+      <ErrorLine text={error} />
+      {result && (
+        <table data-testid="rule-test">
+          <caption>What the draft makes of each alert of the payload</caption>
+          <thead>
+            <tr>
+              <th scope="col">Alert</th>
+              <th scope="col">Severity</th>
+              <th scope="col">Team</th>
+              <th scope="col">Tags</th>
+              <th scope="col">Rules applied</th>
+              <th scope="col">Outcome</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.map((a) => (
+              <tr>
+                <td>{shown(a.before, 'description')}</td>
+                <td>
+                  {shown(a.before, 'severity')} → {a.after ? shown(a.after, 'severity') : '—'}
+                </td>
+                <td>
+                  {shown(a.before, 'team')} → {a.after ? shown(a.after, 'team') : '—'}
+                </td>
+                <td>{a.after && Array.isArray(a.after['tags']) ? (a.after['tags'] as string[]).join(', ') : ''}</td>
+                <td>{a.applied.join(', ')}</td>
+                <td>
+                  {a.dropped
+                    ? `dropped by ${a.droppedBy ?? ''}`
+                    : a.suppressedBy
+                      ? `suppressed by ${a.suppressedBy} until ${new Date(a.suppressedUntil!).toLocaleString()}`
+                      : 'stored'}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </fieldset>
+  )
+}
+
+export function Rules() {
+  const [saved, setSaved] = useState<RuleSet | null>(null)
+  const [draft, setDraft] = useState<Rule[]>([])
+  const [editing, setEditing] = useState<number | 'new' | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const [dropped, setDropped] = useState<Dropped[]>([])
+  const load = async () => {
+    try {
+      const set = await api<RuleSet>('GET', '/api/v1/alert-rules')
+      setSaved(set)
+      setDraft(set.rules)
+      setDropped((await api<{ dropped: Dropped[] }>('GET', '/api/v1/alert-rules/dropped?limit=50')).dropped)
+    } catch (err) {
+      setError(errorText(err))
+    }
+  }
+  useEffect(() => void load(), [])
+  const changed = saved !== null && JSON.stringify(saved.rules) !== JSON.stringify(draft)
+  const move = (i: number, by: -1 | 1) => {
+    const next = [...draft]
+    const [r] = next.splice(i, 1)
+    next.splice(i + by, 0, r!)
+    setDraft(next)
+  }
+  const save = async () => {
+    setError(null)
+    setNotice(null)
+    try {
+      const set = await api<RuleSet>('PUT', '/api/v1/alert-rules', { rules: draft, version: saved?.version ?? 0 })
+      setSaved(set)
+      setDraft(set.rules)
+      setNotice(`Saved as version ${set.version}.`)
+    } catch (err) {
+      setError(
+        err instanceof ApiError && err.status === 409
+          ? `${err.message} (Reload to see their change; your draft is kept until you do.)`
+          : errorText(err),
+      )
+    }
+  }
+  return (
+    <section aria-labelledby="rules-title">
+      <h2 id="rules-title">Alert rules</h2>
+      <p class="hint">
+        Applied in order to every alert of the account after its mapping.{' '}
+        {saved &&
+          `Version ${saved.version}${saved.updatedAt ? `, saved ${new Date(saved.updatedAt).toLocaleString()}` : ''}.`}
+        {changed && <strong> The draft has unsaved changes.</strong>}
+      </p>
+      <ErrorLine text={error} />
+      {notice && <p role="status">{notice}</p>}
+      {draft.length === 0 ? (
+        <p>No rules.</p>
+      ) : (
+        <ol class="rules" aria-label="Rules in order">
+          {draft.map((r, i) => (
+            <li data-rule-id={r.id}>
+              <strong>{r.name}</strong> <code>{r.id}</code>
+              {r.enabled === false && ' (disabled)'}
+              <br />
+              <span class="hint">
+                when {r.when === undefined ? 'every alert' : JSON.stringify(r.when)}: {actions(r)}
+              </span>
+              <br />
+              <button type="button" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move ${r.name} up`}>
+                Up
+              </button>{' '}
+              <button
+                type="button"
+                disabled={i === draft.length - 1}
+                onClick={() => move(i, 1)}
+                aria-label={`Move ${r.name} down`}
+              >
+                Down
+              </button>{' '}
+              <button type="button" onClick={() => setEditing(i)} aria-label={`Edit ${r.name}`}>
+                Edit
+              </button>{' '}
+              <button
+                type="button"
+                onClick={() => setDraft(draft.filter((_, j) => j !== i))}
+                aria-label={`Remove ${r.name}`}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ol>
+      )}
+      {editing === null ? (
+        <div class="row">
+          <button type="button" onClick={() => setEditing('new')}>
+            Add rule
+          </button>
+          <button type="button" disabled={!changed} onClick={() => void save()}>
+            Save rules
+          </button>
+          <button type="button" disabled={!changed} onClick={() => saved && setDraft(saved.rules)}>
+            Discard changes
+          </button>
+        </div>
+      ) : (
+        <RuleEditor
+          rule={editing === 'new' ? NEW_RULE(draft.length + 1) : draft[editing]!}
+          onCancel={() => setEditing(null)}
+          onApply={(r) => {
+            setDraft(editing === 'new' ? [...draft, r] : draft.map((old, j) => (j === editing ? r : old)))
+            setEditing(null)
+          }}
+        />
+      )}
+      <Tester draft={draft} />
+      <h3>Dropped in the last day</h3>
+      {dropped.length === 0 ? (
+        <p>None.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Received</th>
+              <th scope="col">Rule</th>
+              <th scope="col">Dedup key</th>
+              <th scope="col">Request</th>
+            </tr>
+          </thead>
+          <tbody>
+            {dropped.map((d) => (
+              <tr>
+                <td>{new Date(d.receivedAt).toLocaleString()}</td>
+                <td>{d.rule}</td>
+                <td>{d.dedupKey}</td>
+                <td>
+                  <code>{d.requestId}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  )
+}
