@@ -6,7 +6,7 @@
 // Kafka tools jar (Maven Central) when missing.
 //
 //   node bench/run.mjs [--runs 3] [--smoke] [--bin <other build>/bin/sluice.js] [--profile]
-//     [--only events,impressions,freshness,webhooks,latency,lifecycle,experiments,admin,rss,cluster]
+//     [--only events,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster]
 //
 // The cluster section starts the local cluster stack (`sluice stack up --cluster`) when it is not up.
 //
@@ -47,7 +47,9 @@ const { values: opts } = parseArgs({
 const SMOKE = opts.smoke
 const RUNS = SMOKE ? 1 : Number(opts.runs)
 const only = new Set(
-  (opts.only ?? 'events,impressions,freshness,webhooks,latency,lifecycle,experiments,admin,rss,cluster').split(','),
+  (opts.only ?? 'events,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster').split(
+    ',',
+  ),
 )
 const RESULTS = 'bench/results'
 const PROFILES = join(RESULTS, 'profiles')
@@ -707,6 +709,37 @@ async function webhooksSection() {
 }
 
 /**
+ * The alerts consumer with an account's 50 alert rules and one maintenance window running, beside the same consumer
+ * with none, batch by batch in turns in one process (bench/alerts-consumer.mjs POLICIES=1): payloads per second
+ * through it (decode, render, rules and window, the Redis script) and its CPU per payload.
+ */
+async function policiesSection() {
+  const runs = await repeat(() => {
+    const out = execFileSync(process.execPath, ['bench/alerts-consumer.mjs'], {
+      env: { ...process.env, POLICIES: '1', N: SMOKE ? '4' : '40', REDIS_URL: REDIS },
+      encoding: 'utf8',
+    })
+    const figures = (label) => {
+      const m = new RegExp(`^${label}consumer ([\\d.]+) µs CPU/payload.* (\\d+) payloads/s$`, 'm').exec(out)
+      if (!m) throw new Error(`bench/alerts-consumer.mjs printed no "${label}" line:\n${out}`)
+      return { cpuUs: Number(m[1]), payloadsPerSecond: Number(m[2]) }
+    }
+    return { none: figures('no rules: '), rules: figures('50 rules and a window: ') }
+  })
+  const none = runs.map((r) => r.none)
+  const rules = runs.map((r) => r.rules)
+  results.policies = {
+    none: { cpuUs: spread(none.map((r) => r.cpuUs)), payloadsPerSecond: spread(none.map((r) => r.payloadsPerSecond)) },
+    rules: {
+      cpuUs: spread(rules.map((r) => r.cpuUs)),
+      payloadsPerSecond: spread(rules.map((r) => r.payloadsPerSecond)),
+    },
+    addedCpuPercent: round((median(rules.map((r) => r.cpuUs)) / median(none.map((r) => r.cpuUs)) - 1) * 100, 1),
+  }
+  say(`alerts consumer with 50 rules and a window: ${results.policies.addedCpuPercent} % more CPU per payload`)
+}
+
+/**
  * Waits until a Sluice process has written `alerts` alerts to their streams (its consumer thread's
  * included), or its alerts group has had no lag for 3 s: a write whose reply timed out and whose
  * retry found it done is stored but not counted as written, and would otherwise be waited for forever.
@@ -1196,6 +1229,7 @@ const sections = {
   impressions: impressionsSection,
   freshness: freshnessSection,
   webhooks: webhooksSection,
+  policies: policiesSection,
   latency: latencySection,
   lifecycle: lifecycleSection,
   experiments: experimentsSection,
@@ -1327,6 +1361,19 @@ function printTable(r) {
       `alerts consumer alone, draining ${k(r.webhooks.alertsConsumer.messages)} payloads`,
       `${k(r.webhooks.alertsConsumer.messagesPerSecond)} payloads/s`,
       'its own rate (3 alerts rendered and stored each)',
+    ])
+  }
+  if (r.policies) {
+    const p = r.policies
+    rows.push([
+      'alerts consumer, no alert rules (3 alerts per payload, Redis script included)',
+      `${sp(p.none.payloadsPerSecond)} payloads/s, ${sp(p.none.cpuUs, (x) => x.toFixed(0))} µs CPU each`,
+      'the same batches in turns with:',
+    ])
+    rows.push([
+      '  50 alert rules and one maintenance window running',
+      `${sp(p.rules.payloadsPerSecond)} payloads/s, ${sp(p.rules.cpuUs, (x) => x.toFixed(0))} µs CPU each`,
+      `+${p.addedCpuPercent} % CPU per payload (aim < 20 %)`,
     ])
   }
   if (r.latency) {

@@ -25,6 +25,7 @@ it('runs every section of the benchmark suite and writes its results', async () 
     'impressions',
     'freshness',
     'webhooks',
+    'policies',
     'latency',
     'lifecycle',
     'experiments',
@@ -34,6 +35,7 @@ it('runs every section of the benchmark suite and writes its results', async () 
   ])
     expect(results, section).toHaveProperty(section)
   expect(run.stdout).toMatch(/^\| events end to end, bodies of 500, 8 in flight +\| [\d,]+ /m)
+  expect(run.stdout).toMatch(/^\|   50 alert rules and one maintenance window running +\| [\d,]+ /m)
   expect(run.stdout).toMatch(
     /^\| experiment results, 3 metrics over [\d,]+ exposed keys and [\d,]+ events +\| [\d,]+ /m,
   )

@@ -85,8 +85,11 @@ type Node =
   | { kind: 'matches'; field: string; read: Reader; regex: RE2JS; pattern: string; seen: Map<string, boolean> }
   | { kind: 'exists'; field: string; read: Reader; value: boolean }
 
-/** A field's text values in a subject (its path split once, when the condition is checked). */
-type Reader = (s: ConditionSubject) => string[]
+/**
+ * A field's text value in a subject (its path split once, when the condition is checked): undefined when absent, a
+ * list for tags. One text rather than a list of one: reading a field is most of what 50 rules cost.
+ */
+type Reader = (s: ConditionSubject) => string | readonly string[] | undefined
 
 /**
  * Regex answers remembered per condition, for texts up to this long (alerts repeat: the same description is matched
@@ -230,7 +233,7 @@ function readerOf(field: string): Reader {
     const name = field.slice(13)
     return (s) => {
       const fields = s.alert.customFields
-      return textsOf(fields && Object.hasOwn(fields, name) ? fields[name] : undefined)
+      return textOf(fields && Object.hasOwn(fields, name) ? fields[name] : undefined)
     }
   }
   if (field.startsWith('payload.')) {
@@ -238,19 +241,25 @@ function readerOf(field: string): Reader {
     return (s) => {
       let v = s.payload
       for (const segment of segments) {
-        if (v === null || typeof v !== 'object') return []
+        if (v === null || typeof v !== 'object') return undefined
         v = Object.hasOwn(v, segment) ? (v as Record<string, unknown>)[segment] : undefined
       }
-      return textsOf(v)
+      return textOf(v)
     }
   }
-  return (s) => textsOf(Object.hasOwn(s.alert, field) ? s.alert[field] : undefined)
+  return (s) => textOf(Object.hasOwn(s.alert, field) ? s.alert[field] : undefined)
 }
 
-function textsOf(v: unknown): string[] {
-  if (v === undefined || v === null) return []
+function textOf(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined
   const text = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : `${v as number | boolean}`
-  return [text.length > CONDITION_LIMITS.maxSubjectChars ? text.slice(0, CONDITION_LIMITS.maxSubjectChars) : text]
+  return text.length > CONDITION_LIMITS.maxSubjectChars ? text.slice(0, CONDITION_LIMITS.maxSubjectChars) : text
+}
+
+/** Whether a field's value (or any of its list) passes a test. */
+function some(v: string | readonly string[] | undefined, test: (text: string) => boolean): boolean {
+  if (v === undefined) return false
+  return typeof v === 'string' ? test(v) : v.some(test)
 }
 
 function regexMatches(node: Extract<Node, { kind: 'matches' }>, text: string): boolean {
@@ -272,14 +281,18 @@ function evaluate(node: Node, s: ConditionSubject): boolean {
       return node.children.some((c) => evaluate(c, s))
     case 'not':
       return !evaluate(node.child, s)
-    case 'exists':
-      return node.read(s).length > 0 === node.value
-    case 'equals':
-      return node.read(s).includes(node.value)
+    case 'exists': {
+      const v = node.read(s)
+      return (v !== undefined && (typeof v === 'string' || v.length > 0)) === node.value
+    }
+    case 'equals': {
+      const v = node.read(s)
+      return typeof v === 'string' ? v === node.value : some(v, (t) => t === node.value)
+    }
     case 'in':
-      return node.read(s).some((v) => node.values.has(v))
+      return some(node.read(s), (t) => node.values.has(t))
     case 'matches':
-      return node.read(s).some((v) => regexMatches(node, v))
+      return some(node.read(s), (t) => regexMatches(node, t))
   }
 }
 

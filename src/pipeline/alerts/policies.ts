@@ -76,7 +76,11 @@ export function applyPolicies(
   if (!window) return { dropped: false, alert: shaped, applied }
   return {
     dropped: false,
-    alert: { ...shaped, suppressedBy: window.id, suppressedUntil: new Date(window.until).toISOString() },
+    // Object.assign rather than a spread: see applyRules.
+    alert: Object.assign({}, shaped, {
+      suppressedBy: window.id,
+      suppressedUntil: new Date(window.until).toISOString(),
+    }),
     applied,
     suppressed: window,
   }
