@@ -9,6 +9,7 @@ import type { RunningService } from '../../src/app/service.js'
 import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
 import { isCluster } from '../../src/state/redis/client.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
+import { runSluice } from '../support/cli.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 
 let t: TestEnv
@@ -459,5 +460,101 @@ describe('maintenance windows', () => {
     ).toBe(400)
     expect((await call('DELETE', `/api/v1/maintenance-windows/${weekly.body['id']}`)).status).toBe(204)
     expect((await call('GET', `/api/v1/maintenance-windows/${weekly.body['id']}`)).status).toBe(404)
+  })
+})
+
+describe('hostile windows', () => {
+  it('refuses deep, poisoned and unbounded windows, and more than 200 of them', async () => {
+    const schedule = { kind: 'once', from: '2030-01-01T00:00:00Z', to: '2030-01-01T01:00:00Z' }
+    let deep: unknown = { field: 'team', equals: 'x' }
+    for (let i = 0; i < 9; i++) deep = { any: [deep] }
+    const tooDeep = await call('POST', '/api/v1/maintenance-windows', { name: 'deep', when: deep, schedule })
+    expect(tooDeep.status).toBe(400)
+    expect(tooDeep.body['message']).toMatch(/window\.when.* nests deeper than 8/)
+    const poisoned =
+      '{"name":"p","schedule":{"kind":"once","from":"2030-01-01T00:00:00Z","to":"2030-01-01T01:00:00Z"},"__proto__":{"x":1}}'
+    expect((await call('POST', '/api/v1/maintenance-windows', poisoned)).status).toBe(400)
+    const long = await call('POST', '/api/v1/maintenance-windows', {
+      name: 'long',
+      schedule: { kind: 'once', from: '2030-01-01T00:00:00Z', to: '2031-06-01T00:00:00Z' },
+    })
+    expect(long.body['message']).toMatch(/window\.schedule\.to must be within 366 days of from/)
+    expect((await call('POST', '/api/v1/maintenance-windows', { name: 'x'.repeat(201), schedule })).status).toBe(400)
+    expect((await call('POST', '/api/v1/maintenance-windows', { id: 'mw_mine', name: 'x', schedule })).status).toBe(400)
+    const ids: string[] = []
+    const existing = ((await call('GET', '/api/v1/maintenance-windows')).body['windows'] as unknown[]).length
+    for (let i = existing; i < 200; i++) {
+      const res = await call('POST', '/api/v1/maintenance-windows', { name: `w${i}`, schedule })
+      expect(res.status).toBe(201)
+      ids.push(res.body['id'] as string)
+    }
+    const extra = await call('POST', '/api/v1/maintenance-windows', { name: 'one too many', schedule })
+    expect(extra.status).toBe(409)
+    expect(extra.body['message']).toMatch(/at most 200 maintenance windows/)
+    for (const id of ids) expect((await call('DELETE', `/api/v1/maintenance-windows/${id}`)).status).toBe(204)
+  })
+})
+
+describe('sluice rules and sluice windows', () => {
+  it('set, read, test and list rules, add and remove windows, and set up sender authentication from the command line', async () => {
+    const account = ['--account', demo.accountId]
+    const { id, path } = await integration()
+    const rulesFile = `${process.env['TMPDIR'] ?? '/tmp'}/sluice-rules-${process.pid}.json`
+    const { writeFileSync, rmSync } = await import('node:fs')
+    writeFileSync(rulesFile, JSON.stringify({ rules: [{ id: 'cli', name: 'from the CLI', addTags: ['cli'] }] }))
+    const set = await runSluice(['rules', 'set', rulesFile, ...account, '--json'], t.env)
+    expect(set.code, set.stderr).toBe(0)
+    const version = (JSON.parse(set.stdout) as { version: number }).version
+    expect((await call('GET', '/api/v1/alert-rules')).body['rules']).toEqual([
+      { id: 'cli', name: 'from the CLI', addTags: ['cli'] },
+    ])
+    expect((await runSluice(['rules', 'get', ...account], t.env)).stdout).toMatch(
+      /^version \d+\n1\. cli {2}from the CLI$/m,
+    )
+    const stale = await runSluice(['rules', 'set', rulesFile, '--version', String(version - 1), ...account], t.env)
+    expect([stale.code, stale.stderr]).toEqual([2, expect.stringMatching(/changed since version/)])
+    const tested = await runSluice(['rules', 'test', '--integration-id', id, ...account], t.env)
+    expect(JSON.parse(tested.stdout).alerts[0].applied).toEqual(['cli'])
+
+    writeFileSync(
+      rulesFile,
+      JSON.stringify({
+        name: 'from the CLI',
+        schedule: { kind: 'weekly', timeZone: 'UTC', days: ['sun'], start: '01:00', end: '02:00' },
+      }),
+    )
+    const added = await runSluice(['windows', 'add', rulesFile, ...account, '--json'], t.env)
+    expect(added.code, added.stderr).toBe(0)
+    const windowId = (JSON.parse(added.stdout) as { id: string }).id
+    expect((await runSluice(['windows', 'list', ...account], t.env)).stdout).toContain(`${windowId}  from the CLI`)
+    const calendar = await runSluice(
+      ['windows', 'calendar', '--from', '2026-11-29T00:00:00Z', '--to', '2026-11-30T00:00:00Z', ...account],
+      t.env,
+    )
+    expect(calendar.stdout).toContain('2026-11-29T01:00:00.000Z  to  2026-11-29T02:00:00.000Z')
+    expect((await runSluice(['windows', 'remove', windowId, ...account], t.env)).code).toBe(0)
+    expect((await runSluice(['windows', 'remove', windowId, ...account], t.env)).code).toBe(2)
+
+    const auth = await runSluice(['integrations', 'auth', 'set', id, '--scheme', 'bearer', ...account], t.env)
+    expect(auth.code, auth.stderr).toBe(0)
+    const token = (JSON.parse(auth.stdout) as { secret: { value: string } }).secret.value
+    const post = (headers: Record<string, string>) =>
+      fetch(`${service.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(payloadOf([{ fp: 'cli' }])),
+      })
+    // Made outside the edge's process: the edges see it within their refresh interval (SLUICE_KEY_REFRESH_MS).
+    await waitFor('the edge to require the token', async () => ((await post({})).status === 401 ? true : undefined))
+    expect((await post({ authorization: `Bearer ${token}` })).status).toBe(202)
+    const shown = await runSluice(['integrations', 'auth', 'show', id, ...account], t.env)
+    expect(shown.stdout).not.toContain(token)
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      scheme: 'bearer',
+      secrets: [{ id: expect.stringMatching(/^sec_/) }],
+    })
+    expect((await runSluice(['integrations', 'auth', 'off', id, ...account], t.env)).code).toBe(0)
+    rmSync(rulesFile)
+    await saveRules([])
   })
 })
