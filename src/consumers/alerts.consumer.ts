@@ -177,36 +177,22 @@ export class AlertsConsumer {
           'redis refused a message as data; storing a rejection instead',
         )
         const requestId = refused.alerts[0]?.requestId ?? refused.rejections[0]?.requestId ?? ''
-        substitute = {
-          ...refused,
-          alerts: [],
-          lifecycle: undefined,
-          sample: undefined,
-          dropped: undefined,
-          rejections: [
-            rejection(
-              refused.integrationId,
-              requestId,
-              `redis refused the entries of this message: ${err.message}`,
-              '',
-              Date.now(),
-            ),
-          ],
-        }
+        substitute = bare(refused, [
+          rejection(
+            refused.integrationId,
+            requestId,
+            `redis refused the entries of this message: ${err.message}`,
+            '',
+            Date.now(),
+          ),
+        ])
       } else if (refused.rejections.length > 0) {
         this.metrics.unstorable.inc({ sink: 'redis' })
         log.error(
           { err, offset: String(refused.offset) },
           'a rejection could not be stored; given up, recording only its offset',
         )
-        substitute = {
-          ...refused,
-          alerts: [],
-          lifecycle: undefined,
-          sample: undefined,
-          dropped: undefined,
-          rejections: [],
-        }
+        substitute = bare(refused, [])
       } else {
         throw err // even a bare offset record is refused: the streams themselves are broken
       }
@@ -313,6 +299,11 @@ export class AlertsConsumer {
       return { ...reject([`payload could not be rendered: ${messageOf(err)}`]), sample }
     }
   }
+}
+
+/** A message's write with nothing of it but its position and these rejections (in place of one Redis refused). */
+function bare(write: MessageWrite, rejections: AlertRejection[]): MessageWrite {
+  return { ...write, alerts: [], lifecycle: undefined, sample: undefined, dropped: undefined, rejections }
 }
 
 /** The writes with samples only on the last PAYLOAD_SAMPLES.count messages of each integration: Redis keeps no more. */

@@ -11,6 +11,7 @@ import { ALERT_TEMPLATES } from '../../src/pipeline/alerts/templates.js'
 import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
 import { isCluster } from '../../src/state/redis/client.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
+import { alertsCaughtUp } from '../support/alerts.js'
 import { runSluice } from '../support/cli.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 
@@ -73,25 +74,7 @@ async function send(path: string, payload: unknown): Promise<void> {
 const keysOf = (accountId = demo.accountId) =>
   alertStreamKeys(t.config.redis.keyPrefix, isCluster(t.config.redis), accountId)
 
-/**
- * Every message of the alerts topic is recorded in the sink's offsets hash (written in the same script as the alerts;
- * one per account on a cluster).
- */
-async function caughtUp(): Promise<void> {
-  const topic = service.container.topics.alerts
-  await waitFor('the alerts consumer to catch up', async () => {
-    const ends = await admin.fetchTopicOffsets(topic)
-    const accounts = ['', ...(await t.tenancy.listAccounts()).map((a) => a.id)]
-    const done = new Map<string, number>()
-    for (const account of accounts) {
-      for (const [field, offset] of Object.entries(await t.redis.hgetall(keysOf(account).offsets)))
-        done.set(field, Math.max(done.get(field) ?? -1, Number(offset)))
-    }
-    return ends.every((p) => Number(p.high) === 0 || (done.get(`${topic}:${p.partition}`) ?? -1) >= Number(p.high) - 1)
-      ? true
-      : undefined
-  })
-}
+const caughtUp = () => alertsCaughtUp(t, service.container.topics.alerts, admin)
 
 async function list(status: string, query = '', limit = 100, key = demo.adminApiKey): Promise<Json[]> {
   const res = await call('GET', `/api/v1/alerts?status=${status}&limit=${limit}${query}`, undefined, key)

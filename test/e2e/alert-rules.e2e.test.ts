@@ -9,6 +9,7 @@ import type { RunningService } from '../../src/app/service.js'
 import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
 import { isCluster } from '../../src/state/redis/client.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
+import { alertsCaughtUp } from '../support/alerts.js'
 import { runSluice } from '../support/cli.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 
@@ -82,17 +83,7 @@ async function send(path: string, items: Item[], commonEnv?: string): Promise<st
   })
   expect(res.status).toBe(202)
   const { requestId } = (await res.json()) as { requestId: string }
-  const keys = alertStreamKeys(t.config.redis.keyPrefix, isCluster(t.config.redis), demo.accountId)
-  const topic = service.container.topics.alerts
-  await waitFor('the alerts consumer to catch up', async () => {
-    const ends = await kafka.fetchTopicOffsets(topic)
-    const done = await t.redis.hgetall(keys.offsets)
-    return ends.every(
-      (p) => Number(p.high) === 0 || Number(done[`${topic}:${p.partition}`] ?? -1) >= Number(p.high) - 1,
-    )
-      ? true
-      : undefined
-  })
+  await alertsCaughtUp(t, service.container.topics.alerts, kafka)
   return requestId
 }
 

@@ -219,21 +219,26 @@ export class AlertStore extends RedisState {
    */
   async autoResolve(now: number, limit: number, maxLen: number): Promise<string[]> {
     const resolved: string[] = []
-    for (const account of await this.sweptAccounts()) {
-      const keys = this.streams(account)
-      resolved.push(
-        ...((await this.scripts.alertsAutoResolve(
-          keys.all,
-          keys.prefix,
-          now,
-          limit,
-          new Date(now).toISOString(),
-          maxLen,
-          keys.deleted,
-        )) as string[]),
-      )
-    }
+    for (const account of await this.sweptAccounts())
+      resolved.push(...(await this.sweep('alertsAutoResolve', account, now, limit, maxLen)))
     return resolved
+  }
+
+  /**
+   * One call of a sweeping script (auto-resolve, release) over an account's keys: its arguments begin with the key
+   * prefix, now (ms), a limit, now (ISO), the streams' maxlen and the deleted-integrations set; `extra` follow.
+   */
+  private async sweep(
+    script: 'alertsAutoResolve' | 'alertsRelease',
+    account: string,
+    now: number,
+    limit: number,
+    maxLen: number,
+    ...extra: (string | number)[]
+  ): Promise<string[]> {
+    const keys = this.streams(account)
+    const args = [keys.prefix, now, limit, new Date(now).toISOString(), maxLen, keys.deleted, ...extra]
+    return (await this.scripts[script](keys.all, ...args)) as string[]
   }
 
   /**
@@ -243,7 +248,7 @@ export class AlertStore extends RedisState {
   async release(now: number, limit: number, maxLen: number): Promise<string[]> {
     const released: string[] = []
     for (const account of await this.sweptAccounts())
-      released.push(...(await this.releaseCall(account, now, limit, maxLen, '', 0)))
+      released.push(...(await this.sweep('alertsRelease', account, now, limit, maxLen, '', 0)))
     return released
   }
 
@@ -252,29 +257,7 @@ export class AlertStore extends RedisState {
    * ids when released.
    */
   rescheduleSuppressed(accountId: string, windowId: string, until: number, maxLen: number): Promise<string[]> {
-    return this.releaseCall(accountId, Date.now(), 0, maxLen, windowId, until)
-  }
-
-  private async releaseCall(
-    account: string,
-    now: number,
-    limit: number,
-    maxLen: number,
-    windowId: string,
-    until: number,
-  ): Promise<string[]> {
-    const keys = this.streams(account)
-    return (await this.scripts.alertsRelease(
-      keys.all,
-      keys.prefix,
-      now,
-      limit,
-      new Date(now).toISOString(),
-      maxLen,
-      keys.deleted,
-      windowId,
-      until,
-    )) as string[]
+    return this.sweep('alertsRelease', accountId, Date.now(), 0, maxLen, windowId, until)
   }
 
   /** The alerts the rules dropped in the last day, newest first. */
