@@ -73,32 +73,36 @@ export class AlertPolicyCache implements PolicySource {
   async get(accountId: string): Promise<CompiledPolicies> {
     const hit = this.entries.get(accountId)
     if (hit && Date.now() - hit.at < this.refreshMs) return hit.policies
-    let stored
     try {
-      stored = await this.store.policies(accountId)
+      // Two small numbers first: the rules (up to a few MB) are read again only when they changed.
+      const versions = await this.store.versions(accountId)
+      if (hit && versions.rules === hit.rulesVersion && versions.windows === hit.windowsVersion) {
+        hit.at = Date.now()
+        return hit.policies
+      }
+      const { rules, windows } = await this.store.policies(accountId)
+      let policies = NO_POLICIES
+      if (rules.rules.length > 0 || windows.windows.length > 0) {
+        const compiled = compilePolicies(rules, windows.windows)
+        if (compiled.skipped.length > 0)
+          this.log.warn(
+            { accountId, skipped: compiled.skipped },
+            'stored alert rules or windows no longer pass; left out',
+          )
+        policies = compiled.policies
+      }
+      // Versions as the policies read say (a version key missing for data older than it: read in full each time).
+      this.entries.set(accountId, {
+        policies,
+        rulesVersion: versions.rules === undefined ? -1 : rules.version,
+        windowsVersion: versions.windows === undefined ? -1 : windows.version,
+        at: Date.now(),
+      })
+      if (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value as string)
+      return policies
     } catch (err) {
       throw fromRedis(err)
     }
-    const { rules, windows } = stored
-    let policies = NO_POLICIES
-    if (hit && hit.rulesVersion === rules.version && hit.windowsVersion === windows.version) policies = hit.policies
-    else if (rules.rules.length > 0 || windows.windows.length > 0) {
-      const compiled = compilePolicies(rules, windows.windows)
-      if (compiled.skipped.length > 0)
-        this.log.warn(
-          { accountId, skipped: compiled.skipped },
-          'stored alert rules or windows no longer pass; left out',
-        )
-      policies = compiled.policies
-    }
-    this.entries.set(accountId, {
-      policies,
-      rulesVersion: rules.version,
-      windowsVersion: windows.version,
-      at: Date.now(),
-    })
-    if (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value as string)
-    return policies
   }
 }
 

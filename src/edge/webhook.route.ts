@@ -86,12 +86,16 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
     }
   }
 
-  // Before the body is read: an unknown address costs no parsing, a limited one no Kafka write, a
-  // wrong token no body.
+  // Before the body is read: an unknown address costs no parsing, a wrong token no body and no share of the rate, a
+  // limited one no Kafka write.
   const authorize = async (request: FastifyRequest, reply: FastifyReply) => {
     const found = await opts.routes.lookup((request.params as { webhookId: string }).webhookId)
     if (!found) throw new HttpError('NOT_FOUND', 'no such webhook address')
     request.webhook = found
+    // A wrong token is refused before the limit is counted: a forger cannot spend the sender's rate. (A signature
+    // needs the body, so an HMAC sender's forger is counted like any request.)
+    const auth = found.route.auth
+    if (auth && !needsBody(auth)) verify(request)
     const { wait } = await opts.rateLimiter.take(found.hash)
     if (wait > 0) {
       opts.metrics.webhookRateLimited.inc()
@@ -101,8 +105,6 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
         `rate limit of ${opts.rateLimit.ratePerSecond} requests per second exceeded; retry after ${wait} s`,
       )
     }
-    const auth = found.route.auth
-    if (auth && !needsBody(auth)) verify(request)
   }
   // Once the body is read, before it is parsed (or, without a body, before the handler): a signature over it.
   const verifySignature = (request: FastifyRequest) => {

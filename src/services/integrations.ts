@@ -109,10 +109,14 @@ export class IntegrationService {
   async recentAlerts(accountId: string, id: string, limit: number, before: string | undefined) {
     const r = await this.get(accountId, id)
     const entries = await this.alerts.recent(accountId, r.id, limit, before)
-    return entries.map(({ id: alertId, fields }) => ({
-      id: alertId,
+    return entries.map(({ id: entryId, fields }) => ({
+      id: entryId,
       ...fields,
       customFields: JSON.parse(fields['customFields'] ?? '{}') as unknown,
+      ...(fields['tags'] !== undefined ? { tags: JSON.parse(fields['tags']) as unknown } : {}),
+      ...(fields['rulesApplied'] !== undefined ? { rulesApplied: JSON.parse(fields['rulesApplied']) as unknown } : {}),
+      ...(fields['rulesVersion'] !== undefined ? { rulesVersion: Number(fields['rulesVersion']) } : {}),
+      ...(fields['count'] !== undefined ? { count: Number(fields['count']) } : {}),
     }))
   }
 }

@@ -7,7 +7,9 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import type { SecretBox } from '../shared/secret-box.js'
 import {
   DEFAULT_TOLERANCE_SECONDS,
+  HMAC_PRESETS,
   MAX_SECRETS,
+  SENDER_AUTH_SCHEMES,
   PRESET_HEADERS,
   type HmacPreset,
   type SenderAuth,
@@ -167,6 +169,17 @@ function found(r: IntegrationRecord | undefined): IntegrationRecord {
 /** The settings of an input, each field checked against its scheme. 400 names each bad field. */
 function checkSettings(input: SenderAuthInput): Omit<SenderAuth, 'secrets'> {
   const problems: FieldProblem[] = []
+  // The HTTP schema checks these too; the command line comes here without it.
+  if (!(SENDER_AUTH_SCHEMES as readonly unknown[]).includes(input.scheme))
+    throw invalid([{ field: 'scheme', problem: `must be one of ${SENDER_AUTH_SCHEMES.join(', ')}` }])
+  if (input.preset !== undefined && !(HMAC_PRESETS as readonly unknown[]).includes(input.preset))
+    problems.push({ field: 'preset', problem: `must be one of ${HMAC_PRESETS.join(', ')}` })
+  const t = input.toleranceSeconds
+  if (t !== undefined && (!Number.isInteger(t) || t < MIN_TOLERANCE_SECONDS || t > MAX_TOLERANCE_SECONDS))
+    problems.push({
+      field: 'toleranceSeconds',
+      problem: `must be a whole number from ${MIN_TOLERANCE_SECONDS} to ${MAX_TOLERANCE_SECONDS}`,
+    })
   const notFor = (field: keyof SenderAuthInput, why: string) => {
     if (input[field] !== undefined) problems.push({ field, problem: why })
   }

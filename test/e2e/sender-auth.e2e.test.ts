@@ -126,6 +126,28 @@ describe('bearer', () => {
   })
 })
 
+describe('the rate limit', () => {
+  it("is not spent by forged bearer requests: the sender's own request passes after a flood of wrong tokens", async () => {
+    const { id, path } = await integration()
+    const set = await call('PUT', `/api/v1/integrations/${id}/authentication`, { scheme: 'bearer' })
+    const token: string = set.body['secret']['value']
+    // An edge whose address limit is 3 requests at once, one a second.
+    const strict = await t.start(['edge'], { SLUICE_WEBHOOK_RATE_PER_SECOND: '1', SLUICE_WEBHOOK_BURST: '3' })
+    const post = (authorization: string) =>
+      fetch(`${strict.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization },
+        body: payload('rate'),
+      }).then((r) => r.status)
+    const forged = await Promise.all(Array.from({ length: 10 }, () => post('Bearer forged')))
+    expect(forged).toEqual(Array.from({ length: 10 }, () => 401))
+    expect(await post(`Bearer ${token}`)).toBe(202)
+    // The limit itself still holds for the sender (Alertmanager's integrations answer it with 503: it retries those).
+    const more = await Promise.all(Array.from({ length: 5 }, () => post(`Bearer ${token}`)))
+    expect(more).toContain(503)
+  })
+})
+
 describe('basic', () => {
   it('checks the user and the password', async () => {
     const { id, path } = await integration()

@@ -230,10 +230,10 @@ it('through the consumer: a message Redis refuses becomes a rejection entry, and
   expect(await metrics.registry.getSingleMetricAsString('sluice_alerts_stored_total')).toMatch(/ 2$/m)
 })
 
-it('the script writes nothing of a message whose entries do not match its counts, and refuses it in its place', async () => {
+it('the script writes nothing of a message whose entries (or dropped alerts) do not match their shape, and refuses it in its place', async () => {
   const keys = [streams.offsets, streams.all, streams.rejections, streams.integration('a')]
   const fields = JSON.stringify([['severity', 'info', 'description', 'd']])
-  const call = (offset: number, alerts: number, entries: string) =>
+  const call = (offset: number, alerts: number, entries: string, dropped = '') =>
     (redis as unknown as Record<string, (...a: (string | number)[]) => Promise<unknown>>)['sluice_alertsWrite']!(
       keys.length,
       ...keys,
@@ -260,6 +260,7 @@ it('the script writes nothing of a message whose entries do not match its counts
       0,
       0,
       '',
+      dropped,
     )
   const before = await redis.xlen(streams.all)
   expect(await call(0, 2, fields)).toEqual(["entries do not match the message's counts"])
@@ -267,6 +268,9 @@ it('the script writes nothing of a message whose entries do not match its counts
     'an entry is not a list of field names and values',
   ])
   expect(await call(0, 1, JSON.stringify([['severity', 1]]))).toEqual(['an entry has a field that is not text'])
+  // The alerts the rules dropped are checked before anything of the message is written, too.
+  expect(await call(0, 1, fields, '[["requestId"]]')).toEqual(['an entry is not a list of field names and values'])
+  expect(await call(0, 1, fields, '{"not": "a list"')).toEqual(['dropped alerts are not valid JSON'])
   expect(await redis.xlen(streams.all)).toBe(before)
   expect(await redis.hget(streams.offsets, 'shape:0')).toBeNull()
   expect(await call(0, 1, fields)).toEqual([1])

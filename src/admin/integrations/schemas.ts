@@ -164,8 +164,24 @@ export const AlertsQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: MAX_ALERTS_PAGE, default: 50 }),
   before: Type.Optional(Type.String({ pattern: '^\\d+-\\d+$', description: 'an alert id (e.g. 1795341600000-0)' })),
 })
+/** What a stream entry adds to the alert: its lifecycle and what the alert rules and windows did. */
+const EntryFields = Type.Object({
+  id: Type.String({ description: 'the stream entry' }),
+  event: Type.String({ description: 'triggered, reopened, suppressed, repeated, acknowledged or resolved' }),
+  alertId: Type.String(),
+  count: Type.Integer(),
+  by: Type.String(),
+  previousAlertId: Type.String(),
+  tags: Type.Array(Type.String()),
+  rulesVersion: Type.Integer(),
+  rulesApplied: Type.Array(Type.String()),
+  suppressedBy: Type.String(),
+  suppressedUntil: Type.String({ format: 'date-time' }),
+})
 export const AlertsPage = Type.Object({
-  alerts: Type.Array(Type.Intersect([Type.Object({ id: Type.String() }), Type.Partial(Alert)])),
+  alerts: Type.Array(
+    Type.Intersect([Type.Object({ id: Type.String() }), Type.Partial(EntryFields), Type.Partial(Alert)]),
+  ),
 })
 
 /** Errors every integrations route may answer (its key is checked first). */

@@ -36,6 +36,9 @@ export const CONDITION_LIMITS = {
   maxSubjectChars: 64 * 1024,
 } as const
 
+/** Node visits the unsatisfiable check may spend on one condition; past it the condition is taken. */
+const UNSATISFIABLE_CHECK_STEPS = 20_000
+
 /** Fields of the normalized alert a condition can name directly. */
 export const CONDITION_FIELDS = [
   'severity',
@@ -208,7 +211,7 @@ export function checkCondition(
   }
   const root = build(input, at, 0)
   if (!root || problems.length > 0) return { ok: false, problems }
-  const never = neverMatches(root)
+  const never = neverMatches(root, nodes)
   if (never) return { ok: false, problems: [{ field: at, problem: `can never match: ${never}` }] }
   return { ok: true, condition: { source: input as Condition, matches: (s) => evaluate(root, s) } }
 }
@@ -250,9 +253,20 @@ function readerOf(field: string): Reader {
   return (s) => textOf(Object.hasOwn(s.alert, field) ? s.alert[field] : undefined)
 }
 
+/**
+ * The JSON of objects and arrays of a payload's view, made once per object: a rule set naming one object in many
+ * conditions would otherwise serialize it again at each (views are per message, so this lives as long as one).
+ */
+const jsonOf = new WeakMap<object, string>()
+
 function textOf(v: unknown): string | undefined {
   if (v === undefined || v === null) return undefined
-  const text = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : `${v as number | boolean}`
+  let text: string
+  if (typeof v === 'string') text = v
+  else if (typeof v === 'object') {
+    text = jsonOf.get(v) ?? JSON.stringify(v)
+    jsonOf.set(v, text)
+  } else text = `${v as number | boolean}`
   return text.length > CONDITION_LIMITS.maxSubjectChars ? text.slice(0, CONDITION_LIMITS.maxSubjectChars) : text
 }
 
@@ -302,7 +316,7 @@ function evaluate(node: Node, s: ConditionSubject): boolean {
  * absence; a regex is decided on the named values and unknown elsewhere. Refused only when every assignment gives a
  * definite false (the assignments are bounded; past the bound, the condition is taken).
  */
-function neverMatches(root: Node): string | undefined {
+function neverMatches(root: Node, nodes: number): string | undefined {
   const candidates = new Map<string, Set<string>>()
   const collect = (n: Node) => {
     if (n.kind === 'all' || n.kind === 'any') n.children.forEach(collect)
@@ -325,10 +339,12 @@ function neverMatches(root: Node): string | undefined {
     if (!ALWAYS_PRESENT.has(field)) values.push(ABSENT)
     return [field, values]
   })
+  // Each assignment evaluates the tree once: at most UNSATISFIABLE_CHECK_STEPS node visits a condition (500 rules
+  // checked on a save or a test cost a fraction of a second at worst).
   let combinations = 1
   for (const [, values] of domains) {
     combinations *= values.length
-    if (combinations > 4096) return undefined
+    if (combinations * nodes > UNSATISFIABLE_CHECK_STEPS) return undefined
   }
   // true, false, or undefined for unknown
   const evalAt = (n: Node, at: Map<string, Value>): boolean | undefined => {

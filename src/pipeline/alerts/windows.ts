@@ -177,15 +177,54 @@ function activeSpan(w: CompiledWindow, atMs: number): Occurrence | undefined {
   return on
 }
 
-/** The first of the windows that is running at `atMs` and matches the alert, with the end of its occurrence. */
+/**
+ * How far a hold may reach: what a window that never ends (every day, all day) holds is released after this long,
+ * and is then an open alert like any other.
+ */
+export const HOLD_HORIZON_MS = 31 * 86_400_000
+
+/** Extensions worked out, per compiled window list: the matching windows' ids and a start → where cover ends. */
+const covers = new WeakMap<readonly CompiledWindow[], Map<string, number>>()
+
+/**
+ * The first of the windows that is running at `atMs` and matches the alert, and when the alert stops being covered:
+ * the end of the unbroken stretch of occurrences of every matching window (a weekend of Saturday and Sunday all day
+ * is one stretch; two overlapping windows are one), at most HOLD_HORIZON_MS ahead.
+ */
 export function suppressingWindow(
   windows: readonly CompiledWindow[],
   subject: ConditionSubject,
   atMs: number,
 ): { id: string; until: number } | undefined {
+  let first: string | undefined
+  let until = 0
+  const matching: CompiledWindow[] = []
   for (const w of windows) {
+    if (w.when && !w.when.matches(subject)) continue
+    matching.push(w)
     const on = activeSpan(w, atMs)
-    if (on && (!w.when || w.when.matches(subject))) return { id: w.window.id, until: on.end }
+    if (!on) continue
+    first ??= w.window.id
+    until = Math.max(until, on.end)
   }
-  return undefined
+  if (first === undefined) return undefined
+  const key = `${matching.map((w) => w.window.id).join(',')}@${until}`
+  let known = covers.get(windows)
+  if (!known) covers.set(windows, (known = new Map<string, number>()))
+  const hit = known.get(key)
+  if (hit !== undefined) return { id: first, until: hit }
+  const horizon = atMs + HOLD_HORIZON_MS
+  for (let guard = 0; until < horizon && guard < 1000; guard++) {
+    let next = until
+    for (const w of matching) {
+      const on = activeAt(w.window.schedule, until)
+      if (on && on.end > next) next = on.end
+    }
+    if (next === until) break
+    until = next
+  }
+  until = Math.min(until, horizon)
+  if (known.size >= 1000) known.clear()
+  known.set(key, until)
+  return { id: first, until }
 }

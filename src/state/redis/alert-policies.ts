@@ -3,9 +3,11 @@
 //   P alert-rules:<account>            JSON {version, rules, updatedAt, updatedBy}: the rule set now
 //   P alert-rules-versions:<account>   hash version -> JSON of that set (the last RULE_VERSIONS_KEPT),
 //                                      so an alert's rulesVersion can be read back
+//   P alert-policy-versions:<account>  hash rules, windows -> their versions (what a cache checks first)
 //   P maintenance-windows:<account>    JSON {version, windows}
-// The alerts consumers cache both per account and reload them when they are older than the
-// integration refresh interval (SLUICE_INTEGRATION_REFRESH_MS).
+//   P alerts:acct:<account>:windows    set of the windows' ids, for the alert scripts
+// The alerts consumers cache both per account, check their versions when older than the integration
+// refresh interval (SLUICE_INTEGRATION_REFRESH_MS), and read them again when a version changed.
 import type { AlertRule } from '../../pipeline/alerts/rules.js'
 import type { MaintenanceWindow } from '../../pipeline/alerts/windows.js'
 import { RedisState } from './redis-state.js'
@@ -37,6 +39,10 @@ export class AlertPolicyStore extends RedisState {
   private rulesKey = (accountId: string) => this.ka(accountId, 'alert-rules', accountId)
   private versionsKey = (accountId: string) => this.ka(accountId, 'alert-rules-versions', accountId)
   private windowsKey = (accountId: string) => this.ka(accountId, 'maintenance-windows', accountId)
+  /** The rules' and windows' versions, read by the consumers' cache before the (larger) rules and windows. */
+  private versionsOfKey = (accountId: string) => this.ka(accountId, 'alert-policy-versions', accountId)
+  /** The windows' ids, where the alert scripts check that a hold's window exists (lua/alert-lifecycle.lua). */
+  private windowIdsKey = (accountId: string) => this.ka(accountId, 'alerts', 'acct', accountId, 'windows')
 
   async rules(accountId: string): Promise<StoredRuleSet> {
     const json = await this.redis.get(this.rulesKey(accountId))
@@ -71,6 +77,7 @@ export class AlertPolicyStore extends RedisState {
         .set(key, text)
         .hset(this.versionsKey(accountId), String(next.version), text)
         .hdel(this.versionsKey(accountId), String(next.version - RULE_VERSIONS_KEPT))
+        .hset(this.versionsOfKey(accountId), 'rules', next.version)
       return { tx, result: next }
     })
   }
@@ -92,8 +99,27 @@ export class AlertPolicyStore extends RedisState {
       const { windows, result } = change(current.windows)
       if (windows === current.windows) return { done: result }
       const next: StoredWindows = { version: current.version + 1, windows }
-      return { tx: conn.multi().set(key, JSON.stringify(next)), result }
+      const ids = this.windowIdsKey(accountId)
+      const tx = conn
+        .multi()
+        .set(key, JSON.stringify(next))
+        .hset(this.versionsOfKey(accountId), 'windows', next.version)
+        .del(ids)
+      if (windows.length > 0) tx.sadd(ids, ...windows.map((w) => w.id))
+      return { tx, result }
     })
+  }
+
+  /**
+   * The versions of the rules and of the windows; undefined for one never saved since versions were kept apart (the
+   * caller then reads the policies themselves).
+   */
+  async versions(accountId: string): Promise<{ rules?: number; windows?: number }> {
+    const [rules, windows] = await this.redis.hmget(this.versionsOfKey(accountId), 'rules', 'windows')
+    return {
+      ...(rules !== null && rules !== undefined ? { rules: Number(rules) } : {}),
+      ...(windows !== null && windows !== undefined ? { windows: Number(windows) } : {}),
+    }
   }
 
   /** Both, for the alerts consumers' cache. */

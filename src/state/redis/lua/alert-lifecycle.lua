@@ -13,7 +13,10 @@
 --                                            after the retention, alerts-prune.lua)
 --   P alerts:requests:<integration>          zset of its last requests' ids (replays of the edge spool)
 --   P alerts:suppressed                      zset "<account>|<alert id>" of suppressed alerts by when their
---                                            maintenance window ends (alerts-release.lua releases them)
+--                                            cover ends, or within the hour to check their window still exists
+--                                            (alerts-release.lua releases them)
+--   P alerts:acct:<account>:windows          set of the ids of the account's maintenance windows (written with
+--                                            them, state/redis/alert-policies.ts): a hold names a window there
 --   P alerts:acct:<account>:dropped          stream of the alerts rules dropped (request id, rule), a day of them
 --   P alerts:seq                             the last alert id given
 local LC = {}
@@ -27,6 +30,17 @@ function LC.stats(P, integ) return P .. 'alerts:stats:' .. integ end
 local function incidents(P, integ) return P .. 'alerts:incidents:' .. integ end
 local AUTO = 'alerts:auto-resolve'
 local SUPPRESSED = 'alerts:suppressed'
+-- A held alert whose window was deleted (by a change the release missed) is found within this long.
+local RECHECK_MS = 3600000
+
+-- Whether a maintenance window of the account still exists: a consumer may shape an alert with windows it read
+-- before one was deleted.
+function LC.windowLive(P, acct, id)
+  return redis.call('SISMEMBER', P .. 'alerts:acct:' .. acct .. ':windows', id) == 1
+end
+function LC.recheckAt(rec, now)
+  return math.min(rec.suppressedUntil or now, now + RECHECK_MS)
+end
 
 -- Milliseconds of an ISO 8601 UTC time as Date.toISOString writes it (nil for anything else).
 function LC.isoMs(s)
@@ -98,7 +112,7 @@ function LC.save(P, rec, old, autoMs)
     redis.call('ZREM', P .. AUTO, member)
   end
   if rec.status == 'suppressed' then
-    redis.call('ZADD', P .. SUPPRESSED, rec.suppressedUntil or 0, member)
+    redis.call('ZADD', P .. SUPPRESSED, LC.recheckAt(rec, rec.lastSeenAt or 0), member)
   else
     redis.call('ZREM', P .. SUPPRESSED, member)
   end
@@ -136,6 +150,8 @@ end
 -- the record, the one before it (or nil), the lifecycle event, and whether a stream entry is due;
 -- nil when the notification is ignored (an acknowledge or resolve of no open incident: counted).
 function LC.notify(P, acct, integ, f, at, emitRepeats)
+  -- The window the alert arrived in, if it still exists.
+  local held = f.status == 'firing' and f.suppressedBy and LC.windowLive(P, acct, f.suppressedBy) and f.suppressedBy or nil
   local curId = redis.call('HGET', incidents(P, integ), f.dedupKey)
   local old = curId and LC.load(P, acct, curId) or nil
   local open = old ~= nil and old.status ~= 'resolved'
@@ -154,9 +170,9 @@ function LC.notify(P, acct, integ, f, at, emitRepeats)
     elseif f.status == 'resolved' then
       rec.status = 'resolved'; rec.resolvedAt = at; rec.resolvedBy = 'source'; event = 'resolved'
     elseif f.status == 'firing' and rec.status == 'suppressed' then
-      if f.suppressedBy then
+      if held then
         -- Still in a window (maybe another one, or a later occurrence): quiet until it ends.
-        rec.suppressedBy = f.suppressedBy; rec.suppressedUntil = LC.isoMs(f.suppressedUntil) or rec.suppressedUntil
+        rec.suppressedBy = held; rec.suppressedUntil = LC.isoMs(f.suppressedUntil) or rec.suppressedUntil
       else
         -- Firing outside any window: told now, as a new incident would be.
         rec.status = 'firing'; rec.suppressedUntil = nil; event = 'triggered'
@@ -168,9 +184,9 @@ function LC.notify(P, acct, integ, f, at, emitRepeats)
     rec = {id = id, accountId = acct, integrationId = integ, dedupKey = f.dedupKey, status = 'firing', count = 1, firstSeenAt = at, history = {}}
     event = old and 'reopened' or 'triggered'
     if old then rec.previousAlertId = old.id end
-    if f.suppressedBy then
+    if held then
       -- Arrived in a maintenance window: stored and shown, not told, until the window ends.
-      rec.status = 'suppressed'; rec.suppressedBy = f.suppressedBy; rec.suppressedUntil = LC.isoMs(f.suppressedUntil) or at
+      rec.status = 'suppressed'; rec.suppressedBy = held; rec.suppressedUntil = LC.isoMs(f.suppressedUntil) or at
       event = 'suppressed'
       redis.call('HINCRBY', LC.stats(P, integ), 'suppressed', 1)
     end
@@ -192,7 +208,8 @@ function LC.notify(P, acct, integ, f, at, emitRepeats)
   end
   if at > (rec.lastSeenAt or 0) then rec.lastSeenAt = at end
   rec.lastRequestId = f.requestId
-  return rec, old, event, event ~= 'repeated' or emitRepeats
+  -- A repeat of a held alert is not told even to readers of repeats: it was never told.
+  return rec, old, event, event ~= 'repeated' or (emitRepeats and rec.status ~= 'suppressed'), held
 end
 
 -- An acknowledge or resolve from outside the notifications (the API, the auto-resolve job): changes

@@ -1,7 +1,7 @@
 -- Releases suppressed alerts: each becomes firing again with a new `triggered` event in the streams (as
 -- PagerDuty does when a maintenance window ends over an open alert). Two uses, one atomic call each:
---   due:    the alerts whose window has ended (alerts:suppressed, scored by the window's end), at most
---           `limit` of them;
+--   due:    the alerts whose cover has ended (alerts:suppressed, scored by that end, or an hour ahead to check
+--           that a long hold's window still exists), at most `limit` of them;
 --   window: the alerts a window suppresses, after it was changed or deleted: due at `until` (its
 --           current occurrence's end), released now when that is not later than now.
 -- KEYS: the all-alerts stream
@@ -41,7 +41,14 @@ end
 if windowId == '' then
   for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEY, '-inf', now, 'LIMIT', 0, limit)) do
     local rec = record(member)
-    if rec then release(member, rec, 'maintenance-end') else redis.call('ZREM', KEY, member) end
+    if not rec then
+      redis.call('ZREM', KEY, member)
+    elseif rec.status == 'suppressed' and (rec.suppressedUntil or 0) > now and LC.windowLive(P, rec.accountId, rec.suppressedBy) then
+      -- An hourly check of a long hold: its window still exists, so it is held on.
+      redis.call('ZADD', KEY, LC.recheckAt(rec, now), member)
+    else
+      release(member, rec, 'maintenance-end')
+    end
   end
 else
   for _, member in ipairs(redis.call('ZRANGE', KEY, 0, -1)) do
@@ -50,7 +57,7 @@ else
       if untilMs > now then
         rec.suppressedUntil = untilMs
         redis.call('HSET', LC.records(P, rec.accountId), rec.id, cjson.encode(rec))
-        redis.call('ZADD', KEY, untilMs, member)
+        redis.call('ZADD', KEY, LC.recheckAt(rec, now), member)
       else
         release(member, rec, 'maintenance-end')
       end

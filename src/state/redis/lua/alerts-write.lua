@@ -101,7 +101,7 @@ local function notify(keys, fields, at, acct, integ, emitRepeats, autoMs)
   local f = {}
   for j = 1, #fields - 1, 2 do f[fields[j]] = fields[j + 1] end
   if acct == '' or not f.dedupKey or not f.status then return xadd(keys, fields) end
-  local rec, old, event, emit = LC.notify(P, acct, integ, f, at, emitRepeats)
+  local rec, old, event, emit, held = LC.notify(P, acct, integ, f, at, emitRepeats)
   if not rec then return end
   local entryId
   if emit and f.status ~= 'firing' then
@@ -109,9 +109,16 @@ local function notify(keys, fields, at, acct, integ, emitRepeats, autoMs)
     entryId = xadd(keys, LC.entry(rec, event, f.receivedAt or '', 'source', f.requestId))
   elseif emit then
     local all = {}
-    for _, v in ipairs(fields) do table.insert(all, v) end
+    for j = 1, #fields - 1, 2 do
+      -- A window that no longer exists holds nothing: the entry does not name it.
+      if held or (fields[j] ~= 'suppressedBy' and fields[j] ~= 'suppressedUntil') then
+        table.insert(all, fields[j]); table.insert(all, fields[j + 1])
+      end
+    end
     for _, v in ipairs({'event', event, 'alertId', rec.id, 'count', tostring(rec.count)}) do table.insert(all, v) end
-    if event == 'reopened' then table.insert(all, 'previousAlertId'); table.insert(all, rec.previousAlertId) end
+    if rec.previousAlertId and (event == 'reopened' or (event == 'suppressed' and rec.count == 1)) then
+      table.insert(all, 'previousAlertId'); table.insert(all, rec.previousAlertId)
+    end
     entryId = xadd(keys, all)
   end
   -- The history holds what changed the alert; repeats are its count (and, with emitRepeats, stream entries).
@@ -146,6 +153,16 @@ for m = 1, tonumber(ARGV[H.messages]) do
     else
       local ok, decoded = pcall(cjson.decode, entries)
       local problem = not ok and ('entries are not valid JSON: ' .. tostring(decoded)) or wrongShape(decoded, alerts + rejections)
+      local droppedList = {}
+      if not problem and dropped ~= '' then
+        local okd, list = pcall(cjson.decode, dropped)
+        if not okd then problem = 'dropped alerts are not valid JSON'
+        elseif type(list) ~= 'table' then problem = 'dropped alerts are not a list'
+        else
+          problem = wrongShape(list, #list)
+          if not problem then droppedList = list end
+        end
+      end
       if problem then
         results[m] = problem
         break
@@ -156,14 +173,11 @@ for m = 1, tonumber(ARGV[H.messages]) do
         redis.call('ZADD', P .. 'alerts:requests:' .. integ, receivedAt, requestId)
         requested[integ] = true
       end
-      if dropped ~= '' and acct ~= '' then
-        local okd, list = pcall(cjson.decode, dropped)
-        if okd and type(list) == 'table' and #list > 0 then
-          local key = LC.records(P, acct):gsub(':records$', ':dropped')
-          for _, fields in ipairs(list) do redis.call('XADD', key, 'MAXLEN', '~', DROPPED_MAXLEN, '*', unpack(fields)) end
-          redis.call('XTRIM', key, 'MINID', '~', tostring(math.max(0, nowMs - DROPPED_KEPT_MS)))
-          redis.call('HINCRBY', LC.stats(P, integ), 'dropped', #list)
-        end
+      if #droppedList > 0 and acct ~= '' then
+        local key = LC.records(P, acct):gsub(':records$', ':dropped')
+        for _, fields in ipairs(droppedList) do redis.call('XADD', key, 'MAXLEN', '~', DROPPED_MAXLEN, '*', unpack(fields)) end
+        redis.call('XTRIM', key, 'MINID', '~', tostring(math.max(0, nowMs - DROPPED_KEPT_MS)))
+        redis.call('HINCRBY', LC.stats(P, integ), 'dropped', #droppedList)
       end
       if fallbacks > 0 then redis.call('HINCRBY', LC.stats(P, integ), 'dedupFallback', fallbacks) end
       if unknowns > 0 then redis.call('HINCRBY', LC.stats(P, integ), 'statusUnknown', unknowns) end

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import {
   activeAt,
   checkWindow,
+  HOLD_HORIZON_MS,
   occurrences,
   suppressingWindow,
   type WindowSchedule,
@@ -110,6 +111,56 @@ describe('suppressingWindow', () => {
   })
 })
 
+describe('a hold lasts as long as the cover', () => {
+  const compiled = (id: string, schedule: unknown, when?: unknown) => {
+    const checked = checkWindow({ id, name: id, schedule, ...(when ? { when } : {}) }, 'w')
+    if (!checked.ok) throw new Error(JSON.stringify(checked.problems))
+    return checked.window
+  }
+  it('a weekend of Saturday and Sunday, all day, holds an alert of Saturday until Monday 00:00', () => {
+    const weekend = compiled('weekend', {
+      kind: 'weekly',
+      timeZone: 'Europe/Berlin',
+      days: ['sat', 'sun'],
+      start: '00:00',
+      end: '00:00',
+    })
+    // Saturday 2026-11-28 10:00 in Berlin (UTC+1); Monday 00:00 is 2026-11-29T23:00Z.
+    expect(suppressingWindow([weekend], { alert: {} }, at('2026-11-28T09:00Z'))).toEqual({
+      id: 'weekend',
+      until: at('2026-11-29T23:00Z'),
+    })
+  })
+  it('overlapping windows hold until the last of them ends, and only those matching the alert count', () => {
+    const deploy = compiled('deploy', { kind: 'once', from: '2026-12-01T22:00:00Z', to: '2026-12-01T23:00:00Z' })
+    const night = compiled(
+      'night',
+      { kind: 'once', from: '2026-12-01T22:30:00Z', to: '2026-12-02T06:00:00Z' },
+      { field: 'service', equals: 'db' },
+    )
+    const windows = [deploy, night]
+    expect(suppressingWindow(windows, { alert: { service: 'db' } }, at('2026-12-01T22:10Z'))).toEqual({
+      id: 'deploy',
+      until: at('2026-12-02T06:00Z'),
+    })
+    expect(suppressingWindow(windows, { alert: { service: 'api' } }, at('2026-12-01T22:10Z'))).toEqual({
+      id: 'deploy',
+      until: at('2026-12-01T23:00Z'),
+    })
+  })
+  it('a window that never ends holds for the horizon, not for ever', () => {
+    const always = compiled('always', {
+      kind: 'weekly',
+      timeZone: 'UTC',
+      days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+      start: '00:00',
+      end: '00:00',
+    })
+    const t = at('2026-12-01T12:00Z')
+    expect(suppressingWindow([always], { alert: {} }, t)).toEqual({ id: 'always', until: t + HOLD_HORIZON_MS })
+  })
+})
+
 describe('suppressingWindow remembers an answer for the span it holds', () => {
   it('answers as activeAt does at each time of any sequence (forward, backward, across DST), for weekly windows', () => {
     const zones = ['Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu']
@@ -137,11 +188,16 @@ describe('suppressingWindow remembers an answer for the span it holds', () => {
           )
           if (!checked.ok) throw new Error(JSON.stringify(checked.problems))
           const windows = [checked.window]
+          const schedule = checked.window.window.schedule
           for (const t of [...spring, ...autumn]) {
-            const on = activeAt(checked.window.window.schedule, t)
+            const on = activeAt(schedule, t)
+            // Held until the stretch of back-to-back occurrences ends (walked here one by one, without the caches).
+            let until = on?.end
+            for (let next = until && activeAt(schedule, until); next && until! < t + HOLD_HORIZON_MS;)
+              next = activeAt(schedule, (until = next.end))
             const got = suppressingWindow(windows, { alert: {} }, t)
             expect(got, `${zone} ${days.join()} ${start}-${end} at ${new Date(t).toISOString()}`).toEqual(
-              on ? { id: 'w', until: on.end } : undefined,
+              on ? { id: 'w', until: Math.min(until!, t + HOLD_HORIZON_MS) } : undefined,
             )
           }
         },
