@@ -117,6 +117,16 @@ export function useScopedAdminKey(
 }
 
 /**
+ * The admin key of an account-wide API call, when its role is all; else 403 saying that `what` needs it (for the
+ * APIs that any role reads and only role all changes).
+ */
+export function roleAll(request: FastifyRequest, what: string): Principal {
+  const admin = request.admin!
+  if ((admin.role ?? 'all') !== 'all') throw new HttpError('FORBIDDEN', `${what} needs an admin API key with role all`)
+  return admin
+}
+
+/**
  * For the APIs of the whole account (integrations, alerts): an admin key without workspace or
  * environment restriction, and with role all when `roleAll`, into request.admin.
  */

@@ -106,7 +106,7 @@ export class AlertPolicyService {
   async test(accountId: string, input: RuleTestInput): Promise<RuleTestResult> {
     const atMs = input.at === undefined ? Date.now() : Date.parse(input.at)
     if (!Number.isFinite(atMs)) throw invalid([{ field: 'at', problem: 'must be an ISO 8601 time' }])
-    const [saved, windows] = await Promise.all([this.store.rules(accountId), this.store.windows(accountId)])
+    const { rules: saved, windows } = await this.store.policies(accountId)
     let rules: { version: number; rules: readonly AlertRule[] } = saved
     if (input.rules !== undefined) {
       const checked = checkRules(input.rules, 0)

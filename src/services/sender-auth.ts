@@ -11,9 +11,7 @@ import {
   MAX_SECRETS,
   SENDER_AUTH_SCHEMES,
   PRESET_HEADERS,
-  type HmacPreset,
   type SenderAuth,
-  type SenderAuthScheme,
   type StoredSecret,
 } from '../state/redis/sender-auth.js'
 import { invalid, Refusal, type FieldProblem } from '../shared/errors.js'
@@ -29,25 +27,11 @@ const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/
 /** Printable ASCII without spaces: what every scheme's secret can carry through a header or a config file. */
 const SECRET_TEXT = /^[\x21-\x7e]+$/
 
-export interface SenderAuthInput {
-  readonly scheme: SenderAuthScheme
-  readonly username?: string
-  readonly preset?: HmacPreset
-  readonly signatureHeader?: string
-  readonly timestampHeader?: string
-  readonly toleranceSeconds?: number
-  /** The secret to use; generated when absent. */
-  readonly secret?: string
-}
+/** The settings as stored, and the secret to use (generated when absent). */
+export type SenderAuthInput = Omit<SenderAuth, 'secrets'> & { readonly secret?: string }
 
 /** What the API shows of a sender authentication: its settings and secrets' ids, never a secret. */
-export interface SenderAuthView {
-  readonly scheme: SenderAuthScheme
-  readonly username?: string
-  readonly preset?: HmacPreset
-  readonly signatureHeader?: string
-  readonly timestampHeader?: string
-  readonly toleranceSeconds?: number
+export type SenderAuthView = Omit<SenderAuth, 'secrets'> & {
   readonly secrets: { id: string; createdAt: string; lastUsedAt: string | null }[]
   readonly failures: { count: number; lastAt: string | null; lastReason: string | null }
 }

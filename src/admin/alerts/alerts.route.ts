@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ApiKeyCache, Principal } from '../../auth/api-keys.js'
 import { HttpError } from '../../http/errors.js'
 import { ALERT_FILTERS, isAlertCursor, type AlertRecord, type AlertStore } from '../../state/redis/alerts.js'
-import { useAccountWideAdminKey } from '../admin-key.js'
+import { roleAll, useAccountWideAdminKey } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import { Alert, AlertList, alertAnswers, AlertListQuery, AlertParams, AlertWithHistory, answer } from './schemas.js'
 
@@ -39,12 +39,7 @@ export async function alertRoutes(server: FastifyInstance, opts: AlertRoutesOpti
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
   useAccountWideAdminKey(app, opts.apiKeys, 'alerts', false)
   const account = (request: FastifyRequest) => request.admin!.accountId
-  const actor = (request: FastifyRequest): Principal => {
-    const admin = request.admin!
-    if ((admin.role ?? 'all') !== 'all')
-      throw new HttpError('FORBIDDEN', 'acknowledging and resolving alerts needs an admin API key with role all')
-    return admin
-  }
+  const actor = (request: FastifyRequest): Principal => roleAll(request, 'acknowledging and resolving alerts')
   const tags = ['alerts']
 
   app.get(

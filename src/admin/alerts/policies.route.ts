@@ -4,11 +4,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
-import { HttpError } from '../../http/errors.js'
 import { activeAt, occurrences } from '../../pipeline/alerts/windows.js'
 import type { AlertPolicyService } from '../../services/alert-policies.js'
 import type { StoredRuleSet, StoredWindow } from '../../state/redis/alert-policies.js'
-import { useAccountWideAdminKey } from '../admin-key.js'
+import { roleAll, useAccountWideAdminKey } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import { alertAnswers, answer } from './schemas.js'
 import {
@@ -70,15 +69,9 @@ export async function policyRoutes(server: FastifyInstance, opts: PolicyRoutesOp
   const service = opts.policies
   const account = (request: FastifyRequest) => request.admin!.accountId
   /** The caller of a change: a key with role all. */
-  const changer = (request: FastifyRequest): string => {
-    const admin = request.admin!
-    if ((admin.role ?? 'all') !== 'all')
-      throw new HttpError(
-        'FORBIDDEN',
-        'changing alert rules and maintenance windows needs an admin API key with role all',
-      )
-    return `key:${admin.id}`
-  }
+  const changer = (request: FastifyRequest): string =>
+    `key:${roleAll(request, 'changing alert rules and maintenance windows').id}`
+
   const rulesTags = ['alert rules']
   const windowTags = ['maintenance windows']
 

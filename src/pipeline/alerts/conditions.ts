@@ -264,8 +264,9 @@ function textOf(v: unknown): string | undefined {
   let text: string
   if (typeof v === 'string') text = v
   else if (typeof v === 'object') {
-    text = jsonOf.get(v) ?? JSON.stringify(v)
-    jsonOf.set(v, text)
+    let json = jsonOf.get(v)
+    if (json === undefined) jsonOf.set(v, (json = JSON.stringify(v)))
+    text = json
   } else text = `${v as number | boolean}`
   return text.length > CONDITION_LIMITS.maxSubjectChars ? text.slice(0, CONDITION_LIMITS.maxSubjectChars) : text
 }

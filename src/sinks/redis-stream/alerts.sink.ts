@@ -12,7 +12,12 @@
 import { Cluster } from 'ioredis'
 import type { NormalizedAlert } from '../../pipeline/alerts/render.js'
 import { AppError, fromRedis } from '../../shared/errors.js'
-import { alertStreamKeys, PAYLOAD_SAMPLES, type AlertStreamKeys } from '../../state/redis/alert-streams.js'
+import {
+  alertStreamKeys,
+  entryFieldMap,
+  PAYLOAD_SAMPLES,
+  type AlertStreamKeys,
+} from '../../state/redis/alert-streams.js'
 import type { RedisClient } from '../../state/redis/client.js'
 import { argsOf, defineScripts, queueScript } from '../../state/redis/scripts.js'
 
@@ -336,11 +341,7 @@ export class RedisAlertSink {
       'COUNT',
       limit,
     )
-    return entries.map(([id, flat]) => {
-      const fields: Record<string, string> = {}
-      for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!
-      return { id, fields }
-    })
+    return entries.map(([id, flat]) => ({ id, fields: entryFieldMap(flat) }))
   }
 
   /** The integration's recent payloads, newest first, none older than PAYLOAD_SAMPLES.ttlMs. */

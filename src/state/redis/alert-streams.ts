@@ -6,6 +6,13 @@
 // offsets on one node.
 import { accountPrefix } from './keys.js'
 
+/** A stream entry's flat field list (name, value, name, value, ...) as a map. */
+export function entryFieldMap(flat: readonly string[]): Record<string, string> {
+  const fields: Record<string, string> = {}
+  for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!
+  return fields
+}
+
 /** The alert keys of an account (with one Redis, the same for every account). */
 export function alertStreamKeys(prefix: string, cluster = false, accountId = '') {
   const p = accountPrefix(prefix, cluster, accountId)

@@ -5,7 +5,7 @@
 // last notification) of the status, or of the open alerts with one field's value, so listing the
 // open alerts of one integration, severity, service, environment or team does not scan the others.
 import type { AlertStatus, NormalizedAlert } from '../../pipeline/alerts/render.js'
-import { alertStreamKeys, type AlertStreamKeys } from './alert-streams.js'
+import { alertStreamKeys, entryFieldMap, type AlertStreamKeys } from './alert-streams.js'
 import { RedisState, type RedisContext } from './redis-state.js'
 
 export const ALERT_LIST_STATUSES = ['open', 'firing', 'suppressed', 'acknowledged', 'resolved', 'all'] as const
@@ -270,8 +270,7 @@ export class AlertStore extends RedisState {
       limit,
     )
     return entries.map(([id, flat]) => {
-      const f: Record<string, string> = {}
-      for (let i = 0; i + 1 < flat.length; i += 2) f[flat[i]!] = flat[i + 1]!
+      const f = entryFieldMap(flat)
       return {
         id,
         requestId: f['requestId'] ?? '',
