@@ -22,6 +22,12 @@ if [ ! -x "$STATS_VENV/bin/python" ] || ! "$STATS_VENV/bin/python" -c 'import gb
   python3 -m venv "$STATS_VENV" 2>/dev/null || { apt-get install -y -q python3-venv >/dev/null && python3 -m venv "$STATS_VENV"; }
   "$STATS_VENV/bin/pip" install --quiet --disable-pip-version-check gbstats==0.8.0 scipy==1.17.1 numpy==1.26.4 pandas==1.5.3
 fi
+# aiosmtpd, a real SMTP server the notification tests deliver mail to (pinned, in a venv of its own).
+SMTP_VENV=.sluice/venv-smtp
+if [ ! -x "$SMTP_VENV/bin/python" ] || ! "$SMTP_VENV/bin/python" -c 'import aiosmtpd' 2>/dev/null; then
+  python3 -m venv "$SMTP_VENV" 2>/dev/null || { apt-get install -y -q python3-venv >/dev/null && python3 -m venv "$SMTP_VENV"; }
+  "$SMTP_VENV/bin/pip" install --quiet --disable-pip-version-check aiosmtpd==1.4.6
+fi
 # Debian's Chromium for the console's browser tests (driven by playwright-core; no browser can be downloaded).
 if [ ! -x /usr/bin/chromium ]; then
   apt-get install -y -q --no-install-recommends chromium >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends chromium >/dev/null; }

@@ -23,6 +23,9 @@ import { clusterShape, migrate } from '../sinks/clickhouse/migrations.js'
 import { createExperimentService, type ExperimentService } from '../services/experiments.js'
 import { MetricService } from '../services/metrics.js'
 import { AutoResolver } from '../consumers/auto-resolve.js'
+import { Notifier } from '../consumers/notify.consumer.js'
+import { NotifyService } from '../services/notify.js'
+import { parseRanges, type OutboundPolicy } from '../shared/outbound.js'
 import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
 import {
   createRedisClient,
@@ -33,6 +36,9 @@ import {
   type RedisStores,
 } from '../state/redis/index.js'
 import { sharedRateLimiter, type RateLimit, type RateLimiter } from '../state/redis/rate-limits.js'
+import type { NotifyStore } from '../state/redis/notify.js'
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
 
 /** The services a process can depend on; each role declares the ones it needs (app/roles.ts). */
 export type Service = 'kafka' | 'clickhouse' | 'redis'
@@ -49,6 +55,8 @@ export class Container {
   private clickhouseCapabilities?: ClickHouseCapabilities
   /** The alerts sink's own connections, when it waits for replicas. */
   private alertSinkRedis?: RedisClient
+  /** The notify role's connection for blocking stream reads. */
+  private notifyReader?: RedisClient
 
   constructor(
     readonly config: Config,
@@ -251,7 +259,56 @@ export class Container {
     )
   }
 
+  /** Where notifications may go (destinations are checked when saved and when sent). */
+  get notifyPolicy(): OutboundPolicy {
+    return this.one('notifyPolicy', undefined, () => notifyPolicy(this.config))
+  }
+
+  get notifyService(): NotifyService {
+    return this.one('notifyService', 'redis', () => notifyService(this.config, this.state.notify, this.secretBox))
+  }
+
+  /** The notify role's reader of the alert streams and sender of deliveries. */
+  get notifier(): Notifier {
+    return this.one('notifier', 'redis', () => {
+      const { config } = this
+      this.notifyReader = duplicateClient(this.redis)
+      const limiters = new Map<string, RateLimiter>()
+      return new Notifier(
+        this.state.notify,
+        this.state.alerts,
+        this.state.alertPolicies,
+        this.state.integrations,
+        this.secretBox,
+        this.notifyReader,
+        {
+          cluster: isCluster(config.redis),
+          consumerName: `notify-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+          leaseMs: config.notify.leaseMs,
+          giveUpMs: config.notify.giveUpMs,
+          retentionMs: config.notify.retentionMs,
+          refreshMs: config.webhooks.integrationRefreshMs,
+          consoleUrl: config.publicBaseUrl ?? `http://${config.http.host}:${config.http.port}`,
+          policy: this.notifyPolicy,
+          limiter: (d) => {
+            const name = `notify:${d.id}:${d.limits.ratePerSecond}:${d.limits.burst}`
+            let limiter = limiters.get(name)
+            if (!limiter) {
+              limiter = sharedRateLimiter(this.redis, config.redis.keyPrefix, name, d.limits)
+              limiters.set(name, limiter)
+            }
+            return limiter
+          },
+          metrics: this.metrics,
+          log: this.log.child({ component: 'notify' }),
+        },
+      )
+    })
+  }
+
   async close(): Promise<void> {
+    if (this.has('notifier')) await this.notifier.stop()
+    await this.notifyReader?.quit().catch(() => this.notifyReader?.disconnect())
     if (this.has('autoResolver')) await this.autoResolver.stop()
     if (this.has('apiKeys')) this.apiKeys.stop()
     if (this.has('webhookAddresses')) this.webhookAddresses.stop()
@@ -267,6 +324,21 @@ export class Container {
         ? this.redis.disconnect()
         : this.redis.quit().catch(() => this.redis.disconnect()))
   }
+}
+
+/** Where notifications may go: the outbound policy of the settings. */
+export function notifyPolicy(config: Config): OutboundPolicy {
+  return {
+    allowInsecure: config.notify.allowHttp,
+    allowedRanges: parseRanges(config.notify.allowedRanges),
+    timeoutMs: config.notify.timeoutMs,
+    maxBytes: 64 * 1024,
+  }
+}
+
+/** Notification destinations and deliveries as use cases (the admin role and `sluice destinations|deliveries`). */
+export function notifyService(config: Config, store: NotifyStore, box: SecretBox): NotifyService {
+  return new NotifyService(store, box, notifyPolicy(config), config.notify.giveUpMs, config.notify.retentionMs)
 }
 
 /** Where experiment results read, and their limits (the admin role and `sluice experiments`). */

@@ -5,6 +5,7 @@ import { harnessErrorHandler, settingsRoutes } from '../admin/harness/settings.r
 import { SCIM_PREFIX, scimErrorHandler, scimRoutes } from '../admin/harness/scim.route.js'
 import { alertRoutes } from '../admin/alerts/alerts.route.js'
 import { policyRoutes } from '../admin/alerts/policies.route.js'
+import { notifyRoutes } from '../admin/alerts/notify.route.js'
 import { consoleRoutes } from '../admin/console/console.route.js'
 import { experimentRoutes } from '../admin/experiments/experiments.route.js'
 import { integrationRoutes } from '../admin/integrations/integrations.route.js'
@@ -81,10 +82,13 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
   })
   await app.register(policyRoutes, {
     apiKeys: c.apiKeys,
-    policies: new AlertPolicyService(state.alertPolicies, state.alerts, state.integrations),
+    policies: new AlertPolicyService(state.alertPolicies, state.alerts, state.integrations, (account) =>
+      c.notifyService.destinationIds(account),
+    ),
     streamMaxLen: config.webhooks.streamMaxLen,
     webhookMaxBodyBytes: config.webhooks.maxBodyBytes,
   })
+  await app.register(notifyRoutes, { apiKeys: c.apiKeys, notify: c.notifyService })
   const adminLimit = { ratePerSecond: config.admin.ratePerSecond, burst: config.admin.burst }
   await app.register(splitApi, {
     prefix: SPLIT_API_PREFIX,

@@ -11,7 +11,7 @@ import { EVENTS_CODEC } from '../consumers/events.consumer.js'
 import { IMPRESSIONS_CODEC } from '../consumers/impressions.consumer.js'
 import type { Container, Service } from './container.js'
 
-export const ROLES = ['edge', 'admin', 'events', 'alerts'] as const
+export const ROLES = ['edge', 'admin', 'events', 'alerts', 'notify'] as const
 export type Role = (typeof ROLES)[number]
 
 export interface RoleSpec {
@@ -100,6 +100,11 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
       )
       return { alerts: { groupId: groupIds(c.config).alerts, topic: c.topics.alerts, handler: alerts.handle } }
     },
+  },
+  // Notifications: a consumer group on the alert streams (Redis), delivering to each account's destinations.
+  notify: {
+    needs: ['redis'],
+    prepare: async (c) => c.notifier.start(),
   },
 }
 

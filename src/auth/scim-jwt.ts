@@ -12,7 +12,7 @@ import {
   type PlatformStore,
   type ServiceAccount,
 } from '../state/redis/platform.js'
-import { guardedGet, type OutboundPolicy } from './outbound.js'
+import { guardedGet, type OutboundPolicy } from '../shared/outbound.js'
 
 export const SCIM_JWT_SETTINGS = {
   jwksUrl: 'scim_jwt_token_jwks_keys_url',

@@ -7,6 +7,7 @@ import { accessCommands, groupCommands } from './commands/access.js'
 import { accountCommands } from './commands/accounts.js'
 import { alertCommands } from './commands/alerts.js'
 import { alertPolicyCommands } from './commands/alert-policies.js'
+import { notifyCommands } from './commands/notify.js'
 import { experimentCommands } from './commands/experiments.js'
 import { importEventsCommand } from './commands/import-events.js'
 import { keyCommands } from './commands/keys.js'
@@ -30,6 +31,7 @@ redisUsersCommand(program)
 importEventsCommand(program)
 alertCommands(program)
 alertPolicyCommands(program)
+notifyCommands(program)
 experimentCommands(program)
 
 program.parseAsync().catch((err: unknown) => {

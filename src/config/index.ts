@@ -387,6 +387,39 @@ const SETTINGS = {
       "how often a process of the alerts role resolves the firing alerts whose integration's autoResolveAfterSeconds has passed",
     ),
   },
+  notify: {
+    allowedRanges: optional(
+      'SLUICE_NOTIFY_ALLOWED_RANGES',
+      Type.String({ pattern: '^[0-9A-Fa-f.:/]+(,[0-9A-Fa-f.:/]+)*$' }),
+      'private address ranges (CIDR, comma-separated, e.g. 10.20.0.0/16) notification destinations may reach, for receivers on premises',
+      'none: public addresses only',
+      (v) => (v ? v.split(',') : []),
+    ),
+    allowHttp: setting(
+      'SLUICE_NOTIFY_ALLOW_HTTP',
+      Type.Boolean({ default: false }),
+      'let notification destinations use http (and loopback addresses): development and tests only',
+    ),
+    timeoutMs: setting('SLUICE_NOTIFY_TIMEOUT_MS', int(100, 120_000, 10_000), 'time limit of one notification request'),
+    leaseMs: setting(
+      'SLUICE_NOTIFY_LEASE_SECONDS',
+      int(2, 3600, 60),
+      'how long a notify process holds a delivery it is sending; one killed while sending has it sent again after this',
+      seconds,
+    ),
+    giveUpMs: setting(
+      'SLUICE_NOTIFY_GIVE_UP_SECONDS',
+      int(5, 30 * 86_400, 86_400),
+      'a delivery still failing this long after its alert event goes to the dead letter',
+      seconds,
+    ),
+    retentionMs: setting(
+      'SLUICE_NOTIFY_RETENTION_DAYS',
+      int(1, 365, 7),
+      'how long deliveries and their log are kept',
+      (v) => v * 86_400_000,
+    ),
+  },
 } as const
 
 type Value<X> = X extends Setting<TSchema, infer T> ? T : { readonly [K in keyof X]: Value<X[K]> }

@@ -65,6 +65,8 @@ export class AlertPolicyService {
     private readonly store: AlertPolicyStore,
     private readonly alerts: AlertStore,
     private readonly integrations: IntegrationStore,
+    /** The account's notification destination ids (rules may notify only those). */
+    private readonly destinationIds: (accountId: string) => Promise<ReadonlySet<string>> = async () => new Set(),
   ) {}
 
   rules(accountId: string): Promise<StoredRuleSet> {
@@ -88,6 +90,17 @@ export class AlertPolicyService {
   ): Promise<StoredRuleSet> {
     const checked = checkRules(input.rules, 0)
     if (!checked.ok) throw invalid(checked.problems, 'the rules were not saved')
+    if (checked.ruleSet.rules.some((r) => r.rule.notify?.length)) {
+      const known = await this.destinationIds(accountId)
+      const problems = checked.ruleSet.rules.flatMap(({ rule }, i) =>
+        (rule.notify ?? []).flatMap((id, j) =>
+          known.has(id)
+            ? []
+            : [{ field: `rules.${i}.notify.${j}`, problem: `"${id}" is not a notification destination` }],
+        ),
+      )
+      if (problems.length > 0) throw invalid(problems, 'the rules were not saved')
+    }
     const saved = await this.store.saveRules(
       accountId,
       checked.ruleSet.rules.map((r) => r.rule),

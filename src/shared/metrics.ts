@@ -189,6 +189,30 @@ export function createMetrics({ defaults = true }: { defaults?: boolean } = {}) 
       help: 'Firing alerts that arrived in a maintenance window (stored as suppressed, not told)',
       registers: [registry],
     }),
+    notificationMessages: new Counter({
+      name: 'sluice_notification_messages_total',
+      help: 'Notification messages sent (one may be a digest of many alert events), by destination kind and result (delivered, retry, give-up)',
+      labelNames: ['kind', 'result'] as const,
+      registers: [registry],
+    }),
+    notificationsDelivered: new Counter({
+      name: 'sluice_notifications_delivered_total',
+      help: 'Deliveries (alert event, destination) delivered, by destination kind',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
+    notificationsDead: new Counter({
+      name: 'sluice_notifications_dead_total',
+      help: 'Deliveries given up into the dead letter (refused by the receiver, or failing past the give-up time), by destination kind',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
+    notificationLatency: new Histogram({
+      name: 'sluice_notification_latency_seconds',
+      help: 'From an alert event stored to its notification accepted by the receiver (reminders left out)',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+      registers: [registry],
+    }),
     alertsReleased: new Counter({
       name: 'sluice_alerts_released_total',
       help: 'Suppressed alerts released as triggered when their maintenance window ended or was deleted',

@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkUrl, guardedGet, type OutboundPolicy } from '../../src/auth/outbound.js'
+import { checkUrl, guardedGet, type OutboundPolicy } from '../../src/shared/outbound.js'
 
 const strict: OutboundPolicy = { allowInsecure: false, timeoutMs: 1000, maxBytes: 1024 }
 const dev: OutboundPolicy = { ...strict, allowInsecure: true }

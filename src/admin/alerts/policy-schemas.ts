@@ -27,6 +27,11 @@ const Rule = Type.Object(
     addTags: Type.Optional(Type.Array(Type.String())),
     drop: Type.Optional(Type.Boolean({ description: 'the alert is not stored (counted; its request id kept a day)' })),
     stop: Type.Optional(Type.Boolean({ description: 'later rules are not read' })),
+    notify: Type.Optional(
+      Type.Array(Type.String(), {
+        description: "notification destination ids: the alert's events go to these (else to the default route)",
+      }),
+    ),
   },
   { additionalProperties: true },
 )
@@ -34,7 +39,7 @@ const Rule = Type.Object(
 export const RuleSetBody = Type.Object(
   {
     rules: Type.Array(Type.Unknown(), {
-      description: `the rules in order (at most ${RULE_LIMITS.maxRules}), each ${'{id, name, enabled?, when?, set?, customFields?, addTags?, drop?, stop?}'}`,
+      description: `the rules in order (at most ${RULE_LIMITS.maxRules}), each ${'{id, name, enabled?, when?, set?, customFields?, addTags?, notify?, drop?, stop?}'}`,
     }),
     version: Type.Optional(
       Type.Integer({

@@ -2,7 +2,7 @@
 // personal access token (`x-api-key`), one result per item; values take effect after a delay. GET
 // shows what is in effect and what is pending. Errors in Harness's ResponseDTO shapes.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { checkUrl, OutboundError, type OutboundPolicy } from '../../auth/outbound.js'
+import { checkUrl, OutboundError, type OutboundPolicy } from '../../shared/outbound.js'
 import { SCIM_JWT_BINDINGS, SCIM_JWT_SETTINGS } from '../../auth/scim-jwt.js'
 import { HttpError, prepareError } from '../../http/errors.js'
 import { isActive, type DirectoryStore } from '../../state/redis/directory.js'

@@ -4,8 +4,9 @@
 // A rule whose condition holds (no condition: every alert) applies its actions in this order: `set`
 // fields (moustache templates over {{alert.<field>}} and {{webhook.<path>}}), `customFields`,
 // `addTags`, then `drop` (the alert is not stored; later rules are not read) and `stop` (later rules
-// are not read). Each rule sees the alert as the rules before it left it. The alert records the rule
-// set's version and the rules that changed it.
+// are not read). `notify` names notification destinations: the notify role sends the alert's events to
+// those of every rule that applied (else to the account's default route). Each rule sees the alert as
+// the rules before it left it. The alert records the rule set's version and the rules that changed it.
 import { AppError } from '../../shared/errors.js'
 import { checkCondition, type CompiledCondition, type ConditionProblem } from './conditions.js'
 import { RenderBudget, renderTemplate, rootView } from './moustache.js'
@@ -34,6 +35,7 @@ export const RULE_LIMITS = {
   maxCustomFields: 20,
   /** Custom fields an alert may carry (the alert schema's bound). */
   maxCustomFieldsPerAlert: 50,
+  maxNotify: 20,
 } as const
 
 const ID = /^[A-Za-z0-9_-]+$/
@@ -51,6 +53,8 @@ export interface AlertRule {
   readonly addTags?: readonly string[]
   readonly drop?: boolean
   readonly stop?: boolean
+  /** Notification destination ids (checked to exist when the rules are saved). */
+  readonly notify?: readonly string[]
 }
 
 export interface CompiledRule {
@@ -97,7 +101,7 @@ export function checkRules(
       problems.push({ field: at, problem: 'must be a rule object' })
       return
     }
-    const known = new Set(['id', 'name', 'enabled', 'when', 'set', 'customFields', 'addTags', 'drop', 'stop'])
+    const known = new Set(['id', 'name', 'enabled', 'when', 'set', 'customFields', 'addTags', 'drop', 'stop', 'notify'])
     for (const k of Object.keys(raw))
       if (!known.has(k)) problems.push({ field: `${at}.${k}`, problem: 'is not a rule field' })
     const id = raw['id']
@@ -123,9 +127,10 @@ export function checkRules(
       raw['customFields'] === undefined &&
       raw['addTags'] === undefined &&
       raw['drop'] !== true &&
-      raw['stop'] !== true
+      raw['stop'] !== true &&
+      raw['notify'] === undefined
     )
-      problems.push({ field: at, problem: 'does nothing: give it set, customFields, addTags, drop or stop' })
+      problems.push({ field: at, problem: 'does nothing: give it set, customFields, addTags, notify, drop or stop' })
     if (problems.length === before) {
       const rule = raw as unknown as AlertRule
       const templates = [...Object.values(rule.set ?? {}), ...Object.values(rule.customFields ?? {})]
@@ -214,6 +219,18 @@ function checkActions(raw: Record<string, unknown>, at: string): RuleProblem[] {
         problem: `must be a list of 1 to ${RULE_LIMITS.maxTags} tags of 1 to ${RULE_LIMITS.maxTagChars} characters`,
       })
   }
+  const notify = raw['notify']
+  if (
+    notify !== undefined &&
+    (!Array.isArray(notify) ||
+      notify.length === 0 ||
+      notify.length > RULE_LIMITS.maxNotify ||
+      !notify.every((d) => typeof d === 'string' && ID.test(d) && d.length <= RULE_LIMITS.maxIdChars))
+  )
+    problems.push({
+      field: `${at}.notify`,
+      problem: `must be a list of 1 to ${RULE_LIMITS.maxNotify} notification destination ids`,
+    })
   return problems
 }
 

@@ -8,6 +8,7 @@ import { DirectoryStore } from './directory.js'
 import { IdentityStore } from './identities.js'
 import { IntegrationStore } from './integrations.js'
 import { MetricStore } from './metrics.js'
+import { NotifyStore } from './notify.js'
 import { createRedisClient, isCluster, type RedisClient, type RedisSettings } from './client.js'
 import type { RedisContext } from './redis-state.js'
 import { defineScripts } from './scripts.js'
@@ -41,6 +42,8 @@ export interface RedisStores {
   readonly alertPolicies: AlertPolicyStore
   /** Metric definitions of experiment results, per workspace, with their audit log. */
   readonly metrics: MetricStore
+  /** Notification destinations, routes and deliveries, per account. */
+  readonly notify: NotifyStore
   /** Closes the transactions' connection, and the main one when the factory created it. */
   close(): Promise<void>
 }
@@ -71,6 +74,7 @@ export function createRedisState(settings: RedisSettings, client?: RedisClient):
     alerts: new AlertStore(context),
     alertPolicies: new AlertPolicyStore(context),
     metrics: new MetricStore(context),
+    notify: new NotifyStore(context),
     close: async () => {
       await tx.close()
       if (!client) await redis.quit().catch(() => redis.disconnect())

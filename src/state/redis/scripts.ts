@@ -29,6 +29,9 @@ const SCRIPTS = {
   alertsAutoResolve: 1,
   alertsRelease: 1,
   alertsPrune: 1,
+  notifyRoute: 2,
+  notifyClaim: 1,
+  notifySettle: 2,
 } as const satisfies Record<string, number | null>
 
 export type ScriptName = keyof typeof SCRIPTS

@@ -1,0 +1,574 @@
+// The notify role: Sluice as the first reader of its own alert streams. A consumer group
+// (sluice-notify) reads the all-alerts stream; each entry of a lifecycle event becomes one delivery per
+// destination it is routed to (the alert rules' `notify` actions, else the account's default route),
+// stored with the entry's acknowledgement in one script call. Deliveries are sent by every process
+// of the role from a due set in Redis: claimed with a lease (a process killed while sending leaves
+// them to be sent again once the lease ends: at least once, with the delivery id as the receiver's
+// idempotency key), retried with exponential backoff and jitter (Retry-After honoured), given up into
+// the dead letter after the give-up time. Per destination: a rate limit shared through Redis, a
+// concurrency limit and a circuit breaker in each process, so one slow or failing receiver delays no
+// other; deliveries held back by the rate limit are sent together as one digest message.
+import { createHash } from 'node:crypto'
+import type { Logger } from '../shared/logger.js'
+import type { Metrics } from '../shared/metrics.js'
+import type { OutboundPolicy } from '../shared/outbound.js'
+import type { SecretBox } from '../shared/secret-box.js'
+import { sealedFields, type StoredDestination } from '../pipeline/notify/destinations.js'
+import { NOTIFY_EVENTS, type NotifiedAlert, type NotifyEvent, type NotifyItem } from '../pipeline/notify/messages.js'
+import { digests, send, type OpenedDestination, type SendOutcome } from '../sinks/notify/senders.js'
+import type { AlertPolicyStore } from '../state/redis/alert-policies.js'
+import { entryFieldMap } from '../state/redis/alert-streams.js'
+import type { AlertStore } from '../state/redis/alerts.js'
+import type { RedisClient } from '../state/redis/client.js'
+import type { IntegrationStore } from '../state/redis/integrations.js'
+import {
+  NOTIFY_GROUP,
+  type ClaimedDelivery,
+  type DeliveryData,
+  type NewDelivery,
+  type NotifyStore,
+  type Settlement,
+} from '../state/redis/notify.js'
+import type { RateLimiter } from '../state/redis/rate-limits.js'
+
+export interface NotifierOptions {
+  /** A Redis Cluster: each account has its own stream and due set (shards); else one of each. */
+  readonly cluster: boolean
+  readonly consumerName: string
+  /** How long a claimed delivery is held by its process before another may send it. */
+  readonly leaseMs: number
+  /** A delivery still failing this long after it was made goes to the dead letter. */
+  readonly giveUpMs: number
+  /** How long settled deliveries and their log are kept. */
+  readonly retentionMs: number
+  readonly refreshMs: number
+  /** Base of the console links in messages. */
+  readonly consoleUrl: string
+  readonly policy: OutboundPolicy
+  /** The shared rate limit of one destination. */
+  readonly limiter: (d: StoredDestination) => RateLimiter
+  readonly metrics: Metrics
+  readonly log: Logger
+  readonly pollMs?: number
+  readonly claimBatch?: number
+}
+
+const BACKOFF = { firstMs: 2000, maxMs: 10 * 60_000 } as const
+const BREAKER = { failures: 5, firstMs: 15_000, maxMs: 5 * 60_000 } as const
+/** Entries read per call, and how idle another consumer's entries must be before this one takes them. */
+const READ_COUNT = 200
+const RECLAIM_EVERY_MS = 10_000
+/** Settlements kept while Redis cannot take them (beyond: their deliveries are sent again after the lease). */
+const MAX_UNSETTLED = 100_000
+
+/** A delivery's id: the same entry and destination give the same id (a replayed entry creates nothing twice). */
+export function deliveryId(...parts: string[]): string {
+  return createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 22)
+}
+
+/** The alert of a stream entry's fields. */
+export function notifiedAlert(f: Record<string, string>): NotifiedAlert {
+  const json = <T>(text: string | undefined, fallback: T): T => {
+    try {
+      return text ? (JSON.parse(text) as T) : fallback
+    } catch {
+      return fallback
+    }
+  }
+  return {
+    id: f['alertId'] ?? '',
+    status: f['status'] ?? 'firing',
+    severity: f['severity'] ?? 'warning',
+    description: f['description'] ?? '',
+    ...(f['source'] ? { source: f['source'] } : {}),
+    ...(f['service'] ? { service: f['service'] } : {}),
+    ...(f['environment'] ? { environment: f['environment'] } : {}),
+    ...(f['team'] ? { team: f['team'] } : {}),
+    ...(f['dedupKey'] ? { dedupKey: f['dedupKey'] } : {}),
+    ...(f['integrationId'] ? { integrationId: f['integrationId'] } : {}),
+    ...(f['count'] ? { count: Number(f['count']) } : {}),
+    ...(f['receivedAt'] ? { receivedAt: f['receivedAt'] } : {}),
+    tags: json<string[]>(f['tags'], []),
+    customFields: json<Record<string, string>>(f['customFields'], {}),
+  }
+}
+
+interface AccountDestinations {
+  readonly version: string
+  readonly byId: ReadonlyMap<string, StoredDestination>
+  readonly route: readonly string[]
+  at: number
+}
+
+class Breaker {
+  failures = 0
+  openUntil = 0
+  cooldownMs: number = BREAKER.firstMs
+  /** A trial request is in flight (half-open). */
+  trial = false
+
+  /** When a request may go now: 0, else the time the breaker lets one through. */
+  blockedUntil(now: number): number {
+    if (this.failures < BREAKER.failures) return 0
+    if (now < this.openUntil || this.trial) return Math.max(this.openUntil, now + 1000)
+    return 0
+  }
+
+  record(ok: boolean, now: number): void {
+    this.trial = false
+    if (ok) {
+      this.failures = 0
+      this.cooldownMs = BREAKER.firstMs
+      return
+    }
+    this.failures++
+    if (this.failures >= BREAKER.failures) {
+      this.openUntil = now + this.cooldownMs
+      this.cooldownMs = Math.min(this.cooldownMs * 2, BREAKER.maxMs)
+    }
+  }
+}
+
+export class Notifier {
+  private stopping = false
+  private loops: Promise<void>[] = []
+  private wake: (() => void) | undefined
+  private readonly groupsMade = new Set<string>()
+  private readonly destinations = new Map<string, AccountDestinations>()
+  private readonly rulesNotify = new Map<string, ReadonlyMap<string, readonly string[]>>()
+  private readonly accountOf = new Map<string, { accountId: string | undefined; at: number }>()
+  private readonly inFlight = new Map<string, number>()
+  private readonly breakers = new Map<string, Breaker>()
+  private readonly opened = new Map<string, { updatedAt: number; d: OpenedDestination }>()
+  private readonly sends = new Set<Promise<void>>()
+  private readonly unsettled: { account: string; s: Settlement }[] = []
+  private shards: string[] = ['']
+  private shardsAt = 0
+  private lastReclaim = 0
+
+  constructor(
+    private readonly store: NotifyStore,
+    private readonly alerts: AlertStore,
+    private readonly policies: AlertPolicyStore,
+    private readonly integrations: IntegrationStore,
+    private readonly secrets: SecretBox,
+    /** A connection of its own: the stream read blocks it. */
+    private readonly reader: RedisClient,
+    private readonly options: NotifierOptions,
+  ) {}
+
+  start(): void {
+    if (this.loops.length > 0) return
+    this.loops = [this.readLoop(), this.deliverLoop()]
+  }
+
+  /** Stops reading and claiming, and waits for the messages in flight (each bounded by the send timeout). */
+  async stop(): Promise<void> {
+    this.stopping = true
+    this.wake?.()
+    await Promise.all(this.loops)
+    await Promise.all([...this.sends])
+    await this.flushUnsettled().catch(() => undefined)
+  }
+
+  // ------------------------------------------------------------------ reading the streams
+
+  private async refreshShards(): Promise<void> {
+    if (!this.options.cluster || Date.now() - this.shardsAt < this.options.refreshMs) return
+    this.shards = await this.store.accounts()
+    this.shardsAt = Date.now()
+  }
+
+  private async ensureGroup(shard: string): Promise<void> {
+    if (this.groupsMade.has(shard)) return
+    try {
+      await this.reader.xgroup('CREATE', this.store.keys(shard).stream, NOTIFY_GROUP, '$', 'MKSTREAM')
+    } catch (err) {
+      if (!String((err as Error).message).includes('BUSYGROUP')) throw err
+    }
+    this.groupsMade.add(shard)
+  }
+
+  private async readLoop(): Promise<void> {
+    const log = this.options.log
+    while (!this.stopping) {
+      try {
+        await this.refreshShards()
+        let read = 0
+        for (const shard of this.shards) {
+          await this.ensureGroup(shard)
+          const stream = this.store.keys(shard).stream
+          const entries: [string, string[]][] = []
+          if (Date.now() - this.lastReclaim > RECLAIM_EVERY_MS) {
+            // Entries another consumer of the group read and never acknowledged (it was killed): taken over.
+            const claimed = (await this.reader.xautoclaim(
+              stream,
+              NOTIFY_GROUP,
+              this.options.consumerName,
+              this.options.leaseMs,
+              '0-0',
+              'COUNT',
+              READ_COUNT,
+            )) as [string, [string, string[]][]]
+            entries.push(...claimed[1].filter((e) => e[1] !== null))
+          }
+          const block = this.options.cluster || this.shards.length > 1 ? [] : ['BLOCK', 1000]
+          const res = (await this.reader.xreadgroup(
+            'GROUP',
+            NOTIFY_GROUP,
+            this.options.consumerName,
+            'COUNT',
+            READ_COUNT,
+            ...(block as ['BLOCK', number]),
+            'STREAMS',
+            stream,
+            '>',
+          )) as [string, [string, string[]][]][] | null
+          if (res) entries.push(...res[0]![1])
+          for (const [id, fields] of entries) await this.routeEntry(shard, id, fields)
+          read += entries.length
+        }
+        if (Date.now() - this.lastReclaim > RECLAIM_EVERY_MS) this.lastReclaim = Date.now()
+        if (read > 0) this.wake?.()
+        else if (this.options.cluster || this.shards.length !== 1) await this.sleep(this.options.pollMs ?? 250)
+      } catch (err) {
+        if (String((err as Error).message).includes('NOGROUP')) this.groupsMade.clear()
+        else if (!this.stopping) log.warn({ err }, 'reading the alert streams failed; retried in a second')
+        await this.sleep(1000)
+      }
+    }
+  }
+
+  private async account(integrationId: string): Promise<string | undefined> {
+    const hit = this.accountOf.get(integrationId)
+    if (hit && Date.now() - hit.at < this.options.refreshMs * 10) return hit.accountId
+    const accountId = (await this.integrations.byId(integrationId))?.accountId
+    this.accountOf.set(integrationId, { accountId, at: Date.now() })
+    if (this.accountOf.size > 10_000) this.accountOf.delete(this.accountOf.keys().next().value as string)
+    return accountId
+  }
+
+  private async destinationsOf(accountId: string): Promise<AccountDestinations> {
+    const hit = this.destinations.get(accountId)
+    const now = Date.now()
+    if (hit && now - hit.at < this.options.refreshMs) return hit
+    if (hit && (await this.store.destinationsVersion(accountId)) === hit.version) {
+      hit.at = now
+      return hit
+    }
+    const { version, list, route } = await this.store.destinations(accountId)
+    const fresh = { version, byId: new Map(list.map((d) => [d.id, d])), route, at: now }
+    this.destinations.set(accountId, fresh)
+    return fresh
+  }
+
+  /** The destinations of the alert rules (of the version that shaped the alert) that name some. */
+  private async ruleTargets(accountId: string, version: number, applied: readonly string[]): Promise<string[]> {
+    const key = `${accountId}\n${version}`
+    let byRule = this.rulesNotify.get(key)
+    if (!byRule) {
+      const rules = await this.policies.rulesAt(accountId, version)
+      byRule = new Map((rules?.rules ?? []).filter((r) => r.notify?.length).map((r) => [r.id, r.notify!]))
+      this.rulesNotify.set(key, byRule)
+      if (this.rulesNotify.size > 1000) this.rulesNotify.delete(this.rulesNotify.keys().next().value as string)
+    }
+    return [...new Set(applied.flatMap((id) => byRule.get(id) ?? []))]
+  }
+
+  private async targets(accountId: string, f: Record<string, string>, d: AccountDestinations): Promise<string[]> {
+    let applied: string[] = []
+    try {
+      applied = f['rulesApplied'] ? (JSON.parse(f['rulesApplied']) as string[]) : []
+    } catch {
+      applied = []
+    }
+    const version = Number(f['rulesVersion'])
+    const fromRules =
+      applied.length > 0 && Number.isInteger(version) ? await this.ruleTargets(accountId, version, applied) : []
+    return fromRules.length > 0 ? fromRules : [...d.route]
+  }
+
+  /** The deliveries of one stream entry, stored with its acknowledgement. */
+  private async routeEntry(shard: string, entryId: string, flat: readonly string[]): Promise<void> {
+    const f = entryFieldMap(flat)
+    const event = f['event'] as NotifyEvent | undefined
+    const now = Date.now()
+    const ack = () => this.store.route(shard, entryId, [], { now, ttlMs: this.options.retentionMs })
+    // Suppressed alerts are never sent; `repeated` entries neither (reminders are timed per destination).
+    if (!event || !NOTIFY_EVENTS.includes(event) || event === 'repeated' || !f['alertId'] || !f['integrationId'])
+      return void (await ack())
+    const accountId = await this.account(f['integrationId'])
+    if (!accountId) return void (await ack())
+    const dests = await this.destinationsOf(accountId)
+    if (dests.byId.size === 0) return void (await ack())
+    const alertId = f['alertId']
+    const opening = event === 'triggered' || event === 'reopened'
+    const targets = opening
+      ? await this.targets(accountId, f, dests)
+      : ((await this.store.routesOf(accountId, alertId)) ?? (await this.targets(accountId, f, dests)))
+    const alert = notifiedAlert(f)
+    const giveUpAt = now + this.options.giveUpMs
+    const deliveries: NewDelivery[] = []
+    for (const destinationId of targets) {
+      const d = dests.byId.get(destinationId)
+      if (!d || !d.enabled) continue
+      const data: DeliveryData = { accountId, destinationId, alertId, entryId, event, alert }
+      if (d.events.includes(event))
+        deliveries.push({ id: deliveryId(entryId, destinationId), data, dueAt: now, giveUpAt })
+      if (opening && d.events.includes('repeated')) deliveries.push(this.reminder(data, 1, now))
+    }
+    await this.store.route(accountId, entryId, deliveries, {
+      now,
+      ttlMs: this.options.retentionMs,
+      alertId,
+      ...(opening ? { routes: targets } : {}),
+    })
+  }
+
+  private reminder(of: DeliveryData, n: number, now: number): NewDelivery {
+    const d = this.destinations.get(of.accountId)?.byId.get(of.destinationId)
+    const dueAt = now + (d?.repeatAfterMinutes ?? 60) * 60_000
+    return {
+      id: deliveryId(of.alertId, of.destinationId, of.entryId, 'reminder', String(n)),
+      data: { ...of, event: 'repeated', reminder: n },
+      dueAt,
+      giveUpAt: dueAt + this.options.giveUpMs,
+    }
+  }
+
+  // ------------------------------------------------------------------ delivering
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wake = undefined
+        resolve()
+      }, ms)
+      this.wake = () => {
+        clearTimeout(timer)
+        this.wake = undefined
+        resolve()
+      }
+    })
+  }
+
+  private async deliverLoop(): Promise<void> {
+    const batch = this.options.claimBatch ?? 500
+    while (!this.stopping) {
+      let claimedAny = false
+      try {
+        await this.flushUnsettled()
+        for (const shard of this.shards) {
+          const claimed = await this.store.claim(shard, Date.now(), this.options.leaseMs, batch)
+          if (claimed.length > 0) {
+            claimedAny = claimed.length === batch
+            await this.dispatch(claimed)
+          }
+        }
+      } catch (err) {
+        if (!this.stopping) this.options.log.warn({ err }, 'claiming due deliveries failed; retried in a second')
+        await this.sleep(1000)
+        continue
+      }
+      if (!claimedAny) await this.sleep(this.options.pollMs ?? 250)
+    }
+  }
+
+  private async flushUnsettled(): Promise<void> {
+    while (this.unsettled.length > 0) {
+      const first = this.unsettled[0]!
+      const run = this.unsettled.filter((u) => u.account === first.account).slice(0, 500)
+      await this.store.settle(
+        first.account,
+        run.map((u) => u.s),
+        Date.now(),
+        this.options.retentionMs,
+      )
+      const done = new Set(run)
+      this.unsettled.splice(0, this.unsettled.length, ...this.unsettled.filter((u) => !done.has(u)))
+    }
+  }
+
+  private async settle(accountId: string, settlements: Settlement[]): Promise<void> {
+    try {
+      await this.store.settle(accountId, settlements, Date.now(), this.options.retentionMs)
+    } catch (err) {
+      this.options.log.warn({ err, deliveries: settlements.length }, 'recording deliveries failed; kept to retry')
+      for (const s of settlements)
+        if (this.unsettled.length < MAX_UNSETTLED) this.unsettled.push({ account: accountId, s })
+    }
+  }
+
+  /** Sends what was claimed, per destination: within its breaker, concurrency and rate; the rest postponed. */
+  private async dispatch(claimed: readonly ClaimedDelivery[]): Promise<void> {
+    const groups = new Map<string, ClaimedDelivery[]>()
+    for (const c of claimed) {
+      const key = `${c.data.accountId}\n${c.data.destinationId}`
+      const list = groups.get(key)
+      if (list) list.push(c)
+      else groups.set(key, [c])
+    }
+    for (const items of groups.values()) await this.dispatchDestination(items)
+  }
+
+  private async dispatchDestination(claimed: ClaimedDelivery[]): Promise<void> {
+    const { accountId, destinationId } = claimed[0]!.data
+    const now = Date.now()
+    const settlements: Settlement[] = []
+    const d = (await this.destinationsOf(accountId)).byId.get(destinationId)
+    if (!d || !d.enabled) {
+      const error = d ? 'the destination is disabled' : 'the destination was deleted'
+      for (const c of claimed)
+        settlements.push({
+          id: c.id,
+          outcome: 'cancelled',
+          attempt: { at: now, result: 'give-up', error, ms: 0, events: 0 },
+        })
+      return this.settle(accountId, settlements)
+    }
+    // Reminders of alerts no longer firing (acknowledged, resolved) are cancelled.
+    const items: ClaimedDelivery[] = []
+    for (const c of claimed) {
+      if (c.data.event === 'repeated') {
+        const alert = await this.alerts.get(accountId, c.data.alertId)
+        if (alert?.status !== 'firing') {
+          settlements.push({ id: c.id, outcome: 'cancelled' })
+          continue
+        }
+      }
+      items.push(c)
+    }
+    const key = `${accountId}\n${destinationId}`
+    const breaker = this.breakers.get(key) ?? new Breaker()
+    this.breakers.set(key, breaker)
+    const chunks: ClaimedDelivery[][] = []
+    const size = digests(d) ? d.limits.maxDigest : 1
+    for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size))
+    let i = 0
+    for (; i < chunks.length; i++) {
+      const blocked = breaker.blockedUntil(now)
+      if (blocked > 0) {
+        for (const c of chunks.slice(i).flat()) settlements.push({ id: c.id, outcome: 'postpone', nextAt: blocked })
+        break
+      }
+      if ((this.inFlight.get(key) ?? 0) >= d.limits.concurrency) {
+        for (const c of chunks.slice(i).flat()) settlements.push({ id: c.id, outcome: 'postpone', nextAt: now + 200 })
+        break
+      }
+      const decision = await this.options.limiter(d).take(key)
+      if (decision.wait > 0) {
+        const at = now + Math.ceil(decision.wait * 1000)
+        for (const c of chunks.slice(i).flat()) settlements.push({ id: c.id, outcome: 'postpone', nextAt: at })
+        break
+      }
+      if (breaker.failures >= BREAKER.failures) breaker.trial = true
+      this.launch(d, chunks[i]!, breaker)
+    }
+    await this.settle(accountId, settlements)
+  }
+
+  private openDestination(d: StoredDestination): OpenedDestination | string {
+    const hit = this.opened.get(`${d.id}`)
+    if (hit && hit.updatedAt === d.updatedAt) return hit.d
+    const settings = { ...d.settings } as Record<string, unknown>
+    for (const field of sealedFields(d)) {
+      const plain = this.secrets.open(String(settings[field]))
+      if (plain === undefined) return `its ${field} cannot be opened with this process's SLUICE_SECRETS_KEY`
+      settings[field] = plain
+    }
+    if (d.kind === 'webhook' && d.settings.headers) {
+      const headers: Record<string, string> = {}
+      for (const [name, sealed] of Object.entries(d.settings.headers)) {
+        const plain = this.secrets.open(sealed)
+        if (plain === undefined) return `its header ${name} cannot be opened with this process's SLUICE_SECRETS_KEY`
+        headers[name] = plain
+      }
+      settings['headers'] = headers
+    }
+    const opened = { ...d, settings } as unknown as OpenedDestination
+    this.opened.set(d.id, { updatedAt: d.updatedAt, d: opened })
+    return opened
+  }
+
+  private launch(d: StoredDestination, chunk: ClaimedDelivery[], breaker: Breaker): void {
+    const key = `${chunk[0]!.data.accountId}\n${d.id}`
+    this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1)
+    const run = async () => {
+      const started = Date.now()
+      const opened = this.openDestination(d)
+      const items: NotifyItem[] = chunk.map((c) => ({
+        deliveryId: c.id,
+        event: c.data.event,
+        alert: c.data.alert,
+        link: `${this.options.consoleUrl}/console/#alert=${encodeURIComponent(c.data.alertId)}`,
+      }))
+      const outcome: SendOutcome =
+        typeof opened === 'string'
+          ? { result: 'give-up', error: opened }
+          : await send(opened, items, this.options.policy)
+      const now = Date.now()
+      breaker.record(outcome.result === 'delivered', now)
+      const attempt = {
+        at: started,
+        result: outcome.result,
+        ...(outcome.status !== undefined ? { status: outcome.status } : {}),
+        ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+        ms: now - started,
+        events: chunk.length,
+      }
+      const settlements: Settlement[] = []
+      const next: NewDelivery[] = []
+      for (const c of chunk) {
+        if (outcome.result === 'delivered') {
+          settlements.push({ id: c.id, outcome: 'delivered', attempt })
+          if (c.data.event === 'repeated') next.push(this.reminder(c.data, (c.data.reminder ?? 1) + 1, now))
+        } else if (outcome.result === 'give-up') settlements.push({ id: c.id, outcome: 'dead', attempt })
+        else {
+          const n = c.attempts + 1
+          const backoff = Math.min(BACKOFF.maxMs, BACKOFF.firstMs * 2 ** (n - 1)) * (0.5 + Math.random() / 2)
+          const nextAt = now + Math.max(backoff, outcome.retryAfterMs ?? 0)
+          settlements.push({ id: c.id, outcome: nextAt > c.giveUpAt ? 'dead' : 'retry', nextAt, attempt })
+        }
+      }
+      this.count(d, outcome, chunk, settlements.filter((x) => x.outcome === 'dead').length, now)
+      const accountId = chunk[0]!.data.accountId
+      await this.settle(accountId, settlements)
+      if (next.length > 0)
+        await this.store
+          .route(accountId, '', next, { now, ttlMs: this.options.retentionMs, alertId: chunk[0]!.data.alertId })
+          .catch((err: unknown) => this.options.log.warn({ err }, 'scheduling a reminder failed'))
+    }
+    const p = run()
+      .catch((err: unknown) => this.options.log.error({ err }, 'a delivery failed unexpectedly'))
+      .finally(() => {
+        this.inFlight.set(key, (this.inFlight.get(key) ?? 1) - 1)
+        this.sends.delete(p)
+      })
+    this.sends.add(p)
+  }
+
+  private count(
+    d: StoredDestination,
+    outcome: SendOutcome,
+    chunk: readonly ClaimedDelivery[],
+    dead: number,
+    now: number,
+  ): void {
+    const m = this.options.metrics
+    m.notificationMessages.inc({ kind: d.kind, result: outcome.result })
+    if (outcome.result === 'delivered') {
+      m.notificationsDelivered.inc({ kind: d.kind }, chunk.length)
+      for (const c of chunk) {
+        // The alert was stored when its stream entry was written (the entry id's time).
+        const stored = Number(c.data.entryId.split('-')[0])
+        if (c.data.event !== 'repeated' && stored > 0) m.notificationLatency.observe((now - stored) / 1000)
+      }
+    } else if (dead > 0) {
+      m.notificationsDead.inc({ kind: d.kind }, dead)
+      this.options.log.warn(
+        { destinationId: d.id, kind: d.kind, status: outcome.status, error: outcome.error, deliveries: dead },
+        'notification given up: in the dead letter',
+      )
+    }
+  }
+}

@@ -1,0 +1,101 @@
+// Notification destinations as stored: their kind's settings (secrets sealed with the SecretBox, so a
+// stored destination never holds one in clear), which lifecycle events they are sent, and their limits.
+import type { NotifyEvent } from './messages.js'
+
+export const DESTINATION_KINDS = ['webhook', 'slack', 'pagerduty', 'email'] as const
+export type DestinationKind = (typeof DESTINATION_KINDS)[number]
+
+export interface DestinationLimits {
+  /** Messages per second (shared by every notify process through Redis), and at once. */
+  readonly ratePerSecond: number
+  readonly burst: number
+  /** Requests in flight at once, per notify process. */
+  readonly concurrency: number
+  /** Most alert events one digest message carries (1: no digests). */
+  readonly maxDigest: number
+}
+
+/** Per kind: Slack takes about one message a second per webhook; PagerDuty's Events API a few per second. */
+export const DEFAULT_LIMITS: Readonly<Record<DestinationKind, DestinationLimits>> = {
+  webhook: { ratePerSecond: 10, burst: 20, concurrency: 4, maxDigest: 500 },
+  slack: { ratePerSecond: 1, burst: 3, concurrency: 1, maxDigest: 500 },
+  pagerduty: { ratePerSecond: 2, burst: 10, concurrency: 2, maxDigest: 1 },
+  email: { ratePerSecond: 1, burst: 5, concurrency: 2, maxDigest: 500 },
+}
+
+export const PAGERDUTY_EVENTS_URL = 'https://events.pagerduty.com/v2/enqueue'
+
+export interface WebhookSettings {
+  readonly url: string
+  /** Header name → sealed value (they often carry tokens). */
+  readonly headers?: Readonly<Record<string, string>>
+  readonly bodyTemplate?: string
+  readonly contentType: string
+  /** Sealed: the key of Sluice's signature (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature). */
+  readonly signingSecret: string
+}
+
+export interface SlackSettings {
+  /** Sealed: an incoming webhook's URL is its credential. */
+  readonly url: string
+  /** What may be shown of it: host and the last characters. */
+  readonly urlHint: string
+}
+
+export interface PagerDutySettings {
+  /** Sealed: the integration (routing) key. */
+  readonly routingKey: string
+  readonly routingKeyHint: string
+  readonly url: string
+}
+
+export type EmailSecurity = 'tls' | 'starttls' | 'none'
+
+export interface EmailSettings {
+  readonly host: string
+  readonly port: number
+  /** tls: TLS from the first byte (465); starttls: STARTTLS required (587); none: neither (a local relay). */
+  readonly security: EmailSecurity
+  readonly username?: string
+  /** Sealed. */
+  readonly password?: string
+  readonly from: string
+  readonly to: readonly string[]
+}
+
+interface Common {
+  readonly id: string
+  readonly name: string
+  readonly enabled: boolean
+  readonly events: readonly NotifyEvent[]
+  /** Re-notify an alert still firing and not acknowledged after this many minutes (unset: never). */
+  readonly repeatAfterMinutes?: number
+  readonly limits: DestinationLimits
+  readonly createdAt: number
+  readonly updatedAt: number
+}
+
+export type StoredDestination = Common &
+  (
+    | { readonly kind: 'webhook'; readonly settings: WebhookSettings }
+    | { readonly kind: 'slack'; readonly settings: SlackSettings }
+    | { readonly kind: 'pagerduty'; readonly settings: PagerDutySettings }
+    | { readonly kind: 'email'; readonly settings: EmailSettings }
+  )
+
+/** What may be shown of a secret: its last four characters. */
+export const secretHint = (secret: string) => `…${secret.slice(-4)}`
+
+/** The sealed fields of a destination's settings (the worker opens them before sending). */
+export function sealedFields(d: StoredDestination): string[] {
+  switch (d.kind) {
+    case 'webhook':
+      return ['signingSecret']
+    case 'slack':
+      return ['url']
+    case 'pagerduty':
+      return ['routingKey']
+    case 'email':
+      return d.settings.password !== undefined ? ['password'] : []
+  }
+}

@@ -1,0 +1,177 @@
+// The senders of notifications, one per destination kind behind one function: make the request from
+// the messages (pipeline/notify/messages.ts), send it through the outbound guard (public addresses
+// only, checked on the address connected to; no redirects; bounded time and answer), and classify
+// the outcome: delivered, retry (with the receiver's Retry-After when it gives one) or give up.
+import { createHmac } from 'node:crypto'
+import nodemailer from 'nodemailer'
+import type { StoredDestination } from '../../pipeline/notify/destinations.js'
+import {
+  emailParts,
+  messageId,
+  pagerDutyBody,
+  slackBody,
+  webhookBody,
+  type NotifyItem,
+} from '../../pipeline/notify/messages.js'
+import { checkHost, guardedRequest, OutboundError, type OutboundPolicy } from '../../shared/outbound.js'
+
+export type SendResult = 'delivered' | 'retry' | 'give-up'
+
+export interface SendOutcome {
+  readonly result: SendResult
+  /** The receiver's status (HTTP status, SMTP reply code), when it answered. */
+  readonly status?: number
+  /** Why it was not delivered (bounded). */
+  readonly error?: string
+  /** How long the receiver asked to wait (Retry-After), in ms. */
+  readonly retryAfterMs?: number
+}
+
+/** A destination whose sealed settings are opened (kept in memory only while sending). */
+export type OpenedDestination = StoredDestination
+
+/** Whether a kind sends many alert events in one message. PagerDuty takes one event per alert. */
+export const digests = (d: StoredDestination) => d.kind !== 'pagerduty' && d.limits.maxDigest > 1
+
+const USER_AGENT = 'Sluice-Notify/1'
+const ERROR_CHARS = 300
+
+const cut = (text: string) => (text.length > ERROR_CHARS ? `${text.slice(0, ERROR_CHARS)}…` : text)
+
+/** Standard Webhooks' signature (v1: HMAC-SHA256 of `<id>.<timestamp>.<body>` under the secret's bytes). */
+export function signWebhook(secret: string, id: string, timestampSec: number, body: string): string {
+  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64')
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestampSec}.${body}`).digest('base64')}`
+}
+
+/** Retry-After as ms: seconds or an HTTP date; undefined when absent or unreadable. Bounded to a day. */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header
+  if (!value) return undefined
+  const seconds = /^\d+$/.test(value.trim()) ? Number(value.trim()) * 1000 : Date.parse(value) - now
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 86_400_000) : undefined
+}
+
+/** Sends one message (one event, or a digest of several) to the destination. Never throws. */
+export async function send(
+  d: OpenedDestination,
+  items: readonly NotifyItem[],
+  policy: OutboundPolicy,
+  signal?: AbortSignal,
+): Promise<SendOutcome> {
+  try {
+    switch (d.kind) {
+      case 'webhook': {
+        const s = d.settings
+        const body = webhookBody(items, s.bodyTemplate, s.contentType.includes('json'))
+        const id = messageId(items)
+        const ts = Math.floor(Date.now() / 1000)
+        return await http(
+          s.url,
+          {
+            ...s.headers,
+            'content-type': s.contentType,
+            'idempotency-key': id,
+            'webhook-id': id,
+            'webhook-timestamp': String(ts),
+            'webhook-signature': signWebhook(s.signingSecret, id, ts, body),
+          },
+          body,
+          policy,
+          signal,
+        )
+      }
+      case 'slack':
+        return await http(d.settings.url, { 'content-type': 'application/json' }, slackBody(items), policy, signal)
+      case 'pagerduty': {
+        if (items.length !== 1) throw new Error('PagerDuty takes one event per message')
+        const body = pagerDutyBody(items[0]!, d.settings.routingKey)
+        return await http(d.settings.url, { 'content-type': 'application/json' }, body, policy, signal)
+      }
+      case 'email':
+        return await email(d.settings, items, policy)
+    }
+  } catch (err) {
+    return { result: 'retry', error: cut(err instanceof Error ? err.message : String(err)) }
+  }
+}
+
+async function http(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  policy: OutboundPolicy,
+  signal?: AbortSignal,
+): Promise<SendOutcome> {
+  let answer
+  try {
+    answer = await guardedRequest(url, policy, {
+      method: 'POST',
+      headers: { ...headers, 'user-agent': USER_AGENT },
+      body,
+      signal,
+    })
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err)
+    // An address the guard refuses stays refused: no retry can make it public.
+    const refused = err instanceof OutboundError && /public address|must be|credentials|not a URL/.test(message)
+    return { result: refused ? 'give-up' : 'retry', error: cut(message) }
+  }
+  const status = answer.status
+  if (status >= 200 && status < 300) return { result: 'delivered', status }
+  const text = cut(answer.body.toString('utf8').replace(/\s+/g, ' ').trim())
+  const after = retryAfterMs(answer.headers['retry-after'])
+  if (status === 429 || status === 408 || status >= 500)
+    return { result: 'retry', status, error: `answered ${status}${text ? `: ${text}` : ''}`, retryAfterMs: after }
+  if (status >= 300 && status < 400)
+    return { result: 'give-up', status, error: `answered a redirect (${status}); redirects are not followed` }
+  return { result: 'give-up', status, error: `answered ${status}${text ? `: ${text}` : ''}` }
+}
+
+async function email(
+  s: Extract<StoredDestination, { kind: 'email' }>['settings'],
+  items: readonly NotifyItem[],
+  policy: OutboundPolicy,
+): Promise<SendOutcome> {
+  let address: string
+  try {
+    // The server is reached at an address checked here, so a name cannot resolve elsewhere after the check.
+    address = (await checkHost(s.host, policy))[0]!
+  } catch (err) {
+    const refused = err instanceof OutboundError && /public address/.test(err.message)
+    return { result: refused ? 'give-up' : 'retry', error: cut(`${s.host} ${(err as Error).message}`) }
+  }
+  const transport = nodemailer.createTransport({
+    host: address,
+    port: s.port,
+    secure: s.security === 'tls',
+    requireTLS: s.security === 'starttls',
+    ignoreTLS: s.security === 'none',
+    tls: { servername: s.host, rejectUnauthorized: true },
+    ...(s.username !== undefined ? { auth: { user: s.username, pass: s.password ?? '' } } : {}),
+    connectionTimeout: policy.timeoutMs,
+    greetingTimeout: policy.timeoutMs,
+    socketTimeout: policy.timeoutMs,
+    name: 'sluice',
+  })
+  const parts = emailParts(items)
+  try {
+    const info = await transport.sendMail({
+      from: s.from,
+      to: [...s.to],
+      subject: parts.subject,
+      text: parts.text,
+      html: parts.html,
+      messageId: `<${messageId(items)}@sluice>`,
+      headers: { 'X-Sluice-Events': String(items.length) },
+    })
+    return { result: 'delivered', status: Number(/^\d{3}/.exec(info.response)?.[0] ?? 250) }
+  } catch (err) {
+    const code = (err as { responseCode?: number }).responseCode
+    const message = cut(err instanceof Error ? err.message : String(err))
+    if (code !== undefined && code >= 500) return { result: 'give-up', status: code, error: message }
+    return { result: 'retry', ...(code !== undefined ? { status: code } : {}), error: message }
+  } finally {
+    transport.close()
+  }
+}
