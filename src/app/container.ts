@@ -290,6 +290,7 @@ export class Container {
           refreshMs: config.webhooks.integrationRefreshMs,
           consoleUrl: config.publicBaseUrl ?? `http://${config.http.host}:${config.http.port}`,
           policy: this.notifyPolicy,
+          blockMs: Math.max(50, Math.min(1000, Math.floor(config.redis.commandTimeoutMs / 2))),
           limiter: (d) => {
             const name = `notify:${d.id}:${d.limits.ratePerSecond}:${d.limits.burst}`
             let limiter = limiters.get(name)

@@ -49,6 +49,8 @@ export interface NotifierOptions {
   readonly limiter: (d: StoredDestination) => RateLimiter
   readonly metrics: Metrics
   readonly log: Logger
+  /** How long one stream read waits for new entries (below the Redis command deadline). */
+  readonly blockMs: number
   readonly pollMs?: number
   readonly claimBatch?: number
 }
@@ -181,11 +183,7 @@ export class Notifier {
 
   private async ensureGroup(shard: string): Promise<void> {
     if (this.groupsMade.has(shard)) return
-    try {
-      await this.reader.xgroup('CREATE', this.store.keys(shard).stream, NOTIFY_GROUP, '$', 'MKSTREAM')
-    } catch (err) {
-      if (!String((err as Error).message).includes('BUSYGROUP')) throw err
-    }
+    await this.store.ensureGroup(shard)
     this.groupsMade.add(shard)
   }
 
@@ -212,7 +210,7 @@ export class Notifier {
             )) as [string, [string, string[]][]]
             entries.push(...claimed[1].filter((e) => e[1] !== null))
           }
-          const block = this.options.cluster || this.shards.length > 1 ? [] : ['BLOCK', 1000]
+          const block = this.options.cluster || this.shards.length > 1 ? [] : ['BLOCK', this.options.blockMs]
           const res = (await this.reader.xreadgroup(
             'GROUP',
             NOTIFY_GROUP,

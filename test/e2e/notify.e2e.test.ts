@@ -372,6 +372,44 @@ describe('notifications', () => {
     await call('PUT', '/api/v1/notification-route', { destinations: [] })
   })
 
+  it('a storm of 10,000 alerts to one destination: digests within its rate limit, every alert in exactly one message', async () => {
+    const d = await destination({
+      name: 'storm',
+      kind: 'webhook',
+      settings: { url: `${rx.url}/storm` },
+      limits: { ratePerSecond: 1, burst: 1, maxDigest: 500 },
+    })
+    const source = await integration()
+    await call('PUT', '/api/v1/notification-route', { destinations: [d['destination']['id']] })
+    await new Promise((r) => setTimeout(r, 400))
+    const started = Date.now()
+    for (let p = 0; p < 10; p++)
+      await fire(
+        source.url,
+        Array.from({ length: 1000 }, (_, i) => ({ fp: `s${p * 1000 + i}`, severity: 'warning' })),
+      )
+    const fps = () => {
+      const seen: string[] = []
+      for (const b of bodies('/storm'))
+        for (const a of (b['type'] === 'alert.digest' ? b['alerts'] : [b]) as Json[]) seen.push(a['alert']['dedupKey'])
+      return seen
+    }
+    await waitFor('every alert of the storm', async () => (fps().length >= 10_000 ? true : undefined), 120_000)
+    await new Promise((r) => setTimeout(r, 1500))
+    const seen = fps()
+    expect(seen).toHaveLength(10_000)
+    expect(new Set(seen).size).toBe(10_000)
+    const messages = rx.on('/storm')
+    const elapsed = (messages.at(-1)!.at - started) / 1000
+    console.log(`storm: 10,000 alerts in ${messages.length} messages over ${elapsed.toFixed(1)} s`)
+    // Digests, and within the limit: one message a second (counted in one-second windows: two may straddle an edge).
+    expect(messages.length).toBeLessThan(100)
+    expect(messages.length).toBeLessThanOrEqual(Math.ceil(elapsed) + 2)
+    for (let i = 2; i < messages.length; i++) expect(messages[i]!.at - messages[i - 2]!.at).toBeGreaterThanOrEqual(900)
+    expect(bodies('/storm').some((b) => b['type'] === 'alert.digest' && b['count'] > 1)).toBe(true)
+    await call('PUT', '/api/v1/notification-route', { destinations: [] })
+  }, 180_000)
+
   it('refuses destinations that resolve to private, loopback or metadata addresses, naming the field', async () => {
     for (const url of [
       'http://10.0.0.8/hook',

@@ -2,7 +2,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkUrl, guardedGet, type OutboundPolicy } from '../../src/shared/outbound.js'
+import { checkUrl, guardedGet, guardedRequest, parseRanges, type OutboundPolicy } from '../../src/shared/outbound.js'
+import { send, type OpenedDestination } from '../../src/sinks/notify/senders.js'
 
 const strict: OutboundPolicy = { allowInsecure: false, timeoutMs: 1000, maxBytes: 1024 }
 const dev: OutboundPolicy = { ...strict, allowInsecure: true }
@@ -82,5 +83,60 @@ describe('outbound guard', () => {
     )
     await expect(guardedGet(`${base}/empty`, dev)).rejects.toThrow(/answered 204, not 200/)
     await expect(checkUrl('https://[::127.0.0.1]/jwks', strict)).rejects.toThrow(/not a public address/)
+  })
+
+  it('refuses every spelling of loopback and private targets, by name or address, unless a range is allowed', async () => {
+    for (const url of [
+      'https://0/',
+      'https://0x7f.1/',
+      'https://2130706433/',
+      'https://127.1/',
+      'https://[::ffff:127.0.0.1]/',
+      'https://[::ffff:7f00:1]/',
+      'https://[::1]/',
+      'https://[fe80::1]/',
+      'https://172.16.0.1/',
+      'https://[fc00::1]/',
+      'https://224.0.0.1/',
+      'https://255.255.255.255/',
+      'https://localhost/',
+      'https://LocalHost:8443/',
+    ]) {
+      await expect(checkUrl(url, strict), url).rejects.toThrow(/not a public address/)
+      await expect(guardedRequest(url, strict, { method: 'POST', body: '{}' }), url).rejects.toThrow(
+        /not a public address/,
+      )
+    }
+    // A named range lets exactly its addresses through: 127.0.0.1/32 allows loopback's 127.0.0.1, not 10.x.
+    const onPrem: OutboundPolicy = { ...dev, allowInsecure: false, allowedRanges: parseRanges(['127.0.0.1/32']) }
+    await expect(checkUrl('https://localhost/', onPrem)).resolves.toBeInstanceOf(URL)
+    await expect(checkUrl('https://10.0.0.1/', onPrem)).rejects.toThrow(/not a public address/)
+    await expect(checkUrl('https://127.0.0.2/', onPrem)).rejects.toThrow(/not a public address/)
+    expect(() => parseRanges(['10.0.0.0/33'])).toThrow(/not an IP range/)
+  })
+
+  it('a destination answering a redirect to a private address: not followed, given up with the reason', async () => {
+    const d = {
+      id: 'dst_x',
+      name: 'x',
+      kind: 'webhook',
+      enabled: true,
+      events: ['triggered'],
+      limits: { ratePerSecond: 1, burst: 1, concurrency: 1, maxDigest: 1 },
+      createdAt: 0,
+      updatedAt: 0,
+      settings: { url: `${base}/redirect`, contentType: 'application/json', signingSecret: 'whsec_AAAA' },
+    } as const
+    const item = {
+      deliveryId: 'd1',
+      event: 'triggered',
+      alert: { id: 'a1', status: 'firing', severity: 'info', description: 'x' },
+      link: '',
+    } as const
+    const outcome = await send(d as unknown as OpenedDestination, [item], dev)
+    expect(outcome).toMatchObject({ result: 'give-up', status: 302, error: expect.stringMatching(/redirect/) })
+    // The same URL under the strict policy is refused before any request.
+    const refused = await send(d as unknown as OpenedDestination, [item], strict)
+    expect(refused).toMatchObject({ result: 'give-up', error: expect.stringMatching(/http or https|https URL/) })
   })
 })

@@ -11,7 +11,7 @@ export interface Received {
   readonly at: number
 }
 
-export type Answer = { status: number; headers?: Record<string, string>; body?: string } | 'hang'
+export type Answer = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number } | 'hang'
 
 export interface Receivers {
   readonly url: string
@@ -37,7 +37,9 @@ export async function startReceivers(): Promise<Receivers> {
       const how = answers.get(path) ?? { status: 200 }
       const a = typeof how === 'function' ? how(r) : how
       if (a === 'hang') return
-      res.writeHead(a.status, a.headers ?? {}).end(a.body ?? '')
+      const reply = () => res.writeHead(a.status, a.headers ?? {}).end(a.body ?? '')
+      if (a.delayMs) setTimeout(reply, a.delayMs)
+      else reply()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -2,6 +2,7 @@
 // sender makes (a webhook's body, Slack's Block Kit, a PagerDuty Events API v2 event, an email's parts).
 // One event, or a digest of many (a storm of one destination becomes one message of N alerts). Every
 // alert text is data: JSON-escaped in webhook bodies, mrkdwn-escaped for Slack, HTML-escaped in email.
+import { createHash } from 'node:crypto'
 import { RenderBudget, renderTemplate, rootView, toView } from '../alerts/moustache.js'
 
 /** The lifecycle events a destination may be sent. `repeated`: a reminder of an alert firing unacknowledged. */
@@ -77,7 +78,10 @@ const itemJson = (i: NotifyItem) => ({
 
 /** The message id of a digest (or a single delivery): the same deliveries give the same id. */
 export function messageId(items: readonly NotifyItem[]): string {
-  return items.length === 1 ? items[0]!.deliveryId : `digest-${items.map((i) => i.deliveryId).join('.')}`
+  if (items.length === 1) return items[0]!.deliveryId
+  const hash = createHash('sha256')
+  for (const i of items) hash.update(`${i.deliveryId}\n`)
+  return `digest_${hash.digest('base64url').slice(0, 22)}`
 }
 
 // ---------------------------------------------------------------- generic webhook

@@ -135,8 +135,21 @@ export class NotifyStore extends RedisState {
 
   async saveDestination(accountId: string, d: StoredDestination): Promise<void> {
     const k = this.keys(accountId)
+    await this.ensureGroup(accountId)
     await this.redis.multi().hset(k.destinations, d.id, JSON.stringify(d)).incr(k.version).exec()
     await this.redis.sadd(this.accountsKey, accountId)
+  }
+
+  /**
+   * The notify consumer group on the stream the account's alerts go to, made (at the stream's end) when the account's
+   * first destination is saved: every alert event from then on is read, however late a notify process starts.
+   */
+  async ensureGroup(accountId: string): Promise<void> {
+    try {
+      await this.redis.xgroup('CREATE', this.keys(accountId).stream, NOTIFY_GROUP, '$', 'MKSTREAM')
+    } catch (err) {
+      if (!String((err as Error).message).includes('BUSYGROUP')) throw err
+    }
   }
 
   /** Removes a destination, and its id from the default route. False when there was none. */
