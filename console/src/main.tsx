@@ -1,5 +1,6 @@
 // The Sluice console: sign in with an admin API key, then the account's integrations (with the
-// mapping editor and sender authentication), alerts, alert rules, maintenance windows and experiment results.
+// mapping editor and sender authentication), alerts, alert rules, maintenance windows, notifications and experiment
+// results.
 // Everything shown comes from the public API and is rendered as text (Preact escapes it): a payload
 // or alert holding markup is shown as that markup's text, never run.
 import { render } from 'preact'
@@ -11,12 +12,14 @@ import { Experiments } from './views/experiments.js'
 import { Integrations } from './views/integrations.js'
 import { Rules } from './views/rules.js'
 import { Windows } from './views/windows.js'
+import { Notifications } from './views/notifications.js'
 
 const VIEWS = {
   integrations: 'Integrations',
   alerts: 'Alerts',
   rules: 'Rules',
   windows: 'Maintenance',
+  notifications: 'Notifications',
   experiments: 'Experiments',
 } as const
 type View = keyof typeof VIEWS
@@ -91,6 +94,8 @@ function App() {
           <Rules />
         ) : view === 'windows' ? (
           <Windows />
+        ) : view === 'notifications' ? (
+          <Notifications />
         ) : (
           <Experiments />
         )}

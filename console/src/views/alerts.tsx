@@ -26,13 +26,28 @@ interface WithHistory extends Alert {
   history: { event: string; at: string; by?: string }[]
 }
 
-/** Why an alert looks as it does: the rules that changed it, the window holding it, and its history. */
+interface Delivery {
+  id: string
+  destinationId: string
+  event: string
+  status: string
+  attempts: number
+  lastError: string | null
+  log: { at: string; result: string; status?: number; error?: string; events: number }[]
+}
+
+/** Why an alert looks as it does: the rules that changed it, the window holding it, its history and its deliveries. */
 function Why({ id, onClose }: { id: string; onClose: () => void }) {
   const [alert, setAlert] = useState<WithHistory | null>(null)
+  const [deliveries, setDeliveries] = useState<Delivery[]>([])
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
     void api<WithHistory>('GET', `/api/v1/alerts/${encodeURIComponent(id)}`).then(setAlert, (err: unknown) =>
       setError(errorText(err)),
+    )
+    void api<{ deliveries: Delivery[] }>('GET', `/api/v1/alerts/${encodeURIComponent(id)}/deliveries`).then(
+      (d) => setDeliveries(d.deliveries),
+      (err: unknown) => setError(errorText(err)),
     )
   }, [id])
   return (
@@ -58,6 +73,22 @@ function Why({ id, onClose }: { id: string; onClose: () => void }) {
             <li>
               {new Date(h.at).toLocaleString()}: {h.event}
               {h.by ? ` by ${h.by}` : ''}
+            </li>
+          ))}
+        </ul>
+      )}
+      <h4>Deliveries</h4>
+      {deliveries.length === 0 ? (
+        <p>Not sent anywhere.</p>
+      ) : (
+        <ul aria-label="Deliveries" data-testid="deliveries">
+          {deliveries.map((d) => (
+            <li data-delivery-id={d.id}>
+              {d.event} to {d.destinationId}: <strong>{d.status}</strong> after {d.attempts} attempt
+              {d.attempts === 1 ? '' : 's'}
+              {d.log.length > 0 &&
+                ` (last: ${new Date(d.log.at(-1)!.at).toLocaleString()}, ${d.log.at(-1)!.result}${d.log.at(-1)!.status ? ` ${d.log.at(-1)!.status}` : ''}${d.log.at(-1)!.events > 1 ? `, in a digest of ${d.log.at(-1)!.events}` : ''})`}
+              {d.lastError && d.status !== 'delivered' ? `: ${d.lastError}` : ''}
             </li>
           ))}
         </ul>

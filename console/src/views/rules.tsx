@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
 import { api, ApiError, errorText } from '../api.js'
+import type { Destination } from './notifications.js'
 
 interface Rule {
   id: string
@@ -16,6 +17,7 @@ interface Rule {
   addTags?: string[]
   drop?: boolean
   stop?: boolean
+  notify?: string[]
 }
 interface RuleSet {
   version: number
@@ -55,13 +57,26 @@ function actions(r: Rule): string {
   for (const [k, v] of Object.entries(r.set ?? {})) parts.push(`${k} = ${v}`)
   for (const [k, v] of Object.entries(r.customFields ?? {})) parts.push(`customFields.${k} = ${v}`)
   if (r.addTags?.length) parts.push(`tags + ${r.addTags.join(', ')}`)
+  if (r.notify?.length) parts.push(`notify ${r.notify.join(', ')}`)
   if (r.drop) parts.push('drop')
   if (r.stop) parts.push('stop')
   return parts.join('; ')
 }
 
-function RuleEditor({ rule, onApply, onCancel }: { rule: Rule; onApply: (r: Rule) => void; onCancel: () => void }) {
-  const [text, setText] = useState(JSON.stringify(rule, null, 2))
+function RuleEditor({
+  rule,
+  destinations,
+  onApply,
+  onCancel,
+}: {
+  rule: Rule
+  destinations: Destination[]
+  onApply: (r: Rule) => void
+  onCancel: () => void
+}) {
+  const { notify: initial, ...rest } = rule
+  const [text, setText] = useState(JSON.stringify(rest, null, 2))
+  const [notify, setNotify] = useState<string[]>(initial ?? [])
   const [error, setError] = useState<string | null>(null)
   const apply = (e: Event) => {
     e.preventDefault()
@@ -69,7 +84,9 @@ function RuleEditor({ rule, onApply, onCancel }: { rule: Rule; onApply: (r: Rule
       const parsed = JSON.parse(text) as unknown
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
         throw new Error('a rule is a JSON object')
-      onApply(parsed as Rule)
+      const r = { ...(parsed as Rule) }
+      delete r.notify
+      onApply(notify.length > 0 ? { ...r, notify } : r)
     } catch (err) {
       setError(`not applied: ${errorText(err)}`)
     }
@@ -78,6 +95,22 @@ function RuleEditor({ rule, onApply, onCancel }: { rule: Rule; onApply: (r: Rule
     <form onSubmit={apply} class="box">
       <label for="rule-json">Rule (JSON)</label>
       <textarea id="rule-json" rows={12} cols={80} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+      <fieldset>
+        <legend>Notify (the alerts this rule applies to go to these destinations)</legend>
+        {destinations.length === 0 && <p class="hint">No destinations yet: make one under Notifications.</p>}
+        {destinations.map((d) => (
+          <label class="inline">
+            <input
+              type="checkbox"
+              checked={notify.includes(d.id)}
+              onChange={(e) =>
+                setNotify(e.currentTarget.checked ? [...notify, d.id] : notify.filter((id) => id !== d.id))
+              }
+            />{' '}
+            {d.name} ({d.kind})
+          </label>
+        ))}
+      </fieldset>
       <p class="hint">
         when: {'{'}"field", "equals" | "in" | "matches" | "exists"{'}'}, all, any, not. Actions: set, customFields,
         addTags (templates over {'{{alert.<field>}}'} and {'{{webhook.<path>}}'}), drop, stop.
@@ -209,8 +242,12 @@ export function Rules() {
   const [error, setError] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   const [dropped, setDropped] = useState<Dropped[]>([])
+  const [destinations, setDestinations] = useState<Destination[]>([])
   const load = async () => {
     try {
+      setDestinations(
+        (await api<{ destinations: Destination[] }>('GET', '/api/v1/notification-destinations')).destinations,
+      )
       const set = await api<RuleSet>('GET', '/api/v1/alert-rules')
       setSaved(set)
       setDraft(set.rules)
@@ -306,6 +343,7 @@ export function Rules() {
         </div>
       ) : (
         <RuleEditor
+          destinations={destinations}
           rule={editing === 'new' ? NEW_RULE(draft.length + 1) : draft[editing]!}
           onCancel={() => setEditing(null)}
           onApply={(r) => {
