@@ -60,7 +60,7 @@ export default defineConfig({
       // The suites of the Redis state again, that state on the cluster stack's Redis Cluster.
       again(
         'redis-cluster',
-        ['alert-lifecycle', 'alerts', 'alert-rules', 'split-admin', 'scim', 'scim-groups', 'experiments'],
+        ['alert-lifecycle', 'alerts', 'alert-rules', 'notify', 'split-admin', 'scim', 'scim-groups', 'experiments'],
         {
           setup: 'test/support/cluster-setup.ts',
           env: { TEST_REDIS_ON_CLUSTER: '1' },

@@ -6,7 +6,7 @@
 // Kafka tools jar (Maven Central) when missing.
 //
 //   node bench/run.mjs [--runs 3] [--smoke] [--bin <other build>/bin/sluice.js] [--profile]
-//     [--only events,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster]
+//     [--only events,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,notify]
 //
 // The cluster section starts the local cluster stack (`sluice stack up --cluster`) when it is not up.
 //
@@ -47,9 +47,9 @@ const { values: opts } = parseArgs({
 const SMOKE = opts.smoke
 const RUNS = SMOKE ? 1 : Number(opts.runs)
 const only = new Set(
-  (opts.only ?? 'events,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster').split(
-    ',',
-  ),
+  (
+    opts.only ?? 'events,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,notify'
+  ).split(','),
 )
 const RESULTS = 'bench/results'
 const PROFILES = join(RESULTS, 'profiles')
@@ -1204,6 +1204,139 @@ async function rssSection() {
   }
 }
 
+/**
+ * Notifications: deliveries per second to a local webhook receiver (a flood of alerts, one delivery each), and the
+ * latency at 100 alerts/s: from the webhook's 202 to the notification received (the receiver's clock, the whole
+ * path), and from the alert stored to its notification accepted (Sluice's histogram, a bucket's upper bound).
+ */
+async function notifySection() {
+  const runs = await repeat(async () => {
+    const got = new Map()
+    const receiver = http.createServer((req, res) => {
+      const chunks = []
+      req.on('data', (c) => chunks.push(c))
+      req.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+        got.set(body.alert.dedupKey, performance.now())
+        res.writeHead(204).end()
+      })
+    })
+    await new Promise((r) => receiver.listen(0, '127.0.0.1', r))
+    const s = await sluice(['edge', 'admin', 'alerts', 'notify'], {
+      SLUICE_NOTIFY_ALLOW_HTTP: 'true',
+      SLUICE_NOTIFY_ALLOWED_RANGES: '127.0.0.0/8',
+      SLUICE_SECRETS_KEY: randomBytes(32).toString('base64'),
+      SLUICE_LOG_LEVEL: process.env.NOTIFY_LOG ?? 'error',
+      SLUICE_WEBHOOK_RATE_PER_SECOND: '100000',
+      SLUICE_WEBHOOK_BURST: '100000',
+    })
+    try {
+      const admin = { authorization: `Bearer ${s.demo.adminApiKey}`, 'content-type': 'application/json' }
+      const post = async (path, body, method = 'POST') =>
+        (await fetch(`${s.url}${path}`, { method, headers: admin, body: JSON.stringify(body) })).json()
+      const dest = await post('/api/v1/notification-destinations', {
+        name: 'bench',
+        kind: 'webhook',
+        settings: { url: `http://127.0.0.1:${receiver.address().port}/hook` },
+        limits: { ratePerSecond: 1000, burst: 1000, concurrency: 16, maxDigest: 1 },
+      })
+      await post('/api/v1/notification-route', { destinations: [dest.destination.id] }, 'PUT')
+      const hook = (await post('/api/v1/integrations', { name: 'bench', template: 'alertmanager' })).webhookUrl
+      const payload = (fps) =>
+        JSON.stringify({
+          version: '4',
+          status: 'firing',
+          alerts: fps.map((fp) => ({
+            status: 'firing',
+            labels: { alertname: fp, severity: 'warning', service: 'bench' },
+            annotations: { summary: fp },
+            fingerprint: fp,
+          })),
+        })
+      await sleep(1500)
+      // Latency at 100 alerts/s: one alert every 10 ms.
+      const seconds = SMOKE ? 2 : 20
+      const accepted = new Map()
+      const started = performance.now()
+      for (let i = 0; i < seconds * 100; i++) {
+        const fp = `l${i}`
+        const at = started + i * 10
+        if (performance.now() < at) await sleep(at - performance.now())
+        const res = await fetch(hook, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: payload([fp]),
+        })
+        if (res.status !== 202) throw new Error(`webhook answered ${res.status}`)
+        accepted.set(fp, performance.now())
+      }
+      for (const deadline = performance.now() + 60_000; got.size < accepted.size && performance.now() < deadline;)
+        await sleep(50)
+      const latencies = [...accepted].map(([fp, at]) => (got.get(fp) ?? Infinity) - at).sort((a, b) => a - b)
+      const pct = (q) => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))])
+      const metrics = await (await fetch(`${s.url}/metrics`)).text()
+      const buckets = [...metrics.matchAll(/^sluice_notification_latency_seconds_bucket\{le="([^"]+)"\} (\d+)/gm)].map(
+        (m) => [m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2])],
+      )
+      const total = buckets.at(-1)?.[1] ?? 0
+      const storedP99 = buckets.find(([, n]) => n >= total * 0.99)?.[0]
+      // Deliveries per second: a flood of alerts (payloads of 1,000), timed from the first notification to the last.
+      const flood = SMOKE ? 200 : 5000
+      got.clear()
+      for (let p = 0; p < flood; p += 1000) {
+        const fps = Array.from({ length: Math.min(1000, flood - p) }, (_, i) => `f${p + i}`)
+        const res = await fetch(hook, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: payload(fps),
+        })
+        if (res.status !== 202) throw new Error(`webhook answered ${res.status}`)
+      }
+      for (const deadline = performance.now() + 180_000; got.size < flood && performance.now() < deadline;)
+        await sleep(50)
+      const times = [...got.values()].sort((a, b) => a - b)
+      if (process.env.NOTIFY_DEBUG) {
+        const keys = []
+        for (let c = '0'; ;) {
+          const [n, k] = await s.state.redis.scan(c, 'MATCH', `${s.env.REDIS_KEY_PREFIX}notify:d:*`, 'COUNT', 1000)
+          keys.push(...k)
+          c = n
+          if (c === '0') break
+        }
+        const slow = []
+        for (const k of keys) {
+          const h = await s.state.redis.hgetall(k)
+          const wait = Number(h.deliveredAt ?? 0) - Number(h.createdAt)
+          if (wait > 10_000) slow.push({ wait, attempts: h.attempts, log: h.log, created: h.createdAt })
+        }
+        console.error(`slow deliveries: ${slow.length}`, JSON.stringify(slow.slice(0, 3)))
+      }
+      return {
+        p50Ms: pct(0.5),
+        p99Ms: pct(0.99),
+        lost: latencies.filter((l) => l === Infinity).length,
+        storedP99Seconds: storedP99,
+        deliveriesPerSecond: round(got.size / ((times.at(-1) - times[0]) / 1000)),
+        delivered: got.size,
+        longestPauseMs: round(Math.max(...times.slice(1).map((t, i) => t - times[i]))),
+      }
+    } finally {
+      await s.stop()
+      await s.cleanup()
+      receiver.close()
+    }
+  })
+  results.notify = {
+    p50Ms: spread(runs.map((r) => r.p50Ms)),
+    p99Ms: spread(runs.map((r) => r.p99Ms)),
+    storedP99Seconds: runs.map((r) => r.storedP99Seconds),
+    deliveriesPerSecond: spread(runs.map((r) => r.deliveriesPerSecond)),
+    longestPauseMs: runs.map((r) => r.longestPauseMs),
+    lost: runs.reduce((n, r) => n + r.lost, 0),
+  }
+  say(`notifications: ${JSON.stringify(results.notify)}`)
+}
+
 async function repeat(fn) {
   const out = []
   for (let i = 0; i < RUNS; i++) out.push(await fn(i))
@@ -1236,6 +1369,7 @@ const sections = {
   admin: adminSection,
   rss: rssSection,
   cluster: clusterSection,
+  notify: notifySection,
 }
 for (const [name, fn] of Object.entries(sections)) {
   if (!only.has(name)) continue
@@ -1361,6 +1495,19 @@ function printTable(r) {
       `alerts consumer alone, draining ${k(r.webhooks.alertsConsumer.messages)} payloads`,
       `${k(r.webhooks.alertsConsumer.messagesPerSecond)} payloads/s`,
       'its own rate (3 alerts rendered and stored each)',
+    ])
+  }
+  if (r.notify) {
+    const n = r.notify
+    rows.push([
+      'notifications at 100 alerts/s to a local webhook: webhook 202 to notification received',
+      `p50 ${sp(n.p50Ms)} ms, p99 ${sp(n.p99Ms)} ms (${n.lost} lost)`,
+      `stored to delivered p99 <= ${n.storedP99Seconds.join(', ')} s (histogram bucket; aim < 1 s)`,
+    ])
+    rows.push([
+      'notification deliveries, a flood of alerts, one delivery each (concurrency 16)',
+      `${sp(n.deliveriesPerSecond)} deliveries/s`,
+      'first to last notification received',
     ])
   }
   if (r.policies) {

@@ -13,9 +13,9 @@ import type { Logger } from '../shared/logger.js'
 import type { Metrics } from '../shared/metrics.js'
 import type { OutboundPolicy } from '../shared/outbound.js'
 import type { SecretBox } from '../shared/secret-box.js'
-import { sealedFields, type StoredDestination } from '../pipeline/notify/destinations.js'
+import type { StoredDestination } from '../pipeline/notify/destinations.js'
 import { NOTIFY_EVENTS, type NotifiedAlert, type NotifyEvent, type NotifyItem } from '../pipeline/notify/messages.js'
-import { digests, send, type OpenedDestination, type SendOutcome } from '../sinks/notify/senders.js'
+import { digests, openDestination, send, type OpenedDestination, type SendOutcome } from '../sinks/notify/senders.js'
 import type { AlertPolicyStore } from '../state/redis/alert-policies.js'
 import { entryFieldMap } from '../state/redis/alert-streams.js'
 import type { AlertStore } from '../state/redis/alerts.js'
@@ -143,6 +143,8 @@ export class Notifier {
   private readonly breakers = new Map<string, Breaker>()
   private readonly opened = new Map<string, { updatedAt: number; d: OpenedDestination }>()
   private readonly sends = new Set<Promise<void>>()
+  /** Per destination (account, id): claimed messages waiting for a free slot. */
+  private readonly backlog = new Map<string, { at: number; items: ClaimedDelivery[] }[]>()
   private readonly unsettled: { account: string; s: Settlement }[] = []
   private shards: string[] = ['']
   private shardsAt = 0
@@ -169,6 +171,16 @@ export class Notifier {
     this.stopping = true
     this.wake?.()
     await Promise.all(this.loops)
+    // What waits for a slot is due again now, for the other processes.
+    for (const queue of this.backlog.values()) {
+      const held = queue.splice(0).flatMap((c) => c.items)
+      if (held.length > 0)
+        await this.settle(
+          held[0]!.data.accountId,
+          held.map((c) => ({ id: c.id, outcome: 'postpone', nextAt: Date.now() })),
+        )
+    }
+    this.backlog.clear()
     await Promise.all([...this.sends])
     await this.flushUnsettled().catch(() => undefined)
   }
@@ -437,60 +449,72 @@ export class Notifier {
       items.push(c)
     }
     const key = `${accountId}\n${destinationId}`
-    const breaker = this.breakers.get(key) ?? new Breaker()
-    this.breakers.set(key, breaker)
     const chunks: ClaimedDelivery[][] = []
     const size = digests(d) ? d.limits.maxDigest : 1
     for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size))
-    let i = 0
-    for (; i < chunks.length; i++) {
+    // Claimed messages wait here for a free slot of the destination, up to a claim's worth; one that has waited half
+    // its lease is handed back (due again) rather than sent late, when another process may already have it.
+    const queue = this.backlog.get(key) ?? []
+    this.backlog.set(key, queue)
+    const room = Math.max(0, (this.options.claimBatch ?? 500) - queue.length)
+    queue.push(...chunks.slice(0, room).map((items) => ({ at: now, items })))
+    for (const c of chunks.slice(room).flat()) settlements.push({ id: c.id, outcome: 'postpone', nextAt: now + 1000 })
+    await this.settle(accountId, settlements)
+    await this.pump(d, key)
+  }
+
+  /** Sends the destination's waiting messages within its breaker, concurrency and rate; postpones them when blocked. */
+  private async pump(d: StoredDestination, key: string): Promise<void> {
+    const queue = this.backlog.get(key)
+    if (!queue) return
+    const breaker = this.breakers.get(key) ?? new Breaker()
+    this.breakers.set(key, breaker)
+    // Only this queue leaves the map: while this pump waited, the queue may have been replaced by a newer one.
+    const forget = () => this.backlog.get(key) === queue && this.backlog.delete(key)
+    const hold = async (chunks: { items: ClaimedDelivery[] }[], until: number) => {
+      const held = chunks.flatMap((c) => c.items)
+      if (held.length > 0)
+        await this.settle(
+          held[0]!.data.accountId,
+          held.map((c) => ({ id: c.id, outcome: 'postpone', nextAt: until })),
+        )
+    }
+    while (queue.length > 0 && (this.inFlight.get(key) ?? 0) < d.limits.concurrency) {
+      const now = Date.now()
+      let stale = 0
+      while (stale < queue.length && now - queue[stale]!.at > this.options.leaseMs / 2) stale++
+      if (stale > 0) {
+        await hold(queue.splice(0, stale), now)
+        continue
+      }
+      // The slot is taken before the rate limit is asked (an await): another pump cannot take it meanwhile.
+      const chunk = queue.shift()!
+      this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1)
       const blocked = breaker.blockedUntil(now)
-      if (blocked > 0) {
-        for (const c of chunks.slice(i).flat()) settlements.push({ id: c.id, outcome: 'postpone', nextAt: blocked })
-        break
-      }
-      if ((this.inFlight.get(key) ?? 0) >= d.limits.concurrency) {
-        for (const c of chunks.slice(i).flat()) settlements.push({ id: c.id, outcome: 'postpone', nextAt: now + 200 })
-        break
-      }
-      const decision = await this.options.limiter(d).take(key)
-      if (decision.wait > 0) {
-        const at = now + Math.ceil(decision.wait * 1000)
-        for (const c of chunks.slice(i).flat()) settlements.push({ id: c.id, outcome: 'postpone', nextAt: at })
-        break
+      const wait = blocked > 0 ? 0 : (await this.options.limiter(d).take(key)).wait
+      if (blocked > 0 || wait > 0) {
+        this.inFlight.set(key, (this.inFlight.get(key) ?? 1) - 1)
+        queue.unshift(chunk)
+        forget()
+        return hold(queue.splice(0), blocked > 0 ? blocked : now + Math.ceil(wait * 1000))
       }
       if (breaker.failures >= BREAKER.failures) breaker.trial = true
-      this.launch(d, chunks[i]!, breaker)
+      this.launch(d, chunk.items, breaker)
     }
-    await this.settle(accountId, settlements)
+    if (queue.length === 0 && forget()) this.wake?.()
   }
 
   private openDestination(d: StoredDestination): OpenedDestination | string {
-    const hit = this.opened.get(`${d.id}`)
+    const hit = this.opened.get(d.id)
     if (hit && hit.updatedAt === d.updatedAt) return hit.d
-    const settings = { ...d.settings } as Record<string, unknown>
-    for (const field of sealedFields(d)) {
-      const plain = this.secrets.open(String(settings[field]))
-      if (plain === undefined) return `its ${field} cannot be opened with this process's SLUICE_SECRETS_KEY`
-      settings[field] = plain
-    }
-    if (d.kind === 'webhook' && d.settings.headers) {
-      const headers: Record<string, string> = {}
-      for (const [name, sealed] of Object.entries(d.settings.headers)) {
-        const plain = this.secrets.open(sealed)
-        if (plain === undefined) return `its header ${name} cannot be opened with this process's SLUICE_SECRETS_KEY`
-        headers[name] = plain
-      }
-      settings['headers'] = headers
-    }
-    const opened = { ...d, settings } as unknown as OpenedDestination
-    this.opened.set(d.id, { updatedAt: d.updatedAt, d: opened })
+    const opened = openDestination(d, this.secrets)
+    if (typeof opened !== 'string') this.opened.set(d.id, { updatedAt: d.updatedAt, d: opened })
     return opened
   }
 
+  /** Sends one message in the slot pump took for it; its outcome is settled, and the slot freed, when it ends. */
   private launch(d: StoredDestination, chunk: ClaimedDelivery[], breaker: Breaker): void {
     const key = `${chunk[0]!.data.accountId}\n${d.id}`
-    this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1)
     const run = async () => {
       const started = Date.now()
       const opened = this.openDestination(d)
@@ -541,6 +565,8 @@ export class Notifier {
       .finally(() => {
         this.inFlight.set(key, (this.inFlight.get(key) ?? 1) - 1)
         this.sends.delete(p)
+        if (this.backlog.has(key))
+          void this.pump(d, key).catch((err: unknown) => this.options.log.warn({ err }, 'sending failed'))
       })
     this.sends.add(p)
   }

@@ -18,7 +18,7 @@ import { DEFAULT_EVENTS, NOTIFY_EVENTS, type NotifyEvent, type NotifyItem } from
 import { invalid, Refusal, type FieldProblem } from '../shared/errors.js'
 import { checkHost, checkUrl, OutboundError, type OutboundPolicy } from '../shared/outbound.js'
 import type { SecretBox } from '../shared/secret-box.js'
-import { send, type OpenedDestination, type SendOutcome } from '../sinks/notify/senders.js'
+import { openDestination, send, type SendOutcome } from '../sinks/notify/senders.js'
 import type { Delivery, NotifyStore } from '../state/redis/notify.js'
 
 export const NOTIFY_LIMITS = {
@@ -151,7 +151,8 @@ export class NotifyService {
   /** Sends a test message now (not queued, not retried) and says what the receiver answered. */
   async test(accountId: string, id: string): Promise<SendOutcome> {
     const d = await this.stored(accountId, id)
-    const opened = this.open(d)
+    const opened = openDestination(d, this.box)
+    if (typeof opened === 'string') throw new Refusal('CONFLICT', `the destination cannot be sent to: ${opened}`)
     const item: NotifyItem = {
       deliveryId: `test-${randomUUID()}`,
       event: 'triggered',
@@ -184,21 +185,6 @@ export class NotifyService {
     if (!d) throw new Refusal('NOT_FOUND', 'no such delivery')
     if (!ok) throw new Refusal('CONFLICT', `the delivery is ${d.status}, not in the dead letter`)
     return deliveryView(d)
-  }
-
-  private open(d: StoredDestination): OpenedDestination {
-    const settings = { ...d.settings } as Record<string, unknown>
-    const openOne = (sealed: string) => {
-      const plain = this.box.open(sealed)
-      if (plain === undefined)
-        throw new Refusal('CONFLICT', "the destination's secrets cannot be opened with SLUICE_SECRETS_KEY")
-      return plain
-    }
-    for (const f of ['signingSecret', 'url', 'routingKey', 'password'])
-      if (typeof settings[f] === 'string' && isSealedField(d.kind, f)) settings[f] = openOne(settings[f])
-    if (d.kind === 'webhook' && d.settings.headers)
-      settings['headers'] = Object.fromEntries(Object.entries(d.settings.headers).map(([k, v]) => [k, openOne(v)]))
-    return { ...d, settings } as unknown as OpenedDestination
   }
 
   private seal(plain: string): string {
@@ -410,15 +396,6 @@ export class NotifyService {
       )
     return d
   }
-}
-
-function isSealedField(kind: DestinationKind, field: string): boolean {
-  return (
-    (kind === 'webhook' && field === 'signingSecret') ||
-    (kind === 'slack' && field === 'url') ||
-    (kind === 'pagerduty' && field === 'routingKey') ||
-    (kind === 'email' && field === 'password')
-  )
 }
 
 function urlHint(raw: string): string {

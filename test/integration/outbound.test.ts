@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkUrl, guardedGet, guardedRequest, parseRanges, type OutboundPolicy } from '../../src/shared/outbound.js'
-import { send, type OpenedDestination } from '../../src/sinks/notify/senders.js'
+import { send } from '../../src/sinks/notify/senders.js'
 
 const strict: OutboundPolicy = { allowInsecure: false, timeoutMs: 1000, maxBytes: 1024 }
 const dev: OutboundPolicy = { ...strict, allowInsecure: true }
@@ -133,10 +133,10 @@ describe('outbound guard', () => {
       alert: { id: 'a1', status: 'firing', severity: 'info', description: 'x' },
       link: '',
     } as const
-    const outcome = await send(d as unknown as OpenedDestination, [item], dev)
+    const outcome = await send(d, [item], dev)
     expect(outcome).toMatchObject({ result: 'give-up', status: 302, error: expect.stringMatching(/redirect/) })
     // The same URL under the strict policy is refused before any request.
-    const refused = await send(d as unknown as OpenedDestination, [item], strict)
+    const refused = await send(d, [item], strict)
     expect(refused).toMatchObject({ result: 'give-up', error: expect.stringMatching(/http or https|https URL/) })
   })
 })

@@ -4,7 +4,7 @@
 // the outcome: delivered, retry (with the receiver's Retry-After when it gives one) or give up.
 import { createHmac } from 'node:crypto'
 import nodemailer from 'nodemailer'
-import type { StoredDestination } from '../../pipeline/notify/destinations.js'
+import { sealedFields, type StoredDestination } from '../../pipeline/notify/destinations.js'
 import {
   emailParts,
   messageId,
@@ -14,6 +14,7 @@ import {
   type NotifyItem,
 } from '../../pipeline/notify/messages.js'
 import { checkHost, guardedRequest, OutboundError, type OutboundPolicy } from '../../shared/outbound.js'
+import type { SecretBox } from '../../shared/secret-box.js'
 
 export type SendResult = 'delivered' | 'retry' | 'give-up'
 
@@ -29,6 +30,26 @@ export interface SendOutcome {
 
 /** A destination whose sealed settings are opened (kept in memory only while sending). */
 export type OpenedDestination = StoredDestination
+
+/** The destination with its secrets opened, or why they cannot be (a key of this process does not open them). */
+export function openDestination(d: StoredDestination, box: SecretBox): OpenedDestination | string {
+  const settings = { ...d.settings } as Record<string, unknown>
+  for (const field of sealedFields(d)) {
+    const plain = box.open(String(settings[field]))
+    if (plain === undefined) return `its ${field} cannot be opened with this process's SLUICE_SECRETS_KEY`
+    settings[field] = plain
+  }
+  if (d.kind === 'webhook' && d.settings.headers) {
+    const headers: Record<string, string> = {}
+    for (const [name, sealed] of Object.entries(d.settings.headers)) {
+      const plain = box.open(sealed)
+      if (plain === undefined) return `its header ${name} cannot be opened with this process's SLUICE_SECRETS_KEY`
+      headers[name] = plain
+    }
+    settings['headers'] = headers
+  }
+  return { ...d, settings } as unknown as OpenedDestination
+}
 
 /** Whether a kind sends many alert events in one message. PagerDuty takes one event per alert. */
 export const digests = (d: StoredDestination) => d.kind !== 'pagerduty' && d.limits.maxDigest > 1
