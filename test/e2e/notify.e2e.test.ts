@@ -372,6 +372,50 @@ describe('notifications', () => {
     await call('PUT', '/api/v1/notification-route', { destinations: [] })
   })
 
+  it('reminds of an alert still firing unacknowledged after repeatAfterMinutes; an acknowledged one is not reminded', async () => {
+    const d = await destination({
+      name: 'reminders',
+      kind: 'webhook',
+      events: ['triggered', 'repeated'],
+      repeatAfterMinutes: 1,
+      // One message per alert (two alerts due together would otherwise go out as one digest).
+      limits: { maxDigest: 1 },
+      settings: { url: `${rx.url}/remind` },
+    })
+    const source = await integration()
+    await call('PUT', '/api/v1/notification-route', { destinations: [d['destination']['id']] })
+    await new Promise((r) => setTimeout(r, 400))
+    await fire(source.url, [{ fp: 'still-firing' }, { fp: 'acked' }])
+    await waitFor('both triggered', async () => (rx.on('/remind').length >= 2 ? true : undefined))
+    const acked = await alertId(source.id, 'acked')
+    const firing = await alertId(source.id, 'still-firing')
+    expect((await call('POST', `/api/v1/alerts/${acked}/acknowledge`, {})).status).toBe(200)
+    // acknowledged is not among the destination's events: nothing is sent for it.
+    const reminded = await waitFor(
+      'the reminder',
+      async () => bodies('/remind').find((b) => b['event'] === 'repeated'),
+      90_000,
+    )
+    expect(reminded).toMatchObject({ type: 'alert.repeated', alert: { id: firing } })
+    const ackedLog = await waitFor('the acknowledged alert reminder cancelled', async () => {
+      const ds = (await call('GET', `/api/v1/alerts/${acked}/deliveries`)).body['deliveries'] as Json[]
+      return ds.find((x) => x['event'] === 'repeated' && x['status'] === 'cancelled') ? ds : undefined
+    })
+    expect(ackedLog.map((x) => [x['event'], x['status']])).toEqual([
+      ['triggered', 'delivered'],
+      ['repeated', 'cancelled'],
+    ])
+    expect(bodies('/remind').filter((b) => b['event'] === 'repeated')).toHaveLength(1)
+    // The next reminder of the firing alert is scheduled.
+    const firingLog = (await call('GET', `/api/v1/alerts/${firing}/deliveries`)).body['deliveries'] as Json[]
+    expect(firingLog.map((x) => [x['event'], x['status']])).toEqual([
+      ['triggered', 'delivered'],
+      ['repeated', 'delivered'],
+      ['repeated', 'pending'],
+    ])
+    await call('PUT', '/api/v1/notification-route', { destinations: [] })
+  }, 150_000)
+
   it('a storm of 10,000 alerts to one destination: digests within its rate limit, every alert in exactly one message', async () => {
     const d = await destination({
       name: 'storm',

@@ -7,7 +7,7 @@
 //   P notify:d:<delivery>                   hash: data (JSON: account, destination, alert, event), status
 //                                           (pending, delivered, dead, cancelled), attempts, log (JSON), nextAt,
 //                                           giveUpAt, lastStatus, lastError, createdAt, updatedAt, deliveredAt
-//   P notify:acct:<a>:alert:<alert>         zset: the alert's deliveries by creation (its delivery log)
+//   P notify:acct:<a>:alert:<alert>         zset: the alert's deliveries by when each is due (its delivery log)
 //   P notify:acct:<a>:routes:<alert>        JSON list: the destinations the alert was routed to when it opened
 //   P notify:acct:<a>:dead                  zset: the account's dead letter (deliveries given up) by time
 //   {admin} notify:accounts                 set: accounts with destinations (a cluster's shards)
@@ -284,7 +284,7 @@ export class NotifyStore extends RedisState {
     return d && d.data.accountId === accountId ? d : undefined
   }
 
-  /** An alert's deliveries, oldest first. */
+  /** An alert's deliveries, in the order they were due. */
   async alertDeliveries(accountId: string, alertId: string, limit = 200): Promise<Delivery[]> {
     const k = this.keys(accountId)
     const ids = await this.redis.zrange(k.alertLog(alertId), 0, limit - 1)

@@ -17,7 +17,7 @@ for i = 9, #ARGV - 3, 4 do
       'giveUpAt', giveUp, 'updatedAt', now)
     redis.call('PEXPIRE', key, ttl)
     redis.call('ZADD', due, at, id)
-    if alertLog ~= '' then redis.call('ZADD', alertLog, now, id) end
+    if alertLog ~= '' then redis.call('ZADD', alertLog, at, id) end
     created = created + 1
   end
 end
