@@ -63,6 +63,8 @@ const RECLAIM_EVERY_MS = 10_000
 /** Settlements kept while Redis cannot take them (beyond: their deliveries are sent again after the lease). */
 const MAX_UNSETTLED = 100_000
 
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
 /** A delivery's id: the same entry and destination give the same id (a replayed entry creates nothing twice). */
 export function deliveryId(...parts: string[]): string {
   return createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 22)
@@ -240,11 +242,11 @@ export class Notifier {
         }
         if (Date.now() - this.lastReclaim > RECLAIM_EVERY_MS) this.lastReclaim = Date.now()
         if (read > 0) this.wake?.()
-        else if (this.options.cluster || this.shards.length !== 1) await this.sleep(this.options.pollMs ?? 250)
+        else if (this.options.cluster || this.shards.length !== 1) await pause(this.options.pollMs ?? 250)
       } catch (err) {
         if (String((err as Error).message).includes('NOGROUP')) this.groupsMade.clear()
         else if (!this.stopping) log.warn({ err }, 'reading the alert streams failed; retried in a second')
-        await this.sleep(1000)
+        await pause(1000)
       }
     }
   }
@@ -348,6 +350,7 @@ export class Notifier {
 
   // ------------------------------------------------------------------ delivering
 
+  /** The delivery loop's wait: new deliveries (routed, or a destination's backlog drained) end it early. */
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -471,13 +474,32 @@ export class Notifier {
     this.breakers.set(key, breaker)
     // Only this queue leaves the map: while this pump waited, the queue may have been replaced by a newer one.
     const forget = () => this.backlog.get(key) === queue && this.backlog.delete(key)
+    // Held back until `until`; one whose give-up time comes first goes to the dead letter now (a breaker that stays
+    // open must not keep a delivery waiting past it).
     const hold = async (chunks: { items: ClaimedDelivery[] }[], until: number) => {
       const held = chunks.flatMap((c) => c.items)
-      if (held.length > 0)
-        await this.settle(
-          held[0]!.data.accountId,
-          held.map((c) => ({ id: c.id, outcome: 'postpone', nextAt: until })),
-        )
+      if (held.length === 0) return
+      const now = Date.now()
+      const late = held.filter((c) => until > c.giveUpAt).length
+      if (late > 0) this.options.metrics.notificationsDead.inc({ kind: d.kind }, late)
+      await this.settle(
+        held[0]!.data.accountId,
+        held.map((c): Settlement =>
+          until > c.giveUpAt
+            ? {
+                id: c.id,
+                outcome: 'dead',
+                attempt: {
+                  at: now,
+                  result: 'give-up',
+                  error: 'not sent: the destination kept failing (its breaker open) until the give-up time',
+                  ms: 0,
+                  events: 0,
+                },
+              }
+            : { id: c.id, outcome: 'postpone', nextAt: until },
+        ),
+      )
     }
     while (queue.length > 0 && (this.inFlight.get(key) ?? 0) < d.limits.concurrency) {
       const now = Date.now()

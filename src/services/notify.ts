@@ -174,6 +174,15 @@ export class NotifyService {
     return (await this.store.alertDeliveries(accountId, alertId)).map(deliveryView)
   }
 
+  async destinationDeliveries(
+    accountId: string,
+    id: string,
+    limit: number,
+  ): Promise<ReturnType<typeof deliveryView>[]> {
+    await this.stored(accountId, id)
+    return (await this.store.destinationDeliveries(accountId, id, limit)).map(deliveryView)
+  }
+
   async deadLetter(accountId: string, limit: number): Promise<ReturnType<typeof deliveryView>[]> {
     return (await this.store.dead(accountId, limit)).map(deliveryView)
   }

@@ -125,6 +125,14 @@ it('routes a rule to the destination; the alert is delivered and its Why shows t
     .poll(() => deliveries.innerText(), { timeout: 10_000 })
     .toMatch(/triggered to dst_\w+: delivered after 1 attempt/)
   expect(await page.locator('img').count()).toBe(0)
+  // The destination's last deliveries, on its row.
+  await view('Notifications', 'Notifications')
+  await page.getByRole('button', { name: 'Deliveries of on-call hook' }).click()
+  const last = page.getByTestId('destination-deliveries')
+  await expect
+    .poll(() => last.innerText(), { timeout: 10_000 })
+    .toContain(`triggered of routed ${MARKUP}, delivered after 1 attempt`)
+  expect(await page.locator('img').count()).toBe(0)
 })
 
 it('retries a dead delivery from the dead letter once the receiver is fixed', async () => {

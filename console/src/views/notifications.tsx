@@ -120,6 +120,7 @@ export function Notifications() {
   const [route, setRoute] = useState<string[]>([])
   const [dead, setDead] = useState<Delivery[]>([])
   const [tests, setTests] = useState<Record<string, string>>({})
+  const [shown, setShown] = useState<{ destination: Destination; deliveries: Delivery[] } | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   const load = async () => {
@@ -154,6 +155,14 @@ export function Notifications() {
         `/api/v1/notification-destinations/${encodeURIComponent(d.id)}/test`,
       )
       setTests({ ...tests, [d.id]: `${o.result}${o.status ? ` (${o.status})` : ''}${o.error ? `: ${o.error}` : ''}` })
+    })
+  const showDeliveries = (d: Destination) =>
+    act(async () => {
+      const list = await api<{ deliveries: Delivery[] }>(
+        'GET',
+        `/api/v1/notification-destinations/${encodeURIComponent(d.id)}/deliveries?limit=20`,
+      )
+      setShown({ destination: d, deliveries: list.deliveries })
     })
   const remove = (d: Destination) =>
     act(async () => {
@@ -215,6 +224,9 @@ export function Notifications() {
                 <button type="button" onClick={() => void test(d)} aria-label={`Send a test to ${d.name}`}>
                   Test
                 </button>{' '}
+                <button type="button" onClick={() => void showDeliveries(d)} aria-label={`Deliveries of ${d.name}`}>
+                  Deliveries
+                </button>{' '}
                 <button type="button" onClick={() => void remove(d)} aria-label={`Delete ${d.name}`}>
                   Delete
                 </button>
@@ -227,6 +239,27 @@ export function Notifications() {
       <button type="button" onClick={() => void saveRoute()}>
         Save default route
       </button>
+      {shown && (
+        <div class="box" data-testid="destination-deliveries">
+          <h3>Last deliveries to {shown.destination.name}</h3>
+          {shown.deliveries.length === 0 ? (
+            <p>None yet.</p>
+          ) : (
+            <ul>
+              {shown.deliveries.map((x) => (
+                <li data-delivery-id={x.id}>
+                  {new Date(x.updatedAt).toLocaleString()}: {x.event} of {x.alert.description ?? x.alertId},{' '}
+                  <strong>{x.status}</strong> after {x.attempts} attempt{x.attempts === 1 ? '' : 's'}
+                  {x.lastError && x.status !== 'delivered' ? `: ${x.lastError}` : ''}
+                </li>
+              ))}
+            </ul>
+          )}
+          <button type="button" onClick={() => setShown(null)}>
+            Close
+          </button>
+        </div>
+      )}
       <NewDestination onMade={() => void load()} />
       <h3>Dead letter</h3>
       {dead.length === 0 ? (

@@ -124,6 +124,6 @@ export const Delivery = Type.Object({
 export const DeliveryList = Type.Object({ deliveries: Type.Array(Delivery) })
 export const DeliveryParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
 export const DeadQuery = Type.Object(
-  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })) },
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 100 })) },
   { additionalProperties: false },
 )

@@ -126,6 +126,23 @@ export async function notifyRoutes(server: FastifyInstance, opts: NotifyRoutesOp
   )
 
   app.get(
+    '/api/v1/notification-destinations/:id/deliveries',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: "A destination's last deliveries (up to 200 are kept), the latest first",
+        params: DestinationParams,
+        querystring: DeadQuery,
+        response: alertAnswers({ 200: answer('Deliveries', DeliveryList) }, [404]),
+      },
+    },
+    async (request) => ({
+      deliveries: await service.destinationDeliveries(account(request), request.params.id, request.query.limit ?? 100),
+    }),
+  )
+
+  app.get(
     '/api/v1/notification-route',
     {
       schema: {

@@ -101,12 +101,16 @@ export function notifyCommands(program: Command): void {
   const deliveries = program.command('deliveries').description('notification deliveries: per alert, the dead letter')
   deliveries
     .command('list')
-    .description("an alert's delivery log, oldest first")
-    .requiredOption('--alert <id>', 'the alert')
+    .description("an alert's delivery log (in the order they were due), or a destination's last deliveries")
+    .option('--alert <id>', 'the alert')
+    .option('--destination <id>', 'the destination')
     .option(...ACCOUNT_OPTION)
     .option('--json', 'print JSON')
-    .action(async (opts: { alert: string; account?: string; json?: boolean }) => {
-      const list = await withNotify(opts.account, (n, acct) => n.alertDeliveries(acct, opts.alert))
+    .action(async (opts: { alert?: string; destination?: string; account?: string; json?: boolean }) => {
+      if (!opts.alert === !opts.destination) throw new Refusal('INVALID', 'give --alert or --destination')
+      const list = await withNotify(opts.account, (n, acct) =>
+        opts.alert ? n.alertDeliveries(acct, opts.alert) : n.destinationDeliveries(acct, opts.destination!, 100),
+      )
       print(opts.json, list, () => list.map(deliveryLine))
     })
   deliveries
@@ -116,7 +120,7 @@ export function notifyCommands(program: Command): void {
     .option('--limit <n>', 'at most this many', positiveInt, 100)
     .option('--json', 'print JSON')
     .action(async (opts: { account?: string; limit: number; json?: boolean }) => {
-      const list = await withNotify(opts.account, (n, acct) => n.deadLetter(acct, Math.min(opts.limit, 500)))
+      const list = await withNotify(opts.account, (n, acct) => n.deadLetter(acct, Math.min(opts.limit, 200)))
       print(opts.json, list, () => list.map(deliveryLine))
     })
   deliveries

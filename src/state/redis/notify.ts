@@ -8,6 +8,7 @@
 //                                           (pending, delivered, dead, cancelled), attempts, log (JSON), nextAt,
 //                                           giveUpAt, lastStatus, lastError, createdAt, updatedAt, deliveredAt
 //   P notify:acct:<a>:alert:<alert>         zset: the alert's deliveries by when each is due (its delivery log)
+//   P notify:acct:<a>:dest:<destination>   zset: the destination's last 200 deliveries by when each is due
 //   P notify:acct:<a>:routes:<alert>        JSON list: the destinations the alert was routed to when it opened
 //   P notify:acct:<a>:dead                  zset: the account's dead letter (deliveries given up) by time
 //   {admin} notify:accounts                 set: accounts with destinations (a cluster's shards)
@@ -101,6 +102,7 @@ export class NotifyStore extends RedisState {
       due: `${P}notify:due`,
       delivery: `${P}notify:d:`,
       alertLog: (alertId: string) => `${a}alert:${alertId}`,
+      destinationLog: `${a}dest:`,
       routes: (alertId: string) => `${a}routes:${alertId}`,
       dead: `${a}dead`,
     }
@@ -198,8 +200,9 @@ export class NotifyStore extends RedisState {
       opts.alertId ? k.alertLog(opts.alertId) : '',
       opts.alertId && opts.routes ? k.routes(opts.alertId) : '',
       JSON.stringify(opts.routes ?? []),
+      k.destinationLog,
     ]
-    for (const d of deliveries) args.push(d.id, JSON.stringify(d.data), d.dueAt, d.giveUpAt)
+    for (const d of deliveries) args.push(d.id, JSON.stringify(d.data), d.dueAt, d.giveUpAt, d.data.destinationId)
     return (await this.scripts.notifyRoute(k.due, k.stream, ...args)) as number
   }
 
@@ -288,6 +291,13 @@ export class NotifyStore extends RedisState {
   async alertDeliveries(accountId: string, alertId: string, limit = 200): Promise<Delivery[]> {
     const k = this.keys(accountId)
     const ids = await this.redis.zrange(k.alertLog(alertId), 0, limit - 1)
+    return (await this.deliveries(k.delivery, ids)).filter((d) => d.data.accountId === accountId)
+  }
+
+  /** A destination's last deliveries, the latest due first. */
+  async destinationDeliveries(accountId: string, destinationId: string, limit = 50): Promise<Delivery[]> {
+    const k = this.keys(accountId)
+    const ids = await this.redis.zrevrange(k.destinationLog + destinationId, 0, limit - 1)
     return (await this.deliveries(k.delivery, ids)).filter((d) => d.data.accountId === accountId)
   }
 
