@@ -21,6 +21,7 @@ import { entryFieldMap } from '../state/redis/alert-streams.js'
 import type { AlertStore } from '../state/redis/alerts.js'
 import type { RedisClient } from '../state/redis/client.js'
 import type { IntegrationStore } from '../state/redis/integrations.js'
+import { IntegrationCache } from './alerts.consumer.js'
 import {
   NOTIFY_GROUP,
   type ClaimedDelivery,
@@ -140,7 +141,8 @@ export class Notifier {
   private readonly groupsMade = new Set<string>()
   private readonly destinations = new Map<string, AccountDestinations>()
   private readonly rulesNotify = new Map<string, ReadonlyMap<string, readonly string[]>>()
-  private readonly accountOf = new Map<string, { accountId: string | undefined; at: number }>()
+  /** Integration records, for the account an entry's integration belongs to (the alerts consumer's cache). */
+  private readonly integrationCache: IntegrationCache
   private readonly inFlight = new Map<string, number>()
   private readonly breakers = new Map<string, Breaker>()
   private readonly opened = new Map<string, { updatedAt: number; d: OpenedDestination }>()
@@ -156,12 +158,14 @@ export class Notifier {
     private readonly store: NotifyStore,
     private readonly alerts: AlertStore,
     private readonly policies: AlertPolicyStore,
-    private readonly integrations: IntegrationStore,
+    integrations: IntegrationStore,
     private readonly secrets: SecretBox,
     /** A connection of its own: the stream read blocks it. */
     private readonly reader: RedisClient,
     private readonly options: NotifierOptions,
-  ) {}
+  ) {
+    this.integrationCache = new IntegrationCache(integrations, options.refreshMs * 10)
+  }
 
   start(): void {
     if (this.loops.length > 0) return
@@ -251,15 +255,6 @@ export class Notifier {
     }
   }
 
-  private async account(integrationId: string): Promise<string | undefined> {
-    const hit = this.accountOf.get(integrationId)
-    if (hit && Date.now() - hit.at < this.options.refreshMs * 10) return hit.accountId
-    const accountId = (await this.integrations.byId(integrationId))?.accountId
-    this.accountOf.set(integrationId, { accountId, at: Date.now() })
-    if (this.accountOf.size > 10_000) this.accountOf.delete(this.accountOf.keys().next().value as string)
-    return accountId
-  }
-
   private async destinationsOf(accountId: string): Promise<AccountDestinations> {
     const hit = this.destinations.get(accountId)
     const now = Date.now()
@@ -309,7 +304,7 @@ export class Notifier {
     // Suppressed alerts are never sent; `repeated` entries neither (reminders are timed per destination).
     if (!event || !NOTIFY_EVENTS.includes(event) || event === 'repeated' || !f['alertId'] || !f['integrationId'])
       return void (await ack())
-    const accountId = await this.account(f['integrationId'])
+    const accountId = (await this.integrationCache.get(f['integrationId']))?.accountId
     if (!accountId) return void (await ack())
     const dests = await this.destinationsOf(accountId)
     if (dests.byId.size === 0) return void (await ack())
