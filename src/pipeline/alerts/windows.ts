@@ -183,8 +183,11 @@ function activeSpan(w: CompiledWindow, atMs: number): Occurrence | undefined {
  */
 export const HOLD_HORIZON_MS = 31 * 86_400_000
 
-/** Extensions worked out, per compiled window list: the matching windows' ids and a start → where cover ends. */
-const covers = new WeakMap<readonly CompiledWindow[], Map<string, number>>()
+/**
+ * Extensions worked out, per compiled window list: the matching windows' ids and a start → where the walk ended, and
+ * whether that is the stretch's true end (`complete`) or only as far as it walked.
+ */
+const covers = new WeakMap<readonly CompiledWindow[], Map<string, { end: number; complete: boolean }>>()
 
 /**
  * The first of the windows that is running at `atMs` and matches the alert, and when the alert stops being covered:
@@ -208,23 +211,29 @@ export function suppressingWindow(
     until = Math.max(until, on.end)
   }
   if (first === undefined) return undefined
+  const horizon = atMs + HOLD_HORIZON_MS
   const key = `${matching.map((w) => w.window.id).join(',')}@${until}`
   let known = covers.get(windows)
-  if (!known) covers.set(windows, (known = new Map<string, number>()))
+  if (!known) covers.set(windows, (known = new Map<string, { end: number; complete: boolean }>()))
   const hit = known.get(key)
-  if (hit !== undefined) return { id: first, until: hit }
-  const horizon = atMs + HOLD_HORIZON_MS
-  for (let guard = 0; until < horizon && guard < 1000; guard++) {
+  // A walk that stopped short of the stretch's end answers only while this time's horizon is within it.
+  if (hit && (hit.complete || horizon <= hit.end)) return { id: first, until: Math.min(hit.end, horizon) }
+  // Walked up to a horizon further on than this time needs, so that later alerts of a long stretch reuse it.
+  const reach = horizon + HOLD_HORIZON_MS
+  let complete = false
+  for (let guard = 0; until < reach && guard < 2000; guard++) {
     let next = until
     for (const w of matching) {
       const on = activeAt(w.window.schedule, until)
       if (on && on.end > next) next = on.end
     }
-    if (next === until) break
+    if (next === until) {
+      complete = true
+      break
+    }
     until = next
   }
-  until = Math.min(until, horizon)
   if (known.size >= 1000) known.clear()
-  known.set(key, until)
-  return { id: first, until }
+  known.set(key, { end: until, complete })
+  return { id: first, until: Math.min(until, horizon) }
 }

@@ -157,7 +157,11 @@ describe('a hold lasts as long as the cover', () => {
       end: '00:00',
     })
     const t = at('2026-12-01T12:00Z')
-    expect(suppressingWindow([always], { alert: {} }, t)).toEqual({ id: 'always', until: t + HOLD_HORIZON_MS })
+    const windows = [always]
+    expect(suppressingWindow(windows, { alert: {} }, t)).toEqual({ id: 'always', until: t + HOLD_HORIZON_MS })
+    // A later alert holds for its own horizon, not the earlier one's (found by the property below in CI).
+    for (const later of [t + 1, t + 86_400_000, t + 40 * 86_400_000])
+      expect(suppressingWindow(windows, { alert: {} }, later)).toEqual({ id: 'always', until: later + HOLD_HORIZON_MS })
   })
 })
 
