@@ -6,7 +6,12 @@
 //   per key    its events of the metrics' traffic types and event types from 15 minutes before its
 //              first impression to 15 minutes after `to`, aggregated per metric (counts, sums);
 //   per treatment  keys, Σx and Σx² of each metric's per-key value (keys with events; the others
-//              are 0 in count, sum and percent metrics and absent from the rest).
+//              are 0 in count, sum and percent metrics and absent from the rest);
+//   CUPED      with `cuped`, also each key's value of the same metric over its pre-exposure window (the
+//              `preExposureDays` before its attribution starts, 0 without events there), and per
+//              treatment Σpre, Σpre² and Σ(x·pre);
+//   caps       a metric's `capPercentile` is the quantileExact of its per-key values over the keys
+//              exposed to one treatment (capsQuery), run first and applied as a fixed cap after.
 // Sums of values are compensated (sumKahan, 18.16 on): Σx² of millions of keys keeps its precision,
 // and depends far less on the order the engine adds in (18.16 and 26.x add in different orders: with
 // plain sums most statistics of a test experiment differed from the 13th digit on, with compensated
@@ -42,7 +47,14 @@ export interface MetricSpec {
   readonly valueProperty?: string | null
   readonly propertyFilter?: PropertyFilter | null
   readonly cap?: number | null
+  /** Cap each key's value at this quantile of the exposed keys' values (instead of a fixed cap). */
+  readonly capPercentile?: number | null
+  /** Days before a key's attribution start whose value of the metric is its CUPED covariate (default 14). */
+  readonly preExposureDays?: number | null
 }
+
+export const DEFAULT_PRE_EXPOSURE_DAYS = 14
+const DAY_MS = 86_400_000
 
 export interface Window {
   readonly environmentId: string
@@ -60,25 +72,102 @@ export interface Tables {
 
 /**
  * One row per treatment of the exposed keys ('' for the keys excluded for showing more than one):
- * keys, and per metric i n{i} (keys counted), s{i} (Σx) and q{i} (Σx²). One statement, so the key
- * counts and the sums come from the same impressions. Keys without attributed events are 0 in count,
- * sum and percent metrics (counted in n{i}) and absent from average and ratio ones. Each event's part
- * in each metric is worked out before the join, so only numbers travel through it.
+ * keys, and per metric i n{i} (keys counted), s{i} (Σx) and q{i} (Σx²), and with `cuped` ps{i} (Σpre),
+ * pq{i} (Σpre²) and pp{i} (Σx·pre). One statement, so the key counts and the sums come from the same
+ * impressions. Keys without attributed events are 0 in count, sum and percent metrics (counted in n{i})
+ * and absent from average and ratio ones. Each event's part in each metric is worked out before the
+ * join, so only numbers travel through it.
  */
-export function metricsQuery(tables: Tables, w: Window, metrics: readonly MetricSpec[]): Query {
+export function metricsQuery(
+  tables: Tables,
+  w: Window,
+  metrics: readonly MetricSpec[],
+  options: { cuped?: boolean } = {},
+): Query {
   const p = new Params()
+  const cuped = options.cuped === true
+  const { keyed, always } = perKeySql(p, tables, w, metrics, cuped)
+  const outer = metrics.flatMap((_m, i) => {
+    const when = `k${i} = 1`
+    return [
+      `countIf(${always[i] ? '1' : when}) AS n${i}`,
+      `sumKahanIf(x${i}, ${when}) AS s${i}`,
+      `sumKahanIf(x${i} * x${i}, ${when}) AS q${i}`,
+      ...(cuped
+        ? [
+            `sumKahanIf(y${i}, ${when}) AS ps${i}`,
+            `sumKahanIf(y${i} * y${i}, ${when}) AS pq${i}`,
+            `sumKahanIf(x${i} * y${i}, ${when}) AS pp${i}`,
+          ]
+        : []),
+    ]
+  })
+  return p.query(
+    'the experiment results query',
+    `SELECT if(treatments = 1, exposed, '') AS treatment, count() AS keys, ${outer.join(', ')}
+     FROM (${exposuresSql(p, tables, w)}) AS exposed_keys
+     ANY LEFT JOIN (${keyed}) AS keyed USING key
+     GROUP BY treatment
+     ORDER BY treatment`,
+  )
+}
+
+/**
+ * One row: per metric i, c{i} the quantileExact at its `capPercentile` of the per-key values (before any cap) over the
+ * keys exposed to one treatment in the window (0 for the keys without events in count and sum metrics, as in the
+ * results). quantileExact is the value of rank ⌊q·n⌋ + 1 of the n values in ascending order.
+ */
+export function capsQuery(
+  tables: Tables,
+  w: Window,
+  metrics: readonly (MetricSpec & { capPercentile: number })[],
+): Query {
+  const p = new Params()
+  const uncapped = metrics.map((m) => ({ ...m, cap: null }))
+  const { keyed, always } = perKeySql(p, tables, w, uncapped, false)
+  // An aggregate's parameter must be a literal: a number checked here, written as JavaScript writes it.
+  const level = (q: number) => {
+    if (!(typeof q === 'number' && q >= 0.5 && q < 1)) throw new Error(`capPercentile ${q} is not in [0.5, 1)`)
+    return String(q)
+  }
+  const caps = metrics.map(
+    (m, i) => `quantileExactIf(${level(m.capPercentile)})(x${i}, ${always[i] ? '1' : `k${i} = 1`}) AS c${i}`,
+  )
+  return p.query(
+    'the percentile caps query',
+    `SELECT ${caps.join(', ')}
+     FROM (${exposuresSql(p, tables, w, true)}) AS exposed_keys
+     ANY LEFT JOIN (${keyed}) AS keyed USING key`,
+  )
+}
+
+/**
+ * Each eligible key's value of each metric (x{i}), whether it counts (k{i}) and with `cuped` its pre-exposure value
+ * (y{i}); `always[i]` when every exposed key counts (count, sum and percent metrics).
+ */
+function perKeySql(
+  p: Params,
+  tables: Tables,
+  w: Window,
+  metrics: readonly MetricSpec[],
+  cuped: boolean,
+): { keyed: string; always: boolean[] } {
   const eventColumns: string[] = []
   const perKey: string[] = []
-  const outer: string[] = []
+  const always: boolean[] = []
+  const attributed = `timestamp_ms >= first_ms - ${ATTRIBUTION_MS}`
+  const preDays = metrics.map((m) => m.preExposureDays ?? DEFAULT_PRE_EXPOSURE_DAYS)
+  const before = cuped ? Math.max(...preDays) * DAY_MS : 0
   metrics.forEach((m, i) => {
-    const { columns, x, counted } = metricSql(p, m, i)
+    const { columns, value, counted } = metricSql(p, m, i)
     eventColumns.push(...columns)
-    perKey.push(`${x} AS x${i}`, `${counted} AS k${i}`)
-    outer.push(
-      `countIf(${counted === '1' ? '1' : `k${i} = 1`}) AS n${i}`,
-      `sumKahanIf(x${i}, k${i} = 1) AS s${i}`,
-      `sumKahanIf(x${i} * x${i}, k${i} = 1) AS q${i}`,
-    )
+    const post = cuped ? attributed : undefined
+    perKey.push(`${value(post)} AS x${i}`, `${counted(post)} AS k${i}`)
+    always.push(counted(post) === '1')
+    if (cuped)
+      perKey.push(
+        `${value(`timestamp_ms < first_ms - ${ATTRIBUTION_MS} AND timestamp_ms >= first_ms - ${ATTRIBUTION_MS + preDays[i]! * DAY_MS}`)} AS y${i}`,
+      )
   })
   const trafficTypes = [...new Set(metrics.map((m) => m.trafficType))]
   const eventTypes = [
@@ -86,7 +175,7 @@ export function metricsQuery(tables: Tables, w: Window, metrics: readonly Metric
       metrics.flatMap((m) => [m.eventTypeId, ...(m.denominatorEventTypeId ? [m.denominatorEventTypeId] : [])]),
     ),
   ]
-  const lo = w.from - ATTRIBUTION_MS
+  const lo = w.from - ATTRIBUTION_MS - before
   const hi = w.to + ATTRIBUTION_MS
   const events = `SELECT key, timestamp_ms, ${eventColumns.join(', ')}
     FROM ${tables.events}
@@ -100,16 +189,9 @@ export function metricsQuery(tables: Tables, w: Window, metrics: readonly Metric
   const keyed = `SELECT key, ${perKey.join(', ')}
        FROM (${events}) AS e
        ALL INNER JOIN (${exposuresSql(p, tables, w, true)}) AS eligible USING key
-       WHERE timestamp_ms >= first_ms - ${ATTRIBUTION_MS}
+       WHERE timestamp_ms >= first_ms - ${ATTRIBUTION_MS + before}
        GROUP BY key`
-  return p.query(
-    'the experiment results query',
-    `SELECT if(treatments = 1, exposed, '') AS treatment, count() AS keys, ${outer.join(', ')}
-     FROM (${exposuresSql(p, tables, w)}) AS exposed_keys
-     ANY LEFT JOIN (${keyed}) AS keyed USING key
-     GROUP BY treatment
-     ORDER BY treatment`,
-  )
+  return { keyed, always }
 }
 
 /**
@@ -163,16 +245,20 @@ function exposuresSql(p: Params, tables: Tables, w: Window, eligibleOnly = false
 
 /**
  * Metric i in SQL: the columns each event gets (c{i}: it counts; v{i}: its value, 0 without one;
- * a{i}: it has a value; d{i}: it counts in the denominator), then a key's value x from their sums and
- * whether the key counts for the metric.
+ * a{i}: it has a value; d{i}: it counts in the denominator), then a key's value from their sums over its events that
+ * meet a condition (all of them without one), and whether the key counts for the metric ('1': every key).
  */
-function metricSql(p: Params, m: MetricSpec, i: number): { columns: string[]; x: string; counted: string } {
+function metricSql(
+  p: Params,
+  m: MetricSpec,
+  i: number,
+): { columns: string[]; value: (when?: string) => string; counted: (when?: string) => string } {
   const filter = m.propertyFilter ? ` AND ${filterSql(p, m.propertyFilter)}` : ''
   const of = (eventType: string) =>
     `traffic_type = ${p.string(m.trafficType)} AND event_type = ${p.string(eventType)}${filter}`
   const counts = `(${of(m.eventTypeId)}) AS c${i}`
-  const capped = (x: string) =>
-    m.cap === undefined || m.cap === null ? `toFloat64(${x})` : `least(toFloat64(${x}), ${p.float(m.cap)})`
+  const cap = m.cap === undefined || m.cap === null ? undefined : p.float(m.cap)
+  const capped = (x: string) => (cap === undefined ? `toFloat64(${x})` : `least(toFloat64(${x}), ${cap})`)
   const valued = () => {
     const value = m.valueProperty
       ? `visitParamExtractFloat(properties, ${p.string(m.valueProperty)})`
@@ -180,24 +266,29 @@ function metricSql(p: Params, m: MetricSpec, i: number): { columns: string[]; x:
     const hasValue = m.valueProperty ? isNumberSql(p, m.valueProperty) : 'isNotNull(value)'
     return [`(${of(m.eventTypeId)} AND ${hasValue}) AS a${i}`, `if(a${i}, toFloat64(${value}), 0) AS v${i}`]
   }
+  const agg = (fn: string, column: string, when?: string) =>
+    when === undefined ? `${fn}(${column})` : `${fn}If(${column}, ${when})`
+  const always = () => '1'
   switch (m.type) {
     case 'count_per_key':
-      return { columns: [counts], x: capped(`sum(c${i})`), counted: '1' }
+      return { columns: [counts], value: (w) => capped(agg('sum', `c${i}`, w)), counted: always }
     case 'percent_of_keys':
-      return { columns: [counts], x: `toFloat64(sum(c${i}) > 0)`, counted: '1' }
+      return { columns: [counts], value: (w) => `toFloat64(${agg('sum', `c${i}`, w)} > 0)`, counted: always }
     case 'sum_per_key':
-      return { columns: valued(), x: capped(`sumKahan(v${i})`), counted: '1' }
+      return { columns: valued(), value: (w) => capped(agg('sumKahan', `v${i}`, w)), counted: always }
     case 'average_per_key':
       return {
         columns: valued(),
-        x: capped(`if(sum(a${i}) = 0, 0, sumKahan(v${i}) / sum(a${i}))`),
-        counted: `toUInt8(sum(a${i}) > 0)`,
+        value: (w) =>
+          capped(`if(${agg('sum', `a${i}`, w)} = 0, 0, ${agg('sumKahan', `v${i}`, w)} / ${agg('sum', `a${i}`, w)})`),
+        counted: (w) => `toUInt8(${agg('sum', `a${i}`, w)} > 0)`,
       }
     case 'ratio_per_key':
       return {
         columns: [counts, `(${of(m.denominatorEventTypeId ?? '')}) AS d${i}`],
-        x: capped(`if(sum(d${i}) = 0, 0, sum(c${i}) / sum(d${i}))`),
-        counted: `toUInt8(sum(d${i}) > 0)`,
+        value: (w) =>
+          capped(`if(${agg('sum', `d${i}`, w)} = 0, 0, ${agg('sum', `c${i}`, w)} / ${agg('sum', `d${i}`, w)})`),
+        counted: (w) => `toUInt8(${agg('sum', `d${i}`, w)} > 0)`,
       }
   }
 }

@@ -1,7 +1,10 @@
 // The statistics of experiment results, as pure functions over sufficient statistics (n, Σx, Σx²):
-// Welch's two-sided t-test on the absolute difference and on the relative lift (delta method), with
-// confidence intervals; proportions with variance p(1 − p); Benjamini–Hochberg adjusted p-values;
-// the sample ratio check (chi-squared goodness of fit). The t and chi-squared distributions are
+// Welch's t-test on the absolute difference and on the relative lift (delta method), with confidence
+// intervals, two-sided or one-sided (guardrails); the always-valid alternative (sequential testing);
+// regression adjustment by each key's pre-exposure value (CUPED); proportions with variance p(1 − p);
+// Benjamini–Hochberg and Holm adjusted p-values; the sample ratio check (chi-squared goodness of fit).
+// Each follows GrowthBook's gbstats (frequentist/tests.py, models/statistics.py), which the tests
+// compare it with. The t and chi-squared distributions are
 // stdlib's (@stdlib/stats-base-dists-*): ports of Boost's incomplete beta and gamma functions, kept
 // and tested against reference values, where a hand-written series would drift in the tails.
 import chisquareCdf from '@stdlib/stats-base-dists-chisquare-cdf'
@@ -17,10 +20,13 @@ export interface Sums {
 
 export interface Summary {
   readonly n: number
+  /** The mean compared: regression-adjusted under CUPED (μ − θ·μpre), else the sample mean. */
   readonly mean: number
-  /** Sample variance (n − 1) for means; p(1 − p) for proportions. */
+  /** Sample variance (n − 1) for means; p(1 − p) for proportions; the adjusted variance under CUPED. */
   readonly variance: number
   readonly sum: number
+  /** The sample mean before any adjustment: the relative lift divides by it (as gbstats does). */
+  readonly unadjustedMean?: number
 }
 
 /** A sample mean's summary; variance (Σx² − (Σx)²/n)/(n − 1), 0 below two keys. */
@@ -37,10 +43,60 @@ export function proportionSummary({ n, sum }: Pick<Sums, 'n' | 'sum'>): Summary 
   return { n, mean, variance: mean * (1 - mean), sum }
 }
 
+/** What CUPED needs of a treatment beyond its sums: Σpre, Σpre² and Σ(x·pre) over the same keys. */
+export interface CovariateSums extends Sums {
+  readonly preSum: number
+  readonly preSumSquares: number
+  readonly sumProducts: number
+}
+
+const summarize = (s: Pick<Sums, 'n' | 'sum' | 'sumSquares'>, proportion: boolean) =>
+  proportion ? proportionSummary(s) : meanSummary(s)
+const covariance = (s: CovariateSums) => (s.n > 1 ? (s.sumProducts - (s.sum * s.preSum) / s.n) / (s.n - 1) : 0)
+
+/**
+ * θ of the regression adjustment, pooled over the arms given: Cov(x, pre)/Var(pre) of their keys together (0 when
+ * either variance is 0), as gbstats' compute_theta.
+ */
+export function cupedTheta(arms: readonly CovariateSums[], proportion: boolean): number {
+  const joint = arms.reduce(
+    (j, s) => ({
+      n: j.n + s.n,
+      sum: j.sum + s.sum,
+      sumSquares: j.sumSquares + s.sumSquares,
+      preSum: j.preSum + s.preSum,
+      preSumSquares: j.preSumSquares + s.preSumSquares,
+      sumProducts: j.sumProducts + s.sumProducts,
+    }),
+    { n: 0, sum: 0, sumSquares: 0, preSum: 0, preSumSquares: 0, sumProducts: 0 },
+  )
+  const post = summarize(joint, proportion).variance
+  const pre = summarize({ n: joint.n, sum: joint.preSum, sumSquares: joint.preSumSquares }, proportion).variance
+  if (pre === 0 || post === 0) return 0
+  return covariance(joint) / pre
+}
+
+/** A treatment's regression-adjusted summary: mean μ − θ·μpre, variance σ² + θ²σpre² − 2θ·Cov (gbstats). */
+export function cupedSummary(s: CovariateSums, theta: number, proportion: boolean): Summary {
+  const post = summarize(s, proportion)
+  const pre = summarize({ n: s.n, sum: s.preSum, sumSquares: s.preSumSquares }, proportion)
+  const variance = s.n > 1 ? post.variance + theta ** 2 * pre.variance - 2 * theta * covariance(s) : 0
+  return {
+    n: s.n,
+    mean: post.mean - theta * pre.mean,
+    variance: Math.max(0, variance),
+    sum: s.sum,
+    unadjustedMean: post.mean,
+  }
+}
+
 export interface Estimate {
   readonly estimate: number
-  /** [lower, upper] at 1 − alpha; null when the test cannot be run (see TestOutcome.reason). */
-  readonly ci: readonly [number, number] | null
+  /**
+   * [lower, upper] at 1 − alpha; null when the test cannot be run (see Comparison.reason). A one-sided test bounds
+   * one side only: the other is null.
+   */
+  readonly ci: readonly [number | null, number | null] | null
   readonly pValue: number | null
 }
 
@@ -48,28 +104,47 @@ export interface Comparison {
   readonly absolute: Estimate
   /** The lift relative to the baseline mean; the absolute change when the baseline mean is 0. */
   readonly relative: Estimate & { readonly of: 'baseline-mean' | 'absolute-change' }
-  /** Welch–Satterthwaite degrees of freedom (null when both variances are 0). */
+  /** Welch–Satterthwaite degrees of freedom (null when both variances are 0, and for sequential tests). */
   readonly degreesOfFreedom: number | null
   /** Why no p-value could be computed, if so. */
   readonly reason: string | null
 }
 
 /**
- * Welch's two-sided t-test of treatment b against baseline a. The absolute estimate is μb − μa with
- * Var = σa²/na + σb²/nb; the relative one (μb − μa)/μa with the delta method's
- * Var = σb²/(nb·μa²) + σa²·μb²/(na·μa⁴). Both use the Welch–Satterthwaite degrees of freedom.
+ * How a comparison is tested: two-sided, or one-sided against the direction that is bad (`worseIf`: a guardrail whose
+ * desired direction is increase is worse if it decreases); fixed-horizon (Welch's t), or sequential with the
+ * Gaussian-mixture confidence sequence's tuning parameter (the sample size it is tightest at).
+ */
+export interface TestOptions {
+  readonly alpha: number
+  readonly sequentialTuning?: number | undefined
+  readonly worseIf?: 'decrease' | 'increase' | undefined
+}
+
+/**
+ * Treatment b against baseline a. The absolute estimate is μb − μa with Var = σa²/na + σb²/nb; the relative one
+ * (μb − μa)/μa with the delta method's Var = σb²/(nb·μa²) + σa²·μb²/(na·μa⁴), μ unadjusted in the denominators. A
+ * fixed-horizon test is Welch's t with the Welch–Satterthwaite degrees of freedom; a sequential one the always-valid
+ * interval and p-value of Howard et al.'s normal mixture (Waudby-Smith et al. 2023, eq. 9 and 155), as gbstats'
+ * SequentialTwoSidedTTest.
  */
 export function welch(a: Summary, b: Summary, alpha: number): Comparison {
+  return compare(a, b, { alpha })
+}
+
+export function compare(a: Summary, b: Summary, options: TestOptions): Comparison {
+  const ma = a.unadjustedMean ?? a.mean
+  const mb = b.unadjustedMean ?? b.mean
   const absEstimate = b.mean - a.mean
-  const relativeOf = a.mean === 0 ? 'absolute-change' : 'baseline-mean'
-  const relEstimate = a.mean === 0 ? absEstimate : absEstimate / a.mean
+  const relativeOf = ma === 0 ? 'absolute-change' : 'baseline-mean'
+  const relEstimate = ma === 0 ? absEstimate : absEstimate / ma
   const none = (reason: string): Comparison => ({
     absolute: { estimate: absEstimate, ci: null, pValue: null },
     relative: { estimate: relEstimate, ci: null, pValue: null, of: relativeOf },
     degreesOfFreedom: null,
     reason,
   })
-  if (![a.n, a.mean, a.variance, b.n, b.mean, b.variance].every(Number.isFinite))
+  if (![a.n, a.mean, a.variance, ma, b.n, b.mean, b.variance, mb].every(Number.isFinite))
     return none('the values are too large: their sums overflow a double (cap the metric)')
   if (a.n < 2 || b.n < 2) return none('each treatment needs at least 2 keys with a value')
   const va = a.variance / a.n
@@ -78,22 +153,81 @@ export function welch(a: Summary, b: Summary, alpha: number): Comparison {
   if (!Number.isFinite(va + vb)) return none('the values are too large: their sums overflow a double (cap the metric)')
   const dof = (va + vb) ** 2 / (va ** 2 / (a.n - 1) + vb ** 2 / (b.n - 1))
   const absVariance = va + vb
-  const relVariance =
-    a.mean === 0 ? absVariance : b.variance / (b.n * a.mean ** 2) + (a.variance * b.mean ** 2) / (a.n * a.mean ** 4)
+  const relVariance = ma === 0 ? absVariance : b.variance / (b.n * ma ** 2) + (a.variance * mb ** 2) / (a.n * ma ** 4)
+  const test = (estimate: number, variance: number) =>
+    options.sequentialTuning === undefined
+      ? tTest(estimate, variance, dof, options)
+      : sequentialTest(estimate, variance, a.n + b.n, options.sequentialTuning, options)
   return {
-    absolute: tTest(absEstimate, absVariance, dof, alpha),
-    relative: { ...tTest(relEstimate, relVariance, dof, alpha), of: relativeOf },
-    degreesOfFreedom: dof,
+    absolute: test(absEstimate, absVariance),
+    relative: { ...test(relEstimate, relVariance), of: relativeOf },
+    degreesOfFreedom: options.sequentialTuning === undefined ? dof : null,
     reason: null,
   }
 }
 
-function tTest(estimate: number, variance: number, dof: number, alpha: number): Estimate {
+function tTest(estimate: number, variance: number, dof: number, { alpha, worseIf }: TestOptions): Estimate {
   const se = Math.sqrt(variance)
-  const width = tQuantile(1 - alpha / 2, dof) * se
-  // Two-sided: 2·P(T ≤ −|t|), computed on the lower tail so small p-values keep their digits.
-  const pValue = Math.min(1, 2 * tCdf(-Math.abs(estimate / se), dof))
-  return { estimate, ci: [estimate - width, estimate + width], pValue }
+  const t = estimate / se
+  if (worseIf === undefined) {
+    const width = tQuantile(1 - alpha / 2, dof) * se
+    // Two-sided: 2·P(T ≤ −|t|), computed on the lower tail so small p-values keep their digits.
+    const pValue = Math.min(1, 2 * tCdf(-Math.abs(t), dof))
+    return { estimate, ci: [estimate - width, estimate + width], pValue }
+  }
+  // One-sided: the p-value of "it got worse", and the interval bounding the side that tells.
+  const width = tQuantile(1 - alpha, dof) * se
+  return worseIf === 'decrease'
+    ? { estimate, ci: [null, estimate + width], pValue: tCdf(t, dof) }
+    : { estimate, ci: [estimate - width, null], pValue: tCdf(-t, dof) }
+}
+
+/**
+ * The Gaussian-mixture confidence sequence: with N keys in both arms, s² = Var·N and ρ² = (−2 ln α + ln(−2 ln α + 1))
+ * / tuning, the half-width is √s²·√(2(Nρ² + 1)·ln(√(Nρ² + 1)/α)/(Nρ)²) and the p-value 1/e with the e-value
+ * exp(ρ²·S/(2(Nρ² + 1)))/√(Nρ² + 1), S = estimate²·N/Var. One-sided at alpha is the side of the two-sided sequence at
+ * 2·alpha (its p-value halved on the side that tells).
+ */
+function sequentialTest(
+  estimate: number,
+  variance: number,
+  n: number,
+  tuning: number,
+  { alpha, worseIf }: TestOptions,
+): Estimate {
+  const level = worseIf === undefined ? alpha : 2 * alpha
+  const rho2 = (-2 * Math.log(level) + Math.log(-2 * Math.log(level) + 1)) / tuning
+  const s2 = variance * n
+  const width =
+    Math.sqrt(s2) * Math.sqrt((2 * (n * rho2 + 1) * Math.log(Math.sqrt(n * rho2 + 1) / level)) / (n * n * rho2))
+  const tr2p1 = n * rho2 + 1
+  // ln of the e-value, so a very large one does not overflow to a p-value of 0 before it must.
+  const logE = (rho2 * ((estimate * estimate * n) / variance)) / (2 * tr2p1) - 0.5 * Math.log(tr2p1)
+  const twoSided = Math.min(1, Math.exp(-logE))
+  if (worseIf === undefined) return { estimate, ci: [estimate - width, estimate + width], pValue: twoSided }
+  const worse = worseIf === 'decrease' ? estimate < 0 : estimate > 0
+  const pValue = worse ? twoSided / 2 : 1 - twoSided / 2
+  return worseIf === 'decrease'
+    ? { estimate, ci: [null, estimate + width], pValue }
+    : { estimate, ci: [estimate - width, null], pValue }
+}
+
+/**
+ * Holm's step-down adjusted p-values, in the order given (nulls stay null and are not counted): the i-th smallest
+ * times (m − i + 1), made monotone from the smallest up, capped at 1.
+ */
+export function holm(pValues: readonly (number | null)[]): (number | null)[] {
+  const ranked = pValues
+    .flatMap((p, index) => (p === null || !Number.isFinite(p) ? [] : [{ p, index }]))
+    .sort((x, y) => x.p - y.p)
+  const m = ranked.length
+  const adjusted: (number | null)[] = pValues.map(() => null)
+  let running = 0
+  ranked.forEach((r, i) => {
+    running = Math.max(running, Math.min(1, r.p * (m - i)))
+    adjusted[r.index] = running
+  })
+  return adjusted
 }
 
 /**

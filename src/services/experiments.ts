@@ -1,16 +1,29 @@
 // Experiment results as a use case, whoever asks (the results API or `sluice experiments`): the
-// request's rules (window, alpha, weights, baseline, limits), the two queries (exposures; per-treatment
-// sums of each metric's per-key values), and the statistics over their sums.
-import { experimentsQuery, metricsQuery, type MetricType, type Tables, type Window } from '../analysis/queries.js'
+// request's rules (window, alpha, weights, baseline, limits, test mode, correction), the queries
+// (percentile caps first when a metric has one; per-treatment sums of each metric's per-key values,
+// with the pre-exposure sums under CUPED), and the statistics over their sums.
+import {
+  capsQuery,
+  DEFAULT_PRE_EXPOSURE_DAYS,
+  experimentsQuery,
+  metricsQuery,
+  type MetricType,
+  type Tables,
+  type Window,
+} from '../analysis/queries.js'
 import type { ClickHouseClient } from '@clickhouse/client'
 import { clickhouseRunner, type AnalysisLimits, type QueryRunner } from '../analysis/clickhouse.js'
 import {
   benjaminiHochberg,
+  compare,
+  cupedSummary,
+  cupedTheta,
+  holm,
   meanSummary,
   proportionSummary,
   sampleRatio,
-  welch,
   type Comparison,
+  type CovariateSums,
   type Summary,
 } from '../analysis/statistics.js'
 import { invalid, Refusal } from '../shared/errors.js'
@@ -26,6 +39,9 @@ export const SRM_THRESHOLD = 0.001
 export const MAX_FLAGS_LISTED = 1000
 const MAX_EPOCH_MS = 4_294_967_295_000
 const MAX_NAME = 250
+export const DEFAULT_SEQUENTIAL_TUNING = 5000
+export const CORRECTIONS = ['bh', 'holm', 'none'] as const
+export type Correction = (typeof CORRECTIONS)[number]
 
 export interface ResultsRequest {
   readonly flag: string
@@ -37,6 +53,16 @@ export interface ResultsRequest {
   readonly weights?: Readonly<Record<string, number>> | undefined
   readonly rule?: string | undefined
   readonly minKeys?: number | undefined
+  /** Always-valid intervals and p-values (sequential testing) instead of fixed-horizon ones. */
+  readonly sequential?: boolean | undefined
+  /** The mixture's tuning parameter: the total keys at which the sequential interval is tightest. */
+  readonly sequentialTuning?: number | undefined
+  /** Regression adjustment by each key's pre-exposure value of the metric. */
+  readonly cuped?: boolean | undefined
+  /** How the p-values of the non-guardrail comparisons are adjusted (default bh). */
+  readonly correction?: Correction | undefined
+  /** Metrics evaluated as guardrails in this request, besides those defined as guardrails. */
+  readonly guardrails?: readonly string[] | undefined
 }
 
 export interface TreatmentStats {
@@ -58,13 +84,28 @@ export interface ComparisonView {
   readonly impact: 'desired' | 'undesired' | 'inconclusive'
   /** Why it is not significant when the p-value alone would not say (too few keys, no test possible). */
   readonly note: string | null
+  /**
+   * A guardrail's state: failing (significantly worse, one-sided), at risk (worse, not significantly), ok; null for
+   * the other metrics.
+   */
+  readonly guardrail: GuardrailState | null
+  /** Under CUPED, θ pooled over the two arms and the share of the estimate's variance it removed. */
+  readonly cuped: { readonly theta: number; readonly varianceReduction: number | null } | null
 }
+
+export type GuardrailState = 'ok' | 'at risk' | 'failing'
 
 export interface MetricResult {
   readonly metricId: string
   readonly name: string
   readonly type: MetricType
   readonly desiredDirection: 'increase' | 'decrease'
+  /** Evaluated one-sided against its desired direction and left out of the correction. */
+  readonly guardrail: boolean
+  /** The cap applied to each key's value, and where it came from; null when uncapped. */
+  readonly cap: { readonly value: number; readonly percentile: number | null } | null
+  /** Under CUPED: the pre-exposure window, and the variance removed over all the analysed keys (1 − (1 − ρ²)). */
+  readonly cuped: { readonly preExposureDays: number; readonly varianceReduction: number | null } | null
   readonly perTreatment: Readonly<Record<string, TreatmentStats>>
   readonly comparisons: readonly ComparisonView[]
 }
@@ -78,6 +119,13 @@ export interface ExperimentResults {
   readonly baseline: string
   readonly alpha: number
   readonly minKeys: number
+  /** How the results were computed: the test, its tuning, CUPED, and the correction. */
+  readonly mode: {
+    readonly test: 'fixed-horizon' | 'sequential'
+    readonly sequentialTuning: number | null
+    readonly cuped: boolean
+    readonly correction: Correction
+  }
   readonly exposure: {
     readonly keys: number
     readonly perTreatment: Readonly<Record<string, number>>
@@ -152,7 +200,21 @@ export class ExperimentService {
     checkRequest(req, alpha, minKeys)
     const metrics = await this.metrics.many(ws, req.metricIds)
     const window: Window = { environmentId: env.id, flag: req.flag, from: req.from, to: req.to, rule: req.rule }
-    const rows = await this.run(metricsQuery(this.tables, window, metrics))
+    // Percentile caps are worked out first, over the same keys, and then applied as fixed caps.
+    const percentiled = metrics.flatMap((m, i) =>
+      typeof m.capPercentile === 'number' ? [{ ...m, capPercentile: m.capPercentile, i }] : [],
+    )
+    const caps = new Map<number, number>()
+    if (percentiled.length > 0) {
+      const [row] = await this.run(capsQuery(this.tables, window, percentiled))
+      percentiled.forEach((m, j) => {
+        const cap = number(row?.[`c${j}`])
+        if (Number.isFinite(cap)) caps.set(m.i, cap)
+      })
+    }
+    const specs = metrics.map((m, i) => (caps.has(i) ? { ...m, cap: caps.get(i)! } : m))
+    const cuped = req.cuped === true
+    const rows = await this.run(metricsQuery(this.tables, window, specs, { cuped }))
 
     let excludedKeys = 0
     // Treatment names come from SDKs: records keyed by them have no prototype.
@@ -205,18 +267,28 @@ export class ExperimentService {
         },
       ])
     const srm = sampleRatio(perTreatment, weights)
-    const comparing: Comparing = { treatments, baseline, alpha, minKeys }
-    const results = metrics.map((m, i) => metricResult(m, i, comparing, sums))
-    // Benjamini–Hochberg over every comparison of the request (all metrics, all treatments).
-    const flat = results.flatMap((r) => r.comparisons)
-    const adjusted = benjaminiHochberg(flat.map((c) => c.absolute.pValue))
-    let at = 0
-    const metricsOut = results.map((r, ri) => ({
+    const correction = req.correction ?? 'bh'
+    const sequentialTuning = req.sequential ? (req.sequentialTuning ?? DEFAULT_SEQUENTIAL_TUNING) : undefined
+    const guardrails = new Set(req.guardrails ?? [])
+    const comparing: Comparing = { treatments, baseline, alpha, minKeys, sequentialTuning, cuped }
+    const results = specs.map((m, i) =>
+      metricResult({ ...m, guardrail: m.guardrail === true || guardrails.has(m.id) }, i, comparing, sums, {
+        value: m.cap ?? null,
+        percentile: caps.has(i) ? metrics[i]!.capPercentile! : null,
+      }),
+    )
+    // The correction's family: every comparison of the request (all metrics, all treatments) but the guardrails'.
+    const family = results.flatMap((r) => (r.guardrail ? [] : r.comparisons))
+    const pValues = family.map((c) => c.absolute.pValue)
+    const adjusted = correction === 'bh' ? benjaminiHochberg(pValues) : correction === 'holm' ? holm(pValues) : pValues
+    const adjustedOf = new Map(family.map((c, i) => [c, adjusted[i] ?? null]))
+    const metricsOut = results.map((r) => ({
       ...r,
       comparisons: r.comparisons.map((c) =>
-        finish(c, adjusted[at++] ?? null, comparing, {
+        finish(c, r.guardrail ? c.absolute.pValue : (adjustedOf.get(c) ?? null), comparing, {
           perTreatment: r.perTreatment,
-          direction: metrics[ri]!.desiredDirection,
+          direction: r.desiredDirection,
+          guardrail: r.guardrail,
         }),
       ),
     }))
@@ -229,6 +301,12 @@ export class ExperimentService {
       baseline,
       alpha,
       minKeys,
+      mode: {
+        test: sequentialTuning === undefined ? 'fixed-horizon' : 'sequential',
+        sequentialTuning: sequentialTuning ?? null,
+        cuped,
+        correction,
+      },
       exposure: { keys: seenTreatments.reduce((s, t) => s + perTreatment[t]!, 0), perTreatment, excludedKeys },
       srm: {
         pValue: srm.pValue,
@@ -241,41 +319,68 @@ export class ExperimentService {
   }
 }
 
-type Pending = Omit<ComparisonView, 'adjustedPValue' | 'significant' | 'impact' | 'note'> & {
+type Pending = Omit<ComparisonView, 'adjustedPValue' | 'significant' | 'impact' | 'note' | 'guardrail'> & {
   readonly reason: string | null
 }
 
-/** What a request compares: its treatments against the baseline, at alpha, with at least minKeys keys each. */
+/** What a request compares: its treatments against the baseline, at alpha, with at least minKeys keys each, how. */
 interface Comparing {
   readonly treatments: readonly string[]
   readonly baseline: string
   readonly alpha: number
   readonly minKeys: number
+  readonly sequentialTuning: number | undefined
+  readonly cuped: boolean
 }
 
+/** A number ClickHouse answered; a sum beyond a double comes back as null (it writes inf so): NaN, never 0. */
+const number = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : Number.NaN)
+
 function metricResult(
-  m: Metric,
+  m: Metric & { guardrail: boolean },
   i: number,
-  { treatments, baseline, alpha }: Comparing,
+  { treatments, baseline, alpha, sequentialTuning, cuped }: Comparing,
   sums: Map<string, Record<string, unknown>>,
+  cap: { value: number | null; percentile: number | null },
 ) {
+  const proportion = m.type === 'percent_of_keys'
+  const covariates = new Map<string, CovariateSums>()
   const summaries = new Map<string, Summary>()
   for (const t of treatments) {
     const r = sums.get(t)!
-    // A sum beyond a double comes back as null (ClickHouse writes inf so): kept as NaN, never as 0.
-    const number = (v: unknown) =>
-      typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : Number.NaN
-    const s = { n: number(r[`n${i}`]), sum: number(r[`s${i}`]), sumSquares: number(r[`q${i}`]) }
-    summaries.set(t, m.type === 'percent_of_keys' ? proportionSummary(s) : meanSummary(s))
+    const s: CovariateSums = {
+      n: number(r[`n${i}`]),
+      sum: number(r[`s${i}`]),
+      sumSquares: number(r[`q${i}`]),
+      preSum: cuped ? number(r[`ps${i}`]) : 0,
+      preSumSquares: cuped ? number(r[`pq${i}`]) : 0,
+      sumProducts: cuped ? number(r[`pp${i}`]) : 0,
+    }
+    covariates.set(t, s)
+    summaries.set(t, proportion ? proportionSummary(s) : meanSummary(s))
   }
   const perTreatment = Object.fromEntries(
     [...summaries].map(([t, s]) => [t, { keys: s.n, mean: s.mean, variance: s.variance, sum: s.sum }]),
   )
-  const base = summaries.get(baseline)!
+  const worseIf = !m.guardrail ? undefined : m.desiredDirection === 'increase' ? 'decrease' : 'increase'
+  const options = { alpha, sequentialTuning, worseIf } as const
   const comparisons: Pending[] = treatments
     .filter((t) => t !== baseline)
     .map((t) => {
-      const c = welch(base, summaries.get(t)!, alpha)
+      let a = summaries.get(baseline)!
+      let b = summaries.get(t)!
+      let adjustment: Pending['cuped'] = null
+      if (cuped) {
+        // θ pooled over the two arms compared, as gbstats does.
+        const arms = [covariates.get(baseline)!, covariates.get(t)!] as const
+        const theta = cupedTheta(arms, proportion)
+        const before = a.variance / a.n + b.variance / b.n
+        a = cupedSummary(arms[0], theta, proportion)
+        b = cupedSummary(arms[1], theta, proportion)
+        const after = a.variance / a.n + b.variance / b.n
+        adjustment = { theta, varianceReduction: before > 0 && Number.isFinite(after) ? 1 - after / before : null }
+      }
+      const c = compare(a, b, options)
       return {
         treatment: t,
         baseline,
@@ -283,9 +388,41 @@ function metricResult(
         relative: c.relative,
         degreesOfFreedom: c.degreesOfFreedom,
         reason: c.reason,
+        cuped: adjustment,
       }
     })
-  return { metricId: m.id, name: m.name, type: m.type, desiredDirection: m.desiredDirection, perTreatment, comparisons }
+  return {
+    metricId: m.id,
+    name: m.name,
+    type: m.type,
+    desiredDirection: m.desiredDirection,
+    guardrail: m.guardrail,
+    cap: cap.value === null ? null : { value: cap.value, percentile: cap.percentile },
+    cuped: cuped
+      ? {
+          preExposureDays: m.preExposureDays ?? DEFAULT_PRE_EXPOSURE_DAYS,
+          varianceReduction: pooledReduction([...covariates.values()], proportion),
+        }
+      : null,
+    perTreatment,
+    comparisons,
+  }
+}
+
+/** The share of the variance of the analysed keys' values that their pre-exposure values explain (θ pooled). */
+function pooledReduction(arms: readonly CovariateSums[], proportion: boolean): number | null {
+  const theta = cupedTheta(arms, proportion)
+  const joint = arms.reduce((j, s) => ({
+    n: j.n + s.n,
+    sum: j.sum + s.sum,
+    sumSquares: j.sumSquares + s.sumSquares,
+    preSum: j.preSum + s.preSum,
+    preSumSquares: j.preSumSquares + s.preSumSquares,
+    sumProducts: j.sumProducts + s.sumProducts,
+  }))
+  const before = (proportion ? proportionSummary(joint) : meanSummary(joint)).variance
+  const after = cupedSummary(joint, theta, proportion).variance
+  return before > 0 && Number.isFinite(after) ? 1 - after / before : null
 }
 
 function finish(
@@ -295,12 +432,18 @@ function finish(
   {
     perTreatment,
     direction,
-  }: { perTreatment: Readonly<Record<string, TreatmentStats>>; direction: 'increase' | 'decrease' },
+    guardrail,
+  }: {
+    perTreatment: Readonly<Record<string, TreatmentStats>>
+    direction: 'increase' | 'decrease'
+    guardrail: boolean
+  },
 ): ComparisonView {
   const { reason, ...rest } = c
   const small = [c.baseline, c.treatment].filter((t) => perTreatment[t]!.keys < minKeys)
   const significant = adjustedPValue !== null && adjustedPValue < alpha && small.length === 0
   const better = direction === 'increase' ? c.absolute.estimate > 0 : c.absolute.estimate < 0
+  const worse = direction === 'increase' ? c.absolute.estimate < 0 : c.absolute.estimate > 0
   const note =
     reason ?? (small.length > 0 ? `fewer than ${minKeys} keys in ${small.join(' and ')}: not called significant` : null)
   return {
@@ -309,6 +452,7 @@ function finish(
     significant,
     impact: significant ? (better ? 'desired' : 'undesired') : 'inconclusive',
     note,
+    guardrail: !guardrail ? null : significant ? 'failing' : worse ? 'at risk' : 'ok',
   }
 }
 
@@ -334,6 +478,20 @@ function checkRequest(req: ResultsRequest, alpha: number, minKeys: number): void
     problems.push({ field: 'rule', problem: `must be well-formed text of 1 to ${MAX_NAME} characters` })
   if (req.baseline !== undefined && (req.baseline.length === 0 || req.baseline.length > MAX_NAME))
     problems.push({ field: 'baseline', problem: `must be 1 to ${MAX_NAME} characters` })
+  if (req.correction !== undefined && !CORRECTIONS.includes(req.correction))
+    problems.push({ field: 'correction', problem: `must be one of ${CORRECTIONS.join(', ')}` })
+  if (req.sequentialTuning !== undefined) {
+    if (!(Number.isFinite(req.sequentialTuning) && req.sequentialTuning >= 1 && req.sequentialTuning <= 1e12))
+      problems.push({ field: 'sequentialTuning', problem: 'must be a number from 1 to 1000000000000' })
+    else if (req.sequential !== true)
+      problems.push({ field: 'sequentialTuning', problem: 'applies only with sequential=true' })
+  }
+  for (const id of req.guardrails ?? [])
+    if (!req.metricIds.includes(id))
+      problems.push({
+        field: 'guardrails',
+        problem: `names ${JSON.stringify(id.slice(0, 64))}, not one of the metrics`,
+      })
   if (req.weights !== undefined) {
     const entries = Object.entries(req.weights)
     if (entries.length === 0 || entries.length > MAX_TREATMENTS)
@@ -364,18 +522,32 @@ function checkWindow(from: number, to: number): void {
 
 /**
  * A time given as epoch ms (digits) or ISO 8601 (a date alone is UTC midnight; a date-time needs its offset); INVALID
- * naming the field otherwise.
+ * naming the field otherwise, and for a date that does not exist (2026-02-30, 2026-04-31): Date.parse would roll it
+ * over into the next month.
  */
 export function parseTime(field: string, text: string): number {
-  const ms = /^\d{1,13}$/.test(text)
-    ? Number(text)
-    : /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2}))?$/.test(text)
-      ? Date.parse(text)
-      : Number.NaN
-  if (!Number.isFinite(ms))
+  if (/^\d{1,13}$/.test(text)) return Number(text)
+  const iso =
+    /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2})))?$/.exec(text)
+  const ms = iso ? Date.parse(text) : Number.NaN
+  if (!iso || !Number.isFinite(ms))
     throw invalid([
       { field, problem: 'must be epoch milliseconds or an ISO 8601 date-time with its offset (Z or ±hh:mm)' },
     ])
+  const [year, month, day, hour = '0', minute = '0', second = '0', offsetHours = '0', offsetMinutes = '0'] = iso
+    .slice(1)
+    .map((part) => part ?? undefined)
+  const daysInMonth = new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate()
+  if (Number(month) < 1 || Number(month) > 12 || Number(day) < 1 || Number(day) > daysInMonth)
+    throw invalid([{ field, problem: `${text.slice(0, 10)} is not a date of the calendar` }])
+  if (
+    Number(hour) > 23 ||
+    Number(minute) > 59 ||
+    Number(second) > 59 ||
+    Number(offsetHours) > 23 ||
+    Number(offsetMinutes) > 59
+  )
+    throw invalid([{ field, problem: `${JSON.stringify(text)} is not a time of day` }])
   return ms
 }
 

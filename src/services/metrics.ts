@@ -28,6 +28,9 @@ export interface MetricBody {
   readonly valueProperty?: string | null
   readonly propertyFilter?: { property: string; operator: string; value: string | number | boolean } | null
   readonly cap?: number | null
+  readonly capPercentile?: number | null
+  readonly preExposureDays?: number | null
+  readonly guardrail?: boolean
   readonly desiredDirection: string
   readonly denominatorEventTypeId?: string | null
 }
@@ -141,6 +144,19 @@ export class MetricService {
       if (type === 'percent_of_keys') bad('cap', 'does not apply to percent_of_keys')
       else if (!Number.isFinite(cap) || cap <= 0) bad('cap', 'must be a positive number')
     }
+    const capPercentile = body.capPercentile ?? null
+    if (capPercentile !== null) {
+      if (type === 'percent_of_keys') bad('capPercentile', 'does not apply to percent_of_keys')
+      else if (cap !== null) bad('capPercentile', 'and cap exclude each other: give one')
+      else if (!(capPercentile >= 0.5 && capPercentile < 1))
+        bad('capPercentile', 'must be a quantile from 0.5 to below 1 (0.99: the 99th percentile)')
+    }
+    const preExposureDays = body.preExposureDays ?? null
+    if (
+      preExposureDays !== null &&
+      !(Number.isInteger(preExposureDays) && preExposureDays >= 1 && preExposureDays <= 90)
+    )
+      bad('preExposureDays', 'must be a whole number of days from 1 to 90')
     const filter = body.propertyFilter ?? null
     if (filter !== null) {
       if (!PROPERTY_NAME.test(filter.property)) bad('propertyFilter.property', `must match ${PROPERTY_NAME.source}`)
@@ -167,6 +183,9 @@ export class MetricService {
       valueProperty,
       propertyFilter: filter as PropertyFilter | null,
       cap,
+      capPercentile,
+      preExposureDays,
+      guardrail: body.guardrail === true,
       desiredDirection: body.desiredDirection as 'increase' | 'decrease',
       denominatorEventTypeId: denominator,
     }

@@ -413,8 +413,8 @@ describe('results against scipy and gbstats', () => {
     for (const kind of ['absolute', 'relative'] as const) {
       close(v[kind].estimate, ref['vector'][kind]['estimate'], `vector ${kind} estimate`)
       close(v[kind].pValue!, ref['vector'][kind]['pValue'], `vector ${kind} p`)
-      close(v[kind].ci![0], ref['vector'][kind]['ci'][0], `vector ${kind} ci low`)
-      close(v[kind].ci![1], ref['vector'][kind]['ci'][1], `vector ${kind} ci high`)
+      close(v[kind].ci![0]!, ref['vector'][kind]['ci'][0], `vector ${kind} ci low`)
+      close(v[kind].ci![1]!, ref['vector'][kind]['ci'][1], `vector ${kind} ci high`)
     }
   })
 

@@ -1,9 +1,9 @@
 // Experiment results on both engines (the 18.16 server and a current 26.x, see engines.ts): the same rows (a generated
 // experiment of 3 treatments, stored by the table sink) give the same results on both (every count and decision
-// identical, statistics to 1e-12), for every metric type, a property filter, a value property, a cap, a rule, and a sum
-// beyond a double; and the flags list. Each engine is asked through the service's own runner (read-only, bounded), so
-// every statement of the results is proven on both. On a current engine an alias-less join subquery is refused
-// (ALIAS_REQUIRED): that refusal is a 500 naming the query, not a 503.
+// identical, statistics to 1e-12), for every metric type, a property filter, a value property, a cap, a rule, a sum
+// beyond a double, percentile caps and CUPED's pre-exposure sums; and the flags list. Each engine is asked through the
+// service's own runner (read-only, bounded), so every statement of the results is proven on both. On a current engine
+// an alias-less join subquery is refused (ALIAS_REQUIRED): that refusal is a 500 naming the query, not a 503.
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { clickhouseRunner } from '../../src/analysis/clickhouse.js'
@@ -63,6 +63,8 @@ const METRICS: Metric[] = [
   }),
   // Values near the largest double: their sum overflows (reported as NaN, never as a number).
   metric('huge', { type: 'sum_per_key', eventTypeId: 'huge' }),
+  metric('revenue-p95', { type: 'sum_per_key', eventTypeId: 'purchase', capPercentile: 0.95, preExposureDays: 1 }),
+  metric('amount-p90', { type: 'average_per_key', eventTypeId: 'purchase', capPercentile: 0.9, guardrail: true }),
 ]
 
 // A seeded generator: the same experiment on both engines, every run.
@@ -112,11 +114,28 @@ function generate(): { impressions: ImpressionRow[]; events: EventRow[] } {
         { eventTypeId: 'huge', trafficTypeName: 'user', key, timestamp: first + MIN, value: 1.5e308 },
         { eventTypeId: 'huge', trafficTypeName: 'user', key, timestamp: first + 2 * MIN, value: 1.5e308 },
       )
-    // Before the attribution window, another traffic type: never counted.
+    // Before the attribution window (CUPED's pre-exposure events; one more than a day before, outside a 1-day window),
+    // another traffic type: never counted in the results.
     records.push(
       { eventTypeId: 'purchase', trafficTypeName: 'user', key, timestamp: first - 20 * MIN, value: 500 },
       { eventTypeId: 'purchase', trafficTypeName: 'account', key, timestamp: first + MIN, value: 9 },
     )
+    if (k % 3 !== 0)
+      records.push({
+        eventTypeId: 'purchase',
+        trafficTypeName: 'user',
+        key,
+        timestamp: first - 3 * 3600_000,
+        value: 40 + lift * 20,
+      })
+    if (k % 5 === 0)
+      records.push({
+        eventTypeId: 'purchase',
+        trafficTypeName: 'user',
+        key,
+        timestamp: first - 36 * 3600_000,
+        value: 70,
+      })
     records.forEach((record, index) => {
       events.push(eventRow(record, meta, { topic: 'events', partition: 0, offset, index }))
     })
@@ -144,6 +163,18 @@ const REQUESTS: ResultsRequest[] = [
     rule: 'in segment beta',
     baseline: 'on',
     minKeys: 10,
+  },
+  // Percentile caps, CUPED over each key's pre-exposure events, sequential tests, a guardrail, Holm.
+  {
+    flag: FLAG,
+    metricIds: ['count', 'revenue-p95', 'amount-p90', 'per-visit', 'buyers'],
+    from: T0,
+    to: T0 + 120 * MIN,
+    minKeys: 10,
+    cuped: true,
+    sequential: true,
+    sequentialTuning: 2000,
+    correction: 'holm',
   },
 ]
 
@@ -191,6 +222,14 @@ describe('the same rows on ClickHouse 18.16 and 26.x', () => {
       const [server, current] = await Promise.all(lanes.map((l) => l.service.results(ws, env, request)))
       expect(server!.exposure.keys).toBeGreaterThan(100)
       expect(server!.metrics.every((m) => Object.values(m.perTreatment).every((t) => t.keys > 0))).toBe(true)
+      if (request.cuped) {
+        // The pre-exposure sums and the percentile caps were worked out, not left empty.
+        expect(server!.metrics.filter((m) => (m.cuped?.varianceReduction ?? 0) > 0).length).toBeGreaterThan(0)
+        expect(server!.metrics.filter((m) => m.cap?.percentile).map((m) => m.metricId)).toEqual([
+          'revenue-p95',
+          'amount-p90',
+        ])
+      }
       expectSame(current, server)
     },
   )

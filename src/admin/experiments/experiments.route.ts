@@ -46,7 +46,15 @@ export interface ExperimentRoutesOptions {
 const iso = (ms: number) => new Date(ms).toISOString()
 
 export function metricView(m: MetricRecord) {
-  return { ...m, createdAt: iso(m.createdAt), updatedAt: iso(m.updatedAt) }
+  // Definitions saved before guardrails, percentile caps and CUPED windows existed lack those fields.
+  return {
+    ...m,
+    capPercentile: m.capPercentile ?? null,
+    preExposureDays: m.preExposureDays ?? null,
+    guardrail: m.guardrail ?? false,
+    createdAt: iso(m.createdAt),
+    updatedAt: iso(m.updatedAt),
+  }
 }
 
 export async function experimentRoutes(server: FastifyInstance, opts: ExperimentRoutesOptions): Promise<void> {
@@ -205,7 +213,7 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
         tags,
         security: ADMIN_SECURITY,
         summary:
-          "A flag's experiment results: exposures, the sample ratio check, and per metric each treatment against the baseline (Welch t-tests, Benjamini–Hochberg)",
+          "A flag's experiment results: exposures, the sample ratio check, and per metric each treatment against the baseline (Welch t-tests or sequential tests, CUPED, percentile caps, guardrails, Benjamini–Hochberg or Holm)",
         params: FlagParams,
         querystring: ResultsQuery,
         response: analysisAnswers({ 200: answer('The results', Results) }),
@@ -224,6 +232,11 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
         weights: q.weights === undefined ? undefined : parseWeights(q.weights),
         rule: q.rule,
         minKeys: q.minKeys,
+        sequential: q.sequential,
+        sequentialTuning: q.sequentialTuning,
+        cuped: q.cuped,
+        correction: q.correction,
+        guardrails: q.guardrails?.split(',').map((s) => s.trim()),
       }
       const results = await limited(() => opts.experiments.results(ws, env, req))
       request.log.info(

@@ -48,6 +48,20 @@ export const MetricBody = Type.Object(
       'only events whose property compares so (a number compares numbers, a string strings)',
     ),
     cap: nullable(Type.Number({ exclusiveMinimum: 0 }), 'the most a key contributes (its value is capped at this)'),
+    capPercentile: nullable(
+      Type.Number({ minimum: 0.5, exclusiveMaximum: 1 }),
+      "cap each key's value at this quantile of the exposed keys' values in the window (0.99: the 99th percentile), worked out per request; excludes cap",
+    ),
+    preExposureDays: nullable(
+      Type.Integer({ minimum: 1, maximum: 90 }),
+      "CUPED: the days before each key's exposure whose value of this metric is its covariate (default 14)",
+    ),
+    guardrail: Type.Optional(
+      Type.Boolean({
+        description:
+          'a metric that must not get worse: tested one-sided against its desired direction, left out of the correction, shown as ok, at risk or failing',
+      }),
+    ),
     desiredDirection: Type.Enum(['increase', 'decrease']),
     denominatorEventTypeId: nullable(
       Type.String({ minLength: 1, maxLength: 80 }),
@@ -134,6 +148,38 @@ export const ResultsQuery = Type.Object(
         description: 'keys per treatment below which nothing is called significant (default 355)',
       }),
     ),
+    sequential: Type.Optional(
+      Type.Boolean({
+        description:
+          'always-valid intervals and p-values (a Gaussian-mixture confidence sequence), safe to look at as often as you like; default: the workspace default, else false',
+      }),
+    ),
+    sequentialTuning: Type.Optional(
+      Type.Number({
+        minimum: 1,
+        maximum: 1e12,
+        description: 'the total keys at which the sequential interval is tightest (default 5000)',
+      }),
+    ),
+    cuped: Type.Optional(
+      Type.Boolean({
+        description:
+          "variance reduction by each key's pre-exposure value of the metric (CUPED); default: the workspace default, else false",
+      }),
+    ),
+    correction: Type.Optional(
+      Type.Enum(['bh', 'holm', 'none'], {
+        description:
+          'how p-values of the non-guardrail comparisons are adjusted: Benjamini–Hochberg (default), Holm, none',
+      }),
+    ),
+    guardrails: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 8192,
+        description: 'metric ids (among metrics) evaluated as guardrails in this request, comma-separated',
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -156,7 +202,15 @@ export const FlagList = Type.Object({
 
 const num = Type.Number()
 const nnum = Type.Union([Type.Number(), Type.Null()])
-const Estimate = Type.Object({ estimate: num, ci: Type.Union([Type.Tuple([num, num]), Type.Null()]), pValue: nnum })
+/** A number, or null where the metric's sums overflow a double (cap the metric) or a bound is open. */
+const overflowed = (description: string) => Type.Union([Type.Number(), Type.Null()], { description })
+const Estimate = Type.Object({
+  estimate: overflowed('null when the sums overflow a double'),
+  ci: Type.Union([Type.Tuple([nnum, nnum]), Type.Null()], {
+    description: 'null when no test could be run; a one-sided (guardrail) interval has its open side null',
+  }),
+  pValue: nnum,
+})
 export const Results = Type.Object({
   flag: Type.String(),
   environmentId: Type.String(),
@@ -166,6 +220,12 @@ export const Results = Type.Object({
   baseline: Type.String(),
   alpha: num,
   minKeys: Type.Integer(),
+  mode: Type.Object({
+    test: Type.Enum(['fixed-horizon', 'sequential']),
+    sequentialTuning: nnum,
+    cuped: Type.Boolean(),
+    correction: Type.Enum(['bh', 'holm', 'none']),
+  }),
   exposure: Type.Object({
     keys: Type.Integer({ description: 'keys exposed to exactly one treatment' }),
     perTreatment: Type.Record(Type.String(), Type.Integer()),
@@ -185,9 +245,19 @@ export const Results = Type.Object({
       name: Type.String(),
       type: Type.String(),
       desiredDirection: Type.String(),
+      guardrail: Type.Boolean(),
+      cap: Type.Union([Type.Object({ value: num, percentile: nnum }), Type.Null()], {
+        description: "the cap applied to each key's value (percentile: the quantile it was worked out at)",
+      }),
+      cuped: Type.Union([Type.Object({ preExposureDays: Type.Integer(), varianceReduction: nnum }), Type.Null()]),
       perTreatment: Type.Record(
         Type.String(),
-        Type.Object({ keys: Type.Integer(), mean: num, variance: num, sum: num }),
+        Type.Object({
+          keys: Type.Integer(),
+          mean: overflowed('null when the sums overflow a double'),
+          variance: overflowed('null when the sums overflow a double'),
+          sum: overflowed('null when the sum overflows a double'),
+        }),
       ),
       comparisons: Type.Array(
         Type.Object({
@@ -200,6 +270,8 @@ export const Results = Type.Object({
           significant: Type.Boolean(),
           impact: Type.Enum(['desired', 'undesired', 'inconclusive']),
           note: Type.Union([Type.String(), Type.Null()]),
+          guardrail: Type.Union([Type.Enum(['ok', 'at risk', 'failing']), Type.Null()]),
+          cuped: Type.Union([Type.Object({ theta: num, varianceReduction: nnum }), Type.Null()]),
         }),
       ),
     }),

@@ -13,6 +13,8 @@ export interface MetricInput extends MetricSpec {
   readonly name: string
   readonly description: string
   readonly desiredDirection: 'increase' | 'decrease'
+  /** Must not get worse: evaluated one-sided and left out of the correction (absent in definitions before it). */
+  readonly guardrail?: boolean
 }
 
 export interface Metric extends MetricInput {

@@ -1,0 +1,345 @@
+// Sequential testing, CUPED, percentile caps, guardrails and the corrections, end to end and checked against
+// independent implementations. A generated experiment whose keys differ in how active they are (so their purchases
+// before exposure predict their purchases after it), with whales, purchases 15 days before exposure (outside the
+// pre-exposure window) and a guardrail the treatment degrades, goes through the real intake (edge, Kafka, events
+// consumer, ClickHouse). The test computes each key's values itself, after and before exposure, from what it sent;
+// GrowthBook's gbstats (SequentialTwoSidedTTest, RegressionAdjustedStatistic with compute_theta, the one-sided
+// t-tests) and statsmodels (multipletests: holm, fdr_bh) compute the statistics from them; Sluice's answer must agree
+// to 1e-6 relative. The percentile cap is checked against the order statistic numpy picks from the values sent.
+import { spawnSync } from 'node:child_process'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RunningService } from '../../src/app/service.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
+import { createTestEnv, postEvents, waitFor, type TestEnv } from '../support/harness.js'
+
+type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const PYTHON = '.sluice/venv-stats/bin/python'
+const KEYS = 3001 // 0.99·3001 is not a whole number: see the cap's test
+const FLAG = 'pricing_page'
+const T0 = 1_765_000_000_000
+const FROM = T0
+const TO = T0 + 2 * 3600_000
+const MIN = 60_000
+const DAY = 86_400_000
+const ATTRIBUTION = 15 * MIN
+const TREATMENTS = ['off', 'on'] as const
+const CAP_PERCENTILE = 0.99
+
+let t: TestEnv
+let service: RunningService
+let demo: DemoAccount
+let env: string
+
+let seed = 2026
+const rand = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
+  return seed / 2 ** 31
+}
+const int = (n: number) => Math.floor(rand() * n)
+
+interface Ev {
+  eventTypeId: string
+  trafficTypeName: string
+  key: string
+  timestamp: number
+  value?: number | null
+}
+const impressions: { k: string; t: string; m: number; r: string }[] = []
+const events: Ev[] = []
+const firstOf = new Map<string, { treatment: string; first: number }>()
+
+function generate(): void {
+  for (let i = 0; i < KEYS; i++) {
+    const key = `shopper-${i}`
+    const treatment = rand() < 0.5 ? 'off' : 'on'
+    const first = FROM + int(TO - FROM - 10 * MIN) + 5 * MIN
+    firstOf.set(key, { treatment, first })
+    impressions.push({ k: key, t: treatment, m: first, r: 'default rule' })
+    // How active the key is: the same before and after exposure, which is what CUPED uses.
+    const activity = 0.3 + 3 * rand() ** 2
+    const purchase = (timestamp: number, value: number) =>
+      events.push({ eventTypeId: 'purchase', trafficTypeName: 'user', key, timestamp, value })
+    const amount = () => Math.round((10 + 40 * activity + 30 * rand()) * 100) / 100
+    for (let p = Math.floor(activity * (0.5 + rand())); p > 0; p--)
+      purchase(first - ATTRIBUTION - 1 - int(13 * DAY), amount())
+    if (i % 9 === 0) purchase(first - 15 * DAY, 999) // before the 14-day window: no covariate
+    if (i % 9 === 1) purchase(first - 10 * MIN, amount()) // within the attribution margin: counted after exposure
+    if (i % 9 === 2) purchase(first - 10 * DAY, amount()) // within 14 days, not 7: the average's window is 7
+    for (let p = Math.floor(activity * (0.6 + 0.8 * rand()) + (treatment === 'on' ? 0.35 : 0)); p > 0; p--)
+      purchase(first + int(60 * MIN), amount())
+    if (i % 150 === 0) purchase(first + 30 * MIN, 20_000) // whales
+    // The guardrail the treatment degrades: refunds.
+    if (rand() < (treatment === 'on' ? 0.3 : 0.1))
+      events.push({ eventTypeId: 'refund', trafficTypeName: 'user', key, timestamp: first + int(60 * MIN) })
+  }
+}
+
+const METRICS = [
+  { name: 'Purchases', eventTypeId: 'purchase', type: 'count_per_key', desiredDirection: 'increase' },
+  {
+    name: 'Revenue',
+    eventTypeId: 'purchase',
+    type: 'sum_per_key',
+    capPercentile: CAP_PERCENTILE,
+    desiredDirection: 'increase',
+  },
+  { name: 'Buyers', eventTypeId: 'purchase', type: 'percent_of_keys', desiredDirection: 'increase' },
+  { name: 'Refunds', eventTypeId: 'refund', type: 'count_per_key', desiredDirection: 'decrease', guardrail: true },
+  {
+    name: 'Average order',
+    eventTypeId: 'purchase',
+    type: 'average_per_key',
+    preExposureDays: 7,
+    desiredDirection: 'increase',
+  },
+] as const
+const metricIds: string[] = []
+
+/** Each key's value of each metric after exposure (x) and over its pre-exposure window (pre), from what was sent. */
+function expected(cap: number) {
+  const eventsOf = new Map<string, Ev[]>()
+  for (const e of events) eventsOf.set(e.key, [...(eventsOf.get(e.key) ?? []), e])
+  const arms = (): Record<string, number[]> => ({ off: [], on: [] })
+  const out = METRICS.map(() => ({ x: arms(), pre: arms() }))
+  const uncappedRevenue: number[] = []
+  for (const [key, { treatment, first }] of firstOf) {
+    const all = eventsOf.get(key) ?? []
+    const post = all.filter((e) => e.timestamp >= first - ATTRIBUTION && e.timestamp <= TO + ATTRIBUTION)
+    const preOf = (days: number) =>
+      all.filter((e) => e.timestamp < first - ATTRIBUTION && e.timestamp >= first - ATTRIBUTION - days * DAY)
+    const values = (of: Ev[], type: string) => of.filter((e) => e.eventTypeId === type).map((e) => e.value ?? 0)
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
+    const mean = (xs: number[]) => (xs.length === 0 ? 0 : sum(xs) / xs.length)
+    const pre14 = preOf(14)
+    uncappedRevenue.push(sum(values(post, 'purchase')))
+    const perMetric: [number | undefined, number][] = [
+      [values(post, 'purchase').length, values(pre14, 'purchase').length],
+      [Math.min(sum(values(post, 'purchase')), cap), Math.min(sum(values(pre14, 'purchase')), cap)],
+      [values(post, 'purchase').length > 0 ? 1 : 0, values(pre14, 'purchase').length > 0 ? 1 : 0],
+      [values(post, 'refund').length, values(pre14, 'refund').length],
+      [
+        values(post, 'purchase').length > 0 ? mean(values(post, 'purchase')) : undefined,
+        mean(values(preOf(7), 'purchase')),
+      ],
+    ]
+    perMetric.forEach(([x, pre], m) => {
+      if (x === undefined) return
+      out[m]!.x[treatment]!.push(x)
+      out[m]!.pre[treatment]!.push(pre)
+    })
+  }
+  return { values: out, uncappedRevenue }
+}
+
+function independent(input: unknown, script = 'test/compat/experiment_methods.py'): Json {
+  const run = spawnSync(PYTHON, [script], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 64 << 20 })
+  if (run.status !== 0) throw new Error(`${script} failed: ${run.stderr}`)
+  return JSON.parse(run.stdout) as Json
+}
+
+function close(actual: number, reference: number, what: string): void {
+  const scale = Math.max(Math.abs(reference), 1e-12 / 1e-6)
+  expect(Math.abs(actual - reference) / scale, `${what}: ${actual} against ${reference}`).toBeLessThanOrEqual(1e-6)
+}
+
+function closeEstimate(got: Json, want: Json, what: string): void {
+  expect(want['error'], what).toBeNull()
+  close(got['estimate'], want['estimate'], `${what} estimate`)
+  close(got['pValue'], want['pValue'], `${what} p`)
+  want['ci'].forEach((bound: number | null, i: number) => {
+    if (bound !== null) close(got['ci'][i], bound, `${what} ci ${i}`)
+    else expect(got['ci'][i], `${what} ci ${i} is open`).toBeNull()
+  })
+}
+
+async function results(query: string): Promise<Json> {
+  const res = await fetch(
+    `${service.url}/api/v1/environments/${env}/experiments/${FLAG}/results?metrics=${metricIds.join(',')}&from=${FROM}&to=${TO}&baseline=off&${query}`,
+    { headers: { authorization: `Bearer ${demo.adminApiKey}` } },
+  )
+  const body = (await res.json()) as Json
+  expect(res.status, JSON.stringify(body)).toBe(200)
+  return body
+}
+
+let reference: Json
+let want: ReturnType<typeof expected>
+let cap: number
+
+beforeAll(async () => {
+  t = await createTestEnv({ SLUICE_ADMIN_RATE_PER_SECOND: '1000', SLUICE_ADMIN_BURST: '1000' })
+  demo = await t.bootstrap()
+  env = demo.environments[0]!.id
+  service = await t.start(['edge', 'admin', 'events'])
+  generate()
+  const sdkKey = demo.environments[0]!.serverSideSdkKey
+  for (let i = 0; i < impressions.length; i += 5000) {
+    const res = await fetch(`${service.url}/api/testImpressions/bulk`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${sdkKey}` },
+      body: JSON.stringify([{ f: FLAG, i: impressions.slice(i, i + 5000) }]),
+    })
+    expect(res.status).toBe(202)
+  }
+  for (let i = 0; i < events.length; i += 5000)
+    expect((await postEvents(service.url, sdkKey, events.slice(i, i + 5000))).status).toBe(202)
+  await waitFor(
+    'impressions and events stored',
+    async () =>
+      (await t.count('impressions')) === impressions.length && (await t.count('events')) === events.length
+        ? true
+        : undefined,
+    60_000,
+  )
+  for (const m of METRICS) {
+    const res = await fetch(`${service.url}/api/v1/workspaces/${demo.workspaceId}/metrics`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ trafficType: 'user', ...m }),
+    })
+    const body = (await res.json()) as Json
+    expect(res.status, JSON.stringify(body)).toBe(201)
+    metricIds.push(body['id'] as string)
+  }
+  // The cap: the value of rank ⌊q·n⌋ + 1 among the exposed keys' revenues (ClickHouse's quantileExact).
+  const sorted = expected(Infinity).uncappedRevenue.sort((a, b) => a - b)
+  cap = sorted[Math.min(sorted.length - 1, Math.floor(CAP_PERCENTILE * sorted.length))]!
+  want = expected(cap)
+  reference = independent({
+    alpha: 0.05,
+    baseline: 'off',
+    tunings: [1000, 5000, 20000],
+    metrics: METRICS.map((m, i) => ({
+      id: String(i),
+      proportion: m.type === 'percent_of_keys',
+      worseIf: 'guardrail' in m ? 'increase' : null,
+      values: want.values[i]!.x,
+      pre: want.values[i]!.pre,
+    })),
+    quantile: { values: sorted, q: CAP_PERCENTILE },
+  })
+}, 180_000)
+afterAll(async () => t?.close())
+
+describe('results methods against gbstats and statsmodels', () => {
+  it('caps at the percentile of the exposed keys, as numpy picks it from the values sent', async () => {
+    const r = await results('')
+    const revenue = (r['metrics'] as Json[])[1]!
+    close(revenue['cap']['value'], reference['quantile']['rank'], 'cap')
+    expect(revenue['cap']['percentile']).toBe(CAP_PERCENTILE)
+    // ⌊q·n⌋ + 1 is numpy's inverted_cdf wherever q·n is not a whole number (it is not here).
+    expect(Number.isInteger(CAP_PERCENTILE * want.uncappedRevenue.length)).toBe(false)
+    close(revenue['cap']['value'], reference['quantile']['invertedCdf'], 'cap (inverted_cdf)')
+    expect(revenue['cap']['value']).toBeLessThan(20_000) // the whales are capped
+    for (const tr of TREATMENTS) {
+      const xs = want.values[1]!.x[tr]!
+      close(
+        revenue['perTreatment'][tr]['sum'],
+        xs.reduce((a, b) => a + b, 0),
+        `capped revenue sum ${tr}`,
+      )
+    }
+    closeEstimate(revenue['comparisons'][0]['absolute'], reference['metrics']['1']['on']['fixed']['absolute'], 'capped')
+  })
+
+  it.each([1000, 5000, 20000])('sequential with tuning %i: always-valid intervals and p-values', async (tuning) => {
+    const r = await results(`sequential=true${tuning === 5000 ? '' : `&sequentialTuning=${tuning}`}`)
+    expect(r['mode']).toEqual({ test: 'sequential', sequentialTuning: tuning, cuped: false, correction: 'bh' })
+    ;(r['metrics'] as Json[]).forEach((m, i) => {
+      const c = m['comparisons'][0]
+      expect(c['degreesOfFreedom']).toBeNull()
+      if (m['guardrail']) return // one-sided: gbstats has no one-sided sequential test
+      for (const kind of ['absolute', 'relative'])
+        closeEstimate(
+          c[kind],
+          reference['metrics'][String(i)]['on']['sequential'][String(tuning)][kind],
+          `${m['name']} ${kind}`,
+        )
+      // Wider than the fixed-horizon interval at these sample sizes.
+      const fixed = reference['metrics'][String(i)]['on']['fixed']['absolute']['ci']
+      expect(c['absolute']['ci'][1] - c['absolute']['ci'][0]).toBeGreaterThan(fixed[1] - fixed[0])
+    })
+  })
+
+  it('CUPED: θ pooled over the arms, the adjusted estimates, intervals and p-values, and the variance removed', async () => {
+    const r = await results('cuped=true')
+    expect(r['mode']).toMatchObject({ test: 'fixed-horizon', cuped: true })
+    ;(r['metrics'] as Json[]).forEach((m, i) => {
+      const c = m['comparisons'][0]
+      const ref = reference['metrics'][String(i)]['on']['cuped']
+      close(c['cuped']['theta'], ref['theta'], `${m['name']} theta`)
+      expect(m['cuped']['preExposureDays']).toBe(i === 4 ? 7 : 14)
+      if (m['guardrail']) return
+      for (const kind of ['absolute', 'relative']) closeEstimate(c[kind], ref['fixed'][kind], `${m['name']} ${kind}`)
+    })
+    // Activity carries over: the purchases' variance falls by a good share, and the interval narrows accordingly.
+    const purchases = (r['metrics'] as Json[])[0]!
+    expect(purchases['cuped']['varianceReduction']).toBeGreaterThan(0.2)
+    expect(purchases['comparisons'][0]['cuped']['varianceReduction']).toBeGreaterThan(0.2)
+    const fixed = reference['metrics']['0']['on']['fixed']['absolute']['ci']
+    const adjusted = purchases['comparisons'][0]['absolute']['ci']
+    expect(adjusted[1] - adjusted[0]).toBeLessThan(0.9 * (fixed[1] - fixed[0]))
+  })
+
+  it('CUPED with sequential testing', async () => {
+    const r = await results('cuped=true&sequential=true')
+    ;(r['metrics'] as Json[]).forEach((m, i) => {
+      if (m['guardrail']) return
+      for (const kind of ['absolute', 'relative'])
+        closeEstimate(
+          m['comparisons'][0][kind],
+          reference['metrics'][String(i)]['on']['cuped']['sequential']['5000'][kind],
+          `${m['name']} ${kind}`,
+        )
+    })
+  })
+
+  it('a guardrail is one-sided, left out of the correction, and failing when the treatment makes it worse', async () => {
+    for (const correction of ['bh', 'holm', 'none'] as const) {
+      const r = await results(`correction=${correction}`)
+      expect(r['mode']['correction']).toBe(correction)
+      const metrics = r['metrics'] as Json[]
+      const refunds = metrics[3]!
+      expect(refunds['guardrail']).toBe(true)
+      const c = refunds['comparisons'][0]
+      for (const kind of ['absolute', 'relative'])
+        closeEstimate(c[kind], reference['metrics']['3']['on']['oneSided'][kind], `refunds ${kind}`)
+      expect(c).toMatchObject({ guardrail: 'failing', significant: true, impact: 'undesired' })
+      expect(c['adjustedPValue']).toBe(c['absolute']['pValue'])
+      // The others: ok or at risk are not given; their p-values adjusted as statsmodels does, over them alone.
+      const family = metrics.filter((m) => !m['guardrail']).map((m) => m['comparisons'][0])
+      expect(family.every((x) => x['guardrail'] === null)).toBe(true)
+      const p = family.map((x) => x['absolute']['pValue'] as number)
+      const ref = independent({ alpha: 0.05, baseline: 'off', tunings: [], metrics: [], pValues: p })
+      family.forEach((x, i) =>
+        close(x['adjustedPValue'], correction === 'none' ? p[i]! : ref[correction][i], `${correction} ${i}`),
+      )
+    }
+  })
+
+  it('a guardrail named in the request is ok when it does not get worse; bad methods are refused naming the field', async () => {
+    const purchases = metricIds[0]!
+    const r = await results(`guardrails=${purchases}`)
+    const c = (r['metrics'] as Json[])[0]!['comparisons'][0]
+    // More purchases in on: not worse for a metric that should increase.
+    expect(c).toMatchObject({ guardrail: 'ok', significant: false })
+    closeEstimate(
+      c['absolute'],
+      independent({
+        alpha: 0.05,
+        baseline: 'off',
+        tunings: [],
+        metrics: [{ id: '0', proportion: false, worseIf: 'decrease', values: want.values[0]!.x }],
+      })['metrics']['0']['on']['oneSided']['absolute'],
+      'purchases as a guardrail',
+    )
+    const bad = await fetch(
+      `${service.url}/api/v1/environments/${env}/experiments/${FLAG}/results?metrics=${purchases}&from=${FROM}&to=${TO}&guardrails=nope&sequentialTuning=10`,
+      { headers: { authorization: `Bearer ${demo.adminApiKey}` } },
+    )
+    expect(bad.status).toBe(400)
+    const fields = ((await bad.json()) as Json)['details'].map((d: Json) => d['field'])
+    expect(fields).toEqual(expect.arrayContaining(['guardrails', 'sequentialTuning']))
+  })
+})
