@@ -86,6 +86,14 @@ export function metricsQuery(
 ): Query {
   const p = new Params()
   const cuped = options.cuped === true
+  if (metrics.length === 0)
+    return p.query(
+      'the experiment exposures query',
+      `SELECT if(treatments = 1, exposed, '') AS treatment, count() AS keys
+       FROM (${exposuresSql(p, tables, w)}) AS exposed_keys
+       GROUP BY treatment
+       ORDER BY treatment`,
+    )
   const { keyed, always } = perKeySql(p, tables, w, metrics, cuped)
   const outer = metrics.flatMap((_m, i) => {
     const when = `k${i} = 1`

@@ -21,6 +21,9 @@ import { ClickHouseTableSink, type SinkCluster } from '../sinks/clickhouse/table
 import { probeCapabilities, type ClickHouseCapabilities } from '../sinks/clickhouse/capabilities.js'
 import { clusterShape, migrate } from '../sinks/clickhouse/migrations.js'
 import { createExperimentService, type ExperimentService } from '../services/experiments.js'
+import { ExperimentChecks } from '../services/experiment-checks.js'
+import { IntegrationService } from '../services/integrations.js'
+import { encodeAlertMessage } from '../broker/messages/alerts.js'
 import { MetricService } from '../services/metrics.js'
 import { AutoResolver } from '../consumers/auto-resolve.js'
 import { Notifier } from '../consumers/notify.consumer.js'
@@ -189,8 +192,46 @@ export class Container {
   /** Experiment results: metric definitions in Redis, read-only queries to ClickHouse. */
   get experiments(): ExperimentService {
     return this.one('experiments', 'redis', () =>
-      createExperimentService(this.clickhouse, analysisSettings(this.config), this.metricService),
+      createExperimentService(
+        this.clickhouse,
+        analysisSettings(this.config),
+        this.metricService,
+        this.state.experiments,
+      ),
     )
+  }
+
+  /** The checks role's job: guardrail and sample ratio alerts of running experiments, into the alerts topic. */
+  get experimentChecks(): ExperimentChecks {
+    return this.one('experimentChecks', 'kafka', () => {
+      const { config } = this
+      const integrations = new IntegrationService(
+        this.state.integrations,
+        this.alertSink,
+        config.webhooks.rotationOverlapMs,
+      )
+      return new ExperimentChecks(
+        this.state.tenancy,
+        this.metricService,
+        this.experiments,
+        integrations,
+        this.state.experiments,
+        {
+          intervalMs: config.experiments.checkIntervalMs,
+          lookbackMs: config.experiments.checkLookbackMs,
+          owner: `checks-${hostname()}-${process.pid}`,
+          publish: async (accountId, integrationId, alert) => {
+            const message = encodeAlertMessage(
+              JSON.stringify(alert),
+              { integrationId, accountId, receivedAtMs: Date.now(), requestId: `experiment-check:${randomUUID()}` },
+              config.kafka.messageMaxBytes,
+            )
+            if (message) await this.broker.publish(this.topics.alerts, [{ ...message, ordered: true }])
+          },
+          log: this.log.child({ component: 'experiment-checks' }),
+        },
+      )
+    })
   }
 
   get metricService(): MetricService {
@@ -309,6 +350,7 @@ export class Container {
 
   async close(): Promise<void> {
     if (this.has('notifier')) await this.notifier.stop()
+    if (this.has('experimentChecks')) await this.experimentChecks.stop()
     await this.notifyReader?.quit().catch(() => this.notifyReader?.disconnect())
     if (this.has('autoResolver')) await this.autoResolver.stop()
     if (this.has('apiKeys')) this.apiKeys.stop()

@@ -11,7 +11,7 @@ import { EVENTS_CODEC } from '../consumers/events.consumer.js'
 import { IMPRESSIONS_CODEC } from '../consumers/impressions.consumer.js'
 import type { Container, Service } from './container.js'
 
-export const ROLES = ['edge', 'admin', 'events', 'alerts', 'notify'] as const
+export const ROLES = ['edge', 'admin', 'events', 'alerts', 'notify', 'checks'] as const
 export type Role = (typeof ROLES)[number]
 
 export interface RoleSpec {
@@ -105,6 +105,11 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
   notify: {
     needs: ['redis'],
     prepare: async (c) => c.notifier.start(),
+  },
+  // Experiment checks: failing guardrails and sample ratio mismatches of running experiments, raised as alerts.
+  checks: {
+    needs: ['kafka', 'clickhouse', 'redis'],
+    prepare: async (c) => c.experimentChecks.start(),
   },
 }
 

@@ -311,6 +311,18 @@ const SETTINGS = {
       int(64 * MiB, 1024 * 1024 * MiB, 8 * 1024 * MiB),
       "ClickHouse's memory limit for one results query (max_memory_usage)",
     ),
+    checkIntervalMs: setting(
+      'SLUICE_EXPERIMENT_CHECK_SECONDS',
+      int(1, 86_400, 3600),
+      'the checks role: how often each running experiment (a flag with impressions in the last day) is checked for failing guardrails and a sample ratio mismatch',
+      seconds,
+    ),
+    checkLookbackMs: setting(
+      'SLUICE_EXPERIMENT_CHECK_DAYS',
+      int(1, 366, 30),
+      'the checks role: the window of impressions and events a check analyses, ending now',
+      (v) => v * 86_400_000,
+    ),
   },
   scim: {
     settingsDelayMs: setting(

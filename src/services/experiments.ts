@@ -27,6 +27,7 @@ import {
   type Summary,
 } from '../analysis/statistics.js'
 import { invalid, Refusal } from '../shared/errors.js'
+import type { ExperimentDefaults, ExperimentStore, FlagSettings } from '../state/redis/experiments.js'
 import type { Metric } from '../state/redis/metrics.js'
 import type { Environment, Workspace } from '../state/redis/tenancy.js'
 import type { MetricService } from './metrics.js'
@@ -154,13 +155,22 @@ export function createExperimentService(
   client: ClickHouseClient,
   settings: { database: string } & AnalysisLimits,
   metrics: MetricService,
+  store?: ExperimentStore,
 ): ExperimentService {
   const db = settings.database
   return new ExperimentService(
     clickhouseRunner(client, settings),
     { events: `${db}.events`, impressions: `${db}.impressions` },
     metrics,
+    store,
   )
+}
+
+export const BUILT_IN_DEFAULTS: ExperimentDefaults = {
+  sequential: false,
+  sequentialTuning: DEFAULT_SEQUENTIAL_TUNING,
+  cuped: false,
+  correction: 'bh',
 }
 
 export class ExperimentService {
@@ -168,7 +178,55 @@ export class ExperimentService {
     private readonly run: QueryRunner,
     private readonly tables: Tables,
     private readonly metrics: MetricService,
+    /** Flags' saved settings and the workspace's defaults, when kept (absent: the built-in defaults). */
+    private readonly store?: ExperimentStore,
   ) {}
+
+  /** The workspace's defaults for results requests: what was saved, else the built-in ones. */
+  async defaults(ws: Workspace): Promise<ExperimentDefaults> {
+    return { ...BUILT_IN_DEFAULTS, ...(await this.store?.defaults(ws.id)) }
+  }
+
+  async saveDefaults(ws: Workspace, body: Partial<ExperimentDefaults>): Promise<ExperimentDefaults> {
+    const defaults = { ...(await this.defaults(ws)), ...body }
+    const problems = []
+    if (!CORRECTIONS.includes(defaults.correction))
+      problems.push({ field: 'correction', problem: `must be one of ${CORRECTIONS.join(', ')}` })
+    if (!(
+      Number.isFinite(defaults.sequentialTuning) &&
+      defaults.sequentialTuning >= 1 &&
+      defaults.sequentialTuning <= 1e12
+    ))
+      problems.push({ field: 'sequentialTuning', problem: 'must be a number from 1 to 1000000000000' })
+    if (problems.length > 0) throw invalid(problems, 'invalid experiment defaults')
+    await this.requireStore().saveDefaults(ws.id, defaults)
+    return defaults
+  }
+
+  /** A flag's saved settings in the environment (weights and baseline); nulls when none are saved. */
+  async flagSettings(env: Environment, flag: string): Promise<FlagSettings> {
+    return (await this.store?.flagSettings(env.workspaceId, env.id, flag)) ?? { weights: null, baseline: null }
+  }
+
+  async saveFlagSettings(env: Environment, flag: string, body: FlagSettings): Promise<FlagSettings> {
+    const problems = []
+    if (flag.length === 0 || flag.length > MAX_NAME)
+      problems.push({ field: 'flag', problem: `must be 1 to ${MAX_NAME} characters` })
+    if (body.weights !== null) problems.push(...weightProblems(body.weights))
+    if (body.baseline !== null && (body.baseline.length === 0 || body.baseline.length > MAX_NAME))
+      problems.push({ field: 'baseline', problem: `must be 1 to ${MAX_NAME} characters` })
+    if (body.weights !== null && body.baseline !== null && !Object.hasOwn(body.weights, body.baseline))
+      problems.push({ field: 'baseline', problem: 'must be one of the treatments given a weight' })
+    if (problems.length > 0) throw invalid(problems, 'invalid flag settings')
+    const settings = { weights: body.weights, baseline: body.baseline }
+    await this.requireStore().saveFlagSettings(env.workspaceId, env.id, flag, settings)
+    return settings
+  }
+
+  private requireStore(): ExperimentStore {
+    if (!this.store) throw new Error('experiment settings are not kept by this service')
+    return this.store
+  }
 
   /**
    * The flags with impressions in the environment within [from, to] (default: the 30 days before now), with their
@@ -194,10 +252,28 @@ export class ExperimentService {
     return { from, to, flags }
   }
 
-  async results(ws: Workspace, env: Environment, req: ResultsRequest): Promise<ExperimentResults> {
+  /** The results of a request; `{ metricsOptional: true }` (the checks role's) lets a request name no metric. */
+  async results(
+    ws: Workspace,
+    env: Environment,
+    asked: ResultsRequest,
+    { metricsOptional = false } = {},
+  ): Promise<ExperimentResults> {
+    // What the request leaves out: the flag's saved weights and baseline, the workspace's defaults.
+    const [saved, defaults] = await Promise.all([this.flagSettings(env, asked.flag), this.defaults(ws)])
+    const req: ResultsRequest = {
+      ...asked,
+      sequential: asked.sequential ?? defaults.sequential,
+      sequentialTuning:
+        asked.sequentialTuning ?? ((asked.sequential ?? defaults.sequential) ? defaults.sequentialTuning : undefined),
+      cuped: asked.cuped ?? defaults.cuped,
+      correction: asked.correction ?? defaults.correction,
+      baseline: asked.baseline ?? saved.baseline ?? undefined,
+    }
+    const savedWeights = asked.weights === undefined ? saved.weights : null
     const alpha = req.alpha ?? 0.05
     const minKeys = req.minKeys ?? DEFAULT_MIN_KEYS
-    checkRequest(req, alpha, minKeys)
+    checkRequest(req, alpha, minKeys, metricsOptional)
     const metrics = await this.metrics.many(ws, req.metricIds)
     const window: Window = { environmentId: env.id, flag: req.flag, from: req.from, to: req.to, rule: req.rule }
     // Percentile caps are worked out first, over the same keys, and then applied as fixed caps.
@@ -234,14 +310,19 @@ export class ExperimentService {
       throw new Refusal('NOT_FOUND', `flag ${req.flag} has no impressions ${where}`)
     const seen = (t: string) => Object.hasOwn(perTreatment, t)
     // The weights name the treatments analysed (others seen are only counted); by default all of them.
-    if (req.weights === undefined && seenTreatments.length > MAX_TREATMENTS)
+    if (req.weights === undefined && !savedWeights && seenTreatments.length > MAX_TREATMENTS)
       throw invalid([
         {
           field: 'weights',
           problem: `are required: flag ${req.flag} shows ${seenTreatments.length} treatments ${where}; name at most ${MAX_TREATMENTS} to compare`,
         },
       ])
-    const weights = req.weights ?? Object.fromEntries(seenTreatments.map((t) => [t, 1]))
+    // Saved weights name the treatments meant; those not seen in this window are left out.
+    const weights =
+      req.weights ??
+      (savedWeights && Object.keys(savedWeights).some(seen)
+        ? Object.fromEntries(Object.entries(savedWeights).filter(([t]) => seen(t)))
+        : Object.fromEntries(seenTreatments.map((t) => [t, 1])))
     const unknown = Object.keys(weights).filter((t) => !seen(t))
     if (unknown.length > 0)
       throw invalid([
@@ -456,12 +537,12 @@ function finish(
   }
 }
 
-function checkRequest(req: ResultsRequest, alpha: number, minKeys: number): void {
+function checkRequest(req: ResultsRequest, alpha: number, minKeys: number, metricsOptional: boolean): void {
   checkWindow(req.from, req.to)
   const problems = []
   if (req.flag.length === 0 || req.flag.length > MAX_NAME)
     problems.push({ field: 'flag', problem: `must be 1 to ${MAX_NAME} characters` })
-  if (req.metricIds.length === 0 || req.metricIds.some((id) => id === ''))
+  if ((req.metricIds.length === 0 && !metricsOptional) || req.metricIds.some((id) => id === ''))
     problems.push({ field: 'metrics', problem: 'must be metric ids separated by commas, none empty' })
   if (req.metricIds.length > MAX_METRICS_PER_REQUEST)
     problems.push({
@@ -492,20 +573,24 @@ function checkRequest(req: ResultsRequest, alpha: number, minKeys: number): void
         field: 'guardrails',
         problem: `names ${JSON.stringify(id.slice(0, 64))}, not one of the metrics`,
       })
-  if (req.weights !== undefined) {
-    const entries = Object.entries(req.weights)
-    if (entries.length === 0 || entries.length > MAX_TREATMENTS)
-      problems.push({ field: 'weights', problem: `must give 1 to ${MAX_TREATMENTS} treatments a weight` })
-    for (const [t, w] of entries)
-      if (!(Number.isFinite(w) && w > 0))
-        problems.push({
-          field: 'weights',
-          problem: `weight of ${JSON.stringify(t.slice(0, 64))} must be a positive number`,
-        })
-    if (entries.some(([t]) => t === '' || t.length > MAX_NAME))
-      problems.push({ field: 'weights', problem: `treatment names must be 1 to ${MAX_NAME} characters` })
-  }
+  if (req.weights !== undefined) problems.push(...weightProblems(req.weights))
   if (problems.length > 0) throw invalid(problems, 'invalid results request')
+}
+
+function weightProblems(weights: Readonly<Record<string, number>>) {
+  const problems = []
+  const entries = Object.entries(weights)
+  if (entries.length === 0 || entries.length > MAX_TREATMENTS)
+    problems.push({ field: 'weights', problem: `must give 1 to ${MAX_TREATMENTS} treatments a weight` })
+  for (const [t, w] of entries)
+    if (!(Number.isFinite(w) && w > 0))
+      problems.push({
+        field: 'weights',
+        problem: `weight of ${JSON.stringify(t.slice(0, 64))} must be a positive number`,
+      })
+  if (entries.some(([t]) => t === '' || t.length > MAX_NAME))
+    problems.push({ field: 'weights', problem: `treatment names must be 1 to ${MAX_NAME} characters` })
+  return problems
 }
 
 function checkWindow(from: number, to: number): void {

@@ -19,7 +19,10 @@ import {
   analysisAnswers,
   answer,
   EnvParams,
+  ExperimentDefaults,
+  ExperimentDefaultsBody,
   FlagList,
+  FlagSettings,
   FlagParams,
   FlagsQuery,
   Metric,
@@ -244,6 +247,81 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
         'experiment results computed',
       )
       return results
+    },
+  )
+
+  app.get(
+    '/api/v1/workspaces/:ws/experiment-defaults',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: "The workspace's defaults for results requests (what a request leaves out)",
+        params: WsParams,
+        response: analysisAnswers({ 200: answer('The defaults', ExperimentDefaults) }),
+      },
+    },
+    async (request) => opts.experiments.defaults(await scope.workspace(request, request.params.ws, 'read')),
+  )
+
+  app.put(
+    '/api/v1/workspaces/:ws/experiment-defaults',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: "Change the workspace's defaults for results requests (fields left out keep their value)",
+        params: WsParams,
+        body: ExperimentDefaultsBody,
+        response: analysisAnswers({ 200: answer('The defaults', ExperimentDefaults) }),
+      },
+    },
+    async (request) => {
+      const ws = await editor(request, request.params.ws)
+      const defaults = await opts.experiments.saveDefaults(ws, request.body)
+      request.log.info({ workspaceId: ws.id, ...defaults }, 'experiment defaults changed')
+      return defaults
+    },
+  )
+
+  app.get(
+    '/api/v1/environments/:env/experiments/:flag/settings',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: "A flag's saved analysis settings: the expected weights (the sample ratio check's) and the baseline",
+        params: FlagParams,
+        response: analysisAnswers({ 200: answer('The settings', FlagSettings) }),
+      },
+    },
+    async (request) => {
+      const { env } = await scope.environment(request, request.params.env, 'read')
+      return opts.experiments.flagSettings(env, request.params.flag)
+    },
+  )
+
+  app.put(
+    '/api/v1/environments/:env/experiments/:flag/settings',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary:
+          "Save a flag's analysis settings: results requests and the experiment checks use its weights and baseline when they give none",
+        params: FlagParams,
+        body: FlagSettings,
+        response: analysisAnswers({ 200: answer('The settings', FlagSettings) }),
+      },
+    },
+    async (request) => {
+      const { env } = await scope.environment(request, request.params.env, 'all')
+      const settings = await opts.experiments.saveFlagSettings(env, request.params.flag, {
+        weights: request.body.weights ?? null,
+        baseline: request.body.baseline ?? null,
+      })
+      request.log.info({ environmentId: env.id }, 'flag analysis settings saved')
+      return settings
     },
   )
 

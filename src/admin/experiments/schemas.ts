@@ -277,3 +277,24 @@ export const Results = Type.Object({
     }),
   ),
 })
+
+const defaultsFields = {
+  sequential: Type.Boolean({ description: 'sequential tests unless a request says sequential=false' }),
+  sequentialTuning: Type.Number({ minimum: 1, maximum: 1e12, description: 'the tuning parameter of sequential tests' }),
+  cuped: Type.Boolean({ description: 'CUPED unless a request says cuped=false' }),
+  correction: Type.Enum(['bh', 'holm', 'none']),
+}
+export const ExperimentDefaults = Type.Object(defaultsFields)
+export const ExperimentDefaultsBody = Type.Partial(Type.Object(defaultsFields, { additionalProperties: false }))
+export const FlagSettings = Type.Object(
+  {
+    weights: Type.Union(
+      [Type.Record(Type.String({ minLength: 1, maxLength: 250 }), Type.Number({ exclusiveMinimum: 0 })), Type.Null()],
+      { description: 'expected traffic shares of the treatments, e.g. {"on": 50, "off": 50}; null: equal shares' },
+    ),
+    baseline: Type.Union([Type.String({ minLength: 1, maxLength: 250 }), Type.Null()], {
+      description: 'the treatment compared against; null: off',
+    }),
+  },
+  { additionalProperties: false },
+)

@@ -7,6 +7,7 @@ import { AlertPolicyStore } from './alert-policies.js'
 import { DirectoryStore } from './directory.js'
 import { IdentityStore } from './identities.js'
 import { IntegrationStore } from './integrations.js'
+import { ExperimentStore } from './experiments.js'
 import { MetricStore } from './metrics.js'
 import { NotifyStore } from './notify.js'
 import { createRedisClient, isCluster, type RedisClient, type RedisSettings } from './client.js'
@@ -44,6 +45,8 @@ export interface RedisStores {
   readonly metrics: MetricStore
   /** Notification destinations, routes and deliveries, per account. */
   readonly notify: NotifyStore
+  /** Flags' analysis settings, the workspaces' experiment defaults, the checks role's state. */
+  readonly experiments: ExperimentStore
   /** Closes the transactions' connection, and the main one when the factory created it. */
   close(): Promise<void>
 }
@@ -75,6 +78,7 @@ export function createRedisState(settings: RedisSettings, client?: RedisClient):
     alertPolicies: new AlertPolicyStore(context),
     metrics: new MetricStore(context),
     notify: new NotifyStore(context),
+    experiments: new ExperimentStore(context),
     close: async () => {
       await tx.close()
       if (!client) await redis.quit().catch(() => redis.disconnect())

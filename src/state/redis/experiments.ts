@@ -1,0 +1,81 @@
+// What Sluice keeps about experiments beyond the metrics: each flag's analysis settings per environment, the
+// workspace's defaults, and the checks role's state (which run slot is taken, which check alerts are open, the
+// account's internal integration).
+//
+// Keys (prefix p):
+//   p:exp-flags:<ws>:<env>         hash flag -> settings JSON {weights, baseline}
+//   p:exp-defaults:<ws>            string: the workspace's defaults JSON
+//                                  {sequential, sequentialTuning, cuped, correction}
+//   p:exp-checks:run:<slot>        string, set NX with an expiry: the process that runs the checks of this slot
+//   p:exp-checks:<account>:open    hash alert id -> JSON {integrationId, environmentId, flag}: check alerts firing
+//   p:exp-checks:<account>:integration  string: the id of the account's experiment checks integration
+import { RedisState } from './redis-state.js'
+
+export interface FlagSettings {
+  /** Expected traffic shares of the treatments (the sample ratio check's), e.g. {on: 50, off: 50}. */
+  readonly weights: Readonly<Record<string, number>> | null
+  readonly baseline: string | null
+}
+
+export interface ExperimentDefaults {
+  readonly sequential: boolean
+  readonly sequentialTuning: number
+  readonly cuped: boolean
+  readonly correction: 'bh' | 'holm' | 'none'
+}
+
+export interface OpenCheck {
+  readonly integrationId: string
+  readonly environmentId: string
+  readonly flag: string
+}
+
+export class ExperimentStore extends RedisState {
+  async flagSettings(ws: string, env: string, flag: string): Promise<FlagSettings | undefined> {
+    const json = await this.redis.hget(this.kw(ws, 'exp-flags', ws, env), flag)
+    return json === null ? undefined : (JSON.parse(json) as FlagSettings)
+  }
+
+  async saveFlagSettings(ws: string, env: string, flag: string, settings: FlagSettings): Promise<void> {
+    await this.redis.hset(this.kw(ws, 'exp-flags', ws, env), flag, JSON.stringify(settings))
+  }
+
+  async deleteFlagSettings(ws: string, env: string, flag: string): Promise<boolean> {
+    return (await this.redis.hdel(this.kw(ws, 'exp-flags', ws, env), flag)) > 0
+  }
+
+  async defaults(ws: string): Promise<ExperimentDefaults | undefined> {
+    const json = await this.redis.get(this.kw(ws, 'exp-defaults', ws))
+    return json === null ? undefined : (JSON.parse(json) as ExperimentDefaults)
+  }
+
+  async saveDefaults(ws: string, defaults: ExperimentDefaults): Promise<void> {
+    await this.redis.set(this.kw(ws, 'exp-defaults', ws), JSON.stringify(defaults))
+  }
+
+  /** Whether this process takes the checks of run slot `slot` (the first to ask does; the claim lasts `ttlMs`). */
+  async claimCheckRun(slot: number, owner: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.set(this.k('exp-checks', 'run', String(slot)), owner, 'PX', ttlMs, 'NX')) === 'OK'
+  }
+
+  async openChecks(accountId: string): Promise<Map<string, OpenCheck>> {
+    const all = await this.redis.hgetall(this.ka(accountId, 'exp-checks', accountId, 'open'))
+    return new Map(Object.entries(all).map(([id, json]) => [id, JSON.parse(json) as OpenCheck]))
+  }
+
+  async markOpen(accountId: string, alertId: string, check: OpenCheck): Promise<void> {
+    await this.redis.hset(this.ka(accountId, 'exp-checks', accountId, 'open'), alertId, JSON.stringify(check))
+  }
+
+  async markResolved(accountId: string, alertId: string): Promise<void> {
+    await this.redis.hdel(this.ka(accountId, 'exp-checks', accountId, 'open'), alertId)
+  }
+
+  async checksIntegration(accountId: string): Promise<string | undefined> {
+    return (await this.redis.get(this.ka(accountId, 'exp-checks', accountId, 'integration'))) ?? undefined
+  }
+
+  async saveChecksIntegration(accountId: string, integrationId: string): Promise<void> {
+    await this.redis.set(this.ka(accountId, 'exp-checks', accountId, 'integration'), integrationId)
+  }
+}
