@@ -252,6 +252,46 @@ export class ExperimentService {
     return { from, to, flags }
   }
 
+  /**
+   * The results of the request at the end of each interval from its start: each point cumulative over [from, its end]
+   * (the last ends at `to`), one query per point. A point before the flag had impressions, or before a treatment its
+   * weights name was seen, has a note instead.
+   */
+  async timeseries(
+    ws: Workspace,
+    env: Environment,
+    req: ResultsRequest,
+    interval: TimeseriesInterval,
+  ): Promise<{ interval: TimeseriesInterval; points: TimeseriesPoint[] }> {
+    const step = TIMESERIES_INTERVALS[interval]
+    checkWindow(req.from, req.to)
+    const count = Math.ceil((req.to - req.from) / step)
+    if (count > MAX_TIMESERIES_POINTS)
+      throw invalid([
+        {
+          field: 'interval',
+          problem: `gives ${count} points over this window; at most ${MAX_TIMESERIES_POINTS} (use a wider interval or a shorter window)`,
+        },
+      ])
+    const points: TimeseriesPoint[] = []
+    for (let i = 1; i <= count; i++) {
+      const to = Math.min(req.to, req.from + i * step)
+      try {
+        points.push({ to: iso(to), results: await this.results(ws, env, { ...req, to }), note: null })
+      } catch (err) {
+        // A refusal of the whole request (a bad metric or setting) is the answer; one of an early point is its note.
+        if (
+          !(err instanceof Refusal) ||
+          i === count ||
+          err.details?.some((d) => d.field !== 'weights' && d.field !== 'baseline')
+        )
+          throw err
+        points.push({ to: iso(to), results: null, note: err.message })
+      }
+    }
+    return { interval, points }
+  }
+
   /** The results of a request; `{ metricsOptional: true }` (the checks role's) lets a request name no metric. */
   async results(
     ws: Workspace,
@@ -398,6 +438,17 @@ export class ExperimentService {
       metrics: metricsOut,
     }
   }
+}
+
+export const TIMESERIES_INTERVALS = { hour: 3_600_000, day: 86_400_000 } as const
+export type TimeseriesInterval = keyof typeof TIMESERIES_INTERVALS
+export const MAX_TIMESERIES_POINTS = 100
+
+/** One point of a results timeseries: the results of [from, to] (cumulative), or why there are none yet. */
+export interface TimeseriesPoint {
+  readonly to: string
+  readonly results: ExperimentResults | null
+  readonly note: string | null
 }
 
 type Pending = Omit<ComparisonView, 'adjustedPValue' | 'significant' | 'impact' | 'note' | 'guardrail'> & {

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
+import { runSluice } from '../support/cli.js'
 import { createTestEnv, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -341,5 +342,86 @@ describe('results methods against gbstats and statsmodels', () => {
     expect(bad.status).toBe(400)
     const fields = ((await bad.json()) as Json)['details'].map((d: Json) => d['field'])
     expect(fields).toEqual(expect.arrayContaining(['guardrails', 'sequentialTuning']))
+  })
+})
+
+describe('results over time', () => {
+  it('gives the cumulative results at the end of each interval, their intervals shrinking as keys come in', async () => {
+    const query = `metrics=${metricIds.join(',')}&from=${FROM}&to=${TO}&baseline=off&sequential=true`
+    const res = await fetch(
+      `${service.url}/api/v1/environments/${env}/experiments/${FLAG}/results/timeseries?${query}&interval=hour`,
+      { headers: { authorization: `Bearer ${demo.adminApiKey}` } },
+    )
+    const body = (await res.json()) as Json
+    expect(res.status, JSON.stringify(body)).toBe(200)
+    expect(body['interval']).toBe('hour')
+    const points = body['points'] as Json[]
+    expect(points.map((p) => p['to'])).toEqual([new Date(FROM + 3600_000).toISOString(), new Date(TO).toISOString()])
+    // Each point is the results of its own window.
+    const [first, last] = points.map((p) => p['results'] as Json)
+    expect(last).toEqual(await results('sequential=true'))
+    const atHour = await fetch(
+      `${service.url}/api/v1/environments/${env}/experiments/${FLAG}/results?${query.replace(`to=${TO}`, `to=${FROM + 3600_000}`)}`,
+      { headers: { authorization: `Bearer ${demo.adminApiKey}` } },
+    )
+    expect(first).toEqual(await atHour.json())
+    expect(first!['exposure']['keys']).toBeLessThan(last!['exposure']['keys'])
+    const width = (r: Json) => {
+      const ci = (r['metrics'] as Json[])[0]!['comparisons'][0]['absolute']['ci'] as number[]
+      return ci[1]! - ci[0]!
+    }
+    expect(width(last!)).toBeLessThan(width(first!))
+    // Too many points for the window: refused naming the interval.
+    const long = await fetch(
+      `${service.url}/api/v1/environments/${env}/experiments/${FLAG}/results/timeseries?metrics=${metricIds[0]}&from=${FROM}&to=${FROM + 200 * 3600_000}&interval=hour`,
+      { headers: { authorization: `Bearer ${demo.adminApiKey}` } },
+    )
+    expect(long.status).toBe(400)
+    expect(((await long.json()) as Json)['details']).toEqual([expect.objectContaining({ field: 'interval' })])
+  })
+})
+
+describe('sluice experiments results', () => {
+  it('takes the methods as options and prints what the API answers; the workspace defaults apply to both', async () => {
+    const args = ['experiments', 'results', FLAG, '--environment', env, '--from', String(FROM), '--to', String(TO)]
+    for (const id of metricIds) args.push('--metric', id)
+    const json = await runSluice([...args, '--sequential', '--cuped', '--correction', 'holm', '--json'], t.env)
+    expect(json.code, json.stderr).toBe(0)
+    expect(JSON.parse(json.stdout)).toEqual(await results('sequential=true&cuped=true&correction=holm'))
+    const table = await runSluice([...args, '--sequential', '--cuped'], t.env)
+    expect(table.stdout).toContain('sequential tests (tuning 5000), CUPED; correction bh')
+    expect(table.stdout).toMatch(/^Refunds \(count_per_key, decrease is good, guardrail, CUPED over 14 days: variance/m)
+    expect(table.stdout).toMatch(/^Revenue \(sum_per_key, increase is good, capped at [\d.]+ \(p99\)/m)
+    expect(table.stdout).toMatch(/^on .* failing, significant, undesired/m)
+
+    // The workspace's defaults: sequential and CUPED unless a request says otherwise.
+    const put = await fetch(`${service.url}/api/v1/workspaces/${demo.workspaceId}/experiment-defaults`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ sequential: true, cuped: true, sequentialTuning: 1000 }),
+    })
+    expect(await put.json()).toEqual({ sequential: true, sequentialTuning: 1000, cuped: true, correction: 'bh' })
+    try {
+      const byDefault = await results('')
+      expect(byDefault['mode']).toEqual({ test: 'sequential', sequentialTuning: 1000, cuped: true, correction: 'bh' })
+      expect(byDefault).toEqual(await results('sequential=true&sequentialTuning=1000&cuped=true'))
+      expect((await results('sequential=false&cuped=false'))['mode']).toMatchObject({
+        test: 'fixed-horizon',
+        cuped: false,
+      })
+      const cli = await runSluice([...args, '--fixed-horizon', '--json'], t.env)
+      expect(JSON.parse(cli.stdout)['mode']).toEqual({
+        test: 'fixed-horizon',
+        sequentialTuning: null,
+        cuped: true,
+        correction: 'bh',
+      })
+    } finally {
+      await fetch(`${service.url}/api/v1/workspaces/${demo.workspaceId}/experiment-defaults`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ sequential: false, cuped: false, sequentialTuning: 5000 }),
+      })
+    }
   })
 })

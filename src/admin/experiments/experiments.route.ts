@@ -6,9 +6,10 @@
 // process (429 beyond), each bounded in time and memory.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Static } from 'typebox'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
 import { HttpError } from '../../http/errors.js'
-import { parseTime, parseWeights, type ExperimentService } from '../../services/experiments.js'
+import { parseTime, parseWeights, type ExperimentService, type ResultsRequest } from '../../services/experiments.js'
 import type { MetricService } from '../../services/metrics.js'
 import type { Metric as MetricRecord, MetricAuditEntry } from '../../state/redis/metrics.js'
 import type { RateLimit, RateLimiter } from '../../state/redis/rate-limits.js'
@@ -32,6 +33,8 @@ import {
   MetricParams,
   Results,
   ResultsQuery,
+  Timeseries,
+  TimeseriesQuery,
   WsParams,
 } from './schemas.js'
 
@@ -47,6 +50,26 @@ export interface ExperimentRoutesOptions {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
+
+/** A results request from the route's flag and query. */
+function resultsRequest(flag: string, q: Static<typeof ResultsQuery>): ResultsRequest {
+  return {
+    flag,
+    metricIds: q.metrics.split(',').map((s) => s.trim()),
+    from: parseTime('from', q.from),
+    to: parseTime('to', q.to),
+    baseline: q.baseline,
+    alpha: q.alpha,
+    weights: q.weights === undefined ? undefined : parseWeights(q.weights),
+    rule: q.rule,
+    minKeys: q.minKeys,
+    sequential: q.sequential,
+    sequentialTuning: q.sequentialTuning,
+    cuped: q.cuped,
+    correction: q.correction,
+    guardrails: q.guardrails?.split(',').map((s) => s.trim()),
+  }
+}
 
 export function metricView(m: MetricRecord) {
   // Definitions saved before guardrails, percentile caps and CUPED windows existed lack those fields.
@@ -224,29 +247,40 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
     },
     async (request) => {
       const { env, ws } = await scope.environment(request, request.params.env, 'read')
-      const q = request.query
-      const req = {
-        flag: request.params.flag,
-        metricIds: q.metrics.split(',').map((s) => s.trim()),
-        from: parseTime('from', q.from),
-        to: parseTime('to', q.to),
-        baseline: q.baseline,
-        alpha: q.alpha,
-        weights: q.weights === undefined ? undefined : parseWeights(q.weights),
-        rule: q.rule,
-        minKeys: q.minKeys,
-        sequential: q.sequential,
-        sequentialTuning: q.sequentialTuning,
-        cuped: q.cuped,
-        correction: q.correction,
-        guardrails: q.guardrails?.split(',').map((s) => s.trim()),
-      }
+      const req = resultsRequest(request.params.flag, request.query)
       const results = await limited(() => opts.experiments.results(ws, env, req))
       request.log.info(
         { environmentId: env.id, metrics: req.metricIds.length, keys: results.exposure.keys },
         'experiment results computed',
       )
       return results
+    },
+  )
+
+  app.get(
+    '/api/v1/environments/:env/experiments/:flag/results/timeseries',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary:
+          'The results at the end of each hour or day of the window, each cumulative from its start: how the estimates and their intervals moved (a sequential chart)',
+        params: FlagParams,
+        querystring: TimeseriesQuery,
+        response: analysisAnswers({ 200: answer('The results over time', Timeseries) }),
+      },
+    },
+    async (request) => {
+      const { env, ws } = await scope.environment(request, request.params.env, 'read')
+      const { interval, ...query } = request.query
+      const req = resultsRequest(request.params.flag, query)
+      // One concurrency slot for the whole series: its queries run one after the other.
+      const series = await limited(() => opts.experiments.timeseries(ws, env, req, interval ?? 'day'))
+      request.log.info(
+        { environmentId: env.id, metrics: req.metricIds.length, points: series.points.length },
+        'experiment results timeseries computed',
+      )
+      return { flag: req.flag, environmentId: env.id, ...series }
     },
   )
 

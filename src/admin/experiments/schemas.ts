@@ -298,3 +298,27 @@ export const FlagSettings = Type.Object(
   },
   { additionalProperties: false },
 )
+
+export const TimeseriesQuery = Type.Object(
+  {
+    ...ResultsQuery.properties,
+    interval: Type.Optional(
+      Type.Enum(['hour', 'day'], { description: 'one point at the end of each (default day); at most 100 points' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+export const Timeseries = Type.Object({
+  flag: Type.String(),
+  environmentId: Type.String(),
+  interval: Type.Enum(['hour', 'day']),
+  points: Type.Array(
+    Type.Object({
+      to: Type.String({ description: 'the end of the point: its results are over [from, to]' }),
+      results: Type.Union([Results, Type.Null()]),
+      note: Type.Union([Type.String(), Type.Null()], {
+        description: 'why a point has no results (no impressions yet, a treatment not yet seen)',
+      }),
+    }),
+  ),
+})

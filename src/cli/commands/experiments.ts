@@ -7,6 +7,7 @@ import {
   createExperimentService,
   parseTime,
   parseWeights,
+  type Correction,
   type ExperimentResults,
   type ExperimentService,
 } from '../../services/experiments.js'
@@ -32,7 +33,12 @@ async function withExperiments<T>(
       const ws = env && (await s.state.tenancy.workspace(env.workspaceId))
       if (!env || !ws) throw new Refusal('NOT_FOUND', `environment ${envId} not found`)
       return fn(
-        createExperimentService(clickhouse, analysisSettings(cfg), new MetricService(s.state.tenancy, s.state.metrics)),
+        createExperimentService(
+          clickhouse,
+          analysisSettings(cfg),
+          new MetricService(s.state.tenancy, s.state.metrics),
+          s.state.experiments,
+        ),
         env,
         ws,
       )
@@ -55,10 +61,20 @@ export function resultLines(r: ExperimentResults): string[] {
     `exposed keys: ${r.exposure.keys} (${Object.entries(r.exposure.perTreatment)
       .map(([t, n]) => `${t} ${n}`)
       .join(', ')}); excluded (more than one treatment): ${r.exposure.excludedKeys}`,
+    `${r.mode.test === 'sequential' ? `sequential tests (tuning ${r.mode.sequentialTuning})` : 'fixed-horizon tests'}${r.mode.cuped ? ', CUPED' : ''}; correction ${r.mode.correction}`,
     `sample ratio: p = ${num(r.srm.pValue)}${r.srm.mismatch ? '  MISMATCH: the split of keys does not match the weights; do not trust these results' : ' (no mismatch)'}`,
   ]
   for (const m of r.metrics) {
-    lines.push('', `${m.name} (${m.type}, ${m.desiredDirection} is good)`)
+    const extras = [
+      ...(m.guardrail ? ['guardrail'] : []),
+      ...(m.cap
+        ? [`capped at ${num(m.cap.value)}${m.cap.percentile === null ? '' : ` (p${m.cap.percentile * 100})`}`]
+        : []),
+      ...(m.cuped
+        ? [`CUPED over ${m.cuped.preExposureDays} days: variance ${pct(m.cuped.varianceReduction)} lower`]
+        : []),
+    ]
+    lines.push('', `${m.name} (${[m.type, `${m.desiredDirection} is good`, ...extras].join(', ')})`)
     lines.push(
       [
         'treatment'.padEnd(16),
@@ -84,7 +100,9 @@ export function resultLines(r: ExperimentResults): string[] {
           (ci ? `[${liftOf(ci[0])}, ${liftOf(ci[1])}]` : '').padStart(22),
           (c ? num(c.absolute.pValue) : '').padStart(9),
           (c ? num(c.adjustedPValue) : '').padStart(9),
-          c ? `  ${c.significant ? 'significant, ' : ''}${c.impact}${c.note ? ` (${c.note})` : ''}` : '',
+          c
+            ? `  ${c.guardrail ? `${c.guardrail}, ` : ''}${c.significant ? 'significant, ' : ''}${c.impact}${c.note ? ` (${c.note})` : ''}`
+            : '',
         ].join(' '),
       )
     }
@@ -115,7 +133,7 @@ export function experimentCommands(program: Command): void {
   experiments
     .command('results <flag>')
     .description(
-      'per metric, each treatment against the baseline (Welch t-tests, Benjamini–Hochberg), and the sample ratio check',
+      'per metric, each treatment against the baseline (Welch or sequential tests, CUPED, guardrails, Benjamini–Hochberg or Holm), and the sample ratio check',
     )
     .requiredOption('--environment <id>', 'environment id')
     .requiredOption('--metric <id>', 'a metric id of the environment’s workspace (repeat for several)', collect)
@@ -126,6 +144,12 @@ export function experimentCommands(program: Command): void {
     .option('--weights <weights>', 'expected shares, e.g. on:50,off:50 (default equal)')
     .option('--rule <label>', 'only keys exposed by this targeting rule')
     .option('--min-keys <n>', 'keys per treatment below which nothing is called significant (default 355)', positiveInt)
+    .option('--sequential', 'always-valid (sequential) tests, safe to look at as often as you like')
+    .option('--fixed-horizon', 'fixed-horizon tests even where the workspace defaults to sequential')
+    .option('--tuning <n>', 'the sequential tests’ tuning parameter (default 5000)', Number)
+    .option('--cuped', 'variance reduction by each key’s pre-exposure value (CUPED)')
+    .option('--correction <name>', 'bh (default), holm or none')
+    .option('--guardrail <id>', 'a metric evaluated as a guardrail (repeat for several)', collect)
     .option('--json', 'print the results document')
     .action(
       async (
@@ -140,6 +164,12 @@ export function experimentCommands(program: Command): void {
           weights?: string
           rule?: string
           minKeys?: number
+          sequential?: boolean
+          fixedHorizon?: boolean
+          tuning?: number
+          cuped?: boolean
+          correction?: string
+          guardrail?: string[]
           json?: boolean
         },
       ) => {
@@ -153,6 +183,11 @@ export function experimentCommands(program: Command): void {
           weights: opts.weights === undefined ? undefined : parseWeights(opts.weights),
           rule: opts.rule,
           minKeys: opts.minKeys,
+          sequential: opts.sequential ? true : opts.fixedHorizon ? false : undefined,
+          sequentialTuning: opts.tuning,
+          cuped: opts.cuped,
+          correction: opts.correction as Correction | undefined,
+          guardrails: opts.guardrail,
         }
         const results = await withExperiments(opts.environment, (x, env, ws) => x.results(ws, env, req))
         print(opts.json, results, () => resultLines(results))
