@@ -276,7 +276,8 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
   const impressions = Array.from({ length: 800 }, (_, i) => ({
     k: `user-${i}`,
     t: i % 2 ? 'on' : 'off',
-    m: now - 3_600_000 + i,
+    // Over the last 6 hours: the chart of the results over time has a point per hour.
+    m: now - 6 * 3_600_000 + i * 27_000,
     r: 'default rule',
   }))
   const events = impressions.flatMap((imp, i) =>
@@ -343,6 +344,25 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
   expect(cells[6]).toBe('significant, desired')
   expect(await on.locator('svg.ci rect.up').count()).toBe(1)
   expect(await results.locator('tr[data-treatment="off"] td').nth(2).textContent()).toBe('baseline')
+  expect(await page.getByTestId('methods').textContent()).toBe(
+    'Methods: fixed-horizon tests, correction Benjamini–Hochberg.',
+  )
+  // Over time: the lift of on with its interval as a band, the last point's figures as its text.
+  const chart = results.locator('svg.timeseries')
+  await chart.waitFor()
+  expect(await chart.locator('g[data-treatment="on"] polygon.band').count()).toBe(1)
+  expect(await chart.locator('g[data-treatment="on"] polyline.estimate').count()).toBe(1)
+  expect(await chart.getAttribute('aria-label')).toContain(
+    `on: lift ${(api.metrics[0]!.comparisons[0]!.relative.estimate * 100).toFixed(1)}% from `,
+  )
+  // Sequential tests, asked for with a click: wider, always-valid intervals, said in the methods line.
+  await page.getByLabel('Sequential (safe to look often)').check()
+  await page.getByLabel('Correction').selectOption('holm')
+  await page.getByRole('button', { name: 'Show results' }).click()
+  await expect
+    .poll(() => page.getByTestId('methods').textContent())
+    .toBe('Methods: sequential tests (tuning 5000), correction Holm.')
+  await chart.waitFor()
   await shot('console-experiments')
 })
 

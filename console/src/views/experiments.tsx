@@ -1,6 +1,8 @@
-// Experiment results: pick a workspace's environment, a flag seen in its impressions, metrics and a
-// window; each metric as a table of treatments (keys, mean, lift with its confidence interval drawn as
-// a bar, p-values, significance) and the sample ratio check, in the README's words.
+// Experiment results: pick a workspace's environment, a flag seen in its impressions, metrics, a
+// window and the methods (sequential tests, CUPED, the correction); each metric as a table of
+// treatments (keys, mean, lift with its confidence interval drawn as a bar, p-values, significance,
+// a guardrail's state) with a chart of the lift and its interval over time, and the sample ratio
+// check, in the README's words.
 import { useEffect, useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
 import { api, errorText } from '../api.js'
@@ -22,10 +24,12 @@ interface Flag {
   flag: string
   treatments: string[]
   keys: number
+  firstImpressionAt: string
 }
 interface Estimate {
-  estimate: number
-  ci: [number, number] | null
+  estimate: number | null
+  /** A one-sided (guardrail) interval has its open side null. */
+  ci: [number | null, number | null] | null
   pValue: number | null
 }
 interface Comparison {
@@ -36,10 +40,12 @@ interface Comparison {
   significant: boolean
   impact: string
   note: string | null
+  guardrail: 'ok' | 'at risk' | 'failing' | null
 }
 interface Results {
   baseline: string
   alpha: number
+  mode: { test: 'fixed-horizon' | 'sequential'; sequentialTuning: number | null; cuped: boolean; correction: string }
   exposure: { keys: number; perTreatment: Record<string, number>; excludedKeys: number }
   srm: { pValue: number; mismatch: boolean; expected: Record<string, number> }
   metrics: {
@@ -47,23 +53,33 @@ interface Results {
     name: string
     type: string
     desiredDirection: string
-    perTreatment: Record<string, { keys: number; mean: number }>
+    guardrail: boolean
+    cap: { value: number; percentile: number | null } | null
+    cuped: { preExposureDays: number; varianceReduction: number | null } | null
+    perTreatment: Record<string, { keys: number; mean: number | null }>
     comparisons: Comparison[]
   }[]
+}
+interface Timeseries {
+  points: { to: string; results: Results | null; note: string | null }[]
 }
 
 const DAY = 24 * 3600 * 1000
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 const num = (x: number | null | undefined) =>
   x === null || x === undefined ? '–' : Number(x.toPrecision(4)).toString()
-const lift = (c: Comparison, x: number) => (c.relative.of === 'absolute-change' ? num(x) : `${(x * 100).toFixed(1)}%`)
+/** A lift as text; an open bound (one-sided interval) or an overflowed figure as `open`. */
+const lift = (c: Comparison, x: number | null, open = '–') =>
+  x === null ? open : c.relative.of === 'absolute-change' ? num(x) : `${(x * 100).toFixed(1)}%`
+const methods = (m: Results['mode']) =>
+  `${m.test === 'sequential' ? `sequential tests (tuning ${m.sequentialTuning})` : 'fixed-horizon tests'}${m.cuped ? ', CUPED' : ''}, correction ${m.correction === 'bh' ? 'Benjamini–Hochberg' : m.correction === 'holm' ? 'Holm' : 'none'}`
 
-/** The interval as a bar on a scale shared by a metric's rows, with zero marked. */
-function IntervalBar({ ci, scale }: { ci: [number, number] | null; scale: number }) {
+/** The interval as a bar on a scale shared by a metric's rows, with zero marked (an open side runs to the edge). */
+function IntervalBar({ ci, scale }: { ci: [number | null, number | null] | null; scale: number }) {
   if (!ci || scale === 0) return null
   const at = (x: number) => 50 + (x / scale) * 50
-  const [lo, hi] = [Math.max(0, at(ci[0])), Math.min(100, at(ci[1]))]
-  const side = ci[0] > 0 ? 'up' : ci[1] < 0 ? 'down' : 'zero'
+  const [lo, hi] = [ci[0] === null ? 0 : Math.max(0, at(ci[0])), ci[1] === null ? 100 : Math.min(100, at(ci[1]))]
+  const side = ci[0] !== null && ci[0] > 0 ? 'up' : ci[1] !== null && ci[1] < 0 ? 'down' : 'zero'
   return (
     <svg
       class="ci"
@@ -79,6 +95,84 @@ function IntervalBar({ ci, scale }: { ci: [number, number] | null; scale: number
   )
 }
 
+/**
+ * The lift of each treatment over time with its interval as a band (what a sequential chart shows: the band narrows
+ * as keys come in), on one scale with zero marked; the last point's figures as its text alternative.
+ */
+function OverTime({ series, metricId }: { series: Timeseries; metricId: string }) {
+  const points = series.points.flatMap((p) => {
+    const m = p.results?.metrics.find((x) => x.metricId === metricId)
+    return m ? [{ to: p.to, m }] : []
+  })
+  if (points.length === 0) return <p>No results over time yet.</p>
+  const treatments = points[points.length - 1]!.m.comparisons.map((c) => c.treatment)
+  const W = 600
+  const H = 160
+  // The scale: every estimate and the last intervals, with room; the wide intervals of the first few keys are clipped.
+  const last = points[points.length - 1]!
+  const bounds = [
+    ...points.flatMap((p) => p.m.comparisons.map((c) => c.relative.estimate)),
+    ...last.m.comparisons.flatMap((c) => c.relative.ci ?? []),
+  ].filter((v): v is number => v !== null)
+  const scale = 1.5 * Math.max(1e-12, ...bounds.map(Math.abs))
+  const x = (i: number) => (points.length === 1 ? W / 2 : 10 + (i * (W - 20)) / (points.length - 1))
+  const y = (v: number | null, open: number) =>
+    H / 2 - (Math.max(-scale, Math.min(scale, v ?? open)) / scale) * (H / 2 - 8)
+  return (
+    <figure class="over-time">
+      <svg
+        class="timeseries"
+        viewBox={`0 0 ${W} ${H}`}
+        width={W}
+        height={H}
+        role="img"
+        aria-label={last.m.comparisons
+          .map(
+            (c) =>
+              `${c.treatment}: lift ${lift(c, c.relative.estimate)} from ${lift(c, c.relative.ci?.[0] ?? null, '−∞')} to ${lift(c, c.relative.ci?.[1] ?? null, '∞')} at ${last.to.slice(0, 16)}`,
+          )
+          .join('; ')}
+      >
+        <line class="zero" x1="0" x2={W} y1={H / 2} y2={H / 2} />
+        <text class="axis" x="2" y="12">
+          {lift(last.m.comparisons[0]!, scale)}
+        </text>
+        <text class="axis" x="2" y={H / 2 - 3}>
+          0
+        </text>
+        <text class="axis" x="2" y={H - 3}>
+          {lift(last.m.comparisons[0]!, -scale)}
+        </text>
+        {treatments.map((t, k) => {
+          const of = points.flatMap((p, i) => {
+            const c = p.m.comparisons.find((x) => x.treatment === t)
+            return c && c.relative.estimate !== null ? [{ i, c }] : []
+          })
+          const banded = of.filter(({ c }) => c.relative.ci)
+          const upper = banded.map(({ i, c }) => `${x(i)},${y(c.relative.ci![1], scale)}`)
+          const lower = banded.map(({ i, c }) => `${x(i)},${y(c.relative.ci![0], -scale)}`).reverse()
+          return (
+            <g class={`series s${k % 4}`} data-treatment={t}>
+              {banded.length > 0 && <polygon class="band" points={[...upper, ...lower].join(' ')} />}
+              <polyline
+                class="estimate"
+                points={of.map(({ i, c }) => `${x(i)},${y(c.relative.estimate, 0)}`).join(' ')}
+              />
+            </g>
+          )
+        })}
+      </svg>
+      <figcaption>
+        Lift against the baseline over time, each point over the window from its start ({points[0]!.to.slice(0, 16)} to{' '}
+        {last.to.slice(0, 16)}), with its interval:{' '}
+        {treatments.map((t, k) => (
+          <span class={`legend s${k % 4}`}>{t} </span>
+        ))}
+      </figcaption>
+    </figure>
+  )
+}
+
 export function Experiments() {
   const [workspaces, setWorkspaces] = useState<Workspace[]>([])
   const [ws, setWs] = useState('')
@@ -90,7 +184,11 @@ export function Experiments() {
   const [chosen, setChosen] = useState<string[]>([])
   const [from, setFrom] = useState(day(Date.now() - 30 * DAY))
   const [to, setTo] = useState(day(Date.now() + DAY))
+  const [sequential, setSequential] = useState(false)
+  const [cuped, setCuped] = useState(false)
+  const [correction, setCorrection] = useState('bh')
   const [results, setResults] = useState<Results | null>(null)
+  const [series, setSeries] = useState<Timeseries | null>(null)
   const [error, setError] = useState<string | null>(null)
   const guard = (p: Promise<void>) => p.catch((err: unknown) => setError(errorText(err)))
 
@@ -132,12 +230,33 @@ export function Experiments() {
   const show = (e: Event) => {
     e.preventDefault()
     setError(null)
-    const q = new URLSearchParams({ metrics: chosen.join(','), from: `${from}T00:00:00Z`, to: `${to}T00:00:00Z` })
+    const q = new URLSearchParams({
+      metrics: chosen.join(','),
+      from: `${from}T00:00:00Z`,
+      to: `${to}T00:00:00Z`,
+      sequential: String(sequential),
+      cuped: String(cuped),
+      correction,
+    })
+    const path = `/api/v1/environments/${encodeURIComponent(env)}/experiments/${encodeURIComponent(flag)}/results`
+    setSeries(null)
     void guard(
-      api<Results>(
-        'GET',
-        `/api/v1/environments/${encodeURIComponent(env)}/experiments/${encodeURIComponent(flag)}/results?${q.toString()}`,
-      ).then(setResults),
+      api<Results>('GET', `${path}?${q.toString()}`).then((r) => {
+        setResults(r)
+        // Over time: from the flag's first impression in the window to now (or the window's end), by hour over a
+        // few days, else by day.
+        const seen = flags.find((f) => f.flag === flag)
+        const start = Math.max(Date.parse(`${from}T00:00:00Z`), Date.parse(seen?.firstImpressionAt ?? '') || 0)
+        const end = Math.min(Date.parse(`${to}T00:00:00Z`), Date.now())
+        if (!(end > start)) return
+        const hourly = end - start <= 4 * DAY
+        const step = hourly ? 3600_000 : DAY
+        const t = new URLSearchParams(q)
+        t.set('from', new Date(start - (start % step)).toISOString())
+        t.set('to', new Date(end).toISOString())
+        t.set('interval', hourly ? 'hour' : 'day')
+        return api<Timeseries>('GET', `${path}/timeseries?${t.toString()}`).then(setSeries)
+      }),
     )
   }
 
@@ -182,6 +301,19 @@ export function Experiments() {
             </option>
           ))}
         </select>
+        <label>
+          <input type="checkbox" checked={sequential} onChange={(e) => setSequential(e.currentTarget.checked)} />{' '}
+          Sequential (safe to look often)
+        </label>
+        <label>
+          <input type="checkbox" checked={cuped} onChange={(e) => setCuped(e.currentTarget.checked)} /> CUPED
+        </label>
+        <label for="exp-correction">Correction</label>
+        <select id="exp-correction" value={correction} onChange={(e) => setCorrection(e.currentTarget.value)}>
+          <option value="bh">Benjamini–Hochberg</option>
+          <option value="holm">Holm</option>
+          <option value="none">None</option>
+        </select>
         <button type="submit" disabled={!flag || chosen.length === 0}>
           Show results
         </button>
@@ -198,6 +330,7 @@ export function Experiments() {
             ); excluded for seeing more than one treatment: {results.exposure.excludedKeys}. Baseline:{' '}
             {results.baseline}.
           </p>
+          <p data-testid="methods">Methods: {methods(results.mode)}.</p>
           <p data-testid="srm" class={results.srm.mismatch ? 'error' : undefined}>
             Sample ratio check: p = {num(results.srm.pValue)}.{' '}
             {results.srm.mismatch
@@ -207,52 +340,74 @@ export function Experiments() {
           {results.metrics.map((m) => {
             const scale = Math.max(
               0,
-              ...m.comparisons.flatMap((c) => (c.relative.ci ? c.relative.ci.map(Math.abs) : [])),
+              ...m.comparisons.flatMap((c) =>
+                c.relative.ci ? c.relative.ci.filter((x): x is number => x !== null).map(Math.abs) : [],
+              ),
             )
+            const about = [
+              m.type,
+              `${m.desiredDirection} is good`,
+              ...(m.guardrail ? ['guardrail'] : []),
+              ...(m.cap
+                ? [
+                    `capped at ${num(m.cap.value)}${m.cap.percentile === null ? '' : ` (percentile ${m.cap.percentile * 100})`}`,
+                  ]
+                : []),
+              ...(m.cuped
+                ? [
+                    `CUPED over ${m.cuped.preExposureDays} days removed ${m.cuped.varianceReduction === null ? '–' : `${(m.cuped.varianceReduction * 100).toFixed(0)}%`} of the variance`,
+                  ]
+                : []),
+            ]
             return (
-              <table>
-                <caption>
-                  {m.name} ({m.type}, {m.desiredDirection} is good)
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Treatment</th>
-                    <th scope="col">Keys</th>
-                    <th scope="col">Mean</th>
-                    <th scope="col">Lift</th>
-                    <th scope="col">{Math.round((1 - results.alpha) * 100)}% interval</th>
-                    <th scope="col">p</th>
-                    <th scope="col">Adjusted p</th>
-                    <th scope="col">Verdict</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {Object.entries(m.perTreatment).map(([t, s]) => {
-                    const c = m.comparisons.find((x) => x.treatment === t)
-                    return (
-                      <tr data-treatment={t}>
-                        <th scope="row">{t}</th>
-                        <td>{s.keys}</td>
-                        <td>{num(s.mean)}</td>
-                        <td>{c ? lift(c, c.relative.estimate) : 'baseline'}</td>
-                        <td>
-                          {c?.relative.ci && (
-                            <>
-                              <IntervalBar ci={c.relative.ci} scale={scale} /> {lift(c, c.relative.ci[0])} to{' '}
-                              {lift(c, c.relative.ci[1])}
-                            </>
-                          )}
-                        </td>
-                        <td>{c ? num(c.absolute.pValue) : ''}</td>
-                        <td>{c ? num(c.adjustedPValue) : ''}</td>
-                        <td>
-                          {c ? `${c.significant ? 'significant, ' : ''}${c.impact}${c.note ? ` (${c.note})` : ''}` : ''}
-                        </td>
-                      </tr>
-                    )
-                  })}
-                </tbody>
-              </table>
+              <>
+                <table data-metric={m.metricId}>
+                  <caption>
+                    {m.name} ({about.join(', ')})
+                  </caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Treatment</th>
+                      <th scope="col">Keys</th>
+                      <th scope="col">Mean</th>
+                      <th scope="col">Lift</th>
+                      <th scope="col">{Math.round((1 - results.alpha) * 100)}% interval</th>
+                      <th scope="col">p</th>
+                      <th scope="col">Adjusted p</th>
+                      <th scope="col">Verdict</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {Object.entries(m.perTreatment).map(([t, s]) => {
+                      const c = m.comparisons.find((x) => x.treatment === t)
+                      return (
+                        <tr data-treatment={t}>
+                          <th scope="row">{t}</th>
+                          <td>{s.keys}</td>
+                          <td>{num(s.mean)}</td>
+                          <td>{c ? lift(c, c.relative.estimate) : 'baseline'}</td>
+                          <td>
+                            {c?.relative.ci && (
+                              <>
+                                <IntervalBar ci={c.relative.ci} scale={scale} /> {lift(c, c.relative.ci[0], '−∞')} to{' '}
+                                {lift(c, c.relative.ci[1], '∞')}
+                              </>
+                            )}
+                          </td>
+                          <td>{c ? num(c.absolute.pValue) : ''}</td>
+                          <td>{c ? num(c.adjustedPValue) : ''}</td>
+                          <td>
+                            {c
+                              ? `${c.guardrail ? `${c.guardrail}, ` : ''}${c.significant ? 'significant, ' : ''}${c.impact}${c.note ? ` (${c.note})` : ''}`
+                              : ''}
+                          </td>
+                        </tr>
+                      )
+                    })}
+                  </tbody>
+                </table>
+                {series && <OverTime series={series} metricId={m.metricId} />}
+              </>
             )
           })}
         </div>
