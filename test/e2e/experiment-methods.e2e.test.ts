@@ -319,6 +319,31 @@ describe('results methods against gbstats and statsmodels', () => {
     }
   })
 
+  it('every metric as a guardrail: failing, at risk or ok as the one-sided test and the estimate say', async () => {
+    const r = await results(`guardrails=${metricIds.join(',')}`)
+    const ref = independent({
+      alpha: 0.05,
+      baseline: 'off',
+      tunings: [],
+      metrics: METRICS.map((m, i) => ({
+        id: String(i),
+        proportion: m.type === 'percent_of_keys',
+        worseIf: m.desiredDirection === 'increase' ? 'decrease' : 'increase',
+        values: want.values[i]!.x,
+      })),
+    })
+    const states = (r['metrics'] as Json[]).map((m, i) => {
+      const c = m['comparisons'][0]
+      const one = ref['metrics'][String(i)]['on']['oneSided']['absolute']
+      closeEstimate(c['absolute'], one, `${m['name']} as a guardrail`)
+      const worse = METRICS[i]!.desiredDirection === 'increase' ? one['estimate'] < 0 : one['estimate'] > 0
+      expect(c['guardrail'], m['name']).toBe(one['pValue'] < 0.05 ? 'failing' : worse ? 'at risk' : 'ok')
+      return c['guardrail'] as string
+    })
+    // The experiment has all three: more purchases (ok), more refunds (failing), and a metric that fell a little.
+    expect(new Set(states)).toEqual(new Set(['ok', 'at risk', 'failing']))
+  })
+
   it('a guardrail named in the request is ok when it does not get worse; bad methods are refused naming the field', async () => {
     const purchases = metricIds[0]!
     const r = await results(`guardrails=${purchases}`)
