@@ -54,12 +54,9 @@ const summarize = (s: Pick<Sums, 'n' | 'sum' | 'sumSquares'>, proportion: boolea
   proportion ? proportionSummary(s) : meanSummary(s)
 const covariance = (s: CovariateSums) => (s.n > 1 ? (s.sumProducts - (s.sum * s.preSum) / s.n) / (s.n - 1) : 0)
 
-/**
- * θ of the regression adjustment, pooled over the arms given: Cov(x, pre)/Var(pre) of their keys together (0 when
- * either variance is 0), as gbstats' compute_theta.
- */
-export function cupedTheta(arms: readonly CovariateSums[], proportion: boolean): number {
-  const joint = arms.reduce(
+/** The sums of several arms' keys together. */
+function pooled(arms: readonly CovariateSums[]): CovariateSums {
+  return arms.reduce(
     (j, s) => ({
       n: j.n + s.n,
       sum: j.sum + s.sum,
@@ -70,10 +67,29 @@ export function cupedTheta(arms: readonly CovariateSums[], proportion: boolean):
     }),
     { n: 0, sum: 0, sumSquares: 0, preSum: 0, preSumSquares: 0, sumProducts: 0 },
   )
+}
+
+/**
+ * θ of the regression adjustment, pooled over the arms given: Cov(x, pre)/Var(pre) of their keys together (0 when
+ * either variance is 0), as gbstats' compute_theta.
+ */
+export function cupedTheta(arms: readonly CovariateSums[], proportion: boolean): number {
+  const joint = pooled(arms)
   const post = summarize(joint, proportion).variance
   const pre = summarize({ n: joint.n, sum: joint.preSum, sumSquares: joint.preSumSquares }, proportion).variance
   if (pre === 0 || post === 0) return 0
   return covariance(joint) / pre
+}
+
+/**
+ * The share of the variance of the arms' values (together) that their pre-exposure values explain with θ pooled over
+ * them: 1 − Var(x − θ·pre)/Var(x); null when Var(x) is 0 or the sums overflow.
+ */
+export function cupedVarianceReduction(arms: readonly CovariateSums[], proportion: boolean): number | null {
+  const joint = pooled(arms)
+  const before = summarize(joint, proportion).variance
+  const after = cupedSummary(joint, cupedTheta(arms, proportion), proportion).variance
+  return before > 0 && Number.isFinite(after) ? 1 - after / before : null
 }
 
 /** A treatment's regression-adjusted summary: mean μ − θ·μpre, variance σ² + θ²σpre² − 2θ·Cov (gbstats). */

@@ -18,6 +18,7 @@ import {
   compare,
   cupedSummary,
   cupedTheta,
+  cupedVarianceReduction,
   holm,
   meanSummary,
   proportionSummary,
@@ -533,28 +534,12 @@ function metricResult(
     cuped: cuped
       ? {
           preExposureDays: m.preExposureDays ?? DEFAULT_PRE_EXPOSURE_DAYS,
-          varianceReduction: pooledReduction([...covariates.values()], proportion),
+          varianceReduction: cupedVarianceReduction([...covariates.values()], proportion),
         }
       : null,
     perTreatment,
     comparisons,
   }
-}
-
-/** The share of the variance of the analysed keys' values that their pre-exposure values explain (θ pooled). */
-function pooledReduction(arms: readonly CovariateSums[], proportion: boolean): number | null {
-  const theta = cupedTheta(arms, proportion)
-  const joint = arms.reduce((j, s) => ({
-    n: j.n + s.n,
-    sum: j.sum + s.sum,
-    sumSquares: j.sumSquares + s.sumSquares,
-    preSum: j.preSum + s.preSum,
-    preSumSquares: j.preSumSquares + s.preSumSquares,
-    sumProducts: j.sumProducts + s.sumProducts,
-  }))
-  const before = (proportion ? proportionSummary(joint) : meanSummary(joint)).variance
-  const after = cupedSummary(joint, theta, proportion).variance
-  return before > 0 && Number.isFinite(after) ? 1 - after / before : null
 }
 
 function finish(

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { runSluice } from '../support/cli.js'
-import { createTestEnv, postEvents, waitFor, type TestEnv } from '../support/harness.js'
+import { createTestEnv, sendExperiment, type TestEnv } from '../support/harness.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -174,25 +174,7 @@ beforeAll(async () => {
   env = demo.environments[0]!.id
   service = await t.start(['edge', 'admin', 'events'])
   generate()
-  const sdkKey = demo.environments[0]!.serverSideSdkKey
-  for (let i = 0; i < impressions.length; i += 5000) {
-    const res = await fetch(`${service.url}/api/testImpressions/bulk`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${sdkKey}` },
-      body: JSON.stringify([{ f: FLAG, i: impressions.slice(i, i + 5000) }]),
-    })
-    expect(res.status).toBe(202)
-  }
-  for (let i = 0; i < events.length; i += 5000)
-    expect((await postEvents(service.url, sdkKey, events.slice(i, i + 5000))).status).toBe(202)
-  await waitFor(
-    'impressions and events stored',
-    async () =>
-      (await t.count('impressions')) === impressions.length && (await t.count('events')) === events.length
-        ? true
-        : undefined,
-    60_000,
-  )
+  await sendExperiment(t, service.url, demo.environments[0]!.serverSideSdkKey, FLAG, impressions, events)
   for (const m of METRICS) {
     const res = await fetch(`${service.url}/api/v1/workspaces/${demo.workspaceId}/metrics`, {
       method: 'POST',

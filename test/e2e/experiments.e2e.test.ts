@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { runSluice } from '../support/cli.js'
-import { createTestEnv, postEvents, waitFor, type TestEnv } from '../support/harness.js'
+import { createTestEnv, postEvents, sendExperiment, type TestEnv } from '../support/harness.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -291,27 +291,9 @@ beforeAll(async () => {
   env = demo.environments[0]!.id
   service = await t.start(['edge', 'admin', 'events'])
   generate()
-  const sdkKey = demo.environments[0]!.serverSideSdkKey
-  for (let i = 0; i < impressions.length; i += 5000) {
-    const res = await fetch(`${service.url}/api/testImpressions/bulk`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${sdkKey}` },
-      body: JSON.stringify([{ f: FLAG, i: impressions.slice(i, i + 5000) }]),
-    })
-    expect(res.status).toBe(202)
-  }
-  for (let i = 0; i < events.length; i += 5000)
-    expect((await postEvents(service.url, sdkKey, events.slice(i, i + 5000))).status).toBe(202)
   expect((await postEvents(service.url, demo.environments[1]!.serverSideSdkKey, otherEnvEvents)).status).toBe(202)
-  await waitFor(
-    'impressions and events stored',
-    async () =>
-      (await t.count('impressions')) === impressions.length &&
-      (await t.count('events')) === events.length + otherEnvEvents.length
-        ? true
-        : undefined,
-    60_000,
-  )
+  const sdkKey = demo.environments[0]!.serverSideSdkKey
+  await sendExperiment(t, service.url, sdkKey, FLAG, impressions, events, otherEnvEvents.length)
   for (const m of METRICS) {
     const res = await call('POST', `/api/v1/workspaces/${demo.workspaceId}/metrics`, m)
     expect(res.status, JSON.stringify(res.body)).toBe(201)

@@ -210,6 +210,41 @@ export async function postEvents(
   return { status: res.status, body: parsed, headers: res.headers }
 }
 
+/**
+ * Sends an experiment through the intake: the impressions of `flag` and the events (bodies of 5,000), then waits until
+ * ClickHouse holds all of them, and `otherEvents` more events the test sent elsewhere.
+ */
+export async function sendExperiment(
+  t: TestEnv,
+  url: string,
+  sdkKey: string,
+  flag: string,
+  impressions: readonly object[],
+  events: readonly object[],
+  otherEvents = 0,
+): Promise<void> {
+  for (let i = 0; i < impressions.length; i += 5000) {
+    const res = await fetch(`${url}/api/testImpressions/bulk`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${sdkKey}` },
+      body: JSON.stringify([{ f: flag, i: impressions.slice(i, i + 5000) }]),
+    })
+    if (res.status !== 202) throw new Error(`impressions: ${res.status} ${await res.text()}`)
+  }
+  for (let i = 0; i < events.length; i += 5000) {
+    const res = await postEvents(url, sdkKey, events.slice(i, i + 5000))
+    if (res.status !== 202) throw new Error(`events: ${res.status} ${JSON.stringify(res.body)}`)
+  }
+  await waitFor(
+    'impressions and events stored',
+    async () =>
+      (await t.count('impressions')) === impressions.length && (await t.count('events')) === events.length + otherEvents
+        ? true
+        : undefined,
+    60_000,
+  )
+}
+
 /** A caller of a service's admin APIs with an admin key: JSON bodies, any other header on top. */
 export function adminCaller(url: () => string, key: () => string) {
   return (path: string, init: RequestInit = {}) =>
