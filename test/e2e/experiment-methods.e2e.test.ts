@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { runSluice } from '../support/cli.js'
-import { createTestEnv, sendExperiment, type TestEnv } from '../support/harness.js'
+import { createTestEnv, postEvents, sendExperiment, waitFor, type TestEnv } from '../support/harness.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -430,5 +430,43 @@ describe('sluice experiments results', () => {
         body: JSON.stringify({ sequential: false, cuped: false, sequentialTuning: 5000 }),
       })
     }
+  })
+})
+
+describe('sums beyond a double', () => {
+  it('answer null for the figures that overflow, as the schema says, with a note instead of a test', async () => {
+    const huge = [0, 2, 4, 6, 1, 3, 5, 7].map((i) => ({
+      eventTypeId: 'huge',
+      trafficTypeName: 'user',
+      key: `shopper-${i}`,
+      timestamp: firstOf.get(`shopper-${i}`)!.first + MIN,
+      value: 1.5e308,
+    }))
+    const before = await t.count('events')
+    expect((await postEvents(service.url, demo.environments[0]!.serverSideSdkKey, huge)).status).toBe(202)
+    await waitFor('stored', async () => ((await t.count('events')) === before + huge.length ? true : undefined))
+    const created = await fetch(`${service.url}/api/v1/workspaces/${demo.workspaceId}/metrics`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Huge',
+        trafficType: 'user',
+        eventTypeId: 'huge',
+        type: 'sum_per_key',
+        desiredDirection: 'increase',
+      }),
+    })
+    const id = ((await created.json()) as Json)['id'] as string
+    // Answers are checked against the route's schema in the tests (SLUICE_CHECK_ANSWERS): a mismatch would be a 500.
+    const res = await fetch(
+      `${service.url}/api/v1/environments/${env}/experiments/${FLAG}/results?metrics=${id}&from=${FROM}&to=${TO}`,
+      { headers: { authorization: `Bearer ${demo.adminApiKey}` } },
+    )
+    const body = (await res.json()) as Json
+    expect(res.status, JSON.stringify(body)).toBe(200)
+    const m = (body['metrics'] as Json[])[0]!
+    expect(Object.values(m['perTreatment']).some((s) => (s as Json)['sum'] === null)).toBe(true)
+    expect(m['comparisons'][0]).toMatchObject({ absolute: { ci: null, pValue: null }, significant: false })
+    expect(m['comparisons'][0]['note']).toMatch(/overflow a double/)
   })
 })
