@@ -203,6 +203,22 @@ function perKeySql(
 }
 
 /**
+ * How many impressions of the flag (in the environment, of the rule if given) the `spanMs` before `from` holds, at
+ * most 1.
+ */
+export function impressionsBeforeQuery(tables: Tables, w: Window, spanMs: number): Query {
+  const p = new Params()
+  const rule = w.rule === undefined ? '' : ` AND label = ${p.string(w.rule)}`
+  return p.query(
+    'the query of impressions before the window',
+    `SELECT count() AS impressions FROM (
+       SELECT 1 FROM ${tables.impressions}
+       WHERE ${windowWhere(p, w.environmentId, Math.max(0, w.from - spanMs), w.from - 1)} AND flag = ${p.string(w.flag)}${rule}
+       LIMIT 1)`,
+  )
+}
+
+/**
  * The flags with impressions in the environment within [from, to], their treatments and about how many keys (at most
  * `limit`, a constant of the service: LIMIT takes no expression on 18.16).
  */

@@ -105,6 +105,7 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     rateLimiter: c.rateLimiter('admin', adminLimit),
     rateLimit: adminLimit,
     maxConcurrent: config.experiments.maxConcurrent,
+    queryTimeoutMs: config.experiments.queryTimeoutMs,
   })
   await app.register(consoleRoutes)
   const outbound = {

@@ -3,9 +3,11 @@
 // (percentile caps first when a metric has one; per-treatment sums of each metric's per-key values,
 // with the pre-exposure sums under CUPED), and the statistics over their sums.
 import {
+  ATTRIBUTION_MS,
   capsQuery,
   DEFAULT_PRE_EXPOSURE_DAYS,
   experimentsQuery,
+  impressionsBeforeQuery,
   metricsQuery,
   type MetricType,
   type Tables,
@@ -27,7 +29,7 @@ import {
   type CovariateSums,
   type Summary,
 } from '../analysis/statistics.js'
-import { invalid, Refusal } from '../shared/errors.js'
+import { AppError, invalid, Refusal } from '../shared/errors.js'
 import type { ExperimentDefaults, ExperimentStore, FlagSettings } from '../state/redis/experiments.js'
 import type { Metric } from '../state/redis/metrics.js'
 import type { Environment, Workspace } from '../state/redis/tenancy.js'
@@ -92,7 +94,7 @@ export interface ComparisonView {
    */
   readonly guardrail: GuardrailState | null
   /** Under CUPED, θ pooled over the two arms and the share of the estimate's variance it removed. */
-  readonly cuped: { readonly theta: number; readonly varianceReduction: number | null } | null
+  readonly cuped: { readonly theta: number | null; readonly varianceReduction: number | null } | null
 }
 
 export type GuardrailState = 'ok' | 'at risk' | 'failing'
@@ -104,8 +106,11 @@ export interface MetricResult {
   readonly desiredDirection: 'increase' | 'decrease'
   /** Evaluated one-sided against its desired direction and left out of the correction. */
   readonly guardrail: boolean
-  /** The cap applied to each key's value, and where it came from; null when uncapped. */
-  readonly cap: { readonly value: number; readonly percentile: number | null } | null
+  /**
+   * The cap of each key's value: fixed, or the quantile at `percentile` worked out for the request, which is applied
+   * only when it is above 0; null when uncapped.
+   */
+  readonly cap: { readonly value: number; readonly percentile: number | null; readonly applied: boolean } | null
   /** Under CUPED: the pre-exposure window, and the variance removed over all the analysed keys (1 − (1 − ρ²)). */
   readonly cuped: { readonly preExposureDays: number; readonly varianceReduction: number | null } | null
   readonly perTreatment: Readonly<Record<string, TreatmentStats>>
@@ -127,6 +132,8 @@ export interface ExperimentResults {
     readonly sequentialTuning: number | null
     readonly cuped: boolean
     readonly correction: Correction
+    /** Why a figure of this mode may mislead (CUPED over a window that starts after the experiment did). */
+    readonly note: string | null
   }
   readonly exposure: {
     readonly keys: number
@@ -256,14 +263,17 @@ export class ExperimentService {
   /**
    * The results of the request at the end of each interval from its start: each point cumulative over [from, its end]
    * (the last ends at `to`), one query per point. A point before the flag had impressions, or before a treatment its
-   * weights name was seen, has a note instead.
+   * weights name was seen, has a note instead. The series stops when `signal` aborts (its caller went away) and fails
+   * as unavailable past `timeoutMs` in all.
    */
   async timeseries(
     ws: Workspace,
     env: Environment,
     req: ResultsRequest,
     interval: TimeseriesInterval,
+    { signal, timeoutMs = Infinity }: { signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<{ interval: TimeseriesInterval; points: TimeseriesPoint[] }> {
+    const deadline = Date.now() + timeoutMs
     const step = TIMESERIES_INTERVALS[interval]
     checkWindow(req.from, req.to)
     const count = Math.ceil((req.to - req.from) / step)
@@ -276,6 +286,14 @@ export class ExperimentService {
       ])
     const points: TimeseriesPoint[] = []
     for (let i = 1; i <= count; i++) {
+      if (signal?.aborted)
+        throw new AppError('SINK_UNAVAILABLE', 'the results over time stopped: their caller went away', false)
+      if (Date.now() > deadline)
+        throw new AppError(
+          'SINK_UNAVAILABLE',
+          `the results over time took longer than ${Math.round(timeoutMs / 1000)} s (${i - 1} of ${count} points): ask for a wider interval or a shorter window`,
+          true,
+        )
       const to = Math.min(req.to, req.from + i * step)
       try {
         points.push({ to: iso(to), results: await this.results(ws, env, { ...req, to }), note: null })
@@ -293,12 +311,15 @@ export class ExperimentService {
     return { interval, points }
   }
 
-  /** The results of a request; `{ metricsOptional: true }` (the checks role's) lets a request name no metric. */
+  /**
+   * The results of a request. The checks role's options: `metricsOptional` lets a request name no metric,
+   * `anyBaseline` takes the first treatment as the baseline when none is given, saved or called off.
+   */
   async results(
     ws: Workspace,
     env: Environment,
     asked: ResultsRequest,
-    { metricsOptional = false } = {},
+    { metricsOptional = false, anyBaseline = false } = {},
   ): Promise<ExperimentResults> {
     // What the request leaves out: the flag's saved weights and baseline, the workspace's defaults.
     const [saved, defaults] = await Promise.all([this.flagSettings(env, asked.flag), this.defaults(ws)])
@@ -324,14 +345,17 @@ export class ExperimentService {
     const caps = new Map<number, number>()
     if (percentiled.length > 0) {
       const [row] = await this.run(capsQuery(this.tables, window, percentiled))
-      percentiled.forEach((m, j) => {
-        const cap = number(row?.[`c${j}`])
-        if (Number.isFinite(cap)) caps.set(m.i, cap)
-      })
+      percentiled.forEach((m, j) => caps.set(m.i, number(row?.[`c${j}`])))
     }
-    const specs = metrics.map((m, i) => (caps.has(i) ? { ...m, cap: caps.get(i)! } : m))
+    // A quantile that is not above 0 (a sparse metric: most keys 0) would cap every value to it: not applied.
+    const applied = (i: number) => caps.get(i)! > 0 && Number.isFinite(caps.get(i))
+    const specs = metrics.map((m, i) => (caps.has(i) ? { ...m, cap: applied(i) ? caps.get(i)! : null } : m))
     const cuped = req.cuped === true
-    const rows = await this.run(metricsQuery(this.tables, window, specs, { cuped }))
+    const [rows, before] = await Promise.all([
+      this.run(metricsQuery(this.tables, window, specs, { cuped })),
+      cuped ? this.run(impressionsBeforeQuery(this.tables, window, preExposureMs(metrics))) : Promise.resolve([]),
+    ])
+    const exposedBefore = Number(before[0]?.['impressions'] ?? 0) > 0
 
     let excludedKeys = 0
     // Treatment names come from SDKs: records keyed by them have no prototype.
@@ -350,21 +374,19 @@ export class ExperimentService {
     if (seenTreatments.length === 0 && excludedKeys === 0)
       throw new Refusal('NOT_FOUND', `flag ${req.flag} has no impressions ${where}`)
     const seen = (t: string) => Object.hasOwn(perTreatment, t)
-    // The weights name the treatments analysed (others seen are only counted); by default all of them.
-    if (req.weights === undefined && !savedWeights && seenTreatments.length > MAX_TREATMENTS)
+    // The weights name the treatments meant (others seen are only counted): the request's, the flag's saved ones, else
+    // every treatment seen, in equal shares.
+    const weights = req.weights ?? savedWeights ?? Object.fromEntries(seenTreatments.map((t) => [t, 1]))
+    if (Object.keys(weights).length > MAX_TREATMENTS)
       throw invalid([
         {
           field: 'weights',
           problem: `are required: flag ${req.flag} shows ${seenTreatments.length} treatments ${where}; name at most ${MAX_TREATMENTS} to compare`,
         },
       ])
-    // Saved weights name the treatments meant; those not seen in this window are left out.
-    const weights =
-      req.weights ??
-      (savedWeights && Object.keys(savedWeights).some(seen)
-        ? Object.fromEntries(Object.entries(savedWeights).filter(([t]) => seen(t)))
-        : Object.fromEntries(seenTreatments.map((t) => [t, 1])))
-    const unknown = Object.keys(weights).filter((t) => !seen(t))
+    // A treatment of the request's weights must be seen; one of the saved weights that is not counts in the sample
+    // ratio check with no key (the worst mismatch, which is what a broken assignment looks like) and is not compared.
+    const unknown = req.weights ? Object.keys(weights).filter((t) => !seen(t)) : []
     if (unknown.length > 0)
       throw invalid([
         {
@@ -372,8 +394,8 @@ export class ExperimentService {
           problem: `names ${unknown.map((t) => JSON.stringify(t.slice(0, 64))).join(', ')}, not a treatment ${where}; they are ${seenTreatments.join(', ')}`,
         },
       ])
-    const treatments = Object.keys(weights).sort()
-    const baseline = req.baseline ?? (treatments.includes('off') ? 'off' : undefined)
+    const treatments = Object.keys(weights).filter(seen).sort()
+    const baseline = req.baseline ?? (treatments.includes('off') ? 'off' : anyBaseline ? treatments[0] : undefined)
     if (baseline === undefined)
       throw invalid([
         {
@@ -394,10 +416,17 @@ export class ExperimentService {
     const guardrails = new Set(req.guardrails ?? [])
     const comparing: Comparing = { treatments, baseline, alpha, minKeys, sequentialTuning, cuped }
     const results = specs.map((m, i) =>
-      metricResult({ ...m, guardrail: m.guardrail === true || guardrails.has(m.id) }, i, comparing, sums, {
-        value: m.cap ?? null,
-        percentile: caps.has(i) ? metrics[i]!.capPercentile! : null,
-      }),
+      metricResult(
+        { ...m, guardrail: m.guardrail === true || guardrails.has(m.id) },
+        i,
+        comparing,
+        sums,
+        caps.has(i)
+          ? { value: caps.get(i)!, percentile: metrics[i]!.capPercentile!, applied: applied(i) }
+          : m.cap === null || m.cap === undefined
+            ? null
+            : { value: m.cap, percentile: null, applied: true },
+      ),
     )
     // The correction's family: every comparison of the request (all metrics, all treatments) but the guardrails'.
     const family = results.flatMap((r) => (r.guardrail ? [] : r.comparisons))
@@ -428,6 +457,9 @@ export class ExperimentService {
         sequentialTuning: sequentialTuning ?? null,
         cuped,
         correction,
+        note: exposedBefore
+          ? `the flag has impressions in the ${Math.round(preExposureMs(metrics) / 86_400_000)} days before from: keys exposed then have treated time in their pre-exposure values, which CUPED would partly remove from the effect; start the window when the experiment started`
+          : null,
       },
       exposure: { keys: seenTreatments.reduce((s, t) => s + perTreatment[t]!, 0), perTreatment, excludedKeys },
       srm: {
@@ -441,7 +473,7 @@ export class ExperimentService {
   }
 }
 
-export const TIMESERIES_INTERVALS = { hour: 3_600_000, day: 86_400_000 } as const
+export const TIMESERIES_INTERVALS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000 } as const
 export type TimeseriesInterval = keyof typeof TIMESERIES_INTERVALS
 export const MAX_TIMESERIES_POINTS = 100
 
@@ -466,6 +498,10 @@ interface Comparing {
   readonly cuped: boolean
 }
 
+/** The longest pre-exposure window of the metrics, with the attribution margin before exposure. */
+const preExposureMs = (metrics: readonly Metric[]) =>
+  ATTRIBUTION_MS + Math.max(0, ...metrics.map((m) => m.preExposureDays ?? DEFAULT_PRE_EXPOSURE_DAYS)) * 86_400_000
+
 /** A number ClickHouse answered; a sum beyond a double comes back as null (it writes inf so): NaN, never 0. */
 const number = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : Number.NaN)
 
@@ -474,7 +510,7 @@ function metricResult(
   i: number,
   { treatments, baseline, alpha, sequentialTuning, cuped }: Comparing,
   sums: Map<string, Record<string, unknown>>,
-  cap: { value: number | null; percentile: number | null },
+  cap: MetricResult['cap'],
 ) {
   const proportion = m.type === 'percent_of_keys'
   const covariates = new Map<string, CovariateSums>()
@@ -530,7 +566,7 @@ function metricResult(
     type: m.type,
     desiredDirection: m.desiredDirection,
     guardrail: m.guardrail,
-    cap: cap.value === null ? null : { value: cap.value, percentile: cap.percentile },
+    cap,
     cuped: cuped
       ? {
           preExposureDays: m.preExposureDays ?? DEFAULT_PRE_EXPOSURE_DAYS,

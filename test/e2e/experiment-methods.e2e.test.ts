@@ -228,7 +228,13 @@ describe('results methods against gbstats and statsmodels', () => {
 
   it.each([1000, 5000, 20000])('sequential with tuning %i: always-valid intervals and p-values', async (tuning) => {
     const r = await results(`sequential=true${tuning === 5000 ? '' : `&sequentialTuning=${tuning}`}`)
-    expect(r['mode']).toEqual({ test: 'sequential', sequentialTuning: tuning, cuped: false, correction: 'bh' })
+    expect(r['mode']).toEqual({
+      test: 'sequential',
+      sequentialTuning: tuning,
+      cuped: false,
+      correction: 'bh',
+      note: null,
+    })
     ;(r['metrics'] as Json[]).forEach((m, i) => {
       const c = m['comparisons'][0]
       expect(c['degreesOfFreedom']).toBeNull()
@@ -410,18 +416,25 @@ describe('sluice experiments results', () => {
     expect(await put.json()).toEqual({ sequential: true, sequentialTuning: 1000, cuped: true, correction: 'bh' })
     try {
       const byDefault = await results('')
-      expect(byDefault['mode']).toEqual({ test: 'sequential', sequentialTuning: 1000, cuped: true, correction: 'bh' })
+      expect(byDefault['mode']).toEqual({
+        test: 'sequential',
+        sequentialTuning: 1000,
+        cuped: true,
+        correction: 'bh',
+        note: null,
+      })
       expect(byDefault).toEqual(await results('sequential=true&sequentialTuning=1000&cuped=true'))
       expect((await results('sequential=false&cuped=false'))['mode']).toMatchObject({
         test: 'fixed-horizon',
         cuped: false,
       })
-      const cli = await runSluice([...args, '--fixed-horizon', '--json'], t.env)
+      const cli = await runSluice([...args, '--no-sequential', '--json'], t.env)
       expect(JSON.parse(cli.stdout)['mode']).toEqual({
         test: 'fixed-horizon',
         sequentialTuning: null,
         cuped: true,
         correction: 'bh',
+        note: null,
       })
     } finally {
       await fetch(`${service.url}/api/v1/workspaces/${demo.workspaceId}/experiment-defaults`, {
@@ -457,6 +470,20 @@ describe('sums beyond a double', () => {
       }),
     })
     const id = ((await created.json()) as Json)['id'] as string
+    // A percentile of a metric most keys have none of is 0: reported, not applied (it would zero every value).
+    const sparse = await fetch(`${service.url}/api/v1/workspaces/${demo.workspaceId}/metrics`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Huge p99',
+        trafficType: 'user',
+        eventTypeId: 'huge',
+        type: 'sum_per_key',
+        capPercentile: 0.99,
+        desiredDirection: 'increase',
+      }),
+    })
+    const sparseId = ((await sparse.json()) as Json)['id'] as string
     // Answers are checked against the route's schema in the tests (SLUICE_CHECK_ANSWERS): a mismatch would be a 500.
     const res = await fetch(
       `${service.url}/api/v1/environments/${env}/experiments/${FLAG}/results?metrics=${id}&from=${FROM}&to=${TO}`,
@@ -468,5 +495,42 @@ describe('sums beyond a double', () => {
     expect(Object.values(m['perTreatment']).some((s) => (s as Json)['sum'] === null)).toBe(true)
     expect(m['comparisons'][0]).toMatchObject({ absolute: { ci: null, pValue: null }, significant: false })
     expect(m['comparisons'][0]['note']).toMatch(/overflow a double/)
+    const p99 = await fetch(
+      `${service.url}/api/v1/environments/${env}/experiments/${FLAG}/results?metrics=${sparseId}&from=${FROM}&to=${TO}`,
+      { headers: { authorization: `Bearer ${demo.adminApiKey}` } },
+    )
+    expect(((await p99.json()) as Json)['metrics'][0]['cap']).toEqual({ value: 0, percentile: 0.99, applied: false })
+  })
+})
+
+describe('what could mislead', () => {
+  it('saved weights naming a treatment that never showed make the sample ratio check fail, not vanish', async () => {
+    const settings = `${service.url}/api/v1/environments/${env}/experiments/${FLAG}/settings`
+    const put = (body: unknown) =>
+      fetch(settings, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    expect((await put({ weights: { off: 1, on: 1, v3: 1 }, baseline: 'off' })).status).toBe(200)
+    try {
+      const r = await fetch(
+        `${service.url}/api/v1/environments/${env}/experiments/${FLAG}/results?metrics=${metricIds[0]}&from=${FROM}&to=${TO}`,
+        { headers: { authorization: `Bearer ${demo.adminApiKey}` } },
+      ).then(async (res) => (await res.json()) as Json)
+      expect(r['srm']).toMatchObject({ mismatch: true, expected: { off: 1 / 3, on: 1 / 3, v3: 1 / 3 } })
+      expect(r['metrics'][0]['comparisons'].map((c: Json) => c['treatment'])).toEqual(['on'])
+    } finally {
+      await put({ weights: null, baseline: null })
+    }
+  })
+
+  it('CUPED over a window that starts after the experiment did says so', async () => {
+    const late = await fetch(
+      `${service.url}/api/v1/environments/${env}/experiments/${FLAG}/results?metrics=${metricIds[0]}&from=${FROM + 30 * MIN}&to=${TO}&baseline=off&cuped=true`,
+      { headers: { authorization: `Bearer ${demo.adminApiKey}` } },
+    ).then(async (res) => (await res.json()) as Json)
+    expect(late['mode']['note']).toMatch(/^the flag has impressions in the 14 days before from/)
+    expect((await results('cuped=true'))['mode']['note']).toBeNull()
   })
 })

@@ -45,7 +45,13 @@ interface Comparison {
 interface Results {
   baseline: string
   alpha: number
-  mode: { test: 'fixed-horizon' | 'sequential'; sequentialTuning: number | null; cuped: boolean; correction: string }
+  mode: {
+    test: 'fixed-horizon' | 'sequential'
+    sequentialTuning: number | null
+    cuped: boolean
+    correction: string
+    note: string | null
+  }
   exposure: { keys: number; perTreatment: Record<string, number>; excludedKeys: number }
   srm: { pValue: number; mismatch: boolean; expected: Record<string, number> }
   metrics: {
@@ -54,7 +60,7 @@ interface Results {
     type: string
     desiredDirection: string
     guardrail: boolean
-    cap: { value: number; percentile: number | null } | null
+    cap: { value: number; percentile: number | null; applied: boolean } | null
     cuped: { preExposureDays: number; varianceReduction: number | null } | null
     perTreatment: Record<string, { keys: number; mean: number | null }>
     comparisons: Comparison[]
@@ -206,7 +212,15 @@ export function Experiments() {
       Promise.all([
         api<Environment[]>('GET', `/internal/api/v2/environments/ws/${encodeURIComponent(ws)}`),
         api<{ metrics: Metric[] }>('GET', `/api/v1/workspaces/${encodeURIComponent(ws)}/metrics`),
-      ]).then(([e, m]) => {
+        api<{ sequential: boolean; cuped: boolean; correction: string }>(
+          'GET',
+          `/api/v1/workspaces/${encodeURIComponent(ws)}/experiment-defaults`,
+        ),
+      ]).then(([e, m, d]) => {
+        // The workspace's defaults, which the controls start from.
+        setSequential(d.sequential)
+        setCuped(d.cuped)
+        setCorrection(d.correction)
         setEnvs(e)
         setEnv(e[0]?.id ?? '')
         setMetrics(m.metrics)
@@ -244,17 +258,17 @@ export function Experiments() {
       api<Results>('GET', `${path}?${q.toString()}`).then((r) => {
         setResults(r)
         // Over time: from the flag's first impression in the window to now (or the window's end), by hour over a
-        // few days, else by day.
+        // few days, by day up to 100 days, else by week.
         const seen = flags.find((f) => f.flag === flag)
         const start = Math.max(Date.parse(`${from}T00:00:00Z`), Date.parse(seen?.firstImpressionAt ?? '') || 0)
         const end = Math.min(Date.parse(`${to}T00:00:00Z`), Date.now())
         if (!(end > start)) return
-        const hourly = end - start <= 4 * DAY
-        const step = hourly ? 3600_000 : DAY
+        const interval = end - start <= 4 * DAY ? 'hour' : end - start <= 99 * DAY ? 'day' : 'week'
+        const step = interval === 'hour' ? 3600_000 : DAY
         const t = new URLSearchParams(q)
         t.set('from', new Date(start - (start % step)).toISOString())
         t.set('to', new Date(end).toISOString())
-        t.set('interval', hourly ? 'hour' : 'day')
+        t.set('interval', interval)
         return api<Timeseries>('GET', `${path}/timeseries?${t.toString()}`).then(setSeries)
       }),
     )
@@ -330,7 +344,9 @@ export function Experiments() {
             ); excluded for seeing more than one treatment: {results.exposure.excludedKeys}. Baseline:{' '}
             {results.baseline}.
           </p>
-          <p data-testid="methods">Methods: {methods(results.mode)}.</p>
+          <p data-testid="methods">
+            Methods: {methods(results.mode)}.{results.mode.note && ` Note: ${results.mode.note}.`}
+          </p>
           <p data-testid="srm" class={results.srm.mismatch ? 'error' : undefined}>
             Sample ratio check: p = {num(results.srm.pValue)}.{' '}
             {results.srm.mismatch
@@ -350,7 +366,9 @@ export function Experiments() {
               ...(m.guardrail ? ['guardrail'] : []),
               ...(m.cap
                 ? [
-                    `capped at ${num(m.cap.value)}${m.cap.percentile === null ? '' : ` (percentile ${m.cap.percentile * 100})`}`,
+                    m.cap.applied
+                      ? `capped at ${num(m.cap.value)}${m.cap.percentile === null ? '' : ` (percentile ${m.cap.percentile * 100})`}`
+                      : `not capped: its percentile ${m.cap.percentile! * 100} is ${num(m.cap.value)}`,
                   ]
                 : []),
               ...(m.cuped

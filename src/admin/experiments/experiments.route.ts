@@ -47,6 +47,8 @@ export interface ExperimentRoutesOptions {
   readonly rateLimit: RateLimit
   /** Results computed at once by this process. */
   readonly maxConcurrent: number
+  /** How long a results query may take: the time limit of a whole timeseries too. */
+  readonly queryTimeoutMs: number
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -270,12 +272,20 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
         response: analysisAnswers({ 200: answer('The results over time', Timeseries) }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { env, ws } = await scope.environment(request, request.params.env, 'read')
       const { interval, ...query } = request.query
       const req = resultsRequest(request.params.flag, query)
-      // One concurrency slot for the whole series: its queries run one after the other.
-      const series = await limited(() => opts.experiments.timeseries(ws, env, req, interval ?? 'day'))
+      // One concurrency slot for the whole series: its queries run one after the other, within one query's time limit
+      // in all, and stop when the caller goes away.
+      const gone = new AbortController()
+      reply.raw.once('close', () => gone.abort())
+      const series = await limited(() =>
+        opts.experiments.timeseries(ws, env, req, interval ?? 'day', {
+          signal: gone.signal,
+          timeoutMs: opts.queryTimeoutMs,
+        }),
+      )
       request.log.info(
         { environmentId: env.id, metrics: req.metricIds.length, points: series.points.length },
         'experiment results timeseries computed',

@@ -225,6 +225,9 @@ export const Results = Type.Object({
     sequentialTuning: nnum,
     cuped: Type.Boolean(),
     correction: Type.Enum(['bh', 'holm', 'none']),
+    note: Type.Union([Type.String(), Type.Null()], {
+      description: 'why a figure of this mode may mislead (CUPED over a window that starts after the experiment did)',
+    }),
   }),
   exposure: Type.Object({
     keys: Type.Integer({ description: 'keys exposed to exactly one treatment' }),
@@ -246,8 +249,9 @@ export const Results = Type.Object({
       type: Type.String(),
       desiredDirection: Type.String(),
       guardrail: Type.Boolean(),
-      cap: Type.Union([Type.Object({ value: num, percentile: nnum }), Type.Null()], {
-        description: "the cap applied to each key's value (percentile: the quantile it was worked out at)",
+      cap: Type.Union([Type.Object({ value: num, percentile: nnum, applied: Type.Boolean() }), Type.Null()], {
+        description:
+          "the cap of each key's value (percentile: the quantile it was worked out at; a quantile not above 0 is not applied)",
       }),
       cuped: Type.Union([Type.Object({ preExposureDays: Type.Integer(), varianceReduction: nnum }), Type.Null()]),
       perTreatment: Type.Record(
@@ -271,7 +275,7 @@ export const Results = Type.Object({
           impact: Type.Enum(['desired', 'undesired', 'inconclusive']),
           note: Type.Union([Type.String(), Type.Null()]),
           guardrail: Type.Union([Type.Enum(['ok', 'at risk', 'failing']), Type.Null()]),
-          cuped: Type.Union([Type.Object({ theta: num, varianceReduction: nnum }), Type.Null()]),
+          cuped: Type.Union([Type.Object({ theta: nnum, varianceReduction: nnum }), Type.Null()]),
         }),
       ),
     }),
@@ -303,7 +307,9 @@ export const TimeseriesQuery = Type.Object(
   {
     ...ResultsQuery.properties,
     interval: Type.Optional(
-      Type.Enum(['hour', 'day'], { description: 'one point at the end of each (default day); at most 100 points' }),
+      Type.Enum(['hour', 'day', 'week'], {
+        description: 'one point at the end of each (default day); at most 100 points',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -311,7 +317,7 @@ export const TimeseriesQuery = Type.Object(
 export const Timeseries = Type.Object({
   flag: Type.String(),
   environmentId: Type.String(),
-  interval: Type.Enum(['hour', 'day']),
+  interval: Type.Enum(['hour', 'day', 'week']),
   points: Type.Array(
     Type.Object({
       to: Type.String({ description: 'the end of the point: its results are over [from, to]' }),

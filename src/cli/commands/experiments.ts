@@ -62,13 +62,18 @@ export function resultLines(r: ExperimentResults): string[] {
       .map(([t, n]) => `${t} ${n}`)
       .join(', ')}); excluded (more than one treatment): ${r.exposure.excludedKeys}`,
     `${r.mode.test === 'sequential' ? `sequential tests (tuning ${r.mode.sequentialTuning})` : 'fixed-horizon tests'}${r.mode.cuped ? ', CUPED' : ''}; correction ${r.mode.correction}`,
+    ...(r.mode.note === null ? [] : [`note: ${r.mode.note}`]),
     `sample ratio: p = ${num(r.srm.pValue)}${r.srm.mismatch ? '  MISMATCH: the split of keys does not match the weights; do not trust these results' : ' (no mismatch)'}`,
   ]
   for (const m of r.metrics) {
     const extras = [
       ...(m.guardrail ? ['guardrail'] : []),
       ...(m.cap
-        ? [`capped at ${num(m.cap.value)}${m.cap.percentile === null ? '' : ` (p${m.cap.percentile * 100})`}`]
+        ? [
+            m.cap.applied
+              ? `capped at ${num(m.cap.value)}${m.cap.percentile === null ? '' : ` (p${m.cap.percentile * 100})`}`
+              : `not capped: its p${m.cap.percentile! * 100} is ${num(m.cap.value)}`,
+          ]
         : []),
       ...(m.cuped
         ? [`CUPED over ${m.cuped.preExposureDays} days: variance ${pct(m.cuped.varianceReduction)} lower`]
@@ -145,9 +150,10 @@ export function experimentCommands(program: Command): void {
     .option('--rule <label>', 'only keys exposed by this targeting rule')
     .option('--min-keys <n>', 'keys per treatment below which nothing is called significant (default 355)', positiveInt)
     .option('--sequential', 'always-valid (sequential) tests, safe to look at as often as you like')
-    .option('--fixed-horizon', 'fixed-horizon tests even where the workspace defaults to sequential')
+    .option('--no-sequential', 'fixed-horizon tests even where the workspace defaults to sequential')
     .option('--tuning <n>', 'the sequential tests’ tuning parameter (default 5000)', Number)
     .option('--cuped', 'variance reduction by each key’s pre-exposure value (CUPED)')
+    .option('--no-cuped', 'no CUPED even where the workspace defaults to it')
     .option('--correction <name>', 'bh (default), holm or none')
     .option('--guardrail <id>', 'a metric evaluated as a guardrail (repeat for several)', collect)
     .option('--json', 'print the results document')
@@ -165,7 +171,6 @@ export function experimentCommands(program: Command): void {
           rule?: string
           minKeys?: number
           sequential?: boolean
-          fixedHorizon?: boolean
           tuning?: number
           cuped?: boolean
           correction?: string
@@ -183,7 +188,7 @@ export function experimentCommands(program: Command): void {
           weights: opts.weights === undefined ? undefined : parseWeights(opts.weights),
           rule: opts.rule,
           minKeys: opts.minKeys,
-          sequential: opts.sequential ? true : opts.fixedHorizon ? false : undefined,
+          sequential: opts.sequential,
           sequentialTuning: opts.tuning,
           cuped: opts.cuped,
           correction: opts.correction as Correction | undefined,

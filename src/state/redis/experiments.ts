@@ -7,6 +7,7 @@
 //   p:exp-defaults:<ws>            string: the workspace's defaults JSON
 //                                  {sequential, sequentialTuning, cuped, correction}
 //   p:exp-checks:run:<slot>        string, set NX with an expiry: the process that runs the checks of this slot
+//   p:exp-checks:lock              string, set NX with an expiry renewed while it runs: the process running checks
 //   p:exp-checks:<account>:open    hash alert id -> JSON {integrationId, environmentId, flag}: check alerts firing
 //   p:exp-checks:<account>:integration  string: the id of the account's experiment checks integration
 import { RedisState } from './redis-state.js'
@@ -27,6 +28,8 @@ export interface ExperimentDefaults {
 export interface OpenCheck {
   readonly integrationId: string
   readonly environmentId: string
+  /** The environment's name, as the alert says it (absent in entries written before it was kept). */
+  readonly environment?: string
   readonly flag: string
 }
 
@@ -56,6 +59,20 @@ export class ExperimentStore extends RedisState {
   /** Whether this process takes the checks of run slot `slot` (the first to ask does; the claim lasts `ttlMs`). */
   async claimCheckRun(slot: number, owner: string, ttlMs: number): Promise<boolean> {
     return (await this.redis.set(this.k('exp-checks', 'run', String(slot)), owner, 'PX', ttlMs, 'NX')) === 'OK'
+  }
+
+  /** Whether this process may run checks now: no other holds the lock (held `ttlMs` unless renewed). */
+  async lockChecks(owner: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.set(this.k('exp-checks', 'lock'), owner, 'PX', ttlMs, 'NX')) === 'OK'
+  }
+
+  /** Keeps the lock `ttlMs` more; false if this process no longer holds it (it expired and another took it). */
+  async renewChecksLock(owner: string, ttlMs: number): Promise<boolean> {
+    return (await this.scripts.lockOwned(this.k('exp-checks', 'lock'), owner, 'renew', ttlMs)) === 1
+  }
+
+  async unlockChecks(owner: string): Promise<void> {
+    await this.scripts.lockOwned(this.k('exp-checks', 'lock'), owner, 'release', 0)
   }
 
   async openChecks(accountId: string): Promise<Map<string, OpenCheck>> {
