@@ -534,3 +534,38 @@ describe('what could mislead', () => {
     expect((await results('cuped=true'))['mode']['note']).toBeNull()
   })
 })
+
+describe('metric definitions', () => {
+  it('refuses a percentile cap beside a cap, out of range or on a proportion, and a pre-exposure window out of range', async () => {
+    const post = async (body: Record<string, unknown>) => {
+      const res = await fetch(`${service.url}/api/v1/workspaces/${demo.workspaceId}/metrics`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: `m-${Math.random()}`,
+          trafficType: 'user',
+          eventTypeId: 'purchase',
+          type: 'sum_per_key',
+          desiredDirection: 'increase',
+          ...body,
+        }),
+      })
+      return {
+        status: res.status,
+        fields: (((await res.json()) as Json)['details'] ?? []).map((d: Json) => d['field']),
+      }
+    }
+    expect(await post({ cap: 10, capPercentile: 0.99 })).toEqual({ status: 400, fields: ['capPercentile'] })
+    expect(await post({ type: 'percent_of_keys', capPercentile: 0.9 })).toEqual({
+      status: 400,
+      fields: ['capPercentile'],
+    })
+    expect((await post({ capPercentile: 1 })).status).toBe(400)
+    expect((await post({ capPercentile: 0.2 })).status).toBe(400)
+    expect((await post({ preExposureDays: 0 })).status).toBe(400)
+    expect((await post({ preExposureDays: 91 })).status).toBe(400)
+    expect((await post({ preExposureDays: 7.5 })).status).toBe(400)
+    expect((await post({ guardrail: 'yes' })).status).toBe(400)
+    expect((await post({ capPercentile: 0.95, preExposureDays: 30, guardrail: true })).status).toBe(201)
+  })
+})
