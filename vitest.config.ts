@@ -60,7 +60,17 @@ export default defineConfig({
       // The suites of the Redis state again, that state on the cluster stack's Redis Cluster.
       again(
         'redis-cluster',
-        ['alert-lifecycle', 'alerts', 'alert-rules', 'notify', 'split-admin', 'scim', 'scim-groups', 'experiments'],
+        [
+          'alert-lifecycle',
+          'alerts',
+          'alert-rules',
+          'notify',
+          'split-admin',
+          'scim',
+          'scim-groups',
+          'experiments',
+          'experiment-checks',
+        ],
         {
           setup: 'test/support/cluster-setup.ts',
           env: { TEST_REDIS_ON_CLUSTER: '1' },
@@ -69,7 +79,15 @@ export default defineConfig({
       // The suites of the ClickHouse data path again, on ClickHouse 26.x (chDB behind an HTTP front).
       again(
         'current-engine',
-        ['events', 'impressions', 'poison', 'crash-recovery', 'experiments', 'refused-statements'],
+        [
+          'events',
+          'impressions',
+          'poison',
+          'crash-recovery',
+          'experiments',
+          'experiment-methods',
+          'refused-statements',
+        ],
         {
           setup: 'test/support/current-engine-setup.ts',
           env: { TEST_CLICKHOUSE_CURRENT: '1' },
