@@ -87,6 +87,7 @@ export default defineConfig({
           'experiments',
           'experiment-methods',
           'refused-statements',
+          'rejections',
         ],
         {
           setup: 'test/support/current-engine-setup.ts',

@@ -22,6 +22,7 @@ import { probeCapabilities, type ClickHouseCapabilities } from '../sinks/clickho
 import { clusterShape, migrate } from '../sinks/clickhouse/migrations.js'
 import { createExperimentService, type ExperimentService } from '../services/experiments.js'
 import { ExperimentChecks } from '../services/experiment-checks.js'
+import { createDataHubService, type DataHubService } from '../services/datahub.js'
 import { IntegrationService } from '../services/integrations.js'
 import { encodeAlertMessage } from '../broker/messages/alerts.js'
 import { MetricService } from '../services/metrics.js'
@@ -199,6 +200,11 @@ export class Container {
         this.state.experiments,
       ),
     )
+  }
+
+  /** The Data Hub's views for importers: read-only queries to ClickHouse. */
+  get dataHub(): DataHubService {
+    return this.one('dataHub', undefined, () => createDataHubService(this.clickhouse, analysisSettings(this.config)))
   }
 
   /** The checks role's job: guardrail and sample ratio alerts of running experiments, into the alerts topic. */

@@ -8,6 +8,7 @@ import { policyRoutes } from '../admin/alerts/policies.route.js'
 import { notifyRoutes } from '../admin/alerts/notify.route.js'
 import { consoleRoutes } from '../admin/console/console.route.js'
 import { experimentRoutes } from '../admin/experiments/experiments.route.js'
+import { dataHubRoutes } from '../admin/datahub/datahub.route.js'
 import { integrationRoutes } from '../admin/integrations/integrations.route.js'
 import { SPLIT_API_PREFIX, splitApi, splitErrorHandler } from '../admin/split/api.js'
 import { eventRoutes } from '../edge/events.route.js'
@@ -106,6 +107,13 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     rateLimit: adminLimit,
     maxConcurrent: config.experiments.maxConcurrent,
     queryTimeoutMs: config.experiments.queryTimeoutMs,
+  })
+  await app.register(dataHubRoutes, {
+    apiKeys: c.apiKeys,
+    store: state.tenancy,
+    dataHub: c.dataHub,
+    rateLimiter: c.rateLimiter('admin', adminLimit),
+    rateLimit: adminLimit,
   })
   await app.register(consoleRoutes)
   const outbound = {

@@ -9,6 +9,7 @@ import { alertCommands } from './commands/alerts.js'
 import { alertPolicyCommands } from './commands/alert-policies.js'
 import { notifyCommands } from './commands/notify.js'
 import { experimentCommands } from './commands/experiments.js'
+import { dataHubCommands } from './commands/datahub.js'
 import { importEventsCommand } from './commands/import-events.js'
 import { keyCommands } from './commands/keys.js'
 import { redisUsersCommand } from './commands/redis-users.js'
@@ -33,6 +34,7 @@ alertCommands(program)
 alertPolicyCommands(program)
 notifyCommands(program)
 experimentCommands(program)
+dataHubCommands(program)
 
 program.parseAsync().catch((err: unknown) => {
   console.error(`sluice: ${err instanceof Error ? err.message : String(err)}`)

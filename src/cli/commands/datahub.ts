@@ -1,0 +1,59 @@
+// `sluice rejections`: an environment's refused events or impressions by reason (the same service and document as
+// GET /api/v1/environments/<env>/rejections).
+import { createClient } from '@clickhouse/client'
+import type { Command } from 'commander'
+import { analysisSettings } from '../../app/container.js'
+import { createDataHubService, type Rejections, type RejectionKind } from '../../services/datahub.js'
+import { invalid, Refusal } from '../../shared/errors.js'
+import { config, print, withServices } from '../context.js'
+
+/** The refused records as lines: the total, then each reason with its count and its first example. */
+export function rejectionLines(r: Rejections): string[] {
+  const lines = [`${r.total} ${r.kind} refused in ${r.environmentId}, ${r.from} to ${r.to}`]
+  for (const x of r.reasons) {
+    lines.push(`${String(x.records).padStart(8)}  ${x.reason}  (last ${x.lastAt})`)
+    const e = x.examples[0]
+    if (e)
+      lines.push(
+        `          e.g. request ${e.requestId}: ${JSON.stringify(e.raw.slice(0, 160))}${e.truncated ? ' …' : ''}`,
+      )
+  }
+  return lines
+}
+
+export function dataHubCommands(program: Command): void {
+  program
+    .command('rejections')
+    .description("an environment's refused events or impressions by reason, with examples and their request ids")
+    .requiredOption('--environment <id>', 'environment id')
+    .option('--kind <kind>', 'events (default) or impressions', 'events')
+    .option('--from <time>', 'epoch ms or ISO 8601 (default: 30 days before --to)')
+    .option('--to <time>', 'epoch ms or ISO 8601 (default: now)')
+    .option('--json', 'print the document')
+    .action(async (opts: { environment: string; kind: string; from?: string; to?: string; json?: boolean }) => {
+      if (opts.kind !== 'events' && opts.kind !== 'impressions')
+        throw invalid([{ field: '--kind', problem: 'must be events or impressions' }])
+      const cfg = config()
+      const clickhouse = createClient({
+        url: cfg.clickhouse.url,
+        username: cfg.clickhouse.user,
+        password: cfg.clickhouse.password,
+        request_timeout: cfg.experiments.queryTimeoutMs + 5000,
+      })
+      try {
+        const r = await withServices(async (s) => {
+          const env = await s.state.tenancy.environment(opts.environment)
+          if (!env) throw new Refusal('NOT_FOUND', `environment ${opts.environment} not found`)
+          return createDataHubService(clickhouse, analysisSettings(cfg)).rejections(
+            env,
+            opts.kind as RejectionKind,
+            opts.from,
+            opts.to,
+          )
+        })
+        print(opts.json, r, () => rejectionLines(r))
+      } finally {
+        await clickhouse.close()
+      }
+    })
+}
