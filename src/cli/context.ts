@@ -1,7 +1,10 @@
 // What every `sluice` command shares: the configuration (read once), the services over one Redis
 // connection (closed afterwards), output in text or JSON, and option parsers.
+import { createClient, type ClickHouseClient } from '@clickhouse/client'
 import { InvalidArgumentError } from 'commander'
 import { ConfigError, loadConfig, type Config } from '../config/index.js'
+import { Refusal } from '../shared/errors.js'
+import type { Environment, Workspace } from '../state/redis/tenancy.js'
 import { PlatformService } from '../services/platform.js'
 import { AccountService } from '../services/accounts.js'
 import { DirectoryService } from '../services/directory.js'
@@ -79,3 +82,27 @@ export const ACCOUNT_OPTION = [
   'account (default: the demo account, if `sluice bootstrap` created it)',
 ] as const
 export const WORKSPACE_OPTION = ['--workspace <id>', 'workspace (default: the demo workspace)'] as const
+
+/** The command's services, a ClickHouse client for analysis queries, and the environment (NOT_FOUND if unknown). */
+export async function withAnalysis<T>(
+  envId: string,
+  fn: (s: CliServices, clickhouse: ClickHouseClient, env: Environment, ws: Workspace) => Promise<T>,
+): Promise<T> {
+  const cfg = config()
+  const clickhouse = createClient({
+    url: cfg.clickhouse.url,
+    username: cfg.clickhouse.user,
+    password: cfg.clickhouse.password,
+    request_timeout: cfg.experiments.queryTimeoutMs + 5000,
+  })
+  try {
+    return await withServices(async (s: CliServices) => {
+      const env = await s.state.tenancy.environment(envId)
+      const ws = env && (await s.state.tenancy.workspace(env.workspaceId))
+      if (!env || !ws) throw new Refusal('NOT_FOUND', `environment ${envId} not found`)
+      return fn(s, clickhouse, env, ws)
+    })
+  } finally {
+    await clickhouse.close()
+  }
+}

@@ -1,11 +1,10 @@
 // `sluice rejections`: an environment's refused events or impressions by reason (the same service and document as
 // GET /api/v1/environments/<env>/rejections).
-import { createClient } from '@clickhouse/client'
 import type { Command } from 'commander'
 import { analysisSettings } from '../../app/container.js'
 import { createDataHubService, type Rejections, type RejectionKind } from '../../services/datahub.js'
-import { invalid, Refusal } from '../../shared/errors.js'
-import { config, print, withServices } from '../context.js'
+import { invalid } from '../../shared/errors.js'
+import { config, print, withAnalysis } from '../context.js'
 
 /** The refused records as lines: the total, then each reason with its count and its first example. */
 export function rejectionLines(r: Rejections): string[] {
@@ -33,27 +32,14 @@ export function dataHubCommands(program: Command): void {
     .action(async (opts: { environment: string; kind: string; from?: string; to?: string; json?: boolean }) => {
       if (opts.kind !== 'events' && opts.kind !== 'impressions')
         throw invalid([{ field: '--kind', problem: 'must be events or impressions' }])
-      const cfg = config()
-      const clickhouse = createClient({
-        url: cfg.clickhouse.url,
-        username: cfg.clickhouse.user,
-        password: cfg.clickhouse.password,
-        request_timeout: cfg.experiments.queryTimeoutMs + 5000,
-      })
-      try {
-        const r = await withServices(async (s) => {
-          const env = await s.state.tenancy.environment(opts.environment)
-          if (!env) throw new Refusal('NOT_FOUND', `environment ${opts.environment} not found`)
-          return createDataHubService(clickhouse, analysisSettings(cfg)).rejections(
-            env,
-            opts.kind as RejectionKind,
-            opts.from,
-            opts.to,
-          )
-        })
-        print(opts.json, r, () => rejectionLines(r))
-      } finally {
-        await clickhouse.close()
-      }
+      const r = await withAnalysis(opts.environment, (_s, clickhouse, env) =>
+        createDataHubService(clickhouse, analysisSettings(config())).rejections(
+          env,
+          opts.kind as RejectionKind,
+          opts.from,
+          opts.to,
+        ),
+      )
+      print(opts.json, r, () => rejectionLines(r))
     })
 }

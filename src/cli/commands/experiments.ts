@@ -1,6 +1,5 @@
 // `sluice experiments flags|results`: the flags seen in an environment, and a flag's experiment results
 // (the same service and document as GET /api/v1/environments/<env>/experiments[/<flag>/results]).
-import { createClient } from '@clickhouse/client'
 import type { Command } from 'commander'
 import { analysisSettings } from '../../app/container.js'
 import {
@@ -12,40 +11,25 @@ import {
   type ExperimentService,
 } from '../../services/experiments.js'
 import { MetricService } from '../../services/metrics.js'
-import { Refusal } from '../../shared/errors.js'
 import type { Environment, Workspace } from '../../state/redis/tenancy.js'
-import { collect, config, positiveInt, print, withServices, type CliServices } from '../context.js'
+import { collect, config, positiveInt, print, withAnalysis } from '../context.js'
 
-async function withExperiments<T>(
+function withExperiments<T>(
   envId: string,
   fn: (x: ExperimentService, env: Environment, ws: Workspace) => Promise<T>,
 ): Promise<T> {
-  const cfg = config()
-  const clickhouse = createClient({
-    url: cfg.clickhouse.url,
-    username: cfg.clickhouse.user,
-    password: cfg.clickhouse.password,
-    request_timeout: cfg.experiments.queryTimeoutMs + 5000,
-  })
-  try {
-    return await withServices(async (s: CliServices) => {
-      const env = await s.state.tenancy.environment(envId)
-      const ws = env && (await s.state.tenancy.workspace(env.workspaceId))
-      if (!env || !ws) throw new Refusal('NOT_FOUND', `environment ${envId} not found`)
-      return fn(
-        createExperimentService(
-          clickhouse,
-          analysisSettings(cfg),
-          new MetricService(s.state.tenancy, s.state.metrics),
-          s.state.experiments,
-        ),
-        env,
-        ws,
-      )
-    })
-  } finally {
-    await clickhouse.close()
-  }
+  return withAnalysis(envId, (s, clickhouse, env, ws) =>
+    fn(
+      createExperimentService(
+        clickhouse,
+        analysisSettings(config()),
+        new MetricService(s.state.tenancy, s.state.metrics),
+        s.state.experiments,
+      ),
+      env,
+      ws,
+    ),
+  )
 }
 
 const num = (x: number | null | undefined, digits = 4) =>
