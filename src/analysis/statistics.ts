@@ -228,14 +228,19 @@ function sequentialTest(
     : { estimate, ci: [estimate - width, null], pValue }
 }
 
+/** The p-values that are numbers, smallest first, each with its place in the order given. */
+function rank(pValues: readonly (number | null)[]): { p: number; index: number }[] {
+  return pValues
+    .flatMap((p, index) => (p === null || !Number.isFinite(p) ? [] : [{ p, index }]))
+    .sort((x, y) => x.p - y.p)
+}
+
 /**
  * Holm's step-down adjusted p-values, in the order given (nulls stay null and are not counted): the i-th smallest
  * times (m − i + 1), made monotone from the smallest up, capped at 1.
  */
 export function holm(pValues: readonly (number | null)[]): (number | null)[] {
-  const ranked = pValues
-    .flatMap((p, index) => (p === null || !Number.isFinite(p) ? [] : [{ p, index }]))
-    .sort((x, y) => x.p - y.p)
+  const ranked = rank(pValues)
   const m = ranked.length
   const adjusted: (number | null)[] = pValues.map(() => null)
   let running = 0
@@ -251,9 +256,7 @@ export function holm(pValues: readonly (number | null)[]): (number | null)[] {
  * p(i)·m/i, made monotone from the largest down, capped at 1.
  */
 export function benjaminiHochberg(pValues: readonly (number | null)[]): (number | null)[] {
-  const ranked = pValues
-    .flatMap((p, index) => (p === null || !Number.isFinite(p) ? [] : [{ p, index }]))
-    .sort((x, y) => x.p - y.p)
+  const ranked = rank(pValues)
   const m = ranked.length
   const adjusted: (number | null)[] = pValues.map(() => null)
   let running = 1

@@ -6,16 +6,15 @@
 // GrowthBook's gbstats (SequentialTwoSidedTTest, RegressionAdjustedStatistic with compute_theta, the one-sided
 // t-tests) and statsmodels (multipletests: holm, fdr_bh) compute the statistics from them; Sluice's answer must agree
 // to 1e-6 relative. The percentile cap is checked against the order statistic numpy picks from the values sent.
-import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { runSluice } from '../support/cli.js'
+import { close, independent as statsOf, seeded } from '../support/stats.js'
 import { createTestEnv, postEvents, sendExperiment, waitFor, type TestEnv } from '../support/harness.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const PYTHON = '.sluice/venv-stats/bin/python'
 const KEYS = 3001 // 0.99·3001 is not a whole number: see the cap's test
 const FLAG = 'pricing_page'
 const T0 = 1_765_000_000_000
@@ -32,11 +31,7 @@ let service: RunningService
 let demo: DemoAccount
 let env: string
 
-let seed = 2026
-const rand = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
-  return seed / 2 ** 31
-}
+const rand = seeded(2026)
 const int = (n: number) => Math.floor(rand() * n)
 
 interface Ev {
@@ -133,16 +128,7 @@ function expected(cap: number) {
   return { values: out, uncappedRevenue }
 }
 
-function independent(input: unknown, script = 'test/compat/experiment_methods.py'): Json {
-  const run = spawnSync(PYTHON, [script], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 64 << 20 })
-  if (run.status !== 0) throw new Error(`${script} failed: ${run.stderr}`)
-  return JSON.parse(run.stdout) as Json
-}
-
-function close(actual: number, reference: number, what: string): void {
-  const scale = Math.max(Math.abs(reference), 1e-12 / 1e-6)
-  expect(Math.abs(actual - reference) / scale, `${what}: ${actual} against ${reference}`).toBeLessThanOrEqual(1e-6)
-}
+const independent = (input: unknown) => statsOf<Json>('test/compat/experiment_methods.py', input)
 
 function closeEstimate(got: Json, want: Json, what: string): void {
   expect(want['error'], what).toBeNull()

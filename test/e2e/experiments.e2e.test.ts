@@ -7,16 +7,15 @@
 // false_discovery_control) and GrowthBook's gbstats compute the statistics from them; Sluice's
 // answer must agree to 1e-6 relative. Also: the metrics API (scopes, roles, audit), and bad input,
 // including SQL in every parameter, answered 400 or 404 with the tables intact.
-import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { runSluice } from '../support/cli.js'
+import { close, independent as statsOf, seeded } from '../support/stats.js'
 import { createTestEnv, postEvents, sendExperiment, type TestEnv } from '../support/harness.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const PYTHON = '.sluice/venv-stats/bin/python'
 const KEYS = 4000
 const FLAG = 'checkout_redesign'
 const T0 = 1_764_000_000_000
@@ -32,11 +31,7 @@ let demo: DemoAccount
 let env: string
 
 // A seeded generator: the same experiment every run.
-let seed = 42
-const rand = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
-  return seed / 2 ** 31
-}
+const rand = seeded(42)
 const int = (n: number) => Math.floor(rand() * n)
 
 interface Imp {
@@ -245,21 +240,7 @@ function expected(rule?: string) {
   return { exposure, excluded, values }
 }
 
-function independent(input: unknown): Json {
-  const run = spawnSync(PYTHON, ['test/compat/experiment_stats.py'], {
-    input: JSON.stringify(input),
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  })
-  if (run.status !== 0) throw new Error(`experiment_stats.py failed: ${run.stderr}`)
-  return JSON.parse(run.stdout) as Json
-}
-
-/** Equal to 1e-6 relative (absolute below 1e-12, where relative has no meaning). */
-function close(actual: number, reference: number, what: string): void {
-  const scale = Math.max(Math.abs(reference), 1e-12 / 1e-6)
-  expect(Math.abs(actual - reference) / scale, `${what}: ${actual} against ${reference}`).toBeLessThanOrEqual(1e-6)
-}
+const independent = (input: unknown) => statsOf<Json>('test/compat/experiment_stats.py', input)
 
 async function call(
   method: string,

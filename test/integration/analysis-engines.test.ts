@@ -21,6 +21,7 @@ import type { Metric } from '../../src/state/redis/metrics.js'
 import type { Environment, Workspace } from '../../src/state/redis/tenancy.js'
 import { eventRow, impressionRows } from '../support/rows.js'
 import { ENGINES, expectSame, type Engine } from '../support/engines.js'
+import { seeded } from '../support/stats.js'
 
 const T0 = 1_764_000_000_000
 const MIN = 60_000
@@ -68,11 +69,7 @@ const METRICS: Metric[] = [
 ]
 
 // A seeded generator: the same experiment on both engines, every run.
-let seed = 7
-const rand = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
-  return seed / 2 ** 31
-}
+const rand = seeded(7)
 
 function generate(): { impressions: ImpressionRow[]; events: EventRow[] } {
   const impressions: ImpressionRow[] = []

@@ -1,0 +1,28 @@
+// What the experiment statistics tests share: a seeded generator (the same experiment every run), the independent
+// implementations run in the stats venv (scipy, gbstats, statsmodels), and the 1e-6 relative agreement asked of them.
+import { spawnSync } from 'node:child_process'
+import { expect } from 'vitest'
+
+const PYTHON = '.sluice/venv-stats/bin/python'
+
+/** A linear congruential generator of numbers in [0, 1) from `seed`. */
+export function seeded(seed: number): () => number {
+  let state = seed
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31
+    return state / 2 ** 31
+  }
+}
+
+/** What a test/compat script computes from `input` (JSON on its stdin and stdout). */
+export function independent<T>(script: string, input: unknown): T {
+  const run = spawnSync(PYTHON, [script], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 64 << 20 })
+  if (run.status !== 0) throw new Error(`${script} failed: ${run.stderr}`)
+  return JSON.parse(run.stdout) as T
+}
+
+/** Equal to 1e-6 relative (absolute below 1e-12, where relative has no meaning). */
+export function close(actual: number, reference: number, what: string): void {
+  const scale = Math.max(Math.abs(reference), 1e-12 / 1e-6)
+  expect(Math.abs(actual - reference) / scale, `${what}: ${actual} against ${reference}`).toBeLessThanOrEqual(1e-6)
+}
