@@ -313,9 +313,16 @@ export function kafkaJava(libs: string, dir: string): string[] {
   ]
 }
 
-/** A KRaft cluster id: 16 random bytes in URL-safe base64, as `kafka-storage random-uuid` prints. */
+/**
+ * A KRaft cluster id: 16 random bytes in URL-safe base64, as `kafka-storage random-uuid` prints. Like Kafka's
+ * Uuid.randomUuid it never starts with '-': the storage tool's argument parser would read such an id as an option
+ * ("--cluster-id: expected one argument"), which failed one CI run in 64.
+ */
 export function newKafkaClusterId(): string {
-  return randomBytes(16).toString('base64url')
+  for (;;) {
+    const id = randomBytes(16).toString('base64url')
+    if (!id.startsWith('-')) return id
+  }
 }
 
 export function kafkaFormatted(dir: string): boolean {

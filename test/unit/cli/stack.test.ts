@@ -12,3 +12,13 @@ it('the tooling has every function the stack command calls, with its signature',
   for (const name of ['clusterUp', 'clusterDown', 'clusterStatus'] as const)
     expect(typeof cluster[name]).toBe('function')
 })
+
+it("a new Kafka cluster id is 16 bytes of URL-safe base64 and never starts with '-' (read as an option otherwise)", () => {
+  // 1 in 64 random ids starts with '-'; 2,000 draws miss every one of them with probability about 1e-14.
+  const ids = Array.from({ length: 2000 }, () => single.newKafkaClusterId())
+  for (const id of ids) {
+    expect(id).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/)
+    expect(Buffer.from(id, 'base64url')).toHaveLength(16)
+  }
+  expect(new Set(ids).size).toBe(ids.length)
+})
