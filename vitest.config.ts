@@ -8,9 +8,10 @@ import { defineConfig } from 'vitest/config'
 //   brokers, Redis Cluster) through node failures.
 // - redis-cluster: the suites of the Redis state (alerts and their lifecycle, segments and the rest of
 //   the Split Admin API, SCIM, metrics) again, with that state on the cluster stack's Redis Cluster.
-// - current-engine: the suites of the ClickHouse data path (events, impressions, refused records,
-//   a consumer killed, experiment results, statements refused) again, on a current ClickHouse
-//   (26.x, chDB behind an HTTP front: test/support/chdb-server.mjs). The statements themselves are
+// - current-engine: the suites of the ClickHouse data path (events, impressions, refused records, the
+//   catalogue, erasure and retention, a consumer killed, experiment results, statements refused)
+//   again, on a current ClickHouse (26.x, chDB behind an HTTP front:
+//   test/support/chdb-server.mjs). The statements themselves are
 //   proven on both engines by the integration suites (test/support/engines.ts).
 // The global setup (build, then find or start the stack) runs only for the projects that need it.
 const services = {
@@ -88,6 +89,8 @@ export default defineConfig({
           'experiment-methods',
           'refused-statements',
           'rejections',
+          'catalogue',
+          'erasures',
         ],
         {
           setup: 'test/support/current-engine-setup.ts',

@@ -1,6 +1,6 @@
 // The Sluice console: sign in with an admin API key, then the account's integrations (with the
-// mapping editor and sender authentication), alerts, alert rules, maintenance windows, notifications and experiment
-// results.
+// mapping editor and sender authentication), alerts, alert rules, maintenance windows, notifications, experiment
+// results and the Data Hub (what arrived, the live tail, refused records, erasures).
 // Everything shown comes from the public API and is rendered as text (Preact escapes it): a payload
 // or alert holding markup is shown as that markup's text, never run.
 import { render } from 'preact'
@@ -8,6 +8,7 @@ import { useState } from 'preact/hooks'
 import { ErrorLine } from './ui.js'
 import { api, errorText, session } from './api.js'
 import { Alerts } from './views/alerts.js'
+import { Data } from './views/data.js'
 import { Experiments } from './views/experiments.js'
 import { Integrations } from './views/integrations.js'
 import { Rules } from './views/rules.js'
@@ -21,6 +22,7 @@ const VIEWS = {
   windows: 'Maintenance',
   notifications: 'Notifications',
   experiments: 'Experiments',
+  data: 'Data',
 } as const
 type View = keyof typeof VIEWS
 
@@ -96,8 +98,10 @@ function App() {
           <Windows />
         ) : view === 'notifications' ? (
           <Notifications />
-        ) : (
+        ) : view === 'experiments' ? (
           <Experiments />
+        ) : (
+          <Data />
         )}
       </main>
     </div>

@@ -34,3 +34,86 @@ export function rejectionsQuery(table: string, environmentId: string, from: numb
      LIMIT ${MAX_REASONS}`,
   )
 }
+
+/** Event types or flags per catalogue answer, most records in the last 30 days first. */
+export const MAX_CATALOGUE_ROWS = 1000
+/** Records of one event type whose properties are read for its property names, types and fill rate. */
+export const PROPERTY_SAMPLE = 1000
+/** SDK versions and treatments listed per row: the most frequent (topK, bounded memory whatever the values). */
+export const MAX_LISTED = 20
+
+const DAY = 86_400_000
+
+/**
+ * The counts every catalogue row has, over the records received since `since` (epoch ms): first and last receive
+ * time, and the records of the last 24 hours, 7 days and 30 days before `now`.
+ */
+function seenColumns(p: Params, now: number): string {
+  return `min(received_at_ms) AS firstMs, max(received_at_ms) AS lastMs,
+          countIf(received_at_ms > ${p.int(now - DAY)}) AS last24h,
+          countIf(received_at_ms > ${p.int(now - 7 * DAY)}) AS last7d,
+          countIf(received_at_ms > ${p.int(now - 30 * DAY)}) AS last30d,
+          topK(${MAX_LISTED})(sdk_version) AS sdkVersions`
+}
+
+/** What bounds a catalogue's scan: the environment (the sort key's first column) and the receive time. */
+function received(p: Params, environmentId: string, since: number): string {
+  return `environment_id = ${p.string(environmentId)}
+       AND received_at >= toDateTime(${p.int(Math.floor(since / 1000))}) AND received_at_ms >= ${p.int(since)}`
+}
+
+/**
+ * The event types of an environment received since `since` (one row each, at most MAX_CATALOGUE_ROWS + 1, so a caller
+ * sees that there were more): counts, and how many of the last 30 days' records carried a value. `eventType` narrows
+ * it to one type. One pass over the environment's range of the events' sort key, reading five small columns: its cost
+ * grows with the environment's records within the window, its memory with the number of types.
+ */
+export function eventTypesQuery(
+  table: string,
+  environmentId: string,
+  since: number,
+  now: number,
+  eventType?: string,
+): Query {
+  const p = new Params()
+  return p.query(
+    'the event types query',
+    `SELECT event_type AS eventType, ${seenColumns(p, now)},
+            countIf(received_at_ms > ${p.int(now - 30 * DAY)} AND isNotNull(value)) AS withValue30d
+     FROM ${table}
+     WHERE ${received(p, environmentId, since)}${eventType === undefined ? '' : ` AND event_type = ${p.string(eventType)}`}
+     GROUP BY event_type
+     ORDER BY last30d DESC, lastMs DESC, eventType
+     LIMIT ${MAX_CATALOGUE_ROWS + 1}`,
+  )
+}
+
+/**
+ * The properties (JSON text) of the PROPERTY_SAMPLE records of one event type received last since `since`: a top-N
+ * sort, whose memory is that of N records whatever the number read.
+ */
+export function propertySampleQuery(table: string, environmentId: string, eventType: string, since: number): Query {
+  const p = new Params()
+  return p.query(
+    'the event properties sample',
+    `SELECT properties
+     FROM ${table}
+     WHERE ${received(p, environmentId, since)} AND event_type = ${p.string(eventType)}
+     ORDER BY received_at_ms DESC
+     LIMIT ${PROPERTY_SAMPLE}`,
+  )
+}
+
+/** The flags an environment's impressions named since `since`, with the treatments and SDK versions seen. */
+export function flagsSeenQuery(table: string, environmentId: string, since: number, now: number): Query {
+  const p = new Params()
+  return p.query(
+    'the flags seen query',
+    `SELECT flag, ${seenColumns(p, now)}, topK(${MAX_LISTED})(treatment) AS treatments
+     FROM ${table}
+     WHERE ${received(p, environmentId, since)}
+     GROUP BY flag
+     ORDER BY last30d DESC, lastMs DESC, flag
+     LIMIT ${MAX_CATALOGUE_ROWS + 1}`,
+  )
+}

@@ -23,6 +23,11 @@ import { clusterShape, migrate } from '../sinks/clickhouse/migrations.js'
 import { createExperimentService, type ExperimentService } from '../services/experiments.js'
 import { ExperimentChecks } from '../services/experiment-checks.js'
 import { createDataHubService, type DataHubService } from '../services/datahub.js'
+import { DataJobs, ErasureService } from '../services/erasures.js'
+import { TailHub } from '../services/tail.js'
+import { TailFeed } from '../consumers/tail.feed.js'
+import { TailChannel } from '../state/redis/tail.js'
+import { applyRetention, type Retention } from '../sinks/clickhouse/retention.js'
 import { IntegrationService } from '../services/integrations.js'
 import { encodeAlertMessage } from '../broker/messages/alerts.js'
 import { MetricService } from '../services/metrics.js'
@@ -61,6 +66,9 @@ export class Container {
   private alertSinkRedis?: RedisClient
   /** The notify role's connection for blocking stream reads. */
   private notifyReader?: RedisClient
+  /** The live tail's connections: the consumers' publisher, the viewers' subscriber. */
+  private tailPublisher?: RedisClient
+  private tailSubscriber?: RedisClient
 
   constructor(
     readonly config: Config,
@@ -207,6 +215,58 @@ export class Container {
     return this.one('dataHub', undefined, () => createDataHubService(this.clickhouse, analysisSettings(this.config)))
   }
 
+  /**
+   * The consumers' side of the live tail. Its own Redis connection, which does not queue while Redis is away (a tail
+   * never holds intake up), and which is not a need of the role: the events role runs without Redis.
+   */
+  get tailFeed(): TailFeed {
+    return this.one('tailFeed', undefined, () => {
+      this.tailPublisher = createRedisClient(this.config.redis, { enableOfflineQueue: false, maxRetriesPerRequest: 0 })
+      this.tailPublisher.on('error', () => undefined)
+      return new TailFeed(new TailChannel(this.tailPublisher, this.config.redis.keyPrefix), {
+        perSecond: this.config.dataHub.tailPerSecond,
+        refreshMs: 1000,
+        log: this.log.child({ component: 'tail' }),
+      })
+    })
+  }
+
+  /** The viewers' side of the live tail: one subscriber connection for the process's viewers. */
+  get tailHub(): TailHub {
+    return this.one('tailHub', 'redis', () => {
+      this.tailSubscriber = duplicateClient(this.redis)
+      this.tailSubscriber.on('error', (err: Error) => this.log.warn({ err }, 'live tail: redis connection error'))
+      return new TailHub(new TailChannel(this.redis, this.config.redis.keyPrefix), this.tailSubscriber, {
+        maxViewers: this.config.dataHub.tailViewers,
+        log: this.log.child({ component: 'tail' }),
+      })
+    })
+  }
+
+  /** Erasure requests and their status (jobs in Redis; the checks role runs them). */
+  get erasures(): ErasureService {
+    return this.one('erasures', 'redis', () => new ErasureService(this.state.erasures))
+  }
+
+  /** The checks role's data jobs: erasures, and the daily retention deletes on servers without TTLs. */
+  get dataJobs(): DataJobs {
+    return this.one('dataJobs', 'clickhouse', () => {
+      const { database, cluster } = this.config.clickhouse
+      return new DataJobs(this.state.erasures, this.clickhouse, {
+        target: { database, cluster },
+        capabilities: () => {
+          if (!this.clickhouseCapabilities) throw new Error('data jobs started before ClickHouse was probed')
+          return this.clickhouseCapabilities
+        },
+        retention: retention(this.config),
+        leaseMs: this.config.dataHub.jobLeaseMs,
+        pollMs: 1000,
+        owner: `checks-${hostname()}-${process.pid}`,
+        log: this.log.child({ component: 'data-jobs' }),
+      })
+    })
+  }
+
   /** The checks role's job: guardrail and sample ratio alerts of running experiments, into the alerts topic. */
   get experimentChecks(): ExperimentChecks {
     return this.one('experimentChecks', 'kafka', () => {
@@ -285,6 +345,13 @@ export class Container {
       this.log.info({ version: this.clickhouseCapabilities.version }, 'clickhouse server')
       if (cluster) this.sinkCluster = await clusterShape(this.clickhouse, cluster)
       await migrate(this.clickhouse, { database, cluster }, this.log)
+      await applyRetention(
+        this.clickhouse,
+        { database, cluster },
+        this.clickhouseCapabilities,
+        retention(this.config),
+        this.log,
+      )
     }
     if (this.needs.has('kafka')) await this.broker.ensureTopics(Object.values(this.topics))
   }
@@ -357,6 +424,11 @@ export class Container {
   async close(): Promise<void> {
     if (this.has('notifier')) await this.notifier.stop()
     if (this.has('experimentChecks')) await this.experimentChecks.stop()
+    if (this.has('dataJobs')) await this.dataJobs.stop()
+    if (this.has('tailFeed')) this.tailFeed.stop()
+    if (this.has('tailHub')) await this.tailHub.close()
+    for (const client of [this.tailPublisher, this.tailSubscriber])
+      await client?.quit().catch(() => client.disconnect())
     await this.notifyReader?.quit().catch(() => this.notifyReader?.disconnect())
     if (this.has('autoResolver')) await this.autoResolver.stop()
     if (this.has('apiKeys')) this.apiKeys.stop()
@@ -373,6 +445,11 @@ export class Container {
         ? this.redis.disconnect()
         : this.redis.quit().catch(() => this.redis.disconnect()))
   }
+}
+
+/** How long ClickHouse keeps records, from the settings. */
+function retention(config: Config): Retention {
+  return { dataDays: config.dataHub.retentionDays, rejectionsDays: config.dataHub.rejectionsRetentionDays }
 }
 
 /** Where notifications may go: the outbound policy of the settings. */

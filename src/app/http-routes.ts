@@ -9,6 +9,7 @@ import { notifyRoutes } from '../admin/alerts/notify.route.js'
 import { consoleRoutes } from '../admin/console/console.route.js'
 import { experimentRoutes } from '../admin/experiments/experiments.route.js'
 import { dataHubRoutes } from '../admin/datahub/datahub.route.js'
+import { tailRoutes } from '../admin/datahub/tail.route.js'
 import { integrationRoutes } from '../admin/integrations/integrations.route.js'
 import { SPLIT_API_PREFIX, splitApi, splitErrorHandler } from '../admin/split/api.js'
 import { eventRoutes } from '../edge/events.route.js'
@@ -112,6 +113,16 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     apiKeys: c.apiKeys,
     store: state.tenancy,
     dataHub: c.dataHub,
+    erasures: c.erasures,
+    rateLimiter: c.rateLimiter('admin', adminLimit),
+    rateLimit: adminLimit,
+  })
+  await app.register(tailRoutes, {
+    apiKeys: c.apiKeys,
+    store: state.tenancy,
+    hub: c.tailHub,
+    integration: (accountId, id) => integrations.get(accountId, id),
+    maxBufferBytes: config.dataHub.tailBufferBytes,
     rateLimiter: c.rateLimiter('admin', adminLimit),
     rateLimit: adminLimit,
   })

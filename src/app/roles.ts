@@ -56,6 +56,7 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
   // The ClickHouse writers: events, and the SDKs' impressions, counts, unique keys and telemetry.
   events: {
     needs: ['kafka', 'clickhouse'],
+    prepare: async (c) => c.tailFeed.start(),
     consumers: (c) => {
       const counted = ({ rows, rejections }: { rows: number; rejections: number }) => {
         c.metrics.eventsInserted.inc(rows)
@@ -67,12 +68,15 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
         c.metrics,
         c.log.child({ component: 'events-consumer' }),
         counted,
+        c.tailFeed,
       )
       const impressions = new ClickHouseConsumer(
         IMPRESSIONS_CODEC,
         c.tableSink,
         c.metrics,
         c.log.child({ component: 'impressions-consumer' }),
+        undefined,
+        c.tailFeed,
       )
       const groups = groupIds(c.config)
       return {
@@ -88,7 +92,10 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
   },
   alerts: {
     needs: ['kafka', 'redis'],
-    prepare: async (c) => c.autoResolver.start(),
+    prepare: async (c) => {
+      c.autoResolver.start()
+      c.tailFeed.start()
+    },
     consumers: (c) => {
       const log = c.log.child({ component: 'alerts-consumer' })
       const alerts = new AlertsConsumer(
@@ -97,6 +104,7 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
         c.alertSink,
         c.metrics,
         log,
+        c.tailFeed,
       )
       return { alerts: { groupId: groupIds(c.config).alerts, topic: c.topics.alerts, handler: alerts.handle } }
     },
@@ -106,10 +114,14 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
     needs: ['redis'],
     prepare: async (c) => c.notifier.start(),
   },
-  // Experiment checks: failing guardrails and sample ratio mismatches of running experiments, raised as alerts.
+  // Scheduled jobs: experiment checks (failing guardrails and sample ratio mismatches of running experiments, raised
+  // as alerts), erasures, and retention deletes on ClickHouse servers without TTLs.
   checks: {
     needs: ['kafka', 'clickhouse', 'redis'],
-    prepare: async (c) => c.experimentChecks.start(),
+    prepare: async (c) => {
+      c.experimentChecks.start()
+      c.dataJobs.start()
+    },
   },
 }
 

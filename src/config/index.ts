@@ -324,6 +324,39 @@ const SETTINGS = {
       (v) => v * 86_400_000,
     ),
   },
+  dataHub: {
+    retentionDays: setting(
+      'SLUICE_RETENTION_DAYS',
+      int(0, 36_500, 90),
+      'days events, impressions, impression counts, unique keys and SDK telemetry are kept after they were received (0: for ever): a TTL on servers that have one (19.6 on), else deleted daily by the checks role',
+    ),
+    rejectionsRetentionDays: setting(
+      'SLUICE_REJECTIONS_RETENTION_DAYS',
+      int(0, 36_500, 30),
+      'days refused records are kept after they were received (0: for ever), as SLUICE_RETENTION_DAYS',
+    ),
+    tailViewers: setting(
+      'SLUICE_TAIL_VIEWERS',
+      int(0, 10_000, 20),
+      'live tail viewers (server-sent event streams) one process serves at once; more are a 429',
+    ),
+    tailPerSecond: setting(
+      'SLUICE_TAIL_RECORDS_PER_SECOND',
+      int(1, 10_000, 50),
+      'records of one environment or integration a consumer process sends to its live tail viewers per second; more are sampled (the viewers are told: 1 in N)',
+    ),
+    tailBufferBytes: setting(
+      'SLUICE_TAIL_BUFFER_BYTES',
+      int(1024, 64 * MiB, 256 * 1024),
+      'bytes of records a live tail viewer may have waiting to be sent; a reader slower than that is cut off',
+    ),
+    jobLeaseMs: setting(
+      'SLUICE_JOB_LEASE_SECONDS',
+      int(1, 3600, 30),
+      'the checks role: how long an erasure job is held by a process without news from it before another takes it over (a process killed mid-job)',
+      seconds,
+    ),
+  },
   scim: {
     settingsDelayMs: setting(
       'SLUICE_SETTINGS_DELAY_SECONDS',

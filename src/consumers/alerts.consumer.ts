@@ -13,12 +13,20 @@ import { renderAlerts, type NormalizedAlert } from '../pipeline/alerts/render.js
 import { RenderBudget, toView } from '../pipeline/alerts/moustache.js'
 import { applyPolicies, compilePolicies, NO_POLICIES, type CompiledPolicies } from '../pipeline/alerts/policies.js'
 import type { AlertPolicyStore } from '../state/redis/alert-policies.js'
-import type { AlertRejection, DroppedEntry, MessageWrite, RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
+import type {
+  AlertRejection,
+  DroppedEntry,
+  MessageWrite,
+  PayloadSample,
+  RedisAlertSink,
+} from '../sinks/redis-stream/alerts.sink.js'
 import { AppError, failureKind, fromRedis, messageOf } from '../shared/errors.js'
 import { safeJson } from '../shared/json-checks.js'
 import { PAYLOAD_SAMPLES } from '../state/redis/alert-streams.js'
 import type { IntegrationRecord, IntegrationStore } from '../state/redis/integrations.js'
 import { retrying } from './retry.js'
+import { cut, type TailFeed } from './tail.feed.js'
+import type { TailRecord } from '../state/redis/tail.js'
 
 const MAX_REJECTED_PAYLOAD_CHARS = 256 * 1024
 const MAX_REASON_CHARS = 8 * 1024
@@ -113,6 +121,8 @@ export class AlertsConsumer {
     private readonly sink: RedisAlertSink,
     private readonly metrics: Metrics,
     private readonly log: Logger,
+    /** The live tail of integrations' payloads. */
+    private readonly tail?: TailFeed,
   ) {}
 
   readonly handle = async (batch: InboundBatch, ctx: BatchContext): Promise<void> => {
@@ -136,6 +146,7 @@ export class AlertsConsumer {
       },
       failed,
     )
+    if (this.tail?.active) for (const w of writes) this.tail.offerPayloads(w.integrationId, [tailRecordOf(w)])
     const written = await retrying(
       ctx,
       log,
@@ -302,6 +313,30 @@ export class AlertsConsumer {
     } catch (err) {
       return { ...reject([`payload could not be rendered: ${messageOf(err)}`]), sample }
     }
+  }
+}
+
+/** A message's payload as the live tail shows it: its alerts' titles and statuses, or why it was refused. */
+function tailRecordOf(w: MessageWrite): TailRecord {
+  const refused = w.rejections[0]
+  let payload = refused?.payload
+  if (payload === undefined && w.sample !== undefined)
+    payload = JSON.stringify((JSON.parse(w.sample) as PayloadSample).payload)
+  const requestId = refused?.requestId ?? w.alerts[0]?.requestId ?? ''
+  const receivedAt = Date.parse(refused?.receivedAt ?? w.alerts[0]?.receivedAt ?? '') || Date.now()
+  return {
+    kind: refused ? 'refused payload' : 'payload',
+    receivedAt,
+    requestId,
+    data: {
+      ...(refused ? { reason: refused.reason } : {}),
+      alerts: w.alerts.map((a) => ({
+        status: a.status,
+        severity: a.severity,
+        description: a.description.slice(0, 200),
+      })),
+      payload: payload === undefined ? null : cut(payload),
+    },
   }
 }
 

@@ -16,6 +16,7 @@ import { AppError, failureKind } from '../shared/errors.js'
 import type { ClickHouseTableSink } from '../sinks/clickhouse/table.sink.js'
 import type { Table, TableRows } from '../sinks/clickhouse/tables.js'
 import { retrying } from './retry.js'
+import type { TailFeed } from './tail.feed.js'
 
 /** What a topic's consumer knows of its messages: how one becomes rows, and which tables they go to. */
 export interface RowCodec {
@@ -117,6 +118,8 @@ export class ClickHouseConsumer {
     private readonly log: Logger,
     /** Told how many rows and rejections each batch stored (the events counters). */
     private readonly onStored: (written: { rows: number; rejections: number }) => void = () => undefined,
+    /** The live tail, handed each decoded step of records (it keeps those of watched environments). */
+    private readonly tail?: TailFeed,
   ) {}
 
   /** After a rebalance nothing is known about what other members stored. */
@@ -158,6 +161,7 @@ export class ClickHouseConsumer {
       if (!skip.has(message.offset))
         this.codec.decode(message, (index) => ({ topic, partition, offset: message.offset, index }), decoded)
       if (decoded.size >= MAX_ROWS_PER_STEP || i === messages.length - 1) {
+        this.tail?.offerRows(decoded.rows, decoded.rejections, this.codec.rejections.name)
         await this.insertStep(run, { first: messages[from]!.offset, last: message.offset, decoded })
         decoded = new DecodedRows()
         from = i + 1

@@ -17,6 +17,14 @@ export interface ClickHouseCapabilities {
   readonly quorumParallel: boolean
   /** insert_deduplication_token (22.x on): a retried insert names its block itself, whatever its bytes. */
   readonly deduplicationToken: boolean
+  /**
+   * Table TTLs (19.6 on; probed by materialize_ttl_after_modify, 20.x on): retention is then the server's, set at
+   * start.
+   * 18.16 has none: the checks role deletes what is past retention once a day.
+   */
+  readonly ttl: boolean
+  /** mutations_sync (19.x on): an ALTER ... DELETE then answers once its mutation is done; else the caller polls. */
+  readonly mutationsSync: boolean
 }
 
 /** The capabilities of a server that knows none of the settings above (ClickHouse 18.16). */
@@ -25,9 +33,17 @@ export const CLICKHOUSE_18: ClickHouseCapabilities = {
   asyncInsert: false,
   quorumParallel: false,
   deduplicationToken: false,
+  ttl: false,
+  mutationsSync: false,
 }
 
-const PROBED = ['async_insert', 'insert_quorum_parallel', 'insert_deduplication_token'] as const
+const PROBED = [
+  'async_insert',
+  'insert_quorum_parallel',
+  'insert_deduplication_token',
+  'materialize_ttl_after_modify',
+  'mutations_sync',
+] as const
 
 export async function probeCapabilities(client: ClickHouseClient): Promise<ClickHouseCapabilities> {
   const names = PROBED.map((n) => `'${n}'`).join(', ')
@@ -42,6 +58,8 @@ export async function probeCapabilities(client: ClickHouseClient): Promise<Click
     asyncInsert: known.has('async_insert'),
     quorumParallel: known.has('insert_quorum_parallel'),
     deduplicationToken: known.has('insert_deduplication_token'),
+    ttl: known.has('materialize_ttl_after_modify'),
+    mutationsSync: known.has('mutations_sync'),
   }
 }
 

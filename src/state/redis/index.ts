@@ -7,6 +7,7 @@ import { AlertPolicyStore } from './alert-policies.js'
 import { DirectoryStore } from './directory.js'
 import { IdentityStore } from './identities.js'
 import { IntegrationStore } from './integrations.js'
+import { ErasureStore } from './erasures.js'
 import { ExperimentStore } from './experiments.js'
 import { MetricStore } from './metrics.js'
 import { NotifyStore } from './notify.js'
@@ -47,6 +48,8 @@ export interface RedisStores {
   readonly notify: NotifyStore
   /** Flags' analysis settings, the workspaces' experiment defaults, the checks role's state. */
   readonly experiments: ExperimentStore
+  /** Erasure jobs (a person's events and impressions deleted), their queue and the daily retention slot. */
+  readonly erasures: ErasureStore
   /** Closes the transactions' connection, and the main one when the factory created it. */
   close(): Promise<void>
 }
@@ -79,6 +82,7 @@ export function createRedisState(settings: RedisSettings, client?: RedisClient):
     metrics: new MetricStore(context),
     notify: new NotifyStore(context),
     experiments: new ExperimentStore(context),
+    erasures: new ErasureStore(context),
     close: async () => {
       await tx.close()
       if (!client) await redis.quit().catch(() => redis.disconnect())

@@ -23,6 +23,7 @@ const SCRIPTS = {
   identityPatch: 1,
   swapIfEqual: 1,
   lockOwned: 1,
+  erasureClaim: 1,
   metricWrite: 3,
   // Its number of keys varies (the integrations' streams of a run of messages): passed first.
   alertsWrite: null,

@@ -1,0 +1,175 @@
+// The consumers' side of the live tail (state/redis/tail.ts): after a batch is decoded, the records of watched
+// environments and integrations are handed to Redis pub/sub, sampled to a rate per scope and second. It never slows
+// or endangers intake: with no one watching, offering a batch is one set lookup per environment (the watched scopes
+// are read once a second, apart from the batches); a publish is not awaited, and its failure (Redis away) is dropped
+// and counted, never retried.
+import type { EventRow } from '../pipeline/events.js'
+import type { ImpressionRow } from '../pipeline/impressions.js'
+import type { RejectionRow, RowOrigin } from '../pipeline/rows.js'
+import type { Logger } from '../shared/logger.js'
+import type { TailChannel, TailKind, TailRecord } from '../state/redis/tail.js'
+
+/** Characters of a long text (properties, a refused record's raw text, a payload) a tail record carries. */
+export const TAIL_TEXT_CHARS = 2048
+
+/** A long text cut for the tail (never inside a surrogate pair), marked with an ellipsis. */
+export const cut = (text: string) =>
+  text.length > TAIL_TEXT_CHARS ? `${text.slice(0, TAIL_TEXT_CHARS).toWellFormed()}…` : text
+
+/** A stored row as the tail shows it, or undefined for rows it does not show (counts, unique keys, telemetry). */
+export function tailRecordOf(table: string, row: RowOrigin): TailRecord | undefined {
+  const base = { receivedAt: row.received_at_ms, requestId: row.request_id }
+  if (table === 'events') {
+    const e = row as EventRow
+    return {
+      ...base,
+      kind: 'event',
+      eventType: e.event_type,
+      key: e.key,
+      data: {
+        eventTypeId: e.event_type,
+        trafficTypeName: e.traffic_type,
+        key: e.key,
+        timestamp: e.timestamp_ms,
+        value: e.value,
+        properties: cut(e.properties),
+        sdkVersion: e.sdk_version,
+      },
+    }
+  }
+  if (table === 'impressions') {
+    const i = row as ImpressionRow
+    return {
+      ...base,
+      kind: 'impression',
+      flag: i.flag,
+      key: i.key,
+      data: {
+        flag: i.flag,
+        key: i.key,
+        treatment: i.treatment,
+        label: i.label,
+        time: i.time_ms,
+        changeNumber: i.change_number,
+        sdkVersion: i.sdk_version,
+      },
+    }
+  }
+  if (table === 'event_rejections' || table === 'impression_rejections') {
+    const r = row as RejectionRow
+    const kind: TailKind = table === 'event_rejections' ? 'refused event' : 'refused impression'
+    return { ...base, kind, data: { reason: r.reason, raw: cut(r.raw) } }
+  }
+  return undefined
+}
+
+export interface TailFeedOptions {
+  /** Records published per scope and second by this process, at most; more are sampled. */
+  readonly perSecond: number
+  /** How often the watched scopes are read. */
+  readonly refreshMs: number
+  readonly log: Logger
+  /** Told of each publish that failed (counted). */
+  readonly onDropped?: () => void
+}
+
+interface Window {
+  second: number
+  seen: number
+  sent: number
+  /** One in `rate` records is kept, from the last second's count. */
+  rate: number
+}
+
+export class TailFeed {
+  private watched = new Set<string>()
+  private timer: NodeJS.Timeout | undefined
+  private readonly windows = new Map<string, Window>()
+
+  constructor(
+    private readonly channel: TailChannel,
+    private readonly options: TailFeedOptions,
+  ) {}
+
+  start(): void {
+    if (this.timer) return
+    const refresh = () =>
+      void this.channel.watched().then(
+        (scopes) => (this.watched = scopes),
+        () => (this.watched = new Set()),
+      )
+    refresh()
+    this.timer = setInterval(refresh, this.options.refreshMs).unref()
+  }
+
+  stop(): void {
+    clearInterval(this.timer)
+    this.timer = undefined
+    this.watched = new Set()
+  }
+
+  /** Whether anyone watches anything (a batch with no watched scope is not looked at). */
+  get active(): boolean {
+    return this.watched.size > 0
+  }
+
+  /** A decoded batch's rows by table, and its rejections (the rejections table's name). */
+  offerRows(
+    rows: ReadonlyMap<{ readonly name: string }, readonly RowOrigin[]>,
+    rejections: readonly RejectionRow[],
+    rejectionsTable: string,
+  ): void {
+    if (!this.active) return
+    const byScope = new Map<string, TailRecord[]>()
+    const take = (table: string, row: RowOrigin) => {
+      const scope = `env:${row.environment_id}`
+      if (!this.watched.has(scope) || !this.keep(scope)) return
+      const record = tailRecordOf(table, row)
+      if (!record) return
+      let list = byScope.get(scope)
+      if (!list) byScope.set(scope, (list = []))
+      list.push(record)
+    }
+    for (const [table, list] of rows)
+      if (table.name === 'events' || table.name === 'impressions') for (const row of list) take(table.name, row)
+    for (const row of rejections) take(rejectionsTable, row)
+    this.publish(byScope)
+  }
+
+  /** Webhook payloads of an integration as the alerts consumer read them. */
+  offerPayloads(integrationId: string, records: readonly TailRecord[]): void {
+    const scope = `integration:${integrationId}`
+    if (!this.watched.has(scope)) return
+    const kept = records.filter(() => this.keep(scope))
+    this.publish(new Map([[scope, kept]]))
+  }
+
+  /** Whether the next record of the scope is kept: one in `rate`, and never more than perSecond in a second. */
+  private keep(scope: string): boolean {
+    const second = Math.floor(Date.now() / 1000)
+    let w = this.windows.get(scope)
+    if (!w) this.windows.set(scope, (w = { second, seen: 0, sent: 0, rate: 1 }))
+    if (w.second !== second) {
+      // The rate for this second, from the last one's count (after a quiet second, all again).
+      w.rate = w.second === second - 1 ? Math.max(1, Math.ceil(w.seen / this.options.perSecond)) : 1
+      w.second = second
+      w.seen = 0
+      w.sent = 0
+    }
+    w.seen++
+    if (w.sent >= this.options.perSecond || (w.seen - 1) % w.rate !== 0) return false
+    w.sent++
+    return true
+  }
+
+  private publish(byScope: ReadonlyMap<string, TailRecord[]>): void {
+    for (const [scope, records] of byScope) {
+      if (records.length === 0) continue
+      const w = this.windows.get(scope)!
+      // Once over the rate within a second the count decides: the record's share is reported as 1 in rate.
+      const rate = Math.max(w.rate, w.sent >= this.options.perSecond ? Math.ceil(w.seen / w.sent) : 1)
+      this.channel.publish(scope, { rate, records }).catch(() => this.options.onDropped?.())
+    }
+    if (this.windows.size > 10_000) this.windows.clear()
+  }
+}

@@ -1,0 +1,288 @@
+// Erasure and retention, the Data Hub's writes. An erasure deletes a person's (a set of keys') events, impressions and
+// unique keys in one environment, as a job with a status: requested through the API or the CLI (ErasureService), run
+// by the checks role (DataJobs) with ClickHouse mutations (ALTER TABLE ... DELETE, on every release Sluice supports).
+// DataJobs also runs the daily retention deletes on servers without table TTLs (sinks/clickhouse/retention.ts).
+//
+// Never stuck "running": a process holds a job by a lease it renews while it works; a process killed mid-job lets the
+// lease lapse, and the next process to look takes the job and runs it again from the start (a DELETE of keys
+// already deleted deletes nothing). A run ClickHouse cannot serve is tried again, at most MAX_ATTEMPTS runs in all;
+// a statement ClickHouse refuses fails the job with its reason.
+import { createHash } from 'node:crypto'
+import type { ClickHouseClient } from '@clickhouse/client'
+import { bind, Params } from '../analysis/sql.js'
+import { AppError, fromClickHouse, invalid, messageOf, Refusal } from '../shared/errors.js'
+import type { Logger } from '../shared/logger.js'
+import type { ClickHouseCapabilities } from '../sinks/clickhouse/capabilities.js'
+import { localTable, type SchemaTarget } from '../sinks/clickhouse/migrations.js'
+import { retentionDeletes, type Retention } from '../sinks/clickhouse/retention.js'
+import type { ErasureJob, ErasureStatus, ErasureStore, QueuedJob } from '../state/redis/erasures.js'
+import type { Environment } from '../state/redis/tenancy.js'
+
+/** The tables that hold keys, erased together. */
+export const ERASED_TABLES = ['events', 'impressions', 'unique_keys'] as const
+export const MAX_ERASURE_KEYS = 1000
+export const MAX_KEY_LENGTH = 250
+/** Jobs an environment may have waiting or running at once. */
+export const MAX_UNFINISHED = 100
+/** Runs of a job before it fails (each cut by ClickHouse unavailable or a process killed). */
+export const MAX_ATTEMPTS = 5
+/** Keys per DELETE statement (a statement stays far below ClickHouse's 256 KiB max_query_size). */
+const KEYS_PER_STATEMENT = 100
+
+/** A job as the API shows it. */
+export interface ErasureView extends Omit<ErasureJob, 'requestedAt' | 'startedAt' | 'finishedAt'> {
+  readonly requestedAt: string
+  readonly startedAt?: string
+  readonly finishedAt?: string
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString())
+
+/** The id of the erasure of `keys` in `env`: the same keys (in any order, repeated or not) name the same job. */
+export function erasureId(env: string, keys: readonly string[]): string {
+  const hash = createHash('sha256').update(env)
+  for (const key of [...new Set(keys)].sort()) hash.update('\n').update(key)
+  return `er_${hash.digest('base64url').slice(0, 22)}`
+}
+
+/** The keys of a request, checked: 1 to 1,000 strings of 1 to 250 characters, well formed; repeats dropped. */
+export function erasureKeys(body: unknown): string[] {
+  const keys = (body as { keys?: unknown } | null)?.keys
+  if (!Array.isArray(keys) || keys.length === 0 || keys.length > MAX_ERASURE_KEYS)
+    throw invalid([{ field: 'keys', problem: `must be an array of 1 to ${MAX_ERASURE_KEYS} keys` }])
+  keys.forEach((k: unknown, i) => {
+    if (typeof k !== 'string' || k.length === 0 || k.length > MAX_KEY_LENGTH || !k.isWellFormed())
+      throw invalid([
+        { field: `keys[${i}]`, problem: `must be a string of 1 to ${MAX_KEY_LENGTH} characters (well-formed Unicode)` },
+      ])
+  })
+  return [...new Set(keys as string[])]
+}
+
+export class ErasureService {
+  constructor(private readonly store: ErasureStore) {}
+
+  /**
+   * Requests the erasure of `keys` in the environment: the job, and whether this request made it due (false: the same
+   * erasure was already waiting or running, and is that job). A finished job of the same keys runs again, for what
+   * was received since.
+   */
+  async request(env: Environment, body: unknown, now = Date.now()): Promise<{ job: ErasureView; queued: boolean }> {
+    const keys = erasureKeys(body)
+    const id = erasureId(env.id, keys)
+    const existing = await this.store.get(env.id, id)
+    if (existing && (existing.status === 'pending' || existing.status === 'running'))
+      return { job: await this.view(existing), queued: false }
+    if ((await this.store.unfinished(env.id)) >= MAX_UNFINISHED)
+      throw new Refusal('CONFLICT', `the environment has ${MAX_UNFINISHED} erasures waiting: wait for them to finish`)
+    const job: ErasureJob = {
+      id,
+      environmentId: env.id,
+      keys: keys.toSorted(),
+      status: 'pending',
+      requestedAt: now,
+      requests: (existing?.requests ?? 0) + 1,
+      attempts: 0,
+    }
+    await this.store.enqueue(job)
+    return { job: await this.view(job), queued: true }
+  }
+
+  async get(env: Environment, id: string): Promise<ErasureView> {
+    const job = await this.store.get(env.id, id)
+    if (!job) throw new Refusal('NOT_FOUND', `no erasure ${id} in this environment`)
+    return this.view(job)
+  }
+
+  /** The environment's jobs, most recent first (keys left out: a job's own answer has them). */
+  async list(env: Environment): Promise<Omit<ErasureView, 'keys'>[]> {
+    const jobs = await this.store.list(env.id)
+    return Promise.all(jobs.slice(0, 100).map(async (j) => ({ ...(await this.view(j)), keys: undefined })))
+  }
+
+  /** A running job whose lease lapsed (its process was killed) shows as pending: the next process takes it. */
+  private async view(job: ErasureJob): Promise<ErasureView> {
+    let status: ErasureStatus = job.status
+    if (status === 'running') {
+      const due = await this.store.dueAt(job.environmentId, job.id)
+      if (due !== undefined && due < Date.now()) status = 'pending'
+    }
+    return {
+      ...job,
+      status,
+      requestedAt: iso(job.requestedAt)!,
+      startedAt: iso(job.startedAt),
+      finishedAt: iso(job.finishedAt),
+    }
+  }
+}
+
+export interface DataJobsOptions {
+  readonly target: SchemaTarget
+  readonly capabilities: () => ClickHouseCapabilities
+  readonly retention: Retention
+  /** How long a job is held without its lease renewed. */
+  readonly leaseMs: number
+  /** How often the queue is looked at. */
+  readonly pollMs: number
+  readonly owner: string
+  readonly log: Logger
+}
+
+const DAY_MS = 86_400_000
+
+/** The checks role's data jobs: erasures from the queue, and the daily retention deletes where TTLs are missing. */
+export class DataJobs {
+  private timer: NodeJS.Timeout | undefined
+  private running: Promise<unknown> | undefined
+  private stopped = false
+
+  constructor(
+    private readonly store: ErasureStore,
+    private readonly clickhouse: ClickHouseClient,
+    private readonly options: DataJobsOptions,
+  ) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => this.tick(), this.options.pollMs).unref()
+    this.tick()
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    clearInterval(this.timer)
+    await this.running
+  }
+
+  private tick(): void {
+    this.running ??= this.work()
+      .catch((err: unknown) => this.options.log.warn({ err: messageOf(err) }, 'data jobs: will try again'))
+      .finally(() => (this.running = undefined))
+  }
+
+  private async work(): Promise<void> {
+    if (!this.options.capabilities().ttl) await this.retentionOfToday()
+    while (!this.stopped) {
+      const now = Date.now()
+      const queued = await this.store.claim(now, now + this.options.leaseMs)
+      if (!queued) return
+      await this.run(queued)
+    }
+  }
+
+  /** Once a day, by the first process to claim the day: records past retention deleted (servers without TTLs). */
+  private async retentionOfToday(): Promise<void> {
+    const { target, retention, owner, log } = this.options
+    const day = new Date().toISOString().slice(0, 10)
+    if (!(await this.store.claimRetentionDay(day, owner, 2 * DAY_MS))) return
+    for (const query of retentionDeletes(target, retention, Date.now())) {
+      try {
+        await this.clickhouse.command({ query })
+      } catch (err) {
+        log.error({ err: messageOf(err), day }, 'retention delete failed; tried again tomorrow')
+      }
+    }
+    log.info({ day, retentionDays: retention.dataDays }, 'retention deletes sent')
+  }
+
+  /** One run of a claimed job: deleted, checked, then done; or put off (ClickHouse unavailable) or failed. */
+  private async run(queued: QueuedJob): Promise<void> {
+    const { log, leaseMs } = this.options
+    const job = await this.store.get(queued.environmentId, queued.id)
+    if (!job || job.status === 'done' || job.status === 'failed') return this.store.dequeue(queued)
+    if (job.attempts >= MAX_ATTEMPTS) {
+      await this.store.save({ ...job, status: 'failed', finishedAt: Date.now() })
+      log.error({ erasure: job.id, attempts: job.attempts, err: job.error }, 'erasure failed: attempts used up')
+      return
+    }
+    const started: ErasureJob = { ...job, status: 'running', startedAt: Date.now(), attempts: job.attempts + 1 }
+    await this.store.save(started)
+    const renew = setInterval(() => void this.store.reschedule(queued, Date.now() + leaseMs), leaseMs / 3)
+    try {
+      const deleted = await this.erase(started)
+      await this.store.save({ ...started, status: 'done', finishedAt: Date.now(), deleted, error: undefined })
+      log.info({ erasure: job.id, environment: job.environmentId, deleted }, 'erasure done')
+    } catch (err) {
+      const failure = fromClickHouse(err, 'an erasure')
+      if (!failure.retriable) {
+        await this.store.save({ ...started, status: 'failed', finishedAt: Date.now(), error: failure.message })
+        log.error({ erasure: job.id, err: failure.message }, 'erasure failed')
+      } else {
+        // Put off: tried again after a pause that grows with the runs, by whichever process claims it then.
+        await this.store.save({ ...started, status: 'pending', error: failure.message })
+        await this.store.reschedule(queued, Date.now() + Math.min(leaseMs, 1000 * 2 ** started.attempts))
+        log.warn({ erasure: job.id, attempt: started.attempts, err: failure.message }, 'erasure put off')
+      }
+    } finally {
+      clearInterval(renew)
+    }
+  }
+
+  /**
+   * Deletes the keys' records from each table, waits for the mutations, and checks that none received until the
+   * request is left (records still in Kafka when the request came land later: the run then fails as retriable and
+   * runs again). Returns the records found per table before the deletes.
+   */
+  private async erase(job: ErasureJob): Promise<Record<string, number>> {
+    const { target, capabilities } = this.options
+    const { database: db, cluster } = target
+    const before = await this.counts(job)
+    for (const table of ERASED_TABLES) {
+      if (before[table] === 0) continue
+      const name = cluster ? `${localTable(table)} ON CLUSTER ${cluster}` : table
+      for (let i = 0; i < job.keys.length; i += KEYS_PER_STATEMENT) {
+        const p = new Params()
+        const where = `environment_id = ${p.string(job.environmentId)} AND key IN ${p.strings(job.keys.slice(i, i + KEYS_PER_STATEMENT))}`
+        await this.clickhouse.command({
+          query: bind(p.query('an erasure', `ALTER TABLE ${db}.${name} DELETE WHERE ${where}`)),
+          clickhouse_settings: capabilities().mutationsSync ? { mutations_sync: '2' } : {},
+        })
+      }
+      if (!capabilities().mutationsSync) await this.mutationsDone(cluster ? localTable(table) : table)
+    }
+    const left = await this.counts(job, job.requestedAt)
+    const remaining = Object.entries(left).filter(([, n]) => n > 0)
+    if (remaining.length > 0)
+      throw new AppError(
+        'SINK_UNAVAILABLE',
+        `records of the keys are left (${remaining.map(([t, n]) => `${t}: ${n}`).join(', ')}): they arrived during the run`,
+        true,
+      )
+    return before
+  }
+
+  /** The records of the job's keys per table (received until `until`, epoch ms, if given). */
+  private async counts(job: ErasureJob, until?: number): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {}
+    for (const table of ERASED_TABLES) {
+      counts[table] = 0
+      for (let i = 0; i < job.keys.length; i += KEYS_PER_STATEMENT) {
+        const p = new Params()
+        const received = until === undefined ? '' : ` AND received_at_ms <= ${p.int(until)}`
+        const query = p.query(
+          'an erasure count',
+          `SELECT count() AS n FROM ${this.options.target.database}.${table}
+           WHERE environment_id = ${p.string(job.environmentId)}
+             AND key IN ${p.strings(job.keys.slice(i, i + KEYS_PER_STATEMENT))}${received}`,
+        )
+        const result = await this.clickhouse.query({ query: bind(query), format: 'JSONEachRow' })
+        counts[table] += Number((await result.json<{ n: string | number }>())[0]?.n ?? 0)
+      }
+    }
+    return counts
+  }
+
+  /** Polls until the table's mutations are done (servers without mutations_sync: 18.16). */
+  private async mutationsDone(table: string): Promise<void> {
+    const { database } = this.options.target
+    for (;;) {
+      const result = await this.clickhouse.query({
+        query: `SELECT count() AS n FROM system.mutations WHERE database = '${database}' AND table = '${table}' AND is_done = 0`,
+        format: 'JSONEachRow',
+      })
+      if (Number((await result.json<{ n: string | number }>())[0]?.n ?? 0) === 0) return
+      if (this.stopped) throw new AppError('SINK_UNAVAILABLE', 'stopped while ClickHouse mutated', true)
+      await new Promise((r) => setTimeout(r, 200))
+    }
+  }
+}
