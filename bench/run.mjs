@@ -389,6 +389,29 @@ async function eventsSection() {
         ratioToPreEncoded: round(median(runs.map((r) => r.endToEnd)) / section.clickhousePreEncoded.median, 2),
       }
     }
+    // The live tail with no viewer: the same process's CPU per event beside a process with the tail off
+    // (SLUICE_TAIL_RECORDS_PER_SECOND=0), alternating in one run.
+    const off = await sluice(['edge', 'admin', 'events', 'alerts'], { SLUICE_TAIL_RECORDS_PER_SECOND: '0' })
+    try {
+      const tailTotal = SMOKE ? 4000 : 200_000
+      const on = []
+      const without = []
+      for (let run = 0; run < RUNS; run++) {
+        on.push(await eventsEndToEnd(s, ch, key, 500, tailTotal, `bench.tail.on${run}`))
+        const offKey = off.demo.environments[0].serverSideSdkKey
+        without.push(await eventsEndToEnd(off, ch, offKey, 500, tailTotal, `bench.tail.off${run}`))
+      }
+      section.tail = {
+        events: tailTotal,
+        cpuUsPerEventNoViewer: spread(on.map((r) => round(r.cpuUsPerEvent, 2))),
+        cpuUsPerEventTailOff: spread(without.map((r) => round(r.cpuUsPerEvent, 2))),
+        ratio: round(median(on.map((r) => r.cpuUsPerEvent)) / median(without.map((r) => r.cpuUsPerEvent)), 2),
+      }
+      say(`live tail without a viewer: CPU per event ${section.tail.ratio} of the tail off`)
+    } finally {
+      await off.stop()
+      await off.cleanup()
+    }
     // Kafka's own producer, messages the size of one body of 500 events.
     const messageBytes = section.bodies[500].bytesPerEvent * 500
     const kafka = await repeat(async () => kafkaProducerRate(SMOKE ? 200 : 3000, messageBytes))
@@ -464,9 +487,13 @@ async function clusterSection() {
     single: { extra: {}, url: CLICKHOUSE },
     cluster: { extra: { KAFKA_BROKERS, CLICKHOUSE_URL, CLICKHOUSE_CLUSTER }, url: CLICKHOUSE_URL },
     // What each part costs: the three brokers with the single ClickHouse, the ClickHouse cluster with the single
-    // broker.
-    kafkaCluster: { extra: { KAFKA_BROKERS }, url: CLICKHOUSE },
-    clickhouseCluster: { extra: { CLICKHOUSE_URL, CLICKHOUSE_CLUSTER }, url: CLICKHOUSE_URL },
+    // broker (not in a smoke run, which only checks that the section works: half its time went to these).
+    ...(SMOKE
+      ? {}
+      : {
+          kafkaCluster: { extra: { KAFKA_BROKERS }, url: CLICKHOUSE },
+          clickhouseCluster: { extra: { CLICKHOUSE_URL, CLICKHOUSE_CLUSTER }, url: CLICKHOUSE_URL },
+        }),
   }
   const section = {}
   for (const [name, target] of Object.entries(targets)) {
@@ -504,8 +531,7 @@ async function clusterSection() {
     events: total,
     single,
     cluster: of('cluster'),
-    kafkaCluster: of('kafkaCluster'),
-    clickhouseCluster: of('clickhouseCluster'),
+    ...(SMOKE ? {} : { kafkaCluster: of('kafkaCluster'), clickhouseCluster: of('clickhouseCluster') }),
   }
 }
 
@@ -997,18 +1023,22 @@ async function experimentsSection() {
     await migrate(ch, { database: db }, createLogger('warn'))
     const env = s.demo.environments[0].id
     const t0 = Date.UTC(2026, 10, 1)
+    // Received over the 30 days before now (what the Data Hub's catalogue counts by).
+    const received = `(${Date.now()} - intHash32(number + 2) % ${30 * 86_400_000})`
     // Two treatments; every 97th key saw both (excluded); events of 3 types from 10 minutes before to 3 hours after.
     await ch.command({
-      query: `INSERT INTO ${db}.impressions (environment_id, flag, key, treatment, label, time, time_ms)
+      query: `INSERT INTO ${db}.impressions (environment_id, flag, key, treatment, label, time, time_ms, received_at, received_at_ms)
         SELECT '${env}', 'bench_flag', concat('user-', toString(number % ${keys})), if(number >= ${keys}, 'off', if(number % 2 = 0, 'on', 'off')),
-          'default rule', toDateTime(intDiv(${t0} + number * 11, 1000)), ${t0} + number * 11
+          'default rule', toDateTime(intDiv(${t0} + number * 11, 1000)), ${t0} + number * 11,
+          toDateTime(intDiv(${received}, 1000)), ${received}
         FROM system.numbers WHERE number < ${keys} OR (number % 97 = 1 AND number % 2 = 0) LIMIT ${keys + Math.ceil(keys / 194)}`,
     })
     await ch.command({
-      query: `INSERT INTO ${db}.events (environment_id, traffic_type, event_type, key, timestamp, timestamp_ms, value, properties)
+      query: `INSERT INTO ${db}.events (environment_id, traffic_type, event_type, key, timestamp, timestamp_ms, value, properties, received_at, received_at_ms, sdk_version)
         SELECT '${env}', 'user', ['purchase', 'visit', 'visit', 'signup'][number % 4 + 1], concat('user-', toString(intHash32(number) % ${keys})),
           toDateTime(intDiv(${t0} - 600000 + intHash32(number + 1) % 10800000, 1000)), ${t0} - 600000 + intHash32(number + 1) % 10800000,
-          (number % 100) / 4, concat('{"plan":"', if(number % 3 = 0, 'pro', 'free'), '"}')
+          (number % 100) / 4, concat('{"plan":"', if(number % 3 = 0, 'pro', 'free'), '"}'),
+          toDateTime(intDiv(${received}, 1000)), ${received}, concat('nodejs-10.', toString(number % 7), '.0')
         FROM system.numbers LIMIT ${events}`,
       clickhouse_settings: { max_insert_block_size: '1000000' },
     })
@@ -1093,6 +1123,29 @@ async function experimentsSection() {
         return res.json()
       }),
     )
+    // The Data Hub's catalogue over the same rows: the event types, one type's properties, the flags seen.
+    const catalogue = async (path) =>
+      repeat(() =>
+        peak(async () => {
+          const res = await fetch(`${s.url}/api/v1/environments/${env}/${path}`, { headers: admin })
+          if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`)
+          return res.json()
+        }),
+      )
+    const eventTypes = await catalogue('event-types')
+    const oneType = await catalogue('event-types/purchase')
+    const flagsSeen = await catalogue('flags-seen')
+    results.datahub = {
+      events,
+      eventTypesMs: spread(eventTypes.map((a) => round(a.ms))),
+      eventTypeMs: spread(oneType.map((a) => round(a.ms))),
+      flagsSeenMs: spread(flagsSeen.map((a) => round(a.ms))),
+      clickhouseRssGrowthMiB: round(
+        Math.max(...[...eventTypes, ...oneType, ...flagsSeen].map((a) => a.clickhouseGrowthMiB)),
+      ),
+      types: eventTypes.at(-1).out.eventTypes.length,
+    }
+    say(`datahub: event types over ${events} events in ${results.datahub.eventTypesMs.median} ms`)
     const last = answers.at(-1).out
     results.experiments = {
       exposedKeys: last.exposure.keys,
@@ -1453,16 +1506,18 @@ function printTable(r) {
       `${c.cluster.ratio} of the single-node stack (target ≥ 0.8)`,
     ])
     rows.push(['the same runs on the single-node stack, alternating', `${sp(c.single)} events/s`, ''])
-    rows.push([
-      '  only Kafka on 3 brokers (replication 3, min.insync.replicas 2)',
-      `${sp(c.kafkaCluster.eventsPerSecond)} events/s`,
-      `${c.kafkaCluster.ratio} of single`,
-    ])
-    rows.push([
-      '  only ClickHouse on 2x2 (quorum inserts)',
-      `${sp(c.clickhouseCluster.eventsPerSecond)} events/s`,
-      `${c.clickhouseCluster.ratio} of single`,
-    ])
+    if (c.kafkaCluster)
+      rows.push([
+        '  only Kafka on 3 brokers (replication 3, min.insync.replicas 2)',
+        `${sp(c.kafkaCluster.eventsPerSecond)} events/s`,
+        `${c.kafkaCluster.ratio} of single`,
+      ])
+    if (c.clickhouseCluster)
+      rows.push([
+        '  only ClickHouse on 2x2 (quorum inserts)',
+        `${sp(c.clickhouseCluster.eventsPerSecond)} events/s`,
+        `${c.clickhouseCluster.ratio} of single`,
+      ])
   }
   if (r.impressions) {
     const i = r.impressions
@@ -1591,6 +1646,25 @@ function printTable(r) {
         `${sp(x.cupedSequentialCappedMs, ms)} ms`,
         `ClickHouse RSS +${k(x.cupedSequentialCappedClickhouseRssGrowthMiB)} MiB at most`,
       ])
+  }
+  if (r.events?.tail) {
+    const x = r.events.tail
+    const us = (v) => v.toFixed(1)
+    rows.push([
+      `the live tail with no viewer: Sluice CPU per event (${k(x.events)} events, bodies of 500)`,
+      `${sp(x.cpuUsPerEventNoViewer, us)} µs`,
+      `the tail off: ${sp(x.cpuUsPerEventTailOff, us)} µs (ratio ${x.ratio})`,
+    ])
+  }
+  if (r.datahub) {
+    const x = r.datahub
+    rows.push([
+      `Data Hub: the event types of an environment of ${k(x.events)} events (${x.types} types, 30 days)`,
+      `${sp(x.eventTypesMs, k)} ms`,
+      `ClickHouse RSS +${k(x.clickhouseRssGrowthMiB)} MiB at most (the three below)`,
+    ])
+    rows.push(['the same: one type, with its last 1,000 records’ properties', `${sp(x.eventTypeMs, k)} ms`, ''])
+    rows.push(['the same: the flags seen (impressions)', `${sp(x.flagsSeenMs, k)} ms`, ''])
   }
   if (r.admin) {
     rows.push(['segment upload of 10,000 keys', `${r.admin.segments.uploadOf10000KeysMs.toFixed(1)} ms`, ''])

@@ -217,10 +217,12 @@ export class Container {
 
   /**
    * The consumers' side of the live tail. Its own Redis connection, which does not queue while Redis is away (a tail
-   * never holds intake up), and which is not a need of the role: the events role runs without Redis.
+   * never holds intake up), and which is not a need of the role: the events role runs without Redis. None with
+   * SLUICE_TAIL_RECORDS_PER_SECOND=0.
    */
-  get tailFeed(): TailFeed {
+  get tailFeed(): TailFeed | undefined {
     return this.one('tailFeed', undefined, () => {
+      if (this.config.dataHub.tailPerSecond === 0) return undefined
       this.tailPublisher = createRedisClient(this.config.redis, { enableOfflineQueue: false, maxRetriesPerRequest: 0 })
       this.tailPublisher.on('error', () => undefined)
       return new TailFeed(new TailChannel(this.tailPublisher, this.config.redis.keyPrefix), {
@@ -425,7 +427,7 @@ export class Container {
     if (this.has('notifier')) await this.notifier.stop()
     if (this.has('experimentChecks')) await this.experimentChecks.stop()
     if (this.has('dataJobs')) await this.dataJobs.stop()
-    if (this.has('tailFeed')) this.tailFeed.stop()
+    if (this.has('tailFeed')) this.tailFeed?.stop()
     if (this.has('tailHub')) await this.tailHub.close()
     for (const client of [this.tailPublisher, this.tailSubscriber])
       await client?.quit().catch(() => client.disconnect())

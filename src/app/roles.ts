@@ -56,7 +56,7 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
   // The ClickHouse writers: events, and the SDKs' impressions, counts, unique keys and telemetry.
   events: {
     needs: ['kafka', 'clickhouse'],
-    prepare: async (c) => c.tailFeed.start(),
+    prepare: async (c) => c.tailFeed?.start(),
     consumers: (c) => {
       const counted = ({ rows, rejections }: { rows: number; rejections: number }) => {
         c.metrics.eventsInserted.inc(rows)
@@ -94,7 +94,7 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
     needs: ['kafka', 'redis'],
     prepare: async (c) => {
       c.autoResolver.start()
-      c.tailFeed.start()
+      c.tailFeed?.start()
     },
     consumers: (c) => {
       const log = c.log.child({ component: 'alerts-consumer' })

@@ -342,8 +342,8 @@ const SETTINGS = {
     ),
     tailPerSecond: setting(
       'SLUICE_TAIL_RECORDS_PER_SECOND',
-      int(1, 10_000, 50),
-      'records of one environment or integration a consumer process sends to its live tail viewers per second; more are sampled (the viewers are told: 1 in N)',
+      int(0, 10_000, 50),
+      'records of one environment or integration a consumer process sends to its live tail viewers per second; more are sampled (the viewers are told: 1 in N); 0 turns the tail off',
     ),
     tailBufferBytes: setting(
       'SLUICE_TAIL_BUFFER_BYTES',

@@ -29,6 +29,7 @@ it('runs every section of the benchmark suite and writes its results', async () 
     'latency',
     'lifecycle',
     'experiments',
+    'datahub',
     'admin',
     'rss',
     'cluster',
@@ -36,6 +37,8 @@ it('runs every section of the benchmark suite and writes its results', async () 
     expect(results, section).toHaveProperty(section)
   expect(run.stdout).toMatch(/^\| events end to end, bodies of 500, 8 in flight +\| [\d,]+ /m)
   expect(run.stdout).toMatch(/^\|   50 alert rules and one maintenance window running +\| [\d,]+ /m)
+  expect(run.stdout).toMatch(/^\| Data Hub: the event types of an environment of [\d,]+ events .*\| [\d,]+ /m)
+  expect(run.stdout).toMatch(/^\| the live tail with no viewer: Sluice CPU per event .*\| [\d.]+ /m)
   expect(run.stdout).toMatch(
     /^\| experiment results, 3 metrics over [\d,]+ exposed keys and [\d,]+ events +\| [\d,]+ /m,
   )
