@@ -11,7 +11,7 @@ import { ScimAuthenticator } from '../auth/scim-jwt.js'
 import { SenderAuthReports } from '../auth/sender-auth-reports.js'
 import { WebhookAddressCache } from '../auth/webhooks.js'
 import { KafkaBroker } from '../broker/kafka/broker.js'
-import { topicNames, type TopicNames } from '../broker/topics.js'
+import { groupIds, topicNames, type TopicNames } from '../broker/topics.js'
 import type { Config } from '../config/index.js'
 import { SpoolingIntake } from '../edge/spool/intake.js'
 import type { Logger } from '../shared/logger.js'
@@ -66,6 +66,8 @@ export class Container {
   private alertSinkRedis?: RedisClient
   /** The notify role's connection for blocking stream reads. */
   private notifyReader?: RedisClient
+  /** A Kafka client for the consumers' lag in a process whose roles do not use Kafka (the admin role). */
+  private lagBroker?: KafkaBroker
   /** The live tail's connections: the consumers' publisher, the viewers' subscriber. */
   private tailPublisher?: RedisClient
   private tailSubscriber?: RedisClient
@@ -245,6 +247,32 @@ export class Container {
     })
   }
 
+  /**
+   * The lag of the events and impressions consumer groups (messages not yet stored), for the ingestion health: from
+   * this process's Kafka client, or one of its own made on first use; a Kafka that does not answer in 3 s fails it.
+   */
+  consumerLag = async (): Promise<Record<string, number>> => {
+    const broker = this.needs.has('kafka')
+      ? this.broker
+      : (this.lagBroker ??= new KafkaBroker(this.config.kafka, this.log.child({ component: 'kafka' }), this.metrics))
+    const groups = groupIds(this.config)
+    const lag = Promise.all([
+      broker.groupLag(groups.events, this.topics.events),
+      broker.groupLag(groups.impressions, this.topics.impressions),
+    ])
+    lag.catch(() => undefined) // its failure after the timeout is no one's
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('kafka did not answer within 3 s')), 3000)
+    })
+    try {
+      const [events, impressions] = await Promise.race([lag, timeout])
+      return { events, impressions }
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
   /** Erasure requests and their status (jobs in Redis; the checks role runs them). */
   get erasures(): ErasureService {
     return this.one('erasures', 'redis', () => new ErasureService(this.state.erasures))
@@ -252,7 +280,7 @@ export class Container {
 
   /** The checks role's data jobs: erasures, and the daily retention deletes on servers without TTLs. */
   get dataJobs(): DataJobs {
-    return this.one('dataJobs', 'clickhouse', () => {
+    return this.one('dataJobs', 'kafka', () => {
       const { database, cluster } = this.config.clickhouse
       return new DataJobs(this.state.erasures, this.clickhouse, {
         target: { database, cluster },
@@ -265,6 +293,20 @@ export class Container {
         pollMs: 1000,
         owner: `checks-${hostname()}-${process.pid}`,
         log: this.log.child({ component: 'data-jobs' }),
+        ingestion: {
+          mark: async () => ({
+            events: await this.broker.topicEnds(this.topics.events),
+            impressions: await this.broker.topicEnds(this.topics.impressions),
+          }),
+          reached: async (mark) => {
+            const m = mark as Record<'events' | 'impressions', Map<number, bigint>>
+            const groups = groupIds(this.config)
+            return (
+              (await this.broker.groupReached(groups.events, this.topics.events, m.events)) &&
+              (await this.broker.groupReached(groups.impressions, this.topics.impressions, m.impressions))
+            )
+          },
+        },
       })
     })
   }
@@ -438,6 +480,7 @@ export class Container {
     if (this.has('senderAuthReports')) await this.senderAuthReports.stop()
     if (this.has('intake')) await this.intake.close()
     if (this.has('broker')) await this.broker.close()
+    await this.lagBroker?.close()
     if (this.has('clickhouse')) await this.clickhouse.close()
     if (this.has('state')) await this.state.close()
     await this.alertSinkRedis?.quit().catch(() => this.alertSinkRedis?.disconnect())

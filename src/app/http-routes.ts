@@ -114,6 +114,7 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     store: state.tenancy,
     dataHub: c.dataHub,
     erasures: c.erasures,
+    consumerLag: c.consumerLag,
     rateLimiter: c.rateLimiter('admin', adminLimit),
     rateLimit: adminLimit,
   })

@@ -146,7 +146,7 @@ export class AlertsConsumer {
       },
       failed,
     )
-    if (this.tail?.active) for (const w of writes) this.tail.offerPayloads(w.integrationId, [tailRecordOf(w)])
+    if (this.tail?.active) for (const w of writes) this.tail.offerPayload(w.integrationId, () => tailRecordOf(w))
     const written = await retrying(
       ctx,
       log,

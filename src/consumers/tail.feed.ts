@@ -1,8 +1,8 @@
 // The consumers' side of the live tail (state/redis/tail.ts): after a batch is decoded, the records of watched
 // environments and integrations are handed to Redis pub/sub, sampled to a rate per scope and second. It never slows
 // or endangers intake: with no one watching, offering a batch is one set lookup per environment (the watched scopes
-// are read once a second, apart from the batches); a publish is not awaited, and its failure (Redis away) is dropped
-// and counted, never retried.
+// are read once a second, apart from the batches); a publish is not awaited, its failure (Redis away) is dropped and
+// counted, never retried, and at most MAX_IN_FLIGHT wait for Redis at once.
 import type { EventRow } from '../pipeline/events.js'
 import type { ImpressionRow } from '../pipeline/impressions.js'
 import type { RejectionRow, RowOrigin } from '../pipeline/rows.js'
@@ -81,8 +81,12 @@ interface Window {
   rate: number
 }
 
+/** Publishes waiting for Redis at once, at most: beyond them records are dropped (a slow Redis holds nothing up). */
+const MAX_IN_FLIGHT = 100
+
 export class TailFeed {
   private watched = new Set<string>()
+  private inFlight = 0
   private timer: NodeJS.Timeout | undefined
   private readonly windows = new Map<string, Window>()
 
@@ -120,6 +124,18 @@ export class TailFeed {
     rejectionsTable: string,
   ): void {
     if (!this.active) return
+    try {
+      this.publish(this.recordsOf(rows, rejections, rejectionsTable))
+    } catch (err) {
+      this.options.log.debug({ err }, 'live tail: records could not be made')
+    }
+  }
+
+  private recordsOf(
+    rows: ReadonlyMap<{ readonly name: string }, readonly RowOrigin[]>,
+    rejections: readonly RejectionRow[],
+    rejectionsTable: string,
+  ): Map<string, TailRecord[]> {
     const byScope = new Map<string, TailRecord[]>()
     const take = (table: string, row: RowOrigin) => {
       const scope = `env:${row.environment_id}`
@@ -133,15 +149,24 @@ export class TailFeed {
     for (const [table, list] of rows)
       if (table.name === 'events' || table.name === 'impressions') for (const row of list) take(table.name, row)
     for (const row of rejections) take(rejectionsTable, row)
-    this.publish(byScope)
+    return byScope
   }
 
-  /** Webhook payloads of an integration as the alerts consumer read them. */
-  offerPayloads(integrationId: string, records: readonly TailRecord[]): void {
+  /**
+   * A webhook payload of an integration as the alerts consumer read it, made by `record` only if someone watches the
+   * integration and the sample keeps it; a record that cannot be made is left out, never a failure of the batch.
+   */
+  offerPayload(integrationId: string, record: () => TailRecord): void {
     const scope = `integration:${integrationId}`
-    if (!this.watched.has(scope)) return
-    const kept = records.filter(() => this.keep(scope))
-    this.publish(new Map([[scope, kept]]))
+    if (!this.watched.has(scope) || !this.keep(scope)) return
+    let made: TailRecord
+    try {
+      made = record()
+    } catch (err) {
+      this.options.log.debug({ err }, 'live tail: a payload record could not be made')
+      return
+    }
+    this.publish(new Map([[scope, [made]]]))
   }
 
   /** Whether the next record of the scope is kept: one in `rate`, and never more than perSecond in a second. */
@@ -168,7 +193,15 @@ export class TailFeed {
       const w = this.windows.get(scope)!
       // Once over the rate within a second the count decides: the record's share is reported as 1 in rate.
       const rate = Math.max(w.rate, w.sent >= this.options.perSecond ? Math.ceil(w.seen / w.sent) : 1)
-      this.channel.publish(scope, { rate, records }).catch(() => this.options.onDropped?.())
+      if (this.inFlight >= MAX_IN_FLIGHT) {
+        this.options.onDropped?.()
+        continue
+      }
+      this.inFlight++
+      this.channel
+        .publish(scope, { rate, records })
+        .catch(() => this.options.onDropped?.())
+        .finally(() => this.inFlight--)
     }
     if (this.windows.size > 10_000) this.windows.clear()
   }

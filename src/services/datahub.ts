@@ -7,6 +7,8 @@ import {
   EXAMPLE_CHARS,
   eventTypesQuery,
   flagsSeenQuery,
+  healthQueries,
+  lastReceivedQuery,
   MAX_CATALOGUE_ROWS,
   propertySampleQuery,
   rejectionsQuery,
@@ -170,6 +172,44 @@ export function describeProperties(sample: readonly string[]): { properties: Pro
   return { properties: properties.slice(0, MAX_PROPERTY_NAMES), truncated: properties.length > MAX_PROPERTY_NAMES }
 }
 
+/** Impressions modes by the number SDKs' config telemetry gives them (`iM`). */
+const TELEMETRY_MODES = ['OPTIMIZED', 'DEBUG', 'NONE']
+
+export interface MinuteCounts {
+  readonly minute: string
+  readonly events: number
+  readonly refusedEvents: number
+  readonly impressions: number
+  readonly refusedImpressions: number
+}
+
+export interface SdkSeen {
+  readonly sdkVersion: string
+  readonly lastSeenAt: string
+  /** What it sent in the last 24 hours: events, impressions, impression counts, unique keys, telemetry. */
+  readonly sends: readonly string[]
+  /** Its impressions mode, and where that came from: the SplitSDKImpressionsMode header, or the config telemetry. */
+  readonly impressionsMode: string | null
+  readonly modeSource: 'header' | 'telemetry' | null
+}
+
+/** The consumers' lag (messages not yet stored) per topic, as the Kafka group offsets say; null if unknown. */
+export type ConsumerLag = Readonly<Record<string, number>> | null
+
+export interface IngestionHealth {
+  readonly environmentId: string
+  readonly at: string
+  /** The last 60 minutes, oldest first, each with what was received in it. */
+  readonly minutes: readonly MinuteCounts[]
+  readonly topReasons: readonly { kind: 'events' | 'impressions'; reason: string; records: number }[]
+  readonly lastEventAt: string | null
+  readonly lastImpressionAt: string | null
+  readonly sdks: readonly SdkSeen[]
+  readonly consumerLag: ConsumerLag
+  /** Why the lag is missing, when it is. */
+  readonly note: string | null
+}
+
 export function createDataHubService(
   client: ClickHouseClient,
   settings: { database: string } & AnalysisLimits,
@@ -182,6 +222,99 @@ export class DataHubService {
     private readonly run: QueryRunner,
     private readonly database: string,
   ) {}
+
+  /**
+   * The environment's ingestion health: the last hour per minute, the top refusal reasons, the SDKs of the last day
+   * with their impressions mode, the last event and impression received, and the consumers' lag (`lag`, from Kafka).
+   */
+  async health(env: Environment, lag: () => Promise<ConsumerLag>, now = Date.now()): Promise<IngestionHealth> {
+    const db = this.database
+    const tables = {
+      events: `${db}.events`,
+      eventRejections: `${db}.event_rejections`,
+      impressions: `${db}.impressions`,
+      impressionRejections: `${db}.impression_rejections`,
+      impressionCounts: `${db}.impression_counts`,
+      uniqueKeys: `${db}.unique_keys`,
+      telemetry: `${db}.sdk_telemetry`,
+    }
+    const hourStart = Math.floor(now / 60_000) * 60_000 - 59 * 60_000
+    const hour = healthQueries(tables, env.id, hourStart)
+    const day = healthQueries(tables, env.id, now - DAY_MS)
+    const names = ['events', 'refusedEvents', 'impressions', 'refusedImpressions'] as const
+    const sources = [
+      ['eventSdks', 'events'],
+      ['impressionSdks', 'impressions'],
+      ['countSdks', 'impression counts'],
+      ['uniqueKeySdks', 'unique keys'],
+      ['telemetrySdks', 'telemetry'],
+    ] as const
+    const [perMinute, eventReasons, impressionReasons, sdkRows, last, lagged] = await Promise.all([
+      Promise.all(names.map((n) => this.run(hour[n]!))),
+      this.run(hour['eventReasons']!),
+      this.run(hour['impressionReasons']!),
+      Promise.all(sources.map(([q]) => this.run(day[q]!))),
+      this.run(lastReceivedQuery(tables.events, tables.impressions, env.id, now - CATALOGUE_DAYS * DAY_MS)),
+      lag().then(
+        (l) => ({ lag: l, note: null }),
+        (err: unknown) => ({ lag: null, note: `the consumers' lag is unknown: ${(err as Error).message}` }),
+      ),
+    ])
+    const minutes = Array.from({ length: 60 }, (_, i) => {
+      const minute = hourStart / 60_000 + i
+      const count = (rows: Record<string, unknown>[]) =>
+        Number(rows.find((r) => Number(r['minute']) === minute)?.['n'] ?? 0)
+      return {
+        minute: new Date(minute * 60_000).toISOString(),
+        events: count(perMinute[0]!),
+        refusedEvents: count(perMinute[1]!),
+        impressions: count(perMinute[2]!),
+        refusedImpressions: count(perMinute[3]!),
+      }
+    })
+    const sdks = new Map<string, { lastMs: number; sends: string[]; header?: string; telemetry?: string }>()
+    sources.forEach(([, what], i) => {
+      for (const r of sdkRows[i]!) {
+        const version = String(r['sdkVersion'])
+        const entry = sdks.get(version) ?? { lastMs: 0, sends: [] }
+        entry.lastMs = Math.max(entry.lastMs, Number(r['lastMs']))
+        entry.sends.push(what)
+        const mode = String((r['mode'] as string | number | null | undefined) ?? '')
+        if (what === 'telemetry') entry.telemetry = TELEMETRY_MODES[Number(mode)] ?? mode
+        else if (mode !== '') entry.header ??= mode
+        sdks.set(version, entry)
+      }
+    })
+    const at = (ms: unknown) => (Number(ms) > 0 ? iso(ms) : null)
+    return {
+      environmentId: env.id,
+      at: iso(now),
+      minutes,
+      topReasons: [
+        ...eventReasons.map((r) => ({ kind: 'events' as const, reason: String(r['reason']), records: Number(r['n']) })),
+        ...impressionReasons.map((r) => ({
+          kind: 'impressions' as const,
+          reason: String(r['reason']),
+          records: Number(r['n']),
+        })),
+      ]
+        .sort((a, b) => b.records - a.records)
+        .slice(0, 5),
+      lastEventAt: at(last[0]?.['lastEventMs']),
+      lastImpressionAt: at(last[0]?.['lastImpressionMs']),
+      sdks: [...sdks]
+        .sort(([, a], [, b]) => b.lastMs - a.lastMs)
+        .map(([sdkVersion, e]) => ({
+          sdkVersion,
+          lastSeenAt: iso(e.lastMs),
+          sends: e.sends,
+          impressionsMode: e.header ?? e.telemetry ?? null,
+          modeSource: e.header ? 'header' : e.telemetry ? 'telemetry' : null,
+        })),
+      consumerLag: lagged.lag,
+      note: lagged.note,
+    }
+  }
 
   /** The event types the environment's events had in the last CATALOGUE_DAYS, most records first. */
   async eventTypes(env: Environment, now = Date.now()): Promise<EventTypes> {

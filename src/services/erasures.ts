@@ -18,12 +18,25 @@ import { retentionDeletes, type Retention } from '../sinks/clickhouse/retention.
 import type { ErasureJob, ErasureStatus, ErasureStore, QueuedJob } from '../state/redis/erasures.js'
 import type { Environment } from '../state/redis/tenancy.js'
 
-/** The tables that hold keys, erased together. */
-export const ERASED_TABLES = ['events', 'impressions', 'unique_keys'] as const
+/**
+ * The tables that hold a key, erased together, and how a row names its key: a column, or (refused records) the key
+ * field of the record as received (`key` of an event, `k` of an impression).
+ */
+export const ERASED_TABLES = {
+  events: 'key',
+  impressions: 'key',
+  unique_keys: 'key',
+  event_rejections: "visitParamExtractString(raw, 'key')",
+  impression_rejections: "visitParamExtractString(raw, 'k')",
+} as const
+type ErasedTable = keyof typeof ERASED_TABLES
+const ERASED = Object.keys(ERASED_TABLES) as ErasedTable[]
 export const MAX_ERASURE_KEYS = 1000
 export const MAX_KEY_LENGTH = 250
 /** Jobs an environment may have waiting or running at once. */
 export const MAX_UNFINISHED = 100
+/** Finished jobs an environment's record keeps (the oldest are forgotten as new ones come). */
+export const KEPT_FINISHED = 1000
 /** Runs of a job before it fails (each cut by ClickHouse unavailable or a process killed). */
 export const MAX_ATTEMPTS = 5
 /** Keys per DELETE statement (a statement stays far below ClickHouse's 256 KiB max_query_size). */
@@ -71,14 +84,32 @@ export class ErasureService {
     const keys = erasureKeys(body)
     const id = erasureId(env.id, keys)
     const existing = await this.store.get(env.id, id)
-    if (existing && (existing.status === 'pending' || existing.status === 'running'))
-      return { job: await this.view(existing), queued: false }
-    if ((await this.store.unfinished(env.id)) >= MAX_UNFINISHED)
+    if (existing && (existing.status === 'pending' || existing.status === 'running')) {
+      // The same erasure, waiting or running: it now covers what was received until this request too (a run in
+      // progress sees that when it ends, and runs again); one that lost its place in the queue gets it back.
+      const again: ErasureJob = { ...existing, requestedAt: now, requests: existing.requests + 1 }
+      const queued = (await this.store.dueAt(env.id, id)) !== undefined
+      if (queued) await this.store.save(again)
+      else await this.store.enqueue({ ...again, status: 'pending' })
+      return { job: await this.view(queued ? again : { ...again, status: 'pending' }), queued: false }
+    }
+    const jobs = await this.store.list(env.id)
+    const finished = jobs.filter((j) => j.status === 'done' || j.status === 'failed')
+    if (jobs.length - finished.length >= MAX_UNFINISHED)
       throw new Refusal('CONFLICT', `the environment has ${MAX_UNFINISHED} erasures waiting: wait for them to finish`)
+    // The environment's record keeps the KEPT_FINISHED most recent finished jobs.
+    await this.store.forget(
+      env.id,
+      finished
+        .slice(KEPT_FINISHED - 1)
+        .map((j) => j.id)
+        .filter((old) => old !== id),
+    )
     const job: ErasureJob = {
       id,
       environmentId: env.id,
       keys: keys.toSorted(),
+      keyCount: keys.length,
       status: 'pending',
       requestedAt: now,
       requests: (existing?.requests ?? 0) + 1,
@@ -127,9 +158,17 @@ export interface DataJobsOptions {
   readonly pollMs: number
   readonly owner: string
   readonly log: Logger
+  /**
+   * Where the intake stands: `mark` takes the topics' ends now, `reached` says whether the consumers have stored up to
+   * a mark. A run waits for the mark taken at its start before it checks, so records accepted before the request but
+   * still in Kafka are stored, and erased, before the job is done.
+   */
+  readonly ingestion: { mark(): Promise<unknown>; reached(mark: unknown): Promise<boolean> }
 }
 
 const DAY_MS = 86_400_000
+/** How long a run waits for its mutations, or for the consumers to reach its mark, before it is put off. */
+const WAIT_MS = 10 * 60_000
 
 /** The checks role's data jobs: erasures from the queue, and the daily retention deletes where TTLs are missing. */
 export class DataJobs {
@@ -191,21 +230,36 @@ export class DataJobs {
     const job = await this.store.get(queued.environmentId, queued.id)
     if (!job || job.status === 'done' || job.status === 'failed') return this.store.dequeue(queued)
     if (job.attempts >= MAX_ATTEMPTS) {
-      await this.store.save({ ...job, status: 'failed', finishedAt: Date.now() })
+      await this.store.save({ ...job, keys: [], status: 'failed', finishedAt: Date.now() })
       log.error({ erasure: job.id, attempts: job.attempts, err: job.error }, 'erasure failed: attempts used up')
       return
     }
     const started: ErasureJob = { ...job, status: 'running', startedAt: Date.now(), attempts: job.attempts + 1 }
     await this.store.save(started)
-    const renew = setInterval(() => void this.store.reschedule(queued, Date.now() + leaseMs), leaseMs / 3)
+    const renew = setInterval(
+      () =>
+        void this.store
+          .reschedule(queued, Date.now() + leaseMs)
+          .catch((err: unknown) => log.warn({ err: messageOf(err) }, 'erasure lease not renewed (Redis)')),
+      leaseMs / 3,
+    )
     try {
       const deleted = await this.erase(started)
-      await this.store.save({ ...started, status: 'done', finishedAt: Date.now(), deleted, error: undefined })
+      // Requested again while it ran: it runs again, for what was received until then.
+      const current = await this.store.get(job.environmentId, job.id)
+      if (current && current.requestedAt > started.requestedAt) {
+        await this.store.save({ ...current, status: 'pending', attempts: 0 })
+        await this.store.reschedule(queued, Date.now())
+        return
+      }
+      const finished = { ...started, keys: [], status: 'done', finishedAt: Date.now(), deleted, error: undefined }
+      await this.store.save(finished as ErasureJob)
       log.info({ erasure: job.id, environment: job.environmentId, deleted }, 'erasure done')
     } catch (err) {
       const failure = fromClickHouse(err, 'an erasure')
       if (!failure.retriable) {
-        await this.store.save({ ...started, status: 'failed', finishedAt: Date.now(), error: failure.message })
+        const failed = { ...started, keys: [], status: 'failed', finishedAt: Date.now(), error: failure.message }
+        await this.store.save(failed as ErasureJob)
         log.error({ erasure: job.id, err: failure.message }, 'erasure failed')
       } else {
         // Put off: tried again after a pause that grows with the runs, by whichever process claims it then.
@@ -219,27 +273,31 @@ export class DataJobs {
   }
 
   /**
-   * Deletes the keys' records from each table, waits for the mutations, and checks that none received until the
-   * request is left (records still in Kafka when the request came land later: the run then fails as retriable and
-   * runs again). Returns the records found per table before the deletes.
+   * Deletes the keys' records from each table, waits for the mutations and for the consumers to store what Kafka held
+   * at the run's start, then checks that none received until the request is left (a record that landed during the
+   * run fails it as retriable: it runs again). Returns the records found per table before the deletes.
    */
   private async erase(job: ErasureJob): Promise<Record<string, number>> {
-    const { target, capabilities } = this.options
+    const { target, capabilities, ingestion } = this.options
     const { database: db, cluster } = target
+    const startedAt = Date.now()
+    const mark = await ingestion.mark()
     const before = await this.counts(job)
-    for (const table of ERASED_TABLES) {
+    for (const table of ERASED) {
       if (before[table] === 0) continue
       const name = cluster ? `${localTable(table)} ON CLUSTER ${cluster}` : table
       for (let i = 0; i < job.keys.length; i += KEYS_PER_STATEMENT) {
         const p = new Params()
-        const where = `environment_id = ${p.string(job.environmentId)} AND key IN ${p.strings(job.keys.slice(i, i + KEYS_PER_STATEMENT))}`
+        const keys = p.strings(job.keys.slice(i, i + KEYS_PER_STATEMENT))
+        const where = `environment_id = ${p.string(job.environmentId)} AND ${ERASED_TABLES[table]} IN ${keys}`
         await this.clickhouse.command({
           query: bind(p.query('an erasure', `ALTER TABLE ${db}.${name} DELETE WHERE ${where}`)),
           clickhouse_settings: capabilities().mutationsSync ? { mutations_sync: '2' } : {},
         })
       }
-      if (!capabilities().mutationsSync) await this.mutationsDone(cluster ? localTable(table) : table)
+      if (!capabilities().mutationsSync) await this.mutationsDone(cluster ? localTable(table) : table, startedAt)
     }
+    await this.until('the consumers to store what was accepted before the request', () => ingestion.reached(mark))
     const left = await this.counts(job, job.requestedAt)
     const remaining = Object.entries(left).filter(([, n]) => n > 0)
     if (remaining.length > 0)
@@ -254,7 +312,7 @@ export class DataJobs {
   /** The records of the job's keys per table (received until `until`, epoch ms, if given). */
   private async counts(job: ErasureJob, until?: number): Promise<Record<string, number>> {
     const counts: Record<string, number> = {}
-    for (const table of ERASED_TABLES) {
+    for (const table of ERASED) {
       counts[table] = 0
       for (let i = 0; i < job.keys.length; i += KEYS_PER_STATEMENT) {
         const p = new Params()
@@ -263,7 +321,7 @@ export class DataJobs {
           'an erasure count',
           `SELECT count() AS n FROM ${this.options.target.database}.${table}
            WHERE environment_id = ${p.string(job.environmentId)}
-             AND key IN ${p.strings(job.keys.slice(i, i + KEYS_PER_STATEMENT))}${received}`,
+             AND ${ERASED_TABLES[table]} IN ${p.strings(job.keys.slice(i, i + KEYS_PER_STATEMENT))}${received}`,
         )
         const result = await this.clickhouse.query({ query: bind(query), format: 'JSONEachRow' })
         counts[table] += Number((await result.json<{ n: string | number }>())[0]?.n ?? 0)
@@ -272,17 +330,28 @@ export class DataJobs {
     return counts
   }
 
-  /** Polls until the table's mutations are done (servers without mutations_sync: 18.16). */
-  private async mutationsDone(table: string): Promise<void> {
-    const { database } = this.options.target
-    for (;;) {
-      const result = await this.clickhouse.query({
-        query: `SELECT count() AS n FROM system.mutations WHERE database = '${database}' AND table = '${table}' AND is_done = 0`,
-        format: 'JSONEachRow',
-      })
-      if (Number((await result.json<{ n: string | number }>())[0]?.n ?? 0) === 0) return
-      if (this.stopped) throw new AppError('SINK_UNAVAILABLE', 'stopped while ClickHouse mutated', true)
-      await new Promise((r) => setTimeout(r, 200))
+  /** Polls `done` until it says so; after WAIT_MS (or once stopped) the run is put off. */
+  private async until(what: string, done: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + WAIT_MS
+    while (!(await done())) {
+      if (this.stopped || Date.now() > deadline)
+        throw new AppError('SINK_UNAVAILABLE', `an erasure waited for ${what} in vain; tried again`, true)
+      await new Promise((r) => setTimeout(r, 250))
     }
+  }
+
+  /**
+   * Waits for the table's mutations made since the run started (servers without mutations_sync: 18.16), not for others'
+   * (a mutation that never ends, the day's retention deletes).
+   */
+  private async mutationsDone(table: string, since: number): Promise<void> {
+    const { database } = this.options.target
+    const query = `SELECT count() AS n FROM system.mutations
+      WHERE database = '${database}' AND table = '${table}' AND is_done = 0
+        AND create_time >= toDateTime(${Math.floor(since / 1000) - 1})`
+    await this.until(`the mutations of ${table}`, async () => {
+      const result = await this.clickhouse.query({ query, format: 'JSONEachRow' })
+      return Number((await result.json<{ n: string | number }>())[0]?.n ?? 0) === 0
+    })
   }
 }

@@ -96,6 +96,28 @@ export class IntegrationService {
   }
 
   /** The integration's recent payloads as received, newest first (the samples a mapping is built from). */
+  /**
+   * The payloads the integration's mapping refused lately (among the last 5,000 rejections of the account), grouped by
+   * reason, most first, with up to 3 examples each (the payload as received, cut to 2,048 characters).
+   */
+  async recentRejections(accountId: string, id: string) {
+    const r = await this.get(accountId, id)
+    const byReason = new Map<string, { reason: string; records: number; lastAt: string; examples: object[] }>()
+    for (const x of await this.alerts.rejections(accountId, r.id)) {
+      let entry = byReason.get(x.reason)
+      if (!entry) byReason.set(x.reason, (entry = { reason: x.reason, records: 0, lastAt: x.receivedAt, examples: [] }))
+      entry.records++
+      if (entry.examples.length < 3)
+        entry.examples.push({
+          payload: x.payload.slice(0, 2048).toWellFormed(),
+          truncated: x.payload.length > 2048,
+          requestId: x.requestId,
+          receivedAt: x.receivedAt,
+        })
+    }
+    return [...byReason.values()].sort((a, b) => b.records - a.records)
+  }
+
   async recentPayloads(accountId: string, id: string) {
     const r = await this.get(accountId, id)
     return (await this.alerts.payloads(accountId, r.id)).map((p) => ({

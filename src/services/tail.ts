@@ -47,6 +47,11 @@ export class TailHub {
     return this.count
   }
 
+  /** Whether the process has its most viewers. */
+  get full(): boolean {
+    return this.count >= this.options.maxViewers
+  }
+
   /** Adds a viewer; returns its removal, or undefined when the process has its most viewers already. */
   async add(viewer: Viewer): Promise<(() => Promise<void>) | undefined> {
     if (this.count >= this.options.maxViewers) return undefined

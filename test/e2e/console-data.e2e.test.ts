@@ -32,7 +32,7 @@ beforeAll(async () => {
   t = await createTestEnv()
   demo = await t.bootstrap()
   sdkKey = demo.environments[0]!.serverSideSdkKey
-  service = await t.start(['edge', 'admin', 'events', 'checks'])
+  service = await t.start(['edge', 'admin', 'events', 'alerts', 'checks'])
   const sent = await postEvents(
     service.url,
     sdkKey,
@@ -65,9 +65,27 @@ afterAll(async () => {
   await t?.close()
 })
 
-const tab = (name: string) => page.getByRole('navigation', { name: 'Data views' }).getByRole('button', { name })
+const tab = (name: string) =>
+  page.getByRole('navigation', { name: 'Data views' }).getByRole('button', { name, exact: true })
+
+it('opens on the ingestion health: what arrived and was refused in the last hour, the reasons, the SDKs', async () => {
+  const health = page.getByTestId('health')
+  await health.waitFor()
+  expect(await page.getByTestId('per-minute').textContent()).toBe(
+    'last hour: 3 events and 0 impressions received, 3 refused',
+  )
+  expect(await page.getByTestId('top-reasons').locator('li').allTextContents()).toEqual([
+    expect.stringMatching(/^2 events: eventTypeId/),
+    expect.stringMatching(/^1 events: key contains a lone UTF-16 surrogate/),
+  ])
+  const sdk = page.getByTestId('sdks').locator('tr[data-sdk="nodejs-10.28.0"]')
+  expect(await sdk.locator('td').first().textContent()).toBe('events')
+  await health.getByText(/Last event received: \d+ s ago/).waitFor()
+  await shot('console-data-health')
+})
 
 it('lists the event types that arrived, and one type’s properties with markup shown as text', async () => {
+  await tab('Event types').click()
   const table = page.getByTestId('event-types')
   await table.waitFor()
   const checkout = table.locator('tr[data-type="checkout"]')
@@ -123,12 +141,40 @@ it('groups refused records by reason, hostile ones shown as text and cut to a bo
   await shot('console-data-refused')
 })
 
+it("shows an integration's refused payloads by reason, markup as text", async () => {
+  const headers = { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' }
+  const created = await fetch(`${service.url}/api/v1/integrations`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'Monitoring', template: 'generic' }),
+  })
+  const integration = (await created.json()) as { id: string; webhookUrl: string }
+  const sent = await fetch(`${service.url}${new URL(integration.webhookUrl).pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ title: MARKUP, severity: 'purple' }),
+  })
+  expect(sent.status).toBe(202)
+  await waitFor('the payload refused', async () => {
+    const r = await fetch(`${service.url}/api/v1/integrations/${integration.id}/rejections`, { headers })
+    return ((await r.json()) as { reasons: unknown[] }).reasons.length > 0 ? true : undefined
+  })
+  await tab('Refused payloads').click()
+  const refused = page.getByTestId('refused-payloads')
+  await refused.locator('summary').first().click()
+  expect(await refused.locator('summary').first().textContent()).toMatch(/^1 × severity "purple" is not one of/)
+  expect(await refused.locator('pre').first().textContent()).toContain(JSON.stringify(MARKUP).slice(1, -1))
+  expect(await page.evaluate('window.__xss')).toBeUndefined()
+})
+
 it('erases a key: the job is shown done with what it deleted', async () => {
   await tab('Erasures').click()
   await page.getByLabel(/Keys to erase/).fill('u1\nu2')
   await page.getByRole('button', { name: 'Erase' }).click()
   const row = page.getByTestId('erasures').locator('tbody tr').first()
   await expect.poll(() => row.locator('td').nth(1).textContent(), { timeout: 30_000 }).toBe('done')
-  expect(await row.locator('td').nth(3).textContent()).toBe('2 events, 0 impressions, 0 unique_keys')
+  expect(await row.locator('td').nth(3).textContent()).toBe(
+    '2 events, 0 impressions, 0 unique_keys, 0 event_rejections, 0 impression_rejections',
+  )
   expect(await t.count('events', "key IN ('u1', 'u2')")).toBe(0)
 })

@@ -42,7 +42,9 @@ async function send(): Promise<void> {
   const events = KEYS.flatMap((key) =>
     [1, 2].map((i) => ({ eventTypeId: 'e', trafficTypeName: 'user', key, timestamp: NOW + i })),
   )
-  expect((await postEvents(intake.url, sdkKey, events)).status).toBe(202)
+  // A refused record each for alice and bob (no event type): erased with the rest of alice's.
+  const refused = ['alice', 'bob'].map((key) => ({ trafficTypeName: 'user', key, timestamp: NOW }))
+  expect((await postEvents(intake.url, sdkKey, [...events, ...refused])).status).toBe(202)
   const post = (path: string, body: unknown) =>
     fetch(`${intake.url}${path}`, {
       method: 'POST',
@@ -66,7 +68,10 @@ beforeAll(async () => {
       .length === 1
   await send()
   await waitFor('rows stored', async () =>
-    (await t.count('events')) === 8 && (await t.count('impressions')) === 5 && (await t.count('unique_keys')) === 4
+    (await t.count('events')) === 8 &&
+    (await t.count('impressions')) === 5 &&
+    (await t.count('unique_keys')) === 4 &&
+    (await t.count('event_rejections')) === 2
       ? true
       : undefined,
   )
@@ -88,8 +93,10 @@ describe('erasure', () => {
     })
     id = first.body['id']
     const again = await erase(['<b>dave</b>', 'alice'])
+    // Waiting still: the same job, which now covers what was received until this request too.
     expect(again.status).toBe(200)
-    expect(again.body).toMatchObject({ id, status: 'pending', requests: 1 })
+    expect(again.body).toMatchObject({ id, status: 'pending', requests: 2 })
+    expect(Date.parse(again.body['requestedAt'])).toBeGreaterThanOrEqual(Date.parse(first.body['requestedAt']))
     const list = await json(await call(`/api/v1/environments/${env}/erasures`))
     expect(list.body['erasures']).toEqual([expect.objectContaining({ id, status: 'pending' })])
   })
@@ -103,23 +110,34 @@ describe('erasure', () => {
     expect(done).toMatchObject({
       status: 'done',
       attempts: 1,
-      deleted: { events: 4, impressions: 3, unique_keys: 2 },
+      deleted: { events: 4, impressions: 3, unique_keys: 2, event_rejections: 1, impression_rejections: 0 },
+      // A finished job keeps only how many keys it erased.
+      keys: [],
+      keyCount: 2,
     })
     expect(Date.parse(done['finishedAt'])).toBeGreaterThanOrEqual(Date.parse(done['startedAt']))
     expect(await rowsByKey('events')).toEqual({ bob: 2, carol: 2 })
     expect(await rowsByKey('impressions')).toEqual({ bob: 1, carol: 1 })
     expect(await rowsByKey('unique_keys')).toEqual({ bob: 1, carol: 1 })
+    // alice's refused record is gone, bob's kept.
+    expect(await t.count('event_rejections')).toBe(1)
   })
 
   it('the same request once it is done runs again, for what arrived since: idempotent', async () => {
     const again = await erase(['alice', '<b>dave</b>'])
     expect(again.status).toBe(202)
-    expect(again.body).toMatchObject({ id, status: 'pending', requests: 2 })
+    expect(again.body).toMatchObject({ id, status: 'pending', requests: 3, keys: ['<b>dave</b>', 'alice'] })
     const done = await waitFor('erasure done again', async () => {
       const j = (await job(id)).body
       return j['status'] === 'done' ? j : undefined
     })
-    expect(done['deleted']).toEqual({ events: 0, impressions: 0, unique_keys: 0 })
+    expect(done['deleted']).toEqual({
+      events: 0,
+      impressions: 0,
+      unique_keys: 0,
+      event_rejections: 0,
+      impression_rejections: 0,
+    })
     expect(await rowsByKey('events')).toEqual({ bob: 2, carol: 2 })
   })
 
@@ -132,7 +150,10 @@ describe('erasure', () => {
     expect(await rowsByKey('events')).toEqual({ carol: 2 })
     const shown = await runSluice(['erasures', '--environment', env], t.env)
     expect(shown.stdout).toMatch(
-      new RegExp(`^${bob['id']}\\s+done .*deleted 2 events, 1 impressions, 1 unique_keys`, 'm'),
+      new RegExp(
+        `^${bob['id']}\\s+done .*deleted 2 events, 1 impressions, 1 unique_keys, 1 event_rejections, 0 impression_rejections`,
+        'm',
+      ),
     )
     expect(shown.stdout).toContain(id)
   })

@@ -258,6 +258,26 @@ describe('the live tail of an integration', () => {
       expect(refused['data']['reason']).toMatch(/severity "purple" is not one of/)
       expect(refused['data']['alerts']).toEqual([])
       await waitFor('cli printed', async () => (out.includes('Disk <b>full</b>') ? true : undefined), 10_000)
+      // The refused payload is also among the integration's refused payloads, by reason, shown as text.
+      const rejections = await waitFor('the refused payload listed', async () => {
+        const r = (await (await call(`/api/v1/integrations/${integration['id']}/rejections`)).json()) as Json
+        return (r['reasons'] as Json[]).length > 0 ? (r['reasons'] as Json[]) : undefined
+      })
+      expect(rejections).toEqual([
+        {
+          reason: expect.stringMatching(/severity "purple" is not one of/),
+          records: 1,
+          lastAt: expect.any(String),
+          examples: [
+            {
+              payload: JSON.stringify({ title: 'x', severity: 'purple' }),
+              truncated: false,
+              requestId: expect.any(String),
+              receivedAt: expect.any(String),
+            },
+          ],
+        },
+      ])
     } finally {
       v.close()
       cli.kill('SIGINT')

@@ -1,6 +1,7 @@
-// The Data Hub for importers: pick a workspace's environment, then see what arrived (the event types with their
-// counts, one type's properties; the flags seen), what arrives now (the live tail, filtered, sampled under load),
-// what was refused and why (reasons with examples shown as text), and erase a person's records.
+// The Data Hub for importers: pick a workspace's environment, then see whether it is arriving (the ingestion health:
+// per minute, refusal reasons, the SDKs and their impressions mode, the consumers' lag), what arrived (the event types
+// with their counts, one type's properties; the flags seen), what arrives now (the live tail, filtered, sampled under
+// load), what was refused and why (reasons with examples shown as text), and erase a person's records.
 // Everything is text: a record's markup is shown, never run (Preact escapes it).
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
@@ -60,10 +61,134 @@ interface Erasure {
   error?: string
 }
 
-const TABS = { types: 'Event types', flags: 'Flags seen', tail: 'Live tail', refused: 'Refused', erasures: 'Erasures' }
+interface Health {
+  minutes: { minute: string; events: number; refusedEvents: number; impressions: number; refusedImpressions: number }[]
+  topReasons: { kind: string; reason: string; records: number }[]
+  lastEventAt: string | null
+  lastImpressionAt: string | null
+  sdks: {
+    sdkVersion: string
+    lastSeenAt: string
+    sends: string[]
+    impressionsMode: string | null
+    modeSource: string | null
+  }[]
+  consumerLag: Record<string, number> | null
+  note: string | null
+}
+
+const TABS = {
+  health: 'Health',
+  types: 'Event types',
+  flags: 'Flags seen',
+  tail: 'Live tail',
+  refused: 'Refused',
+  payloads: 'Refused payloads',
+  erasures: 'Erasures',
+}
 type Tab = keyof typeof TABS
 const pct = (x: number | null) => (x === null ? '–' : `${Math.round(x * 100)}%`)
 const when = (iso: string) => iso.replace('T', ' ').slice(0, 19)
+
+const ago = (iso: string | null) => {
+  if (iso === null) return 'none in 90 days'
+  const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000))
+  return s < 120 ? `${s} s ago` : s < 7200 ? `${Math.round(s / 60)} min ago` : `${when(iso)}`
+}
+
+/** Received and refused per minute over the last hour as bars (refused in red, on top), with its figures as text. */
+function PerMinute({ minutes }: { minutes: Health['minutes'] }) {
+  const total = (m: Health['minutes'][number]) => m.events + m.impressions + m.refusedEvents + m.refusedImpressions
+  const top = Math.max(1, ...minutes.map(total))
+  const sum = (f: (m: Health['minutes'][number]) => number) => minutes.reduce((n, m) => n + f(m), 0)
+  const label = `last hour: ${sum((m) => m.events)} events and ${sum((m) => m.impressions)} impressions received, ${sum((m) => m.refusedEvents + m.refusedImpressions)} refused`
+  return (
+    <figure>
+      <svg viewBox="0 0 600 100" width="600" height="100" role="img" aria-label={label} class="minutes">
+        {minutes.map((m, i) => {
+          const refused = m.refusedEvents + m.refusedImpressions
+          const h = (total(m) / top) * 96
+          const r = (refused / top) * 96
+          return (
+            <g>
+              <rect x={i * 10} y={100 - h} width="8" height={h - r} class="accepted" />
+              <rect x={i * 10} y={100 - h} width="8" height={r} class="refused" />
+            </g>
+          )
+        })}
+      </svg>
+      <figcaption data-testid="per-minute">{label}</figcaption>
+    </figure>
+  )
+}
+
+function HealthView({ env }: { env: string }) {
+  const [h, setH] = useState<Health | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    setH(null)
+    const load = () =>
+      api<Health>('GET', `/api/v1/environments/${encodeURIComponent(env)}/health`).then(setH, (err: unknown) =>
+        setError(errorText(err)),
+      )
+    void load()
+    const timer = setInterval(() => void load(), 15_000)
+    return () => clearInterval(timer)
+  }, [env])
+  if (!h) return <ErrorLine text={error} />
+  return (
+    <div data-testid="health">
+      <ErrorLine text={error} />
+      <p>
+        Last event received: {ago(h.lastEventAt)}. Last impression: {ago(h.lastImpressionAt)}. Consumers behind:{' '}
+        {h.consumerLag
+          ? Object.entries(h.consumerLag)
+              .map(([topic, n]) => `${topic} ${n}`)
+              .join(', ')
+          : `unknown (${h.note ?? ''})`}
+        .
+      </p>
+      <PerMinute minutes={h.minutes} />
+      {h.topReasons.length > 0 && (
+        <>
+          <h3>Refused in the last hour, by reason</h3>
+          <ul data-testid="top-reasons">
+            {h.topReasons.map((r) => (
+              <li>
+                {r.records} {r.kind}: {r.reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <table data-testid="sdks">
+        <caption>SDKs that sent anything in the last 24 hours</caption>
+        <thead>
+          <tr>
+            <th scope="col">SDK</th>
+            <th scope="col">Sends</th>
+            <th scope="col">Impressions mode</th>
+            <th scope="col">Last seen</th>
+          </tr>
+        </thead>
+        <tbody>
+          {h.sdks.map((x) => (
+            <tr data-sdk={x.sdkVersion}>
+              <th scope="row">{x.sdkVersion || '(no version header)'}</th>
+              <td>{x.sends.join(', ')}</td>
+              <td>
+                {x.impressionsMode === null
+                  ? '–'
+                  : `${x.impressionsMode} (from its ${x.modeSource === 'header' ? 'SplitSDKImpressionsMode header' : 'config telemetry'})`}
+              </td>
+              <td>{ago(x.lastSeenAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
 
 function EventTypes({ env }: { env: string }) {
   const [types, setTypes] = useState<EventType[] | null>(null)
@@ -358,6 +483,67 @@ function Refused({ env }: { env: string }) {
   )
 }
 
+/** The payloads each integration's mapping refused lately, by reason (the integrations are the account's). */
+function RefusedPayloads() {
+  const [integrations, setIntegrations] = useState<{ id: string; name: string }[]>([])
+  const [id, setId] = useState('')
+  const [reasons, setReasons] = useState<
+    { reason: string; records: number; lastAt: string; examples: { payload: string; requestId: string }[] }[] | null
+  >(null)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    api<{ integrations: { id: string; name: string }[] }>('GET', '/api/v1/integrations').then(
+      (r) => {
+        setIntegrations(r.integrations)
+        setId(r.integrations[0]?.id ?? '')
+      },
+      (err: unknown) => setError(errorText(err)),
+    )
+  }, [])
+  useEffect(() => {
+    if (!id) return
+    setReasons(null)
+    api<{ reasons: NonNullable<typeof reasons> }>(
+      'GET',
+      `/api/v1/integrations/${encodeURIComponent(id)}/rejections`,
+    ).then(
+      (r) => setReasons(r.reasons),
+      (err: unknown) => setError(errorText(err)),
+    )
+  }, [id])
+  return (
+    <>
+      <div class="row">
+        <label for="payloads-integration">Integration</label>
+        <select id="payloads-integration" value={id} onChange={(e) => setId(e.currentTarget.value)}>
+          {integrations.map((i) => (
+            <option value={i.id}>{i.name}</option>
+          ))}
+        </select>
+      </div>
+      <ErrorLine text={error} />
+      {reasons?.length === 0 && <p>No payload of this integration was refused lately.</p>}
+      {reasons && reasons.length > 0 && (
+        <div data-testid="refused-payloads">
+          {reasons.map((x) => (
+            <details>
+              <summary>
+                {x.records} × {x.reason} (last {when(x.lastAt)})
+              </summary>
+              {x.examples.map((e) => (
+                <figure>
+                  <figcaption>Request {e.requestId}</figcaption>
+                  <pre>{e.payload}</pre>
+                </figure>
+              ))}
+            </details>
+          ))}
+        </div>
+      )}
+    </>
+  )
+}
+
 function Erasures({ env }: { env: string }) {
   const [keys, setKeys] = useState('')
   const [jobs, setJobs] = useState<Erasure[]>([])
@@ -433,7 +619,7 @@ export function Data() {
   const [ws, setWs] = useState('')
   const [envs, setEnvs] = useState<Environment[]>([])
   const [env, setEnv] = useState('')
-  const [tab, setTab] = useState<Tab>('types')
+  const [tab, setTab] = useState<Tab>('health')
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
     api<{ objects: Workspace[] }>('GET', '/internal/api/v2/workspaces?limit=200').then(
@@ -480,7 +666,9 @@ export function Data() {
         ))}
       </nav>
       {env &&
-        (tab === 'types' ? (
+        (tab === 'health' ? (
+          <HealthView env={env} />
+        ) : tab === 'types' ? (
           <EventTypes env={env} />
         ) : tab === 'flags' ? (
           <Flags env={env} />
@@ -488,6 +676,8 @@ export function Data() {
           <Tail env={env} />
         ) : tab === 'refused' ? (
           <Refused env={env} />
+        ) : tab === 'payloads' ? (
+          <RefusedPayloads />
         ) : (
           <Erasures env={env} />
         ))}

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
 import { EVENT_TYPE_ID } from '../../pipeline/events.js'
-import type { DataHubService } from '../../services/datahub.js'
+import type { ConsumerLag, DataHubService } from '../../services/datahub.js'
 import { MAX_ERASURE_KEYS, MAX_KEY_LENGTH, type ErasureService } from '../../services/erasures.js'
 import type { RateLimit, RateLimiter } from '../../state/redis/rate-limits.js'
 import type { TenancyStore } from '../../state/redis/tenancy.js'
@@ -19,6 +19,7 @@ export interface DataHubRoutesOptions {
   readonly store: TenancyStore
   readonly dataHub: DataHubService
   readonly erasures: ErasureService
+  readonly consumerLag: () => Promise<ConsumerLag>
   readonly rateLimiter: RateLimiter
   readonly rateLimit: RateLimit
 }
@@ -126,6 +127,7 @@ const ErasureBody = Type.Object(
 const erasureFields = {
   id: Type.String({ description: 'made of the environment and the keys: the same keys name the same job' }),
   environmentId: Type.String(),
+  keyCount: Type.Integer({ description: 'how many keys it erases (a finished job keeps no key, only their number)' }),
   status: Type.Enum(['pending', 'running', 'done', 'failed']),
   requestedAt: Type.String({ description: 'when it was last requested: the records received until then are erased' }),
   requests: Type.Integer({ description: 'how many times it was requested' }),
@@ -137,7 +139,47 @@ const erasureFields = {
     Type.Record(Type.String(), Type.Integer(), { description: 'records deleted per table, once done' }),
   ),
 }
-const ErasureAnswer = Type.Object({ ...erasureFields, keys: Type.Array(Type.String()) })
+const ErasureAnswer = Type.Object({
+  ...erasureFields,
+  keys: Type.Array(Type.String(), { description: 'the keys, while it is unfinished; [] once finished' }),
+})
+const HealthAnswer = Type.Object({
+  environmentId: Type.String(),
+  at: Type.String(),
+  minutes: Type.Array(
+    Type.Object({
+      minute: Type.String(),
+      events: Type.Integer(),
+      refusedEvents: Type.Integer(),
+      impressions: Type.Integer(),
+      refusedImpressions: Type.Integer(),
+    }),
+    { description: 'the last 60 minutes, oldest first, by the time Sluice received the records' },
+  ),
+  topReasons: Type.Array(
+    Type.Object({ kind: Type.Enum(['events', 'impressions']), reason: Type.String(), records: Type.Integer() }),
+    { description: 'the 5 reasons that refused the most records in the last hour' },
+  ),
+  lastEventAt: Type.Union([Type.String(), Type.Null()], { description: 'null: none in 90 days' }),
+  lastImpressionAt: Type.Union([Type.String(), Type.Null()]),
+  sdks: Type.Array(
+    Type.Object({
+      sdkVersion: Type.String(),
+      lastSeenAt: Type.String(),
+      sends: Type.Array(Type.String()),
+      impressionsMode: Type.Union([Type.String(), Type.Null()]),
+      modeSource: Type.Union([Type.Enum(['header', 'telemetry']), Type.Null()], {
+        description:
+          "header: the SplitSDKImpressionsMode header of its impressions; telemetry: its config telemetry's iM (a missing iM read as 0, OPTIMIZED)",
+      }),
+    }),
+    { description: 'the SDK versions that sent anything in the last 24 hours, most recent first' },
+  ),
+  consumerLag: Type.Union([Type.Record(Type.String(), Type.Integer()), Type.Null()], {
+    description: 'messages of the events and impressions topics not yet stored (all environments); null if unknown',
+  }),
+  note: Type.Union([Type.String(), Type.Null()]),
+})
 const ErasureParams = Type.Object({
   env: EnvParams.properties.env,
   id: Type.String({ minLength: 1, maxLength: 64 }),
@@ -182,6 +224,22 @@ export async function dataHubRoutes(server: FastifyInstance, opts: DataHubRoutes
   )
 
   app.get(
+    '/api/v1/environments/:env/health',
+    {
+      schema: {
+        tags: ['data hub'],
+        security: ADMIN_SECURITY,
+        summary:
+          "The environment's ingestion health: records received and refused per minute over the last hour, the top reasons, the SDKs talking to it with their impressions mode, the last event, the consumers' lag",
+        params: EnvParams,
+        response: analysisAnswers({ 200: answer('The ingestion health', HealthAnswer) }),
+      },
+    },
+    async (request) =>
+      opts.dataHub.health((await scope.environment(request, request.params.env, 'read')).env, opts.consumerLag),
+  )
+
+  app.get(
     '/api/v1/environments/:env/flags-seen',
     {
       schema: {
@@ -203,7 +261,7 @@ export async function dataHubRoutes(server: FastifyInstance, opts: DataHubRoutes
         tags: ['data hub'],
         security: ADMIN_SECURITY,
         summary:
-          "Erases the keys' events, impressions and unique keys in the environment, as a job (202; the same keys again while it waits or runs: 200 and that job; once finished, it runs again)",
+          "Erases the keys' events, impressions, unique keys and refused records in the environment, as a job (202; the same keys again while it waits or runs: 200 and that job; once finished, it runs again)",
         params: EnvParams,
         body: ErasureBody,
         response: analysisAnswers(

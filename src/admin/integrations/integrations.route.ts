@@ -24,6 +24,7 @@ import {
   IntegrationWithAddress,
   Rotated,
   PayloadList,
+  RejectionList,
   RotateQuery,
   TestBody,
   TestResult,
@@ -262,6 +263,26 @@ async function integrationToolRoutes(server: FastifyInstance, opts: IntegrationR
       },
     },
     async (request) => ({ payloads: await service.recentPayloads(account(request), request.params.id) }),
+  )
+
+  app.get(
+    '/api/v1/integrations/:id/rejections',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary:
+          "The payloads the integration's mapping refused lately (among the account's last 5,000 rejections), by reason, most first, with up to 3 examples each shown as text",
+        params: IdParams,
+        response: integrationAnswers(
+          {
+            200: answer('Refused payloads by reason', RejectionList),
+          },
+          [404],
+        ),
+      },
+    },
+    async (request) => ({ reasons: await service.recentRejections(account(request), request.params.id) }),
   )
 
   app.delete(

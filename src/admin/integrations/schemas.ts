@@ -202,6 +202,26 @@ export const PayloadList = Type.Object({
   ),
 })
 
+export const RejectionList = Type.Object({
+  reasons: Type.Array(
+    Type.Object({
+      reason: Type.String(),
+      records: Type.Integer(),
+      lastAt: Type.String(),
+      examples: Type.Array(
+        Type.Object({
+          payload: Type.String({ description: 'as received, cut to 2,048 characters' }),
+          truncated: Type.Boolean(),
+          requestId: Type.String(),
+          receivedAt: Type.String(),
+        }),
+        { description: 'up to 3, newest first' },
+      ),
+    }),
+    { description: 'most refused first' },
+  ),
+})
+
 /** Sender authentication: what a create or replace takes, and what is shown (never a secret, except once). */
 export const SenderAuthBody = Type.Object(
   {

@@ -54,6 +54,45 @@ export class KafkaAdmin {
     return this.admin
   }
 
+  /** The messages of `topic` that `groupId` has not committed, over its partitions (all of them before a commit). */
+  async groupLag(groupId: string, topic: string): Promise<number> {
+    const admin = await this.client()
+    const [group, offsets] = await Promise.all([
+      admin.fetchOffsets({ groupId, topics: [topic] }),
+      admin.fetchTopicOffsets(topic),
+    ])
+    const committed = new Map((group[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]))
+    let lag = 0n
+    for (const t of offsets) {
+      const c = committed.get(t.partition) ?? -1n
+      const high = BigInt(t.high)
+      lag += high - (c >= 0n ? c : BigInt(t.low))
+    }
+    return Number(lag)
+  }
+
+  /** The end (high watermark) of each partition of `topic` now. */
+  async topicEnds(topic: string): Promise<Map<number, bigint>> {
+    const admin = await this.client()
+    return new Map((await admin.fetchTopicOffsets(topic)).map((t) => [t.partition, BigInt(t.high)]))
+  }
+
+  /** Whether `groupId` has committed every partition of `topic` up to `ends` (a partition empty then needs nothing). */
+  async groupReached(groupId: string, topic: string, ends: ReadonlyMap<number, bigint>): Promise<boolean> {
+    const admin = await this.client()
+    const [group, offsets] = await Promise.all([
+      admin.fetchOffsets({ groupId, topics: [topic] }),
+      admin.fetchTopicOffsets(topic),
+    ])
+    const committed = new Map((group[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]))
+    const low = new Map(offsets.map((t) => [t.partition, BigInt(t.low)]))
+    for (const [partition, end] of ends) {
+      const c = committed.get(partition) ?? -1n
+      if ((c >= 0n ? c : (low.get(partition) ?? 0n)) < end) return false
+    }
+    return true
+  }
+
   /** Creates the topics that do not exist yet (idempotent) and learns their partition counts. */
   async ensureTopics(topics: readonly string[]): Promise<void> {
     const admin = await this.client()

@@ -36,6 +36,19 @@ export class KafkaBroker implements Broker {
     return this.admin.ping()
   }
 
+  topicEnds(topic: string): Promise<Map<number, bigint>> {
+    return this.admin.topicEnds(topic)
+  }
+
+  groupReached(groupId: string, topic: string, ends: ReadonlyMap<number, bigint>): Promise<boolean> {
+    return this.admin.groupReached(groupId, topic, ends)
+  }
+
+  /** The messages of `topic` the consumer group has not committed. */
+  groupLag(groupId: string, topic: string): Promise<number> {
+    return this.admin.groupLag(groupId, topic)
+  }
+
   publish(topic: string, messages: readonly OutboundMessage[]): Promise<void> {
     return this.publisher.publish(topic, messages)
   }

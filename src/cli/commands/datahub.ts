@@ -84,7 +84,7 @@ export function erasureLine(j: Omit<ErasureView, 'keys'> & { keys?: readonly str
         .map(([t, n]) => `${n} ${t}`)
         .join(', ')}`
     : (j.error ?? '')
-  return `${j.id}  ${j.status.padEnd(7)}  requested ${j.requestedAt}${j.keys ? `  ${j.keys.length} keys` : ''}  ${what}`.trimEnd()
+  return `${j.id}  ${j.status.padEnd(7)}  requested ${j.requestedAt}  ${j.keyCount} keys  ${what}`.trimEnd()
 }
 
 /** A tail record as a line: time, kind, what the filters look at, and the record. */

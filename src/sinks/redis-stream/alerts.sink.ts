@@ -344,6 +344,27 @@ export class RedisAlertSink {
     return entries.map(([id, flat]) => ({ id, fields: entryFieldMap(flat) }))
   }
 
+  /**
+   * The integration's refused payloads among the last `scan` entries of the (account's) rejections stream, newest
+   * first: a bounded read, whatever the stream's length.
+   */
+  async rejections(accountId: string, integrationId: string, scan = 5000): Promise<AlertRejection[]> {
+    const entries = await this.redis.xrevrange(this.keys(accountId).rejections, '+', '-', 'COUNT', scan)
+    return entries.flatMap(([, flat]) => {
+      const f = entryFieldMap(flat)
+      if (f['integrationId'] !== integrationId) return []
+      return [
+        {
+          integrationId,
+          requestId: f['requestId'] ?? '',
+          reason: f['reason'] ?? '',
+          payload: f['payload'] ?? '',
+          receivedAt: f['receivedAt'] ?? '',
+        },
+      ]
+    })
+  }
+
   /** The integration's recent payloads, newest first, none older than PAYLOAD_SAMPLES.ttlMs. */
   async payloads(accountId: string, integrationId: string): Promise<PayloadSample[]> {
     const since = Date.now() - PAYLOAD_SAMPLES.ttlMs

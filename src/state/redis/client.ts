@@ -42,7 +42,7 @@ export function createRedisClient(settings: RedisSettings, options: RedisOptions
   }
   const clusterOptions: ClusterOptions = {
     lazyConnect: true,
-    enableOfflineQueue: true,
+    enableOfflineQueue: common.enableOfflineQueue,
     redisOptions,
     // A failover takes the cluster's node timeout and an election: MOVED and CLUSTERDOWN are retried
     // (slots refreshed) for about that long before a command fails as an outage.

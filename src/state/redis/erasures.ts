@@ -13,7 +13,9 @@ export type ErasureStatus = 'pending' | 'running' | 'done' | 'failed'
 export interface ErasureJob {
   readonly id: string
   readonly environmentId: string
+  /** The keys, while it is unfinished: a finished job keeps only their number (and its id, a hash of them). */
   readonly keys: readonly string[]
+  readonly keyCount: number
   readonly status: ErasureStatus
   /** When it was (last) requested, epoch ms: the records received until then are erased. */
   readonly requestedAt: number
@@ -70,11 +72,6 @@ export class ErasureStore extends RedisState {
       .exec()
   }
 
-  /** The jobs of the environment not finished. */
-  async unfinished(env: string): Promise<number> {
-    return (await this.list(env)).filter((j) => j.status === 'pending' || j.status === 'running').length
-  }
-
   /** Takes the first job due, held until `leaseUntil` (epoch ms); undefined if none is due. */
   async claim(now: number, leaseUntil: number): Promise<QueuedJob | undefined> {
     const member = (await this.scripts.erasureClaim(this.queue(), now, leaseUntil)) as string | null
@@ -86,6 +83,11 @@ export class ErasureStore extends RedisState {
   /** Moves a queued job's due time (a lease renewed, or a run put off); nothing if it left the queue. */
   async reschedule(job: QueuedJob, at: number): Promise<void> {
     await this.redis.zadd(this.queue(), 'XX', at, `${job.environmentId}/${job.id}`)
+  }
+
+  /** Forgets finished jobs. */
+  async forget(env: string, ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.redis.hdel(this.jobs(env), ...ids)
   }
 
   /** Takes a job out of the queue (one that is gone or finished). */
