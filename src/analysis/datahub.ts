@@ -118,70 +118,52 @@ export function flagsSeenQuery(table: string, environmentId: string, since: numb
   )
 }
 
-/** The tables the ingestion health reads, by what they hold. */
-export interface HealthTables {
-  readonly events: string
-  readonly eventRejections: string
-  readonly impressions: string
-  readonly impressionRejections: string
-  readonly impressionCounts: string
-  readonly uniqueKeys: string
-  readonly telemetry: string
-}
-
 /** SDK versions listed per source in the ingestion health. */
 export const MAX_SDK_VERSIONS = 100
 
+/** The records of `table` received in the environment since `since` (epoch ms), per minute (epoch minutes). */
+export function perMinuteQuery(table: string, environmentId: string, since: number): Query {
+  const p = new Params()
+  return p.query(
+    'the records per minute query',
+    `SELECT intDiv(received_at_ms, 60000) AS minute, count() AS n FROM ${table}
+     WHERE ${received(p, environmentId, since)} GROUP BY minute`,
+  )
+}
+
+/** The 5 reasons that refused the most records of `table` (a rejections table) since `since`. */
+export function topReasonsQuery(table: string, environmentId: string, since: number): Query {
+  const p = new Params()
+  return p.query(
+    'the top refusal reasons query',
+    `SELECT reason, count() AS n FROM ${table}
+     WHERE ${received(p, environmentId, since)} GROUP BY reason ORDER BY n DESC, reason LIMIT 5`,
+  )
+}
+
 /**
- * The ingestion health of an environment since `since`, as queries read side by side: records per minute received
- * (accepted and refused, events and impressions), the top refusal reasons, and per source the SDK versions that sent
- * with their last time and impressions mode (the SplitSDKImpressionsMode header's, and the config telemetry's `iM`,
- * read as 0 when missing, as Go's SDK leaves it out when it is 0).
+ * The SDK versions that sent records of `source` since `since`, with their last time and impressions mode: the
+ * SplitSDKImpressionsMode header's (`header`: impressions, counts, unique keys), or the config telemetry's `iM`
+ * (`telemetry`; read as 0 when missing, as Go's SDK leaves it out when it is 0), or none (`none`: events).
  */
-export function healthQueries(t: HealthTables, environmentId: string, since: number): Record<string, Query> {
-  const at = (p: Params) => received(p, environmentId, since)
-  const perMinute = (table: string, what: string) => {
-    const p = new Params()
-    return p.query(
-      `the ${what} per minute query`,
-      `SELECT intDiv(received_at_ms, 60000) AS minute, count() AS n FROM ${table} WHERE ${at(p)} GROUP BY minute`,
-    )
-  }
-  const reasons = (table: string, what: string) => {
-    const p = new Params()
-    return p.query(
-      `the ${what} reasons query`,
-      `SELECT reason, count() AS n FROM ${table} WHERE ${at(p)} GROUP BY reason ORDER BY n DESC, reason LIMIT 5`,
-    )
-  }
-  const sdks = (table: string, what: string, mode: string, where = '') => {
-    const p = new Params()
-    return p.query(
-      `the ${what} SDK versions query`,
-      `SELECT sdk_version AS sdkVersion, max(received_at_ms) AS lastMs, ${mode} AS mode
-       FROM ${table} WHERE ${at(p)}${where}
-       GROUP BY sdk_version ORDER BY lastMs DESC LIMIT ${MAX_SDK_VERSIONS}`,
-    )
-  }
-  const headerMode = 'argMax(impressions_mode, received_at_ms)'
-  return {
-    events: perMinute(t.events, 'events'),
-    refusedEvents: perMinute(t.eventRejections, 'refused events'),
-    impressions: perMinute(t.impressions, 'impressions'),
-    refusedImpressions: perMinute(t.impressionRejections, 'refused impressions'),
-    eventReasons: reasons(t.eventRejections, 'refused events'),
-    impressionReasons: reasons(t.impressionRejections, 'refused impressions'),
-    eventSdks: sdks(t.events, 'events', "''"),
-    impressionSdks: sdks(t.impressions, 'impressions', headerMode),
-    countSdks: sdks(t.impressionCounts, 'impression counts', headerMode),
-    uniqueKeySdks: sdks(t.uniqueKeys, 'unique keys', headerMode),
-    telemetrySdks: sdks(
-      t.telemetry,
-      'telemetry',
-      "toString(argMax(visitParamExtractInt(payload, 'iM'), received_at_ms))",
-      " AND kind = 'config'",
-    ),
-  }
+export function sdkVersionsQuery(
+  table: string,
+  environmentId: string,
+  since: number,
+  source: 'none' | 'header' | 'telemetry',
+): Query {
+  const p = new Params()
+  const mode = {
+    none: "''",
+    header: 'argMax(impressions_mode, received_at_ms)',
+    telemetry: "toString(argMax(visitParamExtractInt(payload, 'iM'), received_at_ms))",
+  }[source]
+  return p.query(
+    'the SDK versions query',
+    `SELECT sdk_version AS sdkVersion, max(received_at_ms) AS lastMs, ${mode} AS mode
+     FROM ${table} WHERE ${received(p, environmentId, since)}${source === 'telemetry' ? " AND kind = 'config'" : ''}
+     GROUP BY sdk_version ORDER BY lastMs DESC LIMIT ${MAX_SDK_VERSIONS}`,
+  )
 }
 
 /** When the environment last received an event and an impression (within `since`). */

@@ -7,11 +7,13 @@ import {
   EXAMPLE_CHARS,
   eventTypesQuery,
   flagsSeenQuery,
-  healthQueries,
   lastReceivedQuery,
   MAX_CATALOGUE_ROWS,
+  perMinuteQuery,
   propertySampleQuery,
   rejectionsQuery,
+  sdkVersionsQuery,
+  topReasonsQuery,
 } from '../analysis/datahub.js'
 import { EVENT_TYPE_ID } from '../pipeline/events.js'
 import { invalid, Refusal } from '../shared/errors.js'
@@ -229,32 +231,23 @@ export class DataHubService {
    */
   async health(env: Environment, lag: () => Promise<ConsumerLag>, now = Date.now()): Promise<IngestionHealth> {
     const db = this.database
-    const tables = {
-      events: `${db}.events`,
-      eventRejections: `${db}.event_rejections`,
-      impressions: `${db}.impressions`,
-      impressionRejections: `${db}.impression_rejections`,
-      impressionCounts: `${db}.impression_counts`,
-      uniqueKeys: `${db}.unique_keys`,
-      telemetry: `${db}.sdk_telemetry`,
-    }
+    const t = (name: string) => `${db}.${name}`
     const hourStart = Math.floor(now / 60_000) * 60_000 - 59 * 60_000
-    const hour = healthQueries(tables, env.id, hourStart)
-    const day = healthQueries(tables, env.id, now - DAY_MS)
-    const names = ['events', 'refusedEvents', 'impressions', 'refusedImpressions'] as const
+    const daySince = now - DAY_MS
+    const counted = ['events', 'event_rejections', 'impressions', 'impression_rejections']
     const sources = [
-      ['eventSdks', 'events'],
-      ['impressionSdks', 'impressions'],
-      ['countSdks', 'impression counts'],
-      ['uniqueKeySdks', 'unique keys'],
-      ['telemetrySdks', 'telemetry'],
+      ['events', 'events', 'none'],
+      ['impressions', 'impressions', 'header'],
+      ['impression_counts', 'impression counts', 'header'],
+      ['unique_keys', 'unique keys', 'header'],
+      ['sdk_telemetry', 'telemetry', 'telemetry'],
     ] as const
     const [perMinute, eventReasons, impressionReasons, sdkRows, last, lagged] = await Promise.all([
-      Promise.all(names.map((n) => this.run(hour[n]!))),
-      this.run(hour['eventReasons']!),
-      this.run(hour['impressionReasons']!),
-      Promise.all(sources.map(([q]) => this.run(day[q]!))),
-      this.run(lastReceivedQuery(tables.events, tables.impressions, env.id, now - CATALOGUE_DAYS * DAY_MS)),
+      Promise.all(counted.map((table) => this.run(perMinuteQuery(t(table), env.id, hourStart)))),
+      this.run(topReasonsQuery(t('event_rejections'), env.id, hourStart)),
+      this.run(topReasonsQuery(t('impression_rejections'), env.id, hourStart)),
+      Promise.all(sources.map(([table, , mode]) => this.run(sdkVersionsQuery(t(table), env.id, daySince, mode)))),
+      this.run(lastReceivedQuery(t('events'), t('impressions'), env.id, now - CATALOGUE_DAYS * DAY_MS)),
       lag().then(
         (l) => ({ lag: l, note: null }),
         (err: unknown) => ({ lag: null, note: `the consumers' lag is unknown: ${(err as Error).message}` }),

@@ -42,6 +42,18 @@ export const MAX_ATTEMPTS = 5
 /** Keys per DELETE statement (a statement stays far below ClickHouse's 256 KiB max_query_size). */
 const KEYS_PER_STATEMENT = 100
 
+/** The keys of a job in statements of KEYS_PER_STATEMENT. */
+function batches(keys: readonly string[]): string[][] {
+  const out: string[][] = []
+  for (let i = 0; i < keys.length; i += KEYS_PER_STATEMENT) out.push(keys.slice(i, i + KEYS_PER_STATEMENT))
+  return out
+}
+
+/** The rows of `keys` in the job's environment, as the deletes and the counts that check them both select them. */
+function ofKeys(p: Params, job: ErasureJob, table: ErasedTable, keys: readonly string[]): string {
+  return `environment_id = ${p.string(job.environmentId)} AND ${ERASED_TABLES[table]} IN ${p.strings(keys)}`
+}
+
 /** A job as the API shows it. */
 export interface ErasureView extends Omit<ErasureJob, 'requestedAt' | 'startedAt' | 'finishedAt'> {
   readonly requestedAt: string
@@ -286,12 +298,10 @@ export class DataJobs {
     for (const table of ERASED) {
       if (before[table] === 0) continue
       const name = cluster ? `${localTable(table)} ON CLUSTER ${cluster}` : table
-      for (let i = 0; i < job.keys.length; i += KEYS_PER_STATEMENT) {
+      for (const keys of batches(job.keys)) {
         const p = new Params()
-        const keys = p.strings(job.keys.slice(i, i + KEYS_PER_STATEMENT))
-        const where = `environment_id = ${p.string(job.environmentId)} AND ${ERASED_TABLES[table]} IN ${keys}`
         await this.clickhouse.command({
-          query: bind(p.query('an erasure', `ALTER TABLE ${db}.${name} DELETE WHERE ${where}`)),
+          query: bind(p.query('an erasure', `ALTER TABLE ${db}.${name} DELETE WHERE ${ofKeys(p, job, table, keys)}`)),
           clickhouse_settings: capabilities().mutationsSync ? { mutations_sync: '2' } : {},
         })
       }
@@ -314,14 +324,13 @@ export class DataJobs {
     const counts: Record<string, number> = {}
     for (const table of ERASED) {
       counts[table] = 0
-      for (let i = 0; i < job.keys.length; i += KEYS_PER_STATEMENT) {
+      for (const keys of batches(job.keys)) {
         const p = new Params()
         const received = until === undefined ? '' : ` AND received_at_ms <= ${p.int(until)}`
         const query = p.query(
           'an erasure count',
           `SELECT count() AS n FROM ${this.options.target.database}.${table}
-           WHERE environment_id = ${p.string(job.environmentId)}
-             AND ${ERASED_TABLES[table]} IN ${p.strings(job.keys.slice(i, i + KEYS_PER_STATEMENT))}${received}`,
+           WHERE ${ofKeys(p, job, table, keys)}${received}`,
         )
         const result = await this.clickhouse.query({ query: bind(query), format: 'JSONEachRow' })
         counts[table] += Number((await result.json<{ n: string | number }>())[0]?.n ?? 0)

@@ -43,10 +43,6 @@ export class TailHub {
     subscriber.on('message', (channel: string, text: string) => this.deliver(channel, text))
   }
 
-  get viewing(): number {
-    return this.count
-  }
-
   /** Whether the process has its most viewers. */
   get full(): boolean {
     return this.count >= this.options.maxViewers

@@ -56,19 +56,8 @@ export class KafkaAdmin {
 
   /** The messages of `topic` that `groupId` has not committed, over its partitions (all of them before a commit). */
   async groupLag(groupId: string, topic: string): Promise<number> {
-    const admin = await this.client()
-    const [group, offsets] = await Promise.all([
-      admin.fetchOffsets({ groupId, topics: [topic] }),
-      admin.fetchTopicOffsets(topic),
-    ])
-    const committed = new Map((group[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]))
-    let lag = 0n
-    for (const t of offsets) {
-      const c = committed.get(t.partition) ?? -1n
-      const high = BigInt(t.high)
-      lag += high - (c >= 0n ? c : BigInt(t.low))
-    }
-    return Number(lag)
+    const positions = await groupPositions(await this.client(), groupId, topic)
+    return Number(positions.reduce((lag, p) => lag + (p.high - p.position), 0n))
   }
 
   /** The end (high watermark) of each partition of `topic` now. */
@@ -79,18 +68,10 @@ export class KafkaAdmin {
 
   /** Whether `groupId` has committed every partition of `topic` up to `ends` (a partition empty then needs nothing). */
   async groupReached(groupId: string, topic: string, ends: ReadonlyMap<number, bigint>): Promise<boolean> {
-    const admin = await this.client()
-    const [group, offsets] = await Promise.all([
-      admin.fetchOffsets({ groupId, topics: [topic] }),
-      admin.fetchTopicOffsets(topic),
-    ])
-    const committed = new Map((group[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]))
-    const low = new Map(offsets.map((t) => [t.partition, BigInt(t.low)]))
-    for (const [partition, end] of ends) {
-      const c = committed.get(partition) ?? -1n
-      if ((c >= 0n ? c : (low.get(partition) ?? 0n)) < end) return false
-    }
-    return true
+    const at = new Map(
+      (await groupPositions(await this.client(), groupId, topic)).map((p) => [p.partition, p.position]),
+    )
+    return [...ends].every(([partition, end]) => (at.get(partition) ?? 0n) >= end)
   }
 
   /** Creates the topics that do not exist yet (idempotent) and learns their partition counts. */
@@ -195,4 +176,24 @@ export class KafkaAdmin {
     await this.admin?.disconnect().catch(() => undefined)
     this.admin = undefined
   }
+}
+
+/**
+ * Where a consumer group stands on each partition of a topic: its committed offset (the partition's low watermark
+ * before any commit, where consuming would start) and the partition's high watermark.
+ */
+export async function groupPositions(
+  admin: Admin,
+  groupId: string,
+  topic: string,
+): Promise<{ partition: number; position: bigint; high: bigint }[]> {
+  const [group, offsets] = await Promise.all([
+    admin.fetchOffsets({ groupId, topics: [topic] }),
+    admin.fetchTopicOffsets(topic),
+  ])
+  const committed = new Map((group[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]))
+  return offsets.map((t) => {
+    const c = committed.get(t.partition) ?? -1n
+    return { partition: t.partition, position: c >= 0n ? c : BigInt(t.low), high: BigInt(t.high) }
+  })
 }

@@ -12,6 +12,7 @@ import type { Admin, Consumer as KafkaConsumer, EachBatchPayload, Kafka } from '
 import type { Logger } from '../../shared/logger.js'
 import type { Metrics } from '../../shared/metrics.js'
 import { AppError } from '../../shared/errors.js'
+import { groupPositions } from './admin.js'
 import type { Consumer, ConsumerHealth, ConsumerOptions, InboundMessage } from '../ports.js'
 
 export interface ConsumerSettings {
@@ -289,21 +290,14 @@ export class SupervisedConsumer implements Consumer {
     if (this.polling || this.stopping) return
     this.polling = true
     try {
-      const admin = await this.deps.admin()
-      const [groupOffsets, topicOffsets] = await Promise.all([
-        admin.fetchOffsets({ groupId: this.options.groupId, topics: [this.options.topic] }),
-        admin.fetchTopicOffsets(this.options.topic),
-      ])
-      const committed = new Map((groupOffsets[0]?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]))
+      const positions = await groupPositions(await this.deps.admin(), this.options.groupId, this.options.topic)
       const now = Date.now()
-      for (const t of topicOffsets) {
-        const c = committed.get(t.partition) ?? -1n
-        const position = c >= 0n ? c : BigInt(t.low)
-        const lag = Math.max(0, Number(BigInt(t.high) - position))
-        const before = this.progress.get(t.partition)
+      for (const { partition, position, high } of positions) {
+        const lag = Math.max(0, Number(high - position))
+        const before = this.progress.get(partition)
         const moved = !before || before.position !== position || lag === 0
-        this.progress.set(t.partition, { position, lag, movedAt: moved ? now : before.movedAt })
-        this.deps.metrics.consumerLag.set({ topic: this.options.topic, partition: String(t.partition) }, lag)
+        this.progress.set(partition, { position, lag, movedAt: moved ? now : before.movedAt })
+        this.deps.metrics.consumerLag.set({ topic: this.options.topic, partition: String(partition) }, lag)
       }
     } catch (err) {
       this.log.debug({ err }, 'lag poll failed')
