@@ -118,7 +118,8 @@ function NewDestination({ onMade }: { onMade: () => void }) {
 export function Notifications() {
   const [destinations, setDestinations] = useState<Destination[]>([])
   const [route, setRoute] = useState<string[]>([])
-  const [dead, setDead] = useState<Delivery[]>([])
+  // null until the dead letter is read: "none given up" is said only once it is known.
+  const [dead, setDead] = useState<Delivery[] | null>(null)
   const [tests, setTests] = useState<Record<string, string>>({})
   const [shown, setShown] = useState<{ destination: Destination; deliveries: Delivery[] } | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -262,7 +263,9 @@ export function Notifications() {
       )}
       <NewDestination onMade={() => void load()} />
       <h3>Dead letter</h3>
-      {dead.length === 0 ? (
+      {dead === null ? (
+        <p>Reading the dead letter…</p>
+      ) : dead.length === 0 ? (
         <p>No delivery was given up.</p>
       ) : (
         <table aria-label="Dead letter">
