@@ -100,7 +100,7 @@ it('lists the event types that arrived, and one type’s properties with markup 
   await checkout.getByRole('button', { name: 'checkout' }).click()
   const props = page.getByTestId('properties')
   await props.waitFor()
-  await expect.poll(() => props.locator('tbody th').allTextContents()).toEqual(['plan', MARKUP])
+  await expect.poll(() => props.locator('tbody th').allTextContents(), { timeout: 10_000 }).toEqual(['plan', MARKUP])
   expect(await props.locator('tbody tr').first().locator('td').allTextContents()).toEqual(['100%', 'string 2'])
   expect(await page.evaluate('window.__xss')).toBeUndefined()
   await shot('console-data-types')
@@ -114,8 +114,8 @@ it('shows a tracked event in the live tail within 2 s of its 202, and the filter
   // The consumers see a new watch within a second (they read the watched set once a second).
   await new Promise((r) => setTimeout(r, 1200))
   const rows = page.getByTestId('tail').locator('tbody tr')
-  const started = Date.now()
   expect((await postEvents(service.url, sdkKey, [event('dora', 'signup'), event('erin', 'checkout')])).status).toBe(202)
+  const started = Date.now()
   await rows.first().waitFor({ timeout: 10_000 })
   const shownAfter = Date.now() - started
   expect(shownAfter).toBeLessThan(2000)

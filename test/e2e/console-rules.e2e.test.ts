@@ -153,7 +153,9 @@ it('adds a window and shows it quiet now and in the calendar; a held alert says 
   await expect
     .poll(() => page.getByTestId('quiet-now').textContent(), { timeout: 10_000 })
     .toMatch(/^Quiet now: checkout deploy/)
-  expect(await page.getByTestId('calendar').locator('tbody tr').first().innerText()).toContain('checkout deploy')
+  await expect
+    .poll(() => page.getByTestId('calendar').locator('tbody tr').first().innerText(), { timeout: 10_000 })
+    .toContain('checkout deploy')
   await shot('console-windows')
   const [window] = (await api('GET', '/api/v1/maintenance-windows'))['windows'] as { id: string }[]
 
@@ -204,7 +206,9 @@ it("requires a bearer token from an integration's sender, shows the secret once,
   ).secrets[0]!.id
   await page.getByRole('button', { name: `Retire ${firstId}` }).click()
   await expect
-    .poll(() => page.locator('caption', { hasText: 'Secrets' }).locator('..').locator('tbody tr').count())
+    .poll(() => page.locator('caption', { hasText: 'Secrets' }).locator('..').locator('tbody tr').count(), {
+      timeout: 10_000,
+    })
     .toBe(1)
   expect((await send('after', 'x', { authorization: `Bearer ${first}` })).status).toBe(401)
   expect((await send('after', 'x', { authorization: `Bearer ${second}` })).status).toBe(202)

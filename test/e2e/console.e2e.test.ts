@@ -360,7 +360,7 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
   await page.getByLabel('Correction').selectOption('holm')
   await page.getByRole('button', { name: 'Show results' }).click()
   await expect
-    .poll(() => page.getByTestId('methods').textContent())
+    .poll(() => page.getByTestId('methods').textContent(), { timeout: 15_000 })
     .toBe('Methods: sequential tests (tuning 5000), correction Holm.')
   await chart.waitFor()
   await shot('console-experiments')

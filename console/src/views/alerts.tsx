@@ -39,9 +39,12 @@ interface Delivery {
 /** Why an alert looks as it does: the rules that changed it, the window holding it, its history and its deliveries. */
 function Why({ id, onClose }: { id: string; onClose: () => void }) {
   const [alert, setAlert] = useState<WithHistory | null>(null)
-  const [deliveries, setDeliveries] = useState<Delivery[]>([])
+  // null until read: "Not sent anywhere." is said only of deliveries read.
+  const [deliveries, setDeliveries] = useState<Delivery[] | null>(null)
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
+    setAlert(null)
+    setDeliveries(null)
     void api<WithHistory>('GET', `/api/v1/alerts/${encodeURIComponent(id)}`).then(setAlert, (err: unknown) =>
       setError(errorText(err)),
     )
@@ -78,7 +81,9 @@ function Why({ id, onClose }: { id: string; onClose: () => void }) {
         </ul>
       )}
       <h4>Deliveries</h4>
-      {deliveries.length === 0 ? (
+      {deliveries === null ? (
+        !error && <p>Reading deliveries…</p>
+      ) : deliveries.length === 0 ? (
         <p>Not sent anywhere.</p>
       ) : (
         <ul aria-label="Deliveries" data-testid="deliveries">

@@ -196,10 +196,14 @@ function EventTypes({ env }: { env: string }) {
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
     setDetail(null)
+    setTypes(null)
+    let current = true
     api<{ eventTypes: EventType[] }>('GET', `/api/v1/environments/${encodeURIComponent(env)}/event-types`).then(
-      (r) => setTypes(r.eventTypes),
-      (err: unknown) => setError(errorText(err)),
+      (r) => current && setTypes(r.eventTypes),
+      (err: unknown) => current && setError(errorText(err)),
     )
+    // Another environment's answer, come late, is dropped.
+    return () => void (current = false)
   }, [env])
   const open = (type: string) =>
     api<EventTypeDetail>(
@@ -278,10 +282,13 @@ function Flags({ env }: { env: string }) {
   const [flags, setFlags] = useState<FlagSeen[] | null>(null)
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
+    setFlags(null)
+    let current = true
     api<{ flags: FlagSeen[] }>('GET', `/api/v1/environments/${encodeURIComponent(env)}/flags-seen`).then(
-      (r) => setFlags(r.flags),
-      (err: unknown) => setError(errorText(err)),
+      (r) => current && setFlags(r.flags),
+      (err: unknown) => current && setError(errorText(err)),
     )
+    return () => void (current = false)
   }, [env])
   return (
     <>

@@ -184,7 +184,8 @@ export function Experiments() {
   const [ws, setWs] = useState('')
   const [envs, setEnvs] = useState<Environment[]>([])
   const [env, setEnv] = useState('')
-  const [flags, setFlags] = useState<Flag[]>([])
+  // null while the environment's flags are read (none said only of flags read).
+  const [flags, setFlags] = useState<Flag[] | null>(null)
   const [flag, setFlag] = useState('')
   const [metrics, setMetrics] = useState<Metric[]>([])
   const [chosen, setChosen] = useState<string[]>([])
@@ -230,15 +231,21 @@ export function Experiments() {
   }, [ws])
   useEffect(() => {
     if (!env) return
+    setFlags(null)
+    setFlag('')
+    // The answer for an environment or days no longer chosen is dropped.
+    let current = true
     const q = new URLSearchParams({ from: `${from}T00:00:00Z`, to: `${to}T00:00:00Z` })
     void guard(
       api<{ flags: Flag[] }>('GET', `/api/v1/environments/${encodeURIComponent(env)}/experiments?${q.toString()}`).then(
         (r) => {
+          if (!current) return
           setFlags(r.flags)
           setFlag(r.flags[0]?.flag ?? '')
         },
       ),
     )
+    return () => void (current = false)
   }, [env, from, to])
 
   const show = (e: Event) => {
@@ -253,13 +260,15 @@ export function Experiments() {
       correction,
     })
     const path = `/api/v1/environments/${encodeURIComponent(env)}/experiments/${encodeURIComponent(flag)}/results`
+    // The last results go as the new ones are asked for: never shown as the answer to this request.
+    setResults(null)
     setSeries(null)
     void guard(
       api<Results>('GET', `${path}?${q.toString()}`).then((r) => {
         setResults(r)
         // Over time: from the flag's first impression in the window to now (or the window's end), by hour over a
         // few days, by day up to 100 days, else by week.
-        const seen = flags.find((f) => f.flag === flag)
+        const seen = flags?.find((f) => f.flag === flag)
         const start = Math.max(Date.parse(`${from}T00:00:00Z`), Date.parse(seen?.firstImpressionAt ?? '') || 0)
         const end = Math.min(Date.parse(`${to}T00:00:00Z`), Date.now())
         if (!(end > start)) return
@@ -296,7 +305,7 @@ export function Experiments() {
         <input id="exp-to" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
         <label for="exp-flag">Flag</label>
         <select id="exp-flag" value={flag} onChange={(e) => setFlag(e.currentTarget.value)}>
-          {flags.map((f) => (
+          {flags?.map((f) => (
             <option value={f.flag}>
               {f.flag} ({f.treatments.join(', ')})
             </option>
@@ -332,7 +341,7 @@ export function Experiments() {
           Show results
         </button>
       </form>
-      {flags.length === 0 && env && <p>No flag has impressions in this environment between these days.</p>}
+      {flags?.length === 0 && <p>No flag has impressions in this environment between these days.</p>}
       <ErrorLine text={error} />
       {results && (
         <div data-testid="results">

@@ -116,9 +116,10 @@ function NewDestination({ onMade }: { onMade: () => void }) {
 }
 
 export function Notifications() {
-  const [destinations, setDestinations] = useState<Destination[]>([])
-  const [route, setRoute] = useState<string[]>([])
-  // null until the dead letter is read: "none given up" is said only once it is known.
+  // Each null until read: "none" is said only of what was read, and the default route cannot be saved (emptied) before
+  // it is known.
+  const [destinations, setDestinations] = useState<Destination[] | null>(null)
+  const [route, setRoute] = useState<string[] | null>(null)
   const [dead, setDead] = useState<Delivery[] | null>(null)
   const [tests, setTests] = useState<Record<string, string>>({})
   const [shown, setShown] = useState<{ destination: Destination; deliveries: Delivery[] } | null>(null)
@@ -126,15 +127,13 @@ export function Notifications() {
   const [notice, setNotice] = useState<string | null>(null)
   const load = async () => {
     try {
-      const all = await api<{ destinations: Destination[]; route: string[] }>(
-        'GET',
-        '/api/v1/notification-destinations',
-      )
+      const [all, dl] = await Promise.all([
+        api<{ destinations: Destination[]; route: string[] }>('GET', '/api/v1/notification-destinations'),
+        api<{ deliveries: Delivery[] }>('GET', '/api/v1/notification-deliveries/dead?limit=50'),
+      ])
       setDestinations(all.destinations)
       setRoute(all.route)
-      setDead(
-        (await api<{ deliveries: Delivery[] }>('GET', '/api/v1/notification-deliveries/dead?limit=50')).deliveries,
-      )
+      setDead(dl.deliveries)
     } catch (err) {
       setError(errorText(err))
     }
@@ -182,7 +181,7 @@ export function Notifications() {
       setNotice(`Delivery ${d.id} is due again.`)
       await load()
     })
-  const nameOf = (id: string) => destinations.find((d) => d.id === id)?.name ?? id
+  const nameOf = (id: string) => destinations?.find((d) => d.id === id)?.name ?? id
   return (
     <section aria-labelledby="notifications-title">
       <h2 id="notifications-title">Notifications</h2>
@@ -192,54 +191,60 @@ export function Notifications() {
       </p>
       <ErrorLine text={error} />
       {notice && <p role="status">{notice}</p>}
-      <table aria-label="Destinations">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Kind</th>
-            <th>Events</th>
-            <th>Default route</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {destinations.map((d) => (
-            <tr data-destination-id={d.id}>
-              <td>
-                {d.name} <code>{d.id}</code>
-                {!d.enabled && ' (disabled)'}
-              </td>
-              <td>{d.kind}</td>
-              <td>{d.events.join(', ')}</td>
-              <td>
-                <input
-                  type="checkbox"
-                  aria-label={`${d.name} on the default route`}
-                  checked={route.includes(d.id)}
-                  onChange={(e) =>
-                    setRoute(e.currentTarget.checked ? [...route, d.id] : route.filter((r) => r !== d.id))
-                  }
-                />
-              </td>
-              <td>
-                <button type="button" onClick={() => void test(d)} aria-label={`Send a test to ${d.name}`}>
-                  Test
-                </button>{' '}
-                <button type="button" onClick={() => void showDeliveries(d)} aria-label={`Deliveries of ${d.name}`}>
-                  Deliveries
-                </button>{' '}
-                <button type="button" onClick={() => void remove(d)} aria-label={`Delete ${d.name}`}>
-                  Delete
-                </button>
-                {tests[d.id] && <span data-testid="test-result"> {tests[d.id]}</span>}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <button type="button" onClick={() => void saveRoute()}>
-        Save default route
-      </button>
+      {destinations === null || route === null ? (
+        !error && <p>Reading destinations…</p>
+      ) : (
+        <>
+          <table aria-label="Destinations">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Kind</th>
+                <th>Events</th>
+                <th>Default route</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {destinations.map((d) => (
+                <tr data-destination-id={d.id}>
+                  <td>
+                    {d.name} <code>{d.id}</code>
+                    {!d.enabled && ' (disabled)'}
+                  </td>
+                  <td>{d.kind}</td>
+                  <td>{d.events.join(', ')}</td>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`${d.name} on the default route`}
+                      checked={route.includes(d.id)}
+                      onChange={(e) =>
+                        setRoute(e.currentTarget.checked ? [...route, d.id] : route.filter((r) => r !== d.id))
+                      }
+                    />
+                  </td>
+                  <td>
+                    <button type="button" onClick={() => void test(d)} aria-label={`Send a test to ${d.name}`}>
+                      Test
+                    </button>{' '}
+                    <button type="button" onClick={() => void showDeliveries(d)} aria-label={`Deliveries of ${d.name}`}>
+                      Deliveries
+                    </button>{' '}
+                    <button type="button" onClick={() => void remove(d)} aria-label={`Delete ${d.name}`}>
+                      Delete
+                    </button>
+                    {tests[d.id] && <span data-testid="test-result"> {tests[d.id]}</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <button type="button" onClick={() => void saveRoute()}>
+            Save default route
+          </button>
+        </>
+      )}
       {shown && (
         <div class="box" data-testid="destination-deliveries">
           <h3>Last deliveries to {shown.destination.name}</h3>

@@ -127,7 +127,8 @@ function RuleEditor({
 function Tester({ draft }: { draft: Rule[] }) {
   const [integrations, setIntegrations] = useState<{ id: string; name: string }[]>([])
   const [integrationId, setIntegrationId] = useState('')
-  const [payloads, setPayloads] = useState<{ requestId: string; receivedAt: string; payload: unknown }[]>([])
+  // null until the integration's payloads are read: a test run before then would use the template's example.
+  const [payloads, setPayloads] = useState<{ requestId: string; receivedAt: string; payload: unknown }[] | null>(null)
   const [chosen, setChosen] = useState(0)
   const [result, setResult] = useState<TestedAlert[] | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -136,6 +137,7 @@ function Tester({ draft }: { draft: Rule[] }) {
       (r) => {
         setIntegrations(r.integrations)
         if (r.integrations[0]) setIntegrationId(r.integrations[0].id)
+        else setPayloads([])
       },
       (err: unknown) => setError(errorText(err)),
     )
@@ -143,21 +145,30 @@ function Tester({ draft }: { draft: Rule[] }) {
   useEffect(() => {
     if (!integrationId) return
     setResult(null)
+    setPayloads(null)
+    let current = true
     void api<{ payloads: { requestId: string; receivedAt: string; payload: unknown }[] }>(
       'GET',
       `/api/v1/integrations/${encodeURIComponent(integrationId)}/payloads`,
     ).then(
       (r) => {
+        if (!current) return
         setPayloads(r.payloads.filter((p) => p.payload !== null))
         setChosen(0)
       },
-      (err: unknown) => setError(errorText(err)),
+      (err: unknown) => {
+        if (!current) return
+        setPayloads([])
+        setError(errorText(err))
+      },
     )
+    // An answer for an integration no longer chosen is dropped.
+    return () => void (current = false)
   }, [integrationId])
   const run = async () => {
     setError(null)
     try {
-      const payload = payloads[chosen]?.payload
+      const payload = payloads?.[chosen]?.payload
       const r = await api<{ alerts: TestedAlert[] }>('POST', '/api/v1/alert-rules/test', {
         integrationId,
         ...(payload !== undefined ? { payload } : {}),
@@ -182,14 +193,15 @@ function Tester({ draft }: { draft: Rule[] }) {
         </select>
         <label for="test-payload">Payload</label>
         <select id="test-payload" value={String(chosen)} onChange={(e) => setChosen(Number(e.currentTarget.value))}>
-          {payloads.length === 0 && <option value="0">its template's example</option>}
-          {payloads.map((p, i) => (
+          {payloads === null && <option value="0">reading its payloads…</option>}
+          {payloads?.length === 0 && <option value="0">its template's example</option>}
+          {payloads?.map((p, i) => (
             <option
               value={String(i)}
             >{`${new Date(p.receivedAt).toLocaleString()} (${p.requestId.slice(0, 8)})`}</option>
           ))}
         </select>
-        <button type="button" onClick={() => void run()}>
+        <button type="button" disabled={payloads === null} onClick={() => void run()}>
           Test the draft
         </button>
       </div>
@@ -243,15 +255,19 @@ export function Rules() {
   const [notice, setNotice] = useState<string | null>(null)
   const [dropped, setDropped] = useState<Dropped[]>([])
   const [destinations, setDestinations] = useState<Destination[]>([])
+  // Read together, and the rules shown (and editable) only once read: a draft begun before the read answered would be
+  // replaced by it, and "No rules." said of rules not yet read.
   const load = async () => {
     try {
-      setDestinations(
-        (await api<{ destinations: Destination[] }>('GET', '/api/v1/notification-destinations')).destinations,
-      )
-      const set = await api<RuleSet>('GET', '/api/v1/alert-rules')
+      const [d, set, dr] = await Promise.all([
+        api<{ destinations: Destination[] }>('GET', '/api/v1/notification-destinations'),
+        api<RuleSet>('GET', '/api/v1/alert-rules'),
+        api<{ dropped: Dropped[] }>('GET', '/api/v1/alert-rules/dropped?limit=50'),
+      ])
+      setDestinations(d.destinations)
       setSaved(set)
       setDraft(set.rules)
-      setDropped((await api<{ dropped: Dropped[] }>('GET', '/api/v1/alert-rules/dropped?limit=50')).dropped)
+      setDropped(dr.dropped)
     } catch (err) {
       setError(errorText(err))
     }
@@ -291,7 +307,9 @@ export function Rules() {
       </p>
       <ErrorLine text={error} />
       {notice && <p role="status">{notice}</p>}
-      {draft.length === 0 ? (
+      {saved === null ? (
+        !error && <p>Reading the rules…</p>
+      ) : draft.length === 0 ? (
         <p>No rules.</p>
       ) : (
         <ol class="rules" aria-label="Rules in order">
@@ -329,7 +347,7 @@ export function Rules() {
           ))}
         </ol>
       )}
-      {editing === null ? (
+      {saved === null ? null : editing === null ? (
         <div class="row">
           <button type="button" onClick={() => setEditing('new')}>
             Add rule
@@ -352,9 +370,9 @@ export function Rules() {
           }}
         />
       )}
-      <Tester draft={draft} />
+      {saved !== null && <Tester draft={draft} />}
       <h3>Dropped in the last day</h3>
-      {dropped.length === 0 ? (
+      {saved === null ? null : dropped.length === 0 ? (
         <p>None.</p>
       ) : (
         <table>

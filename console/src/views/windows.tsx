@@ -151,7 +151,7 @@ function AddWindow({ onAdded }: { onAdded: () => void }) {
 
 export function Windows() {
   const [windows, setWindows] = useState<Window[] | null>(null)
-  const [calendar, setCalendar] = useState<CalendarEntry[]>([])
+  const [calendar, setCalendar] = useState<CalendarEntry[] | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [from] = useState(() => {
     const d = new Date()
@@ -160,12 +160,17 @@ export function Windows() {
   })
   const load = async () => {
     try {
-      setWindows((await api<{ windows: Window[] }>('GET', '/api/v1/maintenance-windows')).windows)
       const q = new URLSearchParams({
         from: new Date(from).toISOString(),
         to: new Date(from + 7 * DAY_MS).toISOString(),
       })
-      setCalendar((await api<{ windows: CalendarEntry[] }>('GET', `/api/v1/maintenance-windows/calendar?${q}`)).windows)
+      // Both read, then both shown: the list and the calendar always say the same.
+      const [list, cal] = await Promise.all([
+        api<{ windows: Window[] }>('GET', '/api/v1/maintenance-windows'),
+        api<{ windows: CalendarEntry[] }>('GET', `/api/v1/maintenance-windows/calendar?${q}`),
+      ])
+      setWindows(list.windows)
+      setCalendar(cal.windows)
     } catch (err) {
       setError(errorText(err))
     }
@@ -192,34 +197,40 @@ export function Windows() {
             ? 'Nothing is quiet now.'
             : `Quiet now: ${quietNow.map((w) => `${w.name} (until ${new Date(w.next!.end).toLocaleString()})`).join('; ')}`}
       </p>
-      <table data-testid="calendar">
-        <caption>The coming 7 days</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Quiet</th>
-          </tr>
-        </thead>
-        <tbody>
-          {days(calendar, from).map((d) => (
+      {calendar !== null && (
+        <table data-testid="calendar">
+          <caption>The coming 7 days</caption>
+          <thead>
             <tr>
-              <td>
-                {new Date(d.start).toLocaleDateString(undefined, { weekday: 'short', month: 'short', day: 'numeric' })}
-              </td>
-              <td>
-                {d.quiet.length === 0
-                  ? '—'
-                  : d.quiet
-                      .map(
-                        (q) =>
-                          `${q.name}: ${new Date(q.start).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}–${new Date(q.end).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`,
-                      )
-                      .join('; ')}
-              </td>
+              <th scope="col">Day</th>
+              <th scope="col">Quiet</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {days(calendar, from).map((d) => (
+              <tr>
+                <td>
+                  {new Date(d.start).toLocaleDateString(undefined, {
+                    weekday: 'short',
+                    month: 'short',
+                    day: 'numeric',
+                  })}
+                </td>
+                <td>
+                  {d.quiet.length === 0
+                    ? '—'
+                    : d.quiet
+                        .map(
+                          (q) =>
+                            `${q.name}: ${new Date(q.start).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}–${new Date(q.end).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`,
+                        )
+                        .join('; ')}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {windows && windows.length > 0 && (
         <table>
           <caption>Windows</caption>
