@@ -3,7 +3,8 @@
 // belongs to. Routes are registered on it by the roles (app/http-routes.ts). Built apart from
 // listening, so tests can use inject() or listen on :0.
 import { randomUUID } from 'node:crypto'
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type {} from '@fastify/swagger'
 import Fastify, {
   LogController,
@@ -56,6 +57,37 @@ export function registeredRoutes(app: FastifyInstance): readonly { method: strin
   return registered.get(app) ?? []
 }
 
+/**
+ * When the host closes, its connections without a request in progress are closed at once, and again until the server
+ * has closed, instead of waiting for them. Node closes idle keep-alive connections itself, but one that connected and
+ * never sent a request (a browser's preconnect, a balancer's pool) counts as a request begun: it would be waited for
+ * until the request timeout (60 s), past the shutdown deadline, and the process would exit without stopping cleanly.
+ * Requests in progress still finish.
+ */
+function closeUnusedConnectionsOnClose(app: FastifyInstance): void {
+  const requests = new Map<Socket, number>()
+  app.server.on('connection', (socket: Socket) => {
+    requests.set(socket, 0)
+    socket.once('close', () => requests.delete(socket))
+  })
+  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket
+    requests.set(socket, (requests.get(socket) ?? 0) + 1)
+    response.once('close', () => {
+      const n = requests.get(socket)
+      if (n !== undefined) requests.set(socket, n - 1)
+    })
+  })
+  app.addHook('preClose', async () => {
+    const sweep = () => {
+      for (const [socket, n] of requests) if (n === 0) socket.destroy()
+    }
+    sweep()
+    const timer = setInterval(sweep, 100).unref()
+    app.server.once('close', () => clearInterval(timer))
+  })
+}
+
 export function buildHttpHost(options: HostOptions): FastifyInstance {
   const { http, metrics } = options
   const apiErrorHandler = (url: string): ErrorHandler =>
@@ -100,6 +132,7 @@ export function buildHttpHost(options: HostOptions): FastifyInstance {
     for (const method of [route.method].flat())
       routes.push({ method, url: route.url, public: route.schema?.hide !== true })
   })
+  closeUnusedConnectionsOnClose(app)
   installSchemaValidation(app, options.checkAnswers)
   registerOpenApi(app)
   app.setErrorHandler(errorHandler)

@@ -1,4 +1,5 @@
 // `sluice serve` as a process: bad configuration, a taken port, and a graceful SIGTERM.
+import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createTestEnv, event, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 import { ALERT_TEMPLATES } from '../../src/pipeline/alerts/templates.js'
@@ -92,8 +93,16 @@ it('on SIGTERM finishes what it accepted, then exits 0', async () => {
   expect(metrics).toMatch(/^sluice_events_accepted_total 500$/m) // the routes' thread
   expect(metrics).toMatch(/^sluice_clickhouse_insert_rows_sum 500$/m) // the consumer thread
   expect(metrics.match(/^sluice_process_resident_memory_bytes /gm)).toHaveLength(1) // the process's own, once
+  // A connection that never sends a request (a browser's preconnect) is not waited for: Node would count it a request
+  // begun, and wait for it until the request timeout (60 s), past the shutdown deadline (20 s, then exit 1).
+  const { port, hostname } = new URL(url)
+  const preconnect = connect(Number(port), hostname)
+  await new Promise((resolve, reject) => preconnect.once('connect', resolve).once('error', reject))
+  const preconnectClosed = new Promise((resolve) => preconnect.once('close', resolve))
+  preconnect.on('error', () => undefined)
   child.kill('SIGTERM')
   await exited(child)
+  await preconnectClosed
   expect(child.exitCode).toBe(0)
   const messages = [...log.matchAll(/"msg":"([^"]+)"/g)].map((m) => m[1])
   expect(messages.slice(-3)).toEqual(['signal received', 'shutting down: no new requests', 'shutdown complete'])
