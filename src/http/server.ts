@@ -58,11 +58,11 @@ export function registeredRoutes(app: FastifyInstance): readonly { method: strin
 }
 
 /**
- * When the host closes, its connections without a request in progress are closed at once, and again until the server
- * has closed, instead of waiting for them. Node closes idle keep-alive connections itself, but one that connected and
+ * When the host closes, its connections that never sent a byte are closed at once, and again until the server has
+ * closed, instead of waiting for them. Node closes idle keep-alive connections itself, but one that connected and
  * never sent a request (a browser's preconnect, a balancer's pool) counts as a request begun: it would be waited for
  * until the request timeout (60 s), past the shutdown deadline, and the process would exit without stopping cleanly.
- * Requests in progress still finish.
+ * Requests in progress, and connections that sent part of one, are left to Node.
  */
 function closeUnusedConnectionsOnClose(app: FastifyInstance): void {
   const requests = new Map<Socket, number>()
@@ -80,7 +80,7 @@ function closeUnusedConnectionsOnClose(app: FastifyInstance): void {
   })
   app.addHook('preClose', async () => {
     const sweep = () => {
-      for (const [socket, n] of requests) if (n === 0) socket.destroy()
+      for (const [socket, n] of requests) if (n === 0 && socket.bytesRead === 0) socket.destroy()
     }
     sweep()
     const timer = setInterval(sweep, 100).unref()

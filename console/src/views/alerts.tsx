@@ -45,13 +45,16 @@ function Why({ id, onClose }: { id: string; onClose: () => void }) {
   useEffect(() => {
     setAlert(null)
     setDeliveries(null)
-    void api<WithHistory>('GET', `/api/v1/alerts/${encodeURIComponent(id)}`).then(setAlert, (err: unknown) =>
-      setError(errorText(err)),
-    )
+    setError(null)
+    // Answers about an alert no longer shown are dropped.
+    let current = true
+    const failed = (err: unknown) => current && setError(errorText(err))
+    void api<WithHistory>('GET', `/api/v1/alerts/${encodeURIComponent(id)}`).then((a) => current && setAlert(a), failed)
     void api<{ deliveries: Delivery[] }>('GET', `/api/v1/alerts/${encodeURIComponent(id)}/deliveries`).then(
-      (d) => setDeliveries(d.deliveries),
-      (err: unknown) => setError(errorText(err)),
+      (d) => current && setDeliveries(d.deliveries),
+      failed,
     )
+    return () => void (current = false)
   }, [id])
   return (
     <aside class="box" aria-labelledby="why-title" data-testid="why">

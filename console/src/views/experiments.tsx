@@ -230,9 +230,9 @@ export function Experiments() {
     )
   }, [ws])
   useEffect(() => {
-    if (!env) return
     setFlags(null)
     setFlag('')
+    if (!env) return
     // The answer for an environment or days no longer chosen is dropped.
     let current = true
     const q = new URLSearchParams({ from: `${from}T00:00:00Z`, to: `${to}T00:00:00Z` })

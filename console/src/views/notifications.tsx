@@ -125,19 +125,21 @@ export function Notifications() {
   const [shown, setShown] = useState<{ destination: Destination; deliveries: Delivery[] } | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
-  const load = async () => {
-    try {
-      const [all, dl] = await Promise.all([
-        api<{ destinations: Destination[]; route: string[] }>('GET', '/api/v1/notification-destinations'),
-        api<{ deliveries: Delivery[] }>('GET', '/api/v1/notification-deliveries/dead?limit=50'),
-      ])
-      setDestinations(all.destinations)
-      setRoute(all.route)
-      setDead(dl.deliveries)
-    } catch (err) {
-      setError(errorText(err))
-    }
-  }
+  // Each read shown as it answers: one that fails does not hide the other.
+  const load = () =>
+    Promise.all([
+      api<{ destinations: Destination[]; route: string[] }>('GET', '/api/v1/notification-destinations').then(
+        (all) => {
+          setDestinations(all.destinations)
+          setRoute(all.route)
+        },
+        (err: unknown) => setError(errorText(err)),
+      ),
+      api<{ deliveries: Delivery[] }>('GET', '/api/v1/notification-deliveries/dead?limit=50').then(
+        (dl) => setDead(dl.deliveries),
+        (err: unknown) => setError(errorText(err)),
+      ),
+    ])
   useEffect(() => void load(), [])
   const act = async (what: () => Promise<void>) => {
     setError(null)
@@ -269,7 +271,7 @@ export function Notifications() {
       <NewDestination onMade={() => void load()} />
       <h3>Dead letter</h3>
       {dead === null ? (
-        <p>Reading the dead letter…</p>
+        !error && <p>Reading the dead letter…</p>
       ) : dead.length === 0 ? (
         <p>No delivery was given up.</p>
       ) : (

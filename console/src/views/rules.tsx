@@ -139,7 +139,10 @@ function Tester({ draft }: { draft: Rule[] }) {
         if (r.integrations[0]) setIntegrationId(r.integrations[0].id)
         else setPayloads([])
       },
-      (err: unknown) => setError(errorText(err)),
+      (err: unknown) => {
+        setPayloads([])
+        setError(errorText(err))
+      },
     )
   }, [])
   useEffect(() => {

@@ -192,7 +192,7 @@ export function Windows() {
       <ErrorLine text={error} />
       <p role="status" data-testid="quiet-now">
         {windows === null
-          ? 'Loading…'
+          ? !error && 'Loading…'
           : quietNow.length === 0
             ? 'Nothing is quiet now.'
             : `Quiet now: ${quietNow.map((w) => `${w.name} (until ${new Date(w.next!.end).toLocaleString()})`).join('; ')}`}
