@@ -3,7 +3,7 @@
 // belongs to. Routes are registered on it by the roles (app/http-routes.ts). Built apart from
 // listening, so tests can use inject() or listen on :0.
 import { randomUUID } from 'node:crypto'
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type {} from '@fastify/swagger'
 import Fastify, {
@@ -65,22 +65,15 @@ export function registeredRoutes(app: FastifyInstance): readonly { method: strin
  * Requests in progress, and connections that sent part of one, are left to Node.
  */
 function closeUnusedConnectionsOnClose(app: FastifyInstance): void {
-  const requests = new Map<Socket, number>()
+  // Connections only, not requests: one that sent no byte has no request in progress (nothing is added per request).
+  const connections = new Set<Socket>()
   app.server.on('connection', (socket: Socket) => {
-    requests.set(socket, 0)
-    socket.once('close', () => requests.delete(socket))
-  })
-  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const socket = request.socket
-    requests.set(socket, (requests.get(socket) ?? 0) + 1)
-    response.once('close', () => {
-      const n = requests.get(socket)
-      if (n !== undefined) requests.set(socket, n - 1)
-    })
+    connections.add(socket)
+    socket.once('close', () => connections.delete(socket))
   })
   app.addHook('preClose', async () => {
     const sweep = () => {
-      for (const [socket, n] of requests) if (n === 0 && socket.bytesRead === 0) socket.destroy()
+      for (const socket of connections) if (socket.bytesRead === 0) socket.destroy()
     }
     sweep()
     const timer = setInterval(sweep, 100).unref()
