@@ -84,8 +84,12 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
   })
   await app.register(policyRoutes, {
     apiKeys: c.apiKeys,
-    policies: new AlertPolicyService(state.alertPolicies, state.alerts, state.integrations, (account) =>
-      c.notifyService.destinationIds(account),
+    policies: new AlertPolicyService(
+      state.alertPolicies,
+      state.alerts,
+      state.integrations,
+      (account) => c.notifyService.destinationIds(account),
+      config.webhooks.policyBudgetMs,
     ),
     streamMaxLen: config.webhooks.streamMaxLen,
     webhookMaxBodyBytes: config.webhooks.maxBodyBytes,

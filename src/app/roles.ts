@@ -105,6 +105,7 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
         c.metrics,
         log,
         c.tailFeed,
+        c.config.webhooks.policyBudgetMs,
       )
       return { alerts: { groupId: groupIds(c.config).alerts, topic: c.topics.alerts, handler: alerts.handle } }
     },

@@ -431,6 +431,11 @@ const SETTINGS = {
       int(100, 60_000, 5000),
       "how often a process of the alerts role resolves the firing alerts whose integration's autoResolveAfterSeconds has passed",
     ),
+    policyBudgetMs: setting(
+      'SLUICE_ALERT_POLICY_BUDGET_MS',
+      int(1, 10_000, 100),
+      "CPU time an account's alert rules and maintenance windows may take for one webhook payload (all its alerts) or one test of the rules; past it the alerts are stored as their mapping made them, saying why (overBudget)",
+    ),
   },
   notify: {
     allowedRanges: optional(

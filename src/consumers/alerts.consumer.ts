@@ -10,8 +10,15 @@ import type { Metrics } from '../shared/metrics.js'
 import { REPLAY_HEADER, type BatchContext, type InboundBatch, type InboundMessage } from '../broker/ports.js'
 import { decodeAlertMessage } from '../broker/messages/alerts.js'
 import { renderAlerts, type NormalizedAlert } from '../pipeline/alerts/render.js'
-import { RenderBudget, toView } from '../pipeline/alerts/moustache.js'
-import { applyPolicies, compilePolicies, NO_POLICIES, type CompiledPolicies } from '../pipeline/alerts/policies.js'
+import { toView } from '../pipeline/alerts/moustache.js'
+import {
+  applyPolicies,
+  compilePolicies,
+  DEFAULT_POLICY_BUDGET_MS,
+  NO_POLICIES,
+  policyBudget,
+  type CompiledPolicies,
+} from '../pipeline/alerts/policies.js'
 import type { AlertPolicyStore } from '../state/redis/alert-policies.js'
 import type {
   AlertRejection,
@@ -123,6 +130,8 @@ export class AlertsConsumer {
     private readonly log: Logger,
     /** The live tail of integrations' payloads. */
     private readonly tail?: TailFeed,
+    /** SLUICE_ALERT_POLICY_BUDGET_MS. */
+    private readonly policyBudgetMs = DEFAULT_POLICY_BUDGET_MS,
   ) {}
 
   readonly handle = async (batch: InboundBatch, ctx: BatchContext): Promise<void> => {
@@ -159,6 +168,7 @@ export class AlertsConsumer {
     this.metrics.alertsRejected.inc(fresh.reduce((n, w) => n + w.rejections.length, 0))
     this.metrics.alertsDropped.inc(fresh.reduce((n, w) => n + (w.dropped?.length ?? 0), 0))
     this.metrics.alertsSuppressed.inc(fresh.reduce((n, w) => n + w.alerts.filter((a) => a.suppressedBy).length, 0))
+    this.metrics.alertsOverBudget.inc(fresh.reduce((n, w) => n + w.alerts.filter((a) => a.overBudget).length, 0))
     this.metrics.alertDedupFallbacks.inc(fresh.reduce((n, w) => n + (w.lifecycle?.dedupFallbacks ?? 0), 0))
     this.metrics.alertUnknownStatuses.inc(fresh.reduce((n, w) => n + (w.lifecycle?.unknownStatuses ?? 0), 0))
     log.debug({ messages: writes.length, written: fresh.length }, 'alert batch stored')
@@ -269,8 +279,8 @@ export class AlertsConsumer {
       const reasons: string[] = []
       let dedupFallbacks = 0
       let unknownStatuses = 0
-      // One render budget for the rules' templates of all its alerts.
-      const budget = new RenderBudget()
+      // One budget for the rules and windows of all its alerts.
+      const budget = policyBudget(this.policyBudgetMs)
       outcomes.forEach((o, index) => {
         if (o.ok) {
           if (o.dedupFallback) dedupFallbacks++

@@ -4,7 +4,13 @@
 // consumer applies what is saved here (pipeline/alerts/policies.ts) within SLUICE_INTEGRATION_REFRESH_MS.
 import { randomBytes } from 'node:crypto'
 import { toView } from '../pipeline/alerts/moustache.js'
-import { applyPolicies, compilePolicies, type PolicyOutcome } from '../pipeline/alerts/policies.js'
+import {
+  applyPolicies,
+  compilePolicies,
+  DEFAULT_POLICY_BUDGET_MS,
+  policyBudget,
+  type PolicyOutcome,
+} from '../pipeline/alerts/policies.js'
 import type { NormalizedAlert } from '../pipeline/alerts/render.js'
 import { checkRules, type AlertRule } from '../pipeline/alerts/rules.js'
 import {
@@ -47,6 +53,7 @@ export interface RuleTestResult {
     readonly applied: readonly string[]
     readonly suppressedBy?: string
     readonly suppressedUntil?: string
+    readonly overBudget?: string
   }[]
   readonly rejected: readonly { index: number; reason: string }[]
 }
@@ -67,6 +74,8 @@ export class AlertPolicyService {
     private readonly integrations: IntegrationStore,
     /** The account's notification destination ids (rules may notify only those). */
     private readonly destinationIds: (accountId: string) => Promise<ReadonlySet<string>> = async () => new Set(),
+    /** SLUICE_ALERT_POLICY_BUDGET_MS: what a test may spend on the rules and windows, as the consumer would. */
+    private readonly policyBudgetMs = DEFAULT_POLICY_BUDGET_MS,
   ) {}
 
   rules(accountId: string): Promise<StoredRuleSet> {
@@ -143,10 +152,11 @@ export class AlertPolicyService {
       ;({ alerts, rejected, payload } = rendered)
     }
     const view = toView(payload)
+    const budget = policyBudget(this.policyBudgetMs)
     return {
       rulesVersion: input.rules === undefined ? saved.version : null,
       at: iso(atMs),
-      alerts: alerts.map((before) => resultOf(before, applyPolicies(policies, before, view, atMs))),
+      alerts: alerts.map((before) => resultOf(before, applyPolicies(policies, before, view, atMs, budget))),
       rejected,
     }
   }
@@ -265,5 +275,6 @@ function resultOf(before: NormalizedAlert, outcome: PolicyOutcome): RuleTestResu
     dropped: false,
     applied: outcome.applied,
     ...(alert.suppressedBy ? { suppressedBy: alert.suppressedBy, suppressedUntil: alert.suppressedUntil } : {}),
+    ...(outcome.overBudget ? { overBudget: outcome.overBudget } : {}),
   }
 }

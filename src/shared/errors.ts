@@ -19,8 +19,10 @@ export type AppErrorCode =
   | 'PARTITION_LOST'
   /** The consumer is stopping: the batch is left for the next owner. */
   | 'CONSUMER_STOPPING'
-  /** Rendering a mapping went over its budget (time, output, work). */
-  | 'RENDER_BUDGET_EXCEEDED'
+  /** Logic a tenant wrote (templates, conditions, windows) went over its item's budget (shared/budget.ts). */
+  | 'BUDGET_EXCEEDED'
+  /** One template went over its own limits (output, section depth), whatever the budget left. */
+  | 'RENDER_LIMIT_EXCEEDED'
   /** The edge's disk spool has no room for a body (Kafka is away and the spool filled up). */
   | 'SPOOL_FULL'
   /** The edge's disk spool could not write (disk error, permissions). */

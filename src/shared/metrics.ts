@@ -189,6 +189,11 @@ export function createMetrics({ defaults = true }: { defaults?: boolean } = {}) 
       help: 'Firing alerts that arrived in a maintenance window (stored as suppressed, not told)',
       registers: [registry],
     }),
+    alertsOverBudget: new Counter({
+      name: 'sluice_alerts_over_budget_total',
+      help: "Alerts the account's rules and windows were not applied to: they went over the payload's budget (SLUICE_ALERT_POLICY_BUDGET_MS)",
+      registers: [registry],
+    }),
     notificationMessages: new Counter({
       name: 'sluice_notification_messages_total',
       help: 'Notification messages sent (one may be a digest of many alert events), by destination kind and result (delivered, retry, give-up)',

@@ -93,6 +93,9 @@ const TestedAlert = Type.Object({
   applied: Type.Array(Type.String(), { description: 'the rules that applied, in order' }),
   suppressedBy: Type.Optional(Type.String({ description: 'the maintenance window it would be suppressed by' })),
   suppressedUntil: Type.Optional(time('when that window ends')),
+  overBudget: Type.Optional(
+    Type.String({ description: 'why the rules and windows were not applied: they went over the budget of a payload' }),
+  ),
 })
 
 export const TestResult = Type.Object({

@@ -75,6 +75,12 @@ export const Alert = Type.Object({
   ),
   suppressedBy: Type.Optional(Type.String({ description: 'the maintenance window that suppressed it (the last one)' })),
   suppressedUntil: Type.Optional(time('when that window ends (while suppressed)')),
+  overBudget: Type.Optional(
+    Type.String({
+      description:
+        "why the account's rules and windows were not applied to its last firing notification: they went over the payload's budget (SLUICE_ALERT_POLICY_BUDGET_MS)",
+    }),
+  ),
 })
 export const AlertWithHistory = Type.Object({
   ...Alert.properties,

@@ -73,6 +73,10 @@ const LifecycleCounts = Type.Object(
       description: 'alerts an alert rule dropped (GET /api/v1/alert-rules/dropped lists a day)',
     }),
     suppressed: Type.Integer({ description: 'incidents that opened in a maintenance window (stored as suppressed)' }),
+    overBudget: Type.Integer({
+      description:
+        "firing notifications the account's rules and windows were not applied to: they went over a payload's budget (SLUICE_ALERT_POLICY_BUDGET_MS)",
+    }),
   },
   { description: 'counted since the integration was created (GET of one integration only)' },
 )

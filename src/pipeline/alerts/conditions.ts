@@ -8,8 +8,11 @@
 // Fields: severity, status, description, source, service, environment, team, correlationId,
 // dedupKey, integrationId, tags (any of the alert's tags), customFields.<name>, payload.<dot path>.
 // Regexes are RE2 (re2js, a port of RE2/J: linear time in the text, no backreferences or lookaround),
-// so no pattern can backtrack catastrophically; their length is bounded too.
+// so no pattern can backtrack catastrophically; their length is bounded too. Linear is not cheap: a run costs up to
+// the text's length times the program's size (`\w{1000}\d` over 64 KiB: seconds), so every match runs within the
+// item's budget (shared/budget.ts): a node is a step, and a regex runs only when its worst case fits what is left.
 import { RE2JS } from 're2js'
+import { isBudgetExceeded, WorkBudget } from '../../shared/budget.js'
 import { ALERT_STATUSES, SEVERITIES } from './render.js'
 
 export type Condition =
@@ -38,6 +41,28 @@ export const CONDITION_LIMITS = {
 
 /** Node visits the unsatisfiable check may spend on one condition; past it the condition is taken. */
 const UNSATISFIABLE_CHECK_STEPS = 20_000
+
+/**
+ * What checking a set of conditions as it is saved or tested may cost (a rule set, a window list): regexes compile to
+ * programs of at most `maxRegexInstructions` instructions all together (compiling costs 1 to 3 µs an instruction, and
+ * every match runs them), and the unsatisfiable check's regex runs share `unsatisfiable` (past it, conditions are
+ * taken unchecked).
+ */
+export class ConditionChecks {
+  static readonly maxRegexInstructions = 50_000
+  regexInstructions = 0
+  readonly unsatisfiable = new WorkBudget(
+    { maxSteps: Number.MAX_SAFE_INTEGER, maxCpuMs: 100 },
+    'checking whether the conditions can match',
+  )
+}
+
+/**
+ * The worst time of a regex run per character of text and instruction of its program (re2js's NFA, which a program
+ * too large for its backtracker runs: 21 to 23 ns measured on the bench machine, for `\w{100}\d` and `\w{1000}\d`
+ * over 8 and 64 KiB), with a margin. Most runs take far less; a run is refused only when this bound does not fit.
+ */
+const REGEX_NS_PER_STEP = 30
 
 /** Fields of the normalized alert a condition can name directly. */
 export const CONDITION_FIELDS = [
@@ -76,7 +101,8 @@ export interface ConditionProblem {
 /** A checked condition, its regexes compiled once. */
 export interface CompiledCondition {
   readonly source: Condition
-  matches(subject: ConditionSubject): boolean
+  /** Throws BUDGET_EXCEEDED when its work would pass the budget. */
+  matches(subject: ConditionSubject, budget: WorkBudget): boolean
 }
 
 type Node =
@@ -85,7 +111,16 @@ type Node =
   | { kind: 'not'; child: Node }
   | { kind: 'equals'; field: string; read: Reader; value: string }
   | { kind: 'in'; field: string; read: Reader; values: Set<string> }
-  | { kind: 'matches'; field: string; read: Reader; regex: RE2JS; pattern: string; seen: Map<string, boolean> }
+  | {
+      kind: 'matches'
+      field: string
+      read: Reader
+      regex: RE2JS
+      pattern: string
+      seen: Map<string, boolean>
+      /** Worst milliseconds of a run per character of text. */
+      msPerChar: number
+    }
   | { kind: 'exists'; field: string; read: Reader; value: boolean }
 
 /**
@@ -110,6 +145,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function checkCondition(
   input: unknown,
   at: string,
+  checks = new ConditionChecks(),
 ): { ok: true; condition: CompiledCondition } | { ok: false; problems: ConditionProblem[] } {
   const problems: ConditionProblem[] = []
   let nodes = 0
@@ -186,8 +222,33 @@ export function checkCondition(
           })
           return undefined
         }
+        if (checks.regexInstructions > ConditionChecks.maxRegexInstructions) {
+          problems.push({
+            field: `${path}.matches`,
+            problem: `is one regex too many: the regexes compile to more than ${ConditionChecks.maxRegexInstructions} instructions in all`,
+          })
+          return undefined
+        }
         try {
-          return { kind: 'matches', field: f, read, regex: RE2JS.compile(value), pattern: value, seen: new Map() }
+          const regex = RE2JS.compile(value)
+          const size = instructionsOf(regex)
+          checks.regexInstructions += size
+          if (checks.regexInstructions > ConditionChecks.maxRegexInstructions) {
+            problems.push({
+              field: `${path}.matches`,
+              problem: `compiles to ${size} instructions, past the ${ConditionChecks.maxRegexInstructions} all the regexes together may take (a repeat such as \\w{1000} is a thousand)`,
+            })
+            return undefined
+          }
+          return {
+            kind: 'matches',
+            field: f,
+            read,
+            regex,
+            pattern: value,
+            seen: new Map(),
+            msPerChar: msPerInstruction(size),
+          }
         } catch (err) {
           problems.push({
             field: `${path}.matches`,
@@ -211,9 +272,9 @@ export function checkCondition(
   }
   const root = build(input, at, 0)
   if (!root || problems.length > 0) return { ok: false, problems }
-  const never = neverMatches(root, nodes)
+  const never = neverMatches(root, nodes, checks.unsatisfiable)
   if (never) return { ok: false, problems: [{ field: at, problem: `can never match: ${never}` }] }
-  return { ok: true, condition: { source: input as Condition, matches: (s) => evaluate(root, s) } }
+  return { ok: true, condition: { source: input as Condition, matches: (s, budget) => evaluate(root, s, budget) } }
 }
 
 function checkField(field: unknown): string | undefined {
@@ -277,25 +338,40 @@ function some(v: string | readonly string[] | undefined, test: (text: string) =>
   return typeof v === 'string' ? test(v) : v.some(test)
 }
 
-function regexMatches(node: Extract<Node, { kind: 'matches' }>, text: string): boolean {
-  if (text.length > REMEMBERED_TEXT_CHARS) return node.regex.matcher(text).find()
+/** The size of a compiled regex's program (re2js keeps it on its RE2). */
+function instructionsOf(regex: RE2JS): number {
+  return (regex as unknown as { re2Input: { numberOfInstructions(): number } }).re2Input.numberOfInstructions()
+}
+
+/** Worst milliseconds per character of text of a program's runs. */
+const msPerInstruction = (instructions: number) => (instructions * REGEX_NS_PER_STEP) / 1e6
+
+/** A regex run on a text, refused before it starts when its worst time does not fit the budget left. */
+function run(node: Extract<Node, { kind: 'matches' }>, text: string, budget: WorkBudget): boolean {
+  budget.afford(text.length * node.msPerChar, `the regex of ${node.field} over ${text.length} characters`)
+  return node.regex.matcher(text).find()
+}
+
+function regexMatches(node: Extract<Node, { kind: 'matches' }>, text: string, budget: WorkBudget): boolean {
+  if (text.length > REMEMBERED_TEXT_CHARS) return run(node, text, budget)
   let found = node.seen.get(text)
   if (found === undefined) {
-    found = node.regex.matcher(text).find()
+    found = run(node, text, budget)
     if (node.seen.size >= REMEMBERED_TEXTS) node.seen.delete(node.seen.keys().next().value as string)
     node.seen.set(text, found)
   }
   return found
 }
 
-function evaluate(node: Node, s: ConditionSubject): boolean {
+function evaluate(node: Node, s: ConditionSubject, budget: WorkBudget): boolean {
+  budget.step(1)
   switch (node.kind) {
     case 'all':
-      return node.children.every((c) => evaluate(c, s))
+      return node.children.every((c) => evaluate(c, s, budget))
     case 'any':
-      return node.children.some((c) => evaluate(c, s))
+      return node.children.some((c) => evaluate(c, s, budget))
     case 'not':
-      return !evaluate(node.child, s)
+      return !evaluate(node.child, s, budget)
     case 'exists': {
       const v = node.read(s)
       return (v !== undefined && (typeof v === 'string' || v.length > 0)) === node.value
@@ -307,7 +383,7 @@ function evaluate(node: Node, s: ConditionSubject): boolean {
     case 'in':
       return some(node.read(s), (t) => node.values.has(t))
     case 'matches':
-      return some(node.read(s), (t) => regexMatches(node, t))
+      return some(node.read(s), (t) => regexMatches(node, t, budget))
   }
 }
 
@@ -317,7 +393,7 @@ function evaluate(node: Node, s: ConditionSubject): boolean {
  * absence; a regex is decided on the named values and unknown elsewhere. Refused only when every assignment gives a
  * definite false (the assignments are bounded; past the bound, the condition is taken).
  */
-function neverMatches(root: Node, nodes: number): string | undefined {
+function neverMatches(root: Node, nodes: number, budget: WorkBudget): string | undefined {
   const candidates = new Map<string, Set<string>>()
   const collect = (n: Node) => {
     if (n.kind === 'all' || n.kind === 'any') n.children.forEach(collect)
@@ -380,7 +456,7 @@ function neverMatches(root: Node, nodes: number): string | undefined {
         if (v === OTHER) return n.kind === 'matches' ? undefined : false
         if (n.kind === 'equals') return v === n.value
         if (n.kind === 'in') return n.values.has(v)
-        return n.regex.matcher(v).find()
+        return run(n, v, budget)
       }
     }
   }
@@ -394,7 +470,13 @@ function neverMatches(root: Node, nodes: number): string | undefined {
     }
     return false
   }
-  if (search(0)) return undefined
+  try {
+    if (search(0)) return undefined
+  } catch (err) {
+    // Its regexes cost too much to decide: the condition is taken (it is matched within each alert's budget).
+    if (isBudgetExceeded(err)) return undefined
+    throw err
+  }
   const closedNamed = [...candidates].flatMap(([field, named]) =>
     ENUMERATED[field]
       ? [...named]

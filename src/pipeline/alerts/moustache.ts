@@ -3,22 +3,16 @@
 // partials, objects as JSON); a template of text and placeholders only, as in every built-in
 // mapping, renders from its tokens compiled once, with mustache.js's own lookup rules. The view is a
 // copy of the payload without prototypes (toView), so no built-in method can be reached.
-import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import Mustache from 'mustache'
+import { isBudgetExceeded, WorkBudget } from '../../shared/budget.js'
 import { AppError } from '../../shared/errors.js'
 
-/** What one payload's rendering may cost: each nested section multiplies the work, so depth is bounded too. */
+/** What one template may render: each nested section multiplies the work, so depth is bounded too. */
 export const RENDER_LIMITS = {
   /** Sections ({{#x}} or {{^x}}) nested in one another, at save time and when rendering. */
   maxSectionDepth: 3,
   /** Characters one template may render to (every alert field's own limit is lower). */
   maxOutputChars: 64 * 1024,
-  /** Template tokens rendered for one payload, over all its alerts and fields. */
-  maxSteps: 500_000,
-  /** CPU time one payload may take, summed over the slices between yields. */
-  maxCpuMs: 1000,
-  /** Rendering yields to the event loop after this much CPU time. */
-  sliceMs: 10,
 } as const
 
 // mustache.js caches every template it parses, without bound: a bounded cache instead (for the
@@ -36,38 +30,7 @@ const boundedTemplateCache = {
 Mustache.templateCache = boundedTemplateCache
 const RAW = { escape: (value: unknown) => toText(value) }
 
-/** Work and CPU time of one payload's rendering; throws RENDER_BUDGET_EXCEEDED past a limit. */
-export class RenderBudget {
-  private steps = 0
-  private cpuMs = 0
-  private sliceStart = performance.now()
-
-  step(n: number): void {
-    const before = this.steps
-    this.steps += n
-    if (this.steps > RENDER_LIMITS.maxSteps)
-      throw budgetError(`rendering this payload takes more than ${RENDER_LIMITS.maxSteps} template steps`)
-    // The clock is read once every 256 steps.
-    if (
-      before >>> 8 !== this.steps >>> 8 &&
-      this.cpuMs + performance.now() - this.sliceStart > RENDER_LIMITS.maxCpuMs
-    ) {
-      throw budgetError(`rendering this payload takes more than ${RENDER_LIMITS.maxCpuMs} ms`)
-    }
-  }
-
-  sliceSpent(): boolean {
-    return performance.now() - this.sliceStart > RENDER_LIMITS.sliceMs
-  }
-
-  async yield(): Promise<void> {
-    this.cpuMs += performance.now() - this.sliceStart
-    await yieldToLoop()
-    this.sliceStart = performance.now()
-  }
-}
-
-const budgetError = (message: string) => new AppError('RENDER_BUDGET_EXCEEDED', message, false)
+const budgetError = (message: string) => new AppError('RENDER_LIMIT_EXCEEDED', message, false)
 
 /** How a placeholder's value becomes text: scalars as text, objects and arrays as their JSON. */
 function toText(value: unknown): string {
@@ -83,7 +46,7 @@ export type MustacheToken = [string, string, number, number, MustacheToken[]?, .
  * every value goes through toText (an object never reaches String()).
  */
 class BudgetWriter extends Mustache.Writer {
-  budget = new RenderBudget()
+  budget = new WorkBudget()
   private depth = 0
 
   constructor() {
@@ -175,7 +138,7 @@ function flatTemplate(template: string): FlatTemplate | null {
  * renders it, with mustache's own lookup rules, but without its context objects and lookup caches,
  * which were most of the rendering work.
  */
-function renderFlat(flat: FlatTemplate, view: object, budget: RenderBudget): string {
+function renderFlat(flat: FlatTemplate, view: object, budget: WorkBudget): string {
   budget.step(flat.tokens)
   let buffer = ''
   for (const part of flat.parts) {
@@ -214,14 +177,18 @@ const primitiveHasOwnProperty = (value: unknown, name: string) =>
   typeof value !== 'object' &&
   Object.prototype.hasOwnProperty.call(value, name)
 
+/** Whether an error is a template's own limit (output, section depth) or its item's budget run out. */
+export const isRenderLimit = (err: unknown): err is AppError =>
+  isBudgetExceeded(err) || (err instanceof AppError && err.code === 'RENDER_LIMIT_EXCEEDED')
+
 /** One template against a view (toView's copy of the payload under its roots), within the budget. */
-export function renderTemplate(template: string, view: object, budget = new RenderBudget()): string {
+export function renderTemplate(template: string, view: object, budget = new WorkBudget()): string {
   const flat = flatTemplate(template)
   return flat ? renderFlat(flat, view, budget) : renderWithWriter(template, view, budget)
 }
 
 /** Any template, through BudgetWriter (sections need it; exported to check the flat path against it). */
-export function renderWithWriter(template: string, view: object, budget = new RenderBudget()): string {
+export function renderWithWriter(template: string, view: object, budget = new WorkBudget()): string {
   writer.budget = budget
   return writer.render(template, view, {}, RAW)
 }

@@ -1,9 +1,12 @@
 // An account's alert policies applied to one alert: its rules (rules.ts), then, for a firing alert the
 // rules kept, its maintenance windows (windows.ts) at the time the payload was received. The alerts
 // consumer and the rules' test route both call this, so a test shows what the consumer will do.
+// Both run within one budget per payload (policyBudget): past it, an alert is kept as its mapping made it, and says
+// why (overBudget).
+import { isBudgetExceeded, WorkBudget } from '../../shared/budget.js'
+import { ConditionChecks } from './conditions.js'
 import { applyRules, checkRules, type AlertRule, type CompiledRuleSet } from './rules.js'
 import { checkWindow, suppressingWindow, type CompiledWindow, type MaintenanceWindow } from './windows.js'
-import type { RenderBudget } from './moustache.js'
 import type { NormalizedAlert } from './render.js'
 
 export interface CompiledPolicies {
@@ -21,7 +24,18 @@ export type PolicyOutcome =
       readonly applied: readonly string[]
       /** The window the alert arrived in, and when its occurrence ends (ms). */
       readonly suppressed?: { readonly id: string; readonly until: number }
+      /** Why the rules and windows were not applied: they went over the payload's budget (also on the alert). */
+      readonly overBudget?: string
     }
+
+export const DEFAULT_POLICY_BUDGET_MS = 100
+
+/**
+ * The budget of the rules and windows of one payload, all its alerts together (SLUICE_ALERT_POLICY_BUDGET_MS; the
+ * steps bound the work between the clock's readings).
+ */
+export const policyBudget = (maxCpuMs = DEFAULT_POLICY_BUDGET_MS) =>
+  new WorkBudget({ maxSteps: 1_000_000, maxCpuMs }, "the account's alert rules and maintenance windows")
 
 /**
  * Compiles stored rules and windows (checked when saved). A stored one that no longer passes the check (a later
@@ -34,20 +48,23 @@ export function compilePolicies(
   const skipped: string[] = []
   let ruleSet: CompiledRuleSet = { version: rules.version, rules: [] }
   const checked = checkRules(rules.rules, rules.version)
+  // Rule by rule, the cost of their conditions counted all together still.
+  const checks = new ConditionChecks()
   if (checked.ok) ruleSet = checked.ruleSet
   else
     ruleSet = {
       version: rules.version,
       rules: rules.rules.flatMap((r) => {
-        const one = checkRules([r], rules.version)
+        const one = checkRules([r], rules.version, checks)
         if (one.ok) return one.ruleSet.rules
         skipped.push(`rule ${r.id}`)
         return []
       }),
     }
   const compiled: CompiledWindow[] = []
+  const windowChecks = new ConditionChecks()
   for (const w of windows) {
-    const one = checkWindow({ id: w.id, name: w.name, when: w.when, schedule: w.schedule }, 'window')
+    const one = checkWindow({ id: w.id, name: w.name, when: w.when, schedule: w.schedule }, 'window', windowChecks)
     if (one.ok) compiled.push(one.window)
     else skipped.push(`window ${w.id}`)
   }
@@ -60,7 +77,28 @@ export function applyPolicies(
   alert: NormalizedAlert,
   payload: unknown,
   atMs: number,
-  budget?: RenderBudget,
+  budget: WorkBudget,
+): PolicyOutcome {
+  try {
+    return shape(policies, alert, payload, atMs, budget)
+  } catch (err) {
+    if (!isBudgetExceeded(err)) throw err
+    // Object.assign rather than a spread: see applyRules.
+    return {
+      dropped: false,
+      alert: Object.assign({}, alert, { overBudget: err.message }),
+      applied: [],
+      overBudget: err.message,
+    }
+  }
+}
+
+function shape(
+  policies: CompiledPolicies,
+  alert: NormalizedAlert,
+  payload: unknown,
+  atMs: number,
+  budget: WorkBudget,
 ): PolicyOutcome {
   const ruled = policies.rules.rules.length > 0 ? applyRules(policies.rules, alert, payload, budget) : undefined
   if (ruled?.dropped) return ruled
@@ -72,6 +110,7 @@ export function applyPolicies(
     policies.windows,
     { alert: shaped as unknown as Record<string, unknown>, payload },
     atMs,
+    budget,
   )
   if (!window) return { dropped: false, alert: shaped, applied }
   return {

@@ -9,10 +9,10 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { Ajv, type ErrorObject } from 'ajv'
 import Mustache from 'mustache'
-import { AppError } from '../../shared/errors.js'
 import { describeJsonProblem, inspectJson, MAX_JSON_DEPTH } from '../../shared/json-checks.js'
 import { normalizeTimestamp } from '../events.js'
-import { RENDER_LIMITS, RenderBudget, renderTemplate, rootView, toView } from './moustache.js'
+import { WorkBudget } from '../../shared/budget.js'
+import { isRenderLimit, RENDER_LIMITS, renderTemplate, rootView, toView } from './moustache.js'
 
 const load = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../../schemas/${name}`, import.meta.url), 'utf8')) as object
@@ -77,6 +77,8 @@ export interface NormalizedAlert {
   /** The maintenance window the alert arrived in (it is stored as suppressed), and when that window ends. */
   suppressedBy?: string
   suppressedUntil?: string
+  /** Why the account's rules and windows were not applied to it: they went over the payload's budget. */
+  overBudget?: string
 }
 
 export interface MappingProblem {
@@ -279,7 +281,7 @@ export async function renderAlerts(
   const problem = inspectJson(payload, { maxDepth: MAX_PAYLOAD_DEPTH })
   if (problem) return [{ ok: false, reason: describeJsonProblem('payload', problem) }]
   const webhook = view ?? toView(payload)
-  const budget = new RenderBudget()
+  const budget = new WorkBudget()
   try {
     if (mapping.splitPath === undefined) return [renderOne(mapping, rootView({ webhook }), ctx, budget)]
     const items = lookup(webhook, mapping.splitPath)
@@ -300,12 +302,12 @@ export async function renderAlerts(
     }
     return outcomes
   } catch (err) {
-    if (err instanceof AppError && err.code === 'RENDER_BUDGET_EXCEEDED') return [{ ok: false, reason: err.message }]
+    if (isRenderLimit(err)) return [{ ok: false, reason: err.message }]
     throw err
   }
 }
 
-function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext, budget: RenderBudget): RenderOutcome {
+function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext, budget: WorkBudget): RenderOutcome {
   const render = (template: string | undefined) =>
     template === undefined ? '' : renderTemplate(template, view, budget).trim()
   const field = (name: DefaultableField) => render(mapping[name]) || render(mapping.defaults?.[name])

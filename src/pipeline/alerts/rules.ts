@@ -8,8 +8,9 @@
 // those of every rule that applied (else to the account's default route). Each rule sees the alert as
 // the rules before it left it. The alert records the rule set's version and the rules that changed it.
 import { AppError } from '../../shared/errors.js'
-import { checkCondition, type CompiledCondition, type ConditionProblem } from './conditions.js'
-import { RenderBudget, renderTemplate, rootView } from './moustache.js'
+import { checkCondition, ConditionChecks, type CompiledCondition, type ConditionProblem } from './conditions.js'
+import { WorkBudget } from '../../shared/budget.js'
+import { renderTemplate, rootView } from './moustache.js'
 import { checkTemplate, foldSeverity, type NormalizedAlert } from './render.js'
 
 /** Fields a rule may set, and the longest each may be (as the alert schema says). */
@@ -80,10 +81,14 @@ export type RuleProblem = ConditionProblem
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** Checks rules as they are saved. Problems name the rule by position (rules.<i>.<field>). */
+/**
+ * Checks rules as they are saved. Problems name the rule by position (rules.<i>.<field>). `checks`: what their
+ * conditions may cost all together (shared by several calls that check one set in parts).
+ */
 export function checkRules(
   input: unknown,
   version: number,
+  checks = new ConditionChecks(),
 ): { ok: true; ruleSet: CompiledRuleSet } | { ok: false; problems: RuleProblem[] } {
   if (!Array.isArray(input)) return { ok: false, problems: [{ field: 'rules', problem: 'must be a list of rules' }] }
   if (input.length > RULE_LIMITS.maxRules)
@@ -117,7 +122,7 @@ export function checkRules(
         problems.push({ field: `${at}.${flag}`, problem: 'must be true or false' })
     let when: CompiledCondition | undefined
     if (raw['when'] !== undefined) {
-      const checked = checkCondition(raw['when'], `${at}.when`)
+      const checked = checkCondition(raw['when'], `${at}.when`, checks)
       if (checked.ok) when = checked.condition
       else problems.push(...checked.problems)
     }
@@ -247,7 +252,7 @@ export function applyRules(
   ruleSet: CompiledRuleSet,
   alert: NormalizedAlert,
   payload: unknown,
-  budget: RenderBudget = new RenderBudget(),
+  budget: WorkBudget = new WorkBudget(),
 ): RuleOutcome {
   const applied: string[] = []
   // One copy of the alert, made at the first change and changed in place after it (a copy per rule was most of
@@ -271,7 +276,7 @@ export function applyRules(
   }
   for (const { rule, when, readsAlert, sets, customs } of ruleSet.rules) {
     if (rule.enabled === false) continue
-    if (when && !when.matches(subject)) continue
+    if (when && !when.matches(subject, budget)) continue
     applied.push(rule.id)
     if (rule.drop) return { dropped: true, by: rule.id, applied }
     if (sets.length > 0 || customs.length > 0) {
@@ -321,11 +326,11 @@ function alertView(alert: NormalizedAlert): object {
   return view
 }
 
-function render(template: string, view: object, budget: RenderBudget): string | undefined {
+function render(template: string, view: object, budget: WorkBudget): string | undefined {
   try {
     return renderTemplate(template, view, budget).trim()
   } catch (err) {
-    if (err instanceof AppError && err.code === 'RENDER_BUDGET_EXCEEDED') return undefined
+    if (err instanceof AppError && err.code === 'RENDER_LIMIT_EXCEEDED') return undefined
     throw err
   }
 }

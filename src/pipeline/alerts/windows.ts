@@ -8,7 +8,15 @@
 // hour skipped in spring is moved forward by that hour (02:30 becomes 03:30), and one in the hour
 // repeated in autumn is its first occurrence (the earlier instant).
 import { DateTime, IANAZone } from 'luxon'
-import { checkCondition, type CompiledCondition, type ConditionProblem, type ConditionSubject } from './conditions.js'
+import type { WorkBudget } from '../../shared/budget.js'
+import {
+  checkCondition,
+  ConditionChecks,
+  type CompiledCondition,
+  type ConditionProblem,
+  type ConditionSubject,
+} from './conditions.js'
+import { atTime, inZone, plusDays, startOfDay } from './zone-clock.js'
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
 export type Weekday = (typeof WEEKDAYS)[number]
@@ -51,10 +59,14 @@ export const WINDOW_LIMITS = {
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** Checks a window's name, condition and schedule as it is saved; `at` names where it is in the request. */
+/**
+ * Checks a window's name, condition and schedule as it is saved; `at` names where it is in the request. `checks`:
+ * what the conditions of an account's windows may cost all together.
+ */
 export function checkWindow(
   raw: unknown,
   at: string,
+  checks = new ConditionChecks(),
 ): { ok: true; window: CompiledWindow } | { ok: false; problems: ConditionProblem[] } {
   if (!isObject(raw)) return { ok: false, problems: [{ field: at, problem: 'must be a window object' }] }
   const problems: ConditionProblem[] = []
@@ -66,7 +78,7 @@ export function checkWindow(
     problems.push({ field: `${at}.name`, problem: `must be 1 to ${WINDOW_LIMITS.maxNameChars} characters` })
   let when: CompiledCondition | undefined
   if (raw['when'] !== undefined) {
-    const checked = checkCondition(raw['when'], `${at}.when`)
+    const checked = checkCondition(raw['when'], `${at}.when`, checks)
     if (checked.ok) when = checked.condition
     else problems.push(...checked.problems)
   }
@@ -123,14 +135,26 @@ function scheduleProblems(s: unknown, at: string): ConditionProblem[] {
   return problems
 }
 
-/** Milliseconds of an ISO 8601 time that names its offset (a local time without one is ambiguous). */
+/**
+ * Milliseconds of an ISO 8601 time that names its offset (a local time without one is ambiguous); the offset one
+ * that a clock can show (RFC 3339's form, within the -12:00 to +14:00 zones use).
+ */
 function time(v: unknown): number | undefined {
-  if (typeof v !== 'string' || !/(Z|[+-]\d\d:?\d\d)$/i.test(v)) return undefined
+  if (typeof v !== 'string') return undefined
+  const offset = /(?:Z|([+-])(\d\d):?(\d\d))$/i.exec(v)
+  if (!offset) return undefined
+  if (offset[1] !== undefined) {
+    const minutes = Number(offset[2]) * 60 + Number(offset[3])
+    if (Number(offset[3]) > 59 || minutes > (offset[1] === '+' ? 14 * 60 : 12 * 60)) return undefined
+  }
   const dt = DateTime.fromISO(v, { setZone: true })
   return dt.isValid ? dt.toMillis() : undefined
 }
 
-/** The occurrences of a window that overlap [fromMs, toMs), in order. */
+/**
+ * The occurrences of a window that overlap [fromMs, toMs), in order. Wall-clock times are resolved as luxon resolves
+ * them (zone-clock.ts): days are walked from the day before fromMs, as luxon's plus({days: 1}) walks them.
+ */
 export function occurrences(schedule: WindowSchedule, fromMs: number, toMs: number): Occurrence[] {
   if (schedule.kind === 'once') {
     const start = time(schedule.from)!
@@ -143,13 +167,12 @@ export function occurrences(schedule: WindowSchedule, fromMs: number, toMs: numb
   const overnight = eh * 60 + em <= sh * 60 + sm
   const out: Occurrence[] = []
   // From the day before fromMs (an occurrence that began then may still run), local days in the zone.
-  let day = DateTime.fromMillis(fromMs, { zone }).startOf('day').minus({ days: 1 })
-  const last = DateTime.fromMillis(toMs, { zone }).startOf('day')
-  for (let guard = 0; day <= last && guard < 800; guard++, day = day.plus({ days: 1 })) {
+  let day = plusDays(zone, startOfDay(zone, inZone(zone, fromMs)), -1)
+  const last = startOfDay(zone, inZone(zone, toMs)).ms
+  for (let guard = 0; day.ms <= last && guard < 800; guard++, day = plusDays(zone, day, 1)) {
     if (!schedule.days.includes(WEEKDAYS[day.weekday - 1]!)) continue
-    const start = day.set({ hour: sh, minute: sm }).toMillis()
-    const endDay = overnight ? day.plus({ days: 1 }) : day
-    const end = endDay.set({ hour: eh, minute: em }).toMillis()
+    const start = atTime(zone, day, sh, sm).ms
+    const end = atTime(zone, overnight ? plusDays(zone, day, 1) : day, eh, em).ms
     if (start < toMs && end > fromMs && end > start) out.push({ start, end })
   }
   return out
@@ -161,79 +184,98 @@ export function activeAt(schedule: WindowSchedule, atMs: number): Occurrence | u
 }
 
 /**
- * What activeAt said of a compiled window, and the span of time it holds for: the occurrence running, or the quiet
- * time until the next one. Resolving wall-clock times in a zone is most of a window's cost, and alerts come in order
- * of time: one answer serves every alert until the span ends.
- */
-const spans = new WeakMap<CompiledWindow, { from: number; to: number; on: Occurrence | undefined }>()
-const SPAN_AHEAD_MS = 8 * 86_400_000
-
-function activeSpan(w: CompiledWindow, atMs: number): Occurrence | undefined {
-  const hit = spans.get(w)
-  if (hit && hit.from <= atMs && atMs < hit.to) return hit.on
-  const on = activeAt(w.window.schedule, atMs)
-  const next = on ? undefined : occurrences(w.window.schedule, atMs, atMs + SPAN_AHEAD_MS)[0]
-  spans.set(w, on ? { from: on.start, to: on.end, on } : { from: atMs, to: next?.start ?? atMs + SPAN_AHEAD_MS, on })
-  return on
-}
-
-/**
  * How far a hold may reach: what a window that never ends (every day, all day) holds is released after this long,
  * and is then an open alert like any other.
  */
 export const HOLD_HORIZON_MS = 31 * 86_400_000
 
 /**
- * Extensions worked out, per compiled window list: the matching windows' ids and a start → where the walk ended, and
- * whether that is the stretch's true end (`complete`) or only as far as it walked.
+ * A window list's occurrences, worked out once for a span of time around the alerts' times (a compiled list is one
+ * version of an account's windows): each window's, and, per set of windows an alert matched, their stretches of
+ * unbroken cover (overlapping or back-to-back occurrences merged). An alert's answer is then a lookup.
  */
-const covers = new WeakMap<readonly CompiledWindow[], Map<string, { end: number; complete: boolean }>>()
+interface Cover {
+  readonly from: number
+  readonly to: number
+  readonly occurrences: readonly (readonly Occurrence[])[]
+  /** By the indexes of the matching windows: their stretches, in order (a bounded number of sets, oldest out). */
+  readonly stretches: Map<string, readonly Occurrence[]>
+}
+/** A cover reaches back a week (alerts read late) and on two horizons (so that it serves a month of alerts). */
+const COVER_BACK_MS = 7 * 86_400_000
+const COVER_AHEAD_MS = 2 * HOLD_HORIZON_MS
+const STRETCH_SETS = 64
+const covers = new WeakMap<readonly CompiledWindow[], Cover>()
+
+function coverOf(windows: readonly CompiledWindow[], atMs: number): Cover {
+  const known = covers.get(windows)
+  // A stretch reaching the cover's end holds for the horizon, so the cover must reach past it.
+  if (known && known.from <= atMs && atMs + HOLD_HORIZON_MS < known.to) return known
+  const from = atMs - COVER_BACK_MS
+  const to = atMs + COVER_AHEAD_MS
+  const cover = {
+    from,
+    to,
+    occurrences: windows.map((w) => occurrences(w.window.schedule, from, to)),
+    stretches: new Map<string, readonly Occurrence[]>(),
+  }
+  covers.set(windows, cover)
+  return cover
+}
+
+/** The occurrence of a sorted list that holds `atMs`, if any. */
+function holding(list: readonly Occurrence[], atMs: number): Occurrence | undefined {
+  let lo = 0
+  let hi = list.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    const o = list[mid]!
+    if (o.end <= atMs) lo = mid + 1
+    else if (o.start > atMs) hi = mid - 1
+    else return o
+  }
+  return undefined
+}
+
+function stretchesOf(cover: Cover, matching: readonly number[], budget: WorkBudget): readonly Occurrence[] {
+  const key = matching.join(',')
+  let stretches = cover.stretches.get(key)
+  if (stretches) return stretches
+  const all = matching.flatMap((i) => cover.occurrences[i]!)
+  budget.step(all.length)
+  all.sort((a, b) => a.start - b.start)
+  const merged: Occurrence[] = []
+  for (const o of all) {
+    const last = merged.at(-1)
+    if (last && o.start <= last.end) merged[merged.length - 1] = { start: last.start, end: Math.max(last.end, o.end) }
+    else merged.push(o)
+  }
+  if (cover.stretches.size >= STRETCH_SETS) cover.stretches.delete(cover.stretches.keys().next().value as string)
+  cover.stretches.set(key, (stretches = merged))
+  return stretches
+}
 
 /**
  * The first of the windows that is running at `atMs` and matches the alert, and when the alert stops being covered:
  * the end of the unbroken stretch of occurrences of every matching window (a weekend of Saturday and Sunday all day
- * is one stretch; two overlapping windows are one), at most HOLD_HORIZON_MS ahead.
+ * is one stretch; two overlapping windows are one), at most HOLD_HORIZON_MS ahead. The windows' conditions run within
+ * the budget (BUDGET_EXCEEDED past it).
  */
 export function suppressingWindow(
   windows: readonly CompiledWindow[],
   subject: ConditionSubject,
   atMs: number,
+  budget: WorkBudget,
 ): { id: string; until: number } | undefined {
+  const cover = coverOf(windows, atMs)
   let first: string | undefined
-  let until = 0
-  const matching: CompiledWindow[] = []
-  for (const w of windows) {
-    if (w.when && !w.when.matches(subject)) continue
-    matching.push(w)
-    const on = activeSpan(w, atMs)
-    if (!on) continue
-    first ??= w.window.id
-    until = Math.max(until, on.end)
-  }
+  const matching: number[] = []
+  windows.forEach((w, i) => {
+    if (w.when && !w.when.matches(subject, budget)) return
+    matching.push(i)
+    if (first === undefined && holding(cover.occurrences[i]!, atMs)) first = w.window.id
+  })
   if (first === undefined) return undefined
-  const horizon = atMs + HOLD_HORIZON_MS
-  const key = `${matching.map((w) => w.window.id).join(',')}@${until}`
-  let known = covers.get(windows)
-  if (!known) covers.set(windows, (known = new Map<string, { end: number; complete: boolean }>()))
-  const hit = known.get(key)
-  // A walk that stopped short of the stretch's end answers only while this time's horizon is within it.
-  if (hit && (hit.complete || horizon <= hit.end)) return { id: first, until: Math.min(hit.end, horizon) }
-  // Walked up to a horizon further on than this time needs, so that later alerts of a long stretch reuse it.
-  const reach = horizon + HOLD_HORIZON_MS
-  let complete = false
-  for (let guard = 0; until < reach && guard < 2000; guard++) {
-    let next = until
-    for (const w of matching) {
-      const on = activeAt(w.window.schedule, until)
-      if (on && on.end > next) next = on.end
-    }
-    if (next === until) {
-      complete = true
-      break
-    }
-    until = next
-  }
-  if (known.size >= 1000) known.clear()
-  known.set(key, { end: until, complete })
-  return { id: first, until: Math.min(until, horizon) }
+  const stretch = holding(stretchesOf(cover, matching, budget), atMs)!
+  return { id: first, until: Math.min(stretch.end, atMs + HOLD_HORIZON_MS) }
 }

@@ -3,7 +3,8 @@
 // One event, or a digest of many (a storm of one destination becomes one message of N alerts). Every
 // alert text is data: JSON-escaped in webhook bodies, mrkdwn-escaped for Slack, HTML-escaped in email.
 import { createHash } from 'node:crypto'
-import { RenderBudget, renderTemplate, rootView, toView } from '../alerts/moustache.js'
+import { WorkBudget } from '../../shared/budget.js'
+import { renderTemplate, rootView, toView } from '../alerts/moustache.js'
 
 /** The lifecycle events a destination may be sent. `repeated`: a reminder of an alert firing unacknowledged. */
 export const NOTIFY_EVENTS = ['triggered', 'reopened', 'acknowledged', 'resolved', 'repeated'] as const
@@ -104,7 +105,7 @@ export function webhookBody(
   items: readonly NotifyItem[],
   template?: string,
   json = true,
-  budget = new RenderBudget(),
+  budget = new WorkBudget(),
 ): string {
   const first = items[0]!
   if (template === undefined) {

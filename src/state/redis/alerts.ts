@@ -84,6 +84,7 @@ export interface LifecycleCounts {
   readonly statusUnknown: number
   readonly dropped: number
   readonly suppressed: number
+  readonly overBudget: number
 }
 
 export interface AlertQuery {
@@ -307,6 +308,7 @@ export class AlertStore extends RedisState {
       statusUnknown: Number(h['statusUnknown'] ?? 0),
       dropped: Number(h['dropped'] ?? 0),
       suppressed: Number(h['suppressed'] ?? 0),
+      overBudget: Number(h['overBudget'] ?? 0),
     }
   }
 }

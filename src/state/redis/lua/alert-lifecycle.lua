@@ -205,6 +205,9 @@ function LC.notify(P, acct, integ, f, at, emitRepeats)
       rec[k] = (okk and type(list) == 'table' and #list > 0) and list or nil
     end
     rec.rulesVersion = tonumber(f.rulesVersion or '')
+    -- Why the rules and windows were not applied (they went over the payload's budget), if so.
+    rec.overBudget = f.overBudget
+    if f.overBudget then redis.call('HINCRBY', LC.stats(P, integ), 'overBudget', 1) end
   end
   if at > (rec.lastSeenAt or 0) then rec.lastSeenAt = at end
   rec.lastRequestId = f.requestId

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ALERT_TEMPLATES, TEMPLATE_IDS, type TemplateId } from '../../../../src/pipeline/alerts/templates.js'
+import { MAPPING_LIMITS } from '../../../../src/shared/budget.js'
 import { RENDER_LIMITS } from '../../../../src/pipeline/alerts/moustache.js'
 import {
   checkMapping,
@@ -149,7 +150,7 @@ describe('custom mappings', () => {
     )
     expect(bomb).toEqual({
       ok: false,
-      reason: `rendering this payload takes more than ${RENDER_LIMITS.maxSteps} template steps`,
+      reason: `rendering this payload takes more than ${MAPPING_LIMITS.maxSteps} steps`,
     })
     expect(performance.now() - started).toBeLessThan(2000)
     // Output is checked as it grows: a long array of large values stops at the output limit.

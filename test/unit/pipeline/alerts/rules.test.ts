@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest'
 import { checkCondition, type Condition } from '../../../../src/pipeline/alerts/conditions.js'
 import { toView } from '../../../../src/pipeline/alerts/moustache.js'
 import type { NormalizedAlert } from '../../../../src/pipeline/alerts/render.js'
+import { applyPolicies, compilePolicies, policyBudget } from '../../../../src/pipeline/alerts/policies.js'
 import { applyRules, checkRules, type CompiledRuleSet } from '../../../../src/pipeline/alerts/rules.js'
+import { WorkBudget } from '../../../../src/shared/budget.js'
 
 const alert = (over: Partial<NormalizedAlert> = {}): NormalizedAlert => ({
   severity: 'warning',
@@ -36,7 +38,7 @@ const problemsOf = (input: unknown) => {
 const matches = (c: unknown, a = alert(), p: unknown = payload) => {
   const checked = checkCondition(c, 'when')
   if (!checked.ok) throw new Error(JSON.stringify(checked.problems))
-  return checked.condition.matches({ alert: a as unknown as Record<string, unknown>, payload: p })
+  return checked.condition.matches({ alert: a as unknown as Record<string, unknown>, payload: p }, new WorkBudget())
 }
 
 describe('conditions', () => {
@@ -124,10 +126,45 @@ describe('conditions', () => {
     const evil = checkCondition({ field: 'description', matches: '(a+)+$' }, 'w')
     if (!evil.ok) throw new Error('refused')
     const started = performance.now()
-    const hit = evil.condition.matches({ alert: { description: `${'a'.repeat(60_000)}b` } })
+    const hit = evil.condition.matches({ alert: { description: `${'a'.repeat(60_000)}b` } }, new WorkBudget())
     const ms = performance.now() - started
     expect(hit).toBe(false)
     expect(ms).toBeLessThan(2000)
+  })
+
+  it('run a regex only when its worst case fits the budget left: `\\w{1000}\\d` over 64 KiB is refused before it starts', () => {
+    const costly = checkCondition({ field: 'description', matches: '\\w{1000}\\d' }, 'w')
+    if (!costly.ok) throw new Error('refused')
+    const subject = { alert: { description: 'a'.repeat(64 * 1024) } }
+    const started = performance.now()
+    // Unbudgeted, this one run takes about 1.4 s (22 ns per character and instruction, on the bench machine).
+    expect(() =>
+      costly.condition.matches(subject, new WorkBudget({ maxSteps: 1000, maxCpuMs: 100 }, 'the rules')),
+    ).toThrow(/the rules would pass 100 ms: the regex of description over 65536 characters could take \d+ ms/)
+    expect(performance.now() - started).toBeLessThan(50)
+    // The same regex over a short text fits, and runs.
+    expect(costly.condition.matches({ alert: { description: `${'a'.repeat(1000)}1` } }, new WorkBudget())).toBe(true)
+    // A cheap regex over the long text runs however long the text: its program is small.
+    const cheap = checkCondition({ field: 'description', matches: '^prod' }, 'w')
+    if (!cheap.ok) throw new Error('refused')
+    expect(cheap.condition.matches(subject, new WorkBudget({ maxSteps: 1000, maxCpuMs: 100 }))).toBe(false)
+  })
+
+  it('refuse a rule set whose regexes compile to more than 50,000 instructions all together, naming the one past it', () => {
+    const rule = (i: number) => ({
+      id: `r${i}`,
+      name: 'r',
+      when: { field: 'description', matches: `\\w{1000}${i}` },
+      addTags: ['t'],
+    })
+    expect(problemsOf(Array.from({ length: 49 }, (_, i) => rule(i)))).toEqual([])
+    const problems = problemsOf(Array.from({ length: 500 }, (_, i) => rule(i)))
+    expect(problems[0]).toEqual({
+      field: 'rules.49.when.matches',
+      problem: expect.stringMatching(/past the 50000 all the regexes together may take/),
+    })
+    // Past the total, the rest are not compiled at all (each would cost milliseconds).
+    expect(problems.slice(1).every((p) => /one regex too many/.test(p.problem))).toBe(true)
   })
 
   it('bound size and depth', () => {
@@ -343,5 +380,37 @@ describe('rules, property tests against the reference', () => {
       }),
       { numRuns: 1000 },
     )
+  })
+})
+
+describe('rules and windows over the budget of a payload', () => {
+  it('leave the alert as its mapping made it, saying why; the next payload has a budget of its own', () => {
+    const many = Array.from({ length: 50 }, (_, i) => ({
+      id: `r${i}`,
+      name: 'r',
+      when: { field: 'description', matches: `\\w{900}${i % 10}` },
+      set: { team: 'changed' },
+    }))
+    const { policies } = compilePolicies({ version: 7, rules: many }, [
+      {
+        id: 'mw',
+        name: 'all',
+        schedule: { kind: 'once', from: '2026-01-01T00:00:00Z', to: '2027-01-01T00:00:00Z' },
+      },
+    ])
+    const long = alert({ description: `${'a'.repeat(20_000)}` })
+    const atMs = Date.parse('2026-11-26T10:00:00Z')
+    const over = applyPolicies(policies, long, toView(payload), atMs, policyBudget(5))
+    expect(over).toMatchObject({
+      dropped: false,
+      applied: [],
+      overBudget: expect.stringMatching(/^the account's alert rules and maintenance windows would pass 5 ms/),
+    })
+    // Stored unchanged (not suppressed by the window either), with the reason on the alert for Why.
+    expect(!over.dropped && over.alert).toEqual({ ...long, overBudget: (over as { overBudget: string }).overBudget })
+    // A short alert fits: every rule and the window apply.
+    const fits = applyPolicies(policies, alert(), toView(payload), atMs, policyBudget(100))
+    expect(fits).toMatchObject({ dropped: false, suppressed: { id: 'mw' } })
+    expect(!fits.dropped && fits.alert.overBudget).toBeUndefined()
   })
 })

@@ -3,13 +3,17 @@
 // -04:00 from 2026-03-08 02:00 local to 2026-11-01 02:00 local; Europe/Berlin: CET +01:00, CEST
 // +02:00 from 2026-03-29 02:00 local to 2026-10-25 03:00 local).
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { IANAZone } from 'luxon'
+import { describe, expect, it, vi } from 'vitest'
+import { WorkBudget } from '../../../../src/shared/budget.js'
+import { luxonOccurrences } from '../../../support/luxon-windows.js'
 import {
   activeAt,
   checkWindow,
   HOLD_HORIZON_MS,
   occurrences,
   suppressingWindow,
+  WEEKDAYS,
   type WindowSchedule,
 } from '../../../../src/pipeline/alerts/windows.js'
 
@@ -99,15 +103,15 @@ describe('suppressingWindow', () => {
     }
     const windows = [w('db-only', { field: 'service', equals: 'db' }), w('all')]
     const subject = (service: string) => ({ alert: { service } })
-    expect(suppressingWindow(windows, subject('db'), at('2026-12-01T01:00Z'))).toEqual({
+    expect(suppressingWindow(windows, subject('db'), at('2026-12-01T01:00Z'), new WorkBudget())).toEqual({
       id: 'db-only',
       until: at('2026-12-01T02:00Z'),
     })
-    expect(suppressingWindow(windows, subject('api'), at('2026-12-01T01:00Z'))).toEqual({
+    expect(suppressingWindow(windows, subject('api'), at('2026-12-01T01:00Z'), new WorkBudget())).toEqual({
       id: 'all',
       until: at('2026-12-01T02:00Z'),
     })
-    expect(suppressingWindow(windows, subject('api'), at('2026-12-01T02:00Z'))).toBeUndefined()
+    expect(suppressingWindow(windows, subject('api'), at('2026-12-01T02:00Z'), new WorkBudget())).toBeUndefined()
   })
 })
 
@@ -126,7 +130,7 @@ describe('a hold lasts as long as the cover', () => {
       end: '00:00',
     })
     // Saturday 2026-11-28 10:00 in Berlin (UTC+1); Monday 00:00 is 2026-11-29T23:00Z.
-    expect(suppressingWindow([weekend], { alert: {} }, at('2026-11-28T09:00Z'))).toEqual({
+    expect(suppressingWindow([weekend], { alert: {} }, at('2026-11-28T09:00Z'), new WorkBudget())).toEqual({
       id: 'weekend',
       until: at('2026-11-29T23:00Z'),
     })
@@ -139,11 +143,15 @@ describe('a hold lasts as long as the cover', () => {
       { field: 'service', equals: 'db' },
     )
     const windows = [deploy, night]
-    expect(suppressingWindow(windows, { alert: { service: 'db' } }, at('2026-12-01T22:10Z'))).toEqual({
-      id: 'deploy',
-      until: at('2026-12-02T06:00Z'),
-    })
-    expect(suppressingWindow(windows, { alert: { service: 'api' } }, at('2026-12-01T22:10Z'))).toEqual({
+    expect(suppressingWindow(windows, { alert: { service: 'db' } }, at('2026-12-01T22:10Z'), new WorkBudget())).toEqual(
+      {
+        id: 'deploy',
+        until: at('2026-12-02T06:00Z'),
+      },
+    )
+    expect(
+      suppressingWindow(windows, { alert: { service: 'api' } }, at('2026-12-01T22:10Z'), new WorkBudget()),
+    ).toEqual({
       id: 'deploy',
       until: at('2026-12-01T23:00Z'),
     })
@@ -158,10 +166,16 @@ describe('a hold lasts as long as the cover', () => {
     })
     const t = at('2026-12-01T12:00Z')
     const windows = [always]
-    expect(suppressingWindow(windows, { alert: {} }, t)).toEqual({ id: 'always', until: t + HOLD_HORIZON_MS })
+    expect(suppressingWindow(windows, { alert: {} }, t, new WorkBudget())).toEqual({
+      id: 'always',
+      until: t + HOLD_HORIZON_MS,
+    })
     // A later alert holds for its own horizon, not the earlier one's (found by the property below in CI).
     for (const later of [t + 1, t + 86_400_000, t + 40 * 86_400_000])
-      expect(suppressingWindow(windows, { alert: {} }, later)).toEqual({ id: 'always', until: later + HOLD_HORIZON_MS })
+      expect(suppressingWindow(windows, { alert: {} }, later, new WorkBudget())).toEqual({
+        id: 'always',
+        until: later + HOLD_HORIZON_MS,
+      })
   })
 })
 
@@ -199,7 +213,7 @@ describe('suppressingWindow remembers an answer for the span it holds', () => {
             let until = on?.end
             for (let next = until && activeAt(schedule, until); next && until! < t + HOLD_HORIZON_MS;)
               next = activeAt(schedule, (until = next.end))
-            const got = suppressingWindow(windows, { alert: {} }, t)
+            const got = suppressingWindow(windows, { alert: {} }, t, new WorkBudget())
             expect(got, `${zone} ${days.join()} ${start}-${end} at ${new Date(t).toISOString()}`).toEqual(
               on ? { id: 'w', until: Math.min(until!, t + HOLD_HORIZON_MS) } : undefined,
             )
@@ -207,6 +221,120 @@ describe('suppressingWindow remembers an answer for the span it holds', () => {
         },
       ),
       { numRuns: 200 },
+    )
+  })
+})
+
+describe("occurrences are luxon's to the millisecond (zone tables instead of a zone lookup per call)", () => {
+  // Zones with every kind of change: an hour, half an hour (Lord Howe), at midnight (Havana, Asunción), twice within a
+  // month (Casablanca's Ramadan), southern summers, a zone without DST, and changes of the base offset.
+  const zones = [
+    'Europe/Berlin',
+    'America/New_York',
+    'Australia/Lord_Howe',
+    'Asia/Kathmandu',
+    'America/Havana',
+    'America/Asuncion',
+    'Africa/Casablanca',
+    'America/Santiago',
+    'Pacific/Chatham',
+    'Asia/Tehran',
+    'America/Nuuk',
+    'Europe/London',
+    'Pacific/Apia',
+    'UTC',
+  ]
+  const time = fc
+    .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+    .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`)
+
+  it('for any zone, days, hours and span from 2010 to 2035', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.subarray([...WEEKDAYS], { minLength: 1 }),
+        time,
+        time,
+        fc.integer({ min: at('2010-01-01T00:00Z'), max: at('2035-01-01T00:00Z') }),
+        fc.integer({ min: 1, max: 60 * 86_400_000 }),
+        (zone, days, start, end, from, span) => {
+          const schedule = { kind: 'weekly', timeZone: zone, days, start, end } as const
+          expect(occurrences(schedule, from, from + span), `${zone} ${days.join()} ${start}-${end} ${from}`).toEqual(
+            luxonOccurrences(schedule, from, from + span),
+          )
+        },
+      ),
+      { numRuns: 400 },
+    )
+  })
+
+  it('on the days of every change of 2026, at every half hour', () => {
+    for (const zone of zones) {
+      const z = IANAZone.create(zone)
+      // The changes of the year, found hour by hour.
+      const changes: number[] = []
+      for (let t = at('2026-01-01T00:00Z'); t < at('2027-01-01T00:00Z'); t += 3_600_000)
+        if (z.offset(t) !== z.offset(t + 3_600_000)) changes.push(t)
+      for (const change of changes)
+        for (let q = 0; q < 48; q++) {
+          const hhmm = `${String(Math.floor(q / 2)).padStart(2, '0')}:${q % 2 ? '30' : '00'}`
+          for (const end of ['00:00', hhmm]) {
+            const schedule = { kind: 'weekly', timeZone: zone, days: [...WEEKDAYS], start: hhmm, end } as const
+            const from = change - 2 * 86_400_000
+            expect(occurrences(schedule, from, from + 4 * 86_400_000), `${zone} ${hhmm}-${end}`).toEqual(
+              luxonOccurrences(schedule, from, from + 4 * 86_400_000),
+            )
+          }
+        }
+    }
+  })
+})
+
+describe('200 back-to-back weekly windows', () => {
+  // The review's case: 200 weekly windows, each a slice of the week in its own zone, together covering it without a
+  // gap, so that the stretch of cover never ends: the walk of occurrences it used to take cost minutes per alert.
+  const list = Array.from({ length: 200 }, (_, i) => {
+    const zone = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Australia/Sydney', 'UTC'][i % 5]!
+    const checked = checkWindow(
+      {
+        id: `w${i}`,
+        name: `w${i}`,
+        when: { field: 'service', matches: `^svc-${i % 7}|.` },
+        schedule: { kind: 'weekly', timeZone: zone, days: [...WEEKDAYS], start: '00:00', end: '00:00' },
+      },
+      `windows.${i}`,
+    )
+    if (!checked.ok) throw new Error(JSON.stringify(checked.problems))
+    return checked.window
+  })
+
+  it('hold an alert for the horizon, and each later alert is a lookup: no zone is read again', () => {
+    const t0 = at('2026-10-20T12:00Z')
+    expect(suppressingWindow(list, { alert: { service: 'svc-1' } }, t0, new WorkBudget())).toEqual({
+      id: 'w0',
+      until: t0 + HOLD_HORIZON_MS,
+    })
+    const reads = vi.spyOn(IANAZone.prototype, 'offset')
+    try {
+      // Alerts over the next three weeks (across Berlin's and New York's autumn changes), each its own budget.
+      for (let k = 1; k <= 500; k++) {
+        const t = t0 + k * 3_600_000
+        const budget = new WorkBudget({ maxSteps: 1_000_000, maxCpuMs: 1000 })
+        expect(suppressingWindow(list, { alert: { service: `svc-${k % 7}` } }, t, budget)).toEqual({
+          id: 'w0',
+          until: t + HOLD_HORIZON_MS,
+        })
+      }
+      expect(reads).not.toHaveBeenCalled()
+    } finally {
+      reads.mockRestore()
+    }
+  })
+
+  it('run their conditions within the budget: past it, BUDGET_EXCEEDED', () => {
+    const budget = new WorkBudget({ maxSteps: 100, maxCpuMs: 1000 }, 'the windows')
+    expect(() => suppressingWindow(list, { alert: { service: 'svc-1' } }, at('2026-10-20T12:00Z'), budget)).toThrow(
+      /the windows takes more than 100 steps/,
     )
   })
 })
@@ -241,5 +369,15 @@ describe('checkWindow', () => {
         schedule: { kind: 'once', from: '2026-12-01T10:00:00Z', to: '2026-12-01T11:00:00Z' },
       }),
     ).toEqual(['window.when'])
+  })
+
+  it('refuses offsets no clock shows, and takes those zones use', () => {
+    const once = (from: string) => problems({ name: 'x', schedule: { kind: 'once', from, to: '2031-01-01T00:00:00Z' } })
+    for (const from of ['2030-01-01T00:00:00+25:00', '2030-01-01T00:00:00+99:99', '2030-01-01T00:00:00+01:60'])
+      expect(once(from), from).toEqual(['window.schedule.from'])
+    for (const from of ['2030-01-01T00:00:00+14:00', '2030-01-01T00:00:00-12:00', '2030-01-01T00:00:00+05:45'])
+      expect(once(from), from).toEqual([])
+    expect(once('2030-01-01T00:00:00+14:01')).toEqual(['window.schedule.from'])
+    expect(once('2030-01-01T00:00:00-12:30')).toEqual(['window.schedule.from'])
   })
 })
