@@ -5,7 +5,14 @@
 // size. `allowInsecure` (development, tests) also permits http and loopback, never private or
 // link-local targets. `allowedRanges` names private ranges an operator allows (on-premises receivers).
 import { lookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns'
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
+import {
+  request as httpRequest,
+  validateHeaderName,
+  validateHeaderValue,
+  type ClientRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+} from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { isIP } from 'node:net'
 import ipaddr from 'ipaddr.js'
@@ -22,6 +29,33 @@ export type AllowedRange = [ipaddr.IPv4 | ipaddr.IPv6, number]
 
 export class OutboundError extends Error {
   override readonly name = 'OutboundError'
+
+  /** refused: the request itself is wrong (not its receiver), so sending it again can never succeed. */
+  constructor(
+    message: string,
+    readonly refused = false,
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * Why Node would refuse this header (a name that is not an HTTP token; a value holding a character outside
+ * tab, space to `~` and U+0080 to U+00FF, such as CR, LF, NUL or `€`), or undefined when it takes it. The same
+ * check as http.request's, which throws.
+ */
+export function headerProblem(name: string, value: string): string | undefined {
+  try {
+    validateHeaderName(name)
+  } catch {
+    return 'is not a valid HTTP header name'
+  }
+  try {
+    validateHeaderValue(name, value)
+  } catch {
+    return 'holds a character not allowed in an HTTP header (control characters, line breaks, or beyond U+00FF)'
+  }
+  return undefined
 }
 
 /** CIDR ranges ("10.0.0.0/8", "fd00::/8", or a single address); throws naming the one that is not. */
@@ -54,11 +88,11 @@ export function checkUrlForm(raw: string, policy: OutboundPolicy): URL {
   try {
     url = new URL(raw)
   } catch {
-    throw new OutboundError('is not a URL')
+    throw new OutboundError('is not a URL', true)
   }
   if (url.protocol !== 'https:' && !(policy.allowInsecure && url.protocol === 'http:'))
-    throw new OutboundError(policy.allowInsecure ? 'must be an http or https URL' : 'must be an https URL')
-  if (url.username || url.password) throw new OutboundError('must not carry credentials')
+    throw new OutboundError(policy.allowInsecure ? 'must be an http or https URL' : 'must be an https URL', true)
+  if (url.username || url.password) throw new OutboundError('must not carry credentials', true)
   return url
 }
 
@@ -78,7 +112,7 @@ export async function resolveHost(host: string): Promise<string[]> {
 export async function checkHost(host: string, policy: OutboundPolicy): Promise<string[]> {
   const addresses = await resolveHost(host)
   const refused = addresses.find((a) => !addressAllowed(a, policy))
-  if (refused !== undefined) throw new OutboundError(`resolves to ${refused}, which is not a public address`)
+  if (refused !== undefined) throw new OutboundError(`resolves to ${refused}, which is not a public address`, true)
   return addresses
 }
 
@@ -114,21 +148,22 @@ export function guardedRequest(
 ): Promise<OutboundAnswer> {
   const { signal } = req
   return new Promise((resolve, reject) => {
+    // NOTE: whatever this starts (the deadline, the abort listener, the request) is stopped when it settles, and
+    // fail and succeed do nothing once it has: a late timer, abort or event must not throw out of the process.
     let settled = false
-    const deadline = setTimeout(
-      () => fail(new OutboundError(`no answer within ${policy.timeoutMs} ms`)),
-      policy.timeoutMs,
-    )
+    let request: ClientRequest | undefined
+    // (let, not const below: settle may run before the timer is set, and must not touch a variable in its TDZ.)
+    let deadline: NodeJS.Timeout | undefined = undefined
     const onAbort = () => fail(new OutboundError('the request was aborted'))
-    signal?.addEventListener('abort', onAbort, { once: true })
-    function done() {
+    function settle(): boolean {
+      if (settled) return false
       settled = true
       clearTimeout(deadline)
       signal?.removeEventListener('abort', onAbort)
+      return true
     }
     function fail(err: Error) {
-      if (settled) return
-      done()
+      if (!settle()) return
       reject(err)
       request?.destroy()
     }
@@ -136,14 +171,20 @@ export function guardedRequest(
     try {
       url = checkUrlForm(raw, policy)
     } catch (err) {
-      fail(err as Error)
-      return
+      return fail(err as Error)
     }
     const host = bareHost(url)
-    if (isIP(host) && !addressAllowed(host, policy)) {
-      fail(new OutboundError(`${host} is not a public address`))
-      return
+    if (isIP(host) && !addressAllowed(host, policy))
+      return fail(new OutboundError(`${host} is not a public address`, true))
+    const headers: Record<string, string> = { ...req.headers }
+    if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body))
+    for (const [name, value] of Object.entries(headers)) {
+      const problem = headerProblem(name, value)
+      if (problem) return fail(new OutboundError(`header ${JSON.stringify(name).slice(1, -1)} ${problem}`, true))
     }
+    if (signal?.aborted) return fail(new OutboundError('the request was aborted'))
+    deadline = setTimeout(() => fail(new OutboundError(`no answer within ${policy.timeoutMs} ms`)), policy.timeoutMs)
+    signal?.addEventListener('abort', onAbort, { once: true })
     const guardedLookup = (
       hostname: string,
       options: LookupOptions,
@@ -154,36 +195,37 @@ export function guardedRequest(
         const refused = addresses.find((a) => !addressAllowed(a.address, policy))
         if (refused)
           return callback(
-            new OutboundError(`${hostname} resolves to ${refused.address}, which is not a public address`),
+            new OutboundError(`${hostname} resolves to ${refused.address}, which is not a public address`, true),
             '',
           )
         if (options.all) return callback(null, addresses)
         callback(null, addresses[0]!.address, addresses[0]!.family)
       })
     }
-    const headers: Record<string, string> = { ...req.headers }
-    if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body))
-    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
-      url,
-      { method: req.method ?? 'GET', headers, lookup: guardedLookup, agent: false },
-      (res: IncomingMessage) => {
-        const chunks: Buffer[] = []
-        let size = 0
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length
-          if (size > policy.maxBytes) fail(new OutboundError(`answer is larger than ${policy.maxBytes} bytes`))
-          else chunks.push(chunk)
-        })
-        res.on('end', () => {
-          if (settled) return
-          done()
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) })
-        })
-        res.on('error', fail)
-      },
-    )
-    request.on('error', fail)
-    request.end(req.body)
+    try {
+      request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+        url,
+        { method: req.method ?? 'GET', headers, lookup: guardedLookup, agent: false },
+        (res: IncomingMessage) => {
+          const chunks: Buffer[] = []
+          let size = 0
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length
+            if (size > policy.maxBytes) fail(new OutboundError(`answer is larger than ${policy.maxBytes} bytes`))
+            else chunks.push(chunk)
+          })
+          res.on('end', () => {
+            if (settle()) resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) })
+          })
+          res.on('error', fail)
+        },
+      )
+      request.on('error', fail)
+      request.end(req.body)
+    } catch (err) {
+      // http.request checks its options synchronously (a method, a header): the same request would fail every time.
+      fail(new OutboundError(`the request could not be made: ${(err as Error).message}`, true))
+    }
   })
 }
 

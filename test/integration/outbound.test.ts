@@ -2,7 +2,14 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkUrl, guardedGet, guardedRequest, parseRanges, type OutboundPolicy } from '../../src/shared/outbound.js'
+import {
+  checkUrl,
+  guardedGet,
+  guardedRequest,
+  OutboundError,
+  parseRanges,
+  type OutboundPolicy,
+} from '../../src/shared/outbound.js'
 import { send } from '../../src/sinks/notify/senders.js'
 
 const strict: OutboundPolicy = { allowInsecure: false, timeoutMs: 1000, maxBytes: 1024 }
@@ -107,6 +114,9 @@ describe('outbound guard', () => {
         /not a public address/,
       )
     }
+    // Refused, not failed: no retry of the same request can succeed (a sender gives it up).
+    await expect(guardedRequest('https://localhost/', strict)).rejects.toMatchObject({ refused: true })
+    await expect(guardedRequest('https://localhost/', strict)).rejects.toBeInstanceOf(OutboundError)
     // A named range lets exactly its addresses through: 127.0.0.1/32 allows loopback's 127.0.0.1, not 10.x.
     const onPrem: OutboundPolicy = { ...dev, allowInsecure: false, allowedRanges: parseRanges(['127.0.0.1/32']) }
     await expect(checkUrl('https://localhost/', onPrem)).resolves.toBeInstanceOf(URL)
@@ -138,5 +148,67 @@ describe('outbound guard', () => {
     // The same URL under the strict policy is refused before any request.
     const refused = await send(d, [item], strict)
     expect(refused).toMatchObject({ result: 'give-up', error: expect.stringMatching(/http or https|https URL/) })
+  })
+
+  it('a header Node refuses is a rejected OutboundError naming it, and nothing the request started throws later', async () => {
+    // Whatever escapes to the process (a timer's or a listener's throw) is caught here instead of ending the run.
+    const escaped: unknown[] = []
+    const onEscape = (err: unknown) => void escaped.push(err)
+    process.on('uncaughtException', onEscape)
+    try {
+      const short: OutboundPolicy = { ...dev, timeoutMs: 200 }
+      const cases: [Record<string, string>, RegExp][] = [
+        [{ 'X-Token': 'caf€' }, /header X-Token/],
+        [{ 'X-Token': 'a\u0001b' }, /header X-Token/],
+        [{ 'X-Token': 'café ☕' }, /header X-Token/],
+        [{ 'content-type': 'text/plain\r\nX-Evil: 1' }, /header content-type/],
+        [{ 'X Bad': 'v' }, /header "X Bad"|header X Bad/],
+      ]
+      const controller = new AbortController()
+      const errors = await Promise.all(
+        cases.map(([headers]) =>
+          guardedRequest(`${base}/jwks`, short, {
+            method: 'POST',
+            headers,
+            body: '{}',
+            signal: controller.signal,
+          }).then(
+            () => undefined,
+            (e: unknown) => e,
+          ),
+        ),
+      )
+      // Past the deadline of every request above, and after their abort signal fires: nothing was thrown.
+      controller.abort()
+      await new Promise((r) => setTimeout(r, 3 * short.timeoutMs))
+      expect(escaped).toEqual([])
+      cases.forEach(([headers, named], i) => {
+        expect(errors[i], JSON.stringify(headers)).toBeInstanceOf(OutboundError)
+        expect((errors[i] as OutboundError).message).toMatch(named)
+        expect((errors[i] as OutboundError).refused).toBe(true)
+      })
+    } finally {
+      process.off('uncaughtException', onEscape)
+    }
+  })
+
+  it('a signal already aborted, or aborted mid-request, ends the request at once; the deadline fires nothing after', async () => {
+    const escaped: unknown[] = []
+    const onEscape = (err: unknown) => void escaped.push(err)
+    process.on('uncaughtException', onEscape)
+    try {
+      const short: OutboundPolicy = { ...dev, timeoutMs: 300 }
+      const started = Date.now()
+      await expect(guardedRequest(`${base}/slow`, short, { signal: AbortSignal.abort() })).rejects.toThrow(/aborted/)
+      expect(Date.now() - started).toBeLessThan(short.timeoutMs)
+      const controller = new AbortController()
+      const pending = guardedRequest(`${base}/slow`, short, { signal: controller.signal })
+      setTimeout(() => controller.abort(), 50)
+      await expect(pending).rejects.toThrow(/aborted/)
+      await new Promise((r) => setTimeout(r, 2 * short.timeoutMs))
+      expect(escaped).toEqual([])
+    } finally {
+      process.off('uncaughtException', onEscape)
+    }
   })
 })
