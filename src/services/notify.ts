@@ -16,7 +16,7 @@ import {
 } from '../pipeline/notify/destinations.js'
 import { DEFAULT_EVENTS, NOTIFY_EVENTS, type NotifyEvent, type NotifyItem } from '../pipeline/notify/messages.js'
 import { invalid, Refusal, type FieldProblem } from '../shared/errors.js'
-import { checkHost, checkUrl, OutboundError, type OutboundPolicy } from '../shared/outbound.js'
+import { checkHost, checkUrl, headerProblem, OutboundError, type OutboundPolicy } from '../shared/outbound.js'
 import type { SecretBox } from '../shared/secret-box.js'
 import { openDestination, send, type SendOutcome } from '../sinks/notify/senders.js'
 import type { Delivery, NotifyStore } from '../state/redis/notify.js'
@@ -261,6 +261,8 @@ export class NotifyService {
         const u = str('url')
         await url('url', u)
         const contentType = str('contentType', false) ?? 'application/json'
+        const typeProblem = headerProblem('content-type', contentType)
+        if (typeProblem) problems.push({ field: 'settings.contentType', problem: typeProblem })
         const bodyTemplate = s['bodyTemplate']
         if (bodyTemplate !== undefined) {
           if (typeof bodyTemplate !== 'string' || bodyTemplate.length > NOTIFY_LIMITS.maxTemplateChars)
@@ -290,18 +292,28 @@ export class NotifyService {
             sealedHeaders = {}
             const oldHeaders = old?.kind === 'webhook' ? (old.settings.headers ?? {}) : {}
             for (const [k, v] of Object.entries(headers as Record<string, unknown>)) {
-              if (!HEADER_NAME.test(k) || RESERVED_HEADERS.has(k.toLowerCase()))
+              const field = `settings.headers.${k}`
+              if (!HEADER_NAME.test(k) || headerProblem(k, '') || RESERVED_HEADERS.has(k.toLowerCase()))
                 problems.push({
-                  field: `settings.headers.${k.slice(0, 64)}`,
+                  field: `settings.headers.${JSON.stringify(k.slice(0, 64)).slice(1, -1)}`,
                   problem: 'is not a header Sluice lets you set',
                 })
-              else if (v === null && oldHeaders[k]) sealedHeaders[k] = oldHeaders[k]
-              else if (typeof v !== 'string' || v.length > 4096 || /[\r\n\0]/.test(v))
+              else if (v === null && oldHeaders[k]) {
+                // A value stored before values were checked (an earlier version) is not kept unchecked.
+                const stored = this.box.open(oldHeaders[k])
+                const problem = stored === undefined ? undefined : headerProblem(k, stored)
+                if (problem) problems.push({ field, problem: `is stored with a value that ${problem}: give a new one` })
+                else sealedHeaders[k] = oldHeaders[k]
+              } else if (typeof v !== 'string' || v.length > 4096)
                 problems.push({
-                  field: `settings.headers.${k}`,
-                  problem: 'must be text of one line (null keeps the stored value)',
+                  field,
+                  problem: 'must be text of at most 4096 characters (null keeps the stored value)',
                 })
-              else sealedHeaders[k] = this.seal(v)
+              else {
+                const problem = headerProblem(k, v)
+                if (problem) problems.push({ field, problem })
+                else sealedHeaders[k] = this.seal(v)
+              }
             }
           }
         }

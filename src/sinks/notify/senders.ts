@@ -13,7 +13,7 @@ import {
   webhookBody,
   type NotifyItem,
 } from '../../pipeline/notify/messages.js'
-import { checkHost, guardedRequest, OutboundError, type OutboundPolicy } from '../../shared/outbound.js'
+import { checkHost, guardedRequest, headerProblem, OutboundError, type OutboundPolicy } from '../../shared/outbound.js'
 import type { SecretBox } from '../../shared/secret-box.js'
 
 export type SendResult = 'delivered' | 'retry' | 'give-up'
@@ -84,6 +84,9 @@ export async function send(
     switch (d.kind) {
       case 'webhook': {
         const s = d.settings
+        // A destination stored before its headers were checked when saved: given up naming the field, never sent.
+        const refused = webhookSettingsProblem(s)
+        if (refused) return { result: 'give-up', error: cut(`not sent: ${refused}; change the destination`) }
         const body = webhookBody(items, s.bodyTemplate, s.contentType.includes('json'))
         const id = messageId(items)
         const ts = Math.floor(Date.now() / 1000)
@@ -117,6 +120,21 @@ export async function send(
   }
 }
 
+/**
+ * The field of a webhook's settings (opened) that no HTTP request can carry, and why: checked when it is saved,
+ * and again before every send, for destinations saved before that check.
+ */
+export function webhookSettingsProblem(
+  s: Extract<OpenedDestination, { kind: 'webhook' }>['settings'],
+): string | undefined {
+  for (const [name, value] of Object.entries(s.headers ?? {})) {
+    const problem = headerProblem(name, value)
+    if (problem) return `settings.headers.${JSON.stringify(name).slice(1, -1)} ${problem}`
+  }
+  const problem = headerProblem('content-type', s.contentType)
+  return problem ? `settings.contentType ${problem}` : undefined
+}
+
 async function http(
   url: string,
   headers: Record<string, string>,
@@ -134,8 +152,8 @@ async function http(
     })
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err)
-    // An address the guard refuses stays refused: no retry can make it public.
-    const refused = err instanceof OutboundError && /public address|must be|credentials|not a URL/.test(message)
+    // What the guard refuses (an address not public, a header no request can carry) stays refused: no retry helps.
+    const refused = err instanceof OutboundError && err.refused
     return { result: refused ? 'give-up' : 'retry', error: cut(message) }
   }
   const status = answer.status
@@ -159,7 +177,7 @@ async function email(
     // The server is reached at an address checked here, so a name cannot resolve elsewhere after the check.
     address = (await checkHost(s.host, policy))[0]!
   } catch (err) {
-    const refused = err instanceof OutboundError && /public address/.test(err.message)
+    const refused = err instanceof OutboundError && err.refused
     return { result: refused ? 'give-up' : 'retry', error: cut(`${s.host} ${(err as Error).message}`) }
   }
   const transport = nodemailer.createTransport({
