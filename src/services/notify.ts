@@ -196,13 +196,10 @@ export class NotifyService {
     return deliveryView(d)
   }
 
-  private seal(plain: string): string {
-    if (!this.box.available)
-      throw new Refusal('CONFLICT', 'notification secrets need SLUICE_SECRETS_KEY, which is not set')
-    return this.box.seal(plain)
-  }
-
-  /** The stored form of an input, every field checked (400 naming it), URLs against the outbound policy. */
+  /**
+   * The stored form of an input, every field checked (400 naming it), URLs against the outbound policy; then, only
+   * for an input without a problem, a missing SLUICE_SECRETS_KEY when a secret must be sealed (409).
+   */
   private async build(
     id: string,
     input: DestinationInput,
@@ -211,6 +208,12 @@ export class NotifyService {
     signingSecret?: string,
   ): Promise<StoredDestination> {
     const problems: FieldProblem[] = []
+    let keyMissing = false
+    const seal = (plain: string): string => {
+      if (this.box.available) return this.box.seal(plain)
+      keyMissing = true
+      return ''
+    }
     const name = input.name.trim()
     if (!name || name.length > NOTIFY_LIMITS.maxNameChars)
       problems.push({ field: 'name', problem: `must be 1 to ${NOTIFY_LIMITS.maxNameChars} characters` })
@@ -312,7 +315,7 @@ export class NotifyService {
               else {
                 const problem = headerProblem(k, v)
                 if (problem) problems.push({ field, problem })
-                else sealedHeaders[k] = this.seal(v)
+                else sealedHeaders[k] = seal(v)
               }
             }
           }
@@ -327,26 +330,28 @@ export class NotifyService {
               contentType,
               ...(sealedHeaders ? { headers: sealedHeaders } : {}),
               ...(typeof bodyTemplate === 'string' ? { bodyTemplate } : {}),
-              signingSecret: signingSecret ? this.seal(signingSecret) : secret,
+              signingSecret: signingSecret ? seal(signingSecret) : secret,
             },
           }
         break
       }
       case 'slack': {
         known(['url'])
-        const given = str('url', old !== undefined)
+        // On a change, a url left out keeps the stored one (it is the secret).
+        const given = str('url', old === undefined)
         await url('url', given)
         if (given && !problems.length)
-          d = { ...common, kind: 'slack', settings: { url: this.seal(given), urlHint: urlHint(given) } }
+          d = { ...common, kind: 'slack', settings: { url: seal(given), urlHint: urlHint(given) } }
         else if (!given && old?.kind === 'slack') d = { ...common, kind: 'slack', settings: old.settings }
         break
       }
       case 'pagerduty': {
         known(['routingKey', 'url'])
-        const key = str('routingKey', old !== undefined)
+        // On a change, a routingKey left out keeps the stored one.
+        const key = str('routingKey', old === undefined)
         const u = str('url', false) ?? PAGERDUTY_EVENTS_URL
         await url('url', u)
-        const routingKey = key ? this.seal(key) : old?.kind === 'pagerduty' ? old.settings.routingKey : undefined
+        const routingKey = key ? seal(key) : old?.kind === 'pagerduty' ? old.settings.routingKey : undefined
         const hint = key ? secretHint(key) : old?.kind === 'pagerduty' ? old.settings.routingKeyHint : ''
         if (routingKey) d = { ...common, kind: 'pagerduty', settings: { routingKey, routingKeyHint: hint, url: u } }
         break
@@ -387,7 +392,7 @@ export class NotifyService {
           })
         const sealedPassword =
           typeof password === 'string'
-            ? this.seal(password)
+            ? seal(password)
             : password === undefined && old?.kind === 'email'
               ? old.settings.password
               : undefined
@@ -415,6 +420,7 @@ export class NotifyService {
         problems.length ? problems : [{ field: 'settings', problem: 'is incomplete' }],
         'the destination was not saved',
       )
+    if (keyMissing) throw new Refusal('CONFLICT', 'notification secrets need SLUICE_SECRETS_KEY, which is not set')
     return d
   }
 }

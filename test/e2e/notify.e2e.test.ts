@@ -589,6 +589,95 @@ describe('notifications', () => {
   })
 })
 
+describe('secrets of destinations', () => {
+  it('a change that leaves out the secret of a Slack or PagerDuty destination keeps it; a new one needs it', async () => {
+    const slack = await destination({ name: 'slack', kind: 'slack', settings: { url: `${rx.url}/kept/slack/T1/B1` } })
+    const slackId = slack['destination']['id'] as string
+    const pager = await destination({
+      name: 'pager',
+      kind: 'pagerduty',
+      settings: { routingKey: 'KEPT0000000000000000000000000001', url: `${rx.url}/kept/pd` },
+    })
+    const pagerId = pager['destination']['id'] as string
+    // Renamed, the secret left out (the Slack URL is its secret; PagerDuty's is the routing key).
+    const renamed = await call('PUT', `/api/v1/notification-destinations/${slackId}`, {
+      name: 'slack renamed',
+      kind: 'slack',
+      settings: {},
+    })
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200)
+    expect(renamed.body).toMatchObject({ name: 'slack renamed', settings: slack['destination']['settings'] })
+    const repaged = await call('PUT', `/api/v1/notification-destinations/${pagerId}`, {
+      name: 'pager renamed',
+      kind: 'pagerduty',
+      settings: { url: `${rx.url}/kept/pd2` },
+    })
+    expect(repaged.status, JSON.stringify(repaged.body)).toBe(200)
+    expect(repaged.body['settings']).toEqual({ routingKeyHint: '…0001', url: `${rx.url}/kept/pd2` })
+    // What is sent goes where the kept secrets say.
+    expect((await call('POST', `/api/v1/notification-destinations/${slackId}/test`)).body).toMatchObject({
+      result: 'delivered',
+    })
+    expect(rx.on('/kept/slack/T1/B1')).toHaveLength(1)
+    expect((await call('POST', `/api/v1/notification-destinations/${pagerId}/test`)).body).toMatchObject({
+      result: 'delivered',
+    })
+    expect(bodies('/kept/pd2')).toMatchObject([{ routing_key: 'KEPT0000000000000000000000000001' }])
+    // A new destination without its secret is refused, naming the field.
+    for (const [kind, field] of [
+      ['slack', 'settings.url'],
+      ['pagerduty', 'settings.routingKey'],
+    ]) {
+      const res = await call('POST', '/api/v1/notification-destinations', { name: 'x', kind, settings: {} })
+      expect(res.status, kind).toBe(400)
+      expect(res.body['message'], kind).toContain(`${field} must be text of 1 to 2048 characters`)
+    }
+    // A secret given on a change replaces the stored one.
+    const moved = await call('PUT', `/api/v1/notification-destinations/${slackId}`, {
+      name: 'slack moved',
+      kind: 'slack',
+      settings: { url: `${rx.url}/kept/slack/T2/B2` },
+    })
+    expect(moved.status).toBe(200)
+    await call('POST', `/api/v1/notification-destinations/${slackId}/test`)
+    expect(rx.on('/kept/slack/T2/B2')).toHaveLength(1)
+    expect(rx.on('/kept/slack/T1/B1')).toHaveLength(1)
+    await call('DELETE', `/api/v1/notification-destinations/${slackId}`)
+    await call('DELETE', `/api/v1/notification-destinations/${pagerId}`)
+  })
+
+  it('without SLUICE_SECRETS_KEY: a destination with a field problem is a 400 naming it, a valid one a 409 about the key', async () => {
+    const keyless = await t.start(['admin'], { SLUICE_SECRETS_KEY: '' })
+    try {
+      const post = async (body: Json) => {
+        const res = await fetch(`${keyless.url}/api/v1/notification-destinations`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+        return { status: res.status, body: (await res.json()) as Json }
+      }
+      for (const [body, field] of [
+        [{ name: 'x', kind: 'webhook', settings: { url: 'http://10.0.0.8/hook' } }, 'settings.url'],
+        [
+          { name: 'x', kind: 'webhook', settings: { url: `${rx.url}/keyless`, headers: { 'X-Token': 'caf€' } } },
+          'settings.headers.X-Token',
+        ],
+        [{ name: 'x', kind: 'slack', settings: { url: 'http://169.254.169.254/hook' } }, 'settings.url'],
+      ] as const) {
+        const res = await post(body)
+        expect(res.status, JSON.stringify(body)).toBe(400)
+        expect(res.body['message'], JSON.stringify(body)).toContain(field)
+      }
+      const valid = await post({ name: 'x', kind: 'webhook', settings: { url: `${rx.url}/keyless` } })
+      expect(valid.status).toBe(409)
+      expect(valid.body['message']).toMatch(/SLUICE_SECRETS_KEY/)
+    } finally {
+      await keyless.stop()
+    }
+  })
+})
+
 /** aiosmtpd (PyPI, in the suite's venv) writing each message to a Maildir; messages read with Python's parser. */
 async function startSmtp(): Promise<{ port: number; messages: () => Json[]; stop: () => void }> {
   const python = join(process.cwd(), '.sluice/venv-smtp/bin/python')
