@@ -9,7 +9,7 @@
 // a statement ClickHouse refuses fails the job with its reason.
 import { createHash } from 'node:crypto'
 import type { ClickHouseClient } from '@clickhouse/client'
-import { bind, Params } from '../analysis/sql.js'
+import { bind, literal, Params } from '../analysis/sql.js'
 import { AppError, fromClickHouse, invalid, messageOf, Refusal } from '../shared/errors.js'
 import type { Logger } from '../shared/logger.js'
 import type { ClickHouseCapabilities } from '../sinks/clickhouse/capabilities.js'
@@ -19,16 +19,17 @@ import type { ErasureJob, ErasureStatus, ErasureStore, QueuedJob } from '../stat
 import type { Environment } from '../state/redis/tenancy.js'
 
 /**
- * The tables that hold a key, erased together, and how a row names its key: a column, or (refused records) the key
- * field of the record as received (`key` of an event, `k` of an impression).
+ * The tables that hold a key, erased together, and how a row names its key: a column, or (refused records) the fields
+ * of the record as received that hold it (`key` of an event; `k` of an impression or client-side unique keys, `ks` of
+ * server-side unique keys).
  */
 export const ERASED_TABLES = {
-  events: 'key',
-  impressions: 'key',
-  unique_keys: 'key',
-  event_rejections: "visitParamExtractString(raw, 'key')",
-  impression_rejections: "visitParamExtractString(raw, 'k')",
-} as const
+  events: { column: 'key' },
+  impressions: { column: 'key' },
+  unique_keys: { column: 'key' },
+  event_rejections: { fields: ['key'] },
+  impression_rejections: { fields: ['k', 'ks'] },
+} as const satisfies Record<string, { column: string } | { fields: readonly string[] }>
 type ErasedTable = keyof typeof ERASED_TABLES
 const ERASED = Object.keys(ERASED_TABLES) as ErasedTable[]
 export const MAX_ERASURE_KEYS = 1000
@@ -39,19 +40,78 @@ export const MAX_UNFINISHED = 100
 export const KEPT_FINISHED = 1000
 /** Runs of a job before it fails (each cut by ClickHouse unavailable or a process killed). */
 export const MAX_ATTEMPTS = 5
-/** Keys per DELETE statement (a statement stays far below ClickHouse's 256 KiB max_query_size). */
+/** Keys per DELETE statement, at most. */
 const KEYS_PER_STATEMENT = 100
+/**
+ * Characters of the refused records' pattern per statement, at most: with the keys' list, a statement stays far below
+ * ClickHouse's 256 KiB max_query_size whatever the keys hold (a key of 250 control characters is ~2,250 characters of
+ * SQL in the pattern: 29 such keys a statement).
+ */
+const PATTERN_CHARS_PER_STATEMENT = 64 * 1024
 
-/** The keys of a job in statements of KEYS_PER_STATEMENT. */
-function batches(keys: readonly string[]): string[][] {
+/** A JSON number as JSON.parse reads it and JSON.stringify writes it back (42.0 and 4.2e1 are 42). */
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
+/** RE2 syntax: ASCII that is not a letter, digit or _ escaped; the rest (UTF-8) is literal. */
+const re2Literal = (text: string) =>
+  text.replace(/[\u0000-\u002f\u003a-\u0040\u005b-\u005e\u0060\u007b-\u007f]/g, '\\$&')
+
+/**
+ * How a refused record as stored (JSON.stringify of the record received: no whitespace, one way of escaping) holds
+ * `key`, as RE2 alternatives: the key as a JSON string, and as the number it is read as when it reads as one.
+ */
+function heldAs(key: string): string[] {
+  const forms = [re2Literal(JSON.stringify(key))]
+  if (JSON_NUMBER.test(key) && Number.isFinite(Number(key))) forms.push(re2Literal(JSON.stringify(Number(key))))
+  return forms
+}
+
+/** A JSON string token, matched from its opening quote (whatever it holds: escaped quotes, brackets). */
+const STRING_TOKEN = String.raw`"(?:[^"\\]|\\.)*"`
+
+/**
+ * The RE2 pattern of the refused records of `keys`: a record is a key's when one of `fields`, at any level of the
+ * record, holds the key as text (`"key":"42"`), as a number written the same way (`"key":42` for "42"), or as a value
+ * of the object or array given there (`"key":{"matchingKey":"42","bucketingKey":"b"}`, `"key":["42"]`; that object's
+ * or array's own values, not deeper, and not a name: `{"42":1}` is not 42's). A field is found by its name after `{`
+ * or `,` (never inside a string of the stored JSON, where a quote is escaped); a value at a token boundary, the strings
+ * before it consumed whole.
+ */
+export function refusedKeyPattern(fields: readonly string[], keys: readonly string[]): string {
+  const values = keys.flatMap(heldAs)
+  return (
+    `[{,]"(?:${fields.map(re2Literal).join('|')})":` +
+    String.raw`(?:[\[{](?:(?:${STRING_TOKEN}|[^\[\]{}"])*[:,])?)?` +
+    `(?:${values.join('|')})` +
+    String.raw`(?:[,\]}]|$)`
+  )
+}
+
+/** The keys of a job in statements of at most KEYS_PER_STATEMENT keys and PATTERN_CHARS_PER_STATEMENT. */
+export function batches(keys: readonly string[]): string[][] {
   const out: string[][] = []
-  for (let i = 0; i < keys.length; i += KEYS_PER_STATEMENT) out.push(keys.slice(i, i + KEYS_PER_STATEMENT))
+  let chars = 0
+  for (const key of keys) {
+    const cost = literal(heldAs(key).join('|'), 'String').length + 1
+    const last = out.at(-1)
+    if (last && last.length < KEYS_PER_STATEMENT && chars + cost <= PATTERN_CHARS_PER_STATEMENT) {
+      last.push(key)
+      chars += cost
+    } else {
+      out.push([key])
+      chars = cost
+    }
+  }
   return out
 }
 
-/** The rows of `keys` in the job's environment, as the deletes and the counts that check them both select them. */
-function ofKeys(p: Params, job: ErasureJob, table: ErasedTable, keys: readonly string[]): string {
-  return `environment_id = ${p.string(job.environmentId)} AND ${ERASED_TABLES[table]} IN ${p.strings(keys)}`
+/** The rows of `keys` in the environment, as the deletes and the counts that check them both select them. */
+export function ofKeys(p: Params, environmentId: string, table: ErasedTable, keys: readonly string[]): string {
+  const named: { column: string } | { fields: readonly string[] } = ERASED_TABLES[table]
+  const which =
+    'column' in named
+      ? `${named.column} IN ${p.strings(keys)}`
+      : `match(raw, ${p.string(refusedKeyPattern(named.fields, keys))})`
+  return `environment_id = ${p.string(environmentId)} AND ${which}`
 }
 
 /** A job as the API shows it. */
@@ -301,7 +361,12 @@ export class DataJobs {
       for (const keys of batches(job.keys)) {
         const p = new Params()
         await this.clickhouse.command({
-          query: bind(p.query('an erasure', `ALTER TABLE ${db}.${name} DELETE WHERE ${ofKeys(p, job, table, keys)}`)),
+          query: bind(
+            p.query(
+              'an erasure',
+              `ALTER TABLE ${db}.${name} DELETE WHERE ${ofKeys(p, job.environmentId, table, keys)}`,
+            ),
+          ),
           clickhouse_settings: capabilities().mutationsSync ? { mutations_sync: '2' } : {},
         })
       }
@@ -330,7 +395,7 @@ export class DataJobs {
         const query = p.query(
           'an erasure count',
           `SELECT count() AS n FROM ${this.options.target.database}.${table}
-           WHERE ${ofKeys(p, job, table, keys)}${received}`,
+           WHERE ${ofKeys(p, job.environmentId, table, keys)}${received}`,
         )
         const result = await this.clickhouse.query({ query: bind(query), format: 'JSONEachRow' })
         counts[table] += Number((await result.json<{ n: string | number }>())[0]?.n ?? 0)

@@ -13,6 +13,7 @@ type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-exp
 
 let t: TestEnv
 let intake: RunningService
+let checks: RunningService | undefined
 let demo: DemoAccount
 let env: string
 let sdkKey: string
@@ -102,7 +103,7 @@ describe('erasure', () => {
   })
 
   it("the checks role runs it: the keys' rows are gone from every table, other keys' rows untouched", async () => {
-    await t.start(['checks'], { SLUICE_JOB_LEASE_SECONDS: '5' })
+    checks ??= await t.start(['checks'], { SLUICE_JOB_LEASE_SECONDS: '5' })
     const done = await waitFor('erasure done', async () => {
       const j = (await job(id)).body
       return j['status'] === 'done' || j['status'] === 'failed' ? j : undefined
@@ -188,6 +189,96 @@ describe('erasure', () => {
     })
     expect(post.status).toBe(404)
     expect(await rowsByKey('events')).toEqual({ carol: 2 })
+  })
+})
+
+describe('erasure of refused records, whatever form their key was sent in', () => {
+  // A refused record is kept as the record received (JSON text), so its key can be anything a client sent: a number, an
+  // object such as Split's {matchingKey, bucketingKey}, an array, escapes and whitespace in the body. It is the
+  // person's when a field named like the key (`key` of an event; `k` or `ks` of an impression or unique keys) holds
+  // the key: as text, as a number written the same way, or as a value of the object or array given there. Each
+  // record carries a `case` field naming it, so the test sees which are left.
+  const Q = 'q "x" \\ é\t😀'
+  const base = `"trafficTypeName":"user","timestamp":${NOW}`
+  /** Refused events (no eventTypeId), sent as text so that whitespace and escapes reach the edge as written. */
+  const events = [
+    `{${base},"case":"number","key":42}`,
+    `{${base},"case":"number-written-42.0", "key" : 42.0 }`,
+    `{${base},"case":"escaped-and-spaced" , "key" :  "\\u0034\\u0032" }`,
+    `{${base},"case":"split-key-object","key":{"matchingKey":"42","bucketingKey":"b-1"}}`,
+    `{${base},"case":"nested-id","key":{"id":"42"}}`,
+    `{${base},"case":"in-array","key":["42"]}`,
+    `{"properties":{"key":"someone-else"},${base},"case":"after-a-nested-key","key":"42"}`,
+    `{${base},"case":"q-text","key":${JSON.stringify(Q)}}`,
+    `{${base},"case":"q-nested","key":{"matchingKey":${JSON.stringify(Q)}}}`,
+    // Other people's: kept.
+    `{${base},"case":"keep-420","key":420}`,
+    `{${base},"case":"keep-4.2","key":4.2}`,
+    `{${base},"case":"keep-42-space","key":"42 "}`,
+    `{${base},"case":"keep-42-as-name","key":{"42":"x"}}`,
+    `{${base},"case":"keep-42-elsewhere","key":"other","properties":{"id":"42","note":"\\"key\\":\\"42\\""}}`,
+    `{${base},"case":"keep-q-prefix","key":${JSON.stringify(Q.slice(0, -2))}}`,
+  ]
+  const impression = (k: string, c: string) => `{"case":"${c}","k":${k},"t":5,"m":${NOW},"c":1,"r":"r"}`
+  /** Refused impressions (a treatment that is not text) and unique keys (a key that is not text). */
+  const impressions = [
+    impression('42', 'number'),
+    impression('{"matchingKey":"42","bucketingKey":"b"}', 'split-key-object'),
+    impression('"42"', 'text'),
+    impression('"other"', 'keep-other'),
+  ]
+  const kept = (cases: string[]) => cases.filter((c) => c.startsWith('keep-')).sort()
+  const eventCases = events.map((e) => /"case":"([^"]+)"/.exec(e)![1]!)
+  const casesLeft = async (table: string) =>
+    (
+      await t.query<{ c: string }>(
+        `SELECT visitParamExtractString(raw, 'case') AS c FROM {db}.${table} WHERE position(raw, '"case":') > 0 ORDER BY c`,
+      )
+    ).map((r) => r.c)
+
+  beforeAll(async () => {
+    checks ??= await t.start(['checks'], { SLUICE_JOB_LEASE_SECONDS: '5' })
+    const post = (path: string, body: string) =>
+      fetch(`${intake.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${sdkKey}` },
+        body,
+      })
+    expect((await postEvents(intake.url, sdkKey, `[${events.join(',\n ')}]`)).status).toBe(202)
+    expect((await post('/api/testImpressions/bulk', `[{"f":"flag","i":[${impressions.join(',')}]}]`)).status).toBe(202)
+    // Server-side unique keys: 42 refused ({"f":"flag","ks":[42]} kept), "ok-key" stored; client-side: {"k":42,...}.
+    expect((await post('/api/v1/keys/ss', '{"keys":[{"f":"flag","ks":[42,"ok-key"]}]}')).status).toBe(202)
+    expect((await post('/api/v1/keys/cs', '{"keys":[{"k":42,"fs":["flag"]},{"k":"keep","fs":[7]}]}')).status).toBe(202)
+    await waitFor('refused records stored', async () =>
+      (await t.count('event_rejections', `position(raw, '"case":') > 0`)) === events.length &&
+      (await t.count('impression_rejections', `position(raw, '"case":') > 0`)) === impressions.length &&
+      (await t.count('impression_rejections', `position(raw, '"ks":[42]') > 0 OR position(raw, '"fs":[') > 0`)) === 3
+        ? true
+        : undefined,
+    )
+  })
+
+  it('erasing 42 and a key with quotes, a backslash, a tab and emoji removes their refused records, and only theirs', async () => {
+    const queued = await erase(['42', Q])
+    expect(queued.status, JSON.stringify(queued.body)).toBe(202)
+    const done = await waitFor('erasure done', async () => {
+      const j = (await job(queued.body['id'])).body
+      return j['status'] === 'done' || j['status'] === 'failed' ? j : undefined
+    })
+    expect(await casesLeft('event_rejections')).toEqual(kept(eventCases))
+    expect(await casesLeft('impression_rejections')).toEqual(['keep-other'])
+    // The unique keys refused for 42 (server side, in ks; client side, k) are gone; the other client-side one stays.
+    expect(await t.count('impression_rejections', `position(raw, '"ks":[42]') > 0`)).toBe(0)
+    expect(
+      (
+        await t.query<{ raw: string }>(`SELECT raw FROM {db}.impression_rejections WHERE position(raw, '"fs":[') > 0`)
+      ).map((r) => r.raw),
+    ).toEqual(['{"k":"keep","fs":[7]}'])
+    // The job counted what it deleted with the same selection: 9 refused events, 3 impressions and 2 unique keys.
+    expect(done).toMatchObject({
+      status: 'done',
+      deleted: { events: 0, impressions: 0, unique_keys: 0, event_rejections: 9, impression_rejections: 5 },
+    })
   })
 })
 
