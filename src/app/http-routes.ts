@@ -21,6 +21,7 @@ import { MAX_USERS_PER_ACCOUNT } from '../services/directory.js'
 import { IntegrationService } from '../services/integrations.js'
 import { AlertPolicyService } from '../services/alert-policies.js'
 import { SenderAuthService } from '../services/sender-auth.js'
+import { webhookIds } from '../state/redis/webhook-ids.js'
 import type { Container } from './container.js'
 import type { SharedHttp } from './roles.js'
 
@@ -60,6 +61,7 @@ export async function registerEdgeRoutes(app: FastifyInstance, c: Container, sha
     rateLimit: webhookLimit,
     isDraining: shared.isDraining,
     senderAuth: c.senderAuthReports,
+    webhookIds: webhookIds(c.redis, config.redis.keyPrefix, c.log.child({ component: 'webhook-ids' })),
   })
 }
 

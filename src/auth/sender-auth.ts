@@ -4,6 +4,7 @@
 // compares, in constant time, and says why a request failed without echoing what it sent.
 // Each scheme holds one or two secrets, so a sender can be moved to a new one without a refused request.
 import { createHmac, timingSafeEqual } from 'node:crypto'
+import type { FieldProblem } from '../shared/errors.js'
 import { hashKey } from '../state/redis/tenancy.js'
 import {
   DEFAULT_TOLERANCE_SECONDS,
@@ -25,7 +26,16 @@ export const AUTH_FAILURES = [
 ] as const
 export type AuthFailure = (typeof AUTH_FAILURES)[number]
 
-export type AuthOutcome = { ok: true; secretId: string } | { ok: false; reason: AuthFailure }
+/**
+ * messageId: the sender's id of the message (standard-webhooks' webhook-id), signed with it: the key under which a
+ * replay is recognized. problem: a header that is not merely wrong but malformed beyond a limit (answered 400).
+ */
+export type AuthOutcome =
+  { ok: true; secretId: string; messageId?: string } | { ok: false; reason: AuthFailure; problem?: FieldProblem }
+
+/** The longest webhook-id taken: ids are remembered per integration, so their size is bounded. */
+export const MAX_MESSAGE_ID_CHARS = 256
+const MESSAGE_ID = new RegExp(`^[\\x21-\\x7e]{1,${MAX_MESSAGE_ID_CHARS}}$`)
 
 /** A secret ready to compare with: its hash, or the HMAC key bytes (undefined when it could not be unsealed). */
 export interface ResolvedSecret {
@@ -103,6 +113,7 @@ function verifyHmac(auth: SenderAuth, secrets: readonly ResolvedSecret[], req: S
   // What is signed, and the signatures the request offers (decoded: compared as bytes).
   let prefix: Buffer
   let offered: Buffer[]
+  let messageId: string | undefined
   if (preset === 'github') {
     if (!/^sha256=[0-9a-f]{64}$/i.test(signature)) return fail('malformed signature')
     prefix = Buffer.alloc(0)
@@ -120,6 +131,16 @@ function verifyHmac(auth: SenderAuth, secrets: readonly ResolvedSecret[], req: S
     } else {
       const id = header(req, headers.id!)
       if (!id) return fail('missing signature')
+      if (!MESSAGE_ID.test(id))
+        return {
+          ok: false as const,
+          reason: 'malformed signature' as const,
+          problem: {
+            field: 'webhook-id',
+            problem: `must be 1 to ${MAX_MESSAGE_ID_CHARS} printable ASCII characters without spaces`,
+          },
+        }
+      messageId = id
       prefix = Buffer.from(`${id}.${timestamp}.`)
       // "v1,<base64>" entries separated by spaces; other versions are not ours to check.
       offered = signature
@@ -140,7 +161,7 @@ function verifyHmac(auth: SenderAuth, secrets: readonly ResolvedSecret[], req: S
     const expected = createHmac('sha256', s.key).update(prefix).update(req.body).digest()
     for (const o of offered) if (sameBytes(expected, o) && found === undefined) found = s.id
   }
-  if (found) return { ok: true as const, secretId: found }
+  if (found) return { ok: true as const, secretId: found, ...(messageId !== undefined ? { messageId } : {}) }
   return fail(unavailable ? 'secret unavailable' : 'signature mismatch')
 }
 

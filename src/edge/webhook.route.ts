@@ -4,7 +4,11 @@
 // same 404. An integration with sender authentication also needs a bearer token, basic auth or an HMAC signature of
 // the body (auth/sender-auth.ts): a request without it gets 401 and nothing is published. Header schemes are checked
 // before the body is read; a signature once the body is (the signature is over its bytes as sent).
+// A signature covers the body (and a timestamp, an id), not the path: on an HMAC integration the Opsgenie calls whose
+// alias and action are in the path are refused (a captured call would replay against any alias or action), and a
+// Standard Webhooks message id is accepted once (state/redis/webhook-ids.ts): a replay is answered 200, unpublished.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Metrics } from '../shared/metrics.js'
 import type { AddressLookup, WebhookAddressCache } from '../auth/webhooks.js'
@@ -14,9 +18,12 @@ import type { Intake } from './spool/intake.js'
 import { encodeAlertMessage } from '../broker/messages/alerts.js'
 import { acceptOr503 } from './accept.js'
 import { OpsgenieActionParams, OpsgenieActionQuery, WebhookBody, webhookAnswers, WebhookParams } from './schemas.js'
-import { HttpError } from '../http/errors.js'
+import { HttpError, sluiceAnswers } from '../http/errors.js'
+import { answer } from '../http/schemas.js'
 import { parseJsonBody } from '../http/json-body.js'
 import type { RateLimit, RateLimiter } from '../state/redis/rate-limits.js'
+import { DEFAULT_TOLERANCE_SECONDS, type SenderAuth } from '../state/redis/sender-auth.js'
+import type { WebhookIds } from '../state/redis/webhook-ids.js'
 
 export interface WebhookRoutesOptions {
   readonly intake: Intake
@@ -31,6 +38,26 @@ export interface WebhookRoutesOptions {
   readonly isDraining: () => boolean
   /** Where each sender authentication outcome is counted. */
   readonly senderAuth: SenderAuthReports
+  /** The Standard Webhooks message ids accepted, per integration: a replay is not published again. */
+  readonly webhookIds: WebhookIds
+}
+
+/** How long an accepted message id is remembered: as long as its signed timestamp can pass, and a margin. */
+export function messageIdTtlMs(auth: SenderAuth): number {
+  return (2 * (auth.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS) + 30) * 1000
+}
+
+const answers = {
+  ...webhookAnswers,
+  ...sluiceAnswers(
+    {
+      200: answer(
+        'A Standard Webhooks message whose webhook-id this integration accepted before (within twice the tolerance): not published again',
+        Type.Object({ requestId: Type.String(), duplicate: Type.Literal(true) }),
+      ),
+    },
+    [409],
+  ),
 }
 
 declare module 'fastify' {
@@ -40,10 +67,14 @@ declare module 'fastify' {
     rawBody?: Buffer
     /** The sender's authentication was checked (it passed, or the request was refused). */
     senderVerified?: boolean
+    /** The verified sender's id of the message (Standard Webhooks' webhook-id). */
+    senderMessageId?: string
   }
   interface FastifyContextConfig {
     /** An empty body (whatever its content type) is no body. */
     emptyBodyAllowed?: boolean
+    /** Part of the message is in the path, which no signature covers: refused on an HMAC integration. */
+    meaningInPath?: boolean
   }
 }
 
@@ -51,6 +82,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
   app.decorateRequest('webhook', undefined)
   app.decorateRequest('rawBody', undefined)
   app.decorateRequest('senderVerified', false)
+  app.decorateRequest('senderMessageId', undefined)
   // Senders label their JSON in many ways (text/plain included): whatever the Content-Type, the body
   // must parse as JSON with the checks of every JSON body (depth, numbers, well-formed text), else 400.
   // The bytes are kept for the signature check.
@@ -82,8 +114,11 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
     opts.senderAuth.record(route.integrationId, outcome)
     if (!outcome.ok) {
       request.log.info({ integrationId: route.integrationId, reason: outcome.reason }, 'webhook sender refused')
+      if (outcome.problem)
+        throw new HttpError('BAD_REQUEST', `sender authentication failed: ${outcome.reason}`, [outcome.problem])
       throw new HttpError('UNAUTHORIZED', `sender authentication failed: ${outcome.reason}`)
     }
+    request.senderMessageId = outcome.messageId
   }
 
   // Before the body is read: an unknown address costs no parsing, a wrong token no body and no share of the rate, a
@@ -92,9 +127,23 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
     const found = await opts.routes.lookup((request.params as { webhookId: string }).webhookId)
     if (!found) throw new HttpError('NOT_FOUND', 'no such webhook address')
     request.webhook = found
+    const auth = found.route.auth
+    // Before anything of the request is read: nothing it could carry would make the call safe.
+    if (auth?.scheme === 'hmac' && request.routeOptions.config.meaningInPath)
+      throw new HttpError(
+        'BAD_REQUEST',
+        'this integration requires HMAC signatures, and a signature does not cover the path (a captured call could be ' +
+          'replayed against another alias or action): post {"alias": …, "action": "close"} (or "acknowledge", ' +
+          '"unacknowledge"), signed, to the webhook address itself instead',
+        [
+          {
+            field: 'path',
+            problem: 'cannot carry the alias and action on an integration that requires HMAC signatures',
+          },
+        ],
+      )
     // A wrong token is refused before the limit is counted: a forger cannot spend the sender's rate. (A signature
     // needs the body, so an HMAC sender's forger is counted like any request.)
-    const auth = found.route.auth
     if (auth && !needsBody(auth)) verify(request)
     const { wait } = await opts.rateLimiter.take(found.hash)
     if (wait > 0) {
@@ -133,13 +182,31 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
         undefined,
         'message_bytes',
       )
-    const { spooled } = await acceptOr503(
-      opts.intake,
-      opts.topic,
-      [{ ...message, ordered: true }],
-      request,
-      'the alert',
-    )
+    // A signed message id is published once: claimed before, remembered after, given back if it was not published.
+    const messageId = request.senderMessageId
+    if (messageId !== undefined) {
+      const claim = await opts.webhookIds.claim(route.integrationId, messageId)
+      if (claim === 'duplicate') {
+        request.log.info({ integrationId: route.integrationId }, 'webhook duplicate not published')
+        return reply.code(200).send({ requestId: request.id, duplicate: true })
+      }
+      if (claim === 'in progress') {
+        void reply.header('retry-after', '1')
+        throw new HttpError(
+          'CONFLICT',
+          'another request with this webhook-id is being accepted right now; retry, and it is answered as a duplicate once accepted',
+        )
+      }
+    }
+    let spooled: boolean
+    try {
+      ;({ spooled } = await acceptOr503(opts.intake, opts.topic, [{ ...message, ordered: true }], request, 'the alert'))
+    } catch (err) {
+      if (messageId !== undefined) await opts.webhookIds.release(route.integrationId, messageId)
+      throw err
+    }
+    if (messageId !== undefined)
+      await opts.webhookIds.accepted(route.integrationId, messageId, messageIdTtlMs(route.auth!))
     opts.metrics.webhooksAccepted.inc()
     request.log.info({ integrationId: route.integrationId, ...(spooled ? { spooled } : {}) }, 'webhook accepted')
     return reply.code(202).send({ requestId: request.id, ...(spooled ? { spooled } : {}) })
@@ -153,7 +220,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
       summary: 'Post an alert payload to an integration: answered 202 once Kafka holds it',
       params: WebhookParams,
       body: WebhookBody,
-      response: webhookAnswers,
+      response: answers,
     },
     onRequest: authorize,
     preValidation: verifySignatureOfNoBody,
@@ -171,7 +238,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
       summary: "Opsgenie's create-alert call on an integration's address (as POST /api/v1/webhook/<id>)",
       params: WebhookParams,
       body: WebhookBody,
-      response: webhookAnswers,
+      response: answers,
     },
     onRequest: authorize,
     preValidation: verifySignatureOfNoBody,
@@ -182,13 +249,13 @@ export async function webhookRoutes(app: FastifyInstance, opts: WebhookRoutesOpt
     schema: {
       tags: ['webhooks'],
       summary:
-        "Opsgenie's close, acknowledge and unacknowledge calls on an integration's address: the payload is the body with alias and action",
+        "Opsgenie's close, acknowledge and unacknowledge calls on an integration's address: the payload is the body with alias and action (400 on an integration that requires HMAC signatures: post the alias and action in the signed body to the address)",
       params: OpsgenieActionParams,
       querystring: OpsgenieActionQuery,
       response: webhookAnswers,
     },
     // The README says the body is optional: empty is none, whatever the sender's Content-Type.
-    config: { emptyBodyAllowed: true },
+    config: { emptyBodyAllowed: true, meaningInPath: true },
     onRequest: authorize,
     preValidation: verifySignatureOfNoBody,
     handler: async (request, reply) => {

@@ -354,7 +354,7 @@ describe('the admin API', () => {
 })
 
 describe("Opsgenie's close and acknowledge calls", () => {
-  it('take an empty body whatever its Content-Type, and a signed one', async () => {
+  it('take an empty body whatever its Content-Type, and a bearer token', async () => {
     const created = await call('POST', '/api/v1/integrations', { name: 'og', template: 'opsgenie' })
     const id = created.body['id'] as string
     const path = new URL(created.body['webhookUrl']).pathname
@@ -366,15 +366,11 @@ describe("Opsgenie's close and acknowledge calls", () => {
       })
       expect(res.status, `${contentType}: ${await res.clone().text()}`).toBe(202)
     }
-    const set = await call('PUT', `/api/v1/integrations/${id}/authentication`, { scheme: 'hmac' })
-    const ts = unixNow()
+    // A token carries no per-request proof to bind to a path: the path calls stay open to it.
+    const set = await call('PUT', `/api/v1/integrations/${id}/authentication`, { scheme: 'bearer' })
     const res = await fetch(`${service.url}${path}/v2/alerts/db-down/acknowledge`, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-grafana-alerting-signature': grafanaSign(set.body['secret']['value'], ts, ''),
-        'x-grafana-alerting-timestamp': ts,
-      },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${set.body['secret']['value']}` },
     })
     expect(res.status).toBe(202)
     const unsigned = await fetch(`${service.url}${path}/v2/alerts/db-down/acknowledge`, {
@@ -382,5 +378,136 @@ describe("Opsgenie's close and acknowledge calls", () => {
       headers: { 'content-type': 'application/json' },
     })
     expect(unsigned.status).toBe(401)
+  })
+})
+
+/** The integration's alerts by dedup key (every status). */
+async function alertsByKey(integrationId: string): Promise<Map<string, Json>> {
+  const res = await call('GET', `/api/v1/alerts?integrationId=${integrationId}&status=all&limit=100`)
+  expect(res.status, JSON.stringify(res.body)).toBe(200)
+  return new Map((res.body['alerts'] as Json[]).map((a) => [a['dedupKey'] as string, a]))
+}
+
+describe('replays of a signed request', () => {
+  it('standard-webhooks: a replayed webhook-id is answered 200 duplicate and not published again; a forger cannot burn an id', async () => {
+    const { id, path } = await integration()
+    const set = await call('PUT', `/api/v1/integrations/${id}/authentication`, {
+      scheme: 'hmac',
+      preset: 'standard-webhooks',
+    })
+    expect(set.status, JSON.stringify(set.body)).toBe(200)
+    const key = Buffer.from((set.body['secret']['value'] as string).slice(6), 'base64')
+    const signed = (msgId: string, body: string, ts = unixNow()) => ({
+      'webhook-id': msgId,
+      'webhook-timestamp': ts,
+      'webhook-signature': `v1,${createHmac('sha256', key).update(`${msgId}.${ts}.${body}`).digest('base64')}`,
+    })
+    const body = payload('replayed')
+    const headers = signed('msg_replayed', body)
+    const before = await topicSize()
+    // Someone without the secret sends the id first: refused, and the id is not spent.
+    const forged = await send(path, body, {
+      ...headers,
+      'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}`,
+    })
+    expect(forged.status).toBe(401)
+    const first = await send(path, body, headers)
+    // The captured request sent again within the tolerance, once and then four at a time.
+    const replays = [await send(path, body, headers)]
+    replays.push(...(await Promise.all(Array.from({ length: 4 }, () => send(path, body, headers)))))
+    const afterReplays = await topicSize()
+    // A later message (ordered after the replays on the integration's partition) shows they were all processed.
+    const marker = payload('marker')
+    expect((await send(path, marker, signed('msg_marker', marker))).status).toBe(202)
+    const alerts = await waitFor('the marker alert', async () => {
+      const byKey = await alertsByKey(id)
+      return [...byKey.values()].some((a) => a['description'] === 'marker') ? byKey : undefined
+    })
+    const replayed = [...alerts.values()].find((a) => a['description'] === 'replayed')
+    expect(replayed?.['count'], 'notifications counted for the replayed alert').toBe(1)
+    expect(first.status).toBe(202)
+    expect(afterReplays).toBe(before + 1)
+    for (const r of replays) {
+      expect(r.status).toBe(200)
+      expect(r.body).toEqual({ requestId: expect.any(String), duplicate: true })
+    }
+  })
+
+  it('standard-webhooks: a webhook-id over 256 characters is refused with 400 naming it; 256 pass', async () => {
+    const { id, path } = await integration()
+    const set = await call('PUT', `/api/v1/integrations/${id}/authentication`, {
+      scheme: 'hmac',
+      preset: 'standard-webhooks',
+    })
+    const key = Buffer.from((set.body['secret']['value'] as string).slice(6), 'base64')
+    const body = payload('long-id')
+    const signed = (msgId: string, ts = unixNow()) => ({
+      'webhook-id': msgId,
+      'webhook-timestamp': ts,
+      'webhook-signature': `v1,${createHmac('sha256', key).update(`${msgId}.${ts}.${body}`).digest('base64')}`,
+    })
+    const before = await topicSize()
+    const long = await send(path, body, signed('m'.repeat(257)))
+    expect(long.status).toBe(400)
+    expect(long.body).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'sender authentication failed: malformed signature',
+      details: [{ field: 'webhook-id', problem: 'must be 1 to 256 printable ASCII characters without spaces' }],
+    })
+    expect(await topicSize()).toBe(before)
+    expect((await send(path, body, signed('m'.repeat(256)))).status).toBe(202)
+  })
+
+  it('opsgenie: on an HMAC integration a path call is refused (the signature does not cover the path), so a captured close cannot close another alias; {alias, action} in the signed body works', async () => {
+    const created = await call('POST', '/api/v1/integrations', { name: `og-${Math.random()}`, template: 'opsgenie' })
+    const id = created.body['id'] as string
+    const path = new URL(created.body['webhookUrl']).pathname
+    const set = await call('PUT', `/api/v1/integrations/${id}/authentication`, { scheme: 'hmac', preset: 'grafana' })
+    const secret: string = set.body['secret']['value']
+    const signed = (body: string, ts = unixNow()) => ({
+      'x-grafana-alerting-signature': grafanaSign(secret, ts, body),
+      'x-grafana-alerting-timestamp': ts,
+    })
+    for (const alias of ['og-a', 'og-b']) {
+      const body = JSON.stringify({ message: `${alias} down`, alias, priority: 'P1' })
+      expect((await send(path, body, signed(body))).status).toBe(202)
+    }
+    await waitFor('both alerts firing', async () => {
+      const byKey = await alertsByKey(id)
+      return byKey.get('og-a')?.['status'] === 'firing' && byKey.get('og-b')?.['status'] === 'firing' ? true : undefined
+    })
+    const before = await topicSize()
+    // The sender closes og-a the Opsgenie way, signing its empty body; the request is captured and replayed
+    // against og-b, and as an acknowledge.
+    const closeHeaders = signed('')
+    const post = (p: string) =>
+      fetch(`${service.url}${path}${p}`, { method: 'POST', headers: closeHeaders }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as Json,
+      }))
+    const close = await post('/v2/alerts/og-a/close')
+    const replayedB = await post('/v2/alerts/og-b/close')
+    const replayedAck = await post('/v2/alerts/og-b/acknowledge')
+    const afterPath = await topicSize()
+    // The way that works: alias and action in the signed body, posted to the address.
+    const closeA = JSON.stringify({ alias: 'og-a', action: 'close' })
+    expect((await send(path, closeA, signed(closeA))).status).toBe(202)
+    const alerts = await waitFor('og-a resolved', async () => {
+      const byKey = await alertsByKey(id)
+      return byKey.get('og-a')?.['status'] === 'resolved' ? byKey : undefined
+    })
+    expect(alerts.get('og-b')?.['status'], 'og-b untouched by the replays').toBe('firing')
+    expect(afterPath).toBe(before)
+    for (const r of [close, replayedB, replayedAck]) {
+      expect(r.status).toBe(400)
+      expect(r.body['code']).toBe('BAD_REQUEST')
+      expect(r.body['message']).toMatch(
+        /requires HMAC signatures, and a signature does not cover the path.*post \{"alias": …, "action": "close"\}/,
+      )
+    }
+    // With no signature at all the answer is the same: nothing is said before the signature, nothing is published.
+    const unsigned = await fetch(`${service.url}${path}/v2/alerts/og-b/close`, { method: 'POST' })
+    expect(unsigned.status).toBe(400)
+    expect(await topicSize()).toBe(before + 1)
   })
 })

@@ -190,7 +190,11 @@ describe('standard-webhooks preset', () => {
     }
     const auth = hmacAuth('standard-webhooks')
     const secrets = [hmacSecret('w', 'standard-webhooks', secret)]
-    expect(verifySender(auth, secrets, req, Number(ts) * 1000 + 1000)).toEqual({ ok: true, secretId: 'w' })
+    expect(verifySender(auth, secrets, req, Number(ts) * 1000 + 1000)).toEqual({
+      ok: true,
+      secretId: 'w',
+      messageId: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+    })
     expect(verifySender(auth, secrets, req, (Number(ts) + 301) * 1000)).toEqual({
       ok: false,
       reason: 'timestamp outside tolerance',
@@ -216,6 +220,40 @@ describe('standard-webhooks preset', () => {
       ok: false,
       reason: 'malformed signature',
     })
+  })
+
+  it('names the verified webhook-id (the key of replays), and refuses one over 256 characters or with spaces as malformed', () => {
+    const key = randomBytes(32)
+    const auth = hmacAuth('standard-webhooks')
+    const secrets = [hmacSecret('w', 'standard-webhooks', `whsec_${key.toString('base64')}`)]
+    const signed = (id: string) => ({
+      headers: {
+        'webhook-id': id,
+        'webhook-timestamp': nowSeconds,
+        'webhook-signature': `v1,${createHmac('sha256', key).update(`${id}.${nowSeconds}.`).update(body).digest('base64')}`,
+      },
+      body,
+    })
+    const longest = `msg_${'x'.repeat(252)}`
+    expect(verifySender(auth, secrets, signed(longest), NOW)).toEqual({ ok: true, secretId: 'w', messageId: longest })
+    const problem = { field: 'webhook-id', problem: 'must be 1 to 256 printable ASCII characters without spaces' }
+    for (const id of [`${longest}x`, 'msg 1', 'msg_\u00e9'])
+      expect(verifySender(auth, secrets, signed(id), NOW)).toEqual({
+        ok: false,
+        reason: 'malformed signature',
+        problem,
+      })
+    // Other presets carry no message id.
+    const grafana = hmacAuth('grafana')
+    const sig = createHmac('sha256', 'grafana-secret-0123').update(`${nowSeconds}:`).update(body).digest('hex')
+    expect(
+      verifySender(
+        grafana,
+        [hmacSecret('g', 'grafana', 'grafana-secret-0123')],
+        { headers: { 'x-grafana-alerting-signature': sig, 'x-grafana-alerting-timestamp': nowSeconds }, body },
+        NOW,
+      ),
+    ).toEqual({ ok: true, secretId: 'g' })
   })
 })
 
