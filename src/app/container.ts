@@ -329,6 +329,12 @@ export class Container {
         {
           intervalMs: config.experiments.checkIntervalMs,
           lookbackMs: config.experiments.checkLookbackMs,
+          budget: {
+            flags: config.experiments.checkFlagsPerAccount,
+            ms: config.experiments.checkAccountMs,
+            alerts: config.experiments.checkAlertsPerAccount,
+          },
+          minKeys: config.experiments.checkMinKeys,
           owner: `checks-${hostname()}-${process.pid}`,
           publish: async (accountId, integrationId, alert) => {
             const message = encodeAlertMessage(

@@ -323,6 +323,27 @@ const SETTINGS = {
       'the checks role: the window of impressions and events a check analyses, ending now',
       (v) => v * 86_400_000,
     ),
+    checkFlagsPerAccount: setting(
+      'SLUICE_EXPERIMENT_CHECK_FLAGS_PER_ACCOUNT',
+      int(1, 1_000_000, 500),
+      "the checks role: running experiments of one account analysed per run (the accounts take turns, one flag each); the flags not reached are the account's first ones next run, those with saved settings first",
+    ),
+    checkAccountMs: setting(
+      'SLUICE_EXPERIMENT_CHECK_ACCOUNT_SECONDS',
+      int(1, 86_400, 600),
+      "the checks role: time one account's checks may take per run (listing its flags, analysing them, sending alerts); past it, its flags not reached wait for the next run",
+      seconds,
+    ),
+    checkAlertsPerAccount: setting(
+      'SLUICE_EXPERIMENT_CHECK_ALERTS_PER_ACCOUNT',
+      int(1, 1_000_000, 100),
+      "the checks role: firing alerts one account's run may send (repeats included); past it, the rest are cut (counted and logged) and its flags not reached wait for the next run",
+    ),
+    checkMinKeys: setting(
+      'SLUICE_EXPERIMENT_CHECK_MIN_KEYS',
+      int(1, 1_000_000_000, 10_000),
+      'the checks role: exposed keys from which a flag without saved experiment settings raises its alerts with their severity (sample ratio critical, guardrail warning); below, they are info, since anyone with a client-side SDK key can post impressions of flags it makes up',
+    ),
   },
   dataHub: {
     retentionDays: setting(

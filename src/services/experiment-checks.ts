@@ -7,9 +7,17 @@
 // passes again, or when the flag stops running. One process runs the checks at a time (a lock in Redis), once per
 // interval (a claim of the interval's slot); a check alert is sent again each run while it fires (the same id: one
 // open alert), so one lost message is made good by the next run.
+//
+// NOTE: anyone with an environment's client-side SDK key (public, in every web page using it) can post impressions of
+// flags it makes up. So the accounts take turns, one flag each, within a budget per account and run (flags analysed,
+// time, alerts raised): one account's flags delay another's checks by one flag per turn (at most its budget in all),
+// and the flags it did not reach are its first ones next run (a cursor per account), saved ones first. And an alert
+// keeps its severity only when an analyst saved the flag's settings or enough keys were exposed to it; otherwise it
+// is info, and says why, so a made-up flag does not page anyone (a key count can be posted too: the alert budget
+// bounds what such flags raise).
 import type { Logger } from '../shared/logger.js'
 import { messageOf, Refusal } from '../shared/errors.js'
-import type { ExperimentStore, OpenCheck } from '../state/redis/experiments.js'
+import type { CheckCursor, ExperimentStore, OpenCheck } from '../state/redis/experiments.js'
 import type { TenancyStore, Workspace, Environment } from '../state/redis/tenancy.js'
 import {
   MAX_FLAGS_LISTED,
@@ -31,7 +39,7 @@ const MAX_GUARDRAILS = 20
 export interface CheckAlert {
   readonly id: string
   readonly status: 'firing' | 'resolved'
-  readonly severity: 'critical' | 'warning'
+  readonly severity: 'critical' | 'warning' | 'info'
   readonly message: string
   readonly source: 'sluice-experiments'
   readonly service: string
@@ -39,9 +47,23 @@ export interface CheckAlert {
   readonly timestamp: string
 }
 
+/** What one account may use of one run. */
+export interface CheckBudget {
+  /** Running experiments analysed. */
+  readonly flags: number
+  /** Time spent listing and analysing them, in milliseconds. */
+  readonly ms: number
+  /** Firing alerts sent (repeats included). */
+  readonly alerts: number
+}
+
 export interface ExperimentChecksOptions {
   readonly intervalMs: number
   readonly lookbackMs: number
+  /** Each account's share of a run. */
+  readonly budget: CheckBudget
+  /** Exposed keys from which a flag without saved settings raises alerts of full severity. */
+  readonly minKeys: number
   /** Who this process is, in the run claim. */
   readonly owner: string
   /** Publishes an alert payload of the account's checks integration to the alerts topic. */
@@ -50,14 +72,56 @@ export interface ExperimentChecksOptions {
 }
 
 export interface CheckRun {
+  readonly accounts: number
   readonly experiments: number
   readonly firing: number
   readonly resolved: number
   readonly failed: number
+  /** Running experiments left for the next run by their account's budget. */
+  readonly deferred: number
+  /** Alerts not sent because their account's alert budget was spent. */
+  readonly cut: number
 }
 
 /** How long the checks lock is held without being renewed (it is renewed at each flag). */
 const LOCK_MS = 5 * 60_000
+
+/** A running experiment to check. */
+interface FlagWork {
+  readonly ws: Workspace
+  readonly env: Environment
+  readonly seen: FlagSeen
+  /** An analyst saved its settings (weights, baseline). */
+  readonly saved: boolean
+  readonly guardrails: readonly string[]
+  /** Its place in the account's order, as the cursor keeps it. */
+  readonly position: string
+}
+
+/** One account's part of a run. */
+interface AccountRun {
+  readonly accountId: string
+  listed: boolean
+  open: Map<string, OpenCheck>
+  cursor: CheckCursor
+  /** Saved flags first, each group from where the last run stopped. */
+  queue: FlagWork[]
+  next: number
+  spentMs: number
+  raised: number
+  cut: number
+  integrationId?: string
+  /** Open alerts to leave as they are: sent again, cut, or of a flag (position) or environment not checked. */
+  readonly keep: Set<string>
+  readonly keepFlags: Set<string>
+  readonly keepEnvs: Set<string>
+  readonly checked: Set<string>
+  done: boolean
+}
+
+type Totals = { -readonly [K in keyof CheckRun]: number }
+
+const positionOf = (envId: string, flag: string) => `${envId}\n${flag}`
 
 export class ExperimentChecks {
   private timer: NodeJS.Timeout | undefined
@@ -85,6 +149,11 @@ export class ExperimentChecks {
     await this.running
   }
 
+  /** Runs the checks once now, outside the interval's slots; undefined when another process is running them. */
+  runNow(): Promise<CheckRun | undefined> {
+    return this.locked(async () => true)
+  }
+
   private tick(): Promise<unknown> {
     this.running ??= this.claimAndRun().finally(() => (this.running = undefined))
     return this.running
@@ -94,104 +163,199 @@ export class ExperimentChecks {
     const { owner, intervalMs, log } = this.options
     try {
       // The lock keeps two runs from overlapping (a run longer than the interval); the slot, one run per interval.
-      if (!(await this.store.lockChecks(owner, LOCK_MS))) return
-      try {
-        const now = Date.now()
-        if (!(await this.store.claimCheckRun(Math.floor(now / intervalMs), owner, intervalMs * 2))) return
-        log.info(await this.runOnce(now), 'experiment checks run')
-      } finally {
-        await this.store.unlockChecks(owner)
-      }
+      const run = await this.locked((now) =>
+        this.store.claimCheckRun(Math.floor(now / intervalMs), owner, intervalMs * 2),
+      )
+      if (run) log.info(run, 'experiment checks run')
     } catch (err) {
       log.warn({ err: messageOf(err) }, 'experiment checks could not run; the next interval tries again')
     }
   }
 
+  private async locked(claim: (now: number) => Promise<boolean>): Promise<CheckRun | undefined> {
+    const { owner } = this.options
+    if (!(await this.store.lockChecks(owner, LOCK_MS))) return undefined
+    try {
+      const now = Date.now()
+      if (!(await claim(now))) return undefined
+      return await this.runOnce(now)
+    } finally {
+      await this.store.unlockChecks(owner)
+    }
+  }
+
   /**
-   * Checks every running experiment of every account once. An alert found failing is marked open before it is sent
-   * (a kill between the two leaves an open mark, which a later run resolves or sends again); an open alert is
-   * resolved when its flag was checked and passed, or no longer runs; one whose flag could not be checked (an
-   * outage, an environment with more flags than listed) stays as it is.
+   * Checks the running experiments of every account, the accounts taking turns one flag at a time until each has
+   * spent its budget or checked all its flags. An alert found failing is marked open before it is sent (a kill
+   * between the two leaves an open mark, which a later run resolves or sends again); an open alert is resolved when
+   * its flag was checked and passed, or no longer runs; one whose flag could not be checked (an outage, an
+   * environment with more flags than listed, a budget spent before it) stays as it is.
    */
   async runOnce(now: number): Promise<CheckRun> {
-    const totals = { experiments: 0, firing: 0, resolved: 0, failed: 0 }
-    for (const account of await this.tenancy.listAccounts()) {
-      if (this.stopped) break
-      const open = await this.store.openChecks(account.id)
-      const keep = new Set<string>()
-      const checked = new Set<string>()
-      const keepOf = (envId: string, flag?: string) => {
-        for (const [id, o] of open)
-          if (o.environmentId === envId && (flag === undefined || o.flag === flag)) keep.add(id)
+    const totals: Totals = { accounts: 0, experiments: 0, firing: 0, resolved: 0, failed: 0, deferred: 0, cut: 0 }
+    const runs: AccountRun[] = (await this.tenancy.listAccounts()).map((a) => ({
+      accountId: a.id,
+      listed: false,
+      open: new Map(),
+      cursor: {},
+      queue: [],
+      next: 0,
+      spentMs: 0,
+      raised: 0,
+      cut: 0,
+      keep: new Set(),
+      keepFlags: new Set(),
+      keepEnvs: new Set(),
+      checked: new Set(),
+      done: false,
+    }))
+    totals.accounts = runs.length
+    for (let turn = runs; turn.length > 0 && !this.stopped; turn = turn.filter((r) => !r.done))
+      for (const run of turn) {
+        if (this.stopped) break
+        await this.turn(run, now, totals)
       }
-      let integrationId: string | undefined
-      const integration = async () => (integrationId ??= await this.integrationOf(account.id))
-      for (const ws of await this.tenancy.listWorkspaces(account.id)) {
-        const guardrails = (await this.metrics.list(ws)).filter((m) => m.guardrail === true).slice(0, MAX_GUARDRAILS)
-        for (const env of await this.tenancy.environments(ws.id)) {
-          let flags: FlagSeen[]
-          try {
-            // Over the whole lookback, so that a check's window starts at the flag's first impression in it.
-            ;({ flags } = await this.experiments.flags(env, String(now - this.options.lookbackMs), String(now)))
-          } catch (err) {
-            totals.failed++
-            keepOf(env.id)
-            this.options.log.warn({ environmentId: env.id, err: messageOf(err) }, 'experiment checks: flags not listed')
-            continue
-          }
-          // A list cut at its limit may leave out flags that still run: their alerts stay.
-          if (flags.length >= MAX_FLAGS_LISTED) keepOf(env.id)
-          for (const seen of flags) {
-            if (this.stopped) {
-              keepOf(env.id)
-              break
-            }
-            // Running: impressions within the last day.
-            if (Date.parse(seen.lastImpressionAt) < now - DAY_MS) continue
-            totals.experiments++
-            const { flag } = seen
-            try {
-              if (!(await this.store.renewChecksLock(this.options.owner, LOCK_MS)))
-                throw new Error('the checks lock was lost (a run longer than the lock)')
-              const from = Math.max(now - this.options.lookbackMs, Date.parse(seen.firstImpressionAt))
-              const results = await this.check(
-                ws,
-                env,
-                seen,
-                from,
-                now,
-                guardrails.map((m) => m.id),
-              )
-              checked.add(`${env.id}\n${flag}`)
-              for (const alert of alertsOf(results, env, now)) {
-                keep.add(alert.id)
-                const id = await integration()
-                await this.store.markOpen(account.id, alert.id, {
-                  integrationId: id,
-                  environmentId: env.id,
-                  environment: env.name,
-                  flag,
-                })
-                await this.options.publish(account.id, id, alert)
-                totals.firing++
-              }
-            } catch (err) {
-              totals.failed++
-              keepOf(env.id, flag)
-              this.options.log.warn({ environmentId: env.id, err: messageOf(err) }, 'experiment check failed')
-            }
-          }
+    if (this.stopped) for (const run of runs) if (!run.done) await this.finish(run, now, totals)
+    return totals
+  }
+
+  /** One account's turn: its flags listed (its first turn), else one flag checked; its run ends past its budget. */
+  private async turn(run: AccountRun, now: number, totals: Totals): Promise<void> {
+    const { budget } = this.options
+    const started = Date.now()
+    try {
+      if (!run.listed) await this.list(run, now, totals)
+      else await this.checkFlag(run, run.queue[run.next++]!, now, totals)
+    } finally {
+      run.spentMs += Date.now() - started
+    }
+    if (
+      run.next >= run.queue.length ||
+      run.next >= budget.flags ||
+      run.spentMs >= budget.ms ||
+      run.raised >= budget.alerts
+    )
+      await this.finish(run, now, totals)
+  }
+
+  /** The account's running experiments, its open alerts and where its last run stopped. */
+  private async list(run: AccountRun, now: number, totals: Totals): Promise<void> {
+    const { accountId } = run
+    run.open = await this.store.openChecks(accountId)
+    run.cursor = await this.store.checksCursor(accountId)
+    const work: FlagWork[] = []
+    for (const ws of await this.tenancy.listWorkspaces(accountId)) {
+      const guardrails = (await this.metrics.list(ws))
+        .filter((m) => m.guardrail === true)
+        .slice(0, MAX_GUARDRAILS)
+        .map((m) => m.id)
+      for (const env of await this.tenancy.environments(ws.id)) {
+        let flags: FlagSeen[]
+        try {
+          // Over the whole lookback, so that a check's window starts at the flag's first impression in it.
+          ;({ flags } = await this.experiments.flags(env, String(now - this.options.lookbackMs), String(now)))
+        } catch (err) {
+          totals.failed++
+          run.keepEnvs.add(env.id)
+          this.options.log.warn({ environmentId: env.id, err: messageOf(err) }, 'experiment checks: flags not listed')
+          continue
         }
-      }
-      for (const [id, o] of open) {
-        if (keep.has(id) || this.stopped) continue
-        const passed = checked.has(`${o.environmentId}\n${o.flag}`)
-        await this.options.publish(account.id, o.integrationId, resolvedAlert(id, o, passed, now))
-        await this.store.markResolved(account.id, id)
-        totals.resolved++
+        // A list cut at its limit may leave out flags that still run: their alerts stay.
+        if (flags.length >= MAX_FLAGS_LISTED) run.keepEnvs.add(env.id)
+        // Running: impressions within the last day.
+        const running = flags.filter((f) => Date.parse(f.lastImpressionAt) >= now - DAY_MS)
+        const saved = await this.store.savedFlags(
+          ws.id,
+          env.id,
+          running.map((f) => f.flag),
+        )
+        for (const seen of running)
+          work.push({ ws, env, seen, saved: saved.has(seen.flag), guardrails, position: positionOf(env.id, seen.flag) })
       }
     }
-    return totals
+    run.queue = [
+      ...rotate(
+        work.filter((w) => w.saved),
+        run.cursor.saved,
+      ),
+      ...rotate(
+        work.filter((w) => !w.saved),
+        run.cursor.other,
+      ),
+    ]
+    run.listed = true
+  }
+
+  private async checkFlag(run: AccountRun, w: FlagWork, now: number, totals: Totals): Promise<void> {
+    const { accountId } = run
+    const { flag } = w.seen
+    totals.experiments++
+    if (w.saved) run.cursor.saved = w.position
+    else run.cursor.other = w.position
+    if (!(await this.store.renewChecksLock(this.options.owner, LOCK_MS)))
+      throw new Error('the checks lock was lost (a run longer than the lock)')
+    try {
+      const from = Math.max(now - this.options.lookbackMs, Date.parse(w.seen.firstImpressionAt))
+      const results = await this.check(w.ws, w.env, w.seen, from, now, [...w.guardrails])
+      run.checked.add(w.position)
+      for (const alert of alertsOf(results, w.env, now, { saved: w.saved, minKeys: this.options.minKeys })) {
+        run.keep.add(alert.id)
+        if (run.raised >= this.options.budget.alerts) {
+          run.cut++
+          totals.cut++
+          continue
+        }
+        const id = (run.integrationId ??= await this.integrationOf(accountId))
+        await this.store.markOpen(accountId, alert.id, {
+          integrationId: id,
+          environmentId: w.env.id,
+          environment: w.env.name,
+          flag,
+          severity: alert.severity,
+        })
+        await this.options.publish(accountId, id, alert)
+        run.raised++
+        totals.firing++
+      }
+    } catch (err) {
+      totals.failed++
+      run.keepFlags.add(w.position)
+      this.options.log.warn({ environmentId: w.env.id, err: messageOf(err) }, 'experiment check failed')
+    }
+  }
+
+  /** The end of an account's run: where it stopped is kept, and its open alerts not kept are resolved. */
+  private async finish(run: AccountRun, now: number, totals: Totals): Promise<void> {
+    run.done = true
+    if (!run.listed) return
+    const { accountId } = run
+    const { budget, log } = this.options
+    const left = run.queue.slice(run.next)
+    for (const w of left) run.keepFlags.add(w.position)
+    if (left.length > 0 || run.cut > 0) {
+      totals.deferred += left.length
+      const spent = this.stopped
+        ? 'stopped'
+        : run.raised >= budget.alerts
+          ? 'alerts'
+          : run.spentMs >= budget.ms
+            ? 'time'
+            : 'flags'
+      log[run.cut > 0 ? 'warn' : 'info'](
+        { accountId, spent, checked: run.next, deferred: left.length, cut: run.cut, spentMs: run.spentMs, budget },
+        "experiment checks: the account's share of this run is spent (alerts past its budget cut); the flags left are its first ones next run",
+      )
+    }
+    if (run.next > 0) await this.store.saveChecksCursor(accountId, run.cursor)
+    if (this.stopped) return
+    for (const [id, o] of run.open) {
+      const position = positionOf(o.environmentId, o.flag)
+      if (run.keep.has(id) || run.keepFlags.has(position) || run.keepEnvs.has(o.environmentId)) continue
+      const passed = run.checked.has(position)
+      await this.options.publish(accountId, o.integrationId, resolvedAlert(id, o, passed, now))
+      await this.store.markResolved(accountId, id)
+      totals.resolved++
+    }
   }
 
   /**
@@ -238,13 +402,32 @@ export class ExperimentChecks {
   }
 }
 
-/** The alerts a flag's results raise: its sample ratio mismatch, each failing guardrail (per treatment). */
-export function alertsOf(r: ExperimentResults, env: Environment, now: number): CheckAlert[] {
-  const base = (id: string, severity: CheckAlert['severity'], message: string): CheckAlert => ({
+/** The flags in their order, starting after `cursor` (the last one checked) and wrapping around. */
+function rotate(work: FlagWork[], cursor: string | undefined): FlagWork[] {
+  const sorted = work.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0))
+  const at = cursor === undefined ? 0 : sorted.findIndex((w) => w.position > cursor)
+  return at <= 0 ? sorted : [...sorted.slice(at), ...sorted.slice(0, at)]
+}
+
+/** What makes a flag's alerts count: saved settings, or at least `minKeys` exposed keys. */
+export interface CheckTrust {
+  readonly saved: boolean
+  readonly minKeys: number
+}
+
+/**
+ * The alerts a flag's results raise: its sample ratio mismatch (critical), each failing guardrail (warning, per
+ * treatment); info instead when the flag has no saved settings and fewer exposed keys than `trust.minKeys`.
+ */
+export function alertsOf(r: ExperimentResults, env: Environment, now: number, trust: CheckTrust): CheckAlert[] {
+  const trusted = trust.saved || r.exposure.keys >= trust.minKeys
+  const base = (id: string, severity: 'critical' | 'warning', message: string): CheckAlert => ({
     id: `experiment:${env.id}:${r.flag}:${id}`,
     status: 'firing',
-    severity,
-    message,
+    severity: trusted ? severity : 'info',
+    message: trusted
+      ? message
+      : `${message}. Informational: ${r.flag} has no saved experiment settings and ${r.exposure.keys} exposed keys (fewer than ${trust.minKeys}), and anyone with the environment's client-side SDK key can post impressions of a flag; save the flag's experiment settings to have this raised as ${severity}`,
     source: 'sluice-experiments',
     service: r.flag,
     environment: env.name,
@@ -285,11 +468,12 @@ function change(c: ComparisonView): string {
     : `${x > 0 ? '+' : ''}${Number(x.toPrecision(4))} (from a baseline of 0)`
 }
 
+/** A resolve, with the severity its alert was raised with (warning for marks kept before it was). */
 function resolvedAlert(id: string, o: OpenCheck, passed: boolean, now: number): CheckAlert {
   return {
     id,
     status: 'resolved',
-    severity: 'warning',
+    severity: o.severity ?? 'warning',
     message: passed
       ? `Experiment check of ${o.flag} passes again`
       : `Experiment check of ${o.flag} ended: the flag no longer runs (no impressions in the last day)`,

@@ -1,6 +1,6 @@
 // What Sluice keeps about experiments beyond the metrics: each flag's analysis settings per environment, the
 // workspace's defaults, and the checks role's state (which run slot is taken, which check alerts are open, the
-// account's internal integration).
+// account's internal integration, where the account's last run stopped).
 //
 // Keys (prefix p):
 //   p:exp-flags:<ws>:<env>         hash flag -> settings JSON {weights, baseline}
@@ -8,8 +8,11 @@
 //                                  {sequential, sequentialTuning, cuped, correction}
 //   p:exp-checks:run:<slot>        string, set NX with an expiry: the process that runs the checks of this slot
 //   p:exp-checks:lock              string, set NX with an expiry renewed while it runs: the process running checks
-//   p:exp-checks:<account>:open    hash alert id -> JSON {integrationId, environmentId, flag}: check alerts firing
+//   p:exp-checks:<account>:open    hash alert id -> JSON {integrationId, environmentId, environment, flag, severity}:
+//                                  check alerts firing
 //   p:exp-checks:<account>:integration  string: the id of the account's experiment checks integration
+//   p:exp-checks:<account>:cursor  hash saved|other -> "<environment id>\n<flag>": the last flag of each group (flags
+//                                  with saved settings, the others) the account's last run checked
 import { RedisState } from './redis-state.js'
 
 export interface FlagSettings {
@@ -31,6 +34,14 @@ export interface OpenCheck {
   /** The environment's name, as the alert says it (absent in entries written before it was kept). */
   readonly environment?: string
   readonly flag: string
+  /** The severity it was raised with (absent in entries written before it was kept). */
+  readonly severity?: 'critical' | 'warning' | 'info'
+}
+
+/** Where the checks of an account stopped, per group of its flags. */
+export interface CheckCursor {
+  saved?: string
+  other?: string
 }
 
 export class ExperimentStore extends RedisState {
@@ -41,6 +52,17 @@ export class ExperimentStore extends RedisState {
 
   async saveFlagSettings(ws: string, env: string, flag: string, settings: FlagSettings): Promise<void> {
     await this.redis.hset(this.kw(ws, 'exp-flags', ws, env), flag, JSON.stringify(settings))
+  }
+
+  /** Which of the environment's `flags` have saved settings. */
+  async savedFlags(ws: string, env: string, flags: readonly string[]): Promise<Set<string>> {
+    const saved = new Set<string>()
+    for (let i = 0; i < flags.length; i += 500) {
+      const page = flags.slice(i, i + 500)
+      const values = await this.redis.hmget(this.kw(ws, 'exp-flags', ws, env), ...page)
+      values.forEach((v, j) => v !== null && saved.add(page[j]!))
+    }
+    return saved
   }
 
   async deleteFlagSettings(ws: string, env: string, flag: string): Promise<boolean> {
@@ -86,6 +108,17 @@ export class ExperimentStore extends RedisState {
 
   async markResolved(accountId: string, alertId: string): Promise<void> {
     await this.redis.hdel(this.ka(accountId, 'exp-checks', accountId, 'open'), alertId)
+  }
+
+  async checksCursor(accountId: string): Promise<CheckCursor> {
+    const { saved, other } = await this.redis.hgetall(this.ka(accountId, 'exp-checks', accountId, 'cursor'))
+    return { ...(saved === undefined ? {} : { saved }), ...(other === undefined ? {} : { other }) }
+  }
+
+  async saveChecksCursor(accountId: string, cursor: CheckCursor): Promise<void> {
+    const fields = Object.entries(cursor).filter((e): e is [string, string] => e[1] !== undefined)
+    if (fields.length > 0)
+      await this.redis.hset(this.ka(accountId, 'exp-checks', accountId, 'cursor'), Object.fromEntries(fields))
   }
 
   async checksIntegration(accountId: string): Promise<string | undefined> {
