@@ -7,7 +7,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { FastifyInstance } from 'fastify'
-import { Type, type TSchema } from 'typebox'
+import { Type, type TObject, type TObjectOptions, type TSchema } from 'typebox'
 import type { FieldProblem } from '../shared/errors.js'
 
 // verbose: errors carry their schema, whose description makes a problem readable ("must be a letter, then ...").
@@ -20,6 +20,16 @@ const shared: TSchema[] = []
 export function sharedSchema(id: string, schema: TSchema): TSchema {
   shared.push({ ...schema, $id: id })
   return Type.Unsafe({ $ref: `${id}#` })
+}
+
+/**
+ * Type.Partial of an object, kept closed: TypeBox's Partial (like its Pick, Omit and Required) makes a new object
+ * schema without the additionalProperties of the one it is made from, so an input declared with it would take,
+ * store and echo fields it does not know (and GET /openapi.json would say so). Input schemas make partial objects
+ * with this only.
+ */
+export function partialObject<T extends TObject>(object: T, options: TObjectOptions = {}) {
+  return Type.Partial(object, { ...options, additionalProperties: false })
 }
 
 /** Inputs with more values than this are reported by their first problem only. */

@@ -2,6 +2,7 @@
 import { Type } from 'typebox'
 import { DESTINATION_KINDS } from '../../pipeline/notify/destinations.js'
 import { NOTIFY_EVENTS } from '../../pipeline/notify/messages.js'
+import { partialObject } from '../../http/schemas.js'
 
 const Limits = Type.Object(
   {
@@ -39,7 +40,7 @@ export const DestinationBody = Type.Object(
     enabled: Type.Optional(Type.Boolean({ description: 'default true' })),
     events: Type.Optional(Events),
     repeatAfterMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_080, description: 'default 60' })),
-    limits: Type.Optional(Type.Partial(Limits)),
+    limits: Type.Optional(partialObject(Limits)),
     settings: Type.Record(Type.String(), Type.Unknown(), {
       description:
         'per kind. webhook: {url, headers?, bodyTemplate?, contentType?}; slack: {url}; pagerduty: {routingKey, url?}; email: {host, port, security: tls | starttls | none, username?, password?, from, to: [...]}. On a change, secrets left out (slack url, routingKey, password; a header given as null) keep their stored value',

@@ -2,6 +2,7 @@
 // pipeline/alerts (rules.ts, conditions.ts, windows.ts), whose 400s name the rule and field; the schemas
 // here only give their outer shape.
 import { Type } from 'typebox'
+import { partialObject } from '../../http/schemas.js'
 import { ALERT_FIELDS } from '../integrations/schemas.js'
 import { RULE_LIMITS } from '../../pipeline/alerts/rules.js'
 import { WEEKDAYS } from '../../pipeline/alerts/windows.js'
@@ -68,11 +69,12 @@ export const TestBody = Type.Object(
     ),
     payload: Type.Optional(Type.Unknown({ description: 'a payload as the sender posts it' })),
     alert: Type.Optional(
-      Type.Partial(
-        Type.Object(
-          { ...ALERT_FIELDS, integrationId: Type.String(), customFields: Type.Record(Type.String(), Type.String()) },
-          { additionalProperties: false },
-        ),
+      partialObject(
+        Type.Object({
+          ...ALERT_FIELDS,
+          integrationId: Type.String(),
+          customFields: Type.Record(Type.String(), Type.String()),
+        }),
         {
           description:
             'a normalized alert, instead of an integration and payload (severity warning, status firing and empty texts unless given)',

@@ -2,7 +2,7 @@
 import { Type } from 'typebox'
 import { FILTER_OPERATORS, METRIC_TYPES } from '../../analysis/queries.js'
 import { sluiceAnswers } from '../../http/errors.js'
-import { answer } from '../../http/schemas.js'
+import { answer, partialObject } from '../../http/schemas.js'
 import { MAX_METRIC_TEXT } from '../../services/metrics.js'
 
 export { answer }
@@ -289,7 +289,7 @@ const defaultsFields = {
   correction: Type.Enum(['bh', 'holm', 'none']),
 }
 export const ExperimentDefaults = Type.Object(defaultsFields)
-export const ExperimentDefaultsBody = Type.Partial(Type.Object(defaultsFields, { additionalProperties: false }))
+export const ExperimentDefaultsBody = partialObject(ExperimentDefaults)
 export const FlagSettings = Type.Object(
   {
     weights: Type.Union(

@@ -120,20 +120,23 @@ export const Rotated = Type.Intersect([
 ])
 export const IntegrationList = Type.Object({ integrations: Type.Array(Integration) })
 export const DeletedIntegration = Type.Object({ id: Type.String(), deleted: Type.Literal(true) })
-export const TestBody = Type.Object({
-  payload: Type.Optional(
-    Type.Unknown({
-      description: 'a JSON object or array as the monitoring system sends it; absent: the template example',
-    }),
-  ),
-  mapping: Type.Optional(
-    Type.Unsafe<object>({
-      ...Mapping,
-      description:
-        'a mapping to try instead of the saved one (checked as a save would check it; 400 naming each problem)',
-    }),
-  ),
-})
+export const TestBody = Type.Object(
+  {
+    payload: Type.Optional(
+      Type.Unknown({
+        description: 'a JSON object or array as the monitoring system sends it; absent: the template example',
+      }),
+    ),
+    mapping: Type.Optional(
+      Type.Unsafe<object>({
+        ...Mapping,
+        description:
+          'a mapping to try instead of the saved one (checked as a save would check it; 400 naming each problem)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
 
 /** The normalized fields of an alert, as the streams, /test and the alerts API show them. */
 export const ALERT_FIELDS = {
