@@ -39,6 +39,11 @@ export function rejectionsQuery(table: string, environmentId: string, from: numb
 export const MAX_CATALOGUE_ROWS = 1000
 /** Records of one event type whose properties are read for its property names, types and fill rate. */
 export const PROPERTY_SAMPLE = 1000
+/**
+ * Bytes of a record's property names read (with the first character of each value, which gives its type): what one
+ * request reads of the sample is at most PROPERTY_SAMPLE of these (16 MiB), whatever the rows hold.
+ */
+export const PROPERTY_NAMES_BYTES = 16 * 1024
 /** SDK versions and treatments listed per row: the most frequent (topK, bounded memory whatever the values). */
 export const MAX_LISTED = 20
 
@@ -89,16 +94,31 @@ export function eventTypesQuery(
 }
 
 /**
- * The properties (JSON text) of the PROPERTY_SAMPLE records of one event type received last since `since`: a top-N
- * sort, whose memory is that of N records whatever the number read.
+ * A member of a JSON object as stored (JSON.stringify: no whitespace): its name, a string token after `{` or `,` and
+ * before `:`, and the first character of its value. A name is found only where a member begins: inside a string of the
+ * stored JSON a quote is escaped, so `{"` or `,"` never starts there. No capture group: RE2 needs no pass for one, and
+ * reads about 100 MB/s on 18.16 (four times a rewrite of the text with groups).
+ */
+const MEMBER = String.raw`[{,]"(?:[^"\\]|\\.)*":.`
+
+/**
+ * The property names of the PROPERTY_SAMPLE records of one event type received last since `since`, each record's names
+ * (`head`: its members as `{"name":c` or `,"name":c`, c the first character of the value) cut to PROPERTY_NAMES_BYTES,
+ * and their length before the cut (`bytes`): what ClickHouse sends is bounded whatever the rows hold, and the values
+ * (up to 32 KiB a text) are never sent. The records are found first by their receive time alone (the newest
+ * PROPERTY_SAMPLE's oldest time), so only theirs (and ties) are scanned for names, and a top-N sort keeps N cut texts.
  */
 export function propertySampleQuery(table: string, environmentId: string, eventType: string, since: number): Query {
   const p = new Params()
+  const ofType = () => `${received(p, environmentId, since)} AND event_type = ${p.string(eventType)}`
+  const newest = `SELECT min(received_at_ms) FROM (SELECT received_at_ms FROM ${table} WHERE ${ofType()}
+       ORDER BY received_at_ms DESC LIMIT ${PROPERTY_SAMPLE})`
   return p.query(
     'the event properties sample',
-    `SELECT properties
+    `WITH arrayStringConcat(extractAll(properties, ${p.string(MEMBER)})) AS members
+     SELECT substring(members, 1, ${PROPERTY_NAMES_BYTES}) AS head, length(members) AS bytes
      FROM ${table}
-     WHERE ${received(p, environmentId, since)} AND event_type = ${p.string(eventType)}
+     WHERE ${ofType()} AND received_at_ms >= (${newest})
      ORDER BY received_at_ms DESC
      LIMIT ${PROPERTY_SAMPLE}`,
   )

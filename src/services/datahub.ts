@@ -10,6 +10,7 @@ import {
   lastReceivedQuery,
   MAX_CATALOGUE_ROWS,
   perMinuteQuery,
+  PROPERTY_NAMES_BYTES,
   propertySampleQuery,
   rejectionsQuery,
   sdkVersionsQuery,
@@ -91,6 +92,21 @@ export interface EventTypeDetail extends EventTypeSummary {
   readonly properties: readonly PropertySummary[]
   /** Whether more property names were seen than listed. */
   readonly propertiesTruncated: boolean
+  /**
+   * Records of the sample whose property names came to more than the PROPERTY_NAMES_BYTES read of each: the names past
+   * that were not read, so a fill rate may be low by up to cutRecords / sample.
+   */
+  readonly cutRecords: number
+}
+
+/**
+ * A record's properties as the sample query reads them: its members as `{"name":c` or `,"name":c` (c the first
+ * character of the value), cut to PROPERTY_NAMES_BYTES.
+ */
+export interface PropertiesRead {
+  readonly members: string
+  /** Whether they were cut: only the complete ones are read. */
+  readonly cut: boolean
 }
 
 export interface FlagSeen extends Seen {
@@ -139,29 +155,51 @@ function eventTypeSummary(r: Record<string, unknown>): EventTypeSummary {
   }
 }
 
+/** A value's type by its first character in JSON (an object or array, which properties do not hold, counts as text). */
+function typeOf(first: string): PropertyType {
+  if (first === 'n') return 'null'
+  if (first === 't' || first === 'f') return 'boolean'
+  if (first === '-' || (first >= '0' && first <= '9')) return 'number'
+  return 'string'
+}
+
 /**
- * The property names of a sample of records (their properties as stored: JSON objects of strings, numbers, booleans
- * and nulls), with the types of their values and the share of records that had each, most common first.
+ * The names and value types of a record's members as read (see PropertiesRead), in order. A member cut short, or one
+ * that is not `{` or `,`, a JSON string, `:` and a character, ends the list.
  */
-export function describeProperties(sample: readonly string[]): { properties: PropertySummary[]; truncated: boolean } {
-  const byName = new Map<string, { types: Partial<Record<PropertyType, number>>; records: number }>()
-  for (const text of sample) {
-    let record: unknown
+export function membersOf(members: string): { name: string; type: PropertyType }[] {
+  const out: { name: string; type: PropertyType }[] = []
+  let i = 0
+  while ((members[i] === '{' || members[i] === ',') && members[i + 1] === '"') {
+    let end = i + 2
+    while (end < members.length && members[end] !== '"') end += members[end] === '\\' ? 2 : 1
+    const first = members.codePointAt(end + 2)
+    if (end >= members.length || members[end + 1] !== ':' || first === undefined) break
+    let name: unknown
     try {
-      record = JSON.parse(text)
+      name = JSON.parse(members.slice(i + 1, end + 1))
     } catch {
-      continue
+      break
     }
-    if (record === null || typeof record !== 'object' || Array.isArray(record)) continue
-    for (const [name, value] of Object.entries(record)) {
-      const type: PropertyType =
-        value === null
-          ? 'null'
-          : typeof value === 'number'
-            ? 'number'
-            : typeof value === 'boolean'
-              ? 'boolean'
-              : 'string'
+    const char = String.fromCodePoint(first)
+    out.push({ name: String(name), type: typeOf(char) })
+    i = end + 2 + char.length
+  }
+  return out
+}
+
+/**
+ * The property names of a sample of records (their members as read: see PropertiesRead), with the types of their values
+ * and the share of records that had each, most common first. A name repeated in a record counts once, by its last
+ * value, as JSON.parse would read the record.
+ */
+export function describeProperties(sample: readonly PropertiesRead[]): {
+  properties: PropertySummary[]
+  truncated: boolean
+} {
+  const byName = new Map<string, { types: Partial<Record<PropertyType, number>>; records: number }>()
+  for (const { members } of sample) {
+    for (const [name, type] of new Map(membersOf(members).map((m) => [m.name, m.type]))) {
       let entry = byName.get(name)
       if (!entry) byName.set(name, (entry = { types: {}, records: 0 }))
       entry.records++
@@ -334,12 +372,14 @@ export class DataHubService {
     ])
     if (rows.length === 0)
       throw new Refusal('NOT_FOUND', `no event of type ${eventType} was received in the last ${CATALOGUE_DAYS} days`)
-    const { properties, truncated } = describeProperties(sample.map((r) => String(r['properties'])))
+    const read = sample.map((r) => ({ members: String(r['head']), cut: Number(r['bytes']) > PROPERTY_NAMES_BYTES }))
+    const { properties, truncated } = describeProperties(read)
     return {
       ...eventTypeSummary(rows[0]!),
       sample: sample.length,
       properties,
       propertiesTruncated: truncated,
+      cutRecords: read.filter((r) => r.cut).length,
     }
   }
 

@@ -5,6 +5,8 @@
 // window is tested. `sluice event-types` and `sluice flags-seen` print the same documents. Another account's
 // environment is a 404 on every route, and an SDK key a 401.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { propertySampleQuery } from '../../src/analysis/datahub.js'
+import { bind } from '../../src/analysis/sql.js'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { runSluice } from '../support/cli.js'
@@ -146,7 +148,13 @@ describe('the event catalogue', () => {
   it("describes one type's properties from its last records: names as sent, types and fill rate", async () => {
     const res = await get(`/api/v1/environments/${env}/event-types/checkout`)
     expect(res.status, JSON.stringify(res.body)).toBe(200)
-    expect(res.body).toMatchObject({ eventType: 'checkout', last30d: 7, sample: 8, propertiesTruncated: false })
+    expect(res.body).toMatchObject({
+      eventType: 'checkout',
+      last30d: 7,
+      sample: 8,
+      propertiesTruncated: false,
+      cutRecords: 0,
+    })
     const sample = [...checkouts.map((c) => c.properties), { plan: 'legacy' }, { plan: 'legacy' }]
     const expected = expectedProperties(sample)
     expect(new Set(res.body['properties'])).toEqual(new Set(expected))
@@ -203,5 +211,122 @@ describe('the event catalogue', () => {
       const sdk = demo.environments[0]!.serverSideSdkKey
       expect((await get(`/api/v1/environments/${env}/${route}`, sdk)).status, route).toBe(401)
     }
+  })
+})
+
+describe('the properties of large records', () => {
+  // A public client-side SDK key can post events whose properties are as large as the edge allows (a record up to
+  // the Kafka message limit, 768 KiB): the detail reads only the names of each of its 1,000 records, at most 16 KiB of
+  // them, so one request holds a bounded amount in the API process whatever the rows hold. The size is measured on the
+  // service's own sample query (what ClickHouse sends to Node) and on the answer. Before, the sample read each record's
+  // whole properties: 5.9 MB for the 12 records of 480 KiB here, about 500 MB for 1,000.
+  const KiB = 1024
+  const BIG = 12
+  const MANY = 8
+  const long = (n: number, c: string) => c.repeat(n)
+  // 16 string properties of 30 KiB each (~480 KiB a record), a number and a boolean.
+  const bigRecord = (i: number) => ({
+    eventTypeId: 'big_values',
+    trafficTypeName: 'user',
+    key: `b${i}`,
+    timestamp: NOW,
+    properties: {
+      ...Object.fromEntries(
+        Array.from({ length: 16 }, (_, j) => [`s${j}`, long(30 * KiB, String.fromCharCode(97 + j))]),
+      ),
+      amount: i,
+      paid: i % 2 === 0,
+    },
+  })
+  // 300 properties (the most the schema allows) with 250-character names: ~80 KiB of names, past the 16 KiB read.
+  const names = Array.from({ length: 300 }, (_, j) => `${String(j).padStart(3, '0')}${'n'.repeat(247)}`)
+  const manyRecord = (i: number) => ({
+    eventTypeId: 'many_names',
+    trafficTypeName: 'user',
+    key: `m${i}`,
+    timestamp: NOW,
+    properties: Object.fromEntries(names.map((n) => [n, i])),
+  })
+  // Names with quotes, a backslash and emoji; texts that look like members ("fake" and "also" are no property).
+  const tricky = [
+    { 'a"b': 'x', 'c\\d': 1, 'é😀': true, v: ',"fake":1,{"also":"x"}', e: null, n: -1.5 },
+    { v: '\\",\"fake\":', 'a"b': 2 },
+  ].map((properties, i) => ({
+    eventTypeId: 'tricky',
+    trafficTypeName: 'user',
+    key: `t${i}`,
+    timestamp: NOW,
+    properties,
+  }))
+  /** The bytes ClickHouse sends for the service's property sample of a type (JSON rows, as the service reads them). */
+  const sampleBytes = async (eventType: string) => {
+    const since = Date.now() - 90 * DAY
+    const result = await t.clickhouse.query({
+      query: bind(propertySampleQuery(`${t.config.clickhouse.database}.events`, env, eventType, since)),
+      format: 'JSONEachRow',
+    })
+    return Buffer.byteLength(await result.text())
+  }
+
+  beforeAll(async () => {
+    const sdkKey = demo.environments[0]!.clientSideSdkKey
+    const before = await t.count('events')
+    for (const batch of [
+      Array.from({ length: BIG }, (_, i) => bigRecord(i)),
+      Array.from({ length: MANY }, (_, i) => manyRecord(i)),
+      tricky,
+    ]) {
+      const sent = await postEvents(service.url, sdkKey, batch)
+      expect(sent.status, JSON.stringify(sent.body)).toBe(202)
+    }
+    await waitFor('large rows stored', async () =>
+      (await t.count('events')) === before + BIG + MANY + tricky.length ? true : undefined,
+    )
+    const stored = await t.query<{ n: string }>(
+      `SELECT max(length(properties)) AS n FROM {db}.events WHERE event_type = 'big_values'`,
+    )
+    expect(Number(stored[0]!.n)).toBeGreaterThan(480 * KiB)
+  }, 120_000)
+
+  it('describes records of 480 KiB from a few hundred bytes of each: every name, type and fill rate, none cut', async () => {
+    const res = await fetch(`${service.url}/api/v1/environments/${env}/event-types/big_values`, {
+      headers: { authorization: `Bearer ${demo.adminApiKey}` },
+    })
+    const text = await res.text()
+    expect(res.status, text).toBe(200)
+    const body = JSON.parse(text) as Json
+    expect(body).toMatchObject({ eventType: 'big_values', sample: BIG, cutRecords: 0, propertiesTruncated: false })
+    expect(new Set(body['properties'])).toEqual(
+      new Set([
+        ...Array.from({ length: 16 }, (_, j) => ({ name: `s${j}`, types: { string: BIG }, fillRate: 1 })),
+        { name: 'amount', types: { number: BIG }, fillRate: 1 },
+        { name: 'paid', types: { boolean: BIG }, fillRate: 1 },
+      ]),
+    )
+    expect(Buffer.byteLength(text)).toBeLessThan(4 * KiB)
+    // ClickHouse sent well under a KiB per record of 480 KiB (5.8 MB of properties stored).
+    expect(await sampleBytes('big_values')).toBeLessThan(BIG * KiB)
+  })
+
+  it('reads names with quotes, backslashes and emoji as sent, and no name from a text that looks like JSON', async () => {
+    const res = await get(`/api/v1/environments/${env}/event-types/tricky`)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body).toMatchObject({ sample: 2, cutRecords: 0 })
+    expect(new Set(res.body['properties'])).toEqual(new Set(expectedProperties(tricky.map((r) => r.properties))))
+  })
+
+  it('reads at most 16 KiB of a record whose names alone are larger, and says how many records were cut', async () => {
+    const res = await get(`/api/v1/environments/${env}/event-types/many_names`)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body).toMatchObject({ eventType: 'many_names', sample: MANY, cutRecords: MANY })
+    const found = res.body['properties'] as Json[]
+    // The names read are the records' first ones, each in every record of the sample; the rest are not claimed absent
+    // from the records, only unread (cutRecords).
+    expect(found.length).toBeGreaterThan(40)
+    expect(found.length).toBeLessThan(70)
+    expect(found.map((p) => p['name']).sort()).toEqual(names.slice(0, found.length))
+    for (const p of found) expect(p).toMatchObject({ types: { number: MANY }, fillRate: 1 })
+    // What ClickHouse sends is bounded by 16 KiB a record (twice that with JSON's escapes), whatever the rows hold.
+    expect(await sampleBytes('many_names')).toBeLessThan(MANY * 17 * KiB)
   })
 })

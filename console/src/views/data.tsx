@@ -30,6 +30,7 @@ interface EventType extends Seen {
 interface EventTypeDetail extends EventType {
   sample: number
   properties: { name: string; types: Record<string, number>; fillRate: number }[]
+  cutRecords: number
 }
 interface FlagSeen extends Seen {
   flag: string
@@ -251,6 +252,12 @@ function EventTypes({ env }: { env: string }) {
         <table data-testid="properties">
           <caption>
             Properties of {detail.eventType} (its last {detail.sample} records)
+            {detail.cutRecords > 0 && (
+              <p class="hint" data-testid="properties-cut">
+                {detail.cutRecords} of these records have more property names than the 16 KiB read of each: names past
+                that are not counted, so a share may be lower than it is.
+              </p>
+            )}
           </caption>
           <thead>
             <tr>

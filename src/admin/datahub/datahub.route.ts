@@ -102,6 +102,10 @@ const EventTypeAnswer = Type.Object({
     }),
   ),
   propertiesTruncated: Type.Boolean({ description: 'more than the 500 property names listed were seen' }),
+  cutRecords: Type.Integer({
+    description:
+      'records of the sample whose property names came to more than the 16 KiB read of each: names past that were not read, so a fill rate may be low by up to cutRecords / sample',
+  }),
 })
 const FlagsSeenAnswer = Type.Object({
   ...CatalogueWindow,
