@@ -71,6 +71,7 @@ export default defineConfig({
           'scim-groups',
           'experiments',
           'experiment-checks',
+          'experiment-checks-fairness',
         ],
         {
           setup: 'test/support/cluster-setup.ts',

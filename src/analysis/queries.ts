@@ -219,8 +219,10 @@ export function impressionsBeforeQuery(tables: Tables, w: Window, spanMs: number
 }
 
 /**
- * The flags with impressions in the environment within [from, to], their treatments and about how many keys (at most
- * `limit`, a constant of the service: LIMIT takes no expression on 18.16).
+ * The flags with impressions in the environment within [from, to], their treatments and about how many keys: the
+ * `limit` flags with the most keys (then by name), or, given `only`, those of its flags that had impressions. Most keys
+ * first, so that flags made up with a public SDK key, named to sort first, cannot push a flag with more keys out of
+ * the list. `limit` is an integer of the service (LIMIT takes no expression on 18.16), at least `only`'s length.
  */
 export function experimentsQuery(
   tables: Tables,
@@ -228,16 +230,18 @@ export function experimentsQuery(
   from: number,
   to: number,
   limit: number,
+  only?: readonly string[],
 ): Query {
   const p = new Params()
+  const named = only === undefined ? '' : ` AND flag IN ${p.strings(only)}`
   return p.query(
-    'the query of flags with impressions',
+    only === undefined ? 'the query of flags with impressions' : 'the query of named flags with impressions',
     `SELECT flag, arraySlice(groupUniqArray(treatment), 1, 50) AS treatments, uniq(key) AS keys, count() AS impressions,
             min(time_ms) AS firstImpressionMs, max(time_ms) AS lastImpressionMs
      FROM ${tables.impressions}
-     WHERE ${windowWhere(p, environmentId, from, to)}
+     WHERE ${windowWhere(p, environmentId, from, to)}${named}
      GROUP BY flag
-     ORDER BY flag
+     ORDER BY keys DESC, flag
      LIMIT ${Math.trunc(limit)}`,
   )
 }

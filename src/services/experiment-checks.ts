@@ -11,20 +11,21 @@
 // NOTE: anyone with an environment's client-side SDK key (public, in every web page using it) can post impressions of
 // flags it makes up. So the accounts take turns, one flag each, within a budget per account and run (flags analysed,
 // time, alerts raised): one account's flags delay another's checks by one flag per turn (at most its budget in all),
-// and the flags it did not reach are its first ones next run (a cursor per account), saved ones first. And an alert
-// keeps its severity only when an analyst saved the flag's settings or enough keys were exposed to it; otherwise it
-// is info, and says why, so a made-up flag does not page anyone (a key count can be posted too: the alert budget
-// bounds what such flags raise).
+// and the flags it did not reach are its first ones next run (a cursor per account), saved ones first. Made-up flags
+// cannot push a flag with saved settings out of an environment's list either (ExperimentService.flags asks about them
+// by name; the others fill what remains of the list, the most keys first). And an alert keeps its severity only when
+// an analyst saved the flag's settings or enough keys were exposed to it; otherwise it is info, and says why, so a
+// made-up flag does not page anyone (a key count can be posted too: the alert budget bounds what such flags raise).
 import type { Logger } from '../shared/logger.js'
 import { messageOf, Refusal } from '../shared/errors.js'
 import type { CheckCursor, ExperimentStore, OpenCheck } from '../state/redis/experiments.js'
 import type { TenancyStore, Workspace, Environment } from '../state/redis/tenancy.js'
 import {
-  MAX_FLAGS_LISTED,
   SRM_THRESHOLD,
   type ComparisonView,
   type ExperimentResults,
   type ExperimentService,
+  type FlagList,
   type FlagSeen,
 } from './experiments.js'
 import type { IntegrationService } from './integrations.js'
@@ -115,6 +116,8 @@ interface AccountRun {
   readonly keep: Set<string>
   readonly keepFlags: Set<string>
   readonly keepEnvs: Set<string>
+  /** Environments whose list was cut at its bound, with their flags with saved settings (all listed, cut or not). */
+  readonly cutEnvs: Map<string, ReadonlySet<string>>
   readonly checked: Set<string>
   done: boolean
 }
@@ -188,8 +191,8 @@ export class ExperimentChecks {
    * Checks the running experiments of every account, the accounts taking turns one flag at a time until each has
    * spent its budget or checked all its flags. An alert found failing is marked open before it is sent (a kill
    * between the two leaves an open mark, which a later run resolves or sends again); an open alert is resolved when
-   * its flag was checked and passed, or no longer runs; one whose flag could not be checked (an outage, an
-   * environment with more flags than listed, a budget spent before it) stays as it is.
+   * its flag was checked and passed, or no longer runs; one whose flag could not be checked (an outage, a flag without
+   * saved settings left out of its environment's list, a budget spent before it) stays as it is.
    */
   async runOnce(now: number): Promise<CheckRun> {
     const totals: Totals = { accounts: 0, experiments: 0, firing: 0, resolved: 0, failed: 0, deferred: 0, cut: 0 }
@@ -206,6 +209,7 @@ export class ExperimentChecks {
       keep: new Set(),
       keepFlags: new Set(),
       keepEnvs: new Set(),
+      cutEnvs: new Map(),
       checked: new Set(),
       done: false,
     }))
@@ -250,25 +254,21 @@ export class ExperimentChecks {
         .slice(0, MAX_GUARDRAILS)
         .map((m) => m.id)
       for (const env of await this.tenancy.environments(ws.id)) {
-        let flags: FlagSeen[]
+        let listed: FlagList
         try {
           // Over the whole lookback, so that a check's window starts at the flag's first impression in it.
-          ;({ flags } = await this.experiments.flags(env, String(now - this.options.lookbackMs), String(now)))
+          listed = await this.experiments.flags(env, String(now - this.options.lookbackMs), String(now))
         } catch (err) {
           totals.failed++
           run.keepEnvs.add(env.id)
           this.options.log.warn({ environmentId: env.id, err: messageOf(err) }, 'experiment checks: flags not listed')
           continue
         }
-        // A list cut at its limit may leave out flags that still run: their alerts stay.
-        if (flags.length >= MAX_FLAGS_LISTED) run.keepEnvs.add(env.id)
+        const { flags, saved } = listed
+        // A list cut at its bound may leave out flags without saved settings that still run: their alerts stay.
+        if (!listed.complete) run.cutEnvs.set(env.id, saved)
         // Running: impressions within the last day.
         const running = flags.filter((f) => Date.parse(f.lastImpressionAt) >= now - DAY_MS)
-        const saved = await this.store.savedFlags(
-          ws.id,
-          env.id,
-          running.map((f) => f.flag),
-        )
         for (const seen of running)
           work.push({ ws, env, seen, saved: saved.has(seen.flag), guardrails, position: positionOf(env.id, seen.flag) })
       }
@@ -350,7 +350,14 @@ export class ExperimentChecks {
     if (this.stopped) return
     for (const [id, o] of run.open) {
       const position = positionOf(o.environmentId, o.flag)
-      if (run.keep.has(id) || run.keepFlags.has(position) || run.keepEnvs.has(o.environmentId)) continue
+      const cut = run.cutEnvs.get(o.environmentId)
+      if (
+        run.keep.has(id) ||
+        run.keepFlags.has(position) ||
+        run.keepEnvs.has(o.environmentId) ||
+        (cut !== undefined && !cut.has(o.flag))
+      )
+        continue
       const passed = run.checked.has(position)
       await this.options.publish(accountId, o.integrationId, resolvedAlert(id, o, passed, now))
       await this.store.markResolved(accountId, id)

@@ -40,7 +40,16 @@ export const MAX_TREATMENTS = 20
 export const MAX_WINDOW_MS = 366 * 24 * 3600 * 1000
 export const DEFAULT_MIN_KEYS = 355
 export const SRM_THRESHOLD = 0.001
+/**
+ * Flags an environment's list holds, at most: those with saved settings first (all of them, however many), the others
+ * in what remains.
+ */
 export const MAX_FLAGS_LISTED = 1000
+/**
+ * Characters of SQL the names of one query of flags with saved settings may take, at most (each name counted as its
+ * longest literal, every character escaped): a query stays far below ClickHouse's 256 KiB max_query_size.
+ */
+const SAVED_NAMES_CHARS_PER_QUERY = 64 * 1024
 const MAX_EPOCH_MS = 4_294_967_295_000
 const MAX_NAME = 250
 export const DEFAULT_SEQUENTIAL_TUNING = 5000
@@ -149,6 +158,18 @@ export interface ExperimentResults {
   readonly metrics: readonly MetricResult[]
 }
 
+/** An environment's flags with impressions in a window. */
+export interface FlagList {
+  readonly from: number
+  readonly to: number
+  /** By name. */
+  readonly flags: FlagSeen[]
+  /** The flags of the environment with saved settings (listed when they had impressions in the window, or not). */
+  readonly saved: ReadonlySet<string>
+  /** False when flags without saved settings may have been left out (past MAX_FLAGS_LISTED of them). */
+  readonly complete: boolean
+}
+
 export interface FlagSeen {
   readonly flag: string
   readonly treatments: string[]
@@ -238,26 +259,44 @@ export class ExperimentService {
 
   /**
    * The flags with impressions in the environment within [from, to] (default: the 30 days before now), with their
-   * treatments.
+   * treatments: every flag with saved settings that had impressions (asked about by name), and in what remains of
+   * MAX_FLAGS_LISTED, the others with the most keys. Anyone with the environment's client-side SDK key can post
+   * impressions of flags it makes up: however many, and whatever they are named, they cannot push a flag with saved
+   * settings out of the list, nor one with more keys than theirs.
    */
-  async flags(
-    env: Environment,
-    fromText?: string,
-    toText?: string,
-  ): Promise<{ from: number; to: number; flags: FlagSeen[] }> {
+  async flags(env: Environment, fromText?: string, toText?: string): Promise<FlagList> {
     const to = toText === undefined ? Date.now() : parseTime('to', toText)
     const from = fromText === undefined ? to - 30 * 24 * 3600 * 1000 : parseTime('from', fromText)
     checkWindow(from, to)
-    const rows = await this.run(experimentsQuery(this.tables, env.id, from, to, MAX_FLAGS_LISTED))
-    const flags = rows.map((r) => ({
-      flag: String(r['flag']),
-      treatments: (r['treatments'] as string[]).slice().sort(),
-      keys: Number(r['keys']),
-      impressions: Number(r['impressions']),
-      firstImpressionAt: new Date(Number(r['firstImpressionMs'])).toISOString(),
-      lastImpressionAt: new Date(Number(r['lastImpressionMs'])).toISOString(),
-    }))
-    return { from, to, flags }
+    // A name that is not well-formed text is no flag of a stored impression.
+    const savedNames = ((await this.store?.savedFlagNames(env.workspaceId, env.id)) ?? []).filter((n) =>
+      n.isWellFormed(),
+    )
+    const saved = new Set(savedNames)
+    const rows: Record<string, unknown>[] = []
+    for (const names of pages(savedNames, (n) => 4 * n.length + 4, SAVED_NAMES_CHARS_PER_QUERY))
+      rows.push(...(await this.run(experimentsQuery(this.tables, env.id, from, to, names.length, names))))
+    // The others, the most keys first, in what remains. Every flag with saved settings that had impressions is among
+    // the rows already, so of MAX_FLAGS_LISTED asked for, at least what remains are others when there are so many.
+    const room = MAX_FLAGS_LISTED - rows.length
+    let complete = false
+    if (room > 0) {
+      const all = await this.run(experimentsQuery(this.tables, env.id, from, to, MAX_FLAGS_LISTED))
+      const others = all.filter((r) => !saved.has(String(r['flag'])))
+      rows.push(...others.slice(0, room))
+      complete = all.length < MAX_FLAGS_LISTED && others.length <= room
+    }
+    const flags = rows
+      .map((r) => ({
+        flag: String(r['flag']),
+        treatments: (r['treatments'] as string[]).slice().sort(),
+        keys: Number(r['keys']),
+        impressions: Number(r['impressions']),
+        firstImpressionAt: new Date(Number(r['firstImpressionMs'])).toISOString(),
+        lastImpressionAt: new Date(Number(r['lastImpressionMs'])).toISOString(),
+      }))
+      .sort((a, b) => (a.flag < b.flag ? -1 : a.flag > b.flag ? 1 : 0))
+    return { from, to, flags, saved, complete }
   }
 
   /**
@@ -727,3 +766,21 @@ export function parseWeights(text: string): Record<string, number> {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
+
+/** `items` in order, in pages whose sizes add up to at most `max` (an item larger than `max` alone). */
+function pages<T>(items: readonly T[], size: (item: T) => number, max: number): T[][] {
+  const out: T[][] = []
+  let page: T[] = []
+  let used = 0
+  for (const item of items) {
+    if (page.length > 0 && used + size(item) > max) {
+      out.push(page)
+      page = []
+      used = 0
+    }
+    page.push(item)
+    used += size(item)
+  }
+  if (page.length > 0) out.push(page)
+  return out
+}

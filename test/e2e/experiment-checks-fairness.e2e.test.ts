@@ -3,7 +3,9 @@
 // beside a well-behaved account created after it with one experiment whose settings an analyst saved and one with
 // many exposed keys. The accounts take turns within a small budget (4 flags and 3 alerts per account and run), so the
 // well-behaved account's critical alerts are raised in the first run, the made-up flags raise info alerts that say
-// why, at most 3 per run, and the made-up flags not reached are checked in the next runs.
+// why, at most 3 per run, and the made-up flags not reached are checked in the next runs. And a thousand made-up flags
+// named to sort first in an analyst's own environment push neither a flag with saved settings nor one with many exposed
+// keys out of the environment's list of flags (the checks' and the API's).
 import { Kafka, logLevel, type Admin } from 'kafkajs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
@@ -160,5 +162,47 @@ describe('experiment checks against made-up flags', () => {
     const all = await checkAlerts(demo.adminApiKey)
     expect(all.map((a) => a['service'] as string).sort()).toEqual(MADE_UP)
     expect(all.every((a) => a['severity'] === 'info' && a['status'] === 'firing')).toBe(true)
+  })
+})
+
+describe('experiment checks beside a thousand made-up flags in the same environment', () => {
+  it("still raise the saved flag's critical alert in the first run, and list the flag with many keys", async () => {
+    const account = await t.tenancy.createAccount('crowded')
+    const ws = await t.tenancy.createWorkspace(account.id, 'Shop')
+    const env = await t.tenancy.createEnvironment(ws.id, 'Production', true)
+    const ids = { accountId: account.id, workspaceId: ws.id, environmentId: env.id }
+    const adminKey = (await t.tenancy.createApiKey({ kind: 'admin', accountId: account.id, name: 'analyst' })).key
+    const serverKey = (await t.tenancy.createApiKey({ kind: 'server', ...ids })).key
+    const clientKey = (await t.tenancy.createApiKey({ kind: 'client', ...ids })).key
+    const saved = await call(adminKey, 'PUT', `/api/v1/environments/${env.id}/experiments/pricing/settings`, {
+      weights: { on: 50, off: 50 },
+      baseline: 'off',
+    })
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200)
+    const before = await t.count('impressions')
+    await impressions(serverKey, [split('pricing', 1000, 0.7), split('search', 600, 0.7)])
+    // 1,000 made-up flags through the environment's public client-side key, each named to sort before pricing and
+    // search, one key each: a list of the first 1,000 flags by name holds only them. Two requests of 500.
+    const crowd = Array.from({ length: 1000 }, (_, i) => split(String(i).padStart(4, '0'), 1, 1))
+    for (let i = 0; i < crowd.length; i += 500) await impressions(clientKey, crowd.slice(i, i + 500))
+    await waitFor('the impressions stored', async () =>
+      (await t.count('impressions')) === before + 1000 + 600 + crowd.length ? true : undefined,
+    )
+
+    await run()
+    // The flag with saved settings is checked first in the account's first turn: its sample ratio mismatch is
+    // critical. The flags made up in its environment raise nothing above info.
+    const alerts = await checkAlerts(adminKey)
+    expect(alerts.filter((a) => a['service'] === 'pricing').map((a) => [a['severity'], a['status']])).toEqual([
+      ['critical', 'firing'],
+    ])
+    expect(alerts.filter((a) => a['severity'] !== 'info').map((a) => a['service'])).toEqual(['pricing'])
+    // The environment's list keeps both real flags whatever the made-up ones are named: pricing (saved settings) and
+    // search (more keys than any made-up flag), beside 999 made-up ones at most.
+    const listed = await call(adminKey, 'GET', `/api/v1/environments/${env.id}/experiments`)
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200)
+    const names = (listed.body['flags'] as Json[]).map((f) => f['flag'] as string)
+    expect(names).toEqual(expect.arrayContaining(['pricing', 'search']))
+    expect(names.length).toBeLessThanOrEqual(1001)
   })
 })

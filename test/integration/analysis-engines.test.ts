@@ -1,12 +1,14 @@
 // Experiment results on both engines (the 18.16 server and a current 26.x, see engines.ts): the same rows (a generated
 // experiment of 3 treatments, stored by the table sink) give the same results on both (every count and decision
 // identical, statistics to 1e-12), for every metric type, a property filter, a value property, a cap, a rule, a sum
-// beyond a double, percentile caps and CUPED's pre-exposure sums; and the flags list. Each engine is asked through the
+// beyond a double, percentile caps and CUPED's pre-exposure sums; and the flags list (the most keys first, or the flags
+// named, as the checks list flags with saved settings). Each engine is asked through the
 // service's own runner (read-only, bounded), so every statement of the results is proven on both. On a current engine
 // an alias-less join subquery is refused (ALIAS_REQUIRED): that refusal is a 500 naming the query, not a 503.
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { clickhouseRunner } from '../../src/analysis/clickhouse.js'
+import { experimentsQuery } from '../../src/analysis/queries.js'
 import type { EventRow } from '../../src/pipeline/events.js'
 import type { ImpressionRow } from '../../src/pipeline/impressions.js'
 import { AppError } from '../../src/shared/errors.js'
@@ -138,6 +140,12 @@ function generate(): { impressions: ImpressionRow[]; events: EventRow[] } {
     })
     offset++
   }
+  // The environment's other flags, for its list: one with more keys than FLAG, five named to sort first with 1 to 5.
+  const others = (flag: string, n: number) => ({
+    f: flag,
+    i: Array.from({ length: n }, (_, k) => ({ k: `${flag}-${k}`, t: 'on', m: T0 + MIN, c: 1, r: 'default rule' })),
+  })
+  groups.push(others('zz-many', 2000), ...[1, 2, 3, 4, 5].map((n) => others(`a-${n}`, n)))
   const sdk = { ...meta, kind: 'impressions', impressionsMode: 'DEBUG', machineIp: '', machineName: '' }
   impressions.push(
     ...impressionRows(groups, sdk, (index) => ({ topic: 'impressions', partition: 0, offset: 0n, index })),
@@ -243,8 +251,45 @@ describe('the same rows on ClickHouse 18.16 and 26.x', () => {
     const [server, current] = await Promise.all(
       lanes.map((l) => l.service.flags(env, new Date(T0).toISOString(), new Date(T0 + 200 * MIN).toISOString())),
     )
-    expect(server!.flags).toEqual([expect.objectContaining({ flag: FLAG, treatments: ['off', 'on', 'v2'] })])
+    expect(server!.flags.map((f) => [f.flag, f.keys])).toEqual([
+      ['a-1', 1],
+      ['a-2', 2],
+      ['a-3', 3],
+      ['a-4', 4],
+      ['a-5', 5],
+      [FLAG, 1500],
+      ['zz-many', 2000],
+    ])
+    expect(server!.flags).toContainEqual(expect.objectContaining({ flag: FLAG, treatments: ['off', 'on', 'v2'] }))
     expect(current).toEqual(server)
+  })
+
+  it('list the flags with the most keys first up to the limit, or the flags named', async () => {
+    const tables = (db: string) => ({ events: `${db}.events`, impressions: `${db}.impressions` })
+    const ask = (limit: number, only?: string[]) =>
+      Promise.all(
+        lanes.map(async (l) =>
+          (
+            await clickhouseRunner(
+              l.engine.client(),
+              LIMITS,
+            )(experimentsQuery(tables(l.db), ENV, T0, T0 + 200 * MIN, limit, only))
+          ).map((r) => [r['flag'], Number(r['keys'])]),
+        ),
+      )
+    const [top, currentTop] = await ask(3)
+    expect(top).toEqual([
+      ['zz-many', 2000],
+      [FLAG, 1500],
+      ['a-5', 5],
+    ])
+    expect(currentTop).toEqual(top)
+    const [named, currentNamed] = await ask(3, ['a-2', "it's not there", FLAG])
+    expect(named).toEqual([
+      [FLAG, 1500],
+      ['a-2', 2],
+    ])
+    expect(currentNamed).toEqual(named)
   })
 })
 

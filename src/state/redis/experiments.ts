@@ -54,15 +54,16 @@ export class ExperimentStore extends RedisState {
     await this.redis.hset(this.kw(ws, 'exp-flags', ws, env), flag, JSON.stringify(settings))
   }
 
-  /** Which of the environment's `flags` have saved settings. */
-  async savedFlags(ws: string, env: string, flags: readonly string[]): Promise<Set<string>> {
-    const saved = new Set<string>()
-    for (let i = 0; i < flags.length; i += 500) {
-      const page = flags.slice(i, i + 500)
-      const values = await this.redis.hmget(this.kw(ws, 'exp-flags', ws, env), ...page)
-      values.forEach((v, j) => v !== null && saved.add(page[j]!))
+  /** The names of the environment's flags with saved settings, read a page at a time (no long command). */
+  async savedFlagNames(ws: string, env: string): Promise<string[]> {
+    const names: string[] = []
+    for (let cursor = '0'; ;) {
+      const [next, page] = await this.redis.hscan(this.kw(ws, 'exp-flags', ws, env), cursor, 'COUNT', 500)
+      for (let i = 0; i < page.length; i += 2) names.push(page[i]!)
+      if (next === '0') break
+      cursor = next
     }
-    return saved
+    return [...new Set(names)].sort()
   }
 
   async deleteFlagSettings(ws: string, env: string, flag: string): Promise<boolean> {

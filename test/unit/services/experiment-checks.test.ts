@@ -1,15 +1,24 @@
 // The checks role's share of a run per account, over fakes of its stores and of the results (no engine): the accounts
 // take turns, so an account with many flags (made up with a public client-side SDK key) delays another's alerts by one
 // flag, not by all of its flags; each account stops at its budget (flags, time, alerts) and starts its next run where
-// it stopped, saved flags first; a flag without saved settings or enough exposed keys raises info alerts.
+// it stopped, saved flags first; a flag without saved settings or enough exposed keys raises info alerts. And an
+// environment's list of flags (ExperimentService.flags, over a fake of ClickHouse) holds every flag with saved settings
+// and, in what remains of its bound, the others with the most keys, however many flags are made up and named to sort
+// first.
 import { describe, expect, it } from 'vitest'
+import { bind, type Query } from '../../../src/analysis/sql.js'
 import {
   alertsOf,
   ExperimentChecks,
   type CheckAlert,
   type CheckBudget,
 } from '../../../src/services/experiment-checks.js'
-import type { ExperimentResults, ExperimentService, FlagSeen } from '../../../src/services/experiments.js'
+import {
+  ExperimentService,
+  MAX_FLAGS_LISTED,
+  type ExperimentResults,
+  type FlagSeen,
+} from '../../../src/services/experiments.js'
 import type { IntegrationService } from '../../../src/services/integrations.js'
 import type { MetricService } from '../../../src/services/metrics.js'
 import { createLogger } from '../../../src/shared/logger.js'
@@ -30,6 +39,8 @@ interface Flag {
   saved?: boolean
   /** Milliseconds its results take (default 0). */
   slowMs?: number
+  /** No impressions any more: not listed (its saved settings stay). */
+  stopped?: boolean
 }
 
 /** Accounts, each with one workspace and one environment holding `flags`; the stores and services faked over them. */
@@ -42,6 +53,8 @@ function world(accounts: Record<string, Flag[]>) {
     accountId: account,
   })
   const flagsOf = (envId: string) => accounts[envId.slice('env-'.length)]!
+  /** Environments whose list is cut: only their flags with saved settings and the first `n` others are listed. */
+  const cut = new Map<string, number>()
   const checked: string[] = []
   const published: (CheckAlert & { accountId: string })[] = []
   const open = new Map<string, Map<string, OpenCheck>>()
@@ -55,16 +68,24 @@ function world(accounts: Record<string, Flag[]>) {
   } as unknown as TenancyStore
   const metrics = { list: async () => [] } as unknown as MetricService
   const experiments = {
-    flags: async (env: Environment) => ({
-      flags: flagsOf(env.id).map((f): FlagSeen => ({
-        flag: f.flag,
-        treatments: ['off', 'on'],
-        keys: f.keys ?? 100,
-        impressions: f.keys ?? 100,
-        firstImpressionAt: new Date(NOW - 2 * HOUR).toISOString(),
-        lastImpressionAt: new Date(NOW - HOUR).toISOString(),
-      })),
-    }),
+    flags: async (env: Environment) => {
+      const all = flagsOf(env.id)
+      const seen = all.filter((f) => !f.stopped)
+      const others = cut.get(env.id)
+      const listed = [...seen.filter((f) => f.saved), ...seen.filter((f) => !f.saved).slice(0, others ?? Infinity)]
+      return {
+        flags: listed.map((f): FlagSeen => ({
+          flag: f.flag,
+          treatments: ['off', 'on'],
+          keys: f.keys ?? 100,
+          impressions: f.keys ?? 100,
+          firstImpressionAt: new Date(NOW - 2 * HOUR).toISOString(),
+          lastImpressionAt: new Date(NOW - HOUR).toISOString(),
+        })),
+        saved: new Set(all.filter((f) => f.saved).map((f) => f.flag)),
+        complete: others === undefined,
+      }
+    },
     results: async (_ws: Workspace, env: Environment, req: { flag: string }) => {
       const f = flagsOf(env.id).find((x) => x.flag === req.flag)!
       checked.push(`${env.accountId}/${f.flag}`)
@@ -105,8 +126,6 @@ function world(accounts: Record<string, Flag[]>) {
     markResolved: async (account: string, id: string) => void openOf(account).delete(id),
     checksIntegration: async (account: string) => `int-${account}`,
     saveChecksIntegration: async () => undefined,
-    savedFlags: async (_ws: string, env: string, names: readonly string[]) =>
-      new Set(names.filter((n) => flagsOf(env).find((f) => f.flag === n)?.saved)),
     checksCursor: async (account: string) => ({ ...cursors.get(account) }),
     saveChecksCursor: async (account: string, c: CheckCursor) => void cursors.set(account, { ...c }),
   } as unknown as ExperimentStore
@@ -126,7 +145,7 @@ function world(accounts: Record<string, Flag[]>) {
     })
   /** The alerts sent so far, firing ones, cleared. */
   const sent = () => published.splice(0)
-  return { checks, checked, sent, open, logs }
+  return { checks, checked, sent, open, logs, cut }
 }
 
 const madeUp = (n: number): Flag[] =>
@@ -245,5 +264,105 @@ describe('experiment checks: severity', () => {
       /^Sample ratio mismatch in checkout .*\. Informational: checkout has no saved experiment settings and 999 exposed keys \(fewer than 1000\).* to have this raised as critical$/,
     )
     expect(guardrail!.message).toMatch(/^Guardrail Errors is failing .* to have this raised as warning$/)
+  })
+})
+
+describe("experiment checks: an environment's list cut at its bound", () => {
+  it("keeps the open alerts of the flags without saved settings it left out, and resolves a saved flag's that stopped", async () => {
+    const flags: Flag[] = [{ flag: 'pricing', saved: true }, ...madeUp(5)]
+    const w = world({ a: flags })
+    const checks = w.checks()
+    await checks.runOnce(NOW)
+    expect(w.open.get('a')!.size).toBe(6)
+    w.sent()
+    // The list is cut after 2 flags without saved settings, and pricing stops running.
+    w.cut.set('env-a', 2)
+    flags[0]!.stopped = true
+    await checks.runOnce(NOW + HOUR)
+    expect(w.sent().filter((a) => a.status === 'resolved')).toEqual([
+      expect.objectContaining({ service: 'pricing', severity: 'critical' }),
+    ])
+    expect([...w.open.get('a')!.values()].map((o) => o.flag).sort()).toEqual(madeUp(5).map((f) => f.flag))
+  })
+})
+
+describe("an environment's list of flags", () => {
+  interface Seen {
+    flag: string
+    keys: number
+  }
+  /** The service over a fake of ClickHouse holding `seen` (the list query's WHERE, ORDER BY and LIMIT) and `saved`. */
+  function service(seen: Seen[], saved: string[]) {
+    const queries: Query[] = []
+    const run = async (q: Query) => {
+      queries.push(q)
+      // The String parameters besides the environment's id: the names asked about.
+      const names = q.text.includes('flag IN')
+        ? new Set(Object.values(q.params).filter((v) => typeof v === 'string' && v !== 'env'))
+        : undefined
+      const limit = Number(/LIMIT (\d+)/.exec(q.text)![1])
+      return seen
+        .filter((f) => names === undefined || names.has(f.flag))
+        .sort((a, b) => b.keys - a.keys || (a.flag < b.flag ? -1 : 1))
+        .slice(0, limit)
+        .map((f) => ({
+          flag: f.flag,
+          treatments: ['on', 'off'],
+          keys: f.keys,
+          impressions: f.keys,
+          firstImpressionMs: NOW - 2 * HOUR,
+          lastImpressionMs: NOW - HOUR,
+        }))
+    }
+    const store = { savedFlagNames: async () => [...saved].sort() } as unknown as ExperimentStore
+    const env = { id: 'env', workspaceId: 'ws' } as Environment
+    const x = new ExperimentService(
+      run,
+      { events: 'db.events', impressions: 'db.impressions' },
+      {} as MetricService,
+      store,
+    )
+    return { list: () => x.flags(env, String(NOW - 24 * HOUR), String(NOW)), queries }
+  }
+  // 1,000 made-up flags, one key each, named to sort before any real flag.
+  const crowd: Seen[] = Array.from({ length: 1000 }, (_, i) => ({ flag: String(i).padStart(4, '0'), keys: 1 }))
+
+  it('holds every flag with saved settings and the others with the most keys, whatever the made-up flags are named', async () => {
+    const { list } = service([...crowd, { flag: 'pricing', keys: 1000 }, { flag: 'search', keys: 600 }], ['pricing'])
+    const { flags, saved, complete } = await list()
+    expect(flags).toHaveLength(MAX_FLAGS_LISTED)
+    expect(flags.map((f) => f.flag)).toEqual(expect.arrayContaining(['pricing', 'search']))
+    expect(saved).toEqual(new Set(['pricing']))
+    // Made-up flags were left out: the alerts of unlisted flags without saved settings stay.
+    expect(complete).toBe(false)
+    // By name, as the API lists them.
+    expect(flags.map((f) => f.flag)).toEqual(flags.map((f) => f.flag).sort())
+  })
+
+  it('holds a saved flag with fewer keys than every made-up one, and more saved flags than the bound', async () => {
+    const many = Array.from({ length: 1200 }, (_, i) => `saved-${i}`)
+    const crowded = crowd.map((f) => ({ ...f, keys: 50 }))
+    const { list } = service([...crowded, ...many.map((flag) => ({ flag, keys: 2 }))], many)
+    const { flags, complete } = await list()
+    expect(flags.map((f) => f.flag)).toEqual([...many].sort())
+    expect(complete).toBe(false)
+  })
+
+  it('is complete when nothing was left out', async () => {
+    const { list } = service([...crowd.slice(0, 10), { flag: 'pricing', keys: 3 }], ['pricing', 'stopped'])
+    const { flags, complete } = await list()
+    expect(flags).toHaveLength(11)
+    expect(complete).toBe(true)
+  })
+
+  it('asks about saved flags in queries that stay far below max_query_size, whatever their names hold', async () => {
+    // 2,000 saved names of 250 control characters: each a literal of 1,000 characters or more once escaped.
+    const names = Array.from({ length: 2000 }, (_, i) => `${i}`.padStart(250, '\u0001'))
+    const { list, queries } = service([], names)
+    await list()
+    const named = queries.filter((q) => q.text.includes('flag IN'))
+    expect(named.length).toBeGreaterThan(1)
+    expect(named.reduce((n, q) => n + Object.keys(q.params).length - 5, 0)).toBe(2000)
+    for (const q of queries) expect(bind(q).length).toBeLessThan(128 * 1024)
   })
 })
