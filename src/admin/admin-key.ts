@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { presentedKey, type ApiKeyCache, type Principal } from '../auth/api-keys.js'
 import { HttpError } from '../http/errors.js'
+import type { Slots } from '../shared/slots.js'
 import type { RateLimit, RateLimiter } from '../state/redis/rate-limits.js'
 import type { Actor } from '../state/redis/segments.js'
 import type { AdminRole, Environment, TenancyStore, Workspace } from '../state/redis/tenancy.js'
@@ -82,6 +83,73 @@ function inScope(allowed: readonly string[] | undefined, id: string): boolean {
   return allowed === undefined || allowed.includes(id)
 }
 
+/** A rate limit, shared by every process through Redis, and what it allows. */
+export interface Rated {
+  readonly rateLimiter: RateLimiter
+  readonly rateLimit: RateLimit
+}
+
+/**
+ * The rate limits of the admin APIs: one per API key shared by all of them (`rateLimiter`, `rateLimit`), and one per
+ * account for its expensive calls (`expensive`: routes whose config says `expensive: true`, such as a test of rules
+ * or of a destination, which run the account's logic within its budget).
+ */
+export interface AdminLimits extends Rated {
+  readonly expensive: Rated
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The call is expensive (it runs an account's logic, or compiles it): rated per account as well. */
+    expensive?: boolean
+  }
+}
+
+/** Takes one request of a limit for `id`; a 429 with Retry-After when there is none left. */
+async function rated(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  limit: Rated,
+  id: string,
+  who: string,
+  headers: boolean,
+): Promise<void> {
+  const { wait, remaining, fullInSeconds } = await limit.rateLimiter.take(id)
+  if (headers) {
+    void reply.header('x-ratelimit-remaining-org', String(remaining))
+    void reply.header('x-ratelimit-reset-seconds-org', String(wait || fullInSeconds))
+  }
+  if (wait > 0) {
+    void reply.header('retry-after', String(wait))
+    request.log.warn({ id, who }, 'admin API rate limit exceeded')
+    throw new HttpError(
+      'RATE_LIMITED',
+      `rate limit of ${limit.rateLimit.ratePerSecond} requests per second for ${who} exceeded; retry after ${wait} s`,
+    )
+  }
+}
+
+/** The admin key's principal, rated: per key, and per account for an expensive call. */
+async function admitted(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  apiKeys: ApiKeyCache,
+  limits: Rated & Partial<AdminLimits>,
+  hint: string,
+): Promise<Principal> {
+  const key = presentedKey(request.headers, true)
+  const principal = key ? await apiKeys.lookup(key) : undefined
+  if (principal?.kind !== 'admin')
+    throw new HttpError(
+      'UNAUTHORIZED',
+      `missing or unknown admin API key: send Authorization: Bearer <admin API key>${hint}`,
+    )
+  await rated(request, reply, limits, principal.id, 'this API key', true)
+  if (limits.expensive && request.routeOptions.config.expensive)
+    await rated(request, reply, limits.expensive, principal.accountId, "this account's tests and rule changes", false)
+  return principal
+}
+
 /**
  * For the admin APIs scoped like Split's (Split Admin API v2, metrics, experiment results): an admin
  * key (`Authorization: Bearer` or `x-api-key`) into request.admin, and one rate limit per key shared
@@ -89,30 +157,12 @@ function inScope(allowed: readonly string[] | undefined, id: string): boolean {
  */
 export function useScopedAdminKey(
   app: FastifyInstance,
-  opts: { readonly apiKeys: ApiKeyCache; readonly rateLimiter: RateLimiter; readonly rateLimit: RateLimit },
+  opts: { readonly apiKeys: ApiKeyCache } & Rated,
   hint = '',
 ): void {
   app.decorateRequest('admin', undefined)
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const key = presentedKey(request.headers, true)
-    const principal = key ? await opts.apiKeys.lookup(key) : undefined
-    if (principal?.kind !== 'admin')
-      throw new HttpError(
-        'UNAUTHORIZED',
-        `missing or unknown admin API key: send Authorization: Bearer <admin API key>${hint}`,
-      )
-    const { wait, remaining, fullInSeconds } = await opts.rateLimiter.take(principal.id)
-    void reply.header('x-ratelimit-remaining-org', String(remaining))
-    void reply.header('x-ratelimit-reset-seconds-org', String(wait || fullInSeconds))
-    if (wait > 0) {
-      void reply.header('retry-after', String(wait))
-      request.log.warn({ keyId: principal.id }, 'admin API rate limit exceeded')
-      throw new HttpError(
-        'RATE_LIMITED',
-        `rate limit of ${opts.rateLimit.ratePerSecond} requests per second for this API key exceeded; retry after ${wait} s`,
-      )
-    }
-    request.admin = principal
+    request.admin = await admitted(request, reply, opts.apiKeys, opts, hint)
   })
 }
 
@@ -128,23 +178,18 @@ export function roleAll(request: FastifyRequest, what: string): Principal {
 
 /**
  * For the APIs of the whole account (integrations, alerts): an admin key without workspace or
- * environment restriction, and with role all when `roleAll`, into request.admin.
+ * environment restriction, and with role all when `roleAll`, into request.admin; rated as every admin API (per key,
+ * shared with the scoped APIs), and per account for its expensive calls.
  */
 export function useAccountWideAdminKey(
   app: FastifyInstance,
-  apiKeys: ApiKeyCache,
+  opts: { readonly apiKeys: ApiKeyCache; readonly limits: AdminLimits },
   what: string,
   roleAll: boolean,
 ): void {
   app.decorateRequest('admin', undefined)
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    const key = presentedKey(request.headers, true)
-    const principal = key ? await apiKeys.lookup(key) : undefined
-    if (principal?.kind !== 'admin')
-      throw new HttpError(
-        'UNAUTHORIZED',
-        'missing or unknown admin API key: send Authorization: Bearer <admin API key>',
-      )
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const principal = await admitted(request, reply, opts.apiKeys, opts.limits, '')
     if ((roleAll && (principal.role ?? 'all') !== 'all') || principal.workspaceIds || principal.environmentIds) {
       throw new HttpError(
         'FORBIDDEN',
@@ -152,5 +197,45 @@ export function useAccountWideAdminKey(
       )
     }
     request.admin = principal
+  })
+}
+
+const READ_REFUSED = {
+  total: (max: number) => `this server runs ${max} expensive reads already (SLUICE_ADMIN_READS)`,
+  account: (max: number) =>
+    `this account has ${max} expensive reads running on this server already (SLUICE_ADMIN_READS_PER_ACCOUNT)`,
+  key: (max: number) => `this API key has ${max} expensive reads running on this server already`,
+} as const
+
+/**
+ * A slot of the process's expensive reads for the caller's account, held until `work` settles; a 429 (retry after a
+ * few seconds) when the process or the account has its most running.
+ */
+export async function withReadSlot<T>(
+  reads: Slots,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  work: () => Promise<T>,
+): Promise<T> {
+  const principal = request.admin!
+  const slot = reads.take(principal.accountId, principal.id)
+  if ('refused' in slot) {
+    void reply.header('retry-after', '2')
+    throw new HttpError('RATE_LIMITED', `${READ_REFUSED[slot.refused.limit](slot.refused.max)}; retry in a few seconds`)
+  }
+  try {
+    return await work()
+  } finally {
+    slot.release()
+  }
+}
+
+/** Every route of the plugin (registered after this call) runs within a slot of `reads` (withReadSlot). */
+export function useReadSlots(app: FastifyInstance, reads: Slots): void {
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler
+    route.handler = function (this: FastifyInstance, request, reply) {
+      return withReadSlot(reads, request, reply, async () => handler.call(this, request, reply))
+    }
   })
 }

@@ -22,6 +22,8 @@ import { IntegrationService } from '../services/integrations.js'
 import { AlertPolicyService } from '../services/alert-policies.js'
 import { SenderAuthService } from '../services/sender-auth.js'
 import { webhookIds } from '../state/redis/webhook-ids.js'
+import type { AdminLimits } from '../admin/admin-key.js'
+import { Slots } from '../shared/slots.js'
 import type { Container } from './container.js'
 import type { SharedHttp } from './roles.js'
 
@@ -67,9 +69,20 @@ export async function registerEdgeRoutes(app: FastifyInstance, c: Container, sha
 
 export async function registerAdminRoutes(app: FastifyInstance, c: Container, shared: SharedHttp): Promise<void> {
   const { config, state } = c
+  // Every admin API: a rate per API key (shared by every process through Redis), and per account for its expensive
+  // calls; the expensive reads of this process (Data Hub, experiment results) hold slots, per account too.
+  const adminLimit = { ratePerSecond: config.admin.ratePerSecond, burst: config.admin.burst }
+  const expensiveLimit = { ratePerSecond: config.admin.expensivePerSecond, burst: config.admin.expensiveBurst }
+  const limits: AdminLimits = {
+    rateLimiter: c.rateLimiter('admin', adminLimit),
+    rateLimit: adminLimit,
+    expensive: { rateLimiter: c.rateLimiter('admin-expensive', expensiveLimit), rateLimit: expensiveLimit },
+  }
+  const reads = new Slots({ total: config.admin.reads, perAccount: config.admin.readsPerAccount })
   const integrations = new IntegrationService(state.integrations, c.alertSink, config.webhooks.rotationOverlapMs)
   await app.register(integrationRoutes, {
     apiKeys: c.apiKeys,
+    limits,
     integrations,
     publicBaseUrl: () => config.publicBaseUrl ?? listeningUrl(app),
     // With the edge in this process, a changed address is live (or dead) before the answer leaves;
@@ -81,11 +94,13 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
   })
   await app.register(alertRoutes, {
     apiKeys: c.apiKeys,
+    limits,
     alerts: state.alerts,
     streamMaxLen: config.webhooks.streamMaxLen,
   })
   await app.register(policyRoutes, {
     apiKeys: c.apiKeys,
+    limits,
     policies: new AlertPolicyService(
       state.alertPolicies,
       state.alerts,
@@ -96,23 +111,21 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     streamMaxLen: config.webhooks.streamMaxLen,
     webhookMaxBodyBytes: config.webhooks.maxBodyBytes,
   })
-  await app.register(notifyRoutes, { apiKeys: c.apiKeys, notify: c.notifyService })
-  const adminLimit = { ratePerSecond: config.admin.ratePerSecond, burst: config.admin.burst }
+  await app.register(notifyRoutes, { apiKeys: c.apiKeys, limits, notify: c.notifyService })
   await app.register(splitApi, {
     prefix: SPLIT_API_PREFIX,
     apiKeys: c.apiKeys,
     state,
-    rateLimiter: c.rateLimiter('admin', adminLimit),
-    rateLimit: adminLimit,
+    ...limits,
   })
   await app.register(experimentRoutes, {
     apiKeys: c.apiKeys,
     store: state.tenancy,
     metrics: c.metricService,
     experiments: c.experiments,
-    rateLimiter: c.rateLimiter('admin', adminLimit),
-    rateLimit: adminLimit,
+    ...limits,
     maxConcurrent: config.experiments.maxConcurrent,
+    reads,
     queryTimeoutMs: config.experiments.queryTimeoutMs,
   })
   await app.register(dataHubRoutes, {
@@ -121,8 +134,8 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     dataHub: c.dataHub,
     erasures: c.erasures,
     consumerLag: c.consumerLag,
-    rateLimiter: c.rateLimiter('admin', adminLimit),
-    rateLimit: adminLimit,
+    reads,
+    ...limits,
   })
   await app.register(tailRoutes, {
     apiKeys: c.apiKeys,
@@ -130,8 +143,13 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     hub: c.tailHub,
     integration: (accountId, id) => integrations.get(accountId, id),
     maxBufferBytes: config.dataHub.tailBufferBytes,
-    rateLimiter: c.rateLimiter('admin', adminLimit),
-    rateLimit: adminLimit,
+    pingMs: config.dataHub.tailPingMs,
+    viewers: new Slots({
+      total: config.dataHub.tailViewers,
+      perAccount: config.dataHub.tailViewersPerAccount,
+      perKey: config.dataHub.tailViewersPerKey,
+    }),
+    ...limits,
   })
   await app.register(consoleRoutes)
   const outbound = {

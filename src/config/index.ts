@@ -294,6 +294,26 @@ const SETTINGS = {
       'sustained admin API requests per second per API key, shared by every process through Redis',
     ),
     burst: setting('SLUICE_ADMIN_BURST', int(1, 100_000, 200), 'admin API requests an API key may send at once'),
+    expensivePerSecond: setting(
+      'SLUICE_ADMIN_EXPENSIVE_RATE_PER_SECOND',
+      Type.Number({ exclusiveMinimum: 0, maximum: 100_000, default: 2 }),
+      'sustained expensive admin calls per second per account (tests of rules, mappings and destinations; changes of alert rules and maintenance windows, which are compiled), shared by every process through Redis',
+    ),
+    expensiveBurst: setting(
+      'SLUICE_ADMIN_EXPENSIVE_BURST',
+      int(1, 100_000, 20),
+      'expensive admin calls an account may send at once',
+    ),
+    reads: setting(
+      'SLUICE_ADMIN_READS',
+      int(1, 1000, 8),
+      'expensive reads (Data Hub pages, experiment results: ClickHouse queries over many rows) one admin process runs at once; more are a 429',
+    ),
+    readsPerAccount: setting(
+      'SLUICE_ADMIN_READS_PER_ACCOUNT',
+      int(1, 1000, 2),
+      'expensive reads of one account one admin process runs at once; more are a 429',
+    ),
   },
   experiments: {
     maxConcurrent: setting(
@@ -366,10 +386,25 @@ const SETTINGS = {
       int(0, 10_000, 50),
       'records of one environment or integration a consumer process sends to its live tail viewers per second; more are sampled (the viewers are told: 1 in N); 0 turns the tail off',
     ),
+    tailViewersPerAccount: setting(
+      'SLUICE_TAIL_VIEWERS_PER_ACCOUNT',
+      int(1, 10_000, 5),
+      'live tail viewers of one account one process serves at once; more are a 429',
+    ),
+    tailViewersPerKey: setting(
+      'SLUICE_TAIL_VIEWERS_PER_KEY',
+      int(1, 10_000, 2),
+      'live tail viewers of one admin API key one process serves at once; more are a 429',
+    ),
     tailBufferBytes: setting(
       'SLUICE_TAIL_BUFFER_BYTES',
       int(1024, 64 * MiB, 256 * 1024),
       'bytes of records a live tail viewer may have waiting to be sent; a reader slower than that is cut off',
+    ),
+    tailPingMs: setting(
+      'SLUICE_TAIL_PING_MS',
+      int(100, 600_000, 15_000),
+      'how often an idle live tail stream sends a comment line, so that proxies keep it open',
     ),
     jobLeaseMs: setting(
       'SLUICE_JOB_LEASE_SECONDS',

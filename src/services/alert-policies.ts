@@ -12,6 +12,7 @@ import {
   type PolicyOutcome,
 } from '../pipeline/alerts/policies.js'
 import type { NormalizedAlert } from '../pipeline/alerts/render.js'
+import { ConditionChecks } from '../pipeline/alerts/conditions.js'
 import { checkRules, type AlertRule } from '../pipeline/alerts/rules.js'
 import {
   activeAt,
@@ -182,7 +183,7 @@ export class AlertPolicyService {
         throw new Refusal('CONFLICT', `an account has at most ${WINDOW_LIMITS.maxWindows} maintenance windows`)
       const now = Date.now()
       const stored: StoredWindow = { ...window, createdAt: now, updatedAt: now }
-      return { windows: [...all, stored], result: stored }
+      return { windows: checkedList([...all, stored]), result: stored }
     })
   }
 
@@ -196,7 +197,7 @@ export class AlertPolicyService {
       const old = all.find((w) => w.id === id)
       if (!old) throw new Refusal('NOT_FOUND', `maintenance window ${id} not found`)
       const next: StoredWindow = { ...window, createdAt: old.createdAt, updatedAt: Date.now() }
-      return { windows: all.map((w) => (w === old ? next : w)), result: next }
+      return { windows: checkedList(all.map((w) => (w === old ? next : w))), result: next }
     })
     const now = Date.now()
     await this.alerts.rescheduleSuppressed(accountId, id, activeAt(stored.schedule, now)?.end ?? now, maxLen)
@@ -246,6 +247,20 @@ function checked(input: unknown, id: string): MaintenanceWindow {
   if (!result.ok) throw invalid(result.problems, 'the window was not saved')
   const { name, when, schedule } = result.window.window
   return when === undefined ? { id, name, schedule } : { id, name, when, schedule }
+}
+
+/**
+ * An account's windows, if their conditions together stay within what checking them may cost (the alerts consumer
+ * compiles them together: a window past it would be left out there).
+ */
+function checkedList<T extends MaintenanceWindow>(windows: T[]): T[] {
+  const checks = new ConditionChecks()
+  for (const w of windows) {
+    const one = checkWindow({ name: w.name, when: w.when, schedule: w.schedule }, 'window', checks)
+    if (!one.ok)
+      throw invalid(one.problems, `the window was not saved: with it, the account's window ${w.id} does not pass`)
+  }
+  return windows
 }
 
 /** A normalized alert given to the test route: the fields a mapping would make, with defaults for the rest. */

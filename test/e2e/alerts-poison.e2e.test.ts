@@ -111,9 +111,7 @@ it('renders hostile mappings safely and within budget; /test never answers 500',
   expect(exploded.status).toBe(200)
   expect(exploded.body).toEqual({
     alerts: [],
-    rejected: [
-      { index: 0, reason: expect.stringMatching(/more than (500000 steps|64 KiB|65536 characters|1000 ms)/) },
-    ],
+    rejected: [{ index: 0, reason: expect.stringMatching(/more than (500000 steps|64 KiB|65536 characters|1000 ms)/) }],
   })
   expect(Date.now() - started).toBeLessThan(10_000)
 })

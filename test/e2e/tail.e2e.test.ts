@@ -7,7 +7,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
-import { spawnSluice } from '../support/cli.js'
+import { exited, spawnSluice } from '../support/cli.js'
 import { adminCaller, createTestEnv, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -92,7 +92,11 @@ beforeAll(async () => {
   demo = await t.bootstrap()
   env = demo.environments[0]!.id
   sdkKey = demo.environments[0]!.serverSideSdkKey
-  service = await t.start(['edge', 'admin', 'events', 'alerts'], { SLUICE_TAIL_VIEWERS: '3' })
+  service = await t.start(['edge', 'admin', 'events', 'alerts'], {
+    SLUICE_TAIL_VIEWERS: '3',
+    SLUICE_TAIL_VIEWERS_PER_ACCOUNT: '3',
+    SLUICE_TAIL_VIEWERS_PER_KEY: '3',
+  })
 }, 120_000)
 afterAll(async () => t?.close())
 
@@ -204,6 +208,119 @@ describe('the live tail of an environment', () => {
       res.resume()
       await new Promise<void>((resolve) => res.once('end', () => resolve()))
       expect(text).toMatch(/event: cut\ndata: \{"reason":"the reader is too slow/)
+    } finally {
+      await t2.close()
+    }
+  }, 120_000)
+
+  it('a reader that never reads is cut off and its connection closed, and the process lives on (it used to exit at the next ping: write after end)', async () => {
+    const t2 = await createTestEnv()
+    const port = 19641
+    // A process of its own (an exit is what is looked for), pinging every 200 ms instead of 15 s.
+    const child = spawnSluice(['serve', '--roles', 'edge,admin,events'], {
+      ...t2.env,
+      SLUICE_PORT: String(port),
+      SLUICE_TAIL_RECORDS_PER_SECOND: '10000',
+      SLUICE_TAIL_BUFFER_BYTES: '1024',
+      SLUICE_TAIL_PING_MS: '200',
+      SLUICE_TAIL_VIEWERS_PER_KEY: '1',
+    })
+    let stderr = ''
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
+    const url = `http://127.0.0.1:${port}`
+    try {
+      const d2 = await t2.bootstrap()
+      await waitFor('serving', async () =>
+        (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200 ? true : undefined,
+      )
+      const res = await new Promise<IncomingMessage>((resolve, reject) =>
+        httpRequest(
+          `${url}/api/v1/environments/${d2.environments[0]!.id}/tail`,
+          { headers: { authorization: `Bearer ${d2.adminApiKey}` } },
+          resolve,
+        )
+          .on('error', reject)
+          .end(),
+      )
+      expect(res.statusCode).toBe(200)
+      // Never read again: the socket's buffers fill, then the server's, and the server cuts the viewer off.
+      res.pause()
+      const tail = () =>
+        fetch(`${url}/api/v1/environments/${d2.environments[0]!.id}/tail`, {
+          headers: { authorization: `Bearer ${d2.adminApiKey}` },
+        })
+      const props = { blob: 'x'.repeat(2000) }
+      for (let i = 0; i < 40; i++) {
+        const batch = Array.from({ length: 500 }, (_, j) => event(`never-${i}-${j}`, 'checkout', { properties: props }))
+        expect((await postEvents(url, d2.environments[0]!.serverSideSdkKey, batch)).status).toBe(202)
+      }
+      // The cut's last message cannot be read: the server closes the connection after its grace (5 s), and the key's
+      // one viewer place (SLUICE_TAIL_VIEWERS_PER_KEY=1) is free again. Pings were due every 200 ms all along.
+      const next = await waitFor(
+        "the key's place free",
+        async () => {
+          const again = await tail()
+          if (again.status === 200) return again
+          await again.body?.cancel()
+          expect(child.exitCode, stderr).toBeNull()
+          return undefined
+        },
+        30_000,
+      )
+      await next.body!.cancel()
+      await new Promise((r) => setTimeout(r, 1000))
+      expect(child.exitCode, stderr).toBeNull()
+      expect((await fetch(`${url}/healthz`)).status).toBe(200)
+      expect(stderr).not.toMatch(/write after end/)
+    } finally {
+      child.kill('SIGTERM')
+      await exited(child)
+      await t2.close()
+    }
+  }, 120_000)
+
+  it('caps viewers per account and per API key (429 naming the setting), so one key cannot hold the server', async () => {
+    const t2 = await createTestEnv()
+    try {
+      const d2 = await t2.bootstrap()
+      const s2 = await t2.start(['edge', 'admin'], {
+        SLUICE_TAIL_VIEWERS: '10',
+        SLUICE_TAIL_VIEWERS_PER_ACCOUNT: '3',
+        SLUICE_TAIL_VIEWERS_PER_KEY: '2',
+      })
+      const envId = d2.environments[0]!.id
+      const second = await t2.tenancy.createApiKey({ kind: 'admin', accountId: d2.accountId, name: 'second key' })
+      const other = await t2.tenancy.createAccount('other')
+      const otherWs = await t2.tenancy.createWorkspace(other.id, 'Other')
+      const otherEnv = await t2.tenancy.createEnvironment(otherWs.id, 'Prod')
+      const otherKey = await t2.tenancy.createApiKey({ kind: 'admin', accountId: other.id, name: 'other key' })
+      const open = async (envOf: string, key: string) => {
+        const res = await fetch(`${s2.url}/api/v1/environments/${envOf}/tail`, {
+          headers: { authorization: `Bearer ${key}` },
+        })
+        return { status: res.status, res, body: res.status === 200 ? undefined : ((await res.json()) as Json) }
+      }
+      const held = [await open(envId, d2.adminApiKey), await open(envId, d2.adminApiKey)]
+      expect(held.map((h) => h.status)).toEqual([200, 200])
+      const third = await open(envId, d2.adminApiKey)
+      expect(third.status).toBe(429)
+      expect(third.body!['message']).toMatch(/SLUICE_TAIL_VIEWERS_PER_KEY/)
+      held.push(await open(envId, second.key))
+      expect(held[2]!.status).toBe(200)
+      const fourth = await open(envId, second.key)
+      expect(fourth.status).toBe(429)
+      expect(fourth.body!['message']).toMatch(/SLUICE_TAIL_VIEWERS_PER_ACCOUNT/)
+      // Another account still has its viewers.
+      const theirs = await open(otherEnv.id, otherKey.key)
+      expect(theirs.status).toBe(200)
+      for (const h of [...held, theirs]) await h.res.body!.cancel()
+      // A place is free again once a viewer leaves.
+      await waitFor('a place free', async () => {
+        const again = await open(envId, d2.adminApiKey)
+        if (again.status !== 200) return undefined
+        await again.res.body!.cancel()
+        return true
+      })
     } finally {
       await t2.close()
     }

@@ -62,6 +62,12 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
       : {}),
     // Every answer of every test is checked against the schema its route declares (GET /openapi.json).
     SLUICE_CHECK_ANSWERS: 'true',
+    // Suites call the admin APIs, and change and test rules, far faster than people do; the limits themselves are
+    // tested by suites that set them (tenant-limits, split-admin) and by the hostile soak, with the defaults.
+    SLUICE_ADMIN_RATE_PER_SECOND: '1000',
+    SLUICE_ADMIN_BURST: '10000',
+    SLUICE_ADMIN_EXPENSIVE_RATE_PER_SECOND: '1000',
+    SLUICE_ADMIN_EXPENSIVE_BURST: '10000',
     ...extraEnv,
   }
   const config = loadConfig(env)

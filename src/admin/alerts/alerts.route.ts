@@ -7,12 +7,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ApiKeyCache, Principal } from '../../auth/api-keys.js'
 import { HttpError } from '../../http/errors.js'
 import { ALERT_FILTERS, isAlertCursor, type AlertRecord, type AlertStore } from '../../state/redis/alerts.js'
-import { roleAll, useAccountWideAdminKey } from '../admin-key.js'
+import { roleAll, type AdminLimits, useAccountWideAdminKey } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import { Alert, AlertList, alertAnswers, AlertListQuery, AlertParams, AlertWithHistory, answer } from './schemas.js'
 
 export interface AlertRoutesOptions {
   readonly apiKeys: ApiKeyCache
+  /** Per API key, and per account for the expensive calls. */
+  readonly limits: AdminLimits
   readonly alerts: AlertStore
   /** Entries kept per alert stream (the change an acknowledge or resolve writes is trimmed like the others). */
   readonly streamMaxLen: number
@@ -37,7 +39,7 @@ export function alertView(a: AlertRecord, withHistory = false) {
 
 export async function alertRoutes(server: FastifyInstance, opts: AlertRoutesOptions): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
-  useAccountWideAdminKey(app, opts.apiKeys, 'alerts', false)
+  useAccountWideAdminKey(app, opts, 'alerts', false)
   const account = (request: FastifyRequest) => request.admin!.accountId
   const actor = (request: FastifyRequest): Principal => roleAll(request, 'acknowledging and resolving alerts')
   const tags = ['alerts']

@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
 import type { DestinationInput, NotifyService } from '../../services/notify.js'
-import { roleAll, useAccountWideAdminKey } from '../admin-key.js'
+import { roleAll, type AdminLimits, useAccountWideAdminKey } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import { AlertParams, alertAnswers, answer } from './schemas.js'
 import {
@@ -25,12 +25,14 @@ import {
 
 export interface NotifyRoutesOptions {
   readonly apiKeys: ApiKeyCache
+  /** Per API key, and per account for the expensive calls. */
+  readonly limits: AdminLimits
   readonly notify: NotifyService
 }
 
 export async function notifyRoutes(server: FastifyInstance, opts: NotifyRoutesOptions): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
-  useAccountWideAdminKey(app, opts.apiKeys, 'notifications', false)
+  useAccountWideAdminKey(app, opts, 'notifications', false)
   const service = opts.notify
   const account = (request: FastifyRequest) => request.admin!.accountId
   const changer = (request: FastifyRequest) => roleAll(request, 'changing notifications').accountId
@@ -114,6 +116,7 @@ export async function notifyRoutes(server: FastifyInstance, opts: NotifyRoutesOp
   app.post(
     '/api/v1/notification-destinations/:id/test',
     {
+      config: { expensive: true },
       schema: {
         tags,
         security: ADMIN_SECURITY,

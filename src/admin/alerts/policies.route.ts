@@ -7,7 +7,7 @@ import type { ApiKeyCache } from '../../auth/api-keys.js'
 import { activeAt, occurrences } from '../../pipeline/alerts/windows.js'
 import type { AlertPolicyService } from '../../services/alert-policies.js'
 import type { StoredRuleSet, StoredWindow } from '../../state/redis/alert-policies.js'
-import { roleAll, useAccountWideAdminKey } from '../admin-key.js'
+import { roleAll, type AdminLimits, useAccountWideAdminKey } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import { alertAnswers, answer } from './schemas.js'
 import {
@@ -28,6 +28,8 @@ import {
 
 export interface PolicyRoutesOptions {
   readonly apiKeys: ApiKeyCache
+  /** Per API key, and per account for the expensive calls. */
+  readonly limits: AdminLimits
   readonly policies: AlertPolicyService
   /** Entries kept per alert stream (a release's triggered entries are trimmed like the others). */
   readonly streamMaxLen: number
@@ -65,7 +67,7 @@ function windowView(w: StoredWindow, now = Date.now()) {
 
 export async function policyRoutes(server: FastifyInstance, opts: PolicyRoutesOptions): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
-  useAccountWideAdminKey(app, opts.apiKeys, 'alert rules and maintenance windows', false)
+  useAccountWideAdminKey(app, opts, 'alert rules and maintenance windows', false)
   const service = opts.policies
   const account = (request: FastifyRequest) => request.admin!.accountId
   /** The caller of a change: a key with role all. */
@@ -92,6 +94,7 @@ export async function policyRoutes(server: FastifyInstance, opts: PolicyRoutesOp
     '/api/v1/alert-rules',
     {
       bodyLimit: RULES_BODY_LIMIT,
+      config: { expensive: true },
       schema: {
         tags: rulesTags,
         security: ADMIN_SECURITY,
@@ -122,6 +125,7 @@ export async function policyRoutes(server: FastifyInstance, opts: PolicyRoutesOp
     '/api/v1/alert-rules/test',
     {
       bodyLimit: opts.webhookMaxBodyBytes + RULES_BODY_LIMIT,
+      config: { expensive: true },
       schema: {
         tags: rulesTags,
         security: ADMIN_SECURITY,
@@ -151,6 +155,7 @@ export async function policyRoutes(server: FastifyInstance, opts: PolicyRoutesOp
   app.get(
     '/api/v1/maintenance-windows',
     {
+      config: { expensive: true },
       schema: {
         tags: windowTags,
         security: ADMIN_SECURITY,
@@ -215,6 +220,7 @@ export async function policyRoutes(server: FastifyInstance, opts: PolicyRoutesOp
   app.put(
     '/api/v1/maintenance-windows/:id',
     {
+      config: { expensive: true },
       schema: {
         tags: windowTags,
         security: ADMIN_SECURITY,
@@ -236,6 +242,7 @@ export async function policyRoutes(server: FastifyInstance, opts: PolicyRoutesOp
   app.delete(
     '/api/v1/maintenance-windows/:id',
     {
+      config: { expensive: true },
       schema: {
         tags: windowTags,
         security: ADMIN_SECURITY,

@@ -10,7 +10,8 @@ import type { ConsumerLag, DataHubService } from '../../services/datahub.js'
 import { MAX_ERASURE_KEYS, MAX_KEY_LENGTH, type ErasureService } from '../../services/erasures.js'
 import type { RateLimit, RateLimiter } from '../../state/redis/rate-limits.js'
 import type { TenancyStore } from '../../state/redis/tenancy.js'
-import { KeyScope, useScopedAdminKey } from '../admin-key.js'
+import type { Slots } from '../../shared/slots.js'
+import { KeyScope, useReadSlots, useScopedAdminKey } from '../admin-key.js'
 import { analysisAnswers, answer, EnvParams } from '../experiments/schemas.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 
@@ -22,6 +23,8 @@ export interface DataHubRoutesOptions {
   readonly consumerLag: () => Promise<ConsumerLag>
   readonly rateLimiter: RateLimiter
   readonly rateLimit: RateLimit
+  /** The process's expensive reads: each route holds one while it runs (per account). */
+  readonly reads: Slots
 }
 
 const time = (description: string) =>
@@ -193,6 +196,7 @@ export async function dataHubRoutes(server: FastifyInstance, opts: DataHubRoutes
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
   const scope = new KeyScope(opts.store)
   useScopedAdminKey(app, opts)
+  useReadSlots(app, opts.reads)
 
   app.get(
     '/api/v1/environments/:env/event-types',

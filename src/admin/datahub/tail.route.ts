@@ -2,7 +2,7 @@
 // as the consumers read them, filtered by event type, key or flag) and GET /api/v1/integrations/<id>/tail (webhook
 // payloads). Admin keys only, scoped as every Data Hub route; an SDK key is a 401. Each message is a TailMessage
 // (`data:` lines); `event: cut` says why the server ended the stream (a reader too slow). Viewers are capped per
-// process (429).
+// process, per account and per API key (429).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { ServerResponse } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -10,6 +10,7 @@ import { Type } from 'typebox'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
 import { HttpError } from '../../http/errors.js'
 import type { TailFilter, TailHub } from '../../services/tail.js'
+import type { Slots } from '../../shared/slots.js'
 import type { RateLimit, RateLimiter } from '../../state/redis/rate-limits.js'
 import type { TenancyStore } from '../../state/redis/tenancy.js'
 import { KeyScope, useScopedAdminKey } from '../admin-key.js'
@@ -24,9 +25,19 @@ export interface TailRoutesOptions {
   readonly integration: (accountId: string, id: string) => Promise<unknown>
   /** Bytes a viewer may have waiting to be sent before it is cut off. */
   readonly maxBufferBytes: number
+  /** How often an idle stream says it is alive (SLUICE_TAIL_PING_MS). */
+  readonly pingMs: number
   readonly rateLimiter: RateLimiter
   readonly rateLimit: RateLimit
+  /** The viewers this process serves at once: in all, per account, per API key. */
+  readonly viewers: Slots
 }
+
+const VIEWER_LIMITS = {
+  total: 'this server has its most live tail viewers already (SLUICE_TAIL_VIEWERS)',
+  account: 'this account has its most live tail viewers on this server already (SLUICE_TAIL_VIEWERS_PER_ACCOUNT)',
+  key: 'this API key has its most live tail viewers on this server already (SLUICE_TAIL_VIEWERS_PER_KEY)',
+} as const
 
 const filterText = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 250, description }))
 const TailQuery = Type.Object(
@@ -42,7 +53,8 @@ const stream = {
     'Server-sent events: each `data:` line a JSON {rate, records}: one in `rate` of the records was kept (sampled under load); `event: cut` ends a stream whose reader fell behind',
   content: { 'text/event-stream': { schema: Type.String() } },
 }
-const PING_MS = 15_000
+/** A cut stream's last message waits this long to be read before its connection is destroyed. */
+const CUT_GRACE_MS = 5000
 /** A stream ends after this long (the caller connects again, its key checked again). */
 const MAX_STREAM_MS = 3600_000
 
@@ -64,8 +76,10 @@ export async function tailRoutes(server: FastifyInstance, opts: TailRoutesOption
    * that leaves at once, finds them (a viewer is always removed).
    */
   const serve = async (request: FastifyRequest, reply: FastifyReply, tailScope: string, filter: TailFilter) => {
-    if (opts.hub.full)
-      throw new HttpError('RATE_LIMITED', 'this server has its most live tail viewers already (SLUICE_TAIL_VIEWERS)')
+    if (opts.hub.full) throw new HttpError('RATE_LIMITED', VIEWER_LIMITS.total)
+    const principal = scope.principal(request)
+    const slot = opts.viewers.take(principal.accountId, principal.id)
+    if ('refused' in slot) throw new HttpError('RATE_LIMITED', VIEWER_LIMITS[slot.refused.limit])
     const res = reply.raw
     reply.hijack()
     res.writeHead(200, {
@@ -75,30 +89,49 @@ export async function tailRoutes(server: FastifyInstance, opts: TailRoutesOption
       // A stream's connection ends with it (never kept for another request).
       connection: 'close',
     })
+    // The stream owns its timers: each write checks the stream is still open, and everything stops with it. A reader
+    // that does not read cannot be waited for: the cut's last message goes into the buffer, and the connection is
+    // destroyed if it is not flushed within CUT_GRACE_MS.
     const viewing: { removal?: () => Promise<void>; closed: boolean } = { closed: false }
-    const cut = (reason: string) => {
-      if (!res.writableEnded) res.end(`event: cut\ndata: ${JSON.stringify({ reason })}\n\n`)
+    const open = () => !res.writableEnded && !res.destroyed
+    const write = (text: string) => {
+      if (open()) res.write(text)
     }
-    const ping = setInterval(() => res.write(': ping\n\n'), PING_MS).unref()
+    let grace: NodeJS.Timeout | undefined
+    const cut = (reason: string) => {
+      if (!open()) return
+      clearInterval(ping)
+      clearTimeout(lifetime)
+      res.end(`event: cut\ndata: ${JSON.stringify({ reason })}\n\n`)
+      grace = setTimeout(() => res.destroy(), CUT_GRACE_MS).unref()
+    }
+    const ping = setInterval(() => write(': ping\n\n'), opts.pingMs).unref()
     const lifetime = setTimeout(() => cut('the stream is an hour old: connect again'), MAX_STREAM_MS).unref()
     const end = () => {
       viewing.closed = true
       clearInterval(ping)
       clearTimeout(lifetime)
+      clearTimeout(grace)
+      slot.release()
       void viewing.removal?.()
     }
     streams.add(res)
-    res.once('close', () => {
+    // A socket error (a reader gone, a write to a destroyed socket) ends the stream; it never reaches the process.
+    res.on('error', (err) => request.log.debug({ err }, 'live tail: the connection failed'))
+    const closed = () => {
       streams.delete(res)
       end()
-    })
-    res.write(`event: ready\ndata: ${JSON.stringify({ scope: tailScope, filter })}\n\n`)
+    }
+    res.once('close', closed)
+    // Gone before the listener was there: 'close' has passed.
+    if (res.closed) closed()
+    write(`event: ready\ndata: ${JSON.stringify({ scope: tailScope, filter })}\n\n`)
     try {
       viewing.removal = await opts.hub.add({
         scope: tailScope,
         filter,
         send: (message) => {
-          if (res.writableLength > opts.maxBufferBytes) return false
+          if (!open() || res.writableLength > opts.maxBufferBytes) return false
           res.write(`data: ${JSON.stringify(message)}\n\n`)
           return true
         },
@@ -108,7 +141,7 @@ export async function tailRoutes(server: FastifyInstance, opts: TailRoutesOption
       request.log.warn({ err }, 'live tail: could not subscribe')
       return cut('the tail is unavailable (Redis): try again')
     }
-    if (!viewing.removal) return cut('this server has its most live tail viewers already (SLUICE_TAIL_VIEWERS)')
+    if (!viewing.removal) return cut(VIEWER_LIMITS.total)
     // The caller left while it was being added.
     if (viewing.closed) await viewing.removal()
     else request.log.info({ scope: tailScope }, 'live tail viewer connected')

@@ -5,7 +5,7 @@
 // workspace). Results are ClickHouse queries over every exposed key: at most a few run at once per
 // process (429 beyond), each bounded in time and memory.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Static } from 'typebox'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
 import { HttpError } from '../../http/errors.js'
@@ -14,7 +14,8 @@ import type { MetricService } from '../../services/metrics.js'
 import type { Metric as MetricRecord, MetricAuditEntry } from '../../state/redis/metrics.js'
 import type { RateLimit, RateLimiter } from '../../state/redis/rate-limits.js'
 import type { TenancyStore } from '../../state/redis/tenancy.js'
-import { KeyScope, useScopedAdminKey } from '../admin-key.js'
+import type { Slots } from '../../shared/slots.js'
+import { KeyScope, useScopedAdminKey, withReadSlot } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import {
   analysisAnswers,
@@ -47,6 +48,8 @@ export interface ExperimentRoutesOptions {
   readonly rateLimit: RateLimit
   /** Results computed at once by this process. */
   readonly maxConcurrent: number
+  /** The process's expensive reads (shared with the Data Hub): results hold one while they run (per account). */
+  readonly reads: Slots
   /** How long a results query may take: the time limit of a whole timeseries too. */
   readonly queryTimeoutMs: number
 }
@@ -227,9 +230,11 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
         response: analysisAnswers({ 200: answer('The flags seen', FlagList) }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { env } = await scope.environment(request, request.params.env, 'read')
-      const { from, to, flags } = await limited(() => opts.experiments.flags(env, request.query.from, request.query.to))
+      const { from, to, flags } = await limited(request, reply, () =>
+        opts.experiments.flags(env, request.query.from, request.query.to),
+      )
       return { environmentId: env.id, from: iso(from), to: iso(to), flags }
     },
   )
@@ -247,10 +252,10 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
         response: analysisAnswers({ 200: answer('The results', Results) }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { env, ws } = await scope.environment(request, request.params.env, 'read')
       const req = resultsRequest(request.params.flag, request.query)
-      const results = await limited(() => opts.experiments.results(ws, env, req))
+      const results = await limited(request, reply, () => opts.experiments.results(ws, env, req))
       request.log.info(
         { environmentId: env.id, metrics: req.metricIds.length, keys: results.exposure.keys },
         'experiment results computed',
@@ -280,7 +285,7 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
       // in all, and stop when the caller goes away.
       const gone = new AbortController()
       reply.raw.once('close', () => gone.abort())
-      const series = await limited(() =>
+      const series = await limited(request, reply, () =>
         opts.experiments.timeseries(ws, env, req, interval ?? 'day', {
           signal: gone.signal,
           timeoutMs: opts.queryTimeoutMs,
@@ -370,7 +375,7 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
   )
 
   let running = 0
-  const limited = async <T>(fn: () => Promise<T>): Promise<T> => {
+  const limited = async <T>(request: FastifyRequest, reply: FastifyReply, fn: () => Promise<T>): Promise<T> => {
     if (running >= opts.maxConcurrent)
       throw new HttpError(
         'RATE_LIMITED',
@@ -378,7 +383,7 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
       )
     running++
     try {
-      return await fn()
+      return await withReadSlot(opts.reads, request, reply, fn)
     } finally {
       running--
     }

@@ -7,7 +7,7 @@ import { exampleOf, type IntegrationService } from '../../services/integrations.
 import type { IntegrationRecord } from '../../state/redis/integrations.js'
 import type { LifecycleCounts } from '../../state/redis/alerts.js'
 import { keyId } from '../../state/redis/tenancy.js'
-import { useAccountWideAdminKey } from '../admin-key.js'
+import { type AdminLimits, useAccountWideAdminKey } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import { senderAuthRoutes, type SenderAuthRoutesOptions } from './sender-auth.route.js'
 import {
@@ -32,6 +32,8 @@ import {
 
 export interface IntegrationRoutesOptions extends SenderAuthRoutesOptions {
   readonly apiKeys: ApiKeyCache
+  /** Per API key, and per account for the expensive calls. */
+  readonly limits: AdminLimits
   readonly integrations: IntegrationService
   readonly publicBaseUrl: () => string
   /** Called after every change of webhook routes, so this process's edge sees it at once. */
@@ -44,7 +46,7 @@ export interface IntegrationRoutesOptions extends SenderAuthRoutesOptions {
 
 export async function integrationRoutes(server: FastifyInstance, opts: IntegrationRoutesOptions): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
-  useAccountWideAdminKey(app, opts.apiKeys, 'integrations', true)
+  useAccountWideAdminKey(app, opts, 'integrations', true)
   // Before any answer to a change leaves: the caller may use the new address right away.
   app.addHook('onSend', async (request) => {
     if (request.method !== 'GET')
@@ -209,6 +211,7 @@ async function integrationToolRoutes(server: FastifyInstance, opts: IntegrationR
     '/api/v1/integrations/:id/test',
     {
       bodyLimit: opts.webhookMaxBodyBytes + 256 * 1024,
+      config: { expensive: true },
       // No body is the template's example.
       preValidation: async (request) => {
         request.body ??= {}

@@ -249,16 +249,34 @@ export class AlertStore extends RedisState {
   async release(now: number, limit: number, maxLen: number): Promise<string[]> {
     const released: string[] = []
     for (const account of await this.sweptAccounts())
-      released.push(...(await this.sweep('alertsRelease', account, now, limit, maxLen, '', 0)))
+      released.push(...(await this.sweep('alertsRelease', account, now, limit, maxLen, '', 0, '', '')))
     return released
   }
 
   /**
-   * The alerts a changed or deleted window suppresses: due at `until`, or released now when that is not later. Their
-   * ids when released.
+   * The alerts a changed or deleted window suppresses: due at `until`, or released now when that is not later. Read
+   * from the window's own index, a page per call of the script (other clients go between pages). Their ids when
+   * released.
    */
-  rescheduleSuppressed(accountId: string, windowId: string, until: number, maxLen: number): Promise<string[]> {
-    return this.sweep('alertsRelease', accountId, Date.now(), 0, maxLen, windowId, until)
+  async rescheduleSuppressed(accountId: string, windowId: string, until: number, maxLen: number): Promise<string[]> {
+    const released: string[] = []
+    let cursor = ''
+    do {
+      const [next, ...ids] = await this.sweep(
+        'alertsRelease',
+        accountId,
+        Date.now(),
+        RELEASE_PAGE,
+        maxLen,
+        windowId,
+        until,
+        accountId,
+        cursor,
+      )
+      released.push(...ids)
+      cursor = next ?? ''
+    } while (cursor !== '')
+    return released
   }
 
   /** The alerts the rules dropped in the last day, newest first. */
@@ -312,6 +330,9 @@ export class AlertStore extends RedisState {
     }
   }
 }
+
+/** Held alerts a change of a window reads per call of the release script. */
+const RELEASE_PAGE = 500
 
 /** A record as Lua's cjson wrote it: an empty table is `{}` whatever it stood for. */
 function parse(json: string): AlertRecord {

@@ -17,6 +17,8 @@
 --                                            (alerts-release.lua releases them)
 --   P alerts:acct:<account>:windows          set of the ids of the account's maintenance windows (written with
 --                                            them, state/redis/alert-policies.ts): a hold names a window there
+--   P alerts:acct:<account>:held:<window>    zset (all scores 0, read in pages by id) of the alerts the window holds:
+--                                            what a change of that window releases (alerts-release.lua)
 --   P alerts:acct:<account>:dropped          stream of the alerts rules dropped (request id, rule), a day of them
 --   P alerts:seq                             the last alert id given
 local LC = {}
@@ -41,6 +43,7 @@ end
 function LC.recheckAt(rec, now)
   return math.min(rec.suppressedUntil or now, now + RECHECK_MS)
 end
+function LC.held(P, acct, window) return P .. 'alerts:acct:' .. acct .. ':held:' .. window end
 
 -- Milliseconds of an ISO 8601 UTC time as Date.toISOString writes it (nil for anything else).
 function LC.isoMs(s)
@@ -85,7 +88,7 @@ end
 -- What the index groups of a record depend on, before it changes (records are changed in place:
 -- copying a whole record per notification was most of a repeat's cost).
 local function snapshot(rec)
-  local s = {status = rec.status}
+  local s = {status = rec.status, suppressedBy = rec.suppressedBy}
   for _, f in ipairs(FILTERS) do s[f] = rec[f] end
   return s
 end
@@ -116,6 +119,11 @@ function LC.save(P, rec, old, autoMs)
   else
     redis.call('ZREM', P .. SUPPRESSED, member)
   end
+  -- The window holding it, in that window's index.
+  local heldBefore = old and old.status == 'suppressed' and old.suppressedBy or nil
+  local heldNow = rec.status == 'suppressed' and rec.suppressedBy or nil
+  if heldBefore and heldBefore ~= heldNow then redis.call('ZREM', LC.held(P, rec.accountId, heldBefore), rec.id) end
+  if heldNow then redis.call('ZADD', LC.held(P, rec.accountId, heldNow), 0, rec.id) end
   if rec.status == 'resolved' then redis.call('ZADD', P .. 'alerts:resolved', rec.resolvedAt or rec.lastSeenAt, member) end
 end
 
