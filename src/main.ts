@@ -1,6 +1,10 @@
 // Process entry of `sluice serve`: config → the roles asked for → signals → ordered shutdown with a
 // deadline. Exit codes: 0 after a clean shutdown, 1 on a startup failure, a fatal consumer error (at
-// any moment, startup included) or a missed deadline, 78 on bad configuration.
+// any moment, startup included), an uncaught exception or a missed deadline, 78 on bad configuration.
+// An exception nothing caught (a throw from a timer or an event emitter, a rejection nobody awaited) is a bug: the
+// process logs it, stops as on SIGTERM (the edge stops taking requests, the consumers commit only what is stored)
+// and exits 1 for its supervisor to restart it. Nothing accepted is lost that way: a 202 was answered only once Kafka
+// or the spool held the request, and a consumer's offsets only move past what a sink stored (reliability.md).
 import { createLogger } from './shared/logger.js'
 import { startService, type Role, type RunningService } from './app/service.js'
 import type { Config } from './config/index.js'
@@ -32,6 +36,15 @@ export async function serve(config: Config, roles: readonly Role[]): Promise<voi
     if (service) shutdown(1)
     else failedDuringStart = true
   }
+  const onUncaught = (err: unknown, origin: string) => {
+    log.fatal(
+      { err, origin },
+      'an exception nothing caught: the process stops, and exits 1 for its supervisor to restart it',
+    )
+    if (service) shutdown(1)
+    else failedDuringStart = true
+  }
+  process.on('uncaughtException', onUncaught)
 
   try {
     service = await startService(config, roles, log, onFatal)

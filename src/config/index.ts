@@ -247,6 +247,11 @@ const SETTINGS = {
       int(100, 60_000, 2000),
       'deadline of every Redis command; past it an HTTP request is answered 503',
     ),
+    accountBytes: setting(
+      'SLUICE_ACCOUNT_STORED_BYTES',
+      int(64 * 1024, 1024 * MiB, 32 * MiB),
+      "bytes one account's alert rules (with the versions kept), maintenance windows and notification destinations may take in Redis; a change past it is refused (409), old rule versions are let go first",
+    ),
   },
   events: {
     maxBodyBytes: setting(

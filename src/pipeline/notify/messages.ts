@@ -3,7 +3,7 @@
 // One event, or a digest of many (a storm of one destination becomes one message of N alerts). Every
 // alert text is data: JSON-escaped in webhook bodies, mrkdwn-escaped for Slack, HTML-escaped in email.
 import { createHash } from 'node:crypto'
-import { WorkBudget } from '../../shared/budget.js'
+import { WorkBudget, type WorkLimits } from '../../shared/budget.js'
 import { renderTemplate, rootView, toView } from '../alerts/moustache.js'
 
 /** The lifecycle events a destination may be sent. `repeated`: a reminder of an alert firing unacknowledged. */
@@ -97,6 +97,12 @@ function jsonEscaped(value: unknown): unknown {
 }
 
 /**
+ * What rendering one message's body template may cost (a digest's alerts all together): an account's template must not
+ * take a notify process's time from every other account's deliveries.
+ */
+export const BODY_TEMPLATE_LIMITS: WorkLimits = { maxSteps: 100_000, maxCpuMs: 50 }
+
+/**
  * A generic webhook's body: the default JSON, or the destination's moustache template over
  * {event, alert, link, deliveryId, digest, count, alerts: [{event, alert, link, deliveryId}]} (for one
  * event, alerts holds it alone). In a template for JSON, text values are JSON-escaped (put them in quotes).
@@ -105,7 +111,7 @@ export function webhookBody(
   items: readonly NotifyItem[],
   template?: string,
   json = true,
-  budget = new WorkBudget(),
+  budget = new WorkBudget(BODY_TEMPLATE_LIMITS, 'rendering settings.bodyTemplate'),
 ): string {
   const first = items[0]!
   if (template === undefined) {

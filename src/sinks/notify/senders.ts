@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto'
 import nodemailer from 'nodemailer'
 import { sealedFields, type StoredDestination } from '../../pipeline/notify/destinations.js'
+import { isRenderLimit } from '../../pipeline/alerts/moustache.js'
 import {
   emailParts,
   messageId,
@@ -87,7 +88,15 @@ export async function send(
         // A destination stored before its headers were checked when saved: given up naming the field, never sent.
         const refused = webhookSettingsProblem(s)
         if (refused) return { result: 'give-up', error: cut(`not sent: ${refused}; change the destination`) }
-        const body = webhookBody(items, s.bodyTemplate, s.contentType.includes('json'))
+        let body: string
+        try {
+          body = webhookBody(items, s.bodyTemplate, s.contentType.includes('json'))
+        } catch (err) {
+          // The same template over the same alerts costs the same again: no retry helps.
+          if (isRenderLimit(err))
+            return { result: 'give-up', error: cut(`not sent: ${err.message}; change the destination`) }
+          throw err
+        }
         const id = messageId(items)
         const ts = Math.floor(Date.now() / 1000)
         return await http(

@@ -6,6 +6,8 @@
 //   P alert-policy-versions:<account>  hash rules, windows -> their versions (what a cache checks first)
 //   P maintenance-windows:<account>    JSON {version, windows}
 //   P alerts:acct:<account>:windows    set of the windows' ids, for the alert scripts
+//   P stored-bytes:<account>           the account's ledger of stored bytes (redis-state.ts): rules, rule-version:<n>,
+//                                      windows (and the destinations' fields, state/redis/notify.ts)
 // The alerts consumers cache both per account, check their versions when older than the integration
 // refresh interval (SLUICE_INTEGRATION_REFRESH_MS), and read them again when a version changed.
 import type { AlertRule } from '../../pipeline/alerts/rules.js'
@@ -31,6 +33,10 @@ export interface StoredWindows {
   readonly version: number
   readonly windows: readonly StoredWindow[]
 }
+
+/** A version's field in the account's ledger of stored bytes. */
+const VERSION_FIELD = 'rule-version:'
+const versionField = (version: number) => `${VERSION_FIELD}${version}`
 
 const EMPTY_RULES: StoredRuleSet = { version: 0, rules: [], updatedAt: 0 }
 const EMPTY_WINDOWS: StoredWindows = { version: 0, windows: [] }
@@ -66,18 +72,30 @@ export class AlertPolicyStore extends RedisState {
     updatedBy: string,
   ): Promise<StoredRuleSet | 'conflict'> {
     const key = this.rulesKey(accountId)
-    return this.tx.optimistic<StoredRuleSet | 'conflict'>([key], async (conn) => {
+    return this.tx.optimistic<StoredRuleSet | 'conflict'>([key, this.bytesKey(accountId)], async (conn) => {
       const json = await conn.get(key)
       const current = json ? (JSON.parse(json) as StoredRuleSet) : EMPTY_RULES
       if (expected !== undefined && expected !== current.version) return { done: 'conflict' }
       const next: StoredRuleSet = { version: current.version + 1, rules, updatedAt: Date.now(), updatedBy }
       const text = JSON.stringify(next)
+      const bytes = Buffer.byteLength(text)
+      const oldest = next.version - RULE_VERSIONS_KEPT
+      // The set and its copy among the versions count; older versions are let go, oldest first, to make room.
+      const older = Array.from({ length: RULE_VERSIONS_KEPT - 1 }, (_, i) => versionField(oldest + 1 + i))
+      const { queue, dropped } = await this.chargeBytes(
+        conn,
+        accountId,
+        { rules: bytes, [versionField(next.version)]: bytes, [versionField(oldest)]: 0 },
+        `rule set version ${next.version}`,
+        older.slice(0, -1),
+      )
       const tx = conn
         .multi()
         .set(key, text)
         .hset(this.versionsKey(accountId), String(next.version), text)
-        .hdel(this.versionsKey(accountId), String(next.version - RULE_VERSIONS_KEPT))
+        .hdel(this.versionsKey(accountId), String(oldest), ...dropped.map((f) => f.slice(VERSION_FIELD.length)))
         .hset(this.versionsOfKey(accountId), 'rules', next.version)
+      queue(tx)
       return { tx, result: next }
     })
   }
@@ -93,19 +111,18 @@ export class AlertPolicyStore extends RedisState {
     change: (windows: readonly StoredWindow[]) => { windows: readonly StoredWindow[]; result: T },
   ): Promise<T> {
     const key = this.windowsKey(accountId)
-    return this.tx.optimistic<T>([key], async (conn) => {
+    return this.tx.optimistic<T>([key, this.bytesKey(accountId)], async (conn) => {
       const json = await conn.get(key)
       const current = json ? (JSON.parse(json) as StoredWindows) : EMPTY_WINDOWS
       const { windows, result } = change(current.windows)
       if (windows === current.windows) return { done: result }
       const next: StoredWindows = { version: current.version + 1, windows }
+      const text = JSON.stringify(next)
+      const { queue } = await this.chargeBytes(conn, accountId, { windows: Buffer.byteLength(text) }, 'this window')
       const ids = this.windowIdsKey(accountId)
-      const tx = conn
-        .multi()
-        .set(key, JSON.stringify(next))
-        .hset(this.versionsOfKey(accountId), 'windows', next.version)
-        .del(ids)
+      const tx = conn.multi().set(key, text).hset(this.versionsOfKey(accountId), 'windows', next.version).del(ids)
       if (windows.length > 0) tx.sadd(ids, ...windows.map((w) => w.id))
+      queue(tx)
       return { tx, result }
     })
   }

@@ -15,6 +15,8 @@ export interface RedisSettings {
   readonly keyPrefix: string
   /** Deadline of every command (ms); past it a command fails and callers answer 503. */
   readonly commandTimeoutMs?: number
+  /** SLUICE_ACCOUNT_STORED_BYTES: what one account's rules, windows and destinations may take (default 32 MiB). */
+  readonly accountBytes?: number
 }
 
 export function isCluster(settings: RedisSettings): boolean {

@@ -68,6 +68,7 @@ export function createRedisState(settings: RedisSettings, client?: RedisClient):
     cluster: isCluster(settings),
     tx,
     scripts: defineScripts(redis),
+    accountBytes: settings.accountBytes ?? 32 * 1024 * 1024,
   }
   return {
     redis,

@@ -135,10 +135,22 @@ export class NotifyStore extends RedisState {
     return json ? (JSON.parse(json) as StoredDestination) : undefined
   }
 
+  /** Saves a destination; a CONFLICT when the account's stored bytes would pass its budget (nothing saved). */
   async saveDestination(accountId: string, d: StoredDestination): Promise<void> {
     const k = this.keys(accountId)
+    const text = JSON.stringify(d)
     await this.ensureGroup(accountId)
-    await this.redis.multi().hset(k.destinations, d.id, JSON.stringify(d)).incr(k.version).exec()
+    await this.tx.optimistic<void>([this.bytesKey(accountId)], async (conn) => {
+      const { queue } = await this.chargeBytes(
+        conn,
+        accountId,
+        { [`destination:${d.id}`]: Buffer.byteLength(text) },
+        'this destination',
+      )
+      const tx = conn.multi().hset(k.destinations, d.id, text).incr(k.version)
+      queue(tx)
+      return { tx, result: undefined }
+    })
     await this.redis.sadd(this.accountsKey, accountId)
   }
 
@@ -163,6 +175,7 @@ export class NotifyStore extends RedisState {
       .hdel(k.destinations, id)
       .set(k.route, JSON.stringify(route))
       .incr(k.version)
+      .hdel(this.bytesKey(accountId), `destination:${id}`)
       .exec()
     return (res?.[0]?.[1] as number) === 1
   }

@@ -1,5 +1,7 @@
 // What every Redis-backed store shares: its connection, key prefix, transactions and scripts, and
 // hashes kept with a version counter (read together, so a cache can tell when to reload them).
+import type { ChainableCommander } from 'ioredis'
+import { Refusal } from '../../shared/errors.js'
 import { masters, type RedisClient } from './client.js'
 import { accountPrefix, slotTag } from './keys.js'
 import type { Scripts } from './scripts.js'
@@ -13,7 +15,12 @@ export interface RedisContext {
   readonly cluster: boolean
   readonly tx: Transactions
   readonly scripts: Scripts
+  /** What one account's stored objects may take (SLUICE_ACCOUNT_STORED_BYTES). */
+  readonly accountBytes: number
 }
+
+/** A change of an account's stored bytes: a ledger field (an object) and its bytes, 0 when it is gone. */
+export type ByteChanges = Readonly<Record<string, number>>
 
 export abstract class RedisState {
   protected readonly redis: RedisClient
@@ -21,9 +28,79 @@ export abstract class RedisState {
   protected readonly cluster: boolean
   protected readonly tx: Transactions
   protected readonly scripts: Scripts
+  protected readonly accountBytes: number
 
   constructor(context: RedisContext) {
-    ;({ redis: this.redis, prefix: this.prefix, cluster: this.cluster, tx: this.tx, scripts: this.scripts } = context)
+    ;({
+      redis: this.redis,
+      prefix: this.prefix,
+      cluster: this.cluster,
+      tx: this.tx,
+      scripts: this.scripts,
+      accountBytes: this.accountBytes,
+    } = context)
+  }
+
+  /**
+   * The ledger of an account's stored objects (rules, their versions, windows, destinations): a hash of object to
+   * bytes, in the account's slot, written in the same transaction as the objects. A store's optimistic transaction
+   * watches it beside its own keys.
+   */
+  protected bytesKey(accountId: string): string {
+    return this.ka(accountId, 'stored-bytes', accountId)
+  }
+
+  /**
+   * Within an optimistic transaction watching bytesKey: the account's ledger after `changes`, when its total stays
+   * within SLUICE_ACCOUNT_STORED_BYTES (or does not grow); `letGo` (fields to drop, in order, e.g. old rule versions)
+   * are dropped while it does not. Returns what to queue in the transaction and the fields let go; throws a CONFLICT
+   * naming the budget when even so the change does not fit. Objects stored before the ledger are counted once they
+   * change.
+   */
+  protected async chargeBytes(
+    conn: RedisClient,
+    accountId: string,
+    changes: ByteChanges,
+    what: string,
+    letGo: readonly string[] = [],
+  ): Promise<{ queue: (tx: ChainableCommander) => void; dropped: string[] }> {
+    const ledger = new Map(Object.entries(await conn.hgetall(this.bytesKey(accountId))).map(([f, n]) => [f, Number(n)]))
+    const before = [...ledger.values()].reduce((a, b) => a + b, 0)
+    for (const [field, bytes] of Object.entries(changes)) {
+      if (bytes > 0) ledger.set(field, bytes)
+      else ledger.delete(field)
+    }
+    let total = [...ledger.values()].reduce((a, b) => a + b, 0)
+    const dropped: string[] = []
+    for (const field of letGo) {
+      if (total <= this.accountBytes) break
+      const bytes = ledger.get(field)
+      if (bytes === undefined || Object.hasOwn(changes, field)) continue
+      ledger.delete(field)
+      total -= bytes
+      dropped.push(field)
+    }
+    // A change that makes the account smaller is always taken (its budget may have been lowered).
+    if (total > this.accountBytes && total > before)
+      throw new Refusal(
+        'CONFLICT',
+        `${what} would take the account's stored alert rules, windows and destinations to ${total} bytes, past its ${this.accountBytes} (SLUICE_ACCOUNT_STORED_BYTES): make them smaller, or remove some`,
+      )
+    const key = this.bytesKey(accountId)
+    return {
+      queue: (tx) => {
+        const set = Object.entries(changes).filter(([, n]) => n > 0)
+        const gone = [
+          ...Object.entries(changes)
+            .filter(([, n]) => n <= 0)
+            .map(([f]) => f),
+          ...dropped,
+        ]
+        if (set.length > 0) tx.hset(key, Object.fromEntries(set))
+        if (gone.length > 0) tx.hdel(key, ...gone)
+      },
+      dropped,
+    }
   }
 
   /**
