@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import { EVENT_HEADERS } from '../../src/broker/messages/events.js'
 import { createTestEnv, event, postEvents, waitFor, waitForZeroLag, type TestEnv } from '../support/harness.js'
+import { POISON_EVENTS } from '../support/hostile.js'
 
 let t: TestEnv
 let service: RunningService
@@ -16,37 +17,12 @@ let key: string
 let environmentId: string
 
 const REFUSED_KEY = 'clickhouse-refuses-me'
-const LONE_IN_KEY = /^key contains a lone UTF-16 surrogate/
 
 /** Poison records the edge accepts (202) and the consumer must reject one by one, with the reason expected. */
 const POISON: readonly [string, Record<string, unknown>, RegExp][] = [
-  ['lone high surrogate in key', { key: 'a\ud800b' }, LONE_IN_KEY],
-  ['lone low surrogate in key', { key: 'a\udc00b' }, LONE_IN_KEY],
-  [
-    'lone surrogate in a property',
-    { properties: { plan: 'pro\ud83d' } },
-    /^properties\.plan contains a lone UTF-16 surrogate/,
-  ],
-  [
-    'lone surrogate in a property name',
-    { properties: { ['p\udfff']: 1 } },
-    /^properties name "p\uFFFD" contains a lone UTF-16 surrogate/,
-  ],
-  ['overlong key', { key: 'k'.repeat(251) }, /^key must be a string of 1 to 250 characters/],
-  [
-    'overlong property',
-    { properties: { note: 'x'.repeat(32769) } },
-    /^properties\.note must be a string \(at most 32768 characters\)/,
-  ],
-  ['nested property', { properties: { deep: nest(20) } }, /^properties\.deep must be a string/],
+  ...POISON_EVENTS,
   ['a row ClickHouse refuses', { key: REFUSED_KEY }, /^clickhouse refused the row: .*throwIf/],
 ]
-
-function nest(depth: number): unknown {
-  let v: unknown = 'x'
-  for (let i = 0; i < depth; i++) v = { v }
-  return v
-}
 
 beforeAll(async () => {
   t = await createTestEnv()

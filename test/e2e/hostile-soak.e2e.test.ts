@@ -1,0 +1,527 @@
+// The hostile soak: for SOAK_SECONDS (90 by default), hostile accounts throw at one `sluice serve` (every role, the
+// default limits and budgets, a process of its own) everything a hostile review found, and the event and webhook
+// poison corpus, with every role's keys and the public client-side SDK key; beside them a well-behaved account posts
+// events and alerts and reads its alerts. Its events, alerts and notifications must all arrive, its requests' p99 stay
+// within a bound, and the process never exit. This is the test that would have caught the crashes of issue 43: a
+// destination header Node refuses, a live tail reader that stops reading.
+import type { ChildProcess } from 'node:child_process'
+import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { SecretBox } from '../../src/shared/secret-box.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
+import { exited, spawnSluice } from '../support/cli.js'
+import { createTestEnv, postEvents, waitFor, type TestEnv } from '../support/harness.js'
+import { POISON_EVENTS } from '../support/hostile.js'
+import { startReceivers, type Receivers } from '../support/receivers.js'
+
+type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const SOAK_MS = Number(process.env['SOAK_SECONDS'] ?? 90) * 1000
+/** What the well-behaved account's requests may take at the 99th percentile, on two cores shared with the rest. */
+const P99_BOUND_MS = 2500
+
+let t: TestEnv
+let rx: Receivers
+let serve: { child: ChildProcess; url: string; log: () => string }
+let hostile: DemoAccount
+let hostile2: { accountId: string; adminKey: string }
+let well: { accountId: string; adminKey: string; env: string; sdkKey: string; webhookUrl: string }
+
+// The defaults a deployment has (the suites' harness raises the admin rates), a short live tail ping, and a checks
+// role that runs every 10 s.
+const ENV = {
+  SLUICE_ADMIN_RATE_PER_SECOND: '20',
+  SLUICE_ADMIN_BURST: '200',
+  SLUICE_ADMIN_EXPENSIVE_RATE_PER_SECOND: '2',
+  SLUICE_ADMIN_EXPENSIVE_BURST: '20',
+  SLUICE_NOTIFY_ALLOW_HTTP: 'true',
+  SLUICE_NOTIFY_ALLOWED_RANGES: '127.0.0.0/8',
+  SLUICE_NOTIFY_TIMEOUT_MS: '2000',
+  SLUICE_TAIL_PING_MS: '500',
+  SLUICE_TAIL_RECORDS_PER_SECOND: '10000',
+  SLUICE_TAIL_BUFFER_BYTES: '4096',
+  SLUICE_EXPERIMENT_CHECK_SECONDS: '10',
+  SLUICE_INTEGRATION_REFRESH_MS: '500',
+  SLUICE_LOG_LEVEL: 'warn',
+}
+
+async function startServe(): Promise<typeof serve> {
+  const child = spawnSluice(['serve', '--roles', 'edge,admin,events,alerts,notify,checks'], {
+    ...t.env,
+    ...ENV,
+    SLUICE_LOG_LEVEL: 'info',
+  })
+  let log = ''
+  const keep = (d: Buffer) => (log = (log + d.toString()).slice(-200_000))
+  child.stdout!.on('data', keep)
+  child.stderr!.on('data', keep)
+  const url = await waitFor(
+    'sluice serve',
+    async () => {
+      if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${log.slice(-2000)}`)
+      return /"url":"(http:[^"]+)","roles"/.exec(log)?.[1]
+    },
+    60_000,
+  )
+  await waitFor('/readyz', async () => ((await fetch(`${url}/readyz`)).status === 200 ? true : undefined), 60_000)
+  return { child, url, log: () => log }
+}
+
+async function call(
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Json }> {
+  const res = await fetch(`${serve.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  })
+  const text = await res.text()
+  let parsed: Json = {}
+  try {
+    parsed = text ? (JSON.parse(text) as Json) : {}
+  } catch {
+    parsed = { text }
+  }
+  return { status: res.status, body: parsed }
+}
+
+const ok = (status: number, ...allowed: number[]) => {
+  // Hostile calls may be refused (400, 404, 409, 413, 429) or answered; never a 5xx but the documented 503s.
+  if (status >= 500 && !allowed.includes(status)) throw new Error(`hostile call answered ${status}`)
+}
+
+async function integration(key: string, body: Json): Promise<{ id: string; webhookUrl: string }> {
+  const made = await call(key, 'POST', '/api/v1/integrations', body)
+  expect(made.status, JSON.stringify(made.body)).toBe(201)
+  return { id: made.body['id'] as string, webhookUrl: made.body['webhookUrl'] as string }
+}
+
+async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<number> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  }).catch(() => undefined)
+  await res?.body?.cancel()
+  return res?.status ?? 0
+}
+
+beforeAll(async () => {
+  t = await createTestEnv()
+  rx = await startReceivers()
+  hostile = await t.bootstrap()
+  const make = async (name: string) => {
+    const account = await t.tenancy.createAccount(name)
+    const ws = await t.tenancy.createWorkspace(account.id, 'Main')
+    await t.tenancy.createTrafficType(ws.id, 'user')
+    const env = await t.tenancy.createEnvironment(ws.id, 'Prod')
+    const admin = await t.tenancy.createApiKey({ kind: 'admin', accountId: account.id, name: `${name} admin` })
+    const sdk = await t.tenancy.createApiKey({
+      kind: 'server',
+      accountId: account.id,
+      workspaceId: ws.id,
+      environmentId: env.id,
+    })
+    return { accountId: account.id, adminKey: admin.key, env: env.id, sdkKey: sdk.key }
+  }
+  const w = await make('well-behaved')
+  const h2 = await make('hostile-two')
+  hostile2 = { accountId: h2.accountId, adminKey: h2.adminKey }
+  serve = await startServe()
+
+  // The well-behaved account: an integration, a webhook destination on a local receiver as its default route.
+  const wi = await integration(w.adminKey, { name: 'monitoring', template: 'generic' })
+  well = { ...w, webhookUrl: wi.webhookUrl }
+  const dest = await call(w.adminKey, 'POST', '/api/v1/notification-destinations', {
+    name: 'on call',
+    kind: 'webhook',
+    settings: { url: `${rx.url}/well` },
+  })
+  expect(dest.status, JSON.stringify(dest.body)).toBe(201)
+  const route = await call(w.adminKey, 'PUT', '/api/v1/notification-route', {
+    destinations: [dest.body['destination']['id']],
+  })
+  expect(route.status, JSON.stringify(route.body)).toBe(200)
+}, 180_000)
+
+afterAll(async () => {
+  if (serve?.child.exitCode === null) {
+    serve.child.kill('SIGTERM')
+    await exited(serve.child)
+  }
+  await rx?.close()
+  await t?.close()
+})
+
+/** Latencies of the well-behaved account's requests, by kind. */
+const latencies: Record<string, number[]> = { events: [], alerts: [], reads: [] }
+const p99 = (list: number[]) =>
+  [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * 0.99))]!
+
+async function timed<T>(kind: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now()
+  try {
+    return await work()
+  } finally {
+    latencies[kind]!.push(performance.now() - started)
+  }
+}
+
+/** Runs `step` again and again until the soak ends (each failure of a hostile step is its own business). */
+async function loop(until: number, pauseMs: number, step: (i: number) => Promise<void>): Promise<void> {
+  for (let i = 0; Date.now() < until; i++) {
+    await step(i)
+    await new Promise((r) => setTimeout(r, pauseMs))
+  }
+}
+
+it(
+  `serves a well-behaved account while hostile ones throw everything at it for ${SOAK_MS / 1000} s, and never exits`,
+  async () => {
+    const H = hostile.adminApiKey
+    const henv = hostile.environments[0]!
+    const box = new SecretBox([t.env['SLUICE_SECRETS_KEY']!])
+
+    // --- The hostile account's standing state -------------------------------------------------------------------
+    // Destinations: a good-looking one saved as an earlier version would have (a header Node refuses), one whose
+    // content type has CR/LF, and one whose body template renders a digest through three nested sections.
+    const hostileHook = async (name: string, settings: Json, limits?: Json) => {
+      const made = await call(H, 'POST', '/api/v1/notification-destinations', {
+        name,
+        kind: 'webhook',
+        settings: { url: `${rx.url}/hostile`, ...settings },
+        ...(limits ? { limits } : {}),
+      })
+      expect(made.status, JSON.stringify(made.body)).toBe(201)
+      return made.body['destination']['id'] as string
+    }
+    const badHeader = await hostileHook('header', { headers: { 'X-Token': 'fine' } })
+    const badType = await hostileHook('content type', {})
+    // Rated at one message in 20 s, so that its alerts come as digests: three sections over a digest of N are N³.
+    const heavy = await hostileHook(
+      'heavy',
+      {
+        bodyTemplate: `{{#alerts}}{{#alerts}}{{#alerts}}${'{{alert.nothing}}'.repeat(100)}{{/alerts}}{{/alerts}}{{/alerts}}`,
+      },
+      { ratePerSecond: 0.05, burst: 1 },
+    )
+    for (const [id, settings] of [
+      [badHeader, { headers: { 'X-Token': box.seal('café ☕') } }],
+      [badType, { contentType: 'application/json\r\nX-Injected: 1' }],
+    ] as const) {
+      const stored = await t.state.notify.destination(hostile.accountId, id)
+      if (stored?.kind !== 'webhook') throw new Error(`no webhook destination ${id}`)
+      await t.state.notify.saveDestination(hostile.accountId, {
+        ...stored,
+        settings: { ...stored.settings, ...settings },
+      })
+    }
+    expect(
+      (await call(H, 'PUT', '/api/v1/notification-route', { destinations: [badHeader, badType, heavy] })).status,
+    ).toBe(200)
+    // Rules whose regexes cost seconds over a 64 KiB description (45,000 instructions, under the 50,000 a set may
+    // compile to), routing every alert to the destinations above.
+    const rules = Array.from({ length: 45 }, (_, i) => ({
+      id: `re2-${i}`,
+      name: `costly ${i}`,
+      when: { field: 'description', matches: `\\w{999}${i % 10}` },
+      addTags: ['costly'],
+    }))
+    const saved = await call(H, 'PUT', '/api/v1/alert-rules', { rules })
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200)
+    // 200 weekly windows, back to back (each a slice of the week in one of five zones), saved as they would be over
+    // time (the API rates window changes per account).
+    await t.state.alertPolicies.changeWindows(hostile.accountId, () => ({
+      windows: Array.from({ length: 200 }, (_, i) => ({
+        id: `mw_${i}`,
+        name: `slice ${i}`,
+        when: { field: 'service', equals: 'held' },
+        schedule: {
+          kind: 'weekly' as const,
+          timeZone: ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Australia/Sydney', 'UTC'][i % 5]!,
+          days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const,
+          start: `${String(Math.floor((i * 7) / 60) % 24).padStart(2, '0')}:${String((i * 7) % 60).padStart(2, '0')}`,
+          end: `${String(Math.floor(((i + 1) * 7) / 60) % 24).padStart(2, '0')}:${String(((i + 1) * 7) % 60).padStart(2, '0')}`,
+        },
+        createdAt: Date.now(),
+        updatedAt: Date.now(),
+      })),
+      result: undefined,
+    }))
+    const hi = await integration(H, { name: 'hostile', template: 'generic' })
+    // A read-only key scoped to one environment: enough to open its live tail.
+    const viewerKey = (
+      await t.tenancy.createApiKey({
+        kind: 'admin',
+        accountId: hostile.accountId,
+        name: 'viewer',
+        role: 'segment-viewer',
+        environmentIds: [henv.id],
+      })
+    ).key
+
+    const until = Date.now() + SOAK_MS
+    const stalled: IncomingMessage[] = []
+    const wellAlerts: string[] = []
+    let wellEvents = 0
+    let healthFailures = 0
+
+    await Promise.all([
+      // --- The well-behaved account --------------------------------------------------------------------------------
+      loop(until, 200, async (i) => {
+        const batch = Array.from({ length: 20 }, (_, j) => ({
+          eventTypeId: 'purchase',
+          trafficTypeName: 'user',
+          key: `well-${i}-${j}`,
+          timestamp: Date.now(),
+          value: j,
+        }))
+        const res = await timed('events', () => postEvents(serve.url, well.sdkKey, batch))
+        expect(res.status, JSON.stringify(res.body)).toBe(202)
+        wellEvents += batch.length
+      }),
+      loop(until, 1000, async (i) => {
+        const id = `well-alert-${i}`
+        const status = await timed('alerts', () =>
+          postJson(well.webhookUrl, {
+            id,
+            message: `well ${i}`,
+            severity: 'critical',
+            status: 'firing',
+            service: 'web',
+          }),
+        )
+        expect(status).toBe(202)
+        wellAlerts.push(id)
+      }),
+      loop(until, 500, async () => {
+        const res = await timed('reads', () => call(well.adminKey, 'GET', '/api/v1/alerts?limit=10'))
+        expect(res.status, JSON.stringify(res.body)).toBe(200)
+      }),
+      loop(until, 1000, async () => {
+        const res = await fetch(`${serve.url}/healthz`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined)
+        if (res?.status !== 200) healthFailures++
+        expect(serve.child.exitCode, serve.log().slice(-3000)).toBeNull()
+      }),
+
+      // --- Hostile: alerts through the costly rules, the 200 windows and the poisoned destinations -------------------
+      loop(until, 300, async (i) => {
+        const long = i % 2 === 0
+        ok(
+          await postJson(hi.webhookUrl, {
+            id: `h-${i}`,
+            message: long ? 'a'.repeat(16_000) : `short ${i}`,
+            status: 'firing',
+            service: long ? 'web' : 'held',
+          }),
+        )
+      }),
+      // The destination tests, each time, and window changes while the windows hold alerts.
+      loop(until, 700, async (i) => {
+        ok(
+          (await call(H, 'POST', `/api/v1/notification-destinations/${[badHeader, badType, heavy][i % 3]}/test`))
+            .status,
+        )
+        ok(
+          (
+            await call(H, 'PUT', `/api/v1/maintenance-windows/mw_${i % 200}`, {
+              name: `slice ${i % 200}`,
+              when: { field: 'service', equals: 'held' },
+              schedule: { kind: 'weekly', timeZone: 'UTC', days: ['mon'], start: '00:00', end: '00:07' },
+            })
+          ).status,
+        )
+      }),
+      // The rules' test route (open to read-only keys) with the costly rules on a 64 KiB description.
+      loop(until, 200, async () => {
+        ok(
+          (
+            await call(H, 'POST', '/api/v1/alert-rules/test', {
+              alert: { description: 'b'.repeat(64 * 1024), service: 'held' },
+            })
+          ).status,
+        )
+      }),
+      // Live tail viewers that never read, with the read-only key, while the environment's events flow.
+      loop(until, 2000, async () => {
+        const res = await new Promise<IncomingMessage | undefined>((resolve) =>
+          httpRequest(
+            `${serve.url}/api/v1/environments/${henv.id}/tail`,
+            { headers: { authorization: `Bearer ${viewerKey}` } },
+            resolve,
+          )
+            .on('error', () => resolve(undefined))
+            .end(),
+        )
+        if (!res) return
+        if (res.statusCode === 200) {
+          res.pause()
+          stalled.push(res)
+        } else res.resume()
+      }),
+      loop(until, 100, async (i) => {
+        // Big properties through the public client-side key: they fill the stalled viewers' buffers and the catalogue.
+        const props = { blob: 'x'.repeat(30_000), n: i }
+        ok(
+          (
+            await postEvents(
+              serve.url,
+              henv.clientSideSdkKey,
+              Array.from({ length: 10 }, (_, j) => ({
+                eventTypeId: 'big',
+                trafficTypeName: 'user',
+                key: `h-${i}-${j}`,
+                timestamp: Date.now(),
+                properties: props,
+              })),
+            )
+          ).status,
+          503,
+        )
+      }),
+      // Data Hub reads, four at a time: health (12 queries), the big event type's detail, flags seen.
+      ...[0, 1, 2, 3].map((k) =>
+        loop(until, 50, async (i) => {
+          const path = [
+            `/api/v1/environments/${henv.id}/health`,
+            `/api/v1/environments/${henv.id}/event-types/big`,
+            `/api/v1/environments/${henv.id}/flags-seen`,
+          ][(i + k) % 3]!
+          ok((await call(H, 'GET', path)).status, 503)
+        }),
+      ),
+      // Flags made up with the public client-side key, skewed 80/20, for the checks role.
+      loop(until, 1000, async (i) => {
+        const groups = Array.from({ length: 50 }, (_, f) => ({
+          f: `invented-${f}`,
+          i: Array.from({ length: 20 }, (_, k) => ({
+            k: `u-${i}-${k}`,
+            t: k < 16 ? 'on' : 'off',
+            m: Date.now(),
+            r: 'r',
+          })),
+        }))
+        ok(
+          await postJson(`${serve.url}/api/testImpressions/bulk`, groups, {
+            authorization: `Bearer ${henv.clientSideSdkKey}`,
+          }),
+        )
+      }),
+      // The poison corpus, through the server key, and hostile webhook payloads.
+      loop(until, 500, async (i) => {
+        const [, patch] = POISON_EVENTS[i % POISON_EVENTS.length]!
+        ok(
+          (
+            await postEvents(serve.url, henv.serverSideSdkKey, [
+              { eventTypeId: 'p', trafficTypeName: 'user', key: `p-${i}`, timestamp: Date.now(), ...patch },
+            ])
+          ).status,
+          503,
+        )
+        for (const body of [
+          `{"id":"x","message":${'['.repeat(200)}${']'.repeat(200)}}`,
+          '{"__proto__":{"polluted":1},"id":"proto","message":"m"}',
+          '{"id":"big","message":"m","n":1e400}',
+          '{"id":"\ud800","message":"lone"}',
+        ])
+          ok(await postJson(hi.webhookUrl, body))
+      }),
+      // The second hostile account saves rule sets of 2 MiB, again and again, and reads all its alerts.
+      loop(until, 500, async (i) => {
+        const big = Array.from({ length: 500 }, (_, r) => ({
+          id: `big-${r}`,
+          name: `big ${r} ${i}`,
+          customFields: { f: `${i}-${'y'.repeat(4000)}` },
+        }))
+        ok((await call(hostile2.adminKey, 'PUT', '/api/v1/alert-rules', { rules: big })).status)
+        ok((await call(hostile2.adminKey, 'GET', '/api/v1/alerts?status=all&limit=500')).status)
+      }),
+    ])
+    for (const res of stalled) res.destroy()
+
+    // --- What the well-behaved account sees -------------------------------------------------------------------------
+    expect(serve.child.exitCode, serve.log().slice(-3000)).toBeNull()
+    expect(healthFailures).toBe(0)
+    await waitFor(
+      `the well-behaved account's ${wellEvents} events stored`,
+      async () => ((await t.count('events', `environment_id = '${well.env}'`)) === wellEvents ? true : undefined),
+      120_000,
+    )
+    await waitFor(
+      `its ${wellAlerts.length} alerts stored`,
+      async () => {
+        const listed = await call(well.adminKey, 'GET', '/api/v1/alerts?status=all&limit=500')
+        expect(listed.status, JSON.stringify(listed.body)).toBe(200)
+        const keys = new Set((listed.body['alerts'] as Json[]).map((a) => a['dedupKey']))
+        return wellAlerts.every((k) => keys.has(k)) ? true : undefined
+      },
+      120_000,
+    )
+    await waitFor(
+      'a notification of each of its alerts',
+      async () => {
+        const told = new Set(
+          rx.on('/well').flatMap((r) => {
+            const body = JSON.parse(r.body) as Json
+            return (body['alerts'] ? (body['alerts'] as Json[]) : [body]).map((a) => a['alert']?.['dedupKey'] as string)
+          }),
+        )
+        return wellAlerts.every((k) => told.has(k)) ? true : undefined
+      },
+      120_000,
+    )
+    const bounds = Object.fromEntries(Object.entries(latencies).map(([k, v]) => [k, Math.round(p99(v))]))
+    console.log(
+      `hostile soak: the well-behaved account's p99 (ms) ${JSON.stringify(bounds)}, ${wellEvents} events, ${wellAlerts.length} alerts`,
+    )
+    for (const [kind, ms] of Object.entries(bounds)) expect(ms, `p99 of ${kind}`).toBeLessThanOrEqual(P99_BOUND_MS)
+
+    // --- What the hostile accounts got -------------------------------------------------------------------------------
+    // Nothing reached the receiver through the poisoned destinations; the heavy template was given up, not retried.
+    expect(
+      rx
+        .on('/hostile')
+        .every((r) => !('x-injected' in r.headers) && !String(r.headers['x-token'] ?? '').includes('☕')),
+    ).toBe(true)
+    const dead = (await call(H, 'GET', '/api/v1/notification-deliveries/dead?limit=200')).body['deliveries'] as Json[]
+    const reasons = new Set(dead.map((d) => String(d['lastError']).slice(0, 80)))
+    expect(
+      [...reasons].some((r) => /settings\.headers\.X-Token/.test(r)),
+      JSON.stringify([...reasons]),
+    ).toBe(true)
+    // The heavy template's digests are given up naming it (its first message, of one alert, fits the budget).
+    await waitFor(
+      'a digest through the heavy template given up',
+      async () => {
+        const list = (await call(H, 'GET', `/api/v1/notification-destinations/${heavy}/deliveries`)).body[
+          'deliveries'
+        ] as Json[]
+        return list.some((d) => d['status'] === 'dead' && /settings\.bodyTemplate takes more/.test(d['lastError']))
+          ? true
+          : undefined
+      },
+      60_000,
+    )
+    // The costly rules went over their budget, saying so, and no made-up flag raised a critical alert.
+    const firing = (await call(H, 'GET', '/api/v1/alerts?status=firing&limit=500')).body['alerts'] as Json[]
+    expect(
+      firing.some((a) => /would pass 100 ms/.test(String(a['overBudget']))),
+      JSON.stringify(firing.slice(0, 2)).slice(0, 3000),
+    ).toBe(true)
+    const held = (await call(H, 'GET', '/api/v1/alerts?status=suppressed&limit=1')).body['alerts'] as Json[]
+    expect(held).toHaveLength(1)
+    const critical = (await call(H, 'GET', '/api/v1/alerts?status=all&severity=critical&limit=500')).body[
+      'alerts'
+    ] as Json[]
+    expect(critical.filter((a) => /invented-/.test(String(a['description'])))).toEqual([])
+  },
+  SOAK_MS + 600_000,
+)
