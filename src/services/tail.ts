@@ -34,6 +34,7 @@ export class TailHub {
   private readonly viewers = new Map<string, Set<Viewer>>()
   private count = 0
   private renewal: NodeJS.Timeout | undefined
+  private closed = false
 
   constructor(
     private readonly channel: TailChannel,
@@ -50,7 +51,7 @@ export class TailHub {
 
   /** Adds a viewer; returns its removal, or undefined when the process has its most viewers already. */
   async add(viewer: Viewer): Promise<(() => Promise<void>) | undefined> {
-    if (this.count >= this.options.maxViewers) return undefined
+    if (this.closed || this.count >= this.options.maxViewers) return undefined
     this.count++
     let set = this.viewers.get(viewer.scope)
     const first = !set
@@ -73,7 +74,9 @@ export class TailHub {
   }
 
   async close(): Promise<void> {
+    this.closed = true
     clearInterval(this.renewal)
+    this.renewal = undefined
     for (const set of this.viewers.values()) for (const v of set) v.cut('the server is stopping')
     this.viewers.clear()
     this.count = 0
@@ -100,19 +103,26 @@ export class TailHub {
     }
   }
 
+  /** Runs in the subscriber connection's 'message' listener: nothing may throw out of it (it would end the process). */
   private deliver(channel: string, text: string): void {
+    try {
+      this.deliverTo(channel, text)
+    } catch (err) {
+      this.options.log.warn({ err, channel }, 'live tail: a message could not be delivered; dropped')
+    }
+  }
+
+  private deliverTo(channel: string, text: string): void {
     const set = this.viewers.get(this.channel.scopeOf(channel))
     if (!set) return
-    let message: TailMessage
-    try {
-      message = JSON.parse(text) as TailMessage
-    } catch {
-      return
-    }
+    const message = JSON.parse(text) as Partial<TailMessage> | null
+    // Published by a consumer of another version, or by anyone with the Redis: a message without records is none.
+    if (!Array.isArray(message?.records)) return
+    const all: readonly TailRecord[] = message.records
     for (const viewer of set) {
-      const records = message.records.filter((r) => matches(r, viewer.filter))
+      const records = all.filter((r) => matches(r, viewer.filter))
       if (records.length === 0) continue
-      if (!viewer.send({ rate: message.rate, records })) {
+      if (!viewer.send({ rate: message.rate ?? 1, records })) {
         viewer.cut('the reader is too slow: records were waiting beyond its buffer')
         void this.remove(viewer)
       }

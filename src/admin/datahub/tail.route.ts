@@ -65,7 +65,10 @@ export async function tailRoutes(server: FastifyInstance, opts: TailRoutesOption
   // Streams never end by themselves: they are ended, and their connections closed, when the server closes, or closing
   // would wait for them.
   const streams = new Set<ServerResponse>()
+  // A request still on its way to a stream when the server began closing ends instead of opening one.
+  let closing = false
   app.addHook('preClose', async () => {
+    closing = true
     await opts.hub.close()
     for (const res of streams) res.destroy()
   })
@@ -80,6 +83,7 @@ export async function tailRoutes(server: FastifyInstance, opts: TailRoutesOption
     const principal = scope.principal(request)
     const slot = opts.viewers.take(principal.accountId, principal.id)
     if ('refused' in slot) throw new HttpError('RATE_LIMITED', VIEWER_LIMITS[slot.refused.limit])
+    if (closing) throw new HttpError('UNAVAILABLE', 'the server is stopping: connect again')
     const res = reply.raw
     reply.hijack()
     res.writeHead(200, {

@@ -34,7 +34,8 @@ export function topicReplication(
 }
 
 export class KafkaAdmin {
-  private admin?: Admin
+  /** The one admin client, connecting or connected: concurrent callers share it (each made its own, left open). */
+  private admin?: Promise<Admin>
   private readonly partitionCounts = new Map<string, number>()
 
   constructor(
@@ -45,11 +46,15 @@ export class KafkaAdmin {
     private readonly connect: (brokers: string[]) => Kafka = () => kafka,
   ) {}
 
-  async client(): Promise<Admin> {
+  client(): Promise<Admin> {
     if (!this.admin) {
       const admin = this.kafka.admin()
-      await admin.connect()
-      this.admin = admin
+      const connecting = admin.connect().then(() => admin)
+      this.admin = connecting
+      // A failed connect is not kept: the next caller tries again.
+      connecting.catch(() => {
+        if (this.admin === connecting) this.admin = undefined
+      })
     }
     return this.admin
   }
@@ -99,8 +104,8 @@ export class KafkaAdmin {
     // broker serves its metadata, and kafkajs's consumers and admin fail on a broker that does not:
     // each broker named in KAFKA_BROKERS is asked until it serves them.
     if (this.settings.brokers.length > 1)
-      for (const broker of this.settings.brokers) await this.untilServed(this.connect([broker]).admin(), topics)
-    await this.untilServed(admin, topics)
+      for (const broker of this.settings.brokers) await this.untilServed(this.connect([broker]).admin(), topics, true)
+    await this.untilServed(admin, topics, false)
     await this.learnPartitions(topics)
     // A look, not a condition of starting: metadata can lag just after another process made the topics.
     await this.checkReplication(
@@ -136,8 +141,8 @@ export class KafkaAdmin {
     }
   }
 
-  private async untilServed(admin: Admin, topics: readonly string[]): Promise<void> {
-    const own = admin !== this.admin
+  /** `own`: a client of its own for this wait, connected and disconnected here. */
+  private async untilServed(admin: Admin, topics: readonly string[], own: boolean): Promise<void> {
     try {
       if (own) await admin.connect()
       for (let attempt = 1; ; attempt++) {
@@ -173,8 +178,9 @@ export class KafkaAdmin {
   }
 
   async close(): Promise<void> {
-    await this.admin?.disconnect().catch(() => undefined)
+    const admin = this.admin
     this.admin = undefined
+    await admin?.then((a) => a.disconnect()).catch(() => undefined)
   }
 }
 

@@ -3,6 +3,8 @@
 // only, checked on the address connected to; no redirects; bounded time and answer), and classify
 // the outcome: delivered, retry (with the receiver's Retry-After when it gives one) or give up.
 import { createHmac } from 'node:crypto'
+import { connect, type Socket } from 'node:net'
+import { Duplex } from 'node:stream'
 import nodemailer from 'nodemailer'
 import { sealedFields, type StoredDestination } from '../../pipeline/notify/destinations.js'
 import { isRenderLimit } from '../../pipeline/alerts/moustache.js'
@@ -189,7 +191,26 @@ async function email(
     const refused = err instanceof OutboundError && err.refused
     return { result: refused ? 'give-up' : 'retry', error: cut(`${s.host} ${(err as Error).message}`) }
   }
+  // Sluice opens the connection (smtpConnection) and holds the whole exchange to the policy's time and to
+  // SMTP_ANSWER_BYTES of answer: nodemailer's own timeouts are idle timeouts, reset by every byte, and it re-reads the
+  // unfinished line it holds at each byte that comes, so a server answering without end froze the process.
+  let connection: Duplex | undefined
+  const deadline = setTimeout(
+    () => connection?.destroy(new OutboundError(`${s.host} did not finish within ${policy.timeoutMs} ms`)),
+    policy.timeoutMs,
+  )
   const transport = nodemailer.createTransport({
+    getSocket: (_options: unknown, callback: (err: Error | null, socketOptions?: { connection: Socket }) => void) => {
+      if (connection) return callback(new Error('one connection per message'))
+      connection = smtpConnection(address, s.port, `${s.host} answered more than ${SMTP_ANSWER_BYTES} bytes`)
+      const opened = connection
+      const done = (err?: Error) => {
+        opened.off('connected', done).off('error', done)
+        if (err) callback(err)
+        else callback(null, { connection: opened as unknown as Socket })
+      }
+      opened.once('connected', done).once('error', done)
+    },
     host: address,
     port: s.port,
     secure: s.security === 'tls',
@@ -220,6 +241,50 @@ async function email(
     if (code !== undefined && code >= 500) return { result: 'give-up', status: code, error: message }
     return { result: 'retry', ...(code !== undefined ? { status: code } : {}), error: message }
   } finally {
+    clearTimeout(deadline)
     transport.close()
+    connection?.destroy()
   }
+}
+
+/** What an SMTP server may send in one message's exchange (its greeting, answers, TLS handshake). */
+const SMTP_ANSWER_BYTES = 64 * 1024
+
+/**
+ * A connection to an SMTP server that nodemailer speaks over (and upgrades to TLS over), counting what the server
+ * sends: past `maxBytes` it is destroyed with `tooMuch`. Emits 'connected' once open. The socket methods nodemailer
+ * calls are passed on.
+ */
+function smtpConnection(host: string, port: number, tooMuch: string): Duplex {
+  const raw = connect({ host, port })
+  let received = 0
+  const duplex = new Duplex({
+    read: () => void raw.resume(),
+    write: (chunk: Buffer, _encoding, done) => void raw.write(chunk, done),
+    final: (done) => void raw.end(done),
+    destroy: (err, done) => {
+      raw.destroy()
+      done(err)
+    },
+  })
+  raw.on('connect', () => duplex.emit('connected'))
+  raw.on('data', (chunk: Buffer) => {
+    received += chunk.length
+    if (received > SMTP_ANSWER_BYTES) duplex.destroy(new OutboundError(tooMuch))
+    else if (!duplex.push(chunk)) raw.pause()
+  })
+  raw.on('end', () => duplex.push(null))
+  raw.on('error', (err) => duplex.destroy(err))
+  raw.on('close', () => duplex.destroy())
+  raw.on('timeout', () => duplex.emit('timeout'))
+  // nodemailer listens while it sends; an error after it let go (a late destroy) ends here, not in the process.
+  duplex.on('error', () => undefined)
+  return Object.defineProperties(duplex, {
+    setKeepAlive: { value: (...args: Parameters<Socket['setKeepAlive']>) => void raw.setKeepAlive(...args) },
+    setTimeout: { value: (ms: number) => void raw.setTimeout(ms) },
+    remoteAddress: { get: () => raw.remoteAddress },
+    remotePort: { get: () => raw.remotePort },
+    localAddress: { get: () => raw.localAddress },
+    localPort: { get: () => raw.localPort },
+  })
 }
