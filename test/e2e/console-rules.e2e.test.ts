@@ -172,6 +172,42 @@ it('adds a window and shows it quiet now and in the calendar; a held alert says 
   expect(await why.innerText()).toContain('suppressed by source')
 })
 
+it('an alert the rules and windows could not be applied to within their budget says so in Why', async () => {
+  // A rule whose regex costs seconds over a long description: past the 100 ms budget, the alert is as its mapping made it.
+  const { version } = await api('GET', '/api/v1/alert-rules')
+  const costly = [
+    { id: 'costly', name: 'costly', when: { field: 'description', matches: '\\w{999}7' }, addTags: ['x'] },
+  ]
+  expect((await api('PUT', '/api/v1/alert-rules', { version, rules: costly }))['version']).toBe((version as number) + 1)
+  await new Promise((r) => setTimeout(r, 500))
+  const long = await fetch(`${service.url}${integration.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      version: '4',
+      status: 'firing',
+      alerts: [
+        {
+          status: 'firing',
+          fingerprint: 'costly',
+          labels: { alertname: 'Costly', severity: 'warning', team: 'payments', service: 'checkout' },
+          annotations: { summary: `costly ${'a'.repeat(16_000)}` },
+        },
+      ],
+    }),
+  })
+  expect(long.status).toBe(202)
+  await view('Alerts', 'Alerts')
+  await page.getByLabel('Status').selectOption('all')
+  const row = page.locator('tr', { hasText: 'costly aaaa' })
+  await row.first().waitFor({ timeout: 15_000 })
+  await row.first().getByRole('button', { name: /^Why/ }).click()
+  const why = page.getByTestId('why')
+  await expect
+    .poll(() => why.innerText(), { timeout: 10_000 })
+    .toMatch(/Neither the rules nor the maintenance windows were applied to its last notification: .*would pass 100 ms/)
+})
+
 it("requires a bearer token from an integration's sender, shows the secret once, counts a refused sender, and rotates", async () => {
   await view('Integrations', 'Integrations')
   await page.getByRole('button', { name: `Sender authentication of ${integration.name}` }).click()

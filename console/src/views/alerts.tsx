@@ -21,6 +21,7 @@ interface Alert {
   rulesApplied?: string[]
   suppressedBy?: string
   suppressedUntil?: string
+  overBudget?: string
 }
 interface WithHistory extends Alert {
   history: { event: string; at: string; by?: string }[]
@@ -63,9 +64,11 @@ function Why({ id, onClose }: { id: string; onClose: () => void }) {
       {alert && (
         <ul>
           <li>
-            {alert.rulesApplied?.length
-              ? `Changed by rules ${alert.rulesApplied.join(', ')} (rule set version ${alert.rulesVersion ?? '?'})`
-              : 'No rule changed it: it is as its mapping made it.'}
+            {alert.overBudget
+              ? `Neither the rules nor the maintenance windows were applied to its last notification: ${alert.overBudget}. It is as its mapping made it.`
+              : alert.rulesApplied?.length
+                ? `Changed by rules ${alert.rulesApplied.join(', ')} (rule set version ${alert.rulesVersion ?? '?'})`
+                : 'No rule changed it: it is as its mapping made it.'}
           </li>
           {alert.tags?.length ? <li>Tags: {alert.tags.join(', ')}</li> : null}
           {alert.suppressedBy && (

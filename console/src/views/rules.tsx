@@ -33,6 +33,7 @@ interface TestedAlert {
   applied: string[]
   suppressedBy?: string
   suppressedUntil?: string
+  overBudget?: string
 }
 interface Dropped {
   id: string
@@ -237,9 +238,11 @@ function Tester({ draft }: { draft: Rule[] }) {
                 <td>
                   {a.dropped
                     ? `dropped by ${a.droppedBy ?? ''}`
-                    : a.suppressedBy
-                      ? `suppressed by ${a.suppressedBy} until ${new Date(a.suppressedUntil!).toLocaleString()}`
-                      : 'stored'}
+                    : a.overBudget
+                      ? `stored as the mapping made it: ${a.overBudget}`
+                      : a.suppressedBy
+                        ? `suppressed by ${a.suppressedBy} until ${new Date(a.suppressedUntil!).toLocaleString()}`
+                        : 'stored'}
                 </td>
               </tr>
             ))}
