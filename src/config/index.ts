@@ -366,8 +366,8 @@ const SETTINGS = {
     ),
     checkMinKeys: setting(
       'SLUICE_EXPERIMENT_CHECK_MIN_KEYS',
-      int(1, 1_000_000_000, 10_000),
-      'the checks role: exposed keys from which a flag without saved experiment settings raises its alerts with their severity (sample ratio critical, guardrail warning); below, they are info, since anyone with a client-side SDK key can post impressions of flags it makes up',
+      int(0, 1_000_000_000, 0),
+      'the checks role: exposed keys from which a flag without saved experiment settings raises its alerts with their severity (sample ratio critical, guardrail warning); 0: never, only flags with saved settings do. Others are info: anyone with a public client-side SDK key can post impressions (100,000 in one request) of flags it makes up',
     ),
   },
   dataHub: {

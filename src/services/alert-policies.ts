@@ -28,8 +28,9 @@ import type { AlertStore, DroppedAlert } from '../state/redis/alerts.js'
 import type { IntegrationStore } from '../state/redis/integrations.js'
 import { renderTest } from './integrations.js'
 
-/** The longest calendar asked for at once. */
+/** The longest calendar asked for at once, and how far from now it may begin. */
 export const MAX_CALENDAR_DAYS = 62
+const CALENDAR_REACH_MS = 2 * 366 * 86_400_000
 
 export interface RuleTestInput {
   /** An integration whose mapping renders `payload` (or its example when no payload is given). */
@@ -129,6 +130,8 @@ export class AlertPolicyService {
   async test(accountId: string, input: RuleTestInput): Promise<RuleTestResult> {
     const atMs = input.at === undefined ? Date.now() : Date.parse(input.at)
     if (!Number.isFinite(atMs)) throw invalid([{ field: 'at', problem: 'must be an ISO 8601 time' }])
+    if (Math.abs(atMs - Date.now()) > CALENDAR_REACH_MS)
+      throw invalid([{ field: 'at', problem: 'must be within two years of now' }])
     const { rules: saved, windows } = await this.store.policies(accountId)
     let rules: { version: number; rules: readonly AlertRule[] } = saved
     if (input.rules !== undefined) {
@@ -183,7 +186,7 @@ export class AlertPolicyService {
         throw new Refusal('CONFLICT', `an account has at most ${WINDOW_LIMITS.maxWindows} maintenance windows`)
       const now = Date.now()
       const stored: StoredWindow = { ...window, createdAt: now, updatedAt: now }
-      return { windows: checkedList([...all, stored]), result: stored }
+      return { windows: checkedList([...all, stored], stored.id), result: stored }
     })
   }
 
@@ -197,7 +200,13 @@ export class AlertPolicyService {
       const old = all.find((w) => w.id === id)
       if (!old) throw new Refusal('NOT_FOUND', `maintenance window ${id} not found`)
       const next: StoredWindow = { ...window, createdAt: old.createdAt, updatedAt: Date.now() }
-      return { windows: checkedList(all.map((w) => (w === old ? next : w))), result: next }
+      return {
+        windows: checkedList(
+          all.map((w) => (w === old ? next : w)),
+          id,
+        ),
+        result: next,
+      }
     })
     const now = Date.now()
     await this.alerts.rescheduleSuppressed(accountId, id, activeAt(stored.schedule, now)?.end ?? now, maxLen)
@@ -220,6 +229,9 @@ export class AlertPolicyService {
     const toMs = to === undefined ? fromMs + 7 * 86_400_000 : Date.parse(to)
     const problems = []
     if (!Number.isFinite(fromMs)) problems.push({ field: 'from', problem: 'must be an ISO 8601 time' })
+    // Each zone's offsets are read once per block of time and kept for every account: the times asked for are near.
+    else if (Math.abs(fromMs - now) > CALENDAR_REACH_MS)
+      problems.push({ field: 'from', problem: 'must be within two years of now' })
     if (!Number.isFinite(toMs)) problems.push({ field: 'to', problem: 'must be an ISO 8601 time' })
     else if (toMs <= fromMs) problems.push({ field: 'to', problem: 'must be after from' })
     else if (toMs - fromMs > MAX_CALENDAR_DAYS * 86_400_000)
@@ -250,15 +262,16 @@ function checked(input: unknown, id: string): MaintenanceWindow {
 }
 
 /**
- * An account's windows, if their conditions together stay within what checking them may cost (the alerts consumer
- * compiles them together: a window past it would be left out there).
+ * An account's windows, if the one changed fits beside the others within what checking their conditions together may
+ * cost (the alerts consumer compiles them together). A window stored before a check it no longer passes is not the
+ * changed one's problem.
  */
-function checkedList<T extends MaintenanceWindow>(windows: T[]): T[] {
+function checkedList<T extends MaintenanceWindow>(windows: T[], changed: string): T[] {
   const checks = new ConditionChecks()
   for (const w of windows) {
     const one = checkWindow({ name: w.name, when: w.when, schedule: w.schedule }, 'window', checks)
-    if (!one.ok)
-      throw invalid(one.problems, `the window was not saved: with it, the account's window ${w.id} does not pass`)
+    if (!one.ok && w.id === changed)
+      throw invalid(one.problems, "the window was not saved: beside the account's other windows")
   }
   return windows
 }

@@ -84,7 +84,7 @@ export interface CheckRun {
   readonly cut: number
 }
 
-/** How long the checks lock is held without being renewed (it is renewed at each flag). */
+/** How long the checks lock is held without being renewed (it is renewed at each turn and each environment listed). */
 const LOCK_MS = 5 * 60_000
 
 /** A running experiment to check. */
@@ -227,8 +227,9 @@ export class ExperimentChecks {
   private async turn(run: AccountRun, now: number, totals: Totals): Promise<void> {
     const { budget } = this.options
     const started = Date.now()
+    await this.renewLock()
     try {
-      if (!run.listed) await this.list(run, now, totals)
+      if (!run.listed) await this.list(run, now, totals, started)
       else await this.checkFlag(run, run.queue[run.next++]!, now, totals)
     } finally {
       run.spentMs += Date.now() - started
@@ -242,8 +243,16 @@ export class ExperimentChecks {
       await this.finish(run, now, totals)
   }
 
-  /** The account's running experiments, its open alerts and where its last run stopped. */
-  private async list(run: AccountRun, now: number, totals: Totals): Promise<void> {
+  private async renewLock(): Promise<void> {
+    if (!(await this.store.renewChecksLock(this.options.owner, LOCK_MS)))
+      throw new Error('the checks lock was lost (a run longer than the lock)')
+  }
+
+  /**
+   * The account's running experiments, its open alerts and where its last run stopped. Listing spends the account's
+   * time too: past its budget, the environments not listed keep their open alerts and wait for the next run.
+   */
+  private async list(run: AccountRun, now: number, totals: Totals, started: number): Promise<void> {
     const { accountId } = run
     run.open = await this.store.openChecks(accountId)
     run.cursor = await this.store.checksCursor(accountId)
@@ -254,6 +263,12 @@ export class ExperimentChecks {
         .slice(0, MAX_GUARDRAILS)
         .map((m) => m.id)
       for (const env of await this.tenancy.environments(ws.id)) {
+        if (Date.now() - started >= this.options.budget.ms) {
+          run.keepEnvs.add(env.id)
+          continue
+        }
+        // Each environment's list is a query of its own (up to the query time limit): the lock outlives it.
+        await this.renewLock()
         let listed: FlagList
         try {
           // Over the whole lookback, so that a check's window starts at the flag's first impression in it.
@@ -292,8 +307,6 @@ export class ExperimentChecks {
     totals.experiments++
     if (w.saved) run.cursor.saved = w.position
     else run.cursor.other = w.position
-    if (!(await this.store.renewChecksLock(this.options.owner, LOCK_MS)))
-      throw new Error('the checks lock was lost (a run longer than the lock)')
     try {
       const from = Math.max(now - this.options.lookbackMs, Date.parse(w.seen.firstImpressionAt))
       const results = await this.check(w.ws, w.env, w.seen, from, now, [...w.guardrails])
@@ -416,7 +429,10 @@ function rotate(work: FlagWork[], cursor: string | undefined): FlagWork[] {
   return at <= 0 ? sorted : [...sorted.slice(at), ...sorted.slice(0, at)]
 }
 
-/** What makes a flag's alerts count: saved settings, or at least `minKeys` exposed keys. */
+/**
+ * What makes a flag's alerts count: saved settings, or at least `minKeys` exposed keys when it is not 0 (keys a public
+ * client-side SDK key can post: one request holds 100,000 impressions).
+ */
 export interface CheckTrust {
   readonly saved: boolean
   readonly minKeys: number
@@ -427,14 +443,14 @@ export interface CheckTrust {
  * treatment); info instead when the flag has no saved settings and fewer exposed keys than `trust.minKeys`.
  */
 export function alertsOf(r: ExperimentResults, env: Environment, now: number, trust: CheckTrust): CheckAlert[] {
-  const trusted = trust.saved || r.exposure.keys >= trust.minKeys
+  const trusted = trust.saved || (trust.minKeys > 0 && r.exposure.keys >= trust.minKeys)
   const base = (id: string, severity: 'critical' | 'warning', message: string): CheckAlert => ({
     id: `experiment:${env.id}:${r.flag}:${id}`,
     status: 'firing',
     severity: trusted ? severity : 'info',
     message: trusted
       ? message
-      : `${message}. Informational: ${r.flag} has no saved experiment settings and ${r.exposure.keys} exposed keys (fewer than ${trust.minKeys}), and anyone with the environment's client-side SDK key can post impressions of a flag; save the flag's experiment settings to have this raised as ${severity}`,
+      : `${message}. Informational: ${r.flag} has no saved experiment settings${trust.minKeys > 0 ? ` and ${r.exposure.keys} exposed keys (fewer than ${trust.minKeys})` : ''}, and anyone with the environment's client-side SDK key can post impressions of a flag; save the flag's experiment settings to have this raised as ${severity}`,
     source: 'sluice-experiments',
     service: r.flag,
     environment: env.name,

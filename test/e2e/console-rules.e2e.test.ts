@@ -173,7 +173,8 @@ it('adds a window and shows it quiet now and in the calendar; a held alert says 
 })
 
 it('an alert the rules and windows could not be applied to within their budget says so in Why', async () => {
-  // A rule whose regex costs seconds over a long description: past the 100 ms budget, the alert is as its mapping made it.
+  // A rule whose regex costs seconds over a long description: past the 100 ms budget, the alert is as its mapping made
+  // it.
   const { version } = await api('GET', '/api/v1/alert-rules')
   const costly = [
     { id: 'costly', name: 'costly', when: { field: 'description', matches: '\\w{999}7' }, addTags: ['x'] },

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { alertsCaughtUp } from '../support/alerts.js'
-import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
+import { createTestEnv, waitFor, type TestEnv, jsonCaller } from '../support/harness.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -25,23 +25,7 @@ const MADE_UP = Array.from({ length: 10 }, (_, i) => `made-up-${String(i).padSta
 const FLAGS_PER_RUN = 4
 const ALERTS_PER_RUN = 3
 
-async function call(
-  key: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: Json }> {
-  const res = await fetch(`${service.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  const text = await res.text()
-  return { status: res.status, body: text ? (JSON.parse(text) as Json) : {} }
-}
+const call = jsonCaller(() => service.url)
 
 /** `n` keys of a flag, `onShare` of them on, the others off. */
 const split = (flag: string, n: number, onShare: number) => ({

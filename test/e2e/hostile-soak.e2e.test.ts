@@ -4,13 +4,12 @@
 // events and alerts and reads its alerts. Its events, alerts and notifications must all arrive, its requests' p99 stay
 // within a bound, and the process never exit. This is the test that would have caught the crashes of issue 43: a
 // destination header Node refuses, a live tail reader that stops reading.
-import type { ChildProcess } from 'node:child_process'
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { SecretBox } from '../../src/shared/secret-box.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
-import { exited, spawnSluice } from '../support/cli.js'
-import { createTestEnv, postEvents, waitFor, type TestEnv } from '../support/harness.js'
+import { exited, serveProcess, type Served } from '../support/cli.js'
+import { createTestEnv, jsonCaller, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 import { POISON_EVENTS } from '../support/hostile.js'
 import { startReceivers, type Receivers } from '../support/receivers.js'
 
@@ -22,7 +21,7 @@ const P99_BOUND_MS = 2500
 
 let t: TestEnv
 let rx: Receivers
-let serve: { child: ChildProcess; url: string; log: () => string }
+let serve: Served
 let hostile: DemoAccount
 let hostile2: { accountId: string; adminKey: string }
 let well: { accountId: string; adminKey: string; env: string; sdkKey: string; webhookUrl: string }
@@ -42,55 +41,9 @@ const ENV = {
   SLUICE_TAIL_BUFFER_BYTES: '4096',
   SLUICE_EXPERIMENT_CHECK_SECONDS: '10',
   SLUICE_INTEGRATION_REFRESH_MS: '500',
-  SLUICE_LOG_LEVEL: 'warn',
 }
 
-async function startServe(): Promise<typeof serve> {
-  const child = spawnSluice(['serve', '--roles', 'edge,admin,events,alerts,notify,checks'], {
-    ...t.env,
-    ...ENV,
-    SLUICE_LOG_LEVEL: 'info',
-  })
-  let log = ''
-  const keep = (d: Buffer) => (log = (log + d.toString()).slice(-200_000))
-  child.stdout!.on('data', keep)
-  child.stderr!.on('data', keep)
-  const url = await waitFor(
-    'sluice serve',
-    async () => {
-      if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${log.slice(-2000)}`)
-      return /"url":"(http:[^"]+)","roles"/.exec(log)?.[1]
-    },
-    60_000,
-  )
-  await waitFor('/readyz', async () => ((await fetch(`${url}/readyz`)).status === 200 ? true : undefined), 60_000)
-  return { child, url, log: () => log }
-}
-
-async function call(
-  key: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: Json }> {
-  const res = await fetch(`${serve.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(30_000),
-  })
-  const text = await res.text()
-  let parsed: Json = {}
-  try {
-    parsed = text ? (JSON.parse(text) as Json) : {}
-  } catch {
-    parsed = { text }
-  }
-  return { status: res.status, body: parsed }
-}
+const call = jsonCaller(() => serve.url)
 
 const ok = (status: number, ...allowed: number[]) => {
   // Hostile calls may be refused (400, 404, 409, 413, 429) or answered; never a 5xx but the documented 503s.
@@ -135,7 +88,7 @@ beforeAll(async () => {
   const w = await make('well-behaved')
   const h2 = await make('hostile-two')
   hostile2 = { accountId: h2.accountId, adminKey: h2.adminKey }
-  serve = await startServe()
+  serve = await serveProcess('edge,admin,events,alerts,notify,checks', { ...t.env, ...ENV })
 
   // The well-behaved account: an integration, a webhook destination on a local receiver as its default route.
   const wi = await integration(w.adminKey, { name: 'monitoring', template: 'generic' })

@@ -6,13 +6,12 @@
 // alert gets its notification. The process under test is `sluice serve`, spawned: it must still answer
 // /healthz well past the outbound deadline (2 s) after each case, and after a restart that finds such
 // deliveries waiting.
-import type { ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { StoredDestination } from '../../src/pipeline/notify/destinations.js'
 import { SecretBox } from '../../src/shared/secret-box.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
-import { exited, spawnSluice } from '../support/cli.js'
+import { exited, serveProcess, type Served } from '../support/cli.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 import { startReceivers, type Receivers } from '../support/receivers.js'
 
@@ -33,27 +32,12 @@ let demo: DemoAccount
 let rx: Receivers
 /** Alert intake (edge and alerts roles) in this process; the notify role and the admin API run in `sluice serve`. */
 let intake: RunningService
-let serve: { child: ChildProcess; url: string; log: () => string }
+let serve: Served
 let integration: { id: string; path: string }
 const ids: Record<'header' | 'contentType' | 'good', string> = { header: '', contentType: '', good: '' }
 
 /** `sluice serve` with the admin API and the notify role, once it answers /readyz. */
-async function startServe(): Promise<typeof serve> {
-  const child = spawnSluice(['serve', '--roles', 'admin,notify'], { ...t.env, ...ENV, SLUICE_LOG_LEVEL: 'info' })
-  let log = ''
-  child.stdout?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-20_000)))
-  child.stderr?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-20_000)))
-  const url = await waitFor(
-    'sluice serve',
-    async () => {
-      if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${log.slice(-2000)}`)
-      return /"url":"(http:[^"]+)","roles"/.exec(log)?.[1]
-    },
-    60_000,
-  )
-  await waitFor('/readyz', async () => ((await fetch(`${url}/readyz`)).status === 200 ? true : undefined))
-  return { child, url, log: () => log }
-}
+const startServe = () => serveProcess('admin,notify', { ...t.env, ...ENV })
 
 async function call(method: string, path: string, body?: unknown) {
   const res = await fetch(`${serve.url}${path}`, {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
-import { createTestEnv, type TestEnv } from '../support/harness.js'
+import { createTestEnv, jsonCaller, type TestEnv } from '../support/harness.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -26,14 +26,8 @@ beforeAll(async () => {
 
 afterAll(async () => t?.close())
 
-const call = async (method: string, path: string, body?: unknown, key = demo.adminApiKey) => {
-  const res = await fetch(`${service.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  return { status: res.status, body: (await res.json().catch(() => ({}))) as Json }
-}
+const api = jsonCaller(() => service.url)
+const call = (method: string, path: string, body?: unknown, key = demo.adminApiKey) => api(key, method, path, body)
 
 /** A rule set of about `kb` KiB: one rule with custom fields of 4,000 characters each. */
 const ruleSet = (kb: number, mark: string) => {
@@ -112,4 +106,31 @@ it('counts windows and destinations in the same budget; what frees room is alway
     expect((await call('DELETE', `/api/v1/maintenance-windows/${id}`)).status).toBe(204)
   expect((await call('POST', '/api/v1/notification-destinations', destination(99))).status).toBe(201)
   expect(await ledger(demo.accountId)).toBeLessThanOrEqual(BUDGET)
+})
+
+it('lets an account stored over its budget before the ledger existed get smaller, and not bigger', async () => {
+  // Windows saved by an earlier version, 400 KiB of them: more than the budget, and not in the ledger.
+  const other = await t.tenancy.createAccount('before the ledger')
+  const key = (await t.tenancy.createApiKey({ kind: 'admin', accountId: other.id, name: 'k' })).key
+  const big = (i: number) => ({
+    id: `mw_old${i}`,
+    name: `old ${i}`,
+    when: {
+      any: Array.from({ length: 100 }, (_, j) => ({ field: 'service', equals: `${i}-${j}-${'s'.repeat(1000)}` })),
+    },
+    schedule: { kind: 'once', from: '2030-01-01T00:00:00Z', to: '2030-01-02T00:00:00Z' },
+    createdAt: 0,
+    updatedAt: 0,
+  })
+  const prefix = t.config.redis.keyPrefix
+  await t.redis.set(
+    `${prefix}maintenance-windows:${other.id}`,
+    JSON.stringify({ version: 1, windows: [0, 1, 2, 3].map(big) }),
+  )
+  await t.redis.sadd(`${prefix}alerts:acct:${other.id}:windows`, 'mw_old0', 'mw_old1', 'mw_old2', 'mw_old3')
+  // Growing is refused; deleting one is taken (300 KiB left: still over, but smaller), and then counted.
+  const grow = await call('POST', '/api/v1/maintenance-windows', { name: 'more', schedule: big(9).schedule }, key)
+  expect(grow.status, JSON.stringify(grow.body)).toBe(409)
+  expect((await call('DELETE', '/api/v1/maintenance-windows/mw_old0', undefined, key)).status).toBe(204)
+  expect(await ledger(other.id)).toBeGreaterThan(BUDGET)
 })

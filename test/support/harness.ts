@@ -259,3 +259,36 @@ export function adminCaller(url: () => string, key: () => string) {
       headers: { authorization: `Bearer ${key()}`, 'content-type': 'application/json', ...init.headers },
     })
 }
+
+/** An answer read as JSON: its status, its body ({} when empty, {text} when not JSON), and its headers. */
+export interface JsonAnswer {
+  readonly status: number
+  readonly body: Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+  readonly headers: Headers
+}
+
+/**
+ * Calls of an API with a bearer key and a JSON body (no content type without a body: Fastify refuses an empty JSON
+ * body), read as JSON.
+ */
+export function jsonCaller(url: () => string) {
+  return async (key: string, method: string, path: string, body?: unknown): Promise<JsonAnswer> => {
+    const res = await fetch(`${url()}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(30_000),
+    })
+    const text = await res.text()
+    let parsed: JsonAnswer['body']
+    try {
+      parsed = text ? (JSON.parse(text) as JsonAnswer['body']) : {}
+    } catch {
+      parsed = { text }
+    }
+    return { status: res.status, body: parsed, headers: res.headers }
+  }
+}

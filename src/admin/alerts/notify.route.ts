@@ -90,7 +90,7 @@ export async function notifyRoutes(server: FastifyInstance, opts: NotifyRoutesOp
         summary: 'Replace a destination (its kind stays; secrets left out keep their stored values)',
         params: DestinationParams,
         body: DestinationBody,
-        response: alertAnswers({ 200: answer('The destination', Destination) }, [404]),
+        response: alertAnswers({ 200: answer('The destination', Destination) }, [404, 409]),
       },
     },
     async (request) => service.update(changer(request), request.params.id, request.body as DestinationInput),

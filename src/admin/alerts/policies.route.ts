@@ -155,7 +155,6 @@ export async function policyRoutes(server: FastifyInstance, opts: PolicyRoutesOp
   app.get(
     '/api/v1/maintenance-windows',
     {
-      config: { expensive: true },
       schema: {
         tags: windowTags,
         security: ADMIN_SECURITY,
@@ -172,6 +171,7 @@ export async function policyRoutes(server: FastifyInstance, opts: PolicyRoutesOp
   app.get(
     '/api/v1/maintenance-windows/calendar',
     {
+      config: { expensive: true },
       schema: {
         tags: windowTags,
         security: ADMIN_SECURITY,
@@ -188,6 +188,7 @@ export async function policyRoutes(server: FastifyInstance, opts: PolicyRoutesOp
   app.post(
     '/api/v1/maintenance-windows',
     {
+      config: { expensive: true },
       schema: {
         tags: windowTags,
         security: ADMIN_SECURITY,
@@ -228,7 +229,7 @@ export async function policyRoutes(server: FastifyInstance, opts: PolicyRoutesOp
           'Replace a window. Alerts it suppresses stay so until its changed occurrence ends, or are released now (triggered) when it no longer runs',
         params: WindowParams,
         body: WindowBody,
-        response: alertAnswers({ 200: answer('The window', Window) }, [404]),
+        response: alertAnswers({ 200: answer('The window', Window) }, [404, 409]),
       },
     },
     async (request) => {
@@ -248,7 +249,7 @@ export async function policyRoutes(server: FastifyInstance, opts: PolicyRoutesOp
         security: ADMIN_SECURITY,
         summary: 'Delete a window: the alerts it suppresses are released now, each with a triggered event',
         params: WindowParams,
-        response: alertAnswers({ 204: { description: 'Deleted', type: 'null' } }, [404]),
+        response: alertAnswers({ 204: { description: 'Deleted', type: 'null' } }, [404, 409]),
       },
     },
     async (request, reply) => {

@@ -95,5 +95,5 @@ export const AlertList = Type.Object({
 })
 
 export function alertAnswers(ok: Parameters<typeof sluiceAnswers>[0], errors: readonly number[] = []) {
-  return sluiceAnswers(ok, [400, 401, 403, 503, ...errors])
+  return sluiceAnswers(ok, [400, 401, 403, 429, 503, ...errors])
 }

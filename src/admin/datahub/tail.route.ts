@@ -79,11 +79,10 @@ export async function tailRoutes(server: FastifyInstance, opts: TailRoutesOption
    * that leaves at once, finds them (a viewer is always removed).
    */
   const serve = async (request: FastifyRequest, reply: FastifyReply, tailScope: string, filter: TailFilter) => {
-    if (opts.hub.full) throw new HttpError('RATE_LIMITED', VIEWER_LIMITS.total)
+    if (closing) throw new HttpError('UNAVAILABLE', 'the server is stopping: connect again')
     const principal = scope.principal(request)
     const slot = opts.viewers.take(principal.accountId, principal.id)
     if ('refused' in slot) throw new HttpError('RATE_LIMITED', VIEWER_LIMITS[slot.refused.limit])
-    if (closing) throw new HttpError('UNAVAILABLE', 'the server is stopping: connect again')
     const res = reply.raw
     reply.hijack()
     res.writeHead(200, {

@@ -14,7 +14,7 @@ import type { MetricService } from '../../services/metrics.js'
 import type { Metric as MetricRecord, MetricAuditEntry } from '../../state/redis/metrics.js'
 import type { RateLimit, RateLimiter } from '../../state/redis/rate-limits.js'
 import type { TenancyStore } from '../../state/redis/tenancy.js'
-import type { Slots } from '../../shared/slots.js'
+import { Slots } from '../../shared/slots.js'
 import { KeyScope, useScopedAdminKey, withReadSlot } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import {
@@ -374,18 +374,25 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
     },
   )
 
-  let running = 0
+  // Results are the heaviest reads: SLUICE_EXPERIMENT_MAX_CONCURRENT at once in the process, one per account, each
+  // within a slot of the expensive reads too.
+  const results = new Slots({ total: opts.maxConcurrent, perAccount: 1 })
   const limited = async <T>(request: FastifyRequest, reply: FastifyReply, fn: () => Promise<T>): Promise<T> => {
-    if (running >= opts.maxConcurrent)
+    const { accountId, id } = request.admin!
+    const slot = results.take(accountId, id)
+    if ('refused' in slot) {
+      void reply.header('retry-after', '2')
       throw new HttpError(
         'RATE_LIMITED',
-        `${opts.maxConcurrent} experiment queries are running in this process; retry in a few seconds`,
+        slot.refused.limit === 'total'
+          ? `${opts.maxConcurrent} experiment queries are running in this process; retry in a few seconds`
+          : 'an experiment query of this account is running in this process; retry when it is done',
       )
-    running++
+    }
     try {
       return await withReadSlot(opts.reads, request, reply, fn)
     } finally {
-      running--
+      slot.release()
     }
   }
 }

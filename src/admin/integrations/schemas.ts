@@ -193,7 +193,7 @@ export const AlertsPage = Type.Object({
 
 /** Errors every integrations route may answer (its key is checked first). */
 export function integrationAnswers(ok: Parameters<typeof sluiceAnswers>[0], errors: readonly number[] = []) {
-  return sluiceAnswers(ok, [400, 401, 403, 503, ...errors])
+  return sluiceAnswers(ok, [400, 401, 403, 429, 503, ...errors])
 }
 
 export const PayloadList = Type.Object({

@@ -49,8 +49,13 @@ const UNSATISFIABLE_CHECK_STEPS = 20_000
  * taken unchecked).
  */
 export class ConditionChecks {
+  /** What a save or a test may compile. */
   static readonly maxRegexInstructions = 50_000
   regexInstructions = 0
+
+  /** `maxRegexInstructions`: more for what was stored before the limit (compilePolicies). */
+  constructor(readonly maxRegexInstructions = ConditionChecks.maxRegexInstructions) {}
+
   readonly unsatisfiable = new WorkBudget(
     { maxSteps: Number.MAX_SAFE_INTEGER, maxCpuMs: 100 },
     'checking whether the conditions can match',
@@ -222,10 +227,10 @@ export function checkCondition(
           })
           return undefined
         }
-        if (checks.regexInstructions > ConditionChecks.maxRegexInstructions) {
+        if (checks.regexInstructions > checks.maxRegexInstructions) {
           problems.push({
             field: `${path}.matches`,
-            problem: `is one regex too many: the regexes compile to more than ${ConditionChecks.maxRegexInstructions} instructions in all`,
+            problem: `is one regex too many: the regexes compile to more than ${checks.maxRegexInstructions} instructions in all`,
           })
           return undefined
         }
@@ -233,10 +238,10 @@ export function checkCondition(
           const regex = RE2JS.compile(value)
           const size = instructionsOf(regex)
           checks.regexInstructions += size
-          if (checks.regexInstructions > ConditionChecks.maxRegexInstructions) {
+          if (checks.regexInstructions > checks.maxRegexInstructions) {
             problems.push({
               field: `${path}.matches`,
-              problem: `compiles to ${size} instructions, past the ${ConditionChecks.maxRegexInstructions} all the regexes together may take (a repeat such as \\w{1000} is a thousand)`,
+              problem: `compiles to ${size} instructions, past the ${checks.maxRegexInstructions} all the regexes together may take (a repeat such as \\w{1000} is a thousand)`,
             })
             return undefined
           }

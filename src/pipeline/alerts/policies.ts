@@ -47,9 +47,12 @@ export function compilePolicies(
 ): { policies: CompiledPolicies; skipped: string[] } {
   const skipped: string[] = []
   let ruleSet: CompiledRuleSet = { version: rules.version, rules: [] }
-  const checked = checkRules(rules.rules, rules.version)
+  // What was stored before the limit on regexes may pass it: stored rules and windows may compile to ten times what a
+  // save may (seconds at worst, once per version), so that a set stored then loses no rule.
+  const stored = () => new ConditionChecks(ConditionChecks.maxRegexInstructions * 10)
+  const checked = checkRules(rules.rules, rules.version, stored())
   // Rule by rule, the cost of their conditions counted all together still.
-  const checks = new ConditionChecks()
+  const checks = stored()
   if (checked.ok) ruleSet = checked.ruleSet
   else
     ruleSet = {
@@ -62,7 +65,7 @@ export function compilePolicies(
       }),
     }
   const compiled: CompiledWindow[] = []
-  const windowChecks = new ConditionChecks()
+  const windowChecks = stored()
   for (const w of windows) {
     const one = checkWindow({ id: w.id, name: w.name, when: w.when, schedule: w.schedule }, 'window', windowChecks)
     if (one.ok) compiled.push(one.window)

@@ -87,7 +87,7 @@ export class AlertPolicyStore extends RedisState {
         accountId,
         { rules: bytes, [versionField(next.version)]: bytes, [versionField(oldest)]: 0 },
         `rule set version ${next.version}`,
-        older.slice(0, -1),
+        { letGo: older.slice(0, -1), stored: { rules: json ? Buffer.byteLength(json) : 0 } },
       )
       const tx = conn
         .multi()
@@ -118,7 +118,9 @@ export class AlertPolicyStore extends RedisState {
       if (windows === current.windows) return { done: result }
       const next: StoredWindows = { version: current.version + 1, windows }
       const text = JSON.stringify(next)
-      const { queue } = await this.chargeBytes(conn, accountId, { windows: Buffer.byteLength(text) }, 'this window')
+      const { queue } = await this.chargeBytes(conn, accountId, { windows: Buffer.byteLength(text) }, 'this window', {
+        stored: { windows: json ? Buffer.byteLength(json) : 0 },
+      })
       const ids = this.windowIdsKey(accountId)
       const tx = conn.multi().set(key, text).hset(this.versionsOfKey(accountId), 'windows', next.version).del(ids)
       if (windows.length > 0) tx.sadd(ids, ...windows.map((w) => w.id))

@@ -141,11 +141,15 @@ export class NotifyStore extends RedisState {
     const text = JSON.stringify(d)
     await this.ensureGroup(accountId)
     await this.tx.optimistic<void>([this.bytesKey(accountId)], async (conn) => {
+      const field = `destination:${d.id}`
       const { queue } = await this.chargeBytes(
         conn,
         accountId,
-        { [`destination:${d.id}`]: Buffer.byteLength(text) },
+        { [field]: Buffer.byteLength(text) },
         'this destination',
+        {
+          stored: { [field]: await conn.hstrlen(k.destinations, d.id) },
+        },
       )
       const tx = conn.multi().hset(k.destinations, d.id, text).incr(k.version)
       queue(tx)

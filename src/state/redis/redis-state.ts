@@ -54,17 +54,18 @@ export abstract class RedisState {
    * Within an optimistic transaction watching bytesKey: the account's ledger after `changes`, when its total stays
    * within SLUICE_ACCOUNT_STORED_BYTES (or does not grow); `letGo` (fields to drop, in order, e.g. old rule versions)
    * are dropped while it does not. Returns what to queue in the transaction and the fields let go; throws a CONFLICT
-   * naming the budget when even so the change does not fit. Objects stored before the ledger are counted once they
-   * change.
+   * naming the budget when even so the change does not fit. `stored`: the bytes the changed objects take now, for
+   * those stored before the ledger existed (counted from their first change on).
    */
   protected async chargeBytes(
     conn: RedisClient,
     accountId: string,
     changes: ByteChanges,
     what: string,
-    letGo: readonly string[] = [],
+    { letGo = [], stored = {} }: { letGo?: readonly string[]; stored?: ByteChanges } = {},
   ): Promise<{ queue: (tx: ChainableCommander) => void; dropped: string[] }> {
     const ledger = new Map(Object.entries(await conn.hgetall(this.bytesKey(accountId))).map(([f, n]) => [f, Number(n)]))
+    for (const [field, bytes] of Object.entries(stored)) if (!ledger.has(field) && bytes > 0) ledger.set(field, bytes)
     const before = [...ledger.values()].reduce((a, b) => a + b, 0)
     for (const [field, bytes] of Object.entries(changes)) {
       if (bytes > 0) ledger.set(field, bytes)
