@@ -190,20 +190,35 @@ it(
     }))
     const saved = await call(H, 'PUT', '/api/v1/alert-rules', { rules })
     expect(saved.status, JSON.stringify(saved.body)).toBe(200)
-    // 200 weekly windows, back to back (each a slice of the week in one of five zones), saved as they would be over
+    // 199 weekly windows of 7 minutes a day (each in one of five zones), saved as they would be over
     // time (the API rates window changes per account).
+    const slices = Array.from({ length: 199 }, (_, i) => ({
+      name: `slice ${i}`,
+      when: { field: 'service', equals: 'held' },
+      schedule: {
+        kind: 'weekly' as const,
+        timeZone: ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Australia/Sydney', 'UTC'][i % 5]!,
+        days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const,
+        start: `${String(Math.floor((i * 7) / 60) % 24).padStart(2, '0')}:${String((i * 7) % 60).padStart(2, '0')}`,
+        end: `${String(Math.floor(((i + 1) * 7) / 60) % 24).padStart(2, '0')}:${String(((i + 1) * 7) % 60).padStart(2, '0')}`,
+      },
+    }))
+    // ... and one that is never changed and covers every day, so that there are held alerts to release and reschedule.
+    const always = {
+      name: 'always',
+      when: { field: 'service', equals: 'held' },
+      schedule: {
+        kind: 'weekly' as const,
+        timeZone: 'UTC',
+        days: slices[0]!.schedule.days,
+        start: '00:00',
+        end: '00:00',
+      },
+    }
     await t.state.alertPolicies.changeWindows(hostile.accountId, () => ({
-      windows: Array.from({ length: 200 }, (_, i) => ({
-        id: `mw_${i}`,
-        name: `slice ${i}`,
-        when: { field: 'service', equals: 'held' },
-        schedule: {
-          kind: 'weekly' as const,
-          timeZone: ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'Australia/Sydney', 'UTC'][i % 5]!,
-          days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const,
-          start: `${String(Math.floor((i * 7) / 60) % 24).padStart(2, '0')}:${String((i * 7) % 60).padStart(2, '0')}`,
-          end: `${String(Math.floor(((i + 1) * 7) / 60) % 24).padStart(2, '0')}:${String(((i + 1) * 7) % 60).padStart(2, '0')}`,
-        },
+      windows: [...slices, always].map((w, i) => ({
+        ...w,
+        id: i < slices.length ? `mw_${i}` : 'mw_always',
         createdAt: Date.now(),
         updatedAt: Date.now(),
       })),
@@ -285,10 +300,9 @@ it(
         )
         ok(
           (
-            await call(H, 'PUT', `/api/v1/maintenance-windows/mw_${i % 200}`, {
-              name: `slice ${i % 200}`,
-              when: { field: 'service', equals: 'held' },
-              schedule: { kind: 'weekly', timeZone: 'UTC', days: ['mon'], start: '00:00', end: '00:07' },
+            await call(H, 'PUT', `/api/v1/maintenance-windows/mw_${i % 199}`, {
+              ...slices[i % 199]!,
+              name: `slice ${i % 199}, edit ${i}`,
             })
           ).status,
         )
