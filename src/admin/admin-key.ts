@@ -207,9 +207,12 @@ const READ_REFUSED = {
   key: (max: number) => `this API key has ${max} expensive reads running on this server already`,
 } as const
 
+/** How long a request waits for a slot of the expensive reads (or an experiment query's) before its 429. */
+export const READ_SLOT_WAIT_MS = 5_000
+
 /**
  * A slot of the process's expensive reads for the caller's account, held until `work` settles; a 429 (retry after a
- * few seconds) when the process or the account has its most running.
+ * few seconds) when the process or the account still has its most running after READ_SLOT_WAIT_MS.
  */
 export async function withReadSlot<T>(
   reads: Slots,
@@ -218,7 +221,7 @@ export async function withReadSlot<T>(
   work: () => Promise<T>,
 ): Promise<T> {
   const principal = request.admin!
-  const slot = reads.take(principal.accountId, principal.id)
+  const slot = await reads.acquire(principal.accountId, principal.id, READ_SLOT_WAIT_MS)
   if ('refused' in slot) {
     void reply.header('retry-after', '2')
     throw new HttpError('RATE_LIMITED', `${READ_REFUSED[slot.refused.limit](slot.refused.max)}; retry in a few seconds`)

@@ -1,7 +1,9 @@
 // Slots of a scarce resource held at once in a process (live tail streams, expensive reads of ClickHouse): at most
 // `total` in all, `perAccount` for one account and `perKey` for one API key, so that one account, or one key of it,
 // cannot hold what every other account needs. A slot is taken for the time the work holds the resource and given back
-// by its release (which may be called more than once).
+// by its release (which may be called more than once). A caller may wait a few seconds for a slot (acquire): the
+// waiters are served in order, at most WAITERS_PER_SLOT per slot of an account, so an account that asks for more
+// than it holds waits for its own slots and never takes another account's turn.
 
 export interface SlotLimits {
   readonly total: number
@@ -18,12 +20,43 @@ export interface SlotRefusal {
 
 export type SlotTaken = { readonly release: () => void } | { readonly refused: SlotRefusal }
 
+/** Waiters an account may have per slot it is allowed; beyond them a request is refused at once. */
+const WAITERS_PER_SLOT = 4
+
+interface Waiter {
+  readonly accountId: string
+  readonly keyId: string
+  readonly refused: SlotRefusal
+  readonly resolve: (taken: SlotTaken) => void
+  timer?: NodeJS.Timeout
+}
+
 export class Slots {
   private held = 0
   private readonly byAccount = new Map<string, number>()
   private readonly byKey = new Map<string, number>()
+  private readonly waiters: Waiter[] = []
 
   constructor(readonly limits: SlotLimits) {}
+
+  /**
+   * A slot for this account's key as soon as one is free within `waitMs`, or the limit that refused it (at once when
+   * the account already has its waiters).
+   */
+  acquire(accountId: string, keyId: string, waitMs: number): Promise<SlotTaken> {
+    const now = this.take(accountId, keyId)
+    if (!('refused' in now) || waitMs <= 0) return Promise.resolve(now)
+    const queued = this.waiters.filter((w) => w.accountId === accountId).length
+    if (queued >= this.limits.perAccount * WAITERS_PER_SLOT) return Promise.resolve(now)
+    return new Promise((resolve) => {
+      const waiter: Waiter = { accountId, keyId, refused: now.refused, resolve }
+      waiter.timer = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1)
+        resolve({ refused: waiter.refused })
+      }, waitMs)
+      this.waiters.push(waiter)
+    })
+  }
 
   /** A slot for this account's key, or the limit that refuses it. */
   take(accountId: string, keyId: string): SlotTaken {
@@ -43,7 +76,23 @@ export class Slots {
         this.held--
         add(this.byAccount, accountId, -1)
         add(this.byKey, keyId, -1)
+        this.wake()
       },
+    }
+  }
+
+  /** The first waiters, in order, that a slot can be given to now. */
+  private wake(): void {
+    for (let i = 0; i < this.waiters.length && this.held < this.limits.total; ) {
+      const waiter = this.waiters[i]!
+      const taken = this.take(waiter.accountId, waiter.keyId)
+      if ('refused' in taken) {
+        i++
+        continue
+      }
+      clearTimeout(waiter.timer)
+      this.waiters.splice(i, 1)
+      waiter.resolve(taken)
     }
   }
 

@@ -84,18 +84,32 @@ it('gives each account at most its slots of expensive reads; another account rea
   const env = demo.environments[0]!.id
   clickhouse.hold()
   try {
-    // Two reads of the account take its two slots and wait on ClickHouse; a third is a 429 at once.
+    // Two reads of the account take its two slots and wait on ClickHouse; a third waits for a slot, and is a 429
+    // when none is free within 5 s.
     const slow = [
       call(`/api/v1/environments/${env}/health`, readsKey),
       call(`/api/v1/environments/${env}/event-types`, readsKey),
     ]
     await waitFor('both reads at ClickHouse', async () => {
+      const started = Date.now()
       const third = await call(`/api/v1/environments/${env}/flags-seen`, readsKey)
-      return third.status === 429 ? third : (await third.body?.cancel(), undefined)
-    }).then(async (third) => {
+      if (third.status !== 429) return void (await third.body?.cancel())
+      return { third, waited: Date.now() - started }
+    }).then(async ({ third, waited }) => {
       expect(((await third.json()) as Json)['message']).toMatch(/SLUICE_ADMIN_READS_PER_ACCOUNT/)
       expect(third.headers.get('retry-after')).toBe('2')
+      expect(waited).toBeGreaterThanOrEqual(4_500)
     })
+    // Beyond its waiters (4 per slot), the account's next read is refused at once.
+    const waiting = Array.from({ length: 8 }, () => call(`/api/v1/environments/${env}/flags-seen`, readsKey))
+    await new Promise((r) => setTimeout(r, 500)) // the eight reach the server and wait
+    const started = Date.now()
+    const ninth = await call(`/api/v1/environments/${env}/flags-seen`, readsKey)
+    expect(ninth.status).toBe(429)
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect((await Promise.all(waiting)).map((r) => r.status)).toEqual(Array(8).fill(429))
+    // A read that waits gets the slot freed within its 5 s.
+    const waiter = call(`/api/v1/environments/${env}/flags-seen`, readsKey)
     // Another account's read takes a slot of its own (it waits on ClickHouse too, not on the first account).
     const theirs = call(`/api/v1/environments/${other.env}/event-types`, other.key)
     const early = await Promise.race([
@@ -104,11 +118,11 @@ it('gives each account at most its slots of expensive reads; another account rea
     ])
     expect(early).toBe('waiting')
     clickhouse.release()
-    const answers = await Promise.all([...slow, theirs])
+    const answers = await Promise.all([...slow, theirs, waiter])
     expect(
       answers.map((r) => r.status),
       JSON.stringify(await Promise.all(answers.map((r) => r.text()))),
-    ).toEqual([200, 200, 200])
+    ).toEqual([200, 200, 200, 200])
     // Once answered, the slots are free again.
     expect((await call(`/api/v1/environments/${env}/flags-seen`, readsKey)).status).toBe(200)
   } finally {

@@ -15,7 +15,7 @@ import type { Metric as MetricRecord, MetricAuditEntry } from '../../state/redis
 import type { RateLimit, RateLimiter } from '../../state/redis/rate-limits.js'
 import type { TenancyStore } from '../../state/redis/tenancy.js'
 import { Slots } from '../../shared/slots.js'
-import { KeyScope, useScopedAdminKey, withReadSlot } from '../admin-key.js'
+import { KeyScope, READ_SLOT_WAIT_MS, useScopedAdminKey, withReadSlot } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import {
   analysisAnswers,
@@ -379,7 +379,7 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
   const results = new Slots({ total: opts.maxConcurrent, perAccount: 1 })
   const limited = async <T>(request: FastifyRequest, reply: FastifyReply, fn: () => Promise<T>): Promise<T> => {
     const { accountId, id } = request.admin!
-    const slot = results.take(accountId, id)
+    const slot = await results.acquire(accountId, id, READ_SLOT_WAIT_MS)
     if ('refused' in slot) {
       void reply.header('retry-after', '2')
       throw new HttpError(
