@@ -211,11 +211,14 @@ export class Notifier {
       try {
         await this.refreshShards()
         let read = 0
+        // Decided once per turn: a turn that ends past the interval without having reclaimed must not count as one
+        // (the blocking read below takes up to blockMs), or entries whose read was lost stay pending for ever.
+        const reclaim = Date.now() - this.lastReclaim > RECLAIM_EVERY_MS
         for (const shard of this.shards) {
           await this.ensureGroup(shard)
           const stream = this.store.keys(shard).stream
           const entries: [string, string[]][] = []
-          if (Date.now() - this.lastReclaim > RECLAIM_EVERY_MS) {
+          if (reclaim) {
             // Entries another consumer of the group read and never acknowledged (it was killed): taken over.
             const claimed = (await this.reader.xautoclaim(
               stream,
@@ -244,7 +247,7 @@ export class Notifier {
           for (const [id, fields] of entries) await this.routeEntry(shard, id, fields)
           read += entries.length
         }
-        if (Date.now() - this.lastReclaim > RECLAIM_EVERY_MS) this.lastReclaim = Date.now()
+        if (reclaim) this.lastReclaim = Date.now()
         if (read > 0) this.wake?.()
         else if (this.options.cluster || this.shards.length !== 1) await pause(this.options.pollMs ?? 250)
       } catch (err) {
