@@ -312,19 +312,19 @@ const SETTINGS = {
     reads: setting(
       'SLUICE_ADMIN_READS',
       int(1, 1000, 8),
-      'expensive reads (Data Hub pages, experiment results: ClickHouse queries over many rows) one admin process runs at once; more are a 429',
+      'expensive reads (Data Hub pages, experiment results: ClickHouse queries over many rows) one admin process runs at once; a read beyond them waits up to 5 s for a slot, then is a 429',
     ),
     readsPerAccount: setting(
       'SLUICE_ADMIN_READS_PER_ACCOUNT',
       int(1, 1000, 2),
-      'expensive reads of one account one admin process runs at once; more are a 429',
+      'expensive reads of one account one admin process runs at once; a read beyond them waits up to 5 s for a slot, then is a 429',
     ),
   },
   experiments: {
     maxConcurrent: setting(
       'SLUICE_EXPERIMENT_MAX_CONCURRENT',
       int(1, 64, 2),
-      'experiment results computed at once per admin process (429 above: each is a ClickHouse query over every exposed key)',
+      'experiment results computed at once per admin process, one per account (a request beyond them waits up to 5 s, then is a 429: each is a ClickHouse query over every exposed key)',
     ),
     queryTimeoutMs: setting(
       'SLUICE_EXPERIMENT_QUERY_TIMEOUT_MS',

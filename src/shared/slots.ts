@@ -83,7 +83,7 @@ export class Slots {
 
   /** The first waiters, in order, that a slot can be given to now. */
   private wake(): void {
-    for (let i = 0; i < this.waiters.length && this.held < this.limits.total; ) {
+    for (let i = 0; i < this.waiters.length && this.held < this.limits.total;) {
       const waiter = this.waiters[i]!
       const taken = this.take(waiter.accountId, waiter.keyId)
       if ('refused' in taken) {

@@ -3,7 +3,8 @@
 // Runs after global-setup.ts, which built dist/ and found the single-node stack.
 import type { TestProject } from 'vitest/node'
 import { loadConfig } from '../../src/config/index.js'
-import { clusterEnv, clusterUp } from '../../tools/stack/cluster.js'
+import { clusterDown, clusterEnv, clusterPids, clusterUp } from '../../tools/stack/cluster.js'
+import { stopOnSignal } from './stop-on-signal.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,10 +13,18 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<void> {
+/** The cluster stack for the projects that need it, once per run; what this run started, it stops when it ends. */
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   const config = loadConfig({})
-  const started = Date.now()
-  await clusterUp(config, (line) => console.log(`[cluster] ${line}`))
-  console.log(`[cluster] up in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  const at = Date.now()
+  const say = (line: string) => console.log(`[cluster] ${line}`)
+  const started = await clusterUp(config, say, process.pid)
+  console.log(`[cluster] up in ${((Date.now() - at) / 1000).toFixed(1)} s`)
   project.provide('cluster', clusterEnv(config))
+  if (started.length === 0) return undefined
+  const forget = stopOnSignal(() => clusterPids(config, started))
+  return async () => {
+    forget()
+    await clusterDown(config, say, started)
+  }
 }

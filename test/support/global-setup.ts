@@ -1,10 +1,13 @@
 // Finds Kafka, ClickHouse and Redis for the suite, in this order: KAFKA_BROKERS / CLICKHOUSE_URL /
 // REDIS_URL when set; containers when a Docker engine answers (testcontainers); otherwise the local
-// stack (`sluice stack up`), started here if it is not running yet.
+// stack (`sluice stack up`), started here if it is not running yet. What the run started it stops when
+// it ends (passing, failing, or interrupted: SIGINT, SIGTERM); a stack already running is left as it is
+// (start one with `npx sluice stack up` to keep it between runs), unless the run that started it is gone.
 import { spawnSync } from 'node:child_process'
 import type { TestProject } from 'vitest/node'
 import { loadConfig } from '../../src/config/index.js'
-import { stackUp } from '../../tools/stack/index.js'
+import { stackDown, stackPids, stackUp } from '../../tools/stack/index.js'
+import { stopOnSignal } from './stop-on-signal.js'
 
 export interface Services {
   kafkaBrokers: string
@@ -25,10 +28,15 @@ const REDIS_IMAGE = 'redis:7.4'
 let stopContainers: (() => Promise<void>) | undefined
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  // Tests that run `sluice` as a separate process (kill -9, import-events) run the compiled CLI.
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
-  if (build.status !== 0) throw new Error('npm run build failed')
+  // Tests that run `sluice` as a separate process (kill -9, import-events) run the compiled CLI: built once per run,
+  // whichever projects run this setup.
+  if (process.env['SLUICE_TEST_BUILT'] !== String(process.pid)) {
+    const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
+    if (build.status !== 0) throw new Error('npm run build failed')
+    process.env['SLUICE_TEST_BUILT'] = String(process.pid)
+  }
   const env = process.env
+  let stopStack: (() => Promise<void>) | undefined
   let services: Services
   if (env['KAFKA_BROKERS'] && env['CLICKHOUSE_URL'] && env['REDIS_URL']) {
     services = { kafkaBrokers: env['KAFKA_BROKERS'], clickhouseUrl: env['CLICKHOUSE_URL'], redisUrl: env['REDIS_URL'] }
@@ -36,7 +44,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
     services = await startContainers()
   } else {
     const config = loadConfig()
-    await stackUp(config, (line) => console.log(`[stack] ${line}`))
+    const say = (line: string) => console.log(`[stack] ${line}`)
+    const started = await stackUp(config, say, process.pid)
+    if (started.length > 0) {
+      const forget = stopOnSignal(() => stackPids(config, started))
+      stopStack = async () => {
+        forget()
+        await stackDown(config, say, started)
+      }
+    }
     services = {
       kafkaBrokers: config.kafka.brokers.join(','),
       clickhouseUrl: config.clickhouse.url,
@@ -46,6 +62,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('services', services)
   return async () => {
     await stopContainers?.()
+    await stopStack?.()
   }
 }
 

@@ -127,15 +127,29 @@ export function clusterEnv(config: Config): Record<string, string> {
   }
 }
 
-export async function clusterUp(config: Config, say: Say): Promise<void> {
+/**
+ * Starts the nodes that do not answer; the names of those it started. `owner`: the process the cluster is started for
+ * (a test run): a cluster whose owner is gone (a run that died) is stopped and started again.
+ */
+export async function clusterUp(config: Config, say: Say, owner?: number): Promise<string[]> {
   const nodes = clusterNodes(config)
+  const ownerFile = join(config.dataDir, 'cluster', 'owner')
+  const left = readPid(ownerFile)
+  if (left !== undefined && left !== owner && !alive(left)) {
+    say(`the cluster stack was started by a run that is gone (pid ${left}): starting it again`)
+    await clusterDown(config, say)
+  }
   const deadline = Date.now() + START_TIMEOUT_MS
   await installAll(say)
+  const started: string[] = []
+  const ensure = async (node: ClusterNode) => {
+    if (await ensureRunning(node, nodes, config, say)) started.push(node.name)
+  }
   // The ClickHouse servers need ZooKeeper for their replicated tables and DDL queue; Redis and Kafka
   // start while it comes up. Each start is a quick spawn: the JVMs warm up side by side meanwhile.
-  for (const node of nodes.filter((n) => n.kind !== 'clickhouse')) await ensureRunning(node, nodes, config, say)
+  for (const node of nodes.filter((n) => n.kind !== 'clickhouse')) await ensure(node)
   await Promise.all(ofKind(nodes, 'zookeeper').map((node) => waitUntil(node, 'answer', deadline)))
-  for (const node of ofKind(nodes, 'clickhouse')) await ensureRunning(node, nodes, config, say)
+  for (const node of ofKind(nodes, 'clickhouse')) await ensure(node)
   await Promise.all(nodes.map((node) => waitUntil(node, 'answer', deadline)))
   await formRedisCluster(ofKind(nodes, 'redis'), say)
   await Promise.all(nodes.map((node) => waitUntil(node, 'join', deadline)))
@@ -147,14 +161,26 @@ export async function clusterUp(config: Config, say: Say): Promise<void> {
       .map(([key, value]) => `${key}=${value}`)
       .join(' '),
   )
+  if (owner !== undefined && started.length > 0) writeFileSync(ownerFile, String(owner))
+  return started
 }
 
-export async function clusterDown(config: Config, say: Say): Promise<void> {
-  const nodes = clusterNodes(config)
+/** Stops the cluster's nodes (`only`: those named), and forgets who started it. */
+export async function clusterDown(config: Config, say: Say, only?: readonly string[]): Promise<void> {
+  const nodes = clusterNodes(config).filter((n) => !only || only.includes(n.name))
   const stop = (node: ClusterNode) => stopProcess(node.name, node.pidFile, say)
   // ZooKeeper last: a ClickHouse server that loses it while shutting down waits for it.
   await Promise.all(nodes.filter((n) => n.kind !== 'zookeeper').map(stop))
   await Promise.all(ofKind(nodes, 'zookeeper').map(stop))
+  rmSync(join(config.dataDir, 'cluster', 'owner'), { force: true })
+}
+
+/** The pids of the named nodes' processes (a signal handler stops them at once). */
+export function clusterPids(config: Config, only: readonly string[]): number[] {
+  return clusterNodes(config).flatMap((n) => {
+    const pid = only.includes(n.name) ? readPid(n.pidFile) : undefined
+    return pid !== undefined && alive(pid) ? [pid] : []
+  })
 }
 
 export async function clusterStatus(config: Config): Promise<StackStatus[]> {
@@ -202,34 +228,40 @@ async function installAll(say: Say): Promise<void> {
 }
 
 /** Starts the node unless it answers, or its process is still there (starting, or paused by a test). */
+/** Starts the node unless it answers or its process is there; whether it started it. */
 async function ensureRunning(
   node: ClusterNode,
   nodes: readonly ClusterNode[],
   config: Config,
   say: Say,
-): Promise<void> {
+): Promise<boolean> {
   if (await answers(node)) {
     say(`${node.name}: already answering on ${address(node)}`)
-    return
+    return false
   }
   const pid = readPid(node.pidFile)
   if (pid !== undefined && alive(pid)) {
     say(`${node.name}: process ${pid} is there but does not answer yet; waiting for it`)
-    return
+    return false
   }
   mkdirSync(join(node.dir, 'log'), { recursive: true })
   // A daemonized Redis writes its pid file a moment after it forks: no stale pid meanwhile.
   rmSync(node.pidFile, { force: true })
   switch (node.kind) {
     case 'zookeeper':
-      return startZooKeeper(node, say)
+      await startZooKeeper(node, say)
+      break
     case 'clickhouse':
-      return startClickHouseNode(node, nodes, say)
+      await startClickHouseNode(node, nodes, say)
+      break
     case 'redis':
-      return startRedisNode(node, config, say)
+      await startRedisNode(node, config, say)
+      break
     case 'kafka':
-      return startKafkaNode(node, nodes, say)
+      await startKafkaNode(node, nodes, say)
+      break
   }
+  return true
 }
 
 /** The node serves clients. */

@@ -79,8 +79,19 @@ export function stackServices(config: Config, say: Say): Service[] {
   ]
 }
 
-export async function stackUp(config: Config, say: Say): Promise<void> {
+/**
+ * Starts what does not answer yet; the names of the services it started. `owner`: the process the stack is started for
+ * (a test run), written beside its data: a stack whose owner is gone (a run that died) is stopped and started again,
+ * not reused with whatever state the run left.
+ */
+export async function stackUp(config: Config, say: Say, owner?: number): Promise<string[]> {
   const services = stackServices(config, say)
+  const ownerFile = join(config.dataDir, 'owner')
+  const left = readPid(ownerFile)
+  if (left !== undefined && left !== owner && !alive(left)) {
+    say(`the stack was started by a run that is gone (pid ${left}): starting it again`)
+    await stackDown(config, say)
+  }
   const started = new Set<string>()
   for (const s of services) {
     if (await s.answers()) {
@@ -105,9 +116,11 @@ export async function stackUp(config: Config, say: Say): Promise<void> {
     }
   }
   if (started.has('redis')) await createRedisUsers(config, say)
+  if (owner !== undefined && started.size > 0) writeFileSync(ownerFile, String(owner))
   say(
     `stack is up: kafka ${services[2]!.host}:${services[2]!.port}, clickhouse ${config.clickhouse.url}, redis ${config.redis.url}; data in ${config.dataDir}`,
   )
+  return [...started]
 }
 
 /**
@@ -127,9 +140,22 @@ async function createRedisUsers(config: Config, say: Say): Promise<void> {
   say(`redis: users ${Object.keys(passwords).join(' and ')} created (passwords in ${file})`)
 }
 
-export async function stackDown(config: Config, say: Say): Promise<void> {
+/** Stops the stack's services (`only`: those named), and forgets who started it. */
+export async function stackDown(config: Config, say: Say, only?: readonly string[]): Promise<void> {
   for (const s of stackServices(config, say).reverse())
-    await stopProcess(s.name, join(config.dataDir, s.name, 'pid'), say)
+    if (!only || only.includes(s.name)) await stopProcess(s.name, join(config.dataDir, s.name, 'pid'), say)
+  rmSync(join(config.dataDir, 'owner'), { force: true })
+}
+
+/**
+ * The pids of the named services' processes, for a caller that must stop them at once (a signal handler: SIGTERM to
+ * each, without waiting).
+ */
+export function stackPids(config: Config, only: readonly string[]): number[] {
+  return only.flatMap((name) => {
+    const pid = readPid(join(config.dataDir, name, 'pid'))
+    return pid !== undefined && alive(pid) ? [pid] : []
+  })
 }
 
 /** Stops the process of a pid file (SIGTERM, then SIGKILL after STOP_TIMEOUT_MS) and removes the file. */

@@ -15,12 +15,12 @@ export interface StackStatus {
 type Say = (line: string) => void
 /** The tooling as this command uses it. */
 export interface StackTool {
-  stackUp(config: Config, say: Say): Promise<void>
+  stackUp(config: Config, say: Say): Promise<readonly string[]>
   stackDown(config: Config, say: Say): Promise<void>
   stackStatus(config: Config): Promise<StackStatus[]>
 }
 export interface ClusterTool {
-  clusterUp(config: Config, say: Say): Promise<void>
+  clusterUp(config: Config, say: Say): Promise<readonly string[]>
   clusterDown(config: Config, say: Say): Promise<void>
   clusterStatus(config: Config): Promise<StackStatus[]>
 }

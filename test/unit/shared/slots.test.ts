@@ -10,7 +10,7 @@ it('gives a waiting request the slot freed within its wait, in order, and never 
     expect('release' in a && 'release' in b).toBe(true)
     const order: string[] = []
     const a2 = slots.acquire('a', 'ka', 5_000).then((t) => (order.push('a2'), t))
-    const c = slots.acquire('c', 'kc', 5_000).then((t) => (order.push('c'), t))
+    void slots.acquire('c', 'kc', 5_000).then((t) => (order.push('c'), t))
     // b's slot freed: a2 still waits for its account's slot, c (another account) takes it.
     if ('release' in b) b.release()
     await vi.advanceTimersByTimeAsync(0)
