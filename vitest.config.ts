@@ -1,8 +1,11 @@
 import { defineConfig } from 'vitest/config'
 
-// Three kinds of tests, run with `vitest --project <name>` or all together by `npm test`:
+// The kinds of tests, run with `vitest --project <name>` or all together by `npm test`:
 // - unit: no I/O beyond the file system, no service at all; the files mirror src/.
-// - integration: real Kafka, ClickHouse and Redis (test/integration and test/e2e: HTTP in, data out).
+// - integration: real Kafka, ClickHouse and Redis (test/integration and test/e2e: HTTP in, data out), several files at
+//   once: each file has its own topics, consumer group, database and key prefix, and most of a file's time is spent
+//   waiting on the services.
+// - solo: the integration files that measure latency under load (the hostile soak), one at a time, after the rest.
 // - fault: faults on private instances (pauses, kills), one file at a time, after the rest.
 // - cluster: the pipeline on the local cluster stack (ClickHouse shards and replicas, three Kafka
 //   brokers, Redis Cluster) through node failures.
@@ -19,6 +22,15 @@ const services = {
   testTimeout: 60_000,
   hookTimeout: 180_000,
 }
+
+/**
+ * Files that must have the machine to themselves, run one at a time after the concurrent ones (sequence.groupOrder 1,
+ * one fork): the soak states a p99 bound.
+ */
+const SOLO = ['test/e2e/hostile-soak.e2e.test.ts']
+
+/** One file at a time, in one fork, after the files that run concurrently. */
+const alone = { sequence: { groupOrder: 1 }, poolOptions: { forks: { singleFork: true } } }
 
 /** A project running some e2e suites again, with a setup of its own after the stack's and an environment. */
 function again(
@@ -40,21 +52,30 @@ function again(
 export default defineConfig({
   test: {
     pool: 'forks',
-    // The real-stack tests share one Kafka, ClickHouse and Redis on a 2-core machine: files run one
-    // at a time, each with its own topic, consumer group, database and key prefix.
-    fileParallelism: false,
+    // The real-stack files share one Kafka, ClickHouse and Redis on a 2-core machine and mostly wait on them: up to
+    // three at once (SLUICE_TEST_WORKERS), each with its own topics, consumer group, database and key prefix. The
+    // fault, cluster and solo projects run one file at a time after them (`alone`).
+    maxWorkers: Number(process.env['SLUICE_TEST_WORKERS'] ?? 3),
+    minWorkers: 1,
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 60_000 } },
       {
-        test: { name: 'integration', include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'], ...services },
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          exclude: SOLO,
+          ...services,
+        },
       },
-      { test: { name: 'fault', include: ['test/fault/**/*.test.ts'], ...services } },
+      { test: { name: 'solo', include: SOLO, ...services, ...alone } },
+      { test: { name: 'fault', include: ['test/fault/**/*.test.ts'], ...services, ...alone } },
       // The same guarantees on clusters (`sluice stack up --cluster`), with node failures.
       {
         test: {
           name: 'cluster',
           include: ['test/cluster/**/*.test.ts'],
           ...services,
+          ...alone,
           globalSetup: [...services.globalSetup, 'test/support/cluster-setup.ts'],
         },
       },
