@@ -32,7 +32,7 @@ import { IntegrationService } from '../services/integrations.js'
 import { encodeAlertMessage } from '../broker/messages/alerts.js'
 import { MetricService } from '../services/metrics.js'
 import { AutoResolver } from '../consumers/auto-resolve.js'
-import { Notifier } from '../consumers/notify.consumer.js'
+import { NotifyConsumer } from '../consumers/notify.consumer.js'
 import { NotifyService } from '../services/notify.js'
 import { parseRanges, type OutboundPolicy } from '../shared/outbound.js'
 import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
@@ -433,12 +433,12 @@ export class Container {
   }
 
   /** The notify role's reader of the alert streams and sender of deliveries. */
-  get notifier(): Notifier {
-    return this.one('notifier', 'redis', () => {
+  get notifyConsumer(): NotifyConsumer {
+    return this.one('notifyConsumer', 'redis', () => {
       const { config } = this
       this.notifyReader = duplicateClient(this.redis)
       const limiters = new Map<string, RateLimiter>()
-      return new Notifier(
+      return new NotifyConsumer(
         this.state.notify,
         this.state.alerts,
         this.state.alertPolicies,
@@ -472,7 +472,7 @@ export class Container {
   }
 
   async close(): Promise<void> {
-    if (this.has('notifier')) await this.notifier.stop()
+    if (this.has('notifyConsumer')) await this.notifyConsumer.stop()
     if (this.has('experimentChecks')) await this.experimentChecks.stop()
     if (this.has('dataJobs')) await this.dataJobs.stop()
     if (this.has('tailFeed')) this.tailFeed?.stop()

@@ -113,7 +113,7 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
   // Notifications: a consumer group on the alert streams (Redis), delivering to each account's destinations.
   notify: {
     needs: ['redis'],
-    prepare: async (c) => c.notifier.start(),
+    prepare: async (c) => c.notifyConsumer.start(),
   },
   // Scheduled jobs: experiment checks (failing guardrails and sample ratio mismatches of running experiments, raised
   // as alerts), erasures, and retention deletes on ClickHouse servers without TTLs.

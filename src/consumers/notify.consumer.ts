@@ -134,7 +134,11 @@ class Breaker {
   }
 }
 
-export class Notifier {
+/**
+ * The notify role's consumer: reads the alert streams as a consumer group, routes each alert event into deliveries per
+ * destination (stored with the entry's acknowledgement), and delivers what is due, within each destination's limits.
+ */
+export class NotifyConsumer {
   private stopping = false
   private loops: Promise<void>[] = []
   private wake: (() => void) | undefined
