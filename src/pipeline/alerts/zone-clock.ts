@@ -69,10 +69,7 @@ export function offsetAt(zone: string, ms: number): number {
   return offsets[lo]!
 }
 
-/** An instant in a zone, as luxon holds a DateTime: its epoch ms, its offset, and its wall-clock fields. */
-export interface ZonedTime {
-  readonly ms: number
-  readonly offset: number
+interface WallClock {
   readonly year: number
   /** 1 to 12. */
   readonly month: number
@@ -81,18 +78,14 @@ export interface ZonedTime {
   readonly minute: number
   readonly second: number
   readonly millisecond: number
-  /** 1 (Monday) to 7 (Sunday), as luxon's weekday. */
-  readonly weekday: number
 }
 
-interface WallClock {
-  readonly year: number
-  readonly month: number
-  readonly day: number
-  readonly hour: number
-  readonly minute: number
-  readonly second: number
-  readonly millisecond: number
+/** An instant in a zone, as luxon holds a DateTime: its epoch ms, its offset, and its wall-clock fields. */
+export interface ZonedTime extends WallClock {
+  readonly ms: number
+  readonly offset: number
+  /** 1 (Monday) to 7 (Sunday), as luxon's weekday. */
+  readonly weekday: number
 }
 
 function zoned(ms: number, offset: number): ZonedTime {
