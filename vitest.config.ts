@@ -5,10 +5,12 @@ import { defineConfig } from 'vitest/config'
 // - integration: real Kafka, ClickHouse and Redis (test/integration and test/e2e: HTTP in, data out), several files at
 //   once: each file has its own topics, consumer group, database and key prefix, and most of a file's time is spent
 //   waiting on the services.
-// - solo: the integration files that measure latency under load (the hostile soak), one at a time, after the rest.
-// - fault: faults on private instances (pauses, kills), one file at a time, after the rest.
+// - solo: the integration files that measure latency under load (the hostile soak), one at a time, last, with the
+//   machine to themselves.
+// - fault: faults (pauses, kills) on private instances, each file's on ports of its own worker, so several run at
+//   once, after the integration files and beside the cluster file: no other file uses what a fault file pauses.
 // - cluster: the pipeline on the local cluster stack (ClickHouse shards and replicas, three Kafka
-//   brokers, Redis Cluster) through node failures.
+//   brokers, Redis Cluster) through node failures, after the redis-cluster files (the only others on that stack).
 // - redis-cluster: the suites of the Redis state (alerts and their lifecycle, segments and the rest of
 //   the Split Admin API, SCIM, metrics) again, with that state on the cluster stack's Redis Cluster.
 // - current-engine: the suites of the ClickHouse data path (events, impressions, refused records, the
@@ -23,14 +25,17 @@ const services = {
   hookTimeout: 180_000,
 }
 
-/**
- * Files that must have the machine to themselves, run one at a time after the concurrent ones (sequence.groupOrder 1,
- * one fork): the soak states a p99 bound.
- */
+/** Files that must have the machine to themselves (the soak states a p99 bound): run last, one at a time. */
 const SOLO = ['test/e2e/hostile-soak.e2e.test.ts']
 
-/** One file at a time, in one fork, after the files that run concurrently. */
-const alone = { sequence: { groupOrder: 1 }, poolOptions: { forks: { singleFork: true } } }
+/**
+ * The files that break a service: after the files that share the stacks (groupOrder 0), several at once, each on
+ * what it alone uses (a fault file's private instances on its worker's ports, the cluster file's cluster stack).
+ */
+const breaking = { sequence: { groupOrder: 1 } }
+
+/** One file at a time, in one fork, after everything else. */
+const alone = { sequence: { groupOrder: 2 }, poolOptions: { forks: { singleFork: true } } }
 
 /** A project running some e2e suites again, with a setup of its own after the stack's and an environment. */
 function again(
@@ -54,7 +59,7 @@ export default defineConfig({
     pool: 'forks',
     // The real-stack files share one Kafka, ClickHouse and Redis on a 2-core machine and mostly wait on them: up to
     // three at once (SLUICE_TEST_WORKERS), each with its own topics, consumer group, database and key prefix. The
-    // fault, cluster and solo projects run one file at a time after them (`alone`).
+    // fault and cluster files run after them (`breaking`), the solo files last (`alone`).
     maxWorkers: Number(process.env['SLUICE_TEST_WORKERS'] ?? 3),
     minWorkers: 1,
     projects: [
@@ -68,14 +73,14 @@ export default defineConfig({
         },
       },
       { test: { name: 'solo', include: SOLO, ...services, ...alone } },
-      { test: { name: 'fault', include: ['test/fault/**/*.test.ts'], ...services, ...alone } },
+      { test: { name: 'fault', include: ['test/fault/**/*.test.ts'], ...services, ...breaking } },
       // The same guarantees on clusters (`sluice stack up --cluster`), with node failures.
       {
         test: {
           name: 'cluster',
           include: ['test/cluster/**/*.test.ts'],
           ...services,
-          ...alone,
+          ...breaking,
           globalSetup: [...services.globalSetup, 'test/support/cluster-setup.ts'],
         },
       },

@@ -15,9 +15,10 @@ import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
 import { exited, spawnSluice } from '../support/cli.js'
 import { event, waitFor, type TestEnv } from '../support/harness.js'
 import { expectStoredExactlyOnce, steadyLoad, webhookLoad } from '../support/load.js'
-import { startFaultEnv, type FaultEnv } from '../support/private-stack.js'
+import { privatePorts, startFaultEnv, type FaultEnv } from '../support/private-stack.js'
 
-const EDGE_PORT = 19590
+/** The edge this file restarts listens on a port of the worker's block (after its private instances). */
+const EDGE_PORT = privatePorts() + 90
 let env: FaultEnv
 let stack: FaultEnv['stack']
 let t: TestEnv

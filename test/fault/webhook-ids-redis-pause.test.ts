@@ -2,7 +2,7 @@
 // within about a second, and still answers a replayed webhook-id 200 as a duplicate without publishing it (from
 // the ids this process remembers, since Redis cannot be asked); once Redis is back, ids accepted during the pause
 // are still duplicates here, and ids accepted since are duplicates on another edge too. Kafka's topic holds each
-// message once. Redis is a private instance on its own ports.
+// message once. Redis is a private instance.
 import { createHmac } from 'node:crypto'
 import { Kafka, logLevel } from 'kafkajs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -18,8 +18,7 @@ let demo: DemoAccount
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
 beforeAll(async () => {
-  // Ports of its own (Redis on 19720): the other fault suites' private Redis is on 19520.
-  stack = await startPrivateStack(['redis'], 19700)
+  stack = await startPrivateStack(['redis'])
   t = await createTestEnv({ ...stack.env, SLUICE_REDIS_COMMAND_TIMEOUT_MS: '1000' })
   demo = await t.bootstrap()
   service = await t.start(['edge', 'admin'])

@@ -23,8 +23,17 @@ export interface PrivateStack {
   stop(): Promise<void>
 }
 
+/**
+ * The first of the 100 ports this test worker may use for private instances and listeners of its own. Fault files run
+ * several at once, each in a worker of its own (VITEST_POOL_ID 1, 2, 3, ... among the workers running at a time), so
+ * each worker has its own block, and a file's instances never answer on another file's ports.
+ */
+export function privatePorts(): number {
+  return 21000 + 100 * Number(process.env['VITEST_POOL_ID'] ?? 1)
+}
+
 /** Starts the named services privately, on ports base + (0 kafka, 10 clickhouse, 20 redis). */
-export async function startPrivateStack(names: readonly ServiceName[], base = 19500): Promise<PrivateStack> {
+export async function startPrivateStack(names: readonly ServiceName[], base = privatePorts()): Promise<PrivateStack> {
   const shared = inject('services')
   const dataDir = mkdtempSync(join(tmpdir(), 'sluice-private-'))
   const env: Record<string, string> = {
