@@ -39,7 +39,7 @@ const env = {
   SLUICE_PORT: values.port,
   SLUICE_LOG_LEVEL: 'warn',
   SLUICE_SETTINGS_DELAY_SECONDS: '0',
-  SLUICE_OUTBOUND_ALLOW_INSECURE: 'true',
+  SLUICE_JWKS_ALLOW_INSECURE: 'true',
 }
 const url = `http://127.0.0.1:${values.port}`
 const state = createRedisState({ url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', keyPrefix: prefix })

@@ -4,7 +4,7 @@
 // writes the four SCIM JWT settings with the demo account's personal access token, waits until they
 // are in effect, then lists and creates users with a JWT it signs.
 //
-//   SLUICE_OUTBOUND_ALLOW_INSECURE=true SLUICE_SETTINGS_DELAY_SECONDS=5 npm start   # in one terminal
+//   SLUICE_JWKS_ALLOW_INSECURE=true SLUICE_SETTINGS_DELAY_SECONDS=5 npm start   # in one terminal
 //   node examples/scim-jwt.mjs [--url http://127.0.0.1:8080] [--demo .sluice/demo.json] # in another
 // (A real identity provider serves its JWKS over https on a public address: then neither variable is needed.)
 import { readFile } from 'node:fs/promises'

@@ -185,7 +185,7 @@ export class Container {
     return this.one(
       'scimAuth',
       'redis',
-      () => new ScimAuthenticator(this.state.platform, this.config.scim, this.log.child({ component: 'scim-auth' })),
+      () => new ScimAuthenticator(this.state.platform, this.config.scim.jwks, this.log.child({ component: 'scim-auth' })),
     )
   }
 

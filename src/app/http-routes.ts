@@ -152,17 +152,12 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     ...limits,
   })
   await app.register(consoleRoutes)
-  const outbound = {
-    allowInsecure: config.scim.allowInsecure,
-    timeoutMs: config.scim.timeoutMs,
-    maxBytes: config.scim.maxBytes,
-  }
   await app.register(settingsRoutes, {
     prefix: SETTINGS_PREFIX,
     platform: state.platform,
     directory: state.directory,
     delayMs: config.scim.settingsDelayMs,
-    outbound,
+    outbound: config.scim.jwks,
   })
   await app.register(scimRoutes, {
     prefix: SCIM_PREFIX,

@@ -425,18 +425,21 @@ const SETTINGS = {
       'how long after a successful PUT /gateway/ng/api/settings new values take effect',
       seconds,
     ),
-    allowInsecure: setting(
-      'SLUICE_OUTBOUND_ALLOW_INSECURE',
-      Type.Boolean({ default: false }),
-      'development and tests only: let the SCIM JWKS URL use http and loopback addresses',
-    ),
-    timeoutMs: setting('SLUICE_JWKS_TIMEOUT_MS', int(100, 60_000, 5000), 'time limit of one JWKS fetch'),
-    maxBytes: setting('SLUICE_JWKS_MAX_BYTES', int(1024, MiB, 65_536), 'largest JWKS document accepted'),
-    cooldownMs: setting(
-      'SLUICE_JWKS_COOLDOWN_MS',
-      int(0, 3_600_000, 30_000),
-      'least time between JWKS refetches caused by an unknown kid',
-    ),
+    /** Fetching an account's JWKS: the outbound policy of that request, and how often an unknown kid may refetch. */
+    jwks: {
+      allowInsecure: setting(
+        'SLUICE_JWKS_ALLOW_INSECURE',
+        Type.Boolean({ default: false }),
+        'development and tests only: let the SCIM JWKS URL use http and loopback addresses',
+      ),
+      timeoutMs: setting('SLUICE_JWKS_TIMEOUT_MS', int(100, 60_000, 5000), 'time limit of one JWKS fetch'),
+      maxBytes: setting('SLUICE_JWKS_MAX_BYTES', int(1024, MiB, 65_536), 'largest JWKS document accepted'),
+      cooldownMs: setting(
+        'SLUICE_JWKS_COOLDOWN_MS',
+        int(0, 3_600_000, 30_000),
+        'least time between JWKS refetches caused by an unknown kid',
+      ),
+    },
   },
   secrets: {
     keys: optional(
@@ -563,7 +566,17 @@ const validate = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true
 })
 
 /** Reads and validates the settings; throws ConfigError naming each bad variable. */
+/** Variables that were renamed: setting the old name stops the process with the new one, rather than being ignored. */
+const RENAMED: Readonly<Record<string, string>> = {
+  SLUICE_OUTBOUND_ALLOW_INSECURE: 'SLUICE_JWKS_ALLOW_INSECURE',
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const renamed = Object.entries(RENAMED).filter(([old]) => env[old] !== undefined && env[old] !== '')
+  if (renamed.length > 0)
+    throw new ConfigError(
+      `invalid configuration: ${renamed.map(([old, now]) => `${old} is now called ${now}`).join('; ')}`,
+    )
   const raw: Record<string, unknown> = {}
   for (const s of settings()) {
     const value = env[s.env]

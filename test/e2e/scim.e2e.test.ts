@@ -92,7 +92,7 @@ const scimSettings = () => [
 beforeAll(async () => {
   t = await createTestEnv({
     SLUICE_SETTINGS_DELAY_SECONDS: String(DELAY_SECONDS),
-    SLUICE_OUTBOUND_ALLOW_INSECURE: 'true',
+    SLUICE_JWKS_ALLOW_INSECURE: 'true',
     SLUICE_JWKS_COOLDOWN_MS: '0',
   })
   svc = await t.start(['admin'])

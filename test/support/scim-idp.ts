@@ -1,6 +1,6 @@
 // An identity provider for SCIM tests: an RSA signing key, its JWKS served on 127.0.0.1, the
 // account's SCIM JWT settings written through the settings API (the service must run with
-// SLUICE_SETTINGS_DELAY_SECONDS=0 and SLUICE_OUTBOUND_ALLOW_INSECURE=true), and tokens it signs.
+// SLUICE_SETTINGS_DELAY_SECONDS=0 and SLUICE_JWKS_ALLOW_INSECURE=true), and tokens it signs.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
@@ -83,7 +83,7 @@ export interface ScimTestEnv {
  * account, and an identity provider; `configure` writes its settings unless told not to.
  */
 export async function createScimTestEnv(configure = true): Promise<ScimTestEnv> {
-  const t = await createTestEnv({ SLUICE_SETTINGS_DELAY_SECONDS: '0', SLUICE_OUTBOUND_ALLOW_INSECURE: 'true' })
+  const t = await createTestEnv({ SLUICE_SETTINGS_DELAY_SECONDS: '0', SLUICE_JWKS_ALLOW_INSECURE: 'true' })
   const svc = await t.start(['admin'])
   const demo = await t.bootstrap()
   const idp = await startIdentityProvider()

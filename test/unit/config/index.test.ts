@@ -32,8 +32,17 @@ describe('loadConfig', () => {
     [{ SLUICE_EVENTS_MAX_BODY_BYTES: '1000' }, /SLUICE_EVENTS_MAX_BODY_BYTES=.* must be >= 8388608/],
     [{ CLICKHOUSE_DATABASE: 'x; DROP' }, /CLICKHOUSE_DATABASE/],
     [{ SLUICE_LOG_LEVEL: 'loud' }, /SLUICE_LOG_LEVEL/],
+    [
+      { SLUICE_OUTBOUND_ALLOW_INSECURE: 'true' },
+      /SLUICE_OUTBOUND_ALLOW_INSECURE is now called SLUICE_JWKS_ALLOW_INSECURE/,
+    ],
   ])('stops on %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError)
     expect(() => loadConfig(env)).toThrow(message)
+  })
+
+  it('reads the JWKS fetch settings into the outbound policy of that fetch', () => {
+    const { jwks } = loadConfig({ SLUICE_JWKS_ALLOW_INSECURE: 'true', SLUICE_JWKS_TIMEOUT_MS: '700' }).scim
+    expect(jwks).toEqual({ allowInsecure: true, timeoutMs: 700, maxBytes: 65_536, cooldownMs: 30_000 })
   })
 })
