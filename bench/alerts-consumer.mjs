@@ -56,8 +56,8 @@ const sink =
 const consumerWith = async (policies) => {
   if (AlertsConsumer.length < 5)
     return new AlertsConsumer(new IntegrationCache(store, 60_000), sink, metrics, createLogger('silent'))
-  const { compilePolicies, NO_POLICIES } = await import(`${D}/pipeline/alerts/policies.js`)
-  const compiled = policies ? compilePolicies(policies.rules, policies.windows).policies : NO_POLICIES
+  const { compileRulesAndWindows, NO_RULES_OR_WINDOWS } = await import(`${D}/pipeline/alerts/rules-and-windows.js`)
+  const compiled = policies ? compileRulesAndWindows(policies.rules, policies.windows).compiled : NO_RULES_OR_WINDOWS
   return new AlertsConsumer(
     new IntegrationCache(store, 60_000),
     { get: () => Promise.resolve(compiled) },

@@ -39,12 +39,15 @@ function changedFiles() {
   ].filter(Boolean)
 }
 
-/** The words of a file's name: tail.route.ts → tail, route; alert-policies.ts → alert, policies. */
+/** Words that say nothing about what a file holds. */
+const FILLER = new Set(['and', 'the', 'for'])
+
+/** The words of a file's name: tail.route.ts → tail; rules-and-windows.ts → rules, windows. */
 const words = (file) =>
   basename(file)
     .replace(/\.(test|e2e|route|consumer|sink|schemas?|ts|tsx|mjs|lua)\b/g, '')
     .split(/[^a-z0-9]+/i)
-    .filter((w) => w.length > 2)
+    .filter((w) => w.length > 2 && !FILLER.has(w))
 
 const named = process.argv.slice(2)
 const suites = realStackFiles()

@@ -185,7 +185,8 @@ export class Container {
     return this.one(
       'scimAuth',
       'redis',
-      () => new ScimAuthenticator(this.state.platform, this.config.scim.jwks, this.log.child({ component: 'scim-auth' })),
+      () =>
+        new ScimAuthenticator(this.state.platform, this.config.scim.jwks, this.log.child({ component: 'scim-auth' })),
     )
   }
 
@@ -441,7 +442,7 @@ export class Container {
       return new NotifyConsumer(
         this.state.notify,
         this.state.alerts,
-        this.state.alertPolicies,
+        this.state.rulesAndWindows,
         this.state.integrations,
         this.secretBox,
         this.notifyReader,

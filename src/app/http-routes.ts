@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { harnessErrorHandler, settingsRoutes } from '../admin/harness/settings.route.js'
 import { SCIM_PREFIX, scimErrorHandler, scimRoutes } from '../admin/harness/scim.route.js'
 import { alertRoutes } from '../admin/alerts/alerts.route.js'
-import { policyRoutes } from '../admin/alerts/policies.route.js'
+import { rulesAndWindowsRoutes } from '../admin/alerts/rules-and-windows.route.js'
 import { notifyRoutes } from '../admin/alerts/notify.route.js'
 import { consoleRoutes } from '../admin/console/console.route.js'
 import { experimentRoutes } from '../admin/experiments/experiments.route.js'
@@ -19,7 +19,7 @@ import { webhookRoutes } from '../edge/webhook.route.js'
 import { listeningUrl, type ErrorHandler } from '../http/server.js'
 import { MAX_USERS_PER_ACCOUNT } from '../services/directory.js'
 import { IntegrationService } from '../services/integrations.js'
-import { AlertPolicyService } from '../services/alert-policies.js'
+import { RulesAndWindowsService } from '../services/rules-and-windows.js'
 import { SenderAuthService } from '../services/sender-auth.js'
 import { webhookIds } from '../state/redis/webhook-ids.js'
 import type { AdminLimits } from '../admin/admin-key.js'
@@ -98,15 +98,15 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     alerts: state.alerts,
     streamMaxLen: config.webhooks.streamMaxLen,
   })
-  await app.register(policyRoutes, {
+  await app.register(rulesAndWindowsRoutes, {
     apiKeys: c.apiKeys,
     limits,
-    policies: new AlertPolicyService(
-      state.alertPolicies,
+    rulesAndWindows: new RulesAndWindowsService(
+      state.rulesAndWindows,
       state.alerts,
       state.integrations,
       (account) => c.notifyService.destinationIds(account),
-      config.webhooks.policyBudgetMs,
+      config.webhooks.rulesBudgetMs,
     ),
     streamMaxLen: config.webhooks.streamMaxLen,
     webhookMaxBodyBytes: config.webhooks.maxBodyBytes,

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { registerAdminRoutes, registerEdgeRoutes } from './http-routes.js'
 import { groupIds } from '../broker/topics.js'
 import type { Consumer, ConsumerHealth, ConsumerOptions } from '../broker/ports.js'
-import { AlertPolicyCache, AlertsConsumer, IntegrationCache } from '../consumers/alerts.consumer.js'
+import { RulesAndWindowsCache, AlertsConsumer, IntegrationCache } from '../consumers/alerts.consumer.js'
 import { ClickHouseConsumer } from '../consumers/clickhouse.consumer.js'
 import { EVENTS_CODEC } from '../consumers/events.consumer.js'
 import { IMPRESSIONS_CODEC } from '../consumers/impressions.consumer.js'
@@ -100,12 +100,12 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
       const log = c.log.child({ component: 'alerts-consumer' })
       const alerts = new AlertsConsumer(
         new IntegrationCache(c.state.integrations, c.config.webhooks.integrationRefreshMs),
-        new AlertPolicyCache(c.state.alertPolicies, c.config.webhooks.integrationRefreshMs, log),
+        new RulesAndWindowsCache(c.state.rulesAndWindows, c.config.webhooks.integrationRefreshMs, log),
         c.alertSink,
         c.metrics,
         log,
         c.tailFeed,
-        c.config.webhooks.policyBudgetMs,
+        c.config.webhooks.rulesBudgetMs,
       )
       return { alerts: { groupId: groupIds(c.config).alerts, topic: c.topics.alerts, handler: alerts.handle } }
     },

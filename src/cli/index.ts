@@ -6,7 +6,7 @@ import { Refusal } from '../shared/errors.js'
 import { accessCommands, groupCommands } from './commands/access.js'
 import { accountCommands } from './commands/accounts.js'
 import { alertCommands } from './commands/alerts.js'
-import { alertPolicyCommands } from './commands/alert-policies.js'
+import { rulesAndWindowsCommands } from './commands/rules-and-windows.js'
 import { notifyCommands } from './commands/notify.js'
 import { experimentCommands } from './commands/experiments.js'
 import { dataHubCommands } from './commands/datahub.js'
@@ -31,7 +31,7 @@ segmentCommands(program)
 redisUsersCommand(program)
 importEventsCommand(program)
 alertCommands(program)
-alertPolicyCommands(program)
+rulesAndWindowsCommands(program)
 notifyCommands(program)
 experimentCommands(program)
 dataHubCommands(program)

@@ -495,8 +495,8 @@ const SETTINGS = {
       int(100, 60_000, 5000),
       "how often a process of the alerts role resolves the firing alerts whose integration's autoResolveAfterSeconds has passed",
     ),
-    policyBudgetMs: setting(
-      'SLUICE_ALERT_POLICY_BUDGET_MS',
+    rulesBudgetMs: setting(
+      'SLUICE_ALERT_RULES_BUDGET_MS',
       int(1, 10_000, 100),
       "CPU time an account's alert rules and maintenance windows may take for one webhook payload (all its alerts) or one test of the rules; past it the alerts are stored as their mapping made them, saying why (overBudget)",
     ),
@@ -569,6 +569,7 @@ const validate = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true
 /** Variables that were renamed: setting the old name stops the process with the new one, rather than being ignored. */
 const RENAMED: Readonly<Record<string, string>> = {
   SLUICE_OUTBOUND_ALLOW_INSECURE: 'SLUICE_JWKS_ALLOW_INSECURE',
+  SLUICE_ALERT_POLICY_BUDGET_MS: 'SLUICE_ALERT_RULES_BUDGET_MS',
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

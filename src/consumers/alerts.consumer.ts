@@ -1,5 +1,5 @@
 // alerts topic → integration's current mapping → render and normalize (pipeline) → the account's alert
-// rules and maintenance windows (pipeline/alerts/policies.ts) → Redis streams (sink, exactly once per
+// rules and maintenance windows (pipeline/alerts/rules-and-windows.ts) → Redis streams (sink, exactly once per
 // Kafka message: what the rules changed or dropped is written in the same call) → commit (by the broker
 // adapter). Only Redis outages are
 // retried; anything wrong with a payload, and a message Redis itself refuses, becomes a rejection
@@ -12,14 +12,14 @@ import { decodeAlertMessage } from '../broker/messages/alerts.js'
 import { renderAlerts, type NormalizedAlert } from '../pipeline/alerts/render.js'
 import { toView } from '../pipeline/alerts/moustache.js'
 import {
-  applyPolicies,
-  compilePolicies,
-  DEFAULT_POLICY_BUDGET_MS,
-  NO_POLICIES,
-  policyBudget,
-  type CompiledPolicies,
-} from '../pipeline/alerts/policies.js'
-import type { AlertPolicyStore } from '../state/redis/alert-policies.js'
+  applyRulesAndWindows,
+  compileRulesAndWindows,
+  DEFAULT_RULES_BUDGET_MS,
+  NO_RULES_OR_WINDOWS,
+  rulesBudget,
+  type CompiledRulesAndWindows,
+} from '../pipeline/alerts/rules-and-windows.js'
+import type { RulesAndWindowsStore } from '../state/redis/rules-and-windows.js'
 import type {
   AlertRejection,
   DroppedEntry,
@@ -65,56 +65,56 @@ export class IntegrationCache {
 }
 
 /** Where the consumer gets an account's compiled alert rules and windows. */
-export interface PolicySource {
-  get(accountId: string): Promise<CompiledPolicies>
+export interface RulesAndWindowsSource {
+  get(accountId: string): Promise<CompiledRulesAndWindows>
 }
 
 /**
  * Each account's alert rules and maintenance windows, compiled once per version and re-read from Redis after
  * refreshMs: a saved change applies within seconds.
  */
-export class AlertPolicyCache implements PolicySource {
+export class RulesAndWindowsCache implements RulesAndWindowsSource {
   private readonly entries = new Map<
     string,
-    { policies: CompiledPolicies; rulesVersion: number; windowsVersion: number; at: number }
+    { compiled: CompiledRulesAndWindows; rulesVersion: number; windowsVersion: number; at: number }
   >()
 
   constructor(
-    private readonly store: AlertPolicyStore,
+    private readonly store: RulesAndWindowsStore,
     private readonly refreshMs: number,
     private readonly log: Logger,
   ) {}
 
-  async get(accountId: string): Promise<CompiledPolicies> {
+  async get(accountId: string): Promise<CompiledRulesAndWindows> {
     const hit = this.entries.get(accountId)
-    if (hit && Date.now() - hit.at < this.refreshMs) return hit.policies
+    if (hit && Date.now() - hit.at < this.refreshMs) return hit.compiled
     try {
       // Two small numbers first: the rules (up to a few MB) are read again only when they changed.
       const versions = await this.store.versions(accountId)
       if (hit && versions.rules === hit.rulesVersion && versions.windows === hit.windowsVersion) {
         hit.at = Date.now()
-        return hit.policies
+        return hit.compiled
       }
-      const { rules, windows } = await this.store.policies(accountId)
-      let policies = NO_POLICIES
+      const { rules, windows } = await this.store.rulesAndWindows(accountId)
+      let compiled = NO_RULES_OR_WINDOWS
       if (rules.rules.length > 0 || windows.windows.length > 0) {
-        const compiled = compilePolicies(rules, windows.windows)
-        if (compiled.skipped.length > 0)
+        const result = compileRulesAndWindows(rules, windows.windows)
+        if (result.skipped.length > 0)
           this.log.warn(
-            { accountId, skipped: compiled.skipped },
+            { accountId, skipped: result.skipped },
             'stored alert rules or windows no longer pass; left out',
           )
-        policies = compiled.policies
+        compiled = result.compiled
       }
-      // Versions as the policies read say (a version key missing for data older than it: read in full each time).
+      // Versions as the rules and windows read say (no version key for data older than it: read in full each time).
       this.entries.set(accountId, {
-        policies,
+        compiled,
         rulesVersion: versions.rules === undefined ? -1 : rules.version,
         windowsVersion: versions.windows === undefined ? -1 : windows.version,
         at: Date.now(),
       })
       if (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value as string)
-      return policies
+      return compiled
     } catch (err) {
       throw fromRedis(err)
     }
@@ -124,14 +124,14 @@ export class AlertPolicyCache implements PolicySource {
 export class AlertsConsumer {
   constructor(
     private readonly integrations: IntegrationCache,
-    private readonly policies: PolicySource,
+    private readonly rulesAndWindows: RulesAndWindowsSource,
     private readonly sink: RedisAlertSink,
     private readonly metrics: Metrics,
     private readonly log: Logger,
     /** The live tail of integrations' payloads. */
     private readonly tail?: TailFeed,
-    /** SLUICE_ALERT_POLICY_BUDGET_MS. */
-    private readonly policyBudgetMs = DEFAULT_POLICY_BUDGET_MS,
+    /** SLUICE_ALERT_RULES_BUDGET_MS. */
+    private readonly rulesBudgetMs = DEFAULT_RULES_BUDGET_MS,
   ) {}
 
   readonly handle = async (batch: InboundBatch, ctx: BatchContext): Promise<void> => {
@@ -256,7 +256,7 @@ export class AlertsConsumer {
     })
     const integration = await this.integrations.get(meta.integrationId)
     if (!integration) return reject(['integration no longer exists'])
-    const policies = await this.policies.get(integration.accountId)
+    const compiled = await this.rulesAndWindows.get(integration.accountId)
     let payload: unknown
     try {
       payload = JSON.parse(payloadJson)
@@ -267,7 +267,7 @@ export class AlertsConsumer {
     const sample = sampleOf(meta.requestId, meta.receivedAtMs, payloadJson)
     try {
       // The payload's view for the mapping and, when the account has any, the rules and windows.
-      const view = policies === NO_POLICIES ? undefined : toView(payload)
+      const view = compiled === NO_RULES_OR_WINDOWS ? undefined : toView(payload)
       const outcomes = await renderAlerts(
         integration.mapping,
         payload,
@@ -280,13 +280,13 @@ export class AlertsConsumer {
       let dedupFallbacks = 0
       let unknownStatuses = 0
       // One budget for the rules and windows of all its alerts.
-      const budget = policyBudget(this.policyBudgetMs)
+      const budget = rulesBudget(this.rulesBudgetMs)
       outcomes.forEach((o, index) => {
         if (o.ok) {
           if (o.dedupFallback) dedupFallbacks++
           if (o.statusUnknown) unknownStatuses++
           const shaped =
-            view === undefined ? undefined : applyPolicies(policies, o.alert, view, meta.receivedAtMs, budget)
+            view === undefined ? undefined : applyRulesAndWindows(compiled, o.alert, view, meta.receivedAtMs, budget)
           if (shaped?.dropped)
             dropped.push({
               requestId: meta.requestId,

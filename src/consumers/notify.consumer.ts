@@ -16,7 +16,7 @@ import type { SecretBox } from '../shared/secret-box.js'
 import type { StoredDestination } from '../pipeline/notify/destinations.js'
 import { NOTIFY_EVENTS, type NotifiedAlert, type NotifyEvent, type NotifyItem } from '../pipeline/notify/messages.js'
 import { digests, openDestination, send, type OpenedDestination, type SendOutcome } from '../sinks/notify/senders.js'
-import type { AlertPolicyStore } from '../state/redis/alert-policies.js'
+import type { RulesAndWindowsStore } from '../state/redis/rules-and-windows.js'
 import { entryFieldMap } from '../state/redis/alert-streams.js'
 import type { AlertStore } from '../state/redis/alerts.js'
 import type { RedisClient } from '../state/redis/client.js'
@@ -161,7 +161,7 @@ export class NotifyConsumer {
   constructor(
     private readonly store: NotifyStore,
     private readonly alerts: AlertStore,
-    private readonly policies: AlertPolicyStore,
+    private readonly rulesAndWindows: RulesAndWindowsStore,
     integrations: IntegrationStore,
     private readonly secrets: SecretBox,
     /** A connection of its own: the stream read blocks it. */
@@ -281,7 +281,7 @@ export class NotifyConsumer {
     const key = `${accountId}\n${version}`
     let byRule = this.rulesNotify.get(key)
     if (!byRule) {
-      const rules = await this.policies.rulesAt(accountId, version)
+      const rules = await this.rulesAndWindows.rulesAt(accountId, version)
       byRule = new Map((rules?.rules ?? []).filter((r) => r.notify?.length).map((r) => [r.id, r.notify!]))
       this.rulesNotify.set(key, byRule)
       if (this.rulesNotify.size > 1000) this.rulesNotify.delete(this.rulesNotify.keys().next().value as string)

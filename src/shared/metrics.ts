@@ -191,7 +191,7 @@ export function createMetrics({ defaults = true }: { defaults?: boolean } = {}) 
     }),
     alertsOverBudget: new Counter({
       name: 'sluice_alerts_over_budget_total',
-      help: "Alerts the account's rules and windows were not applied to: they went over the payload's budget (SLUICE_ALERT_POLICY_BUDGET_MS)",
+      help: "Alerts the account's rules and windows were not applied to: they went over the payload's budget (SLUICE_ALERT_RULES_BUDGET_MS)",
       registers: [registry],
     }),
     notificationMessages: new Counter({

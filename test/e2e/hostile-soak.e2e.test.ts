@@ -215,7 +215,7 @@ it(
         end: '00:00',
       },
     }
-    await t.state.alertPolicies.changeWindows(hostile.accountId, () => ({
+    await t.state.rulesAndWindows.changeWindows(hostile.accountId, () => ({
       windows: [...slices, always].map((w, i) => ({
         ...w,
         id: i < slices.length ? `mw_${i}` : 'mw_always',

@@ -1,7 +1,7 @@
 // The alert streams sink on a real Redis: a batch is written in runs of messages, one script call
 // each, exactly once per offset, in order; a message Redis refuses ends its run and blocks the runs
 // after it, and a run that Redis refuses as a whole is retried one message per call to find which.
-import { NO_POLICIES } from '../../src/pipeline/alerts/policies.js'
+import { NO_RULES_OR_WINDOWS } from '../../src/pipeline/alerts/rules-and-windows.js'
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
@@ -15,7 +15,7 @@ import { createLogger } from '../../src/shared/logger.js'
 import { createMetrics } from '../../src/shared/metrics.js'
 import type { IntegrationRecord, IntegrationStore } from '../../src/state/redis/integrations.js'
 
-const noPolicies = { get: () => Promise.resolve(NO_POLICIES) }
+const noRulesOrWindows = { get: () => Promise.resolve(NO_RULES_OR_WINDOWS) }
 
 let redis: Redis
 let prefix: string
@@ -199,7 +199,7 @@ it('through the consumer: a message Redis refuses becomes a rejection entry, and
   const metrics = createMetrics({ defaults: false })
   const consumer = new AlertsConsumer(
     new IntegrationCache(store, 60_000),
-    noPolicies,
+    noRulesOrWindows,
     sink,
     metrics,
     createLogger('silent'),

@@ -78,7 +78,7 @@ export const Alert = Type.Object({
   overBudget: Type.Optional(
     Type.String({
       description:
-        "why the account's rules and windows were not applied to its last firing notification: they went over the payload's budget (SLUICE_ALERT_POLICY_BUDGET_MS)",
+        "why the account's rules and windows were not applied to its last firing notification: they went over the payload's budget (SLUICE_ALERT_RULES_BUDGET_MS)",
     }),
   ),
 })

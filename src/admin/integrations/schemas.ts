@@ -75,7 +75,7 @@ const LifecycleCounts = Type.Object(
     suppressed: Type.Integer({ description: 'incidents that opened in a maintenance window (stored as suppressed)' }),
     overBudget: Type.Integer({
       description:
-        "firing notifications the account's rules and windows were not applied to: they went over a payload's budget (SLUICE_ALERT_POLICY_BUDGET_MS)",
+        "firing notifications the account's rules and windows were not applied to: they went over a payload's budget (SLUICE_ALERT_RULES_BUDGET_MS)",
     }),
   },
   { description: 'counted since the integration was created (GET of one integration only)' },

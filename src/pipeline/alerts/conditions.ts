@@ -53,7 +53,7 @@ export class ConditionChecks {
   static readonly maxRegexInstructions = 50_000
   regexInstructions = 0
 
-  /** `maxRegexInstructions`: more for what was stored before the limit (compilePolicies). */
+  /** `maxRegexInstructions`: more for what was stored before the limit (compileRulesAndWindows). */
   constructor(readonly maxRegexInstructions = ConditionChecks.maxRegexInstructions) {}
 
   readonly unsatisfiable = new WorkBudget(

@@ -3,7 +3,7 @@
 // one way.
 import { PlatformStore } from './platform.js'
 import { AlertStore } from './alerts.js'
-import { AlertPolicyStore } from './alert-policies.js'
+import { RulesAndWindowsStore } from './rules-and-windows.js'
 import { DirectoryStore } from './directory.js'
 import { IdentityStore } from './identities.js'
 import { IntegrationStore } from './integrations.js'
@@ -41,7 +41,7 @@ export interface RedisStores {
   /** Alerts as incidents: their records, lists, acknowledge and resolve. */
   readonly alerts: AlertStore
   /** Alert rules and maintenance windows, per account. */
-  readonly alertPolicies: AlertPolicyStore
+  readonly rulesAndWindows: RulesAndWindowsStore
   /** Metric definitions of experiment results, per workspace, with their audit log. */
   readonly metrics: MetricStore
   /** Notification destinations, routes and deliveries, per account. */
@@ -79,7 +79,7 @@ export function createRedisState(settings: RedisSettings, client?: RedisClient):
     directory: new DirectoryStore(context),
     integrations: new IntegrationStore(context),
     alerts: new AlertStore(context),
-    alertPolicies: new AlertPolicyStore(context),
+    rulesAndWindows: new RulesAndWindowsStore(context),
     metrics: new MetricStore(context),
     notify: new NotifyStore(context),
     experiments: new ExperimentStore(context),

@@ -1,7 +1,7 @@
 // How the alerts consumer drives the sink's answers, with a scripted in-memory sink (the real sink
 // on Redis is test/integration/alerts-sink.test.ts): a refused message becomes a rejection entry,
 // the messages after it are written next, and nothing is counted stored that was not written.
-import { NO_POLICIES } from '../../../src/pipeline/alerts/policies.js'
+import { NO_RULES_OR_WINDOWS } from '../../../src/pipeline/alerts/rules-and-windows.js'
 import { expect, it } from 'vitest'
 import { encodeAlertMessage } from '../../../src/broker/messages/alerts.js'
 import type { InboundBatch } from '../../../src/broker/ports.js'
@@ -12,7 +12,7 @@ import { createMetrics } from '../../../src/shared/metrics.js'
 import type { MessageWrite, RedisAlertSink, WriteResult } from '../../../src/sinks/redis-stream/alerts.sink.js'
 import type { IntegrationRecord, IntegrationStore } from '../../../src/state/redis/integrations.js'
 
-const noPolicies = { get: () => Promise.resolve(NO_POLICIES) }
+const noRulesOrWindows = { get: () => Promise.resolve(NO_RULES_OR_WINDOWS) }
 
 const mapping = { severity: 'warning', description: '{{webhook.n}}', source: 'test' }
 const store = {
@@ -45,7 +45,7 @@ const run = async (sink: ScriptedSink) => {
   const metrics = createMetrics()
   const consumer = new AlertsConsumer(
     new IntegrationCache(store, 60_000),
-    noPolicies,
+    noRulesOrWindows,
     sink as unknown as RedisAlertSink,
     metrics,
     createLogger('silent'),
@@ -73,7 +73,7 @@ it('sends each message’s payload as received, but only the last 20 of an integ
   const sink = new ScriptedSink([(ms) => ms.map((): WriteResult => 'written')])
   const consumer = new AlertsConsumer(
     new IntegrationCache(store, 60_000),
-    noPolicies,
+    noRulesOrWindows,
     sink as unknown as RedisAlertSink,
     createMetrics(),
     createLogger('silent'),

@@ -16,7 +16,7 @@
 --                                            cover ends, or within the hour to check their window still exists
 --                                            (alerts-release.lua releases them)
 --   P alerts:acct:<account>:windows          set of the ids of the account's maintenance windows (written with
---                                            them, state/redis/alert-policies.ts): a hold names a window there
+--                                            them, state/redis/rules-and-windows.ts): a hold names a window there
 --   P alerts:acct:<account>:held:<window>    zset (all scores 0, read in pages by id) of the alerts the window holds:
 --                                            what a change of that window releases (alerts-release.lua)
 --   P alerts:acct:<account>:dropped          stream of the alerts rules dropped (request id, rule), a day of them

@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest'
 import { checkCondition, type Condition } from '../../../../src/pipeline/alerts/conditions.js'
 import { toView } from '../../../../src/pipeline/alerts/moustache.js'
 import type { NormalizedAlert } from '../../../../src/pipeline/alerts/render.js'
-import { applyPolicies, compilePolicies, policyBudget } from '../../../../src/pipeline/alerts/policies.js'
+import {
+  applyRulesAndWindows,
+  compileRulesAndWindows,
+  rulesBudget,
+} from '../../../../src/pipeline/alerts/rules-and-windows.js'
 import { applyRules, checkRules, type CompiledRuleSet } from '../../../../src/pipeline/alerts/rules.js'
 import { WorkBudget } from '../../../../src/shared/budget.js'
 
@@ -159,9 +163,14 @@ describe('conditions', () => {
       '\n',
     )
     expect(trace.length).toBeGreaterThan(16_000)
-    const budget = new WorkBudget({ maxSteps: 1000, maxCpuMs: 100 }, 'the rules')
-    expect(typical.condition.matches({ alert: { description: `${trace}\nin SERVICE-39` } }, budget)).toBe(true)
-    expect(budget.spentMs).toBeLessThan(100)
+    // The budget counts wall time in slices: on a loaded machine one run can be preempted past it, so the least of
+    // five runs is what the regex costs.
+    const spent = Array.from({ length: 5 }, () => {
+      const budget = new WorkBudget({ maxSteps: 1000, maxCpuMs: 100 }, 'the rules')
+      expect(typical.condition.matches({ alert: { description: `${trace}\nin SERVICE-39` } }, budget)).toBe(true)
+      return budget.spentMs
+    })
+    expect(Math.min(...spent)).toBeLessThan(100)
   })
 
   it('refuse a rule set whose regexes compile to more than 50,000 instructions all together, naming the one past it', () => {
@@ -405,7 +414,7 @@ describe('rules and windows over the budget of a payload', () => {
       when: { field: 'description', matches: `\\w{900}${i % 10}` },
       set: { team: 'changed' },
     }))
-    const { policies } = compilePolicies({ version: 7, rules: many }, [
+    const { compiled } = compileRulesAndWindows({ version: 7, rules: many }, [
       {
         id: 'mw',
         name: 'all',
@@ -414,7 +423,7 @@ describe('rules and windows over the budget of a payload', () => {
     ])
     const long = alert({ description: `${'a'.repeat(20_000)}` })
     const atMs = Date.parse('2026-11-26T10:00:00Z')
-    const over = applyPolicies(policies, long, toView(payload), atMs, policyBudget(5))
+    const over = applyRulesAndWindows(compiled, long, toView(payload), atMs, rulesBudget(5))
     expect(over).toMatchObject({
       dropped: false,
       applied: [],
@@ -423,7 +432,7 @@ describe('rules and windows over the budget of a payload', () => {
     // Stored unchanged (not suppressed by the window either), with the reason on the alert for Why.
     expect(!over.dropped && over.alert).toEqual({ ...long, overBudget: (over as { overBudget: string }).overBudget })
     // A short alert fits: every rule and the window apply.
-    const fits = applyPolicies(policies, alert(), toView(payload), atMs, policyBudget(100))
+    const fits = applyRulesAndWindows(compiled, alert(), toView(payload), atMs, rulesBudget(100))
     expect(fits).toMatchObject({ dropped: false, suppressed: { id: 'mw' } })
     expect(!fits.dropped && fits.alert.overBudget).toBeUndefined()
   })

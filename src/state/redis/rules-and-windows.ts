@@ -1,4 +1,4 @@
-// An account's alert rules and maintenance windows in Redis (checked by services/alert-policies.ts
+// An account's alert rules and maintenance windows in Redis (checked by services/rules-and-windows.ts
 // before they are saved). Keys, in the account's slot on a cluster:
 //   P alert-rules:<account>            JSON {version, rules, updatedAt, updatedBy}: the rule set now
 //   P alert-rules-versions:<account>   hash version -> JSON of that set (the last RULE_VERSIONS_KEPT),
@@ -41,11 +41,12 @@ const versionField = (version: number) => `${VERSION_FIELD}${version}`
 const EMPTY_RULES: StoredRuleSet = { version: 0, rules: [], updatedAt: 0 }
 const EMPTY_WINDOWS: StoredWindows = { version: 0, windows: [] }
 
-export class AlertPolicyStore extends RedisState {
+export class RulesAndWindowsStore extends RedisState {
   private rulesKey = (accountId: string) => this.ka(accountId, 'alert-rules', accountId)
   private versionsKey = (accountId: string) => this.ka(accountId, 'alert-rules-versions', accountId)
   private windowsKey = (accountId: string) => this.ka(accountId, 'maintenance-windows', accountId)
   /** The rules' and windows' versions, read by the consumers' cache before the (larger) rules and windows. */
+  // The key keeps its first name ("policies" was the name of rules and windows together), so stored versions stay.
   private versionsOfKey = (accountId: string) => this.ka(accountId, 'alert-policy-versions', accountId)
   /** The windows' ids, where the alert scripts check that a hold's window exists (lua/alert-lifecycle.lua). */
   private windowIdsKey = (accountId: string) => this.ka(accountId, 'alerts', 'acct', accountId, 'windows')
@@ -131,7 +132,7 @@ export class AlertPolicyStore extends RedisState {
 
   /**
    * The versions of the rules and of the windows; undefined for one never saved since versions were kept apart (the
-   * caller then reads the policies themselves).
+   * caller then reads the rules and windows themselves).
    */
   async versions(accountId: string): Promise<{ rules?: number; windows?: number }> {
     const [rules, windows] = await this.redis.hmget(this.versionsOfKey(accountId), 'rules', 'windows')
@@ -142,7 +143,7 @@ export class AlertPolicyStore extends RedisState {
   }
 
   /** Both, for the alerts consumers' cache. */
-  async policies(accountId: string): Promise<{ rules: StoredRuleSet; windows: StoredWindows }> {
+  async rulesAndWindows(accountId: string): Promise<{ rules: StoredRuleSet; windows: StoredWindows }> {
     const [rules, windows] = await Promise.all([this.rules(accountId), this.windows(accountId)])
     return { rules, windows }
   }

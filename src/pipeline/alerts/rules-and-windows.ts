@@ -1,7 +1,7 @@
-// An account's alert policies applied to one alert: its rules (rules.ts), then, for a firing alert the
-// rules kept, its maintenance windows (windows.ts) at the time the payload was received. The alerts
+// An account's alert rules and maintenance windows applied to one alert: its rules (rules.ts), then, for a firing
+// alert the rules kept, its maintenance windows (windows.ts) at the time the payload was received. The alerts
 // consumer and the rules' test route both call this, so a test shows what the consumer will do.
-// Both run within one budget per payload (policyBudget): past it, an alert is kept as its mapping made it, and says
+// Both run within one budget per payload (rulesBudget): past it, an alert is kept as its mapping made it, and says
 // why (overBudget).
 import { isBudgetExceeded, WorkBudget } from '../../shared/budget.js'
 import { ConditionChecks } from './conditions.js'
@@ -9,14 +9,14 @@ import { applyRules, checkRules, type AlertRule, type CompiledRuleSet } from './
 import { checkWindow, suppressingWindow, type CompiledWindow, type MaintenanceWindow } from './windows.js'
 import type { NormalizedAlert } from './render.js'
 
-export interface CompiledPolicies {
+export interface CompiledRulesAndWindows {
   readonly rules: CompiledRuleSet
   readonly windows: readonly CompiledWindow[]
 }
 
-export const NO_POLICIES: CompiledPolicies = { rules: { version: 0, rules: [] }, windows: [] }
+export const NO_RULES_OR_WINDOWS: CompiledRulesAndWindows = { rules: { version: 0, rules: [] }, windows: [] }
 
-export type PolicyOutcome =
+export type RulesOutcome =
   | { readonly dropped: true; readonly by: string; readonly applied: readonly string[] }
   | {
       readonly dropped: false
@@ -28,23 +28,23 @@ export type PolicyOutcome =
       readonly overBudget?: string
     }
 
-export const DEFAULT_POLICY_BUDGET_MS = 100
+export const DEFAULT_RULES_BUDGET_MS = 100
 
 /**
- * The budget of the rules and windows of one payload, all its alerts together (SLUICE_ALERT_POLICY_BUDGET_MS; the
+ * The budget of the rules and windows of one payload, all its alerts together (SLUICE_ALERT_RULES_BUDGET_MS; the
  * steps bound the work between the clock's readings).
  */
-export const policyBudget = (maxCpuMs = DEFAULT_POLICY_BUDGET_MS) =>
+export const rulesBudget = (maxCpuMs = DEFAULT_RULES_BUDGET_MS) =>
   new WorkBudget({ maxSteps: 1_000_000, maxCpuMs }, "the account's alert rules and maintenance windows")
 
 /**
  * Compiles stored rules and windows (checked when saved). A stored one that no longer passes the check (a later
  * release made a check stricter) is left out rather than stopping the account's alerts; `skipped` names it.
  */
-export function compilePolicies(
+export function compileRulesAndWindows(
   rules: { readonly version: number; readonly rules: readonly AlertRule[] },
   windows: readonly MaintenanceWindow[],
-): { policies: CompiledPolicies; skipped: string[] } {
+): { compiled: CompiledRulesAndWindows; skipped: string[] } {
   const skipped: string[] = []
   let ruleSet: CompiledRuleSet = { version: rules.version, rules: [] }
   // What was stored before the limit on regexes may pass it: stored rules and windows may compile to ten times what a
@@ -64,26 +64,26 @@ export function compilePolicies(
         return []
       }),
     }
-  const compiled: CompiledWindow[] = []
+  const windowSet: CompiledWindow[] = []
   const windowChecks = stored()
   for (const w of windows) {
     const one = checkWindow({ id: w.id, name: w.name, when: w.when, schedule: w.schedule }, 'window', windowChecks)
-    if (one.ok) compiled.push(one.window)
+    if (one.ok) windowSet.push(one.window)
     else skipped.push(`window ${w.id}`)
   }
-  return { policies: { rules: ruleSet, windows: compiled }, skipped }
+  return { compiled: { rules: ruleSet, windows: windowSet }, skipped }
 }
 
 /** The rules, then the windows, applied to one alert; `payload` is the payload's view (toView), `atMs` its receipt. */
-export function applyPolicies(
-  policies: CompiledPolicies,
+export function applyRulesAndWindows(
+  compiled: CompiledRulesAndWindows,
   alert: NormalizedAlert,
   payload: unknown,
   atMs: number,
   budget: WorkBudget,
-): PolicyOutcome {
+): RulesOutcome {
   try {
-    return shape(policies, alert, payload, atMs, budget)
+    return shape(compiled, alert, payload, atMs, budget)
   } catch (err) {
     if (!isBudgetExceeded(err)) throw err
     // Object.assign rather than a spread: see applyRules.
@@ -97,20 +97,20 @@ export function applyPolicies(
 }
 
 function shape(
-  policies: CompiledPolicies,
+  compiled: CompiledRulesAndWindows,
   alert: NormalizedAlert,
   payload: unknown,
   atMs: number,
   budget: WorkBudget,
-): PolicyOutcome {
-  const ruled = policies.rules.rules.length > 0 ? applyRules(policies.rules, alert, payload, budget) : undefined
+): RulesOutcome {
+  const ruled = compiled.rules.rules.length > 0 ? applyRules(compiled.rules, alert, payload, budget) : undefined
   if (ruled?.dropped) return ruled
   const shaped = ruled?.alert ?? alert
   const applied = ruled?.applied ?? []
   // Resolves and acknowledgements are never suppressed.
-  if (shaped.status !== 'firing' || policies.windows.length === 0) return { dropped: false, alert: shaped, applied }
+  if (shaped.status !== 'firing' || compiled.windows.length === 0) return { dropped: false, alert: shaped, applied }
   const window = suppressingWindow(
-    policies.windows,
+    compiled.windows,
     { alert: shaped as unknown as Record<string, unknown>, payload },
     atMs,
     budget,

@@ -1,16 +1,16 @@
 // An account's alert rules and maintenance windows as use cases: read and replace the rule set (checked,
 // versioned, refused when another change came first), read an old version back, test what an alert or a
 // payload would become, and create, change, delete and list windows with their calendar. The alerts
-// consumer applies what is saved here (pipeline/alerts/policies.ts) within SLUICE_INTEGRATION_REFRESH_MS.
+// consumer applies what is saved here (pipeline/alerts/rules-and-windows.ts) within SLUICE_INTEGRATION_REFRESH_MS.
 import { randomBytes } from 'node:crypto'
 import { toView } from '../pipeline/alerts/moustache.js'
 import {
-  applyPolicies,
-  compilePolicies,
-  DEFAULT_POLICY_BUDGET_MS,
-  policyBudget,
-  type PolicyOutcome,
-} from '../pipeline/alerts/policies.js'
+  applyRulesAndWindows,
+  compileRulesAndWindows,
+  DEFAULT_RULES_BUDGET_MS,
+  rulesBudget,
+  type RulesOutcome,
+} from '../pipeline/alerts/rules-and-windows.js'
 import type { NormalizedAlert } from '../pipeline/alerts/render.js'
 import { ConditionChecks } from '../pipeline/alerts/conditions.js'
 import { checkRules, type AlertRule } from '../pipeline/alerts/rules.js'
@@ -23,7 +23,7 @@ import {
   type Occurrence,
 } from '../pipeline/alerts/windows.js'
 import { invalid, Refusal } from '../shared/errors.js'
-import type { AlertPolicyStore, StoredRuleSet, StoredWindow } from '../state/redis/alert-policies.js'
+import type { RulesAndWindowsStore, StoredRuleSet, StoredWindow } from '../state/redis/rules-and-windows.js'
 import type { AlertStore, DroppedAlert } from '../state/redis/alerts.js'
 import type { IntegrationStore } from '../state/redis/integrations.js'
 import { renderTest } from './integrations.js'
@@ -69,15 +69,15 @@ export interface CalendarEntry {
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-export class AlertPolicyService {
+export class RulesAndWindowsService {
   constructor(
-    private readonly store: AlertPolicyStore,
+    private readonly store: RulesAndWindowsStore,
     private readonly alerts: AlertStore,
     private readonly integrations: IntegrationStore,
     /** The account's notification destination ids (rules may notify only those). */
     private readonly destinationIds: (accountId: string) => Promise<ReadonlySet<string>> = async () => new Set(),
-    /** SLUICE_ALERT_POLICY_BUDGET_MS: what a test may spend on the rules and windows, as the consumer would. */
-    private readonly policyBudgetMs = DEFAULT_POLICY_BUDGET_MS,
+    /** SLUICE_ALERT_RULES_BUDGET_MS: what a test may spend on the rules and windows, as the consumer would. */
+    private readonly rulesBudgetMs = DEFAULT_RULES_BUDGET_MS,
   ) {}
 
   rules(accountId: string): Promise<StoredRuleSet> {
@@ -132,14 +132,14 @@ export class AlertPolicyService {
     if (!Number.isFinite(atMs)) throw invalid([{ field: 'at', problem: 'must be an ISO 8601 time' }])
     if (Math.abs(atMs - Date.now()) > CALENDAR_REACH_MS)
       throw invalid([{ field: 'at', problem: 'must be within two years of now' }])
-    const { rules: saved, windows } = await this.store.policies(accountId)
+    const { rules: saved, windows } = await this.store.rulesAndWindows(accountId)
     let rules: { version: number; rules: readonly AlertRule[] } = saved
     if (input.rules !== undefined) {
       const checked = checkRules(input.rules, 0)
       if (!checked.ok) throw invalid(checked.problems, 'these rules would not be saved')
       rules = { version: 0, rules: checked.ruleSet.rules.map((r) => r.rule) }
     }
-    const { policies } = compilePolicies(rules, windows.windows)
+    const { compiled } = compileRulesAndWindows(rules, windows.windows)
     let alerts: NormalizedAlert[]
     let rejected: { index: number; reason: string }[] = []
     let payload: unknown = {}
@@ -156,11 +156,11 @@ export class AlertPolicyService {
       ;({ alerts, rejected, payload } = rendered)
     }
     const view = toView(payload)
-    const budget = policyBudget(this.policyBudgetMs)
+    const budget = rulesBudget(this.rulesBudgetMs)
     return {
       rulesVersion: input.rules === undefined ? saved.version : null,
       at: iso(atMs),
-      alerts: alerts.map((before) => resultOf(before, applyPolicies(policies, before, view, atMs, budget))),
+      alerts: alerts.map((before) => resultOf(before, applyRulesAndWindows(compiled, before, view, atMs, budget))),
       rejected,
     }
   }
@@ -294,7 +294,7 @@ function testAlert(raw: Record<string, unknown>): NormalizedAlert {
   return Object.assign(alert, raw)
 }
 
-function resultOf(before: NormalizedAlert, outcome: PolicyOutcome): RuleTestResult['alerts'][number] {
+function resultOf(before: NormalizedAlert, outcome: RulesOutcome): RuleTestResult['alerts'][number] {
   if (outcome.dropped) return { before, after: null, dropped: true, droppedBy: outcome.by, applied: outcome.applied }
   const { alert } = outcome
   return {

@@ -4,11 +4,11 @@
 // (/api/v1/alert-rules, /api/v1/maintenance-windows, /api/v1/integrations/<id>/authentication).
 import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
-import { AlertPolicyService } from '../../services/alert-policies.js'
+import { RulesAndWindowsService } from '../../services/rules-and-windows.js'
 import { SenderAuthService, type SenderAuthInput } from '../../services/sender-auth.js'
 import { Refusal } from '../../shared/errors.js'
 import { SecretBox } from '../../shared/secret-box.js'
-import type { StoredWindow } from '../../state/redis/alert-policies.js'
+import type { StoredWindow } from '../../state/redis/rules-and-windows.js'
 import { ACCOUNT_OPTION, config, positiveInt, print, withServices, type CliServices } from '../context.js'
 
 /** A JSON file's content ('-' for standard input). */
@@ -22,13 +22,16 @@ function readJson(path: string, what: string): unknown {
 
 const by = () => `cli:${process.env['USER'] ?? 'unknown'}`.slice(0, 64)
 
-function policies(s: CliServices): AlertPolicyService {
-  return new AlertPolicyService(s.state.alertPolicies, s.state.alerts, s.state.integrations)
+function service(s: CliServices): RulesAndWindowsService {
+  return new RulesAndWindowsService(s.state.rulesAndWindows, s.state.alerts, s.state.integrations)
 }
 
-/** Runs fn with the account (--account, or the only one) and the policy service. */
-async function withPolicies<T>(account: string | undefined, fn: (p: AlertPolicyService, acct: string) => Promise<T>) {
-  return withServices(async (s) => fn(policies(s), await s.accounts.resolve(account)))
+/** Runs fn with the account (--account, or the only one) and the rules and windows service. */
+async function withRulesAndWindows<T>(
+  account: string | undefined,
+  fn: (p: RulesAndWindowsService, acct: string) => Promise<T>,
+) {
+  return withServices(async (s) => fn(service(s), await s.accounts.resolve(account)))
 }
 
 const windowLine = (w: StoredWindow) => {
@@ -37,7 +40,7 @@ const windowLine = (w: StoredWindow) => {
   return `${w.id}  ${w.name.slice(0, 40).padEnd(40)}  ${when}${w.when ? '  (with a condition)' : ''}`
 }
 
-export function alertPolicyCommands(program: Command): void {
+export function rulesAndWindowsCommands(program: Command): void {
   const rules = program
     .command('rules')
     .description("an account's alert rules: ordered, versioned, applied after the mapping")
@@ -47,7 +50,7 @@ export function alertPolicyCommands(program: Command): void {
     .option(...ACCOUNT_OPTION)
     .option('--json', 'print JSON')
     .action(async (opts: { account?: string; json?: boolean }) => {
-      const set = await withPolicies(opts.account, (p, acct) => p.rules(acct))
+      const set = await withRulesAndWindows(opts.account, (p, acct) => p.rules(acct))
       print(opts.json, set, () => [
         `version ${set.version}`,
         ...set.rules.map((r, i) => `${i + 1}. ${r.id}  ${r.name}${r.enabled === false ? '  (disabled)' : ''}`),
@@ -62,7 +65,7 @@ export function alertPolicyCommands(program: Command): void {
     .action(async (file: string, opts: { account?: string; version?: number; json?: boolean }) => {
       const input = readJson(file, file)
       const list = Array.isArray(input) ? input : (input as { rules?: unknown }).rules
-      const saved = await withPolicies(opts.account, (p, acct) =>
+      const saved = await withRulesAndWindows(opts.account, (p, acct) =>
         p.saveRules(acct, { rules: list, ...(opts.version !== undefined ? { version: opts.version } : {}) }, by()),
       )
       print(opts.json, saved, () => [`saved version ${saved.version}: ${saved.rules.length} rules`])
@@ -72,7 +75,7 @@ export function alertPolicyCommands(program: Command): void {
     .description('a rule set as it was saved (the last 50 are kept)')
     .option(...ACCOUNT_OPTION)
     .action(async (n: string, opts: { account?: string }) => {
-      const set = await withPolicies(opts.account, (p, acct) => p.rulesAt(acct, Number(n)))
+      const set = await withRulesAndWindows(opts.account, (p, acct) => p.rulesAt(acct, Number(n)))
       print(true, set, () => [])
     })
   rules
@@ -93,7 +96,7 @@ export function alertPolicyCommands(program: Command): void {
         rules?: string
         at?: string
       }) => {
-        const result = await withPolicies(opts.account, (p, acct) =>
+        const result = await withRulesAndWindows(opts.account, (p, acct) =>
           p.test(acct, {
             ...(opts.integrationId ? { integrationId: opts.integrationId } : {}),
             ...(opts.payload ? { payload: readJson(opts.payload, '--payload') } : {}),
@@ -112,7 +115,7 @@ export function alertPolicyCommands(program: Command): void {
     .option('--limit <n>', 'at most this many', positiveInt, 100)
     .option('--json', 'print JSON')
     .action(async (opts: { account?: string; limit: number; json?: boolean }) => {
-      const dropped = await withPolicies(opts.account, (p, acct) => p.dropped(acct, opts.limit))
+      const dropped = await withRulesAndWindows(opts.account, (p, acct) => p.dropped(acct, opts.limit))
       print(opts.json, dropped, () =>
         dropped.map((d) => `${d.receivedAt}  ${d.rule.padEnd(20)}  ${d.integrationId}  ${d.requestId}  ${d.dedupKey}`),
       )
@@ -126,7 +129,7 @@ export function alertPolicyCommands(program: Command): void {
     .option(...ACCOUNT_OPTION)
     .option('--json', 'print JSON')
     .action(async (opts: { account?: string; json?: boolean }) => {
-      const all = await withPolicies(opts.account, (p, acct) => p.windows(acct))
+      const all = await withRulesAndWindows(opts.account, (p, acct) => p.windows(acct))
       print(opts.json, all, () => all.map(windowLine))
     })
   windows
@@ -135,7 +138,7 @@ export function alertPolicyCommands(program: Command): void {
     .option(...ACCOUNT_OPTION)
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { account?: string; json?: boolean }) => {
-      const w = await withPolicies(opts.account, (p, acct) => p.createWindow(acct, readJson(file, file)))
+      const w = await withRulesAndWindows(opts.account, (p, acct) => p.createWindow(acct, readJson(file, file)))
       print(opts.json, w, () => [windowLine(w)])
     })
   windows
@@ -144,7 +147,7 @@ export function alertPolicyCommands(program: Command): void {
     .option(...ACCOUNT_OPTION)
     .option('--json', 'print JSON')
     .action(async (id: string, file: string, opts: { account?: string; json?: boolean }) => {
-      const w = await withPolicies(opts.account, (p, acct) =>
+      const w = await withRulesAndWindows(opts.account, (p, acct) =>
         p.replaceWindow(acct, id, readJson(file, file), config().webhooks.streamMaxLen),
       )
       print(opts.json, w, () => [windowLine(w)])
@@ -154,7 +157,7 @@ export function alertPolicyCommands(program: Command): void {
     .description('delete a window; the alerts it suppresses are released now (triggered)')
     .option(...ACCOUNT_OPTION)
     .action(async (id: string, opts: { account?: string }) => {
-      await withPolicies(opts.account, (p, acct) => p.deleteWindow(acct, id, config().webhooks.streamMaxLen))
+      await withRulesAndWindows(opts.account, (p, acct) => p.deleteWindow(acct, id, config().webhooks.streamMaxLen))
       console.log(`removed ${id}`)
     })
   windows
@@ -165,7 +168,7 @@ export function alertPolicyCommands(program: Command): void {
     .option('--to <time>', 'ISO 8601, at most 62 days after --from')
     .option('--json', 'print JSON')
     .action(async (opts: { account?: string; from?: string; to?: string; json?: boolean }) => {
-      const cal = await withPolicies(opts.account, (p, acct) => p.calendar(acct, opts.from, opts.to))
+      const cal = await withRulesAndWindows(opts.account, (p, acct) => p.calendar(acct, opts.from, opts.to))
       print(opts.json, cal, () =>
         cal.flatMap((w) => [
           `${w.id}  ${w.name}${w.activeNow ? '  (running now)' : ''}`,

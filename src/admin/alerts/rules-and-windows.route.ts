@@ -5,8 +5,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
 import { activeAt, occurrences } from '../../pipeline/alerts/windows.js'
-import type { AlertPolicyService } from '../../services/alert-policies.js'
-import type { StoredRuleSet, StoredWindow } from '../../state/redis/alert-policies.js'
+import type { RulesAndWindowsService } from '../../services/rules-and-windows.js'
+import type { StoredRuleSet, StoredWindow } from '../../state/redis/rules-and-windows.js'
 import { roleAll, type AdminLimits, useAccountWideAdminKey } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import { alertAnswers, answer } from './schemas.js'
@@ -24,13 +24,13 @@ import {
   WindowBody,
   WindowList,
   WindowParams,
-} from './policy-schemas.js'
+} from './rules-and-windows-schemas.js'
 
-export interface PolicyRoutesOptions {
+export interface RulesAndWindowsRoutesOptions {
   readonly apiKeys: ApiKeyCache
   /** Per API key, and per account for the expensive calls. */
   readonly limits: AdminLimits
-  readonly policies: AlertPolicyService
+  readonly rulesAndWindows: RulesAndWindowsService
   /** Entries kept per alert stream (a release's triggered entries are trimmed like the others). */
   readonly streamMaxLen: number
   /** The largest webhook body: the test route takes a payload that large, with rules beside it. */
@@ -65,10 +65,13 @@ function windowView(w: StoredWindow, now = Date.now()) {
   }
 }
 
-export async function policyRoutes(server: FastifyInstance, opts: PolicyRoutesOptions): Promise<void> {
+export async function rulesAndWindowsRoutes(
+  server: FastifyInstance,
+  opts: RulesAndWindowsRoutesOptions,
+): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
   useAccountWideAdminKey(app, opts, 'alert rules and maintenance windows', false)
-  const service = opts.policies
+  const service = opts.rulesAndWindows
   const account = (request: FastifyRequest) => request.admin!.accountId
   /** The caller of a change: a key with role all. */
   const changer = (request: FastifyRequest): string =>
