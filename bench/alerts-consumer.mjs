@@ -16,7 +16,7 @@ import { deleteKeys } from './serve.mjs'
 
 const D = process.env.DIST ?? new URL('../dist', import.meta.url).href
 const { encodeAlertMessage } = await import(`${D}/broker/messages/alerts.js`)
-const { AlertsConsumer, IntegrationCache } = await import(`${D}/consumers/alerts.consumer.js`)
+const { AlertsConsumer, integrationCache } = await import(`${D}/consumers/alerts.consumer.js`)
 const POLICIES = process.env.POLICIES === '1'
 const { RedisAlertSink } = await import(`${D}/sinks/redis-stream/alerts.sink.js`)
 const { createLogger } = await import(`${D}/shared/logger.js`)
@@ -55,11 +55,11 @@ const sink =
 // Builds since alert rules take the account's policies second.
 const consumerWith = async (policies) => {
   if (AlertsConsumer.length < 5)
-    return new AlertsConsumer(new IntegrationCache(store, 60_000), sink, metrics, createLogger('silent'))
+    return new AlertsConsumer(integrationCache(store, 60_000), sink, metrics, createLogger('silent'))
   const { compileRulesAndWindows, NO_RULES_OR_WINDOWS } = await import(`${D}/pipeline/alerts/rules-and-windows.js`)
   const compiled = policies ? compileRulesAndWindows(policies.rules, policies.windows).compiled : NO_RULES_OR_WINDOWS
   return new AlertsConsumer(
-    new IntegrationCache(store, 60_000),
+    integrationCache(store, 60_000),
     { get: () => Promise.resolve(compiled) },
     sink,
     metrics,

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { registerAdminRoutes, registerEdgeRoutes } from './http-routes.js'
 import { groupIds } from '../broker/topics.js'
 import type { Consumer, ConsumerHealth, ConsumerOptions } from '../broker/ports.js'
-import { RulesAndWindowsCache, AlertsConsumer, IntegrationCache } from '../consumers/alerts.consumer.js'
+import { AlertsConsumer, integrationCache, rulesAndWindowsCache } from '../consumers/alerts.consumer.js'
 import { ClickHouseConsumer } from '../consumers/clickhouse.consumer.js'
 import { EVENTS_CODEC } from '../consumers/events.consumer.js'
 import { IMPRESSIONS_CODEC } from '../consumers/impressions.consumer.js'
@@ -99,8 +99,8 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
     consumers: (c) => {
       const log = c.log.child({ component: 'alerts-consumer' })
       const alerts = new AlertsConsumer(
-        new IntegrationCache(c.state.integrations, c.config.webhooks.integrationRefreshMs),
-        new RulesAndWindowsCache(c.state.rulesAndWindows, c.config.webhooks.integrationRefreshMs, log),
+        integrationCache(c.state.integrations, c.config.webhooks.integrationRefreshMs),
+        rulesAndWindowsCache(c.state.rulesAndWindows, c.config.webhooks.integrationRefreshMs, log),
         c.alertSink,
         c.metrics,
         log,

@@ -3,7 +3,7 @@
 // of a secret matches, and plain keys are never stored.
 import type { Logger } from '../shared/logger.js'
 import { hashKey, keyId, type AdminRole, type ApiKeyKind, type TenancyStore } from '../state/redis/tenancy.js'
-import { VersionedCache } from './versioned-cache.js'
+import { VersionedCache } from '../shared/versioned-cache.js'
 
 export interface Principal {
   /** The key's public id (never the key itself): for audit logs and rate limits. */

@@ -8,7 +8,7 @@ import type { SenderAuth } from '../state/redis/sender-auth.js'
 import { hmacKeyOf, type ResolvedSecret } from './sender-auth.js'
 import type { IntegrationStore, WebhookRoute } from '../state/redis/integrations.js'
 import { hashKey } from '../state/redis/tenancy.js'
-import { VersionedCache } from './versioned-cache.js'
+import { VersionedCache } from '../shared/versioned-cache.js'
 
 export class WebhookAddressCache {
   private readonly cache: VersionedCache<WebhookRoute>

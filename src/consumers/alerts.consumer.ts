@@ -6,6 +6,7 @@
 // entry, so no message can stall a partition. Rendering yields to the event loop between messages.
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { Logger } from '../shared/logger.js'
+import { KeyedCache } from '../shared/versioned-cache.js'
 import type { Metrics } from '../shared/metrics.js'
 import { REPLAY_HEADER, type BatchContext, type InboundBatch, type InboundMessage } from '../broker/ports.js'
 import { decodeAlertMessage } from '../broker/messages/alerts.js'
@@ -40,28 +41,12 @@ const MAX_REASON_CHARS = 8 * 1024
 /** Rendering gives the event loop back after this much work (the HTTP edge may share the process). */
 const YIELD_AFTER_MS = 10
 
-/** Integration records by id, each re-read from Redis after refreshMs: mapping changes apply within seconds. */
-export class IntegrationCache {
-  private readonly entries = new Map<string, { record: IntegrationRecord | undefined; at: number }>()
+/** Integration records by id (undefined: no such integration), read again after refreshMs. */
+export type IntegrationCache = KeyedCache<IntegrationRecord | undefined>
 
-  constructor(
-    private readonly store: IntegrationStore,
-    private readonly refreshMs: number,
-  ) {}
-
-  async get(id: string): Promise<IntegrationRecord | undefined> {
-    const hit = this.entries.get(id)
-    if (hit && Date.now() - hit.at < this.refreshMs) return hit.record
-    let record: IntegrationRecord | undefined
-    try {
-      record = await this.store.byId(id)
-    } catch (err) {
-      throw fromRedis(err)
-    }
-    this.entries.set(id, { record, at: Date.now() })
-    if (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value as string)
-    return record
-  }
+/** Integration records, each read again from Redis after refreshMs: mapping changes apply within seconds. */
+export function integrationCache(store: IntegrationStore, refreshMs: number): IntegrationCache {
+  return new KeyedCache({ load: (id) => redisCall(() => store.byId(id)) }, { refreshMs })
 }
 
 /** Where the consumer gets an account's compiled alert rules and windows. */
@@ -70,54 +55,41 @@ export interface RulesAndWindowsSource {
 }
 
 /**
- * Each account's alert rules and maintenance windows, compiled once per version and re-read from Redis after
- * refreshMs: a saved change applies within seconds.
+ * Each account's alert rules and maintenance windows, compiled once per version: after refreshMs two small numbers
+ * (their versions) are read, and the rules (up to a few MB) again only when they changed. Without a version key
+ * (data older than it) they are read in full each time.
  */
-export class RulesAndWindowsCache implements RulesAndWindowsSource {
-  private readonly entries = new Map<
-    string,
-    { compiled: CompiledRulesAndWindows; rulesVersion: number; windowsVersion: number; at: number }
-  >()
+export function rulesAndWindowsCache(
+  store: RulesAndWindowsStore,
+  refreshMs: number,
+  log: Logger,
+): KeyedCache<CompiledRulesAndWindows> {
+  const version = async (accountId: string) => {
+    const { rules, windows } = await store.versions(accountId)
+    return rules === undefined || windows === undefined ? undefined : `${rules}/${windows}`
+  }
+  const load = async (accountId: string) => {
+    const { rules, windows } = await store.rulesAndWindows(accountId)
+    if (rules.rules.length === 0 && windows.windows.length === 0) return NO_RULES_OR_WINDOWS
+    const { compiled, skipped } = compileRulesAndWindows(rules, windows.windows)
+    if (skipped.length > 0) log.warn({ accountId, skipped }, 'stored alert rules or windows no longer pass; left out')
+    return compiled
+  }
+  return new KeyedCache(
+    {
+      version: (accountId) => redisCall(() => version(accountId)),
+      load: (accountId) => redisCall(() => load(accountId)),
+    },
+    { refreshMs },
+  )
+}
 
-  constructor(
-    private readonly store: RulesAndWindowsStore,
-    private readonly refreshMs: number,
-    private readonly log: Logger,
-  ) {}
-
-  async get(accountId: string): Promise<CompiledRulesAndWindows> {
-    const hit = this.entries.get(accountId)
-    if (hit && Date.now() - hit.at < this.refreshMs) return hit.compiled
-    try {
-      // Two small numbers first: the rules (up to a few MB) are read again only when they changed.
-      const versions = await this.store.versions(accountId)
-      if (hit && versions.rules === hit.rulesVersion && versions.windows === hit.windowsVersion) {
-        hit.at = Date.now()
-        return hit.compiled
-      }
-      const { rules, windows } = await this.store.rulesAndWindows(accountId)
-      let compiled = NO_RULES_OR_WINDOWS
-      if (rules.rules.length > 0 || windows.windows.length > 0) {
-        const result = compileRulesAndWindows(rules, windows.windows)
-        if (result.skipped.length > 0)
-          this.log.warn(
-            { accountId, skipped: result.skipped },
-            'stored alert rules or windows no longer pass; left out',
-          )
-        compiled = result.compiled
-      }
-      // Versions as the rules and windows read say (no version key for data older than it: read in full each time).
-      this.entries.set(accountId, {
-        compiled,
-        rulesVersion: versions.rules === undefined ? -1 : rules.version,
-        windowsVersion: versions.windows === undefined ? -1 : windows.version,
-        at: Date.now(),
-      })
-      if (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value as string)
-      return compiled
-    } catch (err) {
-      throw fromRedis(err)
-    }
+/** A Redis read whose failure is classified as the consumer's retries expect (fromRedis). */
+async function redisCall<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read()
+  } catch (err) {
+    throw fromRedis(err)
   }
 }
 

@@ -10,6 +10,7 @@
 // other; deliveries held back by the rate limit are sent together as one digest message.
 import { createHash } from 'node:crypto'
 import type { Logger } from '../shared/logger.js'
+import { KeyedCache } from '../shared/versioned-cache.js'
 import type { Metrics } from '../shared/metrics.js'
 import type { OutboundPolicy } from '../shared/outbound.js'
 import type { SecretBox } from '../shared/secret-box.js'
@@ -21,7 +22,7 @@ import { entryFieldMap } from '../state/redis/alert-streams.js'
 import type { AlertStore } from '../state/redis/alerts.js'
 import type { RedisClient } from '../state/redis/client.js'
 import type { IntegrationStore } from '../state/redis/integrations.js'
-import { IntegrationCache } from './alerts.consumer.js'
+import { integrationCache, type IntegrationCache } from './alerts.consumer.js'
 import {
   NOTIFY_GROUP,
   type ClaimedDelivery,
@@ -32,7 +33,7 @@ import {
 } from '../state/redis/notify.js'
 import type { RateLimiter } from '../state/redis/rate-limits.js'
 
-export interface NotifierOptions {
+export interface NotifyConsumerOptions {
   /** A Redis Cluster: each account has its own stream and due set (shards); else one of each. */
   readonly cluster: boolean
   readonly consumerName: string
@@ -99,10 +100,8 @@ export function notifiedAlert(f: Record<string, string>): NotifiedAlert {
 }
 
 interface AccountDestinations {
-  readonly version: string
   readonly byId: ReadonlyMap<string, StoredDestination>
   readonly route: readonly string[]
-  at: number
 }
 
 class Breaker {
@@ -143,7 +142,8 @@ export class NotifyConsumer {
   private loops: Promise<void>[] = []
   private wake: (() => void) | undefined
   private readonly groupsMade = new Set<string>()
-  private readonly destinations = new Map<string, AccountDestinations>()
+  /** Each account's destinations, checked against their version after refreshMs. */
+  private readonly destinations: KeyedCache<AccountDestinations>
   private readonly rulesNotify = new Map<string, ReadonlyMap<string, readonly string[]>>()
   /** Integration records, for the account an entry's integration belongs to (the alerts consumer's cache). */
   private readonly integrationCache: IntegrationCache
@@ -166,9 +166,19 @@ export class NotifyConsumer {
     private readonly secrets: SecretBox,
     /** A connection of its own: the stream read blocks it. */
     private readonly reader: RedisClient,
-    private readonly options: NotifierOptions,
+    private readonly options: NotifyConsumerOptions,
   ) {
-    this.integrationCache = new IntegrationCache(integrations, options.refreshMs * 10)
+    this.integrationCache = integrationCache(integrations, options.refreshMs * 10)
+    this.destinations = new KeyedCache(
+      {
+        version: (accountId) => store.destinationsVersion(accountId),
+        load: async (accountId) => {
+          const { list, route } = await store.destinations(accountId)
+          return { byId: new Map(list.map((d) => [d.id, d])), route }
+        },
+      },
+      { refreshMs: options.refreshMs },
+    )
   }
 
   start(): void {
@@ -262,20 +272,6 @@ export class NotifyConsumer {
     }
   }
 
-  private async destinationsOf(accountId: string): Promise<AccountDestinations> {
-    const hit = this.destinations.get(accountId)
-    const now = Date.now()
-    if (hit && now - hit.at < this.options.refreshMs) return hit
-    if (hit && (await this.store.destinationsVersion(accountId)) === hit.version) {
-      hit.at = now
-      return hit
-    }
-    const { version, list, route } = await this.store.destinations(accountId)
-    const fresh = { version, byId: new Map(list.map((d) => [d.id, d])), route, at: now }
-    this.destinations.set(accountId, fresh)
-    return fresh
-  }
-
   /** The destinations of the alert rules (of the version that shaped the alert) that name some. */
   private async ruleTargets(accountId: string, version: number, applied: readonly string[]): Promise<string[]> {
     const key = `${accountId}\n${version}`
@@ -313,7 +309,7 @@ export class NotifyConsumer {
       return void (await ack())
     const accountId = (await this.integrationCache.get(f['integrationId']))?.accountId
     if (!accountId) return void (await ack())
-    const dests = await this.destinationsOf(accountId)
+    const dests = await this.destinations.get(accountId)
     if (dests.byId.size === 0) return void (await ack())
     const alertId = f['alertId']
     const opening = event === 'triggered' || event === 'reopened'
@@ -340,7 +336,7 @@ export class NotifyConsumer {
   }
 
   private reminder(of: DeliveryData, n: number, now: number): NewDelivery {
-    const d = this.destinations.get(of.accountId)?.byId.get(of.destinationId)
+    const d = this.destinations.peek(of.accountId)?.byId.get(of.destinationId)
     const dueAt = now + (d?.repeatAfterMinutes ?? 60) * 60_000
     return {
       id: deliveryId(of.alertId, of.destinationId, of.entryId, 'reminder', String(n)),
@@ -430,7 +426,7 @@ export class NotifyConsumer {
     const { accountId, destinationId } = claimed[0]!.data
     const now = Date.now()
     const settlements: Settlement[] = []
-    const d = (await this.destinationsOf(accountId)).byId.get(destinationId)
+    const d = (await this.destinations.get(accountId)).byId.get(destinationId)
     if (!d || !d.enabled) {
       const error = d ? 'the destination is disabled' : 'the destination was deleted'
       for (const c of claimed)

@@ -10,7 +10,7 @@ import { RedisAlertSink, type MessageWrite, type WriteResult } from '../../src/s
 import { AppError } from '../../src/shared/errors.js'
 import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
 import { encodeAlertMessage } from '../../src/broker/messages/alerts.js'
-import { AlertsConsumer, IntegrationCache } from '../../src/consumers/alerts.consumer.js'
+import { AlertsConsumer, integrationCache } from '../../src/consumers/alerts.consumer.js'
 import { createLogger } from '../../src/shared/logger.js'
 import { createMetrics } from '../../src/shared/metrics.js'
 import type { IntegrationRecord, IntegrationStore } from '../../src/state/redis/integrations.js'
@@ -198,7 +198,7 @@ it('through the consumer: a message Redis refuses becomes a rejection entry, and
   } as unknown as IntegrationStore
   const metrics = createMetrics({ defaults: false })
   const consumer = new AlertsConsumer(
-    new IntegrationCache(store, 60_000),
+    integrationCache(store, 60_000),
     noRulesOrWindows,
     sink,
     metrics,

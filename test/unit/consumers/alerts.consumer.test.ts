@@ -5,7 +5,7 @@ import { NO_RULES_OR_WINDOWS } from '../../../src/pipeline/alerts/rules-and-wind
 import { expect, it } from 'vitest'
 import { encodeAlertMessage } from '../../../src/broker/messages/alerts.js'
 import type { InboundBatch } from '../../../src/broker/ports.js'
-import { AlertsConsumer, IntegrationCache } from '../../../src/consumers/alerts.consumer.js'
+import { AlertsConsumer, integrationCache } from '../../../src/consumers/alerts.consumer.js'
 import { AppError } from '../../../src/shared/errors.js'
 import { createLogger } from '../../../src/shared/logger.js'
 import { createMetrics } from '../../../src/shared/metrics.js'
@@ -44,7 +44,7 @@ class ScriptedSink {
 const run = async (sink: ScriptedSink) => {
   const metrics = createMetrics()
   const consumer = new AlertsConsumer(
-    new IntegrationCache(store, 60_000),
+    integrationCache(store, 60_000),
     noRulesOrWindows,
     sink as unknown as RedisAlertSink,
     metrics,
@@ -72,7 +72,7 @@ it('stores a rejection entry in place of a refused message, then the messages af
 it('sends each message’s payload as received, but only the last 20 of an integration in a batch, and none with a substitute', async () => {
   const sink = new ScriptedSink([(ms) => ms.map((): WriteResult => 'written')])
   const consumer = new AlertsConsumer(
-    new IntegrationCache(store, 60_000),
+    integrationCache(store, 60_000),
     noRulesOrWindows,
     sink as unknown as RedisAlertSink,
     createMetrics(),

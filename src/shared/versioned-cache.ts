@@ -1,7 +1,11 @@
-// An in-memory copy of a Redis hash, for lookups on a hot path without a round trip per request. The
-// copy is reloaded when a version counter in Redis changes (checked every refreshMs), so a change
-// (a revoked key, a rotated webhook address) takes effect within about refreshMs everywhere.
-import type { Logger } from '../shared/logger.js'
+// In-memory copies of what Redis holds, for lookups on a hot path without a round trip per request:
+// - VersionedCache: a whole hash (API keys, webhook addresses), reloaded when a version counter in Redis changes
+//   (checked every refreshMs), so a change (a revoked key, a rotated webhook address) takes effect within about
+//   refreshMs everywhere;
+// - KeyedCache: one record per key, read on first use (integrations, an account's alert rules and windows, its
+//   notification destinations): after refreshMs its version is checked (or, without one, it is read again), and it
+//   is read again only when that changed. Past a bound, the record read longest ago goes first.
+import type { Logger } from './logger.js'
 
 /**
  * Version checks caused by misses start at most this often: an entry created a moment ago is found
@@ -104,5 +108,76 @@ export class VersionedCache<T> {
     this.entries = entries
     this.version = version
     this.log.debug({ version, entries: entries.size }, 'cache loaded')
+  }
+}
+
+export interface KeyedSource<T> {
+  load(key: string): Promise<T>
+  /**
+   * A cheap check of what load would read (a counter bumped on every change), so that an unchanged record is not read
+   * again; undefined (or no such method): the record has no version, and is read again each time refreshMs passed.
+   */
+  version?(key: string): Promise<string | number | undefined>
+}
+
+export interface KeyedCacheOptions {
+  /** How long a record is used without a check. */
+  readonly refreshMs: number
+  /** Records kept at most; past it the one read longest ago is dropped. */
+  readonly maxEntries?: number
+}
+
+interface KeyedEntry<T> {
+  readonly value: T
+  readonly version: string | number | undefined
+  checkedAt: number
+}
+
+/**
+ * Records by key, each read from its source on first use and checked again after refreshMs. Concurrent reads of one
+ * key share one round trip; a failed read is not kept (the caller sees the error, the next get tries again).
+ */
+export class KeyedCache<T> {
+  private readonly entries = new Map<string, KeyedEntry<T>>()
+  private readonly inflight = new Map<string, Promise<T>>()
+  private readonly maxEntries: number
+
+  constructor(
+    private readonly source: KeyedSource<T>,
+    private readonly options: KeyedCacheOptions,
+  ) {
+    this.maxEntries = options.maxEntries ?? 10_000
+  }
+
+  get(key: string): Promise<T> {
+    const hit = this.entries.get(key)
+    if (hit && Date.now() - hit.checkedAt < this.options.refreshMs) return Promise.resolve(hit.value)
+    let pending = this.inflight.get(key)
+    if (!pending) {
+      pending = this.refresh(key, hit).finally(() => this.inflight.delete(key))
+      this.inflight.set(key, pending)
+    }
+    return pending
+  }
+
+  /** The record if it was read before, without a check or a round trip (for what may use a stale copy). */
+  peek(key: string): T | undefined {
+    return this.entries.get(key)?.value
+  }
+
+  private async refresh(key: string, hit: KeyedEntry<T> | undefined): Promise<T> {
+    const checkedAt = Date.now()
+    // Checked before the read: a change between the two leaves a newer record under an older version, which the next
+    // check reads again; never an older record under a newer version.
+    const version = await this.source.version?.(key)
+    if (hit && version !== undefined && version === hit.version) {
+      hit.checkedAt = checkedAt
+      return hit.value
+    }
+    const value = await this.source.load(key)
+    this.entries.delete(key)
+    this.entries.set(key, { value, version, checkedAt })
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string)
+    return value
   }
 }
