@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { presentedKey, type ApiKeyCache, type Principal } from '../auth/api-keys.js'
 import { HttpError } from '../http/errors.js'
-import type { Slots } from '../shared/slots.js'
+import type { Slots, SlotTaken } from '../shared/slots.js'
 import type { RateLimit, RateLimiter } from '../state/redis/rate-limits.js'
 import type { Actor } from '../state/redis/segments.js'
 import type { AdminRole, Environment, TenancyStore, Workspace } from '../state/redis/tenancy.js'
@@ -211,17 +211,44 @@ const READ_REFUSED = {
 export const READ_SLOT_WAIT_MS = 5_000
 
 /**
+ * Waits for a slot of `slots` for the caller's account and key until `deadline` (a time in ms), or until the client
+ * leaves: a request whose client is gone gives its place to the next and runs nothing.
+ */
+export async function waitForSlot(
+  slots: Slots,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deadline: number,
+): Promise<SlotTaken> {
+  const principal = request.admin!
+  const gone = new AbortController()
+  // The response closes before it was written only when the client left.
+  const onClose = () => {
+    if (!reply.raw.writableFinished) gone.abort()
+  }
+  reply.raw.once('close', onClose)
+  try {
+    const slot = await slots.acquire(principal.accountId, principal.id, deadline - Date.now(), gone.signal)
+    if (gone.signal.aborted && 'refused' in slot) request.log.info('the client left while waiting for a slot')
+    return slot
+  } finally {
+    reply.raw.off('close', onClose)
+  }
+}
+
+/**
  * A slot of the process's expensive reads for the caller's account, held until `work` settles; a 429 (retry after a
- * few seconds) when the process or the account still has its most running after READ_SLOT_WAIT_MS.
+ * few seconds) when the process or the account still has its most running at `deadline` (READ_SLOT_WAIT_MS from now
+ * unless given: a route that took another slot first waits for both within that time).
  */
 export async function withReadSlot<T>(
   reads: Slots,
   request: FastifyRequest,
   reply: FastifyReply,
   work: () => Promise<T>,
+  deadline = Date.now() + READ_SLOT_WAIT_MS,
 ): Promise<T> {
-  const principal = request.admin!
-  const slot = await reads.acquire(principal.accountId, principal.id, READ_SLOT_WAIT_MS)
+  const slot = await waitForSlot(reads, request, reply, deadline)
   if ('refused' in slot) {
     void reply.header('retry-after', '2')
     throw new HttpError('RATE_LIMITED', `${READ_REFUSED[slot.refused.limit](slot.refused.max)}; retry in a few seconds`)

@@ -26,9 +26,8 @@ const WAITERS_PER_SLOT = 4
 interface Waiter {
   readonly accountId: string
   readonly keyId: string
-  readonly refused: SlotRefusal
-  readonly resolve: (taken: SlotTaken) => void
-  timer?: NodeJS.Timeout
+  /** Hands the waiter a slot, or (none) sends it away with the limit that refused it; once. */
+  readonly settle: (taken?: SlotTaken) => void
 }
 
 export class Slots {
@@ -41,19 +40,29 @@ export class Slots {
 
   /**
    * A slot for this account's key as soon as one is free within `waitMs`, or the limit that refused it (at once when
-   * the account already has its waiters).
+   * the account already has its waiters). `signal`: the caller is gone (its client left); it stops waiting at once and
+   * gives its place in the queue to the next.
    */
-  acquire(accountId: string, keyId: string, waitMs: number): Promise<SlotTaken> {
+  acquire(accountId: string, keyId: string, waitMs: number, signal?: AbortSignal): Promise<SlotTaken> {
     const now = this.take(accountId, keyId)
-    if (!('refused' in now) || waitMs <= 0) return Promise.resolve(now)
+    if (!('refused' in now) || waitMs <= 0 || signal?.aborted) return Promise.resolve(now)
     const queued = this.waiters.filter((w) => w.accountId === accountId).length
     if (queued >= this.limits.perAccount * WAITERS_PER_SLOT) return Promise.resolve(now)
     return new Promise((resolve) => {
-      const waiter: Waiter = { accountId, keyId, refused: now.refused, resolve }
-      waiter.timer = setTimeout(() => {
-        this.waiters.splice(this.waiters.indexOf(waiter), 1)
-        resolve({ refused: waiter.refused })
-      }, waitMs)
+      const leave = () => waiter.settle()
+      const waiter: Waiter = {
+        accountId,
+        keyId,
+        settle: (taken) => {
+          clearTimeout(timer)
+          signal?.removeEventListener('abort', leave)
+          const i = this.waiters.indexOf(waiter)
+          if (i >= 0) this.waiters.splice(i, 1)
+          resolve(taken ?? now)
+        },
+      }
+      const timer = setTimeout(leave, waitMs)
+      signal?.addEventListener('abort', leave, { once: true })
       this.waiters.push(waiter)
     })
   }
@@ -90,9 +99,7 @@ export class Slots {
         i++
         continue
       }
-      clearTimeout(waiter.timer)
-      this.waiters.splice(i, 1)
-      waiter.resolve(taken)
+      waiter.settle(taken)
     }
   }
 

@@ -15,7 +15,7 @@ import type { Metric as MetricRecord, MetricAuditEntry } from '../../state/redis
 import type { RateLimit, RateLimiter } from '../../state/redis/rate-limits.js'
 import type { TenancyStore } from '../../state/redis/tenancy.js'
 import { Slots } from '../../shared/slots.js'
-import { KeyScope, READ_SLOT_WAIT_MS, useScopedAdminKey, withReadSlot } from '../admin-key.js'
+import { KeyScope, READ_SLOT_WAIT_MS, useScopedAdminKey, waitForSlot, withReadSlot } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import {
   analysisAnswers,
@@ -375,11 +375,11 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
   )
 
   // Results are the heaviest reads: SLUICE_EXPERIMENT_MAX_CONCURRENT at once in the process, one per account, each
-  // within a slot of the expensive reads too.
+  // within a slot of the expensive reads too; a request waits for both within READ_SLOT_WAIT_MS.
   const results = new Slots({ total: opts.maxConcurrent, perAccount: 1 })
   const limited = async <T>(request: FastifyRequest, reply: FastifyReply, fn: () => Promise<T>): Promise<T> => {
-    const { accountId, id } = request.admin!
-    const slot = await results.acquire(accountId, id, READ_SLOT_WAIT_MS)
+    const deadline = Date.now() + READ_SLOT_WAIT_MS
+    const slot = await waitForSlot(results, request, reply, deadline)
     if ('refused' in slot) {
       void reply.header('retry-after', '2')
       throw new HttpError(
@@ -390,7 +390,7 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
       )
     }
     try {
-      return await withReadSlot(opts.reads, request, reply, fn)
+      return await withReadSlot(opts.reads, request, reply, fn, deadline)
     } finally {
       slot.release()
     }

@@ -1,9 +1,11 @@
 // What every Admin API route relies on: the key's role decides what kind of call it may make (403),
 // and a workspace or environment outside the key's account or scope answers exactly as one that does
 // not exist (404), so a key learns nothing of other accounts. The store is a hand-written fake.
-import type { FastifyRequest } from 'fastify'
+import { request as httpRequest } from 'node:http'
+import Fastify, { type FastifyRequest } from 'fastify'
 import { describe, expect, it } from 'vitest'
-import { KeyScope, type Access } from '../../../src/admin/admin-key.js'
+import { KeyScope, withReadSlot, type Access } from '../../../src/admin/admin-key.js'
+import { Slots } from '../../../src/shared/slots.js'
 import type { Principal } from '../../../src/auth/api-keys.js'
 import { HttpError } from '../../../src/http/errors.js'
 import type { AdminRole, Environment, TenancyStore, Workspace } from '../../../src/state/redis/tenancy.js'
@@ -242,5 +244,47 @@ describe('KeyScope.mayUseEnvironment', () => {
 
   it('answers 401 without an admin key', async () => {
     expect((await httpError(() => access.mayUseEnvironment(request(undefined), 'env1'))).statusCode).toBe(401)
+  })
+})
+
+describe('withReadSlot', () => {
+  it('gives the place of a request whose client left while waiting to the next, and never runs its read', async () => {
+    const app = Fastify()
+    const reads = new Slots({ total: 4, perAccount: 1 })
+    const ran: string[] = []
+    let finishFirst = () => {}
+    const firstHolds = new Promise<void>((r) => (finishFirst = r))
+    app.addHook('onRequest', async (req) => {
+      req.admin = admin()
+    })
+    app.get('/read/:n', async (req, reply) =>
+      withReadSlot(reads, req, reply, async () => {
+        const n = (req.params as { n: string }).n
+        ran.push(n)
+        if (n === '1') await firstHolds
+        return { n }
+      }),
+    )
+    const url = await app.listen({ host: '127.0.0.1', port: 0 })
+    try {
+      const first = fetch(`${url}/read/1`)
+      await expect.poll(() => ran).toEqual(['1'])
+      // The second request's client leaves while it waits behind the first.
+      const gone = httpRequest(`${url}/read/2`)
+      gone.on('error', () => undefined)
+      gone.end()
+      await new Promise((r) => setTimeout(r, 200))
+      gone.destroy()
+      await new Promise((r) => setTimeout(r, 200))
+      const third = fetch(`${url}/read/3`)
+      await new Promise((r) => setTimeout(r, 100))
+      finishFirst()
+      expect((await first).status).toBe(200)
+      expect(await (await third).json()).toEqual({ n: '3' })
+      expect(ran).toEqual(['1', '3'])
+      expect(reads.inUse).toBe(0)
+    } finally {
+      await app.close()
+    }
   })
 })

@@ -42,3 +42,27 @@ it('refuses a waiter after its wait, and at once beyond four waiters per slot of
     vi.useRealTimers()
   }
 })
+
+it('lets a waiter whose caller is gone leave at once, giving its place to the next, and never runs it', async () => {
+  vi.useFakeTimers()
+  try {
+    const slots = new Slots({ total: 4, perAccount: 1 })
+    const held = slots.take('a', 'k')
+    const left = new AbortController()
+    const first = slots.acquire('a', 'k', 5_000, left.signal)
+    const second = slots.acquire('a', 'k', 5_000)
+    left.abort()
+    // Refused at once, not after its wait.
+    expect(await first).toEqual({ refused: { limit: 'account', max: 1 } })
+    if ('release' in held) held.release()
+    await vi.advanceTimersByTimeAsync(0)
+    // The slot went to the next waiter, and the one that left holds nothing.
+    expect('release' in (await second)).toBe(true)
+    expect(slots.inUse).toBe(1)
+    // A caller already gone does not wait at all.
+    const gone = AbortSignal.abort()
+    expect(await slots.acquire('a', 'k', 5_000, gone)).toEqual({ refused: { limit: 'account', max: 1 } })
+  } finally {
+    vi.useRealTimers()
+  }
+})
