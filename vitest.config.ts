@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { LongestFirst } from './test/support/sequencer.js'
 
 // The kinds of tests, run with `vitest --project <name>` or all together by `npm test`:
 // - unit: no I/O beyond the file system, no service at all; the files mirror src/.
@@ -7,10 +8,11 @@ import { defineConfig } from 'vitest/config'
 //   waiting on the services.
 // - solo: the integration files that measure latency under load (the hostile soak), one at a time, last, with the
 //   machine to themselves.
-// - fault: faults (pauses, kills) on private instances, each file's on ports of its own worker, so several run at
-//   once, after the integration files and beside the cluster file: no other file uses what a fault file pauses.
+// - fault: faults (pauses, kills) on private instances, one file at a time, after the integration files and beside
+//   the cluster file: no other file uses what a fault file pauses.
 // - cluster: the pipeline on the local cluster stack (ClickHouse shards and replicas, three Kafka
-//   brokers, Redis Cluster) through node failures, after the redis-cluster files (the only others on that stack).
+//   brokers, Redis Cluster) through node failures, after the redis-cluster files and the bench smoke (the only others
+//   on that stack).
 // - redis-cluster: the suites of the Redis state (alerts and their lifecycle, segments and the rest of
 //   the Split Admin API, SCIM, metrics) again, with that state on the cluster stack's Redis Cluster.
 // - current-engine: the suites of the ClickHouse data path (events, impressions, refused records, the
@@ -29,10 +31,13 @@ const services = {
 const SOLO = ['test/e2e/hostile-soak.e2e.test.ts']
 
 /**
- * The files that break a service: after the files that share the stacks (groupOrder 0), several at once, each on
- * what it alone uses (a fault file's private instances on its worker's ports, the cluster file's cluster stack).
+ * The files that break a service run after the files that share the stacks (groupOrder 0), in two lanes, each on what
+ * it alone uses: the fault files one at a time in one fork (their private instances), and beside them the cluster
+ * file (the cluster stack), in a pool of its own (threads), since vitest runs the files of one pool's single fork only
+ * after its other files.
  */
-const breaking = { sequence: { groupOrder: 1 } }
+const faults = { sequence: { groupOrder: 1 }, poolOptions: { forks: { singleFork: true } } }
+const beside = { sequence: { groupOrder: 1 }, pool: 'threads' as const }
 
 /** One file at a time, in one fork, after everything else. */
 const alone = { sequence: { groupOrder: 2 }, poolOptions: { forks: { singleFork: true } } }
@@ -59,7 +64,9 @@ export default defineConfig({
     pool: 'forks',
     // The real-stack files share one Kafka, ClickHouse and Redis on a 2-core machine and mostly wait on them: up to
     // three at once (SLUICE_TEST_WORKERS), each with its own topics, consumer group, database and key prefix. The
-    // fault and cluster files run after them (`breaking`), the solo files last (`alone`).
+    // fault and cluster files run after them (`faults`, `beside`), the solo files last (`alone`). Files start longest
+    // first (test/support/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     maxWorkers: Number(process.env['SLUICE_TEST_WORKERS'] ?? 3),
     minWorkers: 1,
     projects: [
@@ -73,14 +80,14 @@ export default defineConfig({
         },
       },
       { test: { name: 'solo', include: SOLO, ...services, ...alone } },
-      { test: { name: 'fault', include: ['test/fault/**/*.test.ts'], ...services, ...breaking } },
+      { test: { name: 'fault', include: ['test/fault/**/*.test.ts'], ...services, ...faults } },
       // The same guarantees on clusters (`sluice stack up --cluster`), with node failures.
       {
         test: {
           name: 'cluster',
           include: ['test/cluster/**/*.test.ts'],
           ...services,
-          ...breaking,
+          ...beside,
           globalSetup: [...services.globalSetup, 'test/support/cluster-setup.ts'],
         },
       },

@@ -24,9 +24,9 @@ export interface PrivateStack {
 }
 
 /**
- * The first of the 100 ports this test worker may use for private instances and listeners of its own. Fault files run
- * several at once, each in a worker of its own (VITEST_POOL_ID 1, 2, 3, ... among the workers running at a time), so
- * each worker has its own block, and a file's instances never answer on another file's ports.
+ * The first of the 100 ports this test worker may use for private instances and listeners of its own: a block per
+ * worker (VITEST_POOL_ID 1, 2, 3, ... among the workers running at a time), so that a file's private instances never
+ * answer on the ports of another file running at the same time, whatever the pools run side by side.
  */
 export function privatePorts(): number {
   return 21000 + 100 * Number(process.env['VITEST_POOL_ID'] ?? 1)
