@@ -8,8 +8,8 @@ import { LongestFirst } from './test/support/sequencer.js'
 //   waiting on the services.
 // - solo: the integration files that measure latency under load (the hostile soak), one at a time, last, with the
 //   machine to themselves.
-// - fault: faults (pauses, kills) on private instances, one file at a time, after the integration files and beside
-//   the cluster file: no other file uses what a fault file pauses.
+// - fault: faults (pauses, kills) on private instances, after the integration files, beside each other and the
+//   cluster file: no other file uses what a fault file pauses.
 // - cluster: the pipeline on the local cluster stack (ClickHouse shards and replicas, three Kafka
 //   brokers, Redis Cluster) through node failures, after the redis-cluster files and the bench smoke (the only others
 //   on that stack).
@@ -31,13 +31,12 @@ const services = {
 const SOLO = ['test/e2e/hostile-soak.e2e.test.ts']
 
 /**
- * The files that break a service run after the files that share the stacks (groupOrder 0), in two lanes, each on what
- * it alone uses: the fault files one at a time in one fork (their private instances), and beside them the cluster
- * file (the cluster stack), in a pool of its own (threads), since vitest runs the files of one pool's single fork only
- * after its other files.
+ * The files that break a service run after the files that share the stacks (groupOrder 0), three at a time in a pool
+ * of their own (threads, BREAKING_AT_ONCE), each on what it alone uses: the cluster file the cluster stack, each fault
+ * file its private instances on its worker's ports. They mostly wait on their faults' clocks (pauses of 30-60 s).
  */
-const faults = { sequence: { groupOrder: 1 }, poolOptions: { forks: { singleFork: true } } }
-const beside = { sequence: { groupOrder: 1 }, pool: 'threads' as const }
+const breaking = { sequence: { groupOrder: 1 }, pool: 'threads' as const }
+const BREAKING_AT_ONCE = 3
 
 /** One file at a time, in one fork, after everything else. */
 const alone = { sequence: { groupOrder: 2 }, poolOptions: { forks: { singleFork: true } } }
@@ -64,10 +63,11 @@ export default defineConfig({
     pool: 'forks',
     // The real-stack files share one Kafka, ClickHouse and Redis on a 2-core machine and mostly wait on them: up to
     // three at once (SLUICE_TEST_WORKERS), each with its own topics, consumer group, database and key prefix. The
-    // fault and cluster files run after them (`faults`, `beside`), the solo files last (`alone`). Files start longest
-    // first (test/support/sequencer.ts).
+    // fault and cluster files run after them (`breaking`), the solo files last (`alone`). Files start longest first
+    // (test/support/sequencer.ts).
     sequence: { sequencer: LongestFirst },
     maxWorkers: Number(process.env['SLUICE_TEST_WORKERS'] ?? 3),
+    poolOptions: { threads: { maxThreads: BREAKING_AT_ONCE, minThreads: 1 } },
     minWorkers: 1,
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 60_000 } },
@@ -80,14 +80,14 @@ export default defineConfig({
         },
       },
       { test: { name: 'solo', include: SOLO, ...services, ...alone } },
-      { test: { name: 'fault', include: ['test/fault/**/*.test.ts'], ...services, ...faults } },
+      { test: { name: 'fault', include: ['test/fault/**/*.test.ts'], ...services, ...breaking } },
       // The same guarantees on clusters (`sluice stack up --cluster`), with node failures.
       {
         test: {
           name: 'cluster',
           include: ['test/cluster/**/*.test.ts'],
           ...services,
-          ...beside,
+          ...breaking,
           globalSetup: [...services.globalSetup, 'test/support/cluster-setup.ts'],
         },
       },
