@@ -202,6 +202,9 @@ describe('the live tail of an environment', () => {
         const batch = Array.from({ length: 500 }, (_, j) => event(`slow-${i}-${j}`, 'checkout', { properties: props }))
         expect((await postEvents(s2.url, d2.environments[0]!.serverSideSdkKey, batch)).status).toBe(202)
       }
+      // The consumer feeds the tail as it reads: only once it has read them all is the reader surely behind (on a
+      // loaded machine it may not have joined its group yet when the posts are done).
+      await waitFor('the events read', async () => ((await t2.count('events')) >= 20_000 ? true : undefined), 90_000)
       let text = ''
       res.setEncoding('utf8')
       res.on('data', (d: string) => (text += d))

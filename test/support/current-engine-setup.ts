@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
+import { stopOnSignal } from './stop-on-signal.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,7 +32,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   })
   console.log(`[current-engine] ClickHouse 26.x (chDB) on http://127.0.0.1:${port}`)
   project.provide('currentClickHouse', `http://127.0.0.1:${port}`)
+  // Stopped with the stacks when the run is interrupted: it would outlive the run otherwise (a SIGTERM to vitest
+  // alone left it running).
+  const forget = stopOnSignal(() => (front.pid === undefined || front.exitCode !== null ? [] : [front.pid]))
   return async () => {
+    forget()
     front.kill('SIGTERM')
     await new Promise((r) => front.once('exit', r))
     rmSync(dir, { recursive: true, force: true })

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process'
 import type { TestProject } from 'vitest/node'
 import { loadConfig } from '../../src/config/index.js'
 import { stackDown, stackPids, stackUp } from '../../tools/stack/index.js'
-import { stopOnSignal } from './stop-on-signal.js'
+import { stopChildrenOnSignal, stopOnSignal } from './stop-on-signal.js'
 
 export interface Services {
   kafkaBrokers: string
@@ -28,6 +28,7 @@ const REDIS_IMAGE = 'redis:7.4'
 let stopContainers: (() => Promise<void>) | undefined
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  stopChildrenOnSignal()
   // Tests that run `sluice` as a separate process (kill -9, import-events) run the compiled CLI: built once per run,
   // whichever projects run this setup.
   if (process.env['SLUICE_TEST_BUILT'] !== String(process.pid)) {
