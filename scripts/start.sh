@@ -13,4 +13,5 @@ export SLUICE_SECRETS_KEY
 node bin/sluice.js bootstrap --json > .sluice/demo.json
 echo "Demo account and SDK keys: $(pwd)/.sluice/demo.json"
 echo "Sluice listens on http://${SLUICE_HOST:-127.0.0.1}:${SLUICE_PORT:-8080} (Ctrl-C stops it; 'npx sluice stack down' stops Kafka, ClickHouse and Redis)"
+echo "The console: http://${SLUICE_HOST:-127.0.0.1}:${SLUICE_PORT:-8080}/console/ (sign in with adminApiKey from .sluice/demo.json)"
 exec node bin/sluice.js serve

@@ -66,6 +66,13 @@ it('is served with a strict Content-Security-Policy, no framing and nosniff', as
   expect(headers['x-content-type-options']).toBe('nosniff')
 })
 
+it('is where the root address leads, as typed in a browser', async () => {
+  const res = await page.goto(`${service.url}/`)
+  expect(res?.status()).toBe(200)
+  expect(new URL(page.url()).pathname).toBe('/console/')
+  await page.getByLabel('Admin API key').waitFor()
+})
+
 it('refuses a wrong key, then signs in with the admin key, kept in sessionStorage only', async () => {
   await page.goto(`${service.url}/console/`)
   await page.getByLabel('Admin API key').fill('not-a-key')
