@@ -3,10 +3,15 @@
 // connected, or no answer within SHARED_TIMEOUT_MS) the decision falls back to a limiter in this
 // process's memory with the same settings, so a Redis outage neither blocks nor unlimits requests.
 //
+// A late answer must not count twice: a command that missed the timeout is still executed by Redis when it answers
+// again (a paused Redis runs everything queued at once), so its points are given back once it settles, and while it
+// is outstanding the key is decided here without sending another. Before this, a Redis paused for 15 s under two
+// processes received 30 leases at once on resuming, and requests far within the limit were refused for a second.
+//
 // A limit is `burst` requests per window of burst / rate seconds: the same average rate and burst
 // as a token bucket, counted in fixed windows (at a window's edge up to two bursts can pass).
 import type { RedisClient } from './client.js'
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts } from 'rate-limiter-flexible'
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible'
 
 /**
  * wait: 0 when allowed, else seconds until a request may pass; remaining: requests left now; fullInSeconds: until the
@@ -46,30 +51,50 @@ export function sharedRateLimiter(redis: RedisClient, prefix: string, name: stri
   const settings = { points: limit.burst, duration: Math.max(1, Math.ceil(limit.burst / limit.ratePerSecond)) }
   const lease = Math.max(1, Math.floor(limit.burst / LEASE_SHARE))
   const local = new RateLimiterMemory({ ...settings, keyPrefix: `${name}-local` })
-  // Only the wrapper falls back (on an error or after the timeout): one local point per request, even
-  // when Redis fails after the timeout.
   const shared = new RateLimiterRedis({
     ...settings,
     storeClient: redis,
     keyPrefix: `${prefix}rate:${name}`,
     rejectIfRedisNotReady: true,
   })
-  const limiter = new RLWrapperTimeouts({ limiter: shared, timeoutMs: SHARED_TIMEOUT_MS, insuranceLimiter: local })
+  /** Keys with a Redis call that missed the timeout and has not settled: they are decided here until it has. */
+  const late = new Set<string>()
+  /** A counter's answer: resolved or refused, rate-limiter-flexible answers the same. */
+  const counted = (refused: unknown): RateLimiterRes => {
+    if (refused instanceof RateLimiterRes) return refused
+    throw refused
+  }
+  const consumeLocally = (key: string, points: number) => local.consume(key, points).catch(counted)
+  /** Takes points from Redis within the shared timeout, else from this process (and says which). */
+  const consume = async (key: string, points: number): Promise<{ res: RateLimiterRes; shared: boolean }> => {
+    if (late.has(key)) return { res: await consumeLocally(key, points), shared: false }
+    const call = shared.consume(key, points).catch(counted)
+    let timer: NodeJS.Timeout | undefined
+    const missed = new Promise<'missed'>((resolve) => (timer = setTimeout(resolve, SHARED_TIMEOUT_MS, 'missed')))
+    const first = await Promise.race([call, missed]).catch(() => 'failed' as const)
+    clearTimeout(timer)
+    if (first instanceof RateLimiterRes) return { res: first, shared: true }
+    if (first === 'missed' && late.size < MAX_LEASES) {
+      late.add(key)
+      // Counted in Redis when it runs, though decided here: given back. A command past the client's own timeout is
+      // still queued on the connection, and runs before the reward sent after it.
+      void call
+        .then(
+          () => true,
+          (err: unknown) => err instanceof Error && err.message === 'Command timed out',
+        )
+        .then((ran) => (ran ? shared.reward(key, points) : undefined))
+        .catch(() => undefined)
+        .finally(() => late.delete(key))
+    }
+    return { res: await consumeLocally(key, points), shared: false }
+  }
   const leases = new Map<string, { left: number; until: number; remaining: number }>()
   const allowed = (remaining: number, ms: number): RateDecision => ({
     wait: 0,
     remaining,
     fullInSeconds: Math.ceil(ms / 1000),
   })
-  /** The counter after taking points: resolved or refused, rate-limiter-flexible answers the same. */
-  const consume = async (key: string, points: number): Promise<RateLimiterRes> => {
-    try {
-      return await limiter.consume(key, points)
-    } catch (refused) {
-      if (!(refused instanceof RateLimiterRes)) throw refused
-      return refused
-    }
-  }
   /** Lease requests in flight, by key: concurrent requests of a key wait for one instead of each taking a lease. */
   const leasing = new Map<string, Promise<RateDecision>>()
   const take = async (key: string): Promise<RateDecision> => {
@@ -94,16 +119,16 @@ export function sharedRateLimiter(redis: RedisClient, prefix: string, name: stri
   const renew = async (key: string, now: number): Promise<RateDecision> => {
     leases.delete(key)
     if (lease > 1) {
-      const res = await consume(key, lease)
+      const { res, shared: fromRedis } = await consume(key, lease)
       if (res.consumedPoints <= limit.burst) {
         leases.set(key, { left: lease - 1, until: now + res.msBeforeNext, remaining: res.remainingPoints })
         if (leases.size > MAX_LEASES) leases.delete(leases.keys().next().value as string)
         return allowed(res.remainingPoints + lease - 1, res.msBeforeNext)
       }
       // Not a whole lease left in this window: give it back, and take this one request alone.
-      await limiter.reward(key, lease).catch(() => undefined)
+      await (fromRedis ? shared : local).reward(key, lease).catch(() => undefined)
     }
-    const res = await consume(key, 1)
+    const { res } = await consume(key, 1)
     if (res.consumedPoints <= limit.burst) return allowed(res.remainingPoints, res.msBeforeNext)
     const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000))
     return { wait: seconds, remaining: 0, fullInSeconds: seconds }
