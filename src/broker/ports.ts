@@ -54,6 +54,14 @@ export interface BatchContext {
    * once it goes on. The consumer reports itself stalled with that reason meanwhile (/readyz, metric).
    */
   readonly blocked?: (reason: string | undefined) => void
+  /**
+   * Resolves once the member surely still owns the partition, for long enough to start a write: its last heartbeat
+   * the group answered was sent within half a session. Otherwise it heartbeats until the group answers (a member
+   * cut off from the coordinator waits here); it rejects with signal.reason when the partition was lost. Call it
+   * before each write: a member evicted while it could not reach the coordinator would otherwise write beside the
+   * partition's new owner.
+   */
+  readonly owned?: () => Promise<void>
 }
 
 /**

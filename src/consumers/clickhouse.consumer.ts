@@ -88,6 +88,8 @@ interface BatchRun {
   readonly log: Logger
   /** Calls the sink until the call succeeds or fails for good (retry.ts), counting each failure. */
   readonly retry: <T>(what: string, attempt: () => Promise<T>) => Promise<T>
+  /** Resolves while the partition is surely still this member's (BatchContext.owned): before each read and write. */
+  readonly owned: () => Promise<void>
 }
 
 /** A step of a batch: its messages first..last (all of them, or as many as one step holds), decoded. */
@@ -153,7 +155,12 @@ export class ClickHouseConsumer {
     const { topic, partition, messages } = batch
     const log = this.log.child({ partition })
     const failed = (err: AppError) => this.metrics.sinkErrors.inc({ sink: 'clickhouse', kind: failureKind(err) })
-    const run: BatchRun = { batch, log, retry: (what, attempt) => retrying(ctx, log, what, attempt, failed) }
+    const run: BatchRun = {
+      batch,
+      log,
+      retry: (what, attempt) => retrying(ctx, log, what, attempt, failed),
+      owned: ctx.owned ?? (() => Promise.resolve()),
+    }
     const skip = await this.replaysAlreadyStored(run)
     let decoded = new DecodedRows()
     let from = 0
@@ -186,6 +193,9 @@ export class ClickHouseConsumer {
     const written = await run.retry('clickhouse insert', async () => {
       let tables: TableRows[] = [...decoded.rows].map(([table, rows]) => ({ table, rows }))
       let rejections = decoded.rejections
+      // A member evicted while it could not reach the coordinator must not read or write beside the partition's new
+      // owner (both would find the batch missing and store it): it waits here until the group answers.
+      await run.owned()
       if (suspect || first <= suspectThrough) {
         const stored = await this.sink.storedPositions(topic, partition, tables, {
           table: this.codec.rejections,
@@ -207,6 +217,7 @@ export class ClickHouseConsumer {
         await this.sink.recordIntent(topic, partition, last + INTENT_LOOKAHEAD)
         intentThrough = last + INTENT_LOOKAHEAD
       }
+      await run.owned()
       const end = this.metrics.insertSeconds.startTimer()
       const result = await this.insertIsolating(run, tables, rejections, decoded)
       end()

@@ -8,6 +8,7 @@
 // - lag is polled from the group's committed offsets and the high watermarks, so it is true even
 //   while no batch completes, and a member that holds a lagging partition without progress for the
 //   stall time says so (gauge, readiness).
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Admin, Consumer as KafkaConsumer, EachBatchPayload, Kafka } from 'kafkajs'
 import type { Logger } from '../../shared/logger.js'
 import type { Metrics } from '../../shared/metrics.js'
@@ -219,12 +220,19 @@ export class SupervisedConsumer implements Consumer {
     const controller = new AbortController()
     this.inflight.add(controller)
     let lost = false
-    let beating = false
-    const beat = async () => {
-      if (beating) return
-      beating = true
+    let beating: Promise<void> | undefined
+    const interval = Math.max(500, Math.floor(this.deps.settings.sessionTimeoutMs / 10))
+    /**
+     * When the last heartbeat the group answered was sent, at the earliest (kafkajs sends one only when its own
+     * interval has passed since the last it completed, so a call that sent nothing vouches for one an interval back).
+     */
+    let answeredFrom = -Infinity
+    const beat = () => (beating ??= beatOnce().finally(() => (beating = undefined)))
+    const beatOnce = async () => {
+      const sentAt = Date.now()
       try {
         await heartbeat()
+        answeredFrom = sentAt - interval
       } catch (err) {
         // A pause or an unreachable coordinator is not a verdict: keep working, keep trying.
         if (MEMBERSHIP_LOST.has((err as { type?: string }).type ?? '')) {
@@ -237,11 +245,18 @@ export class SupervisedConsumer implements Consumer {
         } else {
           this.log.debug({ err }, 'heartbeat failed; retrying')
         }
-      } finally {
-        beating = false
       }
     }
-    const timer = setInterval(() => void beat(), Math.max(500, Math.floor(this.deps.settings.sessionTimeoutMs / 10)))
+    const owned = async () => {
+      const fresh = () => Date.now() - answeredFrom < this.deps.settings.sessionTimeoutMs / 2
+      while (!fresh()) {
+        controller.signal.throwIfAborted()
+        await beat()
+        if (!fresh()) await sleep(interval, undefined, { signal: controller.signal }).catch(() => undefined)
+      }
+      controller.signal.throwIfAborted()
+    }
+    const timer = setInterval(() => void beat(), interval)
     try {
       await beat()
       if (lost) throw controller.signal.reason
@@ -257,7 +272,7 @@ export class SupervisedConsumer implements Consumer {
       }
       await this.options.handler(
         { topic: batch.topic, partition: batch.partition, messages, highWatermark: BigInt(batch.highWatermark) },
-        { signal: controller.signal, blocked },
+        { signal: controller.signal, blocked, owned },
       )
       // The work is durable; a member that lost the partition must not commit (it would be refused).
       if (lost) throw controller.signal.reason

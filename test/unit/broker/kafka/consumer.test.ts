@@ -3,7 +3,7 @@
 // kafkajs gave up on, what is fatal, and when it says it is stalled.
 import { EventEmitter } from 'node:events'
 import type { Kafka } from 'kafkajs'
-import { afterEach, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createLogger } from '../../../../src/shared/logger.js'
 import { createMetrics } from '../../../../src/shared/metrics.js'
 import { SupervisedConsumer } from '../../../../src/broker/kafka/consumer.js'
@@ -51,7 +51,7 @@ const batch = (offsets: number[], highWatermark: number) => ({
 let consumer: SupervisedConsumer | undefined
 afterEach(async () => consumer?.stop())
 
-function supervised(handler: BatchHandler, stallMs = 60_000) {
+function supervised(handler: BatchHandler, stallMs = 60_000, sessionTimeoutMs = 6000) {
   const { kafka, consumers } = fakeKafka()
   const metrics = createMetrics()
   const fatal: unknown[] = []
@@ -60,7 +60,7 @@ function supervised(handler: BatchHandler, stallMs = 60_000) {
     {
       kafka,
       admin: async () => admin as never,
-      settings: { partitions: 3, sessionTimeoutMs: 6000, fetchMaxBytes: 1 << 20, stallMs },
+      settings: { partitions: 3, sessionTimeoutMs, fetchMaxBytes: 1 << 20, stallMs },
       metrics,
       log: createLogger('silent'),
     },
@@ -114,6 +114,69 @@ it('keeps working through heartbeats that only time out', async () => {
   await c.eachBatch!({ batch: batch([1], 2), heartbeat: c.heartbeat })
   expect(calls).toBeGreaterThan(1) // heartbeats went on while the handler worked
   expect(c.commits).toHaveLength(1)
+})
+
+// A member that cannot reach the coordinator may have been evicted, and its partition handed to another member, which
+// finds the batch not yet stored: a write started then is stored twice (a cluster CI run stored one request's 100
+// events twice at the same source positions after a broker holding the coordinator was killed).
+describe("owned(): a write starts only while the partition is surely still the member's", () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+  const evicted = Object.assign(new Error('The coordinator is not aware of this member'), {
+    type: 'UNKNOWN_MEMBER_ID',
+    name: 'KafkaJSProtocolError',
+  })
+  const timedOut = () => Object.assign(new Error('Request timed out'), { name: 'KafkaJSRequestTimeoutError' })
+
+  /** Runs a batch whose handler is cut off from the coordinator past half a session, then asks owned(). */
+  async function cutOff(after: 'evicted' | 'answered') {
+    let phase: 'up' | 'cut' | 'back' = 'up'
+    let waited: number | undefined
+    let refused: unknown
+    const s = supervised(
+      async (_b, ctx) => {
+        await ctx.owned!() // answered a moment ago: at once
+        phase = 'cut'
+        await sleep(1300) // past half the 2 s session, no heartbeat answered
+        const asked = Date.now()
+        setTimeout(() => (phase = 'back'), 1500)
+        await ctx.owned!().then(
+          () => (waited = Date.now() - asked),
+          (err: unknown) => (refused = err),
+        )
+        if (refused) throw refused as Error
+      },
+      60_000,
+      2000,
+    )
+    await s.consumer.start()
+    const c = s.consumers[0]!
+    c.heartbeat = async () => {
+      if (phase === 'cut') throw timedOut()
+      if (phase === 'back' && after === 'evicted') throw evicted
+    }
+    const outcome = await c.eachBatch!({ batch: batch([1], 2), heartbeat: c.heartbeat }).then(
+      () => 'committed',
+      (err: unknown) => err,
+    )
+    return { outcome, waited, refused, commits: c.commits, fatal: s.fatal }
+  }
+
+  it('waits while no heartbeat is answered, and leaves without writing once the group says it was evicted', async () => {
+    const r = await cutOff('evicted')
+    expect(r.waited).toBeUndefined()
+    expect(r.refused).toBe(evicted)
+    expect(r.outcome).toBe(evicted)
+    expect(r.commits).toEqual([])
+    expect(r.fatal).toEqual([])
+  }, 10_000)
+
+  it('goes on once a heartbeat is answered again', async () => {
+    const r = await cutOff('answered')
+    expect(r.refused).toBeUndefined()
+    expect(r.waited).toBeGreaterThanOrEqual(1400)
+    expect(r.outcome).toBe('committed')
+    expect(r.commits).toHaveLength(1)
+  }, 10_000)
 })
 
 it('replaces a consumer that kafkajs gave up on, and stops only for what no restart can fix', async () => {
