@@ -3,8 +3,10 @@
 // results and the Data Hub (what arrived, the live tail, refused records, erasures).
 // Everything shown comes from the public API and is rendered as text (Preact escapes it): a payload
 // or alert holding markup is shown as that markup's text, never run.
+// Each view has an address (route.ts): #/alerts, #/experiments, ... with its state after a "?".
 import { render } from 'preact'
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
+import { hashOf, paramsOf, useRoute, type RouteParams } from './route.js'
 import { ErrorLine } from './ui.js'
 import { api, errorText, session } from './api.js'
 import { Alerts } from './views/alerts.js'
@@ -63,7 +65,11 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
 
 function App() {
   const [signedIn, setSignedIn] = useState(session.key() !== null)
-  const [view, setView] = useState<View>('integrations')
+  const [route, navigate] = useRoute()
+  const view: View = route.view in VIEWS ? (route.view as View) : 'integrations'
+  const params = paramsOf(route)
+  const go = (next: RouteParams, options?: { replace?: boolean }) => navigate(view, next, options)
+  useEffect(() => void (document.title = signedIn ? `${VIEWS[view]} · Sluice` : 'Sluice console'), [view, signedIn])
   if (!signedIn) return <SignIn onSignedIn={() => setSignedIn(true)} />
   return (
     <div class="shell">
@@ -71,9 +77,9 @@ function App() {
         <strong>Sluice</strong>
         <nav aria-label="Views">
           {(Object.keys(VIEWS) as View[]).map((v) => (
-            <button type="button" aria-current={view === v ? 'page' : undefined} onClick={() => setView(v)}>
+            <a href={hashOf(v)} aria-current={view === v ? 'page' : undefined}>
               {VIEWS[v]}
-            </button>
+            </a>
           ))}
         </nav>
         <button
@@ -91,7 +97,7 @@ function App() {
         {view === 'integrations' ? (
           <Integrations />
         ) : view === 'alerts' ? (
-          <Alerts />
+          <Alerts params={params} go={go} />
         ) : view === 'rules' ? (
           <Rules />
         ) : view === 'windows' ? (

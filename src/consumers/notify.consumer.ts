@@ -542,7 +542,7 @@ export class NotifyConsumer {
         deliveryId: c.id,
         event: c.data.event,
         alert: c.data.alert,
-        link: `${this.options.consoleUrl}/console/#alert=${encodeURIComponent(c.data.alertId)}`,
+        link: `${this.options.consoleUrl}/console/#/alerts?alert=${encodeURIComponent(c.data.alertId)}`,
       }))
       const outcome: SendOutcome =
         typeof opened === 'string'

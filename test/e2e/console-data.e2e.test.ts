@@ -57,7 +57,7 @@ beforeAll(async () => {
   await page.getByLabel('Admin API key').fill(demo.adminApiKey)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.getByRole('heading', { name: 'Integrations' }).waitFor()
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Data' }).click()
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Data' }).click()
   await page.getByRole('heading', { name: 'Data' }).waitFor()
 }, 120_000)
 afterAll(async () => {

@@ -74,7 +74,7 @@ function fire(fingerprint: string) {
 }
 
 const view = async (name: string, heading: string) => {
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name }).click()
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name }).click()
   await page.getByRole('heading', { name: heading, exact: true }).waitFor()
 }
 
@@ -133,6 +133,46 @@ it('routes a rule to the destination; the alert is delivered and its Why shows t
     .poll(() => last.innerText(), { timeout: 10_000 })
     .toContain(`triggered of routed ${MARKUP}, delivered after 1 attempt`)
   expect(await page.locator('img').count()).toBe(0)
+})
+
+it("opens the alert from the notification's link, signed in or not; back and reload keep the view", async () => {
+  const sent = JSON.parse(rx.on('/console-hook').at(-1)!.body) as { link: string; alert: { id: string } }
+  const link = new URL(sent.link)
+  expect(link.pathname).toBe('/console/')
+  expect(link.hash).toBe(`#/alerts?alert=${sent.alert.id}`)
+  const open = `${service.url}${link.pathname}${link.hash}`
+  await page.goto(open)
+  const panel = page.getByTestId('why')
+  await expect
+    .poll(() => page.getByTestId('alert-summary').innerText(), { timeout: 10_000 })
+    .toMatch(/^firing, critical/)
+  expect(await panel.getByRole('heading', { level: 3 }).innerText()).toBe(`routed ${MARKUP}`)
+  expect(await page.title()).toBe('Alerts · Sluice')
+  await panel.getByRole('button', { name: 'Acknowledge' }).click()
+  await expect.poll(() => page.getByTestId('alert-summary').innerText(), { timeout: 10_000 }).toMatch(/^acknowledged/)
+  expect(await page.locator('img').count()).toBe(0)
+
+  // Another view, then back: the alert again. A reload keeps it.
+  await view('Notifications', 'Notifications')
+  expect(page.url()).toBe(`${service.url}/console/#/notifications`)
+  await page.goBack()
+  await expect.poll(() => page.getByTestId('alert-summary').innerText(), { timeout: 10_000 }).toMatch(/^acknowledged/)
+  await page.reload()
+  await expect.poll(() => page.getByTestId('alert-summary').innerText(), { timeout: 10_000 }).toMatch(/^acknowledged/)
+  // Closing the panel is a step back can undo; the status filter is in the address too.
+  await panel.getByRole('button', { name: 'Close' }).click()
+  expect(page.url()).toBe(`${service.url}/console/#/alerts`)
+  await page.getByLabel('Status').selectOption('acknowledged')
+  expect(page.url()).toBe(`${service.url}/console/#/alerts?status=acknowledged`)
+  await page.locator('tr', { hasText: `routed ${MARKUP}` }).waitFor({ timeout: 10_000 })
+
+  // Signed out, the link of an earlier release (#alert=<id>) asks for the key, then opens the alert.
+  await page.goto(`${service.url}/console/`)
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.goto(`${service.url}/console/#alert=${sent.alert.id}`)
+  await page.getByLabel('Admin API key').fill(demo.adminApiKey)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect.poll(() => page.getByTestId('alert-summary').innerText(), { timeout: 10_000 }).toMatch(/^acknowledged/)
 })
 
 it('retries a dead delivery from the dead letter once the receiver is fixed', async () => {

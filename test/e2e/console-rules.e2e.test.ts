@@ -79,7 +79,7 @@ function send(fingerprint: string, team: string, headers: Record<string, string>
 }
 
 const view = async (name: string, heading: string) => {
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name }).click()
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name }).click()
   await page.getByRole('heading', { name: heading, exact: true }).waitFor()
 }
 

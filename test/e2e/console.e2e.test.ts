@@ -122,7 +122,7 @@ it('creates an integration from a template, shows its address once, and shows an
   markupRequestId = ((await posted.clone().json()) as { requestId: string }).requestId
   await waitFor('the alert stored', async () => ((await alertsOf('open')).length === 1 ? true : undefined))
 
-  await page.getByRole('button', { name: 'Alerts' }).click()
+  await page.getByRole('link', { name: 'Alerts' }).click()
   const row = page.locator('tbody tr').first()
   await row.waitFor()
   expect(await row.textContent()).toContain(XSS)
@@ -161,7 +161,7 @@ it('builds a mapping by dragging payload fields onto alert fields, previews it l
     ).status,
   ).toBe(202)
   await waitFor('the payload kept', async () => ((await alertsOf('open')).length === 1 ? true : undefined))
-  await page.getByRole('button', { name: 'Integrations' }).click()
+  await page.getByRole('link', { name: 'Integrations' }).click()
   await page.getByRole('button', { name: 'Edit the mapping of Prometheus prod' }).click()
   // Its fields as a tree, and a preview of what the saved mapping makes of it.
   await page.getByRole('heading', { name: 'Mapping of Prometheus prod' }).waitFor()
@@ -319,7 +319,7 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
   })
   expect(metric.status).toBe(201)
 
-  await page.getByRole('button', { name: 'Experiments' }).click()
+  await page.getByRole('link', { name: 'Experiments' }).click()
   await expect.poll(() => page.getByLabel('Flag').textContent(), { timeout: 15_000 }).toContain('checkout_v2 (off, on)')
   await page.getByLabel('Metrics').selectOption({ label: 'Purchases per user (count_per_key)' })
   await page.getByRole('button', { name: 'Show results' }).click()
@@ -382,7 +382,7 @@ it("shows another account's key nothing of this account", async () => {
   await second.getByLabel('Admin API key').fill(key)
   await second.getByRole('button', { name: 'Sign in' }).click()
   await expect.poll(() => second.getByText('No integrations yet.').count(), { timeout: 15_000 }).toBe(1)
-  await second.getByRole('button', { name: 'Alerts' }).click()
+  await second.getByRole('link', { name: 'Alerts' }).click()
   await expect
     .poll(() => second.getByTestId('alert-counts').textContent(), { timeout: 15_000 })
     .toBe('0 shown: 0 firing, 0 suppressed, 0 acknowledged, 0 resolved')
@@ -390,7 +390,7 @@ it("shows another account's key nothing of this account", async () => {
 })
 
 it('rotates an address (the new one shown once) and deletes an integration after confirming', async () => {
-  await page.getByRole('button', { name: 'Integrations' }).click()
+  await page.getByRole('link', { name: 'Integrations' }).click()
   const row = page.locator('tbody tr', { hasText: 'Prometheus prod' })
   await row.getByRole('button', { name: 'Rotate address' }).click()
   const rotated = (await page.getByTestId('webhook-url').textContent())!

@@ -1,8 +1,11 @@
 // The account's alerts as incidents: filters, counts, first and last seen, Acknowledge and Resolve, and why
 // an alert looks as it does (the rules that changed it, the window holding it); refreshed every 5 seconds.
+// The status, the filters and the alert open are in the address (#/alerts?status=…&service=…&alert=<id>): a
+// notification's link opens its alert, with its actions, whatever its status.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
 import { api, errorText } from '../api.js'
+import type { RouteParams } from '../route.js'
 
 interface Alert {
   id: string
@@ -37,16 +40,36 @@ interface Delivery {
   log: { at: string; result: string; status?: number; error?: string; events: number }[]
 }
 
-/** Why an alert looks as it does: the rules that changed it, the window holding it, its history and its deliveries. */
-function Why({ id, onClose }: { id: string; onClose: () => void }) {
+/**
+ * One alert: what it says, Acknowledge and Resolve, and why it looks as it does (the rules that changed it, the window
+ * holding it, its history and its deliveries).
+ */
+function Why({
+  id,
+  onClose,
+  act,
+  version,
+}: {
+  id: string
+  onClose: () => void
+  act: (a: Alert, action: 'acknowledge' | 'resolve') => Promise<void>
+  /** Changes when the list was read again: the panel reads its alert again too. */
+  version: number
+}) {
   const [alert, setAlert] = useState<WithHistory | null>(null)
   // null until read: "Not sent anywhere." is said only of deliveries read.
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const shown = useRef<string | null>(null)
   useEffect(() => {
-    setAlert(null)
-    setDeliveries(null)
-    setError(null)
+    // Another alert: nothing of the last one stays. The same one, read again with the list: it changes in place.
+    const another = shown.current !== id
+    shown.current = id
+    if (another) {
+      setAlert(null)
+      setDeliveries(null)
+      setError(null)
+    }
     // Answers about an alert no longer shown are dropped.
     let current = true
     const failed = (err: unknown) => current && setError(errorText(err))
@@ -56,13 +79,32 @@ function Why({ id, onClose }: { id: string; onClose: () => void }) {
       failed,
     )
     return () => void (current = false)
-  }, [id])
+  }, [id, version])
   return (
-    <aside class="box" aria-labelledby="why-title" data-testid="why">
-      <h3 id="why-title">Why this alert looks as it does</h3>
+    <aside class="box" aria-labelledby="alert-title" data-testid="why">
+      <h3 id="alert-title">{alert ? alert.description || alert.id : 'Alert'}</h3>
       <ErrorLine text={error} />
       {alert && (
-        <ul>
+        <p data-testid="alert-summary">
+          <strong>{alert.status}</strong>, {alert.severity}
+          {alert.service ? `, service ${alert.service}` : ''}
+          {alert.team ? `, team ${alert.team}` : ''}: {alert.count} notification{alert.count === 1 ? '' : 's'}, first{' '}
+          {new Date(alert.firstSeenAt).toLocaleString()}, last {new Date(alert.lastSeenAt).toLocaleString()}{' '}
+          {(alert.status === 'firing' || alert.status === 'suppressed') && (
+            <button type="button" onClick={() => void act(alert, 'acknowledge')}>
+              Acknowledge
+            </button>
+          )}{' '}
+          {alert.status !== 'resolved' && (
+            <button type="button" onClick={() => void act(alert, 'resolve')}>
+              Resolve
+            </button>
+          )}
+        </p>
+      )}
+      <h4 id="why-title">Why this alert looks as it does</h4>
+      {alert && (
+        <ul aria-labelledby="why-title">
           <li>
             {alert.overBudget
               ? `Neither the rules nor the maintenance windows were applied to its last notification: ${alert.overBudget}. It is as its mapping made it.`
@@ -115,26 +157,35 @@ const STATUSES = ['open', 'firing', 'suppressed', 'acknowledged', 'resolved', 'a
 const FILTERS = ['severity', 'service', 'environment', 'team'] as const
 const REFRESH_MS = 5000
 
-export function Alerts() {
-  const [status, setStatus] = useState<(typeof STATUSES)[number]>('open')
-  const [filters, setFilters] = useState<Record<string, string>>({})
+type Status = (typeof STATUSES)[number]
+
+export function Alerts({
+  params,
+  go,
+}: {
+  params: Record<string, string>
+  go: (params: RouteParams, options?: { replace?: boolean }) => void
+}) {
+  const status: Status = STATUSES.includes(params['status'] as Status) ? (params['status'] as Status) : 'open'
+  const filters: Record<string, string> = Object.fromEntries(FILTERS.map((f) => [f, params[f] ?? '']))
+  const why = params['alert'] || null
   const [alerts, setAlerts] = useState<Alert[] | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const [why, setWhy] = useState<string | null>(null)
-  const query = () => {
-    const q = new URLSearchParams({ status, limit: '200' })
-    for (const f of FILTERS) if (filters[f]?.trim()) q.set(f, filters[f].trim())
-    return q.toString()
-  }
+  const [version, setVersion] = useState(0)
+  const change = (next: RouteParams, options?: { replace?: boolean }) => go({ ...params, ...next }, options)
+  const q = new URLSearchParams({ status, limit: '200' })
+  for (const f of FILTERS) if (filters[f]?.trim()) q.set(f, filters[f].trim())
+  const query = q.toString()
   // An answer to an older request (a refresh in flight when a button was pressed) is dropped.
   const latest = useRef(0)
   const load = async () => {
     const call = ++latest.current
     try {
-      const page = await api<{ alerts: Alert[] }>('GET', `/api/v1/alerts?${query()}`)
+      const page = await api<{ alerts: Alert[] }>('GET', `/api/v1/alerts?${query}`)
       if (call !== latest.current) return
       setAlerts(page.alerts)
       setError(null)
+      setVersion((v) => v + 1)
     } catch (err) {
       if (call === latest.current) setError(errorText(err))
     }
@@ -143,7 +194,7 @@ export function Alerts() {
     void load()
     const timer = setInterval(() => void load(), REFRESH_MS)
     return () => clearInterval(timer)
-  }, [status, filters])
+  }, [query])
   const act = async (a: Alert, action: 'acknowledge' | 'resolve') => {
     try {
       await api('POST', `/api/v1/alerts/${encodeURIComponent(a.id)}/${action}`)
@@ -162,7 +213,7 @@ export function Alerts() {
         <select
           id="alert-status"
           value={status}
-          onChange={(e) => setStatus(e.currentTarget.value as (typeof STATUSES)[number])}
+          onChange={(e) => change({ status: e.currentTarget.value === 'open' ? undefined : e.currentTarget.value })}
         >
           {STATUSES.map((s) => (
             <option value={s}>{s}</option>
@@ -174,7 +225,7 @@ export function Alerts() {
             <input
               id={`alert-${f}`}
               value={filters[f] ?? ''}
-              onChange={(e) => setFilters({ ...filters, [f]: e.currentTarget.value })}
+              onChange={(e) => change({ [f]: e.currentTarget.value.trim() }, { replace: true })}
             />
           </>
         ))}
@@ -185,7 +236,7 @@ export function Alerts() {
           : `${alerts.length} shown: ${counts.firing} firing, ${counts.suppressed} suppressed, ${counts.acknowledged} acknowledged, ${counts.resolved} resolved`}
       </p>
       <ErrorLine text={error} />
-      {why && <Why id={why} onClose={() => setWhy(null)} />}
+      {why && <Why id={why} onClose={() => change({ alert: undefined })} act={act} version={version} />}
       {alerts && alerts.length > 0 && (
         <table>
           <thead>
@@ -213,7 +264,7 @@ export function Alerts() {
                 <td>{new Date(a.firstSeenAt).toLocaleString()}</td>
                 <td>{new Date(a.lastSeenAt).toLocaleString()}</td>
                 <td>
-                  <button type="button" onClick={() => setWhy(a.id)} aria-label={`Why ${a.description}`}>
+                  <button type="button" onClick={() => change({ alert: a.id })} aria-label={`Why ${a.description}`}>
                     Why
                   </button>{' '}
                   {(a.status === 'firing' || a.status === 'suppressed') && (
