@@ -3,13 +3,16 @@
 // the limiter used to send one per lease (or per request, for a small burst) while it decided alone, and Redis then
 // counted them all in one window: requests at a tenth of the limit were refused for a second (a cluster CI run saw
 // ten 429s at 20 webhooks a second under a limit of 100,000). Once Redis is back the limit is shared through it
-// again. Redis is a private instance; two clients stand for two processes of the service.
+// again. And an answer that is only late (held in a proxy for a moment) still counts what was decided meanwhile, so
+// another process sees it. Redis is a private instance; two clients stand for two processes of the service.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createRedisClient, type RedisClient } from '../../src/state/redis/client.js'
 import { sharedRateLimiter, type RateLimit, type RateLimiter } from '../../src/state/redis/rate-limits.js'
 import { startPrivateStack, type PrivateStack } from '../support/private-stack.js'
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js'
 
 let stack: PrivateStack
+let proxy: TcpProxy | undefined
 const clients: RedisClient[] = []
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -20,12 +23,13 @@ beforeAll(async () => {
 afterAll(async () => {
   stack?.resume('redis')
   for (const c of clients) c.disconnect()
+  await proxy?.close()
   await stack?.stop()
 })
 
 /** A limiter of one "process": its own connection, with the service's command deadline. */
-async function processLimiter(name: string, limit: RateLimit): Promise<RateLimiter> {
-  const redis = createRedisClient({ url: stack.env['REDIS_URL']!, keyPrefix: 'rl:', commandTimeoutMs: 2000 })
+async function processLimiter(name: string, limit: RateLimit, url = stack.env['REDIS_URL']!): Promise<RateLimiter> {
+  const redis = createRedisClient({ url, keyPrefix: 'rl:', commandTimeoutMs: 2000 })
   redis.on('error', () => undefined)
   await redis.connect()
   clients.push(redis)
@@ -84,3 +88,24 @@ it('refuses nothing within the limits while Redis is paused and after it resumes
   expect(passed).toBeGreaterThanOrEqual(small.burst - 2)
   expect(passed).toBeLessThanOrEqual(small.burst)
 }, 60_000)
+
+it('counts in Redis what a process decided alone while its answer was late within the window', async () => {
+  const redisUrl = new URL(stack.env['REDIS_URL']!)
+  proxy = await startTcpProxy({ host: redisUrl.hostname, port: Number(redisUrl.port) })
+  const held = new URL(redisUrl)
+  held.port = String(proxy.port)
+  // A window of 5 s, leases of 2: one process behind the proxy, another on Redis itself.
+  const limit = { ratePerSecond: 10, burst: 50 }
+  const slow = await processLimiter('late', limit, held.toString())
+  const other = await processLimiter('late', limit)
+  proxy.hold()
+  const during = await Promise.all(Array.from({ length: 20 }, () => Promise.resolve(slow.take('k'))))
+  expect(during.filter((d) => d.wait === 0)).toHaveLength(20)
+  proxy.release()
+  await sleep(500)
+  // The 20 are counted in Redis: of 40 more from the other process, 30 pass.
+  const after = await Promise.all(Array.from({ length: 40 }, () => Promise.resolve(other.take('k'))))
+  const passed = after.filter((d) => d.wait === 0).length
+  expect(passed).toBeGreaterThanOrEqual(28)
+  expect(passed).toBeLessThanOrEqual(30)
+}, 30_000)

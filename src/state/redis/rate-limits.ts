@@ -3,10 +3,12 @@
 // connected, or no answer within SHARED_TIMEOUT_MS) the decision falls back to a limiter in this
 // process's memory with the same settings, so a Redis outage neither blocks nor unlimits requests.
 //
-// A late answer must not count twice: a command that missed the timeout is still executed by Redis when it answers
-// again (a paused Redis runs everything queued at once), so its points are given back once it settles, and while it
-// is outstanding the key is decided here without sending another. Before this, a Redis paused for 15 s under two
-// processes received 30 leases at once on resuming, and requests far within the limit were refused for a second.
+// A late answer must neither count twice nor be lost. While a key's Redis call is late, the key is decided here and
+// the points it takes are owed to Redis; when the call settles, they are paid if it was only late (under a second:
+// the same traffic, counted in its window), and the late call's own points are given back if it ran a second or more
+// after it was sent (a paused Redis runs every queued command at once when it resumes: those belong to windows that
+// are over). Before this, a Redis paused for 15 s under two processes received 30 leases at once on resuming, and
+// requests far within the limit were refused for a second.
 //
 // A limit is `burst` requests per window of burst / rate seconds: the same average rate and burst
 // as a token bucket, counted in fixed windows (at a window's edge up to two bursts can pass).
@@ -35,6 +37,9 @@ export interface RateLimit {
 /** How long a decision waits for Redis before this process decides alone. */
 export const SHARED_TIMEOUT_MS = 100
 
+/** A Redis answer this late (or a window late, if longer) is to a command that ran in a window after its own. */
+const STALE_AFTER_MS = 1000
+
 /** Share of a limit's burst a process takes from Redis at once (its lease), and serves from memory. */
 const LEASE_SHARE = 20
 /** Keys whose lease a process remembers (least recently used forgotten first). */
@@ -57,8 +62,10 @@ export function sharedRateLimiter(redis: RedisClient, prefix: string, name: stri
     keyPrefix: `${prefix}rate:${name}`,
     rejectIfRedisNotReady: true,
   })
-  /** Keys with a Redis call that missed the timeout and has not settled: they are decided here until it has. */
-  const late = new Set<string>()
+  // A command that ran a whole window after it was sent ran in a later window than its own.
+  const staleAfterMs = Math.max(STALE_AFTER_MS, settings.duration * 1000)
+  /** Keys whose Redis call missed the timeout and has not settled, with the points taken here meanwhile. */
+  const late = new Map<string, { owed: number }>()
   /** A counter's answer: resolved or refused, rate-limiter-flexible answers the same. */
   const counted = (refused: unknown): RateLimiterRes => {
     if (refused instanceof RateLimiterRes) return refused
@@ -67,7 +74,12 @@ export function sharedRateLimiter(redis: RedisClient, prefix: string, name: stri
   const consumeLocally = (key: string, points: number) => local.consume(key, points).catch(counted)
   /** Takes points from Redis within the shared timeout, else from this process (and says which). */
   const consume = async (key: string, points: number): Promise<{ res: RateLimiterRes; shared: boolean }> => {
-    if (late.has(key)) return { res: await consumeLocally(key, points), shared: false }
+    const pending = late.get(key)
+    if (pending) {
+      pending.owed += points
+      return { res: await consumeLocally(key, points), shared: false }
+    }
+    const sentAt = Date.now()
     const call = shared.consume(key, points).catch(counted)
     let timer: NodeJS.Timeout | undefined
     const missed = new Promise<'missed'>((resolve) => (timer = setTimeout(resolve, SHARED_TIMEOUT_MS, 'missed')))
@@ -75,15 +87,20 @@ export function sharedRateLimiter(redis: RedisClient, prefix: string, name: stri
     clearTimeout(timer)
     if (first instanceof RateLimiterRes) return { res: first, shared: true }
     if (first === 'missed' && late.size < MAX_LEASES) {
-      late.add(key)
-      // Counted in Redis when it runs, though decided here: given back. A command past the client's own timeout is
-      // still queued on the connection, and runs before the reward sent after it.
+      const entry = { owed: 0 }
+      late.set(key, entry)
       void call
         .then(
-          () => true,
-          (err: unknown) => err instanceof Error && err.message === 'Command timed out',
+          async () => {
+            if (Date.now() - sentAt >= staleAfterMs) await shared.reward(key, points)
+            else if (entry.owed > 0) await shared.consume(key, entry.owed)
+          },
+          // Past the client's own command timeout the command is still queued on the connection, and runs (before the
+          // reward sent after it): given back. Any other failure counted nothing.
+          async (err: unknown) => {
+            if (err instanceof Error && err.message === 'Command timed out') await shared.reward(key, points)
+          },
         )
-        .then((ran) => (ran ? shared.reward(key, points) : undefined))
         .catch(() => undefined)
         .finally(() => late.delete(key))
     }
