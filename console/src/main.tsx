@@ -95,7 +95,7 @@ function App() {
       </header>
       <main>
         {view === 'integrations' ? (
-          <Integrations />
+          <Integrations params={params} go={go} />
         ) : view === 'alerts' ? (
           <Alerts params={params} go={go} />
         ) : view === 'rules' ? (
@@ -105,9 +105,10 @@ function App() {
         ) : view === 'notifications' ? (
           <Notifications />
         ) : view === 'experiments' ? (
-          <Experiments />
+          // Built again from its address when the address changes (Show results, Back, a link).
+          <Experiments key={route.params.toString()} params={params} go={go} />
         ) : (
-          <Data />
+          <Data params={params} go={go} />
         )}
       </main>
     </div>

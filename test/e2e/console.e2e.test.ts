@@ -132,6 +132,20 @@ it('creates an integration from a template, shows its address once, and shows an
     '1 shown: 1 firing, 0 suppressed, 0 acknowledged, 0 resolved',
   )
   await shot('console-alerts')
+  // Status and severity are words in coloured pills; the theme follows the system's, dark included.
+  expect(await row.locator('.badge').allTextContents()).toEqual(['firing', 'critical'])
+  const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)
+  expect(await background()).toBe('rgb(250, 251, 252)')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  expect(await background()).toBe('rgb(13, 17, 23)')
+  expect(
+    await row
+      .locator('.badge.danger')
+      .first()
+      .evaluate((e) => getComputedStyle(e).color),
+  ).toBe('rgb(255, 123, 114)')
+  await shot('console-alerts-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
 
   await row.getByRole('button', { name: /^Acknowledge/ }).click()
   await expect.poll(async () => (await alertsOf('all'))[0]?.status, { timeout: 15_000 }).toBe('acknowledged')
@@ -371,6 +385,27 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
     .toBe('Methods: sequential tests (tuning 5000), correction Holm.')
   await chart.waitFor()
   await shot('console-experiments')
+
+  // The results are an address: a reload shows them again, Back the ones before it.
+  const address = new URL(page.url()).hash
+  expect(address).toMatch(/^#\/experiments\?/)
+  expect(Object.fromEntries(new URLSearchParams(address.slice(address.indexOf('?') + 1)))).toMatchObject({
+    flag: 'checkout_v2',
+    sequential: 'true',
+    correction: 'holm',
+  })
+  await page.reload()
+  await expect
+    .poll(() => page.getByTestId('methods').textContent(), { timeout: 15_000 })
+    .toBe('Methods: sequential tests (tuning 5000), correction Holm.')
+  expect(await page.getByLabel('Sequential (safe to look often)').isChecked()).toBe(true)
+  expect(await results.locator('caption').first().textContent()).toContain('Purchases per user')
+  await page.goBack()
+  await expect
+    .poll(() => page.getByTestId('methods').textContent(), { timeout: 15_000 })
+    .toBe('Methods: fixed-horizon tests, correction Benjamini–Hochberg.')
+  expect(await page.getByLabel('Sequential (safe to look often)').isChecked()).toBe(false)
+  expect(await on.locator('td').nth(6).textContent()).toBe('significant, desired')
 })
 
 it("shows another account's key nothing of this account", async () => {

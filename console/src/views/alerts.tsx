@@ -3,7 +3,7 @@
 // The status, the filters and the alert open are in the address (#/alerts?status=…&service=…&alert=<id>): a
 // notification's link opens its alert, with its actions, whatever its status.
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { ErrorLine } from '../ui.js'
+import { ErrorLine, Severity, Status } from '../ui.js'
 import { api, errorText } from '../api.js'
 import type { RouteParams } from '../route.js'
 
@@ -86,7 +86,7 @@ function Why({
       <ErrorLine text={error} />
       {alert && (
         <p data-testid="alert-summary">
-          <strong>{alert.status}</strong>, {alert.severity}
+          <Status value={alert.status} />, <Severity value={alert.severity} />
           {alert.service ? `, service ${alert.service}` : ''}
           {alert.team ? `, team ${alert.team}` : ''}: {alert.count} notification{alert.count === 1 ? '' : 's'}, first{' '}
           {new Date(alert.firstSeenAt).toLocaleString()}, last {new Date(alert.lastSeenAt).toLocaleString()}{' '}
@@ -255,8 +255,12 @@ export function Alerts({
           <tbody>
             {alerts.map((a) => (
               <tr data-alert-id={a.id}>
-                <td>{a.status}</td>
-                <td>{a.severity}</td>
+                <td>
+                  <Status value={a.status} />
+                </td>
+                <td>
+                  <Severity value={a.severity} />
+                </td>
                 <td>{a.description}</td>
                 <td>{a.service}</td>
                 <td>{a.team}</td>

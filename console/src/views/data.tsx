@@ -3,9 +3,11 @@
 // with their counts, one type's properties; the flags seen), what arrives now (the live tail, filtered, sampled under
 // load), what was refused and why (reasons with examples shown as text), and erase a person's records.
 // Everything is text: a record's markup is shown, never run (Preact escapes it).
+// The workspace, environment and tab are in the address: #/data?ws=<id>&env=<id>&tab=types.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
 import { api, errorText, session } from '../api.js'
+import type { RouteParams } from '../route.js'
 
 interface Workspace {
   id: string
@@ -628,31 +630,39 @@ function Erasures({ env }: { env: string }) {
   )
 }
 
-export function Data() {
+export function Data({
+  params,
+  go,
+}: {
+  params: Record<string, string>
+  go: (params: RouteParams, options?: { replace?: boolean }) => void
+}) {
   const [workspaces, setWorkspaces] = useState<Workspace[]>([])
-  const [ws, setWs] = useState('')
   const [envs, setEnvs] = useState<Environment[]>([])
-  const [env, setEnv] = useState('')
-  const [tab, setTab] = useState<Tab>('health')
   const [error, setError] = useState<string | null>(null)
+  // The address's workspace and environment while they exist, else the first ones.
+  const ws = workspaces.some((w) => w.id === params['ws']) ? params['ws']! : (workspaces[0]?.id ?? '')
+  const env = envs.some((e) => e.id === params['env']) ? params['env']! : (envs[0]?.id ?? '')
+  const tab: Tab = params['tab'] && params['tab'] in TABS ? (params['tab'] as Tab) : 'health'
+  const setWs = (id: string) => go({ ...params, ws: id, env: undefined })
+  const setEnv = (id: string) => go({ ...params, ws, env: id })
+  const setTab = (t: Tab) => go({ ...params, ws, env, tab: t === 'health' ? undefined : t })
   useEffect(() => {
     api<{ objects: Workspace[] }>('GET', '/internal/api/v2/workspaces?limit=200').then(
-      (r) => {
-        setWorkspaces(r.objects)
-        setWs(r.objects[0]?.id ?? '')
-      },
+      (r) => setWorkspaces(r.objects),
       (err: unknown) => setError(errorText(err)),
     )
   }, [])
   useEffect(() => {
     if (!ws) return
+    // The environments of a workspace no longer chosen are dropped.
+    let current = true
+    setEnvs([])
     api<Environment[]>('GET', `/internal/api/v2/environments/ws/${encodeURIComponent(ws)}`).then(
-      (e) => {
-        setEnvs(e)
-        setEnv(e[0]?.id ?? '')
-      },
-      (err: unknown) => setError(errorText(err)),
+      (e) => current && setEnvs(e),
+      (err: unknown) => current && setError(errorText(err)),
     )
+    return () => void (current = false)
   }, [ws])
   return (
     <section aria-labelledby="data-title">

@@ -3,9 +3,13 @@
 // treatments (keys, mean, lift with its confidence interval drawn as a bar, p-values, significance,
 // a guardrail's state) with a chart of the lift and its interval over time, and the sample ratio
 // check, in the README's words.
-import { useEffect, useState } from 'preact/hooks'
+// What is shown is in the address (#/experiments?ws=…&env=…&flag=…&metrics=a,b&from=…&to=…&sequential=…&cuped=…&
+// correction=…): Show results puts it there, and the view opened at such an address (a link, a reload, Back) is built
+// from it and shows those results again. The console remounts this view when its address changes.
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
 import { api, errorText } from '../api.js'
+import type { RouteParams } from '../route.js'
 
 interface Workspace {
   id: string
@@ -179,7 +183,13 @@ function OverTime({ series, metricId }: { series: Timeseries; metricId: string }
   )
 }
 
-export function Experiments() {
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+const CORRECTIONS = ['bh', 'holm', 'none']
+
+export function Experiments({ params, go }: { params: Record<string, string>; go: (params: RouteParams) => void }) {
+  // The address this view was opened at: each choice starts from it while it names one that exists.
+  const opened = useRef(params)
+  const wanted = (name: string) => opened.current[name] ?? ''
   const [workspaces, setWorkspaces] = useState<Workspace[]>([])
   const [ws, setWs] = useState('')
   const [envs, setEnvs] = useState<Environment[]>([])
@@ -189,21 +199,28 @@ export function Experiments() {
   const [flag, setFlag] = useState('')
   const [metrics, setMetrics] = useState<Metric[]>([])
   const [chosen, setChosen] = useState<string[]>([])
-  const [from, setFrom] = useState(day(Date.now() - 30 * DAY))
-  const [to, setTo] = useState(day(Date.now() + DAY))
+  const [from, setFrom] = useState(DATE.test(wanted('from')) ? wanted('from') : day(Date.now() - 30 * DAY))
+  const [to, setTo] = useState(DATE.test(wanted('to')) ? wanted('to') : day(Date.now() + DAY))
   const [sequential, setSequential] = useState(false)
   const [cuped, setCuped] = useState(false)
   const [correction, setCorrection] = useState('bh')
   const [results, setResults] = useState<Results | null>(null)
   const [series, setSeries] = useState<Timeseries | null>(null)
   const [error, setError] = useState<string | null>(null)
+  // Set once the address's flag is chosen: its results are then shown without a click.
+  const [showOpened, setShowOpened] = useState(false)
   const guard = (p: Promise<void>) => p.catch((err: unknown) => setError(errorText(err)))
+  /** The id the address names, if it is among the items, else the first item's. */
+  const pick = <T,>(items: readonly T[], id: (item: T) => string, name: string): string => {
+    const found = items.find((x) => id(x) === wanted(name)) ?? items[0]
+    return found === undefined ? '' : id(found)
+  }
 
   useEffect(() => {
     void guard(
       api<{ objects: Workspace[] }>('GET', '/internal/api/v2/workspaces?limit=200').then((r) => {
         setWorkspaces(r.objects)
-        setWs(r.objects[0]?.id ?? '')
+        setWs(pick(r.objects, (w) => w.id, 'ws'))
       }),
     )
   }, [])
@@ -218,14 +235,18 @@ export function Experiments() {
           `/api/v1/workspaces/${encodeURIComponent(ws)}/experiment-defaults`,
         ),
       ]).then(([e, m, d]) => {
-        // The workspace's defaults, which the controls start from.
-        setSequential(d.sequential)
-        setCuped(d.cuped)
-        setCorrection(d.correction)
+        // The address's methods, else the workspace's defaults, which the controls start from.
+        const named = ws === wanted('ws')
+        setSequential(named && wanted('sequential') ? wanted('sequential') === 'true' : d.sequential)
+        setCuped(named && wanted('cuped') ? wanted('cuped') === 'true' : d.cuped)
+        setCorrection(named && CORRECTIONS.includes(wanted('correction')) ? wanted('correction') : d.correction)
         setEnvs(e)
-        setEnv(e[0]?.id ?? '')
+        setEnv(pick(e, (x) => x.id, 'env'))
         setMetrics(m.metrics)
-        setChosen(m.metrics.slice(0, 3).map((x) => x.id))
+        const listed = wanted('metrics')
+          .split(',')
+          .filter((id) => m.metrics.some((x) => x.id === id))
+        setChosen(named && listed.length > 0 ? listed : m.metrics.slice(0, 3).map((x) => x.id))
       }),
     )
   }, [ws])
@@ -241,15 +262,41 @@ export function Experiments() {
         (r) => {
           if (!current) return
           setFlags(r.flags)
-          setFlag(r.flags[0]?.flag ?? '')
+          setFlag(pick(r.flags, (f) => f.flag, 'flag'))
+          if (wanted('flag') && r.flags.some((f) => f.flag === wanted('flag')) && env === wanted('env')) {
+            setShowOpened(true)
+            opened.current = {}
+          }
         },
       ),
     )
     return () => void (current = false)
   }, [env, from, to])
 
+  useEffect(() => {
+    if (!showOpened || !flag) return
+    setShowOpened(false)
+    load()
+  }, [showOpened, flag])
+  /** Puts what is chosen in the address (the view is then built from it and shows the results), or shows it here. */
   const show = (e: Event) => {
     e.preventDefault()
+    const next: Record<string, string> = {
+      ws,
+      env,
+      flag,
+      metrics: chosen.join(','),
+      from,
+      to,
+      sequential: String(sequential),
+      cuped: String(cuped),
+      correction,
+    }
+    const same = Object.keys(next).every((k) => next[k] === (params[k] ?? '')) && Object.keys(params).length === 9
+    if (same) load()
+    else go(next)
+  }
+  const load = () => {
     setError(null)
     const q = new URLSearchParams({
       metrics: chosen.join(','),

@@ -1,9 +1,11 @@
 // Integrations: list, create from a template, the webhook address and test command shown once (with
 // copy buttons), rotate, delete, and each one's sender authentication. The templates are read from the API
-// description (/openapi.json).
+// description (/openapi.json). The mapping editor and the authentication of an integration have addresses:
+// #/integrations?edit=<id> and #/integrations?auth=<id>.
 import { useEffect, useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
 import { api, errorText } from '../api.js'
+import type { RouteParams } from '../route.js'
 import { Editor } from './editor.js'
 import { SenderAuth } from './sender-auth.js'
 
@@ -51,15 +53,18 @@ function Copy({ label, text }: { label: string; text: string }) {
   )
 }
 
-export function Integrations() {
+export function Integrations({ params, go }: { params: Record<string, string>; go: (params: RouteParams) => void }) {
   const [list, setList] = useState<Integration[] | null>(null)
   const [names, setNames] = useState<string[]>([])
   const [name, setName] = useState('')
   const [template, setTemplate] = useState('alertmanager')
   const [shown, setShown] = useState<WithAddress | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const [editing, setEditing] = useState<string | null>(null)
-  const [securing, setSecuring] = useState<Integration | null>(null)
+  const editing = params['edit'] || null
+  // Its name is in the list (read when the view opens).
+  const securing = params['auth'] ? (list?.find((i) => i.id === params['auth']) ?? null) : null
+  const setEditing = (id: string | null) => go(id ? { edit: id } : {})
+  const setSecuring = (i: Integration | null) => go(i ? { auth: i.id } : {})
   const load = async () => {
     try {
       setList((await api<{ integrations: Integration[] }>('GET', '/api/v1/integrations')).integrations)
