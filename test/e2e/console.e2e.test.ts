@@ -134,16 +134,13 @@ it('creates an integration from a template, shows its address once, and shows an
   await shot('console-alerts')
   // Status and severity are words in coloured pills; the theme follows the system's, dark included.
   expect(await row.locator('.badge').allTextContents()).toEqual(['firing', 'critical'])
-  const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)
+  const background = () => page.evaluate('getComputedStyle(document.documentElement).backgroundColor')
   expect(await background()).toBe('rgb(250, 251, 252)')
   await page.emulateMedia({ colorScheme: 'dark' })
   expect(await background()).toBe('rgb(13, 17, 23)')
-  expect(
-    await row
-      .locator('.badge.danger')
-      .first()
-      .evaluate((e) => getComputedStyle(e).color),
-  ).toBe('rgb(255, 123, 114)')
+  expect(await row.locator('.badge.danger').first().evaluate('(e) => getComputedStyle(e).color')).toBe(
+    'rgb(255, 123, 114)',
+  )
   await shot('console-alerts-dark')
   await page.emulateMedia({ colorScheme: 'light' })
 
