@@ -138,7 +138,7 @@ it('creates an integration from a template, shows its address once, and shows an
   expect(await background()).toBe('rgb(250, 251, 252)')
   await page.emulateMedia({ colorScheme: 'dark' })
   expect(await background()).toBe('rgb(13, 17, 23)')
-  expect(await row.locator('.badge.danger').first().evaluate('(e) => getComputedStyle(e).color')).toBe(
+  expect(await page.evaluate("getComputedStyle(document.querySelector('tbody .badge.danger')).color")).toBe(
     'rgb(255, 123, 114)',
   )
   await shot('console-alerts-dark')
