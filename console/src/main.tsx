@@ -1,6 +1,6 @@
-// The Sluice console: sign in with an admin API key, then the account's integrations (with the
-// mapping editor and sender authentication), alerts, alert rules, maintenance windows, notifications, experiment
-// results and the Data Hub (what arrived, the live tail, refused records, erasures).
+// The Sluice console: sign in with an admin API key, then the home page (is everything all right?), the account's
+// integrations (with the mapping editor and sender authentication), alerts, alert rules, maintenance windows,
+// notifications, experiment results and the Data Hub (what arrived, the live tail, refused records, erasures).
 // Everything shown comes from the public API and is rendered as text (Preact escapes it): a payload
 // or alert holding markup is shown as that markup's text, never run.
 // Each view has an address (route.ts): #/alerts, #/experiments, ... with its state after a "?".
@@ -12,12 +12,14 @@ import { api, errorText, session } from './api.js'
 import { Alerts } from './views/alerts.js'
 import { Data } from './views/data.js'
 import { Experiments } from './views/experiments.js'
+import { Home } from './views/home.js'
 import { Integrations } from './views/integrations.js'
 import { Rules } from './views/rules.js'
 import { Windows } from './views/windows.js'
 import { Notifications } from './views/notifications.js'
 
 const VIEWS = {
+  home: 'Home',
   integrations: 'Integrations',
   alerts: 'Alerts',
   rules: 'Rules',
@@ -66,7 +68,7 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
 function App() {
   const [signedIn, setSignedIn] = useState(session.key() !== null)
   const [route, navigate] = useRoute()
-  const view: View = route.view in VIEWS ? (route.view as View) : 'integrations'
+  const view: View = route.view in VIEWS ? (route.view as View) : 'home'
   const params = paramsOf(route)
   const go = (next: RouteParams, options?: { replace?: boolean }) => navigate(view, next, options)
   useEffect(() => void (document.title = signedIn ? `${VIEWS[view]} · Sluice` : 'Sluice console'), [view, signedIn])
@@ -94,7 +96,9 @@ function App() {
         </button>
       </header>
       <main>
-        {view === 'integrations' ? (
+        {view === 'home' ? (
+          <Home />
+        ) : view === 'integrations' ? (
           <Integrations params={params} go={go} />
         ) : view === 'alerts' ? (
           <Alerts params={params} go={go} />

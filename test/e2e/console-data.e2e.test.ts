@@ -56,7 +56,7 @@ beforeAll(async () => {
   await page.goto(`${service.url}/console/`)
   await page.getByLabel('Admin API key').fill(demo.adminApiKey)
   await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Integrations' }).waitFor()
+  await page.getByRole('heading', { name: 'Overview' }).waitFor()
   await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Data' }).click()
   await page.getByRole('heading', { name: 'Data' }).waitFor()
 }, 120_000)

@@ -87,7 +87,7 @@ it('signs in', async () => {
   await page.goto(`${service.url}/console/`)
   await page.getByLabel('Admin API key').fill(demo.adminApiKey)
   await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Integrations' }).waitFor()
+  await page.getByRole('heading', { name: 'Overview' }).waitFor()
 })
 
 it('adds rules as JSON, reorders them, tries the draft on a recent payload, and saves it; a bad rule is refused by name', async () => {

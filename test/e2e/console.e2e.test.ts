@@ -82,13 +82,14 @@ it('refuses a wrong key, then signs in with the admin key, kept in sessionStorag
     .toMatch(/missing or unknown admin API key/)
   await page.getByLabel('Admin API key').fill(demo.adminApiKey)
   await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByRole('heading', { name: 'Integrations' }).waitFor()
+  await page.getByRole('heading', { name: 'Overview' }).waitFor()
   expect(await page.evaluate("sessionStorage.getItem('sluice.adminKey')")).toBe(demo.adminApiKey)
   expect(await page.evaluate('document.cookie')).toBe('')
   expect(page.url()).not.toContain(demo.adminApiKey)
 })
 
 it('creates an integration from a template, shows its address once, and shows an alert full of markup as text; acknowledge and resolve work', async () => {
+  await page.getByRole('link', { name: 'Integrations' }).click()
   await page.getByLabel('Name').fill('Prometheus prod')
   await page.getByLabel('Template').selectOption('alertmanager')
   await page.getByRole('button', { name: 'Create' }).click()
@@ -143,6 +144,20 @@ it('creates an integration from a template, shows its address once, and shows an
   )
   await shot('console-alerts-dark')
   await page.emulateMedia({ colorScheme: 'light' })
+
+  // Home: the open alert needs a look, by severity; its card leads to the alerts. Each environment has a card.
+  await page.getByRole('link', { name: 'Home' }).click()
+  await expect
+    .poll(() => page.getByTestId('verdict').textContent(), { timeout: 15_000 })
+    .toMatch(/^Needs a look: 1 open alert[;.]/)
+  expect(await page.getByTestId('card-alerts').innerText()).toContain('1 critical')
+  expect(await page.getByTestId('card-ingestion').count()).toBe(Math.min(6, demo.environments.length))
+  expect(await page.getByTestId('card-ingestion').first().innerText()).toMatch(/consumers .*behind|not known/)
+  expect(await page.evaluate('window.__xss')).toBeUndefined()
+  await shot('console-home')
+  await page.getByTestId('card-alerts').click()
+  await page.getByRole('heading', { name: 'Alerts', exact: true }).waitFor()
+  expect(page.url()).toBe(`${service.url}/console/#/alerts`)
 
   await row.getByRole('button', { name: /^Acknowledge/ }).click()
   await expect.poll(async () => (await alertsOf('all'))[0]?.status, { timeout: 15_000 }).toBe('acknowledged')
@@ -413,6 +428,12 @@ it("shows another account's key nothing of this account", async () => {
   await second.goto(`${service.url}/console/`)
   await second.getByLabel('Admin API key').fill(key)
   await second.getByRole('button', { name: 'Sign in' }).click()
+  // Its home: nothing of the first account's open alert; it has no environment yet.
+  await expect
+    .poll(() => second.getByTestId('verdict').textContent(), { timeout: 15_000 })
+    .toBe('Everything looks all right: no open alert, no notification given up, nothing refused in the last hour.')
+  expect(await second.getByTestId('card-alerts').innerText()).toContain('None open.')
+  await second.getByRole('link', { name: 'Integrations' }).click()
   await expect.poll(() => second.getByText('No integrations yet.').count(), { timeout: 15_000 }).toBe(1)
   await second.getByRole('link', { name: 'Alerts' }).click()
   await expect
