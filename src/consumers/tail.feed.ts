@@ -9,6 +9,9 @@ import type { RejectionRow, RowOrigin } from '../pipeline/rows.js'
 import type { Logger } from '../shared/logger.js'
 import type { TailChannel, TailKind, TailRecord } from '../state/redis/tail.js'
 
+/** How long the watched scopes last read are kept while they cannot be read again. */
+const KEEP_WATCHED_MS = 10_000
+
 /** Characters of a long text (properties, a refused record's raw text, a payload) a tail record carries. */
 export const TAIL_TEXT_CHARS = 2048
 
@@ -97,10 +100,18 @@ export class TailFeed {
 
   start(): void {
     if (this.timer) return
+    // A failed read keeps what was known for a while (a Redis hiccup under load used to blank every viewer's tail
+    // until the next read); then no one is taken to watch (publishes would fail anyway).
+    let readAt = Date.now()
     const refresh = () =>
       void this.channel.watched().then(
-        (scopes) => (this.watched = scopes),
-        () => (this.watched = new Set()),
+        (scopes) => {
+          this.watched = scopes
+          readAt = Date.now()
+        },
+        () => {
+          if (Date.now() - readAt > KEEP_WATCHED_MS) this.watched = new Set()
+        },
       )
     refresh()
     this.timer = setInterval(refresh, this.options.refreshMs).unref()

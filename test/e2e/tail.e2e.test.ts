@@ -196,7 +196,32 @@ describe('the live tail of an environment', () => {
       )
       expect(res.statusCode).toBe(200)
       res.pause()
-      await new Promise((r) => setTimeout(r, 1500))
+      // The consumer publishes only the scopes it knows are watched (it reads them once a second): a second viewer,
+      // one that reads, sees a first event before the flood, so the flood surely reaches the one that does not.
+      const watcher = await new Promise<IncomingMessage>((resolve, reject) =>
+        httpRequest(
+          `${s2.url}/api/v1/environments/${env2}/tail`,
+          { headers: { authorization: `Bearer ${d2.adminApiKey}` } },
+          resolve,
+        )
+          .on('error', reject)
+          .end(),
+      )
+      let seen = ''
+      let probes = 0
+      watcher.setEncoding('utf8')
+      watcher.on('data', (d: string) => (seen = (seen + d).slice(-100_000)))
+      await waitFor(
+        'a first event in the tail',
+        async () => {
+          if (seen.includes('"key":"probe"')) return true
+          probes++
+          await postEvents(s2.url, d2.environments[0]!.serverSideSdkKey, [event('probe', 'checkout')])
+          return seen.includes('"key":"probe"') ? true : undefined
+        },
+        60_000,
+      )
+      watcher.destroy()
       const props = { blob: 'x'.repeat(2000) }
       for (let i = 0; i < 40; i++) {
         const batch = Array.from({ length: 500 }, (_, j) => event(`slow-${i}-${j}`, 'checkout', { properties: props }))
@@ -204,7 +229,11 @@ describe('the live tail of an environment', () => {
       }
       // The consumer feeds the tail as it reads: only once it has read them all is the reader surely behind (on a
       // loaded machine it may not have joined its group yet when the posts are done).
-      await waitFor('the events read', async () => ((await t2.count('events')) >= 20_000 ? true : undefined), 90_000)
+      await waitFor(
+        'the events read',
+        async () => ((await t2.count('events')) >= 20_000 + probes ? true : undefined),
+        90_000,
+      )
       let text = ''
       res.setEncoding('utf8')
       res.on('data', (d: string) => (text += d))
