@@ -139,6 +139,21 @@ it('groups refused records by reason, hostile ones shown as text and cut to a bo
   await refused.getByText(/first 2,048 characters of 262144 bytes/).waitFor()
   expect(await page.evaluate('window.__xss')).toBeUndefined()
   await shot('console-data-refused')
+
+  // A late answer does not overwrite a newer one: the impressions' answer is held until after the events' has come.
+  let release: () => void = () => undefined
+  const held = new Promise<void>((r) => (release = r))
+  await page.route('**/rejections?kind=impressions', async (route) => {
+    await held
+    await route.continue()
+  })
+  await page.getByLabel('Records').selectOption('impressions')
+  await page.getByLabel('Records').selectOption('events')
+  await refused.getByText('3 events refused in the last 30 days').waitFor()
+  release()
+  await new Promise((r) => setTimeout(r, 1000))
+  expect(await refused.locator('p').first().textContent()).toBe('3 events refused in the last 30 days, by reason:')
+  await page.unroute('**/rejections?kind=impressions')
 })
 
 it("shows an integration's refused payloads by reason, markup as text", async () => {

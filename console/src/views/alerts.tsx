@@ -2,10 +2,11 @@
 // an alert looks as it does (the rules that changed it, the window holding it); refreshed every 5 seconds.
 // The status, the filters and the alert open are in the address (#/alerts?status=…&service=…&alert=<id>): a
 // notification's link opens its alert, with its actions, whatever its status.
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import { ErrorLine, Severity, Status } from '../ui.js'
 import { api, errorText } from '../api.js'
 import type { RouteParams } from '../route.js'
+import { useRead } from '../read.js'
 
 interface Alert {
   id: string
@@ -48,38 +49,22 @@ function Why({
   id,
   onClose,
   act,
-  version,
 }: {
   id: string
   onClose: () => void
   act: (a: Alert, action: 'acknowledge' | 'resolve') => Promise<void>
-  /** Changes when the list was read again: the panel reads its alert again too. */
-  version: number
 }) {
-  const [alert, setAlert] = useState<WithHistory | null>(null)
-  // null until read: "Not sent anywhere." is said only of deliveries read.
-  const [deliveries, setDeliveries] = useState<Delivery[] | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const shown = useRef<string | null>(null)
-  useEffect(() => {
-    // Another alert: nothing of the last one stays. The same one, read again with the list: it changes in place.
-    const another = shown.current !== id
-    shown.current = id
-    if (another) {
-      setAlert(null)
-      setDeliveries(null)
-      setError(null)
-    }
-    // Answers about an alert no longer shown are dropped.
-    let current = true
-    const failed = (err: unknown) => current && setError(errorText(err))
-    void api<WithHistory>('GET', `/api/v1/alerts/${encodeURIComponent(id)}`).then((a) => current && setAlert(a), failed)
-    void api<{ deliveries: Delivery[] }>('GET', `/api/v1/alerts/${encodeURIComponent(id)}/deliveries`).then(
-      (d) => current && setDeliveries(d.deliveries),
-      failed,
-    )
-    return () => void (current = false)
-  }, [id, version])
+  const path = `/api/v1/alerts/${encodeURIComponent(id)}`
+  const read = useRead<WithHistory>(path, { refreshMs: REFRESH_MS })
+  // undefined until read: "Not sent anywhere." is said only of deliveries read.
+  const sent = useRead<{ deliveries: Delivery[] }>(`${path}/deliveries`, { refreshMs: REFRESH_MS })
+  const alert = read.data
+  const deliveries = sent.data?.deliveries
+  const error = read.error ?? sent.error
+  const acted = async (action: 'acknowledge' | 'resolve') => {
+    await act(alert!, action)
+    await Promise.all([read.reload(), sent.reload()])
+  }
   return (
     <aside class="box" aria-labelledby="alert-title" data-testid="why">
       <h3 id="alert-title">{alert ? alert.description || alert.id : 'Alert'}</h3>
@@ -91,12 +76,12 @@ function Why({
           {alert.team ? `, team ${alert.team}` : ''}: {alert.count} notification{alert.count === 1 ? '' : 's'}, first{' '}
           {new Date(alert.firstSeenAt).toLocaleString()}, last {new Date(alert.lastSeenAt).toLocaleString()}{' '}
           {(alert.status === 'firing' || alert.status === 'suppressed') && (
-            <button type="button" onClick={() => void act(alert, 'acknowledge')}>
+            <button type="button" onClick={() => void acted('acknowledge')}>
               Acknowledge
             </button>
           )}{' '}
           {alert.status !== 'resolved' && (
-            <button type="button" onClick={() => void act(alert, 'resolve')}>
+            <button type="button" onClick={() => void acted('resolve')}>
               Resolve
             </button>
           )}
@@ -129,7 +114,7 @@ function Why({
         </ul>
       )}
       <h4>Deliveries</h4>
-      {deliveries === null ? (
+      {deliveries === undefined ? (
         !error && <p>Reading deliveries…</p>
       ) : deliveries.length === 0 ? (
         <p>Not sent anywhere.</p>
@@ -169,38 +154,20 @@ export function Alerts({
   const status: Status = STATUSES.includes(params['status'] as Status) ? (params['status'] as Status) : 'open'
   const filters: Record<string, string> = Object.fromEntries(FILTERS.map((f) => [f, params[f] ?? '']))
   const why = params['alert'] || null
-  const [alerts, setAlerts] = useState<Alert[] | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [version, setVersion] = useState(0)
+  const [failed, setFailed] = useState<string | null>(null)
   const change = (next: RouteParams, options?: { replace?: boolean }) => go({ ...params, ...next }, options)
   const q = new URLSearchParams({ status, limit: '200' })
   for (const f of FILTERS) if (filters[f]?.trim()) q.set(f, filters[f].trim())
-  const query = q.toString()
-  // An answer to an older request (a refresh in flight when a button was pressed) is dropped.
-  const latest = useRef(0)
-  const load = async () => {
-    const call = ++latest.current
-    try {
-      const page = await api<{ alerts: Alert[] }>('GET', `/api/v1/alerts?${query}`)
-      if (call !== latest.current) return
-      setAlerts(page.alerts)
-      setError(null)
-      setVersion((v) => v + 1)
-    } catch (err) {
-      if (call === latest.current) setError(errorText(err))
-    }
-  }
-  useEffect(() => {
-    void load()
-    const timer = setInterval(() => void load(), REFRESH_MS)
-    return () => clearInterval(timer)
-  }, [query])
+  const list = useRead<{ alerts: Alert[] }>(`/api/v1/alerts?${q.toString()}`, { refreshMs: REFRESH_MS })
+  const alerts = list.data?.alerts ?? null
+  const error = failed ?? list.error
   const act = async (a: Alert, action: 'acknowledge' | 'resolve') => {
+    setFailed(null)
     try {
       await api('POST', `/api/v1/alerts/${encodeURIComponent(a.id)}/${action}`)
-      await load()
+      await list.reload()
     } catch (err) {
-      setError(errorText(err))
+      setFailed(errorText(err))
     }
   }
   const counts = { firing: 0, suppressed: 0, acknowledged: 0, resolved: 0 }
@@ -236,7 +203,7 @@ export function Alerts({
           : `${alerts.length} shown: ${counts.firing} firing, ${counts.suppressed} suppressed, ${counts.acknowledged} acknowledged, ${counts.resolved} resolved`}
       </p>
       <ErrorLine text={error} />
-      {why && <Why id={why} onClose={() => change({ alert: undefined })} act={act} version={version} />}
+      {why && <Why id={why} onClose={() => change({ alert: undefined })} act={act} />}
       {alerts && alerts.length > 0 && (
         <table>
           <thead>

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
 import { api, errorText, session } from '../api.js'
 import type { RouteParams } from '../route.js'
+import { useRead } from '../read.js'
 
 interface Workspace {
   id: string
@@ -126,18 +127,9 @@ function PerMinute({ minutes }: { minutes: Health['minutes'] }) {
 }
 
 function HealthView({ env }: { env: string }) {
-  const [h, setH] = useState<Health | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  useEffect(() => {
-    setH(null)
-    const load = () =>
-      api<Health>('GET', `/api/v1/environments/${encodeURIComponent(env)}/health`).then(setH, (err: unknown) =>
-        setError(errorText(err)),
-      )
-    void load()
-    const timer = setInterval(() => void load(), 15_000)
-    return () => clearInterval(timer)
-  }, [env])
+  const read = useRead<Health>(`/api/v1/environments/${encodeURIComponent(env)}/health`, { refreshMs: 15_000 })
+  const h = read.data
+  const error = read.error
   if (!h) return <ErrorLine text={error} />
   return (
     <div data-testid="health">
@@ -288,17 +280,9 @@ function EventTypes({ env }: { env: string }) {
 }
 
 function Flags({ env }: { env: string }) {
-  const [flags, setFlags] = useState<FlagSeen[] | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  useEffect(() => {
-    setFlags(null)
-    let current = true
-    api<{ flags: FlagSeen[] }>('GET', `/api/v1/environments/${encodeURIComponent(env)}/flags-seen`).then(
-      (r) => current && setFlags(r.flags),
-      (err: unknown) => current && setError(errorText(err)),
-    )
-    return () => void (current = false)
-  }, [env])
+  const read = useRead<{ flags: FlagSeen[] }>(`/api/v1/environments/${encodeURIComponent(env)}/flags-seen`)
+  const flags = read.data?.flags
+  const error = read.error
   return (
     <>
       <ErrorLine text={error} />
@@ -453,15 +437,10 @@ function Tail({ env }: { env: string }) {
 
 function Refused({ env }: { env: string }) {
   const [kind, setKind] = useState<'events' | 'impressions'>('events')
-  const [r, setR] = useState<Rejections | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  useEffect(() => {
-    setR(null)
-    api<Rejections>('GET', `/api/v1/environments/${encodeURIComponent(env)}/rejections?kind=${kind}`).then(
-      setR,
-      (err: unknown) => setError(errorText(err)),
-    )
-  }, [env, kind])
+  // An answer for the kind no longer chosen is dropped (it used to overwrite the newer one).
+  const read = useRead<Rejections>(`/api/v1/environments/${encodeURIComponent(env)}/rejections?kind=${kind}`)
+  const r = read.data
+  const error = read.error
   return (
     <>
       <div class="row">
