@@ -1,7 +1,10 @@
 // Every view of the console, in the light and the dark theme, in Chromium: axe-core finds no serious or critical
 // accessibility violation (WCAG 2 A and AA rules, contrast included), no view shows "undefined", "NaN" or
 // "[object Object]", and each is photographed for the docs (written to docs/screenshots with
-// SLUICE_UPDATE_SCREENSHOTS=1). An alert with markup in it is open, so the views have rows to check.
+// SLUICE_UPDATE_SCREENSHOTS=1). An alert with markup in it is open, so the views have rows to check. The bundle's size
+// (held under 200 KB gzipped) and the home page's first render are reported (the time is a figure, not a test).
+import { readFileSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
 import { AxeBuilder } from '@axe-core/playwright'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -76,6 +79,30 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await t?.close()
+})
+
+it("reports the bundle's size and the home page's first render", async () => {
+  const script = readFileSync(new URL('../../dist/console/app.js', import.meta.url))
+  const gzipped = gzipSync(script).length
+  expect(gzipped).toBeLessThan(200 * 1024)
+  // A fresh tab, signed in: from navigation to the first paint, and to the verdict read from the API.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  try {
+    const fresh = await context.newPage()
+    await fresh.goto(`${service.url}/console/`)
+    await fresh.evaluate(`sessionStorage.setItem('sluice.adminKey', ${JSON.stringify(demo.adminApiKey)})`)
+    await fresh.reload()
+    await fresh.getByTestId('verdict').getByText('Needs a look').waitFor()
+    const [paint, verdict] = await fresh.evaluate<[number, number]>(
+      "[performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1, performance.now()]",
+    )
+    expect(paint).toBeGreaterThan(0)
+    console.log(
+      `console: ${script.length} bytes of JavaScript, ${gzipped} gzipped; home: first paint ${Math.round(paint)} ms, verdict read by ${Math.round(verdict)} ms`,
+    )
+  } finally {
+    await context.close()
+  }
 })
 
 for (const theme of ['light', 'dark'] as const)

@@ -79,6 +79,14 @@ class Viewer {
   }
 }
 
+/** A tail's stream as a raw response, which a test may pause (a reader that does not read). */
+const openStream = (url: string, adminKey: string) =>
+  new Promise<IncomingMessage>((resolve, reject) =>
+    httpRequest(url, { headers: { authorization: `Bearer ${adminKey}` } }, resolve)
+      .on('error', reject)
+      .end(),
+  )
+
 const event = (key: string, eventTypeId = 'checkout', extra: Json = {}) => ({
   eventTypeId,
   trafficTypeName: 'user',
@@ -185,28 +193,12 @@ describe('the live tail of an environment', () => {
         SLUICE_TAIL_BUFFER_BYTES: '1024',
       })
       const env2 = d2.environments[0]!.id
-      const res = await new Promise<IncomingMessage>((resolve, reject) =>
-        httpRequest(
-          `${s2.url}/api/v1/environments/${env2}/tail`,
-          { headers: { authorization: `Bearer ${d2.adminApiKey}` } },
-          resolve,
-        )
-          .on('error', reject)
-          .end(),
-      )
+      const res = await openStream(`${s2.url}/api/v1/environments/${env2}/tail`, d2.adminApiKey)
       expect(res.statusCode).toBe(200)
       res.pause()
       // The consumer publishes only the scopes it knows are watched (it reads them once a second): a second viewer,
       // one that reads, sees a first event before the flood, so the flood surely reaches the one that does not.
-      const watcher = await new Promise<IncomingMessage>((resolve, reject) =>
-        httpRequest(
-          `${s2.url}/api/v1/environments/${env2}/tail`,
-          { headers: { authorization: `Bearer ${d2.adminApiKey}` } },
-          resolve,
-        )
-          .on('error', reject)
-          .end(),
-      )
+      const watcher = await openStream(`${s2.url}/api/v1/environments/${env2}/tail`, d2.adminApiKey)
       let seen = ''
       let probes = 0
       watcher.setEncoding('utf8')
@@ -265,15 +257,7 @@ describe('the live tail of an environment', () => {
       await waitFor('serving', async () =>
         (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200 ? true : undefined,
       )
-      const res = await new Promise<IncomingMessage>((resolve, reject) =>
-        httpRequest(
-          `${url}/api/v1/environments/${d2.environments[0]!.id}/tail`,
-          { headers: { authorization: `Bearer ${d2.adminApiKey}` } },
-          resolve,
-        )
-          .on('error', reject)
-          .end(),
-      )
+      const res = await openStream(`${url}/api/v1/environments/${d2.environments[0]!.id}/tail`, d2.adminApiKey)
       expect(res.statusCode).toBe(200)
       // Never read again: the socket's buffers fill, then the server's, and the server cuts the viewer off.
       res.pause()
