@@ -605,5 +605,6 @@ describe('sluice rules and sluice windows', () => {
     expect((await runSluice(['integrations', 'auth', 'off', id, ...account], t.env)).code).toBe(0)
     rmSync(rulesFile)
     await saveRules([])
-  })
+    // About 30–50 s: a dozen CLI processes, each a Node start; on a loaded machine past the default 60 s.
+  }, 180_000)
 })

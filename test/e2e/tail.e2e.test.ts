@@ -235,7 +235,7 @@ describe('the live tail of an environment', () => {
     } finally {
       await t2.close()
     }
-  }, 120_000)
+  }, 300_000)
 
   it('a reader that never reads is cut off and its connection closed, and the process lives on (it used to exit at the next ping: write after end)', async () => {
     const t2 = await createTestEnv()
