@@ -65,7 +65,8 @@ interface Erasure {
   error?: string
 }
 
-interface Health {
+/** An environment's ingestion health (GET /api/v1/environments/<id>/health); the home page reads it too. */
+export interface Health {
   minutes: { minute: string; events: number; refusedEvents: number; impressions: number; refusedImpressions: number }[]
   topReasons: { kind: string; reason: string; records: number }[]
   lastEventAt: string | null

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { Badge, ErrorLine, Severity } from '../ui.js'
 import { api, errorText } from '../api.js'
 import { hashOf } from '../route.js'
+import type { Health } from './data.js'
 
 const REFRESH_MS = 30_000
 const MAX_ENVIRONMENTS = 6
@@ -14,11 +15,6 @@ const MAX_ENVIRONMENTS = 6
 const LAG_TO_LOOK_AT = 10_000
 const SEVERITY_ORDER = ['critical', 'high', 'error', 'warning', 'medium', 'low', 'info']
 
-interface Health {
-  minutes: { refusedEvents: number; refusedImpressions: number; events: number; impressions: number }[]
-  lastEventAt: string | null
-  consumerLag: Record<string, number> | null
-}
 interface Ingestion {
   workspace: { id: string; name: string }
   environment: { id: string; name: string }
