@@ -144,6 +144,7 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     integration: (accountId, id) => integrations.get(accountId, id),
     maxBufferBytes: config.dataHub.tailBufferBytes,
     pingMs: config.dataHub.tailPingMs,
+    cutGraceMs: config.dataHub.tailCutGraceMs,
     viewers: new Slots({
       total: config.dataHub.tailViewers,
       perAccount: config.dataHub.tailViewersPerAccount,

@@ -411,6 +411,11 @@ const SETTINGS = {
       int(100, 600_000, 15_000),
       'how often an idle live tail stream sends a comment line, so that proxies keep it open',
     ),
+    tailCutGraceMs: setting(
+      'SLUICE_TAIL_CUT_GRACE_MS',
+      int(100, 600_000, 5000),
+      'how long a live tail viewer cut off for reading too slowly has to read why before its connection is closed',
+    ),
     jobLeaseMs: setting(
       'SLUICE_JOB_LEASE_SECONDS',
       int(1, 3600, 30),

@@ -27,6 +27,8 @@ export interface TailRoutesOptions {
   readonly maxBufferBytes: number
   /** How often an idle stream says it is alive (SLUICE_TAIL_PING_MS). */
   readonly pingMs: number
+  /** How long a viewer cut off has to read the cut's message before its connection is destroyed. */
+  readonly cutGraceMs: number
   readonly rateLimiter: RateLimiter
   readonly rateLimit: RateLimit
   /** The viewers this process serves at once: in all, per account, per API key. */
@@ -53,8 +55,6 @@ const stream = {
     'Server-sent events: each `data:` line a JSON {rate, records}: one in `rate` of the records was kept (sampled under load); `event: cut` ends a stream whose reader fell behind',
   content: { 'text/event-stream': { schema: Type.String() } },
 }
-/** A cut stream's last message waits this long to be read before its connection is destroyed. */
-const CUT_GRACE_MS = 5000
 /** A stream ends after this long (the caller connects again, its key checked again). */
 const MAX_STREAM_MS = 3600_000
 
@@ -94,7 +94,7 @@ export async function tailRoutes(server: FastifyInstance, opts: TailRoutesOption
     })
     // The stream owns its timers: each write checks the stream is still open, and everything stops with it. A reader
     // that does not read cannot be waited for: the cut's last message goes into the buffer, and the connection is
-    // destroyed if it is not flushed within CUT_GRACE_MS.
+    // destroyed if it is not flushed within cutGraceMs.
     const viewing: { removal?: () => Promise<void>; closed: boolean } = { closed: false }
     const open = () => !res.writableEnded && !res.destroyed
     const write = (text: string) => {
@@ -106,7 +106,7 @@ export async function tailRoutes(server: FastifyInstance, opts: TailRoutesOption
       clearInterval(ping)
       clearTimeout(lifetime)
       res.end(`event: cut\ndata: ${JSON.stringify({ reason })}\n\n`)
-      grace = setTimeout(() => res.destroy(), CUT_GRACE_MS).unref()
+      grace = setTimeout(() => res.destroy(), opts.cutGraceMs).unref()
     }
     const ping = setInterval(() => write(': ping\n\n'), opts.pingMs).unref()
     const lifetime = setTimeout(() => cut('the stream is an hour old: connect again'), MAX_STREAM_MS).unref()
