@@ -3,7 +3,7 @@
 // and the page, no source maps of the server, nothing loaded from elsewhere. esbuild because it
 // bundles and minifies TypeScript and JSX in well under a second with no configuration to keep; the
 // type check is `tsc -p console/tsconfig.json` (npm run lint).
-import { copyFileSync, mkdirSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { build } from 'esbuild'
 
 const out = new URL('../dist/console/', import.meta.url)
@@ -21,4 +21,11 @@ await build({
   legalComments: 'none',
 })
 copyFileSync(new URL('../console/index.html', import.meta.url), new URL('index.html', out))
-copyFileSync(new URL('../console/style.css', import.meta.url), new URL('app.css', out))
+// uPlot's own stylesheet (the plot's layout) first, then the console's design, as one file.
+writeFileSync(
+  new URL('app.css', out),
+  [
+    readFileSync(new URL('../node_modules/uplot/dist/uPlot.min.css', import.meta.url), 'utf8'),
+    readFileSync(new URL('../console/style.css', import.meta.url), 'utf8'),
+  ].join('\n'),
+)

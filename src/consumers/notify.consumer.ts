@@ -487,6 +487,7 @@ export class NotifyConsumer {
             ? {
                 id: c.id,
                 outcome: 'dead',
+                destinationId: c.data.destinationId,
                 attempt: {
                   at: now,
                   result: 'give-up',
@@ -562,14 +563,21 @@ export class NotifyConsumer {
       const next: NewDelivery[] = []
       for (const c of chunk) {
         if (outcome.result === 'delivered') {
-          settlements.push({ id: c.id, outcome: 'delivered', attempt })
+          settlements.push({ id: c.id, outcome: 'delivered', attempt, destinationId: c.data.destinationId })
           if (c.data.event === 'repeated') next.push(this.reminder(c.data, (c.data.reminder ?? 1) + 1, now))
-        } else if (outcome.result === 'give-up') settlements.push({ id: c.id, outcome: 'dead', attempt })
+        } else if (outcome.result === 'give-up')
+          settlements.push({ id: c.id, outcome: 'dead', attempt, destinationId: c.data.destinationId })
         else {
           const n = c.attempts + 1
           const backoff = Math.min(BACKOFF.maxMs, BACKOFF.firstMs * 2 ** (n - 1)) * (0.5 + Math.random() / 2)
           const nextAt = now + Math.max(backoff, outcome.retryAfterMs ?? 0)
-          settlements.push({ id: c.id, outcome: nextAt > c.giveUpAt ? 'dead' : 'retry', nextAt, attempt })
+          settlements.push({
+            id: c.id,
+            outcome: nextAt > c.giveUpAt ? 'dead' : 'retry',
+            nextAt,
+            attempt,
+            destinationId: c.data.destinationId,
+          })
         }
       }
       this.count(d, outcome, chunk, settlements.filter((x) => x.outcome === 'dead').length, now)

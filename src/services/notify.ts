@@ -183,6 +183,20 @@ export class NotifyService {
     return (await this.store.destinationDeliveries(accountId, id, limit)).map(deliveryView)
   }
 
+  /** Deliveries per hour over the last `hours` (the current one last), in all and per destination. */
+  async volume(accountId: string, hours: number) {
+    const counted = await this.store.volume(accountId, hours, Date.now())
+    return counted.map(({ at, destinations }) => {
+      const total = { delivered: 0, failed: 0, dead: 0 }
+      for (const c of Object.values(destinations)) {
+        total.delivered += c.delivered
+        total.failed += c.failed
+        total.dead += c.dead
+      }
+      return { at: new Date(at).toISOString(), total, destinations }
+    })
+  }
+
   async deadLetter(accountId: string, limit: number): Promise<ReturnType<typeof deliveryView>[]> {
     return (await this.store.dead(accountId, limit)).map(deliveryView)
   }

@@ -1,7 +1,8 @@
 // Every view of the console, in the light and the dark theme, in Chromium: axe-core finds no serious or critical
-// accessibility violation (WCAG 2 A and AA rules, contrast included), no view shows "undefined", "NaN" or
-// "[object Object]", and each is photographed for the docs (written to docs/screenshots with
-// SLUICE_UPDATE_SCREENSHOTS=1). An alert with markup in it is open, so the views have rows to check. The bundle's size
+// accessibility violation (WCAG 2 A and AA rules, contrast included), no view shows "undefined", "NaN",
+// "[object Object]" or a raw ISO time, and each is photographed for the docs (written to docs/screenshots with
+// SLUICE_UPDATE_SCREENSHOTS=1). Every control of every view is reached with the Tab key, and at a phone's width no
+// view is wider than the screen. An alert with markup in it is open, so the views have rows to check. The bundle's size
 // (held under 200 KB gzipped) and the home page's first render are reported (the time is a figure, not a test).
 import { readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
@@ -105,23 +106,30 @@ it("reports the bundle's size and the home page's first render", async () => {
   }
 })
 
+/** Opens a view from its address and waits until what it reads has arrived (no "Reading…" or "Loading…" left). */
+async function open(view: string, heading: string): Promise<void> {
+  const address = view === 'alerts' ? `#/alerts?alert=${alertId}` : `#/${view}`
+  await page.goto(`${service.url}/console/${address}`)
+  await page.getByRole('heading', { name: heading, exact: true }).waitFor()
+  await expect
+    .poll(async () => /Reading…|Loading…/.test(await page.locator('main').innerText()), { timeout: 15_000 })
+    .toBe(false)
+}
+
 for (const theme of ['light', 'dark'] as const)
   it(`every view in the ${theme} theme: no serious or critical accessibility violation, no undefined or NaN`, async () => {
     await page.emulateMedia({ colorScheme: theme })
     const found: string[] = []
     for (const [view, heading] of VIEWS) {
-      const address = view === 'alerts' ? `#/alerts?alert=${alertId}` : `#/${view}`
-      await page.goto(`${service.url}/console/${address}`)
-      await page.getByRole('heading', { name: heading, exact: true }).waitFor()
-      // What the view reads has arrived: no "Reading…" or "Loading…" left.
-      await expect
-        .poll(async () => /Reading…|Loading…/.test(await page.locator('main').innerText()), { timeout: 15_000 })
-        .toBe(false)
+      await open(view, heading)
       const text = await page.locator('main').innerText()
       // Read without failing: no error line.
       for (const failed of await page.locator('main [role=alert]').allTextContents()) found.push(`${view}: ${failed}`)
       for (const bad of ['undefined', 'NaN', '[object Object]'])
         if (text.includes(bad)) found.push(`${view}: shows "${bad}"`)
+      // A time is read in the reader's zone and words, never as the API's ISO string.
+      for (const iso of text.match(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}[^\s]*/g) ?? [])
+        found.push(`${view}: a raw time ${iso}`)
       const { violations, passes } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()
       // The rules ran (contrast among them), and found what they check.
       expect(passes.map((p) => p.id)).toContain('color-contrast')
@@ -139,3 +147,75 @@ for (const theme of ['light', 'dark'] as const)
     expect(await page.evaluate('window.__xss')).toBeUndefined()
     expect(found).toEqual([])
   }, 120_000)
+
+it('every control of every view is reached with the Tab key, in order, and shows where the focus is', async () => {
+  await page.emulateMedia({ colorScheme: 'light' })
+  const missed: string[] = []
+  for (const [view, heading] of VIEWS) {
+    await open(view, heading)
+    // The controls a person can use: each marked with its place, then the Tab key walks the page once around.
+    const controls = await page.evaluate(`(() => {
+      const all = [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]
+      const usable = all.filter((el) => !el.disabled && el.tabIndex >= 0 && el.getClientRects().length > 0
+        && getComputedStyle(el).visibility !== 'hidden')
+      usable.forEach((el, i) => el.setAttribute('data-kb', String(i)))
+      return usable.map((el) => (el.getAttribute('aria-label') || el.textContent || el.name || el.tagName).trim().slice(0, 40))
+    })()`)
+    const names = controls as string[]
+    const reached = new Set<number>()
+    let outlined = 0
+    // From the first control on, the Tab key once around the page (and a few presses more for what is outside it).
+    await page.locator('[data-kb="0"]').focus()
+    // (A date or time input takes a press for each of its parts.)
+    for (let i = 0; i < 3 * names.length + 20 && reached.size < names.length; i++) {
+      if (i > 0) await page.keyboard.press('Tab')
+      const [at, ring] = await page.evaluate<[number, boolean]>(`(() => {
+        const el = document.activeElement
+        const s = el ? getComputedStyle(el) : null
+        return [Number(el?.getAttribute('data-kb') ?? -1), !!s && (s.outlineStyle !== 'none' || s.boxShadow !== 'none')]
+      })()`)
+      if (at >= 0 && !reached.has(at)) {
+        reached.add(at)
+        // (The first was focused by the test, not by a key: no ring is due there.)
+        if (ring || i === 0) outlined++
+      }
+    }
+    for (const [i, name] of names.entries()) if (!reached.has(i)) missed.push(`${view}: ${name}`)
+    // The focus is seen: the focused control is outlined (the design's :focus-visible ring).
+    if (outlined < reached.size) missed.push(`${view}: ${reached.size - outlined} focused controls without a ring`)
+    expect(names.length, view).toBeGreaterThan(3)
+  }
+  expect(missed).toEqual([])
+}, 120_000)
+
+it("fits a phone's screen: no view is wider than 390 px, the navigation included", async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+  const phone = await context.newPage()
+  try {
+    await phone.goto(`${service.url}/console/`)
+    await phone.evaluate(`sessionStorage.setItem('sluice.adminKey', ${JSON.stringify(demo.adminApiKey)})`)
+    await phone.reload()
+    const wide: string[] = []
+    for (const [view, heading] of VIEWS) {
+      const address = view === 'alerts' ? `#/alerts?alert=${alertId}` : `#/${view}`
+      await phone.goto(`${service.url}/console/${address}`)
+      await phone.getByRole('heading', { name: heading, exact: true }).waitFor()
+      await expect
+        .poll(async () => /Reading…|Loading…/.test(await phone.locator('main').innerText()), { timeout: 15_000 })
+        .toBe(false)
+      const width = await phone.evaluate<number>('document.documentElement.scrollWidth')
+      // Too wide: named by the deepest elements that reach past the screen's edge.
+      if (width > 390)
+        wide.push(
+          `${view}: ${width} px (${await phone.evaluate<string>(`[...document.querySelectorAll('main *')]
+            .filter((el) => el.getBoundingClientRect().right > 391 && ![...el.children].some((c) => c.getBoundingClientRect().right > 391))
+            .slice(0, 3).map((el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className ? '.' + el.className : '')).join(', ')`)})`,
+        )
+      if (view === 'home' || view === 'alerts')
+        await phone.screenshot({ path: `${SHOTS}/view-${view}-phone.png`, fullPage: true })
+    }
+    expect(wide).toEqual([])
+  } finally {
+    await context.close()
+  }
+}, 120_000)

@@ -71,16 +71,26 @@ const tab = (name: string) =>
 it('opens on the ingestion health: what arrived and was refused in the last hour, the reasons, the SDKs', async () => {
   const health = page.getByTestId('health')
   await health.waitFor()
-  expect(await page.getByTestId('per-minute').textContent()).toBe(
+  const perMinute = page.getByTestId('per-minute')
+  expect(await perMinute.locator('figcaption').textContent()).toBe(
     'last hour: 3 events and 0 impressions received, 3 refused',
   )
+  // Drawn, and its figures readable: an hour of minutes, the received and the refused adding up to the summary.
+  await expect.poll(() => perMinute.locator('canvas').count()).toBeGreaterThan(0)
+  await perMinute.getByText('Figures').click()
+  const rows = await perMinute
+    .locator('tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')))
+  expect(rows.length).toBeGreaterThanOrEqual(60)
+  expect(rows.reduce((n, r) => n + Number(r[1]), 0)).toBe(3)
+  expect(rows.reduce((n, r) => n + Number(r[2]), 0)).toBe(3)
   expect(await page.getByTestId('top-reasons').locator('li').allTextContents()).toEqual([
     expect.stringMatching(/^2 events: eventTypeId/),
     expect.stringMatching(/^1 events: key contains a lone UTF-16 surrogate/),
   ])
   const sdk = page.getByTestId('sdks').locator('tr[data-sdk="nodejs-10.28.0"]')
   expect(await sdk.locator('td').first().textContent()).toBe('events')
-  await health.getByText(/Last event received: \d+ s ago/).waitFor()
+  await health.getByText(/Last event received: \d+ seconds? ago/).waitFor()
   await shot('console-data-health')
 })
 

@@ -133,6 +133,14 @@ it('routes a rule to the destination; the alert is delivered and its Why shows t
     .poll(() => last.innerText(), { timeout: 10_000 })
     .toContain(`triggered of routed ${MARKUP}, delivered after 1 attempt`)
   expect(await page.locator('img').count()).toBe(0)
+  // The volume per hour counts it (a test message is not a notification, so the two alerts' are all there is).
+  await view('Alerts', 'Alerts')
+  await view('Notifications', 'Notifications')
+  const volume = page.getByTestId('volume')
+  await expect
+    .poll(() => volume.locator('figcaption').innerText(), { timeout: 10_000 })
+    .toMatch(/^last 24 hours: [1-9]\d* notifications? delivered, 0 tries failed and retried, 0 given up$/)
+  await expect.poll(() => volume.locator('canvas').count()).toBeGreaterThan(0)
 })
 
 it("opens the alert from the notification's link, signed in or not; back and reload keep the view", async () => {

@@ -380,14 +380,21 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
   expect(await page.getByTestId('methods').textContent()).toBe(
     'Methods: fixed-horizon tests, correction Benjamini–Hochberg.',
   )
-  // Over time: the lift of on with its interval as a band, the last point's figures as its text.
-  const chart = results.locator('svg.timeseries')
+  // Over time: the lift of on with its interval as a band, the last point's figures as its summary, every point's
+  // in the table behind Figures, and a point's in the tooltip where the pointer is.
+  const lifted = `${(api.metrics[0]!.comparisons[0]!.relative.estimate * 100).toFixed(1)}%`
+  const chart = results.getByTestId('over-time')
   await chart.waitFor()
-  expect(await chart.locator('g[data-treatment="on"] polygon.band').count()).toBe(1)
-  expect(await chart.locator('g[data-treatment="on"] polyline.estimate').count()).toBe(1)
-  expect(await chart.getAttribute('aria-label')).toContain(
-    `on: lift ${(api.metrics[0]!.comparisons[0]!.relative.estimate * 100).toFixed(1)}% from `,
+  await expect.poll(() => chart.locator('canvas').count()).toBeGreaterThan(0)
+  expect(await chart.getByRole('img').getAttribute('aria-label')).toContain(`on ${lifted} from `)
+  await chart.getByText('Figures').click()
+  const figures = chart.getByRole('table')
+  expect(await figures.locator('th').allTextContents()).toEqual(['Time', 'on'])
+  expect(await figures.locator('tbody tr').last().locator('td').nth(1).textContent()).toMatch(
+    new RegExp(`^${lifted.replace('.', '\\.')} \\(-?\\d+\\.\\d% to -?\\d+\\.\\d%\\)$`),
   )
+  await chart.locator('.u-over').hover({ position: { x: 5, y: 20 } })
+  await expect.poll(() => chart.locator('.chart-tip').innerText()).toMatch(/on: -?\d+\.\d% \(/)
   // Sequential tests, asked for with a click: wider, always-valid intervals, said in the methods line.
   await page.getByLabel('Sequential (safe to look often)').check()
   await page.getByLabel('Correction').selectOption('holm')

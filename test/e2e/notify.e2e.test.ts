@@ -104,6 +104,18 @@ const slowOnCluster = it.skipIf(process.env['TEST_REDIS_ON_CLUSTER'] === '1')
 
 const bodies = (path: string) => rx.on(path).map((r) => JSON.parse(r.body) as Json)
 
+/** A destination's deliveries in the last two hours (a test may run across an hour's end), from the volume API. */
+async function volumeOf(destinationId: string): Promise<Json> {
+  const res = await call('GET', '/api/v1/notification-volume?hours=2')
+  expect(res.status).toBe(200)
+  const sum = { delivered: 0, failed: 0, dead: 0 }
+  for (const h of res.body['hours'] as Json[]) {
+    const c = h['destinations'][destinationId] as Json | undefined
+    for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += c?.[k] ?? 0
+  }
+  return sum
+}
+
 describe('notifications', () => {
   it('a webhook destination on the default route gets triggered and resolved, signed, once each, with a delivery log', async () => {
     const created = await destination({
@@ -356,6 +368,13 @@ describe('notifications', () => {
       // The healthy destination was not held up by the flaky one.
       expect(healthyLatency).toBeLessThan(3000)
       expect(rx.on('/healthy')).toHaveLength(1)
+      // The volume per hour counts each try the receivers saw: the flaky one's three failures and its delivery.
+      expect(await volumeOf(flaky['destination']['id'])).toEqual({
+        delivered: 1,
+        failed: rx.on('/flaky').length - 1,
+        dead: 0,
+      })
+      expect(await volumeOf(healthy['destination']['id'])).toEqual({ delivered: 1, failed: 0, dead: 0 })
       await call('PUT', '/api/v1/notification-route', { destinations: [] })
     },
   )
@@ -458,6 +477,8 @@ describe('notifications', () => {
     })
     // Not dead any more: a second retry is a conflict, and another account does not find it.
     expect((await call('POST', `/api/v1/notification-deliveries/${dead['id']}/retry`)).status).toBe(409)
+    // Counted in the hour's volume: given up once, then delivered.
+    expect(await volumeOf(d['destination']['id'])).toEqual({ delivered: 1, failed: 0, dead: 1 })
     await call('PUT', '/api/v1/notification-route', { destinations: [] })
   })
 

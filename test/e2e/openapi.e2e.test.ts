@@ -2,10 +2,13 @@
 // OpenAPI 3.1 document (checked by an independent validator), lists each route with its method, and
 // gives each operation its success answer and its error answers in the API's own error body. That
 // the answers match these schemas is checked by every other test (SLUICE_CHECK_ANSWERS).
+import { readFileSync, writeFileSync } from 'node:fs'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import { createTestEnv, type TestEnv } from '../support/harness.js'
+// @ts-expect-error a script of the repository, in JavaScript
+import { consoleTypes } from '../../scripts/console-types.mjs'
 
 let t: TestEnv
 let service: RunningService
@@ -41,6 +44,13 @@ it('is a valid OpenAPI 3.1 document', async () => {
   const result = await new Validator().validate(doc)
   expect(result.errors ?? []).toEqual([])
   expect(result.valid).toBe(true)
+})
+
+it('types the console: console/src/api-types.ts is generated from it (SLUICE_UPDATE_API_TYPES=1 writes it)', async () => {
+  const text = await (consoleTypes as (d: unknown) => Promise<string>)(doc)
+  const file = new URL('../../console/src/api-types.ts', import.meta.url)
+  if (process.env['SLUICE_UPDATE_API_TYPES'] === '1') writeFileSync(file, text)
+  expect(readFileSync(file, 'utf8'), 'the API changed: SLUICE_UPDATE_API_TYPES=1 writes the console types').toBe(text)
 })
 
 it('lists every public route of every API with its method, and no internal one', () => {

@@ -9,6 +9,8 @@ import { ErrorLine } from '../ui.js'
 import { api, errorText, session } from '../api.js'
 import type { RouteParams } from '../route.js'
 import { useRead } from '../read.js'
+import { TimeChart } from '../chart.js'
+import { ago as agoText, count, when } from '../format.js'
 
 interface Workspace {
   id: string
@@ -93,37 +95,30 @@ const TABS = {
 }
 type Tab = keyof typeof TABS
 const pct = (x: number | null) => (x === null ? '–' : `${Math.round(x * 100)}%`)
-const when = (iso: string) => iso.replace('T', ' ').slice(0, 19)
+const ago = (iso: string | null) => agoText(iso, 'none in 90 days')
 
-const ago = (iso: string | null) => {
-  if (iso === null) return 'none in 90 days'
-  const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000))
-  return s < 120 ? `${s} s ago` : s < 7200 ? `${Math.round(s / 60)} min ago` : `${when(iso)}`
-}
-
-/** Received and refused per minute over the last hour as bars (refused in red, on top), with its figures as text. */
+/** Received and refused per minute over the last hour, side by side, with the hour's figures as its summary. */
 function PerMinute({ minutes }: { minutes: Health['minutes'] }) {
-  const total = (m: Health['minutes'][number]) => m.events + m.impressions + m.refusedEvents + m.refusedImpressions
-  const top = Math.max(1, ...minutes.map(total))
   const sum = (f: (m: Health['minutes'][number]) => number) => minutes.reduce((n, m) => n + f(m), 0)
   const label = `last hour: ${sum((m) => m.events)} events and ${sum((m) => m.impressions)} impressions received, ${sum((m) => m.refusedEvents + m.refusedImpressions)} refused`
   return (
-    <figure>
-      <svg viewBox="0 0 600 100" width="600" height="100" role="img" aria-label={label} class="minutes">
-        {minutes.map((m, i) => {
-          const refused = m.refusedEvents + m.refusedImpressions
-          const h = (total(m) / top) * 96
-          const r = (refused / top) * 96
-          return (
-            <g>
-              <rect x={i * 10} y={100 - h} width="8" height={h - r} class="accepted" />
-              <rect x={i * 10} y={100 - h} width="8" height={r} class="refused" />
-            </g>
-          )
-        })}
-      </svg>
-      <figcaption data-testid="per-minute">{label}</figcaption>
-    </figure>
+    <TimeChart
+      testId="per-minute"
+      x={minutes.map((m) => Date.parse(m.minute) / 1000)}
+      series={[
+        { label: 'received', color: 'chart-ok', kind: 'bars', values: minutes.map((m) => m.events + m.impressions) },
+        {
+          label: 'refused',
+          color: 'chart-bad',
+          kind: 'bars',
+          values: minutes.map((m) => m.refusedEvents + m.refusedImpressions),
+        },
+      ]}
+      yLabel="records per minute"
+      integer
+      format={count}
+      summary={label}
+    />
   )
 }
 

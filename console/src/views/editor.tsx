@@ -7,6 +7,7 @@
 // mapping over what the integration really received and lists the payloads it would reject.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { api, ApiError, errorText } from '../api.js'
+import { useLoad } from '../read.js'
 
 type Mapping = Record<string, unknown> & { customFields?: Record<string, string>; splitPath?: string }
 interface Integration {
@@ -232,7 +233,6 @@ function dropIndex(input: HTMLInputElement, clientX: number): number {
 export function Editor({ integrationId, onClose }: { integrationId: string; onClose: () => void }) {
   const [saved, setSaved] = useState<Integration | null>(null)
   const [mapping, setMapping] = useState<Mapping>({})
-  const [payloads, setPayloads] = useState<Payload[]>([])
   const [source, setSource] = useState('saved')
   const [pasted, setPasted] = useState('')
   const [picked, setPicked] = useState<string | null>(null)
@@ -242,27 +242,33 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
   const [checked, setChecked] = useState<{ requestId: string; rejected: string[] }[] | null>(null)
   const base = `/api/v1/integrations/${encodeURIComponent(integrationId)}`
 
-  const load = async () => {
+  // The integration and its recent payloads, read together; the mapping is edited from what was read (again on Revert).
+  const read = useLoad(base, async () => {
     const [integration, recent] = await Promise.all([
       api<Integration>('GET', base),
       api<{ payloads: Payload[] }>('GET', `${base}/payloads`),
     ])
+    return { integration, payloads: recent.payloads }
+  })
+  const payloads = read.data?.payloads ?? []
+  useEffect(() => {
+    if (!read.data) return
+    const { integration, payloads: recent } = read.data
     setSaved(integration)
     setMapping(structuredClone(integration.mapping))
-    setPayloads(recent.payloads)
     setSource(
       integration.sample !== null && integration.sample !== undefined
         ? 'saved'
-        : (recent.payloads.find((p) => p.kept)?.requestId ?? 'paste'),
+        : (recent.find((p) => p.kept)?.requestId ?? 'paste'),
     )
     setStatus(null)
     setProblems([])
     setChecked(null)
     setPicked(null)
-  }
+  }, [read.data])
   useEffect(() => {
-    load().catch((err: unknown) => setStatus(errorText(err)))
-  }, [integrationId])
+    if (read.error) setStatus(read.error)
+  }, [read.error])
 
   const sample: { value: unknown; error: string | null } = useMemo(() => {
     if (source === 'saved') return { value: saved?.sample ?? null, error: null }
@@ -390,10 +396,7 @@ export function Editor({ integrationId, onClose }: { integrationId: string; onCl
           ))}
           <option value="paste">paste a JSON sample</option>
         </select>
-        <button
-          type="button"
-          onClick={() => void load().catch((err: unknown) => setStatus(`Not reverted: ${errorText(err)}`))}
-        >
+        <button type="button" onClick={() => void read.reload()}>
           Revert
         </button>
         <button type="button" onClick={() => void save()}>

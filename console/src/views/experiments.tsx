@@ -10,6 +10,8 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
 import { api, errorText } from '../api.js'
 import type { RouteParams } from '../route.js'
+import { TimeChart } from '../chart.js'
+import { when } from '../format.js'
 
 interface Workspace {
   id: string
@@ -107,7 +109,7 @@ function IntervalBar({ ci, scale }: { ci: [number | null, number | null] | null;
 
 /**
  * The lift of each treatment over time with its interval as a band (what a sequential chart shows: the band narrows
- * as keys come in), on one scale with zero marked; the last point's figures as its text alternative.
+ * as keys come in), on one scale; the last point's figures are its summary.
  */
 function OverTime({ series, metricId }: { series: Timeseries; metricId: string }) {
   const points = series.points.flatMap((p) => {
@@ -115,71 +117,42 @@ function OverTime({ series, metricId }: { series: Timeseries; metricId: string }
     return m ? [{ to: p.to, m }] : []
   })
   if (points.length === 0) return <p>No results over time yet.</p>
-  const treatments = points[points.length - 1]!.m.comparisons.map((c) => c.treatment)
-  const W = 600
-  const H = 160
-  // The scale: every estimate and the last intervals, with room; the wide intervals of the first few keys are clipped.
   const last = points[points.length - 1]!
+  const treatments = last.m.comparisons.map((c) => c.treatment)
+  const absolute = last.m.comparisons[0]?.relative.of === 'absolute-change'
+  const unit = (v: number | null | undefined) => (v === null || v === undefined ? null : absolute ? v : v * 100)
+  // The scale: every estimate and the last intervals, with room; the wide intervals of the first few keys are clipped.
   const bounds = [
-    ...points.flatMap((p) => p.m.comparisons.map((c) => c.relative.estimate)),
-    ...last.m.comparisons.flatMap((c) => c.relative.ci ?? []),
+    ...points.flatMap((p) => p.m.comparisons.map((c) => unit(c.relative.estimate))),
+    ...last.m.comparisons.flatMap((c) => (c.relative.ci ?? []).map(unit)),
   ].filter((v): v is number => v !== null)
   const scale = 1.5 * Math.max(1e-12, ...bounds.map(Math.abs))
-  const x = (i: number) => (points.length === 1 ? W / 2 : 10 + (i * (W - 20)) / (points.length - 1))
-  const y = (v: number | null, open: number) =>
-    H / 2 - (Math.max(-scale, Math.min(scale, v ?? open)) / scale) * (H / 2 - 8)
+  const of = (t: string, f: (c: Comparison) => number | null | undefined) =>
+    points.map((p) => {
+      const c = p.m.comparisons.find((x) => x.treatment === t)
+      return c ? unit(f(c)) : null
+    })
+  const summary = `Lift against the baseline over time, each point over the window from its start (${when(points[0]!.to)} to ${when(last.to)}), with its interval. At the last point: ${last.m.comparisons
+    .map(
+      (c) =>
+        `${c.treatment} ${lift(c, c.relative.estimate)} from ${lift(c, c.relative.ci?.[0] ?? null, '−∞')} to ${lift(c, c.relative.ci?.[1] ?? null, '∞')}`,
+    )
+    .join('; ')}.`
   return (
-    <figure class="over-time">
-      <svg
-        class="timeseries"
-        viewBox={`0 0 ${W} ${H}`}
-        width={W}
-        height={H}
-        role="img"
-        aria-label={last.m.comparisons
-          .map(
-            (c) =>
-              `${c.treatment}: lift ${lift(c, c.relative.estimate)} from ${lift(c, c.relative.ci?.[0] ?? null, '−∞')} to ${lift(c, c.relative.ci?.[1] ?? null, '∞')} at ${last.to.slice(0, 16)}`,
-          )
-          .join('; ')}
-      >
-        <line class="zero" x1="0" x2={W} y1={H / 2} y2={H / 2} />
-        <text class="axis" x="2" y="12">
-          {lift(last.m.comparisons[0]!, scale)}
-        </text>
-        <text class="axis" x="2" y={H / 2 - 3}>
-          0
-        </text>
-        <text class="axis" x="2" y={H - 3}>
-          {lift(last.m.comparisons[0]!, -scale)}
-        </text>
-        {treatments.map((t, k) => {
-          const of = points.flatMap((p, i) => {
-            const c = p.m.comparisons.find((x) => x.treatment === t)
-            return c && c.relative.estimate !== null ? [{ i, c }] : []
-          })
-          const banded = of.filter(({ c }) => c.relative.ci)
-          const upper = banded.map(({ i, c }) => `${x(i)},${y(c.relative.ci![1], scale)}`)
-          const lower = banded.map(({ i, c }) => `${x(i)},${y(c.relative.ci![0], -scale)}`).reverse()
-          return (
-            <g class={`series s${k % 4}`} data-treatment={t}>
-              {banded.length > 0 && <polygon class="band" points={[...upper, ...lower].join(' ')} />}
-              <polyline
-                class="estimate"
-                points={of.map(({ i, c }) => `${x(i)},${y(c.relative.estimate, 0)}`).join(' ')}
-              />
-            </g>
-          )
-        })}
-      </svg>
-      <figcaption>
-        Lift against the baseline over time, each point over the window from its start ({points[0]!.to.slice(0, 16)} to{' '}
-        {last.to.slice(0, 16)}), with its interval:{' '}
-        {treatments.map((t, k) => (
-          <span class={`legend s${k % 4}`}>{t} </span>
-        ))}
-      </figcaption>
-    </figure>
+    <TimeChart
+      testId="over-time"
+      x={points.map((p) => Date.parse(p.to) / 1000)}
+      series={treatments.map((t, k) => ({
+        label: t,
+        color: `series-${k % 4}`,
+        values: of(t, (c) => c.relative.estimate),
+        interval: { lower: of(t, (c) => c.relative.ci?.[0]), upper: of(t, (c) => c.relative.ci?.[1]) },
+      }))}
+      yLabel={absolute ? 'change' : 'lift (%)'}
+      yRange={[-scale, scale]}
+      format={(v) => (absolute ? num(v) : `${v.toFixed(1)}%`)}
+      summary={summary}
+    />
   )
 }
 

@@ -3,10 +3,11 @@
 // destinations turned off, and each environment's ingestion (the last event, what was refused in the last hour, how
 // far the consumers are behind). Read when opened and every 30 seconds. Ingestion is an expensive read per environment
 // (ClickHouse): the first MAX_ENVIRONMENTS environments are read, one at a time, and the card says when there are more.
-import { useEffect, useState } from 'preact/hooks'
 import { Badge, ErrorLine, Severity } from '../ui.js'
 import { api, errorText } from '../api.js'
 import { hashOf } from '../route.js'
+import { ago, plural } from '../format.js'
+import { useLoad } from '../read.js'
 import type { Health } from './data.js'
 
 const REFRESH_MS = 30_000
@@ -30,16 +31,7 @@ interface Overview {
   moreEnvironments: boolean
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
-
-function since(iso: string | null): string {
-  if (iso === null) return 'no event in 90 days'
-  const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000))
-  if (s < 120) return `last event ${plural(s, 'second')} ago`
-  if (s < 7200) return `last event ${plural(Math.round(s / 60), 'minute')} ago`
-  if (s < 172_800) return `last event ${plural(Math.round(s / 3600), 'hour')} ago`
-  return `last event on ${new Date(iso).toLocaleDateString()}`
-}
+const since = (iso: string | null) => (iso === null ? 'no event in 90 days' : `last event ${ago(iso, '')}`)
 
 async function read(): Promise<Overview> {
   const [alerts, dead, destinations, workspaces] = await Promise.all([
@@ -100,33 +92,9 @@ function concerns(o: Overview): string[] {
 }
 
 export function Home() {
-  const [overview, setOverview] = useState<Overview | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  useEffect(() => {
-    // Answers that arrive after the page was left are dropped; a read still going when the next is due is not doubled.
-    let current = true
-    let reading = false
-    const load = () => {
-      if (reading) return
-      reading = true
-      read()
-        .then(
-          (o) => {
-            if (!current) return
-            setOverview(o)
-            setError(null)
-          },
-          (err: unknown) => current && setError(errorText(err)),
-        )
-        .finally(() => (reading = false))
-    }
-    load()
-    const timer = setInterval(load, REFRESH_MS)
-    return () => {
-      current = false
-      clearInterval(timer)
-    }
-  }, [])
+  const overviewRead = useLoad('overview', read, { refreshMs: REFRESH_MS })
+  const overview = overviewRead.data ?? null
+  const error = overviewRead.error
   const look = overview ? concerns(overview) : []
   return (
     <section aria-labelledby="home-title">

@@ -2,23 +2,16 @@
 // copy buttons), rotate, delete, and each one's sender authentication. The templates are read from the API
 // description (/openapi.json). The mapping editor and the authentication of an integration have addresses:
 // #/integrations?edit=<id> and #/integrations?auth=<id>.
-import { useEffect, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
-import { api, errorText } from '../api.js'
+import { api, errorText, type Answer } from '../api.js'
 import type { RouteParams } from '../route.js'
+import { useLoad, useRead } from '../read.js'
 import { Editor } from './editor.js'
 import { SenderAuth } from './sender-auth.js'
 
-interface Integration {
-  id: string
-  name: string
-  template: string
-  createdAt?: string
-}
-interface WithAddress extends Integration {
-  webhookUrl: string
-  testCommand: string
-}
+type Integration = Answer<'/api/v1/integrations'>['integrations'][number]
+type WithAddress = Answer<'/api/v1/integrations', 'post'>
 
 /** The built-in templates, as the API description lists them (custom and blank need a mapping of their own). */
 async function templates(): Promise<string[]> {
@@ -54,28 +47,21 @@ function Copy({ label, text }: { label: string; text: string }) {
 }
 
 export function Integrations({ params, go }: { params: Record<string, string>; go: (params: RouteParams) => void }) {
-  const [list, setList] = useState<Integration[] | null>(null)
-  const [names, setNames] = useState<string[]>([])
+  const read = useRead<{ integrations: Integration[] }>('/api/v1/integrations')
+  const list = read.data?.integrations ?? null
+  const templatesRead = useLoad('templates', templates)
+  const names = templatesRead.data ?? []
   const [name, setName] = useState('')
   const [template, setTemplate] = useState('alertmanager')
   const [shown, setShown] = useState<WithAddress | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [failed, setError] = useState<string | null>(null)
+  const error = failed ?? read.error ?? templatesRead.error
   const editing = params['edit'] || null
   // Its name is in the list (read when the view opens).
   const securing = params['auth'] ? (list?.find((i) => i.id === params['auth']) ?? null) : null
   const setEditing = (id: string | null) => go(id ? { edit: id } : {})
   const setSecuring = (i: Integration | null) => go(i ? { auth: i.id } : {})
-  const load = async () => {
-    try {
-      setList((await api<{ integrations: Integration[] }>('GET', '/api/v1/integrations')).integrations)
-    } catch (err) {
-      setError(errorText(err))
-    }
-  }
-  useEffect(() => {
-    void load()
-    void templates().then(setNames, (err: unknown) => setError(errorText(err)))
-  }, [])
+  const load = read.reload
   const act = async (fn: () => Promise<void>) => {
     setError(null)
     try {

@@ -1,29 +1,17 @@
 // Notifications: the account's destinations (create one, send a test, delete), the default route (which
 // destinations get the alerts no rule routes), and the dead letter with Retry. A webhook's signing secret is
 // shown once, when it is made; other secrets are never shown back.
-import { useEffect, useState } from 'preact/hooks'
-import { ErrorLine } from '../ui.js'
-import { api, errorText } from '../api.js'
+import { useState } from 'preact/hooks'
+import { ErrorLine, Status } from '../ui.js'
+import { api, errorText, type Answer } from '../api.js'
+import { TimeChart } from '../chart.js'
+import { count, plural, when } from '../format.js'
+import { useRead } from '../read.js'
 
-export interface Destination {
-  id: string
-  name: string
-  kind: 'webhook' | 'slack' | 'pagerduty' | 'email'
-  enabled: boolean
-  events: string[]
-  settings: Record<string, unknown>
-}
-interface Delivery {
-  id: string
-  destinationId: string
-  alertId: string
-  event: string
-  status: string
-  attempts: number
-  lastError: string | null
-  updatedAt: string
-  alert: { description?: string }
-}
+export type Destination = Answer<'/api/v1/notification-destinations'>['destinations'][number]
+type Delivery = Answer<'/api/v1/notification-deliveries/dead'>['deliveries'][number]
+type Volume = Answer<'/api/v1/notification-volume'>
+type Counts = Volume['hours'][number]['total']
 
 const KINDS = ['webhook', 'slack', 'pagerduty', 'email'] as const
 type Kind = (typeof KINDS)[number]
@@ -115,39 +103,59 @@ function NewDestination({ onMade }: { onMade: () => void }) {
   )
 }
 
+/** Notifications per hour over the last day: delivered, failed tries and given up, with the day's figures as text. */
+function VolumeChart({ volume }: { volume: Volume }) {
+  const sum = (k: keyof Counts) => volume.hours.reduce((n, h) => n + h.total[k], 0)
+  const line = (label: string, color: string, k: keyof Counts) => ({
+    label,
+    color,
+    values: volume.hours.map((h) => h.total[k]),
+  })
+  return (
+    <TimeChart
+      testId="volume"
+      x={volume.hours.map((h) => Date.parse(h.at) / 1000)}
+      series={[
+        line('delivered', 'chart-ok', 'delivered'),
+        line('failed', 'series-3', 'failed'),
+        line('given up', 'chart-bad', 'dead'),
+      ]}
+      yLabel="notifications per hour"
+      integer
+      format={count}
+      summary={`last 24 hours: ${plural(sum('delivered'), 'notification')} delivered, ${plural(sum('failed'), 'try', 'tries')} failed and retried, ${sum('dead')} given up`}
+    />
+  )
+}
+
 export function Notifications() {
-  // Each null until read: "none" is said only of what was read, and the default route cannot be saved (emptied) before
-  // it is known.
-  const [destinations, setDestinations] = useState<Destination[] | null>(null)
-  const [route, setRoute] = useState<string[] | null>(null)
-  const [dead, setDead] = useState<Delivery[] | null>(null)
+  const all = useRead<{ destinations: Destination[]; route: string[] }>('/api/v1/notification-destinations')
+  const deadRead = useRead<{ deliveries: Delivery[] }>('/api/v1/notification-deliveries/dead?limit=50', {
+    refreshMs: 30_000,
+  })
+  const volume = useRead<Volume>('/api/v1/notification-volume?hours=24', { refreshMs: 60_000 })
+  const destinations = all.data?.destinations ?? null
+  const dead = deadRead.data?.deliveries ?? null
+  // The default route as edited here: the saved one until a box is ticked (null until read: it cannot be saved,
+  // emptied, before it is known).
+  const [draft, setDraft] = useState<string[] | null>(null)
+  const route = draft ?? all.data?.route ?? null
   const [tests, setTests] = useState<Record<string, string>>({})
-  const [shown, setShown] = useState<{ destination: Destination; deliveries: Delivery[] } | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [shownId, setShownId] = useState<string | null>(null)
+  const shownRead = useRead<{ deliveries: Delivery[] }>(
+    shownId === null ? null : `/api/v1/notification-destinations/${encodeURIComponent(shownId)}/deliveries?limit=20`,
+  )
+  const shown = destinations?.find((d) => d.id === shownId)
+  const [failed, setFailed] = useState<string | null>(null)
+  const error = failed ?? all.error ?? deadRead.error ?? volume.error ?? shownRead.error
   const [notice, setNotice] = useState<string | null>(null)
-  // Each read shown as it answers: one that fails does not hide the other.
-  const load = () =>
-    Promise.all([
-      api<{ destinations: Destination[]; route: string[] }>('GET', '/api/v1/notification-destinations').then(
-        (all) => {
-          setDestinations(all.destinations)
-          setRoute(all.route)
-        },
-        (err: unknown) => setError(errorText(err)),
-      ),
-      api<{ deliveries: Delivery[] }>('GET', '/api/v1/notification-deliveries/dead?limit=50').then(
-        (dl) => setDead(dl.deliveries),
-        (err: unknown) => setError(errorText(err)),
-      ),
-    ])
-  useEffect(() => void load(), [])
   const act = async (what: () => Promise<void>) => {
-    setError(null)
+    setFailed(null)
     setNotice(null)
     try {
       await what()
     } catch (err) {
-      setError(errorText(err))
+      setFailed(errorText(err))
     }
   }
   const test = (d: Destination) =>
@@ -158,30 +166,24 @@ export function Notifications() {
       )
       setTests({ ...tests, [d.id]: `${o.result}${o.status ? ` (${o.status})` : ''}${o.error ? `: ${o.error}` : ''}` })
     })
-  const showDeliveries = (d: Destination) =>
-    act(async () => {
-      const list = await api<{ deliveries: Delivery[] }>(
-        'GET',
-        `/api/v1/notification-destinations/${encodeURIComponent(d.id)}/deliveries?limit=20`,
-      )
-      setShown({ destination: d, deliveries: list.deliveries })
-    })
   const remove = (d: Destination) =>
     act(async () => {
       await api('DELETE', `/api/v1/notification-destinations/${encodeURIComponent(d.id)}`)
-      await load()
+      if (shownId === d.id) setShownId(null)
+      await all.reload()
     })
   const saveRoute = () =>
     act(async () => {
-      const saved = await api<{ destinations: string[] }>('PUT', '/api/v1/notification-route', { destinations: route })
-      setRoute(saved.destinations)
+      await api<{ destinations: string[] }>('PUT', '/api/v1/notification-route', { destinations: route })
+      await all.reload()
+      setDraft(null)
       setNotice('Default route saved.')
     })
   const retry = (d: Delivery) =>
     act(async () => {
       await api('POST', `/api/v1/notification-deliveries/${encodeURIComponent(d.id)}/retry`)
       setNotice(`Delivery ${d.id} is due again.`)
-      await load()
+      await deadRead.reload()
     })
   const nameOf = (id: string) => destinations?.find((d) => d.id === id)?.name ?? id
   return (
@@ -197,7 +199,8 @@ export function Notifications() {
         !error && <p>Reading destinations…</p>
       ) : (
         <>
-          <table aria-label="Destinations">
+          {destinations.length === 0 && <p>No destination yet: add one below.</p>}
+          <table aria-label="Destinations" hidden={destinations.length === 0}>
             <thead>
               <tr>
                 <th>Name</th>
@@ -222,7 +225,7 @@ export function Notifications() {
                       aria-label={`${d.name} on the default route`}
                       checked={route.includes(d.id)}
                       onChange={(e) =>
-                        setRoute(e.currentTarget.checked ? [...route, d.id] : route.filter((r) => r !== d.id))
+                        setDraft(e.currentTarget.checked ? [...route, d.id] : route.filter((r) => r !== d.id))
                       }
                     />
                   </td>
@@ -230,7 +233,7 @@ export function Notifications() {
                     <button type="button" onClick={() => void test(d)} aria-label={`Send a test to ${d.name}`}>
                       Test
                     </button>{' '}
-                    <button type="button" onClick={() => void showDeliveries(d)} aria-label={`Deliveries of ${d.name}`}>
+                    <button type="button" onClick={() => setShownId(d.id)} aria-label={`Deliveries of ${d.name}`}>
                       Deliveries
                     </button>{' '}
                     <button type="button" onClick={() => void remove(d)} aria-label={`Delete ${d.name}`}>
@@ -249,26 +252,30 @@ export function Notifications() {
       )}
       {shown && (
         <div class="box" data-testid="destination-deliveries">
-          <h3>Last deliveries to {shown.destination.name}</h3>
-          {shown.deliveries.length === 0 ? (
+          <h3>Last deliveries to {shown.name}</h3>
+          {!shownRead.data ? (
+            <p>Reading its deliveries…</p>
+          ) : shownRead.data.deliveries.length === 0 ? (
             <p>None yet.</p>
           ) : (
             <ul>
-              {shown.deliveries.map((x) => (
+              {shownRead.data.deliveries.map((x) => (
                 <li data-delivery-id={x.id}>
-                  {new Date(x.updatedAt).toLocaleString()}: {x.event} of {x.alert.description ?? x.alertId},{' '}
-                  <strong>{x.status}</strong> after {x.attempts} attempt{x.attempts === 1 ? '' : 's'}
+                  {when(x.updatedAt)}: {x.event} of {x.alert.description ?? x.alertId}, <Status value={x.status} />{' '}
+                  after {plural(x.attempts, 'attempt')}
                   {x.lastError && x.status !== 'delivered' ? `: ${x.lastError}` : ''}
                 </li>
               ))}
             </ul>
           )}
-          <button type="button" onClick={() => setShown(null)}>
+          <button type="button" onClick={() => setShownId(null)}>
             Close
           </button>
         </div>
       )}
-      <NewDestination onMade={() => void load()} />
+      <NewDestination onMade={() => void all.reload()} />
+      <h3>Volume</h3>
+      {volume.data ? <VolumeChart volume={volume.data} /> : !volume.error && <p>Reading the volume…</p>}
       <h3>Dead letter</h3>
       {dead === null ? (
         !error && <p>Reading the dead letter…</p>
@@ -289,7 +296,7 @@ export function Notifications() {
           <tbody>
             {dead.map((d) => (
               <tr data-delivery-id={d.id}>
-                <td>{new Date(d.updatedAt).toLocaleString()}</td>
+                <td>{when(d.updatedAt)}</td>
                 <td>{nameOf(d.destinationId)}</td>
                 <td>{d.event}</td>
                 <td>{d.alert.description ?? d.alertId}</td>

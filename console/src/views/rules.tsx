@@ -4,45 +4,19 @@
 // whether a rule drops it or a window would hold it. The alerts rules dropped in the last day are listed below.
 import { useEffect, useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
-import { api, ApiError, errorText } from '../api.js'
+import { api, ApiError, errorText, type Answer } from '../api.js'
+import { when } from '../format.js'
+import { useLoad, useRead } from '../read.js'
 import type { Destination } from './notifications.js'
 
-interface Rule {
-  id: string
-  name: string
-  enabled?: boolean
-  when?: unknown
-  set?: Record<string, string>
-  customFields?: Record<string, string>
-  addTags?: string[]
-  drop?: boolean
-  stop?: boolean
-  notify?: string[]
-}
-interface RuleSet {
-  version: number
-  rules: Rule[]
-  updatedAt: string | null
-  updatedBy?: string
-}
-interface TestedAlert {
+type RuleSet = Answer<'/api/v1/alert-rules'>
+type Rule = RuleSet['rules'][number]
+// The API declares an alert before and after the rules as any object: read here as a record of fields.
+type TestedAlert = Omit<Answer<'/api/v1/alert-rules/test', 'post'>['alerts'][number], 'before' | 'after'> & {
   before: Record<string, unknown>
   after: Record<string, unknown> | null
-  dropped: boolean
-  droppedBy?: string
-  applied: string[]
-  suppressedBy?: string
-  suppressedUntil?: string
-  overBudget?: string
 }
-interface Dropped {
-  id: string
-  requestId: string
-  integrationId: string
-  dedupKey: string
-  rule: string
-  receivedAt: string
-}
+type Dropped = Answer<'/api/v1/alert-rules/dropped'>['dropped'][number]
 
 const NEW_RULE = (n: number): Rule => ({
   id: `rule-${n}`,
@@ -125,50 +99,32 @@ function RuleEditor({
   )
 }
 
+interface Payloads {
+  payloads: { requestId: string; receivedAt: string; payload: unknown }[]
+}
+
 function Tester({ draft }: { draft: Rule[] }) {
-  const [integrations, setIntegrations] = useState<{ id: string; name: string }[]>([])
-  const [integrationId, setIntegrationId] = useState('')
-  // null until the integration's payloads are read: a test run before then would use the template's example.
-  const [payloads, setPayloads] = useState<{ requestId: string; receivedAt: string; payload: unknown }[] | null>(null)
+  const integrationsRead = useRead<{ integrations: { id: string; name: string }[] }>('/api/v1/integrations')
+  const integrations = integrationsRead.data?.integrations ?? []
+  const [picked, setPicked] = useState('')
+  const integrationId = picked || integrations[0]?.id || ''
+  const payloadsRead = useRead<Payloads>(
+    integrationId ? `/api/v1/integrations/${encodeURIComponent(integrationId)}/payloads` : null,
+  )
+  // null until the integration's payloads are read: a test run before then would use the template's example. With
+  // no integration, or when they cannot be read, the template's example it is.
+  const payloads =
+    payloadsRead.data?.payloads.filter((p) => p.payload !== null) ??
+    ((integrationsRead.data && !integrationId) || integrationsRead.error || payloadsRead.error ? [] : null)
   const [chosen, setChosen] = useState(0)
   const [result, setResult] = useState<TestedAlert[] | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  useEffect(() => {
-    void api<{ integrations: { id: string; name: string }[] }>('GET', '/api/v1/integrations').then(
-      (r) => {
-        setIntegrations(r.integrations)
-        if (r.integrations[0]) setIntegrationId(r.integrations[0].id)
-        else setPayloads([])
-      },
-      (err: unknown) => {
-        setPayloads([])
-        setError(errorText(err))
-      },
-    )
-  }, [])
-  useEffect(() => {
-    if (!integrationId) return
+  const [failed, setError] = useState<string | null>(null)
+  const error = failed ?? integrationsRead.error ?? payloadsRead.error
+  const pick = (id: string) => {
+    setPicked(id)
+    setChosen(0)
     setResult(null)
-    setPayloads(null)
-    let current = true
-    void api<{ payloads: { requestId: string; receivedAt: string; payload: unknown }[] }>(
-      'GET',
-      `/api/v1/integrations/${encodeURIComponent(integrationId)}/payloads`,
-    ).then(
-      (r) => {
-        if (!current) return
-        setPayloads(r.payloads.filter((p) => p.payload !== null))
-        setChosen(0)
-      },
-      (err: unknown) => {
-        if (!current) return
-        setPayloads([])
-        setError(errorText(err))
-      },
-    )
-    // An answer for an integration no longer chosen is dropped.
-    return () => void (current = false)
-  }, [integrationId])
+  }
   const run = async () => {
     setError(null)
     try {
@@ -190,7 +146,7 @@ function Tester({ draft }: { draft: Rule[] }) {
       <legend>Try the draft on a recent payload</legend>
       <div class="row">
         <label for="test-integration">Integration</label>
-        <select id="test-integration" value={integrationId} onChange={(e) => setIntegrationId(e.currentTarget.value)}>
+        <select id="test-integration" value={integrationId} onChange={(e) => pick(e.currentTarget.value)}>
           {integrations.map((i) => (
             <option value={i.id}>{i.name}</option>
           ))}
@@ -200,9 +156,7 @@ function Tester({ draft }: { draft: Rule[] }) {
           {payloads === null && <option value="0">reading its payloads…</option>}
           {payloads?.length === 0 && <option value="0">its template's example</option>}
           {payloads?.map((p, i) => (
-            <option
-              value={String(i)}
-            >{`${new Date(p.receivedAt).toLocaleString()} (${p.requestId.slice(0, 8)})`}</option>
+            <option value={String(i)}>{`${when(p.receivedAt)} (${p.requestId.slice(0, 8)})`}</option>
           ))}
         </select>
         <button type="button" disabled={payloads === null} onClick={() => void run()}>
@@ -241,7 +195,7 @@ function Tester({ draft }: { draft: Rule[] }) {
                     : a.overBudget
                       ? `stored as the mapping made it: ${a.overBudget}`
                       : a.suppressedBy
-                        ? `suppressed by ${a.suppressedBy} until ${new Date(a.suppressedUntil!).toLocaleString()}`
+                        ? `suppressed by ${a.suppressedBy} until ${when(a.suppressedUntil!)}`
                         : 'stored'}
                 </td>
               </tr>
@@ -254,31 +208,30 @@ function Tester({ draft }: { draft: Rule[] }) {
 }
 
 export function Rules() {
-  const [saved, setSaved] = useState<RuleSet | null>(null)
-  const [draft, setDraft] = useState<Rule[]>([])
-  const [editing, setEditing] = useState<number | 'new' | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [notice, setNotice] = useState<string | null>(null)
-  const [dropped, setDropped] = useState<Dropped[]>([])
-  const [destinations, setDestinations] = useState<Destination[]>([])
   // Read together, and the rules shown (and editable) only once read: a draft begun before the read answered would be
   // replaced by it, and "No rules." said of rules not yet read.
-  const load = async () => {
-    try {
-      const [d, set, dr] = await Promise.all([
-        api<{ destinations: Destination[] }>('GET', '/api/v1/notification-destinations'),
-        api<RuleSet>('GET', '/api/v1/alert-rules'),
-        api<{ dropped: Dropped[] }>('GET', '/api/v1/alert-rules/dropped?limit=50'),
-      ])
-      setDestinations(d.destinations)
-      setSaved(set)
-      setDraft(set.rules)
-      setDropped(dr.dropped)
-    } catch (err) {
-      setError(errorText(err))
-    }
-  }
-  useEffect(() => void load(), [])
+  const read = useLoad('rules', async () => {
+    const [d, set, dr] = await Promise.all([
+      api<{ destinations: Destination[] }>('GET', '/api/v1/notification-destinations'),
+      api<RuleSet>('GET', '/api/v1/alert-rules'),
+      api<{ dropped: Dropped[] }>('GET', '/api/v1/alert-rules/dropped?limit=50'),
+    ])
+    return { destinations: d.destinations, set, dropped: dr.dropped }
+  })
+  const destinations = read.data?.destinations ?? []
+  const dropped = read.data?.dropped ?? []
+  // The version the draft starts from (read, or the answer to a save) and the draft.
+  const [saved, setSaved] = useState<RuleSet | null>(null)
+  const [draft, setDraft] = useState<Rule[]>([])
+  useEffect(() => {
+    if (!read.data) return
+    setSaved(read.data.set)
+    setDraft(read.data.set.rules)
+  }, [read.data])
+  const [editing, setEditing] = useState<number | 'new' | null>(null)
+  const [failed, setError] = useState<string | null>(null)
+  const error = failed ?? read.error
+  const [notice, setNotice] = useState<string | null>(null)
   const changed = saved !== null && JSON.stringify(saved.rules) !== JSON.stringify(draft)
   const move = (i: number, by: -1 | 1) => {
     const next = [...draft]
@@ -307,8 +260,7 @@ export function Rules() {
       <h2 id="rules-title">Alert rules</h2>
       <p class="hint">
         Applied in order to every alert of the account after its mapping.{' '}
-        {saved &&
-          `Version ${saved.version}${saved.updatedAt ? `, saved ${new Date(saved.updatedAt).toLocaleString()}` : ''}.`}
+        {saved && `Version ${saved.version}${saved.updatedAt ? `, saved ${when(saved.updatedAt)}` : ''}.`}
         {changed && <strong> The draft has unsaved changes.</strong>}
       </p>
       <ErrorLine text={error} />

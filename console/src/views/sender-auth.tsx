@@ -1,9 +1,10 @@
 // An integration's sender authentication: the scheme, its secrets (ids and last use, never a secret) and the
 // refused requests (how many, when, why), so a failing sender can be seen; set it up, add a second secret to
 // rotate, retire one, turn it off. A new secret is shown once, in the answer that made it.
-import { useEffect, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
 import { api, errorText } from '../api.js'
+import { useRead } from '../read.js'
 
 interface View {
   scheme: 'bearer' | 'basic' | 'hmac'
@@ -28,20 +29,20 @@ export function SenderAuth({
   onClose: () => void
 }) {
   const path = `/api/v1/integrations/${encodeURIComponent(integrationId)}/authentication`
-  const [view, setView] = useState<View | null | undefined>(undefined)
+  const read = useRead<{ authentication: View | null }>(path)
+  // What a change answered replaces what was read (undefined: nothing changed here yet).
+  const [written, setView] = useState<View | null | undefined>(undefined)
+  const view = written !== undefined ? written : read.data?.authentication
   const [secret, setSecret] = useState<WithSecret['secret'] | null>(null)
   const [scheme, setScheme] = useState<View['scheme']>('bearer')
   const [preset, setPreset] = useState('grafana')
   const [username, setUsername] = useState('alertmanager')
-  const [error, setError] = useState<string | null>(null)
+  const [failed, setError] = useState<string | null>(null)
+  const error = failed ?? read.error
   const load = async () => {
-    try {
-      setView((await api<{ authentication: View | null }>('GET', path)).authentication)
-    } catch (err) {
-      setError(errorText(err))
-    }
+    setView(undefined)
+    await read.reload()
   }
-  useEffect(() => void load(), [integrationId])
   const act = async (fn: () => Promise<void>) => {
     setError(null)
     try {

@@ -1,34 +1,22 @@
 // Maintenance windows: what is quiet now and next (a calendar of the coming 7 days, day by day), the windows with
 // their schedule, and a form to add one (one-off, or weekly in a time zone; optionally only for alerts matching a
 // condition) or delete one (what it holds is released at once).
-import { useEffect, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
-import { api, errorText } from '../api.js'
+import { api, errorText, type Answer } from '../api.js'
+import { when } from '../format.js'
+import { useLoad } from '../read.js'
 
-type Schedule =
-  | { kind: 'once'; from: string; to: string }
-  | { kind: 'weekly'; timeZone: string; days: string[]; start: string; end: string }
-interface Window {
-  id: string
-  name: string
-  when?: unknown
-  schedule: Schedule
-  activeNow: boolean
-  next: { start: string; end: string } | null
-}
-interface CalendarEntry {
-  id: string
-  name: string
-  activeNow: boolean
-  occurrences: { start: string; end: string }[]
-}
+type Window = Answer<'/api/v1/maintenance-windows'>['windows'][number]
+type Schedule = Window['schedule']
+type CalendarEntry = Answer<'/api/v1/maintenance-windows/calendar'>['windows'][number]
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
 const DAY_MS = 86_400_000
 
 const describe = (s: Schedule) =>
   s.kind === 'once'
-    ? `once, ${new Date(s.from).toLocaleString()} to ${new Date(s.to).toLocaleString()}`
+    ? `once, ${when(s.from)} to ${when(s.to)}`
     : `every ${s.days.join(', ')}, ${s.start} to ${s.end} (${s.timeZone})`
 
 /** The coming days, each with the occurrences that overlap it. */
@@ -60,13 +48,17 @@ function AddWindow({ onAdded }: { onAdded: () => void }) {
     e.preventDefault()
     setError(null)
     try {
-      const when = condition.trim() ? (JSON.parse(condition) as unknown) : undefined
+      const matching = condition.trim() ? (JSON.parse(condition) as unknown) : undefined
       // datetime-local inputs are the browser's local time: sent as instants with their offset.
       const schedule =
         kind === 'once'
           ? { kind, from: new Date(from).toISOString(), to: new Date(to).toISOString() }
           : { kind, timeZone, days: weekdays, start, end }
-      await api('POST', '/api/v1/maintenance-windows', { name, schedule, ...(when !== undefined ? { when } : {}) })
+      await api('POST', '/api/v1/maintenance-windows', {
+        name,
+        schedule,
+        ...(matching !== undefined ? { when: matching } : {}),
+      })
       setName('')
       onAdded()
     } catch (err) {
@@ -150,39 +142,32 @@ function AddWindow({ onAdded }: { onAdded: () => void }) {
 }
 
 export function Windows() {
-  const [windows, setWindows] = useState<Window[] | null>(null)
-  const [calendar, setCalendar] = useState<CalendarEntry[] | null>(null)
-  const [error, setError] = useState<string | null>(null)
   const [from] = useState(() => {
     const d = new Date()
     d.setHours(0, 0, 0, 0)
     return d.getTime()
   })
-  const load = async () => {
-    try {
-      const q = new URLSearchParams({
-        from: new Date(from).toISOString(),
-        to: new Date(from + 7 * DAY_MS).toISOString(),
-      })
-      // Both read, then both shown: the list and the calendar always say the same.
-      const [list, cal] = await Promise.all([
-        api<{ windows: Window[] }>('GET', '/api/v1/maintenance-windows'),
-        api<{ windows: CalendarEntry[] }>('GET', `/api/v1/maintenance-windows/calendar?${q}`),
-      ])
-      setWindows(list.windows)
-      setCalendar(cal.windows)
-    } catch (err) {
-      setError(errorText(err))
-    }
-  }
-  useEffect(() => void load(), [])
+  // Both read, then both shown: the list and the calendar always say the same.
+  const read = useLoad('windows', async () => {
+    const q = new URLSearchParams({ from: new Date(from).toISOString(), to: new Date(from + 7 * DAY_MS).toISOString() })
+    const [list, cal] = await Promise.all([
+      api<{ windows: Window[] }>('GET', '/api/v1/maintenance-windows'),
+      api<{ windows: CalendarEntry[] }>('GET', `/api/v1/maintenance-windows/calendar?${q}`),
+    ])
+    return { windows: list.windows, calendar: cal.windows }
+  })
+  const windows = read.data?.windows ?? null
+  const calendar = read.data?.calendar ?? null
+  const [failed, setFailed] = useState<string | null>(null)
+  const error = failed ?? read.error
   const remove = async (w: Window) => {
     if (!confirm(`Delete ${w.name}? The alerts it holds are released now.`)) return
     try {
       await api('DELETE', `/api/v1/maintenance-windows/${encodeURIComponent(w.id)}`)
-      await load()
+      setFailed(null)
+      await read.reload()
     } catch (err) {
-      setError(errorText(err))
+      setFailed(errorText(err))
     }
   }
   const quietNow = (windows ?? []).filter((w) => w.activeNow)
@@ -195,7 +180,7 @@ export function Windows() {
           ? !error && 'Loading…'
           : quietNow.length === 0
             ? 'Nothing is quiet now.'
-            : `Quiet now: ${quietNow.map((w) => `${w.name} (until ${new Date(w.next!.end).toLocaleString()})`).join('; ')}`}
+            : `Quiet now: ${quietNow.map((w) => `${w.name} (until ${when(w.next!.end)})`).join('; ')}`}
       </p>
       {calendar !== null && (
         <table data-testid="calendar">
@@ -249,7 +234,7 @@ export function Windows() {
                 <td>{w.name}</td>
                 <td>{describe(w.schedule)}</td>
                 <td>{w.when === undefined ? 'all' : JSON.stringify(w.when)}</td>
-                <td>{w.activeNow ? 'quiet' : w.next ? `next ${new Date(w.next.start).toLocaleString()}` : '—'}</td>
+                <td>{w.activeNow ? 'quiet' : w.next ? `next ${when(w.next.start)}` : '—'}</td>
                 <td>
                   <button type="button" onClick={() => void remove(w)} aria-label={`Delete ${w.name}`}>
                     Delete
@@ -260,7 +245,7 @@ export function Windows() {
           </tbody>
         </table>
       )}
-      <AddWindow onAdded={() => void load()} />
+      <AddWindow onAdded={() => void read.reload()} />
     </section>
   )
 }

@@ -128,3 +128,28 @@ export const DeadQuery = Type.Object(
   { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 100 })) },
   { additionalProperties: false },
 )
+
+export const VolumeQuery = Type.Object(
+  {
+    hours: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 168, default: 24, description: 'how many hours back, the current one last' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+const VolumeCounts = Type.Object({
+  delivered: Type.Integer({ description: 'deliveries sent and accepted' }),
+  failed: Type.Integer({ description: 'tries that failed and were retried later' }),
+  dead: Type.Integer({ description: 'deliveries given up (the dead letter)' }),
+})
+export const Volume = Type.Object({
+  hours: Type.Array(
+    Type.Object({
+      at: Type.String({ format: 'date-time', description: "the hour's start" }),
+      total: VolumeCounts,
+      destinations: Type.Record(Type.String(), VolumeCounts, {
+        description: 'per destination id, those that had a try in the hour',
+      }),
+    }),
+  ),
+})

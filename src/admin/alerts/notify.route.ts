@@ -21,6 +21,8 @@ import {
   DestinationParams,
   Route,
   TestOutcome,
+  Volume,
+  VolumeQuery,
 } from './notify-schemas.js'
 
 export interface NotifyRoutesOptions {
@@ -198,6 +200,20 @@ export async function notifyRoutes(server: FastifyInstance, opts: NotifyRoutesOp
       },
     },
     async (request) => ({ deliveries: await service.deadLetter(account(request), request.query.limit ?? 100) }),
+  )
+
+  app.get(
+    '/api/v1/notification-volume',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'Notifications per hour: delivered, failed and given up, in all and per destination',
+        querystring: VolumeQuery,
+        response: alertAnswers({ 200: answer('Per hour, the oldest first', Volume) }),
+      },
+    },
+    async (request) => ({ hours: await service.volume(account(request), request.query.hours ?? 24) }),
   )
 
   app.post(

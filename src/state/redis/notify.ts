@@ -11,6 +11,8 @@
 //   P notify:acct:<a>:dest:<destination>   zset: the destination's last 200 deliveries by when each is due
 //   P notify:acct:<a>:routes:<alert>        JSON list: the destinations the alert was routed to when it opened
 //   P notify:acct:<a>:dead                  zset: the account's dead letter (deliveries given up) by time
+//   P notify:acct:<a>:volume:<hour>         hash <destination>:delivered|failed|dead → deliveries in that hour (hours
+//                                           since the epoch), kept VOLUME_KEEP_MS
 //   {admin} notify:accounts                 set: accounts with destinations (a cluster's shards)
 import type { StoredDestination } from '../../pipeline/notify/destinations.js'
 import type { NotifiedAlert, NotifyEvent } from '../../pipeline/notify/messages.js'
@@ -86,6 +88,20 @@ export interface Settlement {
   readonly outcome: SettleOutcome
   readonly nextAt?: number
   readonly attempt?: DeliveryAttempt
+  /** The destination it was tried on: a try is counted in its hour's volume. */
+  readonly destinationId?: string
+}
+
+/** How long an hour's count of deliveries per destination is kept. */
+export const VOLUME_KEEP_MS = 8 * 24 * 3_600_000
+
+const HOUR_MS = 3_600_000
+
+/** One hour's deliveries of a destination: delivered, tried and failed (retried later), given up. */
+export interface VolumeCounts {
+  delivered: number
+  failed: number
+  dead: number
 }
 
 export class NotifyStore extends RedisState {
@@ -105,6 +121,7 @@ export class NotifyStore extends RedisState {
       destinationLog: `${a}dest:`,
       routes: (alertId: string) => `${a}routes:${alertId}`,
       dead: `${a}dead`,
+      volume: (hour: number) => `${a}volume:${hour}`,
     }
   }
 
@@ -256,6 +273,7 @@ export class NotifyStore extends RedisState {
         'notifySettle',
         k.due,
         k.dead,
+        k.volume(Math.floor(now / HOUR_MS)),
         k.delivery + s.id,
         s.id,
         s.outcome,
@@ -267,11 +285,40 @@ export class NotifyStore extends RedisState {
         a?.error ?? '',
         DELIVERY_LOG_SIZE,
         0,
+        s.destinationId ?? '',
+        VOLUME_KEEP_MS,
       )
     }
     const res = await pipe.exec()
     const failed = res?.find(([err]) => err)
     if (failed) throw failed[0] as Error
+  }
+
+  /**
+   * The account's deliveries per hour over the last `hours` hours (the current one last), per destination: each
+   * hour's start (epoch ms) and what was delivered, failed and given up on each destination that had any.
+   */
+  async volume(
+    accountId: string,
+    hours: number,
+    now: number,
+  ): Promise<{ at: number; destinations: Record<string, VolumeCounts> }[]> {
+    const k = this.keys(accountId)
+    const last = Math.floor(now / HOUR_MS)
+    const pipe = this.redis.pipeline()
+    for (let h = last - hours + 1; h <= last; h++) pipe.hgetall(k.volume(h))
+    const res = (await pipe.exec()) ?? []
+    return res.map(([err, fields], i) => {
+      if (err) throw err
+      const destinations: Record<string, VolumeCounts> = Object.create(null) as Record<string, VolumeCounts>
+      for (const [field, n] of Object.entries(fields as Record<string, string>)) {
+        const at = field.lastIndexOf(':')
+        const kind = field.slice(at + 1) as keyof VolumeCounts
+        const dest = (destinations[field.slice(0, at)] ??= { delivered: 0, failed: 0, dead: 0 })
+        if (kind in dest) dest[kind] = Number(n)
+      }
+      return { at: (last - hours + 1 + i) * HOUR_MS, destinations }
+    })
   }
 
   /** Sends a dead delivery again from now on. False when it is not in the dead letter. */
@@ -282,6 +329,7 @@ export class NotifyStore extends RedisState {
     const done = await this.scripts.notifySettle(
       k.due,
       k.dead,
+      k.volume(Math.floor(now / HOUR_MS)),
       k.delivery + id,
       id,
       'requeue',
@@ -293,6 +341,8 @@ export class NotifyStore extends RedisState {
       '',
       DELIVERY_LOG_SIZE,
       giveUpAt,
+      '',
+      VOLUME_KEEP_MS,
     )
     return done === 1
   }

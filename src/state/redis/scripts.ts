@@ -33,7 +33,7 @@ const SCRIPTS = {
   alertsPrune: 1,
   notifyRoute: 2,
   notifyClaim: 1,
-  notifySettle: 2,
+  notifySettle: 3,
 } as const satisfies Record<string, number | null>
 
 export type ScriptName = keyof typeof SCRIPTS

@@ -3,9 +3,11 @@
 -- account's dead letter), cancelled (a reminder of an alert no longer firing), requeue (a dead one
 -- sent again from now on, its give-up time renewed). A delivery settled already (another process
 -- sent it after its lease ran out) keeps its state: the first outcome counts.
--- KEYS: the due set, the account's dead letter set.
--- ARGV: delivery key, id, outcome, nextAt, now, ttlMs, attempt JSON ('' for none), status, error, log size, giveUpAt
-local due, dead = KEYS[1], KEYS[2]
+-- A try (delivered, failed and retried, or given up) is counted in the hour's volume of its destination.
+-- KEYS: the due set, the account's dead letter set, the account's volume hash of this hour.
+-- ARGV: delivery key, id, outcome, nextAt, now, ttlMs, attempt JSON ('' for none), status, error, log size, giveUpAt,
+--       destination id ('' not to count), how long an hour's volume is kept (ms)
+local due, dead, volume = KEYS[1], KEYS[2], KEYS[3]
 local key, id, outcome, nextAt, now, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local attempt, status, err, logSize = ARGV[7], ARGV[8], ARGV[9], tonumber(ARGV[10])
 local current = redis.call('HGET', key, 'status')
@@ -31,6 +33,10 @@ if attempt ~= '' then
   redis.call('HSET', key, 'log', cjson.encode(log), 'lastStatus', status, 'lastError', err)
 end
 redis.call('HSET', key, 'updatedAt', now)
+if ARGV[12] ~= '' and (outcome == 'delivered' or outcome == 'dead' or (outcome == 'retry' and attempt ~= '')) then
+  redis.call('HINCRBY', volume, ARGV[12] .. ':' .. (outcome == 'retry' and 'failed' or outcome), 1)
+  redis.call('PEXPIRE', volume, ARGV[13])
+end
 if outcome == 'retry' then
   redis.call('HSET', key, 'nextAt', nextAt)
   redis.call('ZADD', due, nextAt, id)
