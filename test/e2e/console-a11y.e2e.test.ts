@@ -20,6 +20,7 @@ let demo: DemoAccount
 let browser: Browser
 let page: Page
 let alertId: string
+let hook: string
 
 const SHOTS = process.env['SLUICE_UPDATE_SCREENSHOTS'] === '1' ? 'docs/screenshots' : '.sluice/screenshots'
 /** Each view's address and the heading it shows once read. */
@@ -43,7 +44,7 @@ beforeAll(async () => {
     headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'Prometheus <b>prod</b>', template: 'alertmanager' }),
   })
-  const hook = ((await created.json()) as { webhookUrl: string }).webhookUrl
+  hook = ((await created.json()) as { webhookUrl: string }).webhookUrl
   const posted = await fetch(hook, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -219,3 +220,30 @@ it("fits a phone's screen: no view is wider than 390 px, the navigation included
     await context.close()
   }
 }, 120_000)
+
+it('sorts the alert list by a column, both ways, from the keyboard too, and says which way', async () => {
+  const fire = (fingerprint: string, severity: string) =>
+    fetch(hook, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        version: '4',
+        status: 'firing',
+        alerts: [{ status: 'firing', fingerprint, labels: { alertname: `Sort ${severity}`, severity } }],
+      }),
+    })
+  expect((await fire('sort-info', 'info')).status).toBe(202)
+  expect((await fire('sort-warning', 'warning')).status).toBe(202)
+  await page.goto(`${service.url}/console/#/alerts`)
+  const table = page.getByRole('table', { name: 'Alerts' })
+  const severities = () => table.locator('tbody tr td:nth-child(2)').allInnerTexts()
+  await expect.poll(async () => (await severities()).length, { timeout: 15_000 }).toBe(3)
+  const header = table.getByRole('columnheader', { name: /Severity/ })
+  await header.getByRole('button').click()
+  expect(await header.getAttribute('aria-sort')).toBe('ascending')
+  expect(await severities()).toEqual(['critical', 'warning', 'info'])
+  await header.getByRole('button').focus()
+  await page.keyboard.press('Enter')
+  expect(await header.getAttribute('aria-sort')).toBe('descending')
+  expect(await severities()).toEqual(['info', 'warning', 'critical'])
+})

@@ -457,8 +457,15 @@ it('rotates an address (the new one shown once) and deletes an integration after
   expect(rotated).toMatch(/\/api\/v1\/webhook\//)
   expect(rotated).not.toBe(webhookUrl)
   await page.getByRole('button', { name: 'Done' }).click()
-  page.once('dialog', (dialog) => void dialog.accept())
+  // Asked first, in a dialog: Escape says no, and the integration stays; then Delete in the dialog deletes it.
   await row.getByRole('button', { name: 'Delete' }).click()
+  const asked = page.getByRole('dialog', { name: 'Delete Prometheus prod' })
+  expect(await asked.innerText()).toContain('Its address stops working at once.')
+  await page.keyboard.press('Escape')
+  await asked.waitFor({ state: 'detached' })
+  expect(await row.count()).toBe(1)
+  await row.getByRole('button', { name: 'Delete' }).click()
+  await asked.getByRole('button', { name: 'Delete Prometheus prod' }).click()
   await expect.poll(() => page.getByText('No integrations yet.').count(), { timeout: 15_000 }).toBe(1)
   const res = await fetch(`${service.url}/api/v1/integrations`, {
     headers: { authorization: `Bearer ${demo.adminApiKey}` },

@@ -3,10 +3,11 @@
 // The status, the filters and the alert open are in the address (#/alerts?status=…&service=…&alert=<id>): a
 // notification's link opens its alert, with its actions, whatever its status.
 import { useState } from 'preact/hooks'
-import { ErrorLine, Severity, Status } from '../ui.js'
+import { DataTable, ErrorLine, Severity, severityRank, Status } from '../ui.js'
 import { api, errorText } from '../api.js'
 import type { RouteParams } from '../route.js'
 import { useRead } from '../read.js'
+import { when } from '../format.js'
 
 interface Alert {
   id: string
@@ -74,7 +75,7 @@ function Why({
           <Status value={alert.status} />, <Severity value={alert.severity} />
           {alert.service ? `, service ${alert.service}` : ''}
           {alert.team ? `, team ${alert.team}` : ''}: {alert.count} notification{alert.count === 1 ? '' : 's'}, first{' '}
-          {new Date(alert.firstSeenAt).toLocaleString()}, last {new Date(alert.lastSeenAt).toLocaleString()}{' '}
+          {when(alert.firstSeenAt)}, last {when(alert.lastSeenAt)}{' '}
           {(alert.status === 'firing' || alert.status === 'suppressed') && (
             <button type="button" onClick={() => void acted('acknowledge')}>
               Acknowledge
@@ -101,13 +102,13 @@ function Why({
           {alert.suppressedBy && (
             <li>
               {alert.status === 'suppressed'
-                ? `Held by maintenance window ${alert.suppressedBy} until ${new Date(alert.suppressedUntil!).toLocaleString()}: stored, not told`
+                ? `Held by maintenance window ${alert.suppressedBy} until ${when(alert.suppressedUntil!)}: stored, not told`
                 : `It arrived in maintenance window ${alert.suppressedBy}`}
             </li>
           )}
           {alert.history.map((h) => (
             <li>
-              {new Date(h.at).toLocaleString()}: {h.event}
+              {when(h.at)}: {h.event}
               {h.by ? ` by ${h.by}` : ''}
             </li>
           ))}
@@ -125,7 +126,7 @@ function Why({
               {d.event} to {d.destinationId}: <strong>{d.status}</strong> after {d.attempts} attempt
               {d.attempts === 1 ? '' : 's'}
               {d.log.length > 0 &&
-                ` (last: ${new Date(d.log.at(-1)!.at).toLocaleString()}, ${d.log.at(-1)!.result}${d.log.at(-1)!.status ? ` ${d.log.at(-1)!.status}` : ''}${d.log.at(-1)!.events > 1 ? `, in a digest of ${d.log.at(-1)!.events}` : ''})`}
+                ` (last: ${when(d.log.at(-1)!.at)}, ${d.log.at(-1)!.result}${d.log.at(-1)!.status ? ` ${d.log.at(-1)!.status}` : ''}${d.log.at(-1)!.events > 1 ? `, in a digest of ${d.log.at(-1)!.events}` : ''})`}
               {d.lastError && d.status !== 'delivered' ? `: ${d.lastError}` : ''}
             </li>
           ))}
@@ -204,37 +205,25 @@ export function Alerts({
       </p>
       <ErrorLine text={error} />
       {why && <Why id={why} onClose={() => change({ alert: undefined })} act={act} />}
-      {alerts && alerts.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Status</th>
-              <th scope="col">Severity</th>
-              <th scope="col">Description</th>
-              <th scope="col">Service</th>
-              <th scope="col">Team</th>
-              <th scope="col">Count</th>
-              <th scope="col">First seen</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {alerts.map((a) => (
-              <tr data-alert-id={a.id}>
-                <td>
-                  <Status value={a.status} />
-                </td>
-                <td>
-                  <Severity value={a.severity} />
-                </td>
-                <td>{a.description}</td>
-                <td>{a.service}</td>
-                <td>{a.team}</td>
-                <td>{a.count}</td>
-                <td>{new Date(a.firstSeenAt).toLocaleString()}</td>
-                <td>{new Date(a.lastSeenAt).toLocaleString()}</td>
-                <td>
+      {alerts && (
+        <DataTable
+          label="Alerts"
+          rows={alerts}
+          empty="No alert matches."
+          rowProps={(a) => ({ 'data-alert-id': a.id })}
+          columns={[
+            { label: 'Status', cell: (a) => <Status value={a.status} />, sort: (a) => a.status },
+            { label: 'Severity', cell: (a) => <Severity value={a.severity} />, sort: (a) => severityRank(a.severity) },
+            { label: 'Description', cell: (a) => a.description, sort: (a) => a.description },
+            { label: 'Service', cell: (a) => a.service, sort: (a) => a.service ?? '' },
+            { label: 'Team', cell: (a) => a.team, sort: (a) => a.team ?? '' },
+            { label: 'Count', cell: (a) => a.count, sort: (a) => a.count },
+            { label: 'First seen', cell: (a) => when(a.firstSeenAt), sort: (a) => Date.parse(a.firstSeenAt) },
+            { label: 'Last seen', cell: (a) => when(a.lastSeenAt), sort: (a) => Date.parse(a.lastSeenAt) },
+            {
+              label: 'Actions',
+              cell: (a) => (
+                <>
                   <button type="button" onClick={() => change({ alert: a.id })} aria-label={`Why ${a.description}`}>
                     Why
                   </button>{' '}
@@ -256,11 +245,11 @@ export function Alerts({
                       Resolve
                     </button>
                   )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+          ]}
+        />
       )}
     </section>
   )

@@ -3,7 +3,7 @@
 // destinations turned off, and each environment's ingestion (the last event, what was refused in the last hour, how
 // far the consumers are behind). Read when opened and every 30 seconds. Ingestion is an expensive read per environment
 // (ClickHouse): the first MAX_ENVIRONMENTS environments are read, one at a time, and the card says when there are more.
-import { Badge, ErrorLine, Severity } from '../ui.js'
+import { Badge, ErrorLine, Severity, severityRank } from '../ui.js'
 import { api, errorText } from '../api.js'
 import { hashOf } from '../route.js'
 import { ago, plural } from '../format.js'
@@ -14,7 +14,6 @@ const REFRESH_MS = 30_000
 const MAX_ENVIRONMENTS = 6
 /** Messages the consumers are behind by, past which ingestion needs a look. */
 const LAG_TO_LOOK_AT = 10_000
-const SEVERITY_ORDER = ['critical', 'high', 'error', 'warning', 'medium', 'low', 'info']
 
 interface Ingestion {
   workspace: { id: string; name: string }
@@ -42,7 +41,6 @@ async function read(): Promise<Overview> {
   ])
   const bySeverity = new Map<string, number>()
   for (const a of alerts.alerts) bySeverity.set(a.severity, (bySeverity.get(a.severity) ?? 0) + 1)
-  const rank = (s: string) => (SEVERITY_ORDER.includes(s) ? SEVERITY_ORDER.indexOf(s) : SEVERITY_ORDER.length)
   const ingestion: Ingestion[] = []
   let moreEnvironments = false
   for (const workspace of workspaces.objects) {
@@ -63,7 +61,7 @@ async function read(): Promise<Overview> {
     if (moreEnvironments) break
   }
   return {
-    openBySeverity: [...bySeverity].sort((a, b) => rank(a[0]) - rank(b[0])),
+    openBySeverity: [...bySeverity].sort((a, b) => severityRank(a[0]) - severityRank(b[0])),
     open: alerts.alerts.length,
     dead: dead.deliveries.length,
     destinationsOff: destinations.destinations.filter((d) => !d.enabled).length,

@@ -3,7 +3,7 @@
 // description (/openapi.json). The mapping editor and the authentication of an integration have addresses:
 // #/integrations?edit=<id> and #/integrations?auth=<id>.
 import { useState } from 'preact/hooks'
-import { ErrorLine } from '../ui.js'
+import { ErrorLine, useConfirm } from '../ui.js'
 import { api, errorText, type Answer } from '../api.js'
 import type { RouteParams } from '../route.js'
 import { useLoad, useRead } from '../read.js'
@@ -56,6 +56,7 @@ export function Integrations({ params, go }: { params: Record<string, string>; g
   const [shown, setShown] = useState<WithAddress | null>(null)
   const [failed, setError] = useState<string | null>(null)
   const error = failed ?? read.error ?? templatesRead.error
+  const [question, ask] = useConfirm()
   const editing = params['edit'] || null
   // Its name is in the list (read when the view opens).
   const securing = params['auth'] ? (list?.find((i) => i.id === params['auth']) ?? null) : null
@@ -184,10 +185,13 @@ export function Integrations({ params, go }: { params: Record<string, string>; g
                   </button>{' '}
                   <button
                     type="button"
-                    onClick={() => {
-                      if (confirm(`Delete ${i.name}? Its address stops working at once.`))
-                        void act(() => api('DELETE', `/api/v1/integrations/${encodeURIComponent(i.id)}`))
-                    }}
+                    onClick={() =>
+                      void ask(`Delete ${i.name}? Its address stops working at once.`, `Delete ${i.name}`).then(
+                        async (yes) => {
+                          if (yes) await act(() => api('DELETE', `/api/v1/integrations/${encodeURIComponent(i.id)}`))
+                        },
+                      )
+                    }
                   >
                     Delete
                   </button>
@@ -197,6 +201,7 @@ export function Integrations({ params, go }: { params: Record<string, string>; g
           </tbody>
         </table>
       )}
+      {question}
     </section>
   )
 }

@@ -2,7 +2,7 @@
 // destinations get the alerts no rule routes), and the dead letter with Retry. A webhook's signing secret is
 // shown once, when it is made; other secrets are never shown back.
 import { useState } from 'preact/hooks'
-import { ErrorLine, Status } from '../ui.js'
+import { DataTable, ErrorLine, Status, Toast } from '../ui.js'
 import { api, errorText, type Answer } from '../api.js'
 import { TimeChart } from '../chart.js'
 import { count, plural, when } from '../format.js'
@@ -194,7 +194,7 @@ export function Notifications() {
         route. Suppressed alerts are never sent.
       </p>
       <ErrorLine text={error} />
-      {notice && <p role="status">{notice}</p>}
+      <Toast text={notice} onClose={() => setNotice(null)} />
       {destinations === null || route === null ? (
         !error && <p>Reading destinations…</p>
       ) : (
@@ -279,37 +279,28 @@ export function Notifications() {
       <h3>Dead letter</h3>
       {dead === null ? (
         !error && <p>Reading the dead letter…</p>
-      ) : dead.length === 0 ? (
-        <p>No delivery was given up.</p>
       ) : (
-        <table aria-label="Dead letter">
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Destination</th>
-              <th>Event</th>
-              <th>Alert</th>
-              <th>Last error</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {dead.map((d) => (
-              <tr data-delivery-id={d.id}>
-                <td>{when(d.updatedAt)}</td>
-                <td>{nameOf(d.destinationId)}</td>
-                <td>{d.event}</td>
-                <td>{d.alert.description ?? d.alertId}</td>
-                <td>{d.lastError}</td>
-                <td>
-                  <button type="button" onClick={() => void retry(d)} aria-label={`Retry delivery ${d.id}`}>
-                    Retry
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Dead letter"
+          rows={dead}
+          empty="No delivery was given up."
+          rowProps={(d) => ({ 'data-delivery-id': d.id })}
+          columns={[
+            { label: 'When', cell: (d) => when(d.updatedAt), sort: (d) => Date.parse(d.updatedAt) },
+            { label: 'Destination', cell: (d) => nameOf(d.destinationId), sort: (d) => nameOf(d.destinationId) },
+            { label: 'Event', cell: (d) => d.event, sort: (d) => d.event },
+            { label: 'Alert', cell: (d) => d.alert.description ?? d.alertId },
+            { label: 'Last error', cell: (d) => d.lastError },
+            {
+              label: 'Actions',
+              cell: (d) => (
+                <button type="button" onClick={() => void retry(d)} aria-label={`Retry delivery ${d.id}`}>
+                  Retry
+                </button>
+              ),
+            },
+          ]}
+        />
       )}
     </section>
   )

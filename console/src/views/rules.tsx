@@ -3,7 +3,7 @@
 // a recent payload of an integration before it is saved: each alert before and after, the rules that applied, and
 // whether a rule drops it or a window would hold it. The alerts rules dropped in the last day are listed below.
 import { useEffect, useState } from 'preact/hooks'
-import { ErrorLine } from '../ui.js'
+import { ErrorLine, Toast } from '../ui.js'
 import { api, ApiError, errorText, type Answer } from '../api.js'
 import { when } from '../format.js'
 import { useLoad, useRead } from '../read.js'
@@ -264,7 +264,7 @@ export function Rules() {
         {changed && <strong> The draft has unsaved changes.</strong>}
       </p>
       <ErrorLine text={error} />
-      {notice && <p role="status">{notice}</p>}
+      <Toast text={notice} onClose={() => setNotice(null)} />
       {saved === null ? (
         !error && <p>Reading the rules…</p>
       ) : draft.length === 0 ? (

@@ -2,7 +2,7 @@
 // their schedule, and a form to add one (one-off, or weekly in a time zone; optionally only for alerts matching a
 // condition) or delete one (what it holds is released at once).
 import { useState } from 'preact/hooks'
-import { ErrorLine } from '../ui.js'
+import { ErrorLine, useConfirm } from '../ui.js'
 import { api, errorText, type Answer } from '../api.js'
 import { when } from '../format.js'
 import { useLoad } from '../read.js'
@@ -160,8 +160,9 @@ export function Windows() {
   const calendar = read.data?.calendar ?? null
   const [failed, setFailed] = useState<string | null>(null)
   const error = failed ?? read.error
+  const [question, ask] = useConfirm()
   const remove = async (w: Window) => {
-    if (!confirm(`Delete ${w.name}? The alerts it holds are released now.`)) return
+    if (!(await ask(`Delete ${w.name}? The alerts it holds are released now.`, `Delete ${w.name}`))) return
     try {
       await api('DELETE', `/api/v1/maintenance-windows/${encodeURIComponent(w.id)}`)
       setFailed(null)
@@ -246,6 +247,7 @@ export function Windows() {
         </table>
       )}
       <AddWindow onAdded={() => void read.reload()} />
+      {question}
     </section>
   )
 }

@@ -30,6 +30,18 @@ const boundedTemplateCache = {
 Mustache.templateCache = boundedTemplateCache
 const RAW = { escape: (value: unknown) => toText(value) }
 
+// A section over an array pushes each item as a context, and mustache.js reads `view[name]` of every context up the
+// chain: an item that is null (a payload's `[null]`) made any name inside the section throw a TypeError. Such an item
+// is pushed as an empty view instead, its `{{.}}` still null (it renders nothing), its names looked up in the
+// contexts around it, as for any name an item does not have.
+const NOTHING: object = Object.freeze(Object.create(null) as object)
+Mustache.Context.prototype.push = function push(this: Mustache.Context, view: unknown): Mustache.Context {
+  if (view !== null && view !== undefined) return new Mustache.Context(view, this)
+  const context = new Mustache.Context(NOTHING, this)
+  ;(context as unknown as { cache: Record<string, unknown> }).cache['.'] = view
+  return context
+}
+
 const budgetError = (message: string) => new AppError('RENDER_LIMIT_EXCEEDED', message, false)
 
 /** How a placeholder's value becomes text: scalars as text, objects and arrays as their JSON. */

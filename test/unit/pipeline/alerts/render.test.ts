@@ -135,6 +135,23 @@ describe('custom mappings', () => {
     expect(a!.customFields).toEqual({ obj: '{"a":{"b":null}}', arr: '[1,"two"]', len: '2', each: '<1><two>' })
   })
 
+  it('renders a section over an array with null items (it used to throw a TypeError: found by the property test)', async () => {
+    const m: AlertMapping = {
+      ...mapping,
+      customFields: {
+        // The counterexample: a payload that is [null], a name looked up inside the section.
+        a: '{{#webhook}}{{{webhook}}}{{/webhook}}',
+        // Each item: a null one renders nothing, and a name it lacks is found around it, as mustache does.
+        b: '{{#webhook.items}}[{{.}}|{{name}}|{{webhook.tag}}]{{/webhook.items}}',
+      },
+    }
+    const [a] = ok(await renderAlerts(m, { ...payload, items: [null, { name: 'n' }, 3], tag: 't' }, ctx))
+    expect(a!.customFields['b']).toBe('[||t][{"name":"n"}|n|t][3||t]')
+    // A payload that is itself [null] renders its alert without a crash.
+    const [whole] = ok(await renderAlerts({ ...m, customFields: { a: m.customFields!['a']! } }, [null], ctx))
+    expect(whole!.customFields).toEqual({ a: '[null]' })
+  })
+
   it('keeps rendering within its budget: section depth, work, output', async () => {
     const nested = (depth: number) => `${'{{#webhook.a}}'.repeat(depth)}x${'{{/webhook.a}}'.repeat(depth)}`
     // A mapping saved before the depth limit (not checked here) is refused when rendered.
