@@ -118,7 +118,14 @@ function options(props: ChartProps, width: number): uPlot.Options {
     legend: { show: false },
     cursor: { y: false, points: { show: true } },
     scales: {
-      x: { time: true },
+      // Bars are drawn centred on their time: half a step more on each side, so the first and last are whole.
+      x: {
+        time: true,
+        range: (_u, min, max) => {
+          const half = bars > 0 && props.x.length > 1 ? (props.x[1]! - props.x[0]!) / 2 : 0
+          return [min - half, max + half]
+        },
+      },
       y: props.yRange
         ? { range: [props.yRange[0], props.yRange[1]] }
         : { range: (_u, min, max) => [Math.min(0, min), Math.max(props.integer ? 1 : 0, max)] },

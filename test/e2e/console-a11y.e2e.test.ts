@@ -108,12 +108,12 @@ it("reports the bundle's size and the home page's first render", async () => {
 })
 
 /** Opens a view from its address and waits until what it reads has arrived (no "Reading…" or "Loading…" left). */
-async function open(view: string, heading: string): Promise<void> {
+async function open(view: string, heading: string, on = page): Promise<void> {
   const address = view === 'alerts' ? `#/alerts?alert=${alertId}` : `#/${view}`
-  await page.goto(`${service.url}/console/${address}`)
-  await page.getByRole('heading', { name: heading, exact: true }).waitFor()
+  await on.goto(`${service.url}/console/${address}`)
+  await on.getByRole('heading', { name: heading, exact: true }).waitFor()
   await expect
-    .poll(async () => /Reading…|Loading…/.test(await page.locator('main').innerText()), { timeout: 15_000 })
+    .poll(async () => /Reading…|Loading…/.test(await on.locator('main').innerText()), { timeout: 15_000 })
     .toBe(false)
 }
 
@@ -198,12 +198,7 @@ it("fits a phone's screen: no view is wider than 390 px, the navigation included
     await phone.reload()
     const wide: string[] = []
     for (const [view, heading] of VIEWS) {
-      const address = view === 'alerts' ? `#/alerts?alert=${alertId}` : `#/${view}`
-      await phone.goto(`${service.url}/console/${address}`)
-      await phone.getByRole('heading', { name: heading, exact: true }).waitFor()
-      await expect
-        .poll(async () => /Reading…|Loading…/.test(await phone.locator('main').innerText()), { timeout: 15_000 })
-        .toBe(false)
+      await open(view, heading, phone)
       const width = await phone.evaluate<number>('document.documentElement.scrollWidth')
       // Too wide: named by the deepest elements that reach past the screen's edge.
       if (width > 390)

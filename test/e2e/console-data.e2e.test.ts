@@ -86,7 +86,7 @@ it('opens on the ingestion health: what arrived and was refused in the last hour
   expect(rows.reduce((n, r) => n + Number(r[2]), 0)).toBe(3)
   expect(await page.getByTestId('top-reasons').locator('li').allTextContents()).toEqual([
     expect.stringMatching(/^2 events: eventTypeId/),
-    expect.stringMatching(/^1 events: key contains a lone UTF-16 surrogate/),
+    expect.stringMatching(/^1 event: key contains a lone UTF-16 surrogate/),
   ])
   const sdk = page.getByTestId('sdks').locator('tr[data-sdk="nodejs-10.28.0"]')
   expect(await sdk.locator('td').first().textContent()).toBe('events')

@@ -10,7 +10,7 @@ import { api, errorText, session } from '../api.js'
 import type { RouteParams } from '../route.js'
 import { useRead } from '../read.js'
 import { TimeChart } from '../chart.js'
-import { ago as agoText, count, when } from '../format.js'
+import { ago as agoText, count, plural, when } from '../format.js'
 
 interface Workspace {
   id: string
@@ -100,7 +100,7 @@ const ago = (iso: string | null) => agoText(iso, 'none in 90 days')
 /** Received and refused per minute over the last hour, side by side, with the hour's figures as its summary. */
 function PerMinute({ minutes }: { minutes: Health['minutes'] }) {
   const sum = (f: (m: Health['minutes'][number]) => number) => minutes.reduce((n, m) => n + f(m), 0)
-  const label = `last hour: ${sum((m) => m.events)} events and ${sum((m) => m.impressions)} impressions received, ${sum((m) => m.refusedEvents + m.refusedImpressions)} refused`
+  const label = `last hour: ${plural(sum((m) => m.events), 'event')} and ${plural(sum((m) => m.impressions), 'impression')} received, ${sum((m) => m.refusedEvents + m.refusedImpressions)} refused`
   return (
     <TimeChart
       testId="per-minute"
@@ -146,7 +146,7 @@ function HealthView({ env }: { env: string }) {
           <ul data-testid="top-reasons">
             {h.topReasons.map((r) => (
               <li>
-                {r.records} {r.kind}: {r.reason}
+                {plural(r.records, r.kind.replace(/s$/, ''), r.kind)}: {r.reason}
               </li>
             ))}
           </ul>
