@@ -100,7 +100,13 @@ const ago = (iso: string | null) => agoText(iso, 'none in 90 days')
 /** Received and refused per minute over the last hour, side by side, with the hour's figures as its summary. */
 function PerMinute({ minutes }: { minutes: Health['minutes'] }) {
   const sum = (f: (m: Health['minutes'][number]) => number) => minutes.reduce((n, m) => n + f(m), 0)
-  const label = `last hour: ${plural(sum((m) => m.events), 'event')} and ${plural(sum((m) => m.impressions), 'impression')} received, ${sum((m) => m.refusedEvents + m.refusedImpressions)} refused`
+  const label = `last hour: ${plural(
+    sum((m) => m.events),
+    'event',
+  )} and ${plural(
+    sum((m) => m.impressions),
+    'impression',
+  )} received, ${sum((m) => m.refusedEvents + m.refusedImpressions)} refused`
   return (
     <TimeChart
       testId="per-minute"
