@@ -72,12 +72,24 @@ export function sharedRateLimiter(redis: RedisClient, prefix: string, name: stri
     throw refused
   }
   const consumeLocally = (key: string, points: number) => local.consume(key, points).catch(counted)
-  /** Takes points from Redis within the shared timeout, else from this process (and says which). */
-  const consume = async (key: string, points: number): Promise<{ res: RateLimiterRes; shared: boolean }> => {
+  /**
+   * Takes points from Redis within the shared timeout, else from this process; `giveBack` returns them where they were
+   * counted (and, for points owed to a late call, no longer owes them).
+   */
+  const consume = async (
+    key: string,
+    points: number,
+  ): Promise<{ res: RateLimiterRes; giveBack: () => Promise<unknown> }> => {
     const pending = late.get(key)
     if (pending) {
       pending.owed += points
-      return { res: await consumeLocally(key, points), shared: false }
+      return {
+        res: await consumeLocally(key, points),
+        giveBack: () => {
+          pending.owed -= points
+          return local.reward(key, points)
+        },
+      }
     }
     const sentAt = Date.now()
     const call = shared.consume(key, points).catch(counted)
@@ -85,15 +97,19 @@ export function sharedRateLimiter(redis: RedisClient, prefix: string, name: stri
     const missed = new Promise<'missed'>((resolve) => (timer = setTimeout(resolve, SHARED_TIMEOUT_MS, 'missed')))
     const first = await Promise.race([call, missed]).catch(() => 'failed' as const)
     clearTimeout(timer)
-    if (first instanceof RateLimiterRes) return { res: first, shared: true }
+    if (first instanceof RateLimiterRes) return { res: first, giveBack: () => shared.reward(key, points) }
+    let entry: { owed: number } | undefined
     if (first === 'missed' && late.size < MAX_LEASES) {
-      const entry = { owed: 0 }
-      late.set(key, entry)
+      const owing = (entry = { owed: 0 })
+      late.set(key, owing)
       void call
         .then(
           async () => {
+            // Run a window late: its own points counted in a later window than theirs, given back. Else what was
+            // decided here meanwhile is paid (or, given back here, taken back from the late call's own points).
             if (Date.now() - sentAt >= staleAfterMs) await shared.reward(key, points)
-            else if (entry.owed > 0) await shared.consume(key, entry.owed)
+            else if (owing.owed > 0) await shared.consume(key, owing.owed)
+            else if (owing.owed < 0) await shared.reward(key, -owing.owed)
           },
           // Past the client's own command timeout the command is still queued on the connection, and runs (before the
           // reward sent after it): given back. Any other failure counted nothing.
@@ -104,7 +120,14 @@ export function sharedRateLimiter(redis: RedisClient, prefix: string, name: stri
         .catch(() => undefined)
         .finally(() => late.delete(key))
     }
-    return { res: await consumeLocally(key, points), shared: false }
+    return {
+      res: await consumeLocally(key, points),
+      giveBack: () => {
+        // The late call carries these points to Redis: they are taken back when it settles.
+        if (entry) entry.owed -= points
+        return local.reward(key, points)
+      },
+    }
   }
   const leases = new Map<string, { left: number; until: number; remaining: number }>()
   const allowed = (remaining: number, ms: number): RateDecision => ({
@@ -136,14 +159,14 @@ export function sharedRateLimiter(redis: RedisClient, prefix: string, name: stri
   const renew = async (key: string, now: number): Promise<RateDecision> => {
     leases.delete(key)
     if (lease > 1) {
-      const { res, shared: fromRedis } = await consume(key, lease)
+      const { res, giveBack } = await consume(key, lease)
       if (res.consumedPoints <= limit.burst) {
         leases.set(key, { left: lease - 1, until: now + res.msBeforeNext, remaining: res.remainingPoints })
         if (leases.size > MAX_LEASES) leases.delete(leases.keys().next().value as string)
         return allowed(res.remainingPoints + lease - 1, res.msBeforeNext)
       }
       // Not a whole lease left in this window: give it back, and take this one request alone.
-      await (fromRedis ? shared : local).reward(key, lease).catch(() => undefined)
+      await giveBack().catch(() => undefined)
     }
     const { res } = await consume(key, 1)
     if (res.consumedPoints <= limit.burst) return allowed(res.remainingPoints, res.msBeforeNext)
