@@ -197,6 +197,8 @@ export function TimeChart(props: ChartProps) {
     dark.addEventListener('change', changed)
     return () => dark.removeEventListener('change', changed)
   }, [])
+  // Drawn again only when what it shows changes (a view's every render would otherwise draw it anew).
+  const drawn = JSON.stringify([props.x, props.series, props.yLabel, props.yRange, props.integer, props.height])
   useEffect(() => {
     const el = host.current
     if (!el) return
@@ -211,7 +213,7 @@ export function TimeChart(props: ChartProps) {
       resized.disconnect()
       plot.destroy()
     }
-  }, [props, theme])
+  }, [drawn, theme])
   return (
     <figure class="chart" data-testid={props.testId}>
       <div class="chart-legend" aria-hidden="true">

@@ -76,7 +76,7 @@ it('opens on the ingestion health: what arrived and was refused in the last hour
     'last hour: 3 events and 0 impressions received, 3 refused',
   )
   // Drawn, and its figures readable: an hour of minutes, the received and the refused adding up to the summary.
-  await expect.poll(() => perMinute.locator('canvas').count()).toBeGreaterThan(0)
+  await expect.poll(() => perMinute.locator('canvas').count(), { timeout: 15_000 }).toBeGreaterThan(0)
   await perMinute.getByText('Figures').click()
   const rows = await perMinute
     .locator('tbody tr')

@@ -140,7 +140,7 @@ it('routes a rule to the destination; the alert is delivered and its Why shows t
   await expect
     .poll(() => volume.locator('figcaption').innerText(), { timeout: 10_000 })
     .toMatch(/^last 24 hours: [1-9]\d* notifications? delivered, 0 tries failed and retried, 0 given up$/)
-  await expect.poll(() => volume.locator('canvas').count()).toBeGreaterThan(0)
+  await expect.poll(() => volume.locator('canvas').count(), { timeout: 15_000 }).toBeGreaterThan(0)
 })
 
 it("opens the alert from the notification's link, signed in or not; back and reload keep the view", async () => {

@@ -385,7 +385,7 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
   const lifted = `${(api.metrics[0]!.comparisons[0]!.relative.estimate * 100).toFixed(1)}%`
   const chart = results.getByTestId('over-time')
   await chart.waitFor()
-  await expect.poll(() => chart.locator('canvas').count()).toBeGreaterThan(0)
+  await expect.poll(() => chart.locator('canvas').count(), { timeout: 15_000 }).toBeGreaterThan(0)
   expect(await chart.getByRole('img').getAttribute('aria-label')).toContain(`on ${lifted} from `)
   await chart.getByText('Figures').click()
   const figures = chart.getByRole('table')
@@ -393,8 +393,16 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
   expect(await figures.locator('tbody tr').last().locator('td').nth(1).textContent()).toMatch(
     new RegExp(`^${lifted.replace('.', '\\.')} \\(-?\\d+\\.\\d% to -?\\d+\\.\\d%\\)$`),
   )
-  await chart.locator('.u-over').hover({ position: { x: 5, y: 20 } })
-  await expect.poll(() => chart.locator('.chart-tip').innerText()).toMatch(/on: -?\d+\.\d% \(/)
+  // (Pointed at again on each try: a chart drawn anew meanwhile has no pointer over it.)
+  await expect
+    .poll(
+      async () => {
+        await chart.locator('.u-over').hover({ position: { x: 5, y: 20 } })
+        return chart.locator('.chart-tip').innerText()
+      },
+      { timeout: 15_000 },
+    )
+    .toMatch(/on: -?\d+\.\d% \(/)
   // Sequential tests, asked for with a click: wider, always-valid intervals, said in the methods line.
   await page.getByLabel('Sequential (safe to look often)').check()
   await page.getByLabel('Correction').selectOption('holm')
