@@ -13,6 +13,7 @@ import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { launchBrowser } from '../support/browser.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
+import { postAlertmanager } from '../support/alerts.js'
 
 let t: TestEnv
 let service: RunningService
@@ -45,22 +46,13 @@ beforeAll(async () => {
     body: JSON.stringify({ name: 'Prometheus <b>prod</b>', template: 'alertmanager' }),
   })
   hook = ((await created.json()) as { webhookUrl: string }).webhookUrl
-  const posted = await fetch(hook, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      version: '4',
-      status: 'firing',
-      alerts: [
-        {
-          status: 'firing',
-          fingerprint: 'a11y',
-          labels: { alertname: 'DiskFull', severity: 'critical', service: 'db <i>', team: 'storage' },
-          annotations: { summary: 'disk <img src=x> full' },
-        },
-      ],
-    }),
-  })
+  const posted = await postAlertmanager(hook, [
+    {
+      fingerprint: 'a11y',
+      labels: { alertname: 'DiskFull', severity: 'critical', service: 'db <i>', team: 'storage' },
+      annotations: { summary: 'disk <img src=x> full' },
+    },
+  ])
   expect(posted.status).toBe(202)
   const alerts = async () => {
     const res = await fetch(`${service.url}/api/v1/alerts?status=open`, {
@@ -218,15 +210,7 @@ it("fits a phone's screen: no view is wider than 390 px, the navigation included
 
 it('sorts the alert list by a column, both ways, from the keyboard too, and says which way', async () => {
   const fire = (fingerprint: string, severity: string) =>
-    fetch(hook, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        version: '4',
-        status: 'firing',
-        alerts: [{ status: 'firing', fingerprint, labels: { alertname: `Sort ${severity}`, severity } }],
-      }),
-    })
+    postAlertmanager(hook, [{ fingerprint, labels: { alertname: `Sort ${severity}`, severity } }])
   expect((await fire('sort-info', 'info')).status).toBe(202)
   expect((await fire('sort-warning', 'warning')).status).toBe(202)
   await page.goto(`${service.url}/console/#/alerts`)

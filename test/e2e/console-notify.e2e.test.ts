@@ -7,6 +7,7 @@ import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { launchBrowser } from '../support/browser.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
+import { postAlertmanager } from '../support/alerts.js'
 import { startReceivers, type Receivers } from '../support/receivers.js'
 
 let t: TestEnv
@@ -55,22 +56,13 @@ async function api(method: string, path: string, body?: unknown): Promise<Record
 }
 
 function fire(fingerprint: string) {
-  return fetch(`${service.url}${hook}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      version: '4',
-      status: 'firing',
-      alerts: [
-        {
-          status: 'firing',
-          fingerprint,
-          labels: { alertname: fingerprint, severity: 'critical', team: 'payments', service: 'checkout' },
-          annotations: { summary: `${fingerprint} ${MARKUP}` },
-        },
-      ],
-    }),
-  })
+  return postAlertmanager(`${service.url}${hook}`, [
+    {
+      fingerprint,
+      labels: { alertname: fingerprint, severity: 'critical', team: 'payments', service: 'checkout' },
+      annotations: { summary: `${fingerprint} ${MARKUP}` },
+    },
+  ])
 }
 
 const view = async (name: string, heading: string) => {

@@ -9,6 +9,7 @@ import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { launchBrowser } from '../support/browser.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
+import { postAlertmanager } from '../support/alerts.js'
 
 let t: TestEnv
 let service: RunningService
@@ -181,22 +182,13 @@ it('an alert the rules and windows could not be applied to within their budget s
   ]
   expect((await api('PUT', '/api/v1/alert-rules', { version, rules: costly }))['version']).toBe((version as number) + 1)
   await new Promise((r) => setTimeout(r, 500))
-  const long = await fetch(`${service.url}${integration.path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      version: '4',
-      status: 'firing',
-      alerts: [
-        {
-          status: 'firing',
-          fingerprint: 'costly',
-          labels: { alertname: 'Costly', severity: 'warning', team: 'payments', service: 'checkout' },
-          annotations: { summary: `costly ${'a'.repeat(16_000)}` },
-        },
-      ],
-    }),
-  })
+  const long = await postAlertmanager(`${service.url}${integration.path}`, [
+    {
+      fingerprint: 'costly',
+      labels: { alertname: 'Costly', severity: 'warning', team: 'payments', service: 'checkout' },
+      annotations: { summary: `costly ${'a'.repeat(16_000)}` },
+    },
+  ])
   expect(long.status).toBe(202)
   await view('Alerts', 'Alerts')
   await page.getByLabel('Status').selectOption('all')

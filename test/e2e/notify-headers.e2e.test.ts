@@ -13,6 +13,7 @@ import { SecretBox } from '../../src/shared/secret-box.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { exited, serveProcess, type Served } from '../support/cli.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
+import { postAlertmanager } from '../support/alerts.js'
 import { startReceivers, type Receivers } from '../support/receivers.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -74,22 +75,13 @@ async function storeUnchecked(id: string, change: (d: Extract<StoredDestination,
 
 /** Posts a firing alert to the integration through the intake. */
 async function post(fingerprint: string): Promise<void> {
-  const res = await fetch(`${intake.url}${integration.path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      version: '4',
-      status: 'firing',
-      alerts: [
-        {
-          status: 'firing',
-          labels: { alertname: fingerprint, severity: 'critical' },
-          annotations: { summary: `summary of ${fingerprint}` },
-          fingerprint,
-        },
-      ],
-    }),
-  })
+  const res = await postAlertmanager(`${intake.url}${integration.path}`, [
+    {
+      fingerprint,
+      labels: { alertname: fingerprint, severity: 'critical' },
+      annotations: { summary: `summary of ${fingerprint}` },
+    },
+  ])
   expect(res.status).toBe(202)
 }
 

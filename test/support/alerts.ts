@@ -24,3 +24,23 @@ export async function alertsCaughtUp(t: TestEnv, topic: string, kafka: Admin): P
       : undefined
   })
 }
+
+/** A firing alert as Alertmanager sends it: labels, annotations, its fingerprint (the dedup key of its template). */
+export interface FiringAlert {
+  readonly fingerprint: string
+  readonly labels: Readonly<Record<string, string>>
+  readonly annotations?: Readonly<Record<string, string>>
+}
+
+/** Posts firing alerts to an integration's webhook address as Alertmanager's webhook does (payload version 4). */
+export function postAlertmanager(url: string, alerts: readonly FiringAlert[]): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      version: '4',
+      status: 'firing',
+      alerts: alerts.map((a) => ({ status: 'firing', ...a })),
+    }),
+  })
+}

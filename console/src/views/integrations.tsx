@@ -54,7 +54,7 @@ export function Integrations({ params, go }: { params: Record<string, string>; g
   const [name, setName] = useState('')
   const [template, setTemplate] = useState('alertmanager')
   const [shown, setShown] = useState<WithAddress | null>(null)
-  const [failed, setError] = useState<string | null>(null)
+  const [failed, setFailed] = useState<string | null>(null)
   const error = failed ?? read.error ?? templatesRead.error
   const [question, ask] = useConfirm()
   const editing = params['edit'] || null
@@ -64,12 +64,12 @@ export function Integrations({ params, go }: { params: Record<string, string>; g
   const setSecuring = (i: Integration | null) => go(i ? { auth: i.id } : {})
   const load = read.reload
   const act = async (fn: () => Promise<void>) => {
-    setError(null)
+    setFailed(null)
     try {
       await fn()
       await load()
     } catch (err) {
-      setError(errorText(err))
+      setFailed(errorText(err))
     }
   }
   const create = (e: Event) => {

@@ -118,7 +118,7 @@ function Tester({ draft }: { draft: Rule[] }) {
     ((integrationsRead.data && !integrationId) || integrationsRead.error || payloadsRead.error ? [] : null)
   const [chosen, setChosen] = useState(0)
   const [result, setResult] = useState<TestedAlert[] | null>(null)
-  const [failed, setError] = useState<string | null>(null)
+  const [failed, setFailed] = useState<string | null>(null)
   const error = failed ?? integrationsRead.error ?? payloadsRead.error
   const pick = (id: string) => {
     setPicked(id)
@@ -126,7 +126,7 @@ function Tester({ draft }: { draft: Rule[] }) {
     setResult(null)
   }
   const run = async () => {
-    setError(null)
+    setFailed(null)
     try {
       const payload = payloads?.[chosen]?.payload
       const r = await api<{ alerts: TestedAlert[] }>('POST', '/api/v1/alert-rules/test', {
@@ -137,7 +137,7 @@ function Tester({ draft }: { draft: Rule[] }) {
       setResult(r.alerts)
     } catch (err) {
       setResult(null)
-      setError(errorText(err))
+      setFailed(errorText(err))
     }
   }
   const shown = (a: Record<string, unknown> | null, f: string) => (a && typeof a[f] === 'string' ? a[f] : '')
@@ -229,7 +229,7 @@ export function Rules() {
     setDraft(read.data.set.rules)
   }, [read.data])
   const [editing, setEditing] = useState<number | 'new' | null>(null)
-  const [failed, setError] = useState<string | null>(null)
+  const [failed, setFailed] = useState<string | null>(null)
   const error = failed ?? read.error
   const [notice, setNotice] = useState<string | null>(null)
   const changed = saved !== null && JSON.stringify(saved.rules) !== JSON.stringify(draft)
@@ -240,7 +240,7 @@ export function Rules() {
     setDraft(next)
   }
   const save = async () => {
-    setError(null)
+    setFailed(null)
     setNotice(null)
     try {
       const set = await api<RuleSet>('PUT', '/api/v1/alert-rules', { rules: draft, version: saved?.version ?? 0 })
@@ -248,7 +248,7 @@ export function Rules() {
       setDraft(set.rules)
       setNotice(`Saved as version ${set.version}.`)
     } catch (err) {
-      setError(
+      setFailed(
         err instanceof ApiError && err.status === 409
           ? `${err.message} (Reload to see their change; your draft is kept until you do.)`
           : errorText(err),

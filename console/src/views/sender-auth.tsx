@@ -31,28 +31,28 @@ export function SenderAuth({
   const path = `/api/v1/integrations/${encodeURIComponent(integrationId)}/authentication`
   const read = useRead<{ authentication: View | null }>(path)
   // What a change answered replaces what was read (undefined: nothing changed here yet).
-  const [written, setView] = useState<View | null | undefined>(undefined)
+  const [written, setWritten] = useState<View | null | undefined>(undefined)
   const view = written !== undefined ? written : read.data?.authentication
   const [secret, setSecret] = useState<WithSecret['secret'] | null>(null)
   const [scheme, setScheme] = useState<View['scheme']>('bearer')
   const [preset, setPreset] = useState('grafana')
   const [username, setUsername] = useState('alertmanager')
-  const [failed, setError] = useState<string | null>(null)
+  const [failed, setFailed] = useState<string | null>(null)
   const error = failed ?? read.error
   const load = async () => {
-    setView(undefined)
+    setWritten(undefined)
     await read.reload()
   }
   const act = async (fn: () => Promise<void>) => {
-    setError(null)
+    setFailed(null)
     try {
       await fn()
     } catch (err) {
-      setError(errorText(err))
+      setFailed(errorText(err))
     }
   }
   const shown = (r: WithSecret) => {
-    setView(r.authentication)
+    setWritten(r.authentication)
     setSecret(r.secret)
   }
   const setUp = (e: Event) => {
@@ -127,7 +127,7 @@ export function SenderAuth({
                       type="button"
                       disabled={view.secrets.length < 2}
                       onClick={() =>
-                        void act(async () => setView(await api<View>('DELETE', `${path}/secrets/${s.id}`)))
+                        void act(async () => setWritten(await api<View>('DELETE', `${path}/secrets/${s.id}`)))
                       }
                       aria-label={`Retire ${s.id}`}
                     >
