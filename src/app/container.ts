@@ -442,6 +442,7 @@ export class Container {
       return new NotifyConsumer(
         this.state.notify,
         this.state.alerts,
+        this.state.incidents,
         this.state.rulesAndWindows,
         this.state.integrations,
         this.secretBox,

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { harnessErrorHandler, settingsRoutes } from '../admin/harness/settings.route.js'
 import { SCIM_PREFIX, scimErrorHandler, scimRoutes } from '../admin/harness/scim.route.js'
 import { alertRoutes } from '../admin/alerts/alerts.route.js'
+import { incidentRoutes } from '../admin/alerts/incidents.route.js'
 import { rulesAndWindowsRoutes } from '../admin/alerts/rules-and-windows.route.js'
 import { notifyRoutes } from '../admin/alerts/notify.route.js'
 import { consoleRoutes } from '../admin/console/console.route.js'
@@ -96,6 +97,12 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     apiKeys: c.apiKeys,
     limits,
     alerts: state.alerts,
+    streamMaxLen: config.webhooks.streamMaxLen,
+  })
+  await app.register(incidentRoutes, {
+    apiKeys: c.apiKeys,
+    limits,
+    incidents: state.incidents,
     streamMaxLen: config.webhooks.streamMaxLen,
   })
   await app.register(rulesAndWindowsRoutes, {

@@ -20,6 +20,7 @@ import {
   rulesBudget,
   type CompiledRulesAndWindows,
 } from '../pipeline/alerts/rules-and-windows.js'
+import type { IncidentGroup } from '../pipeline/alerts/rules.js'
 import type { RulesAndWindowsStore } from '../state/redis/rules-and-windows.js'
 import type {
   AlertRejection,
@@ -248,6 +249,8 @@ export class AlertsConsumer {
       )
       const alerts: NormalizedAlert[] = []
       const dropped: DroppedEntry[] = []
+      // The incident group the rules gave each alert (by its index; none: an incident of its own).
+      const groups: IncidentGroup[] = []
       const reasons: string[] = []
       let dedupFallbacks = 0
       let unknownStatuses = 0
@@ -267,7 +270,10 @@ export class AlertsConsumer {
               rule: shaped.by,
               receivedAt: o.alert.receivedAt,
             })
-          else alerts.push(shaped?.alert ?? o.alert)
+          else {
+            if (shaped?.group) groups[alerts.length] = shaped.group
+            alerts.push(shaped?.alert ?? o.alert)
+          }
         } else reasons.push(outcomes.length > 1 ? `alert ${index}: ${o.reason}` : o.reason)
       })
       // The raw payload is kept once per message, whatever the number of rejected alerts in it.
@@ -291,6 +297,7 @@ export class AlertsConsumer {
         lifecycle,
         sample,
         ...(dropped.length > 0 ? { dropped } : {}),
+        ...(groups.length > 0 ? { groups } : {}),
       }
     } catch (err) {
       return { ...reject([`payload could not be rendered: ${messageOf(err)}`]), sample }
@@ -324,7 +331,15 @@ function tailRecordOf(w: MessageWrite): TailRecord {
 
 /** A message's write with nothing of it but its position and these rejections (in place of one Redis refused). */
 function bare(write: MessageWrite, rejections: AlertRejection[]): MessageWrite {
-  return { ...write, alerts: [], lifecycle: undefined, sample: undefined, dropped: undefined, rejections }
+  return {
+    ...write,
+    alerts: [],
+    lifecycle: undefined,
+    sample: undefined,
+    dropped: undefined,
+    groups: undefined,
+    rejections,
+  }
 }
 
 /** The writes with samples only on the last PAYLOAD_SAMPLES.count messages of each integration: Redis keeps no more. */

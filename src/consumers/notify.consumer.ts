@@ -20,6 +20,7 @@ import { digests, openDestination, send, type OpenedDestination, type SendOutcom
 import type { RulesAndWindowsStore } from '../state/redis/rules-and-windows.js'
 import { entryFieldMap } from '../state/redis/alert-streams.js'
 import type { AlertStore } from '../state/redis/alerts.js'
+import type { IncidentStore } from '../state/redis/incidents.js'
 import type { RedisClient } from '../state/redis/client.js'
 import type { IntegrationStore } from '../state/redis/integrations.js'
 import { integrationCache, type IntegrationCache } from './alerts.consumer.js'
@@ -72,6 +73,20 @@ export function deliveryId(...parts: string[]): string {
   return createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 22)
 }
 
+/**
+ * The event a stream entry tells destinations, if any: an alert's lifecycle event, or for an alert of an incident the
+ * incident's (incidentEvent: triggered, acknowledged, resolved; nothing when the alert only joined it or changed
+ * nothing it says).
+ */
+export function eventOf(f: Record<string, string>): NotifyEvent | undefined {
+  const event = f['event'] as NotifyEvent | undefined
+  if (!event || !NOTIFY_EVENTS.includes(event)) return undefined
+  if (f['incidentId'] === undefined) return event
+  const told = f['incidentEvent']
+  if (told !== 'triggered' && told !== 'acknowledged' && told !== 'resolved') return undefined
+  return told === 'triggered' && event === 'reopened' ? event : told
+}
+
 /** The alert of a stream entry's fields. */
 export function notifiedAlert(f: Record<string, string>): NotifiedAlert {
   const json = <T>(text: string | undefined, fallback: T): T => {
@@ -94,6 +109,7 @@ export function notifiedAlert(f: Record<string, string>): NotifiedAlert {
     ...(f['integrationId'] ? { integrationId: f['integrationId'] } : {}),
     ...(f['count'] ? { count: Number(f['count']) } : {}),
     ...(f['receivedAt'] ? { receivedAt: f['receivedAt'] } : {}),
+    ...(f['incidentId'] ? { incidentId: f['incidentId'] } : {}),
     tags: json<string[]>(f['tags'], []),
     customFields: json<Record<string, string>>(f['customFields'], {}),
   }
@@ -161,6 +177,7 @@ export class NotifyConsumer {
   constructor(
     private readonly store: NotifyStore,
     private readonly alerts: AlertStore,
+    private readonly incidents: IncidentStore,
     private readonly rulesAndWindows: RulesAndWindowsStore,
     integrations: IntegrationStore,
     private readonly secrets: SecretBox,
@@ -301,28 +318,39 @@ export class NotifyConsumer {
   /** The deliveries of one stream entry, stored with its acknowledgement. */
   private async routeEntry(shard: string, entryId: string, flat: readonly string[]): Promise<void> {
     const f = entryFieldMap(flat)
-    const event = f['event'] as NotifyEvent | undefined
+    const incidentId = f['incidentId']
+    const event = eventOf(f)
     const now = Date.now()
     const ack = () => this.store.route(shard, entryId, [], { now, ttlMs: this.options.retentionMs })
-    // Suppressed alerts are never sent; `repeated` entries neither (reminders are timed per destination).
-    if (!event || !NOTIFY_EVENTS.includes(event) || event === 'repeated' || !f['alertId'] || !f['integrationId'])
-      return void (await ack())
+    // Suppressed alerts are never sent; `repeated` entries neither (reminders are timed per destination); an alert of
+    // an incident only when it changed what the incident says.
+    if (!event || event === 'repeated' || !f['alertId'] || !f['integrationId']) return void (await ack())
     const accountId = (await this.integrationCache.get(f['integrationId']))?.accountId
     if (!accountId) return void (await ack())
     const dests = await this.destinations.get(accountId)
     if (dests.byId.size === 0) return void (await ack())
     const alertId = f['alertId']
     const opening = event === 'triggered' || event === 'reopened'
+    // An incident's later events go where its opening went.
+    const routesId = incidentId ?? alertId
     const targets = opening
       ? await this.targets(accountId, f, dests)
-      : ((await this.store.routesOf(accountId, alertId)) ?? (await this.targets(accountId, f, dests)))
+      : ((await this.store.routesOf(accountId, routesId)) ?? (await this.targets(accountId, f, dests)))
     const alert = notifiedAlert(f)
     const giveUpAt = now + this.options.giveUpMs
     const deliveries: NewDelivery[] = []
     for (const destinationId of targets) {
       const d = dests.byId.get(destinationId)
       if (!d || !d.enabled) continue
-      const data: DeliveryData = { accountId, destinationId, alertId, entryId, event, alert }
+      const data: DeliveryData = {
+        accountId,
+        destinationId,
+        alertId,
+        entryId,
+        event,
+        alert,
+        ...(incidentId ? { incidentId } : {}),
+      }
       if (d.events.includes(event))
         deliveries.push({ id: deliveryId(entryId, destinationId), data, dueAt: now, giveUpAt })
       if (opening && d.events.includes('repeated')) deliveries.push(this.reminder(data, 1, now))
@@ -331,6 +359,7 @@ export class NotifyConsumer {
       now,
       ttlMs: this.options.retentionMs,
       alertId,
+      routesId,
       ...(opening ? { routes: targets } : {}),
     })
   }
@@ -437,12 +466,14 @@ export class NotifyConsumer {
         })
       return this.settle(accountId, settlements)
     }
-    // Reminders of alerts no longer firing (acknowledged, resolved) are cancelled.
+    // Reminders of alerts (or incidents) no longer firing (acknowledged, resolved) are cancelled.
     const items: ClaimedDelivery[] = []
     for (const c of claimed) {
       if (c.data.event === 'repeated') {
-        const alert = await this.alerts.get(accountId, c.data.alertId)
-        if (alert?.status !== 'firing') {
+        const firing = c.data.incidentId
+          ? (await this.incidents.get(accountId, c.data.incidentId))?.status === 'triggered'
+          : (await this.alerts.get(accountId, c.data.alertId))?.status === 'firing'
+        if (!firing) {
           settlements.push({ id: c.id, outcome: 'cancelled' })
           continue
         }

@@ -253,11 +253,14 @@ describe('notifications', () => {
     // Only p1 was routed (p2's team is search, and there is no default route).
     expect(rx.on('/slack/T000/B000/XXXX')).toHaveLength(1)
 
-    // The loop: PagerDuty's incident (Sluice's pagerduty integration) is keyed by Sluice's alert id.
+    // The loop: PagerDuty's incident (Sluice's pagerduty integration) is keyed by the id of Sluice's incident the alert
+    // is in (with no grouping rule, an incident of its own).
+    const incidentId = (await call('GET', `/api/v1/alerts/${aid}`)).body['incidentId'] as string
+    expect(incidentId).toMatch(/^inc_\d+$/)
     const looped = (await call('GET', `/api/v1/alerts?status=all&integrationId=${pd.id}`)).body['alerts'] as Json[]
     expect(looped).toHaveLength(1)
     expect(looped[0]).toMatchObject({
-      dedupKey: aid,
+      dedupKey: incidentId,
       status: 'firing',
       severity: 'critical',
       service: 'checkout',

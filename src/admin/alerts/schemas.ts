@@ -81,6 +81,7 @@ export const Alert = Type.Object({
         "why the account's rules and windows were not applied to its last firing notification: they went over the payload's budget (SLUICE_ALERT_RULES_BUDGET_MS)",
     }),
   ),
+  incidentId: Type.Optional(Type.String({ description: 'the incident it is in' })),
 })
 export const AlertWithHistory = Type.Object({
   ...Alert.properties,

@@ -5,7 +5,7 @@
 // why (overBudget).
 import { isBudgetExceeded, WorkBudget } from '../../shared/budget.js'
 import { ConditionChecks } from './conditions.js'
-import { applyRules, checkRules, type AlertRule, type CompiledRuleSet } from './rules.js'
+import { applyRules, checkRules, type AlertRule, type CompiledRuleSet, type IncidentGroup } from './rules.js'
 import { checkWindow, suppressingWindow, type CompiledWindow, type MaintenanceWindow } from './windows.js'
 import type { NormalizedAlert } from './render.js'
 
@@ -26,6 +26,8 @@ export type RulesOutcome =
       readonly suppressed?: { readonly id: string; readonly until: number }
       /** Why the rules and windows were not applied: they went over the payload's budget (also on the alert). */
       readonly overBudget?: string
+      /** The incident group a rule gave it (none: an incident of its own). */
+      readonly group?: IncidentGroup
     }
 
 export const DEFAULT_RULES_BUDGET_MS = 100
@@ -107,23 +109,23 @@ function shape(
   if (ruled?.dropped) return ruled
   const shaped = ruled?.alert ?? alert
   const applied = ruled?.applied ?? []
+  const kept: RulesOutcome = { dropped: false, alert: shaped, applied, ...(ruled?.group ? { group: ruled.group } : {}) }
   // Resolves and acknowledgements are never suppressed.
-  if (shaped.status !== 'firing' || compiled.windows.length === 0) return { dropped: false, alert: shaped, applied }
+  if (shaped.status !== 'firing' || compiled.windows.length === 0) return kept
   const window = suppressingWindow(
     compiled.windows,
     { alert: shaped as unknown as Record<string, unknown>, payload },
     atMs,
     budget,
   )
-  if (!window) return { dropped: false, alert: shaped, applied }
+  if (!window) return kept
   return {
-    dropped: false,
+    ...kept,
     // Object.assign rather than a spread: see applyRules.
     alert: Object.assign({}, shaped, {
       suppressedBy: window.id,
       suppressedUntil: new Date(window.until).toISOString(),
     }),
-    applied,
     suppressed: window,
   }
 }

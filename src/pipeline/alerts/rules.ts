@@ -5,8 +5,11 @@
 // fields (moustache templates over {{alert.<field>}} and {{webhook.<path>}}), `customFields`,
 // `addTags`, then `drop` (the alert is not stored; later rules are not read) and `stop` (later rules
 // are not read). `notify` names notification destinations: the notify role sends the alert's events to
-// those of every rule that applied (else to the account's default route). Each rule sees the alert as
-// the rules before it left it. The alert records the rule set's version and the rules that changed it.
+// those of every rule that applied (else to the account's default route). `group` puts the alert in an
+// incident with the other alerts of its group key (the last rule that applied with a group decides; see
+// IncidentGroup). Each rule sees the alert as the rules before it left it. The alert records the rule set's
+// version and the rules that changed it.
+import { createHash } from 'node:crypto'
 import { AppError } from '../../shared/errors.js'
 import { checkCondition, ConditionChecks, type CompiledCondition, type ConditionProblem } from './conditions.js'
 import { WorkBudget } from '../../shared/budget.js'
@@ -37,7 +40,53 @@ export const RULE_LIMITS = {
   /** Custom fields an alert may carry (the alert schema's bound). */
   maxCustomFieldsPerAlert: 50,
   maxNotify: 20,
+  /** Fields or payload paths of a group's `by`. */
+  maxGroupBy: 10,
+  /** A group key longer than this is kept as its SHA-256 (a key that renders big costs no more to store). */
+  maxGroupKeyChars: 256,
+  maxGroupTitleChars: 200,
+  maxMinAlerts: 1000,
+  /** A group's window: 10 s to 7 days. */
+  minGroupWindowMs: 10_000,
+  maxGroupWindowMs: 7 * 86_400_000,
 } as const
+
+/** How a rule groups alerts into incidents, as saved. */
+export interface GroupPolicy {
+  /** Alert fields (severity, source, service, environment, team, dedupKey, integrationId, customFields.<name>) or payload paths (webhook.<path>). */
+  readonly by?: readonly string[]
+  /** A moustache template over {{alert.<field>}} and {{webhook.<path>}}: its text is the group key. */
+  readonly key?: string
+  /** Time-based: alerts join the open incident within this long of its last alert ("30s", "5m", "2h", "1d"). */
+  readonly window?: string
+  /** Content-based: alerts join the open incident until it is resolved. */
+  readonly until?: 'resolved'
+  /** The incident opens (is told) only once this many of its alerts arrived within the window. */
+  readonly minAlerts?: number
+  /** A template for the incident's title (else the first alert's description). */
+  readonly title?: string
+}
+
+/** An alert's group, decided by the rules: what the alert lifecycle script groups it by. */
+export interface IncidentGroup {
+  /** The rule that grouped it. */
+  readonly rule: string
+  /** The rule's id and the rendered key (at most maxGroupKeyChars, else its SHA-256). */
+  readonly key: string
+  /** 0: until the incident is resolved. */
+  readonly windowMs: number
+  readonly minAlerts: number
+  readonly title?: string
+}
+
+const GROUP_ALERT_FIELDS = ['severity', 'source', 'service', 'environment', 'team', 'dedupKey', 'integrationId'] as const
+
+/** A duration as a group's window says it: a count of s, m, h or d; undefined when it is none. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^([1-9][0-9]{0,6})(s|m|h|d)$/.exec(text)
+  if (!m) return undefined
+  return Number(m[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd']
+}
 
 const ID = /^[A-Za-z0-9_-]+$/
 const CUSTOM_FIELD_NAME = /^[A-Za-z0-9_.-]{1,64}$/
@@ -56,6 +105,7 @@ export interface AlertRule {
   readonly stop?: boolean
   /** Notification destination ids (checked to exist when the rules are saved). */
   readonly notify?: readonly string[]
+  readonly group?: GroupPolicy
 }
 
 export interface CompiledRule {
@@ -69,6 +119,8 @@ export interface CompiledRule {
   /** Its set and customFields actions as lists, made once. */
   readonly sets: readonly (readonly [SettableField, string])[]
   readonly customs: readonly (readonly [string, string])[]
+  /** Its group: the key's template (`by` made one), the window, minAlerts and the title's template. */
+  readonly group?: { readonly key: string; readonly windowMs: number; readonly minAlerts: number; readonly title?: string }
 }
 
 /** A checked rule set, ready to apply. */
@@ -106,7 +158,19 @@ export function checkRules(
       problems.push({ field: at, problem: 'must be a rule object' })
       return
     }
-    const known = new Set(['id', 'name', 'enabled', 'when', 'set', 'customFields', 'addTags', 'drop', 'stop', 'notify'])
+    const known = new Set([
+      'id',
+      'name',
+      'enabled',
+      'when',
+      'set',
+      'customFields',
+      'addTags',
+      'drop',
+      'stop',
+      'notify',
+      'group',
+    ])
     for (const k of Object.keys(raw))
       if (!known.has(k)) problems.push({ field: `${at}.${k}`, problem: 'is not a rule field' })
     const id = raw['id']
@@ -133,17 +197,24 @@ export function checkRules(
       raw['addTags'] === undefined &&
       raw['drop'] !== true &&
       raw['stop'] !== true &&
-      raw['notify'] === undefined
+      raw['notify'] === undefined &&
+      raw['group'] === undefined
     )
-      problems.push({ field: at, problem: 'does nothing: give it set, customFields, addTags, notify, drop or stop' })
+      problems.push({
+        field: at,
+        problem: 'does nothing: give it set, customFields, addTags, notify, group, drop or stop',
+      })
     if (problems.length === before) {
       const rule = raw as unknown as AlertRule
       const templates = [...Object.values(rule.set ?? {}), ...Object.values(rule.customFields ?? {})]
+      const group = rule.group ? compileGroup(rule.group) : undefined
+      if (group) templates.push(group.key, group.title ?? '')
       const compiled = {
         rule,
         readsAlert: templates.some((t) => t.includes('alert')),
         sets: Object.entries(rule.set ?? {}) as [SettableField, string][],
         customs: Object.entries(rule.customFields ?? {}),
+        ...(group ? { group } : {}),
       }
       rules.push(when ? { ...compiled, when } : compiled)
     }
@@ -224,6 +295,7 @@ function checkActions(raw: Record<string, unknown>, at: string): RuleProblem[] {
         problem: `must be a list of 1 to ${RULE_LIMITS.maxTags} tags of 1 to ${RULE_LIMITS.maxTagChars} characters`,
       })
   }
+  if (raw['group'] !== undefined) problems.push(...checkGroup(raw['group'], `${at}.group`, template))
   const notify = raw['notify']
   if (
     notify !== undefined &&
@@ -239,9 +311,75 @@ function checkActions(raw: Record<string, unknown>, at: string): RuleProblem[] {
   return problems
 }
 
-/** What the rules made of one alert: the alert as changed, or dropped (by which rule). */
+/** A `by` entry as a template that renders its value (rendering never escapes). */
+const byTemplate = (path: string) => `{{${path.startsWith('webhook.') ? path : `alert.${path}`}}}`
+
+/** A checked group policy as the templates and numbers applyRules uses. */
+function compileGroup(g: GroupPolicy): NonNullable<CompiledRule['group']> {
+  // The values of `by`, one per line and each named: alerts with the same values have the same key.
+  const key = g.key ?? (g.by ?? []).map((p) => `${p}=${byTemplate(p)}`).join('\n')
+  return {
+    key,
+    windowMs: g.window !== undefined ? parseDuration(g.window)! : 0,
+    minAlerts: g.minAlerts ?? 1,
+    ...(g.title !== undefined ? { title: g.title } : {}),
+  }
+}
+
+function checkGroup(raw: unknown, at: string, template: (field: string, value: unknown) => void): RuleProblem[] {
+  const problems: RuleProblem[] = []
+  if (!isObject(raw)) return [{ field: at, problem: 'must be an object: by or key, window or until, minAlerts, title' }]
+  for (const k of Object.keys(raw))
+    if (!['by', 'key', 'window', 'until', 'minAlerts', 'title'].includes(k))
+      problems.push({ field: `${at}.${k.slice(0, 64)}`, problem: 'is not a group field' })
+  const by = raw['by']
+  if ((by === undefined) === (raw['key'] === undefined))
+    problems.push({ field: at, problem: 'must have one of by (a list of fields) or key (a template)' })
+  if (by !== undefined) {
+    if (!Array.isArray(by) || by.length === 0 || by.length > RULE_LIMITS.maxGroupBy)
+      problems.push({ field: `${at}.by`, problem: `must be a list of 1 to ${RULE_LIMITS.maxGroupBy} fields` })
+    else
+      by.forEach((p, i) => {
+        const ok =
+          typeof p === 'string' &&
+          ((GROUP_ALERT_FIELDS as readonly string[]).includes(p) ||
+            /^customFields\.[A-Za-z0-9_.-]{1,64}$/.test(p) ||
+            /^webhook(\.[A-Za-z0-9_-]{1,128}){1,10}$/.test(p))
+        if (!ok)
+          problems.push({
+            field: `${at}.by.${i}`,
+            problem: `must be an alert field (${GROUP_ALERT_FIELDS.join(', ')}), customFields.<name> or webhook.<path>`,
+          })
+      })
+  }
+  if (raw['key'] !== undefined) template(`${at}.key`, raw['key'])
+  if (raw['title'] !== undefined) template(`${at}.title`, raw['title'])
+  const window = raw['window']
+  if (window !== undefined && raw['until'] !== undefined)
+    problems.push({ field: at, problem: 'has both window and until: give one' })
+  if (window !== undefined) {
+    const ms = typeof window === 'string' ? parseDuration(window) : undefined
+    if (ms === undefined || ms < RULE_LIMITS.minGroupWindowMs || ms > RULE_LIMITS.maxGroupWindowMs)
+      problems.push({ field: `${at}.window`, problem: 'must be a duration from "10s" to "7d" (s, m, h or d)' })
+  }
+  if (raw['until'] !== undefined && raw['until'] !== 'resolved')
+    problems.push({ field: `${at}.until`, problem: 'must be "resolved"' })
+  if (window === undefined && raw['until'] === undefined)
+    problems.push({ field: at, problem: 'must have window (time-based) or until: "resolved" (content-based)' })
+  const min = raw['minAlerts']
+  if (min !== undefined && (!Number.isInteger(min) || (min as number) < 1 || (min as number) > RULE_LIMITS.maxMinAlerts))
+    problems.push({ field: `${at}.minAlerts`, problem: `must be a whole number from 1 to ${RULE_LIMITS.maxMinAlerts}` })
+  return problems
+}
+
+/** What the rules made of one alert: the alert as changed (and its group, when a rule gave one), or dropped (by which rule). */
 export type RuleOutcome =
-  | { readonly dropped: false; readonly alert: NormalizedAlert; readonly applied: readonly string[] }
+  | {
+      readonly dropped: false
+      readonly alert: NormalizedAlert
+      readonly applied: readonly string[]
+      readonly group?: IncidentGroup
+    }
   | { readonly dropped: true; readonly by: string; readonly applied: readonly string[] }
 
 /**
@@ -274,11 +412,14 @@ export function applyRules(
     view = undefined
     return current
   }
-  for (const { rule, when, readsAlert, sets, customs } of ruleSet.rules) {
+  let grouping: CompiledRule | undefined
+  for (const compiled of ruleSet.rules) {
+    const { rule, when, readsAlert, sets, customs } = compiled
     if (rule.enabled === false) continue
     if (when && !when.matches(subject, budget)) continue
     applied.push(rule.id)
     if (rule.drop) return { dropped: true, by: rule.id, applied }
+    if (compiled.group) grouping = compiled
     if (sets.length > 0 || customs.length > 0) {
       // The view of this rule: the alert as the rules before it left it (a copy: the changes below do not reach it).
       const ruleView = readsAlert ? (view ??= rootView({ alert: alertView(current), webhook: payload })) : payloadOnly
@@ -314,7 +455,23 @@ export function applyRules(
     next.rulesVersion = ruleSet.version
     next.rulesApplied = applied
   }
-  return { dropped: false, alert: current, applied }
+  const group = grouping ? groupOf(grouping, current, payload, budget) : undefined
+  return group ? { dropped: false, alert: current, applied, group } : { dropped: false, alert: current, applied }
+}
+
+/**
+ * The alert's group under a rule: its key and title rendered over the alert as the rules left it. A key that does not
+ * render (over the render limits) groups nothing: the alert has an incident of its own.
+ */
+function groupOf(compiled: CompiledRule, alert: NormalizedAlert, payload: unknown, budget: WorkBudget): IncidentGroup | undefined {
+  const g = compiled.group!
+  const view = rootView({ alert: alertView(alert), webhook: payload })
+  const rendered = render(g.key, view, budget)
+  if (rendered === undefined) return undefined
+  let key = `${compiled.rule.id}\n${rendered}`
+  if (key.length > RULE_LIMITS.maxGroupKeyChars) key = `sha256:${createHash('sha256').update(key).digest('base64url')}`
+  const title = g.title === undefined ? undefined : render(g.title, view, budget)?.slice(0, RULE_LIMITS.maxGroupTitleChars)
+  return { rule: compiled.rule.id, key, windowMs: g.windowMs, minAlerts: g.minAlerts, ...(title ? { title } : {}) }
 }
 
 /** An alert as templates see it (toView's shape: no prototypes), made without toView's generic walk. */

@@ -27,6 +27,8 @@ export interface NotifiedAlert {
   readonly receivedAt?: string
   readonly tags?: readonly string[]
   readonly customFields?: Readonly<Record<string, string>>
+  /** The incident it is in: what destinations are told about (one alert stands for its incident). */
+  readonly incidentId?: string
 }
 
 /** One delivery's content: the event, the alert as it was then, and the link to it in the console. */
@@ -66,6 +68,7 @@ const alertJson = (a: NotifiedAlert) => ({
   ...(a.integrationId !== undefined ? { integrationId: a.integrationId } : {}),
   ...(a.count !== undefined ? { count: a.count } : {}),
   ...(a.receivedAt !== undefined ? { receivedAt: a.receivedAt } : {}),
+  ...(a.incidentId !== undefined ? { incidentId: a.incidentId } : {}),
   tags: a.tags ?? [],
   customFields: a.customFields ?? {},
 })
@@ -201,7 +204,7 @@ const PD_SEVERITY: Record<string, string> = { critical: 'critical', high: 'error
 export function pagerDutyBody(item: NotifyItem, routingKey: string): string {
   const a = item.alert
   const action = item.event === 'acknowledged' ? 'acknowledge' : item.event === 'resolved' ? 'resolve' : 'trigger'
-  const body: Record<string, unknown> = { routing_key: routingKey, event_action: action, dedup_key: a.id }
+  const body: Record<string, unknown> = { routing_key: routingKey, event_action: action, dedup_key: a.incidentId ?? a.id }
   if (action === 'trigger') {
     body['payload'] = {
       summary: cut(a.description || a.id, 1024),

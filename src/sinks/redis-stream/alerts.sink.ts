@@ -11,6 +11,7 @@
 // (Redis replicates asynchronously) cannot lose a write whose Kafka offset is then committed.
 import { Cluster } from 'ioredis'
 import type { NormalizedAlert } from '../../pipeline/alerts/render.js'
+import type { IncidentGroup } from '../../pipeline/alerts/rules.js'
 import { AppError, fromRedis } from '../../shared/errors.js'
 import {
   alertStreamKeys,
@@ -56,6 +57,8 @@ export interface MessageWrite {
   readonly sample?: string
   /** The message's alerts that the account's rules dropped. */
   readonly dropped?: readonly DroppedEntry[]
+  /** The incident group of each alert (by index) a rule grouped; the others have an incident of their own. */
+  readonly groups?: readonly (IncidentGroup | undefined)[]
 }
 
 /** One of an integration's recent payloads: the payload itself when at most PAYLOAD_SAMPLES.maxBytes. */
@@ -199,6 +202,8 @@ export class RedisAlertSink {
         // Its entries go as one JSON argument (arrays of fields): one argument per field was most of the cost of a
         // call.
         const fields = [...m.alerts, ...m.rejections].map(entryFields)
+        // An alert's group goes with its fields (the script takes it off the entry it writes).
+        m.groups?.forEach((g, i) => g && fields[i]!.push('incidentGroup', JSON.stringify(g)))
         const l = m.lifecycle
         args.push(
           ...argsOf('alertsWrite', 'record', {

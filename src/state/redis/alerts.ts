@@ -61,6 +61,8 @@ export interface AlertRecord extends Pick<
   /** The maintenance window that suppressed it (the last one), and when that window ends (while suppressed). */
   suppressedBy?: string
   suppressedUntil?: number
+  /** The incident it is in (none for alerts stored before incidents existed). */
+  incidentId?: string
   history: AlertHistoryEntry[]
 }
 
@@ -343,7 +345,8 @@ function parse(json: string): AlertRecord {
   return r
 }
 
-function encodeCursor(e: { id: string; score: number }): string {
+/** A list cursor: where a page of an index (a zset of ids by score) goes on. */
+export function encodeCursor(e: { id: string; score: number }): string {
   return Buffer.from(JSON.stringify([e.score, e.id])).toString('base64url')
 }
 
@@ -353,7 +356,7 @@ export function isAlertCursor(cursor: string): boolean {
 }
 
 /** The position after which a page goes on, or undefined for the first page or a cursor that is not one of ours. */
-function decodeCursor(cursor: string | undefined): { id: string; score: number } | undefined {
+export function decodeCursor(cursor: string | undefined): { id: string; score: number } | undefined {
   if (!cursor) return undefined
   try {
     const [score, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[]

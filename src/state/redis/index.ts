@@ -3,6 +3,7 @@
 // one way.
 import { PlatformStore } from './platform.js'
 import { AlertStore } from './alerts.js'
+import { IncidentStore } from './incidents.js'
 import { RulesAndWindowsStore } from './rules-and-windows.js'
 import { DirectoryStore } from './directory.js'
 import { IdentityStore } from './identities.js'
@@ -40,6 +41,8 @@ export interface RedisStores {
   readonly integrations: IntegrationStore
   /** Alerts as incidents: their records, lists, acknowledge and resolve. */
   readonly alerts: AlertStore
+  /** Incidents: groups of alerts, their lists, acknowledge and resolve. */
+  readonly incidents: IncidentStore
   /** Alert rules and maintenance windows, per account. */
   readonly rulesAndWindows: RulesAndWindowsStore
   /** Metric definitions of experiment results, per workspace, with their audit log. */
@@ -79,6 +82,7 @@ export function createRedisState(settings: RedisSettings, client?: RedisClient):
     directory: new DirectoryStore(context),
     integrations: new IntegrationStore(context),
     alerts: new AlertStore(context),
+    incidents: new IncidentStore(context),
     rulesAndWindows: new RulesAndWindowsStore(context),
     metrics: new MetricStore(context),
     notify: new NotifyStore(context),

@@ -37,6 +37,8 @@ export interface DeliveryData {
   readonly alert: NotifiedAlert
   /** For a reminder: which one it is (1, 2, ...). */
   readonly reminder?: number
+  /** The incident the alert stands for (its events are the incident's). */
+  readonly incidentId?: string
 }
 
 export interface DeliveryAttempt {
@@ -216,14 +218,15 @@ export class NotifyStore extends RedisState {
 
   /**
    * Creates deliveries (each once) and acknowledges the stream entry they come from, in one script call. `routes`:
-   * the destinations an opening alert was routed to, kept for its later events.
+   * the destinations an opening alert (or incident: `routesId`) was routed to, kept for its later events.
    */
   async route(
     accountId: string,
     entryId: string,
     deliveries: readonly NewDelivery[],
-    opts: { now: number; ttlMs: number; alertId?: string; routes?: readonly string[] },
+    opts: { now: number; ttlMs: number; alertId?: string; routesId?: string; routes?: readonly string[] },
   ): Promise<number> {
+    const routesId = opts.routesId ?? opts.alertId
     const k = this.keys(accountId)
     const args: (string | number)[] = [
       NOTIFY_GROUP,
@@ -232,7 +235,7 @@ export class NotifyStore extends RedisState {
       opts.ttlMs,
       k.delivery,
       opts.alertId ? k.alertLog(opts.alertId) : '',
-      opts.alertId && opts.routes ? k.routes(opts.alertId) : '',
+      routesId && opts.routes ? k.routes(routesId) : '',
       JSON.stringify(opts.routes ?? []),
       k.destinationLog,
     ]
@@ -240,7 +243,7 @@ export class NotifyStore extends RedisState {
     return (await this.scripts.notifyRoute(k.due, k.stream, ...args)) as number
   }
 
-  /** The destinations an alert was routed to when it opened, if known. */
+  /** The destinations an alert (or an incident) was routed to when it opened, if known. */
   async routesOf(accountId: string, alertId: string): Promise<string[] | undefined> {
     const json = await this.redis.get(this.keys(accountId).routes(alertId))
     return json ? (JSON.parse(json) as string[]) : undefined

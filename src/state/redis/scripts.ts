@@ -1,6 +1,6 @@
 // Every Lua script of the service, in one registry: its file under lua/ and its number of keys (null:
 // the caller passes it first). A script file may have `-- include: <file>.lua` lines, replaced by that
-// file (the shared audit helper), and an `-- args: <script>` line, replaced by the positions of the
+// file and its own includes (the shared audit helper, the alert lifecycle and its incidents), and an `-- args: <script>` line, replaced by the positions of the
 // arguments ARGS_LAYOUTS declares for it (below). Scripts are defined on a connection once (ioredis
 // EVALSHA, falling back to EVAL), and called through the typed functions returned here, or queued on
 // a pipeline with queueScript.
@@ -31,6 +31,7 @@ const SCRIPTS = {
   alertsAutoResolve: 1,
   alertsRelease: 1,
   alertsPrune: 1,
+  incidentsAct: 1,
   notifyRoute: 2,
   notifyClaim: 1,
   notifySettle: 3,
@@ -108,8 +109,7 @@ export function scriptSource(name: ScriptName): string {
   let source = sources.get(name)
   if (source === undefined) {
     const file = name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
-    source = readLua(`${file}.lua`)
-      .replace(/^-- include: ([a-z-]+\.lua)$/gm, (_, included: string) => readLua(included))
+    source = withIncludes(`${file}.lua`)
       .replace(/^-- args: (\w+)$/gm, (_, script: string) => {
         if (!Object.hasOwn(ARGS_LAYOUTS, script)) throw new Error(`${file}.lua: no argument layout ${script}`)
         return layoutLua(script as keyof Layouts)
@@ -117,6 +117,14 @@ export function scriptSource(name: ScriptName): string {
     sources.set(name, source)
   }
   return source
+}
+
+/** A Lua file with its includes (and theirs) in place. */
+function withIncludes(file: string, depth = 0): string {
+  if (depth > 3) throw new Error(`${file}: includes nest too deep`)
+  return readLua(file).replace(/^-- include: ([a-z-]+\.lua)$/gm, (_, included: string) =>
+    withIncludes(included, depth + 1),
+  )
 }
 
 function readLua(file: string): string {

@@ -21,6 +21,7 @@
 --                                            what a change of that window releases (alerts-release.lua)
 --   P alerts:acct:<account>:dropped          stream of the alerts rules dropped (request id, rule), a day of them
 --   P alerts:seq                             the last alert id given
+-- include: incidents.lua
 local LC = {}
 local HISTORY = 50
 local FILTERS = {'integrationId', 'severity', 'service', 'environment', 'team'}
@@ -136,8 +137,8 @@ end
 
 -- The stream entry of a change told by the record rather than by a notification's own fields (an
 -- acknowledge or resolve by the sender, the API or the auto-resolve job): the record's fields, then
--- the lifecycle fields.
-function LC.entry(rec, event, atIso, by, requestId)
+-- the lifecycle fields, and its incident's (incidentEvent: what the change did to the incident, INC.track).
+function LC.entry(rec, event, atIso, by, requestId, incidentEvent)
   local e = {}
   for _, f in ipairs(FIELDS) do
     if type(rec[f]) == 'string' and rec[f] ~= '' then
@@ -151,7 +152,15 @@ function LC.entry(rec, event, atIso, by, requestId)
     'count', tostring(rec.count), 'by', by}) do
     table.insert(e, v)
   end
+  LC.incidentFields(e, rec, incidentEvent)
   return e
+end
+
+-- Appends an alert's incident and what the change did to it to a stream entry's fields.
+function LC.incidentFields(e, rec, incidentEvent)
+  if not rec.incidentId then return end
+  table.insert(e, 'incidentId'); table.insert(e, rec.incidentId)
+  table.insert(e, 'incidentEvent'); table.insert(e, incidentEvent or '')
 end
 
 -- Applies a notification (the alert's entry fields as a map, `at` its receive time in ms). Returns

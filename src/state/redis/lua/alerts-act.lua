@@ -12,9 +12,11 @@ if not rec then return {'not_found'} end
 local before, unchanged = LC.act(rec, action, at, by)
 if not before then return {'unchanged', cjson.encode(rec), unchanged} end
 local event = action == 'acknowledge' and 'acknowledged' or 'resolved'
+INC.maxlen = maxlen
+local incidentEvent = INC.track(P, rec, before, at, by)
 local entryId
 if LC.integrationExists(P, rec.integrationId, ARGV[9]) then
-  local entry = LC.entry(rec, event, atIso, by)
+  local entry = LC.entry(rec, event, atIso, by, nil, incidentEvent)
   entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))
   redis.call('XADD', P .. 'alerts:integration:' .. rec.integrationId, 'MAXLEN', '~', maxlen, '*', unpack(entry))
 end

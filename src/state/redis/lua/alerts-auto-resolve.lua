@@ -9,13 +9,14 @@
 local P, now, limit, atIso, maxlen = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5]
 local due = redis.call('ZRANGEBYSCORE', P .. 'alerts:auto-resolve', '-inf', now, 'LIMIT', 0, limit)
 local resolved = {}
+INC.maxlen = maxlen
 for _, member in ipairs(due) do
   local acct, id = string.match(member, '^(.*)|([^|]*)$')
   local rec = acct and LC.load(P, acct, id) or nil
   -- An alert of a deleted integration is left as it is (no stream of it is made again).
   if rec and (rec.status == 'firing' or rec.status == 'suppressed') and LC.integrationExists(P, rec.integrationId, ARGV[6]) then
     local before = LC.act(rec, 'resolve', now, 'auto-resolve')
-    local entry = LC.entry(rec, 'resolved', atIso, 'auto-resolve')
+    local entry = LC.entry(rec, 'resolved', atIso, 'auto-resolve', nil, INC.track(P, rec, before, now, 'auto-resolve'))
     local entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))
     redis.call('XADD', P .. 'alerts:integration:' .. rec.integrationId, 'MAXLEN', '~', maxlen, '*', unpack(entry))
     LC.remember(rec, 'resolved', now, 'auto-resolve', nil, entryId)

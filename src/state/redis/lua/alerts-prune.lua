@@ -18,4 +18,10 @@ for _, member in ipairs(due) do
   end
   redis.call('ZREM', KEYS[1], member)
 end
+-- Incidents resolved as long ago (their members are pruned above, or will be by their own resolve time).
+for _, member in ipairs(redis.call('ZRANGEBYSCORE', P .. 'alerts:incidents-resolved', '-inf', before, 'LIMIT', 0, limit)) do
+  local acct, id = string.match(member, '^(.*)|([^|]*)$')
+  if acct then INC.prune(P, acct, id) end
+  redis.call('ZREM', P .. 'alerts:incidents-resolved', member)
+end
 return removed

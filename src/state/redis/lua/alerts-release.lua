@@ -17,6 +17,7 @@ local P, now, limit, atIso, maxlen, deleted = ARGV[1], tonumber(ARGV[2]), tonumb
 local windowId, untilMs, acct, cursor = ARGV[7], tonumber(ARGV[8]), ARGV[9], ARGV[10]
 local KEY = P .. 'alerts:suppressed'
 local released = {}
+INC.maxlen = maxlen
 
 local function release(member, rec, by)
   local before = LC.act(rec, 'release', now, by)
@@ -25,8 +26,9 @@ local function release(member, rec, by)
     return
   end
   local entryId
+  local incidentEvent = INC.track(P, rec, before, now, by)
   if LC.integrationExists(P, rec.integrationId, deleted) then
-    local entry = LC.entry(rec, 'triggered', atIso, by)
+    local entry = LC.entry(rec, 'triggered', atIso, by, nil, incidentEvent)
     entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))
     redis.call('XADD', P .. 'alerts:integration:' .. rec.integrationId, 'MAXLEN', '~', maxlen, '*', unpack(entry))
   end

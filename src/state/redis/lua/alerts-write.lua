@@ -46,6 +46,7 @@ local minid = tostring(math.max(0, nowMs - tonumber(ARGV[H.maxAgeMs])))
 -- include: alert-lifecycle.lua
 
 local P = ARGV[H.prefix]
+INC.maxlen = maxlen
 local SAMPLES, SAMPLES_TTL = tonumber(ARGV[H.samples]), ARGV[H.samplesTtlMs]
 
 -- A replay from an edge's spool: its first copy (or an earlier replay) was applied: its request id
@@ -103,22 +104,33 @@ local function notify(keys, fields, at, acct, integ, emitRepeats, autoMs)
   if acct == '' or not f.dedupKey or not f.status then return xadd(keys, fields) end
   local rec, old, event, emit, held = LC.notify(P, acct, integ, f, at, emitRepeats)
   if not rec then return end
+  -- Its incident: a new record joins or opens one (the group the rules gave, else its own); a change that is more
+  -- than a repeat is followed into it.
+  local incidentEvent = ''
+  if old == nil then
+    local okg, group = pcall(cjson.decode, f.incidentGroup or 'null')
+    incidentEvent = INC.track(P, rec, nil, at, 'source', INC.assign(P, rec, at, okg and group or nil))
+  elseif event ~= 'repeated' or old.severity ~= rec.severity then
+    incidentEvent = INC.track(P, rec, old, at, 'source')
+  end
   local entryId
   if emit and f.status ~= 'firing' then
     -- An acknowledge or resolve: the incident's fields (the notification may carry none).
-    entryId = xadd(keys, LC.entry(rec, event, f.receivedAt or '', 'source', f.requestId))
+    entryId = xadd(keys, LC.entry(rec, event, f.receivedAt or '', 'source', f.requestId, incidentEvent))
   elseif emit then
     local all = {}
     for j = 1, #fields - 1, 2 do
-      -- A window that no longer exists holds nothing: the entry does not name it.
-      if held or (fields[j] ~= 'suppressedBy' and fields[j] ~= 'suppressedUntil') then
-        table.insert(all, fields[j]); table.insert(all, fields[j + 1])
+      -- A window that no longer exists holds nothing: the entry does not name it; the group is the incident's.
+      local name = fields[j]
+      if name ~= 'incidentGroup' and (held or (name ~= 'suppressedBy' and name ~= 'suppressedUntil')) then
+        table.insert(all, name); table.insert(all, fields[j + 1])
       end
     end
     for _, v in ipairs({'event', event, 'alertId', rec.id, 'count', tostring(rec.count)}) do table.insert(all, v) end
     if rec.previousAlertId and (event == 'reopened' or (event == 'suppressed' and rec.count == 1)) then
       table.insert(all, 'previousAlertId'); table.insert(all, rec.previousAlertId)
     end
+    LC.incidentFields(all, rec, incidentEvent)
     entryId = xadd(keys, all)
   end
   -- The history holds what changed the alert; repeats are its count (and, with emitRepeats, stream entries).

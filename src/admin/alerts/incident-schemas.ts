@@ -1,0 +1,81 @@
+// The incidents API as JSON Schema.
+import { Type } from 'typebox'
+import { SEVERITIES } from '../../pipeline/alerts/render.js'
+import { INCIDENT_LIST_STATUSES, INCIDENT_STATUSES } from '../../state/redis/incidents.js'
+import { Alert } from './schemas.js'
+
+export const MAX_INCIDENT_PAGE = 500
+export const MAX_MEMBERS_SHOWN = 1000
+
+const time = (description: string) => Type.String({ format: 'date-time', description })
+
+export const IncidentListQuery = Type.Object(
+  {
+    status: Type.Optional(
+      Type.Enum([...INCIDENT_LIST_STATUSES], {
+        description:
+          'open (the default: pending, triggered, acknowledged or suppressed), one status, or all',
+      }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INCIDENT_PAGE, default: 50 })),
+    cursor: Type.Optional(Type.String({ maxLength: 1000, description: 'nextCursor of the page before' })),
+  },
+  { additionalProperties: false },
+)
+export const IncidentParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
+export const IncidentQuery = Type.Object(
+  {
+    members: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_MEMBERS_SHOWN, default: 100, description: 'alerts shown, first joined first' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+const TimelineEntry = Type.Object({
+  event: Type.String({
+    description:
+      'opened or pending (made, not yet told), triggered, joined (an alert joined), acknowledged, resolved, closed (resolved without having been told)',
+  }),
+  at: time('when'),
+  by: Type.Optional(Type.String({ description: 'source (the senders), auto-resolve, or the API key (key:<public id>)' })),
+  alertId: Type.Optional(Type.String({ description: 'the alert whose change it was' })),
+})
+
+export const Incident = Type.Object({
+  id: Type.String({ description: 'inc_<n>' }),
+  title: Type.String(),
+  status: Type.Enum([...INCIDENT_STATUSES], {
+    description:
+      'pending (fewer than its group\'s minAlerts so far: not told), triggered, acknowledged, suppressed (its open alerts are all in maintenance windows) or resolved',
+  }),
+  severity: Type.Enum([...SEVERITIES], { description: 'the highest of its open alerts' }),
+  key: Type.String({
+    description:
+      "its group key: the rule's id and the rendered key of a rule's group, or a:<integration>:<dedup key> for an alert's own",
+  }),
+  rule: Type.Optional(Type.String({ description: 'the alert rule whose group it is' })),
+  openAlerts: Type.Integer(),
+  alerts: Type.Integer({ description: 'alerts that joined it' }),
+  overflow: Type.Optional(
+    Type.Integer({ description: 'alerts of its key that went to a continuation incident once it was full' }),
+  ),
+  firstSeenAt: time('its first alert'),
+  lastSeenAt: time('its last change'),
+  windowMs: Type.Integer({ description: 'alerts of its key join within this long of its last alert (0: until resolved)' }),
+  minAlerts: Type.Integer(),
+  previousIncidentId: Type.Optional(Type.String({ description: 'the incident of the same key before this one' })),
+  acknowledgedAt: Type.Optional(time('acknowledged')),
+  acknowledgedBy: Type.Optional(Type.String()),
+  resolvedAt: Type.Optional(time('resolved')),
+  resolvedBy: Type.Optional(Type.String()),
+})
+export const IncidentWithMembers = Type.Object({
+  ...Incident.properties,
+  timeline: Type.Array(TimelineEntry, { description: 'oldest first, the last 100' }),
+  members: Type.Array(Alert, { description: 'its alerts, first joined first (as many as asked)' }),
+})
+export const IncidentList = Type.Object({
+  incidents: Type.Array(Incident),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+})

@@ -1,0 +1,136 @@
+// The incidents API: an account's incidents (groups of alerts, lua/incidents.lua), listed by status, read with
+// their alerts and timeline, acknowledged and resolved through their alerts. Access as for alerts: an admin key
+// without workspace or environment restriction reads them, one with role all acts on them.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { ApiKeyCache } from '../../auth/api-keys.js'
+import { HttpError } from '../../http/errors.js'
+import { isAlertCursor } from '../../state/redis/alerts.js'
+import type { IncidentRecord, IncidentStore } from '../../state/redis/incidents.js'
+import { roleAll, type AdminLimits, useAccountWideAdminKey } from '../admin-key.js'
+import { ADMIN_SECURITY } from '../split/schemas.js'
+import { alertView } from './alerts.route.js'
+import {
+  Incident,
+  IncidentList,
+  IncidentListQuery,
+  IncidentParams,
+  IncidentQuery,
+  IncidentWithMembers,
+} from './incident-schemas.js'
+import { alertAnswers, answer } from './schemas.js'
+
+export interface IncidentRoutesOptions {
+  readonly apiKeys: ApiKeyCache
+  readonly limits: AdminLimits
+  readonly incidents: IncidentStore
+  /** Entries kept per alert stream (the alerts' changes an acknowledge or resolve writes). */
+  readonly streamMaxLen: number
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString())
+
+/** An incident as the API shows it: times in ISO 8601, without its account or bookkeeping. */
+export function incidentView(i: IncidentRecord) {
+  return {
+    id: i.id,
+    title: i.title,
+    status: i.status,
+    severity: i.severity,
+    key: i.key,
+    ...(i.rule ? { rule: i.rule } : {}),
+    openAlerts: i.open,
+    alerts: i.alerts,
+    ...(i.overflow ? { overflow: i.overflow } : {}),
+    firstSeenAt: iso(i.firstSeenAt)!,
+    lastSeenAt: iso(i.lastSeenAt)!,
+    windowMs: i.windowMs,
+    minAlerts: i.minAlerts,
+    ...(i.previousIncidentId ? { previousIncidentId: i.previousIncidentId } : {}),
+    ...(i.acknowledgedAt !== undefined ? { acknowledgedAt: iso(i.acknowledgedAt), acknowledgedBy: i.acknowledgedBy } : {}),
+    ...(i.resolvedAt !== undefined ? { resolvedAt: iso(i.resolvedAt), resolvedBy: i.resolvedBy } : {}),
+  }
+}
+
+export async function incidentRoutes(server: FastifyInstance, opts: IncidentRoutesOptions): Promise<void> {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>()
+  useAccountWideAdminKey(app, opts, 'incidents', false)
+  const account = (request: FastifyRequest) => request.admin!.accountId
+  const tags = ['incidents']
+
+  app.get(
+    '/api/v1/incidents',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: "The account's incidents, latest change first: open ones by default",
+        querystring: IncidentListQuery,
+        response: alertAnswers({ 200: answer('A page of incidents; nextCursor is null on the last page', IncidentList) }),
+      },
+    },
+    async (request) => {
+      const q = request.query
+      if (q.cursor !== undefined && !isAlertCursor(q.cursor))
+        throw new HttpError('BAD_REQUEST', 'cursor is not one this API gave out', [
+          { field: 'cursor', problem: 'is not a nextCursor of this API' },
+        ])
+      const page = await opts.incidents.list(account(request), {
+        status: q.status ?? 'open',
+        limit: q.limit ?? 50,
+        ...(q.cursor ? { cursor: q.cursor } : {}),
+      })
+      return { incidents: page.incidents.map(incidentView), nextCursor: page.nextCursor }
+    },
+  )
+
+  app.get(
+    '/api/v1/incidents/:id',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'One incident with its timeline and its alerts',
+        params: IncidentParams,
+        querystring: IncidentQuery,
+        response: alertAnswers({ 200: answer('The incident', IncidentWithMembers) }, [404]),
+      },
+    },
+    async (request) => {
+      const incident = await opts.incidents.get(account(request), request.params.id)
+      if (!incident) throw new HttpError('NOT_FOUND', 'no such incident')
+      const members = await opts.incidents.members(account(request), incident.id, request.query.members ?? 100)
+      return {
+        ...incidentView(incident),
+        timeline: incident.timeline.map((t) => ({ ...t, at: iso(t.at)! })),
+        members: members.alerts.map((a) => alertView(a)),
+      }
+    },
+  )
+
+  for (const action of ['acknowledge', 'resolve'] as const) {
+    app.post(
+      `/api/v1/incidents/:id/${action}`,
+      {
+        schema: {
+          tags,
+          security: ADMIN_SECURITY,
+          summary:
+            action === 'acknowledge'
+              ? 'Acknowledge an incident: each of its open alerts is acknowledged (an entry in the streams each); alerts that join later leave it acknowledged'
+              : 'Resolve an incident: each of its open alerts is resolved; an alert of its key that fires again opens a new incident',
+          params: IncidentParams,
+          response: alertAnswers({ 200: answer('The incident after the change', Incident) }, [404, 409]),
+        },
+      },
+      async (request) => {
+        const by = `key:${roleAll(request, 'acknowledging and resolving incidents').id}`
+        const outcome = await opts.incidents.act(account(request), request.params.id, action, by, opts.streamMaxLen)
+        if (outcome.kind === 'not_found') throw new HttpError('NOT_FOUND', 'no such incident')
+        if (outcome.kind === 'unchanged' && outcome.status === 'resolved' && action === 'acknowledge')
+          throw new HttpError('CONFLICT', 'the incident is resolved; it cannot be acknowledged')
+        return incidentView(outcome.incident)
+      },
+    )
+  }
+}

@@ -1,0 +1,171 @@
+// Incidents: groups of an account's alerts, decided by the alert lifecycle script as it writes each new alert
+// (lua/incidents.lua describes the keys and the status), acknowledged or resolved through their alerts
+// (lua/incidents-act.lua). Lists read an index of the status (a zset by last change), as alerts do.
+import type { Severity } from '../../pipeline/alerts/render.js'
+import { alertStreamKeys, type AlertStreamKeys } from './alert-streams.js'
+import { decodeCursor, encodeCursor, type AlertRecord } from './alerts.js'
+import { RedisState, type RedisContext } from './redis-state.js'
+
+export const INCIDENT_STATUSES = ['pending', 'triggered', 'acknowledged', 'suppressed', 'resolved'] as const
+export type IncidentStatus = (typeof INCIDENT_STATUSES)[number]
+export const INCIDENT_LIST_STATUSES = ['open', ...INCIDENT_STATUSES, 'all'] as const
+export type IncidentListStatus = (typeof INCIDENT_LIST_STATUSES)[number]
+
+export interface IncidentTimelineEntry {
+  /** triggered, acknowledged, resolved, joined (an alert joined), opened or pending (made, not told), closed (resolved, never told). */
+  event: string
+  at: number
+  by?: string
+  alertId?: string
+}
+
+export interface IncidentRecord {
+  id: string
+  accountId: string
+  /** Its group key: g:<rule>\n<rendered key> for a rule's group, a:<integration>:<dedup key> for an alert's own. */
+  key: string
+  title: string
+  status: IncidentStatus
+  /** The highest severity of its open alerts (its last one's when none is open). */
+  severity: Severity
+  firstSeenAt: number
+  lastSeenAt: number
+  lastAlertAt: number
+  /** 0: alerts join until it resolves. */
+  windowMs: number
+  minAlerts: number
+  /** Open alerts, all alerts that joined, firing and acknowledged ones among the open. */
+  open: number
+  alerts: number
+  firing: number
+  acked: number
+  /** Alerts of its key that went to a continuation incident once it was full. */
+  overflow?: number
+  rule?: string
+  previousIncidentId?: string
+  acknowledgedAt?: number
+  acknowledgedBy?: string
+  resolvedAt?: number
+  resolvedBy?: string
+  /** Whether a destination was told of it (triggered); one never told resolves without a word. */
+  told?: boolean
+  timeline: IncidentTimelineEntry[]
+}
+
+export interface IncidentQuery {
+  readonly status: IncidentListStatus
+  readonly limit: number
+  readonly cursor?: string
+}
+
+export type IncidentActOutcome =
+  | { kind: 'ok'; incident: IncidentRecord }
+  | { kind: 'not_found' }
+  | { kind: 'unchanged'; incident: IncidentRecord; status: string }
+
+/** Alerts one call of the acknowledge or resolve script changes (a page of the incident's members). */
+const ACT_PAGE = 500
+
+export class IncidentStore extends RedisState {
+  private readonly streams: (accountId: string) => AlertStreamKeys
+
+  constructor(context: RedisContext) {
+    super(context)
+    this.streams = (accountId) => alertStreamKeys(context.prefix, context.cluster, accountId)
+  }
+
+  private key(accountId: string, what: string): string {
+    return this.ka(accountId, 'alerts', 'acct', accountId, what)
+  }
+
+  async get(accountId: string, id: string): Promise<IncidentRecord | undefined> {
+    const json = await this.redis.hget(this.key(accountId, 'incidents'), id)
+    return json ? parse(json) : undefined
+  }
+
+  /** A page of the incident's alerts in the order they joined, and how many joined. */
+  async members(
+    accountId: string,
+    id: string,
+    limit: number,
+  ): Promise<{ alerts: AlertRecord[]; total: number }> {
+    const key = this.key(accountId, `incident-members:${id}`)
+    const [ids, total] = await Promise.all([this.redis.zrange(key, 0, limit - 1), this.redis.zcard(key)])
+    if (ids.length === 0) return { alerts: [], total }
+    const json = await this.redis.hmget(this.key(accountId, 'records'), ...ids)
+    // An alert pruned by the retention of resolved alerts is left out.
+    return { alerts: json.flatMap((j) => (j ? [JSON.parse(j) as AlertRecord] : [])), total }
+  }
+
+  /** A page of the account's incidents, latest change first. */
+  async list(accountId: string, q: IncidentQuery): Promise<{ incidents: IncidentRecord[]; nextCursor: string | null }> {
+    const key = this.key(accountId, `incident-idx:${q.status}`)
+    const cursor = decodeCursor(q.cursor)
+    const page = await this.redis.zrevrangebyscore(
+      key,
+      cursor ? cursor.score : '+inf',
+      '-inf',
+      'WITHSCORES',
+      'LIMIT',
+      0,
+      q.limit + 1 + (cursor ? 50 : 0),
+    )
+    const entries: { id: string; score: number }[] = []
+    for (let i = 0; i + 1 < page.length; i += 2) {
+      const id = page[i]!
+      const score = Number(page[i + 1])
+      if (cursor && score === cursor.score && id >= cursor.id) continue
+      entries.push({ id, score })
+      if (entries.length === q.limit + 1) break
+    }
+    const shown = entries.slice(0, q.limit)
+    if (shown.length === 0) return { incidents: [], nextCursor: null }
+    const json = await this.redis.hmget(this.key(accountId, 'incidents'), ...shown.map((e) => e.id))
+    return {
+      incidents: json.flatMap((j) => (j ? [parse(j)] : [])),
+      nextCursor: entries.length > q.limit ? encodeCursor(shown[shown.length - 1]!) : null,
+    }
+  }
+
+  /** Acknowledges or resolves an incident through its open alerts (a page per script call); `by` says who. */
+  async act(
+    accountId: string,
+    id: string,
+    action: 'acknowledge' | 'resolve',
+    by: string,
+    maxLen: number,
+  ): Promise<IncidentActOutcome> {
+    const keys = this.streams(accountId)
+    let cursor = '0'
+    for (;;) {
+      const now = Date.now()
+      const [kind, json, next] = (await this.scripts.incidentsAct(
+        keys.all,
+        keys.prefix,
+        accountId,
+        id,
+        action,
+        by,
+        now,
+        new Date(now).toISOString(),
+        maxLen,
+        keys.deleted,
+        ACT_PAGE,
+        cursor,
+      )) as [string, string?, string?]
+      if (kind === 'not_found') return { kind }
+      if (kind === 'unchanged') return { kind, incident: parse(json!), status: next! }
+      if (!next) return { kind: 'ok', incident: parse(json!) }
+      cursor = next
+    }
+  }
+}
+
+/** A record as Lua's cjson wrote it: an empty list is `{}`. */
+function parse(json: string): IncidentRecord {
+  const r = JSON.parse(json) as IncidentRecord & { openBySeverity?: unknown; arrivals?: unknown }
+  if (!Array.isArray(r.timeline)) r.timeline = []
+  delete r.openBySeverity
+  delete r.arrivals
+  return r
+}

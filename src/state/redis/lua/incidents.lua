@@ -1,0 +1,204 @@
+-- Incidents (included by alert-lifecycle.lua): a group of alerts of one account, decided when an alert record is
+-- made, in the same script call as the alert and its Kafka offset. Keys, under the prefix P:
+--   P alerts:acct:<account>:incidents             hash incident id -> JSON record (without its members)
+--   P alerts:acct:<account>:incident-members:<id> zset alert id by the order it joined (at most MEMBERS)
+--   P alerts:acct:<account>:incident-keys         hash group key -> id of the key's latest incident
+--   P alerts:acct:<account>:incident-idx:<group>  zset incident id by lastSeenAt (ms x 1000 + a tie-breaker): all,
+--                                                 open, pending, triggered, acknowledged, suppressed, resolved
+--   P alerts:incident-events                      stream of incident changes (readers downstream; on a cluster one
+--                                                 per account, under its hash tag)
+--   P alerts:incidents-resolved                   zset "<account>|<incident id>" by when it resolved (pruned with
+--                                                 resolved alerts)
+--   P alerts:incident-seq                         the last incident id given
+-- An alert's group comes from the account's rules (the consumer renders its key): {key, windowMs, title,
+-- minAlerts}; without one, its key is its own (integration, dedup key), so each alert has an incident of its own
+-- and a key that fires again after it resolved opens a new one (previousIncidentId).
+-- Status, derived from the members' statuses: resolved when none is open; pending while fewer than minAlerts of
+-- its alerts arrived within the window; acknowledged once acknowledged (by the API, or when no member is firing
+-- and one is acknowledged: it stays so until it resolves, as PagerDuty's do); triggered while a member fires;
+-- suppressed when its open members are all held by maintenance windows.
+local INC = {}
+-- Alerts one incident takes; the next alert of its key opens a continuation (previousIncidentId), counted as its overflow.
+local MEMBERS = 10000
+local TIMELINE = 100
+local SEVERITY_RANK = {critical = 4, high = 3, warning = 2, info = 1}
+-- Entries of the incident-events stream, about (the scripts that write it set it from their own maxlen).
+INC.maxlen = '10000'
+
+local function key(P, acct, what) return P .. 'alerts:acct:' .. acct .. ':' .. what end
+function INC.records(P, acct) return key(P, acct, 'incidents') end
+function INC.members(P, acct, id) return key(P, acct, 'incident-members:' .. id) end
+local function keysOf(P, acct) return key(P, acct, 'incident-keys') end
+local function idx(P, acct, group) return key(P, acct, 'incident-idx:' .. group) end
+
+function INC.load(P, acct, id)
+  if not id then return nil end
+  local j = redis.call('HGET', INC.records(P, acct), id)
+  if not j then return nil end
+  return cjson.decode(j)
+end
+
+local function save(P, inc, before)
+  local after = {all = true, [inc.status] = true}
+  if inc.status ~= 'resolved' then after.open = true end
+  if before and before ~= inc.status then
+    redis.call('ZREM', idx(P, inc.accountId, before), inc.id)
+    if before ~= 'resolved' and inc.status == 'resolved' then redis.call('ZREM', idx(P, inc.accountId, 'open'), inc.id) end
+  end
+  local score = inc.lastSeenAt * 1000 + (tonumber(string.match(inc.id, '%d+$') or '0') % 1000)
+  for g in pairs(after) do redis.call('ZADD', idx(P, inc.accountId, g), score, inc.id) end
+  redis.call('HSET', INC.records(P, inc.accountId), inc.id, cjson.encode(inc))
+  local member = inc.accountId .. '|' .. inc.id
+  if inc.status == 'resolved' then
+    redis.call('ZADD', P .. 'alerts:incidents-resolved', inc.resolvedAt or inc.lastSeenAt, member)
+  elseif before == 'resolved' then
+    redis.call('ZREM', P .. 'alerts:incidents-resolved', member)
+  end
+end
+
+local function remember(inc, event, at, by, alertId)
+  local t = inc.timeline
+  table.insert(t, {event = event, at = at, by = by, alertId = alertId})
+  while #t > TIMELINE do table.remove(t, 1) end
+end
+
+local function tell(P, inc, event, at, by, alertId)
+  local fields = {'incidentId', inc.id, 'event', event, 'status', inc.status, 'severity', inc.severity, 'title', inc.title,
+    'openAlerts', tostring(inc.open), 'alerts', tostring(inc.alerts), 'at', tostring(at), 'by', by or ''}
+  if alertId then table.insert(fields, 'alertId'); table.insert(fields, alertId) end
+  if inc.previousIncidentId then table.insert(fields, 'previousIncidentId'); table.insert(fields, inc.previousIncidentId) end
+  redis.call('XADD', P .. 'alerts:incident-events', 'MAXLEN', '~', INC.maxlen, '*', unpack(fields))
+end
+
+-- The incident a new alert record joins or opens (the record gets its id): the open incident of its group key
+-- while within its window, else a new one. `g`: the group the rules gave (nil for none). Returns the incident and
+-- whether it is new.
+function INC.assign(P, rec, at, g)
+  local acct = rec.accountId
+  local k, windowMs, minAlerts = nil, 0, 1
+  if type(g) == 'table' and type(g.key) == 'string' and g.key ~= '' then
+    k = 'g:' .. g.key
+    windowMs = tonumber(g.windowMs) or 0
+    minAlerts = math.max(1, tonumber(g.minAlerts) or 1)
+  else
+    k = 'a:' .. rec.integrationId .. ':' .. rec.dedupKey
+  end
+  local curId = redis.call('HGET', keysOf(P, acct), k)
+  local cur = curId and INC.load(P, acct, curId) or nil
+  local inc
+  if cur and cur.status ~= 'resolved' and (windowMs <= 0 or at - cur.lastAlertAt <= windowMs) and cur.alerts < MEMBERS then
+    inc = cur
+  else
+    if cur and cur.status ~= 'resolved' and cur.alerts >= MEMBERS then cur.overflow = (cur.overflow or 0) + 1; save(P, cur, cur.status) end
+    inc = {id = 'inc_' .. tostring(redis.call('INCR', P .. 'alerts:incident-seq')), accountId = acct, key = k,
+      title = (type(g) == 'table' and type(g.title) == 'string' and g.title ~= '') and g.title or string.sub(rec.description or rec.dedupKey, 1, 200),
+      status = minAlerts > 1 and 'pending' or 'new', fresh = true, severity = rec.severity or 'warning', firstSeenAt = at, lastSeenAt = at,
+      windowMs = windowMs, minAlerts = minAlerts, open = 0, alerts = 0, firing = 0, acked = 0,
+      openBySeverity = {}, arrivals = {}, timeline = {}}
+    if cur then inc.previousIncidentId = cur.id
+    elseif curId then inc.previousIncidentId = curId end
+    if type(g) == 'table' and type(g.rule) == 'string' then inc.rule = g.rule end
+    redis.call('HSET', keysOf(P, acct), k, inc.id)
+  end
+  inc.lastAlertAt = at
+  inc.alerts = inc.alerts + 1
+  redis.call('ZADD', INC.members(P, acct, inc.id), inc.alerts, rec.id)
+  -- The last minAlerts arrivals: enough to say whether minAlerts of them came within the window.
+  if inc.status == 'pending' then
+    table.insert(inc.arrivals, at)
+    while #inc.arrivals > inc.minAlerts do table.remove(inc.arrivals, 1) end
+  end
+  rec.incidentId = inc.id
+  return inc
+end
+
+local function isOpen(status) return status ~= nil and status ~= 'resolved' end
+
+-- Follows a change of a member alert (`rec` as it is now, `old` its snapshot before, nil for a new member) into its
+-- incident: counts, severity, status, timeline and the incident-events stream. `inc`: the incident when the caller
+-- has it (a new member). `forced`: the incident's own acknowledge (the API), so that it is acknowledged at its first
+-- member. Returns the incident's event ('' when its status did not change), for the alert's stream entry.
+function INC.track(P, rec, old, at, by, inc, forced)
+  if not rec.incidentId then return '' end
+  inc = inc or INC.load(P, rec.accountId, rec.incidentId)
+  if not inc then return '' end
+  local before = inc.status
+  local fresh = inc.fresh
+  inc.fresh = nil
+  local wasOpen, nowOpen = old and isOpen(old.status), isOpen(rec.status)
+  local function count(s, d)
+    if s == 'firing' then inc.firing = inc.firing + d elseif s == 'acknowledged' then inc.acked = inc.acked + d end
+  end
+  if wasOpen then
+    inc.open = inc.open - 1
+    inc.openBySeverity[old.severity] = (inc.openBySeverity[old.severity] or 1) - 1
+    count(old.status, -1)
+  end
+  if nowOpen then
+    inc.open = inc.open + 1
+    inc.openBySeverity[rec.severity] = (inc.openBySeverity[rec.severity] or 0) + 1
+    count(rec.status, 1)
+  end
+  local top, rank = nil, 0
+  for s, n in pairs(inc.openBySeverity) do
+    if n > 0 and (SEVERITY_RANK[s] or 0) > rank then top, rank = s, SEVERITY_RANK[s] or 0 end
+  end
+  if top then inc.severity = top end
+  if forced then inc.acknowledgedAt = inc.acknowledgedAt or at; inc.acknowledgedBy = inc.acknowledgedBy or by end
+  local status
+  if inc.open <= 0 then
+    status = 'resolved'
+  elseif inc.acknowledgedAt or before == 'acknowledged' then
+    status = 'acknowledged'
+  elseif before == 'pending' then
+    local n, within = #inc.arrivals, 0
+    for _, t in ipairs(inc.arrivals) do
+      if inc.windowMs <= 0 or at - t <= inc.windowMs then within = within + 1 end
+    end
+    status = (within >= inc.minAlerts and n >= inc.minAlerts) and (inc.firing > 0 and 'triggered' or 'suppressed') or 'pending'
+  elseif inc.firing == 0 and inc.acked > 0 then
+    status = 'acknowledged'
+    inc.acknowledgedAt = at; inc.acknowledgedBy = by
+  elseif inc.firing > 0 then
+    status = 'triggered'
+  else
+    status = 'suppressed'
+  end
+  if status ~= 'pending' then inc.arrivals = {} end
+  -- Its events: what a destination is told. One that was never told (pending, or held by windows, all along)
+  -- resolves without a word; its timeline says so.
+  local event, quiet = '', nil
+  if status ~= before then
+    if status == 'resolved' then
+      inc.resolvedAt = at; inc.resolvedBy = by
+      if inc.told then event = 'resolved' else quiet = 'closed' end
+    elseif status == 'triggered' or (status == 'acknowledged' and inc.told) then
+      event = status
+      inc.told = true
+    end
+  end
+  if old == nil and event == '' and not fresh then event = 'joined' end
+  if fresh and event == '' then quiet = status == 'pending' and 'pending' or 'opened' end
+  inc.status = status
+  if at > inc.lastSeenAt then inc.lastSeenAt = at end
+  if event ~= '' then
+    remember(inc, event, at, by, rec.id)
+    tell(P, inc, event, at, by, rec.id)
+  elseif quiet then
+    remember(inc, quiet, at, by, rec.id)
+    tell(P, inc, quiet, at, by, rec.id)
+  end
+  save(P, inc, not fresh and before or nil)
+  return event
+end
+
+-- Removes a resolved incident whose members are all gone (pruned), its members and its key's pointer to it.
+function INC.prune(P, acct, id)
+  local inc = INC.load(P, acct, id)
+  if not inc or inc.status ~= 'resolved' then return false end
+  for _, g in ipairs({'all', 'resolved'}) do redis.call('ZREM', idx(P, acct, g), id) end
+  redis.call('HDEL', INC.records(P, acct), id)
+  redis.call('DEL', INC.members(P, acct, id))
+  if redis.call('HGET', keysOf(P, acct), inc.key) == id then redis.call('HDEL', keysOf(P, acct), inc.key) end
+  return true
+end
