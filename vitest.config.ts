@@ -98,6 +98,7 @@ export default defineConfig({
           'alert-lifecycle',
           'alerts',
           'alert-rules',
+          'incidents',
           'notify',
           'split-admin',
           'scim',

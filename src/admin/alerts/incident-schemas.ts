@@ -13,8 +13,7 @@ export const IncidentListQuery = Type.Object(
   {
     status: Type.Optional(
       Type.Enum([...INCIDENT_LIST_STATUSES], {
-        description:
-          'open (the default: pending, triggered, acknowledged or suppressed), one status, or all',
+        description: 'open (the default: pending, triggered, acknowledged or suppressed), one status, or all',
       }),
     ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INCIDENT_PAGE, default: 50 })),
@@ -26,7 +25,12 @@ export const IncidentParams = Type.Object({ id: Type.String({ minLength: 1, maxL
 export const IncidentQuery = Type.Object(
   {
     members: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: MAX_MEMBERS_SHOWN, default: 100, description: 'alerts shown, first joined first' }),
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_MEMBERS_SHOWN,
+        default: 100,
+        description: 'alerts shown, first joined first',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -38,7 +42,9 @@ const TimelineEntry = Type.Object({
       'opened or pending (made, not yet told), triggered, joined (an alert joined), acknowledged, resolved, closed (resolved without having been told)',
   }),
   at: time('when'),
-  by: Type.Optional(Type.String({ description: 'source (the senders), auto-resolve, or the API key (key:<public id>)' })),
+  by: Type.Optional(
+    Type.String({ description: 'source (the senders), auto-resolve, or the API key (key:<public id>)' }),
+  ),
   alertId: Type.Optional(Type.String({ description: 'the alert whose change it was' })),
 })
 
@@ -47,7 +53,7 @@ export const Incident = Type.Object({
   title: Type.String(),
   status: Type.Enum([...INCIDENT_STATUSES], {
     description:
-      'pending (fewer than its group\'s minAlerts so far: not told), triggered, acknowledged, suppressed (its open alerts are all in maintenance windows) or resolved',
+      "pending (fewer than its group's minAlerts so far: not told), triggered, acknowledged, suppressed (its open alerts are all in maintenance windows) or resolved",
   }),
   severity: Type.Enum([...SEVERITIES], { description: 'the highest of its open alerts' }),
   key: Type.String({
@@ -62,7 +68,9 @@ export const Incident = Type.Object({
   ),
   firstSeenAt: time('its first alert'),
   lastSeenAt: time('its last change'),
-  windowMs: Type.Integer({ description: 'alerts of its key join within this long of its last alert (0: until resolved)' }),
+  windowMs: Type.Integer({
+    description: 'alerts of its key join within this long of its last alert (0: until resolved)',
+  }),
   minAlerts: Type.Integer(),
   previousIncidentId: Type.Optional(Type.String({ description: 'the incident of the same key before this one' })),
   acknowledgedAt: Type.Optional(time('acknowledged')),

@@ -47,7 +47,9 @@ export function incidentView(i: IncidentRecord) {
     windowMs: i.windowMs,
     minAlerts: i.minAlerts,
     ...(i.previousIncidentId ? { previousIncidentId: i.previousIncidentId } : {}),
-    ...(i.acknowledgedAt !== undefined ? { acknowledgedAt: iso(i.acknowledgedAt), acknowledgedBy: i.acknowledgedBy } : {}),
+    ...(i.acknowledgedAt !== undefined
+      ? { acknowledgedAt: iso(i.acknowledgedAt), acknowledgedBy: i.acknowledgedBy }
+      : {}),
     ...(i.resolvedAt !== undefined ? { resolvedAt: iso(i.resolvedAt), resolvedBy: i.resolvedBy } : {}),
   }
 }
@@ -66,7 +68,9 @@ export async function incidentRoutes(server: FastifyInstance, opts: IncidentRout
         security: ADMIN_SECURITY,
         summary: "The account's incidents, latest change first: open ones by default",
         querystring: IncidentListQuery,
-        response: alertAnswers({ 200: answer('A page of incidents; nextCursor is null on the last page', IncidentList) }),
+        response: alertAnswers({
+          200: answer('A page of incidents; nextCursor is null on the last page', IncidentList),
+        }),
       },
     },
     async (request) => {

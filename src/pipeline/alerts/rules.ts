@@ -53,7 +53,10 @@ export const RULE_LIMITS = {
 
 /** How a rule groups alerts into incidents, as saved. */
 export interface GroupPolicy {
-  /** Alert fields (severity, source, service, environment, team, dedupKey, integrationId, customFields.<name>) or payload paths (webhook.<path>). */
+  /**
+   * Alert fields (severity, source, service, environment, team, dedupKey, integrationId, customFields.<name>) or
+   * payload paths (webhook.<path>).
+   */
   readonly by?: readonly string[]
   /** A moustache template over {{alert.<field>}} and {{webhook.<path>}}: its text is the group key. */
   readonly key?: string
@@ -79,7 +82,15 @@ export interface IncidentGroup {
   readonly title?: string
 }
 
-const GROUP_ALERT_FIELDS = ['severity', 'source', 'service', 'environment', 'team', 'dedupKey', 'integrationId'] as const
+const GROUP_ALERT_FIELDS = [
+  'severity',
+  'source',
+  'service',
+  'environment',
+  'team',
+  'dedupKey',
+  'integrationId',
+] as const
 
 /** A duration as a group's window says it: a count of s, m, h or d; undefined when it is none. */
 export function parseDuration(text: string): number | undefined {
@@ -120,7 +131,12 @@ export interface CompiledRule {
   readonly sets: readonly (readonly [SettableField, string])[]
   readonly customs: readonly (readonly [string, string])[]
   /** Its group: the key's template (`by` made one), the window, minAlerts and the title's template. */
-  readonly group?: { readonly key: string; readonly windowMs: number; readonly minAlerts: number; readonly title?: string }
+  readonly group?: {
+    readonly key: string
+    readonly windowMs: number
+    readonly minAlerts: number
+    readonly title?: string
+  }
 }
 
 /** A checked rule set, ready to apply. */
@@ -367,12 +383,18 @@ function checkGroup(raw: unknown, at: string, template: (field: string, value: u
   if (window === undefined && raw['until'] === undefined)
     problems.push({ field: at, problem: 'must have window (time-based) or until: "resolved" (content-based)' })
   const min = raw['minAlerts']
-  if (min !== undefined && (!Number.isInteger(min) || (min as number) < 1 || (min as number) > RULE_LIMITS.maxMinAlerts))
+  if (
+    min !== undefined &&
+    (!Number.isInteger(min) || (min as number) < 1 || (min as number) > RULE_LIMITS.maxMinAlerts)
+  )
     problems.push({ field: `${at}.minAlerts`, problem: `must be a whole number from 1 to ${RULE_LIMITS.maxMinAlerts}` })
   return problems
 }
 
-/** What the rules made of one alert: the alert as changed (and its group, when a rule gave one), or dropped (by which rule). */
+/**
+ * What the rules made of one alert: the alert as changed (and its group, when a rule gave one), or dropped (by which
+ * rule).
+ */
 export type RuleOutcome =
   | {
       readonly dropped: false
@@ -463,14 +485,20 @@ export function applyRules(
  * The alert's group under a rule: its key and title rendered over the alert as the rules left it. A key that does not
  * render (over the render limits) groups nothing: the alert has an incident of its own.
  */
-function groupOf(compiled: CompiledRule, alert: NormalizedAlert, payload: unknown, budget: WorkBudget): IncidentGroup | undefined {
+function groupOf(
+  compiled: CompiledRule,
+  alert: NormalizedAlert,
+  payload: unknown,
+  budget: WorkBudget,
+): IncidentGroup | undefined {
   const g = compiled.group!
   const view = rootView({ alert: alertView(alert), webhook: payload })
   const rendered = render(g.key, view, budget)
   if (rendered === undefined) return undefined
   let key = `${compiled.rule.id}\n${rendered}`
   if (key.length > RULE_LIMITS.maxGroupKeyChars) key = `sha256:${createHash('sha256').update(key).digest('base64url')}`
-  const title = g.title === undefined ? undefined : render(g.title, view, budget)?.slice(0, RULE_LIMITS.maxGroupTitleChars)
+  const title =
+    g.title === undefined ? undefined : render(g.title, view, budget)?.slice(0, RULE_LIMITS.maxGroupTitleChars)
   return { rule: compiled.rule.id, key, windowMs: g.windowMs, minAlerts: g.minAlerts, ...(title ? { title } : {}) }
 }
 

@@ -204,7 +204,11 @@ const PD_SEVERITY: Record<string, string> = { critical: 'critical', high: 'error
 export function pagerDutyBody(item: NotifyItem, routingKey: string): string {
   const a = item.alert
   const action = item.event === 'acknowledged' ? 'acknowledge' : item.event === 'resolved' ? 'resolve' : 'trigger'
-  const body: Record<string, unknown> = { routing_key: routingKey, event_action: action, dedup_key: a.incidentId ?? a.id }
+  const body: Record<string, unknown> = {
+    routing_key: routingKey,
+    event_action: action,
+    dedup_key: a.incidentId ?? a.id,
+  }
   if (action === 'trigger') {
     body['payload'] = {
       summary: cut(a.description || a.id, 1024),

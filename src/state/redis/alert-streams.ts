@@ -22,6 +22,8 @@ export function alertStreamKeys(prefix: string, cluster = false, accountId = '')
     offsets: `${p}alerts:offsets`,
     all: `${p}alerts:all`,
     rejections: `${p}alerts:rejections`,
+    /** Incident changes (lua/incidents.lua): triggered, joined, acknowledged, resolved, ... */
+    incidents: `${p}alerts:incident-events`,
     integration: (id: string) => `${p}alerts:integration:${id}`,
     /** The integration's last payloads as received (a list, newest first; see PAYLOAD_SAMPLES). */
     payloads: (id: string) => `${p}alerts:payloads:${id}`,

@@ -12,7 +12,10 @@ export const INCIDENT_LIST_STATUSES = ['open', ...INCIDENT_STATUSES, 'all'] as c
 export type IncidentListStatus = (typeof INCIDENT_LIST_STATUSES)[number]
 
 export interface IncidentTimelineEntry {
-  /** triggered, acknowledged, resolved, joined (an alert joined), opened or pending (made, not told), closed (resolved, never told). */
+  /**
+   * triggered, acknowledged, resolved, joined (an alert joined), opened or pending (made, not told), closed (resolved,
+   * never told).
+   */
   event: string
   at: number
   by?: string
@@ -84,11 +87,7 @@ export class IncidentStore extends RedisState {
   }
 
   /** A page of the incident's alerts in the order they joined, and how many joined. */
-  async members(
-    accountId: string,
-    id: string,
-    limit: number,
-  ): Promise<{ alerts: AlertRecord[]; total: number }> {
+  async members(accountId: string, id: string, limit: number): Promise<{ alerts: AlertRecord[]; total: number }> {
     const key = this.key(accountId, `incident-members:${id}`)
     const [ids, total] = await Promise.all([this.redis.zrange(key, 0, limit - 1), this.redis.zcard(key)])
     if (ids.length === 0) return { alerts: [], total }

@@ -1,9 +1,9 @@
 // Every Lua script of the service, in one registry: its file under lua/ and its number of keys (null:
 // the caller passes it first). A script file may have `-- include: <file>.lua` lines, replaced by that
-// file and its own includes (the shared audit helper, the alert lifecycle and its incidents), and an `-- args: <script>` line, replaced by the positions of the
-// arguments ARGS_LAYOUTS declares for it (below). Scripts are defined on a connection once (ioredis
-// EVALSHA, falling back to EVAL), and called through the typed functions returned here, or queued on
-// a pipeline with queueScript.
+// file and its own includes (the shared audit helper, the alert lifecycle and its incidents), and an
+// `-- args: <script>` line, replaced by the positions of the arguments ARGS_LAYOUTS declares for it (below).
+// Scripts are defined on a connection once (ioredis EVALSHA, falling back to EVAL), and called through the
+// typed functions returned here, or queued on a pipeline with queueScript.
 import { readFileSync } from 'node:fs'
 import type { ChainableCommander } from 'ioredis'
 import type { RedisClient } from './client.js'
@@ -109,11 +109,10 @@ export function scriptSource(name: ScriptName): string {
   let source = sources.get(name)
   if (source === undefined) {
     const file = name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
-    source = withIncludes(`${file}.lua`)
-      .replace(/^-- args: (\w+)$/gm, (_, script: string) => {
-        if (!Object.hasOwn(ARGS_LAYOUTS, script)) throw new Error(`${file}.lua: no argument layout ${script}`)
-        return layoutLua(script as keyof Layouts)
-      })
+    source = withIncludes(`${file}.lua`).replace(/^-- args: (\w+)$/gm, (_, script: string) => {
+      if (!Object.hasOwn(ARGS_LAYOUTS, script)) throw new Error(`${file}.lua: no argument layout ${script}`)
+      return layoutLua(script as keyof Layouts)
+    })
     sources.set(name, source)
   }
   return source

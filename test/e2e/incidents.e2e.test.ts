@@ -1,0 +1,319 @@
+// Incidents end to end: alerts posted as Alertmanager's webhook does, through the real edge, Kafka, the alerts
+// consumer and the lifecycle script in Redis, grouped into incidents by the account's rules, and told to a
+// receiver on 127.0.0.1 by the notify role. 50 hosts of one service are one incident and one notification; all
+// resolved, one resolve. With no rule each alert has an incident of its own. Acknowledging or resolving an
+// incident does so to its alerts; minAlerts keeps an incident quiet until enough alerts came; a group key that
+// renders too much leaves the alert an incident of its own. Another account sees none of it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RunningService } from '../../src/app/service.js'
+import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
+import { isCluster } from '../../src/state/redis/client.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
+import { postAlertmanager, type FiringAlert } from '../support/alerts.js'
+import { createTestEnv, jsonCaller, waitFor, type TestEnv } from '../support/harness.js'
+import { startReceivers, type Receivers } from '../support/receivers.js'
+
+type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+let t: TestEnv
+let service: RunningService
+let demo: DemoAccount
+let rx: Receivers
+const json = jsonCaller(() => service.url)
+const call = (method: string, path: string, body?: unknown, key = demo.adminApiKey) => json(key, method, path, body)
+
+beforeAll(async () => {
+  t = await createTestEnv({
+    SLUICE_INTEGRATION_REFRESH_MS: '200',
+    SLUICE_WEBHOOK_BURST: '1000',
+    SLUICE_WEBHOOK_RATE_PER_SECOND: '1000',
+    SLUICE_NOTIFY_ALLOW_HTTP: 'true',
+    SLUICE_NOTIFY_ALLOWED_RANGES: '127.0.0.0/8',
+    SLUICE_NOTIFY_TIMEOUT_MS: '2000',
+  })
+  demo = await t.bootstrap()
+  service = await t.start(['edge', 'admin', 'alerts', 'notify'])
+  rx = await startReceivers()
+  const dest = await call('POST', '/api/v1/notification-destinations', {
+    name: 'on-call webhook',
+    kind: 'webhook',
+    settings: { url: `${rx.url}/hook` },
+  })
+  expect(dest.status, JSON.stringify(dest.body)).toBe(201)
+  const route = await call('PUT', '/api/v1/notification-route', { destinations: [dest.body['destination']['id']] })
+  expect(route.status, JSON.stringify(route.body)).toBe(200)
+})
+afterAll(async () => {
+  await rx?.close()
+  await t?.close()
+})
+
+/** An Alertmanager integration whose alerts carry the cluster label as a custom field. */
+async function integration(): Promise<{ id: string; url: string }> {
+  const res = await call('POST', '/api/v1/integrations', { name: `inc-${Math.random()}`, template: 'alertmanager' })
+  expect(res.status).toBe(201)
+  const mapping = {
+    ...res.body['mapping'],
+    customFields: { ...res.body['mapping']['customFields'], cluster: '{{item.labels.cluster}}' },
+  }
+  const put = await call('PATCH', `/api/v1/integrations/${res.body['id']}`, { mapping })
+  expect(put.status, JSON.stringify(put.body)).toBe(200)
+  return { id: res.body['id'], url: res.body['webhookUrl'] }
+}
+
+const host = (service: string, n: number, extra: Record<string, string> = {}): FiringAlert => ({
+  fingerprint: `${service}-${n}`,
+  labels: {
+    alertname: 'HighErrorRate',
+    severity: n === 7 ? 'critical' : 'warning',
+    service,
+    instance: `host-${n}`,
+    cluster: 'eu-1',
+    ...extra,
+  },
+  annotations: { summary: `error rate of ${service} on host-${n}` },
+})
+
+async function resolve(url: string, alerts: readonly FiringAlert[]): Promise<void> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      version: '4',
+      status: 'resolved',
+      alerts: alerts.map((a) => ({ ...a, status: 'resolved' })),
+    }),
+  })
+  expect(res.status).toBe(202)
+}
+
+async function alertsOf(integrationId: string, n: number): Promise<Json[]> {
+  return waitFor(`${n} alerts`, async () => {
+    const res = await call('GET', `/api/v1/alerts?status=all&integrationId=${integrationId}&limit=500`)
+    const alerts = res.body['alerts'] as Json[]
+    return alerts.length >= n ? alerts : undefined
+  })
+}
+
+/** The webhook receiver's messages about one incident, as [event, incident id] pairs. */
+const told = (incidentId: string) =>
+  rx
+    .on('/hook')
+    .flatMap((r) => {
+      const body = JSON.parse(r.body) as Json
+      return (body['alerts'] ?? [body]) as Json[]
+    })
+    .filter((m) => m['alert']?.['incidentId'] === incidentId)
+    .map((m) => m['event'] as string)
+
+async function rules(list: unknown[]): Promise<void> {
+  const res = await call('PUT', '/api/v1/alert-rules', { rules: list })
+  expect(res.status, JSON.stringify(res.body)).toBe(200)
+  // The consumer reads rules again within its refresh.
+  await new Promise((r) => setTimeout(r, 600))
+}
+
+describe('incidents', () => {
+  it('without a grouping rule, each alert is an incident of its own; one that fires again after it resolved opens a new one', async () => {
+    await rules([])
+    const i = await integration()
+    expect((await postAlertmanager(i.url, [host('solo', 1), host('solo', 2)])).status).toBe(202)
+    const alerts = await alertsOf(i.id, 2)
+    const ids = alerts.map((a) => a['incidentId'] as string)
+    expect(new Set(ids).size).toBe(2)
+    for (const id of ids) {
+      const inc = (await call('GET', `/api/v1/incidents/${id}`)).body
+      expect(inc).toMatchObject({ status: 'triggered', openAlerts: 1, alerts: 1 })
+      expect(inc['members']).toHaveLength(1)
+    }
+    const first = alerts.find((a) => a['dedupKey'] === 'solo-1')!
+    await resolve(i.url, [host('solo', 1)])
+    await waitFor('resolved', async () =>
+      (await call('GET', `/api/v1/incidents/${first['incidentId']}`)).body['status'] === 'resolved' ? true : undefined,
+    )
+    expect((await postAlertmanager(i.url, [host('solo', 1)])).status).toBe(202)
+    const again = await waitFor('a new incident', async () => {
+      const a = (await alertsOf(i.id, 3)).find((x) => x['dedupKey'] === 'solo-1' && x['status'] === 'firing')
+      return a
+    })
+    expect(again['incidentId']).not.toBe(first['incidentId'])
+    const reopened = (await call('GET', `/api/v1/incidents/${again['incidentId']}`)).body
+    expect(reopened['previousIncidentId']).toBe(first['incidentId'])
+    // Told as alerts were before incidents: triggered, resolved, then the new one's own.
+    await waitFor('told', async () => (told(again['incidentId']).length === 1 ? true : undefined))
+    expect(told(first['incidentId'])).toEqual(['triggered', 'resolved'])
+  })
+
+  it("50 hosts of one service through Alertmanager's webhook are one incident and one notification; all resolved, one resolve", async () => {
+    await rules([
+      {
+        id: 'by-service',
+        name: 'one incident per service and cluster',
+        group: {
+          by: ['service', 'customFields.cluster'],
+          until: 'resolved',
+          title: '{{alert.service}} errors in {{alert.customFields.cluster}}',
+        },
+      },
+    ])
+    const i = await integration()
+    const hosts = Array.from({ length: 50 }, (_, n) => host('checkout', n))
+    // As Alertmanager sends a group: in several notifications, the first alerts first.
+    expect((await postAlertmanager(i.url, hosts.slice(0, 10))).status).toBe(202)
+    expect((await postAlertmanager(i.url, hosts.slice(10))).status).toBe(202)
+    // Another service is another incident.
+    expect((await postAlertmanager(i.url, [host('search', 1)])).status).toBe(202)
+    const alerts = await alertsOf(i.id, 51)
+    const checkout = alerts.filter((a) => a['service'] === 'checkout')
+    const ids = new Set(checkout.map((a) => a['incidentId']))
+    expect(ids.size).toBe(1)
+    const incidentId = [...ids][0] as string
+    expect(alerts.find((a) => a['service'] === 'search')!['incidentId']).not.toBe(incidentId)
+    const inc = (await call('GET', `/api/v1/incidents/${incidentId}?members=1000`)).body
+    expect(inc).toMatchObject({
+      title: 'checkout errors in eu-1',
+      status: 'triggered',
+      severity: 'critical',
+      openAlerts: 50,
+      alerts: 50,
+      rule: 'by-service',
+    })
+    expect((inc['members'] as Json[]).map((m) => m['dedupKey']).sort()).toEqual(hosts.map((h) => h.fingerprint).sort())
+    expect((inc['timeline'] as Json[]).filter((e) => e['event'] === 'joined')).toHaveLength(49)
+    // The list shows it among the open incidents.
+    const open = (await call('GET', '/api/v1/incidents?limit=500')).body['incidents'] as Json[]
+    expect(open.map((x) => x['id'])).toContain(incidentId)
+    await waitFor('told once', async () => (told(incidentId).length >= 1 ? true : undefined))
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(told(incidentId)).toEqual(['triggered'])
+
+    // Resolved host by host: the severity follows the open alerts; the incident resolves with the last.
+    await resolve(
+      i.url,
+      hosts.filter((_, n) => n === 7),
+    )
+    await waitFor('severity down', async () =>
+      (await call('GET', `/api/v1/incidents/${incidentId}`)).body['severity'] === 'warning' ? true : undefined,
+    )
+    await resolve(i.url, hosts.slice(0, 30))
+    await resolve(i.url, hosts.slice(30))
+    const done = await waitFor('resolved', async () => {
+      const x = (await call('GET', `/api/v1/incidents/${incidentId}`)).body
+      return x['status'] === 'resolved' ? x : undefined
+    })
+    expect(done).toMatchObject({ openAlerts: 0, resolvedBy: 'source' })
+    await waitFor('told resolved', async () => (told(incidentId).length >= 2 ? true : undefined))
+    await new Promise((r) => setTimeout(r, 1000))
+    expect(told(incidentId)).toEqual(['triggered', 'resolved'])
+    // The incidents stream says it for readers downstream.
+    const stream = alertStreamKeys(t.config.redis.keyPrefix, isCluster(t.config.redis), demo.accountId).incidents
+    const events = await t.redis.xrange(stream, '-', '+')
+    const mine = events.map(([, f]) => f).filter((f) => f[1] === incidentId)
+    expect(mine.filter((f) => f[3] === 'triggered')).toHaveLength(1)
+    expect(mine.filter((f) => f[3] === 'resolved')).toHaveLength(1)
+  })
+
+  it('acknowledging or resolving an incident does so to each of its open alerts, told once', async () => {
+    await rules([{ id: 'by-service', name: 'by service', group: { by: ['service'], window: '5m' } }])
+    const i = await integration()
+    const hosts = Array.from({ length: 5 }, (_, n) => host('payments', n))
+    expect((await postAlertmanager(i.url, hosts)).status).toBe(202)
+    const alerts = await alertsOf(i.id, 5)
+    const incidentId = alerts[0]!['incidentId'] as string
+    expect(new Set(alerts.map((a) => a['incidentId'])).size).toBe(1)
+    const acked = await call('POST', `/api/v1/incidents/${incidentId}/acknowledge`)
+    expect(acked.status, JSON.stringify(acked.body)).toBe(200)
+    expect(acked.body).toMatchObject({ status: 'acknowledged', acknowledgedBy: expect.stringMatching(/^key:/) })
+    const after = (await call('GET', `/api/v1/alerts?status=all&integrationId=${i.id}`)).body['alerts'] as Json[]
+    expect(after.map((a) => a['status'])).toEqual(Array(5).fill('acknowledged'))
+    // Again: nothing changes.
+    expect((await call('POST', `/api/v1/incidents/${incidentId}/acknowledge`)).status).toBe(200)
+    // An alert that joins an acknowledged incident leaves it acknowledged, and is not told.
+    expect((await postAlertmanager(i.url, [host('payments', 9)])).status).toBe(202)
+    await alertsOf(i.id, 6)
+    expect((await call('GET', `/api/v1/incidents/${incidentId}`)).body['status']).toBe('acknowledged')
+    const resolved = await call('POST', `/api/v1/incidents/${incidentId}/resolve`)
+    expect(resolved.body).toMatchObject({ status: 'resolved', openAlerts: 0 })
+    const all = (await call('GET', `/api/v1/alerts?status=all&integrationId=${i.id}`)).body['alerts'] as Json[]
+    expect(all.map((a) => a['status'])).toEqual(Array(6).fill('resolved'))
+    expect((await call('POST', `/api/v1/incidents/${incidentId}/acknowledge`)).status).toBe(409)
+    await waitFor('told', async () => (told(incidentId).length >= 3 ? true : undefined))
+    await new Promise((r) => setTimeout(r, 1000))
+    expect(told(incidentId)).toEqual(['triggered', 'acknowledged', 'resolved'])
+  })
+
+  it('minAlerts keeps an incident pending, not told, until enough alerts came within the window', async () => {
+    await rules([{ id: 'three', name: 'three or more', group: { by: ['service'], window: '5m', minAlerts: 3 } }])
+    const i = await integration()
+    expect((await postAlertmanager(i.url, [host('db', 1), host('db', 2)])).status).toBe(202)
+    const two = await alertsOf(i.id, 2)
+    const incidentId = two[0]!['incidentId'] as string
+    expect((await call('GET', `/api/v1/incidents/${incidentId}`)).body).toMatchObject({ status: 'pending', alerts: 2 })
+    const pending = (await call('GET', '/api/v1/incidents?status=pending')).body['incidents'] as Json[]
+    expect(pending.map((x) => x['id'])).toContain(incidentId)
+    await new Promise((r) => setTimeout(r, 1000))
+    expect(told(incidentId)).toEqual([])
+    expect((await postAlertmanager(i.url, [host('db', 3)])).status).toBe(202)
+    await waitFor('triggered', async () =>
+      (await call('GET', `/api/v1/incidents/${incidentId}`)).body['status'] === 'triggered' ? true : undefined,
+    )
+    await waitFor('told', async () => (told(incidentId).length >= 1 ? true : undefined))
+    expect(told(incidentId)).toEqual(['triggered'])
+  })
+
+  it('a group key that renders too much leaves the alert an incident of its own; bad groups are refused naming the field', async () => {
+    const bad = await call('PUT', '/api/v1/alert-rules', {
+      rules: [{ id: 'g', name: 'g', group: { by: ['nope'], window: '1y', minAlerts: 0 } }],
+    })
+    expect(bad.status).toBe(400)
+    const fields = (bad.body['details'] as Json[]).map((d) => d['field'])
+    expect(fields).toEqual(
+      expect.arrayContaining(['rules.0.group.by.0', 'rules.0.group.window', 'rules.0.group.minAlerts']),
+    )
+    // 100 copies of a 1 KB label: 100 KB of key, past what a template may render.
+    await rules([
+      {
+        id: 'huge',
+        name: 'huge key',
+        group: {
+          key: '{{#webhook.alerts}}{{#webhook.alerts}}{{labels.blob}}{{/webhook.alerts}}{{/webhook.alerts}}',
+          until: 'resolved',
+        },
+      },
+    ])
+    const i = await integration()
+    const hosts = Array.from({ length: 10 }, (_, n) => host('huge', n, { blob: 'x'.repeat(1024) }))
+    expect((await postAlertmanager(i.url, hosts)).status).toBe(202)
+    const alerts = await alertsOf(i.id, 10)
+    expect(new Set(alerts.map((a) => a['incidentId'])).size).toBe(10)
+    await rules([])
+  })
+
+  it("hides another account's incidents on every route, and refuses a read-only key acting", async () => {
+    const i = await integration()
+    expect((await postAlertmanager(i.url, [host('private', 1)])).status).toBe(202)
+    const [a] = await alertsOf(i.id, 1)
+    const incidentId = a!['incidentId'] as string
+    const other = await t.tenancy.createAccount('other account')
+    const { key: otherKey } = await t.tenancy.createApiKey({ kind: 'admin', accountId: other.id, name: 'other admin' })
+    const { key: viewer } = await t.tenancy.createApiKey({
+      kind: 'admin',
+      accountId: demo.accountId,
+      name: 'viewer',
+      role: 'segment-viewer',
+    })
+    await waitFor('the new keys', async () =>
+      (await call('GET', '/api/v1/incidents', undefined, otherKey)).status === 200 &&
+      (await call('GET', '/api/v1/incidents', undefined, viewer)).status === 200
+        ? true
+        : undefined,
+    )
+    expect((await call('GET', `/api/v1/incidents/${incidentId}`, undefined, otherKey)).status).toBe(404)
+    for (const action of ['acknowledge', 'resolve'])
+      expect((await call('POST', `/api/v1/incidents/${incidentId}/${action}`, undefined, otherKey)).status).toBe(404)
+    expect((await call('GET', '/api/v1/incidents?status=all', undefined, otherKey)).body['incidents']).toEqual([])
+    expect((await call('GET', `/api/v1/incidents/${incidentId}`, undefined, viewer)).status).toBe(200)
+    expect((await call('POST', `/api/v1/incidents/${incidentId}/acknowledge`, undefined, viewer)).status).toBe(403)
+    expect((await call('GET', `/api/v1/incidents/${incidentId}`)).body['status']).toBe('triggered')
+  })
+})
