@@ -392,7 +392,7 @@ describe('webhook address', () => {
 })
 
 describe('exactly once into the streams', () => {
-  it('a consumer killed mid-stream and restarted adds no duplicate, loses nothing, counts every repeat once, and applies the rules to each alert once', async () => {
+  it('a consumer killed mid-stream and restarted adds no duplicate, loses nothing, counts every repeat once, applies the rules to each alert once, and puts each in one incident once', async () => {
     // 1 MiB fetches of ~3 KB payloads: several batches per partition, so the kill leaves work behind.
     const burst = await createTestEnv({
       SLUICE_WEBHOOK_BURST: '100000',
@@ -425,6 +425,8 @@ describe('exactly once into the streams', () => {
               set: { team: 'team-{{webhook.alerts.0.labels.job}}' },
               addTags: ['ruled'],
               customFields: { ruled: 'once' },
+              // Every alert kept in one incident: the grouping is written with the alert, each once.
+              group: { by: ['team'], until: 'resolved' },
             },
           ],
         }),
@@ -516,6 +518,18 @@ describe('exactly once into the streams', () => {
       expect(all.alerts.length).toBe(KEPT)
       expect(all.alerts.filter((a) => a.dedupKey.startsWith('fp-')).every((a) => a.count === 1)).toBe(true)
       expect(all.alerts.every((a) => a.tags?.join() === 'ruled' && a.customFields['ruled'] === 'once')).toBe(true)
+      // One incident holds every alert kept, each once: none in two incidents or in none.
+      const incidentIds = new Set(all.alerts.map((a) => a.incidentId))
+      expect([...incidentIds]).toHaveLength(1)
+      const incident = (await burst.state.incidents.get(account.accountId, [...incidentIds][0]!))!
+      expect({ alerts: incident.alerts, open: incident.open, status: incident.status }).toEqual({
+        alerts: KEPT,
+        open: KEPT,
+        status: 'triggered',
+      })
+      const members = await burst.state.incidents.members(account.accountId, incident.id, 10_000)
+      expect(members.total).toBe(KEPT)
+      expect(new Set(members.alerts.map((a) => a.id))).toEqual(new Set(all.alerts.map((a) => a.id)))
     } finally {
       await burst.close()
     }

@@ -99,13 +99,20 @@ it('answers 503 with Retry-After in each API shape while Redis is paused, and re
   await waitFor('the event stored', async () => ((await t.count('events')) === 1 ? true : undefined), 30_000)
 }, 120_000)
 
-it('counts every notification of a repeating alert once when Redis pauses 7 s under webhook load (the lifecycle state is written with the offset)', async () => {
+it('counts every notification of a repeating alert once and puts each alert in its incident once when Redis pauses 10 s under webhook load (the lifecycle state is written with the offset)', async () => {
   const created = await admin('/api/v1/integrations', {
     method: 'POST',
     body: JSON.stringify({ name: 'repeating', template: 'generic' }),
   })
   expect(created.status).toBe(201)
   const integration = (await created.json()) as { id: string; webhookUrl: string }
+  // Its alerts grouped into one incident: the grouping is written with each alert and its offset.
+  const rules = await admin('/api/v1/alert-rules', {
+    method: 'PUT',
+    body: JSON.stringify({ rules: [{ id: 'db', name: 'db', group: { by: ['source'], until: 'resolved' } }] }),
+  })
+  expect(rules.status).toBe(200)
+  await new Promise((r) => setTimeout(r, 1000))
   const KEYS = 20
   const sent = new Map<string, number>()
   let running = true
@@ -125,7 +132,7 @@ it('counts every notification of a repeating alert once when Redis pauses 7 s un
   const accepted = () => [...sent.values()].reduce((a, b) => a + b, 0)
   await new Promise((r) => setTimeout(r, 3000))
   stack.pause('redis')
-  await new Promise((r) => setTimeout(r, 7000))
+  await new Promise((r) => setTimeout(r, 10_000))
   stack.resume('redis')
   await new Promise((r) => setTimeout(r, 3000))
   // At least 50 notifications in all: on a loaded machine the senders need longer after the pause to get there.
@@ -151,4 +158,15 @@ it('counts every notification of a repeating alert once when Redis pauses 7 s un
   )
   await new Promise((r) => setTimeout(r, 2000))
   expect(await counted()).toEqual(sent)
+  // Each of the 20 alerts joined the one incident once.
+  const { alerts } = await t.state.alerts.list(demo.accountId, {
+    status: 'open',
+    filters: { integrationId: integration.id },
+    limit: 100,
+  })
+  const incidentIds = [...new Set(alerts.map((a) => a.incidentId))]
+  expect(incidentIds).toHaveLength(1)
+  const incident = await t.state.incidents.get(demo.accountId, incidentIds[0]!)
+  expect({ alerts: incident?.alerts, open: incident?.open }).toEqual({ alerts: KEYS, open: KEYS })
+  expect((await t.state.incidents.members(demo.accountId, incidentIds[0]!, 100)).total).toBe(KEYS)
 }, 120_000)

@@ -155,7 +155,10 @@ function INC.track(P, rec, old, at, by, inc, forced)
     for _, t in ipairs(inc.arrivals) do
       if inc.windowMs <= 0 or at - t <= inc.windowMs then within = within + 1 end
     end
-    status = (within >= inc.minAlerts and n >= inc.minAlerts) and (inc.firing > 0 and 'triggered' or 'suppressed') or 'pending'
+    if within < inc.minAlerts or n < inc.minAlerts then status = 'pending'
+    elseif inc.firing > 0 then status = 'triggered'
+    elseif inc.acked > 0 then status = 'acknowledged'
+    else status = 'suppressed' end
   elseif inc.firing == 0 and inc.acked > 0 then
     status = 'acknowledged'
     inc.acknowledgedAt = at; inc.acknowledgedBy = by
