@@ -1700,7 +1700,7 @@ export type paths = {
                     limit?: number;
                     service?: string;
                     severity?: "critical" | "high" | "warning" | "info";
-                    status?: "open" | "firing" | "suppressed" | "acknowledged" | "resolved" | "all";
+                    status?: "open" | "firing" | "suppressed" | "inhibited" | "acknowledged" | "resolved" | "all";
                     team?: string;
                 };
                 header?: never;
@@ -1730,6 +1730,8 @@ export type paths = {
                                 /** Format: date-time */
                                 firstSeenAt: string;
                                 id: string;
+                                incidentId?: string;
+                                inhibitedBy?: string;
                                 integrationId: string;
                                 lastRequestId?: string;
                                 /** Format: date-time */
@@ -1746,7 +1748,7 @@ export type paths = {
                                 severity: "critical" | "high" | "warning" | "info";
                                 source: string;
                                 /** @enum {unknown} */
-                                status: "firing" | "acknowledged" | "resolved" | "suppressed";
+                                status: "firing" | "acknowledged" | "resolved" | "suppressed" | "inhibited";
                                 suppressedBy?: string;
                                 /** Format: date-time */
                                 suppressedUntil?: string;
@@ -1867,6 +1869,8 @@ export type paths = {
                                 requestId?: string;
                             }[];
                             id: string;
+                            incidentId?: string;
+                            inhibitedBy?: string;
                             integrationId: string;
                             lastRequestId?: string;
                             /** Format: date-time */
@@ -1883,7 +1887,7 @@ export type paths = {
                             severity: "critical" | "high" | "warning" | "info";
                             source: string;
                             /** @enum {unknown} */
-                            status: "firing" | "acknowledged" | "resolved" | "suppressed";
+                            status: "firing" | "acknowledged" | "resolved" | "suppressed" | "inhibited";
                             suppressedBy?: string;
                             /** Format: date-time */
                             suppressedUntil?: string;
@@ -2004,6 +2008,8 @@ export type paths = {
                             /** Format: date-time */
                             firstSeenAt: string;
                             id: string;
+                            incidentId?: string;
+                            inhibitedBy?: string;
                             integrationId: string;
                             lastRequestId?: string;
                             /** Format: date-time */
@@ -2020,7 +2026,7 @@ export type paths = {
                             severity: "critical" | "high" | "warning" | "info";
                             source: string;
                             /** @enum {unknown} */
-                            status: "firing" | "acknowledged" | "resolved" | "suppressed";
+                            status: "firing" | "acknowledged" | "resolved" | "suppressed" | "inhibited";
                             suppressedBy?: string;
                             /** Format: date-time */
                             suppressedUntil?: string;
@@ -2270,6 +2276,8 @@ export type paths = {
                             /** Format: date-time */
                             firstSeenAt: string;
                             id: string;
+                            incidentId?: string;
+                            inhibitedBy?: string;
                             integrationId: string;
                             lastRequestId?: string;
                             /** Format: date-time */
@@ -2286,7 +2294,7 @@ export type paths = {
                             severity: "critical" | "high" | "warning" | "info";
                             source: string;
                             /** @enum {unknown} */
-                            status: "firing" | "acknowledged" | "resolved" | "suppressed";
+                            status: "firing" | "acknowledged" | "resolved" | "suppressed" | "inhibited";
                             suppressedBy?: string;
                             /** Format: date-time */
                             suppressedUntil?: string;
@@ -4148,6 +4156,557 @@ export type paths = {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    limit?: number;
+                    status?: "open" | "pending" | "triggered" | "acknowledged" | "suppressed" | "resolved" | "all";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            incidents: {
+                                /** Format: date-time */
+                                acknowledgedAt?: string;
+                                acknowledgedBy?: string;
+                                alerts: number;
+                                /** Format: date-time */
+                                firstSeenAt: string;
+                                id: string;
+                                key: string;
+                                /** Format: date-time */
+                                lastSeenAt: string;
+                                minAlerts: number;
+                                openAlerts: number;
+                                overflow?: number;
+                                previousIncidentId?: string;
+                                /** Format: date-time */
+                                resolvedAt?: string;
+                                resolvedBy?: string;
+                                rule?: string;
+                                /** @enum {unknown} */
+                                severity: "critical" | "high" | "warning" | "info";
+                                /** @enum {unknown} */
+                                status: "pending" | "triggered" | "acknowledged" | "suppressed" | "resolved";
+                                title: string;
+                                windowMs: number;
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            /** @enum {unknown} */
+                            statusCode: 431;
+                        };
+                    };
+                };
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incidents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    members?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            acknowledgedAt?: string;
+                            acknowledgedBy?: string;
+                            alerts: number;
+                            /** Format: date-time */
+                            firstSeenAt: string;
+                            id: string;
+                            key: string;
+                            /** Format: date-time */
+                            lastSeenAt: string;
+                            members: {
+                                /** Format: date-time */
+                                acknowledgedAt?: string;
+                                acknowledgedBy?: string;
+                                correlationId?: string;
+                                count: number;
+                                customFields: {
+                                    [key: string]: string;
+                                };
+                                dedupKey: string;
+                                description: string;
+                                environment?: string;
+                                /** Format: date-time */
+                                firstSeenAt: string;
+                                id: string;
+                                incidentId?: string;
+                                inhibitedBy?: string;
+                                integrationId: string;
+                                lastRequestId?: string;
+                                /** Format: date-time */
+                                lastSeenAt: string;
+                                overBudget?: string;
+                                previousAlertId?: string;
+                                /** Format: date-time */
+                                resolvedAt?: string;
+                                resolvedBy?: string;
+                                rulesApplied?: string[];
+                                rulesVersion?: number;
+                                service?: string;
+                                /** @enum {unknown} */
+                                severity: "critical" | "high" | "warning" | "info";
+                                source: string;
+                                /** @enum {unknown} */
+                                status: "firing" | "acknowledged" | "resolved" | "suppressed" | "inhibited";
+                                suppressedBy?: string;
+                                /** Format: date-time */
+                                suppressedUntil?: string;
+                                tags?: string[];
+                                team?: string;
+                                timestamp: string;
+                            }[];
+                            minAlerts: number;
+                            openAlerts: number;
+                            overflow?: number;
+                            previousIncidentId?: string;
+                            /** Format: date-time */
+                            resolvedAt?: string;
+                            resolvedBy?: string;
+                            rule?: string;
+                            /** @enum {unknown} */
+                            severity: "critical" | "high" | "warning" | "info";
+                            /** @enum {unknown} */
+                            status: "pending" | "triggered" | "acknowledged" | "suppressed" | "resolved";
+                            timeline: {
+                                alertId?: string;
+                                /** Format: date-time */
+                                at: string;
+                                by?: string;
+                                event: string;
+                            }[];
+                            title: string;
+                            windowMs: number;
+                        };
+                    };
+                };
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            /** @enum {unknown} */
+                            statusCode: 431;
+                        };
+                    };
+                };
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incidents/{id}/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            acknowledgedAt?: string;
+                            acknowledgedBy?: string;
+                            alerts: number;
+                            /** Format: date-time */
+                            firstSeenAt: string;
+                            id: string;
+                            key: string;
+                            /** Format: date-time */
+                            lastSeenAt: string;
+                            minAlerts: number;
+                            openAlerts: number;
+                            overflow?: number;
+                            previousIncidentId?: string;
+                            /** Format: date-time */
+                            resolvedAt?: string;
+                            resolvedBy?: string;
+                            rule?: string;
+                            /** @enum {unknown} */
+                            severity: "critical" | "high" | "warning" | "info";
+                            /** @enum {unknown} */
+                            status: "pending" | "triggered" | "acknowledged" | "suppressed" | "resolved";
+                            title: string;
+                            windowMs: number;
+                        };
+                    };
+                };
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            /** @enum {unknown} */
+                            statusCode: 431;
+                        };
+                    };
+                };
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incidents/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            acknowledgedAt?: string;
+                            acknowledgedBy?: string;
+                            alerts: number;
+                            /** Format: date-time */
+                            firstSeenAt: string;
+                            id: string;
+                            key: string;
+                            /** Format: date-time */
+                            lastSeenAt: string;
+                            minAlerts: number;
+                            openAlerts: number;
+                            overflow?: number;
+                            previousIncidentId?: string;
+                            /** Format: date-time */
+                            resolvedAt?: string;
+                            resolvedBy?: string;
+                            rule?: string;
+                            /** @enum {unknown} */
+                            severity: "critical" | "high" | "warning" | "info";
+                            /** @enum {unknown} */
+                            status: "pending" | "triggered" | "acknowledged" | "suppressed" | "resolved";
+                            title: string;
+                            windowMs: number;
+                        };
+                    };
+                };
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            /** @enum {unknown} */
+                            statusCode: 431;
+                        };
+                    };
+                };
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -20,9 +20,9 @@ import {
   rulesBudget,
   type CompiledRulesAndWindows,
 } from '../pipeline/alerts/rules-and-windows.js'
-import type { IncidentGroup } from '../pipeline/alerts/rules.js'
 import type { RulesAndWindowsStore } from '../state/redis/rules-and-windows.js'
 import type {
+  AlertLinks,
   AlertRejection,
   DroppedEntry,
   MessageWrite,
@@ -249,8 +249,8 @@ export class AlertsConsumer {
       )
       const alerts: NormalizedAlert[] = []
       const dropped: DroppedEntry[] = []
-      // The incident group the rules gave each alert (by its index; none: an incident of its own).
-      const groups: IncidentGroup[] = []
+      // The incident group and inhibition pairs the rules gave each alert (by its index).
+      const links: AlertLinks[] = []
       const reasons: string[] = []
       let dedupFallbacks = 0
       let unknownStatuses = 0
@@ -271,7 +271,11 @@ export class AlertsConsumer {
               receivedAt: o.alert.receivedAt,
             })
           else {
-            if (shaped?.group) groups[alerts.length] = shaped.group
+            if (shaped?.group || shaped?.inhibit)
+              links[alerts.length] = {
+                ...(shaped.group ? { group: shaped.group } : {}),
+                ...(shaped.inhibit ? { inhibit: shaped.inhibit } : {}),
+              }
             alerts.push(shaped?.alert ?? o.alert)
           }
         } else reasons.push(outcomes.length > 1 ? `alert ${index}: ${o.reason}` : o.reason)
@@ -297,7 +301,7 @@ export class AlertsConsumer {
         lifecycle,
         sample,
         ...(dropped.length > 0 ? { dropped } : {}),
-        ...(groups.length > 0 ? { groups } : {}),
+        ...(links.length > 0 ? { links } : {}),
       }
     } catch (err) {
       return { ...reject([`payload could not be rendered: ${messageOf(err)}`]), sample }
@@ -337,7 +341,7 @@ function bare(write: MessageWrite, rejections: AlertRejection[]): MessageWrite {
     lifecycle: undefined,
     sample: undefined,
     dropped: undefined,
-    groups: undefined,
+    links: undefined,
     rejections,
   }
 }

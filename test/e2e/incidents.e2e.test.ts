@@ -289,6 +289,114 @@ describe('incidents', () => {
     await rules([])
   })
 
+  it('a DatabaseDown alert inhibits the ConnectionRefused alerts of its cluster while it is open; a target still firing when it resolves is told then', async () => {
+    await rules([
+      {
+        id: 'db-down',
+        name: 'database down quiets what it causes',
+        when: { field: 'customFields.alertname', equals: 'ConnectionRefused' },
+        inhibit: {
+          source: { field: 'customFields.alertname', equals: 'DatabaseDown' },
+          equal: ['customFields.cluster'],
+        },
+      },
+    ])
+    const i = await integration()
+    const refused = (n: number, cluster: string): FiringAlert => ({
+      fingerprint: `refused-${cluster}-${n}`,
+      labels: { alertname: 'ConnectionRefused', severity: 'warning', service: `svc-${n}`, cluster },
+    })
+    const db = (cluster: string): FiringAlert => ({
+      fingerprint: `db-${cluster}`,
+      labels: { alertname: 'DatabaseDown', severity: 'critical', service: 'postgres', cluster },
+    })
+    // One target fires before its source (inhibited when the source comes), the others after it; another cluster's
+    // targets are not inhibited.
+    expect((await postAlertmanager(i.url, [refused(0, 'eu-1')])).status).toBe(202)
+    await alertsOf(i.id, 1)
+    expect((await postAlertmanager(i.url, [db('eu-1')])).status).toBe(202)
+    await alertsOf(i.id, 2)
+    const targets = Array.from({ length: 20 }, (_, n) => refused(n + 1, 'eu-1'))
+    expect((await postAlertmanager(i.url, [...targets, refused(1, 'us-1')])).status).toBe(202)
+    const alerts = await alertsOf(i.id, 23)
+    const byKey = new Map(alerts.map((a) => [a['dedupKey'] as string, a]))
+    const source = byKey.get('db-eu-1')!
+    expect(source['status']).toBe('firing')
+    const inhibited = alerts.filter((a) => a['status'] === 'inhibited')
+    expect(inhibited.map((a) => a['dedupKey']).sort()).toEqual(
+      [refused(0, 'eu-1'), ...targets].map((a) => a.fingerprint).sort(),
+    )
+    expect(inhibited.every((a) => a['inhibitedBy'] === source['id'])).toBe(true)
+    expect(byKey.get('refused-us-1-1')!['status']).toBe('firing')
+    const listed = (await call('GET', `/api/v1/alerts?status=inhibited&integrationId=${i.id}&limit=100`)).body
+    expect(listed['alerts']).toHaveLength(21)
+    // Inhibited alerts are not told; the source and the other cluster's alert are.
+    await new Promise((r) => setTimeout(r, 1500))
+    const toldOf = (a: Json) => told(a['incidentId'] as string)
+    expect(inhibited.flatMap(toldOf)).toEqual(['triggered'])
+    expect(toldOf(source)).toEqual(['triggered'])
+    // 18 targets resolve while inhibited (never told); then the source resolves: the three still firing are told.
+    await resolve(i.url, targets.slice(2))
+    await waitFor('18 resolved', async () => {
+      const list = (await call('GET', `/api/v1/alerts?status=inhibited&integrationId=${i.id}`)).body['alerts'] as Json[]
+      return list.length === 3 ? true : undefined
+    })
+    await resolve(i.url, [db('eu-1')])
+    const released = await waitFor('released', async () => {
+      const list = (await call('GET', `/api/v1/alerts?status=firing&integrationId=${i.id}&limit=100`)).body[
+        'alerts'
+      ] as Json[]
+      const mine = list.filter((a) => String(a['dedupKey']).startsWith('refused-eu-1'))
+      return mine.length === 3 ? mine : undefined
+    })
+    expect(released.map((a) => a['dedupKey']).sort()).toEqual(['refused-eu-1-0', 'refused-eu-1-1', 'refused-eu-1-2'])
+    expect(released.every((a) => a['inhibitedBy'] === undefined)).toBe(true)
+    // Told once each; the one told before its source came is told again (as Alertmanager sends an alert again once
+    // it is no longer inhibited).
+    await waitFor('told', async () => (released.flatMap(toldOf).length === 4 ? true : undefined))
+    expect(released.map((a) => [a['dedupKey'], toldOf(a)]).sort()).toEqual([
+      ['refused-eu-1-0', ['triggered', 'triggered']],
+      ['refused-eu-1-1', ['triggered']],
+      ['refused-eu-1-2', ['triggered']],
+    ])
+    const history = (await call('GET', `/api/v1/alerts/${released[0]!['id']}`)).body['history'] as Json[]
+    expect(history.map((h) => h['event'])).toEqual(expect.arrayContaining(['inhibited', 'triggered']))
+    await rules([])
+  })
+
+  it('a cycle of inhibition (a inhibits b, b inhibits a) loses neither: the first is told, the second inhibited by it', async () => {
+    const name = (v: string) => ({ field: 'customFields.alertname', equals: v })
+    await rules([
+      {
+        id: 'a-b',
+        name: 'a quiets b',
+        when: name('B'),
+        inhibit: { source: name('A'), equal: ['customFields.cluster'] },
+      },
+      {
+        id: 'b-a',
+        name: 'b quiets a',
+        when: name('A'),
+        inhibit: { source: name('B'), equal: ['customFields.cluster'] },
+      },
+    ])
+    const i = await integration()
+    const alert = (n: string): FiringAlert => ({ fingerprint: `cycle-${n}`, labels: { alertname: n, cluster: 'c' } })
+    expect((await postAlertmanager(i.url, [alert('A')])).status).toBe(202)
+    await alertsOf(i.id, 1)
+    expect((await postAlertmanager(i.url, [alert('B')])).status).toBe(202)
+    const alerts = await alertsOf(i.id, 2)
+    const status = Object.fromEntries(alerts.map((a) => [a['dedupKey'], a['status']]))
+    expect(status).toEqual({ 'cycle-A': 'firing', 'cycle-B': 'inhibited' })
+    // A resolves: B is released and told.
+    await resolve(i.url, [alert('A')])
+    await waitFor('B released', async () => {
+      const b = (await alertsOf(i.id, 2)).find((a) => a['dedupKey'] === 'cycle-B')!
+      return b['status'] === 'firing' ? true : undefined
+    })
+    await rules([])
+  })
+
   it("hides another account's incidents on every route, and refuses a read-only key acting", async () => {
     const i = await integration()
     expect((await postAlertmanager(i.url, [host('private', 1)])).status).toBe(202)

@@ -247,7 +247,7 @@ async function run(p: Policy, steps: readonly Step[]): Promise<void> {
         dedupFallbacks: 0,
         unknownStatuses: 0,
       },
-      ...(group ? { groups: [group] } : {}),
+      ...(group ? { links: [{ group }] } : {}),
     }
     expect(await sink.write([write])).toEqual(['written'])
   }

@@ -26,6 +26,9 @@ const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date
 export function alertView(a: AlertRecord, withHistory = false) {
   const { accountId, history, firstSeenAt, lastSeenAt, acknowledgedAt, resolvedAt, suppressedUntil, ...rest } = a
   void accountId // the caller's own account
+  // The inhibition pairs are the script's bookkeeping.
+  delete (rest as { inhibitSources?: unknown }).inhibitSources
+  delete (rest as { inhibitTargets?: unknown }).inhibitTargets
   return {
     ...rest,
     firstSeenAt: iso(firstSeenAt)!,

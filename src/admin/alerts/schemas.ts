@@ -16,7 +16,7 @@ export const AlertListQuery = Type.Object(
     status: Type.Optional(
       Type.Enum([...ALERT_LIST_STATUSES], {
         description:
-          'open (the default: firing, suppressed or acknowledged), firing, suppressed, acknowledged, resolved or all',
+          'open (the default: firing, suppressed, inhibited or acknowledged), firing, suppressed, inhibited, acknowledged, resolved or all',
       }),
     ),
     integrationId: filter('only alerts of this integration'),
@@ -52,8 +52,9 @@ export const Alert = Type.Object({
   id: Type.String(),
   integrationId: Type.String(),
   ...ALERT_FIELDS,
-  status: Type.Enum([...ALERT_STATUSES, 'suppressed'], {
-    description: 'firing, suppressed (it arrived in a maintenance window: firing, not told), acknowledged or resolved',
+  status: Type.Enum([...ALERT_STATUSES, 'suppressed', 'inhibited'], {
+    description:
+      'firing, suppressed (it arrived in a maintenance window: firing, not told), inhibited (by another alert, inhibitedBy: firing, not told), acknowledged or resolved',
   }),
   timestamp: Type.String({ description: 'when the last notification says the alert happened' }),
   customFields: Type.Record(Type.String(), Type.String()),
@@ -82,6 +83,9 @@ export const Alert = Type.Object({
     }),
   ),
   incidentId: Type.Optional(Type.String({ description: 'the incident it is in' })),
+  inhibitedBy: Type.Optional(
+    Type.String({ description: 'the alert that inhibits it, by an alert rule whose inhibit it is a target of' }),
+  ),
 })
 export const AlertWithHistory = Type.Object({
   ...Alert.properties,

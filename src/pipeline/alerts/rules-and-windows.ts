@@ -5,7 +5,14 @@
 // why (overBudget).
 import { isBudgetExceeded, WorkBudget } from '../../shared/budget.js'
 import { ConditionChecks } from './conditions.js'
-import { applyRules, checkRules, type AlertRule, type CompiledRuleSet, type IncidentGroup } from './rules.js'
+import {
+  applyRules,
+  checkRules,
+  type AlertRule,
+  type CompiledRuleSet,
+  type IncidentGroup,
+  type InhibitPairs,
+} from './rules.js'
 import { checkWindow, suppressingWindow, type CompiledWindow, type MaintenanceWindow } from './windows.js'
 import type { NormalizedAlert } from './render.js'
 
@@ -28,6 +35,8 @@ export type RulesOutcome =
       readonly overBudget?: string
       /** The incident group a rule gave it (none: an incident of its own). */
       readonly group?: IncidentGroup
+      /** What it inhibits, and what may inhibit it. */
+      readonly inhibit?: InhibitPairs
     }
 
 export const DEFAULT_RULES_BUDGET_MS = 100
@@ -56,16 +65,15 @@ export function compileRulesAndWindows(
   // Rule by rule, the cost of their conditions counted all together still.
   const checks = stored()
   if (checked.ok) ruleSet = checked.ruleSet
-  else
-    ruleSet = {
-      version: rules.version,
-      rules: rules.rules.flatMap((r) => {
-        const one = checkRules([r], rules.version, checks)
-        if (one.ok) return one.ruleSet.rules
-        skipped.push(`rule ${r.id}`)
-        return []
-      }),
-    }
+  else {
+    const kept = rules.rules.flatMap((r) => {
+      const one = checkRules([r], rules.version, checks)
+      if (one.ok) return one.ruleSet.rules
+      skipped.push(`rule ${r.id}`)
+      return []
+    })
+    ruleSet = { version: rules.version, rules: kept, ...(kept.some((r) => r.inhibit) ? { inhibits: true } : {}) }
+  }
   const windowSet: CompiledWindow[] = []
   const windowChecks = stored()
   for (const w of windows) {
@@ -109,7 +117,13 @@ function shape(
   if (ruled?.dropped) return ruled
   const shaped = ruled?.alert ?? alert
   const applied = ruled?.applied ?? []
-  const kept: RulesOutcome = { dropped: false, alert: shaped, applied, ...(ruled?.group ? { group: ruled.group } : {}) }
+  const kept: RulesOutcome = {
+    dropped: false,
+    alert: shaped,
+    applied,
+    ...(ruled?.group ? { group: ruled.group } : {}),
+    ...(ruled?.inhibit ? { inhibit: ruled.inhibit } : {}),
+  }
   // Resolves and acknowledgements are never suppressed.
   if (shaped.status !== 'firing' || compiled.windows.length === 0) return kept
   const window = suppressingWindow(

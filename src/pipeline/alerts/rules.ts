@@ -117,6 +117,22 @@ export interface AlertRule {
   /** Notification destination ids (checked to exist when the rules are saved). */
   readonly notify?: readonly string[]
   readonly group?: GroupPolicy
+  /** While an alert matching `source` is open, the alerts this rule's `when` selects with equal values are inhibited. */
+  readonly inhibit?: InhibitPolicy
+}
+
+/** Inhibition, as Alertmanager's inhibit_rules: the rule's `when` chooses the targets. */
+export interface InhibitPolicy {
+  /** A condition: the alerts that inhibit. */
+  readonly source: unknown
+  /** Fields (as a group's `by`) whose values a source and a target share. */
+  readonly equal: readonly string[]
+}
+
+/** An alert's inhibition pairs (rule id, rendered equal values): as a source, and as a target. */
+export interface InhibitPairs {
+  readonly sources: readonly (readonly [string, string])[]
+  readonly targets: readonly (readonly [string, string])[]
 }
 
 export interface CompiledRule {
@@ -130,6 +146,8 @@ export interface CompiledRule {
   /** Its set and customFields actions as lists, made once. */
   readonly sets: readonly (readonly [SettableField, string])[]
   readonly customs: readonly (readonly [string, string])[]
+  /** Its inhibition: the source condition and the template of the equal values. */
+  readonly inhibit?: { readonly source: CompiledCondition; readonly equal: string }
   /** Its group: the key's template (`by` made one), the window, minAlerts and the title's template. */
   readonly group?: {
     readonly key: string
@@ -143,6 +161,8 @@ export interface CompiledRule {
 export interface CompiledRuleSet {
   readonly version: number
   readonly rules: readonly CompiledRule[]
+  /** Whether a rule inhibits (then every alert's source conditions are checked). */
+  readonly inhibits?: boolean
 }
 
 export type RuleProblem = ConditionProblem
@@ -186,6 +206,7 @@ export function checkRules(
       'stop',
       'notify',
       'group',
+      'inhibit',
     ])
     for (const k of Object.keys(raw))
       if (!known.has(k)) problems.push({ field: `${at}.${k}`, problem: 'is not a rule field' })
@@ -207,6 +228,12 @@ export function checkRules(
       else problems.push(...checked.problems)
     }
     problems.push(...checkActions(raw, at))
+    let inhibit: CompiledRule['inhibit']
+    if (raw['inhibit'] !== undefined) {
+      const checked = checkInhibit(raw['inhibit'], `${at}.inhibit`, checks)
+      if ('problems' in checked) problems.push(...checked.problems)
+      else inhibit = checked
+    }
     if (
       raw['set'] === undefined &&
       raw['customFields'] === undefined &&
@@ -214,11 +241,12 @@ export function checkRules(
       raw['drop'] !== true &&
       raw['stop'] !== true &&
       raw['notify'] === undefined &&
-      raw['group'] === undefined
+      raw['group'] === undefined &&
+      raw['inhibit'] === undefined
     )
       problems.push({
         field: at,
-        problem: 'does nothing: give it set, customFields, addTags, notify, group, drop or stop',
+        problem: 'does nothing: give it set, customFields, addTags, notify, group, inhibit, drop or stop',
       })
     if (problems.length === before) {
       const rule = raw as unknown as AlertRule
@@ -231,13 +259,14 @@ export function checkRules(
         sets: Object.entries(rule.set ?? {}) as [SettableField, string][],
         customs: Object.entries(rule.customFields ?? {}),
         ...(group ? { group } : {}),
+        ...(inhibit ? { inhibit } : {}),
       }
       rules.push(when ? { ...compiled, when } : compiled)
     }
   })
   return problems.length > 0
     ? { ok: false, problems: problems.slice(0, 100) }
-    : { ok: true, ruleSet: { version, rules } }
+    : { ok: true, ruleSet: { version, rules, ...(rules.some((r) => r.inhibit) ? { inhibits: true } : {}) } }
 }
 
 function checkActions(raw: Record<string, unknown>, at: string): RuleProblem[] {
@@ -333,13 +362,53 @@ const byTemplate = (path: string) => `{{${path.startsWith('webhook.') ? path : `
 /** A checked group policy as the templates and numbers applyRules uses. */
 function compileGroup(g: GroupPolicy): NonNullable<CompiledRule['group']> {
   // The values of `by`, one per line and each named: alerts with the same values have the same key.
-  const key = g.key ?? (g.by ?? []).map((p) => `${p}=${byTemplate(p)}`).join('\n')
+  const key = g.key ?? fieldsTemplate(g.by ?? [])
   return {
     key,
     windowMs: g.window !== undefined ? parseDuration(g.window)! : 0,
     minAlerts: g.minAlerts ?? 1,
     ...(g.title !== undefined ? { title: g.title } : {}),
   }
+}
+
+/** A list of alert fields or payload paths whose values make a key (a group's `by`, an inhibition's `equal`). */
+function checkFields(list: unknown, at: string): RuleProblem[] {
+  if (!Array.isArray(list) || list.length === 0 || list.length > RULE_LIMITS.maxGroupBy)
+    return [{ field: at, problem: `must be a list of 1 to ${RULE_LIMITS.maxGroupBy} fields` }]
+  return list.flatMap((p, i) =>
+    typeof p === 'string' &&
+    ((GROUP_ALERT_FIELDS as readonly string[]).includes(p) ||
+      /^customFields\.[A-Za-z0-9_.-]{1,64}$/.test(p) ||
+      /^webhook(\.[A-Za-z0-9_-]{1,128}){1,10}$/.test(p))
+      ? []
+      : [
+          {
+            field: `${at}.${i}`,
+            problem: `must be an alert field (${GROUP_ALERT_FIELDS.join(', ')}), customFields.<name> or webhook.<path>`,
+          },
+        ],
+  )
+}
+
+/** The template whose text is the values of fields, one per line and each named. */
+const fieldsTemplate = (fields: readonly string[]) => fields.map((p) => `${p}=${byTemplate(p)}`).join('\n')
+
+function checkInhibit(
+  raw: unknown,
+  at: string,
+  checks: ConditionChecks,
+): NonNullable<CompiledRule['inhibit']> | { problems: RuleProblem[] } {
+  if (!isObject(raw)) return { problems: [{ field: at, problem: 'must be an object: source (a condition) and equal' }] }
+  const problems: RuleProblem[] = []
+  for (const k of Object.keys(raw))
+    if (k !== 'source' && k !== 'equal')
+      problems.push({ field: `${at}.${k.slice(0, 64)}`, problem: 'is not an inhibit field' })
+  problems.push(...checkFields(raw['equal'], `${at}.equal`))
+  if (raw['source'] === undefined) problems.push({ field: `${at}.source`, problem: 'is required: a condition' })
+  const source = raw['source'] === undefined ? undefined : checkCondition(raw['source'], `${at}.source`, checks)
+  if (source && !source.ok) problems.push(...source.problems)
+  if (problems.length > 0 || !source?.ok) return { problems }
+  return { source: source.condition, equal: fieldsTemplate(raw['equal'] as string[]) }
 }
 
 function checkGroup(raw: unknown, at: string, template: (field: string, value: unknown) => void): RuleProblem[] {
@@ -351,23 +420,7 @@ function checkGroup(raw: unknown, at: string, template: (field: string, value: u
   const by = raw['by']
   if ((by === undefined) === (raw['key'] === undefined))
     problems.push({ field: at, problem: 'must have one of by (a list of fields) or key (a template)' })
-  if (by !== undefined) {
-    if (!Array.isArray(by) || by.length === 0 || by.length > RULE_LIMITS.maxGroupBy)
-      problems.push({ field: `${at}.by`, problem: `must be a list of 1 to ${RULE_LIMITS.maxGroupBy} fields` })
-    else
-      by.forEach((p, i) => {
-        const ok =
-          typeof p === 'string' &&
-          ((GROUP_ALERT_FIELDS as readonly string[]).includes(p) ||
-            /^customFields\.[A-Za-z0-9_.-]{1,64}$/.test(p) ||
-            /^webhook(\.[A-Za-z0-9_-]{1,128}){1,10}$/.test(p))
-        if (!ok)
-          problems.push({
-            field: `${at}.by.${i}`,
-            problem: `must be an alert field (${GROUP_ALERT_FIELDS.join(', ')}), customFields.<name> or webhook.<path>`,
-          })
-      })
-  }
+  if (by !== undefined) problems.push(...checkFields(by, `${at}.by`))
   if (raw['key'] !== undefined) template(`${at}.key`, raw['key'])
   if (raw['title'] !== undefined) template(`${at}.title`, raw['title'])
   const window = raw['window']
@@ -401,6 +454,7 @@ export type RuleOutcome =
       readonly alert: NormalizedAlert
       readonly applied: readonly string[]
       readonly group?: IncidentGroup
+      readonly inhibit?: InhibitPairs
     }
   | { readonly dropped: true; readonly by: string; readonly applied: readonly string[] }
 
@@ -478,7 +532,48 @@ export function applyRules(
     next.rulesApplied = applied
   }
   const group = grouping ? groupOf(grouping, current, payload, budget) : undefined
-  return group ? { dropped: false, alert: current, applied, group } : { dropped: false, alert: current, applied }
+  const inhibit = ruleSet.inhibits ? inhibitPairs(ruleSet, applied, current, payload, budget) : undefined
+  return { dropped: false, alert: current, applied, ...(group ? { group } : {}), ...(inhibit ? { inhibit } : {}) }
+}
+
+/**
+ * The alert's inhibition pairs: as a source of every enabled inhibiting rule whose source condition it matches
+ * (whatever rules stopped before it), as a target of those that applied to it. Its equal values rendered as a group
+ * key is (a key that does not render makes no pair).
+ */
+function inhibitPairs(
+  ruleSet: CompiledRuleSet,
+  applied: readonly string[],
+  alert: NormalizedAlert,
+  payload: unknown,
+  budget: WorkBudget,
+): InhibitPairs | undefined {
+  const sources: [string, string][] = []
+  const targets: [string, string][] = []
+  const subject = { alert: alert as unknown as Record<string, unknown>, payload }
+  let view: object | undefined
+  for (const { rule, inhibit } of ruleSet.rules) {
+    if (!inhibit || rule.enabled === false) continue
+    const source = inhibit.source.matches(subject, budget)
+    const target = applied.includes(rule.id)
+    if (!source && !target) continue
+    view ??= rootView({ alert: alertView(alert), webhook: payload })
+    const key = keyOf(rule.id, inhibit.equal, view, budget)
+    if (key === undefined) continue
+    if (source) sources.push([rule.id, key])
+    if (target) targets.push([rule.id, key])
+  }
+  return sources.length > 0 || targets.length > 0 ? { sources, targets } : undefined
+}
+
+/** A rule's key: its id and the template's text, kept as its SHA-256 past maxGroupKeyChars; undefined if it does not render. */
+function keyOf(ruleId: string, template: string, view: object, budget: WorkBudget): string | undefined {
+  const rendered = render(template, view, budget)
+  if (rendered === undefined) return undefined
+  const key = `${ruleId}\n${rendered}`
+  return key.length > RULE_LIMITS.maxGroupKeyChars
+    ? `sha256:${createHash('sha256').update(key).digest('base64url')}`
+    : key
 }
 
 /**
@@ -493,10 +588,8 @@ function groupOf(
 ): IncidentGroup | undefined {
   const g = compiled.group!
   const view = rootView({ alert: alertView(alert), webhook: payload })
-  const rendered = render(g.key, view, budget)
-  if (rendered === undefined) return undefined
-  let key = `${compiled.rule.id}\n${rendered}`
-  if (key.length > RULE_LIMITS.maxGroupKeyChars) key = `sha256:${createHash('sha256').update(key).digest('base64url')}`
+  const key = keyOf(compiled.rule.id, g.key, view, budget)
+  if (key === undefined) return undefined
   const title =
     g.title === undefined ? undefined : render(g.title, view, budget)?.slice(0, RULE_LIMITS.maxGroupTitleChars)
   return { rule: compiled.rule.id, key, windowMs: g.windowMs, minAlerts: g.minAlerts, ...(title ? { title } : {}) }

@@ -11,7 +11,7 @@
 // (Redis replicates asynchronously) cannot lose a write whose Kafka offset is then committed.
 import { Cluster } from 'ioredis'
 import type { NormalizedAlert } from '../../pipeline/alerts/render.js'
-import type { IncidentGroup } from '../../pipeline/alerts/rules.js'
+import type { IncidentGroup, InhibitPairs } from '../../pipeline/alerts/rules.js'
 import { AppError, fromRedis } from '../../shared/errors.js'
 import {
   alertStreamKeys,
@@ -57,8 +57,14 @@ export interface MessageWrite {
   readonly sample?: string
   /** The message's alerts that the account's rules dropped. */
   readonly dropped?: readonly DroppedEntry[]
-  /** The incident group of each alert (by index) a rule grouped; the others have an incident of their own. */
-  readonly groups?: readonly (IncidentGroup | undefined)[]
+  /** What the rules linked each alert to (by index): its incident group, its inhibition pairs. */
+  readonly links?: readonly (AlertLinks | undefined)[]
+}
+
+/** An alert's links to others, decided by the rules: its incident group (none: an incident of its own), its inhibition. */
+export interface AlertLinks {
+  readonly group?: IncidentGroup
+  readonly inhibit?: InhibitPairs
 }
 
 /** One of an integration's recent payloads: the payload itself when at most PAYLOAD_SAMPLES.maxBytes. */
@@ -202,8 +208,11 @@ export class RedisAlertSink {
         // Its entries go as one JSON argument (arrays of fields): one argument per field was most of the cost of a
         // call.
         const fields = [...m.alerts, ...m.rejections].map(entryFields)
-        // An alert's group goes with its fields (the script takes it off the entry it writes).
-        m.groups?.forEach((g, i) => g && fields[i]!.push('incidentGroup', JSON.stringify(g)))
+        // An alert's links go with its fields (the script takes them off the entry it writes).
+        m.links?.forEach((l, i) => {
+          if (l?.group) fields[i]!.push('incidentGroup', JSON.stringify(l.group))
+          if (l?.inhibit) fields[i]!.push('inhibit', JSON.stringify(l.inhibit))
+        })
         const l = m.lifecycle
         args.push(
           ...argsOf('alertsWrite', 'record', {

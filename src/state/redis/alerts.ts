@@ -8,9 +8,20 @@ import type { AlertStatus, NormalizedAlert } from '../../pipeline/alerts/render.
 import { alertStreamKeys, entryFieldMap, type AlertStreamKeys } from './alert-streams.js'
 import { RedisState, type RedisContext } from './redis-state.js'
 
-export const ALERT_LIST_STATUSES = ['open', 'firing', 'suppressed', 'acknowledged', 'resolved', 'all'] as const
-/** An incident's status: a firing alert that arrived in a maintenance window is suppressed until the window ends. */
-export type AlertRecordStatus = AlertStatus | 'suppressed'
+export const ALERT_LIST_STATUSES = [
+  'open',
+  'firing',
+  'suppressed',
+  'inhibited',
+  'acknowledged',
+  'resolved',
+  'all',
+] as const
+/**
+ * An alert's status: a firing alert that arrived in a maintenance window is suppressed until the window ends; one
+ * inhibited by another (an alert rule's inhibit) until its source resolves.
+ */
+export type AlertRecordStatus = AlertStatus | 'suppressed' | 'inhibited'
 export type AlertListStatus = (typeof ALERT_LIST_STATUSES)[number]
 export const ALERT_FILTERS = ['integrationId', 'severity', 'service', 'environment', 'team'] as const
 export type AlertFilter = (typeof ALERT_FILTERS)[number]
@@ -63,6 +74,8 @@ export interface AlertRecord extends Pick<
   suppressedUntil?: number
   /** The incident it is in (none for alerts stored before incidents existed). */
   incidentId?: string
+  /** The alert that inhibits it (while inhibited). */
+  inhibitedBy?: string
   history: AlertHistoryEntry[]
 }
 

@@ -88,8 +88,8 @@ end
 
 -- What the index groups of a record depend on, before it changes (records are changed in place:
 -- copying a whole record per notification was most of a repeat's cost).
-local function snapshot(rec)
-  local s = {status = rec.status, suppressedBy = rec.suppressedBy}
+function LC.snapshot(rec)
+  local s = {status = rec.status, suppressedBy = rec.suppressedBy, inhibitedBy = rec.inhibitedBy}
   for _, f in ipairs(FILTERS) do s[f] = rec[f] end
   return s
 end
@@ -109,7 +109,7 @@ function LC.save(P, rec, old, autoMs)
   for g in pairs(after) do redis.call('ZADD', idx(P, rec.accountId, g), score, rec.id) end
   redis.call('HSET', LC.records(P, rec.accountId), rec.id, cjson.encode(rec))
   local member = rec.accountId .. '|' .. rec.id
-  local firing = rec.status == 'firing' or rec.status == 'suppressed'
+  local firing = rec.status == 'firing' or rec.status == 'suppressed' or rec.status == 'inhibited'
   if firing and autoMs and autoMs > 0 then
     redis.call('ZADD', P .. AUTO, rec.lastSeenAt + autoMs, member)
   elseif autoMs or not firing then
@@ -126,6 +126,7 @@ function LC.save(P, rec, old, autoMs)
   if heldBefore and heldBefore ~= heldNow then redis.call('ZREM', LC.held(P, rec.accountId, heldBefore), rec.id) end
   if heldNow then redis.call('ZADD', LC.held(P, rec.accountId, heldNow), 0, rec.id) end
   if rec.status == 'resolved' then redis.call('ZADD', P .. 'alerts:resolved', rec.resolvedAt or rec.lastSeenAt, member) end
+  LC.inhibitFollow(P, rec)
 end
 
 function LC.remember(rec, event, at, by, requestId, entryId)
@@ -179,10 +180,10 @@ function LC.notify(P, acct, integ, f, at, emitRepeats)
   local rec, event
   if open then
     rec = old
-    old = snapshot(rec)
+    old = LC.snapshot(rec)
     rec.count = rec.count + 1
     event = 'repeated'
-    if f.status == 'acknowledged' and (rec.status == 'firing' or rec.status == 'suppressed') then
+    if f.status == 'acknowledged' and (rec.status == 'firing' or rec.status == 'suppressed' or rec.status == 'inhibited') then
       rec.status = 'acknowledged'; rec.acknowledgedAt = at; rec.acknowledgedBy = 'source'; event = 'acknowledged'
     elseif f.status == 'resolved' then
       rec.status = 'resolved'; rec.resolvedAt = at; rec.resolvedBy = 'source'; event = 'resolved'
@@ -229,7 +230,7 @@ function LC.notify(P, acct, integ, f, at, emitRepeats)
   if at > (rec.lastSeenAt or 0) then rec.lastSeenAt = at end
   rec.lastRequestId = f.requestId
   -- A repeat of a held alert is not told even to readers of repeats: it was never told.
-  return rec, old, event, event ~= 'repeated' or (emitRepeats and rec.status ~= 'suppressed'), held
+  return rec, old, event, event ~= 'repeated' or (emitRepeats and rec.status ~= 'suppressed' and rec.status ~= 'inhibited'), held
 end
 
 -- An acknowledge or resolve from outside the notifications (the API, the auto-resolve job): changes
@@ -238,12 +239,12 @@ function LC.act(rec, action, at, by)
   if rec.status == 'resolved' then return nil, 'resolved' end
   if action == 'release' then
     if rec.status ~= 'suppressed' then return nil, rec.status end
-    local before = snapshot(rec)
+    local before = LC.snapshot(rec)
     rec.status = 'firing'; rec.suppressedUntil = nil
     return before, nil
   end
   if action == 'acknowledge' and rec.status == 'acknowledged' then return nil, 'acknowledged' end
-  local before = snapshot(rec)
+  local before = LC.snapshot(rec)
   if action == 'acknowledge' then
     rec.status = 'acknowledged'; rec.acknowledgedAt = at; rec.acknowledgedBy = by
   else
@@ -258,3 +259,5 @@ function LC.prune(P, rec)
   redis.call('HDEL', LC.records(P, rec.accountId), rec.id)
   if redis.call('HGET', incidents(P, rec.integrationId), rec.dedupKey) == rec.id then redis.call('HDEL', incidents(P, rec.integrationId), rec.dedupKey) end
 end
+
+-- include: inhibition.lua

@@ -14,7 +14,7 @@ for _, member in ipairs(due) do
   local acct, id = string.match(member, '^(.*)|([^|]*)$')
   local rec = acct and LC.load(P, acct, id) or nil
   -- An alert of a deleted integration is left as it is (no stream of it is made again).
-  if rec and (rec.status == 'firing' or rec.status == 'suppressed') and LC.integrationExists(P, rec.integrationId, ARGV[6]) then
+  if rec and (rec.status == 'firing' or rec.status == 'suppressed' or rec.status == 'inhibited') and LC.integrationExists(P, rec.integrationId, ARGV[6]) then
     local before = LC.act(rec, 'resolve', now, 'auto-resolve')
     local entry = LC.entry(rec, 'resolved', atIso, 'auto-resolve', nil, INC.track(P, rec, before, now, 'auto-resolve'))
     local entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))

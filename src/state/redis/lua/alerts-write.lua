@@ -108,6 +108,8 @@ local function notify(keys, fields, at, acct, integ, emitRepeats, autoMs)
   -- than a repeat is followed into it.
   local incidentEvent = ''
   if old == nil then
+    -- Inhibited by an active source of one of its pairs: stored and shown, not told.
+    if f.status == 'firing' and f.inhibit and LC.inhibitNew(P, rec, f.inhibit) then event = 'inhibited' end
     local okg, group = pcall(cjson.decode, f.incidentGroup or 'null')
     incidentEvent = INC.track(P, rec, nil, at, 'source', INC.assign(P, rec, at, okg and group or nil))
   elseif event ~= 'repeated' or old.severity ~= rec.severity then
@@ -122,11 +124,12 @@ local function notify(keys, fields, at, acct, integ, emitRepeats, autoMs)
     for j = 1, #fields - 1, 2 do
       -- A window that no longer exists holds nothing: the entry does not name it; the group is the incident's.
       local name = fields[j]
-      if name ~= 'incidentGroup' and (held or (name ~= 'suppressedBy' and name ~= 'suppressedUntil')) then
+      if name ~= 'incidentGroup' and name ~= 'inhibit' and (held or (name ~= 'suppressedBy' and name ~= 'suppressedUntil')) then
         table.insert(all, name); table.insert(all, fields[j + 1])
       end
     end
     for _, v in ipairs({'event', event, 'alertId', rec.id, 'count', tostring(rec.count)}) do table.insert(all, v) end
+    if rec.inhibitedBy and event == 'inhibited' then table.insert(all, 'inhibitedBy'); table.insert(all, rec.inhibitedBy) end
     if rec.previousAlertId and (event == 'reopened' or (event == 'suppressed' and rec.count == 1)) then
       table.insert(all, 'previousAlertId'); table.insert(all, rec.previousAlertId)
     end
