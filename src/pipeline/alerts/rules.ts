@@ -117,7 +117,7 @@ export interface AlertRule {
   /** Notification destination ids (checked to exist when the rules are saved). */
   readonly notify?: readonly string[]
   readonly group?: GroupPolicy
-  /** While an alert matching `source` is open, the alerts this rule's `when` selects with equal values are inhibited. */
+  /** While an alert matching `source` is open, the alerts this rule's `when` selects with equal values are held. */
   readonly inhibit?: InhibitPolicy
 }
 
@@ -566,7 +566,10 @@ function inhibitPairs(
   return sources.length > 0 || targets.length > 0 ? { sources, targets } : undefined
 }
 
-/** A rule's key: its id and the template's text, kept as its SHA-256 past maxGroupKeyChars; undefined if it does not render. */
+/**
+ * A rule's key: its id and the template's text, kept as its SHA-256 past maxGroupKeyChars; undefined if it does not
+ * render.
+ */
 function keyOf(ruleId: string, template: string, view: object, budget: WorkBudget): string | undefined {
   const rendered = render(template, view, budget)
   if (rendered === undefined) return undefined

@@ -61,7 +61,7 @@ export interface MessageWrite {
   readonly links?: readonly (AlertLinks | undefined)[]
 }
 
-/** An alert's links to others, decided by the rules: its incident group (none: an incident of its own), its inhibition. */
+/** An alert's links, decided by the rules: its incident group (none: an incident of its own), its inhibition. */
 export interface AlertLinks {
   readonly group?: IncidentGroup
   readonly inhibit?: InhibitPairs
