@@ -6,6 +6,7 @@ import { Refusal } from '../shared/errors.js'
 import { accessCommands, groupCommands } from './commands/access.js'
 import { accountCommands } from './commands/accounts.js'
 import { alertCommands } from './commands/alerts.js'
+import { incidentCommands } from './commands/incidents.js'
 import { rulesAndWindowsCommands } from './commands/rules-and-windows.js'
 import { notifyCommands } from './commands/notify.js'
 import { experimentCommands } from './commands/experiments.js'
@@ -31,6 +32,7 @@ segmentCommands(program)
 redisUsersCommand(program)
 importEventsCommand(program)
 alertCommands(program)
+incidentCommands(program)
 rulesAndWindowsCommands(program)
 notifyCommands(program)
 experimentCommands(program)

@@ -10,6 +10,7 @@ import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
 import { isCluster } from '../../src/state/redis/client.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { postAlertmanager, type FiringAlert } from '../support/alerts.js'
+import { runSluice } from '../support/cli.js'
 import { createTestEnv, jsonCaller, waitFor, type TestEnv } from '../support/harness.js'
 import { startReceivers, type Receivers } from '../support/receivers.js'
 
@@ -394,6 +395,33 @@ describe('incidents', () => {
       const b = (await alertsOf(i.id, 2)).find((a) => a['dedupKey'] === 'cycle-B')!
       return b['status'] === 'firing' ? true : undefined
     })
+    await rules([])
+  })
+
+  it('sluice incidents lists, shows, acknowledges and resolves from the command line', async () => {
+    await rules([{ id: 'cli', name: 'by service', group: { by: ['service'], until: 'resolved' } }])
+    const i = await integration()
+    expect((await postAlertmanager(i.url, [host('cli', 1), host('cli', 2)])).status).toBe(202)
+    const [a] = await alertsOf(i.id, 2)
+    const id = a!['incidentId'] as string
+    const account = ['--account', demo.accountId, '--json']
+    const listed = await runSluice(['incidents', 'list', ...account], t.env)
+    expect(listed.code, listed.stderr).toBe(0)
+    expect((JSON.parse(listed.stdout) as { incidents: Json[] }).incidents.map((x) => x['id'])).toContain(id)
+    const shown = await runSluice(['incidents', 'show', id, '--account', demo.accountId], t.env)
+    expect(shown.stdout).toMatch(/triggered[\s\S]*joined[\s\S]*alerts \(2\)/)
+    const acked = await runSluice(['incidents', 'ack', id, ...account], t.env)
+    expect(JSON.parse(acked.stdout)).toMatchObject({
+      status: 'acknowledged',
+      acknowledgedBy: expect.stringMatching(/^cli:/),
+    })
+    expect(JSON.parse((await runSluice(['incidents', 'resolve', id, ...account], t.env)).stdout)).toMatchObject({
+      status: 'resolved',
+      open: 0,
+    })
+    const again = await runSluice(['incidents', 'ack', id, ...account], t.env)
+    expect([again.code, again.stderr]).toEqual([2, expect.stringMatching(/is resolved/)])
+    expect((await runSluice(['incidents', 'show', 'inc_nope', '--account', demo.accountId], t.env)).code).toBe(2)
     await rules([])
   })
 

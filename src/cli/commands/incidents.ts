@@ -1,0 +1,91 @@
+// `sluice incidents list|show|ack|resolve`: an account's incidents, groups of alerts (the same store as
+// GET /api/v1/incidents and its acknowledge and resolve calls).
+import type { Command } from 'commander'
+import { Refusal } from '../../shared/errors.js'
+import { isAlertCursor } from '../../state/redis/alerts.js'
+import { INCIDENT_LIST_STATUSES, type IncidentListStatus, type IncidentRecord } from '../../state/redis/incidents.js'
+import { ACCOUNT_OPTION, config, positiveInt, print, withServices } from '../context.js'
+
+const line = (i: IncidentRecord) =>
+  [
+    i.id,
+    i.status.padEnd(12),
+    i.severity.padEnd(8),
+    `${i.open}/${i.alerts} open`.padEnd(12),
+    new Date(i.lastSeenAt).toISOString(),
+    i.title.slice(0, 80),
+  ].join('  ')
+
+export function incidentCommands(program: Command): void {
+  const incidents = program.command('incidents').description('incidents: groups of alerts, told as one')
+  incidents
+    .command('list')
+    .description('latest change first')
+    .option(...ACCOUNT_OPTION)
+    .option('--status <status>', `${INCIDENT_LIST_STATUSES.join(', ')}`, 'open')
+    .option('--limit <n>', 'at most this many', positiveInt, 50)
+    .option('--cursor <cursor>', 'the next page (printed after a full page)')
+    .option('--json', 'print JSON')
+    .action(async (opts: { account?: string; status: string; limit: number; cursor?: string; json?: boolean }) => {
+      if (!(INCIDENT_LIST_STATUSES as readonly string[]).includes(opts.status))
+        throw new Refusal('INVALID', `--status must be one of ${INCIDENT_LIST_STATUSES.join(', ')}`)
+      if (opts.cursor !== undefined && !isAlertCursor(opts.cursor))
+        throw new Refusal('INVALID', '--cursor is not one sluice incidents list printed')
+      const page = await withServices(async (s) =>
+        s.state.incidents.list(await s.accounts.resolve(opts.account), {
+          status: opts.status as IncidentListStatus,
+          limit: opts.limit,
+          ...(opts.cursor ? { cursor: opts.cursor } : {}),
+        }),
+      )
+      print(opts.json, page, () => [
+        ...page.incidents.map(line),
+        ...(page.nextCursor ? [`more: --cursor ${page.nextCursor}`] : []),
+      ])
+    })
+  incidents
+    .command('show <id>')
+    .description('an incident, its timeline and its alerts')
+    .option(...ACCOUNT_OPTION)
+    .option('--members <n>', 'alerts shown', positiveInt, 100)
+    .option('--json', 'print JSON')
+    .action(async (id: string, opts: { account?: string; members: number; json?: boolean }) => {
+      const found = await withServices(async (s) => {
+        const account = await s.accounts.resolve(opts.account)
+        const incident = await s.state.incidents.get(account, id)
+        return incident && { incident, members: await s.state.incidents.members(account, id, opts.members) }
+      })
+      if (!found) throw new Refusal('NOT_FOUND', `no incident ${id}`)
+      const { incident, members } = found
+      print(opts.json, { ...incident, members: members.alerts }, () => [
+        line(incident),
+        ...incident.timeline.map((e) =>
+          `  ${new Date(e.at).toISOString()}  ${e.event.padEnd(12)}  ${e.by ?? ''}  ${e.alertId ?? ''}`.trimEnd(),
+        ),
+        `  alerts (${members.total}):`,
+        ...members.alerts.map(
+          (a) => `    ${a.id}  ${a.status.padEnd(12)}  ${a.severity.padEnd(8)}  ${a.dedupKey.slice(0, 60)}`,
+        ),
+      ])
+    })
+  for (const [name, action] of [
+    ['ack', 'acknowledge'],
+    ['resolve', 'resolve'],
+  ] as const) {
+    incidents
+      .command(`${name} <id>`)
+      .description(`${action} an incident: each of its open alerts (recorded as by cli:<user>)`)
+      .option(...ACCOUNT_OPTION)
+      .option('--json', 'print JSON')
+      .action(async (id: string, opts: { account?: string; json?: boolean }) => {
+        const by = `cli:${process.env['USER'] ?? 'unknown'}`.slice(0, 64)
+        const outcome = await withServices(async (s) =>
+          s.state.incidents.act(await s.accounts.resolve(opts.account), id, action, by, config().webhooks.streamMaxLen),
+        )
+        if (outcome.kind === 'not_found') throw new Refusal('NOT_FOUND', `no incident ${id}`)
+        if (outcome.kind === 'unchanged' && outcome.status === 'resolved' && action === 'acknowledge')
+          throw new Refusal('CONFLICT', `incident ${id} is resolved; it cannot be acknowledged`)
+        print(opts.json, outcome.incident, () => [line(outcome.incident)])
+      })
+  }
+}
