@@ -1,5 +1,5 @@
 // The Sluice console: sign in with an admin API key, then the home page (is everything all right?), the account's
-// integrations (with the mapping editor and sender authentication), alerts, alert rules, maintenance windows,
+// integrations (with the mapping editor and sender authentication), incidents, alerts, alert rules, maintenance windows,
 // notifications, experiment results and the Data Hub (what arrived, the live tail, refused records, erasures).
 // Everything shown comes from the public API and is rendered as text (Preact escapes it): a payload
 // or alert holding markup is shown as that markup's text, never run.
@@ -10,6 +10,7 @@ import { hashOf, paramsOf, useRoute, type RouteParams } from './route.js'
 import { ErrorLine } from './ui.js'
 import { api, errorText, session } from './api.js'
 import { Alerts } from './views/alerts.js'
+import { Incidents } from './views/incidents.js'
 import { Data } from './views/data.js'
 import { Experiments } from './views/experiments.js'
 import { Home } from './views/home.js'
@@ -21,6 +22,7 @@ import { Notifications } from './views/notifications.js'
 const VIEWS = {
   home: 'Home',
   integrations: 'Integrations',
+  incidents: 'Incidents',
   alerts: 'Alerts',
   rules: 'Rules',
   windows: 'Maintenance',
@@ -100,6 +102,8 @@ function App() {
           <Home />
         ) : view === 'integrations' ? (
           <Integrations params={params} go={go} />
+        ) : view === 'incidents' ? (
+          <Incidents params={params} go={go} />
         ) : view === 'alerts' ? (
           <Alerts params={params} go={go} />
         ) : view === 'rules' ? (

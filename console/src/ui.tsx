@@ -31,6 +31,8 @@ const STATUS_TONES: Record<string, Tone> = {
   firing: 'danger',
   triggered: 'danger',
   suppressed: 'neutral',
+  inhibited: 'neutral',
+  pending: 'info',
   acknowledged: 'warn',
   resolved: 'ok',
 }

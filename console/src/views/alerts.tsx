@@ -12,7 +12,7 @@ import { when } from '../format.js'
 interface Alert {
   id: string
   integrationId: string
-  status: 'firing' | 'suppressed' | 'acknowledged' | 'resolved'
+  status: 'firing' | 'suppressed' | 'inhibited' | 'acknowledged' | 'resolved'
   severity: string
   description: string
   service: string
@@ -27,6 +27,8 @@ interface Alert {
   suppressedBy?: string
   suppressedUntil?: string
   overBudget?: string
+  incidentId?: string
+  inhibitedBy?: string
 }
 interface WithHistory extends Alert {
   history: { event: string; at: string; by?: string }[]
@@ -76,7 +78,7 @@ function Why({
           {alert.service ? `, service ${alert.service}` : ''}
           {alert.team ? `, team ${alert.team}` : ''}: {alert.count} notification{alert.count === 1 ? '' : 's'}, first{' '}
           {when(alert.firstSeenAt)}, last {when(alert.lastSeenAt)}{' '}
-          {(alert.status === 'firing' || alert.status === 'suppressed') && (
+          {(alert.status === 'firing' || alert.status === 'suppressed' || alert.status === 'inhibited') && (
             <button type="button" onClick={() => void acted('acknowledge')}>
               Acknowledge
             </button>
@@ -99,6 +101,15 @@ function Why({
                 : 'No rule changed it: it is as its mapping made it.'}
           </li>
           {alert.tags?.length ? <li>Tags: {alert.tags.join(', ')}</li> : null}
+          {alert.incidentId && (
+            <li>
+              In incident{' '}
+              <a href={`#/incidents?status=all&incident=${encodeURIComponent(alert.incidentId)}`}>{alert.incidentId}</a>
+            </li>
+          )}
+          {alert.status === 'inhibited' && alert.inhibitedBy && (
+            <li>Inhibited by {alert.inhibitedBy}: stored, not told, until it resolves</li>
+          )}
           {alert.suppressedBy && (
             <li>
               {alert.status === 'suppressed'
@@ -139,7 +150,7 @@ function Why({
   )
 }
 
-const STATUSES = ['open', 'firing', 'suppressed', 'acknowledged', 'resolved', 'all'] as const
+const STATUSES = ['open', 'firing', 'suppressed', 'inhibited', 'acknowledged', 'resolved', 'all'] as const
 const FILTERS = ['severity', 'service', 'environment', 'team'] as const
 const REFRESH_MS = 5000
 
@@ -171,7 +182,7 @@ export function Alerts({
       setFailed(errorText(err))
     }
   }
-  const counts = { firing: 0, suppressed: 0, acknowledged: 0, resolved: 0 }
+  const counts = { firing: 0, suppressed: 0, inhibited: 0, acknowledged: 0, resolved: 0 }
   for (const a of alerts ?? []) counts[a.status]++
   return (
     <section aria-labelledby="alerts-title">
@@ -201,7 +212,7 @@ export function Alerts({
       <p aria-live="polite" data-testid="alert-counts">
         {alerts === null
           ? 'Loading…'
-          : `${alerts.length} shown: ${counts.firing} firing, ${counts.suppressed} suppressed, ${counts.acknowledged} acknowledged, ${counts.resolved} resolved`}
+          : `${alerts.length} shown: ${counts.firing} firing, ${counts.suppressed} suppressed, ${counts.inhibited ? `${counts.inhibited} inhibited, ` : ''}${counts.acknowledged} acknowledged, ${counts.resolved} resolved`}
       </p>
       <ErrorLine text={error} />
       {why && <Why id={why} onClose={() => change({ alert: undefined })} act={act} />}
@@ -227,7 +238,7 @@ export function Alerts({
                   <button type="button" onClick={() => change({ alert: a.id })} aria-label={`Why ${a.description}`}>
                     Why
                   </button>{' '}
-                  {(a.status === 'firing' || a.status === 'suppressed') && (
+                  {(a.status === 'firing' || a.status === 'suppressed' || a.status === 'inhibited') && (
                     <button
                       type="button"
                       onClick={() => void act(a, 'acknowledge')}
