@@ -1,6 +1,6 @@
 // The Sluice console: sign in with an admin API key, then the home page (is everything all right?), the account's
-// integrations (with the mapping editor and sender authentication), incidents, alerts, alert rules, maintenance windows,
-// notifications, experiment results and the Data Hub (what arrived, the live tail, refused records, erasures).
+// integrations (with the mapping editor and sender authentication), incidents, alerts, alert rules, maintenance
+// windows, notifications, experiment results and the Data Hub (what arrived, the live tail, refused records, erasures).
 // Everything shown comes from the public API and is rendered as text (Preact escapes it): a payload
 // or alert holding markup is shown as that markup's text, never run.
 // Each view has an address (route.ts): #/alerts, #/experiments, ... with its state after a "?".
