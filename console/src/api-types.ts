@@ -8163,6 +8163,115 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/noise": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            windows: {
+                                alerts: number;
+                                alertsPerIncident: number | null;
+                                alertsPerNotification: number | null;
+                                /** Format: date-time */
+                                from: string;
+                                hours: number;
+                                incidents: number;
+                                inhibited: number;
+                                noisiest: {
+                                    alerts: number;
+                                    incidents: number;
+                                    inhibited: number;
+                                    integrationId: string;
+                                    received: number;
+                                    transient: number;
+                                }[];
+                                notifications: number;
+                                received: number;
+                                transient: number;
+                            }[];
+                        };
+                    };
+                };
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            /** @enum {unknown} */
+                            statusCode: 431;
+                        };
+                    };
+                };
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/notification-deliveries/{id}/retry": {
         parameters: {
             query?: never;
@@ -8448,6 +8557,7 @@ export type paths = {
                             destinations: {
                                 /** Format: date-time */
                                 createdAt: string;
+                                delay?: string;
                                 enabled: boolean;
                                 events: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated")[];
                                 id: string;
@@ -8537,6 +8647,7 @@ export type paths = {
             requestBody: {
                 content: {
                     "application/json": {
+                        delay?: string;
                         enabled?: boolean;
                         events?: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated")[];
                         /** @enum {unknown} */
@@ -8565,6 +8676,7 @@ export type paths = {
                             destination: {
                                 /** Format: date-time */
                                 createdAt: string;
+                                delay?: string;
                                 enabled: boolean;
                                 events: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated")[];
                                 id: string;
@@ -8683,6 +8795,7 @@ export type paths = {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
+                            delay?: string;
                             enabled: boolean;
                             events: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated")[];
                             id: string;
@@ -8779,6 +8892,7 @@ export type paths = {
             requestBody: {
                 content: {
                     "application/json": {
+                        delay?: string;
                         enabled?: boolean;
                         events?: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated")[];
                         /** @enum {unknown} */
@@ -8806,6 +8920,7 @@ export type paths = {
                         "application/json": {
                             /** Format: date-time */
                             createdAt: string;
+                            delay?: string;
                             enabled: boolean;
                             events: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated")[];
                             id: string;

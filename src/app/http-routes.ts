@@ -103,6 +103,7 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     apiKeys: c.apiKeys,
     limits,
     incidents: state.incidents,
+    notify: state.notify,
     streamMaxLen: config.webhooks.streamMaxLen,
   })
   await app.register(rulesAndWindowsRoutes, {

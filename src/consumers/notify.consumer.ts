@@ -14,7 +14,7 @@ import { KeyedCache } from '../shared/versioned-cache.js'
 import type { Metrics } from '../shared/metrics.js'
 import type { OutboundPolicy } from '../shared/outbound.js'
 import type { SecretBox } from '../shared/secret-box.js'
-import type { StoredDestination } from '../pipeline/notify/destinations.js'
+import { dampingDelayMs, type StoredDestination } from '../pipeline/notify/destinations.js'
 import { NOTIFY_EVENTS, type NotifiedAlert, type NotifyEvent, type NotifyItem } from '../pipeline/notify/messages.js'
 import { digests, openDestination, send, type OpenedDestination, type SendOutcome } from '../sinks/notify/senders.js'
 import type { RulesAndWindowsStore } from '../state/redis/rules-and-windows.js'
@@ -351,8 +351,16 @@ export class NotifyConsumer {
         alert,
         ...(incidentId ? { incidentId } : {}),
       }
+      // Damping: an incident's events wait the destination's delay, in order (dispatch drops those of one that
+      // resolved meanwhile).
+      const delayMs = incidentId && d.delay ? (dampingDelayMs(d.delay) ?? 0) : 0
       if (d.events.includes(event))
-        deliveries.push({ id: deliveryId(entryId, destinationId), data, dueAt: now, giveUpAt })
+        deliveries.push({
+          id: deliveryId(entryId, destinationId),
+          data,
+          dueAt: now + delayMs,
+          giveUpAt: giveUpAt + delayMs,
+        })
       if (opening && d.events.includes('repeated')) deliveries.push(this.reminder(data, 1, now))
     }
     await this.store.route(accountId, entryId, deliveries, {
@@ -469,6 +477,14 @@ export class NotifyConsumer {
     // Reminders of alerts (or incidents) no longer firing (acknowledged, resolved) are cancelled.
     const items: ClaimedDelivery[] = []
     for (const c of claimed) {
+      const incidentId = c.data.incidentId
+      if (incidentId && d.delay && c.data.event !== 'repeated') {
+        const opening = c.data.event === 'triggered' || c.data.event === 'reopened'
+        if (await this.incidents.damped(accountId, incidentId, destinationId, opening)) {
+          settlements.push({ id: c.id, outcome: 'cancelled' })
+          continue
+        }
+      }
       if (c.data.event === 'repeated') {
         const firing = c.data.incidentId
           ? (await this.incidents.get(accountId, c.data.incidentId))?.status === 'triggered'

@@ -13,6 +13,7 @@ import {
   type DestinationLimits,
   type EmailSecurity,
   type StoredDestination,
+  dampingDelayMs,
 } from '../pipeline/notify/destinations.js'
 import { DEFAULT_EVENTS, NOTIFY_EVENTS, type NotifyEvent, type NotifyItem } from '../pipeline/notify/messages.js'
 import { invalid, Refusal, type FieldProblem } from '../shared/errors.js'
@@ -37,6 +38,7 @@ export interface DestinationInput {
   readonly enabled?: boolean
   readonly events?: readonly NotifyEvent[]
   readonly repeatAfterMinutes?: number
+  readonly delay?: string
   readonly limits?: Partial<DestinationLimits>
   readonly settings: Readonly<Record<string, unknown>>
 }
@@ -49,6 +51,7 @@ export interface DestinationView {
   readonly enabled: boolean
   readonly events: readonly NotifyEvent[]
   readonly repeatAfterMinutes?: number
+  readonly delay?: string
   readonly limits: DestinationLimits
   readonly settings: Record<string, unknown>
   readonly createdAt: string
@@ -235,6 +238,8 @@ export class NotifyService {
     if (events.length === 0)
       problems.push({ field: 'events', problem: `must name at least one of ${NOTIFY_EVENTS.join(', ')}` })
     const limits = { ...DEFAULT_LIMITS[input.kind], ...input.limits }
+    if (input.delay !== undefined && !dampingDelayMs(input.delay))
+      problems.push({ field: 'delay', problem: 'must be a duration from "10s" to "1h" (s, m or h)' })
     if (input.kind === 'pagerduty' && limits.maxDigest !== 1)
       problems.push({ field: 'limits.maxDigest', problem: 'must be 1 for PagerDuty (one event per alert)' })
     const s = input.settings
@@ -267,6 +272,7 @@ export class NotifyService {
       enabled: input.enabled ?? true,
       events,
       ...(input.repeatAfterMinutes !== undefined ? { repeatAfterMinutes: input.repeatAfterMinutes } : {}),
+      ...(input.delay !== undefined ? { delay: input.delay } : {}),
       limits,
       createdAt: old?.createdAt ?? now,
       updatedAt: now,
@@ -474,6 +480,7 @@ function view(d: StoredDestination): DestinationView {
     enabled: d.enabled,
     events: d.events,
     ...(d.repeatAfterMinutes !== undefined ? { repeatAfterMinutes: d.repeatAfterMinutes } : {}),
+    ...(d.delay !== undefined ? { delay: d.delay } : {}),
     limits: d.limits,
     settings,
     createdAt: iso(d.createdAt),

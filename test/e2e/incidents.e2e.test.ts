@@ -425,6 +425,67 @@ describe('incidents', () => {
     await rules([])
   })
 
+  it("damping: an incident resolved within its destination's delay is told nothing and counted transient; the noise figures add up", async () => {
+    // An account of its own, so that its figures are exactly this test's.
+    const account = await t.tenancy.createAccount('damped')
+    const { key } = await t.tenancy.createApiKey({ kind: 'admin', accountId: account.id, name: 'damped admin' })
+    await waitFor('the new key', async () =>
+      (await json(key, 'GET', '/api/v1/incidents')).status === 200 ? true : undefined,
+    )
+    const dest = await json(key, 'POST', '/api/v1/notification-destinations', {
+      name: 'damped webhook',
+      kind: 'webhook',
+      delay: '10s',
+      settings: { url: `${rx.url}/damped` },
+    })
+    expect(dest.status, JSON.stringify(dest.body)).toBe(201)
+    expect(dest.body['destination']['delay']).toBe('10s')
+    const bad = await json(key, 'POST', '/api/v1/notification-destinations', {
+      name: 'x',
+      kind: 'webhook',
+      delay: '2d',
+      settings: { url: `${rx.url}/damped` },
+    })
+    expect([bad.status, bad.body['message']]).toEqual([400, expect.stringContaining('delay')])
+    expect(
+      (await json(key, 'PUT', '/api/v1/notification-route', { destinations: [dest.body['destination']['id']] })).status,
+    ).toBe(200)
+    const made = await json(key, 'POST', '/api/v1/integrations', { name: 'flappy', template: 'alertmanager' })
+    const url = String(made.body['webhookUrl'])
+    const flap = host('flappy', 1)
+    const steady = host('steady', 1)
+    const started = Date.now()
+    expect((await postAlertmanager(url, [flap, steady])).status).toBe(202)
+    await new Promise((r) => setTimeout(r, 2000))
+    await resolve(url, [flap])
+    const messages = () => rx.on('/damped').map((r) => JSON.parse(r.body) as Json)
+    await waitFor('the steady alert told', async () => (messages().length >= 1 ? true : undefined), 30_000)
+    // Told after the delay, and only the alert that stayed.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(10_000)
+    await new Promise((r) => setTimeout(r, 3000))
+    expect(messages().map((m) => [m['event'], m['alert']['dedupKey']])).toEqual([['triggered', 'steady-1']])
+    const noise = await json(key, 'GET', '/api/v1/noise')
+    expect(noise.status).toBe(200)
+    const [day, week] = noise.body['windows'] as Json[]
+    expect(day).toMatchObject({
+      hours: 24,
+      received: 3,
+      alerts: 2,
+      incidents: 2,
+      inhibited: 0,
+      transient: 1,
+      notifications: 1,
+      alertsPerNotification: 2,
+      alertsPerIncident: 1,
+      noisiest: [{ integrationId: made.body['id'], alerts: 2, incidents: 2, received: 3, transient: 1 }],
+    })
+    expect(week).toMatchObject({ hours: 168, alerts: 2, transient: 1 })
+    const cli = await runSluice(['incidents', 'noise', '--account', account.id], t.env)
+    expect(cli.stdout).toMatch(
+      /last 24 h: 3 notifications received, 2 alerts, 2 incidents, 1 notifications sent \(2 alerts each\), 1 transient/,
+    )
+  })
+
   it("hides another account's incidents on every route, and refuses a read-only key acting", async () => {
     const i = await integration()
     expect((await postAlertmanager(i.url, [host('private', 1)])).status).toBe(202)

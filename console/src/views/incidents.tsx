@@ -10,6 +10,45 @@ import { DataTable, ErrorLine, Severity, severityRank, Status } from '../ui.js'
 
 type Incident = Answer<'/api/v1/incidents'>['incidents'][number]
 type WithMembers = Answer<'/api/v1/incidents/{id}'>
+type NoiseAnswer = Answer<'/api/v1/noise'>
+
+/** The noise card: what the account's alerts came to over 24 hours and 7 days, and its noisiest sources. */
+function NoiseCard() {
+  const read = useRead<NoiseAnswer>('/api/v1/noise', { refreshMs: 60_000 })
+  const names = useRead<{ integrations: { id: string; name: string }[] }>('/api/v1/integrations')
+  const name = (id: string) => names.data?.integrations.find((i) => i.id === id)?.name ?? id
+  const windows = read.data?.windows
+  return (
+    <section class="box" aria-labelledby="noise-title" data-testid="noise">
+      <h3 id="noise-title">Noise</h3>
+      <ErrorLine text={read.error} />
+      {windows && (
+        <DataTable
+          label="Noise figures"
+          rows={windows}
+          empty="Nothing yet."
+          columns={[
+            { label: 'Over', cell: (w) => (w.hours === 24 ? 'the last 24 hours' : 'the last 7 days') },
+            { label: 'Alerts', cell: (w) => `${w.alerts} (${w.received} notifications received)` },
+            { label: 'Incidents', cell: (w) => w.incidents },
+            { label: 'Notifications sent', cell: (w) => w.notifications },
+            { label: 'Alerts per notification', cell: (w) => w.alertsPerNotification ?? '-' },
+            { label: 'Transient', cell: (w) => w.transient },
+            { label: 'Inhibited', cell: (w) => w.inhibited },
+            {
+              label: 'Noisiest',
+              cell: (w) =>
+                w.noisiest
+                  .slice(0, 3)
+                  .map((n) => `${name(n.integrationId)} (${n.alerts})`)
+                  .join(', ') || '-',
+            },
+          ]}
+        />
+      )}
+    </section>
+  )
+}
 
 const STATUSES = ['open', 'pending', 'triggered', 'acknowledged', 'suppressed', 'resolved', 'all'] as const
 type ListStatus = (typeof STATUSES)[number]
@@ -164,6 +203,7 @@ export function Incidents({
           : `${incidents.length} shown, ${incidents.reduce((n, i) => n + i.openAlerts, 0)} open alerts in them`}
       </p>
       <ErrorLine text={failed ?? list.error} />
+      <NoiseCard />
       {open && <Detail id={open} onClose={() => change({ incident: undefined })} act={act} />}
       {incidents && (
         <DataTable

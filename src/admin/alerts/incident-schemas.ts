@@ -87,3 +87,27 @@ export const IncidentList = Type.Object({
   incidents: Type.Array(Incident),
   nextCursor: Type.Union([Type.String(), Type.Null()]),
 })
+
+const Figures = {
+  received: Type.Integer({ description: 'alert notifications received, repeats included' }),
+  alerts: Type.Integer({ description: 'new alerts' }),
+  incidents: Type.Integer({ description: 'incidents opened' }),
+  inhibited: Type.Integer({ description: 'alerts inhibited' }),
+  transient: Type.Integer({
+    description: "incidents resolved before a damped destination's delay ended: told nowhere",
+  }),
+}
+export const NoiseWindow = Type.Object({
+  hours: Type.Integer(),
+  from: time('the first hour counted'),
+  ...Figures,
+  notifications: Type.Integer({ description: 'deliveries delivered to destinations' }),
+  alertsPerNotification: Type.Union([Type.Number(), Type.Null()], {
+    description: 'the compression: new alerts per notification delivered (null without notifications)',
+  }),
+  alertsPerIncident: Type.Union([Type.Number(), Type.Null()]),
+  noisiest: Type.Array(Type.Object({ integrationId: Type.String(), ...Figures }), {
+    description: 'the integrations with the most alerts first, at most 10',
+  }),
+})
+export const Noise = Type.Object({ windows: Type.Array(NoiseWindow, { description: 'the last 24 hours, and 7 days' }) })

@@ -5,8 +5,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
 import { HttpError } from '../../http/errors.js'
+import { noiseWindows } from '../../services/noise.js'
 import { isAlertCursor } from '../../state/redis/alerts.js'
 import type { IncidentRecord, IncidentStore } from '../../state/redis/incidents.js'
+import type { NotifyStore } from '../../state/redis/notify.js'
 import { roleAll, type AdminLimits, useAccountWideAdminKey } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import { alertView } from './alerts.route.js'
@@ -17,6 +19,7 @@ import {
   IncidentParams,
   IncidentQuery,
   IncidentWithMembers,
+  Noise,
 } from './incident-schemas.js'
 import { alertAnswers, answer } from './schemas.js'
 
@@ -24,6 +27,8 @@ export interface IncidentRoutesOptions {
   readonly apiKeys: ApiKeyCache
   readonly limits: AdminLimits
   readonly incidents: IncidentStore
+  /** Notification volume, for the noise figures' notifications. */
+  readonly notify: NotifyStore
   /** Entries kept per alert stream (the alerts' changes an acknowledge or resolve writes). */
   readonly streamMaxLen: number
 }
@@ -110,6 +115,20 @@ export async function incidentRoutes(server: FastifyInstance, opts: IncidentRout
         members: members.alerts.map((a) => alertView(a)),
       }
     },
+  )
+
+  app.get(
+    '/api/v1/noise',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary:
+          'Noise figures over the last 24 hours and 7 days: alerts received, incidents opened, notifications sent, the compression, transient incidents, inhibited alerts, and the noisiest integrations',
+        response: alertAnswers({ 200: answer('The figures of each window', Noise) }),
+      },
+    },
+    async (request) => ({ windows: await noiseWindows(opts.incidents, opts.notify, account(request), Date.now()) }),
   )
 
   for (const action of ['acknowledge', 'resolve'] as const) {

@@ -40,6 +40,13 @@ export const DestinationBody = Type.Object(
     enabled: Type.Optional(Type.Boolean({ description: 'default true' })),
     events: Type.Optional(Events),
     repeatAfterMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_080, description: 'default 60' })),
+    delay: Type.Optional(
+      Type.String({
+        maxLength: 8,
+        description:
+          'damping, "10s" to "1h": an incident\'s events wait this long; one whose alerts all resolved meanwhile is not sent at all (counted transient). Default: sent at once',
+      }),
+    ),
     limits: Type.Optional(partialObject(Limits)),
     settings: Type.Record(Type.String(), Type.Unknown(), {
       description:
@@ -56,6 +63,7 @@ export const Destination = Type.Object({
   enabled: Type.Boolean(),
   events: Events,
   repeatAfterMinutes: Type.Optional(Type.Integer()),
+  delay: Type.Optional(Type.String()),
   limits: Limits,
   settings: Type.Record(Type.String(), Type.Unknown(), {
     description: 'the settings without secrets (hints of them only)',

@@ -4,6 +4,7 @@ import type { Command } from 'commander'
 import { Refusal } from '../../shared/errors.js'
 import { isAlertCursor } from '../../state/redis/alerts.js'
 import { INCIDENT_LIST_STATUSES, type IncidentListStatus, type IncidentRecord } from '../../state/redis/incidents.js'
+import { noiseWindows } from '../../services/noise.js'
 import { ACCOUNT_OPTION, config, positiveInt, print, withServices } from '../context.js'
 
 const line = (i: IncidentRecord) =>
@@ -67,6 +68,26 @@ export function incidentCommands(program: Command): void {
           (a) => `    ${a.id}  ${a.status.padEnd(12)}  ${a.severity.padEnd(8)}  ${a.dedupKey.slice(0, 60)}`,
         ),
       ])
+    })
+  incidents
+    .command('noise')
+    .description(
+      'noise figures of the last 24 hours and 7 days: alerts, incidents, notifications, the noisiest sources',
+    )
+    .option(...ACCOUNT_OPTION)
+    .option('--json', 'print JSON')
+    .action(async (opts: { account?: string; json?: boolean }) => {
+      const windows = await withServices(async (s) =>
+        noiseWindows(s.state.incidents, s.state.notify, await s.accounts.resolve(opts.account), Date.now()),
+      )
+      print(opts.json, { windows }, () =>
+        windows.flatMap((w) => [
+          `last ${w.hours} h: ${w.received} notifications received, ${w.alerts} alerts, ${w.incidents} incidents, ${w.notifications} notifications sent (${w.alertsPerNotification ?? '-'} alerts each), ${w.transient} transient, ${w.inhibited} inhibited`,
+          ...w.noisiest.map(
+            (n) => `  ${n.integrationId}  ${n.alerts} alerts  ${n.incidents} incidents  ${n.received} received`,
+          ),
+        ]),
+      )
     })
   for (const [name, action] of [
     ['ack', 'acknowledge'],

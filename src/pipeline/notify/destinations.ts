@@ -1,5 +1,6 @@
 // Notification destinations as stored: their kind's settings (secrets sealed with the SecretBox, so a
 // stored destination never holds one in clear), which lifecycle events they are sent, and their limits.
+import { parseDuration } from '../alerts/rules.js'
 import type { NotifyEvent } from './messages.js'
 
 export const DESTINATION_KINDS = ['webhook', 'slack', 'pagerduty', 'email'] as const
@@ -70,6 +71,11 @@ interface Common {
   readonly events: readonly NotifyEvent[]
   /** Re-notify an alert still firing and not acknowledged after this many minutes (unset: never). */
   readonly repeatAfterMinutes?: number
+  /**
+   * Damping: an incident's events wait this long ("30s", "2m"); one resolved meanwhile is not told at all (counted
+   * transient). Unset: told at once.
+   */
+  readonly delay?: string
   readonly limits: DestinationLimits
   readonly createdAt: number
   readonly updatedAt: number
@@ -98,4 +104,10 @@ export function sealedFields(d: StoredDestination): string[] {
     case 'email':
       return d.settings.password !== undefined ? ['password'] : []
   }
+}
+
+/** A destination's damping delay in ms ("10s" to "1h"), or undefined when it is none. */
+export function dampingDelayMs(delay: string): number | undefined {
+  const ms = parseDuration(delay)
+  return ms !== undefined && ms >= 10_000 && ms <= 3_600_000 ? ms : undefined
 }

@@ -68,6 +68,19 @@ export type IncidentActOutcome =
 
 /** Alerts one call of the acknowledge or resolve script changes (a page of the incident's members). */
 const ACT_PAGE = 500
+const HOUR_MS = 3_600_000
+/** How long noise figures and damping marks are kept (as lua/incidents.lua keeps the figures). */
+const NOISE_KEPT_MS = 8 * 86_400_000
+
+/** An integration's noise figures over some hours (lua/incidents.lua counts them per hour). */
+export interface NoiseCounts {
+  received: number
+  alerts: number
+  incidents: number
+  inhibited: number
+  transient: number
+}
+export const NOISE_FIGURES = ['received', 'alerts', 'incidents', 'inhibited', 'transient'] as const
 
 export class IncidentStore extends RedisState {
   private readonly streams: (accountId: string) => AlertStreamKeys
@@ -124,6 +137,53 @@ export class IncidentStore extends RedisState {
       incidents: json.flatMap((j) => (j ? [parse(j)] : [])),
       nextCursor: entries.length > q.limit ? encodeCursor(shown[shown.length - 1]!) : null,
     }
+  }
+
+  /** The account's noise figures of the last `hours` hours (to `now`), per integration. */
+  async noise(accountId: string, hours: number, now: number): Promise<Map<string, NoiseCounts>> {
+    const last = Math.floor(now / HOUR_MS)
+    const pipe = this.redis.pipeline()
+    for (let h = last - hours + 1; h <= last; h++) pipe.hgetall(this.key(accountId, `noise:${h}`))
+    const byIntegration = new Map<string, NoiseCounts>()
+    for (const [err, fields] of (await pipe.exec()) ?? []) {
+      if (err) throw err
+      for (const [field, n] of Object.entries(fields as Record<string, string>)) {
+        const at = field.lastIndexOf('|')
+        const figure = field.slice(at + 1) as keyof NoiseCounts
+        if (!(NOISE_FIGURES as readonly string[]).includes(figure)) continue
+        const integration = field.slice(0, at)
+        let counts = byIntegration.get(integration)
+        if (!counts)
+          byIntegration.set(
+            integration,
+            (counts = { received: 0, alerts: 0, incidents: 0, inhibited: 0, transient: 0 }),
+          )
+        counts[figure] += Number(n)
+      }
+    }
+    return byIntegration
+  }
+
+  /**
+   * Damping, for a destination with a delay, as its delivery of an incident's event comes due: whether it is not sent.
+   * An opening is not sent when the incident resolved meanwhile (the destination is marked, and the incident counted
+   * transient once, in the hour it resolved); a later event is not sent when its opening was not.
+   */
+  async damped(accountId: string, incidentId: string, destinationId: string, opening: boolean): Promise<boolean> {
+    const mark = this.key(accountId, `damped:${incidentId}:${destinationId}`)
+    if (!opening) return (await this.redis.exists(mark)) === 1
+    const incident = await this.get(accountId, incidentId)
+    if (incident?.status !== 'resolved') return false
+    await this.redis.set(mark, '1', 'PX', NOISE_KEPT_MS)
+    if (
+      (await this.redis.set(this.key(accountId, `transient:${incidentId}`), '1', 'PX', NOISE_KEPT_MS, 'NX')) === 'OK'
+    ) {
+      const members = await this.members(accountId, incidentId, 1)
+      const integration = members.alerts[0]?.integrationId ?? ''
+      const hour = this.key(accountId, `noise:${Math.floor((incident.resolvedAt ?? Date.now()) / HOUR_MS)}`)
+      await this.redis.multi().hincrby(hour, `${integration}|transient`, 1).pexpire(hour, NOISE_KEPT_MS).exec()
+    }
+    return true
   }
 
   /** Acknowledges or resolves an incident through its open alerts (a page per script call); `by` says who. */

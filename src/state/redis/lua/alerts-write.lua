@@ -102,6 +102,7 @@ local function notify(keys, fields, at, acct, integ, emitRepeats, autoMs)
   local f = {}
   for j = 1, #fields - 1, 2 do f[fields[j]] = fields[j + 1] end
   if acct == '' or not f.dedupKey or not f.status then return xadd(keys, fields) end
+  INC.noise(P, acct, integ, at, 'received')
   local rec, old, event, emit, held = LC.notify(P, acct, integ, f, at, emitRepeats)
   if not rec then return end
   -- Its incident: a new record joins or opens one (the group the rules gave, else its own); a change that is more
@@ -111,7 +112,11 @@ local function notify(keys, fields, at, acct, integ, emitRepeats, autoMs)
     -- Inhibited by an active source of one of its pairs: stored and shown, not told.
     if f.status == 'firing' and f.inhibit and LC.inhibitNew(P, rec, f.inhibit) then event = 'inhibited' end
     local okg, group = pcall(cjson.decode, f.incidentGroup or 'null')
-    incidentEvent = INC.track(P, rec, nil, at, 'source', INC.assign(P, rec, at, okg and group or nil))
+    local inc = INC.assign(P, rec, at, okg and group or nil)
+    INC.noise(P, acct, integ, at, 'alerts')
+    if inc.fresh then INC.noise(P, acct, integ, at, 'incidents') end
+    if event == 'inhibited' then INC.noise(P, acct, integ, at, 'inhibited') end
+    incidentEvent = INC.track(P, rec, nil, at, 'source', inc)
   elseif event ~= 'repeated' or old.severity ~= rec.severity then
     incidentEvent = INC.track(P, rec, old, at, 'source')
   end

@@ -26,6 +26,15 @@ local SEVERITY_RANK = {critical = 4, high = 3, warning = 2, info = 1}
 INC.maxlen = '10000'
 
 local function key(P, acct, what) return P .. 'alerts:acct:' .. acct .. ':' .. what end
+
+-- Noise figures: per account and hour (P alerts:acct:<account>:noise:<hour>, kept 8 days), fields
+-- <integration>|<figure>: received (notifications, repeats included), alerts (new), incidents (opened), inhibited,
+-- transient (damped: resolved before a destination's delay ended; counted by the notify role).
+local NOISE_KEPT_MS = 8 * 86400000
+function INC.noise(P, acct, integ, at, figure, n)
+  local k = key(P, acct, 'noise:' .. tostring(math.floor(at / 3600000)))
+  if redis.call('HINCRBY', k, integ .. '|' .. figure, n or 1) == (n or 1) then redis.call('PEXPIRE', k, NOISE_KEPT_MS) end
+end
 function INC.records(P, acct) return key(P, acct, 'incidents') end
 function INC.members(P, acct, id) return key(P, acct, 'incident-members:' .. id) end
 local function keysOf(P, acct) return key(P, acct, 'incident-keys') end

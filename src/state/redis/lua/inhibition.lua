@@ -96,6 +96,7 @@ function LC.inhibitFollow(P, rec)
           if t and t.status == 'firing' then
             local old = LC.snapshot(t)
             t.status = 'inhibited'; t.inhibitedBy = rec.id
+            INC.noise(P, acct, t.integrationId, clockMs(), 'inhibited')
             change(P, t, old, 'inhibited', 'inhibition')
           end
         end
