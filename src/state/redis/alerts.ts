@@ -6,6 +6,7 @@
 // open alerts of one integration, severity, service, environment or team does not scan the others.
 import type { AlertStatus, NormalizedAlert } from '../../pipeline/alerts/render.js'
 import { alertStreamKeys, entryFieldMap, type AlertStreamKeys } from './alert-streams.js'
+import type { RedisClient } from './client.js'
 import { RedisState, type RedisContext } from './redis-state.js'
 
 export const ALERT_LIST_STATUSES = [
@@ -166,25 +167,7 @@ export class AlertStore extends RedisState {
     let examined = 0
     for (;;) {
       const want = Math.min(1000, Math.max(q.limit * 2, 100))
-      // Scores are unique but for rare ties (see alert-lifecycle.lua): a little more than a page covers them.
-      const page = await this.redis.zrevrangebyscore(
-        key,
-        cursor ? cursor.score : '+inf',
-        '-inf',
-        'WITHSCORES',
-        'LIMIT',
-        0,
-        want + (cursor ? 50 : 0),
-      )
-      const entries: { id: string; score: number }[] = []
-      for (let i = 0; i + 1 < page.length; i += 2) {
-        const id = page[i]!
-        const score = Number(page[i + 1])
-        // Ties in score come in descending id order: skip up to and including the cursor's.
-        if (cursor && score === cursor.score && id >= cursor.id) continue
-        entries.push({ id, score })
-        if (entries.length === want) break
-      }
+      const entries = await indexPage(this.redis, key, cursor, want)
       if (entries.length === 0) return { alerts, nextCursor: null }
       const json = await this.redis.hmget(this.records(accountId), ...entries.map((e) => e.id))
       for (const [i, e] of entries.entries()) {
@@ -356,6 +339,37 @@ function parse(json: string): AlertRecord {
   if (r.customFields === null || typeof r.customFields !== 'object' || Array.isArray(r.customFields))
     r.customFields = {}
   return r
+}
+
+/**
+ * Up to `want` entries of an index (a zset of ids by a score, read highest first) after `cursor`. Scores are unique but
+ * for rare ties (see alert-lifecycle.lua): a little more than a page is read to cover them.
+ */
+export async function indexPage(
+  redis: RedisClient,
+  key: string,
+  cursor: { id: string; score: number } | undefined,
+  want: number,
+): Promise<{ id: string; score: number }[]> {
+  const page = await redis.zrevrangebyscore(
+    key,
+    cursor ? cursor.score : '+inf',
+    '-inf',
+    'WITHSCORES',
+    'LIMIT',
+    0,
+    want + (cursor ? 50 : 0),
+  )
+  const entries: { id: string; score: number }[] = []
+  for (let i = 0; i + 1 < page.length; i += 2) {
+    const id = page[i]!
+    const score = Number(page[i + 1])
+    // Ties in score come in descending id order: skip up to and including the cursor's.
+    if (cursor && score === cursor.score && id >= cursor.id) continue
+    entries.push({ id, score })
+    if (entries.length === want) break
+  }
+  return entries
 }
 
 /** A list cursor: where a page of an index (a zset of ids by score) goes on. */

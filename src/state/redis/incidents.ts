@@ -3,7 +3,7 @@
 // (lua/incidents-act.lua). Lists read an index of the status (a zset by last change), as alerts do.
 import type { Severity } from '../../pipeline/alerts/render.js'
 import { alertStreamKeys, type AlertStreamKeys } from './alert-streams.js'
-import { decodeCursor, encodeCursor, type AlertRecord } from './alerts.js'
+import { decodeCursor, encodeCursor, indexPage, type AlertRecord } from './alerts.js'
 import { RedisState, type RedisContext } from './redis-state.js'
 
 export const INCIDENT_STATUSES = ['pending', 'triggered', 'acknowledged', 'suppressed', 'resolved'] as const
@@ -112,24 +112,8 @@ export class IncidentStore extends RedisState {
   /** A page of the account's incidents, latest change first. */
   async list(accountId: string, q: IncidentQuery): Promise<{ incidents: IncidentRecord[]; nextCursor: string | null }> {
     const key = this.key(accountId, `incident-idx:${q.status}`)
-    const cursor = decodeCursor(q.cursor)
-    const page = await this.redis.zrevrangebyscore(
-      key,
-      cursor ? cursor.score : '+inf',
-      '-inf',
-      'WITHSCORES',
-      'LIMIT',
-      0,
-      q.limit + 1 + (cursor ? 50 : 0),
-    )
-    const entries: { id: string; score: number }[] = []
-    for (let i = 0; i + 1 < page.length; i += 2) {
-      const id = page[i]!
-      const score = Number(page[i + 1])
-      if (cursor && score === cursor.score && id >= cursor.id) continue
-      entries.push({ id, score })
-      if (entries.length === q.limit + 1) break
-    }
+    // One more than a page: whether there is a next one.
+    const entries = await indexPage(this.redis, key, decodeCursor(q.cursor), q.limit + 1)
     const shown = entries.slice(0, q.limit)
     if (shown.length === 0) return { incidents: [], nextCursor: null }
     const json = await this.redis.hmget(this.key(accountId, 'incidents'), ...shown.map((e) => e.id))

@@ -157,6 +157,16 @@ function LC.entry(rec, event, atIso, by, requestId, incidentEvent)
   return e
 end
 
+-- Writes a change told by the record (LC.entry) to the all-alerts stream `all` and its integration's; nothing for
+-- an alert of a deleted integration (`deleted`: as LC.integrationExists takes it). The entry's id, or nil.
+function LC.tell(P, all, rec, event, atIso, by, incidentEvent, deleted, maxlen)
+  if not LC.integrationExists(P, rec.integrationId, deleted) then return nil end
+  local entry = LC.entry(rec, event, atIso, by, nil, incidentEvent)
+  local id = redis.call('XADD', all, 'MAXLEN', '~', maxlen, '*', unpack(entry))
+  redis.call('XADD', P .. 'alerts:integration:' .. rec.integrationId, 'MAXLEN', '~', maxlen, '*', unpack(entry))
+  return id
+end
+
 -- Appends an alert's incident and what the change did to it to a stream entry's fields.
 function LC.incidentFields(e, rec, incidentEvent)
   if not rec.incidentId then return end

@@ -13,13 +13,7 @@ local before, unchanged = LC.act(rec, action, at, by)
 if not before then return {'unchanged', cjson.encode(rec), unchanged} end
 local event = action == 'acknowledge' and 'acknowledged' or 'resolved'
 INC.maxlen = maxlen
-local incidentEvent = INC.track(P, rec, before, at, by)
-local entryId
-if LC.integrationExists(P, rec.integrationId, ARGV[9]) then
-  local entry = LC.entry(rec, event, atIso, by, nil, incidentEvent)
-  entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))
-  redis.call('XADD', P .. 'alerts:integration:' .. rec.integrationId, 'MAXLEN', '~', maxlen, '*', unpack(entry))
-end
+local entryId = LC.tell(P, KEYS[1], rec, event, atIso, by, INC.track(P, rec, before, at, by), ARGV[9], maxlen)
 LC.remember(rec, event, at, by, nil, entryId)
 LC.save(P, rec, before, 0)
 return {'ok', cjson.encode(rec)}

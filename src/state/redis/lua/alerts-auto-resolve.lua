@@ -16,9 +16,8 @@ for _, member in ipairs(due) do
   -- An alert of a deleted integration is left as it is (no stream of it is made again).
   if rec and (rec.status == 'firing' or rec.status == 'suppressed' or rec.status == 'inhibited') and LC.integrationExists(P, rec.integrationId, ARGV[6]) then
     local before = LC.act(rec, 'resolve', now, 'auto-resolve')
-    local entry = LC.entry(rec, 'resolved', atIso, 'auto-resolve', nil, INC.track(P, rec, before, now, 'auto-resolve'))
-    local entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))
-    redis.call('XADD', P .. 'alerts:integration:' .. rec.integrationId, 'MAXLEN', '~', maxlen, '*', unpack(entry))
+    local incidentEvent = INC.track(P, rec, before, now, 'auto-resolve')
+    local entryId = LC.tell(P, KEYS[1], rec, 'resolved', atIso, 'auto-resolve', incidentEvent, ARGV[6], maxlen)
     LC.remember(rec, 'resolved', now, 'auto-resolve', nil, entryId)
     LC.save(P, rec, before, 0)
     table.insert(resolved, id)

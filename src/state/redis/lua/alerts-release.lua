@@ -25,13 +25,8 @@ local function release(member, rec, by)
     redis.call('ZREM', KEY, member)
     return
   end
-  local entryId
   local incidentEvent = INC.track(P, rec, before, now, by)
-  if LC.integrationExists(P, rec.integrationId, deleted) then
-    local entry = LC.entry(rec, 'triggered', atIso, by, nil, incidentEvent)
-    entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))
-    redis.call('XADD', P .. 'alerts:integration:' .. rec.integrationId, 'MAXLEN', '~', maxlen, '*', unpack(entry))
-  end
+  local entryId = LC.tell(P, KEYS[1], rec, 'triggered', atIso, by, incidentEvent, deleted, maxlen)
   LC.remember(rec, 'triggered', now, by, nil, entryId)
   -- nil: the auto-resolve deadline the alert has is kept.
   LC.save(P, rec, before, nil)

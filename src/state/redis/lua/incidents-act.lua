@@ -26,12 +26,7 @@ for j = 1, #page - 1, 2 do
   local before = rec and rec.incidentId == id and LC.act(rec, action, at, by) or nil
   if before then
     local incidentEvent = INC.track(P, rec, before, at, by, nil, action == 'acknowledge')
-    local entryId
-    if LC.integrationExists(P, rec.integrationId, deleted) then
-      local entry = LC.entry(rec, event, atIso, by, nil, incidentEvent)
-      entryId = redis.call('XADD', KEYS[1], 'MAXLEN', '~', maxlen, '*', unpack(entry))
-      redis.call('XADD', P .. 'alerts:integration:' .. rec.integrationId, 'MAXLEN', '~', maxlen, '*', unpack(entry))
-    end
+    local entryId = LC.tell(P, KEYS[1], rec, event, atIso, by, incidentEvent, deleted, maxlen)
     LC.remember(rec, event, at, by, nil, entryId)
     LC.save(P, rec, before, 0)
   end
