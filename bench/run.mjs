@@ -6,7 +6,8 @@
 // Kafka tools jar (Maven Central) when missing.
 //
 //   node bench/run.mjs [--runs 3] [--smoke] [--bin <other build>/bin/sluice.js] [--profile]
-//     [--only events,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,notify]
+//     [--only events,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,notify,
+//      incidents]
 //
 // The cluster section starts the local cluster stack (`sluice stack up --cluster`) when it is not up.
 //
@@ -29,6 +30,7 @@ import { tsvStream } from '../dist/sinks/clickhouse/tsv.js'
 import { createLogger } from '../dist/shared/logger.js'
 import { createRedisState } from '../dist/state/redis/index.js'
 import { RedisAlertSink } from '../dist/sinks/redis-stream/alerts.sink.js'
+import { alertStreamKeys } from '../dist/state/redis/alert-streams.js'
 import { alertmanagerPayload } from './payloads.mjs'
 import { deleteKeys, rssMiB, startServe } from './serve.mjs'
 
@@ -48,7 +50,8 @@ const SMOKE = opts.smoke
 const RUNS = SMOKE ? 1 : Number(opts.runs)
 const only = new Set(
   (
-    opts.only ?? 'events,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,notify'
+    opts.only ??
+    'events,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,notify'
   ).split(','),
 )
 const RESULTS = 'bench/results'
@@ -1409,6 +1412,145 @@ async function notifySection() {
   say(`notifications: ${JSON.stringify(results.notify)}`)
 }
 
+/** A process's CPU time (user and system) in ms, from /proc. */
+async function cpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+}
+
+/** Redis's CPU time (user and system) in ms. */
+async function redisCpuMs(redis) {
+  const info = await redis.info('cpu')
+  const n = (k) => Number(new RegExp(`^${k}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0)
+  return (n('used_cpu_user') + n('used_cpu_sys')) * 1000
+}
+
+/**
+ * An alert storm as Alertmanager sends one: 500 hosts across 20 services, every host's alert re-sent every 3 s (10,000
+ * alerts a minute), a new alert per host each minute, for 3 minutes; once with a rule grouping by service, once
+ * without. Measured: notifications at a local receiver (at most one per incident, grouped), the time from the edge's
+ * receipt to the incident updated (incident-events entries of new members), and CPU per alert of the Sluice process
+ * and of Redis.
+ */
+async function incidentsSection() {
+  const minutes = SMOKE ? 0.25 : 3
+  const storm = async (grouped) => {
+    let notifications = 0
+    const receiver = http.createServer((req, res) => {
+      req.resume()
+      req.on('end', () => {
+        notifications++
+        res.writeHead(204).end()
+      })
+    })
+    await new Promise((r) => receiver.listen(0, '127.0.0.1', r))
+    const s = await sluice(['edge', 'admin', 'alerts', 'notify'], {
+      SLUICE_NOTIFY_ALLOW_HTTP: 'true',
+      SLUICE_NOTIFY_ALLOWED_RANGES: '127.0.0.0/8',
+      SLUICE_SECRETS_KEY: randomBytes(32).toString('base64'),
+      SLUICE_WEBHOOK_RATE_PER_SECOND: '100000',
+      SLUICE_WEBHOOK_BURST: '100000',
+    })
+    try {
+      const admin = { authorization: `Bearer ${s.demo.adminApiKey}`, 'content-type': 'application/json' }
+      const post = async (path, body, method = 'POST') =>
+        (await fetch(`${s.url}${path}`, { method, headers: admin, body: JSON.stringify(body) })).json()
+      const dest = await post('/api/v1/notification-destinations', {
+        name: 'bench',
+        kind: 'webhook',
+        settings: { url: `http://127.0.0.1:${receiver.address().port}/hook` },
+        limits: { ratePerSecond: 1000, burst: 1000, concurrency: 16, maxDigest: 1 },
+      })
+      await post('/api/v1/notification-route', { destinations: [dest.destination.id] }, 'PUT')
+      if (grouped)
+        await post(
+          '/api/v1/alert-rules',
+          { rules: [{ id: 'service', name: 'by service', group: { by: ['service'], until: 'resolved' } }] },
+          'PUT',
+        )
+      const hook = (await post('/api/v1/integrations', { name: 'storm', template: 'alertmanager' })).webhookUrl
+      await sleep(1500)
+      const cpu0 = await cpuMs(s.pid)
+      const redis0 = await redisCpuMs(s.state.redis)
+      const started = performance.now()
+      let sent = 0
+      for (let round = 0; performance.now() - started < minutes * 60_000; round++) {
+        const at = started + round * 3000
+        if (performance.now() < at) await sleep(at - performance.now())
+        const minute = Math.floor((performance.now() - started) / 60_000)
+        // One payload per service: its 25 hosts, as Alertmanager's group of that service.
+        await Promise.all(
+          Array.from({ length: 20 }, async (_, service) => {
+            const alerts = Array.from({ length: 25 }, (_, i) => {
+              const host = service * 25 + i
+              return {
+                status: 'firing',
+                labels: {
+                  alertname: 'HighErrorRate',
+                  severity: 'warning',
+                  service: `svc-${service}`,
+                  instance: `host-${host}`,
+                },
+                annotations: { summary: `errors on host-${host}` },
+                fingerprint: `host-${host}-m${minute}`,
+              }
+            })
+            const res = await fetch(hook, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ version: '4', status: 'firing', alerts }),
+            })
+            if (res.status !== 202) throw new Error(`webhook answered ${res.status}`)
+            sent += alerts.length
+          }),
+        )
+      }
+      // Every alert stored, then the notifications settle.
+      await alertsCaughtUp(s.url, sent)
+      const keys = alertStreamKeys(s.env.REDIS_KEY_PREFIX, false, s.demo.accountId)
+      const elapsedMs = performance.now() - started
+      const cpu = (await cpuMs(s.pid)) - cpu0
+      const redisCpu = (await redisCpuMs(s.state.redis)) - redis0
+      await sleep(3000)
+      const events = await s.state.redis.xrange(keys.incidents, '-', '+')
+      const lags = events
+        .map(([id, f]) => Number(id.split('-')[0]) - Number(f[f.indexOf('at') + 1]))
+        .sort((a, b) => a - b)
+      const pct = (q) => lags[Math.min(lags.length - 1, Math.floor(q * lags.length))]
+      const incidents = (await s.state.incidents.list(s.demo.accountId, { status: 'all', limit: 500 })).incidents.length
+      return {
+        alerts: sent,
+        alertsPerMinute: round((sent / elapsedMs) * 60_000),
+        incidents,
+        notifications,
+        incidentP50Ms: pct(0.5),
+        incidentP99Ms: pct(0.99),
+        processCpuUsPerAlert: round((cpu * 1000) / sent, 1),
+        redisCpuUsPerAlert: round((redisCpu * 1000) / sent, 1),
+      }
+    } finally {
+      await s.stop()
+      await s.cleanup()
+      receiver.close()
+    }
+  }
+  const grouped = await repeat(() => storm(true))
+  const ungrouped = await repeat(() => storm(false))
+  const summary = (runs) => ({
+    alerts: runs.map((r) => r.alerts),
+    alertsPerMinute: spread(runs.map((r) => r.alertsPerMinute)),
+    incidents: runs.map((r) => r.incidents),
+    notifications: runs.map((r) => r.notifications),
+    incidentP50Ms: spread(runs.map((r) => r.incidentP50Ms)),
+    incidentP99Ms: spread(runs.map((r) => r.incidentP99Ms)),
+    processCpuUsPerAlert: spread(runs.map((r) => r.processCpuUsPerAlert)),
+    redisCpuUsPerAlert: spread(runs.map((r) => r.redisCpuUsPerAlert)),
+  })
+  results.incidents = { minutes, grouped: summary(grouped), ungrouped: summary(ungrouped) }
+  say(`incidents: ${JSON.stringify(results.incidents)}`)
+}
+
 async function repeat(fn) {
   const out = []
   for (let i = 0; i < RUNS; i++) out.push(await fn(i))
@@ -1442,6 +1584,7 @@ const sections = {
   rss: rssSection,
   cluster: clusterSection,
   notify: notifySection,
+  incidents: incidentsSection,
 }
 for (const [name, fn] of Object.entries(sections)) {
   if (!only.has(name)) continue
@@ -1583,6 +1726,19 @@ function printTable(r) {
       `${sp(n.deliveriesPerSecond)} deliveries/s`,
       'first to last notification received',
     ])
+  }
+  if (r.incidents) {
+    const i = r.incidents
+    const f = (x) => x.toFixed(0)
+    for (const [name, g] of [
+      ['grouped by service', i.grouped],
+      ['without grouping', i.ungrouped],
+    ])
+      rows.push([
+        `incidents: a storm of 500 hosts, 20 services, ${i.minutes} min, ${name}`,
+        `${g.alerts.join(', ')} alerts (${sp(g.alertsPerMinute)}/min): ${g.incidents.join(', ')} incidents, ${g.notifications.join(', ')} notifications`,
+        `receipt to incident updated p50 ${sp(g.incidentP50Ms)} ms, p99 ${sp(g.incidentP99Ms)} ms (aim <= 1 s); CPU per alert: Sluice ${sp(g.processCpuUsPerAlert, f)} µs, Redis ${sp(g.redisCpuUsPerAlert, f)} µs`,
+      ])
   }
   if (r.policies) {
     const p = r.policies

@@ -4199,6 +4199,7 @@ export type paths = {
                                 key: string;
                                 /** Format: date-time */
                                 lastSeenAt: string;
+                                mergedInto?: string;
                                 minAlerts: number;
                                 openAlerts: number;
                                 overflow?: number;
@@ -4358,6 +4359,7 @@ export type paths = {
                                 team?: string;
                                 timestamp: string;
                             }[];
+                            mergedInto?: string;
                             minAlerts: number;
                             openAlerts: number;
                             overflow?: number;
@@ -4376,6 +4378,7 @@ export type paths = {
                                 at: string;
                                 by?: string;
                                 event: string;
+                                incidentId?: string;
                             }[];
                             title: string;
                             windowMs: number;
@@ -4489,6 +4492,144 @@ export type paths = {
                             key: string;
                             /** Format: date-time */
                             lastSeenAt: string;
+                            mergedInto?: string;
+                            minAlerts: number;
+                            openAlerts: number;
+                            overflow?: number;
+                            previousIncidentId?: string;
+                            /** Format: date-time */
+                            resolvedAt?: string;
+                            resolvedBy?: string;
+                            rule?: string;
+                            /** @enum {unknown} */
+                            severity: "critical" | "high" | "warning" | "info";
+                            /** @enum {unknown} */
+                            status: "pending" | "triggered" | "acknowledged" | "suppressed" | "resolved";
+                            title: string;
+                            windowMs: number;
+                        };
+                    };
+                };
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            /** @enum {unknown} */
+                            statusCode: 431;
+                        };
+                    };
+                };
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/incidents/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        from: string;
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            acknowledgedAt?: string;
+                            acknowledgedBy?: string;
+                            alerts: number;
+                            /** Format: date-time */
+                            firstSeenAt: string;
+                            id: string;
+                            key: string;
+                            /** Format: date-time */
+                            lastSeenAt: string;
+                            mergedInto?: string;
                             minAlerts: number;
                             openAlerts: number;
                             overflow?: number;
@@ -4619,6 +4760,7 @@ export type paths = {
                             key: string;
                             /** Format: date-time */
                             lastSeenAt: string;
+                            mergedInto?: string;
                             minAlerts: number;
                             openAlerts: number;
                             overflow?: number;

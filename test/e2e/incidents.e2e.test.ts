@@ -486,6 +486,32 @@ describe('incidents', () => {
     )
   })
 
+  it('merges one incident into another: its alerts join, it is closed, and the alerts change the one they joined', async () => {
+    await rules([])
+    const i = await integration()
+    expect((await postAlertmanager(i.url, [host('merge', 1), host('merge', 2)])).status).toBe(202)
+    const alerts = await alertsOf(i.id, 2)
+    const [a, b] = ['merge-1', 'merge-2'].map((k) => alerts.find((x) => x['dedupKey'] === k)!)
+    const into = a!['incidentId'] as string
+    const from = b!['incidentId'] as string
+    expect((await call('POST', `/api/v1/incidents/${into}/merge`, { from: into })).status).toBe(400)
+    expect((await call('POST', `/api/v1/incidents/${into}/merge`, { from: 'inc_999999999' })).status).toBe(404)
+    const merged = await call('POST', `/api/v1/incidents/${into}/merge`, { from })
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200)
+    expect(merged.body).toMatchObject({ id: into, openAlerts: 2, alerts: 2, status: 'triggered' })
+    const closed = (await call('GET', `/api/v1/incidents/${from}`)).body
+    expect(closed).toMatchObject({ status: 'resolved', mergedInto: into, openAlerts: 0, members: [] })
+    expect((await call('GET', `/api/v1/alerts/${String(b!['id'])}`)).body['incidentId']).toBe(into)
+    const timeline = (await call('GET', `/api/v1/incidents/${into}`)).body['timeline'] as Json[]
+    expect(timeline.at(-1)).toMatchObject({ event: 'merged', incidentId: from })
+    expect((await call('POST', `/api/v1/incidents/${into}/merge`, { from })).status).toBe(409)
+    // The merged alerts resolve the incident they joined.
+    await resolve(i.url, [host('merge', 1), host('merge', 2)])
+    await waitFor('resolved', async () =>
+      (await call('GET', `/api/v1/incidents/${into}`)).body['status'] === 'resolved' ? true : undefined,
+    )
+  })
+
   it("hides another account's incidents on every route, and refuses a read-only key acting", async () => {
     const i = await integration()
     expect((await postAlertmanager(i.url, [host('private', 1)])).status).toBe(202)
@@ -509,6 +535,18 @@ describe('incidents', () => {
     for (const action of ['acknowledge', 'resolve'])
       expect((await call('POST', `/api/v1/incidents/${incidentId}/${action}`, undefined, otherKey)).status).toBe(404)
     expect((await call('GET', '/api/v1/incidents?status=all', undefined, otherKey)).body['incidents']).toEqual([])
+    // Merging this account's incident into theirs, or theirs into this one, finds nothing to merge.
+    const theirs = await json(otherKey, 'POST', '/api/v1/integrations', { name: 'theirs', template: 'alertmanager' })
+    expect((await postAlertmanager(String(theirs.body['webhookUrl']), [host('theirs', 1)])).status).toBe(202)
+    const theirIncident = await waitFor('their incident', async () => {
+      const list = (await json(otherKey, 'GET', '/api/v1/incidents')).body['incidents'] as Json[]
+      return list[0]?.['id'] as string | undefined
+    })
+    expect(
+      (await json(otherKey, 'POST', `/api/v1/incidents/${theirIncident}/merge`, { from: incidentId })).status,
+    ).toBe(404)
+    expect((await call('POST', `/api/v1/incidents/${incidentId}/merge`, { from: theirIncident })).status).toBe(404)
+    expect((await call('POST', `/api/v1/incidents/${incidentId}/merge`, { from: incidentId }, viewer)).status).toBe(403)
     expect((await call('GET', `/api/v1/incidents/${incidentId}`, undefined, viewer)).status).toBe(200)
     expect((await call('POST', `/api/v1/incidents/${incidentId}/acknowledge`, undefined, viewer)).status).toBe(403)
     expect((await call('GET', `/api/v1/incidents/${incidentId}`)).body['status']).toBe('triggered')

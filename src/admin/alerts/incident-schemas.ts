@@ -46,6 +46,7 @@ const TimelineEntry = Type.Object({
     Type.String({ description: 'source (the senders), auto-resolve, or the API key (key:<public id>)' }),
   ),
   alertId: Type.Optional(Type.String({ description: 'the alert whose change it was' })),
+  incidentId: Type.Optional(Type.String({ description: 'for merged: the other incident' })),
 })
 
 export const Incident = Type.Object({
@@ -73,6 +74,7 @@ export const Incident = Type.Object({
   }),
   minAlerts: Type.Integer(),
   previousIncidentId: Type.Optional(Type.String({ description: 'the incident of the same key before this one' })),
+  mergedInto: Type.Optional(Type.String({ description: 'the incident its alerts were merged into' })),
   acknowledgedAt: Type.Optional(time('acknowledged')),
   acknowledgedBy: Type.Optional(Type.String()),
   resolvedAt: Type.Optional(time('resolved')),
@@ -111,3 +113,7 @@ export const NoiseWindow = Type.Object({
   }),
 })
 export const Noise = Type.Object({ windows: Type.Array(NoiseWindow, { description: 'the last 24 hours, and 7 days' }) })
+export const MergeBody = Type.Object(
+  { from: Type.String({ minLength: 1, maxLength: 100, description: 'the incident whose alerts join this one' }) },
+  { additionalProperties: false },
+)

@@ -19,6 +19,7 @@ import {
   IncidentParams,
   IncidentQuery,
   IncidentWithMembers,
+  MergeBody,
   Noise,
 } from './incident-schemas.js'
 import { alertAnswers, answer } from './schemas.js'
@@ -52,6 +53,7 @@ export function incidentView(i: IncidentRecord) {
     windowMs: i.windowMs,
     minAlerts: i.minAlerts,
     ...(i.previousIncidentId ? { previousIncidentId: i.previousIncidentId } : {}),
+    ...(i.mergedInto ? { mergedInto: i.mergedInto } : {}),
     ...(i.acknowledgedAt !== undefined
       ? { acknowledgedAt: iso(i.acknowledgedAt), acknowledgedBy: i.acknowledgedBy }
       : {}),
@@ -129,6 +131,43 @@ export async function incidentRoutes(server: FastifyInstance, opts: IncidentRout
       },
     },
     async (request) => ({ windows: await noiseWindows(opts.incidents, opts.notify, account(request), Date.now()) }),
+  )
+
+  app.post(
+    '/api/v1/incidents/:id/merge',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary:
+          "Merge another incident into this one: its alerts join this one, and it is closed (mergedInto; its destinations are not told). The other incident's key opens a new incident when it fires again",
+        params: IncidentParams,
+        body: MergeBody,
+        response: alertAnswers({ 200: answer('This incident after the merge', Incident) }, [404, 409]),
+      },
+    },
+    async (request) => {
+      const by = `key:${roleAll(request, 'merging incidents').id}`
+      const outcome = await opts.incidents.merge(
+        account(request),
+        request.params.id,
+        request.body.from,
+        by,
+        opts.streamMaxLen,
+      )
+      if (outcome.kind === 'ok') return incidentView(outcome.incident)
+      if (outcome.kind === 'not_found') throw new HttpError('NOT_FOUND', 'no such incident')
+      if (outcome.kind === 'same')
+        throw new HttpError('BAD_REQUEST', 'an incident cannot be merged into itself', [
+          { field: 'from', problem: 'is this incident' },
+        ])
+      throw new HttpError(
+        'CONFLICT',
+        outcome.kind === 'resolved'
+          ? 'a resolved incident cannot be merged'
+          : 'the merged incident would hold more than 10,000 alerts',
+      )
+    },
   )
 
   for (const action of ['acknowledge', 'resolve'] as const) {

@@ -89,6 +89,29 @@ export function incidentCommands(program: Command): void {
         ]),
       )
     })
+  incidents
+    .command('merge <into> <from>')
+    .description('merge incident <from> into <into>: its alerts join <into>, and it is closed')
+    .option(...ACCOUNT_OPTION)
+    .option('--json', 'print JSON')
+    .action(async (into: string, from: string, opts: { account?: string; json?: boolean }) => {
+      const by = `cli:${process.env['USER'] ?? 'unknown'}`.slice(0, 64)
+      const outcome = await withServices(async (s) =>
+        s.state.incidents.merge(await s.accounts.resolve(opts.account), into, from, by, config().webhooks.streamMaxLen),
+      )
+      if (outcome.kind !== 'ok')
+        throw new Refusal(
+          outcome.kind === 'not_found' ? 'NOT_FOUND' : 'CONFLICT',
+          outcome.kind === 'not_found'
+            ? `no incident ${into} or ${from}`
+            : outcome.kind === 'same'
+              ? 'an incident cannot be merged into itself'
+              : outcome.kind === 'resolved'
+                ? 'a resolved incident cannot be merged'
+                : 'the merged incident would hold more than 10,000 alerts',
+        )
+      print(opts.json, outcome.incident, () => [line(outcome.incident)])
+    })
   for (const [name, action] of [
     ['ack', 'acknowledge'],
     ['resolve', 'resolve'],

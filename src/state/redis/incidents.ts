@@ -12,6 +12,8 @@ export const INCIDENT_LIST_STATUSES = ['open', ...INCIDENT_STATUSES, 'all'] as c
 export type IncidentListStatus = (typeof INCIDENT_LIST_STATUSES)[number]
 
 export interface IncidentTimelineEntry {
+  /** For `merged`: the other incident. */
+  incidentId?: string
   /**
    * triggered, acknowledged, resolved, joined (an alert joined), opened or pending (made, not told), closed (resolved,
    * never told).
@@ -50,6 +52,8 @@ export interface IncidentRecord {
   acknowledgedBy?: string
   resolvedAt?: number
   resolvedBy?: string
+  /** The incident it was merged into (it is then resolved). */
+  mergedInto?: string
   /** Whether a destination was told of it (triggered); one never told resolves without a word. */
   told?: boolean
   timeline: IncidentTimelineEntry[]
@@ -60,6 +64,9 @@ export interface IncidentQuery {
   readonly limit: number
   readonly cursor?: string
 }
+
+export type IncidentMergeOutcome =
+  { kind: 'ok'; incident: IncidentRecord } | { kind: 'not_found' | 'same' | 'resolved' | 'full' }
 
 export type IncidentActOutcome =
   | { kind: 'ok'; incident: IncidentRecord }
@@ -168,6 +175,31 @@ export class IncidentStore extends RedisState {
       await this.redis.multi().hincrby(hour, `${integration}|transient`, 1).pexpire(hour, NOISE_KEPT_MS).exec()
     }
     return true
+  }
+
+  /**
+   * Merges incident `from` into `into`: its alerts join `into` (whose status follows them), and `from` is closed with
+   * mergedInto. Refused when one is not found, they are one, either is resolved, or `into` would hold too many alerts.
+   */
+  async merge(
+    accountId: string,
+    into: string,
+    from: string,
+    by: string,
+    maxLen: number,
+  ): Promise<IncidentMergeOutcome> {
+    const [kind, json] = (await this.scripts.incidentsMerge(
+      this.key(accountId, 'incidents'),
+      this.streams(accountId).prefix,
+      accountId,
+      into,
+      from,
+      by,
+      Date.now(),
+      maxLen,
+    )) as [string, string?]
+    if (kind === 'ok') return { kind, incident: parse(json!) }
+    return { kind: kind as 'not_found' | 'same' | 'resolved' | 'full' }
   }
 
   /** Acknowledges or resolves an incident through its open alerts (a page per script call); `by` says who. */

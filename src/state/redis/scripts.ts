@@ -32,6 +32,7 @@ const SCRIPTS = {
   alertsRelease: 1,
   alertsPrune: 1,
   incidentsAct: 1,
+  incidentsMerge: 1,
   notifyRoute: 2,
   notifyClaim: 1,
   notifySettle: 3,

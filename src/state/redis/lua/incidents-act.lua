@@ -32,4 +32,8 @@ for j = 1, #page - 1, 2 do
   end
 end
 local done = #page < limit * 2
+if done and action == 'acknowledge' then
+  local after = INC.load(P, acct, id)
+  if after then INC.acknowledge(P, after, at, by) end
+end
 return {'ok', redis.call('HGET', INC.records(P, acct), id), done and '' or tostring(last)}

@@ -123,31 +123,20 @@ end
 
 local function isOpen(status) return status ~= nil and status ~= 'resolved' end
 
--- Follows a change of a member alert (`rec` as it is now, `old` its snapshot before, nil for a new member) into its
--- incident: counts, severity, status, timeline and the incident-events stream. `inc`: the incident when the caller
--- has it (a new member). `forced`: the incident's own acknowledge (the API), so that it is acknowledged at its first
--- member. Returns the incident's event ('' when its status did not change), for the alert's stream entry.
-function INC.track(P, rec, old, at, by, inc, forced)
-  if not rec.incidentId then return '' end
-  inc = inc or INC.load(P, rec.accountId, rec.incidentId)
-  if not inc then return '' end
-  local before = inc.status
+-- Counts an alert of this status and severity in (d = 1) or out of (d = -1) an incident's open alerts.
+local function adjust(inc, status, severity, d)
+  if not isOpen(status) then return end
+  inc.open = inc.open + d
+  inc.openBySeverity[severity] = (inc.openBySeverity[severity] or 0) + d
+  if status == 'firing' then inc.firing = inc.firing + d elseif status == 'acknowledged' then inc.acked = inc.acked + d end
+end
+
+-- An incident's severity and status from its counts after a change at `at` (`before`: its status before), its
+-- timeline, the incident-events stream, and the record saved. `alertId`: the alert whose change it was; `joined`: a new
+-- member. Returns the incident's event for destinations ('' when none).
+local function settle(P, inc, before, at, by, alertId, joined, forced)
   local fresh = inc.fresh
   inc.fresh = nil
-  local wasOpen, nowOpen = old and isOpen(old.status), isOpen(rec.status)
-  local function count(s, d)
-    if s == 'firing' then inc.firing = inc.firing + d elseif s == 'acknowledged' then inc.acked = inc.acked + d end
-  end
-  if wasOpen then
-    inc.open = inc.open - 1
-    inc.openBySeverity[old.severity] = (inc.openBySeverity[old.severity] or 1) - 1
-    count(old.status, -1)
-  end
-  if nowOpen then
-    inc.open = inc.open + 1
-    inc.openBySeverity[rec.severity] = (inc.openBySeverity[rec.severity] or 0) + 1
-    count(rec.status, 1)
-  end
   local top, rank = nil, 0
   for s, n in pairs(inc.openBySeverity) do
     if n > 0 and (SEVERITY_RANK[s] or 0) > rank then top, rank = s, SEVERITY_RANK[s] or 0 end
@@ -189,19 +178,76 @@ function INC.track(P, rec, old, at, by, inc, forced)
       inc.told = true
     end
   end
-  if old == nil and event == '' and not fresh then event = 'joined' end
+  if joined and event == '' and not fresh then event = 'joined' end
   if fresh and event == '' then quiet = status == 'pending' and 'pending' or 'opened' end
   inc.status = status
   if at > inc.lastSeenAt then inc.lastSeenAt = at end
   if event ~= '' then
-    remember(inc, event, at, by, rec.id)
-    tell(P, inc, event, at, by, rec.id)
+    remember(inc, event, at, by, alertId)
+    tell(P, inc, event, at, by, alertId)
   elseif quiet then
-    remember(inc, quiet, at, by, rec.id)
-    tell(P, inc, quiet, at, by, rec.id)
+    remember(inc, quiet, at, by, alertId)
+    tell(P, inc, quiet, at, by, alertId)
   end
   save(P, inc, not fresh and before or nil)
   return event
+end
+
+-- Follows a change of a member alert (`rec` as it is now, `old` its snapshot before, nil for a new member) into its
+-- incident. `inc`: the incident when the caller has it (a new member). `forced`: the incident's own acknowledge (the
+-- API), so that it is acknowledged at its first member. Returns the incident's event ('' when its status did not
+-- change), for the alert's stream entry.
+function INC.track(P, rec, old, at, by, inc, forced)
+  if not rec.incidentId then return '' end
+  inc = inc or INC.load(P, rec.accountId, rec.incidentId)
+  if not inc then return '' end
+  local before = inc.status
+  if old then adjust(inc, old.status, old.severity, -1) end
+  adjust(inc, rec.status, rec.severity, 1)
+  return settle(P, inc, before, at, by, rec.id, old == nil, forced)
+end
+
+-- The incident's own acknowledge (the API) when none of its alerts changed for it (they were all acknowledged or
+-- held already): it is acknowledged all the same. Returns its event.
+function INC.acknowledge(P, inc, at, by)
+  if inc.status == 'resolved' or inc.status == 'acknowledged' then return '' end
+  return settle(P, inc, inc.status, at, by, nil, false, true)
+end
+
+-- Moves the alerts of incident `from` into `to` (a merge, by the API): each record names `to`, the counts follow, and
+-- `from` is closed, saying where they went. Refused ({err}) when either is resolved, they are one, or `to` would hold
+-- more than MEMBERS alerts.
+function INC.merge(P, acct, to, from, at, by)
+  if to.id == from.id then return 'same' end
+  if to.status == 'resolved' or from.status == 'resolved' then return 'resolved' end
+  local ids = redis.call('ZRANGE', INC.members(P, acct, from.id), 0, -1)
+  if to.alerts + #ids > MEMBERS then return 'full' end
+  local beforeTo, beforeFrom = to.status, from.status
+  for _, id in ipairs(ids) do
+    local j = redis.call('HGET', P .. 'alerts:acct:' .. acct .. ':records', id)
+    local rec = j and cjson.decode(j) or nil
+    if rec and rec.incidentId == from.id then
+      adjust(from, rec.status, rec.severity, -1)
+      adjust(to, rec.status, rec.severity, 1)
+      rec.incidentId = to.id
+      redis.call('HSET', P .. 'alerts:acct:' .. acct .. ':records', id, cjson.encode(rec))
+    end
+    to.alerts = to.alerts + 1
+    redis.call('ZADD', INC.members(P, acct, to.id), to.alerts, id)
+  end
+  redis.call('DEL', INC.members(P, acct, from.id))
+  from.mergedInto = to.id
+  from.open, from.firing, from.acked, from.openBySeverity = 0, 0, 0, {}
+  remember(to, 'merged', at, by, nil)
+  to.timeline[#to.timeline].incidentId = from.id
+  tell(P, to, 'merged', at, by, nil)
+  remember(from, 'merged', at, by, nil)
+  from.timeline[#from.timeline].incidentId = to.id
+  -- The one merged away is closed without a word; the other one's status follows its alerts.
+  from.told = false
+  settle(P, from, beforeFrom, at, by, nil, false, false)
+  settle(P, to, beforeTo, at, by, nil, false, false)
+  return nil
 end
 
 -- Removes a resolved incident whose members are all gone (pruned), its members and its key's pointer to it.
