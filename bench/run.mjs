@@ -50,8 +50,7 @@ const SMOKE = opts.smoke
 const RUNS = SMOKE ? 1 : Number(opts.runs)
 const only = new Set(
   (
-    opts.only ??
-    'events,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,notify'
+    opts.only ?? 'events,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,notify'
   ).split(','),
 )
 const RESULTS = 'bench/results'
