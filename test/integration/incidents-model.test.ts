@@ -327,3 +327,56 @@ it('incidents follow the reference model on random alert sequences, windows, min
     },
   )
 }, 300_000)
+
+it('caps an incident at 10,000 alerts: the next ones of its key open a continuation, counted as its overflow; resolving it pages through them', async () => {
+  const accountId = `cap-${process.pid}`
+  const integrationId = `int-${accountId}`
+  const at = Date.UTC(2026, 0, 2)
+  const total = 10_050
+  for (let m = 0; m * 500 < total; m++) {
+    const alerts = Array.from({ length: Math.min(500, total - m * 500) }, (_, i): NormalizedAlert => ({
+      severity: 'warning',
+      description: `host ${m * 500 + i}`,
+      source: 'cap',
+      service: 'storm',
+      dedupKey: `h-${m * 500 + i}`,
+      status: 'firing',
+      timestamp: new Date(at).toISOString(),
+      receivedAt: new Date(at).toISOString(),
+      integrationId,
+      requestId: `${accountId}-${m}`,
+      customFields: {},
+    }))
+    const group: IncidentGroup = { rule: 'r', key: 'r\nstorm', windowMs: 0, minAlerts: 1 }
+    const write: MessageWrite = {
+      topic: `cap-${accountId}`,
+      partition: 0,
+      offset: BigInt(m),
+      accountId,
+      integrationId,
+      alerts,
+      rejections: [],
+      lifecycle: {
+        accountId,
+        requestId: `${accountId}-${m}`,
+        receivedAtMs: at,
+        emitRepeats: false,
+        autoResolveAfterMs: 0,
+        dedupFallbacks: 0,
+        unknownStatuses: 0,
+      },
+      links: alerts.map(() => ({ group })),
+    }
+    expect(await sink.write([write])).toEqual(['written'])
+  }
+  const { incidents } = await t.state.incidents.list(accountId, { status: 'all', limit: 10 })
+  const [continuation, full] = incidents.sort((a, b) => Number(b.id.slice(4)) - Number(a.id.slice(4)))
+  expect(incidents).toHaveLength(2)
+  expect(full).toMatchObject({ alerts: 10_000, open: 10_000, overflow: 50, status: 'triggered' })
+  expect(continuation).toMatchObject({ alerts: 50, open: 50, previousIncidentId: full!.id })
+  const resolved = await t.state.incidents.act(accountId, full!.id, 'resolve', 'key:test', 1_000_000)
+  expect(resolved).toMatchObject({ kind: 'ok', incident: { status: 'resolved', open: 0 } })
+  const open = await t.state.alerts.list(accountId, { status: 'open', filters: {}, limit: 100 })
+  expect(open.alerts).toHaveLength(50)
+  expect(open.alerts.every((a) => a.incidentId === continuation!.id)).toBe(true)
+}, 120_000)

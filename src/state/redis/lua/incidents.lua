@@ -98,7 +98,6 @@ function INC.assign(P, rec, at, g)
   if cur and cur.status ~= 'resolved' and (windowMs <= 0 or at - cur.lastAlertAt <= windowMs) and cur.alerts < MEMBERS then
     inc = cur
   else
-    if cur and cur.status ~= 'resolved' and cur.alerts >= MEMBERS then cur.overflow = (cur.overflow or 0) + 1; save(P, cur, cur.status) end
     inc = {id = 'inc_' .. tostring(redis.call('INCR', P .. 'alerts:incident-seq')), accountId = acct, key = k,
       title = (type(g) == 'table' and type(g.title) == 'string' and g.title ~= '') and g.title or string.sub(rec.description or rec.dedupKey, 1, 200),
       status = minAlerts > 1 and 'pending' or 'new', fresh = true, severity = rec.severity or 'warning', firstSeenAt = at, lastSeenAt = at,
@@ -106,8 +105,14 @@ function INC.assign(P, rec, at, g)
       openBySeverity = {}, arrivals = {}, timeline = {}}
     if cur then inc.previousIncidentId = cur.id
     elseif curId then inc.previousIncidentId = curId end
+    -- The continuation of a full incident: every alert it takes is counted as that one's overflow.
+    if cur and cur.status ~= 'resolved' and cur.alerts >= MEMBERS then inc.continues = cur.id end
     if type(g) == 'table' and type(g.rule) == 'string' then inc.rule = g.rule end
     redis.call('HSET', keysOf(P, acct), k, inc.id)
+  end
+  if inc.continues then
+    local first = INC.load(P, acct, inc.continues)
+    if first and first.status ~= 'resolved' then first.overflow = (first.overflow or 0) + 1; save(P, first, first.status) end
   end
   inc.lastAlertAt = at
   inc.alerts = inc.alerts + 1
@@ -126,6 +131,7 @@ local function isOpen(status) return status ~= nil and status ~= 'resolved' end
 -- Counts an alert of this status and severity in (d = 1) or out of (d = -1) an incident's open alerts.
 local function adjust(inc, status, severity, d)
   if not isOpen(status) then return end
+  severity = severity or 'warning'
   inc.open = inc.open + d
   inc.openBySeverity[severity] = (inc.openBySeverity[severity] or 0) + d
   if status == 'firing' then inc.firing = inc.firing + d elseif status == 'acknowledged' then inc.acked = inc.acked + d end
