@@ -4587,6 +4587,152 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/incidents/{id}/alerts/{alertId}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    alertId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            acknowledgedAt?: string;
+                            acknowledgedBy?: string;
+                            correlationId?: string;
+                            count: number;
+                            customFields: {
+                                [key: string]: string;
+                            };
+                            dedupKey: string;
+                            description: string;
+                            environment?: string;
+                            /** Format: date-time */
+                            firstSeenAt: string;
+                            id: string;
+                            incidentId?: string;
+                            inhibitedBy?: string;
+                            integrationId: string;
+                            lastRequestId?: string;
+                            /** Format: date-time */
+                            lastSeenAt: string;
+                            overBudget?: string;
+                            previousAlertId?: string;
+                            /** Format: date-time */
+                            resolvedAt?: string;
+                            resolvedBy?: string;
+                            rulesApplied?: string[];
+                            rulesVersion?: number;
+                            service?: string;
+                            /** @enum {unknown} */
+                            severity: "critical" | "high" | "warning" | "info";
+                            source: string;
+                            /** @enum {unknown} */
+                            status: "firing" | "acknowledged" | "resolved" | "suppressed" | "inhibited";
+                            suppressedBy?: string;
+                            /** Format: date-time */
+                            suppressedUntil?: string;
+                            tags?: string[];
+                            team?: string;
+                            timestamp: string;
+                        };
+                    };
+                };
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            /** @enum {unknown} */
+                            statusCode: 431;
+                        };
+                    };
+                };
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/incidents/{id}/merge": {
         parameters: {
             query?: never;

@@ -117,3 +117,7 @@ export const MergeBody = Type.Object(
   { from: Type.String({ minLength: 1, maxLength: 100, description: 'the incident whose alerts join this one' }) },
   { additionalProperties: false },
 )
+export const MemberParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 100 }),
+  alertId: Type.String({ minLength: 1, maxLength: 100 }),
+})

@@ -12,6 +12,7 @@ import type { NotifyStore } from '../../state/redis/notify.js'
 import { roleAll, type AdminLimits, useAccountWideAdminKey } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import { alertView } from './alerts.route.js'
+import { Alert } from './schemas.js'
 import {
   Incident,
   IncidentList,
@@ -19,6 +20,7 @@ import {
   IncidentParams,
   IncidentQuery,
   IncidentWithMembers,
+  MemberParams,
   MergeBody,
   Noise,
 } from './incident-schemas.js'
@@ -166,6 +168,37 @@ export async function incidentRoutes(server: FastifyInstance, opts: IncidentRout
         outcome.kind === 'resolved'
           ? 'a resolved incident cannot be merged'
           : 'the merged incident would hold more than 10,000 alerts',
+      )
+    },
+  )
+
+  app.post(
+    '/api/v1/incidents/:id/alerts/:alertId/remove',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary:
+          'Take an open alert out of an incident into an incident of its own (told as a new incident while it fires); not the last open one: resolve the incident instead',
+        params: MemberParams,
+        response: alertAnswers({ 200: answer('The alert, in its new incident', Alert) }, [404, 409]),
+      },
+    },
+    async (request) => {
+      const by = `key:${roleAll(request, 'changing incidents').id}`
+      const { id, alertId } = request.params
+      const outcome = await opts.incidents.remove(account(request), id, alertId, by, opts.streamMaxLen)
+      if (outcome.kind === 'ok') return alertView(outcome.alert)
+      if (outcome.kind === 'not_found' || outcome.kind === 'not_member')
+        throw new HttpError(
+          'NOT_FOUND',
+          outcome.kind === 'not_found' ? 'no such incident or alert' : 'the alert is not in this incident',
+        )
+      throw new HttpError(
+        'CONFLICT',
+        outcome.kind === 'not_open'
+          ? 'the alert is resolved: it stays in the incident it resolved in'
+          : "it is the incident's last open alert: resolve the incident instead",
       )
     },
   )

@@ -112,6 +112,33 @@ export function incidentCommands(program: Command): void {
         )
       print(opts.json, outcome.incident, () => [line(outcome.incident)])
     })
+  incidents
+    .command('remove <id> <alertId>')
+    .description('take an open alert out of an incident into an incident of its own')
+    .option(...ACCOUNT_OPTION)
+    .option('--json', 'print JSON')
+    .action(async (id: string, alertId: string, opts: { account?: string; json?: boolean }) => {
+      const by = `cli:${process.env['USER'] ?? 'unknown'}`.slice(0, 64)
+      const outcome = await withServices(async (s) =>
+        s.state.incidents.remove(
+          await s.accounts.resolve(opts.account),
+          id,
+          alertId,
+          by,
+          config().webhooks.streamMaxLen,
+        ),
+      )
+      if (outcome.kind === 'not_found' || outcome.kind === 'not_member')
+        throw new Refusal('NOT_FOUND', `no alert ${alertId} in incident ${id}`)
+      if (outcome.kind !== 'ok')
+        throw new Refusal(
+          'CONFLICT',
+          outcome.kind === 'not_open'
+            ? `alert ${alertId} is resolved`
+            : `alert ${alertId} is the last open one of ${id}: resolve the incident instead`,
+        )
+      print(opts.json, outcome.alert, () => [`${outcome.alert.id} is now in ${outcome.alert.incidentId ?? '?'}`])
+    })
   for (const [name, action] of [
     ['ack', 'acknowledge'],
     ['resolve', 'resolve'],

@@ -68,6 +68,9 @@ export interface IncidentQuery {
 export type IncidentMergeOutcome =
   { kind: 'ok'; incident: IncidentRecord } | { kind: 'not_found' | 'same' | 'resolved' | 'full' }
 
+export type IncidentRemoveOutcome =
+  { kind: 'ok'; alert: AlertRecord } | { kind: 'not_found' | 'not_member' | 'not_open' | 'last' }
+
 export type IncidentActOutcome =
   | { kind: 'ok'; incident: IncidentRecord }
   | { kind: 'not_found' }
@@ -200,6 +203,35 @@ export class IncidentStore extends RedisState {
     )) as [string, string?]
     if (kind === 'ok') return { kind, incident: parse(json!) }
     return { kind: kind as 'not_found' | 'same' | 'resolved' | 'full' }
+  }
+
+  /**
+   * Takes an open alert out of an incident into one of its own (told as a new incident when it fires). Refused when
+   * the alert is not in it, not open, or its last open alert.
+   */
+  async remove(
+    accountId: string,
+    id: string,
+    alertId: string,
+    by: string,
+    maxLen: number,
+  ): Promise<IncidentRemoveOutcome> {
+    const keys = this.streams(accountId)
+    const now = Date.now()
+    const [kind, json] = (await this.scripts.incidentsRemove(
+      keys.all,
+      keys.prefix,
+      accountId,
+      id,
+      alertId,
+      by,
+      now,
+      new Date(now).toISOString(),
+      maxLen,
+      keys.deleted,
+    )) as [string, string?]
+    if (kind === 'ok') return { kind, alert: JSON.parse(json!) as AlertRecord }
+    return { kind: kind as 'not_found' | 'not_member' | 'not_open' | 'last' }
   }
 
   /** Acknowledges or resolves an incident through its open alerts (a page per script call); `by` says who. */

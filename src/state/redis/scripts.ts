@@ -33,6 +33,7 @@ const SCRIPTS = {
   alertsPrune: 1,
   incidentsAct: 1,
   incidentsMerge: 1,
+  incidentsRemove: 1,
   notifyRoute: 2,
   notifyClaim: 1,
   notifySettle: 3,

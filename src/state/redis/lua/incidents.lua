@@ -256,6 +256,24 @@ function INC.merge(P, acct, to, from, at, by)
   return nil
 end
 
+-- Takes an open alert out of its incident `from` (the API) into an incident of its own (previousIncidentId: `from`).
+-- Refused ({err}) when it is not in `from`, not open, or `from`'s last open alert (resolve the incident instead).
+-- Returns nil and the alert's new incident's event.
+function INC.remove(P, rec, from, at, by)
+  if rec.incidentId ~= from.id then return 'not_member' end
+  if not isOpen(rec.status) then return 'not_open' end
+  if from.open <= 1 then return 'last' end
+  local before = from.status
+  adjust(from, rec.status, rec.severity, -1)
+  redis.call('ZREM', INC.members(P, from.accountId, from.id), rec.id)
+  from.alerts = from.alerts - 1
+  remember(from, 'removed', at, by, rec.id)
+  settle(P, from, before, at, by, rec.id, false, false)
+  local inc = INC.assign(P, rec, at, nil)
+  if inc.fresh then inc.previousIncidentId = from.id end
+  return nil, INC.track(P, rec, nil, at, by, inc)
+end
+
 -- Removes a resolved incident whose members are all gone (pruned), its members and its key's pointer to it.
 function INC.prune(P, acct, id)
   local inc = INC.load(P, acct, id)
