@@ -12,7 +12,6 @@ import type { NotifyStore } from '../../state/redis/notify.js'
 import { roleAll, type AdminLimits, useAccountWideAdminKey } from '../admin-key.js'
 import { ADMIN_SECURITY } from '../split/schemas.js'
 import { alertView } from './alerts.route.js'
-import { Alert } from './schemas.js'
 import {
   Incident,
   IncidentList,
@@ -24,7 +23,7 @@ import {
   MergeBody,
   Noise,
 } from './incident-schemas.js'
-import { alertAnswers, answer } from './schemas.js'
+import { Alert, alertAnswers, answer } from './schemas.js'
 
 export interface IncidentRoutesOptions {
   readonly apiKeys: ApiKeyCache

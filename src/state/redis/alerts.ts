@@ -142,7 +142,7 @@ export class AlertStore extends RedisState {
 
   async get(accountId: string, id: string): Promise<AlertRecord | undefined> {
     const json = await this.redis.hget(this.records(accountId), id)
-    return json ? parse(json) : undefined
+    return json ? parseAlertRecord(json) : undefined
   }
 
   /**
@@ -175,7 +175,7 @@ export class AlertStore extends RedisState {
         cursor = e
         const raw = json[i]
         if (!raw) continue
-        const alert = parse(raw)
+        const alert = parseAlertRecord(raw)
         if (rest.some(([f, v]) => alert[f] !== v)) continue
         alerts.push(alert)
         if (alerts.length === q.limit) return { alerts, nextCursor: encodeCursor(e) }
@@ -207,8 +207,8 @@ export class AlertStore extends RedisState {
       maxLen,
       keys.deleted,
     )) as [string, string?, string?]
-    if (kind === 'ok') return { kind, alert: parse(json!) }
-    if (kind === 'unchanged') return { kind, alert: parse(json!), status: status! }
+    if (kind === 'ok') return { kind, alert: parseAlertRecord(json!) }
+    if (kind === 'unchanged') return { kind, alert: parseAlertRecord(json!), status: status! }
     return { kind: 'not_found' }
   }
 
@@ -333,7 +333,7 @@ export class AlertStore extends RedisState {
 const RELEASE_PAGE = 500
 
 /** A record as Lua's cjson wrote it: an empty table is `{}` whatever it stood for. */
-function parse(json: string): AlertRecord {
+export function parseAlertRecord(json: string): AlertRecord {
   const r = JSON.parse(json) as AlertRecord
   if (!Array.isArray(r.history)) r.history = []
   if (r.customFields === null || typeof r.customFields !== 'object' || Array.isArray(r.customFields))

@@ -3,7 +3,7 @@
 // (lua/incidents-act.lua). Lists read an index of the status (a zset by last change), as alerts do.
 import type { Severity } from '../../pipeline/alerts/render.js'
 import { alertStreamKeys, type AlertStreamKeys } from './alert-streams.js'
-import { decodeCursor, encodeCursor, indexPage, type AlertRecord } from './alerts.js'
+import { decodeCursor, encodeCursor, indexPage, parseAlertRecord, type AlertRecord } from './alerts.js'
 import { RedisState, type RedisContext } from './redis-state.js'
 
 export const INCIDENT_STATUSES = ['pending', 'triggered', 'acknowledged', 'suppressed', 'resolved'] as const
@@ -116,7 +116,7 @@ export class IncidentStore extends RedisState {
     if (ids.length === 0) return { alerts: [], total }
     const json = await this.redis.hmget(this.key(accountId, 'records'), ...ids)
     // An alert pruned by the retention of resolved alerts is left out.
-    return { alerts: json.flatMap((j) => (j ? [JSON.parse(j) as AlertRecord] : [])), total }
+    return { alerts: json.flatMap((j) => (j ? [parseAlertRecord(j)] : [])), total }
   }
 
   /** A page of the account's incidents, latest change first. */
@@ -230,7 +230,7 @@ export class IncidentStore extends RedisState {
       maxLen,
       keys.deleted,
     )) as [string, string?]
-    if (kind === 'ok') return { kind, alert: JSON.parse(json!) as AlertRecord }
+    if (kind === 'ok') return { kind, alert: parseAlertRecord(json!) }
     return { kind: kind as 'not_found' | 'not_member' | 'not_open' | 'last' }
   }
 
