@@ -2,32 +2,29 @@
 // list destinations (every URL and mail host checked against the outbound policy when saved, again
 // when sent; secrets sealed, shown once), send a test message, set the default route, read an alert's
 // delivery log and the dead letter, and send a dead delivery again.
-import { randomBytes, randomUUID } from 'node:crypto'
-import { checkTemplate } from '../pipeline/alerts/render.js'
+import { randomUUID } from 'node:crypto'
 import {
-  DEFAULT_LIMITS,
   DESTINATION_KINDS,
-  PAGERDUTY_EVENTS_URL,
-  secretHint,
+  dampingDelayMs,
   type DestinationKind,
   type DestinationLimits,
-  type EmailSecurity,
   type StoredDestination,
-  dampingDelayMs,
 } from '../pipeline/notify/destinations.js'
 import { DEFAULT_EVENTS, NOTIFY_EVENTS, type NotifyEvent, type NotifyItem } from '../pipeline/notify/messages.js'
-import { invalid, Refusal, type FieldProblem } from '../shared/errors.js'
-import { checkHost, checkUrl, headerProblem, OutboundError, type OutboundPolicy } from '../shared/outbound.js'
+import { invalid, Refusal } from '../shared/errors.js'
+import type { OutboundPolicy } from '../shared/outbound.js'
 import type { SecretBox } from '../shared/secret-box.js'
+import { kindOf, NOTIFY_KINDS } from '../sinks/notify/kinds/index.js'
+import { SettingsCheck } from '../sinks/notify/kinds/kind.js'
 import { openDestination, send, type SendOutcome } from '../sinks/notify/senders.js'
 import type { Delivery, NotifyStore } from '../state/redis/notify.js'
+
+/** Each kind's settings as the API takes them (the OpenAPI shows them). */
+export const KIND_SETTINGS = Object.fromEntries(Object.values(NOTIFY_KINDS).map((k) => [k.kind, k.schema]))
 
 export const NOTIFY_LIMITS = {
   maxDestinations: 100,
   maxNameChars: 200,
-  maxHeaders: 20,
-  maxTemplateChars: 16 * 1024,
-  maxRecipients: 20,
   maxRouteLength: 20,
 } as const
 
@@ -58,20 +55,6 @@ export interface DestinationView {
   readonly updatedAt: string
 }
 
-const TEMPLATE_ROOTS = ['event', 'alert', 'link', 'deliveryId', 'digest', 'count', 'alerts']
-const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/
-const RESERVED_HEADERS = new Set([
-  'content-length',
-  'host',
-  'content-type',
-  'idempotency-key',
-  'webhook-id',
-  'webhook-timestamp',
-  'webhook-signature',
-  'transfer-encoding',
-  'connection',
-])
-const EMAIL = /^[^\s@<>()",;:\\[\]]{1,64}@[A-Za-z0-9.-]{1,253}$/
 const iso = (ms: number) => new Date(ms).toISOString()
 
 export class NotifyService {
@@ -106,7 +89,7 @@ export class NotifyService {
     if ((await this.store.destinations(accountId)).list.length >= NOTIFY_LIMITS.maxDestinations)
       throw new Refusal('CONFLICT', `an account has at most ${NOTIFY_LIMITS.maxDestinations} notification destinations`)
     const now = Date.now()
-    const signingSecret = input.kind === 'webhook' ? `whsec_${randomBytes(24).toString('base64')}` : undefined
+    const signingSecret = Object.hasOwn(NOTIFY_KINDS, input.kind) ? kindOf(input.kind).newSecret?.() : undefined
     const d = await this.build(
       `dst_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
       input,
@@ -224,49 +207,30 @@ export class NotifyService {
     now: number,
     signingSecret?: string,
   ): Promise<StoredDestination> {
-    const problems: FieldProblem[] = []
-    let keyMissing = false
-    const seal = (plain: string): string => {
-      if (this.box.available) return this.box.seal(plain)
-      keyMissing = true
-      return ''
-    }
+    if (!Object.hasOwn(NOTIFY_KINDS, input.kind))
+      throw invalid([{ field: 'kind', problem: `must be one of ${DESTINATION_KINDS.join(', ')}` }])
+    const kind = kindOf(input.kind)
+    const check = new SettingsCheck(this.box, this.policy, signingSecret)
     const name = input.name.trim()
     if (!name || name.length > NOTIFY_LIMITS.maxNameChars)
-      problems.push({ field: 'name', problem: `must be 1 to ${NOTIFY_LIMITS.maxNameChars} characters` })
+      check.problem('name', `must be 1 to ${NOTIFY_LIMITS.maxNameChars} characters`)
     const events = [...new Set(input.events ?? DEFAULT_EVENTS)]
-    if (events.length === 0)
-      problems.push({ field: 'events', problem: `must name at least one of ${NOTIFY_EVENTS.join(', ')}` })
-    const limits = { ...DEFAULT_LIMITS[input.kind], ...input.limits }
+    if (events.length === 0) check.problem('events', `must name at least one of ${NOTIFY_EVENTS.join(', ')}`)
+    const limits = { ...kind.limits, ...input.limits }
     if (input.delay !== undefined && !dampingDelayMs(input.delay))
-      problems.push({ field: 'delay', problem: 'must be a duration from "10s" to "1h" (s, m or h)' })
-    if (input.kind === 'pagerduty' && limits.maxDigest !== 1)
-      problems.push({ field: 'limits.maxDigest', problem: 'must be 1 for PagerDuty (one event per alert)' })
-    const s = input.settings
-    const str = (field: string, required = true): string | undefined => {
-      const v = s[field]
-      if (v === undefined && !required) return undefined
-      if (typeof v !== 'string' || v.length === 0 || v.length > 2048 || !v.isWellFormed()) {
-        problems.push({ field: `settings.${field}`, problem: 'must be text of 1 to 2048 characters' })
-        return undefined
-      }
-      return v
-    }
-    const url = async (field: string, given: string | undefined): Promise<void> => {
-      if (given === undefined) return
-      try {
-        await checkUrl(given, this.policy)
-      } catch (err) {
-        if (!(err instanceof OutboundError)) throw err
-        problems.push({ field: `settings.${field}`, problem: err.message })
-      }
-    }
-    const known = (fields: readonly string[]) => {
-      for (const k of Object.keys(s))
-        if (!fields.includes(k))
-          problems.push({ field: `settings.${k}`, problem: `is not a setting of a ${input.kind} destination` })
-    }
-    const common = {
+      check.problem('delay', 'must be a duration from "10s" to "1h" (s, m or h)')
+    if (!kind.digests && limits.maxDigest !== 1)
+      check.problem('limits.maxDigest', `must be 1 for a ${kind.kind} destination (one event per message)`)
+    check.known(input.settings, kind)
+    const settings = await kind.settings(input.settings, check, old?.settings)
+    if (check.problems.length > 0 || !settings)
+      throw invalid(
+        check.problems.length ? check.problems : [{ field: 'settings', problem: 'is incomplete' }],
+        'the destination was not saved',
+      )
+    if (check.keyMissing)
+      throw new Refusal('CONFLICT', 'notification secrets need SLUICE_SECRETS_KEY, which is not set')
+    return {
       id,
       name,
       enabled: input.enabled ?? true,
@@ -276,203 +240,13 @@ export class NotifyService {
       limits,
       createdAt: old?.createdAt ?? now,
       updatedAt: now,
-    }
-    let d: StoredDestination | undefined
-    switch (input.kind) {
-      case 'webhook': {
-        known(['url', 'headers', 'bodyTemplate', 'contentType'])
-        const u = str('url')
-        await url('url', u)
-        const contentType = str('contentType', false) ?? 'application/json'
-        const typeProblem = headerProblem('content-type', contentType)
-        if (typeProblem) problems.push({ field: 'settings.contentType', problem: typeProblem })
-        const bodyTemplate = s['bodyTemplate']
-        if (bodyTemplate !== undefined) {
-          if (typeof bodyTemplate !== 'string' || bodyTemplate.length > NOTIFY_LIMITS.maxTemplateChars)
-            problems.push({
-              field: 'settings.bodyTemplate',
-              problem: `must be a template of at most ${NOTIFY_LIMITS.maxTemplateChars} characters`,
-            })
-          else {
-            const checked = checkTemplate(bodyTemplate, TEMPLATE_ROOTS)
-            if (typeof checked === 'string') problems.push({ field: 'settings.bodyTemplate', problem: checked })
-          }
-        }
-        const headers = s['headers']
-        let sealedHeaders: Record<string, string> | undefined
-        if (headers !== undefined) {
-          if (
-            headers === null ||
-            typeof headers !== 'object' ||
-            Array.isArray(headers) ||
-            Object.keys(headers).length > NOTIFY_LIMITS.maxHeaders
-          )
-            problems.push({
-              field: 'settings.headers',
-              problem: `must be an object of at most ${NOTIFY_LIMITS.maxHeaders} headers`,
-            })
-          else {
-            sealedHeaders = {}
-            const oldHeaders = old?.kind === 'webhook' ? (old.settings.headers ?? {}) : {}
-            for (const [k, v] of Object.entries(headers as Record<string, unknown>)) {
-              const field = `settings.headers.${k}`
-              if (!HEADER_NAME.test(k) || headerProblem(k, '') || RESERVED_HEADERS.has(k.toLowerCase()))
-                problems.push({
-                  field: `settings.headers.${JSON.stringify(k.slice(0, 64)).slice(1, -1)}`,
-                  problem: 'is not a header Sluice lets you set',
-                })
-              else if (v === null && oldHeaders[k]) {
-                // A value stored before values were checked (an earlier version) is not kept unchecked.
-                const stored = this.box.open(oldHeaders[k])
-                const problem = stored === undefined ? undefined : headerProblem(k, stored)
-                if (problem) problems.push({ field, problem: `is stored with a value that ${problem}: give a new one` })
-                else sealedHeaders[k] = oldHeaders[k]
-              } else if (typeof v !== 'string' || v.length > 4096)
-                problems.push({
-                  field,
-                  problem: 'must be text of at most 4096 characters (null keeps the stored value)',
-                })
-              else {
-                const problem = headerProblem(k, v)
-                if (problem) problems.push({ field, problem })
-                else sealedHeaders[k] = seal(v)
-              }
-            }
-          }
-        }
-        const secret = signingSecret ?? (old?.kind === 'webhook' ? old.settings.signingSecret : undefined)
-        if (u && secret)
-          d = {
-            ...common,
-            kind: 'webhook',
-            settings: {
-              url: u,
-              contentType,
-              ...(sealedHeaders ? { headers: sealedHeaders } : {}),
-              ...(typeof bodyTemplate === 'string' ? { bodyTemplate } : {}),
-              signingSecret: signingSecret ? seal(signingSecret) : secret,
-            },
-          }
-        break
-      }
-      case 'slack': {
-        known(['url'])
-        // On a change, a url left out keeps the stored one (it is the secret).
-        const given = str('url', old === undefined)
-        await url('url', given)
-        if (given && !problems.length)
-          d = { ...common, kind: 'slack', settings: { url: seal(given), urlHint: urlHint(given) } }
-        else if (!given && old?.kind === 'slack') d = { ...common, kind: 'slack', settings: old.settings }
-        break
-      }
-      case 'pagerduty': {
-        known(['routingKey', 'url'])
-        // On a change, a routingKey left out keeps the stored one.
-        const key = str('routingKey', old === undefined)
-        const u = str('url', false) ?? PAGERDUTY_EVENTS_URL
-        await url('url', u)
-        const routingKey = key ? seal(key) : old?.kind === 'pagerduty' ? old.settings.routingKey : undefined
-        const hint = key ? secretHint(key) : old?.kind === 'pagerduty' ? old.settings.routingKeyHint : ''
-        if (routingKey) d = { ...common, kind: 'pagerduty', settings: { routingKey, routingKeyHint: hint, url: u } }
-        break
-      }
-      case 'email': {
-        known(['host', 'port', 'security', 'username', 'password', 'from', 'to'])
-        const host = str('host')
-        const port = s['port'] ?? 587
-        if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535)
-          problems.push({ field: 'settings.port', problem: 'must be a port number' })
-        const security = (s['security'] ?? 'starttls') as EmailSecurity
-        if (!['tls', 'starttls', 'none'].includes(security))
-          problems.push({ field: 'settings.security', problem: 'must be tls, starttls or none' })
-        if (host) {
-          try {
-            await checkHost(host, this.policy)
-          } catch (err) {
-            if (!(err instanceof OutboundError)) throw err
-            problems.push({ field: 'settings.host', problem: err.message })
-          }
-        }
-        const username = str('username', false)
-        const password = s['password']
-        if (password !== undefined && password !== null && (typeof password !== 'string' || password.length > 1024))
-          problems.push({ field: 'settings.password', problem: 'must be text of at most 1024 characters' })
-        const from = str('from')
-        if (from && !EMAIL.test(from)) problems.push({ field: 'settings.from', problem: 'must be an email address' })
-        const to = s['to']
-        if (!Array.isArray(to) || to.length === 0 || to.length > NOTIFY_LIMITS.maxRecipients)
-          problems.push({
-            field: 'settings.to',
-            problem: `must be a list of 1 to ${NOTIFY_LIMITS.maxRecipients} addresses`,
-          })
-        else
-          to.forEach((a, i) => {
-            if (typeof a !== 'string' || !EMAIL.test(a))
-              problems.push({ field: `settings.to[${i}]`, problem: 'must be an email address' })
-          })
-        const sealedPassword =
-          typeof password === 'string'
-            ? seal(password)
-            : password === undefined && old?.kind === 'email'
-              ? old.settings.password
-              : undefined
-        if (host && from && Array.isArray(to))
-          d = {
-            ...common,
-            kind: 'email',
-            settings: {
-              host,
-              port: port as number,
-              security,
-              ...(username ? { username } : {}),
-              ...(sealedPassword ? { password: sealedPassword } : {}),
-              from,
-              to: to as string[],
-            },
-          }
-        break
-      }
-      default:
-        problems.push({ field: 'kind', problem: `must be one of ${DESTINATION_KINDS.join(', ')}` })
-    }
-    if (problems.length > 0 || !d)
-      throw invalid(
-        problems.length ? problems : [{ field: 'settings', problem: 'is incomplete' }],
-        'the destination was not saved',
-      )
-    if (keyMissing) throw new Refusal('CONFLICT', 'notification secrets need SLUICE_SECRETS_KEY, which is not set')
-    return d
+      kind: kind.kind,
+      settings,
+    } as StoredDestination
   }
-}
-
-function urlHint(raw: string): string {
-  const u = new URL(raw)
-  return `${u.protocol}//${u.host}/…${u.pathname.slice(-4)}`
 }
 
 function view(d: StoredDestination): DestinationView {
-  let settings: Record<string, unknown>
-  switch (d.kind) {
-    case 'webhook':
-      settings = {
-        url: d.settings.url,
-        contentType: d.settings.contentType,
-        headers: Object.keys(d.settings.headers ?? {}),
-        ...(d.settings.bodyTemplate !== undefined ? { bodyTemplate: d.settings.bodyTemplate } : {}),
-      }
-      break
-    case 'slack':
-      settings = { urlHint: d.settings.urlHint }
-      break
-    case 'pagerduty':
-      settings = { routingKeyHint: d.settings.routingKeyHint, url: d.settings.url }
-      break
-    case 'email': {
-      const { password, ...rest } = d.settings
-      settings = { ...rest, hasPassword: password !== undefined }
-      break
-    }
-  }
   return {
     id: d.id,
     name: d.name,
@@ -482,7 +256,7 @@ function view(d: StoredDestination): DestinationView {
     ...(d.repeatAfterMinutes !== undefined ? { repeatAfterMinutes: d.repeatAfterMinutes } : {}),
     ...(d.delay !== undefined ? { delay: d.delay } : {}),
     limits: d.limits,
-    settings,
+    settings: kindOf(d.kind).view(d.settings),
     createdAt: iso(d.createdAt),
     updatedAt: iso(d.updatedAt),
   }

@@ -695,9 +695,16 @@ describe('secrets of destinations', () => {
         expect(res.status, JSON.stringify(body)).toBe(400)
         expect(res.body['message'], JSON.stringify(body)).toContain(field)
       }
-      const valid = await post({ name: 'x', kind: 'webhook', settings: { url: `${rx.url}/keyless` } })
-      expect(valid.status).toBe(409)
-      expect(valid.body['message']).toMatch(/SLUICE_SECRETS_KEY/)
+      // Every kind with a secret to seal says so (a PagerDuty key once read as an incomplete destination, 400).
+      for (const body of [
+        { name: 'x', kind: 'webhook', settings: { url: `${rx.url}/keyless` } },
+        { name: 'x', kind: 'pagerduty', settings: { routingKey: 'R'.repeat(32), url: `${rx.url}/keyless` } },
+        { name: 'x', kind: 'slack', settings: { url: `${rx.url}/keyless/slack` } },
+      ]) {
+        const valid = await post(body)
+        expect(valid.status, body.kind).toBe(409)
+        expect(valid.body['message']).toMatch(/SLUICE_SECRETS_KEY/)
+      }
     } finally {
       await keyless.stop()
     }

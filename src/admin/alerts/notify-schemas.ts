@@ -3,6 +3,16 @@ import { Type } from 'typebox'
 import { DESTINATION_KINDS } from '../../pipeline/notify/destinations.js'
 import { NOTIFY_EVENTS } from '../../pipeline/notify/messages.js'
 import { partialObject } from '../../http/schemas.js'
+import { KIND_SETTINGS } from '../../services/notify.js'
+
+/** "webhook: {url, headers?, ...}; slack: {url}": each kind's settings, from its module's schema. */
+const settingsWords = Object.entries(KIND_SETTINGS)
+  .map(([kind, schema]) => {
+    const required = new Set(schema.required ?? [])
+    const fields = Object.keys(schema.properties).map((f) => (required.has(f) ? f : `${f}?`))
+    return `${kind}: {${fields.join(', ')}}`
+  })
+  .join('; ')
 
 const Limits = Type.Object(
   {
@@ -49,8 +59,7 @@ export const DestinationBody = Type.Object(
     ),
     limits: Type.Optional(partialObject(Limits)),
     settings: Type.Record(Type.String(), Type.Unknown(), {
-      description:
-        'per kind. webhook: {url, headers?, bodyTemplate?, contentType?}; slack: {url}; pagerduty: {routingKey, url?}; email: {host, port, security: tls | starttls | none, username?, password?, from, to: [...]}. On a change, secrets left out (slack url, routingKey, password; a header given as null) keep their stored value',
+      description: `per kind (a field marked ? is optional). ${settingsWords}. On a change, secrets left out (slack url, routingKey, password; a header given as null) keep their stored value`,
     }),
   },
   { additionalProperties: false },

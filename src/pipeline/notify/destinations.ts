@@ -1,5 +1,6 @@
 // Notification destinations as stored: their kind's settings (secrets sealed with the SecretBox, so a
-// stored destination never holds one in clear), which lifecycle events they are sent, and their limits.
+// stored destination never holds one in clear), which lifecycle events they are sent, and their limits. What each
+// kind does with its settings is its module's (sinks/notify/kinds/<kind>.ts).
 import { parseDuration } from '../alerts/rules.js'
 import type { NotifyEvent } from './messages.js'
 
@@ -15,16 +16,6 @@ export interface DestinationLimits {
   /** Most alert events one digest message carries (1: no digests). */
   readonly maxDigest: number
 }
-
-/** Per kind: Slack takes about one message a second per webhook; PagerDuty's Events API a few per second. */
-export const DEFAULT_LIMITS: Readonly<Record<DestinationKind, DestinationLimits>> = {
-  webhook: { ratePerSecond: 10, burst: 20, concurrency: 4, maxDigest: 500 },
-  slack: { ratePerSecond: 1, burst: 3, concurrency: 1, maxDigest: 500 },
-  pagerduty: { ratePerSecond: 2, burst: 10, concurrency: 2, maxDigest: 1 },
-  email: { ratePerSecond: 1, burst: 5, concurrency: 2, maxDigest: 500 },
-}
-
-export const PAGERDUTY_EVENTS_URL = 'https://events.pagerduty.com/v2/enqueue'
 
 export interface WebhookSettings {
   readonly url: string
@@ -88,23 +79,6 @@ export type StoredDestination = Common &
     | { readonly kind: 'pagerduty'; readonly settings: PagerDutySettings }
     | { readonly kind: 'email'; readonly settings: EmailSettings }
   )
-
-/** What may be shown of a secret: its last four characters. */
-export const secretHint = (secret: string) => `…${secret.slice(-4)}`
-
-/** The sealed fields of a destination's settings (the worker opens them before sending). */
-export function sealedFields(d: StoredDestination): string[] {
-  switch (d.kind) {
-    case 'webhook':
-      return ['signingSecret']
-    case 'slack':
-      return ['url']
-    case 'pagerduty':
-      return ['routingKey']
-    case 'email':
-      return d.settings.password !== undefined ? ['password'] : []
-  }
-}
 
 /** A destination's damping delay in ms ("10s" to "1h"), or undefined when it is none. */
 export function dampingDelayMs(delay: string): number | undefined {
