@@ -2148,7 +2148,7 @@ export type paths = {
                                 deliveredAt: string | null;
                                 destinationId: string;
                                 /** @enum {unknown} */
-                                event: "triggered" | "reopened" | "acknowledged" | "resolved" | "repeated";
+                                event: "triggered" | "reopened" | "acknowledged" | "resolved" | "repeated" | "updated";
                                 /** Format: date-time */
                                 giveUpAt: string;
                                 id: string;
@@ -8596,7 +8596,7 @@ export type paths = {
                             deliveredAt: string | null;
                             destinationId: string;
                             /** @enum {unknown} */
-                            event: "triggered" | "reopened" | "acknowledged" | "resolved" | "repeated";
+                            event: "triggered" | "reopened" | "acknowledged" | "resolved" | "repeated" | "updated";
                             /** Format: date-time */
                             giveUpAt: string;
                             id: string;
@@ -8732,7 +8732,7 @@ export type paths = {
                                 deliveredAt: string | null;
                                 destinationId: string;
                                 /** @enum {unknown} */
-                                event: "triggered" | "reopened" | "acknowledged" | "resolved" | "repeated";
+                                event: "triggered" | "reopened" | "acknowledged" | "resolved" | "repeated" | "updated";
                                 /** Format: date-time */
                                 giveUpAt: string;
                                 id: string;
@@ -8847,7 +8847,7 @@ export type paths = {
                                 createdAt: string;
                                 delay?: string;
                                 enabled: boolean;
-                                events: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated")[];
+                                events: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated" | "updated")[];
                                 id: string;
                                 /** @enum {unknown} */
                                 kind: "webhook" | "slack" | "pagerduty" | "email";
@@ -8862,6 +8862,7 @@ export type paths = {
                                 settings: {
                                     [key: string]: unknown;
                                 };
+                                updateAfterMinutes?: number;
                                 /** Format: date-time */
                                 updatedAt: string;
                             }[];
@@ -8937,7 +8938,7 @@ export type paths = {
                     "application/json": {
                         delay?: string;
                         enabled?: boolean;
-                        events?: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated")[];
+                        events?: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated" | "updated")[];
                         /** @enum {unknown} */
                         kind: "webhook" | "slack" | "pagerduty" | "email";
                         limits?: {
@@ -8951,6 +8952,7 @@ export type paths = {
                         settings: {
                             [key: string]: unknown;
                         };
+                        updateAfterMinutes?: number;
                     };
                 };
             };
@@ -8966,7 +8968,7 @@ export type paths = {
                                 createdAt: string;
                                 delay?: string;
                                 enabled: boolean;
-                                events: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated")[];
+                                events: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated" | "updated")[];
                                 id: string;
                                 /** @enum {unknown} */
                                 kind: "webhook" | "slack" | "pagerduty" | "email";
@@ -8981,6 +8983,7 @@ export type paths = {
                                 settings: {
                                     [key: string]: unknown;
                                 };
+                                updateAfterMinutes?: number;
                                 /** Format: date-time */
                                 updatedAt: string;
                             };
@@ -9085,7 +9088,7 @@ export type paths = {
                             createdAt: string;
                             delay?: string;
                             enabled: boolean;
-                            events: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated")[];
+                            events: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated" | "updated")[];
                             id: string;
                             /** @enum {unknown} */
                             kind: "webhook" | "slack" | "pagerduty" | "email";
@@ -9100,6 +9103,7 @@ export type paths = {
                             settings: {
                                 [key: string]: unknown;
                             };
+                            updateAfterMinutes?: number;
                             /** Format: date-time */
                             updatedAt: string;
                         };
@@ -9182,7 +9186,7 @@ export type paths = {
                     "application/json": {
                         delay?: string;
                         enabled?: boolean;
-                        events?: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated")[];
+                        events?: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated" | "updated")[];
                         /** @enum {unknown} */
                         kind: "webhook" | "slack" | "pagerduty" | "email";
                         limits?: {
@@ -9196,6 +9200,7 @@ export type paths = {
                         settings: {
                             [key: string]: unknown;
                         };
+                        updateAfterMinutes?: number;
                     };
                 };
             };
@@ -9210,7 +9215,7 @@ export type paths = {
                             createdAt: string;
                             delay?: string;
                             enabled: boolean;
-                            events: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated")[];
+                            events: ("triggered" | "reopened" | "acknowledged" | "resolved" | "repeated" | "updated")[];
                             id: string;
                             /** @enum {unknown} */
                             kind: "webhook" | "slack" | "pagerduty" | "email";
@@ -9225,6 +9230,7 @@ export type paths = {
                             settings: {
                                 [key: string]: unknown;
                             };
+                            updateAfterMinutes?: number;
                             /** Format: date-time */
                             updatedAt: string;
                         };
@@ -9424,7 +9430,7 @@ export type paths = {
                                 deliveredAt: string | null;
                                 destinationId: string;
                                 /** @enum {unknown} */
-                                event: "triggered" | "reopened" | "acknowledged" | "resolved" | "repeated";
+                                event: "triggered" | "reopened" | "acknowledged" | "resolved" | "repeated" | "updated";
                                 /** Format: date-time */
                                 giveUpAt: string;
                                 id: string;

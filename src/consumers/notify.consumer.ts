@@ -14,12 +14,19 @@ import { KeyedCache } from '../shared/versioned-cache.js'
 import type { Metrics } from '../shared/metrics.js'
 import type { OutboundPolicy } from '../shared/outbound.js'
 import type { SecretBox } from '../shared/secret-box.js'
-import { dampingDelayMs, type StoredDestination } from '../pipeline/notify/destinations.js'
-import { NOTIFY_EVENTS, type NotifiedAlert, type NotifyEvent, type NotifyItem } from '../pipeline/notify/messages.js'
+import { dampingDelayMs, updatePeriodMs, type StoredDestination } from '../pipeline/notify/destinations.js'
+import {
+  MESSAGE_LIMITS,
+  NOTIFY_EVENTS,
+  type IncidentUpdate,
+  type NotifiedAlert,
+  type NotifyEvent,
+  type NotifyItem,
+} from '../pipeline/notify/messages.js'
 import { digests, openDestination, send, type OpenedDestination, type SendOutcome } from '../sinks/notify/senders.js'
 import type { RulesAndWindowsStore } from '../state/redis/rules-and-windows.js'
 import { entryFieldMap } from '../state/redis/alert-streams.js'
-import type { AlertStore } from '../state/redis/alerts.js'
+import type { AlertRecord, AlertStore } from '../state/redis/alerts.js'
 import type { IncidentStore } from '../state/redis/incidents.js'
 import type { RedisClient } from '../state/redis/client.js'
 import type { IntegrationStore } from '../state/redis/integrations.js'
@@ -85,6 +92,27 @@ export function eventOf(f: Record<string, string>): NotifyEvent | undefined {
   const told = f['incidentEvent']
   if (told !== 'triggered' && told !== 'acknowledged' && told !== 'resolved') return undefined
   return told === 'triggered' && event === 'reopened' ? event : told
+}
+
+/** An alert record as a notification shows it. */
+export function recordAlert(r: AlertRecord): NotifiedAlert {
+  return {
+    id: r.id,
+    status: r.status,
+    severity: r.severity,
+    description: r.description,
+    ...(r.source ? { source: r.source } : {}),
+    ...(r.service ? { service: r.service } : {}),
+    ...(r.environment ? { environment: r.environment } : {}),
+    ...(r.team ? { team: r.team } : {}),
+    dedupKey: r.dedupKey,
+    integrationId: r.integrationId,
+    count: r.count,
+    receivedAt: new Date(r.firstSeenAt).toISOString(),
+    ...(r.incidentId ? { incidentId: r.incidentId } : {}),
+    tags: r.tags ?? [],
+    customFields: r.customFields ?? {},
+  }
 }
 
 /** The alert of a stream entry's fields. */
@@ -324,6 +352,8 @@ export class NotifyConsumer {
     const ack = () => this.store.route(shard, entryId, [], { now, ttlMs: this.options.retentionMs })
     // Suppressed alerts are never sent; `repeated` entries neither (reminders are timed per destination); an alert of
     // an incident only when it changed what the incident says.
+    if (incidentId && f['incidentEvent'] === 'joined' && f['alertId'] && f['integrationId'])
+      return this.routeUpdate(entryId, f, incidentId, now, ack)
     if (!event || event === 'repeated' || !f['alertId'] || !f['integrationId']) return void (await ack())
     const accountId = (await this.integrationCache.get(f['integrationId']))?.accountId
     if (!accountId) return void (await ack())
@@ -370,6 +400,51 @@ export class NotifyConsumer {
       routesId,
       ...(opening ? { routes: targets } : {}),
     })
+  }
+
+  /**
+   * An alert that joined an open incident: for each destination its incident went to that asks for `updated`, one
+   * update per period of the destination's updateAfterMinutes (the period's first joiner makes it, the others find it
+   * made), due when the period ends and telling every alert that joined from that first one on.
+   */
+  private async routeUpdate(
+    entryId: string,
+    f: Record<string, string>,
+    incidentId: string,
+    now: number,
+    ack: () => Promise<unknown>,
+  ): Promise<void> {
+    const accountId = (await this.integrationCache.get(f['integrationId']!))?.accountId
+    const routes = accountId ? await this.store.routesOf(accountId, incidentId) : undefined
+    const dests = accountId && routes ? await this.destinations.get(accountId) : undefined
+    const wanting = (routes ?? []).flatMap((id) => {
+      const d = dests?.byId.get(id)
+      return d?.enabled && d.events.includes('updated') ? [d] : []
+    })
+    if (!accountId || wanting.length === 0) return void (await ack())
+    const alertId = f['alertId']!
+    const since = (await this.incidents.memberNumber(accountId, incidentId, alertId)) ?? 1
+    const deliveries = wanting.map((d): NewDelivery => {
+      const period = updatePeriodMs(d)
+      const slot = Math.floor(now / period)
+      const dueAt = (slot + 1) * period + (d.delay ? (dampingDelayMs(d.delay) ?? 0) : 0)
+      return {
+        id: deliveryId(incidentId, d.id, 'updated', String(slot)),
+        data: {
+          accountId,
+          destinationId: d.id,
+          alertId,
+          entryId,
+          event: 'updated',
+          alert: notifiedAlert(f),
+          incidentId,
+          since,
+        },
+        dueAt,
+        giveUpAt: dueAt + this.options.giveUpMs,
+      }
+    })
+    await this.store.route(accountId, entryId, deliveries, { now, ttlMs: this.options.retentionMs, alertId })
   }
 
   private reminder(of: DeliveryData, n: number, now: number): NewDelivery {
@@ -485,6 +560,14 @@ export class NotifyConsumer {
           continue
         }
       }
+      if (c.data.event === 'updated') {
+        // Told while its incident is open, with what joined since; nothing once it resolved (or nothing joined).
+        c.update = incidentId ? await this.incidentUpdate(accountId, incidentId, c.data.since ?? 1) : undefined
+        if (!c.update) {
+          settlements.push({ id: c.id, outcome: 'cancelled' })
+          continue
+        }
+      }
       if (c.data.event === 'repeated') {
         const firing = c.data.incidentId
           ? (await this.incidents.get(accountId, c.data.incidentId))?.status === 'triggered'
@@ -509,6 +592,20 @@ export class NotifyConsumer {
     for (const c of chunks.slice(room).flat()) settlements.push({ id: c.id, outcome: 'postpone', nextAt: now + 1000 })
     await this.settle(accountId, settlements)
     await this.pump(d, key)
+  }
+
+  /** An open incident and the alerts that joined it from the `since`-th on, or undefined when there is no news. */
+  private async incidentUpdate(accountId: string, id: string, since: number): Promise<IncidentUpdate | undefined> {
+    const incident = await this.incidents.get(accountId, id)
+    if (incident?.status !== 'triggered' && incident?.status !== 'acknowledged') return undefined
+    const joined = await this.incidents.joinedSince(accountId, id, since, MESSAGE_LIMITS.updateListed)
+    if (joined.count === 0) return undefined
+    const { title, status, severity, alerts, open } = incident
+    return {
+      incident: { id, title, status, severity, alerts, open },
+      added: joined.count,
+      alerts: joined.alerts.map(recordAlert),
+    }
   }
 
   /** Sends the destination's waiting messages within its breaker, concurrency and rate; postpones them when blocked. */
@@ -589,8 +686,12 @@ export class NotifyConsumer {
       const items: NotifyItem[] = chunk.map((c) => ({
         deliveryId: c.id,
         event: c.data.event,
-        alert: c.data.alert,
-        link: `${this.options.consoleUrl}/console/#/alerts?alert=${encodeURIComponent(c.data.alertId)}`,
+        alert: c.update ? { ...c.data.alert, status: c.update.incident.status } : c.data.alert,
+        // Where the page is read: the incident (its alerts, timeline, Acknowledge), or the alert of one stored before.
+        link: c.data.incidentId
+          ? `${this.options.consoleUrl}/console/#/incidents?status=all&incident=${encodeURIComponent(c.data.incidentId)}`
+          : `${this.options.consoleUrl}/console/#/alerts?alert=${encodeURIComponent(c.data.alertId)}`,
+        ...(c.update ? { update: c.update } : {}),
       }))
       const outcome: SendOutcome =
         typeof opened === 'string'

@@ -35,6 +35,7 @@ export interface DestinationInput {
   readonly enabled?: boolean
   readonly events?: readonly NotifyEvent[]
   readonly repeatAfterMinutes?: number
+  readonly updateAfterMinutes?: number
   readonly delay?: string
   readonly limits?: Partial<DestinationLimits>
   readonly settings: Readonly<Record<string, unknown>>
@@ -48,6 +49,7 @@ export interface DestinationView {
   readonly enabled: boolean
   readonly events: readonly NotifyEvent[]
   readonly repeatAfterMinutes?: number
+  readonly updateAfterMinutes?: number
   readonly delay?: string
   readonly limits: DestinationLimits
   readonly settings: Record<string, unknown>
@@ -236,6 +238,7 @@ export class NotifyService {
       enabled: input.enabled ?? true,
       events,
       ...(input.repeatAfterMinutes !== undefined ? { repeatAfterMinutes: input.repeatAfterMinutes } : {}),
+      ...(input.updateAfterMinutes !== undefined ? { updateAfterMinutes: input.updateAfterMinutes } : {}),
       ...(input.delay !== undefined ? { delay: input.delay } : {}),
       limits,
       createdAt: old?.createdAt ?? now,
@@ -254,6 +257,7 @@ function view(d: StoredDestination): DestinationView {
     enabled: d.enabled,
     events: d.events,
     ...(d.repeatAfterMinutes !== undefined ? { repeatAfterMinutes: d.repeatAfterMinutes } : {}),
+    ...(d.updateAfterMinutes !== undefined ? { updateAfterMinutes: d.updateAfterMinutes } : {}),
     ...(d.delay !== undefined ? { delay: d.delay } : {}),
     limits: d.limits,
     settings: kindOf(d.kind).view(d.settings),

@@ -135,13 +135,23 @@ it('routes a rule to the destination; the alert is delivered and its Why shows t
   await expect.poll(() => volume.locator('canvas').count(), { timeout: 15_000 }).toBeGreaterThan(0)
 })
 
-it("opens the alert from the notification's link, signed in or not; back and reload keep the view", async () => {
-  const sent = JSON.parse(rx.on('/console-hook').at(-1)!.body) as { link: string; alert: { id: string } }
+it("opens the incident from the notification's link, and its alert, signed in or not; back and reload keep the view", async () => {
+  const sent = JSON.parse(rx.on('/console-hook').at(-1)!.body) as {
+    link: string
+    alert: { id: string; incidentId: string }
+  }
   const link = new URL(sent.link)
   expect(link.pathname).toBe('/console/')
-  expect(link.hash).toBe(`#/alerts?alert=${sent.alert.id}`)
-  const open = `${service.url}${link.pathname}${link.hash}`
-  await page.goto(open)
+  expect(link.hash).toBe(`#/incidents?status=all&incident=${sent.alert.incidentId}`)
+  await page.goto(`${service.url}${link.pathname}${link.hash}`)
+  const incident = page.getByTestId('incident')
+  await incident.getByRole('heading', { name: `routed ${MARKUP}` }).waitFor({ timeout: 10_000 })
+  expect(await page.title()).toBe('Incidents · Sluice')
+  expect(await incident.getByRole('table', { name: 'Alerts of the incident' }).innerText()).toContain(
+    `routed ${MARKUP}`,
+  )
+  // The alert itself, at its own address.
+  await page.goto(`${service.url}/console/#/alerts?alert=${sent.alert.id}`)
   const panel = page.getByTestId('why')
   await expect
     .poll(() => page.getByTestId('alert-summary').innerText(), { timeout: 10_000 })

@@ -145,7 +145,7 @@ describe('incidents', () => {
     expect(told(first['incidentId'])).toEqual(['triggered', 'resolved'])
   })
 
-  it("50 hosts of one service through Alertmanager's webhook are one incident and one notification; all resolved, one resolve", async () => {
+  it("50 hosts of one service through Alertmanager's webhook are one incident and one notification (plus its updates where asked); all resolved, one resolve", async () => {
     await rules([
       {
         id: 'by-service',
@@ -157,6 +157,18 @@ describe('incidents', () => {
         },
       },
     ])
+    // A second destination asks for updates too: the alerts added, at most once a minute.
+    const updates = await call('POST', '/api/v1/notification-destinations', {
+      name: 'updates',
+      kind: 'webhook',
+      events: ['triggered', 'updated', 'resolved'],
+      updateAfterMinutes: 1,
+      settings: { url: `${rx.url}/updates` },
+    })
+    expect(updates.status, JSON.stringify(updates.body)).toBe(201)
+    const updatesId = updates.body['destination']['id'] as string
+    const route = (await call('GET', '/api/v1/notification-route')).body['destinations'] as string[]
+    await call('PUT', '/api/v1/notification-route', { destinations: [...route, updatesId] })
     const i = await integration()
     const hosts = Array.from({ length: 50 }, (_, n) => host('checkout', n))
     // As Alertmanager sends a group: in several notifications, the first alerts first.
@@ -187,6 +199,25 @@ describe('incidents', () => {
     await waitFor('told once', async () => (told(incidentId).length >= 1 ? true : undefined))
     await new Promise((r) => setTimeout(r, 1500))
     expect(told(incidentId)).toEqual(['triggered'])
+    // The updates: due at the end of the minute its first added alert came in (a second one when the 49 straddled
+    // it), each naming the incident, with the alerts added since (the first 20 listed); together all 49.
+    const updatesOf = () =>
+      rx
+        .on('/updates')
+        .map((r) => JSON.parse(r.body) as Json)
+        .filter((b) => b['type'] === 'incident.updated')
+    const firstUpdate = await waitFor('an update', async () => updatesOf()[0], 75_000)
+    expect(firstUpdate).toMatchObject({
+      event: 'updated',
+      incident: { id: incidentId, title: 'checkout errors in eu-1', status: 'triggered', alerts: 50, open: 50 },
+      link: expect.stringMatching(new RegExp(`/console/#/incidents\\?status=all&incident=${incidentId}$`)),
+    })
+    const added = firstUpdate['addedAlerts'] as Json[]
+    expect(added).toHaveLength(Math.min(20, firstUpdate['added'] as number))
+    expect(added.every((a) => a['incidentId'] === incidentId && a['service'] === 'checkout')).toBe(true)
+    const firstJoined = (inc['members'] as Json[]).slice(1).map((m) => m['id'])
+    expect(firstJoined).toContain(added[0]!['id'])
+    expect(firstUpdate['added'] as number).toBeLessThanOrEqual(49)
 
     // Resolved host by host: the severity follows the open alerts; the incident resolves with the last.
     await resolve(
@@ -206,13 +237,25 @@ describe('incidents', () => {
     await waitFor('told resolved', async () => (told(incidentId).length >= 2 ? true : undefined))
     await new Promise((r) => setTimeout(r, 1000))
     expect(told(incidentId)).toEqual(['triggered', 'resolved'])
+    // The updates destination: triggered, one update (two when the joins straddled a minute, the second telling the
+    // rest), resolved; an update still due when it resolved is not sent.
+    const toUpdates = rx
+      .on('/updates')
+      .map((r) => JSON.parse(r.body) as Json)
+      .filter((b) => b['alert']['incidentId'] === incidentId)
+      .map((b) => b['event'] as string)
+    const n = toUpdates.filter((e) => e === 'updated').length
+    expect(toUpdates).toEqual(['triggered', ...Array<string>(n).fill('updated'), 'resolved'])
+    expect(n === 1 ? updatesOf()[0]!['added'] : n).toBe(n === 1 ? 49 : 2)
+    await call('PUT', '/api/v1/notification-route', { destinations: route })
+    await call('DELETE', `/api/v1/notification-destinations/${updatesId}`)
     // The incidents stream says it for readers downstream.
     const stream = alertStreamKeys(t.config.redis.keyPrefix, isCluster(t.config.redis), demo.accountId).incidents
     const events = await t.redis.xrange(stream, '-', '+')
     const mine = events.map(([, f]) => f).filter((f) => f[1] === incidentId)
     expect(mine.filter((f) => f[3] === 'triggered')).toHaveLength(1)
     expect(mine.filter((f) => f[3] === 'resolved')).toHaveLength(1)
-  })
+  }, 150_000)
 
   it('acknowledging or resolving an incident does so to each of its open alerts, told once', async () => {
     await rules([{ id: 'by-service', name: 'by service', group: { by: ['service'], window: '5m' } }])

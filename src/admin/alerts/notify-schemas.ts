@@ -40,7 +40,7 @@ const Limits = Type.Object(
 const Events = Type.Array(Type.Enum([...NOTIFY_EVENTS]), {
   maxItems: NOTIFY_EVENTS.length,
   description:
-    'lifecycle events sent (default triggered, reopened, acknowledged, resolved); repeated: a reminder every repeatAfterMinutes while the alert fires unacknowledged. Suppressed alerts are never sent',
+    "lifecycle events sent (default triggered, reopened, acknowledged, resolved); repeated: a reminder every repeatAfterMinutes while the alert (its incident) fires unacknowledged; updated: an open incident's alerts added, at most once every updateAfterMinutes. Suppressed alerts are never sent",
 })
 
 export const DestinationBody = Type.Object(
@@ -50,6 +50,14 @@ export const DestinationBody = Type.Object(
     enabled: Type.Optional(Type.Boolean({ description: 'default true' })),
     events: Type.Optional(Events),
     repeatAfterMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_080, description: 'default 60' })),
+    updateAfterMinutes: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1440,
+        description:
+          "with updated among the events: an open incident's alerts added are told at most once this many minutes (default 5)",
+      }),
+    ),
     delay: Type.Optional(
       Type.String({
         maxLength: 8,
@@ -72,6 +80,7 @@ export const Destination = Type.Object({
   enabled: Type.Boolean(),
   events: Events,
   repeatAfterMinutes: Type.Optional(Type.Integer()),
+  updateAfterMinutes: Type.Optional(Type.Integer()),
   delay: Type.Optional(Type.String()),
   limits: Limits,
   settings: Type.Record(Type.String(), Type.Unknown(), {

@@ -62,6 +62,8 @@ interface Common {
   readonly events: readonly NotifyEvent[]
   /** Re-notify an alert still firing and not acknowledged after this many minutes (unset: never). */
   readonly repeatAfterMinutes?: number
+  /** With `updated` among its events: an open incident's alerts added, told at most once this many minutes (5). */
+  readonly updateAfterMinutes?: number
   /**
    * Damping: an incident's events wait this long ("30s", "2m"); one resolved meanwhile is not told at all (counted
    * transient). Unset: told at once.
@@ -79,6 +81,9 @@ export type StoredDestination = Common &
     | { readonly kind: 'pagerduty'; readonly settings: PagerDutySettings }
     | { readonly kind: 'email'; readonly settings: EmailSettings }
   )
+
+/** How often at most an open incident's added alerts are told to a destination (`updated`), in ms. */
+export const updatePeriodMs = (d: { readonly updateAfterMinutes?: number }) => (d.updateAfterMinutes ?? 5) * 60_000
 
 /** A destination's damping delay in ms ("10s" to "1h"), or undefined when it is none. */
 export function dampingDelayMs(delay: string): number | undefined {

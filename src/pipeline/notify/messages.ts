@@ -3,8 +3,11 @@
 // becomes one message of N alerts). Each kind renders these its own way (sinks/notify/kinds/<kind>.ts).
 import { createHash } from 'node:crypto'
 
-/** The lifecycle events a destination may be sent. `repeated`: a reminder of an alert firing unacknowledged. */
-export const NOTIFY_EVENTS = ['triggered', 'reopened', 'acknowledged', 'resolved', 'repeated'] as const
+/**
+ * The lifecycle events a destination may be sent. `repeated`: a reminder of an alert (or incident) firing
+ * unacknowledged; `updated`: an open incident's alerts added, at most once every updateAfterMinutes (asked for only).
+ */
+export const NOTIFY_EVENTS = ['triggered', 'reopened', 'acknowledged', 'resolved', 'repeated', 'updated'] as const
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number]
 export const DEFAULT_EVENTS: readonly NotifyEvent[] = ['triggered', 'reopened', 'acknowledged', 'resolved']
 
@@ -28,12 +31,29 @@ export interface NotifiedAlert {
   readonly incidentId?: string
 }
 
-/** One delivery's content: the event, the alert as it was then, and the link to it in the console. */
+/** What an `updated` message tells: the incident as it is now and the alerts added since its last update. */
+export interface IncidentUpdate {
+  readonly incident: {
+    readonly id: string
+    readonly title: string
+    readonly status: string
+    readonly severity: string
+    /** Its alerts in all, and the open ones among them. */
+    readonly alerts: number
+    readonly open: number
+  }
+  /** How many alerts joined since the last update, and the first of them (at most UPDATE_LISTED). */
+  readonly added: number
+  readonly alerts: readonly NotifiedAlert[]
+}
+
+/** One delivery's content: the event, the alert as it was then, and the link to it (its incident) in the console. */
 export interface NotifyItem {
   readonly deliveryId: string
   readonly event: NotifyEvent
   readonly alert: NotifiedAlert
   readonly link: string
+  readonly update?: IncidentUpdate
 }
 
 export const MESSAGE_LIMITS = {
@@ -43,6 +63,8 @@ export const MESSAGE_LIMITS = {
   slackSectionChars: 2900,
   /** A description's characters in a title line. */
   titleChars: 200,
+  /** Alerts an `updated` message lists (the rest are counted). */
+  updateListed: 20,
 } as const
 
 /** Text cut to n characters, an ellipsis marking the cut. */
@@ -50,6 +72,9 @@ export const cut = (text: string, n: number) => (text.length > n ? `${text.slice
 
 export function title(item: NotifyItem): string {
   const a = item.alert
+  const u = item.update
+  if (u)
+    return `[UPDATED] ${u.incident.severity}: ${cut(u.incident.title, MESSAGE_LIMITS.titleChars)} (${u.added} alert${u.added === 1 ? '' : 's'} added, ${u.incident.open} open)`
   return `[${item.event.toUpperCase()}] ${a.severity}: ${cut(a.description, MESSAGE_LIMITS.titleChars)}`
 }
 
@@ -76,6 +101,9 @@ export const itemJson = (i: NotifyItem) => ({
   event: i.event,
   alert: alertJson(i.alert),
   link: i.link,
+  ...(i.update
+    ? { incident: i.update.incident, added: i.update.added, addedAlerts: i.update.alerts.map(alertJson) }
+    : {}),
 })
 
 /** The message id of a digest (or a single delivery): the same deliveries give the same id. */

@@ -134,6 +134,29 @@ export class IncidentStore extends RedisState {
   }
 
   /** The account's noise figures of the last `hours` hours (to `now`), per integration. */
+  /** An alert's place in the order its incident's alerts joined (1, 2, ...), if it is a member. */
+  async memberNumber(accountId: string, id: string, alertId: string): Promise<number | undefined> {
+    const n = await this.redis.zscore(this.key(accountId, `incident-members:${id}`), alertId)
+    return n === null ? undefined : Number(n)
+  }
+
+  /** The alerts that joined the incident from the `since`-th on: how many, and the first `limit` of them. */
+  async joinedSince(
+    accountId: string,
+    id: string,
+    since: number,
+    limit: number,
+  ): Promise<{ alerts: AlertRecord[]; count: number }> {
+    const key = this.key(accountId, `incident-members:${id}`)
+    const [ids, count] = await Promise.all([
+      this.redis.zrangebyscore(key, since, '+inf', 'LIMIT', 0, limit),
+      this.redis.zcount(key, since, '+inf'),
+    ])
+    if (ids.length === 0) return { alerts: [], count }
+    const json = await this.redis.hmget(this.key(accountId, 'records'), ...ids)
+    return { alerts: json.flatMap((j) => (j ? [parseAlertRecord(j)] : [])), count }
+  }
+
   async noise(accountId: string, hours: number, now: number): Promise<Map<string, NoiseCounts>> {
     const last = Math.floor(now / HOUR_MS)
     const pipe = this.redis.pipeline()

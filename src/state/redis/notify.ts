@@ -15,7 +15,7 @@
 //                                           since the epoch), kept VOLUME_KEEP_MS
 //   {admin} notify:accounts                 set: accounts with destinations (a cluster's shards)
 import type { StoredDestination } from '../../pipeline/notify/destinations.js'
-import type { NotifiedAlert, NotifyEvent } from '../../pipeline/notify/messages.js'
+import type { IncidentUpdate, NotifiedAlert, NotifyEvent } from '../../pipeline/notify/messages.js'
 import { alertStreamKeys } from './alert-streams.js'
 import { RedisState } from './redis-state.js'
 import { queueScript } from './scripts.js'
@@ -39,6 +39,8 @@ export interface DeliveryData {
   readonly reminder?: number
   /** The incident the alert stands for (its events are the incident's). */
   readonly incidentId?: string
+  /** For `updated`: the place of the first alert it tells among its incident's (the ones after it are told too). */
+  readonly since?: number
 }
 
 export interface DeliveryAttempt {
@@ -74,6 +76,8 @@ export interface ClaimedDelivery {
   readonly data: DeliveryData
   readonly attempts: number
   readonly giveUpAt: number
+  /** For `updated`: the incident and its alerts added, read when it is sent. */
+  update?: IncidentUpdate
 }
 
 export interface NewDelivery {

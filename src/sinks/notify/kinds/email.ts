@@ -39,6 +39,14 @@ export function emailParts(items: readonly NotifyItem[]): { subject: string; tex
       ['Team', i.alert.team],
       ['Source', i.alert.source],
       ['Alert', i.alert.id],
+      ...(i.update
+        ? [
+            [
+              'Added',
+              `${i.update.added}: ${i.update.alerts.map((a) => `${a.id} ${a.severity} ${cut(a.description, 120)}`).join('; ')}`,
+            ],
+          ]
+        : []),
     ].filter(([, v]) => v !== undefined && v !== '') as [string, string][]
   const text = items
     .map(

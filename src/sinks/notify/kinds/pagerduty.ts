@@ -35,6 +35,7 @@ export function pagerDutyBody(item: NotifyItem, routingKey: string): string {
         ...(a.customFields ?? {}),
         ...(a.environment ? { environment: a.environment } : {}),
         sluiceEvent: item.event,
+        ...(item.update ? { alertsAdded: item.update.added, incidentAlerts: item.update.incident.alerts } : {}),
         ...(a.tags?.length ? { tags: a.tags.join(',') } : {}),
       },
     }

@@ -20,6 +20,19 @@ function slackLine(i: NotifyItem): string {
   return `${SEVERITY_MARK[a.severity] ?? ''} *${i.event}* ${slackEscape(a.severity)}: <${i.link}|${slackEscape(cut(a.description, MESSAGE_LIMITS.titleChars))}>${where.length ? ` (${where.join(', ')})` : ''}`
 }
 
+/** An update's alerts added, one line each (the rest counted), within one section. */
+function addedLines(i: NotifyItem): string {
+  const u = i.update!
+  const lines = u.alerts.map(
+    (a) => `• ${slackEscape(a.severity)}: ${slackEscape(cut(a.description, MESSAGE_LIMITS.titleChars))} (${a.id})`,
+  )
+  const more = u.added - u.alerts.length
+  return cut(
+    `*${u.added} added:*\n${lines.join('\n')}${more > 0 ? `\nand ${more} more` : ''}`,
+    MESSAGE_LIMITS.slackSectionChars,
+  )
+}
+
 /** Slack incoming webhook body: text (the fallback) and Block Kit sections. */
 export function slackBody(items: readonly NotifyItem[]): string {
   if (items.length === 1) {
@@ -38,6 +51,7 @@ export function slackBody(items: readonly NotifyItem[]): string {
       blocks: [
         { type: 'section', text: { type: 'mrkdwn', text: slackLine(i) } },
         { type: 'section', fields: fields.slice(0, 10) },
+        ...(i.update ? [{ type: 'section', text: { type: 'mrkdwn', text: addedLines(i) } }] : []),
         { type: 'context', elements: [{ type: 'mrkdwn', text: `<${i.link}|Open in Sluice> · alert ${i.alert.id}` }] },
       ],
     })

@@ -62,7 +62,8 @@ export function webhookBody(
 ): string {
   const first = items[0]!
   if (template === undefined) {
-    if (items.length === 1) return JSON.stringify({ type: `alert.${first.event}`, ...itemJson(first) })
+    if (items.length === 1)
+      return JSON.stringify({ type: `${first.update ? 'incident' : 'alert'}.${first.event}`, ...itemJson(first) })
     return JSON.stringify({ type: 'alert.digest', count: items.length, alerts: items.map(itemJson) })
   }
   const all = items.map(itemJson)

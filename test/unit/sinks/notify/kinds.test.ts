@@ -7,6 +7,11 @@ import { NOTIFY_KINDS, kindOf } from '../../../../src/sinks/notify/kinds/index.j
 import { SettingsCheck } from '../../../../src/sinks/notify/kinds/kind.js'
 import { DESTINATION_KINDS } from '../../../../src/pipeline/notify/destinations.js'
 import { SecretBox } from '../../../../src/shared/secret-box.js'
+import type { NotifyItem } from '../../../../src/pipeline/notify/messages.js'
+import { emailParts } from '../../../../src/sinks/notify/kinds/email.js'
+import { pagerDutyBody } from '../../../../src/sinks/notify/kinds/pagerduty.js'
+import { slackBody } from '../../../../src/sinks/notify/kinds/slack.js'
+import { webhookBody } from '../../../../src/sinks/notify/kinds/webhook.js'
 
 const box = new SecretBox([randomBytes(32).toString('base64')])
 const policy = { allowInsecure: true, timeoutMs: 1000, maxBytes: 1024 }
@@ -71,4 +76,53 @@ describe.each(DESTINATION_KINDS)('the %s kind', (name) => {
 it('every kind has a module, and only PagerDuty takes one event per message', () => {
   expect(Object.keys(NOTIFY_KINDS).sort()).toEqual([...DESTINATION_KINDS].sort())
   expect(DESTINATION_KINDS.filter((k) => !kindOf(k).digests)).toEqual(['pagerduty'])
+})
+
+describe('an update of an incident', () => {
+  const hostile = '<!channel> <script>alert(1)</script>'
+  const added = Array.from({ length: 20 }, (_, n) => ({
+    id: `al_${n}`,
+    status: 'firing',
+    severity: 'warning',
+    description: `${hostile} on host-${n}`,
+    incidentId: 'inc_7',
+  }))
+  const item: NotifyItem = {
+    deliveryId: 'd1',
+    event: 'updated',
+    alert: added[0]!,
+    link: 'https://sluice.example/console/#/incidents?status=all&incident=inc_7',
+    update: {
+      incident: {
+        id: 'inc_7',
+        title: `checkout ${hostile}`,
+        status: 'triggered',
+        severity: 'critical',
+        alerts: 50,
+        open: 48,
+      },
+      added: 49,
+      alerts: added,
+    },
+  }
+
+  it('names the incident and the alerts added in every kind, alert text kept as text', () => {
+    const web = JSON.parse(webhookBody([item])) as Record<string, unknown>
+    expect(web).toMatchObject({ type: 'incident.updated', added: 49, incident: { id: 'inc_7', open: 48 } })
+    expect(web['addedAlerts']).toHaveLength(20)
+    const slack = slackBody([item])
+    expect(slack).toContain('49 added:')
+    expect(slack).toContain('and 29 more')
+    expect(slack).not.toContain('<!channel>')
+    expect(JSON.parse(slack)['text']).toBe(
+      '[UPDATED] critical: checkout &lt;!channel&gt; &lt;script&gt;alert(1)&lt;/script&gt; (49 alerts added, 48 open)',
+    )
+    const mail = emailParts([item])
+    expect(mail.subject).toMatch(/^\[UPDATED\] critical: checkout/)
+    expect(mail.text).toContain('Added: 49: al_0 warning')
+    expect(mail.html).not.toContain('<script>')
+    const pd = JSON.parse(pagerDutyBody(item, 'KEY')) as Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(pd).toMatchObject({ event_action: 'trigger', dedup_key: 'inc_7' })
+    expect(pd['payload']['custom_details']).toMatchObject({ alertsAdded: 49, incidentAlerts: 50 })
+  })
 })
