@@ -223,8 +223,9 @@ export class NotifyService {
       check.problem('delay', 'must be a duration from "10s" to "1h" (s, m or h)')
     if (!kind.digests && limits.maxDigest !== 1)
       check.problem('limits.maxDigest', `must be 1 for a ${kind.kind} destination (one event per message)`)
-    check.known(input.settings, kind)
-    const settings = await kind.settings(input.settings, check, old?.settings)
+    const settings = check.shape(input.settings, kind)
+      ? await kind.settings(input.settings, check, old?.settings)
+      : undefined
     if (check.problems.length > 0 || !settings)
       throw invalid(
         check.problems.length ? check.problems : [{ field: 'settings', problem: 'is incomplete' }],

@@ -67,7 +67,7 @@ export const DestinationBody = Type.Object(
     ),
     limits: Type.Optional(partialObject(Limits)),
     settings: Type.Record(Type.String(), Type.Unknown(), {
-      description: `per kind (a field marked ? is optional). ${settingsWords}. On a change, secrets left out (slack url, routingKey, password; a header given as null) keep their stored value`,
+      description: `per kind, checked against its schema (a field marked ? may be left out). ${settingsWords}. A new Slack or PagerDuty destination needs its url or routingKey; on a change, secrets left out (slack url, routingKey, password; a header given as null) keep their stored value`,
     }),
   },
   { additionalProperties: false },

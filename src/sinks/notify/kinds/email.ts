@@ -72,21 +72,24 @@ export function emailParts(items: readonly NotifyItem[]): { subject: string; tex
 
 export const email: NotifyKind<'email'> = {
   kind: 'email',
-  schema: Type.Object({
-    host: Type.String({ description: 'the SMTP server' }),
-    port: Type.Optional(Type.Integer({ description: 'default 587' })),
-    security: Type.Optional(
-      Type.Enum(['tls', 'starttls', 'none'], {
-        description: 'tls: TLS from the first byte (465); starttls (default): required; none: a local relay',
-      }),
-    ),
-    username: Type.Optional(Type.String()),
-    password: Type.Optional(
-      Type.Union([Type.String(), Type.Null()], { description: 'sealed when stored; on a change, left out keeps it' }),
-    ),
-    from: Type.String({ description: 'an email address' }),
-    to: Type.Array(Type.String(), { description: `1 to ${MAX_RECIPIENTS} email addresses` }),
-  }),
+  schema: Type.Object(
+    {
+      host: Type.String({ description: 'the SMTP server' }),
+      port: Type.Optional(Type.Integer({ description: 'default 587' })),
+      security: Type.Optional(
+        Type.Enum(['tls', 'starttls', 'none'], {
+          description: 'tls: TLS from the first byte (465); starttls (default): required; none: a local relay',
+        }),
+      ),
+      username: Type.Optional(Type.String()),
+      password: Type.Optional(
+        Type.Union([Type.String(), Type.Null()], { description: 'sealed when stored; on a change, left out keeps it' }),
+      ),
+      from: Type.String({ description: 'an email address' }),
+      to: Type.Array(Type.String(), { description: `1 to ${MAX_RECIPIENTS} email addresses` }),
+    },
+    { additionalProperties: false },
+  ),
   limits: { ratePerSecond: 1, burst: 5, concurrency: 2, maxDigest: 500 },
   digests: true,
 

@@ -3,6 +3,7 @@
 // messages and how it sends them. Besides the contract: the checks every kind's settings share, and the HTTP POST with
 // its outcome classified (delivered, retry with the receiver's Retry-After, give up) that three kinds send with.
 import type { TObject } from 'typebox'
+import { Value } from 'typebox/value'
 import type { DestinationKind, DestinationLimits, StoredDestination } from '../../../pipeline/notify/destinations.js'
 import type { NotifyItem } from '../../../pipeline/notify/messages.js'
 import { checkHost, checkUrl, guardedRequest, OutboundError, type OutboundPolicy } from '../../../shared/outbound.js'
@@ -25,7 +26,10 @@ export type SettingsOf<K extends DestinationKind> = Extract<StoredDestination, {
 
 export interface NotifyKind<K extends DestinationKind> {
   readonly kind: K
-  /** The settings as the API takes them: the fields (any other is refused) and what each means, for the OpenAPI. */
+  /**
+   * The settings as the API takes them: the fields (any other is refused), their types (checked before the kind's own
+   * checks) and what each means (the OpenAPI's words). A secret kept on a change is optional here.
+   */
   readonly schema: TObject
   /** Per kind: what its receivers take (Slack about one message a second per webhook, PagerDuty a few). */
   readonly limits: DestinationLimits
@@ -54,6 +58,15 @@ export interface NotifyKind<K extends DestinationKind> {
     signal?: AbortSignal,
   ): Promise<SendOutcome>
 }
+
+/** A JSON pointer as a field's name after `settings`: /headers/X-Token → .headers.X-Token, /to/0 → .to[0]. */
+const fieldPath = (pointer: string) =>
+  pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`))
+    .join('')
 
 /** Opens the named sealed fields of settings, or says which cannot be opened with this process's key. */
 export function openFields<S>(s: S, fields: readonly (keyof S & string)[], box: SecretBox): S | string {
@@ -88,11 +101,20 @@ export class SettingsCheck {
     this.problems.push({ field, problem })
   }
 
-  /** Refuses the fields the kind's schema does not name. */
-  known(given: Readonly<Record<string, unknown>>, kind: NotifyKind<DestinationKind>): void {
-    for (const k of Object.keys(given))
-      if (!(k in kind.schema.properties))
-        this.problem(`settings.${k}`, `is not a setting of a ${kind.kind} destination`)
+  /**
+   * Checks the settings against the kind's schema: a field it does not name is refused, one of the wrong type is
+   * named with what it must be. False when any is wrong (the kind's own checks then add nothing).
+   */
+  shape(given: Readonly<Record<string, unknown>>, kind: NotifyKind<DestinationKind>): boolean {
+    const before = this.problems.length
+    for (const e of Value.Errors(kind.schema, given)) {
+      if (e.keyword === 'additionalProperties')
+        for (const k of (e.params as { additionalProperties: string[] }).additionalProperties)
+          this.problem(`settings.${k}`, `is not a setting of a ${kind.kind} destination`)
+      else if (e.keyword !== 'boolean' && e.keyword !== 'anyOf')
+        this.problem(`settings${fieldPath(e.instancePath)}`, e.message ?? 'is not valid')
+    }
+    return this.problems.length === before
   }
 
   /** A text setting of 1 to 2048 well-formed characters; undefined (and no problem) when optional and absent. */

@@ -48,10 +48,17 @@ export function pagerDutyBody(item: NotifyItem, routingKey: string): string {
 
 export const pagerduty: NotifyKind<'pagerduty'> = {
   kind: 'pagerduty',
-  schema: Type.Object({
-    routingKey: Type.String({ description: 'the integration key, sealed when stored; on a change, left out keeps it' }),
-    url: Type.Optional(Type.String({ description: `default ${PAGERDUTY_EVENTS_URL}` })),
-  }),
+  schema: Type.Object(
+    {
+      routingKey: Type.Optional(
+        Type.String({
+          description: 'the integration key (required when created), sealed; on a change, left out keeps it',
+        }),
+      ),
+      url: Type.Optional(Type.String({ description: `default ${PAGERDUTY_EVENTS_URL}` })),
+    },
+    { additionalProperties: false },
+  ),
   limits: { ratePerSecond: 2, burst: 10, concurrency: 2, maxDigest: 1 },
   digests: false,
 

@@ -85,9 +85,16 @@ function urlHint(raw: string): string {
 
 export const slack: NotifyKind<'slack'> = {
   kind: 'slack',
-  schema: Type.Object({
-    url: Type.String({ description: 'the incoming webhook URL, sealed when stored; on a change, left out keeps it' }),
-  }),
+  schema: Type.Object(
+    {
+      url: Type.Optional(
+        Type.String({
+          description: 'the incoming webhook URL (required when created), sealed; on a change, left out keeps it',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
   limits: { ratePerSecond: 1, burst: 3, concurrency: 1, maxDigest: 500 },
   digests: true,
 

@@ -87,20 +87,23 @@ export function webhookSettingsProblem(s: Settings): string | undefined {
 
 export const webhook: NotifyKind<'webhook'> = {
   kind: 'webhook',
-  schema: Type.Object({
-    url: Type.String({ description: 'where each message is POSTed' }),
-    headers: Type.Optional(
-      Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()]), {
-        description: `at most ${WEBHOOK_LIMITS.maxHeaders}, sealed when stored; on a change, null keeps a stored value`,
-      }),
-    ),
-    bodyTemplate: Type.Optional(
-      Type.String({
-        description: `a moustache template over {event, alert, link, deliveryId, digest, count, alerts} (default: Sluice's JSON)`,
-      }),
-    ),
-    contentType: Type.Optional(Type.String({ description: 'default application/json' })),
-  }),
+  schema: Type.Object(
+    {
+      url: Type.String({ description: 'where each message is POSTed' }),
+      headers: Type.Optional(
+        Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()]), {
+          description: `at most ${WEBHOOK_LIMITS.maxHeaders}, sealed when stored; on a change, null keeps a stored value`,
+        }),
+      ),
+      bodyTemplate: Type.Optional(
+        Type.String({
+          description: `a moustache template over {event, alert, link, deliveryId, digest, count, alerts} (default: Sluice's JSON)`,
+        }),
+      ),
+      contentType: Type.Optional(Type.String({ description: 'default application/json' })),
+    },
+    { additionalProperties: false },
+  ),
   limits: { ratePerSecond: 10, burst: 20, concurrency: 4, maxDigest: 500 },
   digests: true,
   newSecret: () => `whsec_${randomBytes(24).toString('base64')}`,

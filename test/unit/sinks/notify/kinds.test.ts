@@ -55,8 +55,14 @@ describe.each(DESTINATION_KINDS)('the %s kind', (name) => {
 
   it('refuses a field its schema does not name, naming it; keeps a secret left out on a change', async () => {
     const check = new SettingsCheck(box, policy)
-    check.known({ ...settings, colour: 'red' }, kind)
+    expect(check.shape({ ...settings, colour: 'red' }, kind)).toBe(false)
     expect(check.problems).toEqual([{ field: 'settings.colour', problem: `is not a setting of a ${name} destination` }])
+    // A field of the wrong type, named with what it must be.
+    const [field, wrong, must] = name === 'email' ? ['port', 'x', 'must be integer'] : ['url', 42, 'must be string']
+    const typed = new SettingsCheck(box, policy)
+    expect(typed.shape({ ...settings, [field]: wrong }, kind)).toBe(false)
+    expect(typed.problems).toEqual([{ field: `settings.${field}`, problem: must }])
+    expect(new SettingsCheck(box, policy).shape(settings, kind)).toBe(true)
     const first = new SettingsCheck(box, policy, kind.newSecret?.())
     const stored = (await kind.settings(settings, first, undefined))!
     const change = new SettingsCheck(box, policy)
