@@ -109,7 +109,7 @@ export class SettingsCheck {
     const before = this.problems.length
     for (const e of Value.Errors(kind.schema, given)) {
       if (e.keyword === 'additionalProperties')
-        for (const k of (e.params as { additionalProperties: string[] }).additionalProperties)
+        for (const k of e.params.additionalProperties)
           this.problem(`settings.${k}`, `is not a setting of a ${kind.kind} destination`)
       else if (e.keyword !== 'boolean' && e.keyword !== 'anyOf')
         this.problem(`settings${fieldPath(e.instancePath)}`, e.message ?? 'is not valid')
