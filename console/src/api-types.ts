@@ -4200,6 +4200,7 @@ export type paths = {
                                 /** Format: date-time */
                                 lastSeenAt: string;
                                 mergedInto?: string;
+                                mergingInto?: string;
                                 minAlerts: number;
                                 openAlerts: number;
                                 overflow?: number;
@@ -4360,6 +4361,7 @@ export type paths = {
                                 timestamp: string;
                             }[];
                             mergedInto?: string;
+                            mergingInto?: string;
                             minAlerts: number;
                             openAlerts: number;
                             overflow?: number;
@@ -4493,6 +4495,7 @@ export type paths = {
                             /** Format: date-time */
                             lastSeenAt: string;
                             mergedInto?: string;
+                            mergingInto?: string;
                             minAlerts: number;
                             openAlerts: number;
                             overflow?: number;
@@ -4776,6 +4779,7 @@ export type paths = {
                             /** Format: date-time */
                             lastSeenAt: string;
                             mergedInto?: string;
+                            mergingInto?: string;
                             minAlerts: number;
                             openAlerts: number;
                             overflow?: number;
@@ -4907,6 +4911,7 @@ export type paths = {
                             /** Format: date-time */
                             lastSeenAt: string;
                             mergedInto?: string;
+                            mergingInto?: string;
                             minAlerts: number;
                             openAlerts: number;
                             overflow?: number;

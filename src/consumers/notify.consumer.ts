@@ -83,9 +83,11 @@ export function deliveryId(...parts: string[]): string {
 /**
  * The event a stream entry tells destinations, if any: an alert's lifecycle event, or for an alert of an incident the
  * incident's (incidentEvent: triggered, acknowledged, resolved; nothing when the alert only joined it or changed
- * nothing it says).
+ * nothing it says); `merged`: the incident named was merged into another and is closed.
  */
 export function eventOf(f: Record<string, string>): NotifyEvent | undefined {
+  // An incident merged into another is closed: where it was told, it is told resolved (lua/incidents-merge.lua).
+  if (f['event'] === 'merged') return f['incidentId'] && f['incidentEvent'] === 'resolved' ? 'resolved' : undefined
   const event = f['event'] as NotifyEvent | undefined
   if (!event || !NOTIFY_EVENTS.includes(event)) return undefined
   if (f['incidentId'] === undefined) return event

@@ -537,6 +537,7 @@ describe('incidents', () => {
     const [a, b] = ['merge-1', 'merge-2'].map((k) => alerts.find((x) => x['dedupKey'] === k)!)
     const into = a!['incidentId'] as string
     const from = b!['incidentId'] as string
+    await waitFor('both told', async () => (told(into).length + told(from).length === 2 ? true : undefined))
     expect((await call('POST', `/api/v1/incidents/${into}/merge`, { from: into })).status).toBe(400)
     expect((await call('POST', `/api/v1/incidents/${into}/merge`, { from: 'inc_999999999' })).status).toBe(404)
     const merged = await call('POST', `/api/v1/incidents/${into}/merge`, { from })
@@ -548,6 +549,10 @@ describe('incidents', () => {
     const timeline = (await call('GET', `/api/v1/incidents/${into}`)).body['timeline'] as Json[]
     expect(timeline.at(-1)).toMatchObject({ event: 'merged', incidentId: from })
     expect((await call('POST', `/api/v1/incidents/${into}/merge`, { from })).status).toBe(409)
+    // Where the merged one was told, it is told resolved (a page it opened is closed); the other is told nothing.
+    await waitFor('the merged one told resolved', async () => (told(from).length === 2 ? true : undefined))
+    expect(told(from)).toEqual(['triggered', 'resolved'])
+    expect(told(into)).toEqual(['triggered'])
     // Taken out again: b is an incident of its own, told as one; the last open alert of one cannot be taken out.
     const removed = await call('POST', `/api/v1/incidents/${into}/alerts/${String(b!['id'])}/remove`)
     expect(removed.status, JSON.stringify(removed.body)).toBe(200)

@@ -328,37 +328,36 @@ it('incidents follow the reference model on random alert sequences, windows, min
   )
 }, 300_000)
 
-it('caps an incident at 10,000 alerts: the next ones of its key open a continuation, counted as its overflow; resolving it pages through them', async () => {
-  const accountId = `cap-${process.pid}`
+/** Writes alerts h-<first>..h-<first + n - 1> of one group key through the sink, 500 per Kafka message. */
+async function writeGroup(accountId: string, key: string, first: number, n: number, at: number): Promise<void> {
   const integrationId = `int-${accountId}`
-  const at = Date.UTC(2026, 0, 2)
-  const total = 10_050
-  for (let m = 0; m * 500 < total; m++) {
-    const alerts = Array.from({ length: Math.min(500, total - m * 500) }, (_, i): NormalizedAlert => ({
+  for (let m = 0; m * 500 < n; m++) {
+    const from = first + m * 500
+    const alerts = Array.from({ length: Math.min(500, n - m * 500) }, (_, i): NormalizedAlert => ({
       severity: 'warning',
-      description: `host ${m * 500 + i}`,
+      description: `host ${from + i}`,
       source: 'cap',
-      service: 'storm',
-      dedupKey: `h-${m * 500 + i}`,
+      service: key,
+      dedupKey: `h-${from + i}`,
       status: 'firing',
       timestamp: new Date(at).toISOString(),
       receivedAt: new Date(at).toISOString(),
       integrationId,
-      requestId: `${accountId}-${m}`,
+      requestId: `${accountId}-${from}`,
       customFields: {},
     }))
-    const group: IncidentGroup = { rule: 'r', key: 'r\nstorm', windowMs: 0, minAlerts: 1 }
+    const group: IncidentGroup = { rule: 'r', key: `r\n${key}`, windowMs: 0, minAlerts: 1 }
     const write: MessageWrite = {
       topic: `cap-${accountId}`,
       partition: 0,
-      offset: BigInt(m),
+      offset: BigInt(from),
       accountId,
       integrationId,
       alerts,
       rejections: [],
       lifecycle: {
         accountId,
-        requestId: `${accountId}-${m}`,
+        requestId: `${accountId}-${from}`,
         receivedAtMs: at,
         emitRepeats: false,
         autoResolveAfterMs: 0,
@@ -369,6 +368,11 @@ it('caps an incident at 10,000 alerts: the next ones of its key open a continuat
     }
     expect(await sink.write([write])).toEqual(['written'])
   }
+}
+
+it('caps an incident at 10,000 alerts: the next ones of its key open a continuation, counted as its overflow; resolving it pages through them', async () => {
+  const accountId = `cap-${process.pid}`
+  await writeGroup(accountId, 'storm', 0, 10_050, Date.UTC(2026, 0, 2))
   const { incidents } = await t.state.incidents.list(accountId, { status: 'all', limit: 10 })
   const [continuation, full] = incidents.sort((a, b) => Number(b.id.slice(4)) - Number(a.id.slice(4)))
   expect(incidents).toHaveLength(2)
@@ -379,4 +383,34 @@ it('caps an incident at 10,000 alerts: the next ones of its key open a continuat
   const open = await t.state.alerts.list(accountId, { status: 'open', filters: {}, limit: 100 })
   expect(open.alerts).toHaveLength(50)
   expect(open.alerts.every((a) => a.incidentId === continuation!.id)).toBe(true)
+}, 120_000)
+
+it('merges an incident of 1,200 alerts a page of 500 at a time: every alert moved once, the merged one closed', async () => {
+  const accountId = `merge-${process.pid}`
+  const at = Date.UTC(2026, 0, 3)
+  await writeGroup(accountId, 'big', 0, 1200, at)
+  await writeGroup(accountId, 'small', 5000, 1, at)
+  const { incidents } = await t.state.incidents.list(accountId, { status: 'all', limit: 10 })
+  const big = incidents.find((i) => i.alerts === 1200)!
+  const small = incidents.find((i) => i.alerts === 1)!
+  const merged = await t.state.incidents.merge(accountId, small.id, big.id, 'key:test', 1_000_000)
+  expect(merged).toMatchObject({
+    kind: 'ok',
+    incident: { id: small.id, alerts: 1201, open: 1201, status: 'triggered' },
+  })
+  expect(await t.state.incidents.get(accountId, big.id)).toMatchObject({
+    status: 'resolved',
+    mergedInto: small.id,
+    open: 0,
+  })
+  expect((await t.state.incidents.get(accountId, big.id))?.mergingInto).toBeUndefined()
+  const members = await t.state.incidents.members(accountId, small.id, 2000)
+  expect(members.total).toBe(1201)
+  expect(new Set(members.alerts.map((a) => a.id)).size).toBe(1201)
+  expect(members.alerts.every((a) => a.incidentId === small.id)).toBe(true)
+  expect((await t.state.incidents.members(accountId, big.id, 10)).total).toBe(0)
+  // Merging it again, or anything into the closed one, is refused.
+  expect(await t.state.incidents.merge(accountId, small.id, big.id, 'key:test', 1_000_000)).toEqual({
+    kind: 'resolved',
+  })
 }, 120_000)

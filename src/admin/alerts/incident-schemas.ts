@@ -75,6 +75,9 @@ export const Incident = Type.Object({
   minAlerts: Type.Integer(),
   previousIncidentId: Type.Optional(Type.String({ description: 'the incident of the same key before this one' })),
   mergedInto: Type.Optional(Type.String({ description: 'the incident its alerts were merged into' })),
+  mergingInto: Type.Optional(
+    Type.String({ description: 'the incident it is being merged into (a merge stopped half-way: merge it again)' }),
+  ),
   acknowledgedAt: Type.Optional(time('acknowledged')),
   acknowledgedBy: Type.Optional(Type.String()),
   resolvedAt: Type.Optional(time('resolved')),

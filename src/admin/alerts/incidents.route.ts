@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
 import { HttpError } from '../../http/errors.js'
+import { mergeRefusal } from '../../services/incidents.js'
 import { noiseWindows } from '../../services/noise.js'
 import { isAlertCursor } from '../../state/redis/alerts.js'
 import type { IncidentRecord, IncidentStore } from '../../state/redis/incidents.js'
@@ -55,6 +56,7 @@ export function incidentView(i: IncidentRecord) {
     minAlerts: i.minAlerts,
     ...(i.previousIncidentId ? { previousIncidentId: i.previousIncidentId } : {}),
     ...(i.mergedInto ? { mergedInto: i.mergedInto } : {}),
+    ...(i.mergingInto ? { mergingInto: i.mergingInto } : {}),
     ...(i.acknowledgedAt !== undefined
       ? { acknowledgedAt: iso(i.acknowledgedAt), acknowledgedBy: i.acknowledgedBy }
       : {}),
@@ -137,11 +139,13 @@ export async function incidentRoutes(server: FastifyInstance, opts: IncidentRout
   app.post(
     '/api/v1/incidents/:id/merge',
     {
+      // Up to 10,000 alerts moved: rated per account as its expensive calls are.
+      config: { expensive: true },
       schema: {
         tags,
         security: ADMIN_SECURITY,
         summary:
-          "Merge another incident into this one: its alerts join this one, and it is closed (mergedInto; its destinations are not told). The other incident's key opens a new incident when it fires again",
+          "Merge another incident into this one: its alerts join this one (500 per step, each a Redis script call), and it is closed (mergedInto); its destinations are told it resolved. The other incident's key opens a new incident when it fires again. Rated as an expensive call of the account",
         params: IncidentParams,
         body: MergeBody,
         response: alertAnswers({ 200: answer('This incident after the merge', Incident) }, [404, 409]),
@@ -157,17 +161,7 @@ export async function incidentRoutes(server: FastifyInstance, opts: IncidentRout
         opts.streamMaxLen,
       )
       if (outcome.kind === 'ok') return incidentView(outcome.incident)
-      if (outcome.kind === 'not_found') throw new HttpError('NOT_FOUND', 'no such incident')
-      if (outcome.kind === 'same')
-        throw new HttpError('BAD_REQUEST', 'an incident cannot be merged into itself', [
-          { field: 'from', problem: 'is this incident' },
-        ])
-      throw new HttpError(
-        'CONFLICT',
-        outcome.kind === 'resolved'
-          ? 'a resolved incident cannot be merged'
-          : 'the merged incident would hold more than 10,000 alerts',
-      )
+      throw mergeRefusal(outcome.kind)
     },
   )
 
@@ -206,6 +200,8 @@ export async function incidentRoutes(server: FastifyInstance, opts: IncidentRout
     app.post(
       `/api/v1/incidents/:id/${action}`,
       {
+        // Up to 10,000 alerts changed, an entry in the streams each: rated per account as its expensive calls are.
+        config: { expensive: true },
         schema: {
           tags,
           security: ADMIN_SECURITY,

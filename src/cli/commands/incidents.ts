@@ -4,6 +4,7 @@ import type { Command } from 'commander'
 import { Refusal } from '../../shared/errors.js'
 import { isAlertCursor } from '../../state/redis/alerts.js'
 import { INCIDENT_LIST_STATUSES, type IncidentListStatus, type IncidentRecord } from '../../state/redis/incidents.js'
+import { mergeRefusal } from '../../services/incidents.js'
 import { noiseWindows } from '../../services/noise.js'
 import { ACCOUNT_OPTION, config, positiveInt, print, withServices } from '../context.js'
 
@@ -99,17 +100,7 @@ export function incidentCommands(program: Command): void {
       const outcome = await withServices(async (s) =>
         s.state.incidents.merge(await s.accounts.resolve(opts.account), into, from, by, config().webhooks.streamMaxLen),
       )
-      if (outcome.kind !== 'ok')
-        throw new Refusal(
-          outcome.kind === 'not_found' ? 'NOT_FOUND' : 'CONFLICT',
-          outcome.kind === 'not_found'
-            ? `no incident ${into} or ${from}`
-            : outcome.kind === 'same'
-              ? 'an incident cannot be merged into itself'
-              : outcome.kind === 'resolved'
-                ? 'a resolved incident cannot be merged'
-                : 'the merged incident would hold more than 10,000 alerts',
-        )
+      if (outcome.kind !== 'ok') throw mergeRefusal(outcome.kind)
       print(opts.json, outcome.incident, () => [line(outcome.incident)])
     })
   incidents

@@ -54,6 +54,8 @@ export interface IncidentRecord {
   resolvedBy?: string
   /** The incident it was merged into (it is then resolved). */
   mergedInto?: string
+  /** The incident it is being merged into, while its alerts move a page at a time. */
+  mergingInto?: string
   /** Whether a destination was told of it (triggered); one never told resolves without a word. */
   told?: boolean
   timeline: IncidentTimelineEntry[]
@@ -66,7 +68,7 @@ export interface IncidentQuery {
 }
 
 export type IncidentMergeOutcome =
-  { kind: 'ok'; incident: IncidentRecord } | { kind: 'not_found' | 'same' | 'resolved' | 'full' }
+  { kind: 'ok'; incident: IncidentRecord } | { kind: 'not_found' | 'same' | 'resolved' | 'full' | 'merging' }
 
 export type IncidentRemoveOutcome =
   { kind: 'ok'; alert: AlertRecord } | { kind: 'not_found' | 'not_member' | 'not_open' | 'last' }
@@ -78,6 +80,8 @@ export type IncidentActOutcome =
 
 /** Alerts one call of the acknowledge or resolve script changes (a page of the incident's members). */
 const ACT_PAGE = 500
+/** Alerts one call of the merge script moves. */
+const MERGE_PAGE = 500
 const HOUR_MS = 3_600_000
 /** How long noise figures and damping marks are kept (as lua/incidents.lua keeps the figures). */
 const NOISE_KEPT_MS = 8 * 86_400_000
@@ -204,8 +208,9 @@ export class IncidentStore extends RedisState {
   }
 
   /**
-   * Merges incident `from` into `into`: its alerts join `into` (whose status follows them), and `from` is closed with
-   * mergedInto. Refused when one is not found, they are one, either is resolved, or `into` would hold too many alerts.
+   * Merges `from` into `into`: its alerts join `into` (a page per script call, MERGE_PAGE alerts), and it is closed,
+   * mergedInto; its destinations are told it resolved. Refused when one is not found, they are one, either is resolved,
+   * `into` would hold too many alerts, or `from` is being merged into another.
    */
   async merge(
     accountId: string,
@@ -214,18 +219,26 @@ export class IncidentStore extends RedisState {
     by: string,
     maxLen: number,
   ): Promise<IncidentMergeOutcome> {
-    const [kind, json] = (await this.scripts.incidentsMerge(
-      this.key(accountId, 'incidents'),
-      this.streams(accountId).prefix,
-      accountId,
-      into,
-      from,
-      by,
-      Date.now(),
-      maxLen,
-    )) as [string, string?]
-    if (kind === 'ok') return { kind, incident: parse(json!) }
-    return { kind: kind as 'not_found' | 'same' | 'resolved' | 'full' }
+    const keys = this.streams(accountId)
+    for (;;) {
+      const now = Date.now()
+      const [kind, json] = (await this.scripts.incidentsMerge(
+        keys.all,
+        keys.prefix,
+        accountId,
+        into,
+        from,
+        by,
+        now,
+        new Date(now).toISOString(),
+        maxLen,
+        keys.deleted,
+        MERGE_PAGE,
+      )) as [string, string?]
+      if (kind === 'more') continue
+      if (kind === 'ok') return { kind, incident: parse(json!) }
+      return { kind: kind as 'not_found' | 'same' | 'resolved' | 'full' | 'merging' }
+    }
   }
 
   /**

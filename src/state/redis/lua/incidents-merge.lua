@@ -1,13 +1,23 @@
--- Merges an incident into another (the API): the alerts of `from` join `to` (INC.merge), and `from` is closed.
--- KEYS: the incidents hash of the account (named, so a Redis Cluster runs the script on its node)
--- ARGV: key prefix (the account's), account id, into (incident id), from (incident id), by, now (ms), maxlen
--- Returns {'ok', record JSON of `into`}, {'not_found'}, {'same'}, {'resolved'} or {'full'}.
+-- Merges an incident into another (the API), a page of its alerts per call (INC.merge): the alerts of `from` join
+-- `to`, and the last page closes `from`. When `from` had been told, its destinations are told it resolved: an entry
+-- in the alert streams for its last moved alert, event `merged`, with incidentId `from` and incidentEvent `resolved`
+-- (the acknowledge and resolve of an incident go where its opening went).
+-- KEYS: the all-alerts stream
+-- ARGV: key prefix (the account's), account id, into (incident id), from (incident id), by, now (ms), now (ISO),
+--       maxlen, the account's deleted-integrations set ('' with one Redis), page (alerts per call)
+-- Returns {'ok', record JSON of `into`}, {'more'}, {'not_found'}, or {refusal}: same, resolved, full, merging.
 -- include: alert-lifecycle.lua
 
-local P, acct, intoId, fromId, by, at = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6])
-INC.maxlen = ARGV[7]
+local P, acct, intoId, fromId, by, at, atIso, maxlen = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7], ARGV[8]
+INC.maxlen = maxlen
 local into, from = INC.load(P, acct, intoId), INC.load(P, acct, fromId)
 if not into or not from then return {'not_found'} end
-local refused = INC.merge(P, acct, into, from, at, by)
+local refused, state, told, lastId = INC.merge(P, acct, into, from, at, by, tonumber(ARGV[10]))
 if refused then return {refused} end
-return {'ok', redis.call('HGET', KEYS[1], intoId)}
+if state == 'more' then return {'more'} end
+local rec = told and lastId and LC.load(P, acct, lastId) or nil
+if rec then
+  rec.incidentId = fromId
+  LC.tell(P, KEYS[1], rec, 'merged', atIso, by, 'resolved', ARGV[9], maxlen)
+end
+return {'ok', redis.call('HGET', INC.records(P, acct), intoId)}

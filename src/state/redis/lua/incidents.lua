@@ -220,15 +220,27 @@ function INC.acknowledge(P, inc, at, by)
   return settle(P, inc, inc.status, at, by, nil, false, true)
 end
 
--- Moves the alerts of incident `from` into `to` (a merge, by the API): each record names `to`, the counts follow, and
--- `from` is closed, saying where they went. Refused ({err}) when either is resolved, they are one, or `to` would hold
--- more than MEMBERS alerts.
-function INC.merge(P, acct, to, from, at, by)
+-- Merges `from` into `to`, a page at a time (the API calls again while 'more'): each call moves up to `page` of its
+-- alerts (the incident's members in the order they joined), so no call holds Redis for 10,000 alerts. The first page
+-- marks `from` mergingInto `to` (another merge of it is refused meanwhile; an alert of its key that comes meanwhile
+-- joins it, and is moved by a later page); the last one closes it (mergedInto). Returns a refusal, else nil, whether
+-- alerts remain ('more') or it is done ('done'), and whether `from` had been told (its destinations are then told it
+-- resolved, by the caller).
+function INC.merge(P, acct, to, from, at, by, page)
   if to.id == from.id then return 'same' end
-  if to.status == 'resolved' or from.status == 'resolved' then return 'resolved' end
-  local ids = redis.call('ZRANGE', INC.members(P, acct, from.id), 0, -1)
-  if to.alerts + #ids > MEMBERS then return 'full' end
+  local fromMembers = INC.members(P, acct, from.id)
+  if from.mergingInto and from.mergingInto ~= to.id then return 'merging' end
+  if to.status == 'resolved' or (from.status == 'resolved' and not from.mergingInto) then
+    if from.mergingInto then from.mergingInto = nil; save(P, from, nil) end
+    return 'resolved'
+  end
+  if not from.mergingInto then
+    if to.alerts + redis.call('ZCARD', fromMembers) > MEMBERS then return 'full' end
+    from.mergingInto = to.id
+  end
   local beforeTo, beforeFrom = to.status, from.status
+  local room = math.max(0, MEMBERS - to.alerts)
+  local ids = room > 0 and redis.call('ZRANGE', fromMembers, 0, math.min(page, room) - 1) or {}
   for _, id in ipairs(ids) do
     local j = redis.call('HGET', P .. 'alerts:acct:' .. acct .. ':records', id)
     local rec = j and cjson.decode(j) or nil
@@ -241,7 +253,17 @@ function INC.merge(P, acct, to, from, at, by)
     to.alerts = to.alerts + 1
     redis.call('ZADD', INC.members(P, acct, to.id), to.alerts, id)
   end
-  redis.call('DEL', INC.members(P, acct, from.id))
+  if #ids > 0 then redis.call('ZREM', fromMembers, unpack(ids)) end
+  if redis.call('EXISTS', fromMembers) == 1 then
+    -- Alerts remain: both saved as they are now (their statuses settle with the last page). Alerts that joined
+    -- `from` meanwhile and found `to` full stay where they are: the merge ends there, `from` open.
+    if to.alerts >= MEMBERS then from.mergingInto = nil end
+    save(P, from, nil); save(P, to, nil)
+    if not from.mergingInto then return 'full' end
+    return nil, 'more'
+  end
+  from.mergingInto = nil
+  local told = from.told
   from.mergedInto = to.id
   from.open, from.firing, from.acked, from.openBySeverity = 0, 0, 0, {}
   remember(to, 'merged', at, by, nil)
@@ -249,11 +271,11 @@ function INC.merge(P, acct, to, from, at, by)
   tell(P, to, 'merged', at, by, nil)
   remember(from, 'merged', at, by, nil)
   from.timeline[#from.timeline].incidentId = to.id
-  -- The one merged away is closed without a word; the other one's status follows its alerts.
+  -- The one merged away resolves quietly here: the caller tells its destinations (a page it opened is closed).
   from.told = false
   settle(P, from, beforeFrom, at, by, nil, false, false)
   settle(P, to, beforeTo, at, by, nil, false, false)
-  return nil
+  return nil, 'done', told, ids[#ids]
 end
 
 -- Takes an open alert out of its incident `from` (the API) into an incident of its own (previousIncidentId: `from`).
