@@ -1,6 +1,7 @@
 // The auto-resolve job of the alerts role: every interval, the firing alerts whose integration's silence
 // (autoResolveAfterSeconds) has passed since their last notification are resolved, with an entry in the streams,
-// suppressed alerts whose maintenance window has ended are released (triggered), and alerts resolved longer ago than
+// suppressed alerts whose maintenance window has ended are released (triggered), the inhibition scans of sources with
+// many targets are continued, and alerts resolved longer ago than
 // the retention are removed. Its state is in Redis (alerts:auto-resolve), so it
 // survives restarts; each call is one atomic script, so every process of the role may run it and an alert is resolved
 // once.
@@ -9,6 +10,8 @@ import type { Metrics } from '../shared/metrics.js'
 import type { AlertStore } from '../state/redis/alerts.js'
 
 const PER_CALL = 100
+/** Calls of the inhibition scans per account and sweep (each changes at most 200 targets). */
+const INHIBIT_CALLS = 50
 
 export interface AutoResolverOptions {
   /** Entries a stream keeps (the resolve entries it writes are trimmed like the consumer's). */
@@ -65,6 +68,9 @@ export class AutoResolver {
         this.options.metrics.alertsReleased.inc(released)
         this.options.log.info({ released }, 'suppressed alerts released: their maintenance window ended')
       }
+      // Inhibition scans left pending by sources of many targets (a page of 200 per call).
+      const pending = await this.alerts.inhibitContinue(this.options.streamMaxLen, INHIBIT_CALLS)
+      if (pending > 0) this.options.log.info({ pending }, 'inhibition scans still pending after this sweep')
       let pruned = 0
       while (!this.stopping) {
         const n = await this.alerts.prune(Date.now() - this.options.retentionMs, PER_CALL)

@@ -96,14 +96,16 @@ async function alertsOf(integrationId: string, n: number): Promise<Json[]> {
   })
 }
 
-/** The webhook receiver's messages about one incident, as [event, incident id] pairs. */
+/** The messages a receiver's path got, a digest's one by one. */
+const messagesAt = (path: string) =>
+  rx.on(path).flatMap((r) => {
+    const body = JSON.parse(r.body) as Json
+    return (body['alerts'] ?? [body]) as Json[]
+  })
+
+/** The webhook receiver's events about one incident. */
 const told = (incidentId: string) =>
-  rx
-    .on('/hook')
-    .flatMap((r) => {
-      const body = JSON.parse(r.body) as Json
-      return (body['alerts'] ?? [body]) as Json[]
-    })
+  messagesAt('/hook')
     .filter((m) => m['alert']?.['incidentId'] === incidentId)
     .map((m) => m['event'] as string)
 
@@ -201,11 +203,7 @@ describe('incidents', () => {
     expect(told(incidentId)).toEqual(['triggered'])
     // The updates: due at the end of the minute its first added alert came in (a second one when the 49 straddled
     // it), each naming the incident, with the alerts added since (the first 20 listed); together all 49.
-    const updatesOf = () =>
-      rx
-        .on('/updates')
-        .map((r) => JSON.parse(r.body) as Json)
-        .filter((b) => b['type'] === 'incident.updated')
+    const updatesOf = () => messagesAt('/updates').filter((b) => b['event'] === 'updated')
     const firstUpdate = await waitFor('an update', async () => updatesOf()[0], 75_000)
     expect(firstUpdate).toMatchObject({
       event: 'updated',
@@ -239,9 +237,7 @@ describe('incidents', () => {
     expect(told(incidentId)).toEqual(['triggered', 'resolved'])
     // The updates destination: triggered, one update (two when the joins straddled a minute, the second telling the
     // rest), resolved; an update still due when it resolved is not sent.
-    const toUpdates = rx
-      .on('/updates')
-      .map((r) => JSON.parse(r.body) as Json)
+    const toUpdates = messagesAt('/updates')
       .filter((b) => b['alert']['incidentId'] === incidentId)
       .map((b) => b['event'] as string)
     const n = toUpdates.filter((e) => e === 'updated').length

@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { NormalizedAlert, Severity } from '../../src/pipeline/alerts/render.js'
-import type { IncidentGroup } from '../../src/pipeline/alerts/rules.js'
+import type { IncidentGroup, InhibitPairs } from '../../src/pipeline/alerts/rules.js'
 import { RedisAlertSink, type MessageWrite } from '../../src/sinks/redis-stream/alerts.sink.js'
 import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
 import { createTestEnv, type TestEnv } from '../support/harness.js'
@@ -328,8 +328,18 @@ it('incidents follow the reference model on random alert sequences, windows, min
   )
 }, 300_000)
 
-/** Writes alerts h-<first>..h-<first + n - 1> of one group key through the sink, 500 per Kafka message. */
-async function writeGroup(accountId: string, key: string, first: number, n: number, at: number): Promise<void> {
+/**
+ * Writes alerts h-<first>..h-<first + n - 1> of one group key through the sink, 500 per Kafka message; `inhibit`: their
+ * inhibition pairs instead of a group.
+ */
+async function writeGroup(
+  accountId: string,
+  key: string,
+  first: number,
+  n: number,
+  at: number,
+  opts: { inhibit?: InhibitPairs; status?: 'firing' | 'resolved' } = {},
+): Promise<void> {
   const integrationId = `int-${accountId}`
   for (let m = 0; m * 500 < n; m++) {
     const from = first + m * 500
@@ -339,7 +349,7 @@ async function writeGroup(accountId: string, key: string, first: number, n: numb
       source: 'cap',
       service: key,
       dedupKey: `h-${from + i}`,
-      status: 'firing',
+      status: opts.status ?? 'firing',
       timestamp: new Date(at).toISOString(),
       receivedAt: new Date(at).toISOString(),
       integrationId,
@@ -350,7 +360,7 @@ async function writeGroup(accountId: string, key: string, first: number, n: numb
     const write: MessageWrite = {
       topic: `cap-${accountId}`,
       partition: 0,
-      offset: BigInt(from),
+      offset: BigInt(from) + (opts.status === 'resolved' ? 1_000_000n : 0n),
       accountId,
       integrationId,
       alerts,
@@ -364,7 +374,7 @@ async function writeGroup(accountId: string, key: string, first: number, n: numb
         dedupFallbacks: 0,
         unknownStatuses: 0,
       },
-      links: alerts.map(() => ({ group })),
+      links: alerts.map(() => (opts.inhibit ? { inhibit: opts.inhibit } : { group })),
     }
     expect(await sink.write([write])).toEqual(['written'])
   }
@@ -413,4 +423,44 @@ it('merges an incident of 1,200 alerts a page of 500 at a time: every alert move
   expect(await t.state.incidents.merge(accountId, small.id, big.id, 'key:test', 1_000_000)).toEqual({
     kind: 'resolved',
   })
+}, 120_000)
+
+it('a source of 450 targets inhibits them 200 per script call, the rest continued by the sweep; released the same way, each told once', async () => {
+  const accountId = `inhibit-${process.pid}`
+  const at = Date.UTC(2026, 0, 4)
+  const pair: [string, string] = ['db-down', 'eu']
+  const statuses = async () => {
+    const all = await t.redis.hvals(`${t.config.redis.keyPrefix}alerts:acct:${accountId}:records`)
+    const count = new Map<string, number>()
+    for (const j of all) {
+      const status = (JSON.parse(j) as { status: string }).status
+      count.set(status, (count.get(status) ?? 0) + 1)
+    }
+    return Object.fromEntries(count)
+  }
+  await writeGroup(accountId, 'app', 0, 450, at, { inhibit: { sources: [], targets: [pair] } })
+  await writeGroup(accountId, 'db', 9000, 1, at, { inhibit: { sources: [pair], targets: [] } })
+  // One call changed at most its budget (SSCAN's count is a hint: a little more may come).
+  const first = await statuses()
+  expect(first['inhibited']).toBeGreaterThan(0)
+  expect(first['inhibited']).toBeLessThan(300)
+  expect(await t.state.alerts.inhibitContinue(100_000, 50)).toBe(0)
+  expect(await statuses()).toEqual({ inhibited: 450, firing: 1 })
+  // The source resolves: released, the rest by the sweep; each told once (triggered, by inhibition-end).
+  await writeGroup(accountId, 'db', 9000, 1, at + 1000, {
+    inhibit: { sources: [pair], targets: [] },
+    status: 'resolved',
+  })
+  expect((await statuses())['inhibited']).toBeGreaterThan(0)
+  expect(await t.state.alerts.inhibitContinue(100_000, 50)).toBe(0)
+  expect(await statuses()).toEqual({ firing: 450, resolved: 1 })
+  const stream = alertStreamKeys(t.config.redis.keyPrefix, false, accountId).all
+  const entries = await t.redis.xrange(stream, '-', '+', 'COUNT', 100_000)
+  const byInhibition = (event: string, by: string) =>
+    entries.filter(([, f]) => {
+      const m = Object.fromEntries(f.flatMap((_, i) => (i % 2 === 0 ? [[f[i], f[i + 1]]] : [])))
+      return m['event'] === event && m['by'] === by
+    }).length
+  expect(byInhibition('inhibited', 'inhibition')).toBe(450)
+  expect(byInhibition('triggered', 'inhibition-end')).toBe(450)
 }, 120_000)

@@ -252,6 +252,25 @@ export class AlertStore extends RedisState {
   }
 
   /**
+   * Continues the inhibition scans sources left pending (more targets than one call changes): a page per call, at
+   * most `calls` per account. How many are still pending.
+   */
+  async inhibitContinue(maxLen: number, calls: number): Promise<number> {
+    let left = 0
+    for (const account of await this.sweptAccounts()) {
+      const keys = this.streams(account)
+      for (let n = 0; n < calls; n++) {
+        const pending = Number(await this.scripts.alertsInhibitContinue(keys.all, keys.prefix, maxLen))
+        if (pending === 0 || n === calls - 1) {
+          left += pending
+          break
+        }
+      }
+    }
+    return left
+  }
+
+  /**
    * The alerts a changed or deleted window suppresses: due at `until`, or released now when that is not later. Read
    * from the window's own index, a page per call of the script (other clients go between pages). Their ids when
    * released.

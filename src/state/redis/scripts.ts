@@ -30,6 +30,7 @@ const SCRIPTS = {
   alertsAct: 1,
   alertsAutoResolve: 1,
   alertsRelease: 1,
+  alertsInhibitContinue: 1,
   alertsPrune: 1,
   incidentsAct: 1,
   incidentsMerge: 1,

@@ -81,9 +81,77 @@ local function change(P, rec, old, event, by)
   LC.save(P, rec, old, nil)
 end
 
+-- Targets one script call may change for sources that became active or went: the rest wait in the pending scans
+-- (P alerts:inhibit-pending, a zset of {account, kind, source, rule, values} by when they were left, with their SSCAN
+-- cursors in P alerts:inhibit-cursors), continued a page per call by the alerts role's sweep
+-- (alerts-inhibit-continue.lua), so that a source of 10,000 targets does not hold Redis for a second.
+local INHIBIT_BUDGET = 200
+local inhibitBudget = INHIBIT_BUDGET
+
+-- A scan step of a pair's targets for a source: 'on' inhibits the firing ones, 'off' releases (or hands to another
+-- source) those it inhibited. From `cursor`, at most the call's budget left; the next cursor ('0': done).
+local function scanTargets(P, acct, kind, sourceId, pair, cursor)
+  if inhibitBudget <= 0 then return cursor end
+  local r = redis.call('SSCAN', pairKey(P, acct, 'tgt', pair), cursor, 'COUNT', inhibitBudget)
+  for _, id in ipairs(r[2]) do
+    inhibitBudget = inhibitBudget - 1
+    local t = id ~= sourceId and LC.load(P, acct, id) or nil
+    if t and kind == 'on' and t.status == 'firing' then
+      local old = LC.snapshot(t)
+      t.status = 'inhibited'; t.inhibitedBy = sourceId
+      INC.noise(P, acct, t.integrationId, clockMs(), 'inhibited')
+      change(P, t, old, 'inhibited', 'inhibition')
+    elseif t and kind == 'off' and t.status == 'inhibited' and t.inhibitedBy == sourceId then
+      local other = inhibitor(P, t)
+      if other then
+        t.inhibitedBy = other
+        redis.call('HSET', LC.records(P, acct), t.id, cjson.encode(t))
+      else
+        local old = LC.snapshot(t)
+        t.status = 'firing'; t.inhibitedBy = nil
+        change(P, t, old, 'triggered', 'inhibition-end')
+      end
+    end
+  end
+  return r[1]
+end
+
+-- Scans a pair's targets for a source as far as the call's budget goes; the rest is left pending.
+local function scanOrLeave(P, acct, kind, sourceId, pair)
+  local cursor = scanTargets(P, acct, kind, sourceId, pair, '0')
+  if cursor == '0' then return end
+  local member = cjson.encode({acct, kind, sourceId, pair[1], pair[2]})
+  redis.call('ZADD', P .. 'alerts:inhibit-pending', 'NX', clockMs(), member)
+  redis.call('HSET', P .. 'alerts:inhibit-cursors', member, cursor)
+end
+
+-- Continues the pending scans (the oldest first) within one call's budget. Returns how many are left.
+function LC.inhibitContinue(P)
+  local pending, cursors = P .. 'alerts:inhibit-pending', P .. 'alerts:inhibit-cursors'
+  for _, member in ipairs(redis.call('ZRANGE', pending, 0, 9)) do
+    if inhibitBudget <= 0 then break end
+    local ok, w = pcall(cjson.decode, member)
+    local next = '0'
+    if ok and type(w) == 'table' and #w == 5 then
+      local pair = {w[4], w[5]}
+      -- A source that went meanwhile inhibits nothing more (its own 'off' scan releases what it did inhibit); one
+      -- active again releases nothing (its new 'on' scan inhibits).
+      local active = redis.call('ZSCORE', pairKey(P, w[1], 'src', pair), w[3]) ~= false
+      local live = (w[2] == 'on') == active
+      if live then next = scanTargets(P, w[1], w[2], w[3], pair, redis.call('HGET', cursors, member) or '0') end
+    end
+    if next == '0' then
+      redis.call('ZREM', pending, member); redis.call('HDEL', cursors, member)
+    else
+      redis.call('HSET', cursors, member, next)
+    end
+  end
+  return redis.call('ZCARD', pending)
+end
+
 -- Follows a saved record into the pairs it is in (called by LC.save): as a source that became active, it inhibits
 -- the firing targets of its pairs; one no longer active releases those it inhibited (or hands them to another
--- source); a resolved target leaves its pairs.
+-- source); a resolved target leaves its pairs. Past the call's budget, the scans are left pending (above).
 function LC.inhibitFollow(P, rec)
   local acct = rec.accountId
   if rec.inhibitSources then
@@ -91,30 +159,9 @@ function LC.inhibitFollow(P, rec)
     for _, pair in ipairs(rec.inhibitSources) do
       local key = pairKey(P, acct, 'src', pair)
       if active and redis.call('ZADD', key, 'NX', rec.firstSeenAt or 0, rec.id) == 1 then
-        for _, id in ipairs(redis.call('SMEMBERS', pairKey(P, acct, 'tgt', pair))) do
-          local t = id ~= rec.id and LC.load(P, acct, id) or nil
-          if t and t.status == 'firing' then
-            local old = LC.snapshot(t)
-            t.status = 'inhibited'; t.inhibitedBy = rec.id
-            INC.noise(P, acct, t.integrationId, clockMs(), 'inhibited')
-            change(P, t, old, 'inhibited', 'inhibition')
-          end
-        end
+        scanOrLeave(P, acct, 'on', rec.id, pair)
       elseif not active and redis.call('ZREM', key, rec.id) == 1 then
-        for _, id in ipairs(redis.call('SMEMBERS', pairKey(P, acct, 'tgt', pair))) do
-          local t = id ~= rec.id and LC.load(P, acct, id) or nil
-          if t and t.status == 'inhibited' and t.inhibitedBy == rec.id then
-            local other = inhibitor(P, t)
-            if other then
-              t.inhibitedBy = other
-              redis.call('HSET', LC.records(P, acct), t.id, cjson.encode(t))
-            else
-              local old = LC.snapshot(t)
-              t.status = 'firing'; t.inhibitedBy = nil
-              change(P, t, old, 'triggered', 'inhibition-end')
-            end
-          end
-        end
+        scanOrLeave(P, acct, 'off', rec.id, pair)
       end
     end
   end
