@@ -3,7 +3,8 @@
 // poison corpus, with every role's keys and the public client-side SDK key; beside them a well-behaved account posts
 // events and alerts and reads its alerts. Its events, alerts and notifications must all arrive, its requests' p99 stay
 // within a bound, and the process never exit. This is the test that would have caught the crashes of issue 43: a
-// destination header Node refuses, a live tail reader that stops reading.
+// destination header Node refuses, a live tail reader that stops reading. And the incidents of issue 46 at their worst:
+// a storm grouped into one incident, a source inhibiting all of it switched on and off, 48 KiB group keys, merges.
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { SecretBox } from '../../src/shared/secret-box.js'
@@ -188,7 +189,31 @@ it(
       when: { field: 'description', matches: `\\w{999}${i % 10}` },
       addTags: ['costly'],
     }))
-    const saved = await call(H, 'PUT', '/api/v1/alert-rules', { rules })
+    // And incidents at their worst: every storm alert in one incident by service (10,000, then continuations), a key
+    // of three copies of the description, and a source that quiets every storm alert, turned on and off all along.
+    const stormHook = await hostileHook('storm', {})
+    const incidentRules = [
+      {
+        id: 'storm-notify',
+        name: 'the storm to a destination of its own',
+        when: { field: 'service', in: ['storm', 'db', 'keyed'] },
+        notify: [stormHook],
+      },
+      { id: 'per-service', name: 'one incident per service', group: { by: ['service'], until: 'resolved' } },
+      {
+        id: 'keyed',
+        name: 'a key of the whole description',
+        when: { field: 'service', equals: 'keyed' },
+        group: { key: '{{alert.description}}{{alert.description}}{{alert.description}}', window: '1m', minAlerts: 3 },
+      },
+      {
+        id: 'db-quiets-storm',
+        name: 'the database quiets the storm',
+        when: { field: 'service', equals: 'storm' },
+        inhibit: { source: { field: 'service', equals: 'db' }, equal: ['severity'] },
+      },
+    ]
+    const saved = await call(H, 'PUT', '/api/v1/alert-rules', { rules: [...rules, ...incidentRules] })
     expect(saved.status, JSON.stringify(saved.body)).toBe(200)
     // 199 weekly windows of 7 minutes a day (each in one of five zones), saved as they would be over
     // time (the API rates window changes per account).
@@ -225,6 +250,13 @@ it(
       result: undefined,
     }))
     const hi = await integration(H, { name: 'hostile', template: 'generic' })
+    const storm = await integration(H, { name: 'storm', template: 'alertmanager' })
+    const amAlert = (fingerprint: string, service: string, status: 'firing' | 'resolved', summary = fingerprint) => ({
+      status,
+      fingerprint,
+      labels: { alertname: 'Storm', service, severity: 'warning' },
+      annotations: { summary },
+    })
     // A read-only key scoped to one environment: enough to open its live tail.
     const viewerKey = (
       await t.tenancy.createApiKey({
@@ -291,6 +323,28 @@ it(
             service: long ? 'web' : 'held',
           }),
         )
+      }),
+      // The incidents storm: 100 alerts of one service a step, its inhibiting source on and off, keys of 48 KiB.
+      loop(until, 300, async (i) => {
+        const alerts = Array.from({ length: 100 }, (_, j) => amAlert(`s-${i}-${j}`, 'storm', 'firing'))
+        ok(await postJson(storm.webhookUrl, { version: '4', status: 'firing', alerts }))
+        const db = amAlert('db-1', 'db', i % 2 === 0 ? 'firing' : 'resolved')
+        ok(await postJson(storm.webhookUrl, { version: '4', status: db.status, alerts: [db] }))
+        const keyed = amAlert(`k-${i}`, 'keyed', 'firing', 'k'.repeat(16_000))
+        ok(await postJson(storm.webhookUrl, { version: '4', status: 'firing', alerts: [keyed] }))
+      }),
+      // And acts on its incidents, the biggest first: merges, acknowledgements, resolutions (expensive calls).
+      loop(until, 500, async (i) => {
+        const open = await call(H, 'GET', '/api/v1/incidents?limit=100')
+        ok(open.status)
+        // The storm's own (the other hostile alerts keep their destinations' dead letter for the checks below).
+        const ids = ((open.body['incidents'] ?? []) as Json[])
+          .filter((x) => /^(s-|db-1|kkk)/.test(String(x['title'])))
+          .map((x) => x['id'] as string)
+        if (ids.length < 2) return
+        const [a, b] = [ids[i % ids.length]!, ids[(i + 1) % ids.length]!]
+        ok((await call(H, 'POST', `/api/v1/incidents/${a}/merge`, { from: b })).status)
+        ok((await call(H, 'POST', `/api/v1/incidents/${a}/${i % 2 === 0 ? 'acknowledge' : 'resolve'}`)).status)
       }),
       // The destination tests, each time, and window changes while the windows hold alerts.
       loop(until, 700, async (i) => {
@@ -477,6 +531,13 @@ it(
       },
       60_000,
     )
+    // The storm was grouped and inhibited (the sweeps catching up on the source's scans), and no incident holds more
+    // than 10,000 alerts.
+    const stormIncidents = (await call(H, 'GET', '/api/v1/incidents?status=all&limit=500')).body['incidents'] as Json[]
+    expect(stormIncidents.length).toBeGreaterThan(0)
+    expect(Math.max(...stormIncidents.map((x) => x['alerts'] as number))).toBeLessThanOrEqual(10_000)
+    const noise = (await call(H, 'GET', '/api/v1/noise')).body['windows'] as Json[]
+    expect(noise[0]!['inhibited'], JSON.stringify(noise[0])).toBeGreaterThan(0)
     // The costly rules went over their budget, saying so, and no made-up flag raised a critical alert.
     const firing = (await call(H, 'GET', '/api/v1/alerts?status=firing&limit=500')).body['alerts'] as Json[]
     expect(
