@@ -1283,39 +1283,51 @@ async function rssSection() {
  * latency at 100 alerts/s: from the webhook's 202 to the notification received (the receiver's clock, the whole
  * path), and from the alert stored to its notification accepted (Sluice's histogram, a bucket's upper bound).
  */
+/**
+ * What the notify and incidents sections share: a receiver on 127.0.0.1 (each message's body to `onBody`), Sluice with
+ * the alert roles, a webhook destination to the receiver on the default route (no rate or digest in the way) and an
+ * Alertmanager integration (`hook`, its address). `post` calls the admin API.
+ */
+async function alertsStage(onBody, env = {}) {
+  const receiver = http.createServer((req, res) => {
+    const chunks = []
+    req.on('data', (c) => chunks.push(c))
+    req.on('end', () => {
+      onBody(Buffer.concat(chunks).toString('utf8'))
+      res.writeHead(204).end()
+    })
+  })
+  await new Promise((r) => receiver.listen(0, '127.0.0.1', r))
+  const s = await sluice(['edge', 'admin', 'alerts', 'notify'], {
+    SLUICE_NOTIFY_ALLOW_HTTP: 'true',
+    SLUICE_NOTIFY_ALLOWED_RANGES: '127.0.0.0/8',
+    SLUICE_SECRETS_KEY: randomBytes(32).toString('base64'),
+    SLUICE_WEBHOOK_RATE_PER_SECOND: '100000',
+    SLUICE_WEBHOOK_BURST: '100000',
+    ...env,
+  })
+  const admin = { authorization: `Bearer ${s.demo.adminApiKey}`, 'content-type': 'application/json' }
+  const post = async (path, body, method = 'POST') =>
+    (await fetch(`${s.url}${path}`, { method, headers: admin, body: JSON.stringify(body) })).json()
+  const dest = await post('/api/v1/notification-destinations', {
+    name: 'bench',
+    kind: 'webhook',
+    settings: { url: `http://127.0.0.1:${receiver.address().port}/hook` },
+    limits: { ratePerSecond: 1000, burst: 1000, concurrency: 16, maxDigest: 1 },
+  })
+  await post('/api/v1/notification-route', { destinations: [dest.destination.id] }, 'PUT')
+  const hook = (await post('/api/v1/integrations', { name: 'bench', template: 'alertmanager' })).webhookUrl
+  return { receiver, s, post, hook }
+}
+
 async function notifySection() {
   const runs = await repeat(async () => {
     const got = new Map()
-    const receiver = http.createServer((req, res) => {
-      const chunks = []
-      req.on('data', (c) => chunks.push(c))
-      req.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'))
-        got.set(body.alert.dedupKey, performance.now())
-        res.writeHead(204).end()
-      })
-    })
-    await new Promise((r) => receiver.listen(0, '127.0.0.1', r))
-    const s = await sluice(['edge', 'admin', 'alerts', 'notify'], {
-      SLUICE_NOTIFY_ALLOW_HTTP: 'true',
-      SLUICE_NOTIFY_ALLOWED_RANGES: '127.0.0.0/8',
-      SLUICE_SECRETS_KEY: randomBytes(32).toString('base64'),
-      SLUICE_LOG_LEVEL: process.env.NOTIFY_LOG ?? 'error',
-      SLUICE_WEBHOOK_RATE_PER_SECOND: '100000',
-      SLUICE_WEBHOOK_BURST: '100000',
-    })
+    const { receiver, s, hook } = await alertsStage(
+      (body) => got.set(JSON.parse(body).alert.dedupKey, performance.now()),
+      { SLUICE_LOG_LEVEL: process.env.NOTIFY_LOG ?? 'error' },
+    )
     try {
-      const admin = { authorization: `Bearer ${s.demo.adminApiKey}`, 'content-type': 'application/json' }
-      const post = async (path, body, method = 'POST') =>
-        (await fetch(`${s.url}${path}`, { method, headers: admin, body: JSON.stringify(body) })).json()
-      const dest = await post('/api/v1/notification-destinations', {
-        name: 'bench',
-        kind: 'webhook',
-        settings: { url: `http://127.0.0.1:${receiver.address().port}/hook` },
-        limits: { ratePerSecond: 1000, burst: 1000, concurrency: 16, maxDigest: 1 },
-      })
-      await post('/api/v1/notification-route', { destinations: [dest.destination.id] }, 'PUT')
-      const hook = (await post('/api/v1/integrations', { name: 'bench', template: 'alertmanager' })).webhookUrl
       const payload = (fps) =>
         JSON.stringify({
           version: '4',
@@ -1436,39 +1448,14 @@ async function incidentsSection() {
   const minutes = SMOKE ? 0.25 : 3
   const storm = async (grouped) => {
     let notifications = 0
-    const receiver = http.createServer((req, res) => {
-      req.resume()
-      req.on('end', () => {
-        notifications++
-        res.writeHead(204).end()
-      })
-    })
-    await new Promise((r) => receiver.listen(0, '127.0.0.1', r))
-    const s = await sluice(['edge', 'admin', 'alerts', 'notify'], {
-      SLUICE_NOTIFY_ALLOW_HTTP: 'true',
-      SLUICE_NOTIFY_ALLOWED_RANGES: '127.0.0.0/8',
-      SLUICE_SECRETS_KEY: randomBytes(32).toString('base64'),
-      SLUICE_WEBHOOK_RATE_PER_SECOND: '100000',
-      SLUICE_WEBHOOK_BURST: '100000',
-    })
+    const { receiver, s, post, hook } = await alertsStage(() => notifications++)
     try {
-      const admin = { authorization: `Bearer ${s.demo.adminApiKey}`, 'content-type': 'application/json' }
-      const post = async (path, body, method = 'POST') =>
-        (await fetch(`${s.url}${path}`, { method, headers: admin, body: JSON.stringify(body) })).json()
-      const dest = await post('/api/v1/notification-destinations', {
-        name: 'bench',
-        kind: 'webhook',
-        settings: { url: `http://127.0.0.1:${receiver.address().port}/hook` },
-        limits: { ratePerSecond: 1000, burst: 1000, concurrency: 16, maxDigest: 1 },
-      })
-      await post('/api/v1/notification-route', { destinations: [dest.destination.id] }, 'PUT')
       if (grouped)
         await post(
           '/api/v1/alert-rules',
           { rules: [{ id: 'service', name: 'by service', group: { by: ['service'], until: 'resolved' } }] },
           'PUT',
         )
-      const hook = (await post('/api/v1/integrations', { name: 'storm', template: 'alertmanager' })).webhookUrl
       await sleep(1500)
       const cpu0 = await cpuMs(s.pid)
       const redis0 = await redisCpuMs(s.state.redis)
