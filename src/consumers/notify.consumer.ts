@@ -354,8 +354,11 @@ export class NotifyConsumer {
     const ack = () => this.store.route(shard, entryId, [], { now, ttlMs: this.options.retentionMs })
     // Suppressed alerts are never sent; `repeated` entries neither (reminders are timed per destination); an alert of
     // an incident only when it changed what the incident says.
+    // An alert that joined an open incident (held ones, suppressed or inhibited, are told nothing).
     if (incidentId && f['incidentEvent'] === 'joined' && f['alertId'] && f['integrationId'])
-      return this.routeUpdate(entryId, f, incidentId, now, ack)
+      return f['status'] === 'firing' || f['status'] === 'acknowledged'
+        ? this.routeUpdate(entryId, f, incidentId, now, ack)
+        : void (await ack())
     if (!event || event === 'repeated' || !f['alertId'] || !f['integrationId']) return void (await ack())
     const accountId = (await this.integrationCache.get(f['integrationId']))?.accountId
     if (!accountId) return void (await ack())
@@ -425,7 +428,9 @@ export class NotifyConsumer {
     })
     if (!accountId || wanting.length === 0) return void (await ack())
     const alertId = f['alertId']!
-    const since = (await this.incidents.memberNumber(accountId, incidentId, alertId)) ?? 1
+    // One no longer a member (merged or taken out since) adds nothing to this incident's updates.
+    const since = await this.incidents.memberNumber(accountId, incidentId, alertId)
+    if (since === undefined) return void (await ack())
     const deliveries = wanting.map((d): NewDelivery => {
       const period = updatePeriodMs(d)
       const slot = Math.floor(now / period)
@@ -564,7 +569,7 @@ export class NotifyConsumer {
       }
       if (c.data.event === 'updated') {
         // Told while its incident is open, with what joined since; nothing once it resolved (or nothing joined).
-        c.update = incidentId ? await this.incidentUpdate(accountId, incidentId, c.data.since ?? 1) : undefined
+        c.update = incidentId ? await this.incidentUpdate(c, incidentId) : undefined
         if (!c.update) {
           settlements.push({ id: c.id, outcome: 'cancelled' })
           continue
@@ -596,11 +601,20 @@ export class NotifyConsumer {
     await this.pump(d, key)
   }
 
-  /** An open incident and the alerts that joined it from the `since`-th on, or undefined when there is no news. */
-  private async incidentUpdate(accountId: string, id: string, since: number): Promise<IncidentUpdate | undefined> {
+  /** An update's incident, open, and the alerts it tells (IncidentStore.updateRange), or undefined: no news. */
+  private async incidentUpdate(c: ClaimedDelivery, id: string): Promise<IncidentUpdate | undefined> {
+    const { accountId, destinationId } = c.data
     const incident = await this.incidents.get(accountId, id)
     if (incident?.status !== 'triggered' && incident?.status !== 'acknowledged') return undefined
-    const joined = await this.incidents.joinedSince(accountId, id, since, MESSAGE_LIMITS.updateListed)
+    const joined = await this.incidents.updateRange(
+      accountId,
+      id,
+      destinationId,
+      c.id,
+      c.data.since ?? 1,
+      incident.alerts,
+      MESSAGE_LIMITS.updateListed,
+    )
     if (joined.count === 0) return undefined
     const { title, status, severity, alerts, open } = incident
     return {

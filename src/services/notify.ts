@@ -219,6 +219,15 @@ export class NotifyService {
     const events = [...new Set(input.events ?? DEFAULT_EVENTS)]
     if (events.length === 0) check.problem('events', `must name at least one of ${NOTIFY_EVENTS.join(', ')}`)
     const limits = { ...kind.limits, ...input.limits }
+    // Checked here too: the CLI gives a file's JSON as it is.
+    for (const [field, max] of [
+      ['repeatAfterMinutes', 10_080],
+      ['updateAfterMinutes', 1440],
+    ] as const) {
+      const v = input[field]
+      if (v !== undefined && (!Number.isInteger(v) || v < 1 || v > max))
+        check.problem(field, `must be a whole number of minutes from 1 to ${max}`)
+    }
     if (input.delay !== undefined && !dampingDelayMs(input.delay))
       check.problem('delay', 'must be a duration from "10s" to "1h" (s, m or h)')
     if (!kind.digests && limits.maxDigest !== 1)

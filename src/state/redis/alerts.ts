@@ -252,8 +252,8 @@ export class AlertStore extends RedisState {
   }
 
   /**
-   * Continues the inhibition scans sources left pending (more targets than one call changes): a page per call, at
-   * most `calls` per account. How many are still pending.
+   * Continues the inhibition scans sources left pending (more targets than one call changes): a page per call, the
+   * accounts in turn, at most `calls` calls (per account's node on a cluster). How many accounts still have some.
    */
   async inhibitContinue(maxLen: number, calls: number): Promise<number> {
     let left = 0

@@ -137,30 +137,51 @@ export class IncidentStore extends RedisState {
     }
   }
 
-  /** The account's noise figures of the last `hours` hours (to `now`), per integration. */
   /** An alert's place in the order its incident's alerts joined (1, 2, ...), if it is a member. */
   async memberNumber(accountId: string, id: string, alertId: string): Promise<number | undefined> {
     const n = await this.redis.zscore(this.key(accountId, `incident-members:${id}`), alertId)
     return n === null ? undefined : Number(n)
   }
 
-  /** The alerts that joined the incident from the `since`-th on: how many, and the first `limit` of them. */
-  async joinedSince(
+  /**
+   * The alerts an update of the incident tells a destination: from the `since`-th that joined (or the first after what
+   * the destination was told last), up to `upto` (how many had joined when the update was first read). The range is
+   * fixed at that first read, for the update's retries, and the destination marked told up to it, so that the next
+   * update starts after it: no alert told twice, none left out. How many, and the first `limit` of them.
+   */
+  async updateRange(
     accountId: string,
     id: string,
+    destinationId: string,
+    deliveryId: string,
     since: number,
+    upto: number,
     limit: number,
   ): Promise<{ alerts: AlertRecord[]; count: number }> {
+    const fixedKey = this.key(accountId, `update-range:${deliveryId}`)
+    const toldKey = this.key(accountId, `update-told:${id}:${destinationId}`)
+    let range = await this.redis.get(fixedKey)
+    if (range === null) {
+      const told = Number((await this.redis.get(toldKey)) ?? 0)
+      const fresh = `${Math.max(since, told + 1)}:${upto}`
+      if ((await this.redis.set(fixedKey, fresh, 'PX', NOISE_KEPT_MS, 'NX')) === 'OK') {
+        if (upto > told) await this.redis.set(toldKey, String(upto), 'PX', NOISE_KEPT_MS)
+        range = fresh
+      } else range = (await this.redis.get(fixedKey)) ?? fresh
+    }
+    const [from, to] = range.split(':').map(Number) as [number, number]
+    if (to < from) return { alerts: [], count: 0 }
     const key = this.key(accountId, `incident-members:${id}`)
     const [ids, count] = await Promise.all([
-      this.redis.zrangebyscore(key, since, '+inf', 'LIMIT', 0, limit),
-      this.redis.zcount(key, since, '+inf'),
+      this.redis.zrangebyscore(key, from, to, 'LIMIT', 0, limit),
+      this.redis.zcount(key, from, to),
     ])
     if (ids.length === 0) return { alerts: [], count }
     const json = await this.redis.hmget(this.key(accountId, 'records'), ...ids)
     return { alerts: json.flatMap((j) => (j ? [parseAlertRecord(j)] : [])), count }
   }
 
+  /** The account's noise figures of the last `hours` hours (to `now`), per integration. */
   async noise(accountId: string, hours: number, now: number): Promise<Map<string, NoiseCounts>> {
     const last = Math.floor(now / HOUR_MS)
     const pipe = this.redis.pipeline()

@@ -14,7 +14,18 @@ type Settings = SettingsOf<'webhook'>
 
 export const WEBHOOK_LIMITS = { maxHeaders: 20, maxTemplateChars: 16 * 1024 } as const
 
-const TEMPLATE_ROOTS = ['event', 'alert', 'link', 'deliveryId', 'digest', 'count', 'alerts']
+const TEMPLATE_ROOTS = [
+  'event',
+  'alert',
+  'link',
+  'deliveryId',
+  'digest',
+  'count',
+  'alerts',
+  'incident',
+  'added',
+  'addedAlerts',
+]
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/
 const RESERVED_HEADERS = new Set([
   'content-length',
@@ -97,7 +108,7 @@ export const webhook: NotifyKind<'webhook'> = {
       ),
       bodyTemplate: Type.Optional(
         Type.String({
-          description: `a moustache template over {event, alert, link, deliveryId, digest, count, alerts} (default: Sluice's JSON)`,
+          description: `a moustache template over {event, alert, link, deliveryId, digest, count, alerts}, and for an update {incident, added, addedAlerts} (default: Sluice's JSON)`,
         }),
       ),
       contentType: Type.Optional(Type.String({ description: 'default application/json' })),

@@ -94,8 +94,15 @@ function INC.assign(P, rec, at, g)
   end
   local curId = redis.call('HGET', keysOf(P, acct), k)
   local cur = curId and INC.load(P, acct, curId) or nil
+  if cur and cur.mergingInto then
+    -- The key's incident is being merged: its alerts join the incident it is merged into.
+    local into = INC.load(P, acct, cur.mergingInto)
+    if into and into.status ~= 'resolved' then cur = into end
+  end
+  -- Room for one more: the alerts it holds, and those a merge into it will bring.
+  local room = cur and cur.alerts + (cur.reserved or 0) < MEMBERS
   local inc
-  if cur and cur.status ~= 'resolved' and (windowMs <= 0 or at - cur.lastAlertAt <= windowMs) and cur.alerts < MEMBERS then
+  if cur and cur.status ~= 'resolved' and (windowMs <= 0 or at - cur.lastAlertAt <= windowMs) and room then
     inc = cur
   else
     inc = {id = 'inc_' .. tostring(redis.call('INCR', P .. 'alerts:incident-seq')), accountId = acct, key = k,
@@ -106,7 +113,7 @@ function INC.assign(P, rec, at, g)
     if cur then inc.previousIncidentId = cur.id
     elseif curId then inc.previousIncidentId = curId end
     -- The continuation of a full incident: every alert it takes is counted as that one's overflow.
-    if cur and cur.status ~= 'resolved' and cur.alerts >= MEMBERS then inc.continues = cur.id end
+    if cur and cur.status ~= 'resolved' and not room then inc.continues = cur.id end
     if type(g) == 'table' and type(g.rule) == 'string' then inc.rule = g.rule end
     redis.call('HSET', keysOf(P, acct), k, inc.id)
   end
@@ -220,50 +227,66 @@ function INC.acknowledge(P, inc, at, by)
   return settle(P, inc, inc.status, at, by, nil, false, true)
 end
 
+-- An incident's counts read again from its members' records (a merge stopped half-way; rare, and at most MEMBERS).
+local function recount(P, acct, inc)
+  inc.open, inc.firing, inc.acked, inc.openBySeverity = 0, 0, 0, {}
+  for _, id in ipairs(redis.call('ZRANGE', INC.members(P, acct, inc.id), 0, -1)) do
+    local ok, rec = pcall(cjson.decode, redis.call('HGET', P .. 'alerts:acct:' .. acct .. ':records', id) or 'null')
+    if ok and type(rec) == 'table' and rec.incidentId == inc.id then adjust(inc, rec.status, rec.severity, 1) end
+  end
+end
+
 -- Merges `from` into `to`, a page at a time (the API calls again while 'more'): each call moves up to `page` of its
--- alerts (the incident's members in the order they joined), so no call holds Redis for 10,000 alerts. The first page
--- marks `from` mergingInto `to` (another merge of it is refused meanwhile; an alert of its key that comes meanwhile
--- joins it, and is moved by a later page); the last one closes it (mergedInto). Returns a refusal, else nil, whether
--- alerts remain ('more') or it is done ('done'), and whether `from` had been told (its destinations are then told it
--- resolved, by the caller).
+-- alerts (its members in the order they joined), so no call holds Redis for 10,000 alerts. The first page marks `from`
+-- mergingInto `to` and reserves room in `to` for its alerts; meanwhile, alerts of `from`'s key join `to`, `from` keeps
+-- counting the moved alerts (so it cannot resolve by its alerts' moves) and another merge of either is refused. The
+-- last page closes `from` (mergedInto). Returns a refusal, else nil, 'more' or 'done', and on 'done' whether `from`'s
+-- destinations are to be told it resolved (told, and not already resolved by its own alerts), and the last page's ids.
 function INC.merge(P, acct, to, from, at, by, page)
   if to.id == from.id then return 'same' end
+  if to.mergingInto or (from.mergingInto and from.mergingInto ~= to.id) then return 'merging' end
   local fromMembers = INC.members(P, acct, from.id)
-  if from.mergingInto and from.mergingInto ~= to.id then return 'merging' end
   if to.status == 'resolved' or (from.status == 'resolved' and not from.mergingInto) then
-    if from.mergingInto then from.mergingInto = nil; save(P, from, nil) end
+    if from.mergingInto then
+      -- Stopped half-way (`to` resolved meanwhile): `from` keeps what it still holds, its counts read again.
+      local before = from.status
+      from.mergingInto = nil
+      recount(P, acct, from)
+      settle(P, from, before, at, by, nil, false, false)
+      to.reserved = nil
+      save(P, to, nil)
+    end
     return 'resolved'
   end
   if not from.mergingInto then
-    if to.alerts + redis.call('ZCARD', fromMembers) > MEMBERS then return 'full' end
+    local n = redis.call('ZCARD', fromMembers)
+    if to.alerts + (to.reserved or 0) + n > MEMBERS then return 'full' end
     from.mergingInto = to.id
+    to.reserved = (to.reserved or 0) + n
   end
   local beforeTo, beforeFrom = to.status, from.status
-  local room = math.max(0, MEMBERS - to.alerts)
-  local ids = room > 0 and redis.call('ZRANGE', fromMembers, 0, math.min(page, room) - 1) or {}
+  local ids = redis.call('ZRANGE', fromMembers, 0, page - 1)
   for _, id in ipairs(ids) do
     local j = redis.call('HGET', P .. 'alerts:acct:' .. acct .. ':records', id)
     local rec = j and cjson.decode(j) or nil
     if rec and rec.incidentId == from.id then
-      adjust(from, rec.status, rec.severity, -1)
       adjust(to, rec.status, rec.severity, 1)
       rec.incidentId = to.id
       redis.call('HSET', P .. 'alerts:acct:' .. acct .. ':records', id, cjson.encode(rec))
     end
     to.alerts = to.alerts + 1
+    to.reserved = math.max(0, (to.reserved or 0) - 1)
     redis.call('ZADD', INC.members(P, acct, to.id), to.alerts, id)
   end
   if #ids > 0 then redis.call('ZREM', fromMembers, unpack(ids)) end
   if redis.call('EXISTS', fromMembers) == 1 then
-    -- Alerts remain: both saved as they are now (their statuses settle with the last page). Alerts that joined
-    -- `from` meanwhile and found `to` full stay where they are: the merge ends there, `from` open.
-    if to.alerts >= MEMBERS then from.mergingInto = nil end
-    save(P, from, nil); save(P, to, nil)
-    if not from.mergingInto then return 'full' end
+    save(P, from, nil)
+    settle(P, to, beforeTo, at, by, nil, false, false)
     return nil, 'more'
   end
   from.mergingInto = nil
-  local told = from.told
+  to.reserved = nil
+  local told = from.told and beforeFrom ~= 'resolved'
   from.mergedInto = to.id
   from.open, from.firing, from.acked, from.openBySeverity = 0, 0, 0, {}
   remember(to, 'merged', at, by, nil)
@@ -275,7 +298,7 @@ function INC.merge(P, acct, to, from, at, by, page)
   from.told = false
   settle(P, from, beforeFrom, at, by, nil, false, false)
   settle(P, to, beforeTo, at, by, nil, false, false)
-  return nil, 'done', told, ids[#ids]
+  return nil, 'done', told, ids
 end
 
 -- Takes an open alert out of its incident `from` (the API) into an incident of its own (previousIncidentId: `from`).

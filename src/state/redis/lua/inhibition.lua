@@ -81,17 +81,23 @@ local function change(P, rec, old, event, by)
   LC.save(P, rec, old, nil)
 end
 
--- Targets one script call may change for sources that became active or went: the rest wait in the pending scans
--- (P alerts:inhibit-pending, a zset of {account, kind, source, rule, values} by when they were left, with their SSCAN
--- cursors in P alerts:inhibit-cursors), continued a page per call by the alerts role's sweep
--- (alerts-inhibit-continue.lua), so that a source of 10,000 targets does not hold Redis for a second.
+-- Targets one script call may change for sources that became active or went: the rest wait in the account's pending
+-- scans (P alerts:acct:<account>:inhibit-pending, a zset of {account, kind, source, rule, values} by when they were
+-- left, with their SSCAN cursors in ...:inhibit-cursors), continued by the alerts role's sweep
+-- (alerts-inhibit-continue.lua) an account at a time in turn (P alerts:inhibit-accounts), so that a source of 10,000
+-- targets does not hold Redis for a second, and one account's scans do not hold up another's.
 local INHIBIT_BUDGET = 200
 local inhibitBudget = INHIBIT_BUDGET
 
+local function pendingKeys(P, acct)
+  local base = P .. 'alerts:acct:' .. acct .. ':inhibit-'
+  return base .. 'pending', base .. 'cursors'
+end
+
 -- A scan step of a pair's targets for a source: 'on' inhibits the firing ones, 'off' releases (or hands to another
--- source) those it inhibited. From `cursor`, at most the call's budget left; the next cursor ('0': done).
+-- source) those it inhibited. From `cursor`, within the call's budget (which must be left); the next cursor ('0':
+-- done).
 local function scanTargets(P, acct, kind, sourceId, pair, cursor)
-  if inhibitBudget <= 0 then return cursor end
   local r = redis.call('SSCAN', pairKey(P, acct, 'tgt', pair), cursor, 'COUNT', inhibitBudget)
   for _, id in ipairs(r[2]) do
     inhibitBudget = inhibitBudget - 1
@@ -116,18 +122,25 @@ local function scanTargets(P, acct, kind, sourceId, pair, cursor)
   return r[1]
 end
 
--- Scans a pair's targets for a source as far as the call's budget goes; the rest is left pending.
+-- Scans a pair's targets for a source as far as the call's budget goes (not at all when it is spent); the rest is
+-- left pending, from its cursor ('0': from the start).
 local function scanOrLeave(P, acct, kind, sourceId, pair)
-  local cursor = scanTargets(P, acct, kind, sourceId, pair, '0')
+  local cursor = inhibitBudget > 0 and scanTargets(P, acct, kind, sourceId, pair, '0') or nil
   if cursor == '0' then return end
   local member = cjson.encode({acct, kind, sourceId, pair[1], pair[2]})
-  redis.call('ZADD', P .. 'alerts:inhibit-pending', 'NX', clockMs(), member)
-  redis.call('HSET', P .. 'alerts:inhibit-cursors', member, cursor)
+  local pending, cursors = pendingKeys(P, acct)
+  redis.call('ZADD', pending, 'NX', clockMs(), member)
+  redis.call('HSET', cursors, member, cursor or '0')
+  redis.call('ZADD', P .. 'alerts:inhibit-accounts', 'NX', clockMs(), acct)
 end
 
--- Continues the pending scans (the oldest first) within one call's budget. Returns how many are left.
+-- Continues the pending scans of the account whose turn it is (the oldest first), within one call's budget; the
+-- account goes to the back of the line while it has more. Returns how many accounts have scans pending.
 function LC.inhibitContinue(P)
-  local pending, cursors = P .. 'alerts:inhibit-pending', P .. 'alerts:inhibit-cursors'
+  local accounts = P .. 'alerts:inhibit-accounts'
+  local acct = redis.call('ZRANGE', accounts, 0, 0)[1]
+  if not acct then return 0 end
+  local pending, cursors = pendingKeys(P, acct)
   for _, member in ipairs(redis.call('ZRANGE', pending, 0, 9)) do
     if inhibitBudget <= 0 then break end
     local ok, w = pcall(cjson.decode, member)
@@ -137,8 +150,7 @@ function LC.inhibitContinue(P)
       -- A source that went meanwhile inhibits nothing more (its own 'off' scan releases what it did inhibit); one
       -- active again releases nothing (its new 'on' scan inhibits).
       local active = redis.call('ZSCORE', pairKey(P, w[1], 'src', pair), w[3]) ~= false
-      local live = (w[2] == 'on') == active
-      if live then next = scanTargets(P, w[1], w[2], w[3], pair, redis.call('HGET', cursors, member) or '0') end
+      if (w[2] == 'on') == active then next = scanTargets(P, w[1], w[2], w[3], pair, redis.call('HGET', cursors, member) or '0') end
     end
     if next == '0' then
       redis.call('ZREM', pending, member); redis.call('HDEL', cursors, member)
@@ -146,7 +158,9 @@ function LC.inhibitContinue(P)
       redis.call('HSET', cursors, member, next)
     end
   end
-  return redis.call('ZCARD', pending)
+  if redis.call('EXISTS', pending) == 1 then redis.call('ZADD', accounts, clockMs(), acct)
+  else redis.call('ZREM', accounts, acct) end
+  return redis.call('ZCARD', accounts)
 end
 
 -- Follows a saved record into the pairs it is in (called by LC.save): as a source that became active, it inhibits
