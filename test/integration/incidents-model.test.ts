@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { NormalizedAlert, Severity } from '../../src/pipeline/alerts/render.js'
-import type { IncidentGroup, InhibitPairs } from '../../src/pipeline/alerts/rules.js'
+import type { IncidentGroup, InhibitPairs } from '../../src/pipeline/incidents/grouping.js'
 import { RedisAlertSink, type MessageWrite } from '../../src/sinks/redis-stream/alerts.sink.js'
 import { alertStreamKeys } from '../../src/state/redis/alert-streams.js'
 import { createTestEnv, type TestEnv } from '../support/harness.js'

@@ -5,14 +5,8 @@
 // why (overBudget).
 import { isBudgetExceeded, WorkBudget } from '../../shared/budget.js'
 import { ConditionChecks } from './conditions.js'
-import {
-  applyRules,
-  checkRules,
-  type AlertRule,
-  type CompiledRuleSet,
-  type IncidentGroup,
-  type InhibitPairs,
-} from './rules.js'
+import type { IncidentGroup, InhibitPairs } from '../incidents/grouping.js'
+import { applyRules, checkRules, type AlertRule, type CompiledRuleSet } from './rules.js'
 import { checkWindow, suppressingWindow, type CompiledWindow, type MaintenanceWindow } from './windows.js'
 import type { NormalizedAlert } from './render.js'
 

@@ -1,7 +1,7 @@
 // Notification destinations as stored: their kind's settings (secrets sealed with the SecretBox, so a
 // stored destination never holds one in clear), which lifecycle events they are sent, and their limits. What each
 // kind does with its settings is its module's (sinks/notify/kinds/<kind>.ts).
-import { parseDuration } from '../alerts/rules.js'
+import { parseDuration } from '../incidents/grouping.js'
 import type { NotifyEvent } from './messages.js'
 
 export const DESTINATION_KINDS = ['webhook', 'slack', 'pagerduty', 'email'] as const

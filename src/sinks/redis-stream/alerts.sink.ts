@@ -11,7 +11,7 @@
 // (Redis replicates asynchronously) cannot lose a write whose Kafka offset is then committed.
 import { Cluster } from 'ioredis'
 import type { NormalizedAlert } from '../../pipeline/alerts/render.js'
-import type { IncidentGroup, InhibitPairs } from '../../pipeline/alerts/rules.js'
+import type { IncidentGroup, InhibitPairs } from '../../pipeline/incidents/grouping.js'
 import { AppError, fromRedis } from '../../shared/errors.js'
 import {
   alertStreamKeys,

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest'
 import { toView } from '../../../../src/pipeline/alerts/moustache.js'
 import type { NormalizedAlert } from '../../../../src/pipeline/alerts/render.js'
-import { applyRules, checkRules, parseDuration, type CompiledRuleSet } from '../../../../src/pipeline/alerts/rules.js'
+import { parseDuration } from '../../../../src/pipeline/incidents/grouping.js'
+import { applyRules, checkRules, type CompiledRuleSet } from '../../../../src/pipeline/alerts/rules.js'
 
 const alert = (over: Partial<NormalizedAlert> = {}): NormalizedAlert => ({
   severity: 'warning',
