@@ -7,7 +7,7 @@
 //
 //   node bench/run.mjs [--runs 3] [--smoke] [--bin <other build>/bin/sluice.js] [--profile]
 //     [--only events,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,notify,
-//      incidents]
+//      incidents,growth] [--growth 10,100,1000 (the growth section's sizes, millions of events; not run by default)]
 //
 // The cluster section starts the local cluster stack (`sluice stack up --cluster`) when it is not up.
 //
@@ -25,6 +25,7 @@ import { ALERT_TEMPLATES } from '../dist/pipeline/alerts/templates.js'
 import { processEvent } from '../dist/pipeline/events.js'
 import { processImpressionRecords } from '../dist/pipeline/impressions.js'
 import { migrate } from '../dist/sinks/clickhouse/migrations.js'
+import { retentionDeletes } from '../dist/sinks/clickhouse/retention.js'
 import { EVENTS, IMPRESSIONS } from '../dist/sinks/clickhouse/tables.js'
 import { tsvStream } from '../dist/sinks/clickhouse/tsv.js'
 import { createLogger } from '../dist/shared/logger.js'
@@ -41,6 +42,8 @@ const { values: opts } = parseArgs({
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
     'rss-minutes': { type: 'string', default: '5' },
+    // The growth section's sizes, in millions of events.
+    growth: { type: 'string', default: '10,100' },
     // The Sluice measured: another build's bin/sluice.js (a worktree of an earlier commit, built), to
     // compare a change with the commit before it in alternating runs.
     bin: { type: 'string', default: 'bin/sluice.js' },
@@ -1171,6 +1174,156 @@ async function experimentsSection() {
   }
 }
 
+/**
+ * How cost grows with the data: one environment filled step by step (10M, 100M, ... events; a tenth as many exposed
+ * keys), and at each size the experiment results (3 metrics over every exposure), the catalogue, the health page and a
+ * retention delete (the oldest of 30 days received, as the checks role runs it on a server without TTLs), each timed
+ * with the most memory ClickHouse's queries held (system.processes, sampled every 20 ms).
+ */
+async function growthSection() {
+  const sizes = (SMOKE ? '0.2' : opts.growth).split(',').map((m) => Math.round(Number(m) * 1_000_000))
+  const s = await sluice(['admin'])
+  const db = s.env.CLICKHOUSE_DATABASE
+  const ch = createClient({ url: CLICKHOUSE, request_timeout: 3_600_000, log: { level: ClickHouseLogLevel.OFF } })
+  const steps = []
+  try {
+    await migrate(ch, { database: db }, createLogger('warn'))
+    const env = s.demo.environments[0].id
+    const admin = { authorization: `Bearer ${s.demo.adminApiKey}`, 'content-type': 'application/json' }
+    const t0 = Date.UTC(2026, 9, 1)
+    const now = Date.now()
+    const metrics = []
+    for (const body of [
+      { name: 'purchases', eventTypeId: 'purchase', type: 'count_per_key' },
+      { name: 'revenue', eventTypeId: 'purchase', type: 'sum_per_key', cap: 100 },
+      { name: 'purchases per visit', eventTypeId: 'purchase', type: 'ratio_per_key', denominatorEventTypeId: 'visit' },
+    ]) {
+      const res = await fetch(`${s.url}/api/v1/workspaces/${s.demo.workspaceId}/metrics`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ trafficType: 'user', desiredDirection: 'increase', ...body }),
+      })
+      if (res.status !== 201) throw new Error(`metric: ${res.status} ${await res.text()}`)
+      metrics.push((await res.json()).id)
+    }
+    /** A call timed, with the peak memory of ClickHouse's queries meanwhile (other than the sampler's own). */
+    const measured = async (fn) => {
+      let peak = 0
+      let done = false
+      const sampler = (async () => {
+        while (!done) {
+          const [row] = await ch
+            .query({
+              query: `SELECT max(peak_memory_usage) AS m FROM system.processes WHERE query NOT LIKE '%system.processes%'`,
+              format: 'JSONEachRow',
+            })
+            .then((r) => r.json())
+          peak = Math.max(peak, Number(row?.m ?? 0))
+          await sleep(20)
+        }
+      })()
+      const started = performance.now()
+      try {
+        await fn()
+      } finally {
+        done = true
+        await sampler
+      }
+      return { ms: performance.now() - started, peakMiB: peak / 2 ** 20 }
+    }
+    const get = (path) => async () => {
+      const res = await fetch(`${s.url}${path}`, { headers: admin })
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${(await res.text()).slice(0, 300)}`)
+      await res.arrayBuffer()
+    }
+    const summary = (xs) => ({
+      ms: spread(xs.map((x) => round(x.ms))),
+      peakMiB: round(Math.max(...xs.map((x) => x.peakMiB))),
+    })
+    let events = 0
+    let keys = 0
+    for (const size of sizes) {
+      const newKeys = Math.round((size - events) / 10)
+      const received = (x) => `(${now} - intHash32(${x} + 2) % ${30 * 86_400_000})`
+      const started = performance.now()
+      // Exposures of the keys not yet exposed (every 97th also saw the other treatment: excluded), then the events of
+      // all keys so far, over the whole exposure span.
+      await ch.command({
+        query: `INSERT INTO ${db}.impressions (environment_id, flag, key, treatment, label, time, time_ms, received_at, received_at_ms)
+          SELECT '${env}', 'bench_flag', concat('user-', toString(x % ${newKeys} + ${keys})), if(x >= ${newKeys}, 'off', if(x % 2 = 0, 'on', 'off')),
+            'default rule', toDateTime(intDiv(${t0} + (x % ${newKeys} + ${keys}) * 11, 1000)), ${t0} + (x % ${newKeys} + ${keys}) * 11,
+            toDateTime(intDiv(${received('x')}, 1000)), ${received('x')}
+          FROM (SELECT number AS x FROM system.numbers WHERE number < ${newKeys} OR (number % 97 = 1 AND number % 2 = 0) LIMIT ${newKeys + Math.ceil(newKeys / 194)})`,
+        clickhouse_settings: { max_insert_block_size: '1000000' },
+      })
+      const allKeys = keys + newKeys
+      const eventSpan = allKeys * 11
+      await ch.command({
+        query: `INSERT INTO ${db}.events (environment_id, traffic_type, event_type, key, timestamp, timestamp_ms, value, properties, received_at, received_at_ms, sdk_version)
+          SELECT '${env}', 'user', ['purchase', 'visit', 'visit', 'signup'][x % 4 + 1], concat('user-', toString(intHash32(x) % ${allKeys})),
+            toDateTime(intDiv(${t0} - 600000 + intHash64(x + 1) % ${eventSpan + 3 * 3600_000}, 1000)), ${t0} - 600000 + intHash64(x + 1) % ${eventSpan + 3 * 3600_000},
+            (x % 100) / 4, concat('{"plan":"', if(x % 3 = 0, 'pro', 'free'), '"}'),
+            toDateTime(intDiv(${received('x')}, 1000)), ${received('x')}, concat('nodejs-10.', toString(x % 7), '.0')
+          FROM (SELECT number + ${events} AS x FROM system.numbers LIMIT ${size - events})`,
+        clickhouse_settings: { max_insert_block_size: '1000000' },
+      })
+      const loadSeconds = (performance.now() - started) / 1000
+      events = size
+      keys = allKeys
+      const [{ n, bytes }] = await ch
+        .query({
+          query: `SELECT sum(rows) AS n, sum(bytes) AS bytes FROM system.parts WHERE database = '${db}' AND table = 'events' AND active`,
+          format: 'JSONEachRow',
+        })
+        .then((r) => r.json())
+      const gib = round(Number(bytes) / 2 ** 30, 2)
+      say(`growth: ${Number(n).toLocaleString('en-US')} events (${gib} GiB) loaded in ${round(loadSeconds)} s`)
+      const results = `/api/v1/environments/${env}/experiments/bench_flag/results?metrics=${metrics.join(',')}&from=${t0 - 600000}&to=${t0 + eventSpan + 3 * 3600_000}`
+      const step = { events: Number(n), keys, diskGiB: gib, loadSeconds: round(loadSeconds) }
+      for (const [name, path] of [
+        ['results', results],
+        ['eventTypes', `/api/v1/environments/${env}/event-types`],
+        ['health', `/api/v1/environments/${env}/health`],
+      ]) {
+        try {
+          await get(path)() // warm the caches
+          step[name] = summary(await repeat(() => measured(get(path))))
+        } catch (err) {
+          step[name] = { error: String(err.message ?? err).slice(0, 300) }
+        }
+        say(`growth: ${name} at ${step.events} events: ${JSON.stringify(step[name])}`)
+      }
+      // The retention delete of the oldest day received, as retentionDeletes() writes it, until the mutation is done.
+      const [statement] = retentionDeletes(
+        { database: db },
+        { dataDays: 29, rejectionsDays: 0 },
+        now + 86_400_000,
+      ).filter((q) => q.includes(`${db}.events `))
+      step.retentionDelete = await measured(async () => {
+        await ch.command({ query: statement })
+        for (;;) {
+          const [{ pending }] = await ch
+            .query({
+              query: `SELECT count() AS pending FROM system.mutations WHERE database = '${db}' AND table = 'events' AND is_done = 0`,
+              format: 'JSONEachRow',
+            })
+            .then((r) => r.json())
+          if (Number(pending) === 0) break
+          await sleep(200)
+        }
+      })
+      step.retentionDelete = { ms: round(step.retentionDelete.ms), peakMiB: round(step.retentionDelete.peakMiB) }
+      say(`growth: retention delete at ${step.events} events: ${JSON.stringify(step.retentionDelete)}`)
+      steps.push(step)
+    }
+  } finally {
+    results.growth = { steps }
+    await ch.close()
+    await s.stop()
+    await s.cleanup()
+  }
+}
+
 async function usedMemory(redis) {
   return Number(/used_memory:(\d+)/.exec(await redis.info('memory'))[1])
 }
@@ -1571,6 +1724,7 @@ const sections = {
   cluster: clusterSection,
   notify: notifySection,
   incidents: incidentsSection,
+  growth: growthSection,
 }
 for (const [name, fn] of Object.entries(sections)) {
   if (!only.has(name)) continue
@@ -1831,6 +1985,17 @@ function printTable(r) {
         `${x.atStartMiB} MiB at start, ${x.afterOneMinuteMiB} after ${since(x.oneMinuteSeconds)}, ${x.atEndMiB} after ${since(x.endSeconds)}`,
         `${x.growthAfterFirstMinutePercent}% growth from ${since(x.oneMinuteSeconds)} to ${since(x.endSeconds)}`,
       ])
+    }
+  }
+  if (r.growth) {
+    const m = (x) =>
+      x.error ? `failed: ${x.error.slice(0, 80)}` : `${k(x.ms.median)} ms, ClickHouse ${k(x.peakMiB)} MiB`
+    for (const g of r.growth.steps) {
+      const at = `at ${k(g.events)} events (${g.diskGiB} GiB), ${k(g.keys)} keys`
+      rows.push([`growth ${at}: experiment results (3 metrics)`, m(g.results), `loaded in ${g.loadSeconds} s`])
+      rows.push([`growth ${at}: event types (catalogue)`, m(g.eventTypes), ''])
+      rows.push([`growth ${at}: health page`, m(g.health), ''])
+      rows.push([`growth ${at}: retention delete of the oldest day`, `${k(g.retentionDelete.ms)} ms`, 'a mutation'])
     }
   }
   const w = [Math.max(...rows.map((x) => x[0].length)), Math.max(...rows.map((x) => x[1].length))]

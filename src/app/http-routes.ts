@@ -50,7 +50,7 @@ export async function registerEdgeRoutes(app: FastifyInstance, c: Container, sha
     messageMaxBytes: config.kafka.messageMaxBytes,
     isDraining: shared.isDraining,
   })
-  await app.register(eventRoutes, { sdk, topic: c.topics.events })
+  await app.register(eventRoutes, { sdk, topic: c.topics.events, format: config.events.messageFormat })
   await app.register(impressionRoutes, { sdk, topic: c.topics.impressions })
   const webhookLimit = { ratePerSecond: config.webhooks.ratePerSecond, burst: config.webhooks.burst }
   await app.register(webhookRoutes, {

@@ -17,6 +17,8 @@ export interface OutboundMessage {
 export const REPLAY_HEADER = 'sluice-replay'
 /** Header: the index of a message among the messages of its request. */
 export const PART_HEADER = 'sluice-part'
+/** The format of a message's value, where a topic has had more than one (absent: the first). */
+export const FORMAT_HEADER = 'sluice-format'
 
 export interface Publisher {
   /**

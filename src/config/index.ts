@@ -264,6 +264,11 @@ const SETTINGS = {
       int(1024, MiB, 64 * 1024),
       'largest beacon body (read before its key is known; browsers send at most 64 KiB)',
     ),
+    messageFormat: setting(
+      'SLUICE_EVENTS_MESSAGE_FORMAT',
+      Type.Union([Type.Literal('lines'), Type.Literal('json')], { default: 'lines' }),
+      "how the edge writes events to Kafka: `lines` (each record checked once, at the edge), or `json` (the body's records as sent, checked by the consumer), which releases before 2026-11-29 read: set it during a rolling upgrade from one of them, until no process of it is left",
+    ),
     maxRecords: setting(
       'SLUICE_EVENTS_MAX_RECORDS',
       int(100_000, 10_000_000, 500_000),

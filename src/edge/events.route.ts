@@ -1,18 +1,20 @@
-// POST /api/events/bulk and POST /api/events/beacon. The edge checks the envelope only (a JSON array
-// of objects within the limits, nesting, numbers a double can hold), writes the records to Kafka and
-// answers 202 once Kafka has them, or the edge's disk spool when Kafka is slow or down. Field
-// validation happens in the events consumer, record by record: a lone surrogate in one record rejects
-// that record there, never the whole body (SDKs never resend).
+// POST /api/events/bulk and POST /api/events/beacon. The edge checks the envelope (a JSON array of
+// objects within the limits, nesting, numbers a double can hold), then each record once, into the
+// line the consumer stores (an event's columns, or its rejection naming the field: one bad record
+// never refuses the others, since SDKs never resend), writes the lines to Kafka and answers 202 once
+// Kafka has them, or the edge's disk spool when Kafka is slow or down.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { presentedKey, type SdkPrincipal } from '../auth/api-keys.js'
-import { encodeEventMessages } from '../broker/messages/events.js'
+import { encodeEventMessages, type EventMessageFormat } from '../broker/messages/events.js'
 import { parseSdkJson, type SdkIntake } from './sdk-intake.js'
 import { beaconOf, eventAnswers, EventsBody } from './schemas.js'
 
 export interface EventRoutesOptions {
   readonly sdk: SdkIntake
   readonly topic: string
+  /** The message format (broker/messages/events.ts): lines, or the JSON of releases before them. */
+  readonly format: EventMessageFormat
 }
 
 declare module 'fastify' {
@@ -21,13 +23,13 @@ declare module 'fastify' {
   }
 }
 
-export async function eventRoutes(server: FastifyInstance, { sdk, topic }: EventRoutesOptions): Promise<void> {
+export async function eventRoutes(server: FastifyInstance, { sdk, topic, format }: EventRoutesOptions): Promise<void> {
   const app = server.withTypeProvider<TypeBoxTypeProvider>()
   app.decorateRequest('principal', undefined)
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseSdkJson)
 
-  /** text: the records' JSON array as sent (the bulk body), published as is when it fits one message. */
+  /** text: the records' JSON array as sent (a bulk body), what the json format publishes when it fits one message. */
   const ingest = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -44,7 +46,7 @@ export async function eventRoutes(server: FastifyInstance, { sdk, topic }: Event
       topic,
       records: records.length,
       what: 'events',
-      encode: () => encodeEventMessages(records, meta, sizing),
+      encode: () => encodeEventMessages(records, meta, sizing, format),
       logged: { environmentId: principal.environmentId },
     })
     sdk.opts.metrics.eventsAccepted.inc(records.length)

@@ -1,8 +1,11 @@
 // Validation and normalization of tracking events. Pure: records in, rows or rejections out.
 import { readFileSync } from 'node:fs'
 import { Ajv, type ErrorObject } from 'ajv'
+import { safeJson } from '../shared/json-checks.js'
+import { tsvDateTime, tsvField } from '../shared/tsv.js'
 import {
   loneSurrogate,
+  MAX_RAW_CHARS,
   MAX_TIMESTAMP_MS,
   rejectionRow,
   rowOrigin,
@@ -34,6 +37,16 @@ export interface EventRow extends RowOrigin {
   properties: string
 }
 
+/**
+ * An event row as the consumer makes it from a line of the events topic: the origin, the two columns
+ * the sink reads (where the rows are, which month), and the event's columns already encoded (tsv).
+ */
+export interface EncodedEventRow extends RowOrigin {
+  event_type: string
+  timestamp: number
+  tsv: string
+}
+
 export type EventOutcome =
   { readonly ok: true; readonly row: EventRow } | { readonly ok: false; readonly rejection: RejectionRow }
 
@@ -51,62 +64,92 @@ export function normalizeTimestamp(value: number | string): TimestampResult {
   return { ok: true, ms, raw }
 }
 
+/** A record that passed every check, with its normalized timestamp. */
+interface CheckedEvent {
+  readonly ok: true
+  readonly event: {
+    eventTypeId: string
+    trafficTypeName: string
+    key: string
+    value?: number | null
+    properties?: Record<string, string | number | boolean | null> | null
+  }
+  readonly ms: number
+  readonly raw: string
+}
+
+/**
+ * Checks one record against schemas/event.json and what a schema cannot say (the timestamp's range,
+ * well-formed Unicode): the record as a valid event, or the reason naming the field. Never throws.
+ */
+function checkEvent(record: unknown): CheckedEvent | { readonly ok: false; readonly reason: string } {
+  try {
+    // NOTE: ajv's "number" excludes Infinity and NaN (JSON.parse turns 1e400 into Infinity).
+    if (!validateEvent(record)) return { ok: false, reason: describeError(validateEvent.errors?.[0]) }
+    const event = record as CheckedEvent['event'] & { timestamp: number | string }
+    const ts = normalizeTimestamp(event.timestamp)
+    if (!ts.ok) return ts
+    // The schema cannot say "well-formed Unicode": a lone surrogate would make ClickHouse refuse the
+    // whole insert (a high one) or store invalid UTF-8 (a low one). Names and ids are ASCII by pattern.
+    if (!event.key.isWellFormed()) return { ok: false, reason: loneSurrogate('key') }
+    const properties = event.properties
+    for (const name in properties) {
+      const value = properties[name]
+      if (!name.isWellFormed())
+        return {
+          ok: false,
+          reason: loneSurrogate(`properties name ${JSON.stringify(name.toWellFormed().slice(0, 64))}`),
+        }
+      if (typeof value === 'string' && !value.isWellFormed())
+        return { ok: false, reason: loneSurrogate(`properties.${name}`) }
+    }
+    return { ok: true, event, ms: ts.ms, raw: ts.raw }
+  } catch (err) {
+    return { ok: false, reason: `record could not be processed: ${err instanceof Error ? err.message : String(err)}` }
+  }
+}
+
 /**
  * Validates one record against schemas/event.json and turns it into a row, or a rejection naming
  * the field. Never throws: whatever the record holds, the outcome is a row or a rejection.
  */
 export function processEvent(record: unknown, meta: EnvelopeMeta, source: SourcePosition): EventOutcome {
-  const reject = (reason: string): EventOutcome => ({
-    ok: false,
-    rejection: rejectionRow(reason, record, meta, source),
-  })
-  try {
-    return toRow(record, meta, source, reject)
-  } catch (err) {
-    return reject(`record could not be processed: ${err instanceof Error ? err.message : String(err)}`)
-  }
-}
-
-function toRow(
-  record: unknown,
-  meta: EnvelopeMeta,
-  source: SourcePosition,
-  reject: (reason: string) => EventOutcome,
-): EventOutcome {
-  // NOTE: ajv's "number" excludes Infinity and NaN (JSON.parse turns 1e400 into Infinity).
-  if (!validateEvent(record)) return reject(describeError(validateEvent.errors?.[0]))
-  const r = record as {
-    eventTypeId: string
-    trafficTypeName: string
-    key: string
-    timestamp: number | string
-    value?: number | null
-    properties?: Record<string, string | number | boolean | null> | null
-  }
-  const ts = normalizeTimestamp(r.timestamp)
-  if (!ts.ok) return reject(ts.reason)
-  // The schema cannot say "well-formed Unicode": a lone surrogate would make ClickHouse refuse the
-  // whole insert (a high one) or store invalid UTF-8 (a low one). Names and ids are ASCII by pattern.
-  if (!r.key.isWellFormed()) return reject(loneSurrogate('key'))
-  const properties = r.properties ?? {}
-  for (const name in properties) {
-    const value = properties[name]
-    if (!name.isWellFormed())
-      return reject(loneSurrogate(`properties name ${JSON.stringify(name.toWellFormed().slice(0, 64))}`))
-    if (typeof value === 'string' && !value.isWellFormed()) return reject(loneSurrogate(`properties.${name}`))
-  }
+  const checked = checkEvent(record)
+  if (!checked.ok) return { ok: false, rejection: rejectionRow(checked.reason, record, meta, source) }
+  const { event, ms, raw } = checked
   // The event's columns set on rowOrigin's object (see rowOrigin for why).
   const row = rowOrigin(meta, source) as EventRow
-  row.traffic_type = r.trafficTypeName
-  row.event_type = r.eventTypeId
-  row.key = r.key
-  row.timestamp = Math.floor(ts.ms / 1000)
-  row.timestamp_ms = ts.ms
-  row.timestamp_raw = ts.raw
-  row.value = r.value ?? null
-  row.properties = JSON.stringify(properties)
+  row.traffic_type = event.trafficTypeName
+  row.event_type = event.eventTypeId
+  row.key = event.key
+  row.timestamp = Math.floor(ms / 1000)
+  row.timestamp_ms = ms
+  row.timestamp_raw = raw
+  row.value = event.value ?? null
+  row.properties = JSON.stringify(event.properties ?? {})
   return { ok: true, row }
 }
+
+/**
+ * One record as a line of the events topic (broker/messages/events.ts): an event's own columns as
+ * the sink inserts them (TabSeparated, after the origin columns), or the rejection naming the field
+ * with the record's raw copy. The edge makes it once per record; the consumer adds the origin.
+ */
+export function eventLine(record: unknown): string {
+  const checked = checkEvent(record)
+  if (!checked.ok) return `${REJECTED_LINE}\t${tsvField(checked.reason)}\t${tsvField(safeJson(record, MAX_RAW_CHARS))}`
+  const { event, ms, raw } = checked
+  const value = event.value ?? null
+  return (
+    `${EVENT_LINE}\t${event.trafficTypeName}\t${event.eventTypeId}\t${tsvField(event.key)}\t` +
+    `${tsvDateTime(Math.floor(ms / 1000))}\t${ms}\t${tsvField(raw)}\t${value === null ? '\\N' : value}\t` +
+    tsvField(JSON.stringify(event.properties ?? {}))
+  )
+}
+
+/** The first field of a line: an event's columns follow, or a rejection's reason and raw copy. */
+export const EVENT_LINE = 'E'
+export const REJECTED_LINE = 'R'
 
 const FIELD_RULES: Record<string, string> = {
   eventTypeId: 'eventTypeId must be a string of 1 to 80 letters, digits or - _ . : starting with a letter or digit',

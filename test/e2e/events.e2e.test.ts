@@ -212,9 +212,21 @@ describe('POST /api/events/bulk', () => {
     expect(tooBig.status).toBe(413)
     expect(String(tooBig.body['message'])).toMatch(/larger than the limit of 10485760 bytes/)
 
-    const oneHuge = await postEvents(service.url, key, [event(1), event(2, { properties: { blob: megabyte } })])
+    // A valid record larger than a Kafka message (30 properties at their limit of 32,768 characters) refuses the
+    // request; an invalid one (a property over that limit) is refused alone, as a rejection naming the field.
+    const wide = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`p${i}`, 'x'.repeat(32_768)]))
+    const oneHuge = await postEvents(service.url, key, [event(1), event(2, { properties: wide })])
     expect(oneHuge.status).toBe(413)
-    expect(String(oneHuge.body['message'])).toMatch(/record 1 is \d+ bytes as JSON, above the per-record limit/)
+    expect(String(oneHuge.body['message'])).toMatch(/record 1 is \d+ bytes as stored, above the per-record limit/)
+    const oneBad = await postEvents(service.url, key, [event(1), event(2, { properties: { blob: megabyte } })])
+    expect(oneBad.status).toBe(202)
+    expect(oneBad.body['accepted']).toBe(2)
+    const bad = `request_id = '${String(oneBad.body['requestId'])}'`
+    await waitFor('the invalid record refused, the other stored', async () =>
+      (await t.count('events', bad)) === 1 && (await t.count('event_rejections', bad)) === 1 ? true : undefined,
+    )
+    const [refused] = await t.query<{ reason: string }>(`SELECT reason FROM {db}.event_rejections WHERE ${bad}`)
+    expect(refused!.reason).toMatch(/^properties\.blob must be a string \(at most 32768 characters\)/)
 
     // Each refusal is counted with the limit that caused it.
     const metrics = await (await fetch(`${service.url}/metrics`)).text()

@@ -20,8 +20,9 @@ export class RecordTooLargeError extends Error {
     readonly index: number,
     readonly bytes: number,
     readonly limit: number,
+    as = 'as JSON',
   ) {
-    super(`record ${index} is ${bytes} bytes as JSON, above the per-record limit of ${limit} bytes`)
+    super(`record ${index} is ${bytes} bytes ${as}, above the per-record limit of ${limit} bytes`)
   }
 }
 

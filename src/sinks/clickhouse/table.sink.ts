@@ -106,6 +106,7 @@ export class ClickHouseTableSink {
         table.columns as readonly (keyof R & string)[],
         table.dateTimes as readonly (keyof R & string)[],
         table.shared,
+        table.encodedAfter,
       )
   }
 
@@ -125,6 +126,7 @@ export class ClickHouseTableSink {
     columns: readonly (keyof T & string)[],
     dateTimes: readonly (keyof T & string)[],
     shared = 0,
+    encodedAfter?: number,
   ): Promise<void> {
     if (rows.length === 0) return
     await this.settle()
@@ -134,7 +136,7 @@ export class ClickHouseTableSink {
       try {
         await this.client.insert({
           table: `${this.database}.${table}`,
-          values: tsvStream(rows, columns, dateTimes, shared),
+          values: tsvStream(rows, columns, dateTimes, shared, encodedAfter),
           format: 'TabSeparated',
           columns: columns as unknown as [string, ...string[]],
           query_id: queryId,

@@ -24,6 +24,8 @@ interface TableSpec<R extends RowOrigin> {
   readonly locate: readonly { readonly column: keyof R & string; readonly match: 'in' | 'range' }[]
   /** The column of the monthly partition key (epoch seconds, or a YYYY-MM-DD date). */
   readonly partitionBy: keyof R & string
+  /** Rows may hold their columns after the origin already encoded, as one `tsv` text (the events topic's lines). */
+  readonly encoded?: boolean
 }
 
 /** A table whose rows are R (any table is a Table<RowOrigin>). */
@@ -37,6 +39,8 @@ export interface Table<R extends RowOrigin = RowOrigin> {
    * Leading columns the rows of one Kafka message share (their origin up to source_index): encoded once per message.
    */
   readonly shared: number
+  /** Columns from this index on may come already encoded, as a row's `tsv` text (tsvStream). */
+  readonly encodedAfter: number
   /** Only a type: the rows the table takes. */
   readonly row?: R
 }
@@ -48,7 +52,8 @@ const SHARED_ORIGIN = ORIGIN_COLUMNS.indexOf('source_index')
 function table<R extends RowOrigin>(spec: TableSpec<R>): Table<R> {
   if (ORIGIN_COLUMNS.some((c, i) => spec.columns[i] !== c))
     throw new Error(`table ${spec.name}: its columns must start with the origin columns`)
-  return { ...spec, shared: SHARED_ORIGIN }
+  const { encoded, ...rest } = spec
+  return { ...rest, shared: SHARED_ORIGIN, encodedAfter: encoded ? ORIGIN_COLUMNS.length : spec.columns.length }
 }
 
 /** A table and rows for it. */
@@ -78,6 +83,7 @@ export const EVENTS = table<EventRow>({
     'properties',
   ],
   dateTimes: ['received_at', 'timestamp'],
+  encoded: true,
   locate: [
     { column: 'environment_id', match: 'in' },
     { column: 'event_type', match: 'in' },

@@ -53,7 +53,7 @@ async function build(draining: boolean, spoolMaxBytes = 1 << 20) {
     messageMaxBytes: 768 * 1024,
     isDraining: () => draining,
   })
-  await app.register(eventRoutes, { sdk, topic: 'events' })
+  await app.register(eventRoutes, { sdk, topic: 'events', format: 'lines' })
   return app
 }
 

@@ -1,20 +1,65 @@
+import { text } from 'node:stream/consumers'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { EVENT_HEADERS, encodeEventMessages } from '../../../../src/broker/messages/events.js'
-import { RecordTooLargeError, splitArrayText } from '../../../../src/broker/messages/records.js'
-import type { OutboundMessage } from '../../../../src/broker/ports.js'
+import {
+  EVENT_HEADERS,
+  EVENT_LINES_FORMAT,
+  encodeEventMessages,
+  eventLinesOf,
+  eventOfLine,
+} from '../../../../src/broker/messages/events.js'
+import {
+  encodeRecordMessages,
+  originHeaders,
+  RecordTooLargeError,
+  splitArrayText,
+} from '../../../../src/broker/messages/records.js'
+import { FORMAT_HEADER, type OutboundMessage } from '../../../../src/broker/ports.js'
+import { DecodedRows } from '../../../../src/consumers/clickhouse.consumer.js'
+import { EVENTS_CODEC } from '../../../../src/consumers/events.consumer.js'
+import { processEvent } from '../../../../src/pipeline/events.js'
+import { EVENTS } from '../../../../src/sinks/clickhouse/tables.js'
+import { tsvStream } from '../../../../src/sinks/clickhouse/tsv.js'
 
 const meta = { environmentId: 'env', accountId: 'acc', receivedAtMs: 123, sdkVersion: 'v', requestId: 'req' }
+const headers = originHeaders(meta)
+const sized = (maxBytes: number) => ({ bodyBytes: 0, maxBytes })
+
+const event = (i: number, extra: object = {}) => ({
+  eventTypeId: 'checkout',
+  trafficTypeName: 'user',
+  key: `k${i}`,
+  timestamp: 1_700_000_000_000 + i,
+  value: i,
+  properties: { plan: 'pro', i },
+  ...extra,
+})
+
+/** The text the sink sends for rows (tsvStream over the events table's columns). */
+const sinkText = (rows: readonly object[]) =>
+  text(tsvStream(rows, EVENTS.columns as never, EVENTS.dateTimes as never, EVENTS.shared, EVENTS.encodedAfter))
+
+/** A message as the consumer decodes it: its rows and rejections. */
+function decode(message: OutboundMessage, partition = 0, offset = 7n) {
+  const out = new DecodedRows()
+  EVENTS_CODEC.decode(
+    { ...message, offset, key: undefined } as never,
+    (index) => ({ topic: 'events', partition, offset, index }),
+    out,
+  )
+  return out
+}
 
 describe('encodeEventMessages', () => {
-  it('keeps every record, in order, in messages no larger than the limit', () => {
-    const records = Array.from({ length: 5000 }, (_, i) => ({ i, pad: 'x'.repeat(i % 700) }))
-    const body = JSON.stringify(records)
+  it('writes one line per record, in order, in messages no larger than the limit', () => {
+    const records = Array.from({ length: 5000 }, (_, i) => event(i, { properties: { pad: 'x'.repeat(i % 700) } }))
     const max = 64 * 1024
-    const messages = encodeEventMessages(records, meta, { bodyBytes: body.length, maxBytes: max })
-    expect(messages.length).toBeGreaterThan(body.length / max)
+    const messages = encodeEventMessages(records, meta, sized(max))
+    expect(messages.length).toBeGreaterThan(1)
     for (const m of messages) expect(m.value.length).toBeLessThanOrEqual(max)
-    expect(messages.flatMap((m) => JSON.parse(m.value.toString()) as unknown[])).toEqual(records)
+    const lines = messages.flatMap((m) => eventLinesOf(m).lines!)
+    expect(lines).toHaveLength(5000)
+    expect(lines.map((l) => eventOfLine(l).key)).toEqual(records.map((r) => r.key))
     expect(messages[0]!.headers).toEqual({
       [EVENT_HEADERS.environment]: 'env',
       [EVENT_HEADERS.account]: 'acc',
@@ -22,6 +67,7 @@ describe('encodeEventMessages', () => {
       [EVENT_HEADERS.sdkVersion]: 'v',
       [EVENT_HEADERS.requestId]: 'req',
       [EVENT_HEADERS.part]: '0',
+      [FORMAT_HEADER]: EVENT_LINES_FORMAT,
     })
     // Each message's identity is (request id, part); all go to the request's partition, in order.
     expect(messages.map((m) => m.headers[EVENT_HEADERS.part])).toEqual(messages.map((_, i) => String(i)))
@@ -29,40 +75,89 @@ describe('encodeEventMessages', () => {
     expect(messages.every((m) => m.ordered)).toBe(true)
   })
 
-  it('splits further when the body length underestimates the records', () => {
-    const records = Array.from({ length: 100 }, () => ({ s: 'é'.repeat(1000) }))
-    const messages = encodeEventMessages(records, meta, { bodyBytes: 10, maxBytes: 20_000 })
-    for (const m of messages) expect(m.value.length).toBeLessThanOrEqual(20_000)
-    expect(messages.flatMap((m) => JSON.parse(m.value.toString()) as unknown[])).toHaveLength(100)
-  })
-
   it('names a single record larger than a message', () => {
-    const records = [{ a: 1 }, { b: 'x'.repeat(50_000) }]
-    expect(() => encodeEventMessages(records, meta, { bodyBytes: 50_020, maxBytes: 20_000 })).toThrow(
-      RecordTooLargeError,
-    )
-    expect(() => encodeEventMessages(records, meta, { bodyBytes: 50_020, maxBytes: 20_000 })).toThrow(
-      /record 1 is 500\d\d bytes/,
-    )
+    const records = [event(0), event(1, { properties: { b: 'x'.repeat(30_000) } }), event(2)]
+    expect(() => encodeEventMessages(records, meta, sized(20_000))).toThrow(RecordTooLargeError)
+    expect(() => encodeEventMessages(records, meta, sized(20_000))).toThrow(/record 1 is 300\d\d bytes/)
   })
 
-  it('publishes the body as sent when it fits one message, and splits the records when it does not', () => {
-    const records = [
-      { eventTypeId: 'a', key: 'k1' },
-      { eventTypeId: 'b', key: 'k2' },
-    ]
-    const text = ' [ {"eventTypeId":"a","key":"k1"} , {"eventTypeId":"b","key":"k2"} ] '
-    const [one, ...rest] = encodeEventMessages(records, meta, { bodyBytes: text.length, maxBytes: 20_000, text: text })
-    expect(rest).toEqual([])
-    expect(one!.value.toString()).toBe(text)
-    expect(one!.headers[EVENT_HEADERS.part]).toBe('0')
-    const big = Array.from({ length: 100 }, (_, i) => ({ s: `${i}`.repeat(400) }))
-    const split = encodeEventMessages(big, meta, { bodyBytes: 50_000, maxBytes: 20_000, text: JSON.stringify(big) })
-    expect(split.length).toBeGreaterThan(1)
-    expect(split.flatMap((m) => JSON.parse(m.value.toString()) as unknown[])).toEqual(big)
+  // The consumer's rows from the edge's lines must be exactly the rows the record-by-record path
+  // (processEvent, every release before the lines) made: same text to ClickHouse, same rejections.
+  const tricky = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('\t', '\n', '\r', '\0', '\\', '\\N', '\\t', 'é', '😀', '\ud800', 'a\tb\nc'),
+  )
+  const records = fc.array(
+    fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc.record({
+          eventTypeId: fc.constantFrom('checkout', 'a.b:c', 'bad type', ''),
+          trafficTypeName: fc.constantFrom('user', 'account'),
+          key: tricky,
+          timestamp: fc.oneof(fc.integer({ min: 0, max: 2 ** 42 }), fc.constantFrom('1700000000', '-1', 'x', 1e300)),
+          value: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null), fc.constant('1')),
+          properties: fc.oneof(fc.dictionary(tricky, fc.oneof(tricky, fc.double(), fc.boolean())), fc.constant(null)),
+        }),
+      },
+      { weight: 1, arbitrary: fc.anything() },
+    ),
+    { minLength: 1, maxLength: 20 },
+  )
+
+  it('gives the rows and rejections processEvent gives, as the same text', async () => {
+    let stored = 0
+    await fc.assert(
+      fc.asyncProperty(records, async (rs) => {
+        const out = decode(encodeEventMessages(rs as object[], meta, sized(1 << 20))[0]!)
+        const want = rs.map((r, index) =>
+          processEvent(r, { ...meta, part: 0 }, { topic: 'events', partition: 0, offset: 7n, index }),
+        )
+        const rows = want.flatMap((o) => (o.ok ? [o.row] : []))
+        expect(await sinkText(out.rows.get(EVENTS) ?? [])).toBe(await sinkText(rows))
+        expect(out.rejections).toEqual(want.flatMap((o) => (o.ok ? [] : [o.rejection])))
+        stored += rows.length
+      }),
+      { numRuns: 300 },
+    )
+    expect(stored).toBeGreaterThan(150)
+  })
+
+  it('reads a message of the format before (a JSON array, no format header) as the same rows', async () => {
+    const rs = [event(1), { eventTypeId: 'checkout' }, event(2, { key: 'tab\there' })]
+    const [lines] = encodeEventMessages(rs, meta, sized(1 << 20))
+    const old: OutboundMessage = {
+      key: 'req',
+      value: Buffer.from(JSON.stringify(rs)),
+      headers: { ...originHeaders(meta), [EVENT_HEADERS.part]: '0' },
+    }
+    const [a, b] = [decode(lines!), decode(old)]
+    expect(await sinkText(a.rows.get(EVENTS)!)).toBe(await sinkText(b.rows.get(EVENTS)!))
+    // What an edge writes during a rolling upgrade (SLUICE_EVENTS_MESSAGE_FORMAT=json) is that format.
+    const [asJson] = encodeEventMessages(rs, meta, { ...sized(1 << 20), text: JSON.stringify(rs) }, 'json')
+    expect(asJson!.headers).toEqual(old.headers)
+    expect(asJson!.value.toString()).toBe(old.value.toString())
+    expect(a.rows.get(EVENTS)).toHaveLength(2)
+    expect(b.rejections).toEqual(a.rejections)
+    expect(b.rejections[0]!.reason).toBe('trafficTypeName is required')
+  })
+
+  it('refuses whole a message of an unknown format, or lines no edge writes, naming them', () => {
+    const [good] = encodeEventMessages([event(1)], meta, sized(1 << 20))
+    const future = decode({ ...good!, headers: { ...good!.headers, [FORMAT_HEADER]: 'events-lines-9' } })
+    expect(future.rows.size).toBe(0)
+    expect(future.rejections.map((r) => r.reason)).toEqual(['kafka message is not an event batch written by the edge'])
+    const forged = decode({ ...good!, value: Buffer.from('E\tuser\tcheckout\tk\n?\tx\nE\ta\tb\n') })
+    expect(forged.rows.size).toBe(0)
+    expect(forged.rejections.map((r) => [r.reason, r.source_index])).toEqual([
+      ['line of an event batch is malformed', 0],
+      ['line of an event batch is malformed', 1],
+      ['line of an event batch is malformed', 2],
+    ])
   })
 })
 
+// The records path of the other SDK topics (impressions): a body's JSON array published as sent.
 describe('a body too large for one message, cut between its records as sent', () => {
   // Strings full of what the cut must not be fooled by: brackets, braces, commas, quotes and
   // backslashes inside strings, escapes, multi-byte characters and surrogate pairs.
@@ -91,18 +186,18 @@ describe('a body too large for one message, cut between its records as sent', ()
         const expected = JSON.parse(text) as unknown[]
         let viaRecords: OutboundMessage[] | Error
         try {
-          viaRecords = encodeEventMessages(rs, meta, { bodyBytes: text.length, maxBytes: max })
+          viaRecords = encodeRecordMessages(rs, headers, 'req', { bodyBytes: text.length, maxBytes: max })
         } catch (err) {
           viaRecords = err as Error
         }
         if (viaRecords instanceof Error) {
           // A record too large alone is refused by either path, naming it.
-          expect(() => encodeEventMessages(rs, meta, { bodyBytes: text.length, maxBytes: max, text: text })).toThrow(
-            RecordTooLargeError,
-          )
+          expect(() =>
+            encodeRecordMessages(rs, headers, 'req', { bodyBytes: text.length, maxBytes: max, text: text }),
+          ).toThrow(RecordTooLargeError)
           return
         }
-        const messages = encodeEventMessages(rs, meta, { bodyBytes: text.length, maxBytes: max, text: text })
+        const messages = encodeRecordMessages(rs, headers, 'req', { bodyBytes: text.length, maxBytes: max, text: text })
         for (const m of messages) expect(m.value.length).toBeLessThanOrEqual(max)
         expect(messages.flatMap((m) => JSON.parse(m.value.toString()) as unknown[])).toEqual(expected)
         expect(messages.map((m) => m.headers[EVENT_HEADERS.part])).toEqual(messages.map((_, i) => String(i)))
@@ -114,7 +209,7 @@ describe('a body too large for one message, cut between its records as sent', ()
   it('cuts the text itself: no record is serialized again (spacing and number spelling kept)', () => {
     const text = `[\n  {"eventTypeId": "a", "value": 1.50, "s": "${'x'.repeat(900)}"},\n  {"eventTypeId": "b", "value": 2e0, "s": "${'y'.repeat(900)}"}\n]`
     const rs = JSON.parse(text) as object[]
-    const messages = encodeEventMessages(rs, meta, { bodyBytes: text.length, maxBytes: 1500, text: text })
+    const messages = encodeRecordMessages(rs, headers, 'req', { bodyBytes: text.length, maxBytes: 1500, text: text })
     expect(messages.map((m) => m.value.toString())).toEqual([
       `[\n  {"eventTypeId": "a", "value": 1.50, "s": "${'x'.repeat(900)}"}]`,
       `[\n  {"eventTypeId": "b", "value": 2e0, "s": "${'y'.repeat(900)}"}\n]`,

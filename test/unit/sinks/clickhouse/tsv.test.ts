@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { processEvent } from '../../../../src/pipeline/events.js'
 import { rejectionRow } from '../../../../src/pipeline/rows.js'
 import { EVENT_REJECTIONS, EVENTS } from '../../../../src/sinks/clickhouse/tables.js'
-import { tsvDateTime, tsvField, tsvStream } from '../../../../src/sinks/clickhouse/tsv.js'
+import { tsvStream } from '../../../../src/sinks/clickhouse/tsv.js'
+import { tsvDateTime, tsvField } from '../../../../src/shared/tsv.js'
 
 describe('tsvField', () => {
   it('escapes what TabSeparated gives a meaning to, and nothing else', () => {
