@@ -30,7 +30,9 @@ it('consumes a message the previous release wrote as it consumes the same record
   const environment = demo.environments[0]!
   const service = await env.start()
 
-  const posted = await postEvents(service.url, environment.serverSideSdkKey, records, { splitsdkversion: 'node-11.0.0' })
+  const posted = await postEvents(service.url, environment.serverSideSdkKey, records, {
+    splitsdkversion: 'node-11.0.0',
+  })
   expect(posted.status).toBe(202)
   const received = Date.now()
   const kafka = new Kafka({ brokers: [...env.config.kafka.brokers], logLevel: logLevel.NOTHING })
