@@ -53,9 +53,11 @@ export function clickhouseRunner(client: ClickHouseClient, limits: AnalysisLimit
         )
       if (code === TIMEOUT_EXCEEDED || code === MEMORY_LIMIT_EXCEEDED)
         throw new AppError(
-          'SINK_UNAVAILABLE',
-          `clickhouse stopped the query at its ${code === TIMEOUT_EXCEEDED ? 'time' : 'memory'} limit (SLUICE_EXPERIMENT_QUERY_TIMEOUT_MS, SLUICE_EXPERIMENT_MAX_MEMORY_BYTES): narrow the window or raise the limit`,
-          true,
+          'QUERY_LIMIT',
+          code === TIMEOUT_EXCEEDED
+            ? `clickhouse stopped the query at its time limit of ${limits.timeoutMs} ms (SLUICE_EXPERIMENT_QUERY_TIMEOUT_MS): narrow the window or raise the limit`
+            : `clickhouse stopped the query at its memory limit of ${limits.maxMemoryBytes} bytes (SLUICE_EXPERIMENT_MAX_MEMORY_BYTES): narrow the window or raise the limit`,
+          false,
           { cause: err },
         )
       // An outage is retriable (503); a query ClickHouse refuses is a bug of its builder (500, never retried).

@@ -1,15 +1,17 @@
 // The events topic → events and event_rejections. Each message holds a request's records as lines the
 // edge made (broker/messages/events.ts): an event's columns already encoded, which become a row with
-// the message's origin and position, or a rejection naming the field. Messages of the format before
-// (JSON arrays) are read through the same lines.
-import { eventLinesOf, recordOfLine } from '../broker/messages/events.js'
+// the message's origin and position (its bytes sent to ClickHouse as they came from Kafka, never
+// decoded), or a rejection naming the field. Messages of the format before (JSON arrays) are made
+// into the same lines first.
+import { eventLinesOf, recordOfColumns } from '../broker/messages/events.js'
 import { metaOf } from '../broker/messages/records.js'
-import { EVENT_LINE, REJECTED_LINE, type EncodedEventRow } from '../pipeline/events.js'
+import type { EncodedEventRow } from '../pipeline/events.js'
 import { originOf, rejectionRow, rowOrigin, type RowOrigin } from '../pipeline/rows.js'
 import { tsvText } from '../shared/tsv.js'
 import { EVENT_REJECTIONS, EVENTS } from '../sinks/clickhouse/tables.js'
 import type { RowCodec } from './clickhouse.consumer.js'
 
+const [TAB, NEWLINE, E, R, ZERO] = [0x09, 0x0a, 0x45, 0x52, 0x30]
 /** An E line: "E", then 8 columns (traffic type, event type, key, timestamp, ms, raw, value, properties). */
 const EVENT_TABS = 8
 
@@ -18,50 +20,59 @@ export const EVENTS_CODEC: RowCodec = {
   rejections: EVENT_REJECTIONS,
   decode(message, position, out) {
     const meta = metaOf(message.headers)
-    const { text, lines } = eventLinesOf(message)
-    if (!lines) {
+    const bytes = eventLinesOf(message)
+    if (!bytes) {
+      const text = message.value.toString('utf8')
       out.reject(rejectionRow('kafka message is not an event batch written by the edge', text, meta, position(0)))
       return
     }
-    for (let index = 0; index < lines.length; index++) {
-      const line = lines[index]!
-      const kind = line.slice(0, 2)
-      if (kind === `${EVENT_LINE}\t`) {
-        // The two columns the sink reads from a row (where its rows are, which month): the event type and the
-        // timestamp's seconds, between the first tabs; the rest is sent as encoded.
-        const t1 = line.indexOf('\t', 2)
-        const t2 = line.indexOf('\t', t1 + 1)
-        const t3 = line.indexOf('\t', t2 + 1)
-        const seconds = Number(line.slice(t3 + 1, t3 + 11))
-        if (t3 > 0 && line[t3 + 11] === '\t' && Number.isSafeInteger(seconds) && tabs(line) === EVENT_TABS) {
-          const row = rowOrigin(meta, position(index)) as EncodedEventRow
-          row.event_type = line.slice(t1 + 1, t2)
-          row.timestamp = seconds
-          row.tsv = line.slice(2)
-          out.add<RowOrigin>(EVENTS, row, line)
-          continue
-        }
-      } else if (kind === `${REJECTED_LINE}\t`) {
-        const tab = line.indexOf('\t', 2)
-        if (tab > 0) {
-          const reason = tsvText(line.slice(2, tab)) ?? ''
-          out.reject(rejectionRow(reason, tsvText(line.slice(tab + 1)) ?? '', meta, position(index)))
-          continue
+    for (let start = 0, index = 0; start < bytes.length; index++) {
+      // One pass over the line: where it ends, how many tabs it has, where the 2nd to 5th are (around the event
+      // type and the timestamp, the two columns the sink reads from a row: where its rows are, which month).
+      let end = start
+      let tabs = 0
+      let t2 = 0
+      let t3 = 0
+      let t4 = 0
+      let t5 = 0
+      for (; end < bytes.length; end++) {
+        const c = bytes[end]
+        if (c === NEWLINE) break
+        if (c === TAB) {
+          tabs++
+          if (tabs === 2) t2 = end
+          else if (tabs === 3) t3 = end
+          else if (tabs === 4) t4 = end
+          else if (tabs === 5) t5 = end
         }
       }
-      out.reject(rejectionRow('line of an event batch is malformed', line, meta, position(index)))
+      const kind = bytes[start]
+      const line = start
+      start = end + 1
+      if (bytes[line + 1] === TAB && kind === E && tabs === EVENT_TABS && t5 === t4 + 11) {
+        let seconds = 0
+        for (let i = t4 + 1; i < t5; i++) seconds = seconds * 10 + (bytes[i]! - ZERO)
+        if (Number.isSafeInteger(seconds) && seconds >= 0) {
+          const row = rowOrigin(meta, position(index)) as EncodedEventRow
+          row.event_type = bytes.toString('utf8', t2 + 1, t3)
+          row.timestamp = seconds
+          row.tsv = bytes.subarray(line + 2, end)
+          out.add<RowOrigin>(EVENTS, row, row.tsv)
+          continue
+        }
+      } else if (bytes[line + 1] === TAB && kind === R && tabs === 2) {
+        const tab = bytes.indexOf(TAB, line + 2)
+        const reason = tsvText(bytes.toString('utf8', line + 2, tab)) ?? ''
+        out.reject(rejectionRow(reason, tsvText(bytes.toString('utf8', tab + 1, end)) ?? '', meta, position(index)))
+        continue
+      }
+      const text = bytes.toString('utf8', line, end)
+      out.reject(rejectionRow('line of an event batch is malformed', text, meta, position(index)))
     }
   },
-  // The raw copy of a row ClickHouse refused (it passed every check): the record again, from its line.
+  // The raw copy of a row ClickHouse refused (it passed every check): the record again, from its columns.
   refused(_table, row, reason, record) {
     const { meta, source } = originOf(row)
-    return rejectionRow(reason, typeof record === 'string' ? recordOfLine(record) : record, meta, source)
+    return rejectionRow(reason, Buffer.isBuffer(record) ? recordOfColumns(record) : record, meta, source)
   },
-}
-
-/** The tabs of a line, counted up to one more than an E line has. */
-function tabs(line: string): number {
-  let n = 0
-  for (let i = line.indexOf('\t'); i >= 0 && n <= EVENT_TABS; i = line.indexOf('\t', i + 1)) n++
-  return n
 }

@@ -3,8 +3,8 @@
 // or endangers intake: with no one watching, offering a batch is one set lookup per environment (the watched scopes
 // are read once a second, apart from the batches); a publish is not awaited, its failure (Redis away) is dropped and
 // counted, never retried, and at most MAX_IN_FLIGHT wait for Redis at once.
-import { eventOfLine } from '../broker/messages/events.js'
-import { EVENT_LINE, type EncodedEventRow, type EventRow } from '../pipeline/events.js'
+import { eventOfColumns } from '../broker/messages/events.js'
+import type { EncodedEventRow, EventRow } from '../pipeline/events.js'
 import type { ImpressionRow } from '../pipeline/impressions.js'
 import type { RejectionRow, RowOrigin } from '../pipeline/rows.js'
 import type { Logger } from '../shared/logger.js'
@@ -25,7 +25,7 @@ export function tailRecordOf(table: string, row: RowOrigin): TailRecord | undefi
   const base = { receivedAt: row.received_at_ms, requestId: row.request_id }
   if (table === 'events') {
     const encoded = (row as Partial<EncodedEventRow>).tsv
-    const e = encoded === undefined ? (row as EventRow) : { ...row, ...eventOfLine(`${EVENT_LINE}\t${encoded}`) }
+    const e = encoded === undefined ? (row as EventRow) : { ...row, ...eventOfColumns(encoded) }
     return {
       ...base,
       kind: 'event',

@@ -150,6 +150,8 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): HttpErr
   // A statement the server refuses is Sluice's fault, not a passing state: named, never "retry later".
   if (error instanceof AppError && error.code === 'SINK_REFUSED_QUERY')
     return new HttpError('INTERNAL', `internal error: ${error.message.slice(0, MAX_CAUSE_CHARS)}`)
+  // A read at its limits: the same answer until the data, the request or the limit changes, so it says which limit.
+  if (error instanceof AppError && error.code === 'QUERY_LIMIT') return new HttpError('UNAVAILABLE', error.message)
   if (isDependencyUnavailable(error))
     return new HttpError(
       'UNAVAILABLE',

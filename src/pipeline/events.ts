@@ -44,7 +44,7 @@ export interface EventRow extends RowOrigin {
 export interface EncodedEventRow extends RowOrigin {
   event_type: string
   timestamp: number
-  tsv: string
+  tsv: Buffer
 }
 
 export type EventOutcome =
@@ -139,11 +139,28 @@ export function eventLine(record: unknown): string {
   const checked = checkEvent(record)
   if (!checked.ok) return `${REJECTED_LINE}\t${tsvField(checked.reason)}\t${tsvField(safeJson(record, MAX_RAW_CHARS))}`
   const { event, ms, raw } = checked
-  const value = event.value ?? null
+  const value = event.value
+  // JSON.stringify escapes every control character, so of TabSeparated's specials only a backslash can be in its text.
+  const properties = event.properties ? JSON.stringify(event.properties) : '{}'
+  // Type and traffic type are ASCII without specials (by pattern), and so is the timestamp's text (digits and a point).
   return (
-    `${EVENT_LINE}\t${event.trafficTypeName}\t${event.eventTypeId}\t${tsvField(event.key)}\t` +
-    `${tsvDateTime(Math.floor(ms / 1000))}\t${ms}\t${tsvField(raw)}\t${value === null ? '\\N' : value}\t` +
-    tsvField(JSON.stringify(event.properties ?? {}))
+    EVENT_LINE +
+    '\t' +
+    event.trafficTypeName +
+    '\t' +
+    event.eventTypeId +
+    '\t' +
+    tsvField(event.key) +
+    '\t' +
+    tsvDateTime(Math.floor(ms / 1000)) +
+    '\t' +
+    ms +
+    '\t' +
+    raw +
+    '\t' +
+    (value === undefined || value === null ? '\\N' : value) +
+    '\t' +
+    (properties.includes('\\') ? properties.replaceAll('\\', '\\\\') : properties)
   )
 }
 

@@ -329,9 +329,9 @@ export class ExperimentService {
         throw new AppError('SINK_UNAVAILABLE', 'the results over time stopped: their caller went away', false)
       if (Date.now() > deadline)
         throw new AppError(
-          'SINK_UNAVAILABLE',
+          'QUERY_LIMIT',
           `the results over time took longer than ${Math.round(timeoutMs / 1000)} s (${i - 1} of ${count} points): ask for a wider interval or a shorter window`,
-          true,
+          false,
         )
       const to = Math.min(req.to, req.from + i * step)
       try {

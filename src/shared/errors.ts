@@ -23,6 +23,11 @@ export type AppErrorCode =
   | 'BUDGET_EXCEEDED'
   /** One template went over its own limits (output, section depth), whatever the budget left. */
   | 'RENDER_LIMIT_EXCEEDED'
+  /**
+   * A read stopped at the time or memory limit set for it: the same read fails the same way until the
+   * data, the request or the limit changes (the answer names the limit; never "retry later" alone).
+   */
+  | 'QUERY_LIMIT'
   /** The edge's disk spool has no room for a body (Kafka is away and the spool filled up). */
   | 'SPOOL_FULL'
   /** The edge's disk spool could not write (disk error, permissions). */

@@ -4,8 +4,7 @@
 // `storedButRefused`: the next inserts store their rows and still answer with a data code (as a
 // cluster's server reports a replica dying under its insert: "Attempt to read after eof").
 // `refusedQueries`: the next inserts are refused as statements (SINK_REFUSED_QUERY).
-import { eventOfLine } from '../../src/broker/messages/events.js'
-import { EVENT_LINE } from '../../src/pipeline/events.js'
+import { eventOfColumns } from '../../src/broker/messages/events.js'
 import type { MessageIdentity, RejectionRow, RowOrigin } from '../../src/pipeline/rows.js'
 import { AppError } from '../../src/shared/errors.js'
 import type { ClickHouseTableSink } from '../../src/sinks/clickhouse/table.sink.js'
@@ -25,8 +24,8 @@ export class MemorySink {
   async insert(table: Table, encoded: readonly RowOrigin[]) {
     // Rows of the events topic's lines hold their columns encoded: kept as ClickHouse would store them.
     const rows = encoded.map((r) => {
-      const { tsv, ...row } = r as RowOrigin & { tsv?: string }
-      return tsv === undefined ? r : { ...row, ...eventOfLine(`${EVENT_LINE}\t${tsv}`) }
+      const { tsv, ...row } = r as RowOrigin & { tsv?: Buffer }
+      return tsv === undefined ? r : { ...row, ...eventOfColumns(tsv) }
     })
     const isRejection = table.columns.includes('reason')
     if (!isRejection) {

@@ -43,69 +43,69 @@ export function encodeEventMessages(
   format: EventMessageFormat = 'lines',
 ): OutboundMessage[] {
   if (format === 'json') return encodeRecordMessages(records, originHeaders(meta), meta.requestId, sizing)
-  let text = ''
-  for (const record of records) text += eventLine(record) + '\n'
-  const value = Buffer.from(text, 'utf8')
+  const { maxBytes } = sizing
   const headers = { ...originHeaders(meta), [FORMAT_HEADER]: EVENT_LINES_FORMAT }
+  const messages: OutboundMessage[] = []
   // Ordered by request id: every copy of a message (a replay from the edge spool) lands in the
   // partition of the first, after it, so the consumer that owns it sees both in order.
-  const message = (part: Buffer, index: number): OutboundMessage => ({
-    key: meta.requestId,
-    value: part,
-    headers: { ...headers, [PART_HEADER]: String(index) },
-    ordered: true,
-  })
-  if (value.length <= sizing.maxBytes) return [message(value, 0)]
-  return splitLines(value, sizing.maxBytes).map(message)
-}
-
-/** Lines (each ending in a line feed, which UTF-8 never uses inside a character) cut into parts of at most maxBytes. */
-function splitLines(text: Buffer, maxBytes: number): Buffer[] {
-  const parts: Buffer[] = []
-  let start = 0
-  let line = 0
-  while (start < text.length) {
-    let end = start
-    // Whole lines while they fit.
-    for (;;) {
-      const next = text.indexOf(NEWLINE, end) + 1
-      if (next - start > maxBytes) break
-      end = next
-      line++
-      if (end >= text.length) break
+  const push = (value: Buffer) =>
+    messages.push({
+      key: meta.requestId,
+      value,
+      headers: { ...headers, [PART_HEADER]: String(messages.length) },
+      ordered: true,
+    })
+  // Each line is written into the message being filled (sized from the body, grown up to maxBytes as needed).
+  let buffer = Buffer.allocUnsafe(Math.min(maxBytes, Math.max(1024, sizing.bodyBytes + 1024)))
+  let used = 0
+  records.forEach((record, index) => {
+    const line = eventLine(record)
+    // A UTF-16 unit is at most 3 bytes of UTF-8: the line's exact length is counted only when that much may not fit.
+    if (used + line.length * 3 + 1 > buffer.length) {
+      const bytes = Buffer.byteLength(line) + 1
+      if (bytes > maxBytes) throw new RecordTooLargeError(index, bytes - 1, maxBytes, 'as stored')
+      if (used + bytes > maxBytes) {
+        push(buffer.subarray(0, used))
+        buffer = Buffer.allocUnsafe(maxBytes)
+        used = 0
+      } else if (used + bytes > buffer.length) {
+        const larger = Buffer.allocUnsafe(Math.min(maxBytes, Math.max(2 * buffer.length, used + bytes)))
+        buffer.copy(larger, 0, 0, used)
+        buffer = larger
+      }
     }
-    if (end === start) throw new RecordTooLargeError(line, text.indexOf(NEWLINE, start) - start, maxBytes, 'as stored')
-    parts.push(text.subarray(start, end))
-    start = end
-  }
-  return parts
+    used += buffer.write(line, used)
+    buffer[used++] = NEWLINE
+  })
+  push(buffer.subarray(0, used))
+  return messages
 }
 
 /**
- * A message's lines, whichever the format; undefined when it is neither (not written by an edge):
- * rejected whole, as text.
+ * A message's lines as bytes, whichever the format (format 1's records made into lines here); undefined
+ * when it is neither (not written by an edge): rejected whole, as text.
  */
-export function eventLinesOf(message: { readonly value: Buffer; readonly headers: Readonly<Record<string, string>> }): {
-  text: string
-  lines: string[] | undefined
-} {
-  if (message.headers[FORMAT_HEADER] === EVENT_LINES_FORMAT) {
-    const text = message.value.toString('utf8')
-    const lines = text.split('\n')
-    if (lines.at(-1) === '') lines.pop()
-    return { text, lines: message.headers[ORIGIN_HEADERS.environment] ? lines : undefined }
-  }
-  if (message.headers[FORMAT_HEADER] !== undefined) return { text: message.value.toString('utf8'), lines: undefined }
-  const { text, records } = recordsOf(message)
-  return { text, lines: records?.map(eventLine) }
+export function eventLinesOf(message: {
+  readonly value: Buffer
+  readonly headers: Readonly<Record<string, string>>
+}): Buffer | undefined {
+  const format = message.headers[FORMAT_HEADER]
+  if (!message.headers[ORIGIN_HEADERS.environment]) return undefined
+  if (format === EVENT_LINES_FORMAT) return message.value
+  if (format !== undefined) return undefined
+  const { records } = recordsOf(message)
+  if (!records) return undefined
+  let text = ''
+  for (const record of records) text += eventLine(record) + '\n'
+  return Buffer.from(text, 'utf8')
 }
 
 /**
- * The record an E line was made from, as far as its columns tell (the raw copy of a row ClickHouse
+ * The record an event row was made from, as far as its columns tell (the raw copy of a row ClickHouse
  * refused): the fields as sent, the timestamp as its text was, no value or properties when it had none.
  */
-export function recordOfLine(line: string): object {
-  const e = eventOfLine(line)
+export function recordOfColumns(columns: string | Buffer): object {
+  const e = eventOfColumns(columns)
   const timestamp = String(Number(e.timestamp_raw)) === e.timestamp_raw ? Number(e.timestamp_raw) : e.timestamp_raw
   return {
     eventTypeId: e.event_type,
@@ -125,9 +125,9 @@ function parsedOr(text: string): unknown {
   }
 }
 
-/** The event an E line holds, as columns again (for the live tail and a row ClickHouse refused). */
-export function eventOfLine(line: string): Omit<EventRow, keyof RowOrigin> {
-  const [, trafficType, eventType, key, timestamp, timestampMs, raw, value, properties] = line.split('\t')
+/** An event's own columns again, from their encoded text (an E line after its "E\t"): for the live tail and tests. */
+export function eventOfColumns(columns: string | Buffer): Omit<EventRow, keyof RowOrigin> {
+  const [trafficType, eventType, key, timestamp, timestampMs, raw, value, properties] = columns.toString().split('\t')
   return {
     traffic_type: trafficType ?? '',
     event_type: eventType ?? '',

@@ -11,8 +11,8 @@ const ROWS_PER_CHUNK = 1000
  * The rows' given columns, in that order, as a stream of TabSeparated text; dateTimes name the
  * DateTime columns. The first `shared` columns are those consecutive rows often repeat (the origin of
  * the rows of one Kafka message): their text is made once per run of rows with the same values.
- * A row that holds its columns from `encodedAfter` on already encoded (a `tsv` text, as the events
- * topic carries them) has that text sent as is.
+ * A row that holds its columns from `encodedAfter` on already encoded (a `tsv` text or its UTF-8
+ * bytes, as the events topic carries them) has them sent as they are.
  */
 export function tsvStream<T extends object>(
   rows: readonly T[],
@@ -29,6 +29,8 @@ export function tsvStream<T extends object>(
       let prefix = ''
       for (let start = 0; start < rows.length; start += ROWS_PER_CHUNK) {
         let text = ''
+        // The chunk's text and bytes in order, when rows hold bytes: written into one buffer at the chunk's end.
+        const parts: (string | Buffer)[] = []
         const end = Math.min(rows.length, start + ROWS_PER_CHUNK)
         for (let r = start; r < end; r++) {
           const row = rows[r]!
@@ -38,16 +40,35 @@ export function tsvStream<T extends object>(
             previous = row
           }
           text += prefix
-          const encoded = (row as { tsv?: string }).tsv
+          const encoded = (row as { tsv?: string | Buffer }).tsv
           const upTo = encoded === undefined ? columns.length : encodedAfter
           for (let c = lead; c < upTo; c++) text += (c > lead ? '\t' : '') + encoders[c]!(row[columns[c]!] as TsvValue)
-          text += encoded === undefined ? '\n' : `\t${encoded}\n`
+          if (encoded === undefined) text += '\n'
+          else if (typeof encoded === 'string') text += `\t${encoded}\n`
+          else {
+            parts.push(text + '\t', encoded)
+            text = '\n'
+          }
         }
-        yield text
+        if (parts.length === 0) yield text
+        else {
+          parts.push(text)
+          yield joined(parts)
+        }
       }
     })(),
     { objectMode: false },
   )
+}
+
+/** Texts (as UTF-8) and bytes, one after the other, in one buffer. */
+function joined(parts: readonly (string | Buffer)[]): Buffer {
+  let bound = 0
+  for (const p of parts) bound += typeof p === 'string' ? p.length * 3 : p.length
+  const out = Buffer.allocUnsafe(bound)
+  let at = 0
+  for (const p of parts) at += typeof p === 'string' ? out.write(p, at) : p.copy(out, at)
+  return out.subarray(0, at)
 }
 
 /** Whether two rows hold the same values in the first `lead` columns. */

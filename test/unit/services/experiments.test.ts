@@ -73,7 +73,7 @@ describe('results over time', () => {
     ])
   })
 
-  it('stops when its caller goes away, and fails as unavailable past its time limit', async () => {
+  it('stops when its caller goes away, and fails at its time limit, saying so', async () => {
     const gone = new AbortController()
     queries = 0
     const stopped = service.timeseries(ws, env, req, 'hour', { signal: gone.signal })
@@ -82,7 +82,7 @@ describe('results over time', () => {
     expect(queries).toBeLessThan(5)
     const late = await service.timeseries(ws, env, req, 'hour', { timeoutMs: 100 }).catch((e: unknown) => e)
     expect(late).toBeInstanceOf(AppError)
-    expect(late).toMatchObject({ code: 'SINK_UNAVAILABLE', retriable: true })
+    expect(late).toMatchObject({ code: 'QUERY_LIMIT', retriable: false })
     expect((late as Error).message).toMatch(/took longer than 0 s \(\d of 10 points\)/)
   })
 })
