@@ -95,7 +95,7 @@ export class SdkIntake {
     if (records === 0) return reply.code(202).send({ requestId: request.id, accepted: 0 })
     let messages
     try {
-      messages = encode()
+      messages = await encode()
     } catch (err) {
       if (err instanceof RecordTooLargeError)
         throw new HttpError('PAYLOAD_TOO_LARGE', err.message, undefined, 'record_bytes')
@@ -120,7 +120,7 @@ export interface Accepted {
   /** What they are, in logs and refusals ("events", "impression counts"). */
   readonly what: string
   /** Its messages (made only once the request is within the limits). */
-  readonly encode: () => OutboundMessage[]
+  readonly encode: () => OutboundMessage[] | Promise<OutboundMessage[]>
   /** More fields of its log line. */
   readonly logged?: object
 }

@@ -10,6 +10,7 @@
 // (records.ts). Messages of it still in Kafka after an upgrade are read through the same eventLine;
 // an edge writes it during a rolling upgrade (SLUICE_EVENTS_MESSAGE_FORMAT=json), for consumers of
 // the release before.
+import { setImmediate } from 'node:timers/promises'
 import { eventLine, type EventRow } from '../../pipeline/events.js'
 import type { EnvelopeMeta, RowOrigin } from '../../pipeline/rows.js'
 import { tsvText } from '../../shared/tsv.js'
@@ -27,6 +28,8 @@ export const EVENT_HEADERS = ORIGIN_HEADERS
 export const EVENT_LINES_FORMAT = 'events-lines-2'
 
 const NEWLINE = 0x0a
+/** Records checked between two turns of the event loop (about 5 ms of work at worst). */
+const RECORDS_PER_SLICE = 10_000
 
 /** How the edge writes events: lines (format 2), or the JSON of the releases before (format 1: rolling upgrades). */
 export type EventMessageFormat = 'lines' | 'json'
@@ -36,12 +39,12 @@ export type EventMessageFormat = 'lines' | 'json'
  * between lines into messages of at most maxBytes. As JSON: the body's records as sent (records.ts).
  * A record alone above maxBytes refuses the request (RecordTooLargeError, naming it).
  */
-export function encodeEventMessages(
+export async function encodeEventMessages(
   records: readonly object[],
   meta: EnvelopeMeta,
   sizing: MessageSizing,
   format: EventMessageFormat = 'lines',
-): OutboundMessage[] {
+): Promise<OutboundMessage[]> {
   if (format === 'json') return encodeRecordMessages(records, originHeaders(meta), meta.requestId, sizing)
   const { maxBytes } = sizing
   const headers = { ...originHeaders(meta), [FORMAT_HEADER]: EVENT_LINES_FORMAT }
@@ -58,8 +61,11 @@ export function encodeEventMessages(
   // Each line is written into the message being filled (sized from the body, grown up to maxBytes as needed).
   let buffer = Buffer.allocUnsafe(Math.min(maxBytes, Math.max(1024, sizing.bodyBytes + 1024)))
   let used = 0
-  records.forEach((record, index) => {
-    const line = eventLine(record)
+  for (let index = 0; index < records.length; index++) {
+    // A body of many records (up to SLUICE_EVENTS_MAX_RECORDS) is checked in slices, letting other requests run between
+    // them: one key's large body must not hold the edge's event loop for its whole check (hundreds of milliseconds).
+    if (index % RECORDS_PER_SLICE === RECORDS_PER_SLICE - 1) await setImmediate()
+    const line = eventLine(records[index])
     // A UTF-16 unit is at most 3 bytes of UTF-8: the line's exact length is counted only when that much may not fit.
     if (used + line.length * 3 + 1 > buffer.length) {
       const bytes = Buffer.byteLength(line) + 1
@@ -76,7 +82,7 @@ export function encodeEventMessages(
     }
     used += buffer.write(line, used)
     buffer[used++] = NEWLINE
-  })
+  }
   push(buffer.subarray(0, used))
   return messages
 }

@@ -51,10 +51,10 @@ function decode(message: OutboundMessage, partition = 0, offset = 7n) {
 }
 
 describe('encodeEventMessages', () => {
-  it('writes one line per record, in order, in messages no larger than the limit', () => {
+  it('writes one line per record, in order, in messages no larger than the limit', async () => {
     const records = Array.from({ length: 5000 }, (_, i) => event(i, { properties: { pad: 'x'.repeat(i % 700) } }))
     const max = 64 * 1024
-    const messages = encodeEventMessages(records, meta, sized(max))
+    const messages = await encodeEventMessages(records, meta, sized(max))
     expect(messages.length).toBeGreaterThan(1)
     for (const m of messages) expect(m.value.length).toBeLessThanOrEqual(max)
     const lines = messages.flatMap((m) => eventLinesOf(m)!.toString().split('\n').slice(0, -1))
@@ -75,10 +75,23 @@ describe('encodeEventMessages', () => {
     expect(messages.every((m) => m.ordered)).toBe(true)
   })
 
-  it('names a single record larger than a message', () => {
+  it('lets other work run while it checks a large body', async () => {
+    let ran = false
+    setImmediate(() => (ran = true))
+    await encodeEventMessages([event(1)], meta, sized(1 << 20))
+    expect(ran).toBe(false)
+    await encodeEventMessages(
+      Array.from({ length: 25_000 }, (_, i) => event(i)),
+      meta,
+      sized(1 << 20),
+    )
+    expect(ran).toBe(true)
+  })
+
+  it('names a single record larger than a message', async () => {
     const records = [event(0), event(1, { properties: { b: 'x'.repeat(30_000) } }), event(2)]
-    expect(() => encodeEventMessages(records, meta, sized(20_000))).toThrow(RecordTooLargeError)
-    expect(() => encodeEventMessages(records, meta, sized(20_000))).toThrow(/record 1 is 300\d\d bytes/)
+    await expect(encodeEventMessages(records, meta, sized(20_000))).rejects.toThrow(RecordTooLargeError)
+    await expect(encodeEventMessages(records, meta, sized(20_000))).rejects.toThrow(/record 1 is 300\d\d bytes/)
   })
 
   // The consumer's rows from the edge's lines must be exactly the rows the record-by-record path
@@ -109,7 +122,7 @@ describe('encodeEventMessages', () => {
     let stored = 0
     await fc.assert(
       fc.asyncProperty(records, async (rs) => {
-        const out = decode(encodeEventMessages(rs as object[], meta, sized(1 << 20))[0]!)
+        const out = decode((await encodeEventMessages(rs as object[], meta, sized(1 << 20)))[0]!)
         const want = rs.map((r, index) =>
           processEvent(r, { ...meta, part: 0 }, { topic: 'events', partition: 0, offset: 7n, index }),
         )
@@ -125,7 +138,7 @@ describe('encodeEventMessages', () => {
 
   it('reads a message of the format before (a JSON array, no format header) as the same rows', async () => {
     const rs = [event(1), { eventTypeId: 'checkout' }, event(2, { key: 'tab\there' })]
-    const [lines] = encodeEventMessages(rs, meta, sized(1 << 20))
+    const [lines] = await encodeEventMessages(rs, meta, sized(1 << 20))
     const old: OutboundMessage = {
       key: 'req',
       value: Buffer.from(JSON.stringify(rs)),
@@ -134,7 +147,7 @@ describe('encodeEventMessages', () => {
     const [a, b] = [decode(lines!), decode(old)]
     expect(await sinkText(a.rows.get(EVENTS)!)).toBe(await sinkText(b.rows.get(EVENTS)!))
     // What an edge writes during a rolling upgrade (SLUICE_EVENTS_MESSAGE_FORMAT=json) is that format.
-    const [asJson] = encodeEventMessages(rs, meta, { ...sized(1 << 20), text: JSON.stringify(rs) }, 'json')
+    const [asJson] = await encodeEventMessages(rs, meta, { ...sized(1 << 20), text: JSON.stringify(rs) }, 'json')
     expect(asJson!.headers).toEqual(old.headers)
     expect(asJson!.value.toString()).toBe(old.value.toString())
     expect(a.rows.get(EVENTS)).toHaveLength(2)
@@ -142,8 +155,8 @@ describe('encodeEventMessages', () => {
     expect(b.rejections[0]!.reason).toBe('trafficTypeName is required')
   })
 
-  it('refuses whole a message of an unknown format, or lines no edge writes, naming them', () => {
-    const [good] = encodeEventMessages([event(1)], meta, sized(1 << 20))
+  it('refuses whole a message of an unknown format, or lines no edge writes, naming them', async () => {
+    const [good] = await encodeEventMessages([event(1)], meta, sized(1 << 20))
     const future = decode({ ...good!, headers: { ...good!.headers, [FORMAT_HEADER]: 'events-lines-9' } })
     expect(future.rows.size).toBe(0)
     expect(future.rejections.map((r) => r.reason)).toEqual(['kafka message is not an event batch written by the edge'])
