@@ -5,7 +5,7 @@
 // into the same lines first.
 import { eventLinesOf, recordOfColumns } from '../broker/messages/events.js'
 import { metaOf } from '../broker/messages/records.js'
-import type { EncodedEventRow } from '../pipeline/events.js'
+import { EVENT_TYPE_ID, type EncodedEventRow } from '../pipeline/events.js'
 import { originOf, rejectionRow, rowOrigin, type RowOrigin } from '../pipeline/rows.js'
 import { tsvText } from '../shared/tsv.js'
 import { EVENT_REJECTIONS, EVENTS } from '../sinks/clickhouse/tables.js'
@@ -14,6 +14,8 @@ import type { RowCodec } from './clickhouse.consumer.js'
 const [TAB, NEWLINE, E, R, ZERO] = [0x09, 0x0a, 0x45, 0x52, 0x30]
 /** An E line: "E", then 8 columns (traffic type, event type, key, timestamp, ms, raw, value, properties). */
 const EVENT_TABS = 8
+/** The latest second a DateTime column holds. */
+const MAX_DATETIME = 4294967295
 
 export const EVENTS_CODEC: RowCodec = {
   tables: [EVENTS],
@@ -50,11 +52,18 @@ export const EVENTS_CODEC: RowCodec = {
       const line = start
       start = end + 1
       if (bytes[line + 1] === TAB && kind === E && tabs === EVENT_TABS && t5 === t4 + 11) {
+        // The two columns the sink reads must be what ClickHouse stores: ten digits of a DateTime, an event type as
+        // the schema allows (a forged line otherwise stores rows where the exactly-once check would not look).
         let seconds = 0
-        for (let i = t4 + 1; i < t5; i++) seconds = seconds * 10 + (bytes[i]! - ZERO)
-        if (Number.isSafeInteger(seconds) && seconds >= 0) {
+        for (let i = t4 + 1; i < t5; i++) {
+          const digit = bytes[i]! - ZERO
+          seconds = digit >= 0 && digit <= 9 ? seconds * 10 + digit : -1
+          if (seconds < 0) break
+        }
+        const eventType = bytes.toString('utf8', t2 + 1, t3)
+        if (seconds >= 0 && seconds <= MAX_DATETIME && EVENT_TYPE_ID.test(eventType)) {
           const row = rowOrigin(meta, position(index)) as EncodedEventRow
-          row.event_type = bytes.toString('utf8', t2 + 1, t3)
+          row.event_type = eventType
           row.timestamp = seconds
           row.tsv = bytes.subarray(line + 2, end)
           out.add<RowOrigin>(EVENTS, row, row.tsv)

@@ -51,10 +51,12 @@ export async function encodeEventMessages(
   const messages: OutboundMessage[] = []
   // Ordered by request id: every copy of a message (a replay from the edge spool) lands in the
   // partition of the first, after it, so the consumer that owns it sees both in order.
-  const push = (value: Buffer) =>
+  // A message's bytes, copied out of the buffer when most of it is unused (a small body of a request without a
+  // Content-Length was given a buffer of maxBytes): the message must not hold memory it does not count.
+  const push = (used: Buffer) =>
     messages.push({
       key: meta.requestId,
-      value,
+      value: used.length < used.buffer.byteLength / 2 ? Buffer.from(used) : used,
       headers: { ...headers, [PART_HEADER]: String(messages.length) },
       ordered: true,
     })
@@ -97,7 +99,7 @@ export function eventLinesOf(message: {
 }): Buffer | undefined {
   const format = message.headers[FORMAT_HEADER]
   if (!message.headers[ORIGIN_HEADERS.environment]) return undefined
-  if (format === EVENT_LINES_FORMAT) return message.value
+  if (format === EVENT_LINES_FORMAT) return message.value.length > 0 ? message.value : undefined
   if (format !== undefined) return undefined
   const { records } = recordsOf(message)
   if (!records) return undefined

@@ -22,7 +22,7 @@ const answer = (error: unknown) => {
     hasHeader: (name: string) => headers.has(name),
     header: (name: string, value: string) => headers.set(name, value),
   } as unknown as FastifyReply
-  return prepareError(error as never, request, reply)
+  return { http: prepareError(error as never, request, reply), headers }
 }
 
 it('names the memory or time limit a results query hit', async () => {
@@ -35,11 +35,15 @@ it('names the memory or time limit a results query hit', async () => {
     const err = await clickhouseRunner(refusing(code), limits)(query as never).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(AppError)
     expect((err as AppError).retriable).toBe(false)
-    const http = answer(err)
+    const { http, headers } = answer(err)
     expect(http.statusCode).toBe(503)
+    // Asked again it fails the same way: no Retry-After.
+    expect(headers.has('retry-after')).toBe(false)
     expect(http.message).toMatch(limit)
     expect(http.message).toMatch(/narrow the window or raise the limit/)
   }
   // An outage is still the generic, retriable answer.
-  expect(answer(new AppError('SINK_UNAVAILABLE', 'connect ECONNREFUSED', true)).message).toMatch(/retry later/)
+  const outage = answer(new AppError('SINK_UNAVAILABLE', 'connect ECONNREFUSED', true))
+  expect(outage.http.message).toMatch(/retry later/)
+  expect(outage.headers.has('retry-after')).toBe(true)
 })

@@ -160,13 +160,27 @@ describe('encodeEventMessages', () => {
     const future = decode({ ...good!, headers: { ...good!.headers, [FORMAT_HEADER]: 'events-lines-9' } })
     expect(future.rows.size).toBe(0)
     expect(future.rejections.map((r) => r.reason)).toEqual(['kafka message is not an event batch written by the edge'])
-    const forged = decode({ ...good!, value: Buffer.from('E\tuser\tcheckout\tk\n?\tx\nE\ta\tb\n') })
-    expect(forged.rows.size).toBe(0)
-    expect(forged.rejections.map((r) => [r.reason, r.source_index])).toEqual([
-      ['line of an event batch is malformed', 0],
-      ['line of an event batch is malformed', 1],
-      ['line of an event batch is malformed', 2],
+    // Lines no edge writes: cut short, of no kind, a date where the DateTime's seconds go (ClickHouse would read it as a
+    // date: stored where the exactly-once check does not look), seconds past a DateTime, an event type with a tab.
+    const columns = (eventType: string, seconds: string) => `E\tuser\t${eventType}\tk\t${seconds}\t1\t1\t\\N\t{}\n`
+    const lines = [
+      'E\tuser\tcheckout\tk\n',
+      '?\tx\n',
+      'E\ta\tb\n',
+      columns('checkout', '2000-01-01'),
+      columns('checkout', '9999999999'),
+      columns('a\\tb', '1700000000'),
+      columns('checkout', '1700000000'),
+    ]
+    const forged = decode({ ...good!, value: Buffer.from(lines.join('')) })
+    expect(forged.rejections.map((r) => [r.reason, r.source_index])).toEqual(
+      [0, 1, 2, 3, 4, 5].map((i) => ['line of an event batch is malformed', i]),
+    )
+    expect(forged.rows.get(EVENTS)!.map((r) => [r.source_index, (r as { timestamp?: number }).timestamp])).toEqual([
+      [6, 1700000000],
     ])
+    const empty = decode({ ...good!, value: Buffer.alloc(0) })
+    expect(empty.rejections.map((r) => r.reason)).toEqual(['kafka message is not an event batch written by the edge'])
   })
 })
 
