@@ -160,8 +160,8 @@ describe('encodeEventMessages', () => {
     const future = decode({ ...good!, headers: { ...good!.headers, [FORMAT_HEADER]: 'events-lines-9' } })
     expect(future.rows.size).toBe(0)
     expect(future.rejections.map((r) => r.reason)).toEqual(['kafka message is not an event batch written by the edge'])
-    // Lines no edge writes: cut short, of no kind, a date where the DateTime's seconds go (ClickHouse would read it as a
-    // date: stored where the exactly-once check does not look), seconds past a DateTime, an event type with a tab.
+    // Lines no edge writes: cut short, of no kind, a date where the DateTime's seconds go (ClickHouse would read it as
+    // a date: stored where the exactly-once check does not look), seconds past a DateTime, an event type with a tab.
     const columns = (eventType: string, seconds: string) => `E\tuser\t${eventType}\tk\t${seconds}\t1\t1\t\\N\t{}\n`
     const lines = [
       'E\tuser\tcheckout\tk\n',
