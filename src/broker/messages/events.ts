@@ -49,10 +49,9 @@ export async function encodeEventMessages(
   const { maxBytes } = sizing
   const headers = { ...originHeaders(meta), [FORMAT_HEADER]: EVENT_LINES_FORMAT }
   const messages: OutboundMessage[] = []
-  // Ordered by request id: every copy of a message (a replay from the edge spool) lands in the
-  // partition of the first, after it, so the consumer that owns it sees both in order.
-  // A message's bytes, copied out of the buffer when most of it is unused (a small body of a request without a
-  // Content-Length was given a buffer of maxBytes): the message must not hold memory it does not count.
+  // Ordered by request id: every copy of a message (a replay from the edge spool) lands in the partition of the first,
+  // after it, so the consumer that owns it sees both in order. Its bytes are copied out of the buffer when most of the
+  // buffer is unused (a small body sent without a Content-Length got one of maxBytes): it must not hold memory unseen.
   const push = (used: Buffer) =>
     messages.push({
       key: meta.requestId,
