@@ -110,13 +110,12 @@ export function prepareError(
       : error instanceof Refusal
         ? new HttpError(REFUSAL_CODES[error.code], error.message, error.details)
         : fromFastifyError(error, request)
-  if (http.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error')
-  else if (error instanceof AppError && error.code === 'QUERY_LIMIT')
-    request.log.warn({ err: error }, 'a read stopped at its limit')
-  else if (http.code === 'UNAVAILABLE' && !(error instanceof HttpError))
-    request.log.warn({ err: error }, 'a dependency is unavailable')
   // A read at its limits fails the same way when asked again: no Retry-After.
   const atLimit = error instanceof AppError && error.code === 'QUERY_LIMIT'
+  if (http.code === 'INTERNAL') request.log.error({ err: error }, 'unhandled error')
+  else if (atLimit) request.log.warn({ err: error }, 'a read stopped at its limit')
+  else if (http.code === 'UNAVAILABLE' && !(error instanceof HttpError))
+    request.log.warn({ err: error }, 'a dependency is unavailable')
   if ((http.code === 'UNAVAILABLE' || http.code === 'RATE_LIMITED') && !atLimit && !reply.hasHeader('retry-after'))
     void reply.header('retry-after', String(RETRY_AFTER_SECONDS))
   request.errorCode = http.code

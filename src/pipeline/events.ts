@@ -111,7 +111,9 @@ function checkEvent(record: unknown): CheckedEvent | { readonly ok: false; reado
 
 /**
  * Validates one record against schemas/event.json and turns it into a row, or a rejection naming
- * the field. Never throws: whatever the record holds, the outcome is a row or a rejection.
+ * the field. Never throws: whatever the record holds, the outcome is a row or a rejection. The
+ * record-by-record path of the releases before the events topic's lines: the consumer no longer
+ * uses it; the tests hold eventLine to it, and the bench makes its raw-insert rows with it.
  */
 export function processEvent(record: unknown, meta: EnvelopeMeta, source: SourcePosition): EventOutcome {
   const checked = checkEvent(record)

@@ -24,7 +24,7 @@ interface TableSpec<R extends RowOrigin> {
   readonly locate: readonly { readonly column: keyof R & string; readonly match: 'in' | 'range' }[]
   /** The column of the monthly partition key (epoch seconds, or a YYYY-MM-DD date). */
   readonly partitionBy: keyof R & string
-  /** Rows may hold their columns after the origin already encoded, as one `tsv` text (the events topic's lines). */
+  /** Rows may hold their columns after the origin already encoded, as `tsv` bytes (the events topic's lines). */
   readonly encoded?: boolean
 }
 
@@ -39,7 +39,7 @@ export interface Table<R extends RowOrigin = RowOrigin> {
    * Leading columns the rows of one Kafka message share (their origin up to source_index): encoded once per message.
    */
   readonly shared: number
-  /** Columns from this index on may come already encoded, as a row's `tsv` text (tsvStream). */
+  /** Columns from this index on may come already encoded, as a row's `tsv` bytes (tsvStream). */
   readonly encodedAfter: number
   /** Only a type: the rows the table takes. */
   readonly row?: R

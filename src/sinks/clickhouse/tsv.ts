@@ -11,8 +11,8 @@ const ROWS_PER_CHUNK = 1000
  * The rows' given columns, in that order, as a stream of TabSeparated text; dateTimes name the
  * DateTime columns. The first `shared` columns are those consecutive rows often repeat (the origin of
  * the rows of one Kafka message): their text is made once per run of rows with the same values.
- * A row that holds its columns from `encodedAfter` on already encoded (a `tsv` text or its UTF-8
- * bytes, as the events topic carries them) has them sent as they are.
+ * A row that holds its columns from `encodedAfter` on already encoded (`tsv`: their UTF-8 bytes, as
+ * the events topic carries them) has them sent as they are.
  */
 export function tsvStream<T extends object>(
   rows: readonly T[],
@@ -40,11 +40,10 @@ export function tsvStream<T extends object>(
             previous = row
           }
           text += prefix
-          const encoded = (row as { tsv?: string | Buffer }).tsv
+          const encoded = (row as { tsv?: Buffer }).tsv
           const upTo = encoded === undefined ? columns.length : encodedAfter
           for (let c = lead; c < upTo; c++) text += (c > lead ? '\t' : '') + encoders[c]!(row[columns[c]!] as TsvValue)
           if (encoded === undefined) text += '\n'
-          else if (typeof encoded === 'string') text += `\t${encoded}\n`
           else {
             parts.push(text + '\t', encoded)
             text = '\n'
