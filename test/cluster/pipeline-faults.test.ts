@@ -61,9 +61,10 @@ function start(args: string[], env: Record<string, string>): Proc {
 }
 
 function restart(proc: Proc): void {
-  const again = start(proc.args, proc.env)
-  proc.child = again.child
-  again.child.stdout?.on('data', (d: Buffer) => (proc.log = (proc.log + d.toString()).slice(-5_000_000)))
+  proc.child = spawnSluice(proc.args, proc.env)
+  const keep = (d: Buffer) => (proc.log = (proc.log + d.toString()).slice(-5_000_000))
+  proc.child.stdout?.on('data', keep)
+  proc.child.stderr?.on('data', keep)
 }
 
 const nodePid = (name: string) =>
@@ -71,9 +72,11 @@ const nodePid = (name: string) =>
 const signal = (name: string, sig: NodeJS.Signals) => process.kill(nodePid(name), sig)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-async function edgeReady(port: number): Promise<true | undefined> {
-  const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined)
-  return res?.status === 200 ? true : undefined
+/** True once the edge answers 200 on /readyz; otherwise throws what it answered, for waitFor's message. */
+async function edgeReady(port: number): Promise<true> {
+  const res = await fetch(`http://127.0.0.1:${port}/readyz`)
+  if (res.status !== 200) throw new Error(`/readyz answered ${res.status}: ${await res.text()}`)
+  return true
 }
 
 beforeAll(async () => {
@@ -436,8 +439,25 @@ it('one of two edges and one of two consumers of each role killed with kill -9 (
       await exited(edges[1]!.child)
       await sleep(10_000)
       // Whatever the killed edge had spooled is sent when it starts again on the same spool.
+      const restarted = Date.now()
       restart(edges[1]!)
-      await waitFor('the killed edge ready again', () => edgeReady(EDGE_PORTS[1]), 60_000)
+      // What it answered before it was ready, and when: what a slow start waited for.
+      const answers: string[] = []
+      await waitFor(
+        'the killed edge ready again',
+        () =>
+          edgeReady(EDGE_PORTS[1]).catch((err: Error) => {
+            if (answers.at(-1)?.endsWith(err.message) !== true)
+              answers.push(`${Date.now() - restarted} ms: ${err.message}`)
+            throw err
+          }),
+        120_000,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message} (exit ${edges[1]!.child.exitCode}; log: ${edges[1]!.log.slice(-3000)})`)
+      })
+      console.log(
+        `the killed edge was ready again ${Date.now() - restarted} ms after its restart; before: ${answers.join(' | ')}`,
+      )
     },
     // Requests in flight to the killed edge get no answer (-1); they are stored whole or not at all.
     [202, 503, -1],

@@ -9,6 +9,7 @@
 // messages of a batch are written per account, each account's in order with its own offsets, and
 // each account's writes wait for a replica (WAIT) before the batch counts as stored, so a failover
 // (Redis replicates asynchronously) cannot lose a write whose Kafka offset is then committed.
+import { hash } from 'node:crypto'
 import { Cluster } from 'ioredis'
 import type { NormalizedAlert } from '../../pipeline/alerts/render.js'
 import type { IncidentGroup, InhibitPairs } from '../../pipeline/incidents/grouping.js'
@@ -113,6 +114,24 @@ function entryFields(entry: NormalizedAlert | AlertRejection): string[] {
   return fields
 }
 
+/** An alert's fields that tell its delivery rather than what it says: left out of its digest. */
+const DELIVERY_FIELDS = new Set(['status', 'receivedAt', 'requestId', 'dedupKey', 'integrationId'])
+
+/**
+ * What an alert says (every entry field but its delivery's), as a digest: a firing repeat whose digest is its open
+ * record's changes nothing but the record's count and times, and the script counts it without decoding the record
+ * (LC.repeated, alert-lifecycle.lua). SHA-256: a sender cannot make two contents that pass for one.
+ */
+export function contentDigest(fields: readonly string[]): string {
+  // Each field as its name, its value's length and its value: no two contents make the same text.
+  let said = ''
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const name = fields[i]!
+    if (!DELIVERY_FIELDS.has(name)) said += `${name}\u0000${fields[i + 1]!.length}\u0000${fields[i + 1]!}`
+  }
+  return hash('sha256', said, 'base64url').slice(0, 22)
+}
+
 /** A dropped alert's record as stream entry fields. */
 const droppedFields = (d: DroppedEntry): string[] => Object.entries(d).flat() as string[]
 
@@ -208,12 +227,13 @@ export class RedisAlertSink {
         // Its entries go as one JSON argument (arrays of fields): one argument per field was most of the cost of a
         // call.
         const fields = [...m.alerts, ...m.rejections].map(entryFields)
-        // An alert's links go with its fields (the script takes them off the entry it writes).
+        const l = m.lifecycle
+        // An alert's digest and links go with its fields (the script takes them off the entry it writes).
+        if (l?.accountId) for (let i = 0; i < m.alerts.length; i++) fields[i]!.push('digest', contentDigest(fields[i]!))
         m.links?.forEach((l, i) => {
           if (l?.group) fields[i]!.push('incidentGroup', JSON.stringify(l.group))
           if (l?.inhibit) fields[i]!.push('inhibit', JSON.stringify(l.inhibit))
         })
-        const l = m.lifecycle
         args.push(
           ...argsOf('alertsWrite', 'record', {
             offset: m.offset.toString(),

@@ -353,7 +353,9 @@ const RELEASE_PAGE = 500
 
 /** A record as Lua's cjson wrote it: an empty table is `{}` whatever it stood for. */
 export function parseAlertRecord(json: string): AlertRecord {
-  const r = JSON.parse(json) as AlertRecord
+  const r = JSON.parse(json) as AlertRecord & { digest?: string }
+  // The digest of what it says is the lifecycle script's (alert-lifecycle.lua LC.repeated), not the record's.
+  delete r.digest
   if (!Array.isArray(r.history)) r.history = []
   if (r.customFields === null || typeof r.customFields !== 'object' || Array.isArray(r.customFields))
     r.customFields = {}

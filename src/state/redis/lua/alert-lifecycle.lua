@@ -1,7 +1,7 @@
 -- Alert lifecycle (included by alerts-write, alerts-act and alerts-auto-resolve): one record per
 -- incident, found by (integration, dedup key). Keys, under the prefix P (state/redis/alerts.ts; on a
 -- Redis Cluster the account's prefix with its hash tag, state/redis/keys.ts):
---   P alerts:acct:<account>:records          hash alert id -> JSON record
+--   P alerts:acct:<account>:records          hash alert id -> JSON record (its head first: LC.encode)
 --   P alerts:acct:<account>:idx:<group>      zset alert id by lastSeenAt (ms x 1000 + a tie-breaker): all, firing, acknowledged,
 --                                            resolved, open, open:<field>:<value> (field: integrationId,
 --                                            severity, service, environment, team)
@@ -67,6 +67,29 @@ function LC.integrationExists(P, integ, deleted)
   return redis.call('EXISTS', P .. 'integration:' .. integ) == 1
 end
 
+-- A record's head: the fields a repeat changes (its count, when it was last seen and by which request) and those that
+-- say whether a notification is such a repeat (its status, its content's digest, its incident), first in its JSON and
+-- in this form, so that LC.repeated counts a repeat without decoding and encoding the whole record (that was most of
+-- a repeat's cost). The rest of the JSON is the record's other fields: readers see one JSON object either way.
+local HEAD = '{"count":%d,"lastSeenAt":%d,"status":"%s","digest":"%s","incidentId":"%s","lastRequestId":"%s"'
+local HEAD_READ = '^{"count":(%d+),"lastSeenAt":(%d+),"status":"(%a+)","digest":"([%w_%-]+)","incidentId":"([%w_%-]+)","lastRequestId":"[^"\\%c]*",()'
+local function whole(n) return type(n) == 'number' and n >= 0 and n == math.floor(n) end
+local function plain(v, pattern) return type(v) == 'string' and string.match(v, pattern) ~= nil end
+
+-- A record's JSON: with its head when its fields fit the head's form (a record of a notification without a digest, of
+-- a release before it, has none and is written as it is).
+function LC.encode(rec)
+  local c, s, st, d, inc, r = rec.count, rec.lastSeenAt, rec.status, rec.digest, rec.incidentId, rec.lastRequestId
+  if not (whole(c) and whole(s) and plain(st, '^%a+$') and plain(d, '^[%w_%-]+$') and plain(inc, '^[%w_%-]+$')
+    and plain(r, '^[^"\\%c]*$')) then
+    return cjson.encode(rec)
+  end
+  rec.count, rec.lastSeenAt, rec.status, rec.digest, rec.incidentId, rec.lastRequestId = nil, nil, nil, nil, nil, nil
+  local body = cjson.encode(rec)
+  rec.count, rec.lastSeenAt, rec.status, rec.digest, rec.incidentId, rec.lastRequestId = c, s, st, d, inc, r
+  return string.format(HEAD, c, s, st, d, inc, r) .. (body == '{}' and '}' or ',' .. string.sub(body, 2))
+end
+
 function LC.load(P, acct, id)
   local j = redis.call('HGET', LC.records(P, acct), id)
   if not j then return nil end
@@ -107,7 +130,7 @@ function LC.save(P, rec, old, autoMs)
   -- id's last three digits break the tie and a list cursor (score, id) never meets long runs of equals.
   local score = rec.lastSeenAt * 1000 + (tonumber(string.match(rec.id, '%d+$') or '0') % 1000)
   for g in pairs(after) do redis.call('ZADD', idx(P, rec.accountId, g), score, rec.id) end
-  redis.call('HSET', LC.records(P, rec.accountId), rec.id, cjson.encode(rec))
+  redis.call('HSET', LC.records(P, rec.accountId), rec.id, LC.encode(rec))
   local member = rec.accountId .. '|' .. rec.id
   local firing = rec.status == 'firing' or rec.status == 'suppressed' or rec.status == 'inhibited'
   if firing and autoMs and autoMs > 0 then
@@ -174,6 +197,40 @@ function LC.incidentFields(e, rec, incidentEvent)
   table.insert(e, 'incidentEvent'); table.insert(e, incidentEvent or '')
 end
 
+-- A firing notification of an open incident that says what its record says (the same digest), with no window holding
+-- it: a repeat that changes the record's count and times only, and nothing else the record is in (its index groups,
+-- but for their order; its incident; its pairs). Counted in the record's head without decoding it, with what LC.save
+-- would write: returns the record's id, its count and its incident's id; nil leaves the notification to LC.notify.
+function LC.repeated(P, acct, integ, f, at, autoMs)
+  if f.status ~= 'firing' or not f.digest or f.suppressedBy or f.overBudget or not plain(f.requestId, '^[^"\\%c]*$') then
+    return nil
+  end
+  local id = redis.call('HGET', incidents(P, integ), f.dedupKey)
+  local key = LC.records(P, acct)
+  local j = id and redis.call('HGET', key, id)
+  if not j then return nil end
+  local c, s, st, d, inc, rest = string.match(j, HEAD_READ)
+  if d ~= f.digest or (st ~= 'firing' and st ~= 'acknowledged') then return nil end
+  c, s = tonumber(c) + 1, math.max(tonumber(s), at)
+  redis.call('HSET', key, id, string.format(HEAD, c, s, st, d, inc, f.requestId) .. ',' .. string.sub(j, rest))
+  -- Its index groups (LC.save's: the filters' values are the notification's, as the digests are equal), in their order.
+  local score = s * 1000 + (tonumber(string.match(id, '%d+$') or '0') % 1000)
+  redis.call('ZADD', idx(P, acct, 'all'), score, id)
+  redis.call('ZADD', idx(P, acct, st), score, id)
+  redis.call('ZADD', idx(P, acct, 'open'), score, id)
+  for _, name in ipairs(FILTERS) do
+    local v = name == 'integrationId' and integ or f[name]
+    if type(v) == 'string' and v ~= '' then redis.call('ZADD', idx(P, acct, 'open:' .. name .. ':' .. v), score, id) end
+  end
+  local member = acct .. '|' .. id
+  if st == 'firing' and autoMs > 0 then
+    redis.call('ZADD', P .. AUTO, s + autoMs, member)
+  else
+    redis.call('ZREM', P .. AUTO, member)
+  end
+  return id, c, inc
+end
+
 -- Applies a notification (the alert's entry fields as a map, `at` its receive time in ms). Returns
 -- the record, the one before it (or nil), the lifecycle event, and whether a stream entry is due;
 -- nil when the notification is ignored (an acknowledge or resolve of no open incident: counted).
@@ -233,6 +290,7 @@ function LC.notify(P, acct, integ, f, at, emitRepeats)
       rec[k] = (okk and type(list) == 'table' and #list > 0) and list or nil
     end
     rec.rulesVersion = tonumber(f.rulesVersion or '')
+    rec.digest = f.digest
     -- Why the rules and windows were not applied (they went over the payload's budget), if so.
     rec.overBudget = f.overBudget
     if f.overBudget then redis.call('HINCRBY', LC.stats(P, integ), 'overBudget', 1) end

@@ -60,7 +60,7 @@ else
     if rec and rec.suppressedBy == windowId and rec.status == 'suppressed' then
       if untilMs > now then
         rec.suppressedUntil = untilMs
-        redis.call('HSET', LC.records(P, acct), rec.id, cjson.encode(rec))
+        redis.call('HSET', LC.records(P, acct), rec.id, LC.encode(rec))
         redis.call('ZADD', KEY, LC.recheckAt(rec, now), acct .. '|' .. id)
       else
         release(acct .. '|' .. id, rec, 'maintenance-end')

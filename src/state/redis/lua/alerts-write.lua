@@ -97,12 +97,35 @@ end
 local function add(keys, entries, from, to)
   for e = from, to do xadd(keys, entries[e]) end
 end
+-- A firing alert's stream entry: its notification's fields but those the script takes off (its links and digest; the
+-- window's when no window holds it: one that no longer exists holds nothing), then the lifecycle's.
+local function told(fields, held, event, id, count)
+  local all = {}
+  for j = 1, #fields - 1, 2 do
+    local name = fields[j]
+    if name ~= 'incidentGroup' and name ~= 'inhibit' and name ~= 'digest' and (held or (name ~= 'suppressedBy' and name ~= 'suppressedUntil')) then
+      table.insert(all, name); table.insert(all, fields[j + 1])
+    end
+  end
+  for _, v in ipairs({'event', event, 'alertId', id, 'count', tostring(count)}) do table.insert(all, v) end
+  return all
+end
 -- An alert's entry through the lifecycle of its incident (an entry without the lifecycle fields is written as it is).
 local function notify(keys, fields, at, acct, integ, emitRepeats, autoMs)
   local f = {}
   for j = 1, #fields - 1, 2 do f[fields[j]] = fields[j + 1] end
   if acct == '' or not f.dedupKey or not f.status then return xadd(keys, fields) end
   INC.noise(P, acct, integ, at, 'received')
+  -- A repeat that changes nothing but the count: its entry only when the integration emits repeats.
+  local repeatId, count, incidentId = LC.repeated(P, acct, integ, f, at, autoMs)
+  if repeatId then
+    if emitRepeats then
+      local all = told(fields, false, 'repeated', repeatId, count)
+      LC.incidentFields(all, {incidentId = incidentId}, '')
+      xadd(keys, all)
+    end
+    return
+  end
   local rec, old, event, emit, held = LC.notify(P, acct, integ, f, at, emitRepeats)
   if not rec then return end
   -- Its incident: a new record joins or opens one (the group the rules gave, else its own); a change that is more
@@ -125,15 +148,7 @@ local function notify(keys, fields, at, acct, integ, emitRepeats, autoMs)
     -- An acknowledge or resolve: the incident's fields (the notification may carry none).
     entryId = xadd(keys, LC.entry(rec, event, f.receivedAt or '', 'source', f.requestId, incidentEvent))
   elseif emit then
-    local all = {}
-    for j = 1, #fields - 1, 2 do
-      -- A window that no longer exists holds nothing: the entry does not name it; the group is the incident's.
-      local name = fields[j]
-      if name ~= 'incidentGroup' and name ~= 'inhibit' and (held or (name ~= 'suppressedBy' and name ~= 'suppressedUntil')) then
-        table.insert(all, name); table.insert(all, fields[j + 1])
-      end
-    end
-    for _, v in ipairs({'event', event, 'alertId', rec.id, 'count', tostring(rec.count)}) do table.insert(all, v) end
+    local all = told(fields, held, event, rec.id, rec.count)
     if rec.inhibitedBy and event == 'inhibited' then table.insert(all, 'inhibitedBy'); table.insert(all, rec.inhibitedBy) end
     if rec.previousAlertId and (event == 'reopened' or (event == 'suppressed' and rec.count == 1)) then
       table.insert(all, 'previousAlertId'); table.insert(all, rec.previousAlertId)

@@ -111,7 +111,7 @@ local function scanTargets(P, acct, kind, sourceId, pair, cursor)
       local other = inhibitor(P, t)
       if other then
         t.inhibitedBy = other
-        redis.call('HSET', LC.records(P, acct), t.id, cjson.encode(t))
+        redis.call('HSET', LC.records(P, acct), t.id, LC.encode(t))
       else
         local old = LC.snapshot(t)
         t.status = 'firing'; t.inhibitedBy = nil

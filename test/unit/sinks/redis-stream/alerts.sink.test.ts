@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Redis } from 'ioredis'
 import type { NormalizedAlert } from '../../../../src/pipeline/alerts/render.js'
-import { RedisAlertSink, type MessageWrite } from '../../../../src/sinks/redis-stream/alerts.sink.js'
+import { contentDigest, RedisAlertSink, type MessageWrite } from '../../../../src/sinks/redis-stream/alerts.sink.js'
 
 type Reply = [Error | null, unknown]
 
@@ -69,5 +69,40 @@ describe('RedisAlertSink.write', () => {
     expect(results[0]).toBe('written')
     expect(results[1]).toMatchObject({ code: 'SINK_REFUSED_DATA', retriable: false })
     expect(results.slice(2)).toEqual(['blocked', 'blocked'])
+  })
+})
+
+describe('contentDigest', () => {
+  const fields = [
+    ...['severity', 'warning', 'description', 'disk full', 'source', 'am', 'service', 'db', 'dedupKey', 'k1'],
+    ...['status', 'firing', 'timestamp', '2026-11-29T10:00:00.000Z', 'receivedAt', '2026-11-29T10:00:01.000Z'],
+    ...['integrationId', 'i1', 'requestId', 'r1', 'customFields', '{"host":"a"}'],
+  ]
+  const changed = (name: string, value: string) => fields.map((v, i) => (i > 0 && fields[i - 1] === name ? value : v))
+
+  it('is the same for another delivery of the same content (status, times of receipt, request, key, integration)', () => {
+    const again = [
+      ['status', 'acknowledged'],
+      ['receivedAt', 'x'],
+      ['requestId', 'r2'],
+      ['dedupKey', 'k2'],
+      ['integrationId', 'i2'],
+    ]
+    for (const [name, value] of again) expect(contentDigest(changed(name!, value!)), name).toBe(contentDigest(fields))
+  })
+
+  it('differs when anything the alert says differs, and cannot be matched by moving text between fields', () => {
+    const digests = new Set([
+      contentDigest(fields),
+      contentDigest(changed('severity', 'critical')),
+      contentDigest(changed('customFields', '{"host":"b"}')),
+      contentDigest(changed('timestamp', '2026-11-29T10:00:02.000Z')),
+      contentDigest([...fields, 'tags', '["paged"]']),
+      // The service's text moved into the description: the same characters in another field.
+      contentDigest(
+        changed('description', 'disk full\u0000service\u00002\u0000db').filter((_, i) => i !== 6 && i !== 7),
+      ),
+    ])
+    expect(digests.size).toBe(6)
   })
 })
