@@ -440,6 +440,7 @@ it('one of two edges and one of two consumers of each role killed with kill -9 (
       await sleep(10_000)
       // Whatever the killed edge had spooled is sent when it starts again on the same spool.
       const restarted = Date.now()
+      const logFrom = edges[1]!.log.length
       restart(edges[1]!)
       // What it answered before it was ready, and when: what a slow start waited for.
       const answers: string[] = []
@@ -455,8 +456,13 @@ it('one of two edges and one of two consumers of each role killed with kill -9 (
       ).catch((err: Error) => {
         throw new Error(`${err.message} (exit ${edges[1]!.child.exitCode}; log: ${edges[1]!.log.slice(-3000)})`)
       })
+      // Its steps until then (time and message of each log line), for a start slower than it should be.
+      const steps = edges[1]!.log
+        .slice(logFrom)
+        .split('\n')
+        .flatMap((l) => /"time":"[^"]*T([^"]*)Z".*"msg":"([^"]{0,80})/.exec(l)?.slice(1, 3).join(' ') ?? [])
       console.log(
-        `the killed edge was ready again ${Date.now() - restarted} ms after its restart; before: ${answers.join(' | ')}`,
+        `the killed edge was ready again ${Date.now() - restarted} ms after its restart; before: ${answers.join(' | ')}; its log: ${steps.slice(0, 12).join(' | ')}`,
       )
     },
     // Requests in flight to the killed edge get no answer (-1); they are stored whole or not at all.

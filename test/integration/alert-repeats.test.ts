@@ -1,9 +1,10 @@
 // Repeats counted in a record's head (alert-lifecycle.lua LC.repeated) against the whole lifecycle path: random
 // sequences of notifications (two contents per key, firing, acknowledged and resolved by the source, acknowledges and
-// resolves from the API) are written through the alerts sink's real script to two accounts. Before each write, the
-// second account's records are rewritten without their head, so every notification of it takes the whole path
-// (decode, LC.notify, LC.save). Both accounts must then hold the same records, index groups and order, auto-resolve
-// deadlines, incidents and stream entries.
+// resolves from the API) are written through the alerts sink's real script to two accounts: to the first in runs of
+// messages per call (its repeats' index moves written together at the end of a call or before the whole path runs),
+// to the second one message per call, its records rewritten without their head before each, so every notification
+// of it takes the whole path (decode, LC.notify, LC.save). Both accounts must then hold the same records, index
+// groups and order, auto-resolve deadlines, incidents and stream entries.
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import type { NormalizedAlert } from '../../src/pipeline/alerts/render.js'
@@ -25,7 +26,15 @@ afterAll(async () => {
 })
 
 type Step =
-  | { kind: 'alert'; dtMs: number; key: number; content: number; status: 'firing' | 'acknowledged' | 'resolved' }
+  | {
+      kind: 'alert'
+      dtMs: number
+      key: number
+      content: number
+      status: 'firing' | 'acknowledged' | 'resolved'
+      /** Written in the same call as the alert step before it. */
+      joins: boolean
+    }
   | { kind: 'act'; dtMs: number; action: 'acknowledge' | 'resolve'; pick: number }
 
 /** A record's head as the script writes it (alert-lifecycle.lua), and with the mark after it (Account.mark). */
@@ -58,6 +67,15 @@ class Account {
   }
 
   async notify(at: number, key: number, content: number, status: NormalizedAlert['status'], n: number) {
+    await this.write([this.message(at, key, content, status, n)])
+  }
+
+  /** Messages written in one call of the sink (one script call): repeats' index moves are written together. */
+  async write(messages: MessageWrite[]) {
+    expect(await sink.write(messages)).toEqual(messages.map(() => 'written'))
+  }
+
+  message(at: number, key: number, content: number, status: NormalizedAlert['status'], n: number): MessageWrite {
     const alert: NormalizedAlert = {
       severity: content === 0 ? 'warning' : 'critical',
       description: `disk of host ${key} ${content === 0 ? 'filling' : 'full'}`,
@@ -73,7 +91,7 @@ class Account {
       customFields: { host: String(key), content: String(content) },
       ...(content === 1 ? { tags: ['paged'] } : {}),
     }
-    const write: MessageWrite = {
+    return {
       topic: `repeats-${this.id}`,
       partition: 0,
       offset: this.offset++,
@@ -90,7 +108,6 @@ class Account {
         unknownStatuses: 0,
       },
     }
-    expect(await sink.write([write])).toEqual(['written'])
   }
 
   /** Every record rewritten with its id first: no head, so the next notification takes the whole path. */
@@ -122,7 +139,7 @@ class Account {
     let counted = 0
     for (const [id, before] of marked) {
       const json = await t.redis.hget(records(this.id), id)
-      if (json && HEAD_MARKED.test(json) && (JSON.parse(json) as { count: number }).count === before + 1) counted++
+      if (json && HEAD_MARKED.test(json) && (JSON.parse(json) as { count: number }).count > before) counted++
     }
     return counted
   }
@@ -167,12 +184,17 @@ class Account {
       rank(JSON.stringify(f)),
     )
     const all = (await t.redis.xrange(keys.all, '-', '+')).filter(([, f]) => f.includes(this.integrationId))
+    // The noise figures of the hours the sequences span (notifications received, alerts, incidents).
+    const noise: Record<string, string>[] = []
+    for (let hour = Math.floor(start / 3_600_000); hour <= Math.floor(start / 3_600_000) + 2; hour++)
+      noise.push(await t.redis.hgetall(`${prefix}alerts:acct:${this.id}:noise:${hour}`))
     return {
       records: parsed.map((r) => rank(canonical(r))),
       groups,
       deadlines: deadlines.sort(),
       entries,
       allEntries: all.length,
+      noise: noise.map((h) => rank(canonical(h))),
       incidents: incidents.map((i) => rank(canonical({ ...i, id: undefined }))).sort(),
     }
   }
@@ -188,6 +210,7 @@ const steps = fc.array(
         key: fc.integer({ min: 0, max: 2 }),
         content: fc.integer({ min: 0, max: 1 }),
         status: fc.constantFrom('firing', 'firing', 'firing', 'firing', 'acknowledged', 'resolved'),
+        joins: fc.boolean(),
       }),
     },
     {
@@ -211,14 +234,29 @@ it('a repeat counted in the record head leaves what the whole lifecycle path lea
       const whole = new Account('whole', emitRepeats, autoMs)
       let at = start
       let n = 0
+      // Consecutive alert steps that join are one call for the first account (its repeats' index moves written
+      // together) and one call each for the second, its records without their head before each.
+      const calls: Step[][] = []
       for (const s of sequence) {
-        at += s.dtMs
-        n++
-        await whole.withoutHeads()
+        const last = calls.at(-1)
+        if (s.kind === 'alert' && s.joins && last?.[0]?.kind === 'alert') last.push(s)
+        else calls.push([s])
+      }
+      for (const call of calls) {
         const marked = await fast.mark()
-        if (s.kind === 'alert') {
-          for (const a of [fast, whole]) await a.notify(at, s.key, s.content, s.status, n)
+        if (call[0]!.kind === 'alert') {
+          const messages: [number, Step & { kind: 'alert' }][] = []
+          for (const s of call as (Step & { kind: 'alert' })[]) messages.push([(at += s.dtMs), s])
+          await fast.write(messages.map(([when, s]) => fast.message(when, s.key, s.content, s.status, ++n)))
+          n -= messages.length
+          for (const [when, s] of messages) {
+            await whole.withoutHeads()
+            await whole.notify(when, s.key, s.content, s.status, ++n)
+          }
         } else {
+          const s = call[0]!
+          at += s.dtMs
+          n++
           // The API acts at the step's time in both accounts.
           vi.useFakeTimers({ toFake: ['Date'] })
           vi.setSystemTime(at)
@@ -235,14 +273,14 @@ it('a repeat counted in the record head leaves what the whole lifecycle path lea
           }
         }
         const [f, w] = [await fast.state(), await whole.state()]
-        expect(f, `after step ${n}: ${JSON.stringify(s)}`).toEqual(w)
+        expect(f, `after ${JSON.stringify(call)}`).toEqual(w)
         counted += await fast.countedInHead(marked)
       }
     }),
     { numRuns: 20 },
   )
   // The head path ran (the sequences have repeats of the same content on open records).
-  expect(counted).toBeGreaterThan(20)
+  expect(counted).toBeGreaterThan(10)
 }, 300_000)
 
 it('counts a repeat in the head without changing the record otherwise, and a changed content takes the whole path', async () => {

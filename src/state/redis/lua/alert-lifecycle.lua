@@ -197,6 +197,28 @@ function LC.incidentFields(e, rec, incidentEvent)
   table.insert(e, 'incidentEvent'); table.insert(e, incidentEvent or '')
 end
 
+-- The index moves of repeats, written together (one ZADD per index for a call's repeats, not one per repeat and index:
+-- those were a third of a repeat's cost). LC.flush writes them; the caller flushes before anything else reads or
+-- changes a record's indexes (the whole path), and before it returns.
+local pending, pendingOrder = {}, {}
+local function later(key, score, member)
+  local p = pending[key]
+  if not p then
+    p = {}
+    pending[key] = p
+    table.insert(pendingOrder, key)
+  end
+  table.insert(p, score); table.insert(p, member)
+end
+function LC.flush()
+  for _, key in ipairs(pendingOrder) do
+    local p = pending[key]
+    -- In the order they came (a member given twice takes its last score), a bounded number of arguments per call.
+    for from = 1, #p, 1000 do redis.call('ZADD', key, unpack(p, from, math.min(from + 999, #p))) end
+  end
+  pending, pendingOrder = {}, {}
+end
+
 -- A firing notification of an open incident that says what its record says (the same digest), with no window holding
 -- it: a repeat that changes the record's count and times only, and nothing else the record is in (its index groups,
 -- but for their order; its incident; its pairs). Counted in the record's head without decoding it, with what LC.save
@@ -215,16 +237,16 @@ function LC.repeated(P, acct, integ, f, at, autoMs)
   redis.call('HSET', key, id, string.format(HEAD, c, s, st, d, inc, f.requestId) .. ',' .. string.sub(j, rest))
   -- Its index groups (LC.save's: the filters' values are the notification's, as the digests are equal), in their order.
   local score = s * 1000 + (tonumber(string.match(id, '%d+$') or '0') % 1000)
-  redis.call('ZADD', idx(P, acct, 'all'), score, id)
-  redis.call('ZADD', idx(P, acct, st), score, id)
-  redis.call('ZADD', idx(P, acct, 'open'), score, id)
+  later(idx(P, acct, 'all'), score, id)
+  later(idx(P, acct, st), score, id)
+  later(idx(P, acct, 'open'), score, id)
   for _, name in ipairs(FILTERS) do
     local v = name == 'integrationId' and integ or f[name]
-    if type(v) == 'string' and v ~= '' then redis.call('ZADD', idx(P, acct, 'open:' .. name .. ':' .. v), score, id) end
+    if type(v) == 'string' and v ~= '' then later(idx(P, acct, 'open:' .. name .. ':' .. v), score, id) end
   end
   local member = acct .. '|' .. id
   if st == 'firing' and autoMs > 0 then
-    redis.call('ZADD', P .. AUTO, s + autoMs, member)
+    later(P .. AUTO, s + autoMs, member)
   else
     redis.call('ZREM', P .. AUTO, member)
   end
