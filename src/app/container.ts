@@ -389,7 +389,17 @@ export class Container {
    * starts while ClickHouse is down.
    */
   async prepare(): Promise<void> {
-    if (this.needs.has('redis')) await this.redis.connect()
+    // How long each service took, logged once: what a slow start waited for.
+    const took: Partial<Record<Service, number>> = {}
+    let since = performance.now()
+    const lap = (service: Service) => {
+      took[service] = Math.round(performance.now() - since)
+      since = performance.now()
+    }
+    if (this.needs.has('redis')) {
+      await this.redis.connect()
+      lap('redis')
+    }
     if (this.needs.has('clickhouse')) {
       const { database, cluster } = this.config.clickhouse
       this.clickhouseCapabilities = await probeCapabilities(this.clickhouse)
@@ -403,8 +413,13 @@ export class Container {
         retention(this.config),
         this.log,
       )
+      lap('clickhouse')
     }
-    if (this.needs.has('kafka')) await this.broker.ensureTopics(Object.values(this.topics))
+    if (this.needs.has('kafka')) {
+      await this.broker.ensureTopics(Object.values(this.topics))
+      lap('kafka')
+    }
+    this.log.info({ tookMs: took }, 'services ready')
   }
 
   /** Closes what was made, in order: caches stop, the intake and producer flush, then ClickHouse and Redis. */

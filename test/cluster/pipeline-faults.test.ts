@@ -460,7 +460,10 @@ it('one of two edges and one of two consumers of each role killed with kill -9 (
       const steps = edges[1]!.log
         .slice(logFrom)
         .split('\n')
-        .flatMap((l) => /"time":"[^"]*T([^"]*)Z".*"msg":"([^"]{0,80})/.exec(l)?.slice(1, 3).join(' ') ?? [])
+        .flatMap((l) => {
+          const m = /"time":"[^"]*T([^"]*)Z"(?:.*"tookMs":(\{[^}]*\}))?.*"msg":"([^"]{0,80})/.exec(l)
+          return m ? [`${m[1]} ${m[3]}${m[2] ? ` ${m[2]}` : ''}`] : []
+        })
       console.log(
         `the killed edge was ready again ${Date.now() - restarted} ms after its restart; before: ${answers.join(' | ')}; its log: ${steps.slice(0, 12).join(' | ')}`,
       )
