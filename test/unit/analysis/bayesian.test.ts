@@ -1,0 +1,84 @@
+// The Bayesian reading against GrowthBook's published values: gbstats 0.8.0's own tests
+// (tests/bayesian/test_tests.py, TestEffectBayesianABTest) and its pipeline test (tests/test_gbstats.py,
+// the Bayesian analysis of MULTI_DIMENSION's dimension "one"), to the digits they publish.
+import { describe, expect, it } from 'vitest'
+import { bayesianEffect, FLAT_PRIOR } from '../../../src/analysis/bayesian.js'
+import { meanSummary, proportionSummary } from '../../../src/analysis/statistics.js'
+
+const relative = { relative: true, prior: FLAT_PRIOR, alpha: 0.05 } as const
+const near = (actual: number, expected: number, digits: number) => expect(actual).toBeCloseTo(expected, digits)
+
+describe('bayesianEffect', () => {
+  it('matches gbstats on two proportions (flat prior, relative)', () => {
+    const r = bayesianEffect(proportionSummary({ n: 100, sum: 49 }), proportionSummary({ n: 100, sum: 51 }), relative)
+    near(r.expected, 0.04082, 5)
+    near(r.ci[0], -0.24779, 5)
+    near(r.ci[1], 0.32943, 5)
+    near(r.sd, 0.14725, 5)
+    near(r.chanceToWin, 0.60918, 5)
+    near(r.risk.baseline, 0.0814, 4)
+    near(r.risk.treatment, 0.04058, 5)
+    expect(r.reason).toBeNull()
+  })
+
+  it('matches gbstats on two sample means, with a flat prior and with a proper one', () => {
+    const a = meanSummary({ n: 10, sum: 100, sumSquares: 1002.25 })
+    const b = meanSummary({ n: 10, sum: 105, sumSquares: 1111.5 })
+    const flat = bayesianEffect(a, b, relative)
+    near(flat.expected, 0.05, 5)
+    near(flat.ci[0], -0.02, 5)
+    near(flat.ci[1], 0.12, 5)
+    near(flat.sd, 0.03572, 5)
+    near(flat.chanceToWin, 0.91923, 5)
+    near(flat.risk.baseline, 0.05131, 5)
+    near(flat.risk.treatment, 0.00131, 5)
+    const proper = bayesianEffect(a, b, { ...relative, prior: { mean: 0.1, variance: 0.1, proper: true } })
+    near(proper.expected, 0.05063, 5)
+    near(proper.ci[0], -0.01893, 5)
+    near(proper.ci[1], 0.12019, 5)
+    near(proper.sd, 0.03549, 5)
+    near(proper.chanceToWin, 0.92315, 5)
+    near(proper.risk.baseline, 0.05186, 5)
+    near(proper.risk.treatment, 0.00123, 5)
+  })
+
+  it("matches gbstats' pipeline to 9 places, and reads an inverse metric the other way round", () => {
+    const baseline = meanSummary({ n: 100, sum: 270, sumSquares: 848.79 })
+    const v1 = meanSummary({ n: 120, sum: 300, sumSquares: 869 })
+    const r = bayesianEffect(baseline, v1, relative)
+    near(r.expected, -0.074074074, 9)
+    near(r.chanceToWin, 0.071834168, 9)
+    near(r.risk.treatment, 0.075691131, 9)
+    const inverse = bayesianEffect(baseline, v1, { ...relative, inverse: true })
+    near(inverse.chanceToWin, 1 - 0.071834168, 9)
+    near(inverse.risk.treatment, 0.001617057, 9)
+    expect(inverse.expected).toBe(r.expected)
+  })
+
+  it('gives the neutral answer, with the reason, when it cannot infer', () => {
+    const empty = proportionSummary({ n: 0, sum: 0 })
+    expect(bayesianEffect(empty, empty, relative)).toMatchObject({
+      chanceToWin: 0.5,
+      expected: 0,
+      reason: expect.any(String),
+    })
+    const zero = proportionSummary({ n: 50, sum: 0 })
+    expect(bayesianEffect(zero, proportionSummary({ n: 50, sum: 5 }), relative).reason).toMatch(/baseline mean is 0/)
+    const constant = meanSummary({ n: 5, sum: 10, sumSquares: 20 })
+    expect(bayesianEffect(constant, constant, { ...relative, relative: false }).reason).toMatch(/zero variance/)
+    const huge = { n: 2, mean: Infinity, variance: 1, sum: Infinity }
+    expect(bayesianEffect(huge, huge, relative).reason).toMatch(/overflow/)
+  })
+
+  it('keeps the risks apart by the posterior mean, and each at least 0', () => {
+    for (const [sa, sb] of [
+      [30, 70],
+      [70, 30],
+      [50, 50],
+    ] as const) {
+      const r = bayesianEffect(proportionSummary({ n: 100, sum: sa }), proportionSummary({ n: 100, sum: sb }), relative)
+      near(r.risk.baseline - r.risk.treatment, r.expected, 12)
+      expect(Math.min(r.risk.baseline, r.risk.treatment)).toBeGreaterThanOrEqual(0)
+    }
+  })
+})
