@@ -30,7 +30,8 @@ local FIELDS = {'severity', 'description', 'source', 'service', 'environment', '
 function LC.records(P, acct) return P .. 'alerts:acct:' .. acct .. ':records' end
 local function idx(P, acct, group) return P .. 'alerts:acct:' .. acct .. ':idx:' .. group end
 function LC.stats(P, integ) return P .. 'alerts:stats:' .. integ end
-local function incidents(P, integ) return P .. 'alerts:incidents:' .. integ end
+function LC.incidents(P, integ) return P .. 'alerts:incidents:' .. integ end
+local incidents = LC.incidents
 local AUTO = 'alerts:auto-resolve'
 local SUPPRESSED = 'alerts:suppressed'
 -- A held alert whose window was deleted (by a change the release missed) is found within this long.
@@ -117,6 +118,11 @@ function LC.snapshot(rec)
   return s
 end
 
+-- A record's score in its index groups: ordered by last notification; alerts of one notification (a group) share its
+-- millisecond, so the id's last three digits break the tie and a list cursor (score, id) never meets long runs of
+-- equals.
+local function score(lastSeenAt, id) return lastSeenAt * 1000 + (tonumber(string.match(id, '%d+$') or '0') % 1000) end
+
 -- Writes a record and moves it between index groups (`old`: its snapshot before the change, or nil
 -- for a new one); the auto-resolve deadline follows its status (left as it is when autoMs is nil), and
 -- a suppressed alert is due for release when its window ends.
@@ -126,10 +132,8 @@ function LC.save(P, rec, old, autoMs)
   for g in pairs(before) do
     if not after[g] then redis.call('ZREM', idx(P, rec.accountId, g), rec.id) end
   end
-  -- Ordered by last notification; alerts of one notification (a group) share its millisecond, so the
-  -- id's last three digits break the tie and a list cursor (score, id) never meets long runs of equals.
-  local score = rec.lastSeenAt * 1000 + (tonumber(string.match(rec.id, '%d+$') or '0') % 1000)
-  for g in pairs(after) do redis.call('ZADD', idx(P, rec.accountId, g), score, rec.id) end
+  local order = score(rec.lastSeenAt, rec.id)
+  for g in pairs(after) do redis.call('ZADD', idx(P, rec.accountId, g), order, rec.id) end
   redis.call('HSET', LC.records(P, rec.accountId), rec.id, LC.encode(rec))
   local member = rec.accountId .. '|' .. rec.id
   local firing = rec.status == 'firing' or rec.status == 'suppressed' or rec.status == 'inhibited'
@@ -222,45 +226,36 @@ end
 -- A firing notification of an open incident that says what its record says (the same digest), with no window holding
 -- it: a repeat that changes the record's count and times only, and nothing else the record is in (its index groups,
 -- but for their order; its incident; its pairs). Counted in the record's head without decoding it, with what LC.save
--- would write: returns the record's id, its count and its incident's id; nil leaves the notification to LC.notify.
-function LC.repeated(P, acct, integ, f, at, autoMs)
-  if f.status ~= 'firing' or not f.digest or f.suppressedBy or f.overBudget or not plain(f.requestId, '^[^"\\%c]*$') then
+-- would write: returns the record's count and its incident's id; nil leaves the notification to LC.notify. `id` and
+-- `j`: the latest record of the notification's key and its JSON (LC.incidents), if any.
+function LC.repeated(P, acct, integ, f, at, autoMs, id, j)
+  if not j or f.status ~= 'firing' or not f.digest or f.suppressedBy or f.overBudget or not plain(f.requestId, '^[^"\\%c]*$') then
     return nil
   end
-  local id = redis.call('HGET', incidents(P, integ), f.dedupKey)
-  local key = LC.records(P, acct)
-  local j = id and redis.call('HGET', key, id)
-  if not j then return nil end
   local c, s, st, d, inc, rest = string.match(j, HEAD_READ)
   if d ~= f.digest or (st ~= 'firing' and st ~= 'acknowledged') then return nil end
   c, s = tonumber(c) + 1, math.max(tonumber(s), at)
-  redis.call('HSET', key, id, string.format(HEAD, c, s, st, d, inc, f.requestId) .. ',' .. string.sub(j, rest))
+  redis.call('HSET', LC.records(P, acct), id, string.format(HEAD, c, s, st, d, inc, f.requestId) .. ',' .. string.sub(j, rest))
   -- Its index groups (LC.save's: the filters' values are the notification's, as the digests are equal), in their order.
-  local score = s * 1000 + (tonumber(string.match(id, '%d+$') or '0') % 1000)
-  later(idx(P, acct, 'all'), score, id)
-  later(idx(P, acct, st), score, id)
-  later(idx(P, acct, 'open'), score, id)
-  for _, name in ipairs(FILTERS) do
-    local v = name == 'integrationId' and integ or f[name]
-    if type(v) == 'string' and v ~= '' then later(idx(P, acct, 'open:' .. name .. ':' .. v), score, id) end
-  end
+  local order = score(s, id)
+  for g in pairs(groups(setmetatable({status = st, integrationId = integ}, {__index = f}))) do later(idx(P, acct, g), order, id) end
   local member = acct .. '|' .. id
   if st == 'firing' and autoMs > 0 then
     later(P .. AUTO, s + autoMs, member)
   else
     redis.call('ZREM', P .. AUTO, member)
   end
-  return id, c, inc
+  return c, inc
 end
 
 -- Applies a notification (the alert's entry fields as a map, `at` its receive time in ms). Returns
 -- the record, the one before it (or nil), the lifecycle event, and whether a stream entry is due;
--- nil when the notification is ignored (an acknowledge or resolve of no open incident: counted).
-function LC.notify(P, acct, integ, f, at, emitRepeats)
+-- nil when the notification is ignored (an acknowledge or resolve of no open incident: counted). `curId` and `curJson`:
+-- the latest record of the notification's key and its JSON (LC.incidents), if any.
+function LC.notify(P, acct, integ, f, at, emitRepeats, curId, curJson)
   -- The window the alert arrived in, if it still exists.
   local held = f.status == 'firing' and f.suppressedBy and LC.windowLive(P, acct, f.suppressedBy) and f.suppressedBy or nil
-  local curId = redis.call('HGET', incidents(P, integ), f.dedupKey)
-  local old = curId and LC.load(P, acct, curId) or nil
+  local old = curJson and cjson.decode(curJson) or nil
   local open = old ~= nil and old.status ~= 'resolved'
   if f.status ~= 'firing' and not open then
     redis.call('HINCRBY', LC.stats(P, integ), 'ignored', 1)

@@ -127,18 +127,21 @@ local function notify(keys, fields, at, acct, integ, emitRepeats, autoMs)
   for j = 1, #fields - 1, 2 do f[fields[j]] = fields[j + 1] end
   if acct == '' or not f.dedupKey or not f.status then return xadd(keys, fields) end
   received(acct, integ, at)
+  -- The latest record of its key, read once for both paths.
+  local curId = redis.call('HGET', LC.incidents(P, integ), f.dedupKey)
+  local curJson = curId and redis.call('HGET', LC.records(P, acct), curId) or nil
   -- A repeat that changes nothing but the count: its entry only when the integration emits repeats.
-  local repeatId, count, incidentId = LC.repeated(P, acct, integ, f, at, autoMs)
-  if repeatId then
+  local count, incidentId = LC.repeated(P, acct, integ, f, at, autoMs, curId, curJson)
+  if count then
     if emitRepeats then
-      local all = told(fields, false, 'repeated', repeatId, count)
+      local all = told(fields, false, 'repeated', curId, count)
       LC.incidentFields(all, {incidentId = incidentId}, '')
       xadd(keys, all)
     end
     return
   end
   LC.flush()
-  local rec, old, event, emit, held = LC.notify(P, acct, integ, f, at, emitRepeats)
+  local rec, old, event, emit, held = LC.notify(P, acct, integ, f, at, emitRepeats, curId, curJson)
   if not rec then return end
   -- Its incident: a new record joins or opens one (the group the rules gave, else its own); a change that is more
   -- than a repeat is followed into it.
