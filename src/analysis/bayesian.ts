@@ -10,7 +10,7 @@
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf'
 import normalPdf from '@stdlib/stats-base-dists-normal-pdf'
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
-import type { Summary } from './statistics.js'
+import { effectVariance, type Summary } from './statistics.js'
 
 /** A Gaussian prior on the effect: flat unless proper (its mean and variance then count). */
 export interface GaussianPrior {
@@ -68,9 +68,7 @@ export function bayesianEffect(a: Summary, b: Summary, options: BayesianOptions)
   if (a.variance <= 0 || b.variance <= 0) return neutral('a treatment has zero variance')
   // The likelihood: the effect's estimate and its variance (delta method for the relative lift).
   const estimate = options.relative ? (b.mean - a.mean) / ua : b.mean - a.mean
-  const variance = options.relative
-    ? b.variance / (ua ** 2 * b.n) + (a.variance * ub ** 2) / (ua ** 4 * a.n)
-    : b.variance / b.n + a.variance / a.n
+  const variance = effectVariance(a, b, options.relative)
   const prior = onScale(options.prior, options.priorScale ?? 'relative', options.relative, ua)
   const precision = 1 / variance + (prior.proper ? 1 / prior.variance : 0)
   const mu = prior.proper ? (estimate / variance + prior.mean / prior.variance) / precision : estimate

@@ -168,8 +168,8 @@ export function compare(a: Summary, b: Summary, options: TestOptions): Compariso
   if (va + vb === 0) return none('both treatments have zero variance')
   if (!Number.isFinite(va + vb)) return none('the values are too large: their sums overflow a double (cap the metric)')
   const dof = (va + vb) ** 2 / (va ** 2 / (a.n - 1) + vb ** 2 / (b.n - 1))
-  const absVariance = va + vb
-  const relVariance = ma === 0 ? absVariance : b.variance / (b.n * ma ** 2) + (a.variance * mb ** 2) / (a.n * ma ** 4)
+  const absVariance = effectVariance(a, b, false)
+  const relVariance = ma === 0 ? absVariance : effectVariance(a, b, true)
   const test = (estimate: number, variance: number) =>
     options.sequentialTuning === undefined
       ? tTest(estimate, variance, dof, options)
@@ -180,6 +180,17 @@ export function compare(a: Summary, b: Summary, options: TestOptions): Compariso
     degreesOfFreedom: options.sequentialTuning === undefined ? dof : null,
     reason: null,
   }
+}
+
+/**
+ * The variance of the estimated effect of b against a: σa²/na + σb²/nb for the absolute difference; for the lift
+ * (μb − μa)/μa the delta method's σb²/(nb·μa²) + σa²·μb²/(na·μa⁴), μ unadjusted (as gbstats' frequentist_variance).
+ */
+export function effectVariance(a: Summary, b: Summary, relative: boolean): number {
+  if (!relative) return a.variance / a.n + b.variance / b.n
+  const ma = a.unadjustedMean ?? a.mean
+  const mb = b.unadjustedMean ?? b.mean
+  return b.variance / (b.n * ma ** 2) + (a.variance * mb ** 2) / (a.n * ma ** 4)
 }
 
 function tTest(estimate: number, variance: number, dof: number, { alpha, worseIf }: TestOptions): Estimate {
