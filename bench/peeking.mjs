@@ -1,6 +1,6 @@
 // The peeking problem, measured: A/A experiments (both arms drawn from one distribution, so every "significant" call is
 // a false positive) looked at 20 times as their keys come in, each look tested by Sluice's own statistics
-// (dist/analysis/statistics.js: what the results API runs over ClickHouse's sums). An experiment counts as a false
+// (dist/analysis/frequentist.js: what the results API runs over ClickHouse's sums). An experiment counts as a false
 // positive when any of its looks has p < alpha: with fixed-horizon Welch tests the rate climbs far above alpha; with
 // the sequential (always-valid) tests it stays at or below it. Seeded: the same figures every run.
 //
@@ -9,7 +9,8 @@
 // --keys is the keys per arm added between two looks. Prints a table and writes bench/results/peeking.json.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { compare, meanSummary, proportionSummary } from '../dist/analysis/statistics.js'
+import { compare } from '../dist/analysis/frequentist.js'
+import { meanSummary, proportionSummary } from '../dist/analysis/models.js'
 
 const { values: opts } = parseArgs({
   options: {

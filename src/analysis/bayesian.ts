@@ -6,11 +6,11 @@
 // risk of each choice, the expected loss E[max(−Δ, 0)] of choosing the treatment and E[max(Δ, 0)] of
 // keeping the baseline, in closed form (μ·Φ(μ/σ) + σ·φ(μ/σ), and that minus μ) rather than through
 // truncated normal means. A metric where lower is better (inverse) reads the chance and the risks the
-// other way round. Pure functions over the Summary of each treatment (statistics.ts).
+// other way round. Pure functions over the Summary of each treatment (models.ts).
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf'
 import normalPdf from '@stdlib/stats-base-dists-normal-pdf'
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
-import { effectVariance, type Summary } from './statistics.js'
+import { effectVariance, type Summary } from './models.js'
 
 /** A Gaussian prior on the effect: flat unless proper (its mean and variance then count). */
 export interface GaussianPrior {

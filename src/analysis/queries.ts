@@ -16,7 +16,8 @@
 // and depends far less on the order the engine adds in (18.16 and 26.x add in different orders: with
 // plain sums most statistics of a test experiment differed from the 13th digit on, with compensated
 // ones a few differ, by at most 5e-14 relative).
-// The t-tests, intervals and adjustments are computed from those sums in statistics.ts.
+// The statistics are computed from those sums by the models and tests beside this file (models.ts,
+// frequentist.ts, bayesian.ts).
 import { Params, type Query } from './sql.js'
 
 export const ATTRIBUTION_MS = 15 * 60 * 1000

@@ -19,7 +19,7 @@ import {
 import { EVENT_TYPE_ID } from '../pipeline/events.js'
 import { invalid, Refusal } from '../shared/errors.js'
 import type { Environment } from '../state/redis/tenancy.js'
-import { parseTime } from './experiments.js'
+import { parseTime } from './experiments/request.js'
 
 export const REJECTION_TABLES = { events: 'event_rejections', impressions: 'impression_rejections' } as const
 export type RejectionKind = keyof typeof REJECTION_TABLES

@@ -20,14 +20,14 @@ import type { Logger } from '../shared/logger.js'
 import { messageOf, Refusal } from '../shared/errors.js'
 import type { CheckCursor, ExperimentStore, OpenCheck } from '../state/redis/experiments.js'
 import type { TenancyStore, Workspace, Environment } from '../state/redis/tenancy.js'
+import type { ComparisonView } from './experiments/metric-results.js'
 import {
   SRM_THRESHOLD,
-  type ComparisonView,
   type ExperimentResults,
   type ExperimentService,
   type FlagList,
   type FlagSeen,
-} from './experiments.js'
+} from './experiments/service.js'
 import type { IntegrationService } from './integrations.js'
 import type { MetricService } from './metrics.js'
 

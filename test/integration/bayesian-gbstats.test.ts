@@ -4,7 +4,7 @@
 // figure agrees to 1e-6 relative. The published vectors are test/unit/analysis/bayesian.test.ts.
 import { expect, it } from 'vitest'
 import { bayesianEffect } from '../../src/analysis/bayesian.js'
-import { meanSummary, proportionSummary } from '../../src/analysis/statistics.js'
+import { meanSummary, proportionSummary } from '../../src/analysis/models.js'
 import { close, independent, seeded } from '../support/stats.js'
 
 interface Arm {

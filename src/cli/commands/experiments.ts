@@ -2,14 +2,12 @@
 // (the same service and document as GET /api/v1/environments/<env>/experiments[/<flag>/results]).
 import type { Command } from 'commander'
 import { analysisSettings } from '../../app/container.js'
+import { parseTime, parseWeights, type Correction } from '../../services/experiments/request.js'
 import {
   createExperimentService,
-  parseTime,
-  parseWeights,
-  type Correction,
   type ExperimentResults,
   type ExperimentService,
-} from '../../services/experiments.js'
+} from '../../services/experiments/service.js'
 import { MetricService } from '../../services/metrics.js'
 import type { Environment, Workspace } from '../../state/redis/tenancy.js'
 import { collect, config, positiveInt, print, withAnalysis } from '../context.js'

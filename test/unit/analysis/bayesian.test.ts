@@ -3,7 +3,7 @@
 // the Bayesian analysis of MULTI_DIMENSION's dimension "one"), to the digits they publish.
 import { describe, expect, it } from 'vitest'
 import { bayesianEffect, FLAT_PRIOR, type BayesianEffect } from '../../../src/analysis/bayesian.js'
-import { meanSummary, proportionSummary } from '../../../src/analysis/statistics.js'
+import { meanSummary, proportionSummary } from '../../../src/analysis/models.js'
 
 const relative = { relative: true, prior: FLAT_PRIOR, alpha: 0.05 } as const
 const near = (actual: number, expected: number, digits: number) => expect(actual).toBeCloseTo(expected, digits)

@@ -3,13 +3,9 @@
 // of Benjamini–Hochberg and the chi-squared goodness of fit. Exact agreement with scipy and gbstats on
 // generated experiments is checked end to end in test/e2e/experiments.e2e.test.ts.
 import { describe, expect, it } from 'vitest'
-import {
-  benjaminiHochberg,
-  meanSummary,
-  proportionSummary,
-  sampleRatio,
-  welch,
-} from '../../../src/analysis/statistics.js'
+import { benjaminiHochberg } from '../../../src/analysis/corrections.js'
+import { sampleRatio, welch } from '../../../src/analysis/frequentist.js'
+import { meanSummary, proportionSummary } from '../../../src/analysis/models.js'
 
 const round5 = (x: number) => Math.round(x * 1e5) / 1e5
 

@@ -18,7 +18,7 @@ import {
   MAX_FLAGS_LISTED,
   type ExperimentResults,
   type FlagSeen,
-} from '../../../src/services/experiments.js'
+} from '../../../src/services/experiments/service.js'
 import type { IntegrationService } from '../../../src/services/integrations.js'
 import type { MetricService } from '../../../src/services/metrics.js'
 import { createLogger } from '../../../src/shared/logger.js'

@@ -2,7 +2,8 @@
 // stops (its caller gone, its time limit spent), over a runner that answers like ClickHouse, slowly.
 import { describe, expect, it } from 'vitest'
 import type { QueryRunner } from '../../../src/analysis/clickhouse.js'
-import { ExperimentService, parseTime } from '../../../src/services/experiments.js'
+import { parseTime } from '../../../src/services/experiments/request.js'
+import { ExperimentService } from '../../../src/services/experiments/service.js'
 import type { MetricService } from '../../../src/services/metrics.js'
 import { AppError, Refusal } from '../../../src/shared/errors.js'
 import type { Metric } from '../../../src/state/redis/metrics.js'

@@ -1,110 +1,13 @@
-// The statistics of experiment results, as pure functions over sufficient statistics (n, Σx, Σx²):
-// Welch's t-test on the absolute difference and on the relative lift (delta method), with confidence
-// intervals, two-sided or one-sided (guardrails); the always-valid alternative (sequential testing);
-// regression adjustment by each key's pre-exposure value (CUPED); proportions with variance p(1 − p);
-// Benjamini–Hochberg and Holm adjusted p-values; the sample ratio check (chi-squared goodness of fit).
-// Each follows GrowthBook's gbstats (frequentist/tests.py, models/statistics.py), which the tests
-// compare it with. The t and chi-squared distributions are
-// stdlib's (@stdlib/stats-base-dists-*): ports of Boost's incomplete beta and gamma functions, kept
-// and tested against reference values, where a hand-written series would drift in the tails.
+// The frequentist tests of experiment results, as gbstats' frequentist/tests.py: Welch's t-test on the
+// absolute difference and on the relative lift (delta method), with confidence intervals, two-sided or
+// one-sided (guardrails); the always-valid alternative (sequential testing); and the sample ratio check
+// (chi-squared goodness of fit). The t and chi-squared distributions are stdlib's
+// (@stdlib/stats-base-dists-*): ports of Boost's incomplete beta and gamma functions, kept and tested
+// against reference values, where a hand-written series would drift in the tails.
 import chisquareCdf from '@stdlib/stats-base-dists-chisquare-cdf'
 import tCdf from '@stdlib/stats-base-dists-t-cdf'
 import tQuantile from '@stdlib/stats-base-dists-t-quantile'
-
-/** What ClickHouse sums per treatment: keys, Σx and Σx² of the per-key values. */
-export interface Sums {
-  readonly n: number
-  readonly sum: number
-  readonly sumSquares: number
-}
-
-export interface Summary {
-  readonly n: number
-  /** The mean compared: regression-adjusted under CUPED (μ − θ·μpre), else the sample mean. */
-  readonly mean: number
-  /** Sample variance (n − 1) for means; p(1 − p) for proportions; the adjusted variance under CUPED. */
-  readonly variance: number
-  readonly sum: number
-  /** The sample mean before any adjustment: the relative lift divides by it (as gbstats does). */
-  readonly unadjustedMean?: number
-}
-
-/** A sample mean's summary; variance (Σx² − (Σx)²/n)/(n − 1), 0 below two keys. */
-export function meanSummary({ n, sum, sumSquares }: Sums): Summary {
-  const mean = n > 0 ? sum / n : 0
-  // Rounding can leave a hair below zero when every value is equal.
-  const variance = n > 1 ? Math.max(0, (sumSquares - (sum * sum) / n) / (n - 1)) : 0
-  return { n, mean, variance, sum }
-}
-
-/** A proportion's summary: the share of keys with the event, variance p(1 − p). */
-export function proportionSummary({ n, sum }: Pick<Sums, 'n' | 'sum'>): Summary {
-  const mean = n > 0 ? sum / n : 0
-  return { n, mean, variance: mean * (1 - mean), sum }
-}
-
-/** What CUPED needs of a treatment beyond its sums: Σpre, Σpre² and Σ(x·pre) over the same keys. */
-export interface CovariateSums extends Sums {
-  readonly preSum: number
-  readonly preSumSquares: number
-  readonly sumProducts: number
-}
-
-const summarize = (s: Pick<Sums, 'n' | 'sum' | 'sumSquares'>, proportion: boolean) =>
-  proportion ? proportionSummary(s) : meanSummary(s)
-const covariance = (s: CovariateSums) => (s.n > 1 ? (s.sumProducts - (s.sum * s.preSum) / s.n) / (s.n - 1) : 0)
-
-/** The sums of several arms' keys together. */
-function pooled(arms: readonly CovariateSums[]): CovariateSums {
-  return arms.reduce(
-    (j, s) => ({
-      n: j.n + s.n,
-      sum: j.sum + s.sum,
-      sumSquares: j.sumSquares + s.sumSquares,
-      preSum: j.preSum + s.preSum,
-      preSumSquares: j.preSumSquares + s.preSumSquares,
-      sumProducts: j.sumProducts + s.sumProducts,
-    }),
-    { n: 0, sum: 0, sumSquares: 0, preSum: 0, preSumSquares: 0, sumProducts: 0 },
-  )
-}
-
-/**
- * θ of the regression adjustment, pooled over the arms given: Cov(x, pre)/Var(pre) of their keys together (0 when
- * either variance is 0), as gbstats' compute_theta.
- */
-export function cupedTheta(arms: readonly CovariateSums[], proportion: boolean): number {
-  const joint = pooled(arms)
-  const post = summarize(joint, proportion).variance
-  const pre = summarize({ n: joint.n, sum: joint.preSum, sumSquares: joint.preSumSquares }, proportion).variance
-  if (pre === 0 || post === 0) return 0
-  return covariance(joint) / pre
-}
-
-/**
- * The share of the variance of the arms' values (together) that their pre-exposure values explain with θ pooled over
- * them: 1 − Var(x − θ·pre)/Var(x); null when Var(x) is 0 or the sums overflow.
- */
-export function cupedVarianceReduction(arms: readonly CovariateSums[], proportion: boolean): number | null {
-  const joint = pooled(arms)
-  const before = summarize(joint, proportion).variance
-  const after = cupedSummary(joint, cupedTheta(arms, proportion), proportion).variance
-  return before > 0 && Number.isFinite(after) ? 1 - after / before : null
-}
-
-/** A treatment's regression-adjusted summary: mean μ − θ·μpre, variance σ² + θ²σpre² − 2θ·Cov (gbstats). */
-export function cupedSummary(s: CovariateSums, theta: number, proportion: boolean): Summary {
-  const post = summarize(s, proportion)
-  const pre = summarize({ n: s.n, sum: s.preSum, sumSquares: s.preSumSquares }, proportion)
-  const variance = s.n > 1 ? post.variance + theta ** 2 * pre.variance - 2 * theta * covariance(s) : 0
-  return {
-    n: s.n,
-    mean: post.mean - theta * pre.mean,
-    variance: Math.max(0, variance),
-    sum: s.sum,
-    unadjustedMean: post.mean,
-  }
-}
+import { effectVariance, type Summary } from './models.js'
 
 export interface Estimate {
   readonly estimate: number
@@ -182,17 +85,6 @@ export function compare(a: Summary, b: Summary, options: TestOptions): Compariso
   }
 }
 
-/**
- * The variance of the estimated effect of b against a: σa²/na + σb²/nb for the absolute difference; for the lift
- * (μb − μa)/μa the delta method's σb²/(nb·μa²) + σa²·μb²/(na·μa⁴), μ unadjusted (as gbstats' frequentist_variance).
- */
-export function effectVariance(a: Summary, b: Summary, relative: boolean): number {
-  if (!relative) return a.variance / a.n + b.variance / b.n
-  const ma = a.unadjustedMean ?? a.mean
-  const mb = b.unadjustedMean ?? b.mean
-  return b.variance / (b.n * ma ** 2) + (a.variance * mb ** 2) / (a.n * ma ** 4)
-}
-
 function tTest(estimate: number, variance: number, dof: number, { alpha, worseIf }: TestOptions): Estimate {
   const se = Math.sqrt(variance)
   const t = estimate / se
@@ -237,46 +129,6 @@ function sequentialTest(
   return worseIf === 'decrease'
     ? { estimate, ci: [null, estimate + width], pValue }
     : { estimate, ci: [estimate - width, null], pValue }
-}
-
-/** The p-values that are numbers, smallest first, each with its place in the order given. */
-function rank(pValues: readonly (number | null)[]): { p: number; index: number }[] {
-  return pValues
-    .flatMap((p, index) => (p === null || !Number.isFinite(p) ? [] : [{ p, index }]))
-    .sort((x, y) => x.p - y.p)
-}
-
-/**
- * Holm's step-down adjusted p-values, in the order given (nulls stay null and are not counted): the i-th smallest
- * times (m − i + 1), made monotone from the smallest up, capped at 1.
- */
-export function holm(pValues: readonly (number | null)[]): (number | null)[] {
-  const ranked = rank(pValues)
-  const m = ranked.length
-  const adjusted: (number | null)[] = pValues.map(() => null)
-  let running = 0
-  ranked.forEach((r, i) => {
-    running = Math.max(running, Math.min(1, r.p * (m - i)))
-    adjusted[r.index] = running
-  })
-  return adjusted
-}
-
-/**
- * Benjamini–Hochberg adjusted p-values, in the order given (nulls and non-numbers stay null and are not counted):
- * p(i)·m/i, made monotone from the largest down, capped at 1.
- */
-export function benjaminiHochberg(pValues: readonly (number | null)[]): (number | null)[] {
-  const ranked = rank(pValues)
-  const m = ranked.length
-  const adjusted: (number | null)[] = pValues.map(() => null)
-  let running = 1
-  for (let i = m - 1; i >= 0; i--) {
-    const r = ranked[i]!
-    running = Math.min(running, (r.p * m) / (i + 1))
-    adjusted[r.index] = Math.min(1, running)
-  }
-  return adjusted
 }
 
 export interface SampleRatio {

@@ -1,7 +1,9 @@
 // Experiment results as a use case, whoever asks (the results API or `sluice experiments`): the
-// request's rules (window, alpha, weights, baseline, limits, test mode, correction), the queries
-// (percentile caps first when a metric has one; per-treatment sums of each metric's per-key values,
-// with the pre-exposure sums under CUPED), and the statistics over their sums.
+// orchestrator. It fills a request from the flag's saved settings and the workspace's defaults, asks
+// ClickHouse for the sums (percentile caps first when a metric has one; per-treatment sums of each
+// metric's per-key values, with the pre-exposure sums under CUPED), and hands them to the metric results
+// (metric-results.ts), which the statistic models and tests (analysis/) compute; then the correction
+// over the family of comparisons and the sample ratio check.
 import {
   ATTRIBUTION_MS,
   capsQuery,
@@ -9,36 +11,33 @@ import {
   experimentsQuery,
   impressionsBeforeQuery,
   metricsQuery,
-  type MetricType,
   type Tables,
   type Window,
-} from '../analysis/queries.js'
+} from '../../analysis/queries.js'
 import type { ClickHouseClient } from '@clickhouse/client'
-import { clickhouseRunner, type AnalysisLimits, type QueryRunner } from '../analysis/clickhouse.js'
+import { clickhouseRunner, type AnalysisLimits, type QueryRunner } from '../../analysis/clickhouse.js'
+import { benjaminiHochberg, holm } from '../../analysis/corrections.js'
+import { sampleRatio } from '../../analysis/frequentist.js'
+import { AppError, invalid, Refusal } from '../../shared/errors.js'
+import type { ExperimentDefaults, ExperimentStore, FlagSettings } from '../../state/redis/experiments.js'
+import type { Metric } from '../../state/redis/metrics.js'
+import type { Environment, Workspace } from '../../state/redis/tenancy.js'
+import type { MetricService } from '../metrics.js'
+import { finish, metricResult, number, type Comparing, type MetricResult } from './metric-results.js'
 import {
-  benjaminiHochberg,
-  compare,
-  cupedSummary,
-  cupedTheta,
-  cupedVarianceReduction,
-  holm,
-  meanSummary,
-  proportionSummary,
-  sampleRatio,
-  type Comparison,
-  type CovariateSums,
-  type Summary,
-} from '../analysis/statistics.js'
-import { AppError, invalid, Refusal } from '../shared/errors.js'
-import type { ExperimentDefaults, ExperimentStore, FlagSettings } from '../state/redis/experiments.js'
-import type { Metric } from '../state/redis/metrics.js'
-import type { Environment, Workspace } from '../state/redis/tenancy.js'
-import type { MetricService } from './metrics.js'
+  checkRequest,
+  checkWindow,
+  CORRECTIONS,
+  DEFAULT_MIN_KEYS,
+  DEFAULT_SEQUENTIAL_TUNING,
+  MAX_NAME,
+  MAX_TREATMENTS,
+  parseTime,
+  weightProblems,
+  type Correction,
+  type ResultsRequest,
+} from './request.js'
 
-export const MAX_METRICS_PER_REQUEST = 20
-export const MAX_TREATMENTS = 20
-export const MAX_WINDOW_MS = 366 * 24 * 3600 * 1000
-export const DEFAULT_MIN_KEYS = 355
 export const SRM_THRESHOLD = 0.001
 /**
  * Flags an environment's list holds, at most: those with saved settings first (all of them, however many), the others
@@ -50,81 +49,6 @@ export const MAX_FLAGS_LISTED = 1000
  * longest literal, every character escaped): a query stays far below ClickHouse's 256 KiB max_query_size.
  */
 const SAVED_NAMES_CHARS_PER_QUERY = 64 * 1024
-const MAX_EPOCH_MS = 4_294_967_295_000
-const MAX_NAME = 250
-export const DEFAULT_SEQUENTIAL_TUNING = 5000
-export const CORRECTIONS = ['bh', 'holm', 'none'] as const
-export type Correction = (typeof CORRECTIONS)[number]
-
-export interface ResultsRequest {
-  readonly flag: string
-  readonly metricIds: readonly string[]
-  readonly from: number
-  readonly to: number
-  readonly baseline?: string | undefined
-  readonly alpha?: number | undefined
-  readonly weights?: Readonly<Record<string, number>> | undefined
-  readonly rule?: string | undefined
-  readonly minKeys?: number | undefined
-  /** Always-valid intervals and p-values (sequential testing) instead of fixed-horizon ones. */
-  readonly sequential?: boolean | undefined
-  /** The mixture's tuning parameter: the total keys at which the sequential interval is tightest. */
-  readonly sequentialTuning?: number | undefined
-  /** Regression adjustment by each key's pre-exposure value of the metric. */
-  readonly cuped?: boolean | undefined
-  /** How the p-values of the non-guardrail comparisons are adjusted (default bh). */
-  readonly correction?: Correction | undefined
-  /** Metrics evaluated as guardrails in this request, besides those defined as guardrails. */
-  readonly guardrails?: readonly string[] | undefined
-}
-
-export interface TreatmentStats {
-  readonly keys: number
-  readonly mean: number
-  readonly variance: number
-  readonly sum: number
-}
-
-export interface ComparisonView {
-  readonly treatment: string
-  readonly baseline: string
-  readonly absolute: Comparison['absolute']
-  readonly relative: Comparison['relative']
-  readonly degreesOfFreedom: number | null
-  readonly adjustedPValue: number | null
-  readonly significant: boolean
-  /** desired or undesired (significant, in or against the metric's desired direction), else inconclusive. */
-  readonly impact: 'desired' | 'undesired' | 'inconclusive'
-  /** Why it is not significant when the p-value alone would not say (too few keys, no test possible). */
-  readonly note: string | null
-  /**
-   * A guardrail's state: failing (significantly worse, one-sided), at risk (worse, not significantly), ok; null for
-   * the other metrics.
-   */
-  readonly guardrail: GuardrailState | null
-  /** Under CUPED, θ pooled over the two arms and the share of the estimate's variance it removed. */
-  readonly cuped: { readonly theta: number | null; readonly varianceReduction: number | null } | null
-}
-
-export type GuardrailState = 'ok' | 'at risk' | 'failing'
-
-export interface MetricResult {
-  readonly metricId: string
-  readonly name: string
-  readonly type: MetricType
-  readonly desiredDirection: 'increase' | 'decrease'
-  /** Evaluated one-sided against its desired direction and left out of the correction. */
-  readonly guardrail: boolean
-  /**
-   * The cap of each key's value: fixed, or the quantile at `percentile` worked out for the request, which is applied
-   * only when it is above 0; null when uncapped.
-   */
-  readonly cap: { readonly value: number; readonly percentile: number | null; readonly applied: boolean } | null
-  /** Under CUPED: the pre-exposure window, and the variance removed over all the analysed keys (1 − (1 − ρ²)). */
-  readonly cuped: { readonly preExposureDays: number; readonly varianceReduction: number | null } | null
-  readonly perTreatment: Readonly<Record<string, TreatmentStats>>
-  readonly comparisons: readonly ComparisonView[]
-}
 
 export interface ExperimentResults {
   readonly flag: string
@@ -523,247 +447,9 @@ export interface TimeseriesPoint {
   readonly note: string | null
 }
 
-type Pending = Omit<ComparisonView, 'adjustedPValue' | 'significant' | 'impact' | 'note' | 'guardrail'> & {
-  readonly reason: string | null
-}
-
-/** What a request compares: its treatments against the baseline, at alpha, with at least minKeys keys each, how. */
-interface Comparing {
-  readonly treatments: readonly string[]
-  readonly baseline: string
-  readonly alpha: number
-  readonly minKeys: number
-  readonly sequentialTuning: number | undefined
-  readonly cuped: boolean
-}
-
 /** The longest pre-exposure window of the metrics, with the attribution margin before exposure. */
 const preExposureMs = (metrics: readonly Metric[]) =>
   ATTRIBUTION_MS + Math.max(0, ...metrics.map((m) => m.preExposureDays ?? DEFAULT_PRE_EXPOSURE_DAYS)) * 86_400_000
-
-/** A number ClickHouse answered; a sum beyond a double comes back as null (it writes inf so): NaN, never 0. */
-const number = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : Number.NaN)
-
-function metricResult(
-  m: Metric & { guardrail: boolean },
-  i: number,
-  { treatments, baseline, alpha, sequentialTuning, cuped }: Comparing,
-  sums: Map<string, Record<string, unknown>>,
-  cap: MetricResult['cap'],
-) {
-  const proportion = m.type === 'percent_of_keys'
-  const covariates = new Map<string, CovariateSums>()
-  const summaries = new Map<string, Summary>()
-  for (const t of treatments) {
-    const r = sums.get(t)!
-    const s: CovariateSums = {
-      n: number(r[`n${i}`]),
-      sum: number(r[`s${i}`]),
-      sumSquares: number(r[`q${i}`]),
-      preSum: cuped ? number(r[`ps${i}`]) : 0,
-      preSumSquares: cuped ? number(r[`pq${i}`]) : 0,
-      sumProducts: cuped ? number(r[`pp${i}`]) : 0,
-    }
-    covariates.set(t, s)
-    summaries.set(t, proportion ? proportionSummary(s) : meanSummary(s))
-  }
-  const perTreatment = Object.fromEntries(
-    [...summaries].map(([t, s]) => [t, { keys: s.n, mean: s.mean, variance: s.variance, sum: s.sum }]),
-  )
-  const worseIf = !m.guardrail ? undefined : m.desiredDirection === 'increase' ? 'decrease' : 'increase'
-  const options = { alpha, sequentialTuning, worseIf } as const
-  const comparisons: Pending[] = treatments
-    .filter((t) => t !== baseline)
-    .map((t) => {
-      let a = summaries.get(baseline)!
-      let b = summaries.get(t)!
-      let adjustment: Pending['cuped'] = null
-      if (cuped) {
-        // θ pooled over the two arms compared, as gbstats does.
-        const arms = [covariates.get(baseline)!, covariates.get(t)!] as const
-        const theta = cupedTheta(arms, proportion)
-        const before = a.variance / a.n + b.variance / b.n
-        a = cupedSummary(arms[0], theta, proportion)
-        b = cupedSummary(arms[1], theta, proportion)
-        const after = a.variance / a.n + b.variance / b.n
-        adjustment = { theta, varianceReduction: before > 0 && Number.isFinite(after) ? 1 - after / before : null }
-      }
-      const c = compare(a, b, options)
-      return {
-        treatment: t,
-        baseline,
-        absolute: c.absolute,
-        relative: c.relative,
-        degreesOfFreedom: c.degreesOfFreedom,
-        reason: c.reason,
-        cuped: adjustment,
-      }
-    })
-  return {
-    metricId: m.id,
-    name: m.name,
-    type: m.type,
-    desiredDirection: m.desiredDirection,
-    guardrail: m.guardrail,
-    cap,
-    cuped: cuped
-      ? {
-          preExposureDays: m.preExposureDays ?? DEFAULT_PRE_EXPOSURE_DAYS,
-          varianceReduction: cupedVarianceReduction([...covariates.values()], proportion),
-        }
-      : null,
-    perTreatment,
-    comparisons,
-  }
-}
-
-function finish(
-  c: Pending,
-  adjustedPValue: number | null,
-  { alpha, minKeys }: Comparing,
-  {
-    perTreatment,
-    direction,
-    guardrail,
-  }: {
-    perTreatment: Readonly<Record<string, TreatmentStats>>
-    direction: 'increase' | 'decrease'
-    guardrail: boolean
-  },
-): ComparisonView {
-  const { reason, ...rest } = c
-  const small = [c.baseline, c.treatment].filter((t) => perTreatment[t]!.keys < minKeys)
-  const significant = adjustedPValue !== null && adjustedPValue < alpha && small.length === 0
-  const better = direction === 'increase' ? c.absolute.estimate > 0 : c.absolute.estimate < 0
-  const worse = direction === 'increase' ? c.absolute.estimate < 0 : c.absolute.estimate > 0
-  const note =
-    reason ?? (small.length > 0 ? `fewer than ${minKeys} keys in ${small.join(' and ')}: not called significant` : null)
-  return {
-    ...rest,
-    adjustedPValue,
-    significant,
-    impact: significant ? (better ? 'desired' : 'undesired') : 'inconclusive',
-    note,
-    guardrail: !guardrail ? null : significant ? 'failing' : worse ? 'at risk' : 'ok',
-  }
-}
-
-function checkRequest(req: ResultsRequest, alpha: number, minKeys: number, metricsOptional: boolean): void {
-  checkWindow(req.from, req.to)
-  const problems = []
-  if (req.flag.length === 0 || req.flag.length > MAX_NAME)
-    problems.push({ field: 'flag', problem: `must be 1 to ${MAX_NAME} characters` })
-  if ((req.metricIds.length === 0 && !metricsOptional) || req.metricIds.some((id) => id === ''))
-    problems.push({ field: 'metrics', problem: 'must be metric ids separated by commas, none empty' })
-  if (req.metricIds.length > MAX_METRICS_PER_REQUEST)
-    problems.push({
-      field: 'metrics',
-      problem: `names ${req.metricIds.length} metrics; at most ${MAX_METRICS_PER_REQUEST} per request`,
-    })
-  if (new Set(req.metricIds).size !== req.metricIds.length)
-    problems.push({ field: 'metrics', problem: 'names a metric twice' })
-  if (!(alpha >= 1e-6 && alpha < 0.5))
-    problems.push({ field: 'alpha', problem: 'must be at least 0.000001 and below 0.5' })
-  if (!Number.isSafeInteger(minKeys) || minKeys < 2)
-    problems.push({ field: 'minKeys', problem: 'must be an integer of at least 2' })
-  if (req.rule !== undefined && (req.rule === '' || req.rule.length > MAX_NAME || !req.rule.isWellFormed()))
-    problems.push({ field: 'rule', problem: `must be well-formed text of 1 to ${MAX_NAME} characters` })
-  if (req.baseline !== undefined && (req.baseline.length === 0 || req.baseline.length > MAX_NAME))
-    problems.push({ field: 'baseline', problem: `must be 1 to ${MAX_NAME} characters` })
-  if (req.correction !== undefined && !CORRECTIONS.includes(req.correction))
-    problems.push({ field: 'correction', problem: `must be one of ${CORRECTIONS.join(', ')}` })
-  if (req.sequentialTuning !== undefined) {
-    if (!(Number.isFinite(req.sequentialTuning) && req.sequentialTuning >= 1 && req.sequentialTuning <= 1e12))
-      problems.push({ field: 'sequentialTuning', problem: 'must be a number from 1 to 1000000000000' })
-    else if (req.sequential !== true)
-      problems.push({ field: 'sequentialTuning', problem: 'applies only with sequential=true' })
-  }
-  for (const id of req.guardrails ?? [])
-    if (!req.metricIds.includes(id))
-      problems.push({
-        field: 'guardrails',
-        problem: `names ${JSON.stringify(id.slice(0, 64))}, not one of the metrics`,
-      })
-  if (req.weights !== undefined) problems.push(...weightProblems(req.weights))
-  if (problems.length > 0) throw invalid(problems, 'invalid results request')
-}
-
-function weightProblems(weights: Readonly<Record<string, number>>) {
-  const problems = []
-  const entries = Object.entries(weights)
-  if (entries.length === 0 || entries.length > MAX_TREATMENTS)
-    problems.push({ field: 'weights', problem: `must give 1 to ${MAX_TREATMENTS} treatments a weight` })
-  for (const [t, w] of entries)
-    if (!(Number.isFinite(w) && w > 0))
-      problems.push({
-        field: 'weights',
-        problem: `weight of ${JSON.stringify(t.slice(0, 64))} must be a positive number`,
-      })
-  if (entries.some(([t]) => t === '' || t.length > MAX_NAME))
-    problems.push({ field: 'weights', problem: `treatment names must be 1 to ${MAX_NAME} characters` })
-  return problems
-}
-
-function checkWindow(from: number, to: number): void {
-  const problems = []
-  for (const [field, v] of [['from', from] as const, ['to', to] as const]) {
-    if (!Number.isSafeInteger(v) || v < 0 || v > MAX_EPOCH_MS)
-      problems.push({ field, problem: 'must be a time between 1970 and 2106 (epoch ms or ISO 8601)' })
-  }
-  if (problems.length === 0 && to <= from) problems.push({ field: 'to', problem: 'must be after from' })
-  if (problems.length === 0 && to - from > MAX_WINDOW_MS)
-    problems.push({ field: 'to', problem: 'must be at most 366 days after from' })
-  if (problems.length > 0) throw invalid(problems, 'invalid window')
-}
-
-/**
- * A time given as epoch ms (digits) or ISO 8601 (a date alone is UTC midnight; a date-time needs its offset); INVALID
- * naming the field otherwise, and for a date that does not exist (2026-02-30, 2026-04-31): Date.parse would roll it
- * over into the next month.
- */
-export function parseTime(field: string, text: string): number {
-  if (/^\d{1,13}$/.test(text)) return Number(text)
-  const iso =
-    /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2})))?$/.exec(text)
-  const ms = iso ? Date.parse(text) : Number.NaN
-  if (!iso || !Number.isFinite(ms))
-    throw invalid([
-      { field, problem: 'must be epoch milliseconds or an ISO 8601 date-time with its offset (Z or ±hh:mm)' },
-    ])
-  const [year, month, day, hour = '0', minute = '0', second = '0', offsetHours = '0', offsetMinutes = '0'] = iso
-    .slice(1)
-    .map((part) => part ?? undefined)
-  const daysInMonth = new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate()
-  if (Number(month) < 1 || Number(month) > 12 || Number(day) < 1 || Number(day) > daysInMonth)
-    throw invalid([{ field, problem: `${text.slice(0, 10)} is not a date of the calendar` }])
-  if (
-    Number(hour) > 23 ||
-    Number(minute) > 59 ||
-    Number(second) > 59 ||
-    Number(offsetHours) > 23 ||
-    Number(offsetMinutes) > 59
-  )
-    throw invalid([{ field, problem: `${JSON.stringify(text)} is not a time of day` }])
-  return ms
-}
-
-/** `on:50,off:50` as weights; INVALID naming the entry that is not `<treatment>:<positive number>`. */
-export function parseWeights(text: string): Record<string, number> {
-  const weights: Record<string, number> = Object.create(null) as Record<string, number>
-  for (const part of text.split(',')) {
-    const at = part.lastIndexOf(':')
-    const name = part.slice(0, at).trim()
-    const weight = Number(part.slice(at + 1))
-    if (at <= 0 || name === '' || !(Number.isFinite(weight) && weight > 0))
-      throw invalid([
-        { field: 'weights', problem: `${JSON.stringify(part.slice(0, 64))} is not <treatment>:<positive number>` },
-      ])
-    if (Object.hasOwn(weights, name))
-      throw invalid([{ field: 'weights', problem: `names ${JSON.stringify(name.slice(0, 64))} twice` }])
-    weights[name] = weight
-  }
-  return weights
-}
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
