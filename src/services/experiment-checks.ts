@@ -379,8 +379,9 @@ export class ExperimentChecks {
   }
 
   /**
-   * A flag's results over [from, to] against the guardrails: sequential (a check looks at the same experiment every
-   * interval), without CUPED (a window cut by the lookback would take treated time for pre-exposure time), against the
+   * A flag's results over [from, to] against the guardrails: frequentist and sequential whatever the workspace's
+   * default engine (a check looks at the same experiment every interval: only the always-valid tests allow that),
+   * without CUPED (a window cut by the lookback would take treated time for pre-exposure time), against the
    * saved baseline, else off, else the first treatment (the sample ratio needs none).
    */
   private check(
@@ -394,7 +395,16 @@ export class ExperimentChecks {
     return this.experiments.results(
       ws,
       env,
-      { flag: seen.flag, metricIds, from, to, sequential: true, cuped: false, guardrails: metricIds },
+      {
+        flag: seen.flag,
+        metricIds,
+        from,
+        to,
+        engine: 'frequentist',
+        sequential: true,
+        cuped: false,
+        guardrails: metricIds,
+      },
       { metricsOptional: true, anyBaseline: true },
     )
   }

@@ -5,21 +5,25 @@ compute from them (JSON).
 Input:  {"alpha": 0.05, "baseline": "off", "tunings": [5000, ...],
          "metrics": [{"id", "proportion": bool, "worseIf": null | "increase" | "decrease",
                       "values": {"<treatment>": [x...]}, "pre": {"<treatment>": [pre...]}}],
-         "pValues": [...], "quantile": {"values": [...], "q": 0.99}}
+         "pValues": [...], "quantile": {"values": [...], "q": 0.99},
+         "priors": [{"mean", "variance", "proper"}, ...]}   (a metric may say "inverse": true: lower is better)
 Output: {"metrics": {"<id>": {"<treatment>": {
            "fixed":      {"absolute": R, "relative": R},
            "sequential": {"<tuning>": {"absolute": R, "relative": R}},
            "cuped":      {"theta", "fixed": {...}, "sequential": {"<tuning>": {...}}},
            "oneSided":   {"absolute": R, "relative": R}        (when worseIf is given)
+           "bayesian":   [{"plain": {"absolute": B, "relative": B}, "cuped": {...}}, ...]   (one per prior)
          }}},
          "holm": [...], "bh": [...], "quantile": {"rank", "invertedCdf"}}
-with R = {"estimate", "ci", "pValue"}.
+with R = {"estimate", "ci", "pValue"} and B = {"expected", "sd", "ci", "chanceToWin", "risk", "error"}
+(EffectBayesianABTest, the prior given on the relative lift).
 """
 import json
 import sys
 
 import numpy as np
 from scipy.stats import t as t_dist
+from gbstats.bayesian.tests import EffectBayesianABTest, EffectBayesianConfig, GaussianPrior
 from gbstats.frequentist.tests import (
     FrequentistConfig,
     OneSidedTreatmentGreaterTTest,
@@ -67,6 +71,28 @@ def adjusted(values, pre, proportion):
     )
 
 
+def bayesian(a, b, alpha, prior, inverse):
+    def one(kind):
+        config = EffectBayesianConfig(
+            difference_type=kind,
+            inverse=inverse,
+            alpha=alpha,
+            prior_type="relative",
+            prior_effect=GaussianPrior(mean=prior["mean"], variance=prior["variance"], proper=prior["proper"]),
+        )
+        r = EffectBayesianABTest(a, b, config).compute_result()
+        return {
+            "expected": r.expected,
+            "sd": r.uplift.stddev,
+            "ci": [float(c) for c in r.ci],
+            "chanceToWin": r.chance_to_win,
+            "risk": [float(x) for x in r.risk],
+            "error": r.error_message,
+        }
+
+    return {kind: one(kind) for kind in ("absolute", "relative")}
+
+
 def tests(a, b, alpha, tunings):
     out = {
         "fixed": both(lambda kind: TwoSidedTTest(a, b, FrequentistConfig(alpha=alpha, difference_type=kind))),
@@ -93,6 +119,8 @@ def main():
                 continue
             a, b = stat(m["values"][baseline], proportion), stat(values, proportion)
             per[t] = tests(a, b, alpha, tunings)
+            inverse = bool(m.get("inverse"))
+            per[t]["bayesian"] = [{"plain": bayesian(a, b, alpha, p, inverse)} for p in req.get("priors", [])]
             if m.get("worseIf"):
                 # Worse if it increases: the treatment greater than the baseline is the alternative.
                 one = OneSidedTreatmentGreaterTTest if m["worseIf"] == "increase" else OneSidedTreatmentLesserTTest
@@ -111,6 +139,8 @@ def main():
                 ra.theta = theta
                 rb.theta = theta
                 per[t]["cuped"] = {"theta": theta, **tests(ra, rb, alpha, tunings)}
+                for i, p in enumerate(req.get("priors", [])):
+                    per[t]["bayesian"][i]["cuped"] = bayesian(ra, rb, alpha, p, inverse)
         out["metrics"][m["id"]] = per
     if req.get("pValues"):
         out["holm"] = [float(p) for p in multipletests(req["pValues"], alpha=alpha, method="holm")[1]]

@@ -344,6 +344,7 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
     }),
   })
   expect(metric.status).toBe(201)
+  const metricId = ((await metric.json()) as { id: string }).id
 
   await page.getByRole('link', { name: 'Experiments' }).click()
   await expect.poll(() => page.getByLabel('Flag').textContent(), { timeout: 15_000 }).toContain('checkout_v2 (off, on)')
@@ -359,7 +360,7 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
   // The same figures as the API, as text: on makes more purchases, called significant and desired.
   const api = (await (
     await fetch(
-      `${service.url}/api/v1/environments/${demo.environments[0]!.id}/experiments/checkout_v2/results?metrics=${((await metric.json()) as { id: string }).id}&from=${now - 86_400_000}&to=${now + 86_400_000}`,
+      `${service.url}/api/v1/environments/${demo.environments[0]!.id}/experiments/checkout_v2/results?metrics=${metricId}&from=${now - 86_400_000}&to=${now + 86_400_000}`,
       {
         headers: { authorization: `Bearer ${demo.adminApiKey}` },
       },
@@ -436,6 +437,51 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
     .toBe('Methods: fixed-horizon tests, correction Benjamini–Hochberg.')
   expect(await page.getByLabel('Sequential (safe to look often)').isChecked()).toBe(false)
   expect(await on.locator('td').nth(6).textContent()).toBe('significant, desired')
+
+  // The Bayesian reading, chosen with a click: the posterior's lift and credible interval, the chance to win and the
+  // risk beside it, as the API computes them; sequential tests and the correction are the frequentist engine's.
+  await page.getByLabel('Engine').selectOption('bayesian')
+  expect(await page.getByLabel('Sequential (safe to look often)').isDisabled()).toBe(true)
+  expect(await page.getByLabel('Correction').isDisabled()).toBe(true)
+  await page.getByLabel('Prior').selectOption('proper')
+  await page.getByRole('button', { name: 'Show results' }).click()
+  await expect
+    .poll(() => page.getByTestId('methods').textContent(), { timeout: 15_000 })
+    .toBe('Methods: Bayesian, proper prior N(0, 0.09) on the lift.')
+  const bayes = (await (
+    await fetch(
+      `${service.url}/api/v1/environments/${demo.environments[0]!.id}/experiments/checkout_v2/results?metrics=${metricId}&from=${now - 86_400_000}&to=${now + 86_400_000}&engine=bayesian&prior=proper`,
+      { headers: { authorization: `Bearer ${demo.adminApiKey}` } },
+    )
+  ).json()) as {
+    metrics: {
+      comparisons: {
+        bayesian: {
+          relative: { expected: number; chanceToWin: number; risk: { baseline: number; treatment: number } }
+        }
+      }[]
+    }[]
+  }
+  const posterior = bayes.metrics[0]!.comparisons[0]!.bayesian.relative
+  expect(await results.locator('table[data-metric] > thead th').allTextContents()).toEqual([
+    'Treatment',
+    'Keys',
+    'Mean',
+    'Lift',
+    '95% credible interval',
+    'Chance to win',
+    'Risk (expected loss)',
+    'Verdict',
+  ])
+  const bayesCells = await on.locator('td').allTextContents()
+  expect(bayesCells[2]).toBe(`${(posterior.expected * 100).toFixed(1)}%`)
+  expect(bayesCells[4]).toBe(`${(posterior.chanceToWin * 100).toFixed(1)}%`)
+  expect(bayesCells[5]).toBe(
+    `${(posterior.risk.treatment * 100).toFixed(1)}% if chosen, ${(posterior.risk.baseline * 100).toFixed(1)}% if not`,
+  )
+  expect(bayesCells[6]).toBe('significant, desired')
+  expect(new URL(page.url()).hash).toContain('engine=bayesian')
+  await shot('console-experiments-bayesian')
 })
 
 it("shows another account's key nothing of this account", async () => {

@@ -70,6 +70,12 @@ beforeAll(async () => {
   env = demo.environments[0]!.id
   sdkKey = demo.environments[0]!.serverSideSdkKey
   service = await t.start(['edge', 'admin', 'events', 'alerts', 'checks'])
+  // The workspace reads its results the Bayesian way by default: the checks still test sequentially (frequentist).
+  const defaults = await call('PUT', `/api/v1/workspaces/${demo.workspaceId}/experiment-defaults`, {
+    engine: 'bayesian',
+    prior: 'proper',
+  })
+  expect(defaults.status, JSON.stringify(defaults.body)).toBe(200)
 }, 120_000)
 afterAll(async () => t?.close())
 

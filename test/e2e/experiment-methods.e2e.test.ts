@@ -91,6 +91,11 @@ const METRICS = [
   },
 ] as const
 const metricIds: string[] = []
+/** The Bayesian engine's priors tried: flat, and a proper one on the relative lift given in the request. */
+const PRIORS = [
+  { query: 'engine=bayesian', prior: { mean: 0, variance: 1, proper: false } },
+  { query: 'engine=bayesian&priorMean=0.02&priorVariance=0.01', prior: { mean: 0.02, variance: 0.01, proper: true } },
+] as const
 
 /** Each key's value of each metric after exposure (x) and over its pre-exposure window (pre), from what was sent. */
 function expected(cap: number) {
@@ -183,10 +188,12 @@ beforeAll(async () => {
       id: String(i),
       proportion: m.type === 'percent_of_keys',
       worseIf: 'guardrail' in m ? 'increase' : null,
+      inverse: m.desiredDirection === 'decrease',
       values: want.values[i]!.x,
       pre: want.values[i]!.pre,
     })),
     quantile: { values: sorted, q: CAP_PERCENTILE },
+    priors: PRIORS.map((p) => p.prior),
   })
 }, 180_000)
 afterAll(async () => t?.close())
@@ -215,6 +222,8 @@ describe('results methods against gbstats and statsmodels', () => {
   it.each([1000, 5000, 20000])('sequential with tuning %i: always-valid intervals and p-values', async (tuning) => {
     const r = await results(`sequential=true${tuning === 5000 ? '' : `&sequentialTuning=${tuning}`}`)
     expect(r['mode']).toEqual({
+      engine: 'frequentist',
+      prior: null,
       test: 'sequential',
       sequentialTuning: tuning,
       cuped: false,
@@ -344,6 +353,115 @@ describe('results methods against gbstats and statsmodels', () => {
   })
 })
 
+describe('the Bayesian engine against gbstats EffectBayesianABTest', () => {
+  it.each([
+    [0, false],
+    [1, false],
+    [0, true],
+    [1, true],
+  ] as const)(
+    'prior %i, CUPED %s: posterior, credible intervals, chance to win and risk, absolute and relative',
+    async (p, cuped) => {
+      const r = await results(`${PRIORS[p].query}${cuped ? '&cuped=true' : ''}`)
+      expect(r['mode']).toMatchObject({
+        engine: 'bayesian',
+        prior: p === 0 ? { proper: false } : { ...PRIORS[p].prior, scale: 'relative' },
+        correction: 'none',
+        cuped,
+      })
+      ;(r['metrics'] as Json[]).forEach((m, i) => {
+        const c = m['comparisons'][0]
+        const ref = reference['metrics'][String(i)]['on']['bayesian'][p][cuped ? 'cuped' : 'plain']
+        for (const kind of ['absolute', 'relative']) {
+          const got = c['bayesian'][kind]
+          const want = ref[kind]
+          const what = `${m['name']} ${kind}`
+          expect(want['error'], what).toBeNull()
+          expect(got['reason'], what).toBeNull()
+          close(got['expected'], want['expected'], `${what} expected`)
+          close(got['sd'], want['sd'], `${what} sd`)
+          close(got['ci'][0], want['ci'][0], `${what} ci 0`)
+          close(got['ci'][1], want['ci'][1], `${what} ci 1`)
+          close(got['chanceToWin'], want['chanceToWin'], `${what} chance to win`)
+          close(got['risk']['baseline'], want['risk'][0], `${what} risk of the baseline`)
+          close(got['risk']['treatment'], want['risk'][1], `${what} risk of the treatment`)
+        }
+        // Called on the relative lift: its credible interval leaves out 0, or (a guardrail) it is likely worse.
+        const chance = c['bayesian']['relative']['chanceToWin'] as number
+        expect(c['adjustedPValue']).toBeNull()
+        if (m['guardrail']) expect(c['guardrail']).toBe(chance <= 0.05 ? 'failing' : chance < 0.5 ? 'at risk' : 'ok')
+        else expect(c['significant']).toBe(chance >= 0.975 || chance <= 0.025)
+        expect(c['impact']).toBe(c['significant'] ? (chance > 0.5 ? 'desired' : 'undesired') : 'inconclusive')
+      })
+      // The experiment's known effects: more purchases (desired), and refunds made worse (the guardrail fails).
+      const [purchases, , , refunds] = r['metrics'] as Json[]
+      expect(purchases!['comparisons'][0]).toMatchObject({ significant: true, impact: 'desired' })
+      expect(refunds!['comparisons'][0]).toMatchObject({ guardrail: 'failing', impact: 'undesired' })
+      // The frequentist engine has no posterior.
+      if (p === 0 && !cuped) expect((await results(''))['metrics'][0]['comparisons'][0]['bayesian']).toBeNull()
+    },
+  )
+
+  it('refuses what the engine has no use for, and a prior that is no distribution, naming the field', async () => {
+    const refused = async (query: string) => {
+      const res = await fetch(
+        `${service.url}/api/v1/environments/${env}/experiments/${FLAG}/results?metrics=${metricIds[0]}&from=${FROM}&to=${TO}&${query}`,
+        { headers: { authorization: `Bearer ${demo.adminApiKey}` } },
+      )
+      expect(res.status, query).toBe(400)
+      return JSON.stringify(await res.json())
+    }
+    expect(await refused('engine=bayesian&correction=holm')).toMatch(/correction.*applies only with engine=frequentist/)
+    expect(await refused('engine=bayesian&sequential=true')).toMatch(/sequential.*applies only with engine=frequentist/)
+    expect(await refused('priorVariance=0.1')).toMatch(/priorVariance.*applies only with engine=bayesian/)
+    expect(await refused('engine=bayesian&prior=flat&priorMean=0.1')).toMatch(
+      /priorMean.*applies only with prior=proper/,
+    )
+    expect(await refused('engine=bayesian&priorVariance=-1')).toMatch(/priorVariance/)
+    expect(await refused('engine=bayesian&priorVariance=0')).toMatch(/priorVariance/)
+    expect(await refused('engine=bayesian&priorMean=NaN')).toMatch(/priorMean/)
+    expect(await refused('engine=bayes')).toMatch(/engine/)
+  })
+
+  it('is a workspace default, and sluice experiments results prints what the API answers', async () => {
+    const put = (body: Json) =>
+      fetch(`${service.url}/api/v1/workspaces/${demo.workspaceId}/experiment-defaults`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    const bad = await put({ priorVariance: -0.5 })
+    expect(bad.status).toBe(400)
+    expect(JSON.stringify(await bad.json())).toMatch(/priorVariance/)
+    const saved = await put({ engine: 'bayesian', prior: 'proper', priorMean: 0.02, priorVariance: 0.01 })
+    expect(await saved.json()).toMatchObject({
+      engine: 'bayesian',
+      prior: 'proper',
+      priorMean: 0.02,
+      priorVariance: 0.01,
+    })
+    try {
+      // The saved correction (bh) is the frequentist engine's: not applied, and not refused.
+      const byDefault = await results('')
+      expect(byDefault).toEqual(await results(PRIORS[1].query))
+      const frequentist = await results('engine=frequentist')
+      expect(frequentist['mode']).toMatchObject({ engine: 'frequentist', prior: null, correction: 'bh' })
+      const args = ['experiments', 'results', FLAG, '--environment', env, '--from', String(FROM), '--to', String(TO)]
+      for (const id of metricIds) args.push('--metric', id)
+      const json = await runSluice([...args, '--json'], t.env)
+      expect(json.code, json.stderr).toBe(0)
+      expect(JSON.parse(json.stdout)).toEqual(byDefault)
+      const table = await runSluice([...args, '--prior', 'flat', '--cuped'], t.env)
+      expect(table.code, table.stderr).toBe(0)
+      expect(table.stdout).toContain('Bayesian, flat prior, CUPED')
+      expect(table.stdout).toMatch(/^treatment +keys +mean +lift +95% interval +chance +risk/m)
+      expect(table.stdout).toMatch(/^on .* \d+\.\d\d% .* significant, desired/m)
+    } finally {
+      await put({ engine: 'frequentist', prior: 'flat', priorMean: 0, priorVariance: 0.09 })
+    }
+  })
+})
+
 describe('results over time', () => {
   it('gives the cumulative results at the end of each interval, their intervals shrinking as keys come in', async () => {
     const query = `metrics=${metricIds.join(',')}&from=${FROM}&to=${TO}&baseline=off&sequential=true`
@@ -399,10 +517,21 @@ describe('sluice experiments results', () => {
       headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ sequential: true, cuped: true, sequentialTuning: 1000 }),
     })
-    expect(await put.json()).toEqual({ sequential: true, sequentialTuning: 1000, cuped: true, correction: 'bh' })
+    expect(await put.json()).toEqual({
+      engine: 'frequentist',
+      sequential: true,
+      sequentialTuning: 1000,
+      cuped: true,
+      correction: 'bh',
+      prior: 'flat',
+      priorMean: 0,
+      priorVariance: 0.09,
+    })
     try {
       const byDefault = await results('')
       expect(byDefault['mode']).toEqual({
+        engine: 'frequentist',
+        prior: null,
         test: 'sequential',
         sequentialTuning: 1000,
         cuped: true,
@@ -416,6 +545,8 @@ describe('sluice experiments results', () => {
       })
       const cli = await runSluice([...args, '--no-sequential', '--json'], t.env)
       expect(JSON.parse(cli.stdout)['mode']).toEqual({
+        engine: 'frequentist',
+        prior: null,
         test: 'fixed-horizon',
         sequentialTuning: null,
         cuped: true,

@@ -1,11 +1,12 @@
 // Experiment results: pick a workspace's environment, a flag seen in its impressions, metrics, a
-// window and the methods (sequential tests, CUPED, the correction); each metric as a table of
-// treatments (keys, mean, lift with its confidence interval drawn as a bar, p-values, significance,
-// a guardrail's state) with a chart of the lift and its interval over time, and the sample ratio
-// check, in the README's words.
-// What is shown is in the address (#/experiments?ws=…&env=…&flag=…&metrics=a,b&from=…&to=…&sequential=…&cuped=…&
-// correction=…): Show results puts it there, and the view opened at such an address (a link, a reload, Back) is built
-// from it and shows those results again. The console remounts this view when its address changes.
+// window and the methods (the engine, sequential tests, CUPED, the correction or the prior); each metric
+// as a table of treatments (keys, mean, lift with its confidence or credible interval drawn as a bar,
+// p-values, or under the Bayesian engine the chance to win and the risk; significance, a guardrail's
+// state) with a chart of the lift and its interval over time, and the sample ratio check, in the
+// README's words.
+// What is shown is in the address (#/experiments?ws=…&env=…&flag=…&metrics=a,b&from=…&to=…&engine=…&sequential=…&
+// cuped=…&correction=…&prior=…): Show results puts it there, and the view opened at such an address (a link, a
+// reload, Back) is built from it and shows those results again. The console remounts this view when its address changes.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
 import { api, errorText } from '../api.js'
@@ -38,10 +39,19 @@ interface Estimate {
   ci: [number | null, number | null] | null
   pValue: number | null
 }
+/** The Bayesian engine's posterior of an effect. */
+interface Posterior {
+  expected: number
+  ci: [number, number]
+  chanceToWin: number
+  risk: { baseline: number; treatment: number }
+  reason: string | null
+}
 interface Comparison {
   treatment: string
   absolute: Estimate
   relative: Estimate & { of: 'baseline-mean' | 'absolute-change' }
+  bayesian: { absolute: Posterior; relative: Posterior } | null
   adjustedPValue: number | null
   significant: boolean
   impact: string
@@ -52,6 +62,8 @@ interface Results {
   baseline: string
   alpha: number
   mode: {
+    engine: 'frequentist' | 'bayesian'
+    prior: { proper: boolean; mean?: number; variance?: number } | null
     test: 'fixed-horizon' | 'sequential'
     sequentialTuning: number | null
     cuped: boolean
@@ -84,7 +96,17 @@ const num = (x: number | null | undefined) =>
 const lift = (c: Comparison, x: number | null, open = '–') =>
   x === null ? open : c.relative.of === 'absolute-change' ? num(x) : `${(x * 100).toFixed(1)}%`
 const methods = (m: Results['mode']) =>
-  `${m.test === 'sequential' ? `sequential tests (tuning ${m.sequentialTuning})` : 'fixed-horizon tests'}${m.cuped ? ', CUPED' : ''}, correction ${m.correction === 'bh' ? 'Benjamini–Hochberg' : m.correction === 'holm' ? 'Holm' : 'none'}`
+  m.engine === 'bayesian'
+    ? `Bayesian, ${m.prior?.proper ? `proper prior N(${m.prior.mean}, ${m.prior.variance}) on the lift` : 'flat prior'}${m.cuped ? ', CUPED' : ''}`
+    : `${m.test === 'sequential' ? `sequential tests (tuning ${m.sequentialTuning})` : 'fixed-horizon tests'}${m.cuped ? ', CUPED' : ''}, correction ${m.correction === 'bh' ? 'Benjamini–Hochberg' : m.correction === 'holm' ? 'Holm' : 'none'}`
+
+/** A comparison's figures as shown: the posterior of the lift (of the change when the baseline mean is 0), if any. */
+const posteriorOf = (c: Comparison) =>
+  c.bayesian && (c.relative.of === 'absolute-change' ? c.bayesian.absolute : c.bayesian.relative)
+const chance = (x: number) => `${(x * 100).toFixed(1)}%`
+/** The lift shown and its interval: the posterior's under the Bayesian engine, else the test's. */
+const estimateOf = (c: Comparison) => posteriorOf(c)?.expected ?? c.relative.estimate
+const intervalOf = (c: Comparison) => posteriorOf(c)?.ci ?? c.relative.ci
 
 /** The interval as a bar on a scale shared by a metric's rows, with zero marked (an open side runs to the edge). */
 function IntervalBar({ ci, scale }: { ci: [number | null, number | null] | null; scale: number }) {
@@ -123,8 +145,8 @@ function OverTime({ series, metricId }: { series: Timeseries; metricId: string }
   const unit = (v: number | null | undefined) => (v === null || v === undefined ? null : absolute ? v : v * 100)
   // The scale: every estimate and the last intervals, with room; the wide intervals of the first few keys are clipped.
   const bounds = [
-    ...points.flatMap((p) => p.m.comparisons.map((c) => unit(c.relative.estimate))),
-    ...last.m.comparisons.flatMap((c) => (c.relative.ci ?? []).map(unit)),
+    ...points.flatMap((p) => p.m.comparisons.map((c) => unit(estimateOf(c)))),
+    ...last.m.comparisons.flatMap((c) => (intervalOf(c) ?? []).map(unit)),
   ].filter((v): v is number => v !== null)
   const scale = 1.5 * Math.max(1e-12, ...bounds.map(Math.abs))
   const of = (t: string, f: (c: Comparison) => number | null | undefined) =>
@@ -135,7 +157,7 @@ function OverTime({ series, metricId }: { series: Timeseries; metricId: string }
   const summary = `Lift against the baseline over time, each point over the window from its start (${when(points[0]!.to)} to ${when(last.to)}), with its interval. At the last point: ${last.m.comparisons
     .map(
       (c) =>
-        `${c.treatment} ${lift(c, c.relative.estimate)} from ${lift(c, c.relative.ci?.[0] ?? null, '−∞')} to ${lift(c, c.relative.ci?.[1] ?? null, '∞')}`,
+        `${c.treatment} ${lift(c, estimateOf(c))} from ${lift(c, intervalOf(c)?.[0] ?? null, '−∞')} to ${lift(c, intervalOf(c)?.[1] ?? null, '∞')}`,
     )
     .join('; ')}.`
   return (
@@ -145,8 +167,8 @@ function OverTime({ series, metricId }: { series: Timeseries; metricId: string }
       series={treatments.map((t, k) => ({
         label: t,
         color: `series-${k % 4}`,
-        values: of(t, (c) => c.relative.estimate),
-        interval: { lower: of(t, (c) => c.relative.ci?.[0]), upper: of(t, (c) => c.relative.ci?.[1]) },
+        values: of(t, (c) => estimateOf(c)),
+        interval: { lower: of(t, (c) => intervalOf(c)?.[0]), upper: of(t, (c) => intervalOf(c)?.[1]) },
       }))}
       yLabel={absolute ? 'change' : 'lift (%)'}
       yRange={[-scale, scale]}
@@ -158,6 +180,8 @@ function OverTime({ series, metricId }: { series: Timeseries; metricId: string }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 const CORRECTIONS = ['bh', 'holm', 'none']
+const ENGINES = ['frequentist', 'bayesian']
+const PRIORS = ['flat', 'proper']
 
 export function Experiments({ params, go }: { params: Record<string, string>; go: (params: RouteParams) => void }) {
   // The address this view was opened at: each choice starts from it while it names one that exists.
@@ -177,6 +201,8 @@ export function Experiments({ params, go }: { params: Record<string, string>; go
   const [sequential, setSequential] = useState(false)
   const [cuped, setCuped] = useState(false)
   const [correction, setCorrection] = useState('bh')
+  const [engine, setEngine] = useState('frequentist')
+  const [prior, setPrior] = useState('flat')
   const [results, setResults] = useState<Results | null>(null)
   const [series, setSeries] = useState<Timeseries | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -203,7 +229,7 @@ export function Experiments({ params, go }: { params: Record<string, string>; go
       Promise.all([
         api<Environment[]>('GET', `/internal/api/v2/environments/ws/${encodeURIComponent(ws)}`),
         api<{ metrics: Metric[] }>('GET', `/api/v1/workspaces/${encodeURIComponent(ws)}/metrics`),
-        api<{ sequential: boolean; cuped: boolean; correction: string }>(
+        api<{ engine: string; prior: string; sequential: boolean; cuped: boolean; correction: string }>(
           'GET',
           `/api/v1/workspaces/${encodeURIComponent(ws)}/experiment-defaults`,
         ),
@@ -213,6 +239,8 @@ export function Experiments({ params, go }: { params: Record<string, string>; go
         setSequential(named && wanted('sequential') ? wanted('sequential') === 'true' : d.sequential)
         setCuped(named && wanted('cuped') ? wanted('cuped') === 'true' : d.cuped)
         setCorrection(named && CORRECTIONS.includes(wanted('correction')) ? wanted('correction') : d.correction)
+        setEngine(named && ENGINES.includes(wanted('engine')) ? wanted('engine') : d.engine)
+        setPrior(named && PRIORS.includes(wanted('prior')) ? wanted('prior') : d.prior)
         setEnvs(e)
         setEnv(pick(e, (x) => x.id, 'env'))
         setMetrics(m.metrics)
@@ -261,23 +289,28 @@ export function Experiments({ params, go }: { params: Record<string, string>; go
       metrics: chosen.join(','),
       from,
       to,
+      engine,
       sequential: String(sequential),
       cuped: String(cuped),
       correction,
+      prior,
     }
-    const same = Object.keys(next).every((k) => next[k] === (params[k] ?? '')) && Object.keys(params).length === 9
+    const same =
+      Object.keys(next).every((k) => next[k] === (params[k] ?? '')) &&
+      Object.keys(params).length === Object.keys(next).length
     if (same) load()
     else go(next)
   }
   const load = () => {
     setError(null)
+    // Each engine is sent only its own methods.
     const q = new URLSearchParams({
       metrics: chosen.join(','),
       from: `${from}T00:00:00Z`,
       to: `${to}T00:00:00Z`,
-      sequential: String(sequential),
+      engine,
       cuped: String(cuped),
-      correction,
+      ...(engine === 'bayesian' ? { prior } : { sequential: String(sequential), correction }),
     })
     const path = `/api/v1/environments/${encodeURIComponent(env)}/experiments/${encodeURIComponent(flag)}/results`
     // The last results go as the new ones are asked for: never shown as the answer to this request.
@@ -344,18 +377,43 @@ export function Experiments({ params, go }: { params: Record<string, string>; go
             </option>
           ))}
         </select>
+        <label for="exp-engine">Engine</label>
+        <select id="exp-engine" value={engine} onChange={(e) => setEngine(e.currentTarget.value)}>
+          <option value="frequentist">Frequentist</option>
+          <option value="bayesian">Bayesian</option>
+        </select>
         <label>
-          <input type="checkbox" checked={sequential} onChange={(e) => setSequential(e.currentTarget.checked)} />{' '}
+          <input
+            type="checkbox"
+            checked={sequential && engine === 'frequentist'}
+            disabled={engine !== 'frequentist'}
+            onChange={(e) => setSequential(e.currentTarget.checked)}
+          />{' '}
           Sequential (safe to look often)
         </label>
         <label>
           <input type="checkbox" checked={cuped} onChange={(e) => setCuped(e.currentTarget.checked)} /> CUPED
         </label>
         <label for="exp-correction">Correction</label>
-        <select id="exp-correction" value={correction} onChange={(e) => setCorrection(e.currentTarget.value)}>
+        <select
+          id="exp-correction"
+          value={correction}
+          disabled={engine !== 'frequentist'}
+          onChange={(e) => setCorrection(e.currentTarget.value)}
+        >
           <option value="bh">Benjamini–Hochberg</option>
           <option value="holm">Holm</option>
           <option value="none">None</option>
+        </select>
+        <label for="exp-prior">Prior</label>
+        <select
+          id="exp-prior"
+          value={prior}
+          disabled={engine !== 'bayesian'}
+          onChange={(e) => setPrior(e.currentTarget.value)}
+        >
+          <option value="flat">Flat</option>
+          <option value="proper">Proper (the workspace's)</option>
         </select>
         <button type="submit" disabled={!flag || chosen.length === 0}>
           Show results
@@ -383,10 +441,14 @@ export function Experiments({ params, go }: { params: Record<string, string>; go
               : 'No mismatch.'}
           </p>
           {results.metrics.map((m) => {
+            const bayesian = results.mode.engine === 'bayesian'
             const scale = Math.max(
               0,
-              ...m.comparisons.flatMap((c) =>
-                c.relative.ci ? c.relative.ci.filter((x): x is number => x !== null).map(Math.abs) : [],
+              ...m.comparisons.flatMap(
+                (c) =>
+                  intervalOf(c)
+                    ?.filter((x): x is number => x !== null)
+                    .map(Math.abs) ?? [],
               ),
             )
             const about = [
@@ -418,31 +480,42 @@ export function Experiments({ params, go }: { params: Record<string, string>; go
                       <th scope="col">Keys</th>
                       <th scope="col">Mean</th>
                       <th scope="col">Lift</th>
-                      <th scope="col">{Math.round((1 - results.alpha) * 100)}% interval</th>
-                      <th scope="col">p</th>
-                      <th scope="col">Adjusted p</th>
+                      <th scope="col">
+                        {Math.round((1 - results.alpha) * 100)}% {bayesian ? 'credible interval' : 'interval'}
+                      </th>
+                      <th scope="col">{bayesian ? 'Chance to win' : 'p'}</th>
+                      <th scope="col">{bayesian ? 'Risk (expected loss)' : 'Adjusted p'}</th>
                       <th scope="col">Verdict</th>
                     </tr>
                   </thead>
                   <tbody>
                     {Object.entries(m.perTreatment).map(([t, s]) => {
                       const c = m.comparisons.find((x) => x.treatment === t)
+                      const post = c && posteriorOf(c)
+                      const ci = c && intervalOf(c)
                       return (
                         <tr data-treatment={t}>
                           <th scope="row">{t}</th>
                           <td>{s.keys}</td>
                           <td>{num(s.mean)}</td>
-                          <td>{c ? lift(c, c.relative.estimate) : 'baseline'}</td>
+                          <td>{c ? lift(c, estimateOf(c)) : 'baseline'}</td>
                           <td>
-                            {c?.relative.ci && (
+                            {c && ci && (
                               <>
-                                <IntervalBar ci={c.relative.ci} scale={scale} /> {lift(c, c.relative.ci[0], '−∞')} to{' '}
-                                {lift(c, c.relative.ci[1], '∞')}
+                                <IntervalBar ci={ci} scale={scale} /> {lift(c, ci[0], '−∞')} to {lift(c, ci[1], '∞')}
                               </>
                             )}
                           </td>
-                          <td>{c ? num(c.absolute.pValue) : ''}</td>
-                          <td>{c ? num(c.adjustedPValue) : ''}</td>
+                          <td data-testid="chance">
+                            {post ? chance(post.chanceToWin) : c ? num(c.absolute.pValue) : ''}
+                          </td>
+                          <td data-testid="risk">
+                            {post && c
+                              ? `${lift(c, post.risk.treatment)} if chosen, ${lift(c, post.risk.baseline)} if not`
+                              : c
+                                ? num(c.adjustedPValue)
+                                : ''}
+                          </td>
                           <td>
                             {c
                               ? `${c.guardrail ? `${c.guardrail}, ` : ''}${c.significant ? 'significant, ' : ''}${c.impact}${c.note ? ` (${c.note})` : ''}`

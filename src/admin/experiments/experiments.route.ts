@@ -74,6 +74,10 @@ function resultsRequest(flag: string, q: Static<typeof ResultsQuery>): ResultsRe
     cuped: q.cuped,
     correction: q.correction,
     guardrails: q.guardrails?.split(',').map((s) => s.trim()),
+    engine: q.engine,
+    prior: q.prior,
+    priorMean: q.priorMean,
+    priorVariance: q.priorVariance,
   }
 }
 

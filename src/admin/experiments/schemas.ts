@@ -180,6 +180,32 @@ export const ResultsQuery = Type.Object(
         description: 'metric ids (among metrics) evaluated as guardrails in this request, comma-separated',
       }),
     ),
+    engine: Type.Optional(
+      Type.Enum(['frequentist', 'bayesian'], {
+        description:
+          "frequentist tests (p-values, corrected) or the Bayesian reading (chance to win, risk, credible intervals; GrowthBook's effect model); default: the workspace default, else frequentist",
+      }),
+    ),
+    prior: Type.Optional(
+      Type.Enum(['flat', 'proper'], {
+        description:
+          "engine=bayesian: a flat prior on the effect (the posterior is the data's likelihood) or a proper Gaussian one on the relative lift; default: proper when priorMean or priorVariance is given, else the workspace default, else flat",
+      }),
+    ),
+    priorMean: Type.Optional(
+      Type.Number({
+        minimum: -1e6,
+        maximum: 1e6,
+        description: "a proper prior's mean of the relative lift (default 0)",
+      }),
+    ),
+    priorVariance: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1e6,
+        description: "a proper prior's variance of the relative lift (default 0.09: a standard deviation of 30%)",
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -211,6 +237,19 @@ const Estimate = Type.Object({
   }),
   pValue: nnum,
 })
+const Posterior = Type.Object({
+  expected: Type.Number({ description: 'the posterior mean of the effect' }),
+  sd: Type.Number({ description: 'the posterior standard deviation' }),
+  ci: Type.Tuple([num, num], { description: 'the credible interval at 1 − alpha' }),
+  chanceToWin: Type.Number({ description: 'the posterior probability that the treatment is better than the baseline' }),
+  risk: Type.Object(
+    { baseline: num, treatment: num },
+    { description: "the expected loss of keeping the baseline and of choosing the treatment, on the effect's scale" },
+  ),
+  reason: Type.Union([Type.String(), Type.Null()], {
+    description: 'why nothing could be inferred (then a chance of 0.5, no effect, no risk)',
+  }),
+})
 export const Results = Type.Object({
   flag: Type.String(),
   environmentId: Type.String(),
@@ -221,7 +260,15 @@ export const Results = Type.Object({
   alpha: num,
   minKeys: Type.Integer(),
   mode: Type.Object({
-    test: Type.Enum(['fixed-horizon', 'sequential']),
+    engine: Type.Enum(['frequentist', 'bayesian']),
+    prior: Type.Union([
+      Type.Object({ proper: Type.Literal(false) }),
+      Type.Object({ proper: Type.Literal(true), mean: num, variance: num, scale: Type.Literal('relative') }),
+      Type.Null(),
+    ]),
+    test: Type.Enum(['fixed-horizon', 'sequential'], {
+      description: 'how the p-values and confidence intervals are computed (under engine=bayesian too, uncorrected)',
+    }),
     sequentialTuning: nnum,
     cuped: Type.Boolean(),
     correction: Type.Enum(['bh', 'holm', 'none']),
@@ -276,6 +323,9 @@ export const Results = Type.Object({
           note: Type.Union([Type.String(), Type.Null()]),
           guardrail: Type.Union([Type.Enum(['ok', 'at risk', 'failing']), Type.Null()]),
           cuped: Type.Union([Type.Object({ theta: nnum, varianceReduction: nnum }), Type.Null()]),
+          bayesian: Type.Union([Type.Object({ absolute: Posterior, relative: Posterior }), Type.Null()], {
+            description: 'engine=bayesian: the posterior of the effect, absolute and relative to the baseline mean',
+          }),
         }),
       ),
     }),
@@ -283,10 +333,18 @@ export const Results = Type.Object({
 })
 
 const defaultsFields = {
+  engine: Type.Enum(['frequentist', 'bayesian'], { description: 'the engine unless a request says otherwise' }),
   sequential: Type.Boolean({ description: 'sequential tests unless a request says sequential=false' }),
   sequentialTuning: Type.Number({ minimum: 1, maximum: 1e12, description: 'the tuning parameter of sequential tests' }),
   cuped: Type.Boolean({ description: 'CUPED unless a request says cuped=false' }),
   correction: Type.Enum(['bh', 'holm', 'none']),
+  prior: Type.Enum(['flat', 'proper'], { description: "the Bayesian engine's prior unless a request says otherwise" }),
+  priorMean: Type.Number({ minimum: -1e6, maximum: 1e6, description: "a proper prior's mean of the relative lift" }),
+  priorVariance: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 1e6,
+    description: "a proper prior's variance of the relative lift",
+  }),
 }
 export const ExperimentDefaults = Type.Object(defaultsFields)
 export const ExperimentDefaultsBody = partialObject(ExperimentDefaults)

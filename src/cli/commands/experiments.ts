@@ -2,7 +2,13 @@
 // (the same service and document as GET /api/v1/environments/<env>/experiments[/<flag>/results]).
 import type { Command } from 'commander'
 import { analysisSettings } from '../../app/container.js'
-import { parseTime, parseWeights, type Correction } from '../../services/experiments/request.js'
+import {
+  parseTime,
+  parseWeights,
+  type Correction,
+  type Engine,
+  type PriorKind,
+} from '../../services/experiments/request.js'
 import {
   createExperimentService,
   type ExperimentResults,
@@ -43,10 +49,13 @@ export function resultLines(r: ExperimentResults): string[] {
     `exposed keys: ${r.exposure.keys} (${Object.entries(r.exposure.perTreatment)
       .map(([t, n]) => `${t} ${n}`)
       .join(', ')}); excluded (more than one treatment): ${r.exposure.excludedKeys}`,
-    `${r.mode.test === 'sequential' ? `sequential tests (tuning ${r.mode.sequentialTuning})` : 'fixed-horizon tests'}${r.mode.cuped ? ', CUPED' : ''}; correction ${r.mode.correction}`,
+    r.mode.engine === 'bayesian'
+      ? `Bayesian, ${r.mode.prior?.proper ? `proper prior N(${r.mode.prior.mean}, ${r.mode.prior.variance}) on the lift` : 'flat prior'}${r.mode.cuped ? ', CUPED' : ''}`
+      : `${r.mode.test === 'sequential' ? `sequential tests (tuning ${r.mode.sequentialTuning})` : 'fixed-horizon tests'}${r.mode.cuped ? ', CUPED' : ''}; correction ${r.mode.correction}`,
     ...(r.mode.note === null ? [] : [`note: ${r.mode.note}`]),
     `sample ratio: p = ${num(r.srm.pValue)}${r.srm.mismatch ? '  MISMATCH: the split of keys does not match the weights; do not trust these results' : ' (no mismatch)'}`,
   ]
+  const bayesian = r.mode.engine === 'bayesian'
   for (const m of r.metrics) {
     const extras = [
       ...(m.guardrail ? ['guardrail'] : []),
@@ -69,24 +78,27 @@ export function resultLines(r: ExperimentResults): string[] {
         'mean'.padStart(12),
         'lift'.padStart(9),
         `${Math.round((1 - r.alpha) * 100)}% interval`.padStart(22),
-        'p'.padStart(9),
-        'adj. p'.padStart(9),
+        (bayesian ? 'chance' : 'p').padStart(9),
+        (bayesian ? 'risk' : 'adj. p').padStart(9),
         '  impact',
       ].join(' '),
     )
     for (const [t, s] of Object.entries(m.perTreatment)) {
       const c = m.comparisons.find((x) => x.treatment === t)
-      const ci = c?.relative.ci
+      // Under the Bayesian engine: the posterior of the lift (of the change when the baseline mean is 0), its chance
+      // to win and the risk of choosing the treatment.
+      const posterior = c?.bayesian && (c.relative.of === 'absolute-change' ? c.bayesian.absolute : c.bayesian.relative)
+      const ci = posterior ? posterior.ci : c?.relative.ci
       const liftOf = (x: number | null | undefined) => (c?.relative.of === 'absolute-change' ? num(x) : pct(x))
       lines.push(
         [
           t.slice(0, 16).padEnd(16),
           String(s.keys).padStart(9),
           num(s.mean).padStart(12),
-          (c ? liftOf(c.relative.estimate) : 'baseline').padStart(9),
+          (c ? liftOf(posterior ? posterior.expected : c.relative.estimate) : 'baseline').padStart(9),
           (ci ? `[${liftOf(ci[0])}, ${liftOf(ci[1])}]` : '').padStart(22),
-          (c ? num(c.absolute.pValue) : '').padStart(9),
-          (c ? num(c.adjustedPValue) : '').padStart(9),
+          (posterior ? pct(posterior.chanceToWin) : c ? num(c.absolute.pValue) : '').padStart(9),
+          (posterior ? liftOf(posterior.risk.treatment) : c ? num(c.adjustedPValue) : '').padStart(9),
           c
             ? `  ${c.guardrail ? `${c.guardrail}, ` : ''}${c.significant ? 'significant, ' : ''}${c.impact}${c.note ? ` (${c.note})` : ''}`
             : '',
@@ -120,7 +132,7 @@ export function experimentCommands(program: Command): void {
   experiments
     .command('results <flag>')
     .description(
-      'per metric, each treatment against the baseline (Welch or sequential tests, CUPED, guardrails, Benjamini–Hochberg or Holm), and the sample ratio check',
+      'per metric, each treatment against the baseline (Welch or sequential tests, or the Bayesian reading; CUPED, guardrails, Benjamini–Hochberg or Holm), and the sample ratio check',
     )
     .requiredOption('--environment <id>', 'environment id')
     .requiredOption('--metric <id>', 'a metric id of the environment’s workspace (repeat for several)', collect)
@@ -138,6 +150,10 @@ export function experimentCommands(program: Command): void {
     .option('--no-cuped', 'no CUPED even where the workspace defaults to it')
     .option('--correction <name>', 'bh (default), holm or none')
     .option('--guardrail <id>', 'a metric evaluated as a guardrail (repeat for several)', collect)
+    .option('--engine <name>', 'frequentist (default) or bayesian (chance to win, risk, credible intervals)')
+    .option('--prior <kind>', 'bayesian: flat (default) or proper')
+    .option('--prior-mean <lift>', 'bayesian: a proper prior’s mean of the relative lift (default 0)', Number)
+    .option('--prior-variance <v>', 'bayesian: a proper prior’s variance of the relative lift (default 0.09)', Number)
     .option('--json', 'print the results document')
     .action(
       async (
@@ -157,6 +173,10 @@ export function experimentCommands(program: Command): void {
           cuped?: boolean
           correction?: string
           guardrail?: string[]
+          engine?: string
+          prior?: string
+          priorMean?: number
+          priorVariance?: number
           json?: boolean
         },
       ) => {
@@ -175,6 +195,10 @@ export function experimentCommands(program: Command): void {
           cuped: opts.cuped,
           correction: opts.correction as Correction | undefined,
           guardrails: opts.guardrail,
+          engine: opts.engine as Engine | undefined,
+          prior: opts.prior as PriorKind | undefined,
+          priorMean: opts.priorMean,
+          priorVariance: opts.priorVariance,
         }
         const results = await withExperiments(opts.environment, (x, env, ws) => x.results(ws, env, req))
         print(opts.json, results, () => resultLines(results))

@@ -3,6 +3,7 @@
 // what the comparison is called once the correction has adjusted its p-value (significant, desired or
 // undesired, a guardrail's state).
 import { DEFAULT_PRE_EXPOSURE_DAYS, type MetricType } from '../../analysis/queries.js'
+import { bayesianEffect, type BayesianEffect, type GaussianPrior } from '../../analysis/bayesian.js'
 import { compare, type Comparison } from '../../analysis/frequentist.js'
 import {
   cupedSummary,
@@ -41,6 +42,8 @@ export interface ComparisonView {
   readonly guardrail: GuardrailState | null
   /** Under CUPED, θ pooled over the two arms and the share of the estimate's variance it removed. */
   readonly cuped: { readonly theta: number | null; readonly varianceReduction: number | null } | null
+  /** Under the Bayesian engine, the posterior of the effect: absolute, and relative to the baseline mean. */
+  readonly bayesian: { readonly absolute: BayesianEffect; readonly relative: BayesianEffect } | null
 }
 
 export type GuardrailState = 'ok' | 'at risk' | 'failing'
@@ -75,6 +78,8 @@ export interface Comparing {
   readonly minKeys: number
   readonly sequentialTuning: number | undefined
   readonly cuped: boolean
+  /** The Bayesian engine's prior on the relative lift; undefined under the frequentist engine. */
+  readonly prior: GaussianPrior | undefined
 }
 
 /** A number ClickHouse answered; a sum beyond a double comes back as null (it writes inf so): NaN, never 0. */
@@ -84,7 +89,7 @@ export const number = (v: unknown) =>
 export function metricResult(
   m: Metric & { guardrail: boolean },
   i: number,
-  { treatments, baseline, alpha, sequentialTuning, cuped }: Comparing,
+  { treatments, baseline, alpha, sequentialTuning, cuped, prior }: Comparing,
   sums: Map<string, Record<string, unknown>>,
   cap: MetricResult['cap'],
 ) {
@@ -126,6 +131,8 @@ export function metricResult(
         adjustment = { theta, varianceReduction: before > 0 && Number.isFinite(after) ? 1 - after / before : null }
       }
       const c = compare(a, b, options)
+      const posterior = (relative: boolean) =>
+        bayesianEffect(a, b, { relative, prior: prior!, alpha, inverse: m.desiredDirection === 'decrease' })
       return {
         treatment: t,
         baseline,
@@ -134,6 +141,7 @@ export function metricResult(
         degreesOfFreedom: c.degreesOfFreedom,
         reason: c.reason,
         cuped: adjustment,
+        bayesian: prior === undefined ? null : { absolute: posterior(false), relative: posterior(true) },
       }
     })
   return {
@@ -170,11 +178,29 @@ export function finish(
 ): ComparisonView {
   const { reason, ...rest } = c
   const small = [c.baseline, c.treatment].filter((t) => perTreatment[t]!.keys < minKeys)
+  const tooFew =
+    small.length > 0 ? `fewer than ${minKeys} keys in ${small.join(' and ')}: not called significant` : null
+  if (c.bayesian !== null) {
+    // Called on the relative lift (the absolute change when the baseline mean is 0): the 1 − alpha credible interval
+    // excludes 0 (a chance to win of at least 1 − alpha/2, or at most alpha/2); a guardrail fails when the chance it
+    // got worse is at least 1 − alpha.
+    const posterior = c.bayesian.relative.reason === null ? c.bayesian.relative : c.bayesian.absolute
+    const chance = posterior.chanceToWin
+    const decided = posterior.reason === null && small.length === 0
+    const significant = decided && (guardrail ? chance <= alpha : chance >= 1 - alpha / 2 || chance <= alpha / 2)
+    return {
+      ...rest,
+      adjustedPValue: null,
+      significant,
+      impact: significant ? (chance > 0.5 ? 'desired' : 'undesired') : 'inconclusive',
+      note: posterior.reason ?? tooFew,
+      guardrail: !guardrail ? null : significant ? 'failing' : chance < 0.5 ? 'at risk' : 'ok',
+    }
+  }
   const significant = adjustedPValue !== null && adjustedPValue < alpha && small.length === 0
   const better = direction === 'increase' ? c.absolute.estimate > 0 : c.absolute.estimate < 0
   const worse = direction === 'increase' ? c.absolute.estimate < 0 : c.absolute.estimate > 0
-  const note =
-    reason ?? (small.length > 0 ? `fewer than ${minKeys} keys in ${small.join(' and ')}: not called significant` : null)
+  const note = reason ?? tooFew
   return {
     ...rest,
     adjustedPValue,

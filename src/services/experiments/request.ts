@@ -12,6 +12,13 @@ export const MAX_NAME = 250
 export const DEFAULT_SEQUENTIAL_TUNING = 5000
 export const CORRECTIONS = ['bh', 'holm', 'none'] as const
 export type Correction = (typeof CORRECTIONS)[number]
+export const ENGINES = ['frequentist', 'bayesian'] as const
+export type Engine = (typeof ENGINES)[number]
+export const PRIORS = ['flat', 'proper'] as const
+export type PriorKind = (typeof PRIORS)[number]
+/** GrowthBook's default proper prior on the relative lift: N(0, 0.3²). */
+export const DEFAULT_PRIOR_VARIANCE = 0.09
+const MAX_PRIOR = 1e6
 
 export interface ResultsRequest {
   readonly flag: string
@@ -33,6 +40,58 @@ export interface ResultsRequest {
   readonly correction?: Correction | undefined
   /** Metrics evaluated as guardrails in this request, besides those defined as guardrails. */
   readonly guardrails?: readonly string[] | undefined
+  /** Frequentist tests (p-values, corrected) or the Bayesian reading (chance to win, risk, credible intervals). */
+  readonly engine?: Engine | undefined
+  /** Under engine=bayesian: a flat prior on the effect, or a proper one (Gaussian, on the relative lift). */
+  readonly prior?: PriorKind | undefined
+  readonly priorMean?: number | undefined
+  readonly priorVariance?: number | undefined
+}
+
+type Problem = { field: string; problem: string }
+
+/** A prior's fields, those given: its kind, a mean within ±1e6, a variance above 0 and at most 1e6. */
+export function priorProblems(p: Pick<ResultsRequest, 'prior' | 'priorMean' | 'priorVariance'>): Problem[] {
+  const problems = []
+  if (p.prior !== undefined && !PRIORS.includes(p.prior))
+    problems.push({ field: 'prior', problem: `must be one of ${PRIORS.join(', ')}` })
+  if (p.priorMean !== undefined && !(Number.isFinite(p.priorMean) && Math.abs(p.priorMean) <= MAX_PRIOR))
+    problems.push({ field: 'priorMean', problem: `must be a number from -${MAX_PRIOR} to ${MAX_PRIOR}` })
+  if (
+    p.priorVariance !== undefined &&
+    !(Number.isFinite(p.priorVariance) && p.priorVariance > 0 && p.priorVariance <= MAX_PRIOR)
+  )
+    problems.push({ field: 'priorVariance', problem: `must be a number above 0 and at most ${MAX_PRIOR}` })
+  return problems
+}
+
+/**
+ * The engine's own fields as asked (before the workspace's defaults fill the rest): the prior only under the Bayesian
+ * engine, its mean and variance only when proper and within bounds; sequential tests and corrections only under the
+ * frequentist one (the Bayesian reading has neither).
+ */
+export function engineProblems(asked: ResultsRequest, engine: Engine): Problem[] {
+  const problems = priorProblems(asked)
+  if (!ENGINES.includes(engine)) problems.push({ field: 'engine', problem: `must be one of ${ENGINES.join(', ')}` })
+  for (const field of ['prior', 'priorMean', 'priorVariance'] as const)
+    if (asked[field] !== undefined && engine !== 'bayesian')
+      problems.push({ field, problem: 'applies only with engine=bayesian' })
+  if (asked.prior === 'flat')
+    for (const field of ['priorMean', 'priorVariance'] as const)
+      if (asked[field] !== undefined) problems.push({ field, problem: 'applies only with prior=proper' })
+  if (engine === 'bayesian') {
+    if (asked.sequential === true)
+      problems.push({
+        field: 'sequential',
+        problem: 'applies only with engine=frequentist (a Bayesian reading is not sequential)',
+      })
+    if (asked.correction !== undefined)
+      problems.push({
+        field: 'correction',
+        problem: 'applies only with engine=frequentist (a Bayesian reading has no p-values to correct)',
+      })
+  }
+  return problems
 }
 
 export function checkRequest(req: ResultsRequest, alpha: number, minKeys: number, metricsOptional: boolean): void {

@@ -23,18 +23,24 @@ import type { ExperimentDefaults, ExperimentStore, FlagSettings } from '../../st
 import type { Metric } from '../../state/redis/metrics.js'
 import type { Environment, Workspace } from '../../state/redis/tenancy.js'
 import type { MetricService } from '../metrics.js'
+import { FLAT_PRIOR, type GaussianPrior } from '../../analysis/bayesian.js'
 import { finish, metricResult, number, type Comparing, type MetricResult } from './metric-results.js'
 import {
   checkRequest,
   checkWindow,
   CORRECTIONS,
   DEFAULT_MIN_KEYS,
+  DEFAULT_PRIOR_VARIANCE,
   DEFAULT_SEQUENTIAL_TUNING,
+  engineProblems,
+  ENGINES,
+  priorProblems,
   MAX_NAME,
   MAX_TREATMENTS,
   parseTime,
   weightProblems,
   type Correction,
+  type Engine,
   type ResultsRequest,
 } from './request.js'
 
@@ -59,8 +65,14 @@ export interface ExperimentResults {
   readonly baseline: string
   readonly alpha: number
   readonly minKeys: number
-  /** How the results were computed: the test, its tuning, CUPED, and the correction. */
+  /** How the results were computed: the engine and its prior, the test, its tuning, CUPED, and the correction. */
   readonly mode: {
+    readonly engine: Engine
+    /** The Bayesian engine's prior on the effect: flat, or proper on the relative lift; null under the frequentist. */
+    readonly prior:
+      | { readonly proper: false }
+      | { readonly proper: true; readonly mean: number; readonly variance: number; readonly scale: 'relative' }
+      | null
     readonly test: 'fixed-horizon' | 'sequential'
     readonly sequentialTuning: number | null
     readonly cuped: boolean
@@ -120,10 +132,14 @@ export function createExperimentService(
 }
 
 export const BUILT_IN_DEFAULTS: ExperimentDefaults = {
+  engine: 'frequentist',
   sequential: false,
   sequentialTuning: DEFAULT_SEQUENTIAL_TUNING,
   cuped: false,
   correction: 'bh',
+  prior: 'flat',
+  priorMean: 0,
+  priorVariance: DEFAULT_PRIOR_VARIANCE,
 }
 
 export class ExperimentService {
@@ -151,6 +167,9 @@ export class ExperimentService {
       defaults.sequentialTuning <= 1e12
     ))
       problems.push({ field: 'sequentialTuning', problem: 'must be a number from 1 to 1000000000000' })
+    if (!ENGINES.includes(defaults.engine))
+      problems.push({ field: 'engine', problem: `must be one of ${ENGINES.join(', ')}` })
+    problems.push(...priorProblems(defaults))
     if (problems.length > 0) throw invalid(problems, 'invalid experiment defaults')
     await this.requireStore().saveDefaults(ws.id, defaults)
     return defaults
@@ -286,15 +305,32 @@ export class ExperimentService {
   ): Promise<ExperimentResults> {
     // What the request leaves out: the flag's saved weights and baseline, the workspace's defaults.
     const [saved, defaults] = await Promise.all([this.flagSettings(env, asked.flag), this.defaults(ws)])
+    const engine = asked.engine ?? defaults.engine
+    const problems = engineProblems(asked, engine)
+    if (problems.length > 0) throw invalid(problems, 'invalid results request')
+    // The workspace's sequential and correction defaults are the frequentist engine's; its prior the Bayesian one's.
+    const bayesian = engine === 'bayesian'
+    const sequential = asked.sequential ?? (!bayesian && defaults.sequential)
+    const properAsked = asked.priorMean !== undefined || asked.priorVariance !== undefined
+    const proper = (asked.prior ?? (properAsked ? 'proper' : defaults.prior)) === 'proper'
     const req: ResultsRequest = {
       ...asked,
-      sequential: asked.sequential ?? defaults.sequential,
-      sequentialTuning:
-        asked.sequentialTuning ?? ((asked.sequential ?? defaults.sequential) ? defaults.sequentialTuning : undefined),
+      engine,
+      sequential,
+      sequentialTuning: asked.sequentialTuning ?? (sequential ? defaults.sequentialTuning : undefined),
       cuped: asked.cuped ?? defaults.cuped,
-      correction: asked.correction ?? defaults.correction,
+      correction: bayesian ? 'none' : (asked.correction ?? defaults.correction),
       baseline: asked.baseline ?? saved.baseline ?? undefined,
     }
+    const prior: GaussianPrior | undefined = !bayesian
+      ? undefined
+      : proper
+        ? {
+            proper,
+            mean: asked.priorMean ?? defaults.priorMean,
+            variance: asked.priorVariance ?? defaults.priorVariance,
+          }
+        : FLAT_PRIOR
     const savedWeights = asked.weights === undefined ? saved.weights : null
     const alpha = req.alpha ?? 0.05
     const minKeys = req.minKeys ?? DEFAULT_MIN_KEYS
@@ -377,7 +413,7 @@ export class ExperimentService {
     const correction = req.correction ?? 'bh'
     const sequentialTuning = req.sequential ? (req.sequentialTuning ?? DEFAULT_SEQUENTIAL_TUNING) : undefined
     const guardrails = new Set(req.guardrails ?? [])
-    const comparing: Comparing = { treatments, baseline, alpha, minKeys, sequentialTuning, cuped }
+    const comparing: Comparing = { treatments, baseline, alpha, minKeys, sequentialTuning, cuped, prior }
     const results = specs.map((m, i) =>
       metricResult(
         { ...m, guardrail: m.guardrail === true || guardrails.has(m.id) },
@@ -416,6 +452,8 @@ export class ExperimentService {
       alpha,
       minKeys,
       mode: {
+        engine,
+        prior: prior === undefined ? null : prior.proper ? { ...prior, scale: 'relative' } : { proper: false },
         test: sequentialTuning === undefined ? 'fixed-horizon' : 'sequential',
         sequentialTuning: sequentialTuning ?? null,
         cuped,

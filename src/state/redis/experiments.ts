@@ -22,10 +22,15 @@ export interface FlagSettings {
 }
 
 export interface ExperimentDefaults {
+  readonly engine: 'frequentist' | 'bayesian'
   readonly sequential: boolean
   readonly sequentialTuning: number
   readonly cuped: boolean
   readonly correction: 'bh' | 'holm' | 'none'
+  /** The Bayesian engine's prior: flat, or proper with this mean and variance (on the relative lift). */
+  readonly prior: 'flat' | 'proper'
+  readonly priorMean: number
+  readonly priorVariance: number
 }
 
 export interface OpenCheck {
