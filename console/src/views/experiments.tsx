@@ -6,7 +6,8 @@
 // README's words.
 // What is shown is in the address (#/experiments?ws=…&env=…&flag=…&metrics=a,b&from=…&to=…&engine=…&sequential=…&
 // cuped=…&correction=…&prior=…): Show results puts it there, and the view opened at such an address (a link, a
-// reload, Back) is built from it and shows those results again. The console remounts this view when its address changes.
+// reload, Back) is built from it and shows those results again. The console remounts this view when its address
+// changes.
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { ErrorLine } from '../ui.js'
 import { api, errorText } from '../api.js'
