@@ -3088,6 +3088,170 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/environments/{env}/experiments/{flag}/power": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    env: string;
+                    flag: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        alpha?: number;
+                        baseline?: string;
+                        from: string;
+                        mde: number;
+                        metric: string;
+                        power?: number;
+                        relative?: boolean;
+                        rule?: string;
+                        sequential?: boolean;
+                        sequentialTuning?: number;
+                        to?: string;
+                        weights?: {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            alpha: number;
+                            baseline: string;
+                            comparisons: {
+                                keysNeeded: number | null;
+                                powerNow: number;
+                                treatment: string;
+                            }[];
+                            daysNeeded: number | null;
+                            environmentId: string;
+                            flag: string;
+                            from: string;
+                            keysNeeded: number | null;
+                            mde: number;
+                            measured: {
+                                days: {
+                                    day: string;
+                                    keys: number;
+                                    newKeys: number;
+                                }[];
+                                growth: {
+                                    a: number;
+                                    b: number;
+                                } | null;
+                                keys: number;
+                                mean: number;
+                                variance: number;
+                            };
+                            message: string;
+                            metricId: string;
+                            moreDays: number | null;
+                            power: number;
+                            relative: boolean;
+                            sequentialTuning: number | null;
+                            /** @enum {unknown} */
+                            test: "fixed-horizon" | "sequential";
+                            to: string;
+                            /** @enum {unknown} */
+                            verdict: "powered" | "more days" | "under-powered";
+                        };
+                    };
+                };
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            /** @enum {unknown} */
+                            statusCode: 431;
+                        };
+                    };
+                };
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/environments/{env}/experiments/{flag}/results": {
         parameters: {
             query?: never;
@@ -3102,10 +3266,14 @@ export type paths = {
                     baseline?: string;
                     correction?: "bh" | "holm" | "none";
                     cuped?: boolean;
+                    engine?: "frequentist" | "bayesian";
                     from: string;
                     guardrails?: string;
                     metrics: string;
                     minKeys?: number;
+                    prior?: "flat" | "proper";
+                    priorMean?: number;
+                    priorVariance?: number;
                     rule?: string;
                     sequential?: boolean;
                     sequentialTuning?: number;
@@ -3156,6 +3324,36 @@ export type paths = {
                                     };
                                     adjustedPValue: number | null;
                                     baseline: string;
+                                    bayesian: {
+                                        absolute: {
+                                            chanceToWin: number;
+                                            ci: [
+                                                number,
+                                                number
+                                            ];
+                                            expected: number;
+                                            reason: string | null;
+                                            risk: {
+                                                baseline: number;
+                                                treatment: number;
+                                            };
+                                            sd: number;
+                                        };
+                                        relative: {
+                                            chanceToWin: number;
+                                            ci: [
+                                                number,
+                                                number
+                                            ];
+                                            expected: number;
+                                            reason: string | null;
+                                            risk: {
+                                                baseline: number;
+                                                treatment: number;
+                                            };
+                                            sd: number;
+                                        };
+                                    } | null;
                                     cuped: {
                                         theta: number | null;
                                         varianceReduction: number | null;
@@ -3201,7 +3399,20 @@ export type paths = {
                                 /** @enum {unknown} */
                                 correction: "bh" | "holm" | "none";
                                 cuped: boolean;
+                                /** @enum {unknown} */
+                                engine: "frequentist" | "bayesian";
                                 note: string | null;
+                                prior: {
+                                    /** @enum {boolean} */
+                                    proper: false;
+                                } | {
+                                    mean: number;
+                                    /** @enum {boolean} */
+                                    proper: true;
+                                    /** @enum {string} */
+                                    scale: "relative";
+                                    variance: number;
+                                } | null;
                                 sequentialTuning: number | null;
                                 /** @enum {unknown} */
                                 test: "fixed-horizon" | "sequential";
@@ -3304,11 +3515,15 @@ export type paths = {
                     baseline?: string;
                     correction?: "bh" | "holm" | "none";
                     cuped?: boolean;
+                    engine?: "frequentist" | "bayesian";
                     from: string;
                     guardrails?: string;
                     interval?: "hour" | "day" | "week";
                     metrics: string;
                     minKeys?: number;
+                    prior?: "flat" | "proper";
+                    priorMean?: number;
+                    priorVariance?: number;
                     rule?: string;
                     sequential?: boolean;
                     sequentialTuning?: number;
@@ -3366,6 +3581,36 @@ export type paths = {
                                             };
                                             adjustedPValue: number | null;
                                             baseline: string;
+                                            bayesian: {
+                                                absolute: {
+                                                    chanceToWin: number;
+                                                    ci: [
+                                                        number,
+                                                        number
+                                                    ];
+                                                    expected: number;
+                                                    reason: string | null;
+                                                    risk: {
+                                                        baseline: number;
+                                                        treatment: number;
+                                                    };
+                                                    sd: number;
+                                                };
+                                                relative: {
+                                                    chanceToWin: number;
+                                                    ci: [
+                                                        number,
+                                                        number
+                                                    ];
+                                                    expected: number;
+                                                    reason: string | null;
+                                                    risk: {
+                                                        baseline: number;
+                                                        treatment: number;
+                                                    };
+                                                    sd: number;
+                                                };
+                                            } | null;
                                             cuped: {
                                                 theta: number | null;
                                                 varianceReduction: number | null;
@@ -3411,7 +3656,20 @@ export type paths = {
                                         /** @enum {unknown} */
                                         correction: "bh" | "holm" | "none";
                                         cuped: boolean;
+                                        /** @enum {unknown} */
+                                        engine: "frequentist" | "bayesian";
                                         note: string | null;
+                                        prior: {
+                                            /** @enum {boolean} */
+                                            proper: false;
+                                        } | {
+                                            mean: number;
+                                            /** @enum {boolean} */
+                                            proper: true;
+                                            /** @enum {string} */
+                                            scale: "relative";
+                                            variance: number;
+                                        } | null;
                                         sequentialTuning: number | null;
                                         /** @enum {unknown} */
                                         test: "fixed-horizon" | "sequential";
@@ -10302,6 +10560,12 @@ export type paths = {
                             /** @enum {unknown} */
                             correction: "bh" | "holm" | "none";
                             cuped: boolean;
+                            /** @enum {unknown} */
+                            engine: "frequentist" | "bayesian";
+                            /** @enum {unknown} */
+                            prior: "flat" | "proper";
+                            priorMean: number;
+                            priorVariance: number;
                             sequential: boolean;
                             sequentialTuning: number;
                         };
@@ -10385,6 +10649,12 @@ export type paths = {
                         /** @enum {unknown} */
                         correction?: "bh" | "holm" | "none";
                         cuped?: boolean;
+                        /** @enum {unknown} */
+                        engine?: "frequentist" | "bayesian";
+                        /** @enum {unknown} */
+                        prior?: "flat" | "proper";
+                        priorMean?: number;
+                        priorVariance?: number;
                         sequential?: boolean;
                         sequentialTuning?: number;
                     };
@@ -10400,6 +10670,12 @@ export type paths = {
                             /** @enum {unknown} */
                             correction: "bh" | "holm" | "none";
                             cuped: boolean;
+                            /** @enum {unknown} */
+                            engine: "frequentist" | "bayesian";
+                            /** @enum {unknown} */
+                            prior: "flat" | "proper";
+                            priorMean: number;
+                            priorVariance: number;
                             sequential: boolean;
                             sequentialTuning: number;
                         };

@@ -220,6 +220,21 @@ export function impressionsBeforeQuery(tables: Tables, w: Window, spanMs: number
 }
 
 /**
+ * The keys first exposed each UTC day of the window (of one treatment: those the results count), oldest day first:
+ * how fast an experiment gathers keys, for its power and duration.
+ */
+export function exposuresByDayQuery(tables: Tables, w: Window): Query {
+  const p = new Params()
+  return p.query(
+    'the query of keys first exposed per day',
+    `SELECT toUInt32(intDiv(first_ms, 86400000)) AS day, count() AS keys
+     FROM (${exposuresSql(p, tables, w, true)})
+     GROUP BY day
+     ORDER BY day`,
+  )
+}
+
+/**
  * The flags with impressions in the environment within [from, to], their treatments and about how many keys: the
  * `limit` flags with the most keys (then by name), or, given `only`, those of its flags that had impressions. Most keys
  * first, so that flags made up with a public SDK key, named to sort first, cannot push a flag with more keys out of

@@ -481,7 +481,30 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
   )
   expect(bayesCells[6]).toBe('significant, desired')
   expect(new URL(page.url()).hash).toContain('engine=bayesian')
+
+  // How long it must run: the keys and days for a 5 % lift, as the API says; an effect of 0 is refused naming it.
+  await page.getByLabel('Smallest lift to detect (%)').fill('5')
+  await page.getByRole('button', { name: 'How long?' }).click()
+  const from = new URL(page.url()).hash.match(/from=([\d-]+)/)![1]!
+  const powerAnswer = page.getByTestId('power-answer')
+  await powerAnswer.waitFor()
+  const asked = (await (
+    await fetch(`${service.url}/api/v1/environments/${demo.environments[0]!.id}/experiments/checkout_v2/power`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ metric: metricId, mde: 0.05, from: `${from}T00:00:00Z` }),
+    })
+  ).json()) as { message: string; keysNeeded: number }
+  // The days left move with the seconds between the two asks (the window ends now): their number is left out.
+  const days = (text: string) => text.replace(/\d+ more days/i, 'N more days')
+  expect(days((await powerAnswer.textContent())!)).toBe(
+    days(`${asked.message[0]!.toUpperCase()}${asked.message.slice(1)}.`),
+  )
+  expect(asked.keysNeeded).toBeGreaterThan(0)
   await shot('console-experiments-bayesian')
+  await page.getByLabel('Smallest lift to detect (%)').fill('0')
+  await page.getByRole('button', { name: 'How long?' }).click()
+  await expect.poll(() => page.getByTestId('power').textContent(), { timeout: 15_000 }).toMatch(/mde/)
 })
 
 it("shows another account's key nothing of this account", async () => {

@@ -240,6 +240,14 @@ describe('the same rows on ClickHouse 18.16 and 26.x', () => {
     },
   )
 
+  it('give the same power, with the keys first exposed per day', async () => {
+    const request = { flag: FLAG, metricId: 'count', mde: 0.1, from: T0, to: T0 + 120 * MIN }
+    const [server, current] = await Promise.all(lanes.map((l) => l.service.power(ws, env, request)))
+    expect(server!.measured.days.reduce((s, d) => s + d.newKeys, 0)).toBe(server!.measured.keys)
+    expect(server!.measured.keys).toBeGreaterThan(100)
+    expectSame(current, server)
+  })
+
   it('report a sum beyond a double as NaN on both, never as a number', async () => {
     const [server, current] = await Promise.all(lanes.map((l) => l.service.results(ws, env, REQUESTS[0]!)))
     for (const results of [server!, current!]) {

@@ -14,6 +14,21 @@ export function seeded(seed: number): () => number {
   }
 }
 
+/**
+ * Mulberry32: seeded uniform numbers in [0, 1) of simulation quality (32-bit integer arithmetic throughout), for
+ * simulations that draw millions of normals; `seeded` above is enough to generate test data, not for those.
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
 /** What a test/compat script computes from `input` (JSON on its stdin and stdout). */
 export function independent<T>(script: string, input: unknown): T {
   const run = spawnSync(PYTHON, [script], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 64 << 20 })

@@ -531,8 +531,64 @@ export function Experiments({ params, go }: { params: Record<string, string>; go
               </>
             )
           })}
+          <PowerForm env={env} flag={flag} from={from} to={to} metrics={results.metrics} />
         </div>
       )}
     </section>
+  )
+}
+
+interface PowerAnswer {
+  keysNeeded: number | null
+  measured: { keys: number }
+  verdict: 'powered' | 'more days' | 'under-powered'
+  message: string
+}
+
+/**
+ * How long the experiment must run to detect a lift on a metric: the keys needed at the power asked for and the days
+ * to reach them at the measured growth of exposed keys (POST .../power), over the same window as the results.
+ */
+function PowerForm(props: { env: string; flag: string; from: string; to: string; metrics: Results['metrics'] }) {
+  const [metric, setMetric] = useState(props.metrics[0]?.metricId ?? '')
+  const [mde, setMde] = useState('5')
+  const [answer, setAnswer] = useState<PowerAnswer | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const ask = (e: Event) => {
+    e.preventDefault()
+    setError(null)
+    setAnswer(null)
+    const path = `/api/v1/environments/${encodeURIComponent(props.env)}/experiments/${encodeURIComponent(props.flag)}/power`
+    // Up to now at most: the keys so far are those of a running experiment.
+    const end = Math.min(Date.parse(`${props.to}T00:00:00Z`), Date.now())
+    api<PowerAnswer>('POST', path, {
+      metric,
+      mde: Number(mde) / 100,
+      from: `${props.from}T00:00:00Z`,
+      to: new Date(end).toISOString(),
+    })
+      .then(setAnswer)
+      .catch((err: unknown) => setError(errorText(err)))
+  }
+  return (
+    <form class="row" onSubmit={ask} data-testid="power">
+      <label for="power-metric">Power for</label>
+      <select id="power-metric" value={metric} onChange={(e) => setMetric(e.currentTarget.value)}>
+        {props.metrics.map((m) => (
+          <option value={m.metricId}>{m.name}</option>
+        ))}
+      </select>
+      <label for="power-mde">Smallest lift to detect (%)</label>
+      <input id="power-mde" type="number" step="any" value={mde} onInput={(e) => setMde(e.currentTarget.value)} />
+      <button type="submit" disabled={!metric}>
+        How long?
+      </button>
+      {answer && (
+        <p data-testid="power-answer" class={answer.verdict === 'under-powered' ? 'error' : undefined}>
+          {answer.message[0]!.toUpperCase() + answer.message.slice(1)}.
+        </p>
+      )}
+      <ErrorLine text={error} />
+    </form>
   )
 }

@@ -10,6 +10,7 @@ import type { Static } from 'typebox'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
 import { HttpError } from '../../http/errors.js'
 import { parseTime, parseWeights, type ResultsRequest } from '../../services/experiments/request.js'
+import type { PowerRequest } from '../../services/experiments/power.js'
 import type { ExperimentService } from '../../services/experiments/service.js'
 import type { MetricService } from '../../services/metrics.js'
 import type { Metric as MetricRecord, MetricAuditEntry } from '../../state/redis/metrics.js'
@@ -33,6 +34,8 @@ import {
   MetricBody,
   MetricList,
   MetricParams,
+  Power,
+  PowerBody,
   Results,
   ResultsQuery,
   Timeseries,
@@ -301,6 +304,46 @@ export async function experimentRoutes(server: FastifyInstance, opts: Experiment
         'experiment results timeseries computed',
       )
       return { flag: req.flag, environmentId: env.id, ...series }
+    },
+  )
+
+  app.post(
+    '/api/v1/environments/:env/experiments/:flag/power',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary:
+          'The keys a metric needs to detect an effect at a power, and the days to reach them at the measured growth of exposed keys (for a running experiment: how many more days, or under-powered)',
+        params: FlagParams,
+        body: PowerBody,
+        response: analysisAnswers({ 200: answer('The power and duration', Power) }, [412]),
+      },
+    },
+    async (request, reply) => {
+      const { env, ws } = await scope.environment(request, request.params.env, 'read')
+      const b = request.body
+      const req: PowerRequest = {
+        flag: request.params.flag,
+        metricId: b.metric,
+        mde: b.mde,
+        relative: b.relative,
+        power: b.power,
+        from: parseTime('from', b.from),
+        to: b.to === undefined ? Date.now() : parseTime('to', b.to),
+        baseline: b.baseline,
+        alpha: b.alpha,
+        weights: b.weights,
+        rule: b.rule,
+        sequential: b.sequential,
+        sequentialTuning: b.sequentialTuning,
+      }
+      const power = await limited(request, reply, () => opts.experiments.power(ws, env, req))
+      request.log.info(
+        { environmentId: env.id, verdict: power.verdict, keysNeeded: power.keysNeeded },
+        'experiment power computed',
+      )
+      return power
     },
   )
 

@@ -386,3 +386,79 @@ export const Timeseries = Type.Object({
     }),
   ),
 })
+
+export const PowerBody = Type.Object(
+  {
+    metric: Type.String({ minLength: 1, maxLength: 64, description: 'the metric id' }),
+    mde: Type.Number({
+      description:
+        'the minimum detectable effect: a relative lift (0.05 for 5 %) unless relative is false (an absolute change); not 0',
+    }),
+    relative: Type.Optional(Type.Boolean({ description: 'the effect is a lift relative to the mean (default true)' })),
+    power: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'the power wanted (default 0.8)' }),
+    ),
+    from: time('the start of the measured window (for a running experiment: when it started)'),
+    to: Type.Optional(time('the end of the measured window (default: now)')),
+    baseline: ResultsQuery.properties.baseline,
+    alpha: ResultsQuery.properties.alpha,
+    weights: Type.Optional(
+      Type.Record(Type.String({ minLength: 1, maxLength: 250 }), Type.Number({ exclusiveMinimum: 0 }), {
+        description:
+          'the treatments and their shares of the keys, e.g. {"on": 50, "off": 50} (default: the saved weights, else equal)',
+      }),
+    ),
+    rule: ResultsQuery.properties.rule,
+    sequential: Type.Optional(
+      Type.Boolean({ description: 'for sequential tests (always-valid): more keys for the same power' }),
+    ),
+    sequentialTuning: ResultsQuery.properties.sequentialTuning,
+  },
+  { additionalProperties: false },
+)
+
+export const Power = Type.Object({
+  flag: Type.String(),
+  environmentId: Type.String(),
+  metricId: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  baseline: Type.String(),
+  alpha: num,
+  power: num,
+  mde: num,
+  relative: Type.Boolean(),
+  test: Type.Enum(['fixed-horizon', 'sequential']),
+  sequentialTuning: nnum,
+  measured: Type.Object({
+    keys: Type.Integer({ description: 'keys analysed in the window' }),
+    mean: Type.Number({ description: "the metric's mean in the baseline" }),
+    variance: Type.Number({ description: "the metric's per-key variance in the baseline" }),
+    days: Type.Array(
+      Type.Object({
+        day: Type.String({ description: 'a UTC day of the window' }),
+        newKeys: Type.Integer({ description: 'keys first exposed that day' }),
+        keys: Type.Integer({ description: 'keys exposed so far' }),
+      }),
+    ),
+    growth: Type.Union([Type.Object({ a: num, b: num }), Type.Null()], {
+      description: 'the fitted growth of the keys: a·d^b after d days',
+    }),
+  }),
+  comparisons: Type.Array(
+    Type.Object({
+      treatment: Type.String(),
+      keysNeeded: Type.Union([Type.Integer(), Type.Null()], {
+        description: 'keys in all (every treatment) for the power asked; null: beyond reach',
+      }),
+      powerNow: Type.Number({ description: 'the power at the keys so far' }),
+    }),
+  ),
+  keysNeeded: Type.Union([Type.Integer(), Type.Null()]),
+  daysNeeded: Type.Union([Type.Number(), Type.Null()], {
+    description: 'days from the window start to reach keysNeeded at the measured growth',
+  }),
+  moreDays: Type.Union([Type.Integer(), Type.Null()], { description: 'whole days after the window end' }),
+  verdict: Type.Enum(['powered', 'more days', 'under-powered']),
+  message: Type.String(),
+})

@@ -14,6 +14,7 @@ import {
   type ExperimentResults,
   type ExperimentService,
 } from '../../services/experiments/service.js'
+import type { PowerRequest } from '../../services/experiments/power.js'
 import { MetricService } from '../../services/metrics.js'
 import type { Environment, Workspace } from '../../state/redis/tenancy.js'
 import { collect, config, positiveInt, print, withAnalysis } from '../context.js'
@@ -202,6 +203,71 @@ export function experimentCommands(program: Command): void {
         }
         const results = await withExperiments(opts.environment, (x, env, ws) => x.results(ws, env, req))
         print(opts.json, results, () => resultLines(results))
+      },
+    )
+  experiments
+    .command('power <flag>')
+    .description(
+      'the keys a metric needs to detect an effect, and the days to reach them at the measured growth of exposed keys',
+    )
+    .requiredOption('--environment <id>', 'environment id')
+    .requiredOption('--metric <id>', 'a metric id of the environment’s workspace')
+    .requiredOption('--mde <effect>', 'the minimum detectable effect: a relative lift (0.05 for 5 %)', Number)
+    .requiredOption('--from <time>', 'start of the measured window (a running experiment: its start)')
+    .option('--to <time>', 'end of the measured window (default: now)')
+    .option('--absolute', 'the effect is an absolute change, not a relative lift')
+    .option('--power <p>', 'the power wanted (default 0.8)', Number)
+    .option('--alpha <alpha>', 'significance level (default 0.05)', Number)
+    .option('--baseline <treatment>', 'the treatment compared against (default off)')
+    .option('--weights <weights>', 'the treatments’ shares, e.g. on:50,off:50 (default: saved, else equal)')
+    .option('--rule <label>', 'only keys exposed by this targeting rule')
+    .option('--sequential', 'for sequential (always-valid) tests')
+    .option('--tuning <n>', 'the sequential tests’ tuning parameter (default 5000)', Number)
+    .option('--json', 'print the answer document')
+    .action(
+      async (
+        flag: string,
+        opts: {
+          environment: string
+          metric: string
+          mde: number
+          from: string
+          to?: string
+          absolute?: boolean
+          power?: number
+          alpha?: number
+          baseline?: string
+          weights?: string
+          rule?: string
+          sequential?: boolean
+          tuning?: number
+          json?: boolean
+        },
+      ) => {
+        const req: PowerRequest = {
+          flag,
+          metricId: opts.metric,
+          mde: opts.mde,
+          relative: !opts.absolute,
+          power: opts.power,
+          from: parseTime('--from', opts.from),
+          to: opts.to === undefined ? Date.now() : parseTime('--to', opts.to),
+          alpha: opts.alpha,
+          baseline: opts.baseline,
+          weights: opts.weights === undefined ? undefined : parseWeights(opts.weights),
+          rule: opts.rule,
+          sequential: opts.sequential,
+          sequentialTuning: opts.tuning,
+        }
+        const power = await withExperiments(opts.environment, (x, env, ws) => x.power(ws, env, req))
+        print(opts.json, power, () => [
+          `${power.flag} in ${power.environmentId}, ${power.from} to ${power.to}; baseline ${power.baseline}; ${power.test} tests at alpha ${power.alpha}`,
+          `measured: ${power.measured.keys} keys; baseline mean ${num(power.measured.mean)}, variance ${num(power.measured.variance)}`,
+          ...power.comparisons.map(
+            (c) => `${c.treatment}: ${c.keysNeeded ?? 'no number of'} keys needed in all; power now ${pct(c.powerNow)}`,
+          ),
+          power.message,
+        ])
       },
     )
 }

@@ -9,6 +9,7 @@ import {
   capsQuery,
   DEFAULT_PRE_EXPOSURE_DAYS,
   experimentsQuery,
+  exposuresByDayQuery,
   impressionsBeforeQuery,
   metricsQuery,
   type Tables,
@@ -24,6 +25,7 @@ import type { Metric } from '../../state/redis/metrics.js'
 import type { Environment, Workspace } from '../../state/redis/tenancy.js'
 import type { MetricService } from '../metrics.js'
 import { FLAT_PRIOR, type GaussianPrior } from '../../analysis/bayesian.js'
+import { checkPowerRequest, powerAnswer, type PowerAnswer, type PowerRequest } from './power.js'
 import { finish, metricResult, number, type Comparing, type MetricResult } from './metric-results.js'
 import {
   checkRequest,
@@ -291,6 +293,35 @@ export class ExperimentService {
       }
     }
     return { interval, points }
+  }
+
+  /**
+   * The keys and days an experiment needs to detect an effect on one metric (power.ts): the metric's results over the
+   * window (frequentist, fixed-horizon, without CUPED: its baseline's mean and variance, the treatments' shares), and
+   * the keys first exposed each day of it.
+   */
+  async power(ws: Workspace, env: Environment, req: PowerRequest): Promise<PowerAnswer> {
+    checkPowerRequest(req)
+    const results = await this.results(ws, env, {
+      flag: req.flag,
+      metricIds: [req.metricId],
+      from: req.from,
+      to: req.to,
+      baseline: req.baseline,
+      weights: req.weights,
+      rule: req.rule,
+      alpha: req.alpha,
+      engine: 'frequentist',
+      sequential: false,
+      cuped: false,
+    })
+    const window: Window = { environmentId: env.id, flag: req.flag, from: req.from, to: req.to, rule: req.rule }
+    const perDay = await this.run(exposuresByDayQuery(this.tables, window))
+    return powerAnswer(
+      req,
+      results,
+      perDay.map((r) => ({ day: Number(r['day']), keys: Number(r['keys']) })),
+    )
   }
 
   /**
