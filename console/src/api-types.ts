@@ -3392,6 +3392,7 @@ export type paths = {
                                         variance: number | null;
                                     };
                                 };
+                                quantile: number | null;
                                 type: string;
                             }[];
                             minKeys: number;
@@ -3649,6 +3650,7 @@ export type paths = {
                                                 variance: number | null;
                                             };
                                         };
+                                        quantile: number | null;
                                         type: string;
                                     }[];
                                     minKeys: number;
@@ -10795,9 +10797,10 @@ export type paths = {
                                     property: string;
                                     value: string | number | boolean;
                                 } | null;
+                                quantile?: number | null;
                                 trafficType: string;
                                 /** @enum {unknown} */
-                                type: "count_per_key" | "sum_per_key" | "average_per_key" | "ratio_per_key" | "percent_of_keys";
+                                type: "count_per_key" | "sum_per_key" | "average_per_key" | "ratio_per_key" | "percent_of_keys" | "quantile_of_events" | "quantile_per_key";
                                 /** Format: date-time */
                                 updatedAt: string;
                                 valueProperty?: string | null;
@@ -10898,9 +10901,10 @@ export type paths = {
                             property: string;
                             value: string | number | boolean;
                         } | null;
+                        quantile?: number | null;
                         trafficType: string;
                         /** @enum {unknown} */
-                        type: "count_per_key" | "sum_per_key" | "average_per_key" | "ratio_per_key" | "percent_of_keys";
+                        type: "count_per_key" | "sum_per_key" | "average_per_key" | "ratio_per_key" | "percent_of_keys" | "quantile_of_events" | "quantile_per_key";
                         valueProperty?: string | null;
                     };
                 };
@@ -10931,9 +10935,10 @@ export type paths = {
                                 property: string;
                                 value: string | number | boolean;
                             } | null;
+                            quantile?: number | null;
                             trafficType: string;
                             /** @enum {unknown} */
-                            type: "count_per_key" | "sum_per_key" | "average_per_key" | "ratio_per_key" | "percent_of_keys";
+                            type: "count_per_key" | "sum_per_key" | "average_per_key" | "ratio_per_key" | "percent_of_keys" | "quantile_of_events" | "quantile_per_key";
                             /** Format: date-time */
                             updatedAt: string;
                             valueProperty?: string | null;
@@ -11173,9 +11178,10 @@ export type paths = {
                                 property: string;
                                 value: string | number | boolean;
                             } | null;
+                            quantile?: number | null;
                             trafficType: string;
                             /** @enum {unknown} */
-                            type: "count_per_key" | "sum_per_key" | "average_per_key" | "ratio_per_key" | "percent_of_keys";
+                            type: "count_per_key" | "sum_per_key" | "average_per_key" | "ratio_per_key" | "percent_of_keys" | "quantile_of_events" | "quantile_per_key";
                             /** Format: date-time */
                             updatedAt: string;
                             valueProperty?: string | null;
@@ -11275,9 +11281,10 @@ export type paths = {
                             property: string;
                             value: string | number | boolean;
                         } | null;
+                        quantile?: number | null;
                         trafficType: string;
                         /** @enum {unknown} */
-                        type: "count_per_key" | "sum_per_key" | "average_per_key" | "ratio_per_key" | "percent_of_keys";
+                        type: "count_per_key" | "sum_per_key" | "average_per_key" | "ratio_per_key" | "percent_of_keys" | "quantile_of_events" | "quantile_per_key";
                         valueProperty?: string | null;
                     };
                 };
@@ -11308,9 +11315,10 @@ export type paths = {
                                 property: string;
                                 value: string | number | boolean;
                             } | null;
+                            quantile?: number | null;
                             trafficType: string;
                             /** @enum {unknown} */
-                            type: "count_per_key" | "sum_per_key" | "average_per_key" | "ratio_per_key" | "percent_of_keys";
+                            type: "count_per_key" | "sum_per_key" | "average_per_key" | "ratio_per_key" | "percent_of_keys" | "quantile_of_events" | "quantile_per_key";
                             /** Format: date-time */
                             updatedAt: string;
                             valueProperty?: string | null;

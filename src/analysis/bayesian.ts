@@ -61,6 +61,8 @@ const neutral = (reason: string): BayesianEffect => ({
 export function bayesianEffect(a: Summary, b: Summary, options: BayesianOptions): BayesianEffect {
   const ua = a.unadjustedMean ?? a.mean
   const ub = b.unadjustedMean ?? b.mean
+  const unusable = a.reason ?? b.reason
+  if (unusable !== undefined) return neutral(unusable)
   if (![a.n, a.mean, a.variance, ua, b.n, b.mean, b.variance, ub].every(Number.isFinite))
     return neutral('the values are too large: their sums overflow a double (cap the metric)')
   if (options.relative && (a.mean === 0 || ua === 0)) return neutral('the baseline mean is 0: no relative effect')

@@ -63,6 +63,8 @@ export function compare(a: Summary, b: Summary, options: TestOptions): Compariso
     degreesOfFreedom: null,
     reason,
   })
+  const unusable = a.reason ?? b.reason
+  if (unusable !== undefined) return none(unusable)
   if (![a.n, a.mean, a.variance, ma, b.n, b.mean, b.variance, mb].every(Number.isFinite))
     return none('the values are too large: their sums overflow a double (cap the metric)')
   if (a.n < 2 || b.n < 2) return none('each treatment needs at least 2 keys with a value')

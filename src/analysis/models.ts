@@ -21,6 +21,8 @@ export interface Summary {
   readonly sum: number
   /** The sample mean before any adjustment: the relative lift divides by it (as gbstats does). */
   readonly unadjustedMean?: number
+  /** Why no test can use it (a quantile of too few values to bound), if so. */
+  readonly reason?: string
 }
 
 /** A sample mean's summary; variance (Σx² − (Σx)²/n)/(n − 1), 0 below two keys. */
@@ -109,4 +111,67 @@ export function effectVariance(a: Summary, b: Summary, relative: boolean): numbe
   const ma = a.unadjustedMean ?? a.mean
   const mb = b.unadjustedMean ?? b.mean
   return b.variance / (b.n * ma ** 2) + (a.variance * mb ** 2) / (a.n * ma ** 4)
+}
+
+/**
+ * A quantile's figures as ClickHouse gives them: the values counted n, the quantile ν, its estimate, and the sample
+ * size n* of the bounds picked with them (0: none could be picked).
+ */
+export interface QuantileSums {
+  readonly n: number
+  readonly nu: number
+  readonly estimate: number
+  readonly nStar: number
+  readonly lower: number
+  readonly upper: number
+}
+
+/**
+ * GrowthBook's sums for the variance of the share of a treatment's events at or below its quantile when events are
+ * clustered in keys: per key s (its events at or below) and d (its events), over the keys.
+ */
+export interface ClusterSums {
+  readonly keys: number
+  readonly sum: number
+  readonly sumSquares: number
+  readonly denominatorSum: number
+  readonly denominatorSumSquares: number
+  readonly sumProducts: number
+}
+
+const Z_975 = 1.959963984540054
+
+/**
+ * A quantile's summary, as gbstats' QuantileStatistic (0.8): the mean is the quantile; the per-value variance is
+ * n* · (n − 1)/n · ((upper − lower)/(2z))², so that variance/n is the quantile's variance by the order-statistic
+ * (binomial) method, floored at 1e-5 from 100 values on. With `clusters` (events of one key correlated,
+ * QuantileClusteredStatistic) it is scaled by the design effect: the clustered variance of the share of events at or
+ * below the quantile over its independent value ν(1 − ν)/n. Too few values for bounds on either side of the quantile
+ * (or none picked below 1,000 values) give a `reason` instead of a test.
+ */
+export function quantileSummary(q: QuantileSums, clusters?: ClusterSums): Summary {
+  const { n, nu } = q
+  let init = n <= 1 ? 0 : (q.nStar / n) * (n - 1) * ((q.upper - q.lower) / (2 * Z_975)) ** 2
+  if (clusters !== undefined) {
+    const k = clusters.keys
+    if (n <= 1 || nu === 0 || k <= 1 || clusters.denominatorSum <= 0) init = 0
+    else {
+      const ms = clusters.sum / k
+      const md = clusters.denominatorSum / k
+      const vs = (clusters.sumSquares / k - ms ** 2) * (k / (k - 1))
+      const vd = (clusters.denominatorSumSquares / k - md ** 2) * (k / (k - 1))
+      const cov = (clusters.sumProducts / k - ms * md) * (k / (k - 1))
+      const clustered = (vs - (2 * ms * cov) / md + (ms ** 2 * vd) / md ** 2) / (k * md ** 2)
+      init = (init * clustered) / ((nu * (1 - nu)) / n)
+    }
+  }
+  const variance = n < 100 ? init : Math.max(init, 1e-5)
+  const tooFew = n <= (Z_975 ** 2 * nu) / (1 - nu) || n <= (Z_975 ** 2 * (1 - nu)) / nu || (init <= 0 && n < 1000)
+  return {
+    n,
+    mean: q.estimate,
+    variance,
+    sum: Number.NaN,
+    ...(tooFew ? { reason: `too few values (${n}) to bound the ${nu} quantile` } : {}),
+  }
 }

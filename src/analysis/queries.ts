@@ -28,8 +28,11 @@ export const METRIC_TYPES = [
   'average_per_key',
   'ratio_per_key',
   'percent_of_keys',
+  'quantile_of_events',
+  'quantile_per_key',
 ] as const
 export type MetricType = (typeof METRIC_TYPES)[number]
+export const QUANTILE_TYPES: readonly MetricType[] = ['quantile_of_events', 'quantile_per_key']
 export const FILTER_OPERATORS = ['equals', 'not_equals', 'greater_than', 'less_than'] as const
 export type FilterOperator = (typeof FILTER_OPERATORS)[number]
 
@@ -52,6 +55,8 @@ export interface MetricSpec {
   readonly capPercentile?: number | null
   /** Days before a key's attribution start whose value of the metric is its CUPED covariate (default 14). */
   readonly preExposureDays?: number | null
+  /** The quantile a quantile metric compares (0.99: the 99th percentile). */
+  readonly quantile?: number | null
 }
 
 export const DEFAULT_PRE_EXPOSURE_DAYS = 14
@@ -151,6 +156,115 @@ export function capsQuery(
 }
 
 /**
+ * The sample sizes n* of the grid whose quantile bounds the quantiles query computes, as GrowthBook's
+ * (back-end experimentQueries/constants.ts N_STAR_VALUES): the bounds used are those of the largest n* below the
+ * values' count.
+ */
+export const N_STAR_VALUES = Array.from({ length: 20 }, (_, i) => 100 * 2 ** i)
+/** Φ⁻¹(0.975): gbstats computes a quantile's bounds at 95 % whatever the request's alpha. */
+const Z_975 = 1.959963984540054
+
+/**
+ * The levels of a quantile ν's figures: ν, then for each n* of the grid the lower and upper levels
+ * ν ∓ z·√(ν(1 − ν)/n*), kept within (0, 1) (GrowthBook's getQuantileBoundValues).
+ */
+export function quantileLevels(nu: number): number[] {
+  return [
+    nu,
+    ...N_STAR_VALUES.flatMap((n) => {
+      const se = Math.sqrt((nu * (1 - nu)) / n)
+      return [Math.max(nu - Z_975 * se, 1e-8), Math.min(nu + Z_975 * se, 0.99999999)]
+    }),
+  ]
+}
+
+/**
+ * One row per treatment of the eligible keys: per quantile metric i, qn{i} the values counted and qq{i} their
+ * quantilesExact at quantileLevels (the metric's quantile, then the bounds of each n*). The values are each key's
+ * average (quantile_per_key, the keys with a value) or every attributed event's value (quantile_of_events): one
+ * statement for each kind the metrics have (their rows are merged by treatment).
+ */
+export function quantilesQueries(tables: Tables, w: Window, metrics: readonly MetricSpec[]): Query[] {
+  const p = new Params()
+  const { keyed, joined } = perKeySql(p, tables, w, metrics, false)
+  const levels = (m: MetricSpec) => {
+    if (!(typeof m.quantile === 'number' && m.quantile > 0 && m.quantile < 1))
+      throw new Error(`quantile ${m.quantile} is not in (0, 1)`)
+    return quantileLevels(m.quantile).map(String).join(', ')
+  }
+  const perKey = metrics.flatMap((m, i) =>
+    m.type === 'quantile_per_key'
+      ? [`countIf(k${i} = 1) AS qn${i}`, `quantilesExactIf(${levels(m)})(x${i}, k${i} = 1) AS qq${i}`]
+      : [],
+  )
+  const perEvent = metrics.flatMap((m, i) =>
+    m.type === 'quantile_of_events'
+      ? [`countIf(a${i}) AS qn${i}`, `quantilesExactIf(${levels(m)})(v${i}, a${i}) AS qq${i}`]
+      : [],
+  )
+  const queries: Query[] = []
+  if (perKey.length > 0)
+    queries.push(
+      p.query(
+        'the quantiles of keys query',
+        `SELECT exposed AS treatment, ${perKey.join(', ')}
+         FROM (${exposuresSql(p, tables, w, true)}) AS exposed_keys
+         ANY LEFT JOIN (${keyed}) AS keyed USING key
+         GROUP BY treatment
+         ORDER BY treatment`,
+      ),
+    )
+  if (perEvent.length > 0)
+    queries.push(
+      p.query(
+        'the quantiles of events query',
+        `SELECT exposed AS treatment, ${perEvent.join(', ')} ${joined} GROUP BY treatment ORDER BY treatment`,
+      ),
+    )
+  return queries
+}
+
+/**
+ * One row per treatment: per event-level quantile metric i, GrowthBook's sums for the variance of the share of events
+ * at or below the treatment's quantile when events are clustered in keys (QuantileClusteredStatistic): cu{i} the keys
+ * with a value, cs{i}/css{i} Σ and Σ² of each key's events at or below it, cd{i}/cdd{i} Σ and Σ² of its events, cp{i}
+ * Σ of their products. `quantiles[i]` gives the treatments' quantiles of metric i.
+ */
+export function quantileClustersQuery(
+  tables: Tables,
+  w: Window,
+  metrics: readonly MetricSpec[],
+  quantiles: readonly (ReadonlyMap<string, number> | undefined)[],
+): Query {
+  const p = new Params()
+  const { joined } = perKeySql(p, tables, w, metrics, false)
+  const inner: string[] = []
+  const outer: string[] = []
+  metrics.forEach((m, i) => {
+    const q = quantiles[i]
+    if (m.type !== 'quantile_of_events' || q === undefined) return
+    const names = [...q.keys()]
+    const at = `transform(exposed, [${names.map((t) => p.string(t)).join(', ')}], [${names.map((t) => p.float(q.get(t)!)).join(', ')}], nan)`
+    inner.push(`countIf(a${i} AND v${i} <= ${at}) AS s${i}`, `countIf(a${i}) AS d${i}`)
+    outer.push(
+      `countIf(d${i} > 0) AS cu${i}`,
+      `sum(s${i}) AS cs${i}`,
+      `sum(s${i} * s${i}) AS css${i}`,
+      `sum(d${i}) AS cd${i}`,
+      `sum(d${i} * d${i}) AS cdd${i}`,
+      `sum(s${i} * d${i}) AS cp${i}`,
+    )
+  })
+  return p.query(
+    'the quantile clusters query',
+    `SELECT treatment, ${outer.join(', ')}
+     FROM (SELECT key, any(exposed) AS treatment, ${inner.join(', ')} ${joined} GROUP BY key) AS per_key
+     GROUP BY treatment
+     ORDER BY treatment`,
+  )
+}
+
+/**
  * Each eligible key's value of each metric (x{i}), whether it counts (k{i}) and with `cuped` its pre-exposure value
  * (y{i}); `always[i]` when every exposed key counts (count, sum and percent metrics).
  */
@@ -160,7 +274,7 @@ function perKeySql(
   w: Window,
   metrics: readonly MetricSpec[],
   cuped: boolean,
-): { keyed: string; always: boolean[] } {
+): { keyed: string; always: boolean[]; joined: string } {
   const eventColumns: string[] = []
   const perKey: string[] = []
   const always: boolean[] = []
@@ -195,12 +309,14 @@ function perKeySql(
       AND timestamp_ms BETWEEN ${p.int(lo)} AND ${p.int(hi)}`
   // Every joined subquery has an alias: current releases refuse one without (joined_subquery_requires_alias, from
   // 20.3).
-  const keyed = `SELECT key, ${perKey.join(', ')}
-       FROM (${events}) AS e
+  // The events of the eligible keys from their attribution start (their pre-exposure window's, under CUPED).
+  const joined = `FROM (${events}) AS e
        ALL INNER JOIN (${exposuresSql(p, tables, w, true)}) AS eligible USING key
-       WHERE timestamp_ms >= first_ms - ${ATTRIBUTION_MS + before}
+       WHERE timestamp_ms >= first_ms - ${ATTRIBUTION_MS + before}`
+  const keyed = `SELECT key, ${perKey.join(', ')}
+       ${joined}
        GROUP BY key`
-  return { keyed, always }
+  return { keyed, always, joined }
 }
 
 /**
@@ -320,6 +436,10 @@ function metricSql(
       return { columns: [counts], value: (w) => `toFloat64(${agg('sum', `c${i}`, w)} > 0)`, counted: always }
     case 'sum_per_key':
       return { columns: valued(), value: (w) => capped(agg('sumKahan', `v${i}`, w)), counted: always }
+    // A quantile metric's per-key value (its sums in the results query) is the key's average value; the quantiles
+    // themselves are the quantiles query's.
+    case 'quantile_of_events':
+    case 'quantile_per_key':
     case 'average_per_key':
       return {
         columns: valued(),

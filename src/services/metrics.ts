@@ -2,7 +2,13 @@
 // must keep across its fields (which types take a value property, a cap, a denominator), the
 // workspace's traffic types, unique names, a bound on metrics per workspace, and the audit entry.
 import { randomUUID } from 'node:crypto'
-import { FILTER_OPERATORS, METRIC_TYPES, type MetricType, type PropertyFilter } from '../analysis/queries.js'
+import {
+  FILTER_OPERATORS,
+  METRIC_TYPES,
+  QUANTILE_TYPES,
+  type MetricType,
+  type PropertyFilter,
+} from '../analysis/queries.js'
 import { EVENT_TYPE_ID } from '../pipeline/events.js'
 import { invalid, Refusal, type FieldProblem } from '../shared/errors.js'
 import type { Metric, MetricAuditEntry, MetricInput, MetricStore } from '../state/redis/metrics.js'
@@ -16,7 +22,7 @@ export const MAX_METRICS_PER_WORKSPACE = 1000
  */
 export const PROPERTY_NAME = /^[A-Za-z0-9_$][A-Za-z0-9_$.:@/ -]{0,127}$/
 export const MAX_METRIC_TEXT = 1024
-const VALUE_TYPES: readonly MetricType[] = ['sum_per_key', 'average_per_key']
+const VALUE_TYPES: readonly MetricType[] = ['sum_per_key', 'average_per_key', ...QUANTILE_TYPES]
 
 /** What a caller sends for a metric (create or replace). */
 export interface MetricBody {
@@ -30,6 +36,7 @@ export interface MetricBody {
   readonly cap?: number | null
   readonly capPercentile?: number | null
   readonly preExposureDays?: number | null
+  readonly quantile?: number | null
   readonly guardrail?: boolean
   readonly desiredDirection: string
   readonly denominatorEventTypeId?: string | null
@@ -139,14 +146,23 @@ export class MetricService {
         bad('valueProperty', `is only for ${VALUE_TYPES.join(' and ')} (the others count events)`)
       else if (!PROPERTY_NAME.test(valueProperty)) bad('valueProperty', `must match ${PROPERTY_NAME.source}`)
     }
+    const quantileMetric = QUANTILE_TYPES.includes(type)
+    const quantile = body.quantile ?? null
+    if (quantileMetric) {
+      if (quantile === null)
+        bad('quantile', `is required for ${type}: the quantile compared (0.99: the 99th percentile)`)
+      else if (!(quantile > 0 && quantile < 1))
+        bad('quantile', 'must be above 0 and below 1 (0.99: the 99th percentile)')
+    } else if (quantile !== null) bad('quantile', `is only for ${QUANTILE_TYPES.join(' and ')}`)
     const cap = body.cap ?? null
     if (cap !== null) {
       if (type === 'percent_of_keys') bad('cap', 'does not apply to percent_of_keys')
+      else if (quantileMetric) bad('cap', `does not apply to ${type} (a quantile needs no cap)`)
       else if (!Number.isFinite(cap) || cap <= 0) bad('cap', 'must be a positive number')
     }
     const capPercentile = body.capPercentile ?? null
     if (capPercentile !== null) {
-      if (type === 'percent_of_keys') bad('capPercentile', 'does not apply to percent_of_keys')
+      if (type === 'percent_of_keys' || quantileMetric) bad('capPercentile', `does not apply to ${type}`)
       else if (cap !== null) bad('capPercentile', 'and cap exclude each other: give one')
       else if (!(capPercentile >= 0.5 && capPercentile < 1))
         bad('capPercentile', 'must be a quantile from 0.5 to below 1 (0.99: the 99th percentile)')
@@ -185,6 +201,7 @@ export class MetricService {
       cap,
       capPercentile,
       preExposureDays,
+      quantile,
       guardrail: body.guardrail === true,
       desiredDirection: body.desiredDirection as 'increase' | 'decrease',
       denominatorEventTypeId: denominator,

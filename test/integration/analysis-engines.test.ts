@@ -1,7 +1,8 @@
 // Experiment results on both engines (the 18.16 server and a current 26.x, see engines.ts): the same rows (a generated
 // experiment of 3 treatments, stored by the table sink) give the same results on both (every count and decision
 // identical, statistics to 1e-12), for every metric type, a property filter, a value property, a cap, a rule, a sum
-// beyond a double, percentile caps and CUPED's pre-exposure sums; and the flags list (the most keys first, or the flags
+// beyond a double, percentile caps, CUPED's pre-exposure sums and quantile metrics (their quantiles, bounds and
+// clustered sums); and the flags list (the most keys first, or the flags
 // named, as the checks list flags with saved settings). Each engine is asked through the
 // service's own runner (read-only, bounded), so every statement of the results is proven on both. On a current engine
 // an alias-less join subquery is refused (ALIAS_REQUIRED): that refusal is a 500 naming the query, not a 503.
@@ -69,6 +70,9 @@ const METRICS: Metric[] = [
   metric('huge', { type: 'sum_per_key', eventTypeId: 'huge' }),
   metric('revenue-p95', { type: 'sum_per_key', eventTypeId: 'purchase', capPercentile: 0.95, preExposureDays: 1 }),
   metric('amount-p90', { type: 'average_per_key', eventTypeId: 'purchase', capPercentile: 0.9, guardrail: true }),
+  // Quantile metrics: their quantiles, bounds and clustered sums.
+  metric('amount-q90', { type: 'quantile_of_events', eventTypeId: 'purchase', quantile: 0.9 }),
+  metric('amount-median', { type: 'quantile_per_key', eventTypeId: 'purchase', quantile: 0.5 }),
 ]
 
 // A seeded generator: the same experiment on both engines, every run.
@@ -228,6 +232,9 @@ describe('the same rows on ClickHouse 18.16 and 26.x', () => {
       const [server, current] = await Promise.all(lanes.map((l) => l.service.results(ws, env, request)))
       expect(server!.exposure.keys).toBeGreaterThan(100)
       expect(server!.metrics.every((m) => Object.values(m.perTreatment).every((t) => t.keys > 0))).toBe(true)
+      // The quantile metrics were tested, not left with a reason.
+      for (const m of server!.metrics.filter((m) => m.quantile !== null))
+        expect(m.comparisons.every((c) => c.absolute.pValue !== null)).toBe(true)
       if (request.cuped) {
         // The pre-exposure sums and the percentile caps were worked out, not left empty.
         expect(server!.metrics.filter((m) => (m.cuped?.varianceReduction ?? 0) > 0).length).toBeGreaterThan(0)

@@ -90,6 +90,7 @@ export function metricView(m: MetricRecord) {
     ...m,
     capPercentile: m.capPercentile ?? null,
     preExposureDays: m.preExposureDays ?? null,
+    quantile: m.quantile ?? null,
     guardrail: m.guardrail ?? false,
     createdAt: iso(m.createdAt),
     updatedAt: iso(m.updatedAt),

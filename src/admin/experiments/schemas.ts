@@ -30,11 +30,11 @@ export const MetricBody = Type.Object(
     }),
     type: Type.Enum([...METRIC_TYPES], {
       description:
-        'count_per_key and sum_per_key: every exposed key, 0 without events; average_per_key: keys with a value only; ratio_per_key: mean of per-key ratios of event counts, keys with a zero denominator left out; percent_of_keys: share of exposed keys with the event',
+        "count_per_key and sum_per_key: every exposed key, 0 without events; average_per_key: keys with a value only; ratio_per_key: mean of per-key ratios of event counts, keys with a zero denominator left out; percent_of_keys: share of exposed keys with the event; quantile_of_events: the quantile (see quantile) of every event value, its interval clustered per key; quantile_per_key: the quantile of the keys' average values",
     }),
     valueProperty: nullable(
       Type.String({ minLength: 1, maxLength: 128 }),
-      'sum_per_key and average_per_key: a numeric property instead of the event value',
+      'sum_per_key, average_per_key and the quantile metrics: a numeric property instead of the event value',
     ),
     propertyFilter: nullable(
       Type.Object(
@@ -51,6 +51,10 @@ export const MetricBody = Type.Object(
     capPercentile: nullable(
       Type.Number({ minimum: 0.5, exclusiveMaximum: 1 }),
       "cap each key's value at this quantile of the exposed keys' values in the window (0.99: the 99th percentile), worked out per request; excludes cap",
+    ),
+    quantile: nullable(
+      Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }),
+      'quantile_of_events and quantile_per_key: the quantile compared (0.99: the 99th percentile, e.g. of latencies)',
     ),
     preExposureDays: nullable(
       Type.Integer({ minimum: 1, maximum: 90 }),
@@ -301,6 +305,10 @@ export const Results = Type.Object({
           "the cap of each key's value (percentile: the quantile it was worked out at; a quantile not above 0 is not applied)",
       }),
       cuped: Type.Union([Type.Object({ preExposureDays: Type.Integer(), varianceReduction: nnum }), Type.Null()]),
+      quantile: Type.Union([Type.Number(), Type.Null()], {
+        description:
+          "a quantile metric's quantile: its treatments' keys are then the values counted (events or keys) and mean the quantile",
+      }),
       perTreatment: Type.Record(
         Type.String(),
         Type.Object({

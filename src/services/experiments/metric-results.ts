@@ -5,8 +5,12 @@
 import { DEFAULT_PRE_EXPOSURE_DAYS, type MetricType } from '../../analysis/queries.js'
 import { bayesianEffect, type BayesianEffect, type GaussianPrior } from '../../analysis/bayesian.js'
 import { compare, type Comparison } from '../../analysis/frequentist.js'
+import { N_STAR_VALUES } from '../../analysis/queries.js'
 import {
   cupedSummary,
+  quantileSummary,
+  type ClusterSums,
+  type QuantileSums,
   cupedTheta,
   cupedVarianceReduction,
   meanSummary,
@@ -62,6 +66,11 @@ export interface MetricResult {
   readonly cap: { readonly value: number; readonly percentile: number | null; readonly applied: boolean } | null
   /** Under CUPED: the pre-exposure window, and the variance removed over all the analysed keys (1 − (1 − ρ²)). */
   readonly cuped: { readonly preExposureDays: number; readonly varianceReduction: number | null } | null
+  /**
+   * A quantile metric's quantile (its treatments' `keys` are then the values counted, events or keys, and `mean` the
+   * quantile); null for the others.
+   */
+  readonly quantile: number | null
   readonly perTreatment: Readonly<Record<string, TreatmentStats>>
   readonly comparisons: readonly ComparisonView[]
 }
@@ -82,6 +91,26 @@ export interface Comparing {
   readonly prior: GaussianPrior | undefined
 }
 
+/** A quantile metric's figures of a treatment: its quantile and bounds, and for events the sums of their keys. */
+export interface TreatmentQuantile {
+  readonly sums: QuantileSums
+  clusters?: ClusterSums
+}
+
+/**
+ * The quantile and bounds from the quantiles query's values (ν, then lower and upper for each n* of the grid), as
+ * GrowthBook picks them: the bounds of the largest n* below the values' count (the smallest n* when none is), or when
+ * those are equal, of the next smaller n* whose bounds differ; none (n* 0) when no pair differs.
+ */
+export function quantileFromGrid(nu: number, n: number, values: readonly number[]): QuantileSums {
+  const below = N_STAR_VALUES.filter((s) => s < n).length
+  for (let j = Math.max(0, below - 1); j >= 0; j--) {
+    const [lower, upper] = [values[1 + 2 * j]!, values[2 + 2 * j]!]
+    if (lower !== upper) return { n, nu, estimate: values[0]!, nStar: N_STAR_VALUES[j]!, lower, upper }
+  }
+  return { n, nu, estimate: values[0] ?? Number.NaN, nStar: 0, lower: 0, upper: 0 }
+}
+
 /** A number ClickHouse answered; a sum beyond a double comes back as null (it writes inf so): NaN, never 0. */
 export const number = (v: unknown) =>
   typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : Number.NaN
@@ -92,6 +121,7 @@ export function metricResult(
   { treatments, baseline, alpha, sequentialTuning, cuped, prior }: Comparing,
   sums: Map<string, Record<string, unknown>>,
   cap: MetricResult['cap'],
+  quantiles?: ReadonlyMap<string, TreatmentQuantile>,
 ) {
   const proportion = m.type === 'percent_of_keys'
   const covariates = new Map<string, CovariateSums>()
@@ -107,7 +137,18 @@ export function metricResult(
       sumProducts: cuped ? number(r[`pp${i}`]) : 0,
     }
     covariates.set(t, s)
-    summaries.set(t, proportion ? proportionSummary(s) : meanSummary(s))
+    const q = quantiles?.get(t)
+    summaries.set(
+      t,
+      quantiles
+        ? quantileSummary(
+            q?.sums ?? { n: 0, nu: m.quantile!, estimate: Number.NaN, nStar: 0, lower: 0, upper: 0 },
+            q?.clusters,
+          )
+        : proportion
+          ? proportionSummary(s)
+          : meanSummary(s),
+    )
   }
   const perTreatment = Object.fromEntries(
     [...summaries].map(([t, s]) => [t, { keys: s.n, mean: s.mean, variance: s.variance, sum: s.sum }]),
@@ -120,7 +161,8 @@ export function metricResult(
       let a = summaries.get(baseline)!
       let b = summaries.get(t)!
       let adjustment: Pending['cuped'] = null
-      if (cuped) {
+      // A quantile is compared as it is (gbstats has no regression adjustment of quantiles).
+      if (cuped && !quantiles) {
         // θ pooled over the two arms compared, as gbstats does.
         const arms = [covariates.get(baseline)!, covariates.get(t)!] as const
         const theta = cupedTheta(arms, proportion)
@@ -151,12 +193,14 @@ export function metricResult(
     desiredDirection: m.desiredDirection,
     guardrail: m.guardrail,
     cap,
-    cuped: cuped
-      ? {
-          preExposureDays: m.preExposureDays ?? DEFAULT_PRE_EXPOSURE_DAYS,
-          varianceReduction: cupedVarianceReduction([...covariates.values()], proportion),
-        }
-      : null,
+    quantile: m.quantile ?? null,
+    cuped:
+      cuped && !quantiles
+        ? {
+            preExposureDays: m.preExposureDays ?? DEFAULT_PRE_EXPOSURE_DAYS,
+            varianceReduction: cupedVarianceReduction([...covariates.values()], proportion),
+          }
+        : null,
     perTreatment,
     comparisons,
   }

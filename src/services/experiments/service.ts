@@ -12,6 +12,9 @@ import {
   exposuresByDayQuery,
   impressionsBeforeQuery,
   metricsQuery,
+  QUANTILE_TYPES,
+  quantileClustersQuery,
+  quantilesQueries,
   type Tables,
   type Window,
 } from '../../analysis/queries.js'
@@ -26,7 +29,15 @@ import type { Environment, Workspace } from '../../state/redis/tenancy.js'
 import type { MetricService } from '../metrics.js'
 import { FLAT_PRIOR, type GaussianPrior } from '../../analysis/bayesian.js'
 import { checkPowerRequest, powerAnswer, type PowerAnswer, type PowerRequest } from './power.js'
-import { finish, metricResult, number, type Comparing, type MetricResult } from './metric-results.js'
+import {
+  finish,
+  metricResult,
+  number,
+  quantileFromGrid,
+  type Comparing,
+  type MetricResult,
+  type TreatmentQuantile,
+} from './metric-results.js'
 import {
   checkRequest,
   checkWindow,
@@ -325,6 +336,45 @@ export class ExperimentService {
   }
 
   /**
+   * Each quantile metric's figures per treatment (undefined for the others): its quantile and the bounds of the n*
+   * picked from the quantiles query's rows, and for event-level ones the clusters query's sums at those quantiles.
+   */
+  private async quantiles(
+    window: Window,
+    specs: readonly Metric[],
+    answers: readonly (readonly Record<string, unknown>[])[],
+  ): Promise<(Map<string, TreatmentQuantile> | undefined)[]> {
+    const rows = answers.flat()
+    const out = specs.map((m, i) => {
+      if (!QUANTILE_TYPES.includes(m.type)) return undefined
+      const perTreatment = new Map<string, TreatmentQuantile>()
+      for (const r of rows)
+        if (Array.isArray(r[`qq${i}`]))
+          perTreatment.set(String(r['treatment']), {
+            sums: quantileFromGrid(m.quantile!, number(r[`qn${i}`]), (r[`qq${i}`] as unknown[]).map(number)),
+          })
+      return perTreatment
+    })
+    const clustered = out.map((q, i) => (specs[i]!.type === 'quantile_of_events' ? q : undefined))
+    if (clustered.every((q) => q === undefined)) return out
+    const at = clustered.map((q) => q && new Map([...q].map(([t, x]) => [t, x.sums.estimate])))
+    for (const r of await this.run(quantileClustersQuery(this.tables, window, specs, at)))
+      clustered.forEach((q, i) => {
+        const x = q?.get(String(r['treatment']))
+        if (x)
+          x.clusters = {
+            keys: number(r[`cu${i}`]),
+            sum: number(r[`cs${i}`]),
+            sumSquares: number(r[`css${i}`]),
+            denominatorSum: number(r[`cd${i}`]),
+            denominatorSumSquares: number(r[`cdd${i}`]),
+            sumProducts: number(r[`cp${i}`]),
+          }
+      })
+    return out
+  }
+
+  /**
    * The results of a request. The checks role's options: `metricsOptional` lets a request name no metric,
    * `anyBaseline` takes the first treatment as the baseline when none is given, saved or called off.
    */
@@ -381,10 +431,15 @@ export class ExperimentService {
     const applied = (i: number) => caps.get(i)! > 0 && Number.isFinite(caps.get(i))
     const specs = metrics.map((m, i) => (caps.has(i) ? { ...m, cap: applied(i) ? caps.get(i)! : null } : m))
     const cuped = req.cuped === true
-    const [rows, before] = await Promise.all([
+    const quantileMetrics = specs.some((m) => QUANTILE_TYPES.includes(m.type))
+    const [rows, before, quantileRows] = await Promise.all([
       this.run(metricsQuery(this.tables, window, specs, { cuped })),
       cuped ? this.run(impressionsBeforeQuery(this.tables, window, preExposureMs(metrics))) : Promise.resolve([]),
+      quantileMetrics
+        ? Promise.all(quantilesQueries(this.tables, window, specs).map((q) => this.run(q)))
+        : Promise.resolve([]),
     ])
+    const quantiles = await this.quantiles(window, specs, quantileRows)
     const exposedBefore = Number(before[0]?.['impressions'] ?? 0) > 0
 
     let excludedKeys = 0
@@ -456,6 +511,7 @@ export class ExperimentService {
           : m.cap === null || m.cap === undefined
             ? null
             : { value: m.cap, percentile: null, applied: true },
+        quantiles[i],
       ),
     )
     // The correction's family: every comparison of the request (all metrics, all treatments) but the guardrails'.

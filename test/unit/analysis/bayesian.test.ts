@@ -3,7 +3,7 @@
 // the Bayesian analysis of MULTI_DIMENSION's dimension "one"), to the digits they publish.
 import { describe, expect, it } from 'vitest'
 import { bayesianEffect, FLAT_PRIOR, type BayesianEffect } from '../../../src/analysis/bayesian.js'
-import { meanSummary, proportionSummary } from '../../../src/analysis/models.js'
+import { meanSummary, proportionSummary, quantileSummary } from '../../../src/analysis/models.js'
 
 const relative = { relative: true, prior: FLAT_PRIOR, alpha: 0.05 } as const
 const near = (actual: number, expected: number, digits: number) => expect(actual).toBeCloseTo(expected, digits)
@@ -91,5 +91,71 @@ describe('bayesianEffect', () => {
       near(r.risk.baseline - r.risk.treatment, r.expected, 12)
       expect(Math.min(r.risk.baseline, r.risk.treatment)).toBeGreaterThanOrEqual(0)
     }
+  })
+})
+
+describe('quantiles (gbstats 0.8.0 tests/bayesian/test_tests.py, the 0.9 quantile fixture)', () => {
+  // n* = n: the bounds are those of the values' own count.
+  const control = quantileSummary({
+    n: 11054,
+    nu: 0.9,
+    estimate: 7.157987489967789,
+    nStar: 11054,
+    lower: 7.098780136176828,
+    upper: 7.217194843758751,
+  })
+  const treatment = quantileSummary({
+    n: 10861,
+    nu: 0.9,
+    estimate: 7.694499927525767,
+    nStar: 10861,
+    lower: 7.64180598628119,
+    upper: 7.747193868770344,
+  })
+  const close = (actual: number, expected: number) =>
+    expect(Math.abs(actual - expected) / Math.abs(expected)).toBeLessThan(1e-8)
+
+  it.each([
+    ['absolute, flat prior', false, FLAT_PRIOR, 0.5365124375579775, [0.45725595891154214, 0.6157689162044129]],
+    [
+      'absolute, proper prior of variance 1e6',
+      false,
+      { mean: 0, variance: 1e6, proper: true },
+      0.536512437540855,
+      [0.4572559588956844, 0.6157689161860256],
+    ],
+    [
+      'relative, proper prior of variance 1e6',
+      true,
+      { mean: 0, variance: 1e6, proper: true },
+      0.07495297222736319,
+      [0.06341005842481906, 0.08649588602990732],
+    ],
+    [
+      'absolute, proper prior of variance 1',
+      false,
+      { mean: 0, variance: 1, proper: true },
+      0.536495315442269,
+      [0.4572401014910488, 0.6157505293934893],
+    ],
+    [
+      'relative, proper prior of variance 1',
+      true,
+      { mean: 0, variance: 1, proper: true },
+      0.07495037261804469,
+      [0.06340765898986044, 0.08649308624622894],
+    ],
+  ] as const)('%s', (_name, rel, prior, expected, ci) => {
+    // gbstats' fixture gives its prior on the relative scale (its default prior_type), rescaled for an absolute effect.
+    const r = bayesianEffect(control, treatment, { relative: rel, prior, alpha: 0.05 })
+    close(r.expected, expected)
+    close(r.ci[0], ci[0])
+    close(r.ci[1], ci[1])
+  })
+
+  it('refuses a quantile too extreme for its count, as gbstats calls its variance zero', () => {
+    const few = quantileSummary({ n: 300, nu: 0.99, estimate: 5, nStar: 200, lower: 4, upper: 6 })
+    expect(few.reason).toMatch(/too few values \(300\) to bound the 0.99 quantile/)
+    expect(bayesianEffect(few, treatment, relative).reason).toBe(few.reason)
   })
 })
