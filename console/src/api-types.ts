@@ -3265,10 +3265,13 @@ export type paths = {
                     alpha?: number;
                     baseline?: string;
                     correction?: "bh" | "holm" | "none";
+                    correctionScope?: "all" | "metric" | "slice";
                     cuped?: boolean;
+                    dimension?: string;
                     engine?: "frequentist" | "bayesian";
                     from: string;
                     guardrails?: string;
+                    maxSlices?: number;
                     metrics: string;
                     minKeys?: number;
                     prior?: "flat" | "proper";
@@ -3297,6 +3300,130 @@ export type paths = {
                         "application/json": {
                             alpha: number;
                             baseline: string;
+                            dimension: {
+                                /** @enum {unknown} */
+                                correctionScope: "all" | "metric" | "slice";
+                                dimension: {
+                                    /** @enum {string} */
+                                    kind: "rule";
+                                } | {
+                                    eventTypeId: string;
+                                    /** @enum {string} */
+                                    kind: "event";
+                                    property: string;
+                                };
+                                maxSlices: number;
+                                note: string | null;
+                                slices: {
+                                    exposure: {
+                                        keys: number;
+                                        perTreatment: {
+                                            [key: string]: number;
+                                        };
+                                    };
+                                    metrics: {
+                                        cap: {
+                                            applied: boolean;
+                                            percentile: number | null;
+                                            value: number;
+                                        } | null;
+                                        comparisons: {
+                                            absolute: {
+                                                ci: [
+                                                    number | null,
+                                                    number | null
+                                                ] | null;
+                                                estimate: number | null;
+                                                pValue: number | null;
+                                            };
+                                            adjustedPValue: number | null;
+                                            baseline: string;
+                                            bayesian: {
+                                                absolute: {
+                                                    chanceToWin: number;
+                                                    ci: [
+                                                        number,
+                                                        number
+                                                    ];
+                                                    expected: number;
+                                                    reason: string | null;
+                                                    risk: {
+                                                        baseline: number;
+                                                        treatment: number;
+                                                    };
+                                                    sd: number;
+                                                };
+                                                relative: {
+                                                    chanceToWin: number;
+                                                    ci: [
+                                                        number,
+                                                        number
+                                                    ];
+                                                    expected: number;
+                                                    reason: string | null;
+                                                    risk: {
+                                                        baseline: number;
+                                                        treatment: number;
+                                                    };
+                                                    sd: number;
+                                                };
+                                            } | null;
+                                            cuped: {
+                                                theta: number | null;
+                                                varianceReduction: number | null;
+                                            } | null;
+                                            degreesOfFreedom: number | null;
+                                            differentialImpact: {
+                                                adjustedPValue: number | null;
+                                                difference: number;
+                                                flagged: boolean;
+                                                pValue: number | null;
+                                            } | null;
+                                            familySize: number;
+                                            guardrail: ("ok" | "at risk" | "failing") | null;
+                                            /** @enum {unknown} */
+                                            impact: "desired" | "undesired" | "inconclusive";
+                                            note: string | null;
+                                            relative: {
+                                                ci: [
+                                                    number | null,
+                                                    number | null
+                                                ] | null;
+                                                estimate: number | null;
+                                                /** @enum {unknown} */
+                                                of: "baseline-mean" | "absolute-change";
+                                                pValue: number | null;
+                                            };
+                                            significant: boolean;
+                                            treatment: string;
+                                        }[];
+                                        cuped: {
+                                            preExposureDays: number;
+                                            varianceReduction: number | null;
+                                        } | null;
+                                        desiredDirection: string;
+                                        guardrail: boolean;
+                                        metricId: string;
+                                        name: string;
+                                        perTreatment: {
+                                            [key: string]: {
+                                                keys: number;
+                                                mean: number | null;
+                                                sum: number | null;
+                                                variance: number | null;
+                                            };
+                                        };
+                                        quantile: number | null;
+                                        type: string;
+                                    }[];
+                                    srm: {
+                                        chiSquared: number;
+                                        mismatch: boolean;
+                                        pValue: number;
+                                    };
+                                    value: string | null;
+                                }[];
+                            } | null;
                             environmentId: string;
                             exposure: {
                                 excludedKeys: number;
@@ -3515,11 +3642,14 @@ export type paths = {
                     alpha?: number;
                     baseline?: string;
                     correction?: "bh" | "holm" | "none";
+                    correctionScope?: "all" | "metric" | "slice";
                     cuped?: boolean;
+                    dimension?: string;
                     engine?: "frequentist" | "bayesian";
                     from: string;
                     guardrails?: string;
                     interval?: "hour" | "day" | "week";
+                    maxSlices?: number;
                     metrics: string;
                     minKeys?: number;
                     prior?: "flat" | "proper";
@@ -3555,6 +3685,130 @@ export type paths = {
                                 results: {
                                     alpha: number;
                                     baseline: string;
+                                    dimension: {
+                                        /** @enum {unknown} */
+                                        correctionScope: "all" | "metric" | "slice";
+                                        dimension: {
+                                            /** @enum {string} */
+                                            kind: "rule";
+                                        } | {
+                                            eventTypeId: string;
+                                            /** @enum {string} */
+                                            kind: "event";
+                                            property: string;
+                                        };
+                                        maxSlices: number;
+                                        note: string | null;
+                                        slices: {
+                                            exposure: {
+                                                keys: number;
+                                                perTreatment: {
+                                                    [key: string]: number;
+                                                };
+                                            };
+                                            metrics: {
+                                                cap: {
+                                                    applied: boolean;
+                                                    percentile: number | null;
+                                                    value: number;
+                                                } | null;
+                                                comparisons: {
+                                                    absolute: {
+                                                        ci: [
+                                                            number | null,
+                                                            number | null
+                                                        ] | null;
+                                                        estimate: number | null;
+                                                        pValue: number | null;
+                                                    };
+                                                    adjustedPValue: number | null;
+                                                    baseline: string;
+                                                    bayesian: {
+                                                        absolute: {
+                                                            chanceToWin: number;
+                                                            ci: [
+                                                                number,
+                                                                number
+                                                            ];
+                                                            expected: number;
+                                                            reason: string | null;
+                                                            risk: {
+                                                                baseline: number;
+                                                                treatment: number;
+                                                            };
+                                                            sd: number;
+                                                        };
+                                                        relative: {
+                                                            chanceToWin: number;
+                                                            ci: [
+                                                                number,
+                                                                number
+                                                            ];
+                                                            expected: number;
+                                                            reason: string | null;
+                                                            risk: {
+                                                                baseline: number;
+                                                                treatment: number;
+                                                            };
+                                                            sd: number;
+                                                        };
+                                                    } | null;
+                                                    cuped: {
+                                                        theta: number | null;
+                                                        varianceReduction: number | null;
+                                                    } | null;
+                                                    degreesOfFreedom: number | null;
+                                                    differentialImpact: {
+                                                        adjustedPValue: number | null;
+                                                        difference: number;
+                                                        flagged: boolean;
+                                                        pValue: number | null;
+                                                    } | null;
+                                                    familySize: number;
+                                                    guardrail: ("ok" | "at risk" | "failing") | null;
+                                                    /** @enum {unknown} */
+                                                    impact: "desired" | "undesired" | "inconclusive";
+                                                    note: string | null;
+                                                    relative: {
+                                                        ci: [
+                                                            number | null,
+                                                            number | null
+                                                        ] | null;
+                                                        estimate: number | null;
+                                                        /** @enum {unknown} */
+                                                        of: "baseline-mean" | "absolute-change";
+                                                        pValue: number | null;
+                                                    };
+                                                    significant: boolean;
+                                                    treatment: string;
+                                                }[];
+                                                cuped: {
+                                                    preExposureDays: number;
+                                                    varianceReduction: number | null;
+                                                } | null;
+                                                desiredDirection: string;
+                                                guardrail: boolean;
+                                                metricId: string;
+                                                name: string;
+                                                perTreatment: {
+                                                    [key: string]: {
+                                                        keys: number;
+                                                        mean: number | null;
+                                                        sum: number | null;
+                                                        variance: number | null;
+                                                    };
+                                                };
+                                                quantile: number | null;
+                                                type: string;
+                                            }[];
+                                            srm: {
+                                                chiSquared: number;
+                                                mismatch: boolean;
+                                                pValue: number;
+                                            };
+                                            value: string | null;
+                                        }[];
+                                    } | null;
                                     environmentId: string;
                                     exposure: {
                                         excludedKeys: number;
@@ -10561,6 +10815,8 @@ export type paths = {
                         "application/json": {
                             /** @enum {unknown} */
                             correction: "bh" | "holm" | "none";
+                            /** @enum {unknown} */
+                            correctionScope: "all" | "metric" | "slice";
                             cuped: boolean;
                             /** @enum {unknown} */
                             engine: "frequentist" | "bayesian";
@@ -10650,6 +10906,8 @@ export type paths = {
                     "application/json": {
                         /** @enum {unknown} */
                         correction?: "bh" | "holm" | "none";
+                        /** @enum {unknown} */
+                        correctionScope?: "all" | "metric" | "slice";
                         cuped?: boolean;
                         /** @enum {unknown} */
                         engine?: "frequentist" | "bayesian";
@@ -10671,6 +10929,8 @@ export type paths = {
                         "application/json": {
                             /** @enum {unknown} */
                             correction: "bh" | "holm" | "none";
+                            /** @enum {unknown} */
+                            correctionScope: "all" | "metric" | "slice";
                             cuped: boolean;
                             /** @enum {unknown} */
                             engine: "frequentist" | "bayesian";

@@ -71,6 +71,10 @@ export interface Window {
   readonly rule?: string | undefined
 }
 
+/** What keys are broken down by: the label of their first impression, or a property of their first event of a type. */
+export type Dimension =
+  { readonly kind: 'rule' } | { readonly kind: 'event'; readonly eventTypeId: string; readonly property: string }
+
 export interface Tables {
   readonly events: string
   readonly impressions: string
@@ -88,10 +92,19 @@ export function metricsQuery(
   tables: Tables,
   w: Window,
   metrics: readonly MetricSpec[],
-  options: { cuped?: boolean } = {},
+  options: { cuped?: boolean; slices?: { dimension: Dimension; values: readonly string[] } } = {},
 ): Query {
   const p = new Params()
   const cuped = options.cuped === true
+  // Broken down by slice: top 1 and the value for the values given, top 0 and '' for the others.
+  const sliced = options.slices
+  const exposures = sliced ? slicedExposuresSql(p, tables, w, sliced.dimension) : exposuresSql(p, tables, w)
+  const slice = !sliced
+    ? ''
+    : sliced.values.length === 0
+      ? `toUInt8(0) AS top, '' AS slice, `
+      : `toUInt8(raw_slice IN ${p.strings(sliced.values)}) AS top, if(top = 1, raw_slice, '') AS slice, `
+  const by = sliced ? 'top, slice, treatment' : 'treatment'
   if (metrics.length === 0)
     return p.query(
       'the experiment exposures query',
@@ -117,12 +130,12 @@ export function metricsQuery(
     ]
   })
   return p.query(
-    'the experiment results query',
-    `SELECT if(treatments = 1, exposed, '') AS treatment, count() AS keys, ${outer.join(', ')}
-     FROM (${exposuresSql(p, tables, w)}) AS exposed_keys
+    sliced ? 'the experiment results by slice query' : 'the experiment results query',
+    `SELECT ${slice}if(treatments = 1, exposed, '') AS treatment, count() AS keys, ${outer.join(', ')}
+     FROM (${exposures}) AS exposed_keys
      ANY LEFT JOIN (${keyed}) AS keyed USING key
-     GROUP BY treatment
-     ORDER BY treatment`,
+     GROUP BY ${by}
+     ORDER BY ${by}`,
   )
 }
 
@@ -385,10 +398,43 @@ function windowWhere(p: Params, environmentId: string, from: number, to: number)
 }
 
 /**
+ * Each exposed key's value of a dimension (raw_slice) beside its exposure: the label of its first impression in the
+ * window, or the property of its first event of a type in the window ('' without one; a string property as its text,
+ * another as its JSON).
+ */
+function slicedExposuresSql(p: Params, tables: Tables, w: Window, d: Dimension, eligibleOnly = false): string {
+  if (d.kind === 'rule') return exposuresSql(p, tables, w, eligibleOnly, ', argMin(label, time_ms) AS raw_slice')
+  const name = p.string(d.property)
+  const value = `if(visitParamExtractString(properties, ${name}) != '', visitParamExtractString(properties, ${name}), visitParamExtractRaw(properties, ${name}))`
+  return `SELECT key, exposed, first_ms, treatments, raw_slice
+      FROM (${exposuresSql(p, tables, w, eligibleOnly)}) AS exposed_keys
+      ANY LEFT JOIN (
+        SELECT key, argMin(${value}, timestamp_ms) AS raw_slice
+        FROM ${tables.events}
+        WHERE environment_id = ${p.string(w.environmentId)} AND event_type = ${p.string(d.eventTypeId)}
+          AND timestamp BETWEEN toDateTime(${p.int(Math.floor(w.from / 1000))}) AND toDateTime(${p.int(Math.ceil(w.to / 1000))})
+          AND timestamp_ms BETWEEN ${p.int(w.from)} AND ${p.int(w.to)}
+        GROUP BY key) AS first_events USING key`
+}
+
+/**
+ * The `k` most frequent values of a dimension over the keys exposed to one treatment (ClickHouse's topK: the
+ * Space-Saving sketch, its memory bounded by k whatever the number of distinct values), most frequent first.
+ */
+export function topSlicesQuery(tables: Tables, w: Window, d: Dimension, k: number): Query {
+  const p = new Params()
+  if (!(Number.isInteger(k) && k >= 1 && k <= 100)) throw new Error(`top ${k} is not 1 to 100`)
+  return p.query(
+    'the top slices query',
+    `SELECT topK(${k})(raw_slice) AS top FROM (${slicedExposuresSql(p, tables, w, d, true)}) AS sliced`,
+  )
+}
+
+/**
  * Each key that saw the flag: first impression (of the rule, when given), treatment, and the number
  * of treatments its impressions in the window showed. With `eligibleOnly`, keys of one treatment.
  */
-function exposuresSql(p: Params, tables: Tables, w: Window, eligibleOnly = false): string {
+function exposuresSql(p: Params, tables: Tables, w: Window, eligibleOnly = false, extra = ''): string {
   const where = `${windowWhere(p, w.environmentId, w.from, w.to)} AND flag = ${p.string(w.flag)}`
   const rule = w.rule === undefined ? undefined : p.string(w.rule)
   const first = rule === undefined ? 'min(time_ms)' : `minIf(time_ms, label = ${rule})`
@@ -396,7 +442,7 @@ function exposuresSql(p: Params, tables: Tables, w: Window, eligibleOnly = false
     ...(rule === undefined ? [] : [`countIf(label = ${rule}) > 0`]),
     ...(eligibleOnly ? ['treatments = 1'] : []),
   ]
-  return `SELECT key, any(treatment) AS exposed, ${first} AS first_ms, uniqExact(treatment) AS treatments
+  return `SELECT key, any(treatment) AS exposed, ${first} AS first_ms, uniqExact(treatment) AS treatments${extra}
       FROM ${tables.impressions}
       WHERE ${where}
       GROUP BY key

@@ -186,6 +186,26 @@ const REQUESTS: ResultsRequest[] = [
     sequentialTuning: 2000,
     correction: 'holm',
   },
+  // Broken down by the first impression's rule (the top one and the rest), and by a property of the first purchase.
+  {
+    flag: FLAG,
+    metricIds: ['count', 'buyers', 'amount-q90'],
+    from: T0,
+    to: T0 + 120 * MIN,
+    minKeys: 10,
+    dimension: { kind: 'rule' },
+    maxSlices: 1,
+    cuped: true,
+  },
+  {
+    flag: FLAG,
+    metricIds: ['count', 'revenue-capped'],
+    from: T0,
+    to: T0 + 120 * MIN,
+    minKeys: 10,
+    dimension: { kind: 'event', eventTypeId: 'purchase', property: 'plan' },
+    correctionScope: 'slice',
+  },
 ]
 
 interface Lane {
@@ -235,7 +255,7 @@ describe('the same rows on ClickHouse 18.16 and 26.x', () => {
       // The quantile metrics were tested, not left with a reason.
       for (const m of server!.metrics.filter((m) => m.quantile !== null))
         expect(m.comparisons.every((c) => c.absolute.pValue !== null)).toBe(true)
-      if (request.cuped) {
+      if (request.cuped && !request.dimension) {
         // The pre-exposure sums and the percentile caps were worked out, not left empty.
         expect(server!.metrics.filter((m) => (m.cuped?.varianceReduction ?? 0) > 0).length).toBeGreaterThan(0)
         expect(server!.metrics.filter((m) => m.cap?.percentile).map((m) => m.metricId)).toEqual([
@@ -243,6 +263,7 @@ describe('the same rows on ClickHouse 18.16 and 26.x', () => {
           'amount-p90',
         ])
       }
+      if (request.dimension) expect(server!.dimension!.slices.length).toBeGreaterThan(1)
       expectSame(current, server)
     },
   )

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Static } from 'typebox'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
 import { HttpError } from '../../http/errors.js'
-import { parseTime, parseWeights, type ResultsRequest } from '../../services/experiments/request.js'
+import { parseDimension, parseTime, parseWeights, type ResultsRequest } from '../../services/experiments/request.js'
 import type { PowerRequest } from '../../services/experiments/power.js'
 import type { ExperimentService } from '../../services/experiments/service.js'
 import type { MetricService } from '../../services/metrics.js'
@@ -81,6 +81,9 @@ function resultsRequest(flag: string, q: Static<typeof ResultsQuery>): ResultsRe
     prior: q.prior,
     priorMean: q.priorMean,
     priorVariance: q.priorVariance,
+    dimension: q.dimension === undefined ? undefined : parseDimension(q.dimension),
+    maxSlices: q.maxSlices,
+    correctionScope: q.correctionScope,
   }
 }
 

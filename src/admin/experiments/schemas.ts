@@ -210,6 +210,27 @@ export const ResultsQuery = Type.Object(
         description: "a proper prior's variance of the relative lift (default 0.09: a standard deviation of 30%)",
       }),
     ),
+    dimension: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 300,
+        description:
+          "break the results down by: rule (the label of the key's first impression) or event:<event type>:<property> (that property of the key's first event of that type in the window)",
+      }),
+    ),
+    maxSlices: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 20,
+        description: 'the top values of the dimension by exposed keys shown as slices (default 10); the rest is other',
+      }),
+    ),
+    correctionScope: Type.Optional(
+      Type.Enum(['all', 'metric', 'slice'], {
+        description:
+          "the family the slices' p-values are corrected in: every slice × metric × treatment (default), each metric's, or each slice's",
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -254,6 +275,92 @@ const Posterior = Type.Object({
     description: 'why nothing could be inferred (then a chance of 0.5, no effect, no risk)',
   }),
 })
+const ComparisonSchema = Type.Object({
+  treatment: Type.String(),
+  baseline: Type.String(),
+  absolute: Estimate,
+  relative: Type.Object({ ...Estimate.properties, of: Type.Enum(['baseline-mean', 'absolute-change']) }),
+  degreesOfFreedom: nnum,
+  adjustedPValue: nnum,
+  significant: Type.Boolean(),
+  impact: Type.Enum(['desired', 'undesired', 'inconclusive']),
+  note: Type.Union([Type.String(), Type.Null()]),
+  guardrail: Type.Union([Type.Enum(['ok', 'at risk', 'failing']), Type.Null()]),
+  cuped: Type.Union([Type.Object({ theta: nnum, varianceReduction: nnum }), Type.Null()]),
+  bayesian: Type.Union([Type.Object({ absolute: Posterior, relative: Posterior }), Type.Null()], {
+    description: 'engine=bayesian: the posterior of the effect, absolute and relative to the baseline mean',
+  }),
+})
+const MetricResultSchema = Type.Object({
+  metricId: Type.String(),
+  name: Type.String(),
+  type: Type.String(),
+  desiredDirection: Type.String(),
+  guardrail: Type.Boolean(),
+  cap: Type.Union([Type.Object({ value: num, percentile: nnum, applied: Type.Boolean() }), Type.Null()], {
+    description:
+      "the cap of each key's value (percentile: the quantile it was worked out at; a quantile not above 0 is not applied)",
+  }),
+  cuped: Type.Union([Type.Object({ preExposureDays: Type.Integer(), varianceReduction: nnum }), Type.Null()]),
+  quantile: Type.Union([Type.Number(), Type.Null()], {
+    description:
+      "a quantile metric's quantile: its treatments' keys are then the values counted (events or keys) and mean the quantile",
+  }),
+  perTreatment: Type.Record(
+    Type.String(),
+    Type.Object({
+      keys: Type.Integer(),
+      mean: overflowed('null when the sums overflow a double'),
+      variance: overflowed('null when the sums overflow a double'),
+      sum: overflowed('null when the sum overflows a double'),
+    }),
+  ),
+  comparisons: Type.Array(ComparisonSchema),
+})
+const DifferentialImpact = Type.Union([
+  Type.Object({
+    difference: num,
+    pValue: nnum,
+    adjustedPValue: nnum,
+    flagged: Type.Boolean(),
+  }),
+  Type.Null(),
+])
+const Breakdown = Type.Union(
+  [
+    Type.Object({
+      dimension: Type.Union([
+        Type.Object({ kind: Type.Literal('rule') }),
+        Type.Object({ kind: Type.Literal('event'), eventTypeId: Type.String(), property: Type.String() }),
+      ]),
+      maxSlices: Type.Integer(),
+      correctionScope: Type.Enum(['all', 'metric', 'slice']),
+      note: Type.Union([Type.String(), Type.Null()]),
+      slices: Type.Array(
+        Type.Object({
+          value: Type.Union([Type.String(), Type.Null()], { description: 'null: the other values together' }),
+          exposure: Type.Object({ keys: Type.Integer(), perTreatment: Type.Record(Type.String(), Type.Integer()) }),
+          srm: Type.Object({ pValue: num, chiSquared: num, mismatch: Type.Boolean() }),
+          metrics: Type.Array(
+            Type.Object({
+              ...MetricResultSchema.properties,
+              comparisons: Type.Array(
+                Type.Object({
+                  ...ComparisonSchema.properties,
+                  familySize: Type.Integer({ description: 'the comparisons corrected together, this one included' }),
+                  differentialImpact: DifferentialImpact,
+                }),
+              ),
+            }),
+          ),
+        }),
+      ),
+    }),
+    Type.Null(),
+  ],
+  { description: 'the results by slice of the dimension asked for; null without one' },
+)
+
 export const Results = Type.Object({
   flag: Type.String(),
   environmentId: Type.String(),
@@ -293,51 +400,8 @@ export const Results = Type.Object({
     }),
     expected: Type.Record(Type.String(), num),
   }),
-  metrics: Type.Array(
-    Type.Object({
-      metricId: Type.String(),
-      name: Type.String(),
-      type: Type.String(),
-      desiredDirection: Type.String(),
-      guardrail: Type.Boolean(),
-      cap: Type.Union([Type.Object({ value: num, percentile: nnum, applied: Type.Boolean() }), Type.Null()], {
-        description:
-          "the cap of each key's value (percentile: the quantile it was worked out at; a quantile not above 0 is not applied)",
-      }),
-      cuped: Type.Union([Type.Object({ preExposureDays: Type.Integer(), varianceReduction: nnum }), Type.Null()]),
-      quantile: Type.Union([Type.Number(), Type.Null()], {
-        description:
-          "a quantile metric's quantile: its treatments' keys are then the values counted (events or keys) and mean the quantile",
-      }),
-      perTreatment: Type.Record(
-        Type.String(),
-        Type.Object({
-          keys: Type.Integer(),
-          mean: overflowed('null when the sums overflow a double'),
-          variance: overflowed('null when the sums overflow a double'),
-          sum: overflowed('null when the sum overflows a double'),
-        }),
-      ),
-      comparisons: Type.Array(
-        Type.Object({
-          treatment: Type.String(),
-          baseline: Type.String(),
-          absolute: Estimate,
-          relative: Type.Object({ ...Estimate.properties, of: Type.Enum(['baseline-mean', 'absolute-change']) }),
-          degreesOfFreedom: nnum,
-          adjustedPValue: nnum,
-          significant: Type.Boolean(),
-          impact: Type.Enum(['desired', 'undesired', 'inconclusive']),
-          note: Type.Union([Type.String(), Type.Null()]),
-          guardrail: Type.Union([Type.Enum(['ok', 'at risk', 'failing']), Type.Null()]),
-          cuped: Type.Union([Type.Object({ theta: nnum, varianceReduction: nnum }), Type.Null()]),
-          bayesian: Type.Union([Type.Object({ absolute: Posterior, relative: Posterior }), Type.Null()], {
-            description: 'engine=bayesian: the posterior of the effect, absolute and relative to the baseline mean',
-          }),
-        }),
-      ),
-    }),
-  ),
+  metrics: Type.Array(MetricResultSchema),
+  dimension: Breakdown,
 })
 
 const defaultsFields = {
@@ -352,6 +416,9 @@ const defaultsFields = {
     exclusiveMinimum: 0,
     maximum: 1e6,
     description: "a proper prior's variance of the relative lift",
+  }),
+  correctionScope: Type.Enum(['all', 'metric', 'slice'], {
+    description: "the family a breakdown's comparisons are corrected in unless a request says otherwise",
   }),
 }
 export const ExperimentDefaults = Type.Object(defaultsFields)

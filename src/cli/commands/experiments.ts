@@ -2,7 +2,9 @@
 // (the same service and document as GET /api/v1/environments/<env>/experiments[/<flag>/results]).
 import type { Command } from 'commander'
 import { analysisSettings } from '../../app/container.js'
+import type { CorrectionScope } from '../../services/experiments/slices.js'
 import {
+  parseDimension,
   parseTime,
   parseWeights,
   type Correction,
@@ -107,6 +109,30 @@ export function resultLines(r: ExperimentResults): string[] {
       )
     }
   }
+  if (r.dimension) lines.push(...sliceLines(r))
+  return lines
+}
+
+/** The breakdown: per slice its keys, sample ratio and each comparison's lift, adjusted p and differential impact. */
+function sliceLines(r: ExperimentResults): string[] {
+  const d = r.dimension!
+  const name = d.dimension.kind === 'rule' ? 'rule' : `${d.dimension.eventTypeId}.${d.dimension.property}`
+  const lines = [
+    '',
+    `by ${name} (top ${d.maxSlices}; correction within ${d.correctionScope})${d.note ? `; ${d.note}` : ''}`,
+  ]
+  for (const s of d.slices) {
+    const label = s.value === null ? '(other)' : s.value === '' ? '(none)' : JSON.stringify(s.value)
+    lines.push(
+      `${label}: ${s.exposure.keys} keys${s.srm.mismatch ? ', SAMPLE RATIO MISMATCH' : ''}`,
+      ...s.metrics.flatMap((m) =>
+        m.comparisons.map((c) => {
+          const di = c.differentialImpact
+          return `  ${m.name}, ${c.treatment}: lift ${pct(c.relative.estimate)}, adj. p ${num(c.adjustedPValue)} (of ${c.familySize})${c.significant ? ', significant' : ''}${di?.flagged ? `, DIFFERS from the rest (adj. p ${num(di.adjustedPValue)})` : ''}`
+        }),
+      ),
+    )
+  }
   return lines
 }
 
@@ -155,6 +181,9 @@ export function experimentCommands(program: Command): void {
     .option('--prior <kind>', 'bayesian: flat (default) or proper')
     .option('--prior-mean <lift>', 'bayesian: a proper prior’s mean of the relative lift (default 0)', Number)
     .option('--prior-variance <v>', 'bayesian: a proper prior’s variance of the relative lift (default 0.09)', Number)
+    .option('--dimension <d>', 'break down by: rule, or event:<event type>:<property> (of the key’s first such event)')
+    .option('--max-slices <n>', 'the top values of the dimension shown (default 10); the rest is other', positiveInt)
+    .option('--correction-scope <scope>', 'the slices’ correction family: all (default), metric or slice')
     .option('--json', 'print the results document')
     .action(
       async (
@@ -178,6 +207,9 @@ export function experimentCommands(program: Command): void {
           prior?: string
           priorMean?: number
           priorVariance?: number
+          dimension?: string
+          maxSlices?: number
+          correctionScope?: string
           json?: boolean
         },
       ) => {
@@ -200,6 +232,9 @@ export function experimentCommands(program: Command): void {
           prior: opts.prior as PriorKind | undefined,
           priorMean: opts.priorMean,
           priorVariance: opts.priorVariance,
+          dimension: opts.dimension === undefined ? undefined : parseDimension(opts.dimension),
+          maxSlices: opts.maxSlices,
+          correctionScope: opts.correctionScope as CorrectionScope | undefined,
         }
         const results = await withExperiments(opts.environment, (x, env, ws) => x.results(ws, env, req))
         print(opts.json, results, () => resultLines(results))

@@ -1,7 +1,11 @@
 // A results request as asked (by the results API, `sluice experiments` or the checks role): its fields,
 // the limits on them, and the checks that refuse a bad one naming the field; times and weights parsed
 // from their text forms.
+import type { Dimension } from '../../analysis/queries.js'
+import { EVENT_TYPE_ID } from '../../pipeline/events.js'
 import { invalid } from '../../shared/errors.js'
+import { PROPERTY_NAME } from '../metrics.js'
+import { CORRECTION_SCOPES, MAX_SLICES, type CorrectionScope } from './slices.js'
 
 export const MAX_METRICS_PER_REQUEST = 20
 export const MAX_TREATMENTS = 20
@@ -46,6 +50,25 @@ export interface ResultsRequest {
   readonly prior?: PriorKind | undefined
   readonly priorMean?: number | undefined
   readonly priorVariance?: number | undefined
+  /** The results broken down by this dimension too, its top `maxSlices` values and the others. */
+  readonly dimension?: Dimension | undefined
+  readonly maxSlices?: number | undefined
+  /** The family the slices' comparisons are corrected in (default all). */
+  readonly correctionScope?: CorrectionScope | undefined
+}
+
+/** `rule`, or `event:<event type>:<property>`, as a dimension; INVALID naming the field otherwise. */
+export function parseDimension(text: string): Dimension {
+  if (text === 'rule') return { kind: 'rule' }
+  const m = /^event:([^:]+):(.+)$/.exec(text)
+  if (m && EVENT_TYPE_ID.test(m[1]!) && PROPERTY_NAME.test(m[2]!))
+    return { kind: 'event', eventTypeId: m[1]!, property: m[2]! }
+  throw invalid([
+    {
+      field: 'dimension',
+      problem: "must be rule, or event:<event type>:<property> (the property of the key's first event of that type)",
+    },
+  ])
 }
 
 type Problem = { field: string; problem: string }
@@ -131,6 +154,16 @@ export function checkRequest(req: ResultsRequest, alpha: number, minKeys: number
         problem: `names ${JSON.stringify(id.slice(0, 64))}, not one of the metrics`,
       })
   if (req.weights !== undefined) problems.push(...weightProblems(req.weights))
+  if (
+    req.maxSlices !== undefined &&
+    !(Number.isInteger(req.maxSlices) && req.maxSlices >= 1 && req.maxSlices <= MAX_SLICES)
+  )
+    problems.push({ field: 'maxSlices', problem: `must be a whole number from 1 to ${MAX_SLICES}` })
+  if (req.correctionScope !== undefined && !CORRECTION_SCOPES.includes(req.correctionScope))
+    problems.push({ field: 'correctionScope', problem: `must be one of ${CORRECTION_SCOPES.join(', ')}` })
+  for (const field of ['maxSlices', 'correctionScope'] as const)
+    if (req[field] !== undefined && req.dimension === undefined)
+      problems.push({ field, problem: 'applies only with a dimension' })
   if (problems.length > 0) throw invalid(problems, 'invalid results request')
 }
 

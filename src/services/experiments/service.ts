@@ -13,6 +13,7 @@ import {
   impressionsBeforeQuery,
   metricsQuery,
   QUANTILE_TYPES,
+  topSlicesQuery,
   quantileClustersQuery,
   quantilesQueries,
   type Tables,
@@ -29,6 +30,7 @@ import type { Environment, Workspace } from '../../state/redis/tenancy.js'
 import type { MetricService } from '../metrics.js'
 import { FLAT_PRIOR, type GaussianPrior } from '../../analysis/bayesian.js'
 import { checkPowerRequest, powerAnswer, type PowerAnswer, type PowerRequest } from './power.js'
+import { breakdown, CORRECTION_SCOPES, DEFAULT_MAX_SLICES, type Breakdown, type Sliced } from './slices.js'
 import {
   finish,
   metricResult,
@@ -105,6 +107,8 @@ export interface ExperimentResults {
     readonly expected: Readonly<Record<string, number>>
   }
   readonly metrics: readonly MetricResult[]
+  /** The results by slice of the request's dimension; null without one. */
+  readonly dimension: Breakdown | null
 }
 
 /** An environment's flags with impressions in a window. */
@@ -153,6 +157,7 @@ export const BUILT_IN_DEFAULTS: ExperimentDefaults = {
   prior: 'flat',
   priorMean: 0,
   priorVariance: DEFAULT_PRIOR_VARIANCE,
+  correctionScope: 'all',
 }
 
 export class ExperimentService {
@@ -183,6 +188,8 @@ export class ExperimentService {
     if (!ENGINES.includes(defaults.engine))
       problems.push({ field: 'engine', problem: `must be one of ${ENGINES.join(', ')}` })
     problems.push(...priorProblems(defaults))
+    if (!CORRECTION_SCOPES.includes(defaults.correctionScope))
+      problems.push({ field: 'correctionScope', problem: `must be one of ${CORRECTION_SCOPES.join(', ')}` })
     if (problems.length > 0) throw invalid(problems, 'invalid experiment defaults')
     await this.requireStore().saveDefaults(ws.id, defaults)
     return defaults
@@ -402,6 +409,7 @@ export class ExperimentService {
       cuped: asked.cuped ?? defaults.cuped,
       correction: bayesian ? 'none' : (asked.correction ?? defaults.correction),
       baseline: asked.baseline ?? saved.baseline ?? undefined,
+      correctionScope: asked.correctionScope ?? (asked.dimension ? defaults.correctionScope : undefined),
     }
     const prior: GaussianPrior | undefined = !bayesian
       ? undefined
@@ -529,6 +537,19 @@ export class ExperimentService {
         }),
       ),
     }))
+    const dimension =
+      req.dimension === undefined
+        ? null
+        : await this.breakdown(window, req, specs, {
+            specs,
+            comparing,
+            guardrail: (m) => m.guardrail === true || guardrails.has(m.id),
+            weights,
+            correction,
+            srmThreshold: SRM_THRESHOLD,
+            caps: results.map((r) => r.cap),
+            whole: sums,
+          })
     return {
       flag: req.flag,
       environmentId: env.id,
@@ -557,7 +578,28 @@ export class ExperimentService {
         expected: srm.expected,
       },
       metrics: metricsOut,
+      dimension,
     }
+  }
+
+  /**
+   * The results by slice: the top values of the dimension among the exposed keys (one statement, its memory bounded
+   * by the number of slices), then the sums grouped by slice and treatment (one statement).
+   */
+  private async breakdown(
+    window: Window,
+    req: ResultsRequest,
+    specs: readonly Metric[],
+    sliced: Sliced,
+  ): Promise<Breakdown> {
+    const dimension = req.dimension!
+    const maxSlices = req.maxSlices ?? DEFAULT_MAX_SLICES
+    const [top] = await this.run(topSlicesQuery(this.tables, window, dimension, maxSlices))
+    const values = ((top?.['top'] as unknown[] | undefined) ?? []).map(String)
+    const rows = await this.run(
+      metricsQuery(this.tables, window, specs, { cuped: req.cuped === true, slices: { dimension, values } }),
+    )
+    return breakdown(rows, values, sliced, dimension, maxSlices, req.correctionScope ?? 'all')
   }
 }
 

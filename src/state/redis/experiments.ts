@@ -31,6 +31,8 @@ export interface ExperimentDefaults {
   readonly prior: 'flat' | 'proper'
   readonly priorMean: number
   readonly priorVariance: number
+  /** The family a breakdown's comparisons are corrected in: all of them, a metric's or a slice's. */
+  readonly correctionScope: 'all' | 'metric' | 'slice'
 }
 
 export interface OpenCheck {
