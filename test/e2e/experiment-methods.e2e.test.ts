@@ -526,6 +526,7 @@ describe('sluice experiments results', () => {
       prior: 'flat',
       priorMean: 0,
       priorVariance: 0.09,
+      correctionScope: 'all',
     })
     try {
       const byDefault = await results('')
