@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { runSluice } from '../support/cli.js'
-import { createTestEnv, sendExperiment, type TestEnv } from '../support/harness.js'
+import { createTestEnv, defineMetric, sendExperiment, type TestEnv } from '../support/harness.js'
 import { close, independent, seeded } from '../support/stats.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -66,18 +66,13 @@ beforeAll(async () => {
   service = await t.start(['edge', 'admin', 'events'])
   generate()
   await sendExperiment(t, service.url, demo.environments[0]!.serverSideSdkKey, FLAG, impressions, events)
-  const res = await fetch(`${service.url}/api/v1/workspaces/${demo.workspaceId}/metrics`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Purchases',
-      trafficType: 'user',
-      eventTypeId: 'purchase',
-      type: 'count_per_key',
-      desiredDirection: 'increase',
-    }),
+  const { body } = await defineMetric(service.url, demo, {
+    name: 'Purchases',
+    eventTypeId: 'purchase',
+    type: 'count_per_key',
+    desiredDirection: 'increase',
   })
-  metricId = ((await res.json()) as Json)['id'] as string
+  metricId = body['id'] as string
 }, 180_000)
 afterAll(async () => t?.close())
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
-import { createTestEnv, sendExperiment, type TestEnv } from '../support/harness.js'
+import { createTestEnv, defineMetric, sendExperiment, type TestEnv } from '../support/harness.js'
 import { close, independent, mulberry32 } from '../support/stats.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -73,20 +73,14 @@ beforeAll(async () => {
   generate()
   await sendExperiment(t, service.url, demo.environments[0]!.serverSideSdkKey, FLAG, impressions, events)
   for (const m of METRICS) {
-    const res = await fetch(`${service.url}/api/v1/workspaces/${demo.workspaceId}/metrics`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: m.name,
-        trafficType: 'user',
-        eventTypeId: 'page_load',
-        type: m.type,
-        quantile: m.quantile,
-        desiredDirection: 'decrease',
-      }),
+    const { status, body } = await defineMetric(service.url, demo, {
+      name: m.name,
+      eventTypeId: 'page_load',
+      type: m.type,
+      quantile: m.quantile,
+      desiredDirection: 'decrease',
     })
-    const body = (await res.json()) as Json
-    expect(res.status, JSON.stringify(body)).toBe(201)
+    expect(status, JSON.stringify(body)).toBe(201)
     expect(body['quantile']).toBe(m.quantile)
     ids.push(body['id'] as string)
   }
@@ -163,19 +157,14 @@ describe('quantile metrics against gbstats', () => {
 
   it('refuses a quantile of 0, 1 or none, a cap on a quantile, and a quantile on another type, naming the field', async () => {
     const define = async (body: Json) => {
-      const res = await fetch(`${service.url}/api/v1/workspaces/${demo.workspaceId}/metrics`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          name: `bad ${Math.random()}`,
-          trafficType: 'user',
-          eventTypeId: 'page_load',
-          desiredDirection: 'decrease',
-          ...body,
-        }),
+      const res = await defineMetric(service.url, demo, {
+        name: `bad ${Math.random()}`,
+        eventTypeId: 'page_load',
+        desiredDirection: 'decrease',
+        ...body,
       })
       expect(res.status, JSON.stringify(body)).toBe(400)
-      return JSON.stringify(await res.json())
+      return JSON.stringify(res.body)
     }
     for (const quantile of [0, 1, 1.5, -0.1])
       expect(await define({ type: 'quantile_of_events', quantile })).toContain('quantile')

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { runSluice } from '../support/cli.js'
-import { createTestEnv, sendExperiment, type TestEnv } from '../support/harness.js'
+import { createTestEnv, defineMetric, sendExperiment, type TestEnv } from '../support/harness.js'
 import { close, independent, mulberry32 } from '../support/stats.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -88,12 +88,13 @@ beforeAll(async () => {
     ['Purchases', 'count_per_key'],
     ['Buyers', 'percent_of_keys'],
   ] as const) {
-    const res = await fetch(`${service.url}/api/v1/workspaces/${demo.workspaceId}/metrics`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name, trafficType: 'user', eventTypeId: 'purchase', type, desiredDirection: 'increase' }),
+    const { body } = await defineMetric(service.url, demo, {
+      name,
+      eventTypeId: 'purchase',
+      type,
+      desiredDirection: 'increase',
     })
-    ids.push(((await res.json()) as Json)['id'] as string)
+    ids.push(body['id'] as string)
   }
 }, 180_000)
 afterAll(async () => t?.close())

@@ -195,6 +195,23 @@ export function event(i: number, extra: Record<string, unknown> = {}): Record<st
   }
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Answer = Record<string, any>
+
+/** A metric defined in the demo account's workspace through the API: its status and answer. */
+export async function defineMetric(
+  url: string,
+  demo: DemoAccount,
+  body: Record<string, unknown>,
+): Promise<{ status: number; body: Answer }> {
+  const res = await fetch(`${url}/api/v1/workspaces/${demo.workspaceId}/metrics`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ trafficType: 'user', ...body }),
+  })
+  return { status: res.status, body: (await res.json()) as Answer }
+}
+
 export async function postEvents(
   url: string,
   key: string | undefined,
