@@ -1034,7 +1034,7 @@ async function experimentsSection() {
     await ch.command({
       query: `INSERT INTO ${db}.impressions (environment_id, flag, key, treatment, label, time, time_ms, received_at, received_at_ms)
         SELECT '${env}', 'bench_flag', concat('user-', toString(number % ${keys})), if(number >= ${keys}, 'off', if(number % 2 = 0, 'on', 'off')),
-          'default rule', toDateTime(intDiv(${t0} + number * 11, 1000)), ${t0} + number * 11,
+          concat('rule ', toString(number % 20)), toDateTime(intDiv(${t0} + number * 11, 1000)), ${t0} + number * 11,
           toDateTime(intDiv(${received}, 1000)), ${received}
         FROM system.numbers WHERE number < ${keys} OR (number % 97 = 1 AND number % 2 = 0) LIMIT ${keys + Math.ceil(keys / 194)}`,
     })
@@ -1128,6 +1128,29 @@ async function experimentsSection() {
         return res.json()
       }),
     )
+    // The plain results broken down by a dimension of 20 values (the first impression's rule), beside the plain ones.
+    const slicedUrl = `${url}&dimension=rule&maxSlices=20`
+    const fetched = (u) =>
+      peak(async () => {
+        const res = await fetch(u, { headers: admin })
+        if (res.status !== 200) throw new Error(`results: ${res.status} ${await res.text()}`)
+        return res.json()
+      })
+    await fetch(slicedUrl, { headers: admin }).then((r) => r.arrayBuffer())
+    const sliced = await repeat(() => fetched(slicedUrl))
+    // A p99 of the purchases' values (clustered per key) beside their mean per key.
+    const mean = await metric({ name: 'order value', eventTypeId: 'purchase', type: 'average_per_key' })
+    const p99 = await metric({
+      name: 'order value p99',
+      eventTypeId: 'purchase',
+      type: 'quantile_of_events',
+      quantile: 0.99,
+    })
+    const one = (id) =>
+      `${s.url}/api/v1/environments/${env}/experiments/bench_flag/results?metrics=${id}&from=${t0}&to=${t0 + 3 * 3600_000}`
+    await fetch(one(p99), { headers: admin }).then((r) => r.arrayBuffer())
+    const means = await repeat(() => fetched(one(mean)))
+    const quantiles = await repeat(() => fetched(one(p99)))
     // The Data Hub's catalogue over the same rows: the event types, one type's properties, the flags seen.
     const catalogue = async (path) =>
       repeat(() =>
@@ -1163,6 +1186,13 @@ async function experimentsSection() {
       sluicePeakRssMiB: round(Math.max(...answers.map((a) => a.sluicePeakMiB))),
       cupedSequentialCappedMs: spread(methods.map((a) => round(a.ms))),
       cupedSequentialCappedClickhouseRssGrowthMiB: round(Math.max(...methods.map((a) => a.clickhouseGrowthMiB))),
+      slices: sliced.at(-1).out.dimension.slices.length,
+      breakdownMs: spread(sliced.map((a) => round(a.ms))),
+      breakdownClickhouseRssGrowthMiB: round(Math.max(...sliced.map((a) => a.clickhouseGrowthMiB))),
+      meanMs: spread(means.map((a) => round(a.ms))),
+      meanClickhouseRssGrowthMiB: round(Math.max(...means.map((a) => a.clickhouseGrowthMiB))),
+      p99Ms: spread(quantiles.map((a) => round(a.ms))),
+      p99ClickhouseRssGrowthMiB: round(Math.max(...quantiles.map((a) => a.clickhouseGrowthMiB))),
     }
     say(
       `experiments: results for ${ids.length} metrics over ${last.exposure.keys} keys in ${results.experiments.resultsMs.median} ms (scan ${results.experiments.plainScanMs.median} ms)`,
@@ -1942,6 +1972,18 @@ function printTable(r) {
         `${sp(x.cupedSequentialCappedMs, ms)} ms`,
         `ClickHouse RSS +${k(x.cupedSequentialCappedClickhouseRssGrowthMiB)} MiB at most`,
       ])
+    if (x.breakdownMs) {
+      rows.push([
+        `the same ${x.metrics} metrics broken down by a dimension of 20 values (${x.slices} slices)`,
+        `${sp(x.breakdownMs, ms)} ms`,
+        `ClickHouse RSS +${k(x.breakdownClickhouseRssGrowthMiB)} MiB at most (aim: under 2× the plain results)`,
+      ])
+      rows.push([
+        'one metric: the mean order value per key / the p99 of the order values (clustered per key)',
+        `${sp(x.meanMs, ms)} / ${sp(x.p99Ms, ms)} ms`,
+        `ClickHouse RSS +${k(x.meanClickhouseRssGrowthMiB)} / +${k(x.p99ClickhouseRssGrowthMiB)} MiB at most`,
+      ])
+    }
   }
   if (r.events?.tail) {
     const x = r.events.tail

@@ -319,6 +319,8 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
       trafficTypeName: 'user',
       key: imp.k,
       timestamp: imp.m + 60_000,
+      // A device named with markup: a slice shown as text.
+      properties: { device: i % 3 === 0 ? '<img src=x onerror="window.pwned=1">' : 'phone' },
     })),
   )
   const post = (path: string, body: unknown) =>
@@ -505,6 +507,24 @@ it("shows a flag's experiment results: keys, mean, lift with its interval, verdi
   await page.getByLabel('Smallest lift to detect (%)').fill('0')
   await page.getByRole('button', { name: 'How long?' }).click()
   await expect.poll(() => page.getByTestId('power').textContent(), { timeout: 15_000 }).toMatch(/mde/)
+
+  // Broken down by a property of the first purchase: a table per metric with a row per slice, its name (markup) as
+  // text, its adjusted p-value with the size of its family, and whether it differs from the rest.
+  await page.getByLabel('Engine').selectOption('frequentist')
+  await page.getByLabel('Break down by').fill('event:purchase:device')
+  await page.getByRole('button', { name: 'Show results' }).click()
+  const sliceTable = page.getByTestId('slices').locator('table').first()
+  await sliceTable.waitFor({ timeout: 15_000 })
+  expect(await sliceTable.locator('caption').textContent()).toBe('Purchases per user by slice')
+  const rows = sliceTable.locator('tbody tr')
+  expect(await rows.locator('th').allTextContents()).toEqual(
+    expect.arrayContaining(['phone', '<img src=x onerror="window.pwned=1">']),
+  )
+  expect(await page.evaluate('window.pwned')).toBeUndefined()
+  expect(await rows.first().locator('td').nth(4).textContent()).toMatch(/^(\d|\.|e|-)+ \(\d+\)$/)
+  expect(await rows.first().getByTestId('differs').textContent()).toMatch(/^(no difference|differs \(p = .+\))$/)
+  expect(new URL(page.url()).hash).toContain('dimension=event%3Apurchase%3Adevice')
+  await shot('console-experiments-slices')
 })
 
 it("shows another account's key nothing of this account", async () => {

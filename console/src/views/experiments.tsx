@@ -84,6 +84,23 @@ interface Results {
     perTreatment: Record<string, { keys: number; mean: number | null }>
     comparisons: Comparison[]
   }[]
+  dimension: {
+    correctionScope: string
+    note: string | null
+    slices: {
+      value: string | null
+      exposure: { keys: number }
+      srm: { mismatch: boolean }
+      metrics: {
+        metricId: string
+        name: string
+        comparisons: (Comparison & {
+          familySize: number
+          differentialImpact: { difference: number; adjustedPValue: number | null; flagged: boolean } | null
+        })[]
+      }[]
+    }[]
+  } | null
 }
 interface Timeseries {
   points: { to: string; results: Results | null; note: string | null }[]
@@ -204,6 +221,8 @@ export function Experiments({ params, go }: { params: Record<string, string>; go
   const [correction, setCorrection] = useState('bh')
   const [engine, setEngine] = useState('frequentist')
   const [prior, setPrior] = useState('flat')
+  // A breakdown: none, rule, or event:<event type>:<property>.
+  const [dimension, setDimension] = useState(wanted('dimension'))
   const [results, setResults] = useState<Results | null>(null)
   const [series, setSeries] = useState<Timeseries | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -295,6 +314,7 @@ export function Experiments({ params, go }: { params: Record<string, string>; go
       cuped: String(cuped),
       correction,
       prior,
+      dimension,
     }
     const same =
       Object.keys(next).every((k) => next[k] === (params[k] ?? '')) &&
@@ -312,6 +332,7 @@ export function Experiments({ params, go }: { params: Record<string, string>; go
       engine,
       cuped: String(cuped),
       ...(engine === 'bayesian' ? { prior } : { sequential: String(sequential), correction }),
+      ...(dimension ? { dimension } : {}),
     })
     const path = `/api/v1/environments/${encodeURIComponent(env)}/experiments/${encodeURIComponent(flag)}/results`
     // The last results go as the new ones are asked for: never shown as the answer to this request.
@@ -416,6 +437,17 @@ export function Experiments({ params, go }: { params: Record<string, string>; go
           <option value="flat">Flat</option>
           <option value="proper">Proper (the workspace's)</option>
         </select>
+        <label for="exp-dimension">Break down by</label>
+        <input
+          id="exp-dimension"
+          list="exp-dimensions"
+          placeholder="rule, or event:visit:platform"
+          value={dimension}
+          onInput={(e) => setDimension(e.currentTarget.value.trim())}
+        />
+        <datalist id="exp-dimensions">
+          <option value="rule">the rule of the first impression</option>
+        </datalist>
         <button type="submit" disabled={!flag || chosen.length === 0}>
           Show results
         </button>
@@ -531,6 +563,7 @@ export function Experiments({ params, go }: { params: Record<string, string>; go
               </>
             )
           })}
+          {results.dimension && <Slices breakdown={results.dimension} alpha={results.alpha} />}
           <PowerForm env={env} flag={flag} from={from} to={to} metrics={results.metrics} />
         </div>
       )}
@@ -590,5 +623,70 @@ function PowerForm(props: { env: string; flag: string; from: string; to: string;
       )}
       <ErrorLine text={error} />
     </form>
+  )
+}
+
+/**
+ * The results by slice: per metric a table of each slice's comparisons (lift, interval, adjusted p with the size of its
+ * correction family, verdict) and whether its effect differs from the rest's, the flagged slices marked.
+ */
+function Slices({ breakdown, alpha }: { breakdown: NonNullable<Results['dimension']>; alpha: number }) {
+  const label = (v: string | null) => (v === null ? '(other)' : v === '' ? '(none)' : v)
+  const metrics = breakdown.slices[0]?.metrics ?? []
+  return (
+    <div data-testid="slices">
+      <h3>By slice</h3>
+      <p>
+        Corrected within{' '}
+        {breakdown.correctionScope === 'all'
+          ? 'every slice, metric and treatment'
+          : `each ${breakdown.correctionScope}`}
+        .{breakdown.note && ` ${breakdown.note}.`}
+      </p>
+      {metrics.map((m, i) => (
+        <table data-slices-metric={m.metricId}>
+          <caption>{m.name} by slice</caption>
+          <thead>
+            <tr>
+              <th scope="col">Slice</th>
+              <th scope="col">Keys</th>
+              <th scope="col">Treatment</th>
+              <th scope="col">Lift</th>
+              <th scope="col">{Math.round((1 - alpha) * 100)}% interval</th>
+              <th scope="col">Adjusted p (family)</th>
+              <th scope="col">Verdict</th>
+              <th scope="col">Against the rest</th>
+            </tr>
+          </thead>
+          <tbody>
+            {breakdown.slices.flatMap((s) =>
+              (s.metrics[i]?.comparisons ?? []).map((c) => {
+                const ci = intervalOf(c)
+                const di = c.differentialImpact
+                return (
+                  <tr data-slice={label(s.value)} class={di?.flagged ? 'flagged' : undefined}>
+                    <th scope="row">{label(s.value)}</th>
+                    <td>
+                      {s.exposure.keys}
+                      {s.srm.mismatch ? ' (sample ratio mismatch)' : ''}
+                    </td>
+                    <td>{c.treatment}</td>
+                    <td>{lift(c, estimateOf(c))}</td>
+                    <td>{ci ? `${lift(c, ci[0], '−∞')} to ${lift(c, ci[1], '∞')}` : ''}</td>
+                    <td>
+                      {num(c.adjustedPValue)} ({c.familySize})
+                    </td>
+                    <td>{`${c.significant ? 'significant, ' : ''}${c.impact}${c.note ? ` (${c.note})` : ''}`}</td>
+                    <td data-testid="differs">
+                      {di === null ? '–' : di.flagged ? `differs (p = ${num(di.adjustedPValue)})` : 'no difference'}
+                    </td>
+                  </tr>
+                )
+              }),
+            )}
+          </tbody>
+        </table>
+      ))}
+    </div>
   )
 }
