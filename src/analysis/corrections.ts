@@ -1,6 +1,11 @@
 // Adjusted p-values for a family of comparisons: Holm's step-down (family-wise error) and
 // Benjamini–Hochberg (false discovery rate), as statsmodels' multipletests computes them.
 
+/** The p-values adjusted by a correction's name (none: as they are). */
+export function adjust(pValues: readonly (number | null)[], correction: 'bh' | 'holm' | 'none'): (number | null)[] {
+  return correction === 'bh' ? benjaminiHochberg(pValues) : correction === 'holm' ? holm(pValues) : [...pValues]
+}
+
 /** The p-values that are numbers, smallest first, each with its place in the order given. */
 function rank(pValues: readonly (number | null)[]): { p: number; index: number }[] {
   return pValues

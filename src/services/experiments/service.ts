@@ -21,7 +21,7 @@ import {
 } from '../../analysis/queries.js'
 import type { ClickHouseClient } from '@clickhouse/client'
 import { clickhouseRunner, type AnalysisLimits, type QueryRunner } from '../../analysis/clickhouse.js'
-import { benjaminiHochberg, holm } from '../../analysis/corrections.js'
+import { adjust } from '../../analysis/corrections.js'
 import { sampleRatio } from '../../analysis/frequentist.js'
 import { AppError, invalid, Refusal } from '../../shared/errors.js'
 import type { ExperimentDefaults, ExperimentStore, FlagSettings } from '../../state/redis/experiments.js'
@@ -525,7 +525,7 @@ export class ExperimentService {
     // The correction's family: every comparison of the request (all metrics, all treatments) but the guardrails'.
     const family = results.flatMap((r) => (r.guardrail ? [] : r.comparisons))
     const pValues = family.map((c) => c.absolute.pValue)
-    const adjusted = correction === 'bh' ? benjaminiHochberg(pValues) : correction === 'holm' ? holm(pValues) : pValues
+    const adjusted = adjust(pValues, correction)
     const adjustedOf = new Map(family.map((c, i) => [c, adjusted[i] ?? null]))
     const metricsOut = results.map((r) => ({
       ...r,

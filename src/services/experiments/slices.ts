@@ -4,7 +4,7 @@
 // or each slice's); and each slice's differential impact: whether its effect differs from that of the rest of the keys
 // (Welch's test of the difference of the two effects, two-sided, Bonferroni over the slices).
 import tCdf from '@stdlib/stats-base-dists-t-cdf'
-import { benjaminiHochberg, holm } from '../../analysis/corrections.js'
+import { adjust } from '../../analysis/corrections.js'
 import { sampleRatio } from '../../analysis/frequentist.js'
 import { meanSummary, proportionSummary, type Summary } from '../../analysis/models.js'
 import type { Dimension } from '../../analysis/queries.js'
@@ -24,7 +24,7 @@ export type CorrectionScope = (typeof CORRECTION_SCOPES)[number]
 export const DEFAULT_MAX_SLICES = 10
 export const MAX_SLICES = 20
 
-/** A slice's differential impact on one comparison: its lift against the rest's, Bonferroni over the slices. */
+/** A slice's differential impact on one comparison: its effect against the rest's, Bonferroni over the slices. */
 export interface DifferentialImpact {
   /** The slice's effect (the absolute difference of the means) minus that of the keys outside it. */
   readonly difference: number
@@ -125,7 +125,7 @@ export function breakdown(
   for (const members of families.values()) {
     const ps = members.map((x) => x.p)
     const size = ps.filter((p) => p !== null && Number.isFinite(p)).length
-    const out = s.correction === 'bh' ? benjaminiHochberg(ps) : s.correction === 'holm' ? holm(ps) : ps
+    const out = adjust(ps, s.correction)
     members.forEach((x, j) => adjusted.set(x.c, { p: out[j] ?? null, size }))
   }
   const out: SliceResult[] = slices.map((slice) => ({
