@@ -109,6 +109,19 @@ function tTest(estimate: number, variance: number, dof: number, { alpha, worseIf
  * exp(ρ²·S/(2(Nρ² + 1)))/√(Nρ² + 1), S = estimate²·N/Var. One-sided at alpha is the side of the two-sided sequence at
  * 2·alpha (its p-value halved on the side that tells).
  */
+/** ρ² of the mixture: (−2 ln α + ln(−2 ln α + 1)) / tuning. */
+const mixtureRho2 = (level: number, tuning: number) =>
+  (-2 * Math.log(level) + Math.log(-2 * Math.log(level) + 1)) / tuning
+
+/** The confidence sequence's half-width at n keys of the two arms, the effect's variance `variance`, at `level`. */
+export function sequentialHalfWidth(variance: number, n: number, tuning: number, level: number): number {
+  const rho2 = mixtureRho2(level, tuning)
+  return (
+    Math.sqrt(variance * n) *
+    Math.sqrt((2 * (n * rho2 + 1) * Math.log(Math.sqrt(n * rho2 + 1) / level)) / (n * n * rho2))
+  )
+}
+
 function sequentialTest(
   estimate: number,
   variance: number,
@@ -117,10 +130,8 @@ function sequentialTest(
   { alpha, worseIf }: TestOptions,
 ): Estimate {
   const level = worseIf === undefined ? alpha : 2 * alpha
-  const rho2 = (-2 * Math.log(level) + Math.log(-2 * Math.log(level) + 1)) / tuning
-  const s2 = variance * n
-  const width =
-    Math.sqrt(s2) * Math.sqrt((2 * (n * rho2 + 1) * Math.log(Math.sqrt(n * rho2 + 1) / level)) / (n * n * rho2))
+  const rho2 = mixtureRho2(level, tuning)
+  const width = sequentialHalfWidth(variance, n, tuning, level)
   const tr2p1 = n * rho2 + 1
   // ln of the e-value, so a very large one does not overflow to a p-value of 0 before it must.
   const logE = (rho2 * ((estimate * estimate * n) / variance)) / (2 * tr2p1) - 0.5 * Math.log(tr2p1)

@@ -9,6 +9,7 @@
 // K(d) = a·d^b fitted to the cumulative keys of each day (b below 1 when returning keys are counted once).
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf'
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile'
+import { sequentialHalfWidth } from './frequentist.js'
 
 export interface PowerInputs {
   /** The metric's mean in the baseline, and its per-key variance. */
@@ -42,15 +43,6 @@ export function powerAt(keys: number, x: PowerInputs): number {
       ? normalQuantile(1 - x.alpha / 2, 0, 1) * se
       : sequentialHalfWidth(variance, keys * (x.shares.baseline + x.shares.treatment), x.sequentialTuning, x.alpha)
   return 1 - normalCdf((halfWidth - delta) / se, 0, 1) + normalCdf((-halfWidth - delta) / se, 0, 1)
-}
-
-/** The Gaussian-mixture confidence sequence's half-width at n keys of the two arms (frequentist.ts). */
-function sequentialHalfWidth(variance: number, n: number, tuning: number, alpha: number): number {
-  const rho2 = (-2 * Math.log(alpha) + Math.log(-2 * Math.log(alpha) + 1)) / tuning
-  return (
-    Math.sqrt(variance * n) *
-    Math.sqrt((2 * (n * rho2 + 1) * Math.log(Math.sqrt(n * rho2 + 1) / alpha)) / (n * n * rho2))
-  )
 }
 
 /** Keys in all beyond which the answer is "under-powered" (no search goes past it). */
