@@ -21,6 +21,7 @@ import { ClickHouseTableSink, type SinkCluster } from '../sinks/clickhouse/table
 import { probeCapabilities, type ClickHouseCapabilities } from '../sinks/clickhouse/capabilities.js'
 import { clusterShape, migrate } from '../sinks/clickhouse/migrations.js'
 import { createExperimentService, type ExperimentService } from '../services/experiments/service.js'
+import { identityReader } from '../services/experiments/identity-dimension.js'
 import { ExperimentChecks } from '../services/experiment-checks.js'
 import { createDataHubService, type DataHubService } from '../services/datahub.js'
 import { DataJobs, ErasureService } from '../services/erasures.js'
@@ -37,6 +38,7 @@ import { NotifyService } from '../services/notify.js'
 import { parseRanges, type OutboundPolicy } from '../shared/outbound.js'
 import { RedisAlertSink } from '../sinks/redis-stream/alerts.sink.js'
 import {
+  connectClient,
   createRedisClient,
   createRedisState,
   duplicateClient,
@@ -209,6 +211,7 @@ export class Container {
         analysisSettings(this.config),
         this.metricService,
         this.state.experiments,
+        identityReader(this.state.tenancy, this.state.identities),
       ),
     )
   }
@@ -391,33 +394,41 @@ export class Container {
   async prepare(): Promise<void> {
     // How long each service took, logged once: what a slow start waited for.
     const took: Partial<Record<Service, number>> = {}
-    let since = performance.now()
-    const lap = (service: Service) => {
-      took[service] = Math.round(performance.now() - since)
-      since = performance.now()
+    let waiting: { service: Service; since: number } | undefined
+    const step = async (service: Service, work: () => Promise<void>) => {
+      if (!this.needs.has(service)) return
+      waiting = { service, since: performance.now() }
+      await work()
+      took[service] = Math.round(performance.now() - waiting.since)
     }
-    if (this.needs.has('redis')) {
-      await this.redis.connect()
-      lap('redis')
-    }
-    if (this.needs.has('clickhouse')) {
-      const { database, cluster } = this.config.clickhouse
-      this.clickhouseCapabilities = await probeCapabilities(this.clickhouse)
-      this.log.info({ version: this.clickhouseCapabilities.version }, 'clickhouse server')
-      if (cluster) this.sinkCluster = await clusterShape(this.clickhouse, cluster)
-      await migrate(this.clickhouse, { database, cluster }, this.log)
-      await applyRetention(
-        this.clickhouse,
-        { database, cluster },
-        this.clickhouseCapabilities,
-        retention(this.config),
-        this.log,
-      )
-      lap('clickhouse')
-    }
-    if (this.needs.has('kafka')) {
-      await this.broker.ensureTopics(Object.values(this.topics))
-      lap('kafka')
+    // A start that hangs says on what, every 10 s, instead of being silent until it ends.
+    const watchdog = setInterval(() => {
+      if (waiting)
+        this.log.warn(
+          { waitingFor: waiting.service, waitedMs: Math.round(performance.now() - waiting.since), tookMs: took },
+          'starting: still waiting for a service',
+        )
+    }, 10_000)
+    watchdog.unref()
+    try {
+      await step('redis', () => connectClient(this.redis))
+      await step('clickhouse', async () => {
+        const { database, cluster } = this.config.clickhouse
+        this.clickhouseCapabilities = await probeCapabilities(this.clickhouse)
+        this.log.info({ version: this.clickhouseCapabilities.version }, 'clickhouse server')
+        if (cluster) this.sinkCluster = await clusterShape(this.clickhouse, cluster)
+        await migrate(this.clickhouse, { database, cluster }, this.log)
+        await applyRetention(
+          this.clickhouse,
+          { database, cluster },
+          this.clickhouseCapabilities,
+          retention(this.config),
+          this.log,
+        )
+      })
+      await step('kafka', () => this.broker.ensureTopics(Object.values(this.topics)))
+    } finally {
+      clearInterval(watchdog)
     }
     this.log.info({ tookMs: took }, 'services ready')
   }

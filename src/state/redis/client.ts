@@ -66,6 +66,22 @@ export function createRedisClient(settings: RedisSettings, options: RedisOptions
 }
 
 /**
+ * Connects; resolves once the client is ready, rejects when its first connection fails. A Cluster's own connect()
+ * never settles when its first ready check fails (a CLUSTER INFO that times out on a loaded node, or a node that says
+ * the cluster is not ok yet): the client then reconnects and becomes ready by itself, and its 'ready' is what counts.
+ */
+export function connectClient(client: RedisClient): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const ready = () => resolve()
+    client.once('ready', ready)
+    client.connect().then(ready, (err: Error) => {
+      client.off('ready', ready)
+      reject(err)
+    })
+  })
+}
+
+/**
  * The connections a command without keys must go to, to reach every key: each master of a cluster, or the one Redis.
  */
 export function masters(client: RedisClient): Redis[] {

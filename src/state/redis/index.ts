@@ -20,6 +20,7 @@ import { TenancyStore } from './tenancy.js'
 import { Transactions } from './transactions.js'
 
 export {
+  connectClient,
   createRedisClient,
   duplicateClient,
   isCluster,
