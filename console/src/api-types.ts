@@ -3311,6 +3311,11 @@ export type paths = {
                                     /** @enum {string} */
                                     kind: "event";
                                     property: string;
+                                } | {
+                                    attribute: string;
+                                    /** @enum {string} */
+                                    kind: "identity";
+                                    trafficType: string;
                                 };
                                 maxSlices: number;
                                 note: string | null;
@@ -3696,6 +3701,11 @@ export type paths = {
                                             /** @enum {string} */
                                             kind: "event";
                                             property: string;
+                                        } | {
+                                            attribute: string;
+                                            /** @enum {string} */
+                                            kind: "identity";
+                                            trafficType: string;
                                         };
                                         maxSlices: number;
                                         note: string | null;

@@ -14,6 +14,7 @@ export interface AnalysisLimits {
 
 export type QueryRunner = (query: Query) => Promise<Record<string, unknown>[]>
 
+const DEFAULT_MAX_QUERY_SIZE = 262_144
 const UNKNOWN_TABLE = 60
 const UNKNOWN_DATABASE = 81
 const TIMEOUT_EXCEEDED = 159
@@ -22,10 +23,14 @@ const MEMORY_LIMIT_EXCEEDED = 241
 export function clickhouseRunner(client: ClickHouseClient, limits: AnalysisLimits): QueryRunner {
   return async (query) => {
     try {
+      const text = bind(query)
+      const bytes = Buffer.byteLength(text)
       const result = await client.query({
-        query: bind(query),
+        query: text,
         format: 'JSONEachRow',
         clickhouse_settings: {
+          // A query past ClickHouse's default 256 KiB (an identity dimension's values, bounded by its builder).
+          ...(bytes > DEFAULT_MAX_QUERY_SIZE ? { max_query_size: String(bytes + 1024) } : {}),
           readonly: '2',
           max_execution_time: Math.ceil(limits.timeoutMs / 1000),
           max_memory_usage: String(limits.maxMemoryBytes),

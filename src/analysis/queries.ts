@@ -71,9 +71,19 @@ export interface Window {
   readonly rule?: string | undefined
 }
 
-/** What keys are broken down by: the label of their first impression, or a property of their first event of a type. */
+/**
+ * What keys are broken down by: the label of their first impression, a property of their first event of a type, or an
+ * attribute of their identity (Split's identities, kept in Redis).
+ */
 export type Dimension =
-  { readonly kind: 'rule' } | { readonly kind: 'event'; readonly eventTypeId: string; readonly property: string }
+  | { readonly kind: 'rule' }
+  | { readonly kind: 'event'; readonly eventTypeId: string; readonly property: string }
+  | { readonly kind: 'identity'; readonly trafficType: string; readonly attribute: string }
+
+/** A dimension as the queries read it: an identity attribute becomes each key's value, read from Redis beforehand. */
+export type SliceSource =
+  | Exclude<Dimension, { kind: 'identity' }>
+  | { readonly kind: 'values'; readonly keys: readonly string[]; readonly values: readonly string[] }
 
 export interface Tables {
   readonly events: string
@@ -92,7 +102,7 @@ export function metricsQuery(
   tables: Tables,
   w: Window,
   metrics: readonly MetricSpec[],
-  options: { cuped?: boolean; slices?: { dimension: Dimension; values: readonly string[] } } = {},
+  options: { cuped?: boolean; slices?: { dimension: SliceSource; values: readonly string[] } } = {},
 ): Query {
   const p = new Params()
   const cuped = options.cuped === true
@@ -399,11 +409,21 @@ function windowWhere(p: Params, environmentId: string, from: number, to: number)
 
 /**
  * Each exposed key's value of a dimension (raw_slice) beside its exposure: the label of its first impression in the
- * window, or the property of its first event of a type in the window ('' without one; a string property as its text,
- * another as its JSON).
+ * window, the property of its first event of a type in the window ('' without one; a string property as its text,
+ * another as its JSON), or the value given for the key ('' without one).
  */
-function slicedExposuresSql(p: Params, tables: Tables, w: Window, d: Dimension, eligibleOnly = false): string {
+function slicedExposuresSql(p: Params, tables: Tables, w: Window, d: SliceSource, eligibleOnly = false): string {
   if (d.kind === 'rule') return exposuresSql(p, tables, w, eligibleOnly, ', argMin(label, time_ms) AS raw_slice')
+  if (d.kind === 'values')
+    return exposuresSql(
+      p,
+      tables,
+      w,
+      eligibleOnly,
+      d.keys.length === 0
+        ? `, '' AS raw_slice`
+        : `, transform(key, ${p.stringArray(d.keys)}, ${p.stringArray(d.values)}, '') AS raw_slice`,
+    )
   const name = p.string(d.property)
   const value = `if(visitParamExtractString(properties, ${name}) != '', visitParamExtractString(properties, ${name}), visitParamExtractRaw(properties, ${name}))`
   return `SELECT key, exposed, first_ms, treatments, raw_slice
@@ -421,7 +441,7 @@ function slicedExposuresSql(p: Params, tables: Tables, w: Window, d: Dimension, 
  * The `k` most frequent values of a dimension over the keys exposed to one treatment (ClickHouse's topK: the
  * Space-Saving sketch, its memory bounded by k whatever the number of distinct values), most frequent first.
  */
-export function topSlicesQuery(tables: Tables, w: Window, d: Dimension, k: number): Query {
+export function topSlicesQuery(tables: Tables, w: Window, d: SliceSource, k: number): Query {
   const p = new Params()
   if (!(Number.isInteger(k) && k >= 1 && k <= 100)) throw new Error(`top ${k} is not 1 to 100`)
   return p.query(

@@ -47,6 +47,11 @@ export class Params {
     return `(${values.map((v) => this.string(v)).join(', ')})`
   }
 
+  /** An array of String placeholders (non-empty: ClickHouse cannot type an empty array literal). */
+  stringArray(values: readonly string[]): string {
+    return `[${values.map((v) => this.string(v)).join(', ')}]`
+  }
+
   query(purpose: string, text: string): Query {
     return { text, params: { ...this.values }, purpose }
   }

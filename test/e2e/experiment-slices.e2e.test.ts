@@ -205,10 +205,85 @@ describe('results by dimension', () => {
     expect(table.stdout).toMatch(/^"car": \d+ keys/m)
   })
 
+  it("by an attribute of the key's identity (Split Admin API identities in Redis): the same slices as gbstats", async () => {
+    const admin = { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' }
+    const identities = (tt: string, environment: string) =>
+      `${service.url}/internal/api/v2/trafficTypes/${tt}/environments/${environment}/identities`
+    const types = (await (
+      await fetch(`${service.url}/internal/api/v2/trafficTypes/ws/${demo.workspaceId}`, { headers: admin })
+    ).json()) as { id: string; name: string }[]
+    const user = types.find((tt) => tt.name === 'user')!
+    // Each key's device is its platform, but the last 100 keys' identities have no device (the slice ''), and keys of
+    // another traffic type's identities are not read.
+    const saved = keys.map((k, i) => ({
+      key: `user-${i}`,
+      values: i < KEYS - 100 ? { device: k.platform } : { x: '1' },
+    }))
+    for (let i = 0; i < saved.length; i += 1000) {
+      const res = await fetch(identities(user.id, env), {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify(saved.slice(i, i + 1000)),
+      })
+      expect(res.status).toBe(200)
+    }
+    const r = await results('dimension=identity:user:device')
+    expect(r['dimension']['dimension']).toEqual({ kind: 'identity', trafficType: 'user', attribute: 'device' })
+    const slices = r['dimension']['slices'] as Json[]
+    const device = (i: number) => (i < KEYS - 100 ? keys[i]!.platform : '')
+    const counts = [...PLATFORMS, '']
+      .map((p) => [p, keys.filter((_k, i) => device(i) === p).length] as const)
+      .sort((a, b) => b[1] - a[1])
+    expect(slices.map((s) => [s['value'], s['exposure']['keys']])).toEqual(counts)
+    for (const s of slices) {
+      const ref = reference((k) => device(keys.indexOf(k)) === s['value'])
+      ;(s['metrics'] as Json[]).forEach((m, i) => {
+        const c = m['comparisons'][0]
+        close(c['absolute']['estimate'], ref[String(i)]['on']['fixed']['absolute']['estimate'], `${s['value']} ${i}`)
+        close(c['absolute']['pValue'], ref[String(i)]['on']['fixed']['absolute']['pValue'], `${s['value']} ${i} p`)
+      })
+    }
+    expect(
+      slices.filter((s) => s['metrics'][0]['comparisons'][0]['differentialImpact']?.['flagged']).map((s) => s['value']),
+    ).toEqual(['car'])
+    // By the traffic type's id too; an attribute no identity has (an own property only: not Object's constructor) is
+    // every key in the slice ''.
+    expect((await results(`dimension=identity:${user.id}:device`))['dimension']['slices']).toEqual(slices)
+    const none = (await results('dimension=identity:user:constructor'))['dimension']['slices'] as Json[]
+    expect(none.map((s) => [s['value'], s['exposure']['keys']])).toEqual([['', KEYS]])
+    // A traffic type the workspace has not: 400 naming the field.
+    expect(JSON.stringify(await results('dimension=identity:robot:device', 400))).toContain('dimension')
+    // More identities than a breakdown reads (in the second environment, read before any query): the limit, named.
+    const other = demo.environments[1]!.id
+    for (let i = 0; i < 100_001; i += 10_000) {
+      const body = Array.from({ length: Math.min(10_000, 100_001 - i) }, (_, j) => ({
+        key: `many-${i + j}`,
+        values: { device: 'x' },
+      }))
+      const res = await fetch(identities(user.id, other), {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify(body),
+      })
+      expect(res.status).toBe(200)
+    }
+    const res = await fetch(
+      `${service.url}/api/v1/environments/${other}/experiments/${FLAG}/results?metrics=${ids.join(',')}&from=${FROM}&to=${TO}&dimension=identity:user:device`,
+      { headers: { authorization: `Bearer ${demo.adminApiKey}` } },
+    )
+    expect(res.status).toBe(503)
+    expect(res.headers.get('retry-after')).toBeNull()
+    expect(((await res.json()) as Json)['message']).toMatch(
+      /more than 100000 identities.*event:<event type>:<property>/,
+    )
+  }, 120_000)
+
   it('refuses a dimension it cannot read, a number of slices out of range, and a scope without a dimension', async () => {
     for (const [query, field] of [
       ['dimension=browser', 'dimension'],
       ['dimension=event::platform', 'dimension'],
+      ['dimension=identity:user:__proto__', 'dimension'],
+      ['dimension=identity::device', 'dimension'],
       ['dimension=rule&maxSlices=0', 'maxSlices'],
       ['dimension=rule&maxSlices=21', 'maxSlices'],
       ['correctionScope=slice', 'correctionScope'],

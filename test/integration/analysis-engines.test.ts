@@ -15,6 +15,7 @@ import type { ImpressionRow } from '../../src/pipeline/impressions.js'
 import { AppError } from '../../src/shared/errors.js'
 import { createLogger } from '../../src/shared/logger.js'
 import type { ResultsRequest } from '../../src/services/experiments/request.js'
+import type { IdentityReader } from '../../src/services/experiments/identity-dimension.js'
 import { ExperimentService } from '../../src/services/experiments/service.js'
 import type { MetricService } from '../../src/services/metrics.js'
 import { probeCapabilities } from '../../src/sinks/clickhouse/capabilities.js'
@@ -206,7 +207,28 @@ const REQUESTS: ResultsRequest[] = [
     dimension: { kind: 'event', eventTypeId: 'purchase', property: 'plan' },
     correctionScope: 'slice',
   },
+  // By an identity attribute: the keys' values go to ClickHouse as a mapping (transform); a key without one is ''.
+  {
+    flag: FLAG,
+    metricIds: ['count', 'buyers'],
+    from: T0,
+    to: T0 + 120 * MIN,
+    minKeys: 10,
+    dimension: { kind: 'identity', trafficType: 'user', attribute: 'tier' },
+  },
 ]
+
+/**
+ * Identities of 1,200 of the 1,500 keys, three tiers (one of them with a quote and a backslash in its name), and of
+ * 20,000 keys never exposed: a query past ClickHouse's default max_query_size of 256 KiB.
+ */
+const identities: IdentityReader = () =>
+  Promise.resolve(
+    new Map([
+      ...Array.from({ length: 1200 }, (_, k) => [`user-${k}`, ['gold', 'silver', "b'r\\onze"][k % 3]!] as const),
+      ...Array.from({ length: 20_000 }, (_, k) => [`never-exposed-${k}`, 'gold'] as const),
+    ]),
+  )
 
 interface Lane {
   engine: Engine
@@ -230,6 +252,8 @@ beforeAll(async () => {
       clickhouseRunner(engine.client(), LIMITS),
       { events: `${db}.events`, impressions: `${db}.impressions` },
       metricService,
+      undefined,
+      identities,
     )
     lanes.push({ engine, db, service })
   }
@@ -264,6 +288,8 @@ describe('the same rows on ClickHouse 18.16 and 26.x', () => {
         ])
       }
       if (request.dimension) expect(server!.dimension!.slices.length).toBeGreaterThan(1)
+      if (request.dimension?.kind === 'identity')
+        expect(server!.dimension!.slices.map((s) => s.value).sort()).toEqual(['', "b'r\\onze", 'gold', 'silver'])
       expectSame(current, server)
     },
   )

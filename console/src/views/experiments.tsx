@@ -441,7 +441,7 @@ export function Experiments({ params, go }: { params: Record<string, string>; go
         <input
           id="exp-dimension"
           list="exp-dimensions"
-          placeholder="rule, or event:visit:platform"
+          placeholder="rule, event:visit:platform or identity:user:plan"
           value={dimension}
           onInput={(e) => setDimension(e.currentTarget.value.trim())}
         />

@@ -215,7 +215,7 @@ export const ResultsQuery = Type.Object(
         minLength: 1,
         maxLength: 300,
         description:
-          "break the results down by: rule (the label of the key's first impression) or event:<event type>:<property> (that property of the key's first event of that type in the window)",
+          "break the results down by: rule (the label of the key's first impression), event:<event type>:<property> (that property of the key's first event of that type in the window) or identity:<traffic type>:<attribute> (that attribute of the key's identity, Split Admin API identities; at most 100,000 identities)",
       }),
     ),
     maxSlices: Type.Optional(
@@ -332,6 +332,7 @@ const Breakdown = Type.Union(
       dimension: Type.Union([
         Type.Object({ kind: Type.Literal('rule') }),
         Type.Object({ kind: Type.Literal('event'), eventTypeId: Type.String(), property: Type.String() }),
+        Type.Object({ kind: Type.Literal('identity'), trafficType: Type.String(), attribute: Type.String() }),
       ]),
       maxSlices: Type.Integer(),
       correctionScope: Type.Enum(['all', 'metric', 'slice']),

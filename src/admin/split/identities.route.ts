@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Static } from 'typebox'
 import { HttpError } from '../../http/errors.js'
-import type { IdentityStore, IdentityValues } from '../../state/redis/identities.js'
+import { ATTRIBUTE_ID, type IdentityStore, type IdentityValues } from '../../state/redis/identities.js'
 import type { TenancyStore } from '../../state/redis/tenancy.js'
 import { isKeyText, isText, MAX_KEY_LENGTH } from '../../shared/text.js'
 import type { KeyScope } from '../admin-key.js'
@@ -21,7 +21,6 @@ import {
   ADMIN_SECURITY,
 } from './schemas.js'
 
-const ATTRIBUTE_ID = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/
 const MAX_ATTRIBUTES = 100
 const MAX_VALUE_LENGTH = 1024
 const BODY_LIMIT = 8 * 1024 * 1024

@@ -18,6 +18,7 @@ import {
 } from '../../services/experiments/service.js'
 import type { PowerRequest } from '../../services/experiments/power.js'
 import { MetricService } from '../../services/metrics.js'
+import { identityReader } from '../../services/experiments/identity-dimension.js'
 import type { Environment, Workspace } from '../../state/redis/tenancy.js'
 import { collect, config, positiveInt, print, withAnalysis } from '../context.js'
 
@@ -32,6 +33,7 @@ function withExperiments<T>(
         analysisSettings(config()),
         new MetricService(s.state.tenancy, s.state.metrics),
         s.state.experiments,
+        identityReader(s.state.tenancy, s.state.identities),
       ),
       env,
       ws,
@@ -116,7 +118,13 @@ export function resultLines(r: ExperimentResults): string[] {
 /** The breakdown: per slice its keys, sample ratio and each comparison's lift, adjusted p and differential impact. */
 function sliceLines(r: ExperimentResults): string[] {
   const d = r.dimension!
-  const name = d.dimension.kind === 'rule' ? 'rule' : `${d.dimension.eventTypeId}.${d.dimension.property}`
+  const dim = d.dimension
+  const name =
+    dim.kind === 'rule'
+      ? 'rule'
+      : dim.kind === 'event'
+        ? `${dim.eventTypeId}.${dim.property}`
+        : `${dim.trafficType} identity's ${dim.attribute}`
   const lines = [
     '',
     `by ${name} (top ${d.maxSlices}; correction within ${d.correctionScope})${d.note ? `; ${d.note}` : ''}`,
@@ -181,7 +189,10 @@ export function experimentCommands(program: Command): void {
     .option('--prior <kind>', 'bayesian: flat (default) or proper')
     .option('--prior-mean <lift>', 'bayesian: a proper prior’s mean of the relative lift (default 0)', Number)
     .option('--prior-variance <v>', 'bayesian: a proper prior’s variance of the relative lift (default 0.09)', Number)
-    .option('--dimension <d>', 'break down by: rule, or event:<event type>:<property> (of the key’s first such event)')
+    .option(
+      '--dimension <d>',
+      'break down by: rule, event:<event type>:<property> (of the key’s first such event) or identity:<traffic type>:<attribute>',
+    )
     .option('--max-slices <n>', 'the top values of the dimension shown (default 10); the rest is other', positiveInt)
     .option('--correction-scope <scope>', 'the slices’ correction family: all (default), metric or slice')
     .option('--json', 'print the results document')

@@ -5,6 +5,7 @@ import type { Dimension } from '../../analysis/queries.js'
 import { EVENT_TYPE_ID } from '../../pipeline/events.js'
 import { invalid } from '../../shared/errors.js'
 import { PROPERTY_NAME } from '../metrics.js'
+import { ATTRIBUTE_ID } from '../../state/redis/identities.js'
 import { CORRECTION_SCOPES, MAX_SLICES, type CorrectionScope } from './slices.js'
 
 export const MAX_METRICS_PER_REQUEST = 20
@@ -63,10 +64,13 @@ export function parseDimension(text: string): Dimension {
   const m = /^event:([^:]+):(.+)$/.exec(text)
   if (m && EVENT_TYPE_ID.test(m[1]!) && PROPERTY_NAME.test(m[2]!))
     return { kind: 'event', eventTypeId: m[1]!, property: m[2]! }
+  const i = /^identity:([^:]{1,100}):(.+)$/.exec(text)
+  if (i && ATTRIBUTE_ID.test(i[2]!)) return { kind: 'identity', trafficType: i[1]!, attribute: i[2]! }
   throw invalid([
     {
       field: 'dimension',
-      problem: "must be rule, or event:<event type>:<property> (the property of the key's first event of that type)",
+      problem:
+        "must be rule, event:<event type>:<property> (the property of the key's first event of that type) or identity:<traffic type>:<attribute> (an attribute of the key's identity)",
     },
   ])
 }

@@ -16,6 +16,8 @@ import {
   topSlicesQuery,
   quantileClustersQuery,
   quantilesQueries,
+  type Dimension,
+  type SliceSource,
   type Tables,
   type Window,
 } from '../../analysis/queries.js'
@@ -29,6 +31,7 @@ import type { Metric } from '../../state/redis/metrics.js'
 import type { Environment, Workspace } from '../../state/redis/tenancy.js'
 import type { MetricService } from '../metrics.js'
 import { FLAT_PRIOR, type GaussianPrior } from '../../analysis/bayesian.js'
+import { identitySource, type IdentityReader } from './identity-dimension.js'
 import { checkPowerRequest, powerAnswer, type PowerAnswer, type PowerRequest } from './power.js'
 import { breakdown, CORRECTION_SCOPES, DEFAULT_MAX_SLICES, type Breakdown, type Sliced } from './slices.js'
 import {
@@ -138,6 +141,7 @@ export function createExperimentService(
   settings: { database: string } & AnalysisLimits,
   metrics: MetricService,
   store?: ExperimentStore,
+  identities?: IdentityReader,
 ): ExperimentService {
   const db = settings.database
   return new ExperimentService(
@@ -145,6 +149,7 @@ export function createExperimentService(
     { events: `${db}.events`, impressions: `${db}.impressions` },
     metrics,
     store,
+    identities,
   )
 }
 
@@ -167,6 +172,8 @@ export class ExperimentService {
     private readonly metrics: MetricService,
     /** Flags' saved settings and the workspace's defaults, when kept (absent: the built-in defaults). */
     private readonly store?: ExperimentStore,
+    /** The identities' attributes, for breakdowns by one (absent: such a breakdown is refused). */
+    private readonly identities?: IdentityReader,
   ) {}
 
   /** The workspace's defaults for results requests: what was saved, else the built-in ones. */
@@ -425,6 +432,7 @@ export class ExperimentService {
     const minKeys = req.minKeys ?? DEFAULT_MIN_KEYS
     checkRequest(req, alpha, minKeys, metricsOptional)
     const metrics = await this.metrics.many(ws, req.metricIds)
+    const source = req.dimension === undefined ? undefined : await this.sliceSource(env, req.dimension)
     const window: Window = { environmentId: env.id, flag: req.flag, from: req.from, to: req.to, rule: req.rule }
     // Percentile caps are worked out first, over the same keys, and then applied as fixed caps.
     const percentiled = metrics.flatMap((m, i) =>
@@ -538,9 +546,9 @@ export class ExperimentService {
       ),
     }))
     const dimension =
-      req.dimension === undefined
+      source === undefined
         ? null
-        : await this.breakdown(window, req, specs, {
+        : await this.breakdown(window, req, source, specs, {
             specs,
             comparing,
             guardrail: (m) => m.guardrail === true || guardrails.has(m.id),
@@ -589,17 +597,25 @@ export class ExperimentService {
   private async breakdown(
     window: Window,
     req: ResultsRequest,
+    source: SliceSource,
     specs: readonly Metric[],
     sliced: Sliced,
   ): Promise<Breakdown> {
-    const dimension = req.dimension!
     const maxSlices = req.maxSlices ?? DEFAULT_MAX_SLICES
-    const [top] = await this.run(topSlicesQuery(this.tables, window, dimension, maxSlices))
+    const [top] = await this.run(topSlicesQuery(this.tables, window, source, maxSlices))
     const values = ((top?.['top'] as unknown[] | undefined) ?? []).map(String)
     const rows = await this.run(
-      metricsQuery(this.tables, window, specs, { cuped: req.cuped === true, slices: { dimension, values } }),
+      metricsQuery(this.tables, window, specs, { cuped: req.cuped === true, slices: { dimension: source, values } }),
     )
-    return breakdown(rows, values, sliced, dimension, maxSlices, req.correctionScope ?? 'all')
+    return breakdown(rows, values, sliced, req.dimension!, maxSlices, req.correctionScope ?? 'all')
+  }
+
+  /** The dimension as the queries read it: an identity attribute's values are read from Redis first. */
+  private async sliceSource(env: Environment, d: Dimension): Promise<SliceSource> {
+    if (d.kind !== 'identity') return d
+    if (!this.identities)
+      throw invalid([{ field: 'dimension', problem: 'cannot be an identity attribute here (no identities are kept)' }])
+    return identitySource(await this.identities(env, d.trafficType, d.attribute))
   }
 }
 

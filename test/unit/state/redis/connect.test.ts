@@ -1,7 +1,7 @@
-// A Redis Cluster whose first ready check fails (CLUSTER INFO says the cluster is not ok yet, as a node can just after a
-// failover) must not leave a starting process waiting forever: ioredis's Cluster.connect() never settles then (the
-// client reconnects and becomes ready on its own), which once held an edge's start past two minutes in CI. The server
-// here is a one-node cluster speaking just enough RESP on 127.0.0.1.
+// A Redis Cluster whose first ready check fails (CLUSTER INFO says the cluster is not ok yet, as a node can just
+// after a failover) must not leave a starting process waiting forever: ioredis's Cluster.connect() never settles then
+// (the client reconnects and becomes ready on its own), which once held an edge's start past two minutes in CI. The
+// server here is a one-node cluster speaking just enough RESP on 127.0.0.1.
 import { createServer, type Server, type Socket } from 'node:net'
 import { afterEach, expect, it } from 'vitest'
 import { connectClient, createRedisClient, type RedisClient } from '../../../../src/state/redis/client.js'
@@ -44,7 +44,8 @@ it('resolves once a cluster whose first ready check failed is ready', async () =
     commands(socket, (args) => {
       const command = args.map((a) => a.toUpperCase()).join(' ')
       const { port } = server!.address() as { port: number }
-      if (command === 'CLUSTER SLOTS') socket.write(`*1\r\n*3\r\n:0\r\n:16383\r\n*2\r\n${bulk('127.0.0.1')}:${port}\r\n`)
+      if (command === 'CLUSTER SLOTS')
+        socket.write(`*1\r\n*3\r\n:0\r\n:16383\r\n*2\r\n${bulk('127.0.0.1')}:${port}\r\n`)
       else if (command === 'CLUSTER INFO')
         socket.write(bulk(clusterInfos++ === 0 ? 'cluster_state:fail\r\n' : 'cluster_state:ok\r\n'))
       else if (command === 'INFO') socket.write(bulk('# Server\r\nloading:0\r\n'))
