@@ -10823,6 +10823,7 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
+                            checksDimension: string | null;
                             /** @enum {unknown} */
                             correction: "bh" | "holm" | "none";
                             /** @enum {unknown} */
@@ -10914,6 +10915,7 @@ export type paths = {
             requestBody: {
                 content: {
                     "application/json": {
+                        checksDimension?: string | null;
                         /** @enum {unknown} */
                         correction?: "bh" | "holm" | "none";
                         /** @enum {unknown} */
@@ -10937,6 +10939,7 @@ export type paths = {
                     };
                     content: {
                         "application/json": {
+                            checksDimension: string | null;
                             /** @enum {unknown} */
                             correction: "bh" | "holm" | "none";
                             /** @enum {unknown} */

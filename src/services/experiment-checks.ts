@@ -3,8 +3,9 @@
 // experiment is younger than the lookback, tested sequentially, so looking every interval does not inflate false
 // alarms) against its workspace's guardrail metrics and its sample ratio. A failing guardrail, or a sample ratio
 // p-value below 0.001, raises a Sluice alert through the alert pipeline (an integration of the generic template that
-// the job makes per account, so rules, maintenance windows and notifications apply); the alert resolves when the check
-// passes again, or when the flag stops running. One process runs the checks at a time (a lock in Redis), once per
+// the job makes per account, so rules, maintenance windows and notifications apply), and a slice of the workspace's
+// checksDimension whose guardrail effect differs from the rest's an informational one; the alert resolves when the
+// check passes again, or when the flag stops running. One process runs the checks at a time (a lock in Redis), once per
 // interval (a claim of the interval's slot); a check alert is sent again each run while it fires (the same id: one
 // open alert), so one lost message is made good by the next run.
 //
@@ -16,11 +17,14 @@
 // by name; the others fill what remains of the list, the most keys first). And an alert keeps its severity only when
 // an analyst saved the flag's settings or enough keys were exposed to it; otherwise it is info, and says why, so a
 // made-up flag does not page anyone (a key count can be posted too: the alert budget bounds what such flags raise).
+import { createHash } from 'node:crypto'
+import type { Dimension } from '../analysis/queries.js'
 import type { Logger } from '../shared/logger.js'
-import { messageOf, Refusal } from '../shared/errors.js'
+import { AppError, messageOf, Refusal } from '../shared/errors.js'
 import type { CheckCursor, ExperimentStore, OpenCheck } from '../state/redis/experiments.js'
 import type { TenancyStore, Workspace, Environment } from '../state/redis/tenancy.js'
 import type { ComparisonView } from './experiments/metric-results.js'
+import { parseDimension } from './experiments/request.js'
 import {
   SRM_THRESHOLD,
   type ExperimentResults,
@@ -35,6 +39,8 @@ export const CHECKS_INTEGRATION_NAME = 'Sluice experiment checks'
 const DAY_MS = 86_400_000
 /** Guardrail metrics one check analyses (the results' bound on metrics per request). */
 const MAX_GUARDRAILS = 20
+/** Slices of checksDimension a check breaks a flag down by (the top values by exposed keys, and the rest). */
+const CHECK_SLICES = 5
 
 /** A check alert in the generic template's shape. */
 export interface CheckAlert {
@@ -95,6 +101,8 @@ interface FlagWork {
   /** An analyst saved its settings (weights, baseline). */
   readonly saved: boolean
   readonly guardrails: readonly string[]
+  /** What its guardrails' results are broken down by, for differential impact (the workspace's checksDimension). */
+  readonly dimension: Dimension | undefined
   /** Its place in the account's order, as the cursor keeps it. */
   readonly position: string
 }
@@ -262,6 +270,7 @@ export class ExperimentChecks {
         .filter((m) => m.guardrail === true)
         .slice(0, MAX_GUARDRAILS)
         .map((m) => m.id)
+      const dimension = guardrails.length === 0 ? undefined : await this.dimensionOf(ws)
       for (const env of await this.tenancy.environments(ws.id)) {
         if (Date.now() - started >= this.options.budget.ms) {
           run.keepEnvs.add(env.id)
@@ -285,7 +294,15 @@ export class ExperimentChecks {
         // Running: impressions within the last day.
         const running = flags.filter((f) => Date.parse(f.lastImpressionAt) >= now - DAY_MS)
         for (const seen of running)
-          work.push({ ws, env, seen, saved: saved.has(seen.flag), guardrails, position: positionOf(env.id, seen.flag) })
+          work.push({
+            ws,
+            env,
+            seen,
+            saved: saved.has(seen.flag),
+            guardrails,
+            dimension,
+            position: positionOf(env.id, seen.flag),
+          })
       }
     }
     run.queue = [
@@ -309,7 +326,7 @@ export class ExperimentChecks {
     else run.cursor.other = w.position
     try {
       const from = Math.max(now - this.options.lookbackMs, Date.parse(w.seen.firstImpressionAt))
-      const results = await this.check(w.ws, w.env, w.seen, from, now, [...w.guardrails])
+      const results = await this.check(w, from, now)
       run.checked.add(w.position)
       for (const alert of alertsOf(results, w.env, now, { saved: w.saved, minKeys: this.options.minKeys })) {
         run.keep.add(alert.id)
@@ -384,29 +401,46 @@ export class ExperimentChecks {
    * without CUPED (a window cut by the lookback would take treated time for pre-exposure time), against the
    * saved baseline, else off, else the first treatment (the sample ratio needs none).
    */
-  private check(
-    ws: Workspace,
-    env: Environment,
-    seen: FlagSeen,
-    from: number,
-    to: number,
-    metricIds: string[],
-  ): Promise<ExperimentResults> {
-    return this.experiments.results(
-      ws,
-      env,
-      {
-        flag: seen.flag,
-        metricIds,
-        from,
-        to,
-        engine: 'frequentist',
-        sequential: true,
-        cuped: false,
-        guardrails: metricIds,
-      },
-      { metricsOptional: true, anyBaseline: true },
-    )
+  private async check(w: FlagWork, from: number, to: number): Promise<ExperimentResults> {
+    const metricIds = [...w.guardrails]
+    const results = (dimension?: Dimension) =>
+      this.experiments.results(
+        w.ws,
+        w.env,
+        {
+          flag: w.seen.flag,
+          metricIds,
+          from,
+          to,
+          engine: 'frequentist',
+          sequential: true,
+          cuped: false,
+          guardrails: metricIds,
+          ...(dimension ? { dimension, maxSlices: CHECK_SLICES, correctionScope: 'metric' as const } : {}),
+        },
+        { metricsOptional: true, anyBaseline: true },
+      )
+    if (!w.dimension) return results()
+    // A breakdown the data refuses (an identity attribute past its limits) does not cost the guardrails' check.
+    return results(w.dimension).catch((err: unknown) => {
+      if (!(err instanceof Refusal || (err instanceof AppError && !err.retriable))) throw err
+      this.options.log.warn(
+        { environmentId: w.env.id, flag: w.seen.flag, err: messageOf(err) },
+        'experiment checks: the breakdown of checksDimension failed; checked without it',
+      )
+      return results()
+    })
+  }
+
+  /** The workspace's checksDimension, parsed (none when unset, or unreadable as saved before a change of its rules). */
+  private async dimensionOf(ws: Workspace): Promise<Dimension | undefined> {
+    const { checksDimension } = await this.experiments.defaults(ws)
+    if (checksDimension === null) return undefined
+    try {
+      return parseDimension(checksDimension)
+    } catch {
+      return undefined
+    }
   }
 
   /** The account's checks integration: made on first need, made again if it was deleted. */
@@ -479,6 +513,17 @@ export function alertsOf(r: ExperimentResults, env: Environment, now: number, tr
       ),
     )
   }
+  for (const s of r.dimension?.slices ?? [])
+    for (const m of s.metrics)
+      for (const c of m.comparisons)
+        if (c.differentialImpact?.flagged) {
+          const slice = s.value === null ? 'the other values' : JSON.stringify(s.value.slice(0, 100))
+          alerts.push({
+            ...base(`differs:${m.metricId}:${c.treatment}:${digest(s.value)}`, 'warning', ''),
+            severity: 'info',
+            message: `In ${r.flag} (${env.name}), ${m.name}'s effect of ${c.treatment} against ${c.baseline} for ${dimensionName(r.dimension!.dimension)} ${slice} differs from the rest's (by ${Number(c.differentialImpact.difference.toPrecision(3))}, p = ${c.differentialImpact.adjustedPValue?.toExponential(2)} after Bonferroni over the slices): read its results by this dimension before deciding for everyone`,
+          })
+        }
   for (const m of r.metrics)
     for (const c of m.comparisons)
       if (c.guardrail === 'failing')
@@ -490,6 +535,19 @@ export function alertsOf(r: ExperimentResults, env: Environment, now: number, tr
           ),
         )
   return alerts
+}
+
+/** A slice's value in an alert id: short whatever it holds. */
+const digest = (value: string | null) =>
+  value === null ? 'other' : createHash('sha256').update(value).digest('hex').slice(0, 16)
+
+/** A dimension as a person reads it. */
+function dimensionName(d: Dimension): string {
+  return d.kind === 'rule'
+    ? 'the rule'
+    : d.kind === 'event'
+      ? `${d.eventTypeId}.${d.property}`
+      : `the ${d.trafficType} identities' ${d.attribute}`
 }
 
 /** A comparison's change as people read it: a percentage of the baseline, or the change itself when that is 0. */

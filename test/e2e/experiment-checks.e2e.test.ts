@@ -31,11 +31,13 @@ async function call(method: string, path: string, body?: unknown): Promise<{ sta
   return { status: res.status, body: text ? (JSON.parse(text) as Json) : {} }
 }
 
-async function impressions(flag: string, keys: { k: string; t: string }[]): Promise<void> {
+async function impressions(flag: string, keys: { k: string; t: string; r?: string }[]): Promise<void> {
   const res = await fetch(`${service.url}/api/testImpressions/bulk`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${sdkKey}` },
-    body: JSON.stringify([{ f: flag, i: keys.map(({ k, t }) => ({ k, t, m: NOW - 60 * MIN, r: 'default rule' })) }]),
+    body: JSON.stringify([
+      { f: flag, i: keys.map(({ k, t, r }) => ({ k, t, m: NOW - 60 * MIN, r: r ?? 'default rule' })) },
+    ]),
   })
   expect(res.status).toBe(202)
 }
@@ -127,6 +129,52 @@ describe('experiment checks', () => {
     )
     expect(resolved['id']).toBe(firing['id'])
     expect(await checkAlerts('checkout')).toHaveLength(1)
+  })
+
+  it("a rule whose guardrail effect differs from the others' raises one informational alert (checksDimension)", async () => {
+    // Rule "mobile" (200 keys) degrades: errors in 40 % of on's keys, 5 % of off's; four rules of 1,000 keys do not
+    // (5 % in both). Only mobile differs from its rest; each big rule's rest holds a small share of mobile's effect.
+    const rules = [['mobile', 200] as const, ...['a', 'b', 'c', 'd'].map((r) => [`rule ${r}`, 1000] as const)]
+    const keys = rules.flatMap(([r, n]) =>
+      Array.from({ length: n }, (_, i) => ({ k: `d-${r}-${i}`, t: i % 2 ? 'on' : 'off', r, i })),
+    )
+    await impressions('onboarding', keys)
+    const failing = keys.filter(({ r, t, i }) => Math.floor(i / 2) % 20 < (r === 'mobile' && t === 'on' ? 8 : 1))
+    expect((await postEvents(service.url, sdkKey, errors(failing.map((k) => k.k)))).status).toBe(202)
+    await stored_(keys.length + failing.length)
+    const differs = await waitFor(
+      'the differential impact alert',
+      async () => (await checkAlerts('onboarding')).find((a) => /differs/.test(a['description'] as string)),
+      30_000,
+    )
+    expect(differs).toMatchObject({ severity: 'info', status: 'firing', source: 'sluice-experiments' })
+    expect(differs['description']).toMatch(
+      /^In onboarding \(.*\), Errors per user's effect of on against off for the rule "mobile" differs from the rest's/,
+    )
+    await new Promise((r) => setTimeout(r, 3000))
+    expect((await checkAlerts('onboarding')).filter((a) => /differs/.test(a['description'] as string))).toHaveLength(1)
+    // The dimension is checked as a request's is; null turns the breakdown off.
+    const bad = await call('PUT', `/api/v1/workspaces/${demo.workspaceId}/experiment-defaults`, {
+      checksDimension: 'browser',
+    })
+    expect(bad.status).toBe(400)
+    expect(bad.body['details']).toEqual([expect.objectContaining({ field: 'checksDimension' })])
+    const off = await call('PUT', `/api/v1/workspaces/${demo.workspaceId}/experiment-defaults`, {
+      checksDimension: null,
+    })
+    expect(off.body['checksDimension']).toBeNull()
+    await waitFor(
+      'the differential impact alert resolved',
+      async () =>
+        (await checkAlerts('onboarding')).find(
+          (a) => /differs/.test(a['description'] as string) && a['status'] === 'resolved',
+        ),
+      30_000,
+    )
+    expect(
+      (await call('PUT', `/api/v1/workspaces/${demo.workspaceId}/experiment-defaults`, { checksDimension: 'rule' }))
+        .status,
+    ).toBe(200)
   })
 
   it('a split that does not match the saved weights raises a sample ratio alert, resolved when they match', async () => {

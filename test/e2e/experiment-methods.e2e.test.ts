@@ -527,6 +527,7 @@ describe('sluice experiments results', () => {
       priorMean: 0,
       priorVariance: 0.09,
       correctionScope: 'all',
+      checksDimension: 'rule',
     })
     try {
       const byDefault = await results('')

@@ -421,6 +421,10 @@ const defaultsFields = {
   correctionScope: Type.Enum(['all', 'metric', 'slice'], {
     description: "the family a breakdown's comparisons are corrected in unless a request says otherwise",
   }),
+  checksDimension: Type.Union([Type.String({ minLength: 1, maxLength: 300 }), Type.Null()], {
+    description:
+      "the dimension the checks role breaks running experiments down by (as a results request's dimension; default rule): a slice whose guardrail effect differs from the rest's raises an informational alert; null: none",
+  }),
 }
 export const ExperimentDefaults = Type.Object(defaultsFields)
 export const ExperimentDefaultsBody = partialObject(ExperimentDefaults)

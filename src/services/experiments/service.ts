@@ -55,6 +55,7 @@ import {
   priorProblems,
   MAX_NAME,
   MAX_TREATMENTS,
+  parseDimension,
   parseTime,
   weightProblems,
   type Correction,
@@ -163,6 +164,7 @@ export const BUILT_IN_DEFAULTS: ExperimentDefaults = {
   priorMean: 0,
   priorVariance: DEFAULT_PRIOR_VARIANCE,
   correctionScope: 'all',
+  checksDimension: 'rule',
 }
 
 export class ExperimentService {
@@ -197,6 +199,13 @@ export class ExperimentService {
     problems.push(...priorProblems(defaults))
     if (!CORRECTION_SCOPES.includes(defaults.correctionScope))
       problems.push({ field: 'correctionScope', problem: `must be one of ${CORRECTION_SCOPES.join(', ')}` })
+    if (defaults.checksDimension !== null)
+      try {
+        parseDimension(defaults.checksDimension)
+      } catch (err) {
+        if (!(err instanceof Refusal)) throw err
+        problems.push(...(err.details ?? []).map((d) => ({ ...d, field: 'checksDimension' })))
+      }
     if (problems.length > 0) throw invalid(problems, 'invalid experiment defaults')
     await this.requireStore().saveDefaults(ws.id, defaults)
     return defaults

@@ -33,6 +33,11 @@ export interface ExperimentDefaults {
   readonly priorVariance: number
   /** The family a breakdown's comparisons are corrected in: all of them, a metric's or a slice's. */
   readonly correctionScope: 'all' | 'metric' | 'slice'
+  /**
+   * The dimension the checks role breaks running experiments down by (as a request's `dimension`), raising a slice
+   * whose guardrail effect differs from the rest's as an informational alert; null: none.
+   */
+  readonly checksDimension: string | null
 }
 
 export interface OpenCheck {
