@@ -139,7 +139,8 @@ export interface ClusterSums {
   readonly sumProducts: number
 }
 
-const Z_975 = 1.959963984540054
+/** Φ⁻¹(0.975): gbstats computes a quantile's bounds at 95 % whatever the request's alpha. */
+export const Z_975 = 1.959963984540054
 
 /**
  * A quantile's summary, as gbstats' QuantileStatistic (0.8): the mean is the quantile; the per-value variance is

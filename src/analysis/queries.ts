@@ -18,6 +18,7 @@
 // ones a few differ, by at most 5e-14 relative).
 // The statistics are computed from those sums by the models and tests beside this file (models.ts,
 // frequentist.ts, bayesian.ts).
+import { Z_975 } from './models.js'
 import { Params, type Query } from './sql.js'
 
 export const ATTRIBUTION_MS = 15 * 60 * 1000
@@ -184,8 +185,6 @@ export function capsQuery(
  * values' count.
  */
 export const N_STAR_VALUES = Array.from({ length: 20 }, (_, i) => 100 * 2 ** i)
-/** Φ⁻¹(0.975): gbstats computes a quantile's bounds at 95 % whatever the request's alpha. */
-const Z_975 = 1.959963984540054
 
 /**
  * The levels of a quantile ν's figures: ν, then for each n* of the grid the lower and upper levels

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { runSluice } from '../support/cli.js'
-import { close, independent as statsOf, seeded } from '../support/stats.js'
+import { close, closeEstimate, independent as statsOf, seeded } from '../support/stats.js'
 import { createTestEnv, postEvents, sendExperiment, waitFor, type TestEnv } from '../support/harness.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -134,16 +134,6 @@ function expected(cap: number) {
 }
 
 const independent = (input: unknown) => statsOf<Json>('test/compat/experiment_methods.py', input)
-
-function closeEstimate(got: Json, want: Json, what: string): void {
-  expect(want['error'], what).toBeNull()
-  close(got['estimate'], want['estimate'], `${what} estimate`)
-  close(got['pValue'], want['pValue'], `${what} p`)
-  want['ci'].forEach((bound: number | null, i: number) => {
-    if (bound !== null) close(got['ci'][i], bound, `${what} ci ${i}`)
-    else expect(got['ci'][i], `${what} ci ${i} is open`).toBeNull()
-  })
-}
 
 async function results(query: string): Promise<Json> {
   const res = await fetch(

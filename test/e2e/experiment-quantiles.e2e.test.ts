@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { createTestEnv, defineMetric, sendExperiment, type TestEnv } from '../support/harness.js'
-import { close, independent, mulberry32 } from '../support/stats.js'
+import { close, closeEstimate, independent, mulberry32 } from '../support/stats.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -98,16 +98,6 @@ beforeAll(async () => {
   })
 }, 180_000)
 afterAll(async () => t?.close())
-
-function closeEstimate(got: Json, want: Json, what: string): void {
-  expect(want['error'], what).toBeNull()
-  close(got['estimate'], want['estimate'], `${what} estimate`)
-  close(got['pValue'], want['pValue'], `${what} p`)
-  want['ci'].forEach((bound: number | null, i: number) => {
-    if (bound === null) expect(got['ci'][i], `${what} ci ${i}`).toBeNull()
-    else close(got['ci'][i], bound, `${what} ci ${i}`)
-  })
-}
 
 describe('quantile metrics against gbstats', () => {
   it('each treatment: the quantile, and the t-test of the difference, absolute and relative', async () => {

@@ -41,3 +41,16 @@ export function close(actual: number, reference: number, what: string): void {
   const scale = Math.max(Math.abs(reference), 1e-12 / 1e-6)
   expect(Math.abs(actual - reference) / scale, `${what}: ${actual} against ${reference}`).toBeLessThanOrEqual(1e-6)
 }
+
+type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** A test's estimate, p-value and interval against the reference's (a bound the reference leaves open: null). */
+export function closeEstimate(got: Json, want: Json, what: string): void {
+  expect(want['error'], what).toBeNull()
+  close(got['estimate'], want['estimate'], `${what} estimate`)
+  close(got['pValue'], want['pValue'], `${what} p`)
+  want['ci'].forEach((bound: number | null, i: number) => {
+    if (bound === null) expect(got['ci'][i], `${what} ci ${i} is open`).toBeNull()
+    else close(got['ci'][i], bound, `${what} ci ${i}`)
+  })
+}
