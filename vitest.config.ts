@@ -6,8 +6,8 @@ import { LongestFirst } from './test/support/sequencer.js'
 // - integration: real Kafka, ClickHouse and Redis (test/integration and test/e2e: HTTP in, data out), several files at
 //   once: each file has its own topics, consumer group, database and key prefix, and most of a file's time is spent
 //   waiting on the services.
-// - solo: the integration files that measure latency under load (the hostile soak), one at a time, last, with the
-//   machine to themselves.
+// - solo: the integration files that measure latency or memory under load (the hostile soak, a breakdown of ten
+//   million keys), one at a time, last, with the machine to themselves.
 // - fault: faults (pauses, kills) on private instances, after the integration files, beside each other and the
 //   cluster file: no other file uses what a fault file pauses.
 // - cluster: the pipeline on the local cluster stack (ClickHouse shards and replicas, three Kafka
@@ -28,7 +28,7 @@ const services = {
 }
 
 /** Files that must have the machine to themselves (the soak states a p99 bound): run last, one at a time. */
-const SOLO = ['test/e2e/hostile-soak.e2e.test.ts']
+const SOLO = ['test/e2e/hostile-soak.e2e.test.ts', 'test/integration/analysis-hostile-dimension.test.ts']
 
 /**
  * The files that break a service run after the files that share the stacks (groupOrder 0), three at a time in a pool

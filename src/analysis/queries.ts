@@ -425,6 +425,8 @@ function slicedExposuresSql(p: Params, tables: Tables, w: Window, d: SliceSource
     )
   const name = p.string(d.property)
   const value = `if(visitParamExtractString(properties, ${name}) != '', visitParamExtractString(properties, ${name}), visitParamExtractRaw(properties, ${name}))`
+  // The first events of the exposed keys only: anyone can post events of any key, and the join's right side (a row
+  // per key) is then bounded by the exposed keys, as the plain results are, not by the keys that posted events.
   return `SELECT key, exposed, first_ms, treatments, raw_slice
       FROM (${exposuresSql(p, tables, w, eligibleOnly)}) AS exposed_keys
       ANY LEFT JOIN (
@@ -433,6 +435,9 @@ function slicedExposuresSql(p: Params, tables: Tables, w: Window, d: SliceSource
         WHERE environment_id = ${p.string(w.environmentId)} AND event_type = ${p.string(d.eventTypeId)}
           AND timestamp BETWEEN toDateTime(${p.int(Math.floor(w.from / 1000))}) AND toDateTime(${p.int(Math.ceil(w.to / 1000))})
           AND timestamp_ms BETWEEN ${p.int(w.from)} AND ${p.int(w.to)}
+          AND key IN (
+            SELECT key FROM ${tables.impressions}
+            WHERE ${windowWhere(p, w.environmentId, w.from, w.to)} AND flag = ${p.string(w.flag)})
         GROUP BY key) AS first_events USING key`
 }
 
