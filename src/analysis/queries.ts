@@ -264,7 +264,7 @@ export function quantileClustersQuery(
   const outer: string[] = []
   metrics.forEach((m, i) => {
     const q = quantiles[i]
-    if (m.type !== 'quantile_of_events' || q === undefined) return
+    if (m.type !== 'quantile_of_events' || q === undefined || q.size === 0) return
     const names = [...q.keys()]
     const at = `transform(exposed, [${names.map((t) => p.string(t)).join(', ')}], [${names.map((t) => p.float(q.get(t)!)).join(', ')}], nan)`
     inner.push(`countIf(a${i} AND v${i} <= ${at}) AS s${i}`, `countIf(a${i}) AS d${i}`)

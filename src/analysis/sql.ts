@@ -6,8 +6,8 @@
 // text (a value is never scanned again): strings quoted with every quote, backslash and control
 // character escaped, numbers only when finite and of the declared kind. Nothing else reaches SQL.
 
-export type ParamType = 'String' | 'Int64' | 'Float64'
-export type ParamValue = string | number
+export type ParamType = 'String' | 'Int64' | 'Float64' | 'Array(String)'
+export type ParamValue = string | number | readonly string[]
 
 export interface Query {
   /** SQL with `{name:Type}` placeholders. */
@@ -47,9 +47,12 @@ export class Params {
     return `(${values.map((v) => this.string(v)).join(', ')})`
   }
 
-  /** An array of String placeholders (non-empty: ClickHouse cannot type an empty array literal). */
+  /**
+   * An array of strings as one placeholder (an identity dimension's 100,000 keys: one parameter, not 100,000).
+   * Non-empty: ClickHouse cannot type an empty array literal.
+   */
   stringArray(values: readonly string[]): string {
-    return `[${values.map((v) => this.string(v)).join(', ')}]`
+    return this.add(values, 'Array(String)')
   }
 
   query(purpose: string, text: string): Query {
@@ -57,7 +60,7 @@ export class Params {
   }
 }
 
-const PLACEHOLDER = /\{(p\d+):(String|Int64|Float64)\}/g
+const PLACEHOLDER = /\{(p\d+):(String|Int64|Float64|Array\(String\))\}/g
 
 /** The query's text with its parameters as typed literals (one pass; see the file's note). */
 export function bind(query: Query): string {
@@ -71,12 +74,16 @@ export function bind(query: Query): string {
 export function literal(value: ParamValue, type: ParamType): string {
   checkValue(value, type)
   if (type === 'String') return `'${escapeString(value as string)}'`
+  if (type === 'Array(String)') return `[${(value as readonly string[]).map((v) => `'${escapeString(v)}'`).join(', ')}]`
   if (type === 'Int64') return `toInt64(${String(value)})`
   return `toFloat64(${JSON.stringify(value)})`
 }
 
 function checkValue(value: ParamValue, type: ParamType): void {
-  if (type === 'String') {
+  if (type === 'Array(String)') {
+    if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && v.isWellFormed()))
+      throw new TypeError('an Array(String) parameter must be a non-empty array of well-formed strings')
+  } else if (type === 'String') {
     if (typeof value !== 'string' || !value.isWellFormed())
       throw new TypeError('a String parameter must be a well-formed string')
   } else if (
@@ -88,8 +95,11 @@ function checkValue(value: ParamValue, type: ParamType): void {
   }
 }
 
+const TO_ESCAPE = /[\\'\u0000-\u001f\u007f]/
+
 /** Backslash, quote and every control character escaped (ClickHouse's string literal rules). */
 function escapeString(s: string): string {
+  if (!TO_ESCAPE.test(s)) return s
   return s.replace(/[\\'\u0000-\u001f\u007f]/g, (c) =>
     c === '\\' ? '\\\\' : c === "'" ? "\\'" : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
   )

@@ -148,6 +148,34 @@ it(
     const box = new SecretBox([t.env['SLUICE_SECRETS_KEY']!])
 
     // --- The hostile account's standing state -------------------------------------------------------------------
+    // Metrics of its experiment reads: a count and a p99 of the big events' values.
+    const hostileMetrics: string[] = []
+    for (const metric of [
+      { name: 'big count', type: 'count_per_key' },
+      { name: 'big p99', type: 'quantile_of_events', quantile: 0.99 },
+    ]) {
+      const made = await call(H, 'POST', `/api/v1/workspaces/${hostile.workspaceId}/metrics`, {
+        trafficType: 'user',
+        eventTypeId: 'big',
+        desiredDirection: 'decrease',
+        ...metric,
+      })
+      expect(made.status, JSON.stringify(made.body)).toBe(201)
+      hostileMetrics.push(made.body['id'] as string)
+    }
+    // Identities at the most a breakdown reads (100,000), each with a plan of its own: every identity breakdown reads
+    // them all from Redis and sends them to ClickHouse.
+    const types = await call(H, 'GET', `/internal/api/v2/trafficTypes/ws/${hostile.workspaceId}`)
+    const user = (types.body as unknown as Json[]).find((tt) => tt['name'] === 'user')!
+    for (let i = 0; i < 100_000; i += 10_000) {
+      const saved = await call(
+        H,
+        'POST',
+        `/internal/api/v2/trafficTypes/${user['id']}/environments/${henv.id}/identities`,
+        Array.from({ length: 10_000 }, (_, j) => ({ key: `u-${i + j}-0`, values: { plan: `plan-${i + j}` } })),
+      )
+      expect(saved.status).toBe(200)
+    }
     // Destinations: a good-looking one saved as an earlier version would have (a header Node refuses), one whose
     // content type has CR/LF, and one whose body template renders a digest through three nested sections.
     const hostileHook = async (name: string, settings: Json, limits?: Json) => {
@@ -425,6 +453,30 @@ it(
             `/api/v1/environments/${henv.id}/flags-seen`,
           ][(i + k) % 3]!
           ok((await call(H, 'GET', path)).status, 503)
+        }),
+      ),
+      // Experiment reads of the made-up flags, two at a time: breakdowns of 20 slices by a property with a value per
+      // request (and by a traffic type's identities), a quantile metric, power over the whole day.
+      ...[0, 1].map((k) =>
+        loop(until, 300, async (i) => {
+          const flag = `invented-${(i + k) % 50}`
+          const window = `from=${Date.now() - 86_400_000}&to=${Date.now()}`
+          const dimension = ['event:big:n', 'rule', 'identity:user:plan'][(i + k) % 3]
+          const metric = hostileMetrics[i % hostileMetrics.length]
+          const res =
+            i % 4 === 3
+              ? await call(H, 'POST', `/api/v1/environments/${henv.id}/experiments/${flag}/power`, {
+                  metric,
+                  mde: 0.01,
+                  from: Date.now() - 86_400_000,
+                })
+              : await call(
+                  H,
+                  'GET',
+                  `/api/v1/environments/${henv.id}/experiments/${flag}/results?metrics=${metric}&${window}&dimension=${dimension}&maxSlices=20&correctionScope=slice&engine=${i % 2 ? 'bayesian' : 'frequentist'}`,
+                )
+          if (res.status >= 500 && res.status !== 503)
+            throw new Error(`an experiment read answered ${res.status}: ${JSON.stringify(res.body).slice(0, 500)}`)
         }),
       ),
       // Flags made up with the public client-side key, skewed 80/20, for the checks role.

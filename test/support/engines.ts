@@ -80,9 +80,12 @@ let engineTurn: Promise<unknown> = Promise.resolve()
  */
 function oneAtATime<C extends object>(connection: C): C {
   return new Proxy(connection, {
-    get(target, name, receiver) {
-      const value: unknown = Reflect.get(target, name, receiver)
-      if (typeof value !== 'function' || !['query', 'exec', 'command', 'insert'].includes(String(name))) return value
+    // Its methods and getters read private fields: they run on the connection itself, never on the proxy.
+    get(target, name) {
+      const value: unknown = Reflect.get(target, name, target)
+      if (typeof value !== 'function') return value
+      if (!['query', 'exec', 'command', 'insert'].includes(String(name)))
+        return (value as (...a: unknown[]) => unknown).bind(target)
       return (...args: unknown[]) => {
         const run = engineTurn.then(() => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args))
         engineTurn = run.catch(() => undefined)

@@ -378,9 +378,16 @@ export class ExperimentService {
           })
       return perTreatment
     })
-    const clustered = out.map((q, i) => (specs[i]!.type === 'quantile_of_events' ? q : undefined))
-    if (clustered.every((q) => q === undefined)) return out
-    const at = clustered.map((q) => q && new Map([...q].map(([t, x]) => [t, x.sums.estimate])))
+    // The treatments with a quantile to count the keys' events at or below (none without values: no clusters).
+    const at = out.map((q, i) => {
+      if (specs[i]!.type !== 'quantile_of_events' || !q) return undefined
+      const found = new Map(
+        [...q].flatMap(([t, x]) => (Number.isFinite(x.sums.estimate) ? [[t, x.sums.estimate] as const] : [])),
+      )
+      return found.size > 0 ? found : undefined
+    })
+    if (at.every((q) => q === undefined)) return out
+    const clustered = out.map((q, i) => (at[i] ? q : undefined))
     for (const r of await this.run(quantileClustersQuery(this.tables, window, specs, at)))
       clustered.forEach((q, i) => {
         const x = q?.get(String(r['treatment']))

@@ -25,4 +25,13 @@ describe('bind', () => {
     expect(literal(2 ** 53 - 1, 'Int64')).toBe('toInt64(9007199254740991)')
     expect(literal(1e21, 'Float64')).toBe('toFloat64(1e+21)')
   })
+
+  it('binds an array of strings as one parameter, each element escaped; an empty one or ill-formed text refused', () => {
+    const p = new Params()
+    const q = p.query('a test query', `SELECT ${p.stringArray(['plain', "o'k", 'x\n', '{p0:String}'])}`)
+    expect(Object.keys(q.params)).toEqual(['p0'])
+    expect(bind(q)).toBe("SELECT ['plain', 'o\\'k', 'x\\x0a', '{p0:String}']")
+    expect(() => p.stringArray([])).toThrow(TypeError)
+    expect(() => p.stringArray(['ok', '\uD800'])).toThrow(TypeError)
+  })
 })
