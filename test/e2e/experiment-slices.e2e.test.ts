@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { runSluice } from '../support/cli.js'
-import { createTestEnv, defineMetric, sendExperiment, type TestEnv } from '../support/harness.js'
+import { createTestEnv, defineMetric, sendExperiment, sendRetrying, type TestEnv } from '../support/harness.js'
 import { close, independent, mulberry32 } from '../support/stats.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -220,12 +220,14 @@ describe('results by dimension', () => {
       values: i < KEYS - 100 ? { device: k.platform } : { x: '1' },
     }))
     for (let i = 0; i < saved.length; i += 1000) {
-      const res = await fetch(identities(user.id, env), {
-        method: 'POST',
-        headers: admin,
-        body: JSON.stringify(saved.slice(i, i + 1000)),
-      })
-      expect(res.status).toBe(200)
+      const res = await sendRetrying(() =>
+        fetch(identities(user.id, env), {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify(saved.slice(i, i + 1000)),
+        }),
+      )
+      expect(res.status, await res.text()).toBe(200)
     }
     const r = await results('dimension=identity:user:device')
     expect(r['dimension']['dimension']).toEqual({ kind: 'identity', trafficType: 'user', attribute: 'device' })
@@ -260,12 +262,10 @@ describe('results by dimension', () => {
         key: `many-${i + j}`,
         values: { device: 'x' },
       }))
-      const res = await fetch(identities(user.id, other), {
-        method: 'POST',
-        headers: admin,
-        body: JSON.stringify(body),
-      })
-      expect(res.status).toBe(200)
+      const res = await sendRetrying(() =>
+        fetch(identities(user.id, other), { method: 'POST', headers: admin, body: JSON.stringify(body) }),
+      )
+      expect(res.status, await res.text()).toBe(200)
     }
     const res = await fetch(
       `${service.url}/api/v1/environments/${other}/experiments/${FLAG}/results?metrics=${ids.join(',')}&from=${FROM}&to=${TO}&dimension=identity:user:device`,

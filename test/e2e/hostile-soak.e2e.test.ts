@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { SecretBox } from '../../src/shared/secret-box.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
 import { exited, serveProcess, type Served } from '../support/cli.js'
-import { createTestEnv, jsonCaller, postEvents, waitFor, type TestEnv } from '../support/harness.js'
+import { createTestEnv, jsonCaller, postEvents, sendRetrying, waitFor, type TestEnv } from '../support/harness.js'
 import { POISON_EVENTS } from '../support/hostile.js'
 import { startReceivers, type Receivers } from '../support/receivers.js'
 
@@ -168,13 +168,15 @@ it(
     const types = await call(H, 'GET', `/internal/api/v2/trafficTypes/ws/${hostile.workspaceId}`)
     const user = (types.body as unknown as Json[]).find((tt) => tt['name'] === 'user')!
     for (let i = 0; i < 100_000; i += 10_000) {
-      const saved = await call(
-        H,
-        'POST',
-        `/internal/api/v2/trafficTypes/${user['id']}/environments/${henv.id}/identities`,
-        Array.from({ length: 10_000 }, (_, j) => ({ key: `u-${i + j}-0`, values: { plan: `plan-${i + j}` } })),
+      const saved = await sendRetrying(() =>
+        call(
+          H,
+          'POST',
+          `/internal/api/v2/trafficTypes/${user['id']}/environments/${henv.id}/identities`,
+          Array.from({ length: 10_000 }, (_, j) => ({ key: `u-${i + j}-0`, values: { plan: `plan-${i + j}` } })),
+        ),
       )
-      expect(saved.status).toBe(200)
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200)
     }
     // Destinations: a good-looking one saved as an earlier version would have (a header Node refuses), one whose
     // content type has CR/LF, and one whose body template renders a digest through three nested sections.

@@ -143,6 +143,18 @@ async function deleteTopics(config: Config): Promise<void> {
 }
 
 /** Polls until check() returns a value that is not undefined, or fails after timeoutMs. */
+/**
+ * What a client of an API answering 503 while a service is slow does (under the whole suite's load, Redis can pass a
+ * command's deadline): `send` again a second later, 10 times at most. For sends that may be repeated.
+ */
+export async function sendRetrying<T extends { status: number }>(send: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await send()
+    if (answer.status !== 503 || attempt === 10) return answer
+    await new Promise((r) => setTimeout(r, 1000))
+  }
+}
+
 export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs
   let last: unknown
