@@ -95,12 +95,14 @@ function checkValue(value: ParamValue, type: ParamType): void {
   }
 }
 
+/** What a string literal escapes: backslash, quote and every control character. */
 const TO_ESCAPE = /[\\'\u0000-\u001f\u007f]/
+const EVERY_TO_ESCAPE = new RegExp(TO_ESCAPE.source, 'g')
 
 /** Backslash, quote and every control character escaped (ClickHouse's string literal rules). */
 function escapeString(s: string): string {
   if (!TO_ESCAPE.test(s)) return s
-  return s.replace(/[\\'\u0000-\u001f\u007f]/g, (c) =>
+  return s.replace(EVERY_TO_ESCAPE, (c) =>
     c === '\\' ? '\\\\' : c === "'" ? "\\'" : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
   )
 }

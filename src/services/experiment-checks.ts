@@ -488,18 +488,25 @@ export interface CheckTrust {
  */
 export function alertsOf(r: ExperimentResults, env: Environment, now: number, trust: CheckTrust): CheckAlert[] {
   const trusted = trust.saved || (trust.minKeys > 0 && r.exposure.keys >= trust.minKeys)
-  const base = (id: string, severity: 'critical' | 'warning', message: string): CheckAlert => ({
+  const firing = (id: string, severity: CheckAlert['severity'], message: string): CheckAlert => ({
     id: `experiment:${env.id}:${r.flag}:${id}`,
     status: 'firing',
-    severity: trusted ? severity : 'info',
-    message: trusted
-      ? message
-      : `${message}. Informational: ${r.flag} has no saved experiment settings${trust.minKeys > 0 ? ` and ${r.exposure.keys} exposed keys (fewer than ${trust.minKeys})` : ''}, and anyone with the environment's client-side SDK key can post impressions of a flag; save the flag's experiment settings to have this raised as ${severity}`,
+    severity,
+    message,
     source: 'sluice-experiments',
     service: r.flag,
     environment: env.name,
     timestamp: new Date(now).toISOString(),
   })
+  // A check that would page: info, saying why, unless the flag is trusted.
+  const base = (id: string, severity: 'critical' | 'warning', message: string): CheckAlert =>
+    trusted
+      ? firing(id, severity, message)
+      : firing(
+          id,
+          'info',
+          `${message}. Informational: ${r.flag} has no saved experiment settings${trust.minKeys > 0 ? ` and ${r.exposure.keys} exposed keys (fewer than ${trust.minKeys})` : ''}, and anyone with the environment's client-side SDK key can post impressions of a flag; save the flag's experiment settings to have this raised as ${severity}`,
+        )
   const alerts: CheckAlert[] = []
   if (r.srm.pValue < SRM_THRESHOLD) {
     const split = Object.entries(r.exposure.perTreatment)
@@ -518,11 +525,13 @@ export function alertsOf(r: ExperimentResults, env: Environment, now: number, tr
       for (const c of m.comparisons)
         if (c.differentialImpact?.flagged) {
           const slice = s.value === null ? 'the other values' : JSON.stringify(s.value.slice(0, 100))
-          alerts.push({
-            ...base(`differs:${m.metricId}:${c.treatment}:${digest(s.value)}`, 'warning', ''),
-            severity: 'info',
-            message: `In ${r.flag} (${env.name}), ${m.name}'s effect of ${c.treatment} against ${c.baseline} for ${dimensionName(r.dimension!.dimension)} ${slice} differs from the rest's (by ${Number(c.differentialImpact.difference.toPrecision(3))}, p = ${c.differentialImpact.adjustedPValue?.toExponential(2)} after Bonferroni over the slices): read its results by this dimension before deciding for everyone`,
-          })
+          alerts.push(
+            firing(
+              `differs:${m.metricId}:${c.treatment}:${digest(s.value)}`,
+              'info',
+              `In ${r.flag} (${env.name}), ${m.name}'s effect of ${c.treatment} against ${c.baseline} for ${dimensionName(r.dimension!.dimension)} ${slice} differs from the rest's (by ${Number(c.differentialImpact.difference.toPrecision(3))}, p = ${c.differentialImpact.adjustedPValue?.toExponential(2)} after Bonferroni over the slices): read its results by this dimension before deciding for everyone`,
+            ),
+          )
         }
   for (const m of r.metrics)
     for (const c of m.comparisons)
