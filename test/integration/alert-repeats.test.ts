@@ -287,7 +287,7 @@ it('a repeat counted in the record head leaves what the whole lifecycle path lea
       }
     }),
     // Beside the generated runs, two that surely repeat: one firing alert sent six times, one call each.
-    { numRuns: 20, examples: [false, true].map((emitRepeats) => [repeatedSix, emitRepeats, 0] as const) },
+    { numRuns: 20, examples: [false, true].map((emitRepeats): [Step[], boolean, 0] => [repeatedSix, emitRepeats, 0]) },
   )
   // The head path ran: at least the five repeats of each example.
   expect(counted).toBeGreaterThanOrEqual(10)

@@ -13,6 +13,7 @@
 // item's budget (shared/budget.ts): a node is a step, and a regex runs only when its worst case fits what is left.
 import { RE2JS } from 're2js'
 import { isBudgetExceeded, WorkBudget } from '../../shared/budget.js'
+import { instructionsOf, REGEX_NS_PER_STEP } from '../../shared/re2.js'
 import { ALERT_STATUSES, SEVERITIES } from './render.js'
 
 export type Condition =
@@ -61,13 +62,6 @@ export class ConditionChecks {
     'checking whether the conditions can match',
   )
 }
-
-/**
- * The worst time of a regex run per character of text and instruction of its program (re2js's NFA, which a program
- * too large for its backtracker runs: 21 to 23 ns measured on the bench machine, for `\w{100}\d` and `\w{1000}\d`
- * over 8 and 64 KiB), with a margin. Most runs take far less; a run is refused only when this bound does not fit.
- */
-const REGEX_NS_PER_STEP = 30
 
 /** Fields of the normalized alert a condition can name directly. */
 export const CONDITION_FIELDS = [
@@ -341,11 +335,6 @@ function textOf(v: unknown): string | undefined {
 function some(v: string | readonly string[] | undefined, test: (text: string) => boolean): boolean {
   if (v === undefined) return false
   return typeof v === 'string' ? test(v) : v.some(test)
-}
-
-/** The size of a compiled regex's program (re2js keeps it on its RE2). */
-function instructionsOf(regex: RE2JS): number {
-  return (regex as unknown as { re2Input: { numberOfInstructions(): number } }).re2Input.numberOfInstructions()
 }
 
 /** Worst milliseconds per character of text of a program's runs. */
