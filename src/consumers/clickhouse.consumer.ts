@@ -14,7 +14,7 @@ import { identityOf } from '../broker/messages/records.js'
 import type { MessageIdentity, RejectionRow, RowOrigin, SourcePosition } from '../pipeline/rows.js'
 import { AppError, failureKind } from '../shared/errors.js'
 import type { ClickHouseTableSink } from '../sinks/clickhouse/table.sink.js'
-import type { Table, TableRows } from '../sinks/clickhouse/tables.js'
+import { positionKey, type Table, type TableRows } from '../sinks/clickhouse/tables.js'
 import { retrying } from './retry.js'
 import type { TailFeed } from './tail.feed.js'
 
@@ -202,9 +202,9 @@ export class ClickHouseConsumer {
           rows: rejections,
         })
         if (stored.size > 0) {
-          const fresh = (r: RowOrigin) => !stored.has(`${r.source_offset}:${r.source_index}`)
-          tables = tables.map(({ table, rows }) => ({ table, rows: rows.filter(fresh) }))
-          rejections = rejections.filter(fresh)
+          const fresh = (table: Table) => (r: RowOrigin) => !stored.has(positionKey(table, r))
+          tables = tables.map(({ table, rows }) => ({ table, rows: rows.filter(fresh(table)) }))
+          rejections = rejections.filter(fresh(this.codec.rejections))
           log.info(
             { first: String(first), last: String(last), skipped: stored.size },
             'replayed rows already stored; skipped',
@@ -285,6 +285,7 @@ export class ClickHouseConsumer {
     let stored = 0
     for (const { table, rows } of tables) {
       const n = await this.isolate(
+        table,
         rows,
         (part) => this.sink.insert(table, part),
         (part) => this.sink.storedPositions(topic, partition, [{ table, rows: part }], none),
@@ -299,20 +300,21 @@ export class ClickHouseConsumer {
           ),
       )
       if (n > 0) this.metrics.rowsInserted.inc({ table: table.name }, n)
-      stored += n
+      // A side table's rows report on records counted in their own table.
+      if (!table.side) stored += n
     }
     const retry: RejectionRow[] = []
     const insertRejections = (part: readonly RejectionRow[]) => this.sink.insert(this.codec.rejections, part)
     const storedRejections = (part: readonly RejectionRow[]) =>
       this.sink.storedPositions(topic, partition, [], { table: this.codec.rejections, rows: part })
-    let rejected = await this.isolate([...rejections, ...refused], insertRejections, storedRejections, (row, err) => {
+    let rejected = await this.isolate(this.codec.rejections, [...rejections, ...refused], insertRejections, storedRejections, (row, err) => {
       retry.push({
         ...row,
         reason: `${row.reason}; raw not kept: clickhouse refused it (${err.message.slice(0, 500)})`,
         raw: '',
       })
     })
-    rejected += await this.isolate(retry, insertRejections, storedRejections, (row, err) => {
+    rejected += await this.isolate(this.codec.rejections, retry, insertRejections, storedRejections, (row, err) => {
       this.metrics.unstorable.inc({ sink: 'clickhouse' })
       log.error(
         { err, offset: row.source_offset, index: row.source_index, reason: row.reason },
@@ -333,6 +335,7 @@ export class ClickHouseConsumer {
    * batch is retried whole after the consumer's own read of what is stored.
    */
   private async isolate<R extends RowOrigin>(
+    table: Table,
     rows: readonly R[],
     insert: (rows: readonly R[]) => Promise<void>,
     storedOf: (rows: readonly R[]) => Promise<ReadonlySet<string>>,
@@ -345,7 +348,7 @@ export class ClickHouseConsumer {
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'SINK_REFUSED_DATA') throw err
       const stored = await storedOf(rows)
-      const found = rows.filter((r) => stored.has(`${r.source_offset}:${r.source_index}`)).length
+      const found = rows.filter((r) => stored.has(positionKey(table, r))).length
       if (found > 0)
         throw new AppError(
           'SINK_UNAVAILABLE',
@@ -360,8 +363,8 @@ export class ClickHouseConsumer {
       }
       const mid = Math.ceil(rows.length / 2)
       return (
-        (await this.isolate(rows.slice(0, mid), insert, storedOf, onRefused)) +
-        (await this.isolate(rows.slice(mid), insert, storedOf, onRefused))
+        (await this.isolate(table, rows.slice(0, mid), insert, storedOf, onRefused)) +
+        (await this.isolate(table, rows.slice(mid), insert, storedOf, onRefused))
       )
     }
   }

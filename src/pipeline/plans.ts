@@ -13,6 +13,7 @@ import { RE2JS } from 're2js'
 import type { FieldProblem } from '../shared/errors.js'
 import { instructionsOf } from '../shared/re2.js'
 import { EVENT_TYPE_ID } from './events.js'
+import type { RowOrigin } from './rows.js'
 
 export const PLAN_MODES = ['observe', 'block', 'strip'] as const
 export type PlanMode = (typeof PLAN_MODES)[number]
@@ -108,6 +109,8 @@ export interface Violation {
 export interface Verdict {
   readonly violations: readonly Violation[]
   readonly count: number
+  /** Every rule it breaks (of all its violations), in VIOLATION_RULES order. */
+  readonly rules: readonly ViolationRule[]
   /** The names of its properties the plan does not list, when that is a violation. */
   readonly unplanned: readonly string[]
 }
@@ -281,7 +284,12 @@ export function compilePlan(plan: TrackingPlan, version: number): CompiledPlan &
       if (!validate) {
         if (plan.unplannedEvents === 'allow') return undefined
         const message = `event type ${eventType} is not in the plan`
-        return { violations: [{ rule: 'unplanned_event', field: '', message }], count: 1, unplanned: [] }
+        return {
+          violations: [{ rule: 'unplanned_event', field: '', message }],
+          count: 1,
+          rules: ['unplanned_event'],
+          unplanned: [],
+        }
       }
       const subject = value === null ? { properties } : { value, properties }
       if (validate(subject)) return undefined
@@ -342,12 +350,14 @@ function verdictOf(
 ): Verdict {
   const violations: Violation[] = []
   const unplanned: string[] = []
+  const rules = new Set<ViolationRule>()
   for (const error of errors) {
     const v = violationOf(error, properties, caps)
+    rules.add(v.rule)
     if (v.rule === 'unplanned_property') unplanned.push(v.field.slice('properties.'.length))
     if (violations.length < MAX_DETAILS) violations.push(v)
   }
-  return { violations, count: errors.length, unplanned }
+  return { violations, count: errors.length, rules: VIOLATION_RULES.filter((r) => rules.has(r)), unplanned }
 }
 
 function violationOf(
@@ -387,6 +397,26 @@ function violationOf(
   }
   return { rule: 'wrong_type', field, message: `${field} ${error.message ?? 'is invalid'}` }
 }
+
+/** A tracking plan's report on one event that broke it, stored in event_violations beside the event (or its rejection). */
+export interface ViolationRow extends RowOrigin {
+  event_type: string
+  key: string
+  plan_version: number
+  mode: PlanMode
+  /** What became of the event: stored as sent, stored without its unplanned properties, refused. */
+  outcome: 'stored' | 'stripped' | 'refused'
+  /** The rules it broke, comma-separated (Verdict.rules). */
+  rules: string
+  /** How many violations it had. */
+  violations: number
+  /** JSON of the first MAX_DETAILS violations. */
+  details: string
+  /** The event as received, JSON cut to SAMPLE_CHARS characters. */
+  sample: string
+}
+
+export const SAMPLE_CHARS = 2000
 
 /** What the catalogue saw of an event type, as a proposal is made from it. */
 export interface SeenEventType {

@@ -29,6 +29,7 @@ export const ERASED_TABLES = {
   unique_keys: { column: 'key' },
   event_rejections: { fields: ['key'] },
   impression_rejections: { fields: ['k', 'ks'] },
+  event_violations: { column: 'key' },
 } as const satisfies Record<string, { column: string } | { fields: readonly string[] }>
 type ErasedTable = keyof typeof ERASED_TABLES
 const ERASED = Object.keys(ERASED_TABLES) as ErasedTable[]

@@ -71,6 +71,7 @@ describe.each(ENGINES)('on $name', ({ make }) => {
         'unique_keys',
         'sdk_telemetry',
         'impression_rejections',
+        'event_violations',
       ]),
     )
     await migrate(clients[0]!, { database: db }, log)

@@ -193,6 +193,27 @@ export const MIGRATIONS: readonly Migration[] = [
       },
     ],
   },
+  {
+    version: 5,
+    name: 'event_violations',
+    statements: [
+      // A tracking plan's report on each event that broke it (pipeline/plans.ts), kept as long as rejections. The Data
+      // Hub reads an environment's over a time range, by event type, rule and SDK version.
+      {
+        create: {
+          name: 'event_violations',
+          columns: `environment_id String, account_id String, event_type String, key String, plan_version UInt32,
+            mode String, outcome String, rules String, violations UInt32, details String, sample String,
+            sdk_version String, received_at DateTime, received_at_ms Int64, request_id String, request_part UInt32,
+            source_topic String, source_partition UInt32, source_offset UInt64, source_index UInt32`,
+          engine: 'MergeTree()',
+          partitionBy: 'toYYYYMM(received_at)',
+          orderBy: '(environment_id, received_at)',
+          shardBy: 'source_partition',
+        },
+      },
+    ],
+  },
 ]
 
 /** The sharding column of each table the migrations create. */

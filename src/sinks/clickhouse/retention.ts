@@ -23,6 +23,7 @@ export const RETAINED_TABLES = {
   sdk_telemetry: 'data',
   event_rejections: 'rejections',
   impression_rejections: 'rejections',
+  event_violations: 'rejections',
 } as const satisfies Record<string, 'data' | 'rejections'>
 
 export type RetainedTable = keyof typeof RETAINED_TABLES

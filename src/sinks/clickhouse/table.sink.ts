@@ -263,7 +263,7 @@ export class ClickHouseTableSink {
    * Positions ("offset:index") of the given rows that are already stored, each looked for in its
    * own table and in the rejections table (a row ClickHouse refused was stored there instead). The
    * queries are narrowed by what the rows themselves say (tables.ts: `locate`), so they use each
-   * table's sort key instead of scanning it.
+   * table's sort key instead of scanning it. A side table's are its own, named by it (tables.ts: positionKey).
    */
   async storedPositions(
     topic: string,
@@ -280,16 +280,17 @@ export class ClickHouseTableSink {
     const min = offsets.reduce((a, b) => (b < a ? b : a))
     const max = offsets.reduce((a, b) => (b > a ? b : a))
     const source = `source_topic = ${quote(topic)} AND source_partition = ${Math.trunc(partition)} AND source_offset BETWEEN ${min} AND ${max}`
+    // A side table's positions are its own (see Table.side): named by it.
     const select = ({ table, rows }: TableRows) =>
-      `SELECT toString(source_offset) AS o, source_index AS i FROM ${this.database}.${table.name} WHERE ${located(table, rows)} AND ${source}`
+      `SELECT toString(source_offset) AS o, source_index AS i, ${quote(table.side ? table.name : '')} AS t FROM ${this.database}.${table.name} WHERE ${located(table, rows)} AND ${source}`
     const selects = batch.filter((b) => b.rows.length > 0).map(select)
     // Any row may be a rejection: an event row that ClickHouse refused was stored there.
     selects.push(select({ table: rejections.table, rows: all }))
-    const stored = await this.query<{ o: string; i: number }>(
+    const stored = await this.query<{ o: string; i: number; t: string }>(
       'the read of stored positions',
       selects.join(' UNION ALL '),
     )
-    return new Set(stored.map((r) => `${r.o}:${r.i}`))
+    return new Set(stored.map((r) => (r.t ? `${r.t}|${r.o}:${r.i}` : `${r.o}:${r.i}`)))
   }
 
   /** Which of these message identities have rows stored in any of the tables, as "requestId:part". */

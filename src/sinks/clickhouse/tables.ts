@@ -9,6 +9,7 @@ import type {
   TelemetryRow,
   UniqueKeyRow,
 } from '../../pipeline/impressions.js'
+import type { ViolationRow } from '../../pipeline/plans.js'
 import { ORIGIN_COLUMNS, type RejectionRow, type RowOrigin } from '../../pipeline/rows.js'
 
 interface TableSpec<R extends RowOrigin> {
@@ -26,6 +27,8 @@ interface TableSpec<R extends RowOrigin> {
   readonly partitionBy: keyof R & string
   /** Rows may hold their columns after the origin already encoded, as `tsv` bytes (the events topic's lines). */
   readonly encoded?: boolean
+  /** Rows report on records stored in another table (at the same positions): see Table.side. */
+  readonly side?: boolean
 }
 
 /** A table whose rows are R (any table is a Table<RowOrigin>). */
@@ -41,6 +44,11 @@ export interface Table<R extends RowOrigin = RowOrigin> {
   readonly shared: number
   /** Columns from this index on may come already encoded, as a row's `tsv` bytes (tsvStream). */
   readonly encodedAfter: number
+  /**
+   * Rows that report on records stored in another table, at the same positions (a tracking plan's violations): their
+   * positions are their own, not those of the records (a stored record does not mean its report was stored too).
+   */
+  readonly side: boolean
   /** Only a type: the rows the table takes. */
   readonly row?: R
 }
@@ -52,8 +60,13 @@ const SHARED_ORIGIN = ORIGIN_COLUMNS.indexOf('source_index')
 function table<R extends RowOrigin>(spec: TableSpec<R>): Table<R> {
   if (ORIGIN_COLUMNS.some((c, i) => spec.columns[i] !== c))
     throw new Error(`table ${spec.name}: its columns must start with the origin columns`)
-  const { encoded, ...rest } = spec
-  return { ...rest, shared: SHARED_ORIGIN, encodedAfter: encoded ? ORIGIN_COLUMNS.length : spec.columns.length }
+  const { encoded, side, ...rest } = spec
+  return {
+    ...rest,
+    shared: SHARED_ORIGIN,
+    encodedAfter: encoded ? ORIGIN_COLUMNS.length : spec.columns.length,
+    side: side === true,
+  }
 }
 
 /** A table and rows for it. */
@@ -98,6 +111,31 @@ export const EVENT_REJECTIONS = table<RejectionRow>({
   dateTimes: ['received_at'],
   locate: REJECTIONS_LOCATE,
 })
+
+/** A tracking plan's report on one event (pipeline/plans.ts): found by its own positions (a side table). */
+export const EVENT_VIOLATIONS = table<ViolationRow>({
+  name: 'event_violations',
+  partitionBy: 'received_at',
+  columns: [
+    ...ORIGIN_COLUMNS,
+    'event_type',
+    'key',
+    'plan_version',
+    'mode',
+    'outcome',
+    'rules',
+    'violations',
+    'details',
+    'sample',
+  ],
+  dateTimes: ['received_at'],
+  locate: REJECTIONS_LOCATE,
+  side: true,
+})
+
+/** Where a row's position is found among the stored ones (TableSink.storedPositions). */
+export const positionKey = (table: Table, row: RowOrigin): string =>
+  table.side ? `${table.name}|${row.source_offset}:${row.source_index}` : `${row.source_offset}:${row.source_index}`
 
 const SDK_COLUMNS = ['impressions_mode', 'machine_ip', 'machine_name'] as const
 

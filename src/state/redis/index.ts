@@ -12,6 +12,7 @@ import { ErasureStore } from './erasures.js'
 import { ExperimentStore } from './experiments.js'
 import { MetricStore } from './metrics.js'
 import { NotifyStore } from './notify.js'
+import { PlanStore } from './plans.js'
 import { createRedisClient, isCluster, type RedisClient, type RedisSettings } from './client.js'
 import type { RedisContext } from './redis-state.js'
 import { defineScripts } from './scripts.js'
@@ -54,6 +55,8 @@ export interface RedisStores {
   readonly experiments: ExperimentStore
   /** Erasure jobs (a person's events and impressions deleted), their queue and the daily retention slot. */
   readonly erasures: ErasureStore
+  /** Tracking plans, per environment, with their versions and their log of changes. */
+  readonly plans: PlanStore
   /** Closes the transactions' connection, and the main one when the factory created it. */
   close(): Promise<void>
 }
@@ -89,6 +92,7 @@ export function createRedisState(settings: RedisSettings, client?: RedisClient):
     notify: new NotifyStore(context),
     experiments: new ExperimentStore(context),
     erasures: new ErasureStore(context),
+    plans: new PlanStore(context),
     close: async () => {
       await tx.close()
       if (!client) await redis.quit().catch(() => redis.disconnect())

@@ -85,7 +85,7 @@ export abstract class RedisState {
     if (total > this.accountBytes && total > before)
       throw new Refusal(
         'CONFLICT',
-        `${what} would take the account's stored alert rules, windows and destinations to ${total} bytes, past its ${this.accountBytes} (SLUICE_ACCOUNT_STORED_BYTES): make them smaller, or remove some`,
+        `${what} would take the account's stored alert rules, windows, destinations and tracking plans to ${total} bytes, past its ${this.accountBytes} (SLUICE_ACCOUNT_STORED_BYTES): make them smaller, or remove some`,
       )
     const key = this.bytesKey(accountId)
     return {

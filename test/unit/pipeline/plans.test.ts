@@ -126,7 +126,7 @@ describe('checking a plan as it is saved', () => {
           value: { minimum: 5, maximum: 1 },
           properties: {
             __proto__x: { type: 'string' },
-            constructor: { type: 'string' },
+            ['constructor']: { type: 'string' as const },
             a: { pattern: '(a)\\1' },
             b: { enum: [1, 'x'], type: 'number' },
             c: { minLength: 3, maxLength: 2 },
