@@ -7,7 +7,8 @@ import { groupIds } from '../broker/topics.js'
 import type { Consumer, ConsumerHealth, ConsumerOptions } from '../broker/ports.js'
 import { AlertsConsumer, integrationCache, rulesAndWindowsCache } from '../consumers/alerts.consumer.js'
 import { ClickHouseConsumer } from '../consumers/clickhouse.consumer.js'
-import { EVENTS_CODEC } from '../consumers/events.consumer.js'
+import { eventsCodec } from '../consumers/events.consumer.js'
+import { PlanBook } from '../consumers/plan-book.js'
 import { IMPRESSIONS_CODEC } from '../consumers/impressions.consumer.js'
 import type { Container, Service } from './container.js'
 
@@ -53,23 +54,19 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
     prepare: (c) => c.apiKeys.start(),
     routes: registerAdminRoutes,
   },
-  // The ClickHouse writers: events, and the SDKs' impressions, counts, unique keys and telemetry.
+  // The ClickHouse writers: events (checked against their environment's tracking plan, from Redis), and the SDKs'
+  // impressions, counts, unique keys and telemetry.
   events: {
-    needs: ['kafka', 'clickhouse'],
+    needs: ['kafka', 'clickhouse', 'redis'],
     prepare: async (c) => c.tailFeed?.start(),
     consumers: (c) => {
       const counted = ({ rows, rejections }: { rows: number; rejections: number }) => {
         c.metrics.eventsInserted.inc(rows)
         c.metrics.eventsRejected.inc(rejections)
       }
-      const events = new ClickHouseConsumer(
-        EVENTS_CODEC,
-        c.tableSink,
-        c.metrics,
-        c.log.child({ component: 'events-consumer' }),
-        counted,
-        c.tailFeed,
-      )
+      const log = c.log.child({ component: 'events-consumer' })
+      const plans = new PlanBook(c.state.plans, c.config.webhooks.integrationRefreshMs, log)
+      const events = new ClickHouseConsumer(eventsCodec(plans), c.tableSink, c.metrics, log, counted, c.tailFeed)
       const impressions = new ClickHouseConsumer(
         IMPRESSIONS_CODEC,
         c.tableSink,

@@ -29,7 +29,7 @@ import type {
   PayloadSample,
   RedisAlertSink,
 } from '../sinks/redis-stream/alerts.sink.js'
-import { AppError, failureKind, fromRedis, messageOf } from '../shared/errors.js'
+import { AppError, failureKind, messageOf, redisCall } from '../shared/errors.js'
 import { safeJson } from '../shared/json-checks.js'
 import { PAYLOAD_SAMPLES } from '../state/redis/alert-streams.js'
 import type { IntegrationRecord, IntegrationStore } from '../state/redis/integrations.js'
@@ -83,15 +83,6 @@ export function rulesAndWindowsCache(
     },
     { refreshMs },
   )
-}
-
-/** A Redis read whose failure is classified as the consumer's retries expect (fromRedis). */
-async function redisCall<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read()
-  } catch (err) {
-    throw fromRedis(err)
-  }
 }
 
 export class AlertsConsumer {

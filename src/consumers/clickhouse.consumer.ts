@@ -23,6 +23,8 @@ export interface RowCodec {
   /** Every table the topic's rows go to, in the order they are inserted (rejections apart). */
   readonly tables: readonly Table[]
   readonly rejections: Table<RejectionRow>
+  /** Reads what decoding the messages needs (an environment's tracking plan) first; throws only an AppError. */
+  prepare?(messages: readonly InboundMessage[]): Promise<void>
   /** Turns one message into rows and rejections. Never throws, whatever the message holds. */
   decode(message: InboundMessage, position: (index: number) => SourcePosition, out: DecodedRows): void
   /** The rejection of a row ClickHouse refused, with the record it was made from. */
@@ -162,6 +164,7 @@ export class ClickHouseConsumer {
       owned: ctx.owned ?? (() => Promise.resolve()),
     }
     const skip = await this.replaysAlreadyStored(run)
+    if (this.codec.prepare) await run.retry('reading tracking plans', () => this.codec.prepare!(messages))
     let decoded = new DecodedRows()
     let from = 0
     for (const [i, message] of messages.entries()) {
@@ -289,15 +292,24 @@ export class ClickHouseConsumer {
         rows,
         (part) => this.sink.insert(table, part),
         (part) => this.sink.storedPositions(topic, partition, [{ table, rows: part }], none),
-        (row, err) =>
-          refused.push(
-            this.codec.refused(
-              table,
-              row,
-              `clickhouse refused the row: ${err.message}`.slice(0, MAX_REASON_CHARS),
-              decoded.recordOf(table, row),
-            ),
-          ),
+        (row, err) => {
+          // A report on a record stored elsewhere is not a record: it is given up, not refused.
+          if (table.side) {
+            this.metrics.unstorable.inc({ sink: 'clickhouse' })
+            log.error(
+              { err, table: table.name, offset: row.source_offset, index: row.source_index },
+              'a report row could not be stored; given up',
+            )
+          } else
+            refused.push(
+              this.codec.refused(
+                table,
+                row,
+                `clickhouse refused the row: ${err.message}`.slice(0, MAX_REASON_CHARS),
+                decoded.recordOf(table, row),
+              ),
+            )
+        },
       )
       if (n > 0) this.metrics.rowsInserted.inc({ table: table.name }, n)
       // A side table's rows report on records counted in their own table.
@@ -307,13 +319,19 @@ export class ClickHouseConsumer {
     const insertRejections = (part: readonly RejectionRow[]) => this.sink.insert(this.codec.rejections, part)
     const storedRejections = (part: readonly RejectionRow[]) =>
       this.sink.storedPositions(topic, partition, [], { table: this.codec.rejections, rows: part })
-    let rejected = await this.isolate(this.codec.rejections, [...rejections, ...refused], insertRejections, storedRejections, (row, err) => {
-      retry.push({
-        ...row,
-        reason: `${row.reason}; raw not kept: clickhouse refused it (${err.message.slice(0, 500)})`,
-        raw: '',
-      })
-    })
+    let rejected = await this.isolate(
+      this.codec.rejections,
+      [...rejections, ...refused],
+      insertRejections,
+      storedRejections,
+      (row, err) => {
+        retry.push({
+          ...row,
+          reason: `${row.reason}; raw not kept: clickhouse refused it (${err.message.slice(0, 500)})`,
+          raw: '',
+        })
+      },
+    )
     rejected += await this.isolate(this.codec.rejections, retry, insertRejections, storedRejections, (row, err) => {
       this.metrics.unstorable.inc({ sink: 'clickhouse' })
       log.error(

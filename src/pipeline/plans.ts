@@ -280,7 +280,14 @@ export function compilePlan(plan: TrackingPlan, version: number): CompiledPlan &
       for (const type of Object.keys(plan.events)) validatorOf(type)
     },
     check(eventType, value, properties) {
-      const validate = validatorOf(eventType)
+      let validate: ValidateFunction | undefined
+      try {
+        validate = validatorOf(eventType)
+      } catch {
+        // Not for a plan that was saved (each was compiled whole first): an event type that would not compile is left
+        // unchecked rather than stopping its environment's events.
+        return undefined
+      }
       if (!validate) {
         if (plan.unplannedEvents === 'allow') return undefined
         const message = `event type ${eventType} is not in the plan`
@@ -307,8 +314,11 @@ function eventSchema(plan: TrackingPlan, event: EventPlan, caps: Map<string, num
   const cap = Math.floor(PLAN_LIMITS.patternStepsPerEvent / Math.max(1, instructions))
   const properties: Record<string, object> = {}
   for (const [name, rule] of rules) {
-    const { required: _, description: __, type, ...keywords } = rule
-    properties[name] = { ...(type !== undefined && { type }), ...keywords }
+    // What ajv checks of a value: the rule without what is the plan's (required is the object's; a description).
+    const keywords: Record<string, unknown> = { ...rule }
+    delete keywords['required']
+    delete keywords['description']
+    properties[name] = keywords
     if (rule.pattern !== undefined) caps.set(rule.pattern, Math.min(cap, caps.get(rule.pattern) ?? cap))
   }
   const value = event.value ?? {}
@@ -398,7 +408,7 @@ function violationOf(
   return { rule: 'wrong_type', field, message: `${field} ${error.message ?? 'is invalid'}` }
 }
 
-/** A tracking plan's report on one event that broke it, stored in event_violations beside the event (or its rejection). */
+/** A tracking plan's report on an event that broke it, stored in event_violations beside the event (or its refusal). */
 export interface ViolationRow extends RowOrigin {
   event_type: string
   key: string

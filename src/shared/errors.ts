@@ -238,6 +238,15 @@ export function isRedisOutage(err: unknown): boolean {
 }
 
 /** An AppError for anything an ioredis call threw: refused data for a deterministic error reply, else an outage. */
+/** A Redis read whose failure is classified as the consumers' retries expect (fromRedis). */
+export async function redisCall<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read()
+  } catch (err) {
+    throw fromRedis(err)
+  }
+}
+
 export function fromRedis(err: unknown): AppError {
   if (err instanceof AppError) return err
   const text = messageOf(err)

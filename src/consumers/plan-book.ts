@@ -1,0 +1,68 @@
+// The environments' tracking plans as the events consumer uses them: each compiled once per version (pipeline/plans.ts)
+// and kept per environment; its head (the version number) is checked when older than refreshMs, and the plan read and
+// compiled again only when it changed. A plan saved is enforced within about refreshMs.
+//
+// When Redis cannot be read, an environment's plan read before is used as it was (its events go on); one never read
+// holds the batch (retried as an outage) rather than storing unchecked what a `block` plan would refuse.
+import { metaOf } from '../broker/messages/records.js'
+import type { InboundMessage } from '../broker/ports.js'
+import { compilePlan, type CompiledPlan } from '../pipeline/plans.js'
+import { redisCall } from '../shared/errors.js'
+import type { Logger } from '../shared/logger.js'
+import { KeyedCache } from '../shared/versioned-cache.js'
+import type { PlanStore } from '../state/redis/plans.js'
+import type { PlanLookup } from './events.consumer.js'
+
+export class PlanBook implements PlanLookup {
+  private readonly cache: KeyedCache<CompiledPlan | null>
+  /** The plans of the environments of the batch being decoded. */
+  private readonly current = new Map<string, CompiledPlan>()
+
+  constructor(
+    store: PlanStore,
+    refreshMs: number,
+    private readonly log: Logger,
+  ) {
+    const [account, env] = [
+      (key: string) => key.slice(0, key.indexOf('\n')),
+      (key: string) => key.slice(key.indexOf('\n') + 1),
+    ]
+    this.cache = new KeyedCache<CompiledPlan | null>(
+      {
+        version: (key) => redisCall(() => store.head(account(key), env(key))),
+        load: (key) =>
+          redisCall(async () => {
+            const stored = await store.get(account(key), env(key))
+            return stored ? compilePlan(stored.plan, stored.version) : null
+          }),
+      },
+      { refreshMs },
+    )
+  }
+
+  async prepare(messages: readonly InboundMessage[]): Promise<void> {
+    const keys = new Map<string, string>()
+    for (const m of messages) {
+      const { accountId, environmentId } = metaOf(m.headers)
+      keys.set(environmentId, `${accountId}\n${environmentId}`)
+    }
+    this.current.clear()
+    await Promise.all(
+      [...keys].map(async ([environmentId, key]) => {
+        let plan: CompiledPlan | null | undefined
+        try {
+          plan = await this.cache.get(key)
+        } catch (err) {
+          plan = this.cache.peek(key)
+          if (plan === undefined) throw err
+          this.log.warn({ err, environmentId }, 'tracking plan could not be checked; its last known version is used')
+        }
+        if (plan) this.current.set(environmentId, plan)
+      }),
+    )
+  }
+
+  planOf(environmentId: string): CompiledPlan | undefined {
+    return this.current.get(environmentId)
+  }
+}
