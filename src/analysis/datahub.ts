@@ -16,9 +16,7 @@ export const MAX_REASONS = 100
  */
 export function rejectionsQuery(table: string, environmentId: string, from: number, to: number): Query {
   const p = new Params()
-  const where = `environment_id = ${p.string(environmentId)}
-       AND received_at BETWEEN toDateTime(${p.int(Math.floor(from / 1000))}) AND toDateTime(${p.int(Math.ceil(to / 1000))})
-       AND received_at_ms BETWEEN ${p.int(from)} AND ${p.int(to)}`
+  const where = receivedWithin(p, environmentId, from, to)
   return p.query(
     'the refused records query',
     `SELECT reason, count() AS records, min(received_at_ms) AS firstMs, max(received_at_ms) AS lastMs,
@@ -32,6 +30,44 @@ export function rejectionsQuery(table: string, environmentId: string, from: numb
      GROUP BY reason
      ORDER BY records DESC, reason
      LIMIT ${MAX_REASONS}`,
+  )
+}
+
+/** Rows of a violations answer (event type × rule × SDK version), most records first. */
+export const MAX_VIOLATION_ROWS = 200
+/** Examples per violations row. */
+export const VIOLATION_EXAMPLES = 3
+
+/** The where clause of an environment's records received within [from, to] (epoch ms). */
+function receivedWithin(p: Params, environmentId: string, from: number, to: number): string {
+  return `environment_id = ${p.string(environmentId)}
+       AND received_at BETWEEN toDateTime(${p.int(Math.floor(from / 1000))}) AND toDateTime(${p.int(Math.ceil(to / 1000))})
+       AND received_at_ms BETWEEN ${p.int(from)} AND ${p.int(to)}`
+}
+
+/**
+ * The tracking plan's reports of an environment within [from, to] (receive time): one row per event type, rule broken
+ * and SDK version, most records first, with what became of the records (stored, stripped, refused), the first and last
+ * time, and examples (their violations and the record); the totals by outcome in every row.
+ */
+export function violationsQuery(table: string, environmentId: string, from: number, to: number): Query {
+  const p = new Params()
+  const where = receivedWithin(p, environmentId, from, to)
+  return p.query(
+    'the tracking plan violations query',
+    `SELECT event_type AS eventType, arrayJoin(splitByChar(',', rules)) AS rule, sdk_version AS sdkVersion,
+            count() AS records, countIf(outcome = 'stored') AS stored, countIf(outcome = 'stripped') AS stripped,
+            countIf(outcome = 'refused') AS refused, min(received_at_ms) AS firstMs, max(received_at_ms) AS lastMs,
+            groupArray(${VIOLATION_EXAMPLES})(details) AS details, groupArray(${VIOLATION_EXAMPLES})(sample) AS samples,
+            groupArray(${VIOLATION_EXAMPLES})(plan_version) AS versions,
+            (SELECT count() FROM ${table} WHERE ${where}) AS total,
+            (SELECT countIf(outcome = 'stripped') FROM ${table} WHERE ${where}) AS totalStripped,
+            (SELECT countIf(outcome = 'refused') FROM ${table} WHERE ${where}) AS totalRefused
+     FROM ${table}
+     WHERE ${where}
+     GROUP BY eventType, rule, sdkVersion
+     ORDER BY records DESC, eventType, rule, sdkVersion
+     LIMIT ${MAX_VIOLATION_ROWS}`,
   )
 }
 

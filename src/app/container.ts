@@ -24,6 +24,7 @@ import { createExperimentService, type ExperimentService } from '../services/exp
 import { identityReader } from '../services/experiments/identity-dimension.js'
 import { ExperimentChecks } from '../services/experiment-checks.js'
 import { createDataHubService, type DataHubService } from '../services/datahub.js'
+import { PlanService } from '../services/plans.js'
 import { DataJobs, ErasureService } from '../services/erasures.js'
 import { TailHub } from '../services/tail.js'
 import { TailFeed } from '../consumers/tail.feed.js'
@@ -221,10 +222,14 @@ export class Container {
     return this.one('dataHub', undefined, () => createDataHubService(this.clickhouse, analysisSettings(this.config)))
   }
 
+  /** Tracking plans: read, saved as versions, proposed from the catalogue. */
+  get plans(): PlanService {
+    return this.one('plans', undefined, () => new PlanService(this.state.plans, this.dataHub))
+  }
+
   /**
    * The consumers' side of the live tail. Its own Redis connection, which does not queue while Redis is away (a tail
-   * never holds intake up), and which is not a need of the role: the events role runs without Redis. None with
-   * SLUICE_TAIL_RECORDS_PER_SECOND=0.
+   * never holds intake up). None with SLUICE_TAIL_RECORDS_PER_SECOND=0.
    */
   get tailFeed(): TailFeed | undefined {
     return this.one('tailFeed', undefined, () => {

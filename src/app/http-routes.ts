@@ -10,6 +10,7 @@ import { notifyRoutes } from '../admin/alerts/notify.route.js'
 import { consoleRoutes } from '../admin/console/console.route.js'
 import { experimentRoutes } from '../admin/experiments/experiments.route.js'
 import { dataHubRoutes } from '../admin/datahub/datahub.route.js'
+import { planRoutes } from '../admin/datahub/plans.route.js'
 import { tailRoutes } from '../admin/datahub/tail.route.js'
 import { integrationRoutes } from '../admin/integrations/integrations.route.js'
 import { SPLIT_API_PREFIX, splitApi, splitErrorHandler } from '../admin/split/api.js'
@@ -142,6 +143,14 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     dataHub: c.dataHub,
     erasures: c.erasures,
     consumerLag: c.consumerLag,
+    reads,
+    ...limits,
+  })
+  await app.register(planRoutes, {
+    apiKeys: c.apiKeys,
+    store: state.tenancy,
+    plans: c.plans,
+    dataHub: c.dataHub,
     reads,
     ...limits,
   })

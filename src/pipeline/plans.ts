@@ -252,7 +252,7 @@ export interface CompiledPlan {
   check(eventType: string, value: number | null, properties: Readonly<Record<string, unknown>>): Verdict | undefined
 }
 
-export function compilePlan(plan: TrackingPlan, version: number): CompiledPlan & { compileAll(): void } {
+export function compilePlan(plan: TrackingPlan, version: number): CompiledPlan & { compile(eventType: string): void } {
   // One ajv per version: what it caches goes with the version.
   const caps = new Map<string, number>()
   const ajv = new Ajv({
@@ -276,8 +276,9 @@ export function compilePlan(plan: TrackingPlan, version: number): CompiledPlan &
   return {
     version,
     mode: plan.mode,
-    compileAll() {
-      for (const type of Object.keys(plan.events)) validatorOf(type)
+    /** Compiles an event type's validation now (throwing what ajv throws): a plan is compiled whole before saving. */
+    compile(eventType) {
+      validatorOf(eventType)
     },
     check(eventType, value, properties) {
       let validate: ValidateFunction | undefined

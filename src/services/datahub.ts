@@ -15,8 +15,10 @@ import {
   rejectionsQuery,
   sdkVersionsQuery,
   topReasonsQuery,
+  violationsQuery,
 } from '../analysis/datahub.js'
 import { EVENT_TYPE_ID } from '../pipeline/events.js'
+import type { Violation, ViolationRule } from '../pipeline/plans.js'
 import { invalid, Refusal } from '../shared/errors.js'
 import type { Environment } from '../state/redis/tenancy.js'
 import { parseTime } from './experiments/request.js'
@@ -52,6 +54,38 @@ export interface Rejections {
   readonly to: string
   readonly total: number
   readonly reasons: readonly RefusedReason[]
+}
+
+export interface ViolationExample {
+  readonly planVersion: number
+  /** Its violations of this rule (of the first 8 described). */
+  readonly violations: readonly Violation[]
+  /** The record as received, as JSON text cut to 2,000 characters. */
+  readonly record: string
+}
+
+export interface ViolationGroup {
+  readonly eventType: string
+  readonly rule: ViolationRule
+  readonly sdkVersion: string
+  readonly records: number
+  readonly stored: number
+  readonly stripped: number
+  readonly refused: number
+  readonly firstAt: string
+  readonly lastAt: string
+  readonly examples: readonly ViolationExample[]
+}
+
+export interface Violations {
+  readonly environmentId: string
+  readonly from: string
+  readonly to: string
+  /** Records that broke the plan in the window, and what became of them (the others were stored as sent). */
+  readonly total: number
+  readonly stripped: number
+  readonly refused: number
+  readonly groups: readonly ViolationGroup[]
 }
 
 /** How far back the catalogue looks: the events' and impressions' default retention. */
@@ -383,6 +417,41 @@ export class DataHubService {
     }
   }
 
+  /** The tracking plan's reports of the environment's events within a window (default: the last 30 days). */
+  async violations(env: Environment, fromText?: string, toText?: string): Promise<Violations> {
+    const { from, to } = rejectionsWindow(fromText, toText)
+    const rows = await this.run(violationsQuery(`${this.database}.event_violations`, env.id, from, to))
+    return {
+      environmentId: env.id,
+      from: iso(from),
+      to: iso(to),
+      total: Number(rows[0]?.['total'] ?? 0),
+      stripped: Number(rows[0]?.['totalStripped'] ?? 0),
+      refused: Number(rows[0]?.['totalRefused'] ?? 0),
+      groups: rows.map((r) => {
+        const rule = String(r['rule']) as ViolationRule
+        const samples = r['samples'] as string[]
+        const versions = r['versions'] as (number | string)[]
+        return {
+          eventType: String(r['eventType']),
+          rule,
+          sdkVersion: String(r['sdkVersion']),
+          records: Number(r['records']),
+          stored: Number(r['stored']),
+          stripped: Number(r['stripped']),
+          refused: Number(r['refused']),
+          firstAt: iso(r['firstMs']),
+          lastAt: iso(r['lastMs']),
+          examples: (r['details'] as string[]).map((details, i) => ({
+            planVersion: Number(versions[i]),
+            violations: (JSON.parse(details) as Violation[]).filter((v) => v.rule === rule),
+            record: (samples[i] ?? '').toWellFormed(),
+          })),
+        }
+      }),
+    }
+  }
+
   /** The flags the environment's impressions named in the last CATALOGUE_DAYS, with treatments and SDK versions. */
   async flagsSeen(env: Environment, now = Date.now()): Promise<FlagsSeen> {
     const since = now - CATALOGUE_DAYS * DAY_MS
@@ -402,11 +471,7 @@ export class DataHubService {
 
   /** The environment's refused records of `kind` within [from, to] (default the 30 days before now) by reason. */
   async rejections(env: Environment, kind: RejectionKind, fromText?: string, toText?: string): Promise<Rejections> {
-    const to = toText === undefined ? Date.now() : parseTime('to', toText)
-    const from = fromText === undefined ? to - 30 * DAY_MS : parseTime('from', fromText)
-    if (!(to > from)) throw invalid([{ field: 'to', problem: 'must be after from' }])
-    if (to - from > MAX_REJECTIONS_WINDOW_MS)
-      throw invalid([{ field: 'from', problem: `must be at most ${MAX_REJECTIONS_WINDOW_MS / DAY_MS} days before to` }])
+    const { from, to } = rejectionsWindow(fromText, toText)
     const rows = await this.run(rejectionsQuery(`${this.database}.${REJECTION_TABLES[kind]}`, env.id, from, to))
     return {
       environmentId: env.id,
@@ -439,4 +504,14 @@ export class DataHubService {
       }),
     }
   }
+}
+
+/** A window of refused records or violations: [from, to], by default the last 30 days, at most 92 days. */
+function rejectionsWindow(fromText?: string, toText?: string): { from: number; to: number } {
+  const to = toText === undefined ? Date.now() : parseTime('to', toText)
+  const from = fromText === undefined ? to - 30 * DAY_MS : parseTime('from', fromText)
+  if (!(to > from)) throw invalid([{ field: 'to', problem: 'must be after from' }])
+  if (to - from > MAX_REJECTIONS_WINDOW_MS)
+    throw invalid([{ field: 'from', problem: `must be at most ${MAX_REJECTIONS_WINDOW_MS / DAY_MS} days before to` }])
+  return { from, to }
 }

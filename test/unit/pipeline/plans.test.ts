@@ -105,7 +105,13 @@ describe('a compiled plan', () => {
   it('checks the formats on hostile text of an event property quickly', () => {
     const events = Object.fromEntries(PLAN_FORMATS.map((f) => [f, { properties: { p: { format: f } } }]))
     const formats = compilePlan({ ...plan, events }, 1)
-    const texts = ['a'.repeat(32_768), '1.'.repeat(16_000), ':'.repeat(32_768), 'a@'.repeat(16_000), '-a'.repeat(16_000)]
+    const texts = [
+      'a'.repeat(32_768),
+      '1.'.repeat(16_000),
+      ':'.repeat(32_768),
+      'a@'.repeat(16_000),
+      '-a'.repeat(16_000),
+    ]
     const started = performance.now()
     for (const f of PLAN_FORMATS) for (const p of texts) formats.check(f, null, { p })
     expect(performance.now() - started).toBeLessThan(1000)
@@ -164,7 +170,8 @@ describe('checking a plan as it is saved', () => {
   })
 
   it('a valid plan compiles whole', () => {
-    expect(() => compilePlan(plan, 1).compileAll()).not.toThrow()
+    const compiled = compilePlan(plan, 1)
+    for (const type of Object.keys(plan.events)) expect(() => compiled.compile(type)).not.toThrow()
   })
 })
 
