@@ -16,7 +16,8 @@ import { LongestFirst } from './test/support/sequencer.js'
 // - redis-cluster: the suites of the Redis state (alerts and their lifecycle, segments and the rest of
 //   the Split Admin API, SCIM, metrics) again, with that state on the cluster stack's Redis Cluster.
 // - current-engine: the suites of the ClickHouse data path (events, impressions, refused records, the
-//   catalogue, ingestion health, erasure and retention, a consumer killed, experiment results, statements refused)
+//   catalogue, ingestion health, erasure and retention, a consumer killed, experiment results, statements refused,
+//   tracking plans)
 //   again, on a current ClickHouse (26.x, chDB behind an HTTP front:
 //   test/support/chdb-server.mjs). The statements themselves are
 //   proven on both engines by the integration suites (test/support/engines.ts).
@@ -127,6 +128,7 @@ export default defineConfig({
           'catalogue',
           'erasures',
           'health',
+          'tracking-plans',
         ],
         {
           setup: 'test/support/current-engine-setup.ts',
