@@ -17,10 +17,12 @@ export class PlanBook implements PlanLookup {
   private readonly cache: KeyedCache<CompiledPlan | null>
   /** The plans of the environments of the batch being decoded. */
   private readonly current = new Map<string, CompiledPlan>()
+  /** When a check of an environment's plan last failed: its last known plan is used without a check until refreshMs later. */
+  private readonly failedAt = new Map<string, number>()
 
   constructor(
     store: PlanStore,
-    refreshMs: number,
+    private readonly refreshMs: number,
     private readonly log: Logger,
   ) {
     const [account, env] = [
@@ -49,14 +51,17 @@ export class PlanBook implements PlanLookup {
     this.current.clear()
     await Promise.all(
       [...keys].map(async ([environmentId, key]) => {
-        let plan: CompiledPlan | null | undefined
-        try {
-          plan = await this.cache.get(key)
-        } catch (err) {
-          plan = this.cache.peek(key)
-          if (plan === undefined) throw err
-          this.log.warn({ err, environmentId }, 'tracking plan could not be checked; its last known version is used')
-        }
+        let plan = this.cache.peek(key)
+        // While Redis fails, each batch does not wait for another failure first.
+        if (plan === undefined || Date.now() - (this.failedAt.get(key) ?? 0) >= this.refreshMs)
+          try {
+            plan = await this.cache.get(key)
+            this.failedAt.delete(key)
+          } catch (err) {
+            if (plan === undefined) throw err
+            this.failedAt.set(key, Date.now())
+            this.log.warn({ err, environmentId }, 'tracking plan could not be checked; its last known version is used')
+          }
         if (plan) this.current.set(environmentId, plan)
       }),
     )

@@ -34,7 +34,7 @@ it('an edge-only process takes events while ClickHouse is unreachable; an events
   const consumerReady = await fetch(`${consumer.url}/readyz`)
   expect(await consumerReady.json()).toEqual({
     status: 'ready',
-    checks: { kafka: 'ok', clickhouse: 'ok', 'events-consumer': 'ok', 'impressions-consumer': 'ok' },
+    checks: { kafka: 'ok', clickhouse: 'ok', redis: 'ok', 'events-consumer': 'ok', 'impressions-consumer': 'ok' },
   })
   await waitFor(
     'the events stored',
