@@ -17,7 +17,7 @@ export class PlanBook implements PlanLookup {
   private readonly cache: KeyedCache<CompiledPlan | null>
   /** The plans of the environments of the batch being decoded. */
   private readonly current = new Map<string, CompiledPlan>()
-  /** When a check of an environment's plan last failed: its last known plan is used without a check until refreshMs later. */
+  /** When a check of an environment's plan last failed: its last plan is used unchecked until refreshMs later. */
   private readonly failedAt = new Map<string, number>()
 
   constructor(
