@@ -6,7 +6,7 @@
 // Kafka tools jar (Maven Central) when missing.
 //
 //   node bench/run.mjs [--runs 3] [--smoke] [--bin <other build>/bin/sluice.js] [--profile]
-//     [--only events,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,notify,
+//     [--only events,plans,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,notify,
 //      incidents,growth] [--growth 10,100,1000 (the growth section's sizes, millions of events; not run by default)]
 //
 // The cluster section starts the local cluster stack (`sluice stack up --cluster`) when it is not up.
@@ -53,7 +53,8 @@ const SMOKE = opts.smoke
 const RUNS = SMOKE ? 1 : Number(opts.runs)
 const only = new Set(
   (
-    opts.only ?? 'events,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,notify'
+    opts.only ??
+    'events,plans,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,notify'
   ).split(','),
 )
 const RESULTS = 'bench/results'
@@ -165,6 +166,40 @@ function sdkRecords(n, eventTypeId, offset = 0) {
     value: (j % 100) + 0.99,
     properties: { plan: j % 2 ? 'pro' : 'free', country: 'DE', seats: j % 9, trial: false, source: 'web' },
   }))
+}
+
+/** Records of 20 properties (strings, numbers, booleans), each what TRACKING_PLAN declares. */
+function plannedRecords(n, eventTypeId, offset = 0) {
+  return Array.from({ length: n }, (_, j) => {
+    const properties = {}
+    for (let p = 0; p < 20; p++)
+      properties[`p${p}`] =
+        p % 4 === 0 ? (j % 2 ? 'pro' : 'free') : p % 4 === 1 ? j % 1000 : p % 4 === 2 ? j % 3 === 0 : `SKU-${offset + j}`
+    return {
+      eventTypeId,
+      trafficTypeName: 'user',
+      key: `user-${offset + j}`,
+      timestamp: Date.now(),
+      value: j % 100,
+      properties,
+    }
+  })
+}
+
+/** A plan of 20 properties for the event types given: an enum, a range, a boolean and a pattern, five times. */
+function trackingPlan(mode, eventTypes) {
+  const properties = {}
+  for (let p = 0; p < 20; p++)
+    properties[`p${p}`] =
+      p % 4 === 0
+        ? { type: 'string', enum: ['free', 'pro'], required: true }
+        : p % 4 === 1
+          ? { type: 'integer', minimum: 0, maximum: 1000 }
+          : p % 4 === 2
+            ? { type: 'boolean' }
+            : { type: 'string', pattern: '^SKU-[0-9]+$', maxLength: 40 }
+  const events = Object.fromEntries(eventTypes.map((t) => [t, { value: { required: true, minimum: 0 }, properties }]))
+  return { mode, unplannedEvents: 'violation', unplannedProperties: 'violation', events }
 }
 
 /** Impressions as the SDKs send them: groups of 500 per flag (a body of 5,000 holds 10 flags). */
@@ -435,6 +470,49 @@ async function eventsSection() {
   results.events = section
 }
 
+/**
+ * A tracking plan of 20 properties in observe and in block mode beside no plan: one process, the same records (all of
+ * which keep the plan), alternating in one run; one environment without a plan, the other with one.
+ */
+async function plansSection() {
+  const s = await sluice(['edge', 'admin', 'events', 'alerts'])
+  const ch = createClient({ url: CLICKHOUSE })
+  try {
+    const planTotal = SMOKE ? 4000 : 200_000
+    const arms = { none: [], observe: [], block: [] }
+    const [bare, planned] = s.demo.environments
+    let version = 0
+    for (let run = 0; run < RUNS; run++)
+      for (const arm of Object.keys(arms)) {
+        const type = `bench.plan.${arm}${run}`
+        if (arm !== 'none') {
+          const plan = trackingPlan(arm, [type])
+          version = (await s.state.plans.save(s.demo.accountId, planned.id, plan, version, 'bench')).version
+          await sleep(1500) // the consumers check a plan's version every SLUICE_INTEGRATION_REFRESH_MS (1 s)
+        }
+        const key = (arm === 'none' ? bare : planned).serverSideSdkKey
+        arms[arm].push(await eventsEndToEnd(s, ch, key, 500, planTotal, type, plannedRecords))
+      }
+    const cpu = (arm) => median(arms[arm].map((r) => r.cpuUsPerEvent))
+    results.plans = {
+      events: planTotal,
+      properties: 20,
+      cpuUsPerEventNoPlan: spread(arms.none.map((r) => round(r.cpuUsPerEvent, 2))),
+      cpuUsPerEventObserve: spread(arms.observe.map((r) => round(r.cpuUsPerEvent, 2))),
+      cpuUsPerEventBlock: spread(arms.block.map((r) => round(r.cpuUsPerEvent, 2))),
+      ratioObserve: round(cpu('observe') / cpu('none'), 2),
+      ratioBlock: round(cpu('block') / cpu('none'), 2),
+    }
+    say(
+      `tracking plan of 20 properties: CPU per event ${results.plans.ratioObserve} (observe), ${results.plans.ratioBlock} (block) of none`,
+    )
+  } finally {
+    await ch.close()
+    await s.stop()
+    await s.cleanup()
+  }
+}
+
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100
 
 /** CPU time (user + system, every thread) a process has used so far, in µs, from /proc/<pid>/stat. */
@@ -453,9 +531,9 @@ function cpuMicros(pid) {
  * Posts `total` events in bodies of `size`, 8 in flight, and waits until all are stored: rates per second, and the
  * Sluice process's CPU per event.
  */
-async function eventsEndToEnd(s, ch, key, size, total, type) {
+async function eventsEndToEnd(s, ch, key, size, total, type, records = sdkRecords) {
   const bodies = []
-  for (let i = 0; i < total; i += size) bodies.push(JSON.stringify(sdkRecords(size, type, i)))
+  for (let i = 0; i < total; i += size) bodies.push(JSON.stringify(records(size, type, i)))
   const bodyBytes = bodies.reduce((n, b) => n + Buffer.byteLength(b), 0)
   const cpu0 = cpuMicros(s.pid)
   const t0 = performance.now()
@@ -1742,6 +1820,7 @@ async function waitHttp(url) {
 
 const sections = {
   events: eventsSection,
+  plans: plansSection,
   impressions: impressionsSection,
   freshness: freshnessSection,
   webhooks: webhooksSection,
@@ -1992,6 +2071,15 @@ function printTable(r) {
       `the live tail with no viewer: Sluice CPU per event (${k(x.events)} events, bodies of 500)`,
       `${sp(x.cpuUsPerEventNoViewer, us)} µs`,
       `the tail off: ${sp(x.cpuUsPerEventTailOff, us)} µs (ratio ${x.ratio})`,
+    ])
+  }
+  if (r.plans) {
+    const x = r.plans
+    const us = (v) => v.toFixed(1)
+    rows.push([
+      `a tracking plan of ${x.properties} properties, observe / block: Sluice CPU per event (${k(x.events)} events, bodies of 500)`,
+      `${sp(x.cpuUsPerEventObserve, us)} / ${sp(x.cpuUsPerEventBlock, us)} µs`,
+      `no plan: ${sp(x.cpuUsPerEventNoPlan, us)} µs (ratios ${x.ratioObserve} / ${x.ratioBlock}; aim ≤ 1.15)`,
     ])
   }
   if (r.datahub) {

@@ -138,21 +138,25 @@ function checked(
   source: SourcePosition,
   out: DecodedRows,
 ): void {
-  const columns = row.tsv.toString('utf8')
-  // The columns: traffic type, event type, key, timestamp, ms, raw, value, properties (tabs inside are escaped).
-  const fields = columns.split('\t')
+  // The columns: traffic type, event type, key, timestamp, ms, raw, value, properties (tabs inside are escaped): only
+  // the last two are read for the check, the others only for a report.
+  const tsv = row.tsv
+  const t8 = tsv.lastIndexOf(TAB)
+  const t7 = tsv.lastIndexOf(TAB, t8 - 1)
   let properties: Record<string, unknown>
   try {
-    properties = JSON.parse(tsvText(fields[7] ?? '') ?? '{}') as Record<string, unknown>
+    properties = JSON.parse(tsvText(tsv.toString('utf8', t8 + 1)) ?? '{}') as Record<string, unknown>
   } catch {
     properties = {}
   }
-  const value = fields[6] === undefined || fields[6] === '\\N' ? null : Number(fields[6])
-  const verdict = plan.check(row.event_type, value, properties)
+  const valueText = tsv.toString('latin1', t7 + 1, t8)
+  const verdict = plan.check(row.event_type, valueText === '\\N' ? null : Number(valueText), properties)
   if (!verdict) {
-    out.add<RowOrigin>(EVENTS, row, row.tsv)
+    out.add<RowOrigin>(EVENTS, row, tsv)
     return
   }
+  const columns = tsv.toString('utf8')
+  const fields = columns.split('\t')
   let outcome: ViolationRow['outcome'] = 'stored'
   const record = recordOfColumns(columns)
   if (plan.mode === 'block') {

@@ -347,7 +347,7 @@ function re2Engine(caps: ReadonlyMap<string, number>) {
   const engine = (pattern: string) => {
     const regex = RE2JS.compile(pattern)
     const cap = caps.get(pattern) ?? 0
-    return { test: (text: string) => text.length <= cap && regex.matcher(text).find() }
+    return { test: (text: string) => text.length <= cap && regex.test(text) }
   }
   return Object.assign(engine, { code: 'sluice-re2' })
 }
