@@ -11,6 +11,7 @@ import { rulesAndWindowsCommands } from './commands/rules-and-windows.js'
 import { notifyCommands } from './commands/notify.js'
 import { experimentCommands } from './commands/experiments.js'
 import { dataHubCommands } from './commands/datahub.js'
+import { planCommands } from './commands/plans.js'
 import { importEventsCommand } from './commands/import-events.js'
 import { keyCommands } from './commands/keys.js'
 import { redisUsersCommand } from './commands/redis-users.js'
@@ -37,6 +38,7 @@ rulesAndWindowsCommands(program)
 notifyCommands(program)
 experimentCommands(program)
 dataHubCommands(program)
+planCommands(program)
 
 program.parseAsync().catch((err: unknown) => {
   console.error(`sluice: ${err instanceof Error ? err.message : String(err)}`)

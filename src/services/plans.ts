@@ -2,11 +2,29 @@
 // save a new version (checked, compiled whole, refused when it is not the version the change was made from), and
 // propose one from what the catalogue saw.
 import { setImmediate } from 'node:timers/promises'
+import { Ajv } from 'ajv'
+import { TrackingPlanSchema } from '../pipeline/plan-schema.js'
 import { checkPlan, compilePlan, proposePlan, type TrackingPlan } from '../pipeline/plans.js'
-import { invalid, Refusal } from '../shared/errors.js'
+import { invalid, Refusal, type FieldProblem } from '../shared/errors.js'
 import type { PlanChange, PlanStore, StoredPlan } from '../state/redis/plans.js'
 import type { Environment } from '../state/redis/tenancy.js'
 import type { DataHubService } from './datahub.js'
+
+export type { TrackingPlan }
+
+/** A plan's shape (the API checks it before the service; a file of `sluice plans push` is checked here). */
+const validShape = new Ajv({ allErrors: true, strict: false }).compile(TrackingPlanSchema)
+
+/** The problems of a plan's shape, each at its place (`plan.events.checkout.properties.plan.type`). */
+function shapeProblems(plan: unknown): FieldProblem[] {
+  if (validShape(plan)) return []
+  return (validShape.errors ?? []).slice(0, 100).map((e) => {
+    const params = e.params as Record<string, unknown>
+    const child = params['missingProperty'] ?? params['additionalProperty']
+    const path = ['plan', ...e.instancePath.split('/').slice(1), ...(typeof child === 'string' ? [child] : [])]
+    return { field: path.join('.'), problem: e.message ?? 'is invalid' }
+  })
+}
 
 /** Event types a proposal reads (most records in 30 days first): each is one read of the catalogue. */
 export const PROPOSED_EVENT_TYPES = 100
@@ -46,6 +64,8 @@ export class PlanService {
    * when the plan is no longer at baseVersion.
    */
   async save(env: Environment, plan: TrackingPlan, baseVersion: number, savedBy: string): Promise<StoredPlan> {
+    const shape = shapeProblems(plan)
+    if (shape.length > 0) throw invalid(shape, 'the tracking plan cannot be saved')
     const problems = checkPlan(plan)
     if (problems.length > 0)
       throw invalid(
