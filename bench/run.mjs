@@ -7,7 +7,8 @@
 //
 //   node bench/run.mjs [--runs 3] [--smoke] [--bin <other build>/bin/sluice.js] [--profile]
 //     [--only events,plans,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,
-//      notify,incidents,growth] [--growth 10,100,1000 (the growth section's sizes, millions of events; not run by default)]
+//      notify,incidents,growth]
+//     [--growth 10,100,1000 (the growth section's sizes, millions of events; not run by default)]
 //
 // The cluster section starts the local cluster stack (`sluice stack up --cluster`) when it is not up.
 //
