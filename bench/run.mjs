@@ -175,7 +175,15 @@ function plannedRecords(n, eventTypeId, offset = 0) {
     const properties = {}
     for (let p = 0; p < 20; p++)
       properties[`p${p}`] =
-        p % 4 === 0 ? (j % 2 ? 'pro' : 'free') : p % 4 === 1 ? j % 1000 : p % 4 === 2 ? j % 3 === 0 : `SKU-${offset + j}`
+        p % 4 === 0
+          ? j % 2
+            ? 'pro'
+            : 'free'
+          : p % 4 === 1
+            ? j % 1000
+            : p % 4 === 2
+              ? j % 3 === 0
+              : `SKU-${offset + j}`
     return {
       eventTypeId,
       trafficTypeName: 'user',
