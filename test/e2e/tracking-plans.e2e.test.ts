@@ -3,11 +3,15 @@
 // catalogue, the violations and the rejections agree. A plan proposed from ten event types of generated traffic passes
 // that traffic and flags a changed type at once. Hostile plans are refused fast, naming the place; a stale save is a
 // 409.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { SplitFactory } from '@splitsoftware/splitio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
+import { runSluice } from '../support/cli.js'
 import { createTestEnv, postEvents, waitFor, type TestEnv } from '../support/harness.js'
 import { sdkApiStub } from '../support/split-sdk.js'
 
@@ -265,6 +269,58 @@ describe('a proposed plan', () => {
     )
     expect(rows).toEqual([{ key: 'changed-0-0', rules: 'wrong_type' }])
   }, 120_000)
+})
+
+describe('plans as code', () => {
+  it('pull, edit, diff and push round trip; a push from a file behind the plan is refused and changes nothing', async () => {
+    const env = demo.environments[1]!.id
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-plans-'))
+    const file = join(dir, 'plan.yaml')
+    const sluice = (...args: string[]) => runSluice(['plans', ...args, '--environment', env], t.env)
+    const now = async () => (await call('GET', `/api/v1/environments/${env}/tracking-plan`)).body
+
+    const pulled = await sluice('pull', file)
+    expect(pulled.code, pulled.stderr).toBe(0)
+    const start = (await now())['version'] as number
+    const text = readFileSync(file, 'utf8')
+    expect(text).toMatch(new RegExp(`^version: ${start}$`, 'm'))
+    // Edited as a person edits it: the mode, and a comment that must survive a push.
+    writeFileSync(file, `# owned by the data team\n${text.replace(/^  mode: observe$/m, '  mode: block')}`)
+    const diff = await sluice('diff', file)
+    expect(diff.stdout).toBe('1 changes:\n~ mode: "observe" → "block"\n')
+
+    // Someone saves meanwhile: the file is behind, its push refused, the plan unchanged.
+    await savePlan(env, { ...(await now())['plan'], unplannedEvents: 'allow' })
+    expect((await sluice('diff', file)).stdout).toContain(
+      `the plan is at version ${start + 1}, the file at ${start}: pull first`,
+    )
+    const stale = await sluice('push', file)
+    expect(stale.code).toBe(2)
+    expect(stale.stderr).toContain(`is at version ${start + 1}, not ${start}`)
+    expect((await now())['version']).toBe(start + 1)
+
+    // Pulled again, edited, pushed: saved, and the file names the new version with its comment kept.
+    await sluice('pull', file)
+    writeFileSync(
+      file,
+      `# owned by the data team\n${readFileSync(file, 'utf8').replace(/^  mode: observe$/m, '  mode: block')}`,
+    )
+    const pushed = await sluice('push', file)
+    expect(pushed.code, pushed.stderr).toBe(0)
+    expect(pushed.stdout).toContain(`saved version ${start + 2}`)
+    expect(await now()).toMatchObject({ version: start + 2, plan: { mode: 'block', unplannedEvents: 'allow' } })
+    expect(readFileSync(file, 'utf8')).toMatch(
+      new RegExp(`^# owned by the data team\n[^]*^version: ${start + 2}$`, 'm'),
+    )
+    expect((await sluice('diff', file)).stdout).toBe('no changes\n')
+
+    // A file whose plan is not a plan: refused naming the place, nothing saved.
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^  mode: block$/m, '  mode: sometimes'))
+    const bad = await sluice('push', file)
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('plan.mode')
+    expect((await now())['version']).toBe(start + 2)
+  }, 60_000)
 })
 
 describe('saving a plan', () => {
