@@ -4686,6 +4686,840 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/environments/{env}/tracking-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    env: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            environmentId: string;
+                            plan: {
+                                events: {
+                                    [key: string]: {
+                                        description?: string;
+                                        owner?: string;
+                                        properties?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                enum?: (string | number | boolean | null)[];
+                                                /** @enum {unknown} */
+                                                format?: "date-time" | "date" | "time" | "email" | "uri" | "uuid" | "ipv4" | "ipv6" | "hostname";
+                                                maximum?: number;
+                                                maxLength?: number;
+                                                minimum?: number;
+                                                minLength?: number;
+                                                pattern?: string;
+                                                required?: boolean;
+                                                type?: ("string" | "number" | "integer" | "boolean" | "null") | ("string" | "number" | "integer" | "boolean" | "null")[];
+                                            };
+                                        };
+                                        /** @enum {unknown} */
+                                        unplannedProperties?: "allow" | "violation";
+                                        value?: {
+                                            description?: string;
+                                            maximum?: number;
+                                            minimum?: number;
+                                            required?: boolean;
+                                        };
+                                    };
+                                };
+                                /** @enum {unknown} */
+                                mode: "observe" | "block" | "strip";
+                                /** @enum {unknown} */
+                                unplannedEvents: "allow" | "violation";
+                                /** @enum {unknown} */
+                                unplannedProperties: "allow" | "violation";
+                            };
+                            savedAt: string;
+                            savedBy: string;
+                            version: number;
+                        };
+                    };
+                };
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            /** @enum {unknown} */
+                            statusCode: 431;
+                        };
+                    };
+                };
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+            };
+        };
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    env: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        baseVersion: number;
+                        plan: {
+                            events: {
+                                [key: string]: {
+                                    description?: string;
+                                    owner?: string;
+                                    properties?: {
+                                        [key: string]: {
+                                            description?: string;
+                                            enum?: (string | number | boolean | null)[];
+                                            /** @enum {unknown} */
+                                            format?: "date-time" | "date" | "time" | "email" | "uri" | "uuid" | "ipv4" | "ipv6" | "hostname";
+                                            maximum?: number;
+                                            maxLength?: number;
+                                            minimum?: number;
+                                            minLength?: number;
+                                            pattern?: string;
+                                            required?: boolean;
+                                            type?: ("string" | "number" | "integer" | "boolean" | "null") | ("string" | "number" | "integer" | "boolean" | "null")[];
+                                        };
+                                    };
+                                    /** @enum {unknown} */
+                                    unplannedProperties?: "allow" | "violation";
+                                    value?: {
+                                        description?: string;
+                                        maximum?: number;
+                                        minimum?: number;
+                                        required?: boolean;
+                                    };
+                                };
+                            };
+                            /** @enum {unknown} */
+                            mode: "observe" | "block" | "strip";
+                            /** @enum {unknown} */
+                            unplannedEvents: "allow" | "violation";
+                            /** @enum {unknown} */
+                            unplannedProperties: "allow" | "violation";
+                        };
+                    };
+                };
+            };
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            environmentId: string;
+                            plan: {
+                                events: {
+                                    [key: string]: {
+                                        description?: string;
+                                        owner?: string;
+                                        properties?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                enum?: (string | number | boolean | null)[];
+                                                /** @enum {unknown} */
+                                                format?: "date-time" | "date" | "time" | "email" | "uri" | "uuid" | "ipv4" | "ipv6" | "hostname";
+                                                maximum?: number;
+                                                maxLength?: number;
+                                                minimum?: number;
+                                                minLength?: number;
+                                                pattern?: string;
+                                                required?: boolean;
+                                                type?: ("string" | "number" | "integer" | "boolean" | "null") | ("string" | "number" | "integer" | "boolean" | "null")[];
+                                            };
+                                        };
+                                        /** @enum {unknown} */
+                                        unplannedProperties?: "allow" | "violation";
+                                        value?: {
+                                            description?: string;
+                                            maximum?: number;
+                                            minimum?: number;
+                                            required?: boolean;
+                                        };
+                                    };
+                                };
+                                /** @enum {unknown} */
+                                mode: "observe" | "block" | "strip";
+                                /** @enum {unknown} */
+                                unplannedEvents: "allow" | "violation";
+                                /** @enum {unknown} */
+                                unplannedProperties: "allow" | "violation";
+                            };
+                            savedAt: string;
+                            savedBy: string;
+                            version: number;
+                        };
+                    };
+                };
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            /** @enum {unknown} */
+                            statusCode: 431;
+                        };
+                    };
+                };
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/environments/{env}/tracking-plan/proposal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    env: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            environmentId: string;
+                            plan: {
+                                events: {
+                                    [key: string]: {
+                                        description?: string;
+                                        owner?: string;
+                                        properties?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                enum?: (string | number | boolean | null)[];
+                                                /** @enum {unknown} */
+                                                format?: "date-time" | "date" | "time" | "email" | "uri" | "uuid" | "ipv4" | "ipv6" | "hostname";
+                                                maximum?: number;
+                                                maxLength?: number;
+                                                minimum?: number;
+                                                minLength?: number;
+                                                pattern?: string;
+                                                required?: boolean;
+                                                type?: ("string" | "number" | "integer" | "boolean" | "null") | ("string" | "number" | "integer" | "boolean" | "null")[];
+                                            };
+                                        };
+                                        /** @enum {unknown} */
+                                        unplannedProperties?: "allow" | "violation";
+                                        value?: {
+                                            description?: string;
+                                            maximum?: number;
+                                            minimum?: number;
+                                            required?: boolean;
+                                        };
+                                    };
+                                };
+                                /** @enum {unknown} */
+                                mode: "observe" | "block" | "strip";
+                                /** @enum {unknown} */
+                                unplannedEvents: "allow" | "violation";
+                                /** @enum {unknown} */
+                                unplannedProperties: "allow" | "violation";
+                            };
+                            truncated: boolean;
+                        };
+                    };
+                };
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            /** @enum {unknown} */
+                            statusCode: 431;
+                        };
+                    };
+                };
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/environments/{env}/tracking-plan/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    env: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changes: {
+                                bytes: number;
+                                eventTypes: number;
+                                /** @enum {unknown} */
+                                mode: "observe" | "block" | "strip";
+                                savedAt: string;
+                                savedBy: string;
+                                version: number;
+                            }[];
+                        };
+                    };
+                };
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            /** @enum {unknown} */
+                            statusCode: 431;
+                        };
+                    };
+                };
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/environments/{env}/tracking-plan/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    env: string;
+                    version: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            environmentId: string;
+                            plan: {
+                                events: {
+                                    [key: string]: {
+                                        description?: string;
+                                        owner?: string;
+                                        properties?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                enum?: (string | number | boolean | null)[];
+                                                /** @enum {unknown} */
+                                                format?: "date-time" | "date" | "time" | "email" | "uri" | "uuid" | "ipv4" | "ipv6" | "hostname";
+                                                maximum?: number;
+                                                maxLength?: number;
+                                                minimum?: number;
+                                                minLength?: number;
+                                                pattern?: string;
+                                                required?: boolean;
+                                                type?: ("string" | "number" | "integer" | "boolean" | "null") | ("string" | "number" | "integer" | "boolean" | "null")[];
+                                            };
+                                        };
+                                        /** @enum {unknown} */
+                                        unplannedProperties?: "allow" | "violation";
+                                        value?: {
+                                            description?: string;
+                                            maximum?: number;
+                                            minimum?: number;
+                                            required?: boolean;
+                                        };
+                                    };
+                                };
+                                /** @enum {unknown} */
+                                mode: "observe" | "block" | "strip";
+                                /** @enum {unknown} */
+                                unplannedEvents: "allow" | "violation";
+                                /** @enum {unknown} */
+                                unplannedProperties: "allow" | "violation";
+                            };
+                            savedAt: string;
+                            savedBy: string;
+                            version: number;
+                        };
+                    };
+                };
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            /** @enum {unknown} */
+                            statusCode: 431;
+                        };
+                    };
+                };
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/environments/{env}/violations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    from?: string;
+                    to?: string;
+                };
+                header?: never;
+                path: {
+                    env: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            environmentId: string;
+                            from: string;
+                            groups: {
+                                eventType: string;
+                                examples: {
+                                    planVersion: number;
+                                    record: string;
+                                    violations: {
+                                        field: string;
+                                        message: string;
+                                        /** @enum {unknown} */
+                                        rule: "required" | "wrong_type" | "unplanned_property" | "unplanned_event" | "out_of_range" | "not_in_enum" | "pattern" | "format";
+                                    }[];
+                                }[];
+                                firstAt: string;
+                                lastAt: string;
+                                records: number;
+                                refused: number;
+                                /** @enum {unknown} */
+                                rule: "required" | "wrong_type" | "unplanned_property" | "unplanned_event" | "out_of_range" | "not_in_enum" | "pattern" | "format";
+                                sdkVersion: string;
+                                stored: number;
+                                stripped: number;
+                            }[];
+                            refused: number;
+                            stripped: number;
+                            to: string;
+                            total: number;
+                        };
+                    };
+                };
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+                431: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                            /** @enum {unknown} */
+                            statusCode: 431;
+                        };
+                    };
+                };
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SluiceError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/incidents": {
         parameters: {
             query?: never;
