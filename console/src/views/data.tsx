@@ -1,7 +1,8 @@
 // The Data Hub for importers: pick a workspace's environment, then see whether it is arriving (the ingestion health:
 // per minute, refusal reasons, the SDKs and their impressions mode, the consumers' lag), what arrived (the event types
 // with their counts, one type's properties; the flags seen), what arrives now (the live tail, filtered, sampled under
-// load), what was refused and why (reasons with examples shown as text), and erase a person's records.
+// load), what was refused and why (reasons with examples shown as text), what should arrive (the tracking plan and its
+// violations: views/plans.tsx), and erase a person's records.
 // Everything is text: a record's markup is shown, never run (Preact escapes it).
 // The workspace, environment and tab are in the address: #/data?ws=<id>&env=<id>&tab=types.
 import { useEffect, useRef, useState } from 'preact/hooks'
@@ -11,6 +12,7 @@ import type { RouteParams } from '../route.js'
 import { useRead } from '../read.js'
 import { TimeChart } from '../chart.js'
 import { ago as agoText, count, plural, when } from '../format.js'
+import { TrackingPlan } from './plans.js'
 
 interface Workspace {
   id: string
@@ -90,6 +92,7 @@ const TABS = {
   flags: 'Flags seen',
   tail: 'Live tail',
   refused: 'Refused',
+  plan: 'Tracking plan',
   payloads: 'Refused payloads',
   erasures: 'Erasures',
 }
@@ -681,6 +684,8 @@ export function Data({
           <Tail env={env} />
         ) : tab === 'refused' ? (
           <Refused env={env} />
+        ) : tab === 'plan' ? (
+          <TrackingPlan env={env} />
         ) : tab === 'payloads' ? (
           <RefusedPayloads />
         ) : (
