@@ -15,6 +15,8 @@ let demo: DemoAccount
 let browser: Browser
 let page: Page
 
+type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
 const MARKUP = '<img src=x onerror="window.__xss=1">'
 const SHOTS = process.env['SLUICE_UPDATE_SCREENSHOTS'] === '1' ? 'docs/screenshots' : '.sluice/screenshots'
 const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true })
@@ -53,7 +55,7 @@ it('proposes a plan from what arrived, refuses a mistake naming its place, saves
   await page.getByRole('button', { name: 'Propose from what arrived' }).click()
   await page.getByRole('status').filter({ hasText: 'Proposed from what arrived: 1 event types' }).waitFor()
   const area = page.getByLabel('The plan (JSON)')
-  const proposed = JSON.parse(await area.inputValue()) as Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+  const proposed = JSON.parse(await area.inputValue()) as Json
   expect(proposed['events']['checkout']['properties']['plan']).toEqual({ type: 'string', required: true })
 
   // A mistake first: an enum that is not a list.
