@@ -93,7 +93,9 @@ it('proposes a plan from what arrived, refuses a mistake naming its place, saves
     /^2 × checkout: not in the enum \(nodejs-10\.28\.0\), last .*, 2 refused$/,
   )
   await group.locator('summary').click()
-  await expect.poll(() => group.locator('pre').allTextContents()).toContainEqual(expect.stringContaining(JSON.stringify(MARKUP)))
+  await expect
+    .poll(() => group.locator('pre').allTextContents())
+    .toContainEqual(expect.stringContaining(JSON.stringify(MARKUP)))
   expect(await page.evaluate('window.__xss')).toBeUndefined()
   await shot('console-data-plan')
 
