@@ -492,7 +492,7 @@ const SETTINGS = {
     integrationRefreshMs: setting(
       'SLUICE_INTEGRATION_REFRESH_MS',
       int(100, 60_000, 1000),
-      'how soon mapping changes reach the alert consumers',
+      'how soon changes of integrations, alert rules and windows, and tracking plans reach the consumers',
     ),
     alertRetentionMs: setting(
       'SLUICE_ALERT_RETENTION_DAYS',

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs'
+import { Ajv } from 'ajv'
 import { describe, expect, it } from 'vitest'
+import { TrackingPlanSchema } from '../../../src/pipeline/plan-schema.js'
 import {
   checkPlan,
   compilePlan,
@@ -197,4 +200,18 @@ describe('a proposed plan', () => {
     expect(compiled.check('checkout', 3, { plan: 2 })!.violations[0]!.rule).toBe('wrong_type')
     expect(compiled.check('visit', null, { any: 1 })).toBe(undefined)
   })
+})
+
+it("the importers' doc's example plan is a plan: its shape, its checks, and what it says of an event", () => {
+  const page = readFileSync(new URL('../../../docs/sdk-and-import.md', import.meta.url), 'utf8')
+  const text = /### Tracking plans[^]*?```json\n([^]*?)```/.exec(page)![1]!
+  const example = JSON.parse(text) as TrackingPlan
+  expect(new Ajv({ strict: false }).validate(TrackingPlanSchema, example)).toBe(true)
+  expect(checkPlan(example)).toEqual([])
+  const compiled = compilePlan(example, 3)
+  expect(compiled.check('checkout', 10, { plan: 'pro', seats: 2, sku: 'ABC-1' })).toBe(undefined)
+  // What the doc says a refusal reads.
+  expect(compiled.check('checkout', 10, { plan: 'gold', seats: 0 })!.violations[0]!.message).toBe(
+    "properties.plan must be one of the plan's values",
+  )
 })

@@ -7,7 +7,7 @@ const all = (cluster?: string) =>
 
 it('one server: plain tables under their own names, columns added in place', () => {
   const sql = all()
-  expect(sql.filter((q) => q.startsWith('CREATE TABLE')).length).toBe(8)
+  expect(sql.filter((q) => q.startsWith('CREATE TABLE')).length).toBe(9)
   expect(sql.join('\n')).not.toMatch(/ON CLUSTER|Replicated|Distributed|_local/)
   expect(sql).toContain('ALTER TABLE db.events ADD COLUMN request_part UInt32 DEFAULT 0 AFTER request_id')
 })
