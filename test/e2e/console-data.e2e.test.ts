@@ -199,7 +199,7 @@ it('erases a key: the job is shown done with what it deleted', async () => {
   const row = page.getByTestId('erasures').locator('tbody tr').first()
   await expect.poll(() => row.locator('td').nth(1).textContent(), { timeout: 30_000 }).toBe('done')
   expect(await row.locator('td').nth(3).textContent()).toBe(
-    '2 events, 0 impressions, 0 unique_keys, 0 event_rejections, 0 impression_rejections',
+    '2 events, 0 impressions, 0 unique_keys, 0 event_rejections, 0 impression_rejections, 0 event_violations',
   )
   expect(await t.count('events', "key IN ('u1', 'u2')")).toBe(0)
 })

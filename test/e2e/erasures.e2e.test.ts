@@ -138,6 +138,7 @@ describe('erasure', () => {
       unique_keys: 0,
       event_rejections: 0,
       impression_rejections: 0,
+      event_violations: 0,
     })
     expect(await rowsByKey('events')).toEqual({ bob: 2, carol: 2 })
   })
