@@ -11,6 +11,7 @@ import type { Logger } from '../shared/logger.js'
 import type { Metrics } from '../shared/metrics.js'
 import { REPLAY_HEADER, type BatchContext, type InboundBatch, type InboundMessage } from '../broker/ports.js'
 import { identityOf } from '../broker/messages/records.js'
+import type { CompiledPlan } from '../pipeline/plans.js'
 import type { MessageIdentity, RejectionRow, RowOrigin, SourcePosition } from '../pipeline/rows.js'
 import { AppError, failureKind } from '../shared/errors.js'
 import type { ClickHouseTableSink } from '../sinks/clickhouse/table.sink.js'
@@ -23,12 +24,26 @@ export interface RowCodec {
   /** Every table the topic's rows go to, in the order they are inserted (rejections apart). */
   readonly tables: readonly Table[]
   readonly rejections: Table<RejectionRow>
-  /** Reads what decoding the messages needs (an environment's tracking plan) first; throws only an AppError. */
-  prepare?(messages: readonly InboundMessage[]): Promise<void>
+  /**
+   * Reads what decoding the messages needs (their environments' tracking plans) first, for this batch alone (batches of
+   * partitions consumed at once each have their own); throws only an AppError.
+   */
+  prepare?(messages: readonly InboundMessage[]): Promise<DecodeContext>
   /** Turns one message into rows and rejections. Never throws, whatever the message holds. */
-  decode(message: InboundMessage, position: (index: number) => SourcePosition, out: DecodedRows): void
+  decode(
+    message: InboundMessage,
+    position: (index: number) => SourcePosition,
+    out: DecodedRows,
+    context?: DecodeContext,
+  ): void
   /** The rejection of a row ClickHouse refused, with the record it was made from. */
   refused(table: Table, row: RowOrigin, reason: string, record: unknown): RejectionRow
+}
+
+/** What a batch's messages are decoded with, read before (RowCodec.prepare). */
+export interface DecodeContext {
+  /** The tracking plans of the batch's environments, by environment id (none: no plan). */
+  readonly plans?: ReadonlyMap<string, CompiledPlan>
 }
 
 /** The rows of a batch, by table, and its rejections. */
@@ -164,12 +179,14 @@ export class ClickHouseConsumer {
       owned: ctx.owned ?? (() => Promise.resolve()),
     }
     const skip = await this.replaysAlreadyStored(run)
-    if (this.codec.prepare) await run.retry('reading tracking plans', () => this.codec.prepare!(messages))
+    const context = this.codec.prepare
+      ? await run.retry('reading tracking plans', () => this.codec.prepare!(messages))
+      : undefined
     let decoded = new DecodedRows()
     let from = 0
     for (const [i, message] of messages.entries()) {
       if (!skip.has(message.offset))
-        this.codec.decode(message, (index) => ({ topic, partition, offset: message.offset, index }), decoded)
+        this.codec.decode(message, (index) => ({ topic, partition, offset: message.offset, index }), decoded, context)
       if (decoded.size >= MAX_ROWS_PER_STEP || i === messages.length - 1) {
         this.tail?.offerRows(decoded.rows, decoded.rejections, this.codec.rejections.name)
         await this.insertStep(run, { first: messages[from]!.offset, last: message.offset, decoded })

@@ -31,10 +31,8 @@ const MAX_DATETIME = 4294967295
 
 /** The environments' tracking plans, as the events consumer reads them (consumers/plan-book.ts). */
 export interface PlanLookup {
-  /** Reads the plans of the messages' environments (before they are decoded); throws when they cannot be read. */
-  prepare(messages: readonly InboundMessage[]): Promise<void>
-  /** The plan of an environment, as the last prepare read it (undefined: none). */
-  planOf(environmentId: string): CompiledPlan | undefined
+  /** The plans of the messages' environments, by environment id (none: no plan); throws when they cannot be read. */
+  plansOf(messages: readonly InboundMessage[]): Promise<ReadonlyMap<string, CompiledPlan>>
 }
 
 /** The events topic's codec; with plans, each environment's events are checked against its tracking plan. */
@@ -42,8 +40,10 @@ export function eventsCodec(plans?: PlanLookup): RowCodec {
   return {
     tables: plans ? [EVENTS, EVENT_VIOLATIONS] : [EVENTS],
     rejections: EVENT_REJECTIONS,
-    ...(plans && { prepare: (messages: readonly InboundMessage[]) => plans.prepare(messages) }),
-    decode: (message, position, out) => decode(message, position, out, plans),
+    ...(plans && {
+      prepare: async (messages: readonly InboundMessage[]) => ({ plans: await plans.plansOf(messages) }),
+    }),
+    decode: (message, position, out, context) => decode(message, position, out, context?.plans),
     refused,
   }
 }
@@ -54,7 +54,7 @@ function decode(
   message: InboundMessage,
   position: (index: number) => SourcePosition,
   out: DecodedRows,
-  plans: PlanLookup | undefined,
+  plans: ReadonlyMap<string, CompiledPlan> | undefined,
 ): void {
   const meta = metaOf(message.headers)
   const bytes = eventLinesOf(message)
@@ -63,7 +63,7 @@ function decode(
     out.reject(rejectionRow('kafka message is not an event batch written by the edge', text, meta, position(0)))
     return
   }
-  const plan = plans?.planOf(meta.environmentId)
+  const plan = plans?.get(meta.environmentId)
   for (let start = 0, index = 0; start < bytes.length; index++) {
     // One pass over the line: where it ends, how many tabs it has, where the 2nd to 5th are (around the event
     // type and the timestamp, the two columns the sink reads from a row: where its rows are, which month).
@@ -124,6 +124,22 @@ function refused(_table: unknown, row: RowOrigin, reason: string, record: unknow
   return rejectionRow(reason, Buffer.isBuffer(record) ? recordOfColumns(record) : record, meta, source)
 }
 
+/**
+ * The properties' JSON without the unplanned ones; undefined when it cannot be made (a forged line's value nested past
+ * what JSON.stringify can walk: the event is then stored as sent, and reported).
+ */
+function stripped(properties: Record<string, unknown>, unplanned: readonly string[]): string | undefined {
+  const drop = new Set(unplanned)
+  // A null-prototype object takes a property named __proto__ as its own, as JSON.parse made it.
+  const kept = Object.create(null) as Record<string, unknown>
+  for (const name of Object.keys(properties)) if (!drop.has(name)) kept[name] = properties[name]
+  try {
+    return JSON.stringify(kept)
+  } catch {
+    return undefined
+  }
+}
+
 /** The prefix of a refusal by a tracking plan (what a replay of those refusals looks for). */
 export const PLAN_REFUSAL = 'tracking plan'
 
@@ -159,17 +175,14 @@ function checked(
   const fields = columns.split('\t')
   let outcome: ViolationRow['outcome'] = 'stored'
   const record = recordOfColumns(columns)
+  const text =
+    plan.mode === 'strip' && verdict.unplanned.length > 0 ? stripped(properties, verdict.unplanned) : undefined
   if (plan.mode === 'block') {
     const first = verdict.violations[0]!.message
     const more = verdict.count > 1 ? ` (and ${verdict.count - 1} more)` : ''
     out.reject(rejectionRow(`${PLAN_REFUSAL} v${plan.version}: ${first}${more}`, record, meta, source))
     outcome = 'refused'
-  } else if (plan.mode === 'strip' && verdict.unplanned.length > 0) {
-    const drop = new Set(verdict.unplanned)
-    // A null-prototype object takes a property named __proto__ as its own, as JSON.parse made it.
-    const kept = Object.create(null) as Record<string, unknown>
-    for (const name of Object.keys(properties)) if (!drop.has(name)) kept[name] = properties[name]
-    const text = JSON.stringify(kept)
+  } else if (text !== undefined) {
     // JSON.stringify escapes every control character: of TabSeparated's specials only a backslash can be in its text.
     fields[7] = text.includes('\\') ? text.replaceAll('\\', '\\\\') : text
     row.tsv = Buffer.from(fields.join('\t'), 'utf8')

@@ -13,10 +13,11 @@ import { KeyedCache } from '../shared/versioned-cache.js'
 import type { PlanStore } from '../state/redis/plans.js'
 import type { PlanLookup } from './events.consumer.js'
 
+/** Environments whose compiled plan a process keeps at once. */
+const MAX_PLANS = 1000
+
 export class PlanBook implements PlanLookup {
   private readonly cache: KeyedCache<CompiledPlan | null>
-  /** The plans of the environments of the batch being decoded. */
-  private readonly current = new Map<string, CompiledPlan>()
   /** When a check of an environment's plan last failed: its last plan is used unchecked until refreshMs later. */
   private readonly failedAt = new Map<string, number>()
 
@@ -38,17 +39,19 @@ export class PlanBook implements PlanLookup {
             return stored ? compilePlan(stored.plan, stored.version) : null
           }),
       },
-      { refreshMs },
+      // Compiled plans take memory (about 25 times their JSON): those of the environments read longest ago go first.
+      { refreshMs, maxEntries: MAX_PLANS },
     )
   }
 
-  async prepare(messages: readonly InboundMessage[]): Promise<void> {
+  async plansOf(messages: readonly InboundMessage[]): Promise<ReadonlyMap<string, CompiledPlan>> {
     const keys = new Map<string, string>()
     for (const m of messages) {
       const { accountId, environmentId } = metaOf(m.headers)
       keys.set(environmentId, `${accountId}\n${environmentId}`)
     }
-    this.current.clear()
+    // The batch's own: batches of partitions consumed at once never share it.
+    const plans = new Map<string, CompiledPlan>()
     await Promise.all(
       [...keys].map(async ([environmentId, key]) => {
         let plan = this.cache.peek(key)
@@ -62,12 +65,9 @@ export class PlanBook implements PlanLookup {
             this.failedAt.set(key, Date.now())
             this.log.warn({ err, environmentId }, 'tracking plan could not be checked; its last known version is used')
           }
-        if (plan) this.current.set(environmentId, plan)
+        if (plan) plans.set(environmentId, plan)
       }),
     )
-  }
-
-  planOf(environmentId: string): CompiledPlan | undefined {
-    return this.current.get(environmentId)
+    return plans
   }
 }

@@ -70,6 +70,8 @@ export const PLAN_LIMITS = {
   /** Properties of every event type together (each is a schema ajv compiles). */
   properties: 5000,
   enumValues: 1000,
+  /** Enum values of one event type's properties together (each event is compared with them). */
+  enumValuesPerEvent: 2000,
   /** Characters of a pattern, of a description, of an owner. */
   patternChars: 1000,
   textChars: 2000,
@@ -118,7 +120,8 @@ export interface Verdict {
 /** Violations of one event kept in detail (an event of 300 wrong properties is counted whole, described in part). */
 export const MAX_DETAILS = 8
 
-const FORBIDDEN_NAMES = new Set(['__proto__', 'prototype', 'constructor'])
+/** The one name a plan cannot hold (a schema's `properties` with it would set a prototype); any other is a property. */
+const FORBIDDEN_NAME = '__proto__'
 
 /**
  * The problems of a plan (its shape checked before, by the API's schema): names, ranges, enums, patterns, sizes; each
@@ -154,17 +157,24 @@ export function checkPlan(plan: TrackingPlan): FieldProblem[] {
         problem: `lists ${names.length} properties, past the ${PLAN_LIMITS.propertiesPerEvent} an event may have`,
       })
     let instructions = 0
+    let enumValues = 0
     for (const name of names) {
       const place = `${at}.properties.${name}`
-      if (FORBIDDEN_NAMES.has(name) || name.length === 0 || name.length > 255 || !name.isWellFormed()) {
+      if (name === FORBIDDEN_NAME || name.length === 0 || name.length > 255 || !name.isWellFormed()) {
         problems.push({
           field: place,
-          problem: 'must be a property name of 1 to 255 characters, not __proto__, prototype or constructor',
+          problem: 'must be a property name of 1 to 255 characters, not __proto__',
         })
         continue
       }
       instructions += checkProperty(event.properties![name]!, place, problems)
+      enumValues += event.properties![name]!.enum?.length ?? 0
     }
+    if (enumValues > PLAN_LIMITS.enumValuesPerEvent)
+      problems.push({
+        field: `${at}.properties`,
+        problem: `has enums of ${enumValues} values together, past the ${PLAN_LIMITS.enumValuesPerEvent} an event type's may have`,
+      })
     if (instructions > PLAN_LIMITS.patternInstructionsPerEvent)
       problems.push({
         field: `${at}.properties`,
@@ -264,13 +274,13 @@ export function compilePlan(plan: TrackingPlan, version: number): CompiledPlan &
     code: { regExp: re2Engine(caps) },
   })
   addFormats.default(ajv, { mode: 'fast', formats: [...PLAN_FORMATS] })
-  const compiled = new Map<string, ValidateFunction>()
-  const validatorOf = (type: string): ValidateFunction | undefined => {
-    let validate = compiled.get(type)
-    if (!validate && Object.hasOwn(plan.events, type)) {
-      validate = ajv.compile(eventSchema(plan, plan.events[type]!, caps))
-      compiled.set(type, validate)
-    }
+  // null: the type would not compile (remembered, so that its events do not compile it again each).
+  const compiled = new Map<string, ValidateFunction | null>()
+  const validatorOf = (type: string): ValidateFunction | null | undefined => {
+    if (compiled.has(type) || !Object.hasOwn(plan.events, type)) return compiled.get(type)
+    compiled.set(type, null)
+    const validate = ajv.compile(eventSchema(plan, plan.events[type]!, caps))
+    compiled.set(type, validate)
     return validate
   }
   return {
@@ -278,17 +288,19 @@ export function compilePlan(plan: TrackingPlan, version: number): CompiledPlan &
     mode: plan.mode,
     /** Compiles an event type's validation now (throwing what ajv throws): a plan is compiled whole before saving. */
     compile(eventType) {
+      compiled.delete(eventType)
       validatorOf(eventType)
     },
     check(eventType, value, properties) {
-      let validate: ValidateFunction | undefined
+      let validate: ValidateFunction | null | undefined
       try {
         validate = validatorOf(eventType)
       } catch {
-        // Not for a plan that was saved (each was compiled whole first): an event type that would not compile is left
-        // unchecked rather than stopping its environment's events.
-        return undefined
+        validate = null
       }
+      // Not for a plan that was saved (each was compiled whole first): an event type that would not compile is left
+      // unchecked rather than stopping its environment's events.
+      if (validate === null) return undefined
       if (!validate) {
         if (plan.unplannedEvents === 'allow') return undefined
         const message = `event type ${eventType} is not in the plan`
@@ -347,7 +359,8 @@ function re2Engine(caps: ReadonlyMap<string, number>) {
   const engine = (pattern: string) => {
     const regex = RE2JS.compile(pattern)
     const cap = caps.get(pattern) ?? 0
-    return { test: (text: string) => text.length <= cap && regex.test(text) }
+    // ajv keeps one regex per its toString: the pattern and its cap name it (each its own, never the first one's).
+    return { test: (text: string) => text.length <= cap && regex.test(text), toString: () => `${cap}\u0000${pattern}` }
   }
   return Object.assign(engine, { code: 'sluice-re2' })
 }
@@ -364,9 +377,10 @@ function verdictOf(
   const rules = new Set<ViolationRule>()
   for (const error of errors) {
     const v = violationOf(error, properties, caps)
+    // The first MAX_DETAILS, and the first of every other rule (each rule's report has an example of it).
+    if (violations.length < MAX_DETAILS || !rules.has(v.rule)) violations.push(v)
     rules.add(v.rule)
     if (v.rule === 'unplanned_property') unplanned.push(v.field.slice('properties.'.length))
-    if (violations.length < MAX_DETAILS) violations.push(v)
   }
   return { violations, count: errors.length, rules: VIOLATION_RULES.filter((r) => rules.has(r)), unplanned }
 }
@@ -441,6 +455,8 @@ export interface SeenEventType {
   }[]
   /** Whether more property names were seen than listed (the type then allows unplanned properties). */
   readonly propertiesTruncated: boolean
+  /** Records whose property names were read only in part (the type then allows unplanned properties too). */
+  readonly cutRecords: number
 }
 
 /**
@@ -449,20 +465,31 @@ export interface SeenEventType {
  */
 export function proposePlan(seen: readonly SeenEventType[]): TrackingPlan {
   const events: Record<string, EventPlan> = {}
-  for (const e of seen) {
+  let total = 0
+  for (const e of seen.slice(0, PLAN_LIMITS.eventTypes)) {
     const properties: Record<string, PropertyRule> = {}
+    // Names the plan cannot list (past its limits, __proto__), or names not all read: the type allows what it omits.
+    let partial = e.propertiesTruncated || e.cutRecords > 0
     for (const p of e.properties) {
-      if (FORBIDDEN_NAMES.has(p.name)) continue
+      if (p.name === FORBIDDEN_NAME || Object.keys(properties).length === PLAN_LIMITS.propertiesPerEvent) {
+        partial = true
+        continue
+      }
+      if (total === PLAN_LIMITS.properties) {
+        partial = true
+        break
+      }
       const types = PROPERTY_TYPES.filter((t) => t !== 'integer' && (p.types[t] ?? 0) > 0)
       properties[p.name] = {
         ...(types.length > 0 && { type: types.length === 1 ? types[0]! : types }),
         ...(p.fillRate >= 1 && { required: true }),
       }
+      total++
     }
     events[e.eventType] = {
       ...(e.valueShare === 1 && { value: { required: true } }),
       properties,
-      ...(e.propertiesTruncated && { unplannedProperties: 'allow' as const }),
+      ...(partial && { unplannedProperties: 'allow' as const }),
     }
   }
   return { mode: 'observe', unplannedEvents: 'violation', unplannedProperties: 'violation', events }

@@ -146,6 +146,9 @@ export async function planRoutes(server: FastifyInstance, opts: PlanRoutesOption
     '/api/v1/environments/:env/tracking-plan',
     {
       bodyLimit: PLAN_BODY_LIMIT,
+      // A save compiles the plan whole, and every events consumer compiles it again as its events come: counted as the
+      // account's expensive calls.
+      config: { expensive: true },
       schema: {
         tags,
         security: ADMIN_SECURITY,

@@ -35,24 +35,22 @@ const message = (env: string) =>
 it('uses the last known plan while Redis fails, checking again only after refreshMs, and holds an unknown one', async () => {
   const { store, state } = fakeStore()
   const book = new PlanBook(store, 60_000, createLogger('silent'))
-  await book.prepare([message('env-a'), message('env-b')])
-  expect(book.planOf('env-a')?.version).toBe(1)
-  expect(book.planOf('env-b')).toBeUndefined()
+  const first = await book.plansOf([message('env-a'), message('env-b')])
+  expect(first.get('env-a')?.version).toBe(1)
+  expect(first.get('env-b')).toBeUndefined()
 
   const short = new PlanBook(store, 100, createLogger('silent'))
-  await short.prepare([message('env-a')])
+  await short.plansOf([message('env-a')])
   state.down = true
   await new Promise((r) => setTimeout(r, 150))
-  await short.prepare([message('env-a')])
-  expect(short.planOf('env-a')?.version).toBe(1)
+  expect((await short.plansOf([message('env-a')])).get('env-a')?.version).toBe(1)
   const calls = state.calls
   // Within refreshMs of the failure, no batch waits on Redis again.
-  await short.prepare([message('env-a')])
+  expect((await short.plansOf([message('env-a')])).get('env-a')?.version).toBe(1)
   expect(state.calls).toBe(calls)
-  expect(short.planOf('env-a')?.version).toBe(1)
 
   // An environment never read: the batch is held as an outage (retriable), never decoded without its plan.
-  const failure = await short.prepare([message('env-c')]).catch((err: unknown) => err)
+  const failure = await short.plansOf([message('env-c')]).catch((err: unknown) => err)
   expect(failure).toBeInstanceOf(AppError)
   expect((failure as AppError).retriable).toBe(true)
 
@@ -60,6 +58,18 @@ it('uses the last known plan while Redis fails, checking again only after refres
   state.down = false
   state.version = 2
   await new Promise((r) => setTimeout(r, 150))
-  await short.prepare([message('env-a')])
-  expect(short.planOf('env-a')?.version).toBe(2)
+  expect((await short.plansOf([message('env-a')])).get('env-a')?.version).toBe(2)
+})
+
+it('gives each batch its own plans: batches of partitions read at once never see each other’s', async () => {
+  const { store } = fakeStore()
+  const book = new PlanBook(store, 60_000, createLogger('silent'))
+  await book.plansOf([message('env-a')])
+  // One batch waits for a plan not read yet while another, of another environment, is read.
+  const [a, b] = await Promise.all([
+    book.plansOf([message('env-a'), message('env-new')]),
+    book.plansOf([message('env-b')]),
+  ])
+  expect(a.get('env-a')?.version).toBe(1)
+  expect(b.size).toBe(0)
 })

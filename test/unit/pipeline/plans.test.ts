@@ -123,6 +123,43 @@ describe('a compiled plan', () => {
   })
 })
 
+describe('what the review found', () => {
+  it('runs each pattern as itself, with its own cap (ajv keeps one regex per its name)', () => {
+    const two = compilePlan(
+      { ...plan, events: { a: { properties: { x: { pattern: '^a+$' }, y: { pattern: '^[0-9]+$' } } } } },
+      1,
+    )
+    expect(two.check('a', null, { x: 'aaa', y: '123' })).toBe(undefined)
+    expect(two.check('a', null, { x: 'aaa', y: 'aaa' })!.violations.map((v) => v.field)).toEqual(['properties.y'])
+    expect(two.check('a', null, { x: '123', y: '123' })!.violations.map((v) => v.field)).toEqual(['properties.x'])
+  })
+
+  it('describes at least one violation of every rule broken, past the first eight', () => {
+    const properties = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`extra${i}`, i]))
+    const verdict = compilePlan(plan, 1).check('checkout', 1, { ...properties, plan: 'gold' })!
+    expect(verdict.rules).toEqual(['unplanned_property', 'not_in_enum'])
+    expect(new Set(verdict.violations.map((v) => v.rule))).toEqual(new Set(verdict.rules))
+  })
+
+  it('bounds the enum values of an event type together', () => {
+    const enums = Object.fromEntries(
+      Array.from({ length: 3 }, (_, i) => [`p${i}`, { enum: Array.from({ length: 700 }, (_, j) => j) }]),
+    )
+    expect(checkPlan({ ...plan, events: { e: { properties: enums } } }).map((p) => p.problem)).toContain(
+      "has enums of 2100 values together, past the 2000 an event type's may have",
+    )
+  })
+
+  it('plans and strips a property named constructor as any other', () => {
+    const c = compilePlan(
+      { ...plan, events: { e: { properties: { ['constructor']: { type: 'string' as const } } } } },
+      1,
+    )
+    expect(c.check('e', null, { ['constructor']: 'x' })).toBe(undefined)
+    expect(c.check('e', null, { ['constructor']: 1 })!.rules).toEqual(['wrong_type'])
+  })
+})
+
 describe('checking a plan as it is saved', () => {
   const problems = (p: TrackingPlan) => checkPlan(p).map((x) => `${x.field}: ${x.problem}`)
 
@@ -149,7 +186,14 @@ describe('checking a plan as it is saved', () => {
     const found = problems(bad)
     expect(found.some((p) => p.startsWith('events.bad type!: must be an event type id'))).toBe(true)
     expect(found.some((p) => p.startsWith('events.e.value.minimum: must be at most maximum (1)'))).toBe(true)
-    expect(found.some((p) => p.startsWith('events.e.properties.constructor: must be a property name'))).toBe(true)
+    // A property may be named constructor (events have such properties); __proto__ cannot be planned.
+    expect(found.some((p) => p.startsWith('events.e.properties.constructor'))).toBe(false)
+    const proto = JSON.parse(
+      '{"mode":"observe","unplannedEvents":"allow","unplannedProperties":"allow","events":{"e":{"properties":{"__proto__":{}}}}}',
+    ) as TrackingPlan
+    expect(problems(proto)).toEqual([
+      'events.e.properties.__proto__: must be a property name of 1 to 255 characters, not __proto__',
+    ])
     expect(found.some((p) => p.startsWith('events.e.properties.__proto__x:'))).toBe(false)
     expect(found.some((p) => p.startsWith('events.e.properties.a.pattern: is not a regex RE2 accepts'))).toBe(true)
     expect(found.some((p) => p.startsWith("events.e.properties.b.enum.1: is not of the property's type"))).toBe(true)
@@ -185,13 +229,14 @@ describe('a proposed plan', () => {
         eventType: 'checkout',
         valueShare: 1,
         propertiesTruncated: false,
+        cutRecords: 0,
         properties: [
           { name: 'plan', types: { string: 1000 }, fillRate: 1 },
           { name: 'coupon', types: { string: 10, null: 5 }, fillRate: 0.015 },
           { name: '__proto__', types: { number: 1 }, fillRate: 0.001 },
         ],
       },
-      { eventType: 'visit', valueShare: null, propertiesTruncated: true, properties: [] },
+      { eventType: 'visit', valueShare: null, propertiesTruncated: true, cutRecords: 0, properties: [] },
     ])
     expect(checkPlan(proposed)).toEqual([])
     expect(proposed.events['checkout']!.properties!['coupon']).toEqual({ type: ['string', 'null'] })
