@@ -4367,6 +4367,13 @@ export type paths = {
                                 [key: string]: number;
                             } | null;
                             environmentId: string;
+                            freshness: {
+                                canaries: number;
+                                hour: string;
+                                notQueryable: number;
+                                p50Ms: number | null;
+                                p95Ms: number | null;
+                            }[];
                             lastEventAt: string | null;
                             lastImpressionAt: string | null;
                             minutes: {

@@ -25,6 +25,8 @@ import { identityReader } from '../services/experiments/identity-dimension.js'
 import { ExperimentChecks } from '../services/experiment-checks.js'
 import { createDataHubService, type DataHubService } from '../services/datahub.js'
 import { PlanService } from '../services/plans.js'
+import { FreshnessCanary, type CanaryIntake } from '../services/freshness.js'
+import { encodeEventMessages } from '../broker/messages/events.js'
 import { DataJobs, ErasureService } from '../services/erasures.js'
 import { TailHub } from '../services/tail.js'
 import { TailFeed } from '../consumers/tail.feed.js'
@@ -321,6 +323,36 @@ export class Container {
   }
 
   /** The checks role's job: guardrail and sample ratio alerts of running experiments, into the alerts topic. */
+  /** The freshness canary (the checks role runs it; the health answer reads its hours). */
+  get freshness(): FreshnessCanary {
+    return this.one('freshness', 'kafka', () => {
+      const { config } = this
+      // As the edge publishes a request's events: each canary a message of its own, spread over the partitions.
+      const intake: CanaryIntake = async (canaries, environmentId, receivedAtMs) => {
+        const messages = []
+        for (const canary of canaries) {
+          const meta = {
+            environmentId,
+            accountId: environmentId,
+            receivedAtMs,
+            sdkVersion: 'sluice-canary',
+            requestId: randomUUID(),
+          }
+          for (const m of await encodeEventMessages([canary], meta, { bodyBytes: 256, maxBytes: 64 * 1024 }))
+            messages.push({ ...m, ordered: false })
+        }
+        await this.broker.publish(this.topics.events, messages)
+      }
+      return new FreshnessCanary(this.state.freshness, intake, this.clickhouse, this.metrics, {
+        intervalMs: config.dataHub.freshnessIntervalMs,
+        partitions: config.kafka.partitions,
+        database: config.clickhouse.database,
+        owner: `checks-${hostname()}-${process.pid}`,
+        log: this.log.child({ component: 'freshness' }),
+      })
+    })
+  }
+
   get experimentChecks(): ExperimentChecks {
     return this.one('experimentChecks', 'kafka', () => {
       const { config } = this
@@ -508,6 +540,7 @@ export class Container {
     if (this.has('notifyConsumer')) await this.notifyConsumer.stop()
     if (this.has('experimentChecks')) await this.experimentChecks.stop()
     if (this.has('dataJobs')) await this.dataJobs.stop()
+    if (this.has('freshness')) await this.freshness.stop()
     if (this.has('tailFeed')) this.tailFeed?.stop()
     if (this.has('tailHub')) await this.tailHub.close()
     for (const client of [this.tailPublisher, this.tailSubscriber])

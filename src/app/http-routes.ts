@@ -11,6 +11,7 @@ import { consoleRoutes } from '../admin/console/console.route.js'
 import { experimentRoutes } from '../admin/experiments/experiments.route.js'
 import { dataHubRoutes } from '../admin/datahub/datahub.route.js'
 import { planRoutes } from '../admin/datahub/plans.route.js'
+import { freshnessOfLastDay } from '../services/freshness.js'
 import { tailRoutes } from '../admin/datahub/tail.route.js'
 import { integrationRoutes } from '../admin/integrations/integrations.route.js'
 import { SPLIT_API_PREFIX, splitApi, splitErrorHandler } from '../admin/split/api.js'
@@ -143,6 +144,7 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     dataHub: c.dataHub,
     erasures: c.erasures,
     consumerLag: c.consumerLag,
+    freshness: () => freshnessOfLastDay(state.freshness),
     reads,
     ...limits,
   })

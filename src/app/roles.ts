@@ -113,12 +113,13 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
     prepare: async (c) => c.notifyConsumer.start(),
   },
   // Scheduled jobs: experiment checks (failing guardrails and sample ratio mismatches of running experiments, raised
-  // as alerts), erasures, and retention deletes on ClickHouse servers without TTLs.
+  // as alerts), erasures, retention deletes on ClickHouse servers without TTLs, and the freshness canary.
   checks: {
     needs: ['kafka', 'clickhouse', 'redis'],
     prepare: async (c) => {
       c.experimentChecks.start()
       c.dataJobs.start()
+      c.freshness.start()
     },
   },
 }

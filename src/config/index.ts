@@ -421,6 +421,11 @@ const SETTINGS = {
       int(100, 600_000, 5000),
       'how long a live tail viewer cut off for reading too slowly has to read why before its connection is closed',
     ),
+    freshnessIntervalMs: setting(
+      'SLUICE_FRESHNESS_INTERVAL_MS',
+      int(0, 3_600_000, 60_000),
+      'the checks role: how often a canary event per partition measures the time from accepted to queryable in ClickHouse (0: never)',
+    ),
     jobLeaseMs: setting(
       'SLUICE_JOB_LEASE_SECONDS',
       int(1, 3600, 30),

@@ -131,6 +131,17 @@ export function createMetrics({ defaults = true }: { defaults?: boolean } = {}) 
       labelNames: ['group'] as const,
       registers: [registry],
     }),
+    freshnessSeconds: new Histogram({
+      name: 'sluice_freshness_seconds',
+      help: 'The freshness canary: time from Kafka acknowledging a canary event (the edge answers 202 then) to the event being queryable in ClickHouse',
+      buckets: [0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 60],
+      registers: [registry],
+    }),
+    freshnessUnseenAge: new Gauge({
+      name: 'sluice_freshness_unseen_age_seconds',
+      help: 'How long the oldest freshness canary not yet queryable in ClickHouse has waited since it was accepted (0: every canary is)',
+      registers: [registry],
+    }),
     insertBatchRows: new Histogram({
       name: 'sluice_clickhouse_insert_rows',
       help: 'Rows per ClickHouse insert',

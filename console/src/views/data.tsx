@@ -84,6 +84,7 @@ export interface Health {
   }[]
   consumerLag: Record<string, number> | null
   note: string | null
+  freshness: { hour: string; canaries: number; p50Ms: number | null; p95Ms: number | null; notQueryable: number }[]
 }
 
 const TABS = {
@@ -131,6 +132,20 @@ function PerMinute({ minutes }: { minutes: Health['minutes'] }) {
   )
 }
 
+const seconds = (ms: number | null) => (ms === null ? '–' : `${(ms / 1000).toFixed(1)} s`)
+
+/** The freshness canary's last hour (all environments): accepted to queryable, against the 5 s promise. */
+function Freshness({ hours }: { hours: Health['freshness'] }) {
+  const [last] = hours
+  return (
+    <p data-testid="freshness">
+      {last
+        ? `Freshness, accepted to queryable (all environments, the hour from ${when(last.hour)}): p50 ${seconds(last.p50Ms)}, p95 ${seconds(last.p95Ms)} over ${plural(last.canaries, 'canary', 'canaries')}${last.notQueryable > 0 ? `, ${count(last.notQueryable)} not queryable within 60 s` : ''}. The promise: p95 at most 5 s.`
+        : 'Freshness: no canary measured in the last 24 hours (the checks role measures it).'}
+    </p>
+  )
+}
+
 function HealthView({ env }: { env: string }) {
   const read = useRead<Health>(`/api/v1/environments/${encodeURIComponent(env)}/health`, { refreshMs: 15_000 })
   const h = read.data
@@ -148,6 +163,7 @@ function HealthView({ env }: { env: string }) {
           : `unknown (${h.note ?? ''})`}
         .
       </p>
+      <Freshness hours={h.freshness} />
       <PerMinute minutes={h.minutes} />
       {h.topReasons.length > 0 && (
         <>

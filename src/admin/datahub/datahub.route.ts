@@ -7,6 +7,7 @@ import { Type } from 'typebox'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
 import { EVENT_TYPE_ID } from '../../pipeline/events.js'
 import type { ConsumerLag, DataHubService } from '../../services/datahub.js'
+import type { FreshnessHour } from '../../services/freshness.js'
 import { MAX_ERASURE_KEYS, MAX_KEY_LENGTH, type ErasureService } from '../../services/erasures.js'
 import type { RateLimit, RateLimiter } from '../../state/redis/rate-limits.js'
 import type { TenancyStore } from '../../state/redis/tenancy.js'
@@ -21,6 +22,8 @@ export interface DataHubRoutesOptions {
   readonly dataHub: DataHubService
   readonly erasures: ErasureService
   readonly consumerLag: () => Promise<ConsumerLag>
+  /** The freshness canary's hours (services/freshness.ts). */
+  readonly freshness: () => Promise<FreshnessHour[]>
   readonly rateLimiter: RateLimiter
   readonly rateLimit: RateLimit
   /** The process's expensive reads: each route holds one while it runs (per account). */
@@ -186,6 +189,19 @@ const HealthAnswer = Type.Object({
     description: 'messages of the events and impressions topics not yet stored (all environments); null if unknown',
   }),
   note: Type.Union([Type.String(), Type.Null()]),
+  freshness: Type.Array(
+    Type.Object({
+      hour: Type.String(),
+      canaries: Type.Integer(),
+      p50Ms: Type.Union([Type.Number(), Type.Null()]),
+      p95Ms: Type.Union([Type.Number(), Type.Null()]),
+      notQueryable: Type.Integer({ description: 'canaries not queryable within 60 s' }),
+    }),
+    {
+      description:
+        "the freshness canary's hours of the last day, newest first (all environments): time from accepted (202) to queryable in ClickHouse",
+    },
+  ),
 })
 const ErasureParams = Type.Object({
   env: EnvParams.properties.env,
@@ -243,8 +259,11 @@ export async function dataHubRoutes(server: FastifyInstance, opts: DataHubRoutes
         response: analysisAnswers({ 200: answer('The ingestion health', HealthAnswer) }),
       },
     },
-    async (request) =>
-      opts.dataHub.health((await scope.environment(request, request.params.env, 'read')).env, opts.consumerLag),
+    async (request) => {
+      const { env } = await scope.environment(request, request.params.env, 'read')
+      const [health, freshness] = await Promise.all([opts.dataHub.health(env, opts.consumerLag), opts.freshness()])
+      return { ...health, freshness }
+    },
   )
 
   app.get(

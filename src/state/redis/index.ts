@@ -11,6 +11,7 @@ import { IntegrationStore } from './integrations.js'
 import { ErasureStore } from './erasures.js'
 import { ExperimentStore } from './experiments.js'
 import { MetricStore } from './metrics.js'
+import { FreshnessStore } from './freshness.js'
 import { NotifyStore } from './notify.js'
 import { PlanStore } from './plans.js'
 import { createRedisClient, isCluster, type RedisClient, type RedisSettings } from './client.js'
@@ -57,6 +58,8 @@ export interface RedisStores {
   readonly erasures: ErasureStore
   /** Tracking plans, per environment, with their versions and their log of changes. */
   readonly plans: PlanStore
+  /** The freshness canary's runs and times. */
+  readonly freshness: FreshnessStore
   /** Closes the transactions' connection, and the main one when the factory created it. */
   close(): Promise<void>
 }
@@ -93,6 +96,7 @@ export function createRedisState(settings: RedisSettings, client?: RedisClient):
     experiments: new ExperimentStore(context),
     erasures: new ErasureStore(context),
     plans: new PlanStore(context),
+    freshness: new FreshnessStore(context),
     close: async () => {
       await tx.close()
       if (!client) await redis.quit().catch(() => redis.disconnect())
