@@ -54,6 +54,8 @@ export async function createTestEnv(extraEnv: Record<string, string> = {}): Prom
     SLUICE_PORT: '0',
     SLUICE_LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'error',
     SLUICE_KEY_REFRESH_MS: '200',
+    // The freshness canary writes events of its own: off unless a test measures it (test/e2e/freshness.e2e.test.ts).
+    SLUICE_FRESHNESS_INTERVAL_MS: '0',
     // HMAC secrets of alert senders are sealed with it; each test environment has its own.
     SLUICE_SECRETS_KEY: randomBytes(32).toString('base64'),
     // The project redis-cluster runs suites with their Redis state on the cluster stack's Redis Cluster.
