@@ -280,9 +280,10 @@ export class ClickHouseTableSink {
     const min = offsets.reduce((a, b) => (b < a ? b : a))
     const max = offsets.reduce((a, b) => (b > a ? b : a))
     const source = `source_topic = ${quote(topic)} AND source_partition = ${Math.trunc(partition)} AND source_offset BETWEEN ${min} AND ${max}`
-    // A side table's positions are its own (see Table.side): named by it.
+    // A side table's positions are its own (see Table.side): named by it. A full column, not a constant: ClickHouse
+    // 18.16 refuses a UNION ALL of Distributed tables whose constants differ ("Cannot convert column t").
     const select = ({ table, rows }: TableRows) =>
-      `SELECT toString(source_offset) AS o, source_index AS i, ${quote(table.side ? table.name : '')} AS t FROM ${this.database}.${table.name} WHERE ${located(table, rows)} AND ${source}`
+      `SELECT toString(source_offset) AS o, source_index AS i, materialize(${quote(table.side ? table.name : '')}) AS t FROM ${this.database}.${table.name} WHERE ${located(table, rows)} AND ${source}`
     const selects = batch.filter((b) => b.rows.length > 0).map(select)
     // Any row may be a rejection: an event row that ClickHouse refused was stored there.
     selects.push(select({ table: rejections.table, rows: all }))
