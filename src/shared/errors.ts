@@ -238,15 +238,6 @@ export function isRedisOutage(err: unknown): boolean {
 }
 
 /** An AppError for anything an ioredis call threw: refused data for a deterministic error reply, else an outage. */
-/** A Redis read whose failure is classified as the consumers' retries expect (fromRedis). */
-export async function redisCall<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read()
-  } catch (err) {
-    throw fromRedis(err)
-  }
-}
-
 export function fromRedis(err: unknown): AppError {
   if (err instanceof AppError) return err
   const text = messageOf(err)
@@ -261,6 +252,15 @@ export function fromRedis(err: unknown): AppError {
   if ((err as { name?: string } | null)?.name === 'ReplyError' && !isRedisOutage(err))
     return new AppError('SINK_REFUSED_DATA', `redis: ${text}`, false, { cause: err })
   return new AppError('SINK_UNAVAILABLE', `redis: ${text}`, true, { cause: err })
+}
+
+/** A Redis read whose failure is classified as the consumers' retries expect (fromRedis). */
+export async function redisCall<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read()
+  } catch (err) {
+    throw fromRedis(err)
+  }
 }
 
 /** The sink_errors metric's kind of a failure. */
