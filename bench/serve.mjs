@@ -3,12 +3,26 @@
 // With SLUICE_BENCH_PROFILE_DIR set, the process writes a V8 CPU profile there when it stops.
 import { spawn } from 'node:child_process'
 
+/**
+ * The processes started and not yet stopped. A benchmark ended by a signal (Ctrl-C, `timeout`) does not emit 'exit':
+ * its processes are killed here too, or they would outlive it, holding their ports (a later run's process on the same
+ * port then fails to start).
+ */
+const running = new Set()
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.once(signal, () => {
+    for (const child of running) child.kill('SIGKILL')
+    process.exit(128 + (signal === 'SIGINT' ? 2 : 15))
+  })
+
 export async function startServe(env, url, args = [], bin = 'bin/sluice.js') {
   const profile = env.SLUICE_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${env.SLUICE_BENCH_PROFILE_DIR}`] : []
   const server = spawn(process.execPath, [...profile, bin, 'serve', ...args], {
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
   })
+  running.add(server)
+  server.once('exit', () => running.delete(server))
   process.once('exit', () => server.kill('SIGKILL'))
   server.once('exit', (code) => {
     console.error(`sluice serve exited (${code}) before the benchmark ended`)
@@ -28,6 +42,7 @@ export async function startServe(env, url, args = [], bin = 'bin/sluice.js') {
       server.removeAllListeners('exit')
       server.kill('SIGTERM')
       await new Promise((r) => server.once('exit', r))
+      running.delete(server)
     },
   }
 }
