@@ -4,7 +4,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { ErrorObject } from 'ajv'
 import { AppError, isDependencyUnavailable, Refusal, type FieldProblem, type RefusalCode } from '../shared/errors.js'
 import { Type, type TSchema } from 'typebox'
-import { errorAnswers, fieldProblems, sharedSchema } from './schemas.js'
+import { fieldProblems } from '../shared/field-problems.js'
+import { errorAnswers, sharedSchema } from './schemas.js'
 
 declare module 'fastify' {
   interface FastifyRequest {

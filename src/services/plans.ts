@@ -5,26 +5,22 @@ import { setImmediate } from 'node:timers/promises'
 import { Ajv } from 'ajv'
 import { TrackingPlanSchema } from '../pipeline/plan-schema.js'
 import { checkPlan, compilePlan, proposePlan, type TrackingPlan } from '../pipeline/plans.js'
-import { invalid, Refusal, type FieldProblem } from '../shared/errors.js'
+import { Type } from 'typebox'
+import { invalid, Refusal } from '../shared/errors.js'
+import { fieldProblems } from '../shared/field-problems.js'
 import type { PlanChange, PlanStore, StoredPlan } from '../state/redis/plans.js'
 import type { Environment } from '../state/redis/tenancy.js'
 import type { DataHubService } from './datahub.js'
 
 export type { TrackingPlan }
 
-/** A plan's shape (the API checks it before the service; a file of `sluice plans push` is checked here). */
-const validShape = new Ajv({ allErrors: true, strict: false }).compile(TrackingPlanSchema)
-
-/** The problems of a plan's shape, each at its place (`plan.events.checkout.properties.plan.type`). */
-function shapeProblems(plan: unknown): FieldProblem[] {
-  if (validShape(plan)) return []
-  return (validShape.errors ?? []).slice(0, 100).map((e) => {
-    const params = e.params as Record<string, unknown>
-    const child = params['missingProperty'] ?? params['additionalProperty']
-    const path = ['plan', ...e.instancePath.split('/').slice(1), ...(typeof child === 'string' ? [child] : [])]
-    return { field: path.join('.'), problem: e.message ?? 'is invalid' }
-  })
-}
+/**
+ * A plan's shape (the API checks it before the service; a file of `sluice plans push` is checked here), as the API's
+ * body `{plan}` is: its problems named alike (`plan.events.checkout.properties.plan.type`).
+ */
+const validShape = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(
+  Type.Object({ plan: TrackingPlanSchema }),
+)
 
 /** Event types a proposal reads (most records in 30 days first): each is one read of the catalogue. */
 export const PROPOSED_EVENT_TYPES = 100
@@ -64,8 +60,8 @@ export class PlanService {
    * when the plan is no longer at baseVersion.
    */
   async save(env: Environment, plan: TrackingPlan, baseVersion: number, savedBy: string): Promise<StoredPlan> {
-    const shape = shapeProblems(plan)
-    if (shape.length > 0) throw invalid(shape, 'the tracking plan cannot be saved')
+    if (!validShape({ plan }))
+      throw invalid(fieldProblems(validShape.errors ?? [], 'body'), 'the tracking plan cannot be saved')
     const problems = checkPlan(plan)
     if (problems.length > 0)
       throw invalid(

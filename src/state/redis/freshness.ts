@@ -26,11 +26,15 @@ export class FreshnessStore extends RedisState {
 
   /** The times recorded in each of these hours. */
   async hours(hours: readonly number[]): Promise<Map<number, number[]>> {
+    // Asked together (the health answer reads a day's on each request), not one after the other; each key alone
+    // (kAlone), so not one pipeline, which a cluster takes only within a slot.
+    const lists = await Promise.all(
+      hours.map((hour) => this.redis.lrange(this.kAlone('freshness', String(hour)), 0, -1)),
+    )
     const out = new Map<number, number[]>()
-    for (const hour of hours) {
-      const times = await this.redis.lrange(this.kAlone('freshness', String(hour)), 0, -1)
-      if (times.length > 0) out.set(hour, times.map(Number))
-    }
+    hours.forEach((hour, i) => {
+      if (lists[i]!.length > 0) out.set(hour, lists[i]!.map(Number))
+    })
     return out
   }
 }
