@@ -48,7 +48,8 @@ function receivedWithin(p: Params, environmentId: string, from: number, to: numb
 /**
  * The tracking plan's reports of an environment within [from, to] (receive time): one row per event type, rule broken
  * and SDK version, most records first, with what became of the records (stored, stripped, refused), the first and last
- * time, and examples (their violations and the record); the totals by outcome in every row.
+ * time, and examples (their violations and the record); in every row the totals (records, stripped, refused), read
+ * in one pass.
  */
 export function violationsQuery(table: string, environmentId: string, from: number, to: number): Query {
   const p = new Params()
@@ -60,9 +61,8 @@ export function violationsQuery(table: string, environmentId: string, from: numb
             countIf(outcome = 'refused') AS refused, min(received_at_ms) AS firstMs, max(received_at_ms) AS lastMs,
             groupArray(${VIOLATION_EXAMPLES})(details) AS details, groupArray(${VIOLATION_EXAMPLES})(sample) AS samples,
             groupArray(${VIOLATION_EXAMPLES})(plan_version) AS versions,
-            (SELECT count() FROM ${table} WHERE ${where}) AS total,
-            (SELECT countIf(outcome = 'stripped') FROM ${table} WHERE ${where}) AS totalStripped,
-            (SELECT countIf(outcome = 'refused') FROM ${table} WHERE ${where}) AS totalRefused
+            (SELECT tuple(count(), countIf(outcome = 'stripped'), countIf(outcome = 'refused')) FROM ${table} WHERE ${where})
+              AS totals
      FROM ${table}
      WHERE ${where}
      GROUP BY eventType, rule, sdkVersion

@@ -421,13 +421,14 @@ export class DataHubService {
   async violations(env: Environment, fromText?: string, toText?: string): Promise<Violations> {
     const { from, to } = rejectionsWindow(fromText, toText)
     const rows = await this.run(violationsQuery(`${this.database}.event_violations`, env.id, from, to))
+    const [total, stripped, refused] = (rows[0]?.['totals'] as (number | string)[] | undefined) ?? [0, 0, 0]
     return {
       environmentId: env.id,
       from: iso(from),
       to: iso(to),
-      total: Number(rows[0]?.['total'] ?? 0),
-      stripped: Number(rows[0]?.['totalStripped'] ?? 0),
-      refused: Number(rows[0]?.['totalRefused'] ?? 0),
+      total: Number(total),
+      stripped: Number(stripped),
+      refused: Number(refused),
       groups: rows.map((r) => {
         const rule = String(r['rule']) as ViolationRule
         const samples = r['samples'] as string[]
