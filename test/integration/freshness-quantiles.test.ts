@@ -1,8 +1,9 @@
 // The health answer's freshness figures per hour against numpy's nearest-rank quantiles (test/compat, the stats venv)
 // on seeded random hours: skewed times, canaries not queryable in time, an hour with none seen.
+// (In the integration project: the stats venv is made by `npm test`, after the unit tests have run.)
 import { expect, it } from 'vitest'
-import { freshnessHours } from '../../../src/services/freshness.js'
-import { independent, seeded } from '../../support/stats.js'
+import { freshnessHours } from '../../src/services/freshness.js'
+import { independent, seeded } from '../support/stats.js'
 
 it('p50 and p95 per hour are numpy’s nearest-rank quantiles, newest hour first', () => {
   const random = seeded(49)
