@@ -129,6 +129,7 @@ export default defineConfig({
           'erasures',
           'health',
           'tracking-plans',
+          'replays',
         ],
         {
           setup: 'test/support/current-engine-setup.ts',

@@ -39,7 +39,7 @@ export const MAX_VIOLATION_ROWS = 200
 export const VIOLATION_EXAMPLES = 3
 
 /** The where clause of an environment's records received within [from, to] (epoch ms). */
-function receivedWithin(p: Params, environmentId: string, from: number, to: number): string {
+export function receivedWithin(p: Params, environmentId: string, from: number, to: number): string {
   return `environment_id = ${p.string(environmentId)}
        AND received_at BETWEEN toDateTime(${p.int(Math.floor(from / 1000))}) AND toDateTime(${p.int(Math.ceil(to / 1000))})
        AND received_at_ms BETWEEN ${p.int(from)} AND ${p.int(to)}`

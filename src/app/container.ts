@@ -16,6 +16,7 @@ import type { Config } from '../config/index.js'
 import { SpoolingIntake } from '../edge/spool/intake.js'
 import type { Logger } from '../shared/logger.js'
 import { SecretBox } from '../shared/secret-box.js'
+import { AppError, messageOf } from '../shared/errors.js'
 import { createMetrics, type Metrics } from '../shared/metrics.js'
 import { ClickHouseTableSink, type SinkCluster } from '../sinks/clickhouse/table.sink.js'
 import { probeCapabilities, type ClickHouseCapabilities } from '../sinks/clickhouse/capabilities.js'
@@ -27,6 +28,10 @@ import { createDataHubService, type DataHubService } from '../services/datahub.j
 import { PlanService } from '../services/plans.js'
 import { FreshnessCanary, type CanaryIntake } from '../services/freshness.js'
 import { encodeEventMessages } from '../broker/messages/events.js'
+import { encodeImpressionMessages } from '../broker/messages/impressions.js'
+import { RecordTooLargeError } from '../broker/messages/records.js'
+import { REPLAY_HEADER, type OutboundMessage } from '../broker/ports.js'
+import { createReplayService, type Ingestion, type ReplayIntake, type ReplayService } from '../services/replays.js'
 import { DataJobs, ErasureService } from '../services/erasures.js'
 import { TailHub } from '../services/tail.js'
 import { TailFeed } from '../consumers/tail.feed.js'
@@ -229,6 +234,13 @@ export class Container {
     return this.one('plans', undefined, () => new PlanService(this.state.plans, this.dataHub))
   }
 
+  /** Replays of refused records: dry runs, requests and their audit (jobs in Redis; the checks role runs them). */
+  get replays(): ReplayService {
+    return this.one('replays', undefined, () =>
+      createReplayService(this.clickhouse, analysisSettings(this.config), this.state.replays, this.state.plans),
+    )
+  }
+
   /**
    * The consumers' side of the live tail. Its own Redis connection, which does not queue while Redis is away (a tail
    * never holds intake up). None with SLUICE_TAIL_RECORDS_PER_SECOND=0.
@@ -293,6 +305,20 @@ export class Container {
   get dataJobs(): DataJobs {
     return this.one('dataJobs', 'kafka', () => {
       const { database, cluster } = this.config.clickhouse
+      const ingestion: Ingestion = {
+        mark: async () => ({
+          events: await this.broker.topicEnds(this.topics.events),
+          impressions: await this.broker.topicEnds(this.topics.impressions),
+        }),
+        reached: async (mark) => {
+          const m = mark as Record<'events' | 'impressions', Map<number, bigint>>
+          const groups = groupIds(this.config)
+          return (
+            (await this.broker.groupReached(groups.events, this.topics.events, m.events)) &&
+            (await this.broker.groupReached(groups.impressions, this.topics.impressions, m.impressions))
+          )
+        },
+      }
       return new DataJobs(this.state.erasures, this.clickhouse, {
         target: { database, cluster },
         capabilities: () => {
@@ -304,22 +330,53 @@ export class Container {
         pollMs: 1000,
         owner: `checks-${hostname()}-${process.pid}`,
         log: this.log.child({ component: 'data-jobs' }),
-        ingestion: {
-          mark: async () => ({
-            events: await this.broker.topicEnds(this.topics.events),
-            impressions: await this.broker.topicEnds(this.topics.impressions),
-          }),
-          reached: async (mark) => {
-            const m = mark as Record<'events' | 'impressions', Map<number, bigint>>
-            const groups = groupIds(this.config)
-            return (
-              (await this.broker.groupReached(groups.events, this.topics.events, m.events)) &&
-              (await this.broker.groupReached(groups.impressions, this.topics.impressions, m.impressions))
-            )
-          },
-        },
+        ingestion,
+        replays: { store: this.state.replays, runner: this.replays.runner(this.replayIntake, ingestion) },
       })
     })
+  }
+
+  /**
+   * How a replay publishes records again: as the edge would have (its encoders), each a message of its own under its
+   * replay identity, marked as published again so that the consumers store it at most once.
+   */
+  private get replayIntake(): ReplayIntake {
+    return async (records) => {
+      const events: OutboundMessage[] = []
+      const impressions: OutboundMessage[] = []
+      let tooLarge = 0
+      for (const { replayable, meta } of records) {
+        const sizing = { bodyBytes: 1024, maxBytes: this.config.kafka.messageMaxBytes }
+        let encoded: OutboundMessage[]
+        try {
+          encoded =
+            replayable.topic === 'events'
+              ? await encodeEventMessages([replayable.record], meta, sizing)
+              : encodeImpressionMessages(
+                  replayable.kind,
+                  [replayable.record],
+                  { ...meta, kind: replayable.kind, impressionsMode: '', machineIp: '', machineName: '' },
+                  sizing,
+                )
+        } catch (err) {
+          if (!(err instanceof RecordTooLargeError)) throw err
+          tooLarge++
+          continue
+        }
+        for (const m of encoded)
+          (replayable.topic === 'events' ? events : impressions).push({
+            ...m,
+            headers: { ...m.headers, [REPLAY_HEADER]: '1' },
+          })
+      }
+      try {
+        if (events.length > 0) await this.broker.publish(this.topics.events, events)
+        if (impressions.length > 0) await this.broker.publish(this.topics.impressions, impressions)
+      } catch (err) {
+        throw new AppError('SINK_UNAVAILABLE', `kafka: ${messageOf(err)}`, true, { cause: err })
+      }
+      return tooLarge
+    }
   }
 
   /** The checks role's job: guardrail and sample ratio alerts of running experiments, into the alerts topic. */

@@ -11,6 +11,7 @@ import { consoleRoutes } from '../admin/console/console.route.js'
 import { experimentRoutes } from '../admin/experiments/experiments.route.js'
 import { dataHubRoutes } from '../admin/datahub/datahub.route.js'
 import { planRoutes } from '../admin/datahub/plans.route.js'
+import { replayRoutes } from '../admin/datahub/replays.route.js'
 import { freshnessOfLastDay } from '../services/freshness.js'
 import { tailRoutes } from '../admin/datahub/tail.route.js'
 import { integrationRoutes } from '../admin/integrations/integrations.route.js'
@@ -153,6 +154,13 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     store: state.tenancy,
     plans: c.plans,
     dataHub: c.dataHub,
+    reads,
+    ...limits,
+  })
+  await app.register(replayRoutes, {
+    apiKeys: c.apiKeys,
+    store: state.tenancy,
+    replays: c.replays,
     reads,
     ...limits,
   })

@@ -429,7 +429,7 @@ const SETTINGS = {
     jobLeaseMs: setting(
       'SLUICE_JOB_LEASE_SECONDS',
       int(1, 3600, 30),
-      'the checks role: how long an erasure job is held by a process without news from it before another takes it over (a process killed mid-job)',
+      'the checks role: how long a data job (an erasure, a replay) is held by a process without news from it before another takes it over (a process killed mid-job)',
       seconds,
     ),
   },

@@ -9,7 +9,7 @@ import { eventLinesOf, recordOfColumns } from '../broker/messages/events.js'
 import { metaOf } from '../broker/messages/records.js'
 import type { InboundMessage } from '../broker/ports.js'
 import { EVENT_TYPE_ID, type EncodedEventRow } from '../pipeline/events.js'
-import { SAMPLE_CHARS, type CompiledPlan, type ViolationRow } from '../pipeline/plans.js'
+import { planRefusal, SAMPLE_CHARS, type CompiledPlan, type ViolationRow } from '../pipeline/plans.js'
 import {
   originOf,
   rejectionRow,
@@ -140,9 +140,6 @@ function stripped(properties: Record<string, unknown>, unplanned: readonly strin
   }
 }
 
-/** The prefix of a refusal by a tracking plan (what a replay of those refusals looks for). */
-export const PLAN_REFUSAL = 'tracking plan'
-
 /**
  * An event of an environment with a plan: stored, stored without its unplanned properties (strip) or refused (block),
  * with a report of its violations beside it. Its columns are decoded only here (the value and properties, as text).
@@ -178,9 +175,7 @@ function checked(
   const text =
     plan.mode === 'strip' && verdict.unplanned.length > 0 ? stripped(properties, verdict.unplanned) : undefined
   if (plan.mode === 'block') {
-    const first = verdict.violations[0]!.message
-    const more = verdict.count > 1 ? ` (and ${verdict.count - 1} more)` : ''
-    out.reject(rejectionRow(`${PLAN_REFUSAL} v${plan.version}: ${first}${more}`, record, meta, source))
+    out.reject(rejectionRow(planRefusal(plan.version, verdict), record, meta, source))
     outcome = 'refused'
   } else if (text !== undefined) {
     // JSON.stringify escapes every control character: of TabSeparated's specials only a backslash can be in its text.

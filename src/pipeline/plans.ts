@@ -117,6 +117,12 @@ export interface Verdict {
   readonly unplanned: readonly string[]
 }
 
+/** The rejection reason of an event a plan in block mode refuses: its version and first violation. */
+export function planRefusal(version: number, verdict: Verdict): string {
+  const more = verdict.count > 1 ? ` (and ${verdict.count - 1} more)` : ''
+  return `tracking plan v${version}: ${verdict.violations[0]!.message}${more}`
+}
+
 /** Violations of one event kept in detail (an event of 300 wrong properties is counted whole, described in part). */
 export const MAX_DETAILS = 8
 

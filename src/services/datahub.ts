@@ -508,7 +508,7 @@ export class DataHubService {
 }
 
 /** A window of refused records or violations: [from, to], by default the last 30 days, at most 92 days. */
-function rejectionsWindow(fromText?: string, toText?: string): { from: number; to: number } {
+export function rejectionsWindow(fromText?: string, toText?: string): { from: number; to: number } {
   const to = toText === undefined ? Date.now() : parseTime('to', toText)
   const from = fromText === undefined ? to - 30 * DAY_MS : parseTime('from', fromText)
   if (!(to > from)) throw invalid([{ field: 'to', problem: 'must be after from' }])

@@ -15,7 +15,16 @@ import type { Logger } from '../shared/logger.js'
 import type { ClickHouseCapabilities } from '../sinks/clickhouse/capabilities.js'
 import { localTable, type SchemaTarget } from '../sinks/clickhouse/migrations.js'
 import { retentionDeletes, type Retention } from '../sinks/clickhouse/retention.js'
-import type { ErasureJob, ErasureStatus, ErasureStore, QueuedJob } from '../state/redis/erasures.js'
+import type {
+  DataJob,
+  DataJobStore,
+  ErasureJob,
+  ErasureStore,
+  QueuedJob,
+  ReplayJob,
+  ReplayStore,
+} from '../state/redis/data-jobs.js'
+import type { Ingestion, ReplayRunner } from './replays.js'
 import type { Environment } from '../state/redis/tenancy.js'
 
 /**
@@ -206,14 +215,9 @@ export class ErasureService {
 
   /** A running job whose lease lapsed (its process was killed) shows as pending: the next process takes it. */
   private async view(job: ErasureJob): Promise<ErasureView> {
-    let status: ErasureStatus = job.status
-    if (status === 'running') {
-      const due = await this.store.dueAt(job.environmentId, job.id)
-      if (due !== undefined && due < Date.now()) status = 'pending'
-    }
     return {
       ...job,
-      status,
+      status: await this.store.shownStatus(job),
       requestedAt: iso(job.requestedAt)!,
       startedAt: iso(job.startedAt),
       finishedAt: iso(job.finishedAt),
@@ -236,14 +240,25 @@ export interface DataJobsOptions {
    * a mark. A run waits for the mark taken at its start before it checks, so records accepted before the request but
    * still in Kafka are stored, and erased, before the job is done.
    */
-  readonly ingestion: { mark(): Promise<unknown>; reached(mark: unknown): Promise<boolean> }
+  readonly ingestion: Ingestion
+  /** Replays of refused records (services/replays.ts): their jobs and how one runs. */
+  readonly replays?: { readonly store: ReplayStore; readonly runner: ReplayRunner }
+}
+
+/** What a finished job's log line says of it. */
+function outcomeOf(job: DataJob): Record<string, unknown> {
+  const { deleted, published, stored, refusedAgain } = job as Partial<ErasureJob & ReplayJob>
+  return { deleted, published, stored, refusedAgain }
 }
 
 const DAY_MS = 86_400_000
 /** How long a run waits for its mutations, or for the consumers to reach its mark, before it is put off. */
 const WAIT_MS = 10 * 60_000
 
-/** The checks role's data jobs: erasures from the queue, and the daily retention deletes where TTLs are missing. */
+/**
+ * The checks role's data jobs: erasures and replays from the queue, and the daily retention deletes where TTLs are
+ * missing.
+ */
 export class DataJobs {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<unknown> | undefined
@@ -297,48 +312,82 @@ export class DataJobs {
     log.info({ day, retentionDays: retention.dataDays }, 'retention deletes sent')
   }
 
-  /** One run of a claimed job: deleted, checked, then done; or put off (ClickHouse unavailable) or failed. */
+  /**
+   * One run of a claimed job (an erasure or a replay, told by its id): done; or put off (ClickHouse or Kafka
+   * unavailable, the process stopping), or failed (a statement refused, attempts used up).
+   */
   private async run(queued: QueuedJob): Promise<void> {
-    const { log, leaseMs } = this.options
-    const job = await this.store.get(queued.environmentId, queued.id)
-    if (!job || job.status === 'done' || job.status === 'failed') return this.store.dequeue(queued)
-    if (job.attempts >= MAX_ATTEMPTS) {
-      await this.store.save({ ...job, keys: [], status: 'failed', finishedAt: Date.now() })
-      log.error({ erasure: job.id, attempts: job.attempts, err: job.error }, 'erasure failed: attempts used up')
-      return
+    if (queued.id.startsWith('rp_')) {
+      const replays = this.options.replays
+      // A process without replays (an older release's checks role beside a newer one) leaves them to others.
+      if (!replays) return this.store.reschedule(queued, Date.now() + this.options.pollMs)
+      return this.runJob<ReplayJob>(queued, 'replay', replays.store, (job) =>
+        replays.runner.run(
+          job,
+          () => this.stopped,
+          (what, done) => this.until(what, done),
+        ),
+      )
     }
-    const started: ErasureJob = { ...job, status: 'running', startedAt: Date.now(), attempts: job.attempts + 1 }
-    await this.store.save(started)
-    const renew = setInterval(
-      () =>
-        void this.store
-          .reschedule(queued, Date.now() + leaseMs)
-          .catch((err: unknown) => log.warn({ err: messageOf(err) }, 'erasure lease not renewed (Redis)')),
-      leaseMs / 3,
-    )
-    try {
+    return this.runJob<ErasureJob>(queued, 'erasure', this.store, async (started) => {
       const deleted = await this.erase(started)
       // Requested again while it ran: it runs again, for what was received until then.
-      const current = await this.store.get(job.environmentId, job.id)
+      const current = await this.store.get(started.environmentId, started.id)
       if (current && current.requestedAt > started.requestedAt) {
         await this.store.save({ ...current, status: 'pending', attempts: 0 })
         await this.store.reschedule(queued, Date.now())
-        return
+        return undefined
       }
-      const finished = { ...started, keys: [], status: 'done', finishedAt: Date.now(), deleted, error: undefined }
-      await this.store.save(finished as ErasureJob)
-      log.info({ erasure: job.id, environment: job.environmentId, deleted }, 'erasure done')
+      return { ...started, keys: [], status: 'done', finishedAt: Date.now(), deleted, error: undefined }
+    })
+  }
+
+  /**
+   * Runs a claimed job with `work` (the finished job, or undefined when it was queued again) under a lease renewed
+   * while it works. What it keeps once finished: an erasure forgets its keys.
+   */
+  private async runJob<J extends DataJob>(
+    queued: QueuedJob,
+    what: string,
+    store: DataJobStore<J>,
+    work: (job: J) => Promise<J | undefined>,
+  ): Promise<void> {
+    const { log, leaseMs } = this.options
+    const job = await store.get(queued.environmentId, queued.id)
+    if (!job || job.status === 'done' || job.status === 'failed') return store.dequeue(queued)
+    const forgotten = (j: J): J => ('keys' in j ? { ...j, keys: [] } : j)
+    if (job.attempts >= MAX_ATTEMPTS) {
+      await store.save({ ...forgotten(job), status: 'failed', finishedAt: Date.now() })
+      log.error({ job: job.id, attempts: job.attempts, err: job.error }, `${what} failed: attempts used up`)
+      return
+    }
+    const started: J = { ...job, status: 'running', startedAt: Date.now(), attempts: job.attempts + 1 }
+    await store.save(started)
+    const renew = setInterval(
+      () =>
+        void store
+          .reschedule(queued, Date.now() + leaseMs)
+          .catch((err: unknown) => log.warn({ err: messageOf(err) }, `${what} lease not renewed (Redis)`)),
+      leaseMs / 3,
+    )
+    try {
+      const finished = await work(started)
+      if (!finished) return
+      await store.save(finished)
+      log.info({ job: job.id, environment: job.environmentId, ...outcomeOf(finished) }, `${what} done`)
     } catch (err) {
-      const failure = fromClickHouse(err, 'an erasure')
+      const failure = fromClickHouse(err, `a ${what}`)
+      // The job as saved meanwhile (a replay's cursor), not as it started.
+      const current = (await store.get(job.environmentId, job.id)) ?? started
       if (!failure.retriable) {
-        const failed = { ...started, keys: [], status: 'failed', finishedAt: Date.now(), error: failure.message }
-        await this.store.save(failed as ErasureJob)
-        log.error({ erasure: job.id, err: failure.message }, 'erasure failed')
+        const failed = { ...forgotten(current), status: 'failed', finishedAt: Date.now(), error: failure.message }
+        await store.save(failed)
+        log.error({ job: job.id, err: failure.message }, `${what} failed`)
       } else {
         // Put off: tried again after a pause that grows with the runs, by whichever process claims it then.
-        await this.store.save({ ...started, status: 'pending', error: failure.message })
-        await this.store.reschedule(queued, Date.now() + Math.min(leaseMs, 1000 * 2 ** started.attempts))
-        log.warn({ erasure: job.id, attempt: started.attempts, err: failure.message }, 'erasure put off')
+        await store.save({ ...current, status: 'pending', error: failure.message })
+        await store.reschedule(queued, Date.now() + Math.min(leaseMs, 1000 * 2 ** started.attempts))
+        log.warn({ job: job.id, attempt: started.attempts, err: failure.message }, `${what} put off`)
       }
     } finally {
       clearInterval(renew)

@@ -1,7 +1,8 @@
 // The console's tracking plan in a real browser, as an importer uses it: a plan proposed from what arrived, edited in
 // the text area (a property's type tightened, block mode), a mistake refused naming its place, saved; then events that
 // break it (one with markup in a property) show as violations by rule, with the refused record shown as text; another
-// person's save in between is refused, not overwritten. Screenshots for the importers' doc.
+// person's save in between is refused, not overwritten. Once the plan is fixed, the refused events are replayed from
+// the refused records: a dry run, then the replay, followed to its outcome. Screenshots for the importers' doc.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
@@ -32,7 +33,7 @@ const checkout = (key: string, plan: unknown) => ({
 beforeAll(async () => {
   t = await createTestEnv()
   demo = await t.bootstrap()
-  service = await t.start(['edge', 'admin', 'events'], { SLUICE_INTEGRATION_REFRESH_MS: '100' })
+  service = await t.start(['edge', 'admin', 'events', 'checks'], { SLUICE_INTEGRATION_REFRESH_MS: '100' })
   const sdkKey = demo.environments[0]!.serverSideSdkKey
   expect((await postEvents(service.url, sdkKey, [checkout('u1', 'pro'), checkout('u2', 'free')])).status).toBe(202)
   await waitFor('rows stored', async () => ((await t.count('events')) === 2 ? true : undefined))
@@ -70,13 +71,10 @@ it('proposes a plan from what arrived, refuses a mistake naming its place, saves
   await area.fill(JSON.stringify(proposed, null, 2))
   await page.getByRole('button', { name: 'Save as a new version' }).click()
   await page.getByRole('status').filter({ hasText: 'Saved as version 1' }).waitFor()
-  expect(await page.getByTestId('plan-versions').locator('tbody tr td').allTextContents()).toEqual([
-    '1',
-    expect.any(String),
-    expect.stringMatching(/^key:/),
-    'block',
-    '1',
-  ])
+  // The versions are read again after the save: polled, as a person's eyes would wait for the row.
+  await expect
+    .poll(() => page.getByTestId('plan-versions').locator('tbody tr td').allTextContents())
+    .toEqual(['1', expect.any(String), expect.stringMatching(/^key:/), 'block', '1'])
 
   // Events that break it: refused, and reported with the record shown as text.
   await new Promise((r) => setTimeout(r, 500))
@@ -113,4 +111,51 @@ it('proposes a plan from what arrived, refuses a mistake naming its place, saves
   expect(other.status).toBe(200)
   await page.getByRole('button', { name: 'Save as a new version' }).click()
   await page.getByRole('alert').filter({ hasText: 'is at version 2, not 1' }).waitFor()
+}, 120_000)
+
+it('replays the refused events from the refused records once the plan is fixed: a dry run, then the replay', async () => {
+  const env = demo.environments[0]!.id
+  const headers = { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' }
+  const now = (await (await fetch(`${service.url}/api/v1/environments/${env}/tracking-plan`, { headers })).json()) as {
+    plan: Json
+    version: number
+  }
+  const fixed = await fetch(`${service.url}/api/v1/environments/${env}/tracking-plan`, {
+    method: 'PUT',
+    headers,
+    body: JSON.stringify({ plan: { ...now.plan, mode: 'observe' }, baseVersion: now.version }),
+  })
+  expect(fixed.status).toBe(200)
+  await new Promise((r) => setTimeout(r, 500))
+
+  await page
+    .getByRole('navigation', { name: 'Data views' })
+    .getByRole('button', { name: 'Refused', exact: true })
+    .click()
+  const reason = page.getByTestId('refused').locator('details').filter({ hasText: 'tracking plan v1' })
+  await reason.locator('summary').click()
+  await reason.getByRole('button', { name: 'Replay…' }).click()
+  expect(await page.getByLabel('Reason starts with').inputValue()).toMatch(/^tracking plan v1: /)
+  await page.getByRole('button', { name: 'Dry run' }).click()
+  const dry = page.getByTestId('replay-dry-run')
+  await dry.waitFor()
+  expect(await dry.locator('p').first().textContent()).toMatch(
+    /^2 refused in the last 30 days, 0 already replayed\. Of 2 checked again now \(tracking plan v\d+\): 2 would be stored, 0 refused again, 0 cannot be replayed\.$/,
+  )
+  await dry.getByRole('button', { name: 'Replay 2 records' }).click()
+  const row = page.getByTestId('replays').locator('tbody tr').first()
+  await expect.poll(() => row.locator('td').nth(3).textContent(), { timeout: 60_000 }).toBe('done')
+  expect(await row.locator('td').allTextContents()).toEqual([
+    expect.any(String),
+    expect.stringMatching(/^key:/),
+    expect.stringMatching(/^events, reason “tracking plan v1: .*…”$/),
+    'done',
+    '2',
+    '2',
+    '0',
+  ])
+  await shot('console-data-replay')
+  // The record with markup is stored (it was shown only as text).
+  expect(await t.count('events', `key IN ('u3', 'u4')`)).toBe(2)
+  expect(await page.evaluate('window.__xss')).toBeUndefined()
 }, 120_000)

@@ -1,8 +1,8 @@
 // The Data Hub for importers: pick a workspace's environment, then see whether it is arriving (the ingestion health:
 // per minute, refusal reasons, the SDKs and their impressions mode, the consumers' lag), what arrived (the event types
 // with their counts, one type's properties; the flags seen), what arrives now (the live tail, filtered, sampled under
-// load), what was refused and why (reasons with examples shown as text), what should arrive (the tracking plan and its
-// violations: views/plans.tsx), and erase a person's records.
+// load), what was refused and why (reasons with examples shown as text) and its replay (views/replays.tsx), what
+// should arrive (the tracking plan and its violations: views/plans.tsx), and erase a person's records.
 // Everything is text: a record's markup is shown, never run (Preact escapes it).
 // The workspace, environment and tab are in the address: #/data?ws=<id>&env=<id>&tab=types.
 import { useEffect, useRef, useState } from 'preact/hooks'
@@ -13,6 +13,7 @@ import { useRead } from '../read.js'
 import { TimeChart } from '../chart.js'
 import { ago as agoText, count, plural, when } from '../format.js'
 import { TrackingPlan } from './plans.js'
+import { Replay } from './replays.js'
 
 interface Workspace {
   id: string
@@ -458,6 +459,8 @@ function Tail({ env }: { env: string }) {
 
 function Refused({ env }: { env: string }) {
   const [kind, setKind] = useState<'events' | 'impressions'>('events')
+  // The reason a replay is to take (chosen with "Replay…" on a reason; '' for every reason).
+  const [replayReason, setReplayReason] = useState('')
   // An answer for the kind no longer chosen is dropped (it used to overwrite the newer one).
   const read = useRead<Rejections>(`/api/v1/environments/${encodeURIComponent(env)}/rejections?kind=${kind}`)
   const r = read.data
@@ -482,6 +485,9 @@ function Refused({ env }: { env: string }) {
               <summary>
                 {x.records} × {x.reason} (last {when(x.lastAt)})
               </summary>
+              <button type="button" onClick={() => setReplayReason(x.reason)}>
+                Replay…
+              </button>
               {x.examples.map((e) => (
                 <figure>
                   <figcaption>
@@ -495,6 +501,7 @@ function Refused({ env }: { env: string }) {
           ))}
         </div>
       )}
+      <Replay env={env} kind={kind} reason={replayReason} />
     </>
   )
 }

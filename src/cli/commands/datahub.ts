@@ -1,7 +1,8 @@
 // The Data Hub for importers on the command line, the same service and documents as the API under
 // /api/v1/environments/<env>: `sluice event-types` (the catalogue of event types, or one type's properties),
 // `sluice flags-seen`, `sluice rejections` (refused events or impressions by reason), and `sluice erase` /
-// `sluice erasures` (a person's records deleted, as a job the checks role runs), and `sluice tail` (the live tail).
+// `sluice erasures` (a person's records deleted, as a job the checks role runs), `sluice replay` / `sluice replays`
+// (refused records published again, as a job the checks role runs), and `sluice tail` (the live tail).
 import type { Command } from 'commander'
 import { analysisSettings } from '../../app/container.js'
 import {
@@ -14,6 +15,13 @@ import {
   type RejectionKind,
 } from '../../services/datahub.js'
 import { ErasureService, type ErasureView } from '../../services/erasures.js'
+import {
+  createReplayService,
+  replayFilter,
+  type DryRun,
+  type ReplayService,
+  type ReplayView,
+} from '../../services/replays.js'
 import { TailHub } from '../../services/tail.js'
 import { duplicateClient } from '../../state/redis/index.js'
 import { TailChannel, type TailMessage, type TailRecord } from '../../state/redis/tail.js'
@@ -21,6 +29,7 @@ import { Refusal } from '../../shared/errors.js'
 import type { Environment } from '../../state/redis/tenancy.js'
 import { invalid } from '../../shared/errors.js'
 import { createLogger } from '../../shared/logger.js'
+import { userInfo } from 'node:os'
 import { ACCOUNT_OPTION, collect, config, positiveInt, print, withAnalysis, withServices } from '../context.js'
 
 /** The refused records as lines: the total, then each reason with its count and its first example. */
@@ -87,6 +96,27 @@ export function erasureLine(j: Omit<ErasureView, 'keys'> & { keys?: readonly str
   return `${j.id}  ${j.status.padEnd(7)}  requested ${j.requestedAt}  ${j.keyCount} keys  ${what}`.trimEnd()
 }
 
+/** A dry run as lines: what the filter selects, what would become of it, why the rest would be refused. */
+export function dryRunLines(d: DryRun): string[] {
+  const plan = d.planVersion === null ? '' : ` (tracking plan v${d.planVersion})`
+  return [
+    `${d.selected} ${d.filter.kind} refused in ${d.environmentId}, ${d.filter.from} to ${d.filter.to}; ${d.alreadyReplayed} already replayed`,
+    `of ${d.examined} checked again now${plan}: ${d.accepted} would be stored, ${d.stillRefused} refused again, ${d.notReplayable} cannot be replayed`,
+    ...d.refusals.flatMap((r) => [
+      `${String(r.records).padStart(8)}  ${r.reason}`,
+      ...r.examples.slice(0, 1).map((e) => `          e.g. ${JSON.stringify(e.slice(0, 160))}`),
+    ]),
+  ]
+}
+
+/** A replay as a line: its id, status, who asked, the filter, and its counts. */
+export function replayLine(j: ReplayView): string {
+  const f = j.filter
+  const which = [f.kind, f.reason && `reason ${JSON.stringify(f.reason)}`, f.eventType && `type ${f.eventType}`]
+  const outcome = j.stored === undefined ? '' : `, ${j.stored} stored, ${j.refusedAgain} refused again`
+  return `${j.id}  ${j.status.padEnd(7)}  by ${j.requestedBy} at ${j.requestedAt}  ${which.filter(Boolean).join(', ')}, ${f.from} to ${f.to}: ${j.published} published, ${j.notReplayable} not replayable${outcome}${j.error ? `  (${j.error})` : ''}`
+}
+
 /** A tail record as a line: time, kind, what the filters look at, and the record. */
 export function tailLine(r: TailRecord, rate: number): string {
   const what = [r.eventType, r.flag, r.key].filter((x) => x !== undefined).map((x) => JSON.stringify(x))
@@ -100,6 +130,13 @@ function withErasures<T>(environment: string, use: (erasures: ErasureService, en
     if (!env) throw new Refusal('NOT_FOUND', `environment ${environment} not found`)
     return use(new ErasureService(s.state.erasures), env)
   })
+}
+
+/** Replays over the configured ClickHouse and Redis, for one environment. */
+function withReplays<T>(environment: string, use: (replays: ReplayService, env: Environment) => Promise<T>) {
+  return withAnalysis(environment, (s, clickhouse, env) =>
+    use(createReplayService(clickhouse, analysisSettings(config()), s.state.replays, s.state.plans), env),
+  )
 }
 
 /** The Data Hub service over the configured ClickHouse, for one environment. */
@@ -162,6 +199,61 @@ export function dataHubCommands(program: Command): void {
       } else {
         const job = await withErasures(opts.environment, (erasures, env) => erasures.get(env, id))
         print(opts.json, job, () => [erasureLine(job)])
+      }
+    })
+
+  program
+    .command('replay')
+    .description(
+      "publish an environment's refused records again (each at most once), as a job the checks role runs; with --dry-run, only say how many would be stored now and why the others would be refused (see sluice replays)",
+    )
+    .requiredOption('--environment <id>', 'environment id')
+    .option('--kind <kind>', 'events (default) or impressions', 'events')
+    .option('--reason <text>', 'only records whose rejection reason starts with this text')
+    .option('--event-type <type>', 'only events of this type')
+    .option('--from <time>', 'received from: epoch ms or ISO 8601 (default: 30 days before --to)')
+    .option('--to <time>', 'received until: epoch ms or ISO 8601 (default: now)')
+    .option('--dry-run', 'publish nothing: say what a replay would do')
+    .option('--json', 'print the document')
+    .action(
+      async (opts: {
+        environment: string
+        kind: string
+        reason?: string
+        eventType?: string
+        from?: string
+        to?: string
+        dryRun?: boolean
+        json?: boolean
+      }) => {
+        if (opts.kind !== 'events' && opts.kind !== 'impressions')
+          throw invalid([{ field: '--kind', problem: 'must be events or impressions' }])
+        const filter = replayFilter({ ...opts, kind: opts.kind })
+        if (opts.dryRun) {
+          const d = await withReplays(opts.environment, (replays, env) => replays.dryRun(env, filter))
+          print(opts.json, d, () => dryRunLines(d))
+        } else {
+          const by = `cli:${userInfo().username}`
+          const job = await withReplays(opts.environment, (replays, env) => replays.request(env, filter, by))
+          print(opts.json, job, () => [replayLine(job)])
+        }
+      },
+    )
+
+  program
+    .command('replays [id]')
+    .description(
+      "an environment's replays of refused records, or one of them: who asked, the filter, progress, outcome",
+    )
+    .requiredOption('--environment <id>', 'environment id')
+    .option('--json', 'print the document')
+    .action(async (id: string | undefined, opts: { environment: string; json?: boolean }) => {
+      if (id === undefined) {
+        const jobs = await withReplays(opts.environment, (replays, env) => replays.list(env))
+        print(opts.json, { replays: jobs }, () => jobs.map(replayLine))
+      } else {
+        const job = await withReplays(opts.environment, (replays, env) => replays.get(env, id))
+        print(opts.json, job, () => [replayLine(job)])
       }
     })
 

@@ -8,7 +8,7 @@ import { RulesAndWindowsStore } from './rules-and-windows.js'
 import { DirectoryStore } from './directory.js'
 import { IdentityStore } from './identities.js'
 import { IntegrationStore } from './integrations.js'
-import { ErasureStore } from './erasures.js'
+import { DataJobStore, type ErasureStore, type ReplayStore } from './data-jobs.js'
 import { ExperimentStore } from './experiments.js'
 import { MetricStore } from './metrics.js'
 import { FreshnessStore } from './freshness.js'
@@ -56,6 +56,8 @@ export interface RedisStores {
   readonly experiments: ExperimentStore
   /** Erasure jobs (a person's events and impressions deleted), their queue and the daily retention slot. */
   readonly erasures: ErasureStore
+  /** Replays of refused records (published again through Kafka), queued with the erasures. */
+  readonly replays: ReplayStore
   /** Tracking plans, per environment, with their versions and their log of changes. */
   readonly plans: PlanStore
   /** The freshness canary's runs and times. */
@@ -94,7 +96,8 @@ export function createRedisState(settings: RedisSettings, client?: RedisClient):
     metrics: new MetricStore(context),
     notify: new NotifyStore(context),
     experiments: new ExperimentStore(context),
-    erasures: new ErasureStore(context),
+    erasures: new DataJobStore(context, 'erasures'),
+    replays: new DataJobStore(context, 'replays'),
     plans: new PlanStore(context),
     freshness: new FreshnessStore(context),
     close: async () => {
