@@ -632,18 +632,21 @@ export class NotifyConsumer {
     this.breakers.set(key, breaker)
     // Only this queue leaves the map: while this pump waited, the queue may have been replaced by a newer one.
     const forget = () => this.backlog.get(key) === queue && this.backlog.delete(key)
-    // Held back until `until`; one whose give-up time comes first goes to the dead letter now (a breaker that stays
-    // open must not keep a delivery waiting past it).
-    const hold = async (chunks: { items: ClaimedDelivery[] }[], until: number) => {
+    // Held back until `until`. Held by an open breaker (`breakerOpen`), one whose give-up time comes first goes to the
+    // dead letter now: a breaker that stays open must not keep a delivery waiting past it. Held by the destination's
+    // own rate limit or a backlog gone stale, it was never tried and is only postponed: a storm's tail, sent as digests
+    // a second apart on a slow machine, once passed its give-up time waiting its turn and was given up unsent.
+    const hold = async (chunks: { items: ClaimedDelivery[] }[], until: number, breakerOpen = false) => {
       const held = chunks.flatMap((c) => c.items)
       if (held.length === 0) return
       const now = Date.now()
-      const late = held.filter((c) => until > c.giveUpAt).length
+      const givenUp = (c: ClaimedDelivery) => breakerOpen && until > c.giveUpAt
+      const late = held.filter(givenUp).length
       if (late > 0) this.options.metrics.notificationsDead.inc({ kind: d.kind }, late)
       await this.settle(
         held[0]!.data.accountId,
         held.map((c): Settlement =>
-          until > c.giveUpAt
+          givenUp(c)
             ? {
                 id: c.id,
                 outcome: 'dead',
@@ -677,7 +680,7 @@ export class NotifyConsumer {
         this.inFlight.set(key, (this.inFlight.get(key) ?? 1) - 1)
         queue.unshift(chunk)
         forget()
-        return hold(queue.splice(0), blocked > 0 ? blocked : now + Math.ceil(wait * 1000))
+        return hold(queue.splice(0), blocked > 0 ? blocked : now + Math.ceil(wait * 1000), blocked > 0)
       }
       if (breaker.failures >= BREAKER.failures) breaker.trial = true
       this.launch(d, chunk.items, breaker)

@@ -4,7 +4,8 @@
 // events and alerts and reads its alerts. Its events, alerts and notifications must all arrive, its requests' p99 stay
 // within a bound, and the process never exit. This is the test that would have caught the crashes of issue 43: a
 // destination header Node refuses, a live tail reader that stops reading. And the incidents of issue 46 at their worst:
-// a storm grouped into one incident, a source inhibiting all of it switched on and off, 48 KiB group keys, merges.
+// a storm grouped into one incident, a source inhibiting all of it switched on and off, 48 KiB group keys, merges. And
+// the tracking plans of issue 49: a plan whose patterns cost the most an event may spend, its refusals replayed.
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { SecretBox } from '../../src/shared/secret-box.js'
@@ -306,6 +307,32 @@ it(
       })
     ).key
 
+    // A tracking plan in block mode whose patterns cost the most an event may spend on them (100,000 program steps
+    // together) on its big events' 30,000-character blob, and refuses every other event type: its events are refused,
+    // reported and replayed over and over (below).
+    const costly = await call(H, 'PUT', `/api/v1/environments/${henv.id}/tracking-plan`, {
+      baseVersion: 0,
+      plan: {
+        mode: 'block',
+        unplannedEvents: 'violation',
+        unplannedProperties: 'violation',
+        events: {
+          big: {
+            properties: {
+              n: { type: 'integer', maximum: -1 },
+              ...Object.fromEntries(
+                Array.from({ length: 20 }, (_, k) => [
+                  k === 0 ? 'blob' : `blob${k}`,
+                  { type: 'string', pattern: `^(x+x+)+[a-w${k}]$` },
+                ]),
+              ),
+            },
+          },
+        },
+      },
+    })
+    expect(costly.status, JSON.stringify(costly.body)).toBe(200)
+
     const until = Date.now() + SOAK_MS
     const stalled: IncomingMessage[] = []
     const wellAlerts: string[] = []
@@ -517,6 +544,12 @@ it(
         ])
           ok(await postJson(hi.webhookUrl, body))
       }),
+      // Replays of everything the plan refused, and their dry runs, again and again (one replay at a time: 409s).
+      loop(until, 1000, async () => {
+        for (const path of ['replays/dry-run', 'replays'])
+          ok((await call(H, 'POST', `/api/v1/environments/${henv.id}/${path}`, { kind: 'events' })).status)
+        ok((await call(H, 'GET', `/api/v1/environments/${henv.id}/violations`)).status)
+      }),
       // The second hostile account saves rule sets of 2 MiB, again and again, and reads all its alerts.
       loop(until, 500, async (i) => {
         const big = Array.from({ length: 500 }, (_, r) => ({
@@ -529,6 +562,12 @@ it(
       }),
     ])
     for (const res of stalled) res.destroy()
+    // The costly plan was at work: the hostile events refused by it, and replayed.
+    expect(
+      await t.count('event_rejections', `environment_id = '${henv.id}' AND startsWith(reason, 'tracking plan v1: ')`),
+    ).toBeGreaterThan(100)
+    const replays = (await call(H, 'GET', `/api/v1/environments/${henv.id}/replays`)).body['replays'] as Json[]
+    expect(replays.filter((r) => r['status'] === 'done').length, JSON.stringify(replays[0])).toBeGreaterThan(0)
 
     // --- What the well-behaved account sees -------------------------------------------------------------------------
     expect(serve.child.exitCode, serve.log().slice(-3000)).toBeNull()

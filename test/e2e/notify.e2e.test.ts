@@ -587,6 +587,28 @@ describe('notifications', () => {
     460_000,
   )
 
+  it('a delivery held by its destination’s own rate limit past the give-up time is sent, not given up', async () => {
+    // One message every 16 s, no digests: the third alert waits its turn until about 32 s, past the give-up time (30 s
+    // here). It was never tried, so it is sent when its turn comes (it used to be given up unsent, as the tail of a
+    // storm on a slow machine was).
+    const d = await destination({
+      name: 'slow',
+      kind: 'webhook',
+      settings: { url: `${rx.url}/slow` },
+      limits: { ratePerSecond: 1 / 16, burst: 1, maxDigest: 1 },
+    })
+    const source = await integration()
+    await call('PUT', '/api/v1/notification-route', { destinations: [d['destination']['id']] })
+    await new Promise((r) => setTimeout(r, 400))
+    await fire(source.url, [{ fp: 'slow-1' }, { fp: 'slow-2' }, { fp: 'slow-3' }])
+    const keys = () => bodies('/slow').map((b) => b['alert']['dedupKey'] as string)
+    await waitFor('the three alerts sent', async () => (keys().length >= 3 ? true : undefined), 60_000)
+    expect(keys().sort()).toEqual(['slow-1', 'slow-2', 'slow-3'])
+    const at = rx.on('/slow').map((m) => m.at)
+    expect(at[2]! - at[0]!).toBeGreaterThan(30_000)
+    await call('PUT', '/api/v1/notification-route', { destinations: [] })
+  }, 90_000)
+
   it('refuses destinations that resolve to private, loopback or metadata addresses, naming the field', async () => {
     for (const url of [
       'http://10.0.0.8/hook',
