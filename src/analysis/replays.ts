@@ -13,7 +13,7 @@ export interface ReplayTables {
 }
 
 /** Which rejections: received within [from, to] (epoch ms), a reason starting with a text, events of a type. */
-export interface ReplayFilter {
+export interface ReplaySelection {
   readonly from: number
   readonly to: number
   readonly reason?: string
@@ -37,7 +37,7 @@ const startsWith = (p: Params, column: string, prefix: string) => {
 }
 
 /** The filter's rejections, without those a replay published again (stored, or refused again, in the window). */
-function selected(p: Params, tables: ReplayTables, env: string, filter: ReplayFilter, fresh: boolean): string {
+function selected(p: Params, tables: ReplayTables, env: string, filter: ReplaySelection, fresh: boolean): string {
   const within = receivedWithin(p, env, filter.from, filter.to)
   const conditions = [within]
   if (filter.reason !== undefined) conditions.push(startsWith(p, 'reason', filter.reason))
@@ -62,7 +62,7 @@ function selected(p: Params, tables: ReplayTables, env: string, filter: ReplayFi
 export function replayPageQuery(
   tables: ReplayTables,
   env: string,
-  filter: ReplayFilter,
+  filter: ReplaySelection,
   page: { readonly cursor?: ReplayCursor; readonly limit: number; readonly jobId?: string },
 ): Query {
   const p = new Params()
@@ -97,7 +97,7 @@ export function replayPageQuery(
 }
 
 /** How many rejections the filter selects, and how many of them are not replayed yet. */
-export function replayCountQuery(tables: ReplayTables, env: string, filter: ReplayFilter): Query {
+export function replayCountQuery(tables: ReplayTables, env: string, filter: ReplaySelection): Query {
   const p = new Params()
   const all = selected(p, tables, env, filter, false)
   const fresh = selected(p, tables, env, filter, true)
@@ -109,7 +109,7 @@ export function replayCountQuery(tables: ReplayTables, env: string, filter: Repl
 }
 
 /** What became of a job's records: rows stored, and records refused again. */
-export function replayOutcomeQuery(tables: ReplayTables, env: string, filter: ReplayFilter, jobId: string): Query {
+export function replayOutcomeQuery(tables: ReplayTables, env: string, filter: ReplaySelection, jobId: string): Query {
   const p = new Params()
   const ofJob = (t: string) =>
     `(SELECT count() FROM ${t} WHERE ${receivedWithin(p, env, filter.from, filter.to)}

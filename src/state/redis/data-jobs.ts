@@ -7,6 +7,7 @@
 //   p:replays:<env>           hash job id -> replay JSON
 //   p:erasures:queue          sorted set <env>/<job id> -> the time it is due, or its lease's end while it runs
 //   p:retention:<day>         string, set NX with an expiry: the process that runs the day's retention deletes
+import type { ReplayCursor, ReplaySelection } from '../../analysis/replays.js'
 import { RedisState, type RedisContext } from './redis-state.js'
 
 export type JobStatus = 'pending' | 'running' | 'done' | 'failed'
@@ -36,32 +37,22 @@ export interface ErasureJob extends DataJob {
   readonly deleted?: Readonly<Record<string, number>>
 }
 
-/** Which refused records a replay publishes again (services/replays.ts). */
-export interface ReplayFilter {
+/** Which refused records a replay publishes again (services/replays.ts): whose, and which of them. */
+export interface ReplayFilter extends ReplaySelection {
   readonly kind: 'events' | 'impressions'
-  /** Received within [from, to], epoch ms. */
-  readonly from: number
-  readonly to: number
-  /** The reason starts with this text. */
-  readonly reason?: string
-  /** Events of this type only. */
-  readonly eventType?: string
 }
 
-/** Where a replay stands: the last refused record it published (they are taken in this order). */
-export interface ReplayCursor {
-  readonly receivedAtMs: number
-  readonly partition: number
-  readonly offset: string
-  readonly index: number
-}
+export type { ReplayCursor }
 
 export interface ReplayJob extends DataJob {
   readonly filter: ReplayFilter
-  /** Who asked for it (key:<public id>). */
+  /** Who asked for it: key:<public id> (the API), cli:<user> (the command line). */
   readonly requestedBy: string
   readonly cursor?: ReplayCursor
-  /** Refused records published again so far. */
+  /**
+   * Refused records published again so far (pages recorded as published: a page a killed process published without
+   * recording it is then found already replayed, and not counted again).
+   */
   readonly published: number
   /** Refused records whose raw copy cannot be published again (cut, not kept, telemetry). */
   readonly notReplayable: number
