@@ -149,15 +149,28 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true })
 })
 
-/** Runs a page's sh blocks in one bash, each after the other; answers each block's output and status. */
-function runShell(runnable: readonly Block[]): { outputs: string[]; failed?: { block: Block; status: number } } {
+/**
+ * Runs a page's sh blocks in one bash, each after the other; answers each block's output and status. Asynchronously: a
+ * page's commands take about a minute on a loaded machine, and a worker blocked that long (spawnSync) missed the
+ * deadline of its reports to vitest (an unhandled "Timeout calling onTaskUpdate" that ended a CI run).
+ */
+async function runShell(
+  runnable: readonly Block[],
+): Promise<{ outputs: string[]; failed?: { block: Block; status: number } }> {
   const script = runnable.map((b, i) => `echo "::block ${i}"\n${b.body}\necho "::end ${i} $?"`).join('\n')
-  const run = spawnSync('bash', ['-o', 'pipefail', '-e', '-c', script], {
+  const child = spawn('bash', ['-o', 'pipefail', '-e', '-c', script], {
     cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 180_000,
     env: { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env['PATH']}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+  const timer = setTimeout(() => child.kill('SIGKILL'), 180_000)
+  const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)))
+  clearTimeout(timer)
+  const run = { stdout, stderr, status }
   const all = `${run.stdout}${run.stderr ? `\n[stderr]\n${run.stderr}` : ''}`
   const outputs = runnable.map((_, i) => {
     const start = all.indexOf(`::block ${i}\n`)
@@ -174,10 +187,10 @@ describe.each(
     p.blocks.some((b) => !b.directive?.startsWith('not run:') && ['sh', 'json', 'yaml'].includes(b.lang)),
   ).map((p) => [p.name, p]),
 )('%s', (_name, page) => {
-  it('runs its commands and shows what they print', () => {
+  it('runs its commands and shows what they print', async () => {
     const runnable = page.blocks.filter((b) => b.lang === 'sh' && !b.directive?.startsWith('not run:'))
     if (runnable.length === 0) return
-    const { outputs, failed } = runShell(runnable)
+    const { outputs, failed } = await runShell(runnable)
     if (failed)
       expect.fail(
         `${failed.block.where} failed (exit ${failed.status}):\n${outputs[runnable.indexOf(failed.block)]}\n--- the service's log:\n${log.slice(-2000)}`,

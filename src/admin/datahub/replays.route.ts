@@ -79,7 +79,9 @@ const ReplayAnswer = Type.Object({
   status: Type.Enum(['pending', 'running', 'done', 'failed']),
   filter: FilterAnswer,
   requestedAt: Type.String(),
-  requestedBy: Type.String({ description: 'the API key that asked for it (key:<public id>)' }),
+  requestedBy: Type.String({
+    description: 'who asked for it: key:<public id> (the API), cli:<user> (the command line)',
+  }),
   startedAt: Type.Optional(Type.String()),
   finishedAt: Type.Optional(Type.String()),
   attempts: Type.Integer({ description: 'runs started (a run cut by a process killed or an outage counts)' }),
