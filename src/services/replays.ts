@@ -188,6 +188,19 @@ class ReplayReader {
   }
 }
 
+/** A refused record's origin as published again: its first receive time and SDK, under `requestId`. */
+const originOf = (
+  environmentId: string,
+  r: { accountId: string; receivedAtMs: number; sdkVersion: string },
+  requestId: string,
+): EnvelopeMeta => ({
+  environmentId,
+  accountId: r.accountId,
+  receivedAtMs: r.receivedAtMs,
+  sdkVersion: r.sdkVersion,
+  requestId,
+})
+
 const cursorOf = (r: { receivedAtMs: number; partition: number; offset: string; index: number }): ReplayCursor => ({
   receivedAtMs: r.receivedAtMs,
   partition: r.partition,
@@ -233,12 +246,12 @@ export class ReplayService {
       for (const r of page.slice(0, DRY_RUN_RECORDS - examined)) {
         examined++
         const replayable = replayableOf(filter.kind, r)
-        const reason =
-          'problem' in replayable
-            ? undefined
-            : refusalNow(replayable, { environmentId: env.id, ...r, requestId: '' }, plan)
-        if ('problem' in replayable) notReplayable++
-        else if (reason === undefined) accepted++
+        if ('problem' in replayable) {
+          notReplayable++
+          continue
+        }
+        const reason = refusalNow(replayable, originOf(env.id, r, ''), plan)
+        if (reason === undefined) accepted++
         else {
           const entry = refusals.get(reason) ?? { records: 0, examples: [] }
           entry.records++
@@ -375,13 +388,7 @@ export class ReplayRunner {
         else
           records.push({
             replayable,
-            meta: {
-              environmentId: job.environmentId,
-              accountId: r.accountId,
-              receivedAtMs: r.receivedAtMs,
-              sdkVersion: r.sdkVersion,
-              requestId: replayRequestId(job.id, r),
-            },
+            meta: originOf(job.environmentId, r, replayRequestId(job.id, r)),
           })
       }
       const tooLarge = await this.publish(records, stopped)
