@@ -4997,6 +4997,7 @@ export type paths = {
                         "application/json": {
                             accepted: number;
                             alreadyReplayed: number;
+                            complete: boolean;
                             environmentId: string;
                             examined: number;
                             filter: {

@@ -23,6 +23,7 @@ import {
   type StoredRejection,
 } from '../pipeline/replay.js'
 import type { EnvelopeMeta } from '../pipeline/rows.js'
+import { WorkBudget } from '../shared/budget.js'
 import { AppError, invalid, Refusal } from '../shared/errors.js'
 import type { ReplayCursor, ReplayFilter, ReplayJob, ReplayStore } from '../state/redis/data-jobs.js'
 import type { PlanStore } from '../state/redis/plans.js'
@@ -34,6 +35,12 @@ export type ReplayKind = ReplayFilter['kind']
 export const MAX_REPLAY_RECORDS = 1_000_000
 /** The most records a dry run checks again (it counts every one selected, and checks these). */
 export const DRY_RUN_RECORDS = 20_000
+/**
+ * The time a dry run may take, its reads and its checks together (a page of a hostile account's big records takes a
+ * second to read, a costly tracking plan milliseconds per record): it stops then and says how many it checked, as at
+ * DRY_RUN_RECORDS.
+ */
+export const DRY_RUN_MS = 10_000
 /** Refused records read at a time: their raw copies (up to 256 KiB each) bound a page's memory. */
 const PAGE = 250
 /** Reasons of those still refused a dry run lists, with examples of each. */
@@ -104,8 +111,10 @@ export interface DryRun {
   readonly selected: number
   /** Of them, already published again by a replay. */
   readonly alreadyReplayed: number
-  /** Of the others, checked again here (the first DRY_RUN_RECORDS in the order a replay takes them). */
+  /** Of the others, checked again here (in the order a replay takes them, until DRY_RUN_RECORDS or DRY_RUN_MS). */
   readonly examined: number
+  /** Whether every one of the others was examined. */
+  readonly complete: boolean
   /** Of those examined: would be stored now, would be refused again, cannot be published again. */
   readonly accepted: number
   readonly stillRefused: number
@@ -225,12 +234,15 @@ export class ReplayService {
     run: QueryRunner,
     database: string,
     plans: PlanStore,
+    private readonly dryRunMs = DRY_RUN_MS,
   ) {
     this.reader = new ReplayReader(run, database, plans)
   }
 
   /** How many of the filter's rejections a replay would now store, and why the others would be refused. */
   async dryRun(env: Environment, filter: ReplayFilter): Promise<DryRun> {
+    const deadline = performance.now() + this.dryRunMs
+    const over = () => performance.now() > deadline
     const [{ selected, fresh }, plan] = await Promise.all([
       this.reader.counts(env.id, filter),
       this.reader.plan(env, filter.kind),
@@ -239,11 +251,16 @@ export class ReplayService {
     let accepted = 0
     let notReplayable = 0
     const refusals = new Map<string, { records: number; examples: string[] }>()
+    const slices = new WorkBudget()
+    const most = Math.min(fresh, DRY_RUN_RECORDS)
     let cursor: ReplayCursor | undefined
-    while (examined < Math.min(fresh, DRY_RUN_RECORDS)) {
+    pages: while (examined < most && !over()) {
       const page = await this.reader.page(env.id, filter, cursor)
       if (page.length === 0) break
-      for (const r of page.slice(0, DRY_RUN_RECORDS - examined)) {
+      for (const r of page.slice(0, most - examined)) {
+        // Other requests run between a costly plan's records.
+        if (slices.sliceSpent()) await slices.yield()
+        if (over()) break pages
         examined++
         const replayable = replayableOf(filter.kind, r)
         if ('problem' in replayable) {
@@ -260,8 +277,6 @@ export class ReplayService {
         }
       }
       cursor = cursorOf(page.at(-1)!)
-      // A page's checks are a few milliseconds of CPU: other requests run between pages.
-      await new Promise((resolve) => setImmediate(resolve))
     }
     return {
       environmentId: env.id,
@@ -269,6 +284,7 @@ export class ReplayService {
       selected,
       alreadyReplayed: selected - fresh,
       examined,
+      complete: examined === fresh,
       accepted,
       stillRefused: examined - accepted - notReplayable,
       notReplayable,

@@ -103,7 +103,13 @@ it('10,000 events refused by a plan are stored exactly once after the fix; a sec
   const filter = { kind: 'events', eventType: 'checkout', reason: `tracking plan v${blocking}` }
   const before = await call('POST', `/api/v1/environments/${env.id}/replays/dry-run`, filter)
   expect(before.status, JSON.stringify(before.body)).toBe(200)
-  expect(before.body).toMatchObject({ selected: 10_010, alreadyReplayed: 0, examined: 10_010, accepted: 0 })
+  expect(before.body).toMatchObject({
+    selected: 10_010,
+    alreadyReplayed: 0,
+    examined: 10_010,
+    complete: true,
+    accepted: 0,
+  })
 
   const fixed = await savePlan(env.id, planWith(['free', 'pro', 'team']))
   const dry = await call('POST', `/api/v1/environments/${env.id}/replays/dry-run`, filter)

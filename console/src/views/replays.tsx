@@ -80,7 +80,7 @@ export function Replay({
         <div data-testid="replay-dry-run" role="status">
           <p>
             {count(dry.selected)} refused in the last 30 days, {count(dry.alreadyReplayed)} already replayed. Of{' '}
-            {count(dry.examined)} checked again now
+            {count(dry.examined)} checked again now{dry.complete ? '' : ' (the first ones: not all were checked)'}
             {dry.planVersion === null ? '' : ` (tracking plan v${dry.planVersion})`}: {count(dry.accepted)} would be
             stored, {count(dry.stillRefused)} refused again, {count(dry.notReplayable)} cannot be replayed.
           </p>

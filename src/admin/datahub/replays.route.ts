@@ -6,7 +6,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
-import { DRY_RUN_RECORDS, MAX_REPLAY_RECORDS, replayFilter, type ReplayService } from '../../services/replays.js'
+import {
+  DRY_RUN_MS,
+  DRY_RUN_RECORDS,
+  MAX_REPLAY_RECORDS,
+  replayFilter,
+  type ReplayService,
+} from '../../services/replays.js'
 import type { Slots } from '../../shared/slots.js'
 import type { RateLimit, RateLimiter } from '../../state/redis/rate-limits.js'
 import type { TenancyStore } from '../../state/redis/tenancy.js'
@@ -54,8 +60,9 @@ const DryRunAnswer = Type.Object({
   selected: Type.Integer({ description: 'refused records the filter selects' }),
   alreadyReplayed: Type.Integer({ description: 'of them, already published again by a replay' }),
   examined: Type.Integer({
-    description: `of the others, checked again now (at most ${DRY_RUN_RECORDS}, in the order a replay takes them)`,
+    description: `of the others, checked again now, in the order a replay takes them: at most ${DRY_RUN_RECORDS}, and as many as ${DRY_RUN_MS / 1000} s allow (a costly tracking plan takes milliseconds per record)`,
   }),
+  complete: Type.Boolean({ description: 'whether every one of the others was checked (false: examined is a sample)' }),
   accepted: Type.Integer({ description: 'of those examined, would be stored now' }),
   stillRefused: Type.Integer({ description: 'of those examined, would be refused again' }),
   notReplayable: Type.Integer({

@@ -101,7 +101,7 @@ export function dryRunLines(d: DryRun): string[] {
   const plan = d.planVersion === null ? '' : ` (tracking plan v${d.planVersion})`
   return [
     `${d.selected} ${d.filter.kind} refused in ${d.environmentId}, ${d.filter.from} to ${d.filter.to}; ${d.alreadyReplayed} already replayed`,
-    `of ${d.examined} checked again now${plan}: ${d.accepted} would be stored, ${d.stillRefused} refused again, ${d.notReplayable} cannot be replayed`,
+    `of ${d.examined} checked again now${d.complete ? '' : ' (the first ones: not all were checked)'}${plan}: ${d.accepted} would be stored, ${d.stillRefused} refused again, ${d.notReplayable} cannot be replayed`,
     ...d.refusals.flatMap((r) => [
       `${String(r.records).padStart(8)}  ${r.reason}`,
       ...r.examples.slice(0, 1).map((e) => `          e.g. ${JSON.stringify(e.slice(0, 160))}`),
