@@ -16,11 +16,12 @@ if [ ! -x "$SCIM_VENV/bin/scim2" ]; then
   python3 -m venv "$SCIM_VENV" 2>/dev/null || { apt-get install -y -q python3-venv >/dev/null && python3 -m venv "$SCIM_VENV"; }
   "$SCIM_VENV/bin/pip" install --quiet --disable-pip-version-check scim2-cli==0.6.0 scim2-tester==0.5.2 scim2-client==0.13.2 scim2-models==0.12.3 pydantic==2.14.3 click==8.5.1
 fi
-# scipy, statsmodels and GrowthBook's gbstats, the independent statistics the experiment results are checked against (pinned).
+# scipy, statsmodels and GrowthBook's gbstats, the independent statistics the experiment results are checked against,
+# and icalendar (with dateutil), the independent reader of on-call schedules' feeds (pinned).
 STATS_VENV=.sluice/venv-stats
-if [ ! -x "$STATS_VENV/bin/python" ] || ! "$STATS_VENV/bin/python" -c 'import gbstats, scipy, statsmodels' 2>/dev/null; then
+if [ ! -x "$STATS_VENV/bin/python" ] || ! "$STATS_VENV/bin/python" -c 'import gbstats, scipy, statsmodels, icalendar' 2>/dev/null; then
   python3 -m venv "$STATS_VENV" 2>/dev/null || { apt-get install -y -q python3-venv >/dev/null && python3 -m venv "$STATS_VENV"; }
-  "$STATS_VENV/bin/pip" install --quiet --disable-pip-version-check gbstats==0.8.0 scipy==1.17.1 numpy==1.26.4 pandas==1.5.3 statsmodels==0.14.4
+  "$STATS_VENV/bin/pip" install --quiet --disable-pip-version-check gbstats==0.8.0 scipy==1.17.1 numpy==1.26.4 pandas==1.5.3 statsmodels==0.14.4 icalendar==6.3.1
 fi
 # aiosmtpd, a real SMTP server the notification tests deliver mail to (pinned, in a venv of its own).
 SMTP_VENV=.sluice/venv-smtp

@@ -106,7 +106,7 @@ declare module 'fastify' {
 }
 
 /** Takes one request of a limit for `id`; a 429 with Retry-After when there is none left. */
-async function rated(
+export async function rated(
   request: FastifyRequest,
   reply: FastifyReply,
   limit: Rated,

@@ -15,6 +15,7 @@ import { replayRoutes } from '../admin/datahub/replays.route.js'
 import { freshnessOfLastDay } from '../services/freshness.js'
 import { tailRoutes } from '../admin/datahub/tail.route.js'
 import { integrationRoutes } from '../admin/integrations/integrations.route.js'
+import { feedRoutes, scheduleRoutes } from '../admin/oncall/schedules.route.js'
 import { SPLIT_API_PREFIX, splitApi, splitErrorHandler } from '../admin/split/api.js'
 import { eventRoutes } from '../edge/events.route.js'
 import { impressionRoutes } from '../edge/impressions.route.js'
@@ -23,6 +24,7 @@ import { webhookRoutes } from '../edge/webhook.route.js'
 import { listeningUrl, type ErrorHandler } from '../http/server.js'
 import { MAX_USERS_PER_ACCOUNT } from '../services/directory.js'
 import { IntegrationService } from '../services/integrations.js'
+import { OnCallService } from '../services/oncall.js'
 import { RulesAndWindowsService } from '../services/rules-and-windows.js'
 import { SenderAuthService } from '../services/sender-auth.js'
 import { webhookIds } from '../state/redis/webhook-ids.js'
@@ -123,6 +125,14 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     webhookMaxBodyBytes: config.webhooks.maxBodyBytes,
   })
   await app.register(notifyRoutes, { apiKeys: c.apiKeys, limits, notify: c.notifyService })
+  const oncall = new OnCallService(state.oncall, state.directory)
+  await app.register(scheduleRoutes, {
+    apiKeys: c.apiKeys,
+    limits,
+    oncall,
+    publicBaseUrl: () => config.publicBaseUrl ?? listeningUrl(app),
+  })
+  await app.register(feedRoutes, { oncall, limits })
   await app.register(splitApi, {
     prefix: SPLIT_API_PREFIX,
     apiKeys: c.apiKeys,

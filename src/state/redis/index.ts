@@ -13,6 +13,7 @@ import { ExperimentStore } from './experiments.js'
 import { MetricStore } from './metrics.js'
 import { FreshnessStore } from './freshness.js'
 import { NotifyStore } from './notify.js'
+import { OnCallStore } from './oncall.js'
 import { PlanStore } from './plans.js'
 import { createRedisClient, isCluster, type RedisClient, type RedisSettings } from './client.js'
 import type { RedisContext } from './redis-state.js'
@@ -62,6 +63,8 @@ export interface RedisStores {
   readonly plans: PlanStore
   /** The freshness canary's runs and times. */
   readonly freshness: FreshnessStore
+  /** On-call schedules and their calendar feeds, per account. */
+  readonly oncall: OnCallStore
   /** Closes the transactions' connection, and the main one when the factory created it. */
   close(): Promise<void>
 }
@@ -100,6 +103,7 @@ export function createRedisState(settings: RedisSettings, client?: RedisClient):
     replays: new DataJobStore(context, 'replays'),
     plans: new PlanStore(context),
     freshness: new FreshnessStore(context),
+    oncall: new OnCallStore(context),
     close: async () => {
       await tx.close()
       if (!client) await redis.quit().catch(() => redis.disconnect())

@@ -1,0 +1,166 @@
+// On-call schedules of an account: saved when they mean something (pipeline/oncall/schedules.ts checks their zone and
+// times; their responders must be the account's users), asked who is on call and for their shifts, and shown to
+// people's own calendars as iCalendar feeds (RFC 5545, by ical-generator) at secret addresses.
+import icalGenerator from 'ical-generator'
+import { scheduleProblems, shifts, type ScheduleDefinition, type Shift } from '../pipeline/oncall/schedules.js'
+import { invalid, Refusal, type FieldProblem } from '../shared/errors.js'
+import type { DirectoryStore, User } from '../state/redis/directory.js'
+import type { Feed, FeedSubject, OnCallStore, StoredSchedule } from '../state/redis/oncall.js'
+
+const DAY_MS = 86_400_000
+/** How far ahead "until" looks for the end of a shift or a gap. */
+const UNTIL_DAYS = 92
+/** What a calendar feed shows: the past two weeks and the next half year. */
+const FEED_PAST_DAYS = 14
+const FEED_AHEAD_DAYS = 183
+
+export interface ResponderView {
+  readonly id: string
+  readonly userName: string
+  readonly displayName?: string
+}
+
+/** A shift with its responder as the directory has them now. */
+export interface ShiftView {
+  readonly start: number
+  readonly end: number
+  readonly responder: ResponderView
+}
+
+const responderOf = (users: ReadonlyMap<string, User>, id: string): ResponderView => {
+  const user = users.get(id)
+  if (!user) return { id, userName: id, displayName: 'a removed user' }
+  return { id, userName: user.userName, ...(user.displayName !== undefined && { displayName: user.displayName }) }
+}
+
+/** A text property's value as RFC 5545 writes it (ical-generator leaves a calendar's name as given). */
+const icalText = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/[\\;,]/g, (c) => `\\${c}`)
+
+export class OnCallService {
+  constructor(
+    private readonly store: OnCallStore,
+    private readonly directory: DirectoryStore,
+  ) {}
+
+  /** Saves a new schedule (id undefined) or a schedule's new version; 400s name the field, 409 a stale version. */
+  async save(
+    accountId: string,
+    definition: ScheduleDefinition & { version?: number },
+    updatedBy: string,
+    id?: string,
+  ): Promise<StoredSchedule> {
+    const { version, ...schedule } = definition
+    const problems = scheduleProblems(schedule)
+    problems.push(...(await this.unknownResponders(accountId, schedule)))
+    if (problems.length > 0) throw invalid(problems)
+    const saved = await this.store.saveSchedule(accountId, { overrides: [], ...schedule }, updatedBy, id, version)
+    if (saved === 'missing') throw new Refusal('NOT_FOUND', `no schedule ${id}`)
+    if (saved === 'stale')
+      throw new Refusal('CONFLICT', `schedule ${id} changed since version ${version}: read it again, then replace it`)
+    if (saved === 'full') throw new Refusal('CONFLICT', 'this account has 200 schedules, the most it may keep')
+    return saved
+  }
+
+  /** Responders that are not users of the account, named by their place. */
+  private async unknownResponders(accountId: string, s: ScheduleDefinition): Promise<FieldProblem[]> {
+    const places: [string, string][] = [
+      ...s.layers.flatMap((l, i) => l.responders.map((r, j): [string, string] => [`layers[${i}].responders[${j}]`, r])),
+      ...(s.overrides ?? []).map((o, i): [string, string] => [`overrides[${i}].responder`, o.responder]),
+    ]
+    const known = new Set(
+      (await this.directory.usersById(accountId, [...new Set(places.map(([, id]) => id))])).map((u) => u.id),
+    )
+    return places
+      .filter(([, id]) => !known.has(id))
+      .map(([field, id]) => ({ field, problem: `${JSON.stringify(id)} is not a user of this account` }))
+  }
+
+  async get(accountId: string, id: string): Promise<StoredSchedule> {
+    const schedule = await this.store.schedule(accountId, id)
+    if (!schedule) throw new Refusal('NOT_FOUND', `no schedule ${id}`)
+    return schedule
+  }
+
+  list(accountId: string): Promise<StoredSchedule[]> {
+    return this.store.schedules(accountId)
+  }
+
+  async remove(accountId: string, id: string): Promise<void> {
+    if (!(await this.store.removeSchedule(accountId, id))) throw new Refusal('NOT_FOUND', `no schedule ${id}`)
+  }
+
+  /** The shifts of [from, to) with their responders. */
+  async shifts(accountId: string, schedule: ScheduleDefinition, from: number, to: number): Promise<ShiftView[]> {
+    const list = shifts(schedule, from, to)
+    return this.withResponders(accountId, list)
+  }
+
+  private async withResponders(accountId: string, list: readonly Shift[]): Promise<ShiftView[]> {
+    const users = new Map(
+      (await this.directory.usersById(accountId, [...new Set(list.map((s) => s.responder))])).map((u) => [u.id, u]),
+    )
+    return list.map((s) => ({ start: s.start, end: s.end, responder: responderOf(users, s.responder) }))
+  }
+
+  /** Who is on call at `at`, and until when that holds (the shift's end, or the gap's). */
+  async onCall(
+    accountId: string,
+    schedule: ScheduleDefinition,
+    at: number,
+  ): Promise<{ responder: ResponderView | null; until: number | null }> {
+    const ahead = await this.shifts(accountId, schedule, at, at + UNTIL_DAYS * DAY_MS)
+    const first = ahead[0]
+    if (!first) return { responder: null, until: null }
+    if (first.start > at) return { responder: null, until: first.start }
+    return { responder: first.responder, until: first.end < at + UNTIL_DAYS * DAY_MS ? first.end : null }
+  }
+
+  /** A secret feed address's token for a schedule of the account, or one of its users. */
+  async createFeed(accountId: string, subject: FeedSubject): Promise<string> {
+    if ('scheduleId' in subject) await this.get(accountId, subject.scheduleId)
+    else if ((await this.directory.usersById(accountId, [subject.userId])).length === 0)
+      throw invalid([{ field: 'userId', problem: `${JSON.stringify(subject.userId)} is not a user of this account` }])
+    return this.store.createFeed(accountId, subject)
+  }
+
+  /**
+   * The iCalendar text of a feed token (404 for a token that is not one); `admit` rates the feed's account before its
+   * shifts are computed.
+   */
+  async calendar(token: string, now: number, admit: (accountId: string) => Promise<void>): Promise<string> {
+    const feed = await this.store.feed(token)
+    if (!feed) throw new Refusal('NOT_FOUND', 'no such calendar feed')
+    await admit(feed.accountId)
+    const from = now - FEED_PAST_DAYS * DAY_MS
+    const to = now + FEED_AHEAD_DAYS * DAY_MS
+    const schedules = await this.feedSchedules(feed)
+    const users = await this.directory.usersById(feed.accountId, 'userId' in feed ? [feed.userId] : [])
+    const title = 'userId' in feed ? `On call: ${users[0]?.displayName ?? users[0]?.userName ?? feed.userId}` : ''
+    const calendar = icalGenerator({
+      name: icalText(title || `On call: ${schedules[0]?.name ?? 'a removed schedule'}`),
+      prodId: { company: 'sluice', product: 'on-call' },
+    })
+    for (const schedule of schedules) {
+      const list = (await this.shifts(feed.accountId, schedule, from, to)).filter(
+        (s) => !('userId' in feed) || s.responder.id === feed.userId,
+      )
+      for (const s of list)
+        calendar.createEvent({
+          id: `${schedule.id}-${s.start}-${s.responder.id}@sluice`,
+          start: new Date(s.start),
+          end: new Date(s.end),
+          summary: `On call: ${schedule.name} (${s.responder.displayName ?? s.responder.userName})`,
+          x: [{ key: 'X-SLUICE-RESPONDER', value: icalText(s.responder.id) }],
+        })
+    }
+    return calendar.toString()
+  }
+
+  private async feedSchedules(feed: Feed): Promise<StoredSchedule[]> {
+    if ('scheduleId' in feed) {
+      const one = await this.store.schedule(feed.accountId, feed.scheduleId)
+      return one ? [one] : []
+    }
+    return this.store.schedules(feed.accountId)
+  }
+}
