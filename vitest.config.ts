@@ -106,6 +106,7 @@ export default defineConfig({
           'scim-groups',
           'experiments',
           'experiment-checks',
+          'oncall-schedules',
           'experiment-checks-fairness',
         ],
         {

@@ -9,6 +9,7 @@ import { alertCommands } from './commands/alerts.js'
 import { incidentCommands } from './commands/incidents.js'
 import { rulesAndWindowsCommands } from './commands/rules-and-windows.js'
 import { notifyCommands } from './commands/notify.js'
+import { onCallCommands } from './commands/oncall.js'
 import { experimentCommands } from './commands/experiments.js'
 import { dataHubCommands } from './commands/datahub.js'
 import { planCommands } from './commands/plans.js'
@@ -35,6 +36,7 @@ importEventsCommand(program)
 alertCommands(program)
 incidentCommands(program)
 rulesAndWindowsCommands(program)
+onCallCommands(program)
 notifyCommands(program)
 experimentCommands(program)
 dataHubCommands(program)

@@ -1,11 +1,16 @@
 // On-call schedules of an account: saved when they mean something (pipeline/oncall/schedules.ts checks their zone and
 // times; their responders must be the account's users), asked who is on call and for their shifts, and shown to
 // people's own calendars as iCalendar feeds (RFC 5545, by ical-generator) at secret addresses.
+import { Ajv } from 'ajv'
 import icalGenerator from 'ical-generator'
+import { ScheduleSchema } from '../pipeline/oncall/schedule-schema.js'
 import { scheduleProblems, shifts, type ScheduleDefinition, type Shift } from '../pipeline/oncall/schedules.js'
 import { invalid, Refusal, type FieldProblem } from '../shared/errors.js'
+import { fieldProblems } from '../shared/field-problems.js'
 import type { DirectoryStore, User } from '../state/redis/directory.js'
 import type { Feed, FeedSubject, OnCallStore, StoredSchedule } from '../state/redis/oncall.js'
+
+export type { ScheduleDefinition }
 
 const DAY_MS = 86_400_000
 /** How far ahead "until" looks for the end of a shift or a gap. */
@@ -26,6 +31,9 @@ export interface ShiftView {
   readonly end: number
   readonly responder: ResponderView
 }
+
+/** A schedule's shape (the API checks it before the service; a file of `sluice schedules add` is checked here). */
+const validShape = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(ScheduleSchema)
 
 const responderOf = (users: ReadonlyMap<string, User>, id: string): ResponderView => {
   const user = users.get(id)
@@ -50,9 +58,11 @@ export class OnCallService {
     id?: string,
   ): Promise<StoredSchedule> {
     const { version, ...schedule } = definition
+    if (!validShape(schedule))
+      throw invalid(fieldProblems(validShape.errors ?? [], 'body'), 'the schedule was not saved')
     const problems = scheduleProblems(schedule)
     problems.push(...(await this.unknownResponders(accountId, schedule)))
-    if (problems.length > 0) throw invalid(problems)
+    if (problems.length > 0) throw invalid(problems, 'the schedule was not saved')
     const saved = await this.store.saveSchedule(accountId, { overrides: [], ...schedule }, updatedBy, id, version)
     if (saved === 'missing') throw new Refusal('NOT_FOUND', `no schedule ${id}`)
     if (saved === 'stale')

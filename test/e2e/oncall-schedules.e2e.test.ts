@@ -5,7 +5,11 @@
 // another account sees none of it; a feed token is the only way in, and a wrong one is a 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
+import { runSluice } from '../support/cli.js'
 import { createTestEnv, jsonCaller, type TestEnv } from '../support/harness.js'
 import { independent } from '../support/stats.js'
 
@@ -153,6 +157,33 @@ describe('schedules', () => {
     const wrong = await fetch(url.replace(/ocf_[\w-]+/, 'ocf_' + 'A'.repeat(32)))
     expect(wrong.status).toBe(404)
     expect(await wrong.text()).not.toContain(demo.accountId)
+  })
+
+  it('is made and read from the command line, with the same answers and the same refusals', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'schedules-'))
+    const file = join(dir, 'schedule.json')
+    writeFileSync(file, JSON.stringify({ ...weekly(), name: 'From the CLI' }))
+    const account = ['--account', demo.accountId]
+    const added = await runSluice(['schedules', 'add', file, ...account, '--json'], t.env)
+    expect(added.code, added.stderr).toBe(0)
+    const cliId = (JSON.parse(added.stdout) as Json)['id'] as string
+    const now = await runSluice(['schedules', 'oncall', cliId, '--at', '2026-03-10T15:00:00Z', ...account], t.env)
+    expect(now.stdout.trim()).toBe(`zed@example.com (${users['zed']}) until 2026-03-10T18:00:00.000Z`)
+    const listed = await runSluice(
+      ['schedules', 'shifts', cliId, '--from', '2026-03-01T00:00:00Z', '--days', '28', ...account, '--json'],
+      t.env,
+    )
+    const api = (await call('GET', `/api/v1/schedules/${id}/shifts?from=2026-03-01T00:00:00Z&days=28`)).body
+    expect((JSON.parse(listed.stdout) as Json[]).map((s) => [s['start'], s['responder']['id']])).toEqual(
+      (api['shifts'] as Json[]).map((s) => [Date.parse(s['start']), s['responder']['id']]),
+    )
+    writeFileSync(file, JSON.stringify({ ...weekly(), timeZone: 'Nowhere/Town' }))
+    const refused = await runSluice(['schedules', 'add', file, ...account], t.env)
+    expect(refused.code).not.toBe(0)
+    expect(refused.stderr).toContain('timeZone "Nowhere/Town" is not an IANA time zone')
+    writeFileSync(file, JSON.stringify({ ...weekly(), layers: 'none' }))
+    expect((await runSluice(['schedules', 'add', file, ...account], t.env)).stderr).toContain('layers must be array')
+    expect((await runSluice(['schedules', 'remove', cliId, ...account], t.env)).code).toBe(0)
   })
 
   it('is replaced with its version, a stale version is a 409, and another account sees nothing', async () => {
