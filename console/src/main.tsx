@@ -1,6 +1,7 @@
 // The Sluice console: sign in with an admin API key, then the home page (is everything all right?), the account's
-// integrations (with the mapping editor and sender authentication), incidents, alerts, alert rules, maintenance
-// windows, notifications, experiment results and the Data Hub (what arrived, the live tail, refused records, erasures).
+// integrations (with the mapping editor and sender authentication), incidents, who is on call, alerts, alert rules,
+// maintenance windows, notifications, experiment results and the Data Hub (what arrived, the live tail, refused
+// records, erasures).
 // Everything shown comes from the public API and is rendered as text (Preact escapes it): a payload
 // or alert holding markup is shown as that markup's text, never run.
 // Each view has an address (route.ts): #/alerts, #/experiments, ... with its state after a "?".
@@ -18,11 +19,13 @@ import { Integrations } from './views/integrations.js'
 import { Rules } from './views/rules.js'
 import { Windows } from './views/windows.js'
 import { Notifications } from './views/notifications.js'
+import { OnCallView } from './views/oncall.js'
 
 const VIEWS = {
   home: 'Home',
   integrations: 'Integrations',
   incidents: 'Incidents',
+  oncall: 'On call',
   alerts: 'Alerts',
   rules: 'Rules',
   windows: 'Maintenance',
@@ -104,6 +107,8 @@ function App() {
           <Integrations params={params} go={go} />
         ) : view === 'incidents' ? (
           <Incidents params={params} go={go} />
+        ) : view === 'oncall' ? (
+          <OnCallView params={params} go={go} />
         ) : view === 'alerts' ? (
           <Alerts params={params} go={go} />
         ) : view === 'rules' ? (

@@ -28,6 +28,7 @@ const SHOTS = process.env['SLUICE_UPDATE_SCREENSHOTS'] === '1' ? 'docs/screensho
 const VIEWS: [string, string][] = [
   ['home', 'Overview'],
   ['integrations', 'Integrations'],
+  ['oncall', 'On call'],
   ['alerts', 'Alerts'],
   ['rules', 'Alert rules'],
   ['windows', 'Maintenance windows'],
@@ -62,6 +63,20 @@ beforeAll(async () => {
   }
   await waitFor('the alert stored', async () => ((await alerts()).length === 1 ? true : undefined))
   alertId = (await alerts())[0]!.id
+  // A schedule, so that the on-call view shows who is on call and its timeline.
+  const { user } = await t.state.directory.createUser(demo.accountId, { userName: 'ana@example.com', active: true })
+  const schedule = await fetch(`${service.url}/api/v1/schedules`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Storage <b>primary</b>',
+      timeZone: 'Europe/Berlin',
+      layers: [
+        { name: 'weekly', start: '2026-11-02T09:00', rotation: { unit: 'weeks', length: 1 }, responders: [user.id] },
+      ],
+    }),
+  })
+  expect(schedule.status).toBe(201)
   browser = await launchBrowser()
   // axe-core wants a page of a context it can reach.
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
