@@ -5,7 +5,8 @@ import { Ajv } from 'ajv'
 import icalGenerator from 'ical-generator'
 import { ScheduleSchema } from '../pipeline/oncall/schedule-schema.js'
 import { scheduleProblems, shifts, type ScheduleDefinition, type Shift } from '../pipeline/oncall/schedules.js'
-import { invalid, Refusal, type FieldProblem } from '../shared/errors.js'
+import { WorkBudget } from '../shared/budget.js'
+import { AppError, invalid, Refusal, type FieldProblem } from '../shared/errors.js'
 import { fieldProblems } from '../shared/field-problems.js'
 import type { DirectoryStore, User } from '../state/redis/directory.js'
 import type { Feed, FeedSubject, OnCallStore, StoredSchedule } from '../state/redis/oncall.js'
@@ -13,8 +14,10 @@ import type { Feed, FeedSubject, OnCallStore, StoredSchedule } from '../state/re
 export type { ScheduleDefinition }
 
 const DAY_MS = 86_400_000
-/** How far ahead "until" looks for the end of a shift or a gap. */
-const UNTIL_DAYS = 92
+/** How far ahead "until" looks for the end of a shift or a gap, a step at a time (most end within the first). */
+const UNTIL_DAYS = [2, 14, 92]
+/** The CPU time computing one calendar feed may take (its schedules one after another, other work between them). */
+const FEED_CPU_MS = 2000
 /** What a calendar feed shows: the past two weeks and the next half year. */
 const FEED_PAST_DAYS = 14
 const FEED_AHEAD_DAYS = 183
@@ -106,10 +109,14 @@ export class OnCallService {
   }
 
   private async withResponders(accountId: string, list: readonly Shift[]): Promise<ShiftView[]> {
-    const users = new Map(
-      (await this.directory.usersById(accountId, [...new Set(list.map((s) => s.responder))])).map((u) => [u.id, u]),
-    )
+    const users = await this.people(accountId, list)
     return list.map((s) => ({ start: s.start, end: s.end, responder: responderOf(users, s.responder) }))
+  }
+
+  /** The users on call in these shifts, by id. */
+  private async people(accountId: string, list: readonly Shift[]): Promise<Map<string, User>> {
+    const ids = [...new Set(list.map((s) => s.responder))]
+    return new Map((await this.directory.usersById(accountId, ids)).map((u) => [u.id, u]))
   }
 
   /** Who is on call at `at`, and until when that holds (the shift's end, or the gap's). */
@@ -118,11 +125,19 @@ export class OnCallService {
     schedule: ScheduleDefinition,
     at: number,
   ): Promise<{ responder: ResponderView | null; until: number | null }> {
-    const ahead = await this.shifts(accountId, schedule, at, at + UNTIL_DAYS * DAY_MS)
-    const first = ahead[0]
-    if (!first) return { responder: null, until: null }
-    if (first.start > at) return { responder: null, until: first.start }
-    return { responder: first.responder, until: first.end < at + UNTIL_DAYS * DAY_MS ? first.end : null }
+    for (const days of UNTIL_DAYS) {
+      const to = at + days * DAY_MS
+      const first = shifts(schedule, at, to)[0]
+      const last = days === UNTIL_DAYS.at(-1)
+      if (!first) {
+        if (last) return { responder: null, until: null }
+      } else if (first.start > at) return { responder: null, until: first.start }
+      else if (first.end < to || last) {
+        const [view] = await this.withResponders(accountId, [first])
+        return { responder: view!.responder, until: first.end < to ? first.end : null }
+      }
+    }
+    throw new Error('unreachable: the last lookahead answers')
   }
 
   /** A secret feed address's token for a schedule of the account, or one of its users. */
@@ -150,19 +165,36 @@ export class OnCallService {
       name: icalText(title || `On call: ${schedules[0]?.name ?? 'a removed schedule'}`),
       prodId: { company: 'sluice', product: 'on-call' },
     })
+    // A feed of a responder reads every schedule of the account: computed one after another, other requests served
+    // between them, within FEED_CPU_MS.
+    const budget = new WorkBudget({ maxSteps: Infinity, maxCpuMs: FEED_CPU_MS }, 'this calendar feed')
+    const computed: { schedule: StoredSchedule; shifts: Shift[] }[] = []
     for (const schedule of schedules) {
-      const list = (await this.shifts(feed.accountId, schedule, from, to)).filter(
-        (s) => !('userId' in feed) || s.responder.id === feed.userId,
-      )
-      for (const s of list)
+      await budget.yield()
+      if (budget.spentMs > FEED_CPU_MS)
+        throw new AppError(
+          'QUERY_LIMIT',
+          `this calendar feed's schedules take more than ${FEED_CPU_MS} ms to compute: make their layers simpler (fewer restrictions, longer turns)`,
+          false,
+        )
+      const list = shifts(schedule, from, to).filter((s) => !('userId' in feed) || s.responder === feed.userId)
+      computed.push({ schedule, shifts: list })
+    }
+    const people = await this.people(
+      feed.accountId,
+      computed.flatMap((c) => c.shifts),
+    )
+    for (const { schedule, shifts: list } of computed)
+      for (const s of list) {
+        const who = responderOf(people, s.responder)
         calendar.createEvent({
-          id: `${schedule.id}-${s.start}-${s.responder.id}@sluice`,
+          id: `${schedule.id}-${s.start}-${s.responder}@sluice`,
           start: new Date(s.start),
           end: new Date(s.end),
-          summary: `On call: ${schedule.name} (${s.responder.displayName ?? s.responder.userName})`,
-          x: [{ key: 'X-SLUICE-RESPONDER', value: icalText(s.responder.id) }],
+          summary: `On call: ${schedule.name} (${who.displayName ?? who.userName})`,
+          x: [{ key: 'X-SLUICE-RESPONDER', value: icalText(s.responder) }],
         })
-    }
+      }
     return calendar.toString()
   }
 

@@ -51,7 +51,7 @@ def layer_spans(layer, zone, frm, to):
     if not restrictions:
         return turns
     allowed = []
-    day0 = datetime.fromtimestamp(frm / 1000, zone).replace(tzinfo=None, hour=0, minute=0) - timedelta(days=2)
+    day0 = datetime.fromtimestamp(frm / 1000, zone).replace(tzinfo=None, hour=0, minute=0, second=0, microsecond=0) - timedelta(days=2)
     day_end = datetime.fromtimestamp(to / 1000, zone).replace(tzinfo=None) + timedelta(days=2)
     for r in restrictions:
         fh, fm = map(int, r["from"].split(":"))

@@ -78,6 +78,40 @@ describe('shifts over a year', () => {
     }
   })
 
+  it('handoffs in the hour skipped and the hour repeated are zoneinfo’s fold 0, whatever the day it runs', () => {
+    for (const time of ['01:30', '02:30']) {
+      const schedule: ScheduleDefinition = {
+        name: 'edges',
+        timeZone: 'America/New_York',
+        layers: [
+          { name: 'l', start: `2026-02-20T${time}`, rotation: { unit: 'days', length: 1 }, responders: ['a', 'b'] },
+        ],
+      }
+      for (const [from, to] of [
+        [Date.UTC(2026, 2, 6), Date.UTC(2026, 2, 11)],
+        [Date.UTC(2026, 9, 30), Date.UTC(2026, 10, 4)],
+      ] as const) {
+        const theirs = independent<Shift[]>('test/compat/oncall_shifts.py', { schedule, from, to })
+        expect(shifts(schedule, from, to)).toEqual(theirs)
+      }
+    }
+    // 02:30 on 8 March does not exist: the handoff is at 03:30 EDT; 01:30 on 1 November comes twice: the first, EDT.
+    const handoffs = (time: string, day: number) =>
+      shifts(
+        {
+          name: 'x',
+          timeZone: 'America/New_York',
+          layers: [
+            { name: 'l', start: `2026-02-20T${time}`, rotation: { unit: 'days', length: 1 }, responders: ['a', 'b'] },
+          ],
+        },
+        day,
+        day + 86_400_000,
+      ).map((x) => iso(x.start))
+    expect(handoffs('02:30', Date.UTC(2026, 2, 8))).toEqual(['2026-03-08T00:00:00.000Z', '2026-03-08T07:30:00.000Z'])
+    expect(handoffs('01:30', Date.UTC(2026, 10, 1))).toEqual(['2026-11-01T00:00:00.000Z', '2026-11-01T05:30:00.000Z'])
+  })
+
   it('a daily handoff keeps its wall-clock time across the DST changes (Berlin, 09:00)', () => {
     const schedule: ScheduleDefinition = {
       name: 'berlin',

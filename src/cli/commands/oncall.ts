@@ -95,13 +95,13 @@ export function onCallCommands(program: Command): void {
     .command('shifts <id>')
     .description('the shifts of the coming days')
     .option('--from <time>', 'ISO 8601 time (default: now)')
-    .option('--days <n>', 'days from --from (1 to 366)', positiveInt, 14)
+    .option('--days <n>', 'days from --from (1 to 92)', positiveInt, 14)
     .option(...ACCOUNT_OPTION)
     .option('--json', 'print JSON')
     .action(async (id: string, opts: { from?: string; days: number; account?: string; json?: boolean }) => {
       const from = time(opts.from, '--from')
       const list = await withOnCall(opts.account, async (o, acct) =>
-        o.shifts(acct, await o.get(acct, id), from, from + Math.min(opts.days, 366) * DAY_MS),
+        o.shifts(acct, await o.get(acct, id), from, from + Math.min(opts.days, 92) * DAY_MS),
       )
       print(opts.json, list, () =>
         list.map(

@@ -14,6 +14,7 @@
 import { DateTime, IANAZone } from 'luxon'
 import type { FieldProblem } from '../../shared/errors.js'
 import { WEEKDAYS, type Weekday } from '../alerts/windows.js'
+import { inZone, offsetAt } from '../alerts/zone-clock.js'
 
 export const ROTATION_UNITS = ['hours', 'days', 'weeks'] as const
 export type RotationUnit = (typeof ROTATION_UNITS)[number]
@@ -91,13 +92,19 @@ function localParts(text: string): { year: number; month: number; day: number; h
   return { year, month, day, hour, minute }
 }
 
-/** The instant of a wall-clock time (as naive UTC epoch ms of its parts) in a zone. */
-const instantOf = (naiveMs: number, zone: string) => {
-  const n = DateTime.fromMillis(naiveMs, { zone: 'utc' })
-  return DateTime.fromObject(
-    { year: n.year, month: n.month, day: n.day, hour: n.hour, minute: n.minute },
-    { zone },
-  ).toMillis()
+/**
+ * The instant of a wall-clock time (given as the epoch ms of its parts read as UTC) in a zone, as Python's zoneinfo
+ * reads it with fold 0: in the hour repeated in autumn, its first occurrence; in the hour skipped in spring, the
+ * offset before the change (02:30 becomes 03:30). By the zone's offsets (zone-clock.ts: luxon's, read once per block),
+ * not luxon's DateTime.fromObject, whose answer in those hours depends on the offset of the day it runs.
+ */
+export function instantOf(naiveMs: number, zone: string): number {
+  const before = offsetAt(zone, naiveMs - DAY_MS)
+  const after = offsetAt(zone, naiveMs + DAY_MS)
+  const first = naiveMs - before * 60_000
+  if (before === after || offsetAt(zone, first) === before) return first
+  const second = naiveMs - after * 60_000
+  return offsetAt(zone, second) === after ? second : first
 }
 
 const naiveOf = (text: string) => DateTime.fromISO(text, { zone: 'utc' }).toMillis()
@@ -190,22 +197,23 @@ export function layerTurns(layer: Layer, zone: string, from: number, to: number)
 
 /** The spans of [from, to) a layer's restrictions allow, in order, merged where they touch. */
 function allowed(restrictions: readonly Restriction[], zone: string, from: number, to: number): [number, number][] {
+  const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5))
+  const rules = restrictions.map((r) => {
+    const [a, b] = [minutes(r.from), minutes(r.to)]
+    return { days: new Set(r.days), startMs: a * 60_000, endMs: (b <= a ? DAY_MS : 0) + b * 60_000 }
+  })
   const spans: [number, number][] = []
   // Local dates from two days before `from` (a span that starts the day before and ends the next) to the day of `to`.
-  const startDay = DateTime.fromMillis(from, { zone }).startOf('day').minus({ days: 2 })
-  const naiveDay0 = Date.UTC(startDay.year, startDay.month - 1, startDay.day)
+  const local = inZone(zone, from)
+  const naiveDay0 = Date.UTC(local.year, local.month - 1, local.day - 2)
   const days = Math.ceil((to - from) / DAY_MS) + 4
   for (let d = 0; d < days; d++) {
     const naiveDay = naiveDay0 + d * DAY_MS
     const weekday = WEEKDAYS[(new Date(naiveDay).getUTCDay() + 6) % 7]!
-    for (const r of restrictions) {
-      if (!r.days.includes(weekday)) continue
-      const [fh, fm] = r.from.split(':').map(Number) as [number, number]
-      const [th, tm] = r.to.split(':').map(Number) as [number, number]
-      const fromMin = fh * 60 + fm
-      const toMin = th * 60 + tm
-      const s = instantOf(naiveDay + fromMin * 60_000, zone)
-      const e = instantOf(naiveDay + (toMin <= fromMin ? DAY_MS : 0) + toMin * 60_000, zone)
+    for (const r of rules) {
+      if (!r.days.has(weekday)) continue
+      const s = instantOf(naiveDay + r.startMs, zone)
+      const e = instantOf(naiveDay + r.endMs, zone)
       if (e > from && s < to && e > s) spans.push([Math.max(s, from), Math.min(e, to)])
     }
   }
@@ -243,13 +251,21 @@ export function layerShifts(layer: Layer, zone: string, from: number, to: number
  */
 export function shifts(schedule: ScheduleDefinition, from: number, to: number): Shift[] {
   if (!(to > from)) return []
-  // Sources from the lowest to the highest: the layers in order, then the overrides in order.
-  const sources: Shift[][] = schedule.layers.map((layer) => layerShifts(layer, schedule.timeZone, from, to))
-  for (const o of schedule.overrides ?? []) {
+  // Sources from the lowest to the highest: the layers in order, then the overrides (each its own, a later one higher)
+  // joined into one.
+  const overrides = (schedule.overrides ?? []).flatMap((o) => {
     const s = Math.max(Date.parse(o.from), from)
     const e = Math.min(Date.parse(o.to), to)
-    if (e > s) sources.push([{ start: s, end: e, responder: o.responder }])
-  }
+    return e > s ? [[{ start: s, end: e, responder: o.responder }]] : []
+  })
+  return layered([
+    ...schedule.layers.map((layer) => layerShifts(layer, schedule.timeZone, from, to)),
+    layered(overrides),
+  ])
+}
+
+/** Sources of spans (each in order, not overlapping), lowest first, as one: the highest with someone at each time. */
+function layered(sources: readonly Shift[][]): Shift[] {
   const bounds = [...new Set(sources.flatMap((list) => list.flatMap((x) => [x.start, x.end])))].sort((a, b) => a - b)
   const at = sources.map(() => 0)
   const out: Shift[] = []
