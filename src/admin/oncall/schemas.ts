@@ -43,9 +43,7 @@ export const OnCall = Type.Object({
 
 export const ShiftsQuery = Type.Object({
   from: Type.Optional(Instant('ISO 8601 time (default: now)')),
-  days: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 92, description: 'how many days from `from` (default 14)' }),
-  ),
+  days: Type.Optional(Type.Integer({ minimum: 1, maximum: 92, description: 'how many days from `from` (default 14)' })),
 })
 export const Shifts = Type.Object({
   from: Type.String(),
