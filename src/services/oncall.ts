@@ -4,7 +4,13 @@
 import { Ajv } from 'ajv'
 import icalGenerator from 'ical-generator'
 import { ScheduleSchema } from '../pipeline/oncall/schedule-schema.js'
-import { scheduleProblems, shifts, type ScheduleDefinition, type Shift } from '../pipeline/oncall/schedules.js'
+import {
+  canonicalZone,
+  scheduleProblems,
+  shifts,
+  type ScheduleDefinition,
+  type Shift,
+} from '../pipeline/oncall/schedules.js'
 import { WorkBudget } from '../shared/budget.js'
 import { AppError, invalid, Refusal, type FieldProblem } from '../shared/errors.js'
 import { fieldProblems } from '../shared/field-problems.js'
@@ -12,12 +18,15 @@ import type { DirectoryStore, User } from '../state/redis/directory.js'
 import type { Feed, FeedSubject, OnCallStore, StoredSchedule } from '../state/redis/oncall.js'
 
 export type { ScheduleDefinition }
+export { INSTANT_PROBLEM, instantText } from '../pipeline/oncall/schedules.js'
 
 const DAY_MS = 86_400_000
 /** How far ahead "until" looks for the end of a shift or a gap, a step at a time (most end within the first). */
 const UNTIL_DAYS = [2, 14, 92]
 /** The CPU time computing one calendar feed may take (its schedules one after another, other work between them). */
 const FEED_CPU_MS = 2000
+/** The most shifts one feed holds (writing one takes a third of a millisecond). */
+const MAX_FEED_EVENTS = 1000
 /** What a calendar feed shows: the past two weeks and the next half year. */
 const FEED_PAST_DAYS = 14
 const FEED_AHEAD_DAYS = 183
@@ -44,8 +53,10 @@ const responderOf = (users: ReadonlyMap<string, User>, id: string): ResponderVie
   return { id, userName: user.userName, ...(user.displayName !== undefined && { displayName: user.displayName }) }
 }
 
+/** Text without the control characters RFC 5545 refuses in TEXT (ical-generator escapes only line breaks). */
+const plainText = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ')
 /** A text property's value as RFC 5545 writes it (ical-generator leaves a calendar's name as given). */
-const icalText = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/[\\;,]/g, (c) => `\\${c}`)
+const icalText = (text: string) => plainText(text).replace(/[\\;,]/g, (c) => `\\${c}`)
 
 export class OnCallService {
   constructor(
@@ -66,7 +77,13 @@ export class OnCallService {
     const problems = scheduleProblems(schedule)
     problems.push(...(await this.unknownResponders(accountId, schedule)))
     if (problems.length > 0) throw invalid(problems, 'the schedule was not saved')
-    const saved = await this.store.saveSchedule(accountId, { overrides: [], ...schedule }, updatedBy, id, version)
+    const saved = await this.store.saveSchedule(
+      accountId,
+      { overrides: [], ...schedule, timeZone: canonicalZone(schedule.timeZone) },
+      updatedBy,
+      id,
+      version,
+    )
     if (saved === 'missing') throw new Refusal('NOT_FOUND', `no schedule ${id}`)
     if (saved === 'stale')
       throw new Refusal('CONFLICT', `schedule ${id} changed since version ${version}: read it again, then replace it`)
@@ -145,7 +162,10 @@ export class OnCallService {
     if ('scheduleId' in subject) await this.get(accountId, subject.scheduleId)
     else if ((await this.directory.usersById(accountId, [subject.userId])).length === 0)
       throw invalid([{ field: 'userId', problem: `${JSON.stringify(subject.userId)} is not a user of this account` }])
-    return this.store.createFeed(accountId, subject)
+    const made = await this.store.createFeed(accountId, subject)
+    if (made === 'full')
+      throw new Refusal('CONFLICT', 'this account has 1000 calendar feeds, the most it may keep: revoke some')
+    return made.token
   }
 
   /**
@@ -156,19 +176,26 @@ export class OnCallService {
     const feed = await this.store.feed(token)
     if (!feed) throw new Refusal('NOT_FOUND', 'no such calendar feed')
     await admit(feed.accountId)
-    const from = now - FEED_PAST_DAYS * DAY_MS
-    const to = now + FEED_AHEAD_DAYS * DAY_MS
+    // Whole days, so that an event's start (its UID) stays the same from one fetch to the next.
+    const today = Math.floor(now / DAY_MS) * DAY_MS
+    const from = today - FEED_PAST_DAYS * DAY_MS
+    const to = today + FEED_AHEAD_DAYS * DAY_MS
     const schedules = await this.feedSchedules(feed)
+    if ('scheduleId' in feed && schedules.length === 0) {
+      await this.store.removeFeed(token)
+      throw new Refusal('NOT_FOUND', 'no such calendar feed')
+    }
     const users = await this.directory.usersById(feed.accountId, 'userId' in feed ? [feed.userId] : [])
     const title = 'userId' in feed ? `On call: ${users[0]?.displayName ?? users[0]?.userName ?? feed.userId}` : ''
     const calendar = icalGenerator({
-      name: icalText(title || `On call: ${schedules[0]?.name ?? 'a removed schedule'}`),
+      name: icalText(title || `On call: ${schedules[0]!.name}`),
       prodId: { company: 'sluice', product: 'on-call' },
     })
     // A feed of a responder reads every schedule of the account: computed one after another, other requests served
-    // between them, within FEED_CPU_MS.
+    // between them, within FEED_CPU_MS and MAX_FEED_EVENTS.
     const budget = new WorkBudget({ maxSteps: Infinity, maxCpuMs: FEED_CPU_MS }, 'this calendar feed')
     const computed: { schedule: StoredSchedule; shifts: Shift[] }[] = []
+    let events = 0
     for (const schedule of schedules) {
       await budget.yield()
       if (budget.spentMs > FEED_CPU_MS)
@@ -178,6 +205,13 @@ export class OnCallService {
           false,
         )
       const list = shifts(schedule, from, to).filter((s) => !('userId' in feed) || s.responder === feed.userId)
+      events += list.length
+      if (events > MAX_FEED_EVENTS)
+        throw new AppError(
+          'QUERY_LIMIT',
+          `this calendar feed would hold more than ${MAX_FEED_EVENTS} shifts: make its schedules' turns longer, or ask the API for the shifts of fewer days`,
+          false,
+        )
       computed.push({ schedule, shifts: list })
     }
     const people = await this.people(
@@ -189,13 +223,22 @@ export class OnCallService {
         const who = responderOf(people, s.responder)
         calendar.createEvent({
           id: `${schedule.id}-${s.start}-${s.responder}@sluice`,
+          sequence: schedule.version,
+          stamp: new Date(schedule.updatedAt),
           start: new Date(s.start),
           end: new Date(s.end),
-          summary: `On call: ${schedule.name} (${who.displayName ?? who.userName})`,
-          x: [{ key: 'X-SLUICE-RESPONDER', value: icalText(s.responder) }],
+          summary: plainText(`On call: ${schedule.name} (${who.displayName ?? who.userName})`),
+          x: [{ key: 'X-SLUICE-RESPONDER', value: s.responder }],
         })
       }
     return calendar.toString()
+  }
+
+  /** Revokes a feed of the account (404 for a token that is none of its feeds). */
+  async removeFeed(accountId: string, token: string): Promise<void> {
+    const feed = await this.store.feed(token)
+    if (feed?.accountId !== accountId || !(await this.store.removeFeed(token)))
+      throw new Refusal('NOT_FOUND', 'no such calendar feed')
   }
 
   private async feedSchedules(feed: Feed): Promise<StoredSchedule[]> {

@@ -5,7 +5,8 @@
 // within a bound, and the process never exit. This is the test that would have caught the crashes of issue 43: a
 // destination header Node refuses, a live tail reader that stops reading. And the incidents of issue 46 at their worst:
 // a storm grouped into one incident, a source inhibiting all of it switched on and off, 48 KiB group keys, merges. And
-// the tracking plans of issue 49: a plan whose patterns cost the most an event may spend, its refusals replayed.
+// the tracking plans of issue 49: a plan whose patterns cost the most an event may spend, its refusals replayed. And
+// the on-call schedules of issue 50: the costliest the limits allow, their shifts and a feed across them, in a loop.
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { SecretBox } from '../../src/shared/secret-box.js'
@@ -333,6 +334,46 @@ it(
     })
     expect(costly.status, JSON.stringify(costly.body)).toBe(200)
 
+    // The second hostile account's on-call schedules, each the costliest the limits allow (10 layers of one-hour turns
+    // among 100 people, 14 restrictions each, 500 overrides), and a calendar feed of one of them across all.
+    const people: string[] = []
+    for (let i = 0; i < 100; i++)
+      people.push(
+        (await t.state.directory.createUser(hostile2.accountId, { userName: `p${i}@example.com`, active: true })).user
+          .id,
+      )
+    const schedules: string[] = []
+    for (let n = 0; n < 12; n++) {
+      const made = await call(hostile2.adminKey, 'POST', '/api/v1/schedules', {
+        name: `costly ${n}`,
+        timeZone: 'Europe/Berlin',
+        layers: Array.from({ length: 10 }, (_, l) => ({
+          name: `l${l}`,
+          start: '2026-01-01T00:30',
+          rotation: { unit: l % 2 ? 'hours' : 'days', length: 1 },
+          responders: people,
+          restrictions: Array.from({ length: 14 }, (_, k) => ({
+            days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+            from: `${String(k).padStart(2, '0')}:10`,
+            to: `${String(k).padStart(2, '0')}:50`,
+          })),
+        })),
+        overrides: Array.from({ length: 500 }, (_, o) => {
+          const from = Date.now() + (o * 17 - 400) * 3_600_000
+          return {
+            responder: people[o % 100],
+            from: new Date(from).toISOString(),
+            to: new Date(from + 5 * 3_600_000).toISOString(),
+          }
+        }),
+      })
+      expect(made.status, JSON.stringify(made.body).slice(0, 500)).toBe(201)
+      schedules.push(made.body['id'] as string)
+    }
+    const feed = await call(hostile2.adminKey, 'POST', '/api/v1/oncall/feeds', { userId: people[0] })
+    expect(feed.status).toBe(201)
+    const feedUrl = feed.body['url'] as string
+
     const until = Date.now() + SOAK_MS
     const stalled: IncomingMessage[] = []
     const wellAlerts: string[] = []
@@ -340,6 +381,7 @@ it(
     let healthFailures = 0
     /** The hostile dry runs under the costly plan: their CPU budget answers them in time (they once passed 30 s). */
     const dryRuns = { slowestMs: 0, mostRecords: 0, partial: 0 }
+    let feedsRefused = 0
 
     await Promise.all([
       // --- The well-behaved account --------------------------------------------------------------------------------
@@ -570,6 +612,17 @@ it(
         ok((await call(hostile2.adminKey, 'PUT', '/api/v1/alert-rules', { rules: big })).status)
         ok((await call(hostile2.adminKey, 'GET', '/api/v1/alerts?status=all&limit=500')).status)
       }),
+      // ... and reads its costly schedules: who is on call, the shifts of 92 days, the feed across them all (past its
+      // CPU budget: a 503 naming the limit).
+      loop(until, 200, async (i) => {
+        const id = schedules[i % schedules.length]!
+        ok((await call(hostile2.adminKey, 'GET', `/api/v1/schedules/${id}/on-call`)).status)
+        ok((await call(hostile2.adminKey, 'GET', `/api/v1/schedules/${id}/shifts?days=92`)).status)
+        const res = await fetch(feedUrl, { signal: AbortSignal.timeout(30_000) })
+        await res.arrayBuffer()
+        ok(res.status, 503)
+        if (res.status === 503) feedsRefused++
+      }),
     ])
     for (const res of stalled) res.destroy()
     // The costly plan was at work: the hostile events refused by it, and replayed.
@@ -578,6 +631,8 @@ it(
     ).toBeGreaterThan(100)
     const replays = (await call(H, 'GET', `/api/v1/environments/${henv.id}/replays`)).body['replays'] as Json[]
     expect(replays.filter((r) => r['status'] === 'done').length, JSON.stringify(replays[0])).toBeGreaterThan(0)
+    // The feed across the costly schedules was refused at its CPU budget, not computed for minutes.
+    expect(feedsRefused).toBeGreaterThan(0)
 
     // --- What the well-behaved account sees -------------------------------------------------------------------------
     expect(serve.child.exitCode, serve.log().slice(-3000)).toBeNull()

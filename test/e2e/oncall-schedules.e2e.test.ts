@@ -152,10 +152,20 @@ describe('schedules', () => {
         summary: 'On call: Payments primary (Zed <b>Override</b>; "x", y)',
       }),
     ])
+    // The same events on the next fetch: their UIDs and starts do not move with the time of the fetch.
+    const again = await (await fetch(url)).text()
+    const uids = (text: string) => [...text.matchAll(/^UID:(.*)$/gm)].map((m) => m[1])
+    expect(uids(again)).toEqual(uids(ical))
     // A wrong token, or another's made up: 404, and nothing about the account.
     const wrong = await fetch(url.replace(/ocf_[\w-]+/, 'ocf_' + 'A'.repeat(32)))
     expect(wrong.status).toBe(404)
     expect(await wrong.text()).not.toContain(demo.accountId)
+    // Revoked: 404 from then on; another account cannot revoke it.
+    const token = /ocf_[\w-]+/.exec(url)![0]
+    expect((await call('DELETE', `/api/v1/oncall/feeds/${token}.ics`, undefined, other.adminApiKey)).status).toBe(404)
+    expect((await fetch(url)).status).toBe(200)
+    expect((await call('DELETE', `/api/v1/oncall/feeds/${token}.ics`)).status).toBe(204)
+    expect((await fetch(url)).status).toBe(404)
   })
 
   it('is made and read from the command line, with the same answers and the same refusals', async () => {
@@ -235,6 +245,12 @@ describe('schedules', () => {
         'overrides[0].to',
       ],
       [{ ...weekly(), __proto__: { polluted: 1 } }, ''],
+      [{ ...weekly(), overrides: [{ responder: users['zed'], from: '1', to: '2' }] }, 'overrides[0].from'],
+      [
+        { ...weekly(), overrides: [{ responder: users['zed'], from: '2026-03-08T09:00', to: '2026-03-08T10:00Z' }] },
+        'overrides[0].from',
+      ],
+      [{ ...weekly(), layers: [{ ...layer, start: '2026-03-02T24:00' }] }, 'layers[0].start'],
       [{ ...weekly(), layers: [{ ...layer, responders: ['no-such-user'] }] }, 'layers[0].responders[0]'],
     ]
     for (const [body, field] of cases) {
@@ -254,5 +270,22 @@ describe('schedules', () => {
       expect(Date.now() - started).toBeLessThan(5000)
     }
     expect((await call('GET', '/api/v1/schedules')).body['schedules']).toEqual([])
+    // Query times past the years a schedule may use: 400s naming them, not a 500.
+    const made = await call('POST', '/api/v1/schedules', { ...weekly(), timeZone: 'america/new_york' })
+    expect(made.body['timeZone']).toBe('America/New_York')
+    for (const [query, field] of [
+      ['on-call?at=%2B275760-09-13T00:00:00Z', 'at'],
+      ['shifts?from=2026-03-01T00:00:00', 'from'],
+      ['shifts?from=9999-01-01T00:00:00Z', 'from'],
+    ]) {
+      const res = await call('GET', `/api/v1/schedules/${made.body['id']}/${query}`)
+      expect(res.status, JSON.stringify(res.body)).toBe(400)
+      expect(res.body['details'][0]['field']).toBe(field)
+    }
+    // A feed of a removed schedule is gone with it.
+    const feed = (await call('POST', '/api/v1/oncall/feeds', { scheduleId: made.body['id'] })).body['url'] as string
+    expect((await fetch(feed)).status).toBe(200)
+    expect((await call('DELETE', `/api/v1/schedules/${made.body['id']}`)).status).toBe(204)
+    expect((await fetch(feed)).status).toBe(404)
   })
 })

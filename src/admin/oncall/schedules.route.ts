@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
 import { HttpError } from '../../http/errors.js'
-import type { OnCallService } from '../../services/oncall.js'
+import { INSTANT_PROBLEM, instantText, type OnCallService } from '../../services/oncall.js'
 import type { StoredSchedule } from '../../state/redis/oncall.js'
 import { rated, roleAll, useAccountWideAdminKey, type AdminLimits } from '../admin-key.js'
 import { alertAnswers, answer } from '../alerts/schemas.js'
@@ -50,12 +50,12 @@ function scheduleView(s: StoredSchedule) {
   }
 }
 
-/** An ISO 8601 time of a query, or now; a 400 naming the field otherwise. */
+/** An ISO 8601 time of a query (with its offset, years 2000 to 2200), or now; a 400 naming the field otherwise. */
 function instant(text: string | undefined, field: string): number {
   if (text === undefined) return Date.now()
-  const ms = Date.parse(text)
-  if (!Number.isFinite(ms))
-    throw new HttpError('BAD_REQUEST', `${field} is not a time`, [{ field, problem: 'must be an ISO 8601 time' }])
+  const ms = instantText(text)
+  if (ms === undefined)
+    throw new HttpError('BAD_REQUEST', `${field} is not a time`, [{ field, problem: INSTANT_PROBLEM }])
   return ms
 }
 
@@ -153,6 +153,7 @@ export async function scheduleRoutes(server: FastifyInstance, opts: ScheduleRout
   app.get(
     '/api/v1/schedules/:id/on-call',
     {
+      config: { expensive: true },
       schema: {
         tags,
         security: ADMIN_SECURITY,
@@ -199,6 +200,7 @@ export async function scheduleRoutes(server: FastifyInstance, opts: ScheduleRout
   app.post(
     '/api/v1/oncall/feeds',
     {
+      config: { expensive: true },
       schema: {
         tags,
         security: ADMIN_SECURITY,
@@ -211,6 +213,24 @@ export async function scheduleRoutes(server: FastifyInstance, opts: ScheduleRout
       roleAll(request, 'making a calendar feed')
       const token = await oncall.createFeed(account(request), request.body)
       return reply.code(201).send({ url: `${opts.publicBaseUrl()}/api/v1/oncall/feeds/${token}.ics` })
+    },
+  )
+
+  app.delete(
+    '/api/v1/oncall/feeds/:token',
+    {
+      schema: {
+        tags,
+        security: ADMIN_SECURITY,
+        summary: 'Revokes a calendar feed: its address answers 404 from now on',
+        params: FeedParams,
+        response: alertAnswers({ 204: Type.Null({ description: 'Revoked' }) }, [404]),
+      },
+    },
+    async (request, reply) => {
+      roleAll(request, 'revoking a calendar feed')
+      await oncall.removeFeed(account(request), request.params.token.replace(/\.ics$/, ''))
+      return reply.code(204).send()
     },
   )
 }

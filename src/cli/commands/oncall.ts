@@ -2,7 +2,7 @@
 // service as the admin API (/api/v1/schedules, /api/v1/oncall/feeds).
 import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
-import { OnCallService, type ScheduleDefinition } from '../../services/oncall.js'
+import { INSTANT_PROBLEM, instantText, OnCallService, type ScheduleDefinition } from '../../services/oncall.js'
 import { Refusal } from '../../shared/errors.js'
 import type { StoredSchedule } from '../../state/redis/oncall.js'
 import { ACCOUNT_OPTION, config, positiveInt, print, withServices } from '../context.js'
@@ -21,8 +21,8 @@ function readSchedule(path: string): ScheduleDefinition & { version?: number } {
 
 function time(text: string | undefined, option: string): number {
   if (text === undefined) return Date.now()
-  const ms = Date.parse(text)
-  if (!Number.isFinite(ms)) throw new Refusal('INVALID', `${option} is not an ISO 8601 time`)
+  const ms = instantText(text)
+  if (ms === undefined) throw new Refusal('INVALID', `${option} ${INSTANT_PROBLEM}`)
   return ms
 }
 

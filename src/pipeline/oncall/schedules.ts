@@ -79,7 +79,7 @@ export const SCHEDULE_LIMITS = {
 
 const HOUR_MS = 3_600_000
 const DAY_MS = 86_400_000
-const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d)$/
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/
 
 /** A wall-clock YYYY-MM-DDTHH:MM, checked (a real date within the years a schedule may use), as its parts. */
@@ -90,6 +90,26 @@ function localParts(text: string): { year: number; month: number; day: number; h
   const naive = DateTime.fromObject({ year, month, day, hour, minute }, { zone: 'utc' })
   if (!naive.isValid || year < SCHEDULE_LIMITS.firstYear || year > SCHEDULE_LIMITS.lastYear) return null
   return { year, month, day, hour, minute }
+}
+
+const INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,3})?)?(Z|[+-](?:0\d|1[0-4]):[0-5]\d)$/
+
+export const INSTANT_PROBLEM = `must be an ISO 8601 time with its offset (Z or ±HH:MM), between ${SCHEDULE_LIMITS.firstYear} and ${SCHEDULE_LIMITS.lastYear}`
+
+/**
+ * An ISO 8601 time with its offset (Z or ±HH:MM: never the reader's own zone), of a real date within the years a
+ * schedule may use, as epoch ms; undefined otherwise. Overrides and the API's query times are read with it.
+ */
+export function instantText(text: string): number | undefined {
+  const m = INSTANT.exec(text)
+  if (!m) return undefined
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  const date = new Date(Date.UTC(year, month - 1, day))
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined
+  if (year < SCHEDULE_LIMITS.firstYear || year > SCHEDULE_LIMITS.lastYear) return undefined
+  const ms = Date.parse(text)
+  return Number.isFinite(ms) ? ms : undefined
 }
 
 /**
@@ -108,6 +128,10 @@ export function instantOf(naiveMs: number, zone: string): number {
 }
 
 const naiveOf = (text: string) => DateTime.fromISO(text, { zone: 'utc' }).toMillis()
+
+/** A valid IANA zone's canonical name (`utc` is `UTC`, `america/new_york` is `America/New_York`). */
+export const canonicalZone = (zone: string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone
 
 /** What is wrong with a schedule's meaning (its shape is the API's schema), each naming its place. */
 export function scheduleProblems(s: ScheduleDefinition): FieldProblem[] {
@@ -156,10 +180,10 @@ export function scheduleProblems(s: ScheduleDefinition): FieldProblem[] {
   if (overrides.length > SCHEDULE_LIMITS.overrides)
     problems.push({ field: 'overrides', problem: `must hold at most ${SCHEDULE_LIMITS.overrides} overrides` })
   overrides.slice(0, SCHEDULE_LIMITS.overrides).forEach((o, i) => {
-    const from = Date.parse(o.from)
-    const to = Date.parse(o.to)
-    if (!Number.isFinite(from)) problems.push({ field: `overrides[${i}].from`, problem: 'must be an ISO 8601 time' })
-    else if (!Number.isFinite(to)) problems.push({ field: `overrides[${i}].to`, problem: 'must be an ISO 8601 time' })
+    const from = instantText(o.from)
+    const to = instantText(o.to)
+    if (from === undefined) problems.push({ field: `overrides[${i}].from`, problem: INSTANT_PROBLEM })
+    else if (to === undefined) problems.push({ field: `overrides[${i}].to`, problem: INSTANT_PROBLEM })
     else if (to <= from) problems.push({ field: `overrides[${i}].to`, problem: 'must be after from' })
     else if (to - from > SCHEDULE_LIMITS.overrideMs)
       problems.push({
@@ -254,8 +278,8 @@ export function shifts(schedule: ScheduleDefinition, from: number, to: number): 
   // Sources from the lowest to the highest: the layers in order, then the overrides (each its own, a later one higher)
   // joined into one.
   const overrides = (schedule.overrides ?? []).flatMap((o) => {
-    const s = Math.max(Date.parse(o.from), from)
-    const e = Math.min(Date.parse(o.to), to)
+    const s = Math.max(instantText(o.from) ?? Infinity, from)
+    const e = Math.min(instantText(o.to) ?? -Infinity, to)
     return e > s ? [[{ start: s, end: e, responder: o.responder }]] : []
   })
   return layered([

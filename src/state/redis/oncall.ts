@@ -4,6 +4,7 @@
 //   p:schedules:a          hash id -> JSON schedule (its definition, version, who changed it last)
 //   p:oncall-feed:<sha256 of the token>   JSON {accountId, scheduleId | userId} (the admin slot: a feed's request
 //                          names no account)
+//   p:oncall-feeds:a       set of the account's feeds' hashes (at most MAX_FEEDS)
 // A schedule counts against the account's stored bytes (SLUICE_ACCOUNT_STORED_BYTES), as rules and plans do.
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import type { ScheduleDefinition } from '../../pipeline/oncall/schedules.js'
@@ -11,6 +12,8 @@ import { RedisState } from './redis-state.js'
 
 /** Schedules one account may keep. */
 export const MAX_SCHEDULES = 200
+/** Calendar feeds one account may keep (each a secret address someone subscribed to). */
+export const MAX_FEEDS = 1000
 
 export interface StoredSchedule extends ScheduleDefinition {
   readonly id: string
@@ -94,13 +97,17 @@ export class OnCallStore extends RedisState {
 
   /**
    * A new secret token for a calendar feed of `subject` (a calendar application fetches it without headers: the token
-   * is the credential). Only its hash is kept; the token is shown once.
+   * is the credential); 'full' when the account has MAX_FEEDS. Only its hash is kept; the token is shown once.
    */
-  async createFeed(accountId: string, subject: FeedSubject): Promise<string> {
+  async createFeed(accountId: string, subject: FeedSubject): Promise<{ token: string } | 'full'> {
+    const feeds = this.ka(accountId, 'oncall-feeds', accountId)
+    if ((await this.redis.scard(feeds)) >= MAX_FEEDS) return 'full'
     const token = `ocf_${randomBytes(24).toString('base64url')}`
     const feed: Feed = { accountId, ...subject }
-    await this.redis.set(this.feedKey(feedHash(token)), JSON.stringify(feed))
-    return token
+    const hash = feedHash(token)
+    await this.redis.set(this.feedKey(hash), JSON.stringify(feed))
+    await this.redis.sadd(feeds, hash)
+    return { token }
   }
 
   /** The feed of a token (undefined: none; looked up by the token's hash, so no comparison of secrets is timed). */
@@ -110,6 +117,11 @@ export class OnCallStore extends RedisState {
   }
 
   async removeFeed(token: string): Promise<boolean> {
-    return (await this.redis.del(this.feedKey(feedHash(token)))) > 0
+    const hash = feedHash(token)
+    const json = await this.redis.get(this.feedKey(hash))
+    if (!json) return false
+    const { accountId } = JSON.parse(json) as Feed
+    await this.redis.srem(this.ka(accountId, 'oncall-feeds', accountId), hash)
+    return (await this.redis.del(this.feedKey(hash))) > 0
   }
 }
