@@ -15,7 +15,14 @@ import { WorkBudget } from '../shared/budget.js'
 import { AppError, invalid, Refusal, type FieldProblem } from '../shared/errors.js'
 import { fieldProblems } from '../shared/field-problems.js'
 import type { DirectoryStore, User } from '../state/redis/directory.js'
-import type { Feed, FeedSubject, OnCallStore, StoredSchedule } from '../state/redis/oncall.js'
+import {
+  MAX_FEEDS,
+  MAX_SCHEDULES,
+  type Feed,
+  type FeedSubject,
+  type OnCallStore,
+  type StoredSchedule,
+} from '../state/redis/oncall.js'
 
 export type { ScheduleDefinition }
 export { INSTANT_PROBLEM, instantText } from '../pipeline/oncall/schedules.js'
@@ -87,7 +94,8 @@ export class OnCallService {
     if (saved === 'missing') throw new Refusal('NOT_FOUND', `no schedule ${id}`)
     if (saved === 'stale')
       throw new Refusal('CONFLICT', `schedule ${id} changed since version ${version}: read it again, then replace it`)
-    if (saved === 'full') throw new Refusal('CONFLICT', 'this account has 200 schedules, the most it may keep')
+    if (saved === 'full')
+      throw new Refusal('CONFLICT', `this account has ${MAX_SCHEDULES} schedules, the most it may keep`)
     return saved
   }
 
@@ -164,7 +172,7 @@ export class OnCallService {
       throw invalid([{ field: 'userId', problem: `${JSON.stringify(subject.userId)} is not a user of this account` }])
     const made = await this.store.createFeed(accountId, subject)
     if (made === 'full')
-      throw new Refusal('CONFLICT', 'this account has 1000 calendar feeds, the most it may keep: revoke some')
+      throw new Refusal('CONFLICT', `this account has ${MAX_FEEDS} calendar feeds, the most it may keep: revoke some`)
     return made.token
   }
 
