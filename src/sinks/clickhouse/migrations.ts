@@ -304,6 +304,49 @@ function columnsThrough(table: string, column: string): string {
   return columns.join(',\n')
 }
 
+/**
+ * The pending migrations with each column added to a table they also create folded into its CREATE, in place (after
+ * the column it follows): a new database is made with its final columns and no ALTER. ClickHouse 18.16's DDLWorker
+ * can wedge its queue on an ALTER ON CLUSTER of a replicated table (it ran on both replicas of a shard, the second
+ * failed "column already exists", then "Node exists .../shards/.../executed", and every later ON CLUSTER statement
+ * waited 180 s behind it), so a new cluster never runs one. Migrations stay in the record as applied.
+ */
+export function folded(pending: readonly Migration[]): Migration[] {
+  const created = new Set(pending.flatMap((m) => m.statements.flatMap((s) => ('create' in s ? [s.create.name] : []))))
+  const adds = pending.flatMap((m) => m.statements.flatMap((s) => ('addColumn' in s ? [s.addColumn] : [])))
+  return pending.map((m) => ({
+    ...m,
+    statements: m.statements.flatMap((s): Statement[] => {
+      if ('addColumn' in s) return created.has(s.addColumn.table) ? [] : [s]
+      const columns = splitColumns(s.create.columns)
+      for (const add of adds.filter((a) => a.table === s.create.name)) {
+        const at = columns.findIndex((c) => c.split(/\s/)[0] === add.after)
+        if (at < 0) throw new Error(`migration adds ${add.column} to ${add.table} after ${add.after}: no such column`)
+        columns.splice(at + 1, 0, add.column)
+      }
+      return [{ create: { ...s.create, columns: columns.join(',\n') } }]
+    }),
+  }))
+}
+
+/** A column list split at its top-level commas (a type such as `Decimal(9, 2)` keeps its own). */
+function splitColumns(columns: string): string[] {
+  const out: string[] = []
+  let depth = 0
+  let start = 0
+  for (let i = 0; i < columns.length; i++) {
+    const c = columns[i]
+    if (c === '(') depth++
+    else if (c === ')') depth--
+    else if (c === ',' && depth === 0) {
+      out.push(columns.slice(start, i).trim())
+      start = i + 1
+    }
+  }
+  out.push(columns.slice(start).trim())
+  return out
+}
+
 // DUPLICATE_COLUMN, or ILLEGAL_COLUMN ("column with this name already exists") in some versions.
 const ALREADY_THERE = new Set([15, 44])
 
@@ -339,8 +382,7 @@ export async function migrate(client: ClickHouseClient, target: SchemaTarget, lo
   })
   const result = await client.query({ query: `SELECT version FROM ${db}.schema_migrations`, format: 'JSONEachRow' })
   const applied = new Set((await result.json<{ version: number }>()).map((r) => Number(r.version)))
-  for (const migration of MIGRATIONS) {
-    if (applied.has(migration.version)) continue
+  for (const migration of folded(MIGRATIONS.filter((m) => !applied.has(m.version)))) {
     // Statements are idempotent (IF NOT EXISTS): two processes migrating at once do no harm.
     for (const query of migration.statements.flatMap((statement) => render(statement, target))) {
       try {

@@ -1,6 +1,6 @@
 // The migrations' DDL for one server and for a cluster (the cluster itself is exercised in test/cluster).
 import { expect, it } from 'vitest'
-import { MIGRATIONS, render } from '../../../../src/sinks/clickhouse/migrations.js'
+import { folded, MIGRATIONS, render } from '../../../../src/sinks/clickhouse/migrations.js'
 
 const all = (cluster?: string) =>
   MIGRATIONS.flatMap((m) => m.statements.flatMap((s) => render(s, { database: 'db', cluster })))
@@ -44,4 +44,24 @@ it('a cluster: a column is added to the local tables, and the Distributed table 
   expect(sql[alter + 2]).toMatch(
     /^CREATE TABLE IF NOT EXISTS db.events ON CLUSTER c \(environment_id String,[\s\S]*source_index UInt32,\nrequest_part UInt32 DEFAULT 0\) ENGINE = Distributed/,
   )
+})
+
+it('a new database gets its final columns in the CREATE, in place, and no ALTER (18.16 can wedge its DDL queue on one)', () => {
+  const sql = folded(MIGRATIONS).flatMap((m) =>
+    m.statements.flatMap((s) => render(s, { database: 'db', cluster: 'c' })),
+  )
+  expect(sql.join('\n')).not.toMatch(/ALTER|DROP/)
+  const events = sql.find((q) => q.startsWith('CREATE TABLE IF NOT EXISTS db.events_local'))!
+  expect(events).toMatch(/request_id String,\nrequest_part UInt32 DEFAULT 0,\nsource_topic String/)
+  const rejections = sql.find((q) => q.startsWith('CREATE TABLE IF NOT EXISTS db.event_rejections ON CLUSTER'))!
+  expect(rejections).toMatch(/request_id String,\nrequest_part UInt32 DEFAULT 0,\nsource_topic String/)
+  // Every migration is still there to be recorded, the folded one with nothing left to run.
+  expect(folded(MIGRATIONS).map((m) => m.version)).toEqual(MIGRATIONS.map((m) => m.version))
+})
+
+it('a database made before a migration that adds a column still gets the ALTER', () => {
+  const pending = folded(MIGRATIONS.filter((m) => m.version >= 3))
+  const sql = pending.flatMap((m) => m.statements.flatMap((s) => render(s, { database: 'db' })))
+  expect(sql).toContain('ALTER TABLE db.events ADD COLUMN request_part UInt32 DEFAULT 0 AFTER request_id')
+  expect(sql).toContain('ALTER TABLE db.event_rejections ADD COLUMN request_part UInt32 DEFAULT 0 AFTER request_id')
 })
