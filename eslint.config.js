@@ -15,6 +15,7 @@ const LAYERS = {
   http: ['shared', 'state'],
   services: ['shared', 'pipeline', 'analysis', 'sinks', 'state'],
   consumers: ['shared', 'broker', 'pipeline', 'sinks', 'state'],
+  jobs: ['shared', 'pipeline', 'analysis', 'sinks', 'state', 'services'],
   edge: ['shared', 'config', 'broker', 'pipeline', 'state', 'auth', 'http'],
   admin: ['shared', 'pipeline', 'analysis', 'state', 'auth', 'http', 'services'],
   app: [
@@ -28,6 +29,7 @@ const LAYERS = {
     'http',
     'services',
     'consumers',
+    'jobs',
     'edge',
     'admin',
   ],

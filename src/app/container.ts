@@ -41,6 +41,8 @@ import { IntegrationService } from '../services/integrations.js'
 import { encodeAlertMessage } from '../broker/messages/alerts.js'
 import { MetricService } from '../services/metrics.js'
 import { AutoResolver } from '../consumers/auto-resolve.js'
+import { EscalationJob } from '../jobs/escalation.job.js'
+import { JobRunner } from '../jobs/runner.js'
 import { NotifyConsumer } from '../consumers/notify.consumer.js'
 import { NotifyService } from '../services/notify.js'
 import { parseRanges, type OutboundPolicy } from '../shared/outbound.js'
@@ -544,6 +546,32 @@ export class Container {
     )
   }
 
+  /** The escalation job: fires the due steps of incidents' escalation policies (the notify role runs it). */
+  get escalationJob(): EscalationJob {
+    return this.one('escalationJob', 'redis', () => {
+      const { notify } = this.config
+      return new EscalationJob(this.state.escalations, this.state.oncall, this.state.notify, this.state.directory, {
+        leaseMs: notify.escalationLeaseMs,
+        everyMs: notify.escalationTickMs,
+        giveUpMs: notify.giveUpMs,
+        retentionMs: notify.retentionMs,
+        log: this.log.child({ component: 'escalation' }),
+        onFired: (ms) => this.metrics.escalationLateness.observe(ms / 1000),
+      })
+    })
+  }
+
+  /** The notify role's background jobs, in the jobs' one lifecycle (jobs/runner.ts). */
+  get jobs(): JobRunner {
+    return this.one('jobs', 'redis', () => {
+      return new JobRunner(this.state.jobLeases, [this.escalationJob], {
+        owner: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+        leaseMs: this.config.notify.escalationLeaseMs,
+        log: this.log.child({ component: 'jobs' }),
+      })
+    })
+  }
+
   /** Where notifications may go (destinations are checked when saved and when sent). */
   get notifyPolicy(): OutboundPolicy {
     return this.one('notifyPolicy', undefined, () => notifyPolicy(this.config))
@@ -588,12 +616,14 @@ export class Container {
           },
           metrics: this.metrics,
           log: this.log.child({ component: 'notify' }),
+          escalate: (start) => this.escalationJob.start(start),
         },
       )
     })
   }
 
   async close(): Promise<void> {
+    if (this.has('jobs')) await this.jobs.stop()
     if (this.has('notifyConsumer')) await this.notifyConsumer.stop()
     if (this.has('experimentChecks')) await this.experimentChecks.stop()
     if (this.has('dataJobs')) await this.dataJobs.stop()

@@ -16,6 +16,8 @@ import { freshnessOfLastDay } from '../services/freshness.js'
 import { tailRoutes } from '../admin/datahub/tail.route.js'
 import { integrationRoutes } from '../admin/integrations/integrations.route.js'
 import { feedRoutes, scheduleRoutes } from '../admin/oncall/schedules.route.js'
+import { escalationRoutes } from '../admin/oncall/escalation.route.js'
+import { escalationService } from '../services/escalation.js'
 import { SPLIT_API_PREFIX, splitApi, splitErrorHandler } from '../admin/split/api.js'
 import { eventRoutes } from '../edge/events.route.js'
 import { impressionRoutes } from '../edge/impressions.route.js'
@@ -119,6 +121,7 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
       state.alerts,
       state.integrations,
       (account) => c.notifyService.destinationIds(account),
+      async (account) => new Set((await state.oncall.policies(account)).map((p) => p.id)),
       config.webhooks.rulesBudgetMs,
     ),
     streamMaxLen: config.webhooks.streamMaxLen,
@@ -133,6 +136,7 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     publicBaseUrl: () => config.publicBaseUrl ?? listeningUrl(app),
   })
   await app.register(feedRoutes, { oncall, limits })
+  await app.register(escalationRoutes, { apiKeys: c.apiKeys, limits, escalation: escalationService(state) })
   await app.register(splitApi, {
     prefix: SPLIT_API_PREFIX,
     apiKeys: c.apiKeys,

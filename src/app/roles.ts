@@ -110,7 +110,10 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
   // Notifications: a consumer group on the alert streams (Redis), delivering to each account's destinations.
   notify: {
     needs: ['redis'],
-    prepare: async (c) => c.notifyConsumer.start(),
+    prepare: async (c) => {
+      c.notifyConsumer.start()
+      c.jobs.start()
+    },
   },
   // Scheduled jobs: experiment checks (failing guardrails and sample ratio mismatches of running experiments, raised
   // as alerts), erasures, retention deletes on ClickHouse servers without TTLs, and the freshness canary.

@@ -548,6 +548,17 @@ const SETTINGS = {
       'how long deliveries and their log are kept',
       (v) => v * 86_400_000,
     ),
+    escalationLeaseMs: setting(
+      'SLUICE_ESCALATION_LEASE_SECONDS',
+      int(1, 600, 10),
+      'how long a notify process holds the escalation job, and a step it is firing: one killed has them taken over after this (a step is late by at most this)',
+      seconds,
+    ),
+    escalationTickMs: setting(
+      'SLUICE_ESCALATION_TICK_MS',
+      int(50, 60_000, 500),
+      'how often the escalation job looks for due steps',
+    ),
   },
 } as const
 

@@ -8,7 +8,6 @@
 // the dead letter after the give-up time. Per destination: a rate limit shared through Redis, a
 // concurrency limit and a circuit breaker in each process, so one slow or failing receiver delays no
 // other; deliveries held back by the rate limit are sent together as one digest message.
-import { createHash } from 'node:crypto'
 import type { Logger } from '../shared/logger.js'
 import { KeyedCache } from '../shared/versioned-cache.js'
 import type { Metrics } from '../shared/metrics.js'
@@ -16,6 +15,7 @@ import type { OutboundPolicy } from '../shared/outbound.js'
 import type { SecretBox } from '../shared/secret-box.js'
 import { dampingDelayMs, updatePeriodMs, type StoredDestination } from '../pipeline/notify/destinations.js'
 import {
+  deliveryId,
   MESSAGE_LIMITS,
   NOTIFY_EVENTS,
   type IncidentUpdate,
@@ -37,6 +37,7 @@ import {
   type DeliveryData,
   type NewDelivery,
   type NotifyStore,
+  type PageData,
   type Settlement,
 } from '../state/redis/notify.js'
 import type { RateLimiter } from '../state/redis/rate-limits.js'
@@ -63,6 +64,26 @@ export interface NotifyConsumerOptions {
   readonly blockMs: number
   readonly pollMs?: number
   readonly claimBatch?: number
+  /**
+   * Starts the escalation of an incident that opened (once; jobs/escalation.job.ts): by the policy its rules gave, or
+   * the account's default. Called before the entry is acknowledged.
+   */
+  readonly escalate?: (start: EscalationStart) => Promise<void>
+}
+
+export interface EscalationStart {
+  readonly accountId: string
+  readonly incidentId: string
+  /** The policy the first rule applied to its alert that names one gave. */
+  readonly policyId?: string
+  readonly alert: NotifiedAlert
+  readonly now: number
+}
+
+/** What the rules applied to an alert say of its notifications: destinations, and an escalation policy. */
+interface RuleActions {
+  readonly notify: readonly string[]
+  readonly escalate?: string
 }
 
 const BACKOFF = { firstMs: 2000, maxMs: 10 * 60_000 } as const
@@ -75,10 +96,7 @@ const MAX_UNSETTLED = 100_000
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-/** A delivery's id: the same entry and destination give the same id (a replayed entry creates nothing twice). */
-export function deliveryId(...parts: string[]): string {
-  return createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 22)
-}
+export { deliveryId }
 
 /**
  * The event a stream entry tells destinations, if any: an alert's lifecycle event, or for an alert of an incident the
@@ -145,6 +163,11 @@ export function notifiedAlert(f: Record<string, string>): NotifiedAlert {
   }
 }
 
+/** A destination as a page is sent through it: an email destination to the responder's address alone. */
+function paged(d: OpenedDestination, page: PageData | undefined): OpenedDestination {
+  return page?.to && d.kind === 'email' ? { ...d, settings: { ...d.settings, to: [page.to] } } : d
+}
+
 interface AccountDestinations {
   readonly byId: ReadonlyMap<string, StoredDestination>
   readonly route: readonly string[]
@@ -190,7 +213,7 @@ export class NotifyConsumer {
   private readonly groupsMade = new Set<string>()
   /** Each account's destinations, checked against their version after refreshMs. */
   private readonly destinations: KeyedCache<AccountDestinations>
-  private readonly rulesNotify = new Map<string, ReadonlyMap<string, readonly string[]>>()
+  private readonly rulesNotify = new Map<string, ReadonlyMap<string, RuleActions>>()
   /** Integration records, for the account an entry's integration belongs to (the alerts consumer's cache). */
   private readonly integrationCache: IntegrationCache
   private readonly inFlight = new Map<string, number>()
@@ -320,19 +343,8 @@ export class NotifyConsumer {
   }
 
   /** The destinations of the alert rules (of the version that shaped the alert) that name some. */
-  private async ruleTargets(accountId: string, version: number, applied: readonly string[]): Promise<string[]> {
-    const key = `${accountId}\n${version}`
-    let byRule = this.rulesNotify.get(key)
-    if (!byRule) {
-      const rules = await this.rulesAndWindows.rulesAt(accountId, version)
-      byRule = new Map((rules?.rules ?? []).filter((r) => r.notify?.length).map((r) => [r.id, r.notify!]))
-      this.rulesNotify.set(key, byRule)
-      if (this.rulesNotify.size > 1000) this.rulesNotify.delete(this.rulesNotify.keys().next().value as string)
-    }
-    return [...new Set(applied.flatMap((id) => byRule.get(id) ?? []))]
-  }
-
-  private async targets(accountId: string, f: Record<string, string>, d: AccountDestinations): Promise<string[]> {
+  /** The notification actions of the rules of `version` applied to an alert, in their order. */
+  private async ruleActions(accountId: string, f: Record<string, string>): Promise<RuleActions[]> {
     let applied: string[] = []
     try {
       applied = f['rulesApplied'] ? (JSON.parse(f['rulesApplied']) as string[]) : []
@@ -340,8 +352,24 @@ export class NotifyConsumer {
       applied = []
     }
     const version = Number(f['rulesVersion'])
-    const fromRules =
-      applied.length > 0 && Number.isInteger(version) ? await this.ruleTargets(accountId, version, applied) : []
+    if (applied.length === 0 || !Number.isInteger(version)) return []
+    const key = `${accountId}\n${version}`
+    let byRule = this.rulesNotify.get(key)
+    if (!byRule) {
+      const rules = await this.rulesAndWindows.rulesAt(accountId, version)
+      byRule = new Map(
+        (rules?.rules ?? [])
+          .filter((r) => r.notify?.length || r.escalate)
+          .map((r) => [r.id, { notify: r.notify ?? [], ...(r.escalate ? { escalate: r.escalate } : {}) }]),
+      )
+      this.rulesNotify.set(key, byRule)
+      if (this.rulesNotify.size > 1000) this.rulesNotify.delete(this.rulesNotify.keys().next().value as string)
+    }
+    return applied.flatMap((id) => byRule.get(id) ?? [])
+  }
+
+  private async targets(accountId: string, f: Record<string, string>, d: AccountDestinations): Promise<string[]> {
+    const fromRules = [...new Set((await this.ruleActions(accountId, f)).flatMap((a) => a.notify))]
     return fromRules.length > 0 ? fromRules : [...d.route]
   }
 
@@ -362,10 +390,20 @@ export class NotifyConsumer {
     if (!event || event === 'repeated' || !f['alertId'] || !f['integrationId']) return void (await ack())
     const accountId = (await this.integrationCache.get(f['integrationId']))?.accountId
     if (!accountId) return void (await ack())
+    const opening = event === 'triggered' || event === 'reopened'
+    if (opening && incidentId && this.options.escalate) {
+      const policyId = (await this.ruleActions(accountId, f)).find((a) => a.escalate)?.escalate
+      await this.options.escalate({
+        accountId,
+        incidentId,
+        ...(policyId ? { policyId } : {}),
+        alert: notifiedAlert(f),
+        now,
+      })
+    }
     const dests = await this.destinations.get(accountId)
     if (dests.byId.size === 0) return void (await ack())
     const alertId = f['alertId']
-    const opening = event === 'triggered' || event === 'reopened'
     // An incident's later events go where its opening went.
     const routesId = incidentId ?? alertId
     const targets = opening
@@ -584,12 +622,22 @@ export class NotifyConsumer {
           continue
         }
       }
+      if (c.data.page) {
+        // A page of an escalation step: nothing once someone acknowledged, or it resolved.
+        const status = c.data.incidentId ? (await this.incidents.get(accountId, c.data.incidentId))?.status : undefined
+        if (status !== 'triggered') {
+          settlements.push({ id: c.id, outcome: 'cancelled' })
+          continue
+        }
+      }
       items.push(c)
     }
     const key = `${accountId}\n${destinationId}`
-    const chunks: ClaimedDelivery[][] = []
+    // A page goes alone (to its responder's address, or mentioning them); the others in digests if the kind takes them.
+    const chunks: ClaimedDelivery[][] = items.filter((c) => c.data.page).map((c) => [c])
+    const rest = items.filter((c) => !c.data.page)
     const size = digests(d) ? d.limits.maxDigest : 1
-    for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size))
+    for (let i = 0; i < rest.length; i += size) chunks.push(rest.slice(i, i + size))
     // Claimed messages wait here for a free slot of the destination, up to a claim's worth; one that has waited half
     // its lease is handed back (due again) rather than sent late, when another process may already have it.
     const queue = this.backlog.get(key) ?? []
@@ -711,11 +759,12 @@ export class NotifyConsumer {
           ? `${this.options.consoleUrl}/console/#/incidents?status=all&incident=${encodeURIComponent(c.data.incidentId)}`
           : `${this.options.consoleUrl}/console/#/alerts?alert=${encodeURIComponent(c.data.alertId)}`,
         ...(c.update ? { update: c.update } : {}),
+        ...(c.data.page ? { page: c.data.page } : {}),
       }))
       const outcome: SendOutcome =
         typeof opened === 'string'
           ? { result: 'give-up', error: opened }
-          : await send(opened, items, this.options.policy)
+          : await send(paged(opened, chunk[0]!.data.page), items, this.options.policy)
       const now = Date.now()
       breaker.record(outcome.result === 'delivered', now)
       const attempt = {

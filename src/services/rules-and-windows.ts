@@ -76,6 +76,8 @@ export class RulesAndWindowsService {
     private readonly integrations: IntegrationStore,
     /** The account's notification destination ids (rules may notify only those). */
     private readonly destinationIds: (accountId: string) => Promise<ReadonlySet<string>> = async () => new Set(),
+    /** The account's escalation policy ids (rules may escalate only by those). */
+    private readonly policyIds: (accountId: string) => Promise<ReadonlySet<string>> = async () => new Set(),
     /** SLUICE_ALERT_RULES_BUDGET_MS: what a test may spend on the rules and windows, as the consumer would. */
     private readonly rulesBudgetMs = DEFAULT_RULES_BUDGET_MS,
   ) {}
@@ -109,6 +111,15 @@ export class RulesAndWindowsService {
             ? []
             : [{ field: `rules.${i}.notify.${j}`, problem: `"${id}" is not a notification destination` }],
         ),
+      )
+      if (problems.length > 0) throw invalid(problems, 'the rules were not saved')
+    }
+    if (checked.ruleSet.rules.some((r) => r.rule.escalate !== undefined)) {
+      const known = await this.policyIds(accountId)
+      const problems = checked.ruleSet.rules.flatMap(({ rule }, i) =>
+        rule.escalate === undefined || known.has(rule.escalate)
+          ? []
+          : [{ field: `rules.${i}.escalate`, problem: `"${rule.escalate}" is not an escalation policy` }],
       )
       if (problems.length > 0) throw invalid(problems, 'the rules were not saved')
     }

@@ -229,6 +229,12 @@ export function createMetrics({ defaults = true }: { defaults?: boolean } = {}) 
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
       registers: [registry],
     }),
+    escalationLateness: new Histogram({
+      name: 'sluice_escalation_step_lateness_seconds',
+      help: 'Escalation steps fired, by how long after they were due',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers: [registry],
+    }),
     alertsReleased: new Counter({
       name: 'sluice_alerts_released_total',
       help: 'Suppressed alerts released as triggered when their maintenance window ended or was deleted',

@@ -33,6 +33,11 @@ const Rule = Type.Object(
         description: "notification destination ids: the alert's events go to these (else to the default route)",
       }),
     ),
+    escalate: Type.Optional(
+      Type.String({
+        description: "an escalation policy id: the alert's incident follows it (else the account's default policy)",
+      }),
+    ),
   },
   { additionalProperties: true },
 )
@@ -40,7 +45,7 @@ const Rule = Type.Object(
 export const RuleSetBody = Type.Object(
   {
     rules: Type.Array(Type.Unknown(), {
-      description: `the rules in order (at most ${RULE_LIMITS.maxRules}), each ${'{id, name, enabled?, when?, set?, customFields?, addTags?, notify?, drop?, stop?}'}`,
+      description: `the rules in order (at most ${RULE_LIMITS.maxRules}), each ${'{id, name, enabled?, when?, set?, customFields?, addTags?, notify?, escalate?, drop?, stop?}'}`,
     }),
     version: Type.Optional(
       Type.Integer({

@@ -1,6 +1,8 @@
 // The shapes of the on-call API: schedules (pipeline/oncall/schedule-schema.ts, with their version), who is on call,
-// shifts, calendar feeds.
+// shifts, calendar feeds; escalation policies, the default one, responders' contact methods, a running escalation.
 import { Type } from 'typebox'
+import { PolicySchema, StepSchema } from '../../pipeline/oncall/escalation.js'
+import { ProfileSchema } from '../../pipeline/oncall/responders.js'
 import { Id, Instant, LayerSchema, OverrideSchema, ScheduleSchema } from '../../pipeline/oncall/schedule-schema.js'
 
 export const ScheduleBody = Type.Object(
@@ -64,3 +66,49 @@ export const FeedAnswer = Type.Object({
   url: Type.String({ description: 'the feed’s secret address (iCalendar, RFC 5545): shown once, keep it secret' }),
 })
 export const FeedParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) })
+
+export const PolicyBody = Type.Object(
+  {
+    ...PolicySchema.properties,
+    version: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'on a replace: the version it replaces (a 409 when it changed since)' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const Policy = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  steps: Type.Array(StepSchema),
+  repeat: Type.Integer(),
+  version: Type.Integer(),
+  updatedAt: Type.String(),
+  updatedBy: Type.String({ description: 'the API key that changed it last (key:<public id>)' }),
+})
+
+export const DefaultPolicy = Type.Object(
+  {
+    policyId: Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
+      description: 'the policy an incident follows when no alert rule gives it one (escalate); null: none',
+    }),
+  },
+  { additionalProperties: false },
+)
+
+export const ResponderParams = Type.Object({ userId: Id })
+export const Profile = Type.Object({
+  userId: Type.String(),
+  contactMethods: ProfileSchema.properties.contactMethods,
+  rules: ProfileSchema.properties.rules,
+  updatedAt: Type.Union([Type.String(), Type.Null()], { description: 'null: never set' }),
+})
+
+export const IncidentParams = Type.Object({ id: Id })
+export const RunningEscalation = Type.Object({
+  running: Type.Boolean({ description: 'false: it never started, or it ended (acknowledged, resolved, last step)' }),
+  policyId: Type.Optional(Type.String()),
+  round: Type.Optional(Type.Integer({ description: 'the run of the policy, from 0' })),
+  step: Type.Optional(Type.Integer({ description: 'the step that fires next, from 0' })),
+  nextAt: Type.Optional(Type.String({ description: 'when it is due' })),
+})

@@ -75,6 +75,8 @@ export interface AlertRule {
   readonly stop?: boolean
   /** Notification destination ids (checked to exist when the rules are saved). */
   readonly notify?: readonly string[]
+  /** The escalation policy an incident this rule applied to follows (checked to exist when the rules are saved). */
+  readonly escalate?: string
   readonly group?: GroupPolicy
   /** While an alert matching `source` is open, the alerts this rule's `when` selects with equal values are held. */
   readonly inhibit?: InhibitPolicy
@@ -143,6 +145,7 @@ export function checkRules(
       'drop',
       'stop',
       'notify',
+      'escalate',
       'group',
       'inhibit',
     ])
@@ -179,12 +182,13 @@ export function checkRules(
       raw['drop'] !== true &&
       raw['stop'] !== true &&
       raw['notify'] === undefined &&
+      raw['escalate'] === undefined &&
       raw['group'] === undefined &&
       raw['inhibit'] === undefined
     )
       problems.push({
         field: at,
-        problem: 'does nothing: give it set, customFields, addTags, notify, group, inhibit, drop or stop',
+        problem: 'does nothing: give it set, customFields, addTags, notify, escalate, group, inhibit, drop or stop',
       })
     if (problems.length === before) {
       const rule = raw as unknown as AlertRule
@@ -291,6 +295,9 @@ function checkActions(raw: Record<string, unknown>, at: string): RuleProblem[] {
       field: `${at}.notify`,
       problem: `must be a list of 1 to ${RULE_LIMITS.maxNotify} notification destination ids`,
     })
+  const escalate = raw['escalate']
+  if (escalate !== undefined && (typeof escalate !== 'string' || escalate.length === 0 || escalate.length > 100))
+    problems.push({ field: `${at}.escalate`, problem: 'must be an escalation policy id' })
   return problems
 }
 

@@ -54,6 +54,8 @@ export interface NotifyItem {
   readonly alert: NotifiedAlert
   readonly link: string
   readonly update?: IncidentUpdate
+  /** A page of an escalation step: its step, and the Slack member it mentions. */
+  readonly page?: { readonly step: number; readonly round: number; readonly mention?: string }
 }
 
 export const MESSAGE_LIMITS = {
@@ -75,6 +77,8 @@ export function title(item: NotifyItem): string {
   const u = item.update
   if (u)
     return `[UPDATED] ${u.incident.severity}: ${cut(u.incident.title, MESSAGE_LIMITS.titleChars)} (${u.added} alert${u.added === 1 ? '' : 's'} added, ${u.incident.open} open)`
+  if (item.page)
+    return `[PAGE] ${a.severity}: ${cut(a.description, MESSAGE_LIMITS.titleChars)} (escalation step ${item.page.step + 1})`
   return `[${item.event.toUpperCase()}] ${a.severity}: ${cut(a.description, MESSAGE_LIMITS.titleChars)}`
 }
 
@@ -104,7 +108,13 @@ export const itemJson = (i: NotifyItem) => ({
   ...(i.update
     ? { incident: i.update.incident, added: i.update.added, addedAlerts: i.update.alerts.map(alertJson) }
     : {}),
+  ...(i.page ? { page: { step: i.page.step + 1, round: i.page.round + 1 } } : {}),
 })
+
+/** A delivery's id: the same entry and destination give the same id (a replayed entry creates nothing twice). */
+export function deliveryId(...parts: string[]): string {
+  return createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 22)
+}
 
 /** The message id of a digest (or a single delivery): the same deliveries give the same id. */
 export function messageId(items: readonly NotifyItem[]): string {

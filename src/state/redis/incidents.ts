@@ -11,12 +11,32 @@ export type IncidentStatus = (typeof INCIDENT_STATUSES)[number]
 export const INCIDENT_LIST_STATUSES = ['open', ...INCIDENT_STATUSES, 'all'] as const
 export type IncidentListStatus = (typeof INCIDENT_LIST_STATUSES)[number]
 
+/** Who an escalation step paged, and how (or why it could not). */
+export interface PagedTarget {
+  kind: 'user' | 'destination' | 'schedule' | 'policy'
+  id: string
+  /** A user's name, a destination's or a policy's name, as it was when paged. */
+  name?: string
+  /** For a user: the schedule they were on call in, the contact method, and the destination it went through. */
+  schedule?: string
+  method?: string
+  via?: string
+  afterMinutes?: number
+  /** Nothing was sent to it, and why. */
+  problem?: string
+}
+
 export interface IncidentTimelineEntry {
   /** For `merged`: the other incident. */
   incidentId?: string
+  /** For `escalated`: the policy, its run (0: the first) and step, and who was paged. */
+  policyId?: string
+  round?: number
+  step?: number
+  paged?: PagedTarget[]
   /**
    * triggered, acknowledged, resolved, joined (an alert joined), opened or pending (made, not told), closed (resolved,
-   * never told).
+   * never told), escalated (a step of its escalation policy paged).
    */
   event: string
   at: number

@@ -14,6 +14,7 @@ import { MetricStore } from './metrics.js'
 import { FreshnessStore } from './freshness.js'
 import { NotifyStore } from './notify.js'
 import { OnCallStore } from './oncall.js'
+import { EscalationStore, JobLeases } from './escalations.js'
 import { PlanStore } from './plans.js'
 import { createRedisClient, isCluster, type RedisClient, type RedisSettings } from './client.js'
 import type { RedisContext } from './redis-state.js'
@@ -63,8 +64,12 @@ export interface RedisStores {
   readonly plans: PlanStore
   /** The freshness canary's runs and times. */
   readonly freshness: FreshnessStore
-  /** On-call schedules and their calendar feeds, per account. */
+  /** On-call schedules and their calendar feeds, escalation policies, responders' contact methods, per account. */
   readonly oncall: OnCallStore
+  /** Running escalations: their states and due steps. */
+  readonly escalations: EscalationStore
+  /** Which process runs each exclusive background job. */
+  readonly jobLeases: JobLeases
   /** Closes the transactions' connection, and the main one when the factory created it. */
   close(): Promise<void>
 }
@@ -85,6 +90,7 @@ export function createRedisState(settings: RedisSettings, client?: RedisClient):
     scripts: defineScripts(redis),
     accountBytes: settings.accountBytes ?? 32 * 1024 * 1024,
   }
+  const notify = new NotifyStore(context)
   return {
     redis,
     tenancy: new TenancyStore(context),
@@ -97,13 +103,15 @@ export function createRedisState(settings: RedisSettings, client?: RedisClient):
     incidents: new IncidentStore(context),
     rulesAndWindows: new RulesAndWindowsStore(context),
     metrics: new MetricStore(context),
-    notify: new NotifyStore(context),
+    notify,
     experiments: new ExperimentStore(context),
     erasures: new DataJobStore(context, 'erasures'),
     replays: new DataJobStore(context, 'replays'),
     plans: new PlanStore(context),
     freshness: new FreshnessStore(context),
     oncall: new OnCallStore(context),
+    escalations: new EscalationStore(context, notify),
+    jobLeases: new JobLeases(context),
     close: async () => {
       await tx.close()
       if (!client) await redis.quit().catch(() => redis.disconnect())

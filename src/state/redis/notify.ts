@@ -41,6 +41,21 @@ export interface DeliveryData {
   readonly incidentId?: string
   /** For `updated`: the place of the first alert it tells among its incident's (the ones after it are told too). */
   readonly since?: number
+  /** A page of an escalation step: sent alone, only while its incident is still triggered. */
+  readonly page?: PageData
+}
+
+/** What an escalation step's delivery carries besides the alert: whose page, and where in the destination it goes. */
+export interface PageData {
+  readonly policyId: string
+  readonly round: number
+  readonly step: number
+  /** The responder paged (none: a destination paged as such). */
+  readonly userId?: string
+  /** An email destination sends it to this address alone. */
+  readonly to?: string
+  /** A Slack destination mentions this member. */
+  readonly mention?: string
 }
 
 export interface DeliveryAttempt {

@@ -38,6 +38,9 @@ const SCRIPTS = {
   notifyRoute: 2,
   notifyClaim: 1,
   notifySettle: 3,
+  escalationStart: 1,
+  escalationClaim: 1,
+  escalationFire: 2,
 } as const satisfies Record<string, number | null>
 
 export type ScriptName = keyof typeof SCRIPTS

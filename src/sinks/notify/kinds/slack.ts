@@ -49,7 +49,14 @@ export function slackBody(items: readonly NotifyItem[]): string {
     return JSON.stringify({
       text: slackEscape(title(i)),
       blocks: [
-        { type: 'section', text: { type: 'mrkdwn', text: slackLine(i) } },
+        {
+          type: 'section',
+          text: {
+            type: 'mrkdwn',
+            // A page mentions its responder (a member id of a checked pattern: no markup of its own).
+            text: i.page?.mention ? `<@${i.page.mention}> ${slackLine(i)}` : slackLine(i),
+          },
+        },
         { type: 'section', fields: fields.slice(0, 10) },
         ...(i.update ? [{ type: 'section', text: { type: 'mrkdwn', text: addedLines(i) } }] : []),
         { type: 'context', elements: [{ type: 'mrkdwn', text: `<${i.link}|Open in Sluice> · alert ${i.alert.id}` }] },

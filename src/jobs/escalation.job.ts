@@ -1,0 +1,257 @@
+// The escalation job: fires the due steps of running escalations. A step pages its targets: a notification destination
+// as such; a responder (or whoever is on call in a schedule when it fires) by their contact methods, per their
+// notification rules for the incident's urgency, each through a destination (the responder's webhook destination, or
+// an email or Slack destination of the account); then the escalation waits the step's minutes for the next step, runs
+// the policy again while it has runs left, or goes on in the policy a step hands over to. Pages are deliveries of the
+// notify role (its retries, limits, breaker and dead letter), made in the same script call that moves the escalation on
+// and writes the step on the incident's timeline (state/redis/escalations.ts): each step fires once. Exclusive (one
+// process holds its lease); a step claimed by a process killed before firing it fires after its claim's lease.
+import { deliveryId } from '../pipeline/notify/messages.js'
+import { nextPosition, type PolicyDefinition } from '../pipeline/oncall/escalation.js'
+import { pagesOf, urgencyOf } from '../pipeline/oncall/responders.js'
+import { shifts } from '../pipeline/oncall/schedules.js'
+import type { DestinationKind, StoredDestination } from '../pipeline/notify/destinations.js'
+import type { Logger } from '../shared/logger.js'
+import type { DirectoryStore } from '../state/redis/directory.js'
+import type { ClaimedStep, EscalationState, EscalationStore } from '../state/redis/escalations.js'
+import type { PagedTarget } from '../state/redis/incidents.js'
+import type { NewDelivery, NotifyStore, PageData } from '../state/redis/notify.js'
+import type { OnCallStore, StoredPolicy, StoredProfile } from '../state/redis/oncall.js'
+import type { Job } from './runner.js'
+
+/** Handovers one escalation follows at most (loops are refused when saved; this bounds one saved in a race). */
+export const MAX_HANDOVERS = 10
+/** Steps claimed per call, and fired at once. */
+const CLAIM = 200
+const AT_ONCE = 20
+
+export interface EscalationJobOptions {
+  /** How long a claimed step is held by its process before another may fire it. */
+  readonly leaseMs: number
+  /** Pages still failing this long after they were made go to the dead letter. */
+  readonly giveUpMs: number
+  /** How long pages (deliveries) and the start markers are kept. */
+  readonly retentionMs: number
+  readonly everyMs: number
+  readonly log: Logger
+  /** Told of each step fired: how late it fired (ms after it was due). */
+  readonly onFired?: (latenessMs: number) => void
+}
+
+/** What one tick reads of an account once, for every step of it. */
+interface AccountView {
+  readonly policies: Map<string, StoredPolicy | undefined>
+  destinations?: StoredDestination[]
+}
+
+export class EscalationJob implements Job {
+  readonly name = 'escalation'
+  readonly exclusive = true
+  readonly everyMs: number
+
+  constructor(
+    private readonly escalations: EscalationStore,
+    private readonly oncall: OnCallStore,
+    private readonly notify: NotifyStore,
+    private readonly directory: DirectoryStore,
+    private readonly options: EscalationJobOptions,
+  ) {
+    this.everyMs = options.everyMs
+  }
+
+  /**
+   * Starts the escalation of an incident that opened, once: by the policy its rules gave, else the account's default
+   * (none: nothing escalates). Its first step is due at once.
+   */
+  async start(s: {
+    accountId: string
+    incidentId: string
+    policyId?: string
+    alert: EscalationState['alert']
+    now: number
+  }): Promise<void> {
+    const policyId = s.policyId ?? (await this.oncall.defaultPolicy(s.accountId))
+    if (!policyId) return
+    const { accountId, incidentId, alert, now } = s
+    const state: EscalationState = {
+      accountId,
+      incidentId,
+      policyId,
+      round: 0,
+      step: 0,
+      seq: 0,
+      dueAt: now,
+      startedAt: now,
+      handovers: 0,
+      alert,
+    }
+    await this.escalations.start(state, this.options.retentionMs)
+  }
+
+  async tick(now: number, stopping: () => boolean): Promise<void> {
+    for (const shard of await this.escalations.shards()) {
+      const views = new Map<string, AccountView>()
+      while (!stopping()) {
+        const claimed = await this.escalations.claim(shard, now, this.options.leaseMs, CLAIM)
+        for (let i = 0; i < claimed.length; i += AT_ONCE)
+          await Promise.all(claimed.slice(i, i + AT_ONCE).map((c) => this.fireLogged(c, now, views)))
+        if (claimed.length < CLAIM) break
+      }
+    }
+  }
+
+  private async fireLogged(c: ClaimedStep, now: number, views: Map<string, AccountView>): Promise<void> {
+    try {
+      await this.fire(c, now, views)
+    } catch (err) {
+      // Left claimed: it fires again after its lease.
+      this.options.log.warn(
+        { err, accountId: c.state.accountId, incidentId: c.state.incidentId },
+        'an escalation step could not fire; it is tried again after its lease',
+      )
+    }
+  }
+
+  private async fire(c: ClaimedStep, now: number, views: Map<string, AccountView>): Promise<void> {
+    const s = c.state
+    const view = views.get(s.accountId) ?? { policies: new Map() }
+    views.set(s.accountId, view)
+    const policy = await this.policyOf(s.accountId, s.policyId, view)
+    const step = policy?.steps[s.step]
+    const paged: PagedTarget[] = []
+    const deliveries: NewDelivery[] = []
+    if (!policy || !step)
+      paged.push({ kind: 'policy', id: s.policyId, problem: 'the escalation policy (or this step of it) was removed' })
+    else {
+      const page = (destination: StoredDestination, target: string, extra: Partial<PageData>, afterMs = 0) => {
+        const data: PageData = { policyId: s.policyId, round: s.round, step: s.step, ...extra }
+        const dueAt = now + afterMs
+        deliveries.push({
+          id: deliveryId(s.incidentId, 'escalation', String(s.seq), target),
+          data: {
+            accountId: s.accountId,
+            destinationId: destination.id,
+            alertId: s.alert.id,
+            entryId: '',
+            event: 'triggered',
+            alert: s.alert,
+            incidentId: s.incidentId,
+            page: data,
+          },
+          dueAt,
+          giveUpAt: dueAt + this.options.giveUpMs,
+        })
+      }
+      const users: { id: string; schedule?: string }[] = []
+      for (const t of step.targets) {
+        if (t.kind === 'destination') {
+          const d = (await this.destinationsOf(s.accountId, view)).find((x) => x.id === t.id)
+          if (!d?.enabled) paged.push({ kind: t.kind, id: t.id, problem: 'no such enabled destination' })
+          else {
+            page(d, `destination\n${d.id}`, {})
+            paged.push({ kind: t.kind, id: t.id, name: d.name })
+          }
+        } else if (t.kind === 'user') users.push({ id: t.id })
+        else if (t.kind === 'schedule') {
+          const schedule = await this.oncall.schedule(s.accountId, t.id)
+          const who = schedule ? shifts(schedule, now, now + 1)[0]?.responder : undefined
+          if (!schedule) paged.push({ kind: t.kind, id: t.id, problem: 'no such schedule' })
+          else if (!who) paged.push({ kind: t.kind, id: t.id, name: schedule.name, problem: 'no one is on call' })
+          else users.push({ id: who, schedule: t.id })
+        } else {
+          const to = await this.policyOf(s.accountId, t.id, view)
+          paged.push({ kind: t.kind, id: t.id, ...(to ? { name: to.name } : { problem: 'no such policy' }) })
+        }
+      }
+      const ids = [...new Set(users.map((u) => u.id))]
+      const profiles = await this.oncall.profiles(s.accountId, ids)
+      const names = new Map((await this.directory.usersById(s.accountId, ids)).map((u) => [u.id, u]))
+      const urgency = urgencyOf(s.alert.severity)
+      for (const u of users) {
+        const user = names.get(u.id)
+        const who: PagedTarget = {
+          kind: 'user',
+          id: u.id,
+          ...(user ? { name: user.displayName ?? user.userName } : {}),
+          ...(u.schedule ? { schedule: u.schedule } : {}),
+        }
+        const pages = pagesOf(profiles.get(u.id) ?? { contactMethods: [], rules: [] }, urgency)
+        if (!user) paged.push({ ...who, problem: 'is no longer a user of this account' })
+        else if (pages.length === 0) paged.push({ ...who, problem: `has no contact method for ${urgency} urgency` })
+        for (const { method, afterMs } of user ? pages : []) {
+          const via = await this.through(s.accountId, view, method)
+          const how = { method: `${method.kind}:${method.id}`, afterMinutes: afterMs / 60_000 }
+          if (typeof via === 'string') {
+            paged.push({ ...who, ...how, problem: via })
+            continue
+          }
+          const extra: Partial<PageData> = {
+            userId: u.id,
+            ...(method.kind === 'email' ? { to: method.address } : {}),
+            ...(method.kind === 'slack' ? { mention: method.memberId } : {}),
+          }
+          page(via, `user\n${u.id}\n${method.id}`, extra, afterMs)
+          paged.push({ ...who, ...how, via: via.id })
+        }
+      }
+    }
+    const next = policy && step ? this.next(s, policy, paged) : undefined
+    const outcome = await this.escalations.fire(
+      c,
+      {
+        deliveries,
+        entry: { event: 'escalated', at: now, policyId: s.policyId, round: s.round, step: s.step, paged },
+        ...(next ? { next } : {}),
+        ttlMs: this.options.retentionMs,
+      },
+      now,
+    )
+    if (outcome.kind === 'fired') this.options.onFired?.(Math.max(0, now - s.dueAt))
+  }
+
+  /** The state after a step: its next position (or the end), its wait counted from when this step was due. */
+  private next(s: EscalationState, policy: PolicyDefinition, paged: PagedTarget[]): EscalationState | undefined {
+    const after = nextPosition(policy, s)
+    if (!after) return undefined
+    const handover = after.position.policyId !== s.policyId
+    if (handover && s.handovers >= MAX_HANDOVERS) {
+      paged.push({ kind: 'policy', id: after.position.policyId, problem: `more than ${MAX_HANDOVERS} handovers` })
+      return undefined
+    }
+    return {
+      ...s,
+      ...after.position,
+      seq: s.seq + 1,
+      dueAt: s.dueAt + after.afterMs,
+      handovers: s.handovers + (handover ? 1 : 0),
+    }
+  }
+
+  /** The destination a contact method's page goes through, or why there is none. */
+  private async through(
+    accountId: string,
+    view: AccountView,
+    method: StoredProfile['contactMethods'][number],
+  ): Promise<StoredDestination | string> {
+    const list = await this.destinationsOf(accountId, view)
+    const kind: DestinationKind = method.kind
+    const id = method.kind === 'webhook' ? method.destinationId : method.via
+    const d = id === undefined ? list.find((x) => x.kind === kind && x.enabled) : list.find((x) => x.id === id)
+    if (!d)
+      return id === undefined
+        ? `the account has no enabled ${kind} destination to send it through`
+        : `no destination ${id}`
+    if (!d.enabled || d.kind !== kind) return `destination ${d.id} is not an enabled ${kind} destination`
+    return d
+  }
+
+  private async policyOf(accountId: string, id: string, view: AccountView): Promise<StoredPolicy | undefined> {
+    if (!view.policies.has(id)) view.policies.set(id, await this.oncall.policy(accountId, id))
+    return view.policies.get(id)
+  }
+
+  private async destinationsOf(accountId: string, view: AccountView): Promise<StoredDestination[]> {
+    view.destinations ??= (await this.notify.destinations(accountId)).list
+    return view.destinations
+  }
+}

@@ -1,0 +1,51 @@
+-- Fires one claimed escalation step, once: if the escalation is still at that step (its seq) and its incident still
+-- triggered (nobody acknowledged, nothing resolved or suppressed it), the step's deliveries are created (each once, by
+-- id, in the notify role's due set), the step goes on the incident's timeline, and the escalation moves to its next
+-- step (or ends). Otherwise it ends, or (another process fired it) nothing changes.
+-- KEYS: the escalations' due set, the states hash
+-- ARGV: member, expected seq, the account's incidents hash, incident id, next state JSON ('' : the escalation ends),
+--   next due, timeline entry JSON, now, deliveries' ttl, notify due set, delivery key prefix, destination log key
+--   prefix, then per delivery: id, data JSON, due time, giveUpAt, destination id
+-- Returns 'fired', 'stopped' (with the incident's status), or 'stale'.
+local due, states = KEYS[1], KEYS[2]
+local member, seq, incidents, incidentId = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4]
+local nextState, nextDue, entry, now, ttl = ARGV[5], tonumber(ARGV[6]), ARGV[7], tonumber(ARGV[8]), ARGV[9]
+local ndue, dprefix, destLog = ARGV[10], ARGV[11], ARGV[12]
+local TIMELINE, DEST_LOG = 100, 200
+local state = redis.call('HGET', states, member)
+if not state or cjson.decode(state).seq ~= seq then return {'stale'} end
+local json = redis.call('HGET', incidents, incidentId)
+local inc = json and cjson.decode(json) or nil
+if not inc or inc.status ~= 'triggered' then
+  redis.call('HDEL', states, member)
+  redis.call('ZREM', due, member)
+  return {'stopped', inc and inc.status or 'gone'}
+end
+for i = 13, #ARGV - 4, 5 do
+  local id, data, at, giveUp, dest = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4]
+  local key = dprefix .. id
+  if redis.call('EXISTS', key) == 0 then
+    redis.call('HSET', key, 'data', data, 'status', 'pending', 'attempts', 0, 'nextAt', at, 'createdAt', now,
+      'giveUpAt', giveUp, 'updatedAt', now)
+    redis.call('PEXPIRE', key, ttl)
+    redis.call('ZADD', ndue, at, id)
+    local dlog = destLog .. dest
+    redis.call('ZADD', dlog, at, id)
+    redis.call('ZREMRANGEBYRANK', dlog, 0, -(DEST_LOG + 1))
+    redis.call('PEXPIRE', dlog, ttl)
+  end
+end
+local t = inc.timeline
+if type(t) ~= 'table' or #t == 0 then t = {} end
+table.insert(t, cjson.decode(entry))
+while #t > TIMELINE do table.remove(t, 1) end
+inc.timeline = t
+redis.call('HSET', incidents, incidentId, cjson.encode(inc))
+if nextState == '' then
+  redis.call('HDEL', states, member)
+  redis.call('ZREM', due, member)
+else
+  redis.call('HSET', states, member, nextState)
+  redis.call('ZADD', due, nextDue, member)
+end
+return {'fired'}
