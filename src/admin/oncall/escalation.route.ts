@@ -1,6 +1,7 @@
 // Escalation policies under /api/v1/escalation-policies (made, read, replaced, removed), the account's default policy
 // (/api/v1/oncall/default-policy), responders' contact methods and notification rules
-// (/api/v1/oncall/responders/<user>), and where an incident's escalation is (/api/v1/incidents/<id>/escalation). Account-wide, as schedules are.
+// (/api/v1/oncall/responders/<user>), and where an incident's escalation is (/api/v1/incidents/<id>/escalation).
+// Account-wide, as schedules are.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
