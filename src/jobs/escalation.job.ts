@@ -125,7 +125,8 @@ export class EscalationJob implements Job {
     else {
       const page = (destination: StoredDestination, target: string, extra: Partial<PageData>, afterMs = 0) => {
         const data: PageData = { policyId: s.policyId, round: s.round, step: s.step, ...extra }
-        const dueAt = now + afterMs
+        // Due by the notify role's clock (the wall clock), whatever clock the step fired by.
+        const dueAt = Date.now() + afterMs
         deliveries.push({
           id: deliveryId(s.incidentId, 'escalation', String(s.seq), target),
           data: {

@@ -39,7 +39,7 @@ export const IncidentQuery = Type.Object(
 const TimelineEntry = Type.Object({
   event: Type.String({
     description:
-      'opened or pending (made, not yet told), triggered, joined (an alert joined), acknowledged, resolved, closed (resolved without having been told)',
+      'opened or pending (made, not yet told), triggered, joined (an alert joined), acknowledged, resolved, closed (resolved without having been told), escalated (a step of its escalation policy paged)',
   }),
   at: time('when'),
   by: Type.Optional(
@@ -47,6 +47,24 @@ const TimelineEntry = Type.Object({
   ),
   alertId: Type.Optional(Type.String({ description: 'the alert whose change it was' })),
   incidentId: Type.Optional(Type.String({ description: 'for merged: the other incident' })),
+  policyId: Type.Optional(Type.String({ description: 'for escalated: the escalation policy' })),
+  round: Type.Optional(Type.Integer({ description: 'for escalated: the run of the policy, from 0' })),
+  step: Type.Optional(Type.Integer({ description: 'for escalated: the step that fired, from 0' })),
+  paged: Type.Optional(
+    Type.Array(
+      Type.Object({
+        kind: Type.String({ description: 'user, destination, schedule or policy' }),
+        id: Type.String(),
+        name: Type.Optional(Type.String()),
+        schedule: Type.Optional(Type.String({ description: 'the schedule the user was on call in' })),
+        method: Type.Optional(Type.String({ description: 'the contact method (<kind>:<id>)' })),
+        via: Type.Optional(Type.String({ description: 'the destination the page went through' })),
+        afterMinutes: Type.Optional(Type.Number({ description: 'when, after the step fired' })),
+        problem: Type.Optional(Type.String({ description: 'nothing was sent to it, and why' })),
+      }),
+      { description: 'for escalated: who was paged, how' },
+    ),
+  ),
 })
 
 export const Incident = Type.Object({

@@ -1,0 +1,392 @@
+// Escalation end to end: an incident from a real alert (edge, Kafka, the alerts consumer, Redis) that nobody
+// acknowledges is paged by its policy step after step, each step's pages delivered by the notify role to receivers on
+// 127.0.0.1 (a responder's own webhook, a team destination, a Slack destination mentioning whoever is on call in a
+// schedule), each step once on the incident's timeline; acknowledging or resolving between steps stops the rest. One
+// real run of a policy with a one-minute wait, and one driven by a fake clock (the job ticked at times ahead). Hostile
+// policies and contact methods are refused with 400s naming the field.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RunningService } from '../../src/app/service.js'
+import type { DemoAccount } from '../../src/state/redis/tenancy.js'
+import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
+import { startReceivers, type Receivers } from '../support/receivers.js'
+
+let t: TestEnv
+let service: RunningService
+let demo: DemoAccount
+let rx: Receivers
+let other: { accountId: string; adminApiKey: string }
+const users: Record<string, string> = {}
+const dest: Record<string, string> = {}
+let scheduleId: string
+let integrationUrl: string
+
+type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function call(method: string, path: string, body?: unknown, key = demo.adminApiKey) {
+  const res = await fetch(`${service.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Json }
+}
+
+async function made(method: string, path: string, body: unknown): Promise<Json> {
+  const res = await call(method, path, body)
+  expect(res.status, JSON.stringify(res.body)).toBeLessThan(300)
+  return res.body
+}
+
+beforeAll(async () => {
+  t = await createTestEnv({
+    SLUICE_INTEGRATION_REFRESH_MS: '200',
+    SLUICE_NOTIFY_ALLOW_HTTP: 'true',
+    SLUICE_NOTIFY_ALLOWED_RANGES: '127.0.0.0/8',
+    SLUICE_NOTIFY_TIMEOUT_MS: '2000',
+    SLUICE_NOTIFY_LEASE_SECONDS: '5',
+    SLUICE_ESCALATION_TICK_MS: '100',
+    SLUICE_ESCALATION_LEASE_SECONDS: '2',
+  })
+  demo = await t.bootstrap()
+  const account = await t.tenancy.createAccount('other')
+  other = {
+    accountId: account.id,
+    adminApiKey: (await t.tenancy.createApiKey({ kind: 'admin', accountId: account.id, name: 'other admin' })).key,
+  }
+  service = await t.start(['edge', 'admin', 'alerts', 'notify'])
+  rx = await startReceivers()
+  for (const name of ['ana', 'bo']) {
+    const created = await t.state.directory.createUser(demo.accountId, {
+      userName: `${name}@example.com`,
+      displayName: name.toUpperCase(),
+      active: true,
+    })
+    users[name] = created.user.id
+  }
+  for (const [name, kind, path] of [
+    ['ana-hook', 'webhook', '/ana'],
+    ['team', 'webhook', '/team'],
+    ['chat', 'slack', '/slack/T000/B000/XXXX'],
+  ] as const) {
+    const created = await made('POST', '/api/v1/notification-destinations', {
+      name,
+      kind,
+      settings: { url: `${rx.url}${path}` },
+    })
+    dest[name] = created['destination']['id']
+  }
+  // Nothing on the default route: what the receivers get are pages.
+  await made('PUT', '/api/v1/notification-route', { destinations: [] })
+  const schedule = await made('POST', '/api/v1/schedules', {
+    name: 'Primary',
+    timeZone: 'UTC',
+    layers: [
+      {
+        name: 'all week',
+        start: '2026-01-05T00:00',
+        rotation: { unit: 'weeks', length: 1 },
+        responders: [users['bo']],
+      },
+    ],
+  })
+  scheduleId = schedule['id']
+  await made('PUT', `/api/v1/oncall/responders/${users['ana']}`, {
+    contactMethods: [{ id: 'hook', kind: 'webhook', destinationId: dest['ana-hook'] }],
+    rules: [],
+  })
+  await made('PUT', `/api/v1/oncall/responders/${users['bo']}`, {
+    contactMethods: [{ id: 'chat', kind: 'slack', memberId: 'U0BO42' }],
+    rules: [{ urgency: 'high', contactMethod: 'chat', afterMinutes: 0 }],
+  })
+  const source = await made('POST', '/api/v1/integrations', { name: 'escalation', template: 'alertmanager' })
+  integrationUrl = source['webhookUrl']
+})
+afterAll(async () => {
+  await rx?.close()
+  await t?.close()
+})
+
+async function fire(fp: string, status: 'firing' | 'resolved' = 'firing'): Promise<void> {
+  const res = await fetch(integrationUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      version: '4',
+      status,
+      alerts: [
+        {
+          status,
+          labels: { alertname: `Escalating ${fp}`, severity: 'critical', service: 'checkout' },
+          annotations: { summary: `summary of ${fp}` },
+          fingerprint: fp,
+        },
+      ],
+    }),
+  })
+  expect(res.status).toBe(202)
+}
+
+async function incidentOf(fp: string): Promise<string> {
+  return waitFor(`the incident of ${fp}`, async () => {
+    const res = await call('GET', '/api/v1/incidents?status=all&limit=100')
+    return (res.body['incidents'] as Json[]).find((i) => String(i['title']).includes(fp))?.['id'] as string | undefined
+  })
+}
+
+const escalated = async (incidentId: string): Promise<Json[]> =>
+  ((await call('GET', `/api/v1/incidents/${incidentId}`)).body['timeline'] as Json[]).filter(
+    (e) => e['event'] === 'escalated',
+  )
+
+/** The pages a receiver path got for an incident, in order. */
+const pages = (path: string, incidentId: string) =>
+  rx
+    .on(path)
+    .map((r) => ({ at: r.at, body: JSON.parse(r.body) as Json }))
+    .filter((r) => JSON.stringify(r.body).includes(incidentId))
+
+const ticked = (at: number) => service.container.jobs.tick('escalation', at)
+
+describe('escalation', () => {
+  it('a real run: step 1 pages a responder and a team at once, step 2 the on-call of a schedule a minute later; an acknowledge stops the rest', async () => {
+    const policy = await made('POST', '/api/v1/escalation-policies', {
+      name: 'Checkout',
+      steps: [
+        {
+          targets: [
+            { kind: 'user', id: users['ana'] },
+            { kind: 'destination', id: dest['team'] },
+          ],
+          waitMinutes: 1,
+        },
+        { targets: [{ kind: 'schedule', id: scheduleId }], waitMinutes: 1 },
+      ],
+      repeat: 1,
+    })
+    await made('PUT', '/api/v1/oncall/default-policy', { policyId: policy['id'] })
+    const started = Date.now()
+    await fire('real-run')
+    const incidentId = await incidentOf('real-run')
+    const first = await waitFor('step 1 pages', async () =>
+      pages('/ana', incidentId).length > 0 && pages('/team', incidentId).length > 0
+        ? pages('/ana', incidentId)
+        : undefined,
+    )
+    expect(first[0]!.body['page']).toEqual({ step: 1, round: 1 })
+    expect(first[0]!.body['event']).toBe('triggered')
+    expect(first[0]!.at - started).toBeLessThan(10_000)
+    const steps = await escalated(incidentId)
+    expect(steps).toHaveLength(1)
+    expect(steps[0]).toMatchObject({ policyId: policy['id'], round: 0, step: 0 })
+    expect(steps[0]!['paged']).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'destination', id: dest['team'], name: 'team' }),
+        expect.objectContaining({
+          kind: 'user',
+          id: users['ana'],
+          name: 'ANA',
+          method: 'webhook:hook',
+          via: dest['ana-hook'],
+        }),
+      ]),
+    )
+    const running = await call('GET', `/api/v1/incidents/${incidentId}/escalation`)
+    expect(running.body).toMatchObject({ running: true, policyId: policy['id'], round: 0, step: 1 })
+    // Step 2, a minute after step 1 was due (late by no more than the lease): Bo, on call, mentioned in Slack.
+    const slack = await waitFor(
+      'step 2 pages',
+      async () =>
+        rx.on('/slack/T000/B000/XXXX').find((r) => r.body.includes('U0BO42'))
+          ? rx.on('/slack/T000/B000/XXXX')
+          : undefined,
+      90_000,
+    )
+    const mention = slack.find((r) => r.body.includes('U0BO42'))!
+    expect(JSON.parse(mention.body)['blocks'][0]['text']['text']).toMatch(/^<@U0BO42> /)
+    const wait = mention.at - first[0]!.at
+    expect(wait).toBeGreaterThanOrEqual(59_000)
+    expect(wait).toBeLessThan(60_000 + 2000 + 3000)
+    const two = await escalated(incidentId)
+    expect(two).toHaveLength(2)
+    expect(two[1]!['paged']).toEqual([
+      expect.objectContaining({
+        kind: 'user',
+        id: users['bo'],
+        schedule: scheduleId,
+        method: 'slack:chat',
+        via: dest['chat'],
+      }),
+    ])
+    // Acknowledged before the next run of the policy: nothing more is paged, and the escalation has ended.
+    expect((await call('POST', `/api/v1/incidents/${incidentId}/acknowledge`)).status).toBe(200)
+    await ticked(Date.now() + 5 * 60_000)
+    expect((await call('GET', `/api/v1/incidents/${incidentId}/escalation`)).body).toEqual({ running: false })
+    await new Promise((r) => setTimeout(r, 1000))
+    expect(pages('/ana', incidentId)).toHaveLength(1)
+    expect(pages('/team', incidentId)).toHaveLength(1)
+    expect(await escalated(incidentId)).toHaveLength(2)
+    await made('PUT', '/api/v1/oncall/default-policy', { policyId: null })
+  }, 150_000)
+
+  it('a fake clock: steps fire at their waits, the policy runs again, and a resolve stops it; an alert rule chooses the policy', async () => {
+    const policy = await made('POST', '/api/v1/escalation-policies', {
+      name: 'Fast',
+      steps: [
+        { targets: [{ kind: 'destination', id: dest['team'] }], waitMinutes: 10 },
+        { targets: [{ kind: 'user', id: users['ana'] }], waitMinutes: 5 },
+      ],
+      repeat: 1,
+    })
+    await made('PUT', '/api/v1/alert-rules', {
+      rules: [{ id: 'page-checkout', name: 'page checkout', escalate: policy['id'] }],
+    })
+    await fire('fake-clock')
+    const incidentId = await incidentOf('fake-clock')
+    await waitFor('step 1', async () => (pages('/team', incidentId).length === 1 ? true : undefined))
+    const t0 = Date.parse((await escalated(incidentId))[0]!['at'])
+    // Before the wait: nothing more.
+    await ticked(t0 + 9 * 60_000)
+    expect(await escalated(incidentId)).toHaveLength(1)
+    await ticked(t0 + 10 * 60_000)
+    await waitFor('step 2', async () => (pages('/ana', incidentId).length === 1 ? true : undefined))
+    expect(pages('/ana', incidentId)[0]!.body['page']).toEqual({ step: 2, round: 1 })
+    // The policy's second run: its first step again, 5 minutes after the last.
+    await ticked(t0 + 15 * 60_000)
+    await waitFor('run 2, step 1', async () => (pages('/team', incidentId).length === 2 ? true : undefined))
+    expect(pages('/team', incidentId)[1]!.body['page']).toEqual({ step: 1, round: 2 })
+    const steps = await escalated(incidentId)
+    expect(steps.map((s) => [s['round'], s['step']])).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, 0],
+    ])
+    // Resolved by its source: the step due at +25 min does not fire.
+    await fire('fake-clock', 'resolved')
+    await waitFor('resolved', async () =>
+      (await call('GET', `/api/v1/incidents/${incidentId}`)).body['status'] === 'resolved' ? true : undefined,
+    )
+    await ticked(t0 + 25 * 60_000)
+    expect((await call('GET', `/api/v1/incidents/${incidentId}/escalation`)).body).toEqual({ running: false })
+    expect(await escalated(incidentId)).toHaveLength(3)
+    expect(pages('/ana', incidentId)).toHaveLength(1)
+    // A policy a rule names cannot be removed.
+    expect((await call('DELETE', `/api/v1/escalation-policies/${policy['id']}`)).status).toBe(409)
+    await made('PUT', '/api/v1/alert-rules', { rules: [] })
+    expect((await call('DELETE', `/api/v1/escalation-policies/${policy['id']}`)).status).toBe(204)
+  })
+
+  it('hostile policies and contact methods: 400s naming the field, nothing saved', async () => {
+    const before = (await call('GET', '/api/v1/escalation-policies')).body['policies'].length
+    const refused = async (body: unknown, field: RegExp, path = '/api/v1/escalation-policies', method = 'POST') => {
+      const res = await call(method, path, body)
+      expect(res.status, JSON.stringify(res.body)).toBe(400)
+      expect(JSON.stringify(res.body)).toMatch(field)
+    }
+    const user = { kind: 'user', id: users['ana'] }
+    await refused(
+      { name: 'huge', steps: [{ targets: Array.from({ length: 10_000 }, () => user), waitMinutes: 1 }] },
+      /steps\/0\/targets|steps\[0\]\.targets/,
+    )
+    await refused(
+      { name: 'many', steps: Array.from({ length: 1000 }, () => ({ targets: [user], waitMinutes: 1 })) },
+      /steps/,
+    )
+    await refused({ name: 'wait', steps: [{ targets: [user], waitMinutes: -1 }] }, /waitMinutes/)
+    await refused({ name: 'wait', steps: [{ targets: [user], waitMinutes: 1e12 }] }, /waitMinutes/)
+    await refused({ name: 'repeat', steps: [{ targets: [user], waitMinutes: 1 }], repeat: 1000 }, /repeat/)
+    // JSON.parse makes "__proto__" an own key, as a hostile body's text does.
+    await refused(
+      JSON.parse(
+        `{"name":"proto","steps":[{"targets":[${JSON.stringify(user)}],"waitMinutes":1,"__proto__":{"x":1}}]}`,
+      ),
+      /proto|steps/,
+    )
+    await refused(
+      { name: 'nobody', steps: [{ targets: [{ kind: 'user', id: 'nobody' }], waitMinutes: 1 }] },
+      /steps\[0\]\.targets\[0\]\.id/,
+    )
+    const foreign = await t.state.directory.createUser(other.accountId, { userName: 'x@other.example', active: true })
+    await refused(
+      { name: 'foreign', steps: [{ targets: [{ kind: 'user', id: foreign.user.id }], waitMinutes: 1 }] },
+      /not a user of this account/,
+    )
+    // A loop of policies handing over to each other: the second would close it.
+    const a = await made('POST', '/api/v1/escalation-policies', {
+      name: 'A',
+      steps: [{ targets: [user], waitMinutes: 1 }],
+    })
+    const b = await made('POST', '/api/v1/escalation-policies', {
+      name: 'B',
+      steps: [{ targets: [{ kind: 'policy', id: a['id'] }], waitMinutes: 0 }],
+    })
+    await refused(
+      {
+        name: 'A',
+        steps: [
+          { targets: [user], waitMinutes: 1 },
+          { targets: [{ kind: 'policy', id: b['id'] }], waitMinutes: 0 },
+        ],
+      },
+      /steps\[1\]\.targets\[0\]\.id.*loop/,
+      `/api/v1/escalation-policies/${a['id']}`,
+      'PUT',
+    )
+    await refused(
+      {
+        name: 'self',
+        steps: [
+          {
+            targets: [
+              { kind: 'policy', id: a['id'] },
+              { kind: 'policy', id: b['id'] },
+            ],
+            waitMinutes: 0,
+          },
+        ],
+      },
+      /more than one policy/,
+    )
+    // A policy another hands over to cannot be removed; another account sees none of them.
+    expect((await call('DELETE', `/api/v1/escalation-policies/${a['id']}`)).status).toBe(409)
+    expect((await call('GET', `/api/v1/escalation-policies/${a['id']}`, undefined, other.adminApiKey)).status).toBe(404)
+    expect((await call('PUT', '/api/v1/oncall/default-policy', { policyId: a['id'] }, other.adminApiKey)).status).toBe(
+      404,
+    )
+    expect((await call('GET', '/api/v1/escalation-policies')).body['policies'].length).toBe(before + 2)
+    // Contact methods: a member id that is markup, two addresses in one, a method through another kind's destination.
+    const profile = `/api/v1/oncall/responders/${users['ana']}`
+    await refused(
+      { contactMethods: [{ id: 'x', kind: 'slack', memberId: '<!channel>' }], rules: [] },
+      /memberId/,
+      profile,
+      'PUT',
+    )
+    await refused(
+      { contactMethods: [{ id: 'x', kind: 'email', address: 'a@b.c, d@e.f' }], rules: [] },
+      /address/,
+      profile,
+      'PUT',
+    )
+    await refused(
+      { contactMethods: [{ id: 'x', kind: 'webhook', destinationId: dest['chat'] }], rules: [] },
+      /contactMethods\[0\]\.destinationId.*slack destination/,
+      profile,
+      'PUT',
+    )
+    await refused(
+      { contactMethods: [], rules: [{ urgency: 'high', contactMethod: 'nope', afterMinutes: 0 }] },
+      /rules\[0\]\.contactMethod/,
+      profile,
+      'PUT',
+    )
+    expect((await call('GET', profile, undefined, other.adminApiKey)).status).toBe(404)
+    // A rule escalating by a policy that does not exist.
+    await refused(
+      { rules: [{ id: 'r', name: 'r', escalate: 'missing' }] },
+      /rules\.0\.escalate/,
+      '/api/v1/alert-rules',
+      'PUT',
+    )
+  })
+})
