@@ -43,6 +43,7 @@ import { MetricService } from '../services/metrics.js'
 import { AutoResolver } from '../consumers/auto-resolve.js'
 import { EscalationJob } from '../jobs/escalation.job.js'
 import { JobRunner } from '../jobs/runner.js'
+import { PageActions } from '../services/page-actions.js'
 import { NotifyConsumer } from '../consumers/notify.consumer.js'
 import { NotifyService } from '../services/notify.js'
 import { parseRanges, type OutboundPolicy } from '../shared/outbound.js'
@@ -561,6 +562,21 @@ export class Container {
     })
   }
 
+  /** Acknowledging where a page arrived: Slack's buttons and email links. */
+  get pageActions(): PageActions {
+    return this.one('pageActions', 'redis', () => {
+      const { config } = this
+      return new PageActions({
+        oncall: this.state.oncall,
+        incidents: this.state.incidents,
+        directory: this.state.directory,
+        secrets: this.secretBox,
+        streamMaxLen: config.webhooks.streamMaxLen,
+        publicBaseUrl: () => config.publicBaseUrl ?? `http://${config.http.host}:${config.http.port}`,
+      })
+    })
+  }
+
   /** The notify role's background jobs, in the jobs' one lifecycle (jobs/runner.ts). */
   get jobs(): JobRunner {
     return this.one('jobs', 'redis', () => {
@@ -617,6 +633,9 @@ export class Container {
           metrics: this.metrics,
           log: this.log.child({ component: 'notify' }),
           escalate: (start) => this.escalationJob.start(start),
+          ...(this.secretBox.available
+            ? { pageLinks: (a: string, i: string, u: string) => this.pageActions.emailLinks(a, i, u, Date.now()) }
+            : {}),
         },
       )
     })

@@ -17,6 +17,8 @@ import { tailRoutes } from '../admin/datahub/tail.route.js'
 import { integrationRoutes } from '../admin/integrations/integrations.route.js'
 import { feedRoutes, scheduleRoutes } from '../admin/oncall/schedules.route.js'
 import { escalationRoutes } from '../admin/oncall/escalation.route.js'
+import { pageActionRoutes, slackAppRoutes } from '../admin/oncall/page-actions.route.js'
+import { post } from '../sinks/notify/kinds/kind.js'
 import { escalationService } from '../services/escalation.js'
 import { SPLIT_API_PREFIX, splitApi, splitErrorHandler } from '../admin/split/api.js'
 import { eventRoutes } from '../edge/events.route.js'
@@ -137,6 +139,16 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
   })
   await app.register(feedRoutes, { oncall, limits })
   await app.register(escalationRoutes, { apiKeys: c.apiKeys, limits, escalation: escalationService(state) })
+  await app.register(slackAppRoutes, { apiKeys: c.apiKeys, limits, actions: c.pageActions })
+  await app.register(pageActionRoutes, {
+    apiKeys: c.apiKeys,
+    limits,
+    actions: c.pageActions,
+    tellSlack: async (url, message) => {
+      const sent = await post(url, { 'content-type': 'application/json' }, JSON.stringify(message), c.notifyPolicy)
+      if (sent.result !== 'delivered') throw new Error(sent.error ?? `answered ${sent.status}`)
+    },
+  })
   await app.register(splitApi, {
     prefix: SPLIT_API_PREFIX,
     apiKeys: c.apiKeys,

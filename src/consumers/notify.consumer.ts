@@ -69,6 +69,12 @@ export interface NotifyConsumerOptions {
    * the account's default. Called before the entry is acknowledged.
    */
   readonly escalate?: (start: EscalationStart) => Promise<void>
+  /** The signed acknowledge and resolve links of an email page to a responder. */
+  readonly pageLinks?: (
+    accountId: string,
+    incidentId: string,
+    userId: string,
+  ) => { readonly acknowledge: string; readonly resolve: string }
 }
 
 export interface EscalationStart {
@@ -760,6 +766,9 @@ export class NotifyConsumer {
           : `${this.options.consoleUrl}/console/#/alerts?alert=${encodeURIComponent(c.data.alertId)}`,
         ...(c.update ? { update: c.update } : {}),
         ...(c.data.page ? { page: c.data.page } : {}),
+        ...(c.data.page?.userId && c.data.incidentId && d.kind === 'email' && this.options.pageLinks
+          ? { actions: this.options.pageLinks(c.data.accountId, c.data.incidentId, c.data.page.userId) }
+          : {}),
       }))
       const outcome: SendOutcome =
         typeof opened === 'string'

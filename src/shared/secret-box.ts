@@ -2,7 +2,15 @@
 // AES-256-GCM under a key from the settings (SLUICE_SECRETS_KEY). Several keys may be given: the
 // first seals, any of them opens (each sealed value names its key), so the key itself can be rotated.
 // The sealed form is "v1.<key id>.<base64 of iv, tag and ciphertext>".
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto'
 
 interface Key {
   readonly id: string
@@ -53,4 +61,28 @@ export class SecretBox {
       return undefined
     }
   }
+
+  /**
+   * A MAC of `data` for `purpose` (HMAC-SHA256 under a key derived from the sealing key for that purpose alone), as
+   * base64url, prefixed by the key's id: links Sluice signs (an email's acknowledge link) are checked with any key.
+   */
+  mac(purpose: string, data: string): string {
+    const key = this.keys[0]
+    if (!key) throw new SecretsKeyMissing('no secrets key is set (SLUICE_SECRETS_KEY)')
+    return `${key.id}${macOf(key, purpose, data)}`
+  }
+
+  /** Whether `mac` is this process's MAC of `data` for `purpose` (compared in constant time). */
+  verifyMac(purpose: string, data: string, mac: string): boolean {
+    const key = this.keys.find((k) => k.id === mac.slice(0, 8))
+    if (!key) return false
+    const expected = Buffer.from(macOf(key, purpose, data))
+    const given = Buffer.from(mac.slice(8))
+    return given.length === expected.length && timingSafeEqual(given, expected)
+  }
+}
+
+function macOf(key: Key, purpose: string, data: string): string {
+  const derived = Buffer.from(hkdfSync('sha256', key.bytes, Buffer.alloc(0), `sluice mac: ${purpose}`, 32))
+  return createHmac('sha256', derived).update(data).digest('base64url')
 }

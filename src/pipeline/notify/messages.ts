@@ -56,6 +56,8 @@ export interface NotifyItem {
   readonly update?: IncidentUpdate
   /** A page of an escalation step: its step, and the Slack member it mentions. */
   readonly page?: { readonly step: number; readonly round: number; readonly mention?: string }
+  /** An email page's signed links that acknowledge or resolve the incident as its responder. */
+  readonly actions?: { readonly acknowledge: string; readonly resolve: string }
 }
 
 export const MESSAGE_LIMITS = {

@@ -8,6 +8,8 @@
 //   p:escalation-policies:a  hash id -> JSON policy (as schedules)
 //   p:escalation-default:a the id of the account's default policy ('' or absent: none)
 //   p:responders:a         hash user id -> JSON responder profile (contact methods, notification rules)
+//   p:oncall-slack:a       the account's Slack app signing secret, sealed (SecretBox)
+//   p:oncall-used:a:<what> a Slack request's signature or an email link's nonce, once used (expiring)
 // Schedules, policies and profiles count against the account's stored bytes (SLUICE_ACCOUNT_STORED_BYTES), as rules
 // and plans do.
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
@@ -49,6 +51,7 @@ export class OnCallStore extends RedisState {
   private policiesKey = (a: string) => this.ka(a, 'escalation-policies', a)
   private defaultKey = (a: string) => this.ka(a, 'escalation-default', a)
   private profilesKey = (a: string) => this.ka(a, 'responders', a)
+  private slackKey = (a: string) => this.ka(a, 'oncall-slack', a)
 
   async schedules(accountId: string): Promise<StoredSchedule[]> {
     return this.all<StoredSchedule>(this.schedulesKey(accountId))
@@ -147,6 +150,29 @@ export class OnCallStore extends RedisState {
       queue(tx)
       return { tx, result: next }
     })
+  }
+
+  /** The account's Slack app signing secret, sealed (undefined: none set). */
+  async slackSigningSecret(accountId: string): Promise<string | undefined> {
+    return (await this.redis.get(this.slackKey(accountId))) ?? undefined
+  }
+
+  async setSlackSigningSecret(accountId: string, sealed: string | undefined): Promise<void> {
+    if (sealed === undefined) await this.redis.del(this.slackKey(accountId))
+    else await this.redis.set(this.slackKey(accountId), sealed)
+  }
+
+  /** Whether this is the first use of `what` (a Slack request's signature, a link's nonce) within `ttlMs`. */
+  async firstUse(accountId: string, what: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.set(this.ka(accountId, 'oncall-used', accountId, what), '1', 'PX', ttlMs, 'NX')) === 'OK'
+  }
+
+  /** The responder whose Slack contact method is this member, if any. */
+  async responderBySlackMember(accountId: string, memberId: string): Promise<StoredProfile | undefined> {
+    const all = Object.values(await this.redis.hgetall(this.profilesKey(accountId)))
+    return all
+      .map((json) => JSON.parse(json) as StoredProfile)
+      .find((p) => p.contactMethods.some((m) => m.kind === 'slack' && m.memberId === memberId))
   }
 
   private async all<T extends { name: string }>(key: string): Promise<T[]> {

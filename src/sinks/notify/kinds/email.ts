@@ -53,7 +53,9 @@ export function emailParts(items: readonly NotifyItem[]): { subject: string; tex
       (i) =>
         `${rows(i)
           .map(([k, v]) => `${k}: ${v}`)
-          .join('\n')}\nLink: ${i.link}`,
+          .join(
+            '\n',
+          )}\nLink: ${i.link}${i.actions ? `\nAcknowledge: ${i.actions.acknowledge}\nResolve: ${i.actions.resolve}` : ''}`,
     )
     .join('\n\n')
   const html =
@@ -63,7 +65,11 @@ export function emailParts(items: readonly NotifyItem[]): { subject: string; tex
         (i) =>
           `<table>${rows(i)
             .map(([k, v]) => `<tr><th align="left">${htmlEscape(k)}</th><td>${htmlEscape(v)}</td></tr>`)
-            .join('')}</table><p><a href="${htmlEscape(i.link)}">Open in Sluice</a></p>`,
+            .join('')}</table><p><a href="${htmlEscape(i.link)}">Open in Sluice</a>${
+            i.actions
+              ? ` · <a href="${htmlEscape(i.actions.acknowledge)}">Acknowledge</a> · <a href="${htmlEscape(i.actions.resolve)}">Resolve</a>`
+              : ''
+          }</p>`,
       )
       .join('<hr>') +
     `</body></html>`

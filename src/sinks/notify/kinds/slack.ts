@@ -2,6 +2,7 @@
 // mrkdwn-escaped, so it cannot make links or mentions.
 import { Type } from 'typebox'
 import { countBy, cut, MESSAGE_LIMITS, title, type NotifyItem } from '../../../pipeline/notify/messages.js'
+import { slackButtons } from '../../../pipeline/oncall/page-actions.js'
 import { openFields, post, type NotifyKind } from './kind.js'
 
 /** Slack's mrkdwn control characters as entities (so alert text cannot make links or mentions). */
@@ -13,6 +14,9 @@ const SEVERITY_MARK: Record<string, string> = {
   warning: ':large_yellow_circle:',
   info: ':large_blue_circle:',
 }
+
+/** Events of an incident still open: its messages carry the buttons. */
+const OPEN_EVENTS = new Set(['triggered', 'reopened', 'repeated'])
 
 function slackLine(i: NotifyItem): string {
   const a = i.alert
@@ -60,6 +64,9 @@ export function slackBody(items: readonly NotifyItem[]): string {
         { type: 'section', fields: fields.slice(0, 10) },
         ...(i.update ? [{ type: 'section', text: { type: 'mrkdwn', text: addedLines(i) } }] : []),
         { type: 'context', elements: [{ type: 'mrkdwn', text: `<${i.link}|Open in Sluice> · alert ${i.alert.id}` }] },
+        // An open incident's page or opening: Acknowledge and Resolve (the account's Slack app sends the clicks to
+        // Sluice, signed).
+        ...(i.alert.incidentId && OPEN_EVENTS.has(i.event) && !i.update ? [slackButtons(i.alert.incidentId)] : []),
       ],
     })
   }
