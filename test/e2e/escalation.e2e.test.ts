@@ -4,6 +4,7 @@
 // schedule), each step once on the incident's timeline; acknowledging or resolving between steps stops the rest. One
 // real run of a policy with a one-minute wait, and one driven by a fake clock (the job ticked at times ahead). Hostile
 // policies and contact methods are refused with 400s naming the field.
+import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
@@ -388,5 +389,167 @@ describe('escalation', () => {
       '/api/v1/alert-rules',
       'PUT',
     )
+  })
+})
+
+describe('acknowledging where the page arrives', () => {
+  const SECRET = 'slack-signing-secret-0123456789'
+  const slackUrl = () => `/api/v1/oncall/slack/${demo.accountId}/interactions`
+
+  /** Posts a Slack interaction as Slack does: form-encoded, signed with the app's secret (or as told). */
+  async function click(
+    incidentId: string,
+    action: 'acknowledge' | 'resolve',
+    {
+      member = 'U0BO42',
+      secret = SECRET,
+      at = Math.floor(Date.now() / 1000),
+      body,
+    }: Partial<{
+      member: string
+      secret: string
+      at: number
+      body: string
+    }> = {},
+  ) {
+    const text =
+      body ??
+      `payload=${encodeURIComponent(
+        JSON.stringify({
+          type: 'block_actions',
+          user: { id: member },
+          actions: [{ action_id: `sluice_${action}`, value: incidentId, type: 'button' }],
+          response_url: `${rx.url}/slack-response`,
+        }),
+      )}`
+    const signature = `v0=${createHmac('sha256', secret).update(`v0:${at}:${text}`).digest('hex')}`
+    const res = await fetch(`${service.url}${slackUrl()}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-slack-request-timestamp': String(at),
+        'x-slack-signature': signature,
+      },
+      body: text,
+    })
+    return { status: res.status, body: (await res.json()) as Json, text, signature, at }
+  }
+
+  const status = async (id: string, key = demo.adminApiKey) =>
+    (await call('GET', `/api/v1/incidents/${id}`, undefined, key)).body['status']
+
+  it('Slack: the page’s buttons acknowledge and resolve as the responder; forged, old, replayed and foreign clicks change nothing', async () => {
+    const policy = await made('POST', '/api/v1/escalation-policies', {
+      name: 'Slack',
+      steps: [{ targets: [{ kind: 'schedule', id: scheduleId }], waitMinutes: 30 }],
+    })
+    await made('PUT', '/api/v1/oncall/default-policy', { policyId: policy['id'] })
+    expect((await made('PUT', '/api/v1/oncall/slack-app', { signingSecret: SECRET }))['set']).toBe(true)
+    await fire('slack-buttons')
+    const incidentId = await incidentOf('slack-buttons')
+    const page = await waitFor('the Slack page', async () =>
+      rx
+        .on('/slack/T000/B000/XXXX')
+        .map((r) => JSON.parse(r.body) as Json)
+        .find((b) => JSON.stringify(b).includes(incidentId)),
+    )
+    const buttons = (page['blocks'] as Json[]).find((b) => b['type'] === 'actions')!
+    expect(buttons['elements'].map((e: Json) => [e['action_id'], e['value']])).toEqual([
+      ['sluice_acknowledge', incidentId],
+      ['sluice_resolve', incidentId],
+    ])
+
+    // Forged (another secret), old (5 minutes and a second), from a member who is no responder: nothing changes.
+    expect((await click(incidentId, 'acknowledge', { secret: 'not-the-secret' })).status).toBe(401)
+    const old = await click(incidentId, 'acknowledge', { at: Math.floor(Date.now() / 1000) - 301 })
+    expect(old.status).toBe(401)
+    expect(old.body['text']).toMatch(/5 minutes/)
+    const stranger = await click(incidentId, 'acknowledge', { member: 'U0STRANGER' })
+    expect(stranger.body['text']).toMatch(/not a responder/)
+    expect(await status(incidentId)).toBe('triggered')
+
+    const acked = await click(incidentId, 'acknowledge')
+    expect(acked.status).toBe(200)
+    expect(acked.body).toMatchObject({ replace_original: true, text: expect.stringMatching(/^Acknowledged by BO: /) })
+    const incident = (await call('GET', `/api/v1/incidents/${incidentId}`)).body
+    expect(incident).toMatchObject({ status: 'acknowledged', acknowledgedBy: `user:${users['bo']}` })
+    await waitFor('the updated message at response_url', async () =>
+      rx.on('/slack-response').some((r) => r.body.includes('Acknowledged by BO')) ? true : undefined,
+    )
+    // The same signed request again: a replay.
+    const replay = await fetch(`${service.url}${slackUrl()}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-slack-request-timestamp': String(acked.at),
+        'x-slack-signature': acked.signature,
+      },
+      body: acked.text,
+    })
+    expect(replay.status).toBe(409)
+
+    // Another account's incident, named by a click of this account's app: not found, and it stays as it was.
+    const theirs = await call(
+      'POST',
+      '/api/v1/integrations',
+      { name: 'theirs', template: 'alertmanager' },
+      other.adminApiKey,
+    )
+    await new Promise((r) => setTimeout(r, 500))
+    await fetch(theirs.body['webhookUrl'], {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        version: '4',
+        status: 'firing',
+        alerts: [
+          { status: 'firing', labels: { alertname: 'theirs' }, annotations: { summary: 's' }, fingerprint: 'theirs' },
+        ],
+      }),
+    })
+    const theirId = await waitFor('their incident', async () => {
+      const list = (await call('GET', '/api/v1/incidents?status=all', undefined, other.adminApiKey)).body
+      return (list['incidents'] as Json[])[0]?.['id'] as string | undefined
+    })
+    const foreign = await click(theirId, 'resolve')
+    expect(foreign.body['text']).toMatch(/no incident .* in this account/)
+    expect(await status(theirId, other.adminApiKey)).toBe('triggered')
+
+    // Resolve from the button; a click on the resolved incident says so.
+    const resolved = await click(incidentId, 'resolve')
+    expect(resolved.body['text']).toMatch(/^Resolved by BO: /)
+    expect(await status(incidentId)).toBe('resolved')
+    expect((await click(incidentId, 'acknowledge')).body['text']).toMatch(/resolved already/)
+    expect(await status(incidentId)).toBe('resolved')
+    await made('PUT', '/api/v1/oncall/default-policy', { policyId: null })
+  })
+
+  it('email links: a GET changes nothing, a POST acts once; tampered, expired and reused links are refused', async () => {
+    await fire('email-links')
+    const incidentId = await incidentOf('email-links')
+    const actions = service.container.pageActions
+    const links = actions.emailLinks(demo.accountId, incidentId, users['ana']!, Date.now())
+    const path = (url: string) => new URL(url).pathname
+    const get = await fetch(`${service.url}${path(links.acknowledge)}`)
+    expect(get.status).toBe(200)
+    expect(get.headers.get('content-security-policy')).toContain("default-src 'none'")
+    expect(await get.text()).toMatch(/<form method="post"><button type="submit">Acknowledge<\/button>/)
+    expect(await status(incidentId)).toBe('triggered')
+    // Tampered: the body of the token changed (its MAC no longer matches).
+    const token = path(links.acknowledge).split('/').pop()!
+    const [body, mac] = token.split('.') as [string, string]
+    const forged = `${Buffer.from(Buffer.from(body, 'base64url').toString().replace('acknowledge', 'resolve')).toString('base64url')}.${mac}`
+    expect((await fetch(`${service.url}/api/v1/oncall/act/${forged}`, { method: 'POST' })).status).toBe(403)
+    const expired = actions.emailLinks(demo.accountId, incidentId, users['ana']!, Date.now() - 25 * 3_600_000)
+    expect((await fetch(`${service.url}${path(expired.resolve)}`, { method: 'POST' })).status).toBe(410)
+    expect(await status(incidentId)).toBe('triggered')
+    const used = await fetch(`${service.url}${path(links.acknowledge)}`, { method: 'POST' })
+    expect(used.status).toBe(200)
+    expect(await used.text()).toContain('acknowledged by ANA')
+    expect((await call('GET', `/api/v1/incidents/${incidentId}`)).body['acknowledgedBy']).toBe(`user:${users['ana']}`)
+    expect((await fetch(`${service.url}${path(links.acknowledge)}`, { method: 'POST' })).status).toBe(409)
+    const resolve = await fetch(`${service.url}${path(links.resolve)}`, { method: 'POST' })
+    expect(resolve.status).toBe(200)
+    expect(await status(incidentId)).toBe('resolved')
   })
 })
