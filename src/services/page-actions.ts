@@ -153,7 +153,7 @@ export class PageActions {
   async link(token: string, now: number): Promise<LinkView> {
     const claims = linkClaims(token, (data, mac) => this.deps.secrets.verifyMac(LINK_PURPOSE, data, mac))
     if (typeof claims === 'string') return { ok: false, status: 403, problem: claims }
-    if (claims.expiresAt < now) return { ok: false, status: 410, problem: 'this link has expired' }
+    if (claims.expiresAt < now) return { ok: false, status: 403, problem: 'this link has expired' }
     const incident = await this.deps.incidents.get(claims.accountId, claims.incidentId)
     if (!incident) return { ok: false, status: 404, problem: 'no such incident' }
     return { ok: true, action: claims.action, incident }
@@ -163,7 +163,7 @@ export class PageActions {
   async useLink(token: string, now: number): Promise<{ status: number; text: string }> {
     const claims = linkClaims(token, (data, mac) => this.deps.secrets.verifyMac(LINK_PURPOSE, data, mac))
     if (typeof claims === 'string') return { status: 403, text: claims }
-    if (claims.expiresAt < now) return { status: 410, text: 'this link has expired' }
+    if (claims.expiresAt < now) return { status: 403, text: 'this link has expired' }
     if (!(await this.deps.oncall.firstUse(claims.accountId, `link:${claims.nonce}`, LINK_TTL_MS * 2)))
       return { status: 409, text: 'this link was used already' }
     const done = await this.act(claims.accountId, claims.incidentId, claims.action, claims.userId)

@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import type { ApiKeyCache } from '../../auth/api-keys.js'
+import { HttpError, type ErrorCode } from '../../http/errors.js'
 import type { PageActions } from '../../services/page-actions.js'
 import { rated, roleAll, useAccountWideAdminKey, type AdminLimits } from '../admin-key.js'
 import { alertAnswers, answer } from '../alerts/schemas.js'
@@ -96,10 +97,20 @@ export async function pageActionRoutes(server: FastifyInstance, opts: PageAction
           'Slack’s interaction requests (the Acknowledge and Resolve buttons of pages), signed by the account’s Slack app',
         params: Type.Object({ accountId: Type.String({ minLength: 1, maxLength: 100 }) }),
         body: Type.String({ description: 'application/x-www-form-urlencoded, as Slack sends it' }),
-        response: {
-          '2xx': Type.Object({}, { additionalProperties: true, description: 'the updated message (Slack’s format)' }),
-          '4xx': Type.Object({}, { additionalProperties: true, description: 'why, as an ephemeral Slack message' }),
-        },
+        response: alertAnswers(
+          {
+            200: Type.Object(
+              {
+                text: Type.String(),
+                replace_original: Type.Optional(Type.Boolean()),
+                response_type: Type.Optional(Type.Literal('ephemeral')),
+                blocks: Type.Optional(Type.Array(Type.Unknown())),
+              },
+              { description: 'the updated message, or (ephemeral) why nothing changed: Slack’s format' },
+            ),
+          },
+          [404, 409],
+        ),
       },
     },
     async (request, reply) => {
@@ -115,31 +126,35 @@ export async function pageActionRoutes(server: FastifyInstance, opts: PageAction
         typeof request.body === 'string' ? request.body : '',
         Date.now(),
       )
-      if (answer.status >= 400) request.log.warn({ accountId, status: answer.status }, answer.message.text)
+      // Not Slack's, or not a click: an error (Slack shows its users only a 200's message).
+      if (answer.status >= 400) throw new HttpError(ERROR_CODES[answer.status] ?? 'BAD_REQUEST', answer.message.text)
       if (answer.responseUrl)
         void opts
           .tellSlack(answer.responseUrl, answer.message)
           .catch((err: unknown) => request.log.warn({ err, accountId }, 'the updated Slack message was not taken'))
-      return reply.code(answer.status).send(answer.message)
+      return answer.message
     },
   )
 
+  const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 1000 }) })
   app.get(
     '/api/v1/oncall/act/:token',
     {
       schema: {
         tags,
-        summary: 'An email page’s link: what it does (acknowledge or resolve the incident), with a button that does it',
-        params: Type.Object({ token: Type.String({ minLength: 1, maxLength: 1000 }) }),
-        response: { '2xx': Type.String(), '4xx': Type.String() },
+        summary:
+          'An email page’s link: a page saying what it does (acknowledge or resolve the incident), with a button that does it, or why it cannot be used; nothing changes',
+        params: TokenParams,
+        response: alertAnswers({ 200: Type.String({ description: 'text/html' }) }),
       },
     },
     async (request, reply) => {
       const view = await opts.actions.link(request.params.token, Date.now())
+      const verb = view.ok && view.action === 'acknowledge' ? 'Acknowledge' : 'Resolve'
       const page = view.ok
-        ? `<h1>${escape(view.action === 'acknowledge' ? 'Acknowledge' : 'Resolve')} this incident?</h1><p>${escape(view.incident.title)} (${escape(view.incident.status)})</p><form method="post"><button type="submit">${view.action === 'acknowledge' ? 'Acknowledge' : 'Resolve'}</button></form>`
+        ? `<h1>${verb} this incident?</h1><p>${escape(view.incident.title)} (${escape(view.incident.status)})</p><form method="post"><button type="submit">${verb}</button></form>`
         : `<h1>This link cannot be used</h1><p>${escape(view.problem)}</p>`
-      return html(reply.code(view.ok ? 200 : view.status), page)
+      return html(reply, page)
     },
   )
 
@@ -149,18 +164,24 @@ export async function pageActionRoutes(server: FastifyInstance, opts: PageAction
       schema: {
         tags,
         summary: 'Uses an email page’s link, once: acknowledges or resolves its incident as its responder',
-        params: Type.Object({ token: Type.String({ minLength: 1, maxLength: 1000 }) }),
-        response: { '2xx': Type.String(), '4xx': Type.String() },
+        params: TokenParams,
+        response: alertAnswers({ 200: Type.String({ description: 'text/html' }) }, [404, 409]),
       },
     },
     async (request, reply) => {
       const done = await opts.actions.useLink(request.params.token, Date.now())
-      return html(
-        reply.code(done.status),
-        `<h1>${done.status === 200 ? 'Done' : 'Nothing changed'}</h1><p>${escape(done.text)}</p>`,
-      )
+      if (done.status !== 200) throw new HttpError(ERROR_CODES[done.status] ?? 'CONFLICT', done.text)
+      return html(reply, `<h1>Done</h1><p>${escape(done.text)}</p>`)
     },
   )
+}
+
+const ERROR_CODES: Record<number, ErrorCode> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
 }
 
 const escape = (text: string) =>
