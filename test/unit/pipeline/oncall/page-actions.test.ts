@@ -49,9 +49,9 @@ describe('email links', () => {
 
   it('refuse a token altered anywhere, made under another key, or for another purpose', () => {
     const [body, mac] = token.split('.') as [string, string]
-    const altered = Buffer.from(
-      Buffer.from(body, 'base64url').toString().replace('acknowledge', 'resolve'),
-    ).toString('base64url')
+    const altered = Buffer.from(Buffer.from(body, 'base64url').toString().replace('acknowledge', 'resolve')).toString(
+      'base64url',
+    )
     expect(linkClaims(`${altered}.${mac}`, verify(box))).toMatch(/altered/)
     expect(linkClaims(`${body}.${mac.slice(0, -2)}xx`, verify(box))).toMatch(/altered/)
     expect(linkClaims(token, verify(other))).toMatch(/altered/)
