@@ -10,6 +10,7 @@ import { incidentCommands } from './commands/incidents.js'
 import { rulesAndWindowsCommands } from './commands/rules-and-windows.js'
 import { notifyCommands } from './commands/notify.js'
 import { onCallCommands } from './commands/oncall.js'
+import { escalationCommands } from './commands/escalation.js'
 import { experimentCommands } from './commands/experiments.js'
 import { dataHubCommands } from './commands/datahub.js'
 import { planCommands } from './commands/plans.js'
@@ -37,6 +38,7 @@ alertCommands(program)
 incidentCommands(program)
 rulesAndWindowsCommands(program)
 onCallCommands(program)
+escalationCommands(program)
 notifyCommands(program)
 experimentCommands(program)
 dataHubCommands(program)

@@ -5,9 +5,13 @@
 // real run of a policy with a one-minute wait, and one driven by a fake clock (the job ticked at times ahead). Hostile
 // policies and contact methods are refused with 400s naming the field.
 import { createHmac } from 'node:crypto'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
 import type { DemoAccount } from '../../src/state/redis/tenancy.js'
+import { runSluice } from '../support/cli.js'
 import { createTestEnv, waitFor, type TestEnv } from '../support/harness.js'
 import { startReceivers, type Receivers } from '../support/receivers.js'
 
@@ -554,5 +558,39 @@ describe('acknowledging where the page arrives', () => {
     const resolve = await fetch(`${service.url}${path(links.resolve)}`, { method: 'POST' })
     expect(resolve.status).toBe(200)
     expect(await status(incidentId)).toBe('resolved')
+  })
+})
+
+describe('the command line', () => {
+  it('makes a policy, sets it as the default and shows a responder, as the API does; a loop is refused naming the field', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'policies-'))
+    const account = ['--account', demo.accountId]
+    const file = join(dir, 'policy.json')
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'From the CLI',
+        steps: [{ targets: [{ kind: 'user', id: users['ana'] }], waitMinutes: 5 }],
+      }),
+    )
+    const added = await runSluice(['policies', 'add', file, ...account, '--json'], t.env)
+    expect(added.code, added.stderr).toBe(0)
+    const id = (JSON.parse(added.stdout) as Json)['id'] as string
+    expect((await call('GET', `/api/v1/escalation-policies/${id}`)).body['name']).toBe('From the CLI')
+    expect((await runSluice(['policies', 'default', id, ...account], t.env)).stdout.trim()).toBe(id)
+    expect((await call('GET', '/api/v1/oncall/default-policy')).body).toEqual({ policyId: id })
+    const listed = await runSluice(['policies', 'list', ...account], t.env)
+    expect(listed.stdout).toMatch(new RegExp(`${id}  From the CLI .*\\(default\\)`))
+    expect((await runSluice(['policies', 'default', '--none', ...account], t.env)).stdout.trim()).toBe('none')
+    writeFileSync(
+      file,
+      JSON.stringify({ name: 'Loop', steps: [{ targets: [{ kind: 'policy', id }], waitMinutes: 0 }] }),
+    )
+    const loop = await runSluice(['policies', 'replace', id, file, ...account], t.env)
+    expect(loop.code).not.toBe(0)
+    expect(loop.stderr).toMatch(/steps\[0\]\.targets\[0\]\.id/)
+    const shown = await runSluice(['responders', 'show', users['bo']!, ...account], t.env)
+    expect(JSON.parse(shown.stdout)['contactMethods']).toEqual([{ id: 'chat', kind: 'slack', memberId: 'U0BO42' }])
+    expect((await runSluice(['policies', 'remove', id, ...account], t.env)).code).toBe(0)
   })
 })
