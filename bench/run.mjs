@@ -7,7 +7,7 @@
 //
 //   node bench/run.mjs [--runs 3] [--smoke] [--bin <other build>/bin/sluice.js] [--profile]
 //     [--only events,plans,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,
-//      notify,incidents,growth]
+//      notify,incidents,oncall,growth]
 //     [--growth 10,100,1000 (the growth section's sizes, millions of events; not run by default)]
 //
 // The cluster section starts the local cluster stack (`sluice stack up --cluster`) when it is not up.
@@ -33,6 +33,8 @@ import { createLogger } from '../dist/shared/logger.js'
 import { createRedisState } from '../dist/state/redis/index.js'
 import { RedisAlertSink } from '../dist/sinks/redis-stream/alerts.sink.js'
 import { alertStreamKeys } from '../dist/state/redis/alert-streams.js'
+import { EscalationJob } from '../dist/jobs/escalation.job.js'
+import { JobRunner } from '../dist/jobs/runner.js'
 import { alertmanagerPayload } from './payloads.mjs'
 import { deleteKeys, rssMiB, startServe } from './serve.mjs'
 
@@ -55,7 +57,7 @@ const RUNS = SMOKE ? 1 : Number(opts.runs)
 const only = new Set(
   (
     opts.only ??
-    'events,plans,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,notify'
+    'events,plans,impressions,freshness,webhooks,policies,latency,lifecycle,experiments,admin,rss,cluster,notify,oncall'
   ).split(','),
 )
 const RESULTS = 'bench/results'
@@ -1807,6 +1809,118 @@ async function incidentsSection() {
   say(`incidents: ${JSON.stringify(results.incidents)}`)
 }
 
+/**
+ * On call: 10,000 open incidents (their records written directly: the escalation job reads only their status and
+ * timeline) each escalating by a policy paging a notification destination every step. The escalation job, as the
+ * notify role runs it (its runner, ticking every 100 ms, holding its lease), in this process on the local Redis:
+ * - lateness: the 10,000 first steps due spread over 20 s; how late each fired (its p50 and p99);
+ * - throughput: 10,000 second steps due at once; steps fired per second, each a page (a delivery) and a timeline entry;
+ * - Redis memory per open escalation (its state, its due time, its start marker), from INFO used_memory.
+ */
+async function oncallSection() {
+  const N = SMOKE ? 1000 : 10_000
+  const run = async () => {
+    const prefix = `bench-oncall-${randomBytes(4).toString('hex')}:`
+    const state = createRedisState({ url: REDIS, keyPrefix: prefix, commandTimeoutMs: 5000 })
+    const log = createLogger('error')
+    try {
+      const accountId = 'acct-bench'
+      const redis = state.redis
+      const destination = {
+        id: 'pager',
+        name: 'pager',
+        kind: 'webhook',
+        enabled: true,
+        events: ['triggered'],
+        settings: { url: 'http://127.0.0.1:9/', contentType: 'application/json', signingSecret: '' },
+        limits: { ratePerSecond: 1000, burst: 1000, concurrency: 4, maxDigest: 1 },
+        createdAt: 0,
+        updatedAt: 0,
+      }
+      const nk = state.notify.keys(accountId)
+      await redis.hset(nk.destinations, 'pager', JSON.stringify(destination))
+      const policy = await state.oncall.savePolicy(
+        accountId,
+        {
+          name: 'bench',
+          steps: [0, 1, 2].map(() => ({ targets: [{ kind: 'destination', id: 'pager' }], waitMinutes: 1 })),
+        },
+        'bench',
+      )
+      const ek = state.escalations.keys(accountId)
+      const ids = Array.from({ length: N }, (_, i) => `inc_${i}`)
+      for (let i = 0; i < N; i += 1000) {
+        const pipe = redis.pipeline()
+        for (const id of ids.slice(i, i + 1000))
+          pipe.hset(ek.incidents, id, JSON.stringify({ id, accountId, status: 'triggered', title: id, timeline: [] }))
+        await pipe.exec()
+      }
+      const memory = async () => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))[1])
+      const lateness = []
+      const job = new EscalationJob(state.escalations, state.oncall, state.notify, state.directory, {
+        leaseMs: 10_000,
+        giveUpMs: 86_400_000,
+        retentionMs: 86_400_000,
+        everyMs: 100,
+        log,
+        onFired: (ms) => lateness.push(ms),
+      })
+      const runner = new JobRunner(state.jobLeases, [job], { owner: 'bench', leaseMs: 10_000, log })
+      const alert = { id: 'al', status: 'firing', severity: 'critical', description: 'bench' }
+      const before = await memory()
+      const start = Date.now() + 2000
+      for (let i = 0; i < N; i += 500)
+        await Promise.all(
+          ids
+            .slice(i, i + 500)
+            .map((incidentId, k) =>
+              job.start({
+                accountId,
+                incidentId,
+                policyId: policy.id,
+                alert,
+                now: start + Math.floor(((i + k) / N) * 20_000),
+              }),
+            ),
+        )
+      const perEscalation = ((await memory()) - before) / N
+      runner.start()
+      while (lateness.length < N) await sleep(200)
+      await runner.stop()
+      const first = [...lateness]
+      // The second steps: every one due now.
+      lateness.length = 0
+      const t0 = performance.now()
+      // A runner not started (no timer): this tick alone fires them.
+      const once = new JobRunner(state.jobLeases, [job], { owner: 'bench', leaseMs: 60_000, log })
+      await once.tick('escalation', Date.now() + 60_000 + 20_000)
+      await once.stop()
+      const fireMs = performance.now() - t0
+      const fired = lateness.length
+      return {
+        escalations: N,
+        lateP50Ms: quantile(first, 0.5),
+        lateP99Ms: quantile(first, 0.99),
+        stepsPerSecond: round((fired / fireMs) * 1000),
+        secondStepsFired: fired,
+        redisBytesPerEscalation: round(perEscalation),
+      }
+    } finally {
+      await deleteKeys(state.redis, prefix).catch(() => undefined)
+      await state.close()
+    }
+  }
+  const runs = await repeat(run)
+  results.oncall = {
+    escalations: runs[0].escalations,
+    lateP50Ms: spread(runs.map((r) => r.lateP50Ms)),
+    lateP99Ms: spread(runs.map((r) => r.lateP99Ms)),
+    stepsPerSecond: spread(runs.map((r) => r.stepsPerSecond)),
+    redisBytesPerEscalation: spread(runs.map((r) => r.redisBytesPerEscalation)),
+  }
+  say(`oncall: ${JSON.stringify(results.oncall)}`)
+}
+
 async function repeat(fn) {
   const out = []
   for (let i = 0; i < RUNS; i++) out.push(await fn(i))
@@ -1842,6 +1956,7 @@ const sections = {
   cluster: clusterSection,
   notify: notifySection,
   incidents: incidentsSection,
+  oncall: oncallSection,
   growth: growthSection,
 }
 for (const [name, fn] of Object.entries(sections)) {
