@@ -1871,17 +1871,15 @@ async function oncallSection() {
       const start = Date.now() + 2000
       for (let i = 0; i < N; i += 500)
         await Promise.all(
-          ids
-            .slice(i, i + 500)
-            .map((incidentId, k) =>
-              job.start({
-                accountId,
-                incidentId,
-                policyId: policy.id,
-                alert,
-                now: start + Math.floor(((i + k) / N) * 20_000),
-              }),
-            ),
+          ids.slice(i, i + 500).map((incidentId, k) =>
+            job.start({
+              accountId,
+              incidentId,
+              policyId: policy.id,
+              alert,
+              now: start + Math.floor(((i + k) / N) * 20_000),
+            }),
+          ),
         )
       const perEscalation = ((await memory()) - before) / N
       runner.start()
