@@ -42,6 +42,7 @@ import { encodeAlertMessage } from '../broker/messages/alerts.js'
 import { MetricService } from '../services/metrics.js'
 import { AutoResolver } from '../consumers/auto-resolve.js'
 import { EscalationJob } from '../jobs/escalation.job.js'
+import { HeartbeatJob } from '../jobs/heartbeat.job.js'
 import { JobRunner } from '../jobs/runner.js'
 import { PageActions } from '../services/page-actions.js'
 import { NotifyConsumer } from '../consumers/notify.consumer.js'
@@ -578,12 +579,44 @@ export class Container {
   }
 
   /** The notify role's background jobs, in the jobs' one lifecycle (jobs/runner.ts). */
-  get jobs(): JobRunner {
-    return this.one('jobs', 'redis', () => {
-      return new JobRunner(this.state.jobLeases, [this.escalationJob], {
-        owner: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
-        leaseMs: this.config.notify.escalationLeaseMs,
-        log: this.log.child({ component: 'jobs' }),
+  get notifyJobs(): JobRunner {
+    return this.one('notifyJobs', 'redis', () => this.jobRunner([this.escalationJob]))
+  }
+
+  /** The checks role's background jobs in the same lifecycle: heartbeats. */
+  get checksJobs(): JobRunner {
+    return this.one('checksJobs', 'kafka', () => this.jobRunner([this.heartbeatJob]))
+  }
+
+  private jobRunner(jobs: ConstructorParameters<typeof JobRunner>[1]): JobRunner {
+    return new JobRunner(this.state.jobLeases, jobs, {
+      owner: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+      leaseMs: this.config.notify.escalationLeaseMs,
+      log: this.log.child({ component: 'jobs' }),
+    })
+  }
+
+  /** Raises an alert when an integration with a heartbeat receives no payload for its interval and grace. */
+  get heartbeatJob(): HeartbeatJob {
+    return this.one('heartbeatJob', 'kafka', () => {
+      const { config } = this
+      const integrations = new IntegrationService(
+        this.state.integrations,
+        this.alertSink,
+        config.webhooks.rotationOverlapMs,
+      )
+      return new HeartbeatJob(this.state.heartbeats, this.state.integrations, integrations, {
+        everyMs: config.notify.heartbeatTickMs,
+        lastPayloadAt: (accountId, integrationId) => this.alertSink.lastPayloadAt(accountId, integrationId),
+        publish: async (accountId, integrationId, alert) => {
+          const message = encodeAlertMessage(
+            JSON.stringify(alert),
+            { integrationId, accountId, receivedAtMs: Date.now(), requestId: `heartbeat:${randomUUID()}` },
+            config.kafka.messageMaxBytes,
+          )
+          if (message) await this.broker.publish(this.topics.alerts, [{ ...message, ordered: true }])
+        },
+        log: this.log.child({ component: 'heartbeats' }),
       })
     })
   }
@@ -642,7 +675,8 @@ export class Container {
   }
 
   async close(): Promise<void> {
-    if (this.has('jobs')) await this.jobs.stop()
+    if (this.has('notifyJobs')) await this.notifyJobs.stop()
+    if (this.has('checksJobs')) await this.checksJobs.stop()
     if (this.has('notifyConsumer')) await this.notifyConsumer.stop()
     if (this.has('experimentChecks')) await this.experimentChecks.stop()
     if (this.has('dataJobs')) await this.dataJobs.stop()

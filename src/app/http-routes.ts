@@ -17,6 +17,8 @@ import { tailRoutes } from '../admin/datahub/tail.route.js'
 import { integrationRoutes } from '../admin/integrations/integrations.route.js'
 import { feedRoutes, scheduleRoutes } from '../admin/oncall/schedules.route.js'
 import { escalationRoutes } from '../admin/oncall/escalation.route.js'
+import { heartbeatRoutes } from '../admin/oncall/heartbeats.route.js'
+import { HeartbeatService } from '../services/heartbeats.js'
 import { pageActionRoutes, slackAppRoutes } from '../admin/oncall/page-actions.route.js'
 import { post } from '../sinks/notify/kinds/kind.js'
 import { escalationService } from '../services/escalation.js'
@@ -140,6 +142,11 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
   await app.register(feedRoutes, { oncall, limits })
   await app.register(escalationRoutes, { apiKeys: c.apiKeys, limits, escalation: escalationService(state) })
   await app.register(slackAppRoutes, { apiKeys: c.apiKeys, limits, actions: c.pageActions })
+  await app.register(heartbeatRoutes, {
+    apiKeys: c.apiKeys,
+    limits,
+    heartbeats: new HeartbeatService(state.heartbeats, state.integrations, (a, i) => c.alertSink.lastPayloadAt(a, i)),
+  })
   await app.register(pageActionRoutes, {
     apiKeys: c.apiKeys,
     limits,

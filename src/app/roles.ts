@@ -112,7 +112,7 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
     needs: ['redis'],
     prepare: async (c) => {
       c.notifyConsumer.start()
-      c.jobs.start()
+      c.notifyJobs.start()
     },
   },
   // Scheduled jobs: experiment checks (failing guardrails and sample ratio mismatches of running experiments, raised
@@ -123,6 +123,7 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
       c.experimentChecks.start()
       c.dataJobs.start()
       c.freshness.start()
+      c.checksJobs.start()
     },
   },
 }

@@ -559,6 +559,11 @@ const SETTINGS = {
       int(50, 60_000, 500),
       'how often the escalation job looks for due steps',
     ),
+    heartbeatTickMs: setting(
+      'SLUICE_HEARTBEAT_TICK_MS',
+      int(100, 60_000, 5000),
+      'how often the heartbeat job (checks role) looks for integrations whose payloads stopped',
+    ),
   },
 } as const
 

@@ -151,7 +151,7 @@ const pages = (path: string, incidentId: string) =>
     .map((r) => ({ at: r.at, body: JSON.parse(r.body) as Json }))
     .filter((r) => JSON.stringify(r.body).includes(incidentId))
 
-const ticked = (at: number) => service.container.jobs.tick('escalation', at)
+const ticked = (at: number) => service.container.notifyJobs.tick('escalation', at)
 
 describe('escalation', () => {
   it('a real run: step 1 pages a responder and a team at once, step 2 the on-call of a schedule a minute later; an acknowledge stops the rest', async () => {

@@ -399,6 +399,17 @@ export class RedisAlertSink {
     })
   }
 
+  /** When the integration's newest kept payload was received (the edge's time), if it kept one. */
+  async lastPayloadAt(accountId: string, integrationId: string): Promise<number | undefined> {
+    const json = await this.redis.lindex(this.keys(accountId).payloads(integrationId), 0)
+    try {
+      const at = json ? (JSON.parse(json) as PayloadSample).receivedAt : undefined
+      return typeof at === 'number' ? at : undefined
+    } catch {
+      return undefined
+    }
+  }
+
   /** The integration's recent payloads, newest first, none older than PAYLOAD_SAMPLES.ttlMs. */
   async payloads(accountId: string, integrationId: string): Promise<PayloadSample[]> {
     const since = Date.now() - PAYLOAD_SAMPLES.ttlMs

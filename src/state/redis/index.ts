@@ -15,6 +15,7 @@ import { FreshnessStore } from './freshness.js'
 import { NotifyStore } from './notify.js'
 import { OnCallStore } from './oncall.js'
 import { EscalationStore, JobLeases } from './escalations.js'
+import { HeartbeatStore } from './heartbeats.js'
 import { PlanStore } from './plans.js'
 import { createRedisClient, isCluster, type RedisClient, type RedisSettings } from './client.js'
 import type { RedisContext } from './redis-state.js'
@@ -70,6 +71,8 @@ export interface RedisStores {
   readonly escalations: EscalationStore
   /** Which process runs each exclusive background job. */
   readonly jobLeases: JobLeases
+  /** Integrations expected to receive payloads every interval. */
+  readonly heartbeats: HeartbeatStore
   /** Closes the transactions' connection, and the main one when the factory created it. */
   close(): Promise<void>
 }
@@ -112,6 +115,7 @@ export function createRedisState(settings: RedisSettings, client?: RedisClient):
     oncall: new OnCallStore(context),
     escalations: new EscalationStore(context, notify),
     jobLeases: new JobLeases(context),
+    heartbeats: new HeartbeatStore(context),
     close: async () => {
       await tx.close()
       if (!client) await redis.quit().catch(() => redis.disconnect())
