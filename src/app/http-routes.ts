@@ -152,6 +152,9 @@ export async function registerAdminRoutes(app: FastifyInstance, c: Container, sh
     limits,
     actions: c.pageActions,
     tellSlack: async (url, message) => {
+      // Slack's own address only (http and other hosts for development and tests, with SLUICE_NOTIFY_ALLOW_HTTP).
+      if (!config.notify.allowHttp && !url.startsWith('https://hooks.slack.com/'))
+        throw new Error('response_url is not an address of Slack (https://hooks.slack.com/)')
       const sent = await post(url, { 'content-type': 'application/json' }, JSON.stringify(message), c.notifyPolicy)
       if (sent.result !== 'delivered') throw new Error(sent.error ?? `answered ${sent.status}`)
     },

@@ -604,7 +604,7 @@ export class NotifyConsumer {
     const items: ClaimedDelivery[] = []
     for (const c of claimed) {
       const incidentId = c.data.incidentId
-      if (incidentId && d.delay && c.data.event !== 'repeated') {
+      if (incidentId && d.delay && c.data.event !== 'repeated' && !c.data.page) {
         const opening = c.data.event === 'triggered' || c.data.event === 'reopened'
         if (await this.incidents.damped(accountId, incidentId, destinationId, opening)) {
           settlements.push({ id: c.id, outcome: 'cancelled' })

@@ -12,7 +12,7 @@ import { pagesOf, urgencyOf } from '../pipeline/oncall/responders.js'
 import { shifts } from '../pipeline/oncall/schedules.js'
 import type { DestinationKind, StoredDestination } from '../pipeline/notify/destinations.js'
 import type { Logger } from '../shared/logger.js'
-import type { DirectoryStore } from '../state/redis/directory.js'
+import { isActive, type DirectoryStore } from '../state/redis/directory.js'
 import type { ClaimedStep, EscalationState, EscalationStore } from '../state/redis/escalations.js'
 import type { PagedTarget } from '../state/redis/incidents.js'
 import type { NewDelivery, NotifyStore, PageData } from '../state/redis/notify.js'
@@ -177,9 +177,9 @@ export class EscalationJob implements Job {
           ...(u.schedule ? { schedule: u.schedule } : {}),
         }
         const pages = pagesOf(profiles.get(u.id) ?? { contactMethods: [], rules: [] }, urgency)
-        if (!user) paged.push({ ...who, problem: 'is no longer a user of this account' })
+        if (!user || !isActive(user)) paged.push({ ...who, problem: 'is no longer an active user of this account' })
         else if (pages.length === 0) paged.push({ ...who, problem: `has no contact method for ${urgency} urgency` })
-        for (const { method, afterMs } of user ? pages : []) {
+        for (const { method, afterMs } of user && isActive(user) ? pages : []) {
           const via = await this.through(s.accountId, view, method)
           const how = { method: `${method.kind}:${method.id}`, afterMinutes: afterMs / 60_000 }
           if (typeof via === 'string') {
@@ -191,12 +191,12 @@ export class EscalationJob implements Job {
             ...(method.kind === 'email' ? { to: method.address } : {}),
             ...(method.kind === 'slack' ? { mention: method.memberId } : {}),
           }
-          page(via, `user\n${u.id}\n${method.id}`, extra, afterMs)
+          page(via, `user\n${u.id}\n${method.id}\n${afterMs}`, extra, afterMs)
           paged.push({ ...who, ...how, via: via.id })
         }
       }
     }
-    const next = policy && step ? this.next(s, policy, paged) : undefined
+    const next = policy && step ? this.next(s, policy, paged, now) : undefined
     const outcome = await this.escalations.fire(
       c,
       {
@@ -211,7 +211,12 @@ export class EscalationJob implements Job {
   }
 
   /** The state after a step: its next position (or the end), its wait counted from when this step was due. */
-  private next(s: EscalationState, policy: PolicyDefinition, paged: PagedTarget[]): EscalationState | undefined {
+  private next(
+    s: EscalationState,
+    policy: PolicyDefinition,
+    paged: PagedTarget[],
+    now: number,
+  ): EscalationState | undefined {
     const after = nextPosition(policy, s)
     if (!after) return undefined
     const handover = after.position.policyId !== s.policyId
@@ -223,7 +228,9 @@ export class EscalationJob implements Job {
       ...s,
       ...after.position,
       seq: s.seq + 1,
-      dueAt: s.dueAt + after.afterMs,
+      // From when this step was due (late firing does not push the policy), but never before the next tick: an
+      // escalation fires one step per tick, so steps of no wait, or a backlog after an outage, do not storm.
+      dueAt: Math.max(s.dueAt + after.afterMs, now + 1),
       handovers: s.handovers + (handover ? 1 : 0),
     }
   }

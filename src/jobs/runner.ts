@@ -39,20 +39,28 @@ export class JobRunner {
   start(): void {
     for (const job of this.jobs) {
       if (this.timers.has(job.name)) continue
-      this.timers.set(job.name, setInterval(() => void this.tick(job.name), job.everyMs).unref())
+      this.timers.set(job.name, setInterval(() => void this.join(job), job.everyMs).unref())
     }
   }
 
-  /** Ticks a job now (or joins its tick running); the tests' and the bench's way to drive it. */
-  tick(name: string, now = Date.now()): Promise<void> {
+  /**
+   * Ticks a job at `now` once the tick running (if any) is over: the tests' fake clock and the bench's way to drive it.
+   */
+  async tick(name: string, now = Date.now()): Promise<void> {
     const job = this.jobs.find((j) => j.name === name)
-    if (!job || this.stopped) return Promise.resolve()
-    let run = this.running.get(name)
-    if (!run) {
-      run = this.run(job, now).finally(() => this.running.delete(name))
-      this.running.set(name, run)
-    }
-    return run
+    if (!job) return
+    for (let running = this.running.get(name); running; running = this.running.get(name)) await running
+    if (this.stopped) return
+    const run = this.run(job, now).finally(() => this.running.delete(name))
+    this.running.set(name, run)
+    await run
+  }
+
+  /** The timer's tick: joins the one running rather than queueing behind it. */
+  private join(job: Job): void {
+    if (this.stopped || this.running.has(job.name)) return
+    const run = this.run(job, Date.now()).finally(() => this.running.delete(job.name))
+    this.running.set(job.name, run)
   }
 
   /** Whether this process holds an exclusive job's lease (after its last tick). */

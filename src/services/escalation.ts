@@ -140,6 +140,12 @@ export class EscalationService {
       if (!d) problems.push({ field, problem: `${JSON.stringify(id)} is not a notification destination` })
       else if (d.kind !== m.kind) problems.push({ field, problem: `${JSON.stringify(id)} is a ${d.kind} destination` })
     })
+    for (const [i, m] of body.contactMethods.entries()) {
+      if (m.kind !== 'slack') continue
+      const holder = await this.deps.oncall.responderBySlackMember(accountId, m.memberId)
+      if (holder && holder.userId !== userId)
+        problems.push({ field: `contactMethods[${i}].memberId`, problem: `is the Slack member of another responder` })
+    }
     if (problems.length > 0) throw invalid(problems, 'the contact methods were not saved')
     return this.deps.oncall.saveProfile(accountId, userId, body)
   }

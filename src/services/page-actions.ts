@@ -15,7 +15,7 @@ import {
   type PageAction,
 } from '../pipeline/oncall/page-actions.js'
 import type { SecretBox } from '../shared/secret-box.js'
-import type { DirectoryStore } from '../state/redis/directory.js'
+import { isActive, type DirectoryStore } from '../state/redis/directory.js'
 import type { IncidentRecord, IncidentStore } from '../state/redis/incidents.js'
 import type { OnCallStore } from '../state/redis/oncall.js'
 
@@ -77,12 +77,16 @@ export class PageActions {
     headers: { timestamp?: string; signature?: string },
     body: string,
     now: number,
+    admit: () => Promise<void>,
   ): Promise<SlackAnswer> {
     const sealed = await this.deps.oncall.slackSigningSecret(accountId)
     const secret = sealed === undefined ? undefined : this.deps.secrets.open(sealed)
-    if (secret === undefined) return ephemeral(404, 'no Slack app is set for this account')
+    // An account without a Slack app answers as a wrong signature does: no oracle of which accounts have one.
+    if (secret === undefined) return ephemeral(401, 'not signed by this account’s Slack app')
     const refused = slackRefusal(secret, headers.timestamp, headers.signature, body, Math.floor(now / 1000))
     if (refused) return ephemeral(401, refused)
+    // Rated once it is Slack's: a stranger's requests cannot spend the account's budget.
+    await admit()
     let payload: unknown
     try {
       payload = JSON.parse(new URLSearchParams(body).get('payload') ?? '')
@@ -117,7 +121,10 @@ export class PageActions {
     const done = await this.act(accountId, incidentId, action, responder.userId)
     if (typeof done === 'string') return answer(ephemeral(200, done))
     const who = await this.name(accountId, responder.userId)
-    const text = `${DONE[action][0]!.toUpperCase()}${DONE[action].slice(1)} by ${who}: ${done.title}`
+    const text = `${DONE[action][0]!.toUpperCase()}${DONE[action].slice(1)} by ${who}: ${done.title}`.replace(
+      /[&<>]/g,
+      (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!,
+    )
     return answer({
       status: 200,
       message: {
@@ -160,10 +167,15 @@ export class PageActions {
   }
 
   /** Uses a link, once: acts on its incident as its responder. */
-  async useLink(token: string, now: number): Promise<{ status: number; text: string }> {
+  async useLink(
+    token: string,
+    now: number,
+    admit: (accountId: string) => Promise<void>,
+  ): Promise<{ status: number; text: string }> {
     const claims = linkClaims(token, (data, mac) => this.deps.secrets.verifyMac(LINK_PURPOSE, data, mac))
     if (typeof claims === 'string') return { status: 403, text: claims }
     if (claims.expiresAt < now) return { status: 403, text: 'this link has expired' }
+    await admit(claims.accountId)
     if (!(await this.deps.oncall.firstUse(claims.accountId, `link:${claims.nonce}`, LINK_TTL_MS * 2)))
       return { status: 409, text: 'this link was used already' }
     const done = await this.act(claims.accountId, claims.incidentId, claims.action, claims.userId)
@@ -179,6 +191,8 @@ export class PageActions {
     action: PageAction,
     userId: string,
   ): Promise<IncidentRecord | string> {
+    const [user] = await this.deps.directory.usersById(accountId, [userId])
+    if (!user || !isActive(user)) return 'you are no longer an active user of this account: nothing changed'
     const outcome = await this.deps.incidents.act(
       accountId,
       incidentId,

@@ -4,7 +4,7 @@
 // schedule), each step once on the incident's timeline; acknowledging or resolving between steps stops the rest. One
 // real run of a policy with a one-minute wait, and one driven by a fake clock (the job ticked at times ahead). Hostile
 // policies and contact methods are refused with 400s naming the field.
-import { createHmac } from 'node:crypto'
+import { createHmac, randomUUID } from 'node:crypto'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -316,6 +316,10 @@ describe('escalation', () => {
       { name: 'foreign', steps: [{ targets: [{ kind: 'user', id: foreign.user.id }], waitMinutes: 1 }] },
       /not a user of this account/,
     )
+    await refused(
+      { name: 'storm', steps: [{ targets: [user], waitMinutes: 0 }], repeat: 3 },
+      /"repeat".*without a pause/,
+    )
     // A loop of policies handing over to each other: the second would close it.
     const a = await made('POST', '/api/v1/escalation-policies', {
       name: 'A',
@@ -380,6 +384,12 @@ describe('escalation', () => {
       'PUT',
     )
     await refused(
+      { contactMethods: [{ id: 'x', kind: 'slack', memberId: 'U0BO42' }], rules: [] },
+      /contactMethods\[0\]\.memberId.*another responder/,
+      profile,
+      'PUT',
+    )
+    await refused(
       { contactMethods: [], rules: [{ urgency: 'high', contactMethod: 'nope', afterMinutes: 0 }] },
       /rules\[0\]\.contactMethod/,
       profile,
@@ -421,6 +431,8 @@ describe('acknowledging where the page arrives', () => {
       `payload=${encodeURIComponent(
         JSON.stringify({
           type: 'block_actions',
+          // Unique per click, as Slack's are: two clicks in one second are two requests.
+          trigger_id: randomUUID(),
           user: { id: member },
           actions: [{ action_id: `sluice_${action}`, value: incidentId, type: 'button' }],
           response_url: `${rx.url}/slack-response`,

@@ -115,7 +115,6 @@ export async function pageActionRoutes(server: FastifyInstance, opts: PageAction
     },
     async (request, reply) => {
       const { accountId } = request.params
-      await admit(request, reply, accountId)
       const header = (name: string) => {
         const v = request.headers[name]
         return typeof v === 'string' ? v : undefined
@@ -125,6 +124,7 @@ export async function pageActionRoutes(server: FastifyInstance, opts: PageAction
         { timestamp: header('x-slack-request-timestamp'), signature: header('x-slack-signature') },
         typeof request.body === 'string' ? request.body : '',
         Date.now(),
+        () => admit(request, reply, accountId),
       )
       // Not Slack's, or not a click: an error (Slack shows its users only a 200's message).
       if (answer.status >= 400) throw new HttpError(ERROR_CODES[answer.status] ?? 'BAD_REQUEST', answer.message.text)
@@ -169,7 +169,9 @@ export async function pageActionRoutes(server: FastifyInstance, opts: PageAction
       },
     },
     async (request, reply) => {
-      const done = await opts.actions.useLink(request.params.token, Date.now())
+      const done = await opts.actions.useLink(request.params.token, Date.now(), (accountId) =>
+        admit(request, reply, accountId),
+      )
       if (done.status !== 200) throw new HttpError(ERROR_CODES[done.status] ?? 'CONFLICT', done.text)
       return html(reply, `<h1>Done</h1><p>${escape(done.text)}</p>`)
     },

@@ -110,6 +110,11 @@ export function policyProblems(
         problem: 'hands over to another policy, so the steps after it would never fire: make it the last step',
       })
   })
+  if ((policy.repeat ?? 0) > 0 && policy.steps.every((s) => s.waitMinutes === 0))
+    problems.push({
+      field: 'repeat',
+      problem: 'the policy would page again and again without a pause: give a step a wait when it repeats',
+    })
   const graph = new Map(others)
   if (id !== undefined) graph.set(id, policy)
   policy.steps.forEach((step, i) =>

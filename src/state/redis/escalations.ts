@@ -43,7 +43,7 @@ export interface StepFiring {
   readonly ttlMs: number
 }
 
-export type FireOutcome = { kind: 'fired' } | { kind: 'stopped'; status: string } | { kind: 'stale' }
+export type FireOutcome = { kind: 'fired' } | { kind: 'stopped'; status: string } | { kind: 'stale' | 'paused' }
 
 export class EscalationStore extends RedisState {
   constructor(
@@ -125,7 +125,7 @@ export class EscalationStore extends RedisState {
     for (const d of firing.deliveries)
       args.push(d.id, JSON.stringify(d.data), d.dueAt, d.giveUpAt, d.data.destinationId)
     const [kind, status] = (await this.scripts.escalationFire(k.due, k.states, ...args)) as string[]
-    return kind === 'stopped' ? { kind, status: status! } : { kind: kind as 'fired' | 'stale' }
+    return kind === 'stopped' ? { kind, status: status! } : { kind: kind as 'fired' | 'stale' | 'paused' }
   }
 
   /** The running escalation of an incident, if any. */

@@ -6,21 +6,28 @@
 -- ARGV: member, expected seq, the account's incidents hash, incident id, next state JSON ('' : the escalation ends),
 --   next due, timeline entry JSON, now, deliveries' ttl, notify due set, delivery key prefix, destination log key
 --   prefix, then per delivery: id, data JSON, due time, giveUpAt, destination id
--- Returns 'fired', 'stopped' (with the incident's status), or 'stale'.
+-- Returns 'fired', 'stopped' (with the incident's status), 'paused' (the incident is suppressed: looked at again
+-- later), or 'stale'.
 local due, states = KEYS[1], KEYS[2]
 local member, seq, incidents, incidentId = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4]
 local nextState, nextDue, entry, now, ttl = ARGV[5], tonumber(ARGV[6]), ARGV[7], tonumber(ARGV[8]), ARGV[9]
 local ndue, dprefix, destLog = ARGV[10], ARGV[11], ARGV[12]
-local TIMELINE, DEST_LOG = 100, 200
+local TIMELINE, DEST_LOG, PAUSE_MS = 100, 200, 10000
 local state = redis.call('HGET', states, member)
 if not state or cjson.decode(state).seq ~= seq then return {'stale'} end
 local json = redis.call('HGET', incidents, incidentId)
 local inc = json and cjson.decode(json) or nil
+-- Held by a maintenance window or an inhibition: paused, looked at again in PAUSE_MS (it may trigger again).
+if inc and inc.status == 'suppressed' then
+  redis.call('ZADD', due, now + PAUSE_MS, member)
+  return {'paused'}
+end
 if not inc or inc.status ~= 'triggered' then
   redis.call('HDEL', states, member)
   redis.call('ZREM', due, member)
   return {'stopped', inc and inc.status or 'gone'}
 end
+local step = cjson.decode(entry)
 for i = 13, #ARGV - 4, 5 do
   local id, data, at, giveUp, dest = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4]
   local key = dprefix .. id
@@ -37,7 +44,7 @@ for i = 13, #ARGV - 4, 5 do
 end
 local t = inc.timeline
 if type(t) ~= 'table' or #t == 0 then t = {} end
-table.insert(t, cjson.decode(entry))
+table.insert(t, step)
 while #t > TIMELINE do table.remove(t, 1) end
 inc.timeline = t
 redis.call('HSET', incidents, incidentId, cjson.encode(inc))
