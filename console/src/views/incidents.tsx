@@ -123,6 +123,16 @@ function Detail({
                 {when(e.at)}: {e.event}
                 {e.alertId ? ` (${e.alertId})` : ''}
                 {e.by ? ` by ${e.by}` : ''}
+                {e.event === 'escalated' && e.step !== undefined && (
+                  <>
+                    {` step ${e.step + 1}${e.round ? ` (run ${e.round + 1})` : ''}: `}
+                    <ul aria-label={`Paged at step ${e.step + 1}`}>
+                      {(e.paged ?? []).map((p) => (
+                        <li>{pagedText(p)}</li>
+                      ))}
+                    </ul>
+                  </>
+                )}
               </li>
             ))}
           </ol>
@@ -231,4 +241,22 @@ export function Incidents({
       )}
     </section>
   )
+}
+
+/** Who a step paged, and how, or why no one could be: one line of the timeline. */
+function pagedText(p: {
+  kind: string
+  id: string
+  name?: string
+  schedule?: string
+  method?: string
+  via?: string
+  afterMinutes?: number
+  problem?: string
+}): string {
+  const who = `${p.name ?? p.id}${p.schedule ? ' (on call)' : ''}`
+  if (p.problem) return `${who}: ${p.problem}`
+  if (p.kind === 'destination') return `${who} (destination)`
+  if (p.kind === 'policy') return `handed over to ${who}`
+  return `${who} by ${p.method ?? '?'}${p.afterMinutes ? ` after ${p.afterMinutes} min` : ''}`
 }
