@@ -438,18 +438,23 @@ export class Container {
           },
           minKeys: config.experiments.checkMinKeys,
           owner: `checks-${hostname()}-${process.pid}`,
-          publish: async (accountId, integrationId, alert) => {
-            const message = encodeAlertMessage(
-              JSON.stringify(alert),
-              { integrationId, accountId, receivedAtMs: Date.now(), requestId: `experiment-check:${randomUUID()}` },
-              config.kafka.messageMaxBytes,
-            )
-            if (message) await this.broker.publish(this.topics.alerts, [{ ...message, ordered: true }])
-          },
+          publish: this.ownAlerts('experiment-check'),
           log: this.log.child({ component: 'experiment-checks' }),
         },
       )
     })
+  }
+
+  /** Publishes an alert Sluice raises itself through one of its integrations, as a sender's payload would be. */
+  private ownAlerts(source: string) {
+    return async (accountId: string, integrationId: string, alert: object): Promise<void> => {
+      const message = encodeAlertMessage(
+        JSON.stringify(alert),
+        { integrationId, accountId, receivedAtMs: Date.now(), requestId: `${source}:${randomUUID()}` },
+        this.config.kafka.messageMaxBytes,
+      )
+      if (message) await this.broker.publish(this.topics.alerts, [{ ...message, ordered: true }])
+    }
   }
 
   get metricService(): MetricService {
@@ -608,14 +613,7 @@ export class Container {
       return new HeartbeatJob(this.state.heartbeats, this.state.integrations, integrations, {
         everyMs: config.notify.heartbeatTickMs,
         lastPayloadAt: (accountId, integrationId) => this.alertSink.lastPayloadAt(accountId, integrationId),
-        publish: async (accountId, integrationId, alert) => {
-          const message = encodeAlertMessage(
-            JSON.stringify(alert),
-            { integrationId, accountId, receivedAtMs: Date.now(), requestId: `heartbeat:${randomUUID()}` },
-            config.kafka.messageMaxBytes,
-          )
-          if (message) await this.broker.publish(this.topics.alerts, [{ ...message, ordered: true }])
-        },
+        publish: this.ownAlerts('heartbeat'),
         log: this.log.child({ component: 'heartbeats' }),
       })
     })

@@ -6,7 +6,6 @@
 // before recording the state publishes again, which the alert's dedup key makes a repeat of the same alert.
 import type { Logger } from '../shared/logger.js'
 import type { IntegrationService } from '../services/integrations.js'
-import { Refusal } from '../shared/errors.js'
 import type { Heartbeat, HeartbeatStore } from '../state/redis/heartbeats.js'
 import type { IntegrationStore } from '../state/redis/integrations.js'
 import type { Job } from './runner.js'
@@ -103,22 +102,12 @@ export class HeartbeatJob implements Job {
 
   /** The account's heartbeats integration: made on first need, made again if it was deleted. */
   private async integrationOf(accountId: string): Promise<string> {
-    const known = await this.store.integration(accountId)
-    if (known) {
-      const found = await this.integrations.get(accountId, known).then(
-        () => true,
-        (err: unknown) => {
-          if (err instanceof Refusal && err.code === 'NOT_FOUND') return false
-          throw err
-        },
-      )
-      if (found) return known
-    }
-    const { record } = await this.integrations.create(accountId, {
-      name: HEARTBEATS_INTEGRATION_NAME,
-      template: 'generic',
-    })
-    await this.store.saveIntegration(accountId, record.id)
-    return record.id
+    const own = await this.integrations.own(
+      accountId,
+      await this.store.integration(accountId),
+      HEARTBEATS_INTEGRATION_NAME,
+    )
+    if (own.made) await this.store.saveIntegration(accountId, own.id)
+    return own.id
   }
 }

@@ -445,24 +445,16 @@ export class ExperimentChecks {
 
   /** The account's checks integration: made on first need, made again if it was deleted. */
   private async integrationOf(accountId: string): Promise<string> {
-    const known = await this.store.checksIntegration(accountId)
-    if (known) {
-      const found = await this.integrations.get(accountId, known).then(
-        () => true,
-        (err: unknown) => {
-          if (err instanceof Refusal && err.code === 'NOT_FOUND') return false
-          throw err
-        },
-      )
-      if (found) return known
+    const own = await this.integrations.own(
+      accountId,
+      await this.store.checksIntegration(accountId),
+      CHECKS_INTEGRATION_NAME,
+    )
+    if (own.made) {
+      await this.store.saveChecksIntegration(accountId, own.id)
+      this.options.log.info({ accountId, integrationId: own.id }, 'experiment checks integration created')
     }
-    const { record } = await this.integrations.create(accountId, {
-      name: CHECKS_INTEGRATION_NAME,
-      template: 'generic',
-    })
-    await this.store.saveChecksIntegration(accountId, record.id)
-    this.options.log.info({ accountId, integrationId: record.id }, 'experiment checks integration created')
-    return record.id
+    return own.id
   }
 }
 

@@ -45,6 +45,16 @@ export class IntegrationService {
   }
 
   /**
+   * An integration Sluice raises its own alerts through (experiment checks, heartbeats): `known` while it exists, else
+   * a new generic one named `name` (made again if it was deleted). `made`: it is new, for the caller to keep.
+   */
+  async own(accountId: string, known: string | undefined, name: string): Promise<{ id: string; made: boolean }> {
+    if (known && (await this.integrations.get(accountId, known))) return { id: known, made: false }
+    const { record } = await this.create(accountId, { name, template: 'generic' })
+    return { id: record.id, made: true }
+  }
+
+  /**
    * Replaces the integration with body, or (partial) applies body on what it is; a sample given is saved (null removes
    * it).
    */
