@@ -112,8 +112,9 @@ function world(accounts: Record<string, Flag[]>) {
     },
   } as unknown as ExperimentService
   const integrations = {
-    get: async () => ({}),
-    create: async (account: string) => ({ record: { id: `int-${account}` } }),
+    // The account's own checks integration: the one known, else one made.
+    own: async (account: string, known: string | undefined) =>
+      known ? { id: known, made: false } : { id: `int-${account}`, made: true },
   } as unknown as IntegrationService
   const openOf = (account: string) => open.get(account) ?? open.set(account, new Map()).get(account)!
   const store = {
