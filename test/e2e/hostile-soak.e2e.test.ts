@@ -381,7 +381,8 @@ it(
     let healthFailures = 0
     /** The hostile dry runs under the costly plan: their CPU budget answers them in time (they once passed 30 s). */
     const dryRuns = { slowestMs: 0, mostRecords: 0, partial: 0 }
-    let feedsRefused = 0
+    /** The feeds across the costly schedules: answered, or refused at a budget, quickly on any machine. */
+    const feeds = { answered: 0, refused: 0, slowestMs: 0 }
 
     await Promise.all([
       // --- The well-behaved account --------------------------------------------------------------------------------
@@ -618,10 +619,13 @@ it(
         const id = schedules[i % schedules.length]!
         ok((await call(hostile2.adminKey, 'GET', `/api/v1/schedules/${id}/on-call`)).status)
         ok((await call(hostile2.adminKey, 'GET', `/api/v1/schedules/${id}/shifts?days=92`)).status)
+        const started = Date.now()
         const res = await fetch(feedUrl, { signal: AbortSignal.timeout(30_000) })
         await res.arrayBuffer()
         ok(res.status, 503)
-        if (res.status === 503) feedsRefused++
+        feeds.answered++
+        if (res.status === 503) feeds.refused++
+        feeds.slowestMs = Math.max(feeds.slowestMs, Date.now() - started)
       }),
     ])
     for (const res of stalled) res.destroy()
@@ -631,8 +635,11 @@ it(
     ).toBeGreaterThan(100)
     const replays = (await call(H, 'GET', `/api/v1/environments/${henv.id}/replays`)).body['replays'] as Json[]
     expect(replays.filter((r) => r['status'] === 'done').length, JSON.stringify(replays[0])).toBeGreaterThan(0)
-    // The feed across the costly schedules was refused at its CPU budget, not computed for minutes.
-    expect(feedsRefused).toBeGreaterThan(0)
+    // The feed across the costly schedules was served or refused at its budgets (2 s of CPU, 1,000 shifts), never
+    // computed for minutes: whether a quiet machine fits it in the CPU budget is the machine's, not the test's, to say.
+    console.log(`hostile soak: feeds across the costly schedules ${JSON.stringify(feeds)}`)
+    expect(feeds.answered).toBeGreaterThan(0)
+    expect(feeds.slowestMs).toBeLessThan(15_000)
 
     // --- What the well-behaved account sees -------------------------------------------------------------------------
     expect(serve.child.exitCode, serve.log().slice(-3000)).toBeNull()
