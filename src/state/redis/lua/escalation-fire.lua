@@ -6,13 +6,14 @@
 -- ARGV: member, expected seq, the account's incidents hash, incident id, next state JSON ('' : the escalation ends),
 --   next due, timeline entry JSON, now, deliveries' ttl, notify due set, delivery key prefix, destination log key
 --   prefix, then per delivery: id, data JSON, due time, giveUpAt, destination id
+-- include: notify-deliveries.lua
 -- Returns 'fired', 'stopped' (with the incident's status), 'paused' (the incident is suppressed: looked at again
 -- later), or 'stale'.
 local due, states = KEYS[1], KEYS[2]
 local member, seq, incidents, incidentId = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4]
 local nextState, nextDue, entry, now, ttl = ARGV[5], tonumber(ARGV[6]), ARGV[7], tonumber(ARGV[8]), ARGV[9]
 local ndue, dprefix, destLog = ARGV[10], ARGV[11], ARGV[12]
-local TIMELINE, DEST_LOG, PAUSE_MS = 100, 200, 10000
+local TIMELINE, PAUSE_MS = 100, 10000
 local state = redis.call('HGET', states, member)
 if not state or cjson.decode(state).seq ~= seq then return {'stale'} end
 local json = redis.call('HGET', incidents, incidentId)
@@ -29,18 +30,7 @@ if not inc or inc.status ~= 'triggered' then
 end
 local step = cjson.decode(entry)
 for i = 13, #ARGV - 4, 5 do
-  local id, data, at, giveUp, dest = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4]
-  local key = dprefix .. id
-  if redis.call('EXISTS', key) == 0 then
-    redis.call('HSET', key, 'data', data, 'status', 'pending', 'attempts', 0, 'nextAt', at, 'createdAt', now,
-      'giveUpAt', giveUp, 'updatedAt', now)
-    redis.call('PEXPIRE', key, ttl)
-    redis.call('ZADD', ndue, at, id)
-    local dlog = destLog .. dest
-    redis.call('ZADD', dlog, at, id)
-    redis.call('ZREMRANGEBYRANK', dlog, 0, -(DEST_LOG + 1))
-    redis.call('PEXPIRE', dlog, ttl)
-  end
+  createDelivery(ndue, dprefix, destLog, now, ttl, ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4])
 end
 local t = inc.timeline
 if type(t) ~= 'table' or #t == 0 then t = {} end
