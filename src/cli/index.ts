@@ -15,6 +15,7 @@ import { experimentCommands } from './commands/experiments.js'
 import { dataHubCommands } from './commands/datahub.js'
 import { planCommands } from './commands/plans.js'
 import { importEventsCommand } from './commands/import-events.js'
+import { importSchedulesCommand } from './commands/import-schedules.js'
 import { keyCommands } from './commands/keys.js'
 import { redisUsersCommand } from './commands/redis-users.js'
 import { segmentCommands } from './commands/segments.js'
@@ -34,6 +35,7 @@ groupCommands(program)
 segmentCommands(program)
 redisUsersCommand(program)
 importEventsCommand(program)
+importSchedulesCommand(program)
 alertCommands(program)
 incidentCommands(program)
 rulesAndWindowsCommands(program)

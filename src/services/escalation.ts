@@ -51,11 +51,7 @@ export class EscalationService {
     id?: string,
   ): Promise<StoredPolicy> {
     const { version, ...policy } = body
-    if (!validPolicy(policy)) throw invalid(fieldProblems(validPolicy.errors ?? [], 'body'), 'the policy was not saved')
-    const others = new Map((await this.deps.oncall.policies(accountId)).map((p) => [p.id, p as PolicyDefinition]))
-    others.delete(id ?? '')
-    const problems = policyProblems(id, policy, others)
-    problems.push(...(await this.unknownTargets(accountId, policy)))
+    const problems = await this.problems(accountId, policy, id)
     if (problems.length > 0) throw invalid(problems, 'the policy was not saved')
     const saved = await this.deps.oncall.savePolicy(accountId, policy, updatedBy, id, version)
     if (saved === 'missing') throw new Refusal('NOT_FOUND', `no escalation policy ${id}`)
@@ -69,8 +65,31 @@ export class EscalationService {
     return saved
   }
 
+  /**
+   * What keeps a policy (new, or the new version of `id`) from being saved, each naming its field. `pending`: schedules
+   * and policies about to be made (an import's dry run), taken as the account's.
+   */
+  async problems(
+    accountId: string,
+    policy: PolicyDefinition,
+    id?: string,
+    pending: ReadonlyMap<string, PolicyDefinition | 'schedule'> = new Map(),
+  ): Promise<FieldProblem[]> {
+    if (!validPolicy(policy)) return fieldProblems(validPolicy.errors ?? [], 'body')
+    const others = new Map((await this.deps.oncall.policies(accountId)).map((p) => [p.id, p as PolicyDefinition]))
+    for (const [k, v] of pending) if (v !== 'schedule') others.set(k, v)
+    others.delete(id ?? '')
+    const problems = policyProblems(id, policy, others)
+    problems.push(...(await this.unknownTargets(accountId, policy, pending)))
+    return problems
+  }
+
   /** Targets of a policy's steps that are not the account's (handovers are checked by policyProblems). */
-  private async unknownTargets(accountId: string, policy: PolicyDefinition): Promise<FieldProblem[]> {
+  private async unknownTargets(
+    accountId: string,
+    policy: PolicyDefinition,
+    pending: ReadonlyMap<string, unknown>,
+  ): Promise<FieldProblem[]> {
     const targets = policy.steps.flatMap((s, i) =>
       s.targets.map((t, j) => ({ ...t, field: `steps[${i}].targets[${j}].id` })),
     )
@@ -87,7 +106,7 @@ export class EscalationService {
     }
     const what = { user: 'a user', schedule: 'a schedule', destination: 'a notification destination' }
     return targets.flatMap((t) =>
-      t.kind === 'policy' || known[t.kind].has(t.id)
+      t.kind === 'policy' || known[t.kind].has(t.id) || pending.has(t.id)
         ? []
         : [{ field: t.field, problem: `${JSON.stringify(t.id)} is not ${what[t.kind]} of this account` }],
     )

@@ -79,10 +79,7 @@ export class OnCallService {
     id?: string,
   ): Promise<StoredSchedule> {
     const { version, ...schedule } = definition
-    if (!validShape(schedule))
-      throw invalid(fieldProblems(validShape.errors ?? [], 'body'), 'the schedule was not saved')
-    const problems = scheduleProblems(schedule)
-    problems.push(...(await this.unknownResponders(accountId, schedule)))
+    const problems = await this.problems(accountId, schedule)
     if (problems.length > 0) throw invalid(problems, 'the schedule was not saved')
     const saved = await this.store.saveSchedule(
       accountId,
@@ -97,6 +94,14 @@ export class OnCallService {
     if (saved === 'full')
       throw new Refusal('CONFLICT', `this account has ${MAX_SCHEDULES} schedules, the most it may keep`)
     return saved
+  }
+
+  /** What keeps a schedule from being saved, each naming its field (none: it may be). */
+  async problems(accountId: string, schedule: ScheduleDefinition): Promise<FieldProblem[]> {
+    if (!validShape(schedule)) return fieldProblems(validShape.errors ?? [], 'body')
+    const problems = scheduleProblems(schedule)
+    problems.push(...(await this.unknownResponders(accountId, schedule)))
+    return problems
   }
 
   /** Responders that are not users of the account, named by their place. */
