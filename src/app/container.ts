@@ -40,7 +40,7 @@ import { applyRetention, type Retention } from '../sinks/clickhouse/retention.js
 import { IntegrationService } from '../services/integrations.js'
 import { encodeAlertMessage } from '../broker/messages/alerts.js'
 import { MetricService } from '../services/metrics.js'
-import { AutoResolver } from '../consumers/auto-resolve.js'
+import { AutoResolveJob } from '../jobs/auto-resolve.job.js'
 import { EscalationJob } from '../jobs/escalation.job.js'
 import { HeartbeatJob } from '../jobs/heartbeat.job.js'
 import { JobRunner } from '../jobs/runner.js'
@@ -538,12 +538,12 @@ export class Container {
 
   /** Closes what was made, in order: caches stop, the intake and producer flush, then ClickHouse and Redis. */
   /** The alerts role's auto-resolve job. */
-  get autoResolver(): AutoResolver {
+  get autoResolveJob(): AutoResolveJob {
     return this.one(
-      'autoResolver',
+      'autoResolveJob',
       'redis',
       () =>
-        new AutoResolver(this.state.alerts, {
+        new AutoResolveJob(this.state.alerts, {
           streamMaxLen: this.config.webhooks.streamMaxLen,
           intervalMs: this.config.webhooks.autoResolveIntervalMs,
           retentionMs: this.config.webhooks.alertRetentionMs,
@@ -588,9 +588,24 @@ export class Container {
     return this.one('notifyJobs', 'redis', () => this.jobRunner([this.escalationJob]))
   }
 
-  /** The checks role's background jobs in the same lifecycle: heartbeats. */
+  /** The alerts role's background jobs in the same lifecycle: auto-resolve. */
+  get alertsJobs(): JobRunner {
+    return this.one('alertsJobs', 'redis', () => this.jobRunner([this.autoResolveJob]))
+  }
+
+  /**
+   * The checks role's background jobs in the same lifecycle: heartbeats, experiment checks, the data jobs (erasures,
+   * replays, retention) and the freshness canary (unless turned off).
+   */
   get checksJobs(): JobRunner {
-    return this.one('checksJobs', 'kafka', () => this.jobRunner([this.heartbeatJob]))
+    return this.one('checksJobs', 'kafka', () =>
+      this.jobRunner([
+        this.heartbeatJob,
+        this.experimentChecks,
+        this.dataJobs,
+        ...(this.freshness.enabled ? [this.freshness] : []),
+      ]),
+    )
   }
 
   private jobRunner(jobs: ConstructorParameters<typeof JobRunner>[1]): JobRunner {
@@ -676,15 +691,12 @@ export class Container {
     if (this.has('notifyJobs')) await this.notifyJobs.stop()
     if (this.has('checksJobs')) await this.checksJobs.stop()
     if (this.has('notifyConsumer')) await this.notifyConsumer.stop()
-    if (this.has('experimentChecks')) await this.experimentChecks.stop()
-    if (this.has('dataJobs')) await this.dataJobs.stop()
-    if (this.has('freshness')) await this.freshness.stop()
     if (this.has('tailFeed')) this.tailFeed?.stop()
     if (this.has('tailHub')) await this.tailHub.close()
     for (const client of [this.tailPublisher, this.tailSubscriber])
       await client?.quit().catch(() => client.disconnect())
     await this.notifyReader?.quit().catch(() => this.notifyReader?.disconnect())
-    if (this.has('autoResolver')) await this.autoResolver.stop()
+    if (this.has('alertsJobs')) await this.alertsJobs.stop()
     if (this.has('apiKeys')) this.apiKeys.stop()
     if (this.has('webhookAddresses')) this.webhookAddresses.stop()
     if (this.has('senderAuthReports')) await this.senderAuthReports.stop()

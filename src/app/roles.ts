@@ -90,7 +90,7 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
   alerts: {
     needs: ['kafka', 'redis'],
     prepare: async (c) => {
-      c.autoResolver.start()
+      c.alertsJobs.start()
       c.tailFeed?.start()
     },
     consumers: (c) => {
@@ -120,9 +120,6 @@ export const ROLE_SPECS: Readonly<Record<Role, RoleSpec>> = {
   checks: {
     needs: ['kafka', 'clickhouse', 'redis'],
     prepare: async (c) => {
-      c.experimentChecks.start()
-      c.dataJobs.start()
-      c.freshness.start()
       c.checksJobs.start()
     },
   },

@@ -12,6 +12,8 @@ export interface Job {
   readonly everyMs: number
   /** Run by one process at a time (a lease), or by every process (each of its calls atomic). */
   readonly exclusive: boolean
+  /** Ticks once when the runner starts too (else first after `everyMs`). */
+  readonly atStart?: boolean
   /** Does what is due at `now`; `stopping()` turns true when the runner stops (a long tick returns early). */
   tick(now: number, stopping: () => boolean): Promise<void>
 }
@@ -40,6 +42,7 @@ export class JobRunner {
     for (const job of this.jobs) {
       if (this.timers.has(job.name)) continue
       this.timers.set(job.name, setInterval(() => void this.join(job), job.everyMs).unref())
+      if (job.atStart) this.join(job)
     }
   }
 

@@ -260,9 +260,11 @@ const WAIT_MS = 10 * 60_000
  * missing.
  */
 export class DataJobs {
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<unknown> | undefined
-  private stopped = false
+  /** A job of the checks role (jobs/runner.ts): every process ticks it; each queued job is claimed by one. */
+  readonly name = 'data-jobs'
+  readonly exclusive = false
+  readonly atStart = true
+  private stopping: () => boolean = () => false
 
   constructor(
     private readonly store: ErasureStore,
@@ -270,26 +272,20 @@ export class DataJobs {
     private readonly options: DataJobsOptions,
   ) {}
 
-  start(): void {
-    this.timer ??= setInterval(() => this.tick(), this.options.pollMs).unref()
-    this.tick()
+  get everyMs(): number {
+    return this.options.pollMs
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true
-    clearInterval(this.timer)
-    await this.running
-  }
-
-  private tick(): void {
-    this.running ??= this.work()
-      .catch((err: unknown) => this.options.log.warn({ err: messageOf(err) }, 'data jobs: will try again'))
-      .finally(() => (this.running = undefined))
+  async tick(_now: number, stopping: () => boolean): Promise<void> {
+    this.stopping = stopping
+    await this.work().catch((err: unknown) =>
+      this.options.log.warn({ err: messageOf(err) }, 'data jobs: will try again'),
+    )
   }
 
   private async work(): Promise<void> {
     if (!this.options.capabilities().ttl) await this.retentionOfToday()
-    while (!this.stopped) {
+    while (!this.stopping()) {
       const now = Date.now()
       const queued = await this.store.claim(now, now + this.options.leaseMs)
       if (!queued) return
@@ -324,7 +320,7 @@ export class DataJobs {
       return this.runJob<ReplayJob>(queued, 'replay', replays.store, (job) =>
         replays.runner.run(
           job,
-          () => this.stopped,
+          () => this.stopping(),
           (what, done) => this.until(what, done),
         ),
       )
@@ -458,7 +454,7 @@ export class DataJobs {
   private async until(what: string, done: () => Promise<boolean>): Promise<void> {
     const deadline = Date.now() + WAIT_MS
     while (!(await done())) {
-      if (this.stopped || Date.now() > deadline)
+      if (this.stopping() || Date.now() > deadline)
         throw new AppError('SINK_UNAVAILABLE', `an erasure waited for ${what} in vain; tried again`, true)
       await new Promise((r) => setTimeout(r, 250))
     }

@@ -135,9 +135,12 @@ type Totals = { -readonly [K in keyof CheckRun]: number }
 const positionOf = (envId: string, flag: string) => `${envId}\n${flag}`
 
 export class ExperimentChecks {
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<unknown> | undefined
-  private stopped = false
+  /** A job of the checks role (jobs/runner.ts): every process ticks it, its lock and slots choose one to run. */
+  readonly name = 'experiment-checks'
+  readonly exclusive = false
+  /** Checks at start, then every interval. */
+  readonly atStart = true
+  private stopping: () => boolean = () => false
 
   constructor(
     private readonly tenancy: TenancyStore,
@@ -148,26 +151,19 @@ export class ExperimentChecks {
     private readonly options: ExperimentChecksOptions,
   ) {}
 
-  /** Checks now, then every interval: the first process to claim an interval's slot runs it, one run at a time. */
-  start(): void {
-    void this.tick()
-    this.timer ??= setInterval(() => void this.tick(), this.options.intervalMs).unref()
+  get everyMs(): number {
+    return this.options.intervalMs
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true
-    clearInterval(this.timer)
-    await this.running
+  /** The first process to claim the interval's slot runs the checks, one run at a time. */
+  async tick(_now: number, stopping: () => boolean): Promise<void> {
+    this.stopping = stopping
+    await this.claimAndRun()
   }
 
   /** Runs the checks once now, outside the interval's slots; undefined when another process is running them. */
   runNow(): Promise<CheckRun | undefined> {
     return this.locked(async () => true)
-  }
-
-  private tick(): Promise<unknown> {
-    this.running ??= this.claimAndRun().finally(() => (this.running = undefined))
-    return this.running
   }
 
   private async claimAndRun(): Promise<void> {
@@ -222,12 +218,12 @@ export class ExperimentChecks {
       done: false,
     }))
     totals.accounts = runs.length
-    for (let turn = runs; turn.length > 0 && !this.stopped; turn = turn.filter((r) => !r.done))
+    for (let turn = runs; turn.length > 0 && !this.stopping(); turn = turn.filter((r) => !r.done))
       for (const run of turn) {
-        if (this.stopped) break
+        if (this.stopping()) break
         await this.turn(run, now, totals)
       }
-    if (this.stopped) for (const run of runs) if (!run.done) await this.finish(run, now, totals)
+    if (this.stopping()) for (const run of runs) if (!run.done) await this.finish(run, now, totals)
     return totals
   }
 
@@ -364,7 +360,7 @@ export class ExperimentChecks {
     for (const w of left) run.keepFlags.add(w.position)
     if (left.length > 0 || run.cut > 0) {
       totals.deferred += left.length
-      const spent = this.stopped
+      const spent = this.stopping()
         ? 'stopped'
         : run.raised >= budget.alerts
           ? 'alerts'
@@ -377,7 +373,7 @@ export class ExperimentChecks {
       )
     }
     if (run.next > 0) await this.store.saveChecksCursor(accountId, run.cursor)
-    if (this.stopped) return
+    if (this.stopping()) return
     for (const [id, o] of run.open) {
       const position = positionOf(o.environmentId, o.flag)
       const cut = run.cutEnvs.get(o.environmentId)

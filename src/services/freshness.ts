@@ -78,9 +78,10 @@ export async function freshnessOfLastDay(store: FreshnessStore, now = Date.now()
 }
 
 export class FreshnessCanary {
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<void> | undefined
-  private stopped = false
+  /** A job of the checks role (jobs/runner.ts): every process ticks it, one claims each interval. */
+  readonly name = 'freshness-canary'
+  readonly exclusive = false
+  private stopping: () => boolean = () => false
   /** When the oldest canary not yet queryable was accepted (undefined: every canary was seen). */
   private oldestUnseenAt: number | undefined
 
@@ -92,22 +93,20 @@ export class FreshnessCanary {
     private readonly options: FreshnessOptions,
   ) {}
 
-  start(): void {
-    if (this.options.intervalMs === 0) return
-    this.timer ??= setInterval(() => this.tick(), this.options.intervalMs).unref()
+  get everyMs(): number {
+    return this.options.intervalMs
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true
-    clearInterval(this.timer)
-    await this.running
+  /** Whether it runs at all (an interval of 0 turns it off). */
+  get enabled(): boolean {
+    return this.options.intervalMs > 0
   }
 
-  private tick(): void {
-    // A tick still looking for its canaries is not doubled.
-    this.running ??= this.run()
-      .catch((err: unknown) => this.options.log.warn({ err: messageOf(err) }, 'freshness canary failed; tried again'))
-      .finally(() => (this.running = undefined))
+  async tick(_now: number, stopping: () => boolean): Promise<void> {
+    this.stopping = stopping
+    await this.run().catch((err: unknown) =>
+      this.options.log.warn({ err: messageOf(err) }, 'freshness canary failed; tried again'),
+    )
   }
 
   private async run(): Promise<void> {
@@ -127,7 +126,7 @@ export class FreshnessCanary {
     const acceptedAt = Date.now()
     this.oldestUnseenAt ??= acceptedAt
     const times = new Map<string, number>()
-    while (times.size < keys.length && Date.now() - acceptedAt < WAIT_MS && !this.stopped) {
+    while (times.size < keys.length && Date.now() - acceptedAt < WAIT_MS && !this.stopping()) {
       for (const key of await this.queryable(keys, sentAt)) if (!times.has(key)) times.set(key, Date.now() - acceptedAt)
       this.showAge()
       if (times.size < keys.length) await new Promise((r) => setTimeout(r, POLL_MS))

@@ -1,10 +1,9 @@
-// The auto-resolve job of the alerts role: every interval, the firing alerts whose integration's silence
-// (autoResolveAfterSeconds) has passed since their last notification are resolved, with an entry in the streams,
-// suppressed alerts whose maintenance window has ended are released (triggered), the inhibition scans of sources with
-// many targets are continued, and alerts resolved longer ago than
-// the retention are removed. Its state is in Redis (alerts:auto-resolve), so it
-// survives restarts; each call is one atomic script, so every process of the role may run it and an alert is resolved
-// once.
+// The auto-resolve job of the alerts role (in the jobs' lifecycle, runner.ts): every interval, the firing alerts whose
+// integration's silence (autoResolveAfterSeconds) has passed since their last notification are resolved, with an
+// entry in the streams, suppressed alerts whose maintenance window has ended are released (triggered), the inhibition
+// scans of sources with many targets are continued, and alerts resolved longer ago than the retention are removed. Its
+// state is in Redis (alerts:auto-resolve), so it survives restarts; each call is one atomic script, so every process
+// of the role may run it (not exclusive) and an alert is resolved once.
 import type { Logger } from '../shared/logger.js'
 import type { Metrics } from '../shared/metrics.js'
 import type { AlertStore } from '../state/redis/alerts.js'
@@ -23,46 +22,37 @@ export interface AutoResolverOptions {
   readonly log: Logger
 }
 
-export class AutoResolver {
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<number> | undefined
-  private stopping = false
+export class AutoResolveJob {
+  readonly name = 'auto-resolve'
+  readonly exclusive = false
 
   constructor(
     private readonly alerts: AlertStore,
     private readonly options: AutoResolverOptions,
   ) {}
 
-  start(): void {
-    this.timer ??= setInterval(() => void this.tick(), this.options.intervalMs).unref()
+  get everyMs(): number {
+    return this.options.intervalMs
   }
 
-  /** Resolves what is due now; the number resolved. A Redis failure is logged and left to the next tick. */
-  tick(): Promise<number> {
-    this.running ??= this.resolveDue().finally(() => (this.running = undefined))
-    return this.running
+  /** Resolves what is due now. A Redis failure is logged and left to the next tick. */
+  async tick(_now: number, stopping: () => boolean): Promise<void> {
+    await this.resolveDue(stopping)
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true
-    clearInterval(this.timer)
-    this.timer = undefined
-    await this.running
-  }
-
-  private async resolveDue(): Promise<number> {
+  private async resolveDue(stopping: () => boolean): Promise<void> {
     let total = 0
     try {
       for (;;) {
         const ids = await this.alerts.autoResolve(Date.now(), PER_CALL, this.options.streamMaxLen)
         total += ids.length
-        if (ids.length < PER_CALL || this.stopping) break
+        if (ids.length < PER_CALL || stopping()) break
       }
       let released = 0
       for (;;) {
         const ids = await this.alerts.release(Date.now(), PER_CALL, this.options.streamMaxLen)
         released += ids.length
-        if (ids.length < PER_CALL || this.stopping) break
+        if (ids.length < PER_CALL || stopping()) break
       }
       if (released > 0) {
         this.options.metrics.alertsReleased.inc(released)
@@ -72,7 +62,7 @@ export class AutoResolver {
       const pending = await this.alerts.inhibitContinue(this.options.streamMaxLen, INHIBIT_CALLS)
       if (pending > 0) this.options.log.info({ pending }, 'inhibition scans still pending after this sweep')
       let pruned = 0
-      while (!this.stopping) {
+      while (!stopping()) {
         const n = await this.alerts.prune(Date.now() - this.options.retentionMs, PER_CALL)
         pruned += n
         if (n < PER_CALL) break
@@ -85,6 +75,5 @@ export class AutoResolver {
       this.options.metrics.alertsAutoResolved.inc(total)
       this.options.log.info({ resolved: total }, 'alerts resolved after their silence')
     }
-    return total
   }
 }
