@@ -1,6 +1,7 @@
 // The console's on-call view in a real browser, as a team lead uses it: make a schedule (JSON, as the API takes it),
 // see who is on call now and the coming two weeks as a timeline that says what the API says, add an override by
-// choosing a teammate and a span and see the timeline change, remove it. A display name with markup is shown as text.
+// choosing a teammate and a span and see the timeline change, remove it; make an escalation policy and make it the
+// default, and see an integration's heartbeat. A display name with markup is shown as text.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningService } from '../../src/app/service.js'
@@ -127,4 +128,58 @@ it('makes a schedule, shows who is on call and the coming two weeks as the API s
     .toEqual([])
   await expect.poll(() => bars(day)).toEqual(await want())
   expect(await page.evaluate('window.__xss')).toBeUndefined()
+})
+
+it('makes an escalation policy from JSON, shows its steps by name (as text) and makes it the default; shows heartbeats with their state', async () => {
+  const [schedule] = (await api('GET', '/api/v1/schedules'))['schedules'] as Json[]
+  const policies = page.getByRole('table', { name: /Who is paged, step after step/ })
+  await page.getByText('No escalation policies yet.').waitFor()
+  // A policy as the API takes it; a wrong one first: the API's 400 is shown, naming the field.
+  await page.getByLabel(/^Policy \(JSON/).fill(JSON.stringify({ name: 'Broken', steps: [] }))
+  await page.getByRole('button', { name: 'Add policy' }).click()
+  await page.getByRole('alert').filter({ hasText: 'steps' }).waitFor()
+  await page.getByLabel(/^Policy \(JSON/).fill(
+    JSON.stringify({
+      name: `Support ${MARKUP}`,
+      steps: [
+        { targets: [{ kind: 'schedule', id: schedule!['id'] }], waitMinutes: 10 },
+        { targets: [{ kind: 'user', id: ids['bo'] }], waitMinutes: 0 },
+      ],
+      repeat: 2,
+    }),
+  )
+  await page.getByRole('button', { name: 'Add policy' }).click()
+  const row = policies.locator('tbody tr').first()
+  await row.waitFor()
+  expect(await row.getByRole('listitem').allInnerTexts()).toEqual([
+    `whoever is on call in Support ${MARKUP}; then 10 minutes`,
+    'Bo',
+  ])
+  expect(await row.innerText()).toContain('2 times')
+  await page.getByRole('button', { name: `Make Support ${MARKUP} the default policy` }).click()
+  await row.getByText('default', { exact: true }).waitFor()
+  const [policy] = (await api('GET', '/api/v1/escalation-policies'))['policies'] as Json[]
+  expect(await api('GET', '/api/v1/oncall/default-policy')).toEqual({ policyId: policy!['id'] })
+
+  // A heartbeat on an integration: listed with its interval, up, and no payload yet.
+  const made = await fetch(`${service.url}/api/v1/integrations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `Prod ${MARKUP}`, template: 'alertmanager' }),
+  })
+  const integration = (await made.json()) as Json
+  const put = await fetch(`${service.url}/api/v1/integrations/${integration['id']}/heartbeat`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${demo.adminApiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ intervalSeconds: 300, graceSeconds: 30 }),
+  })
+  expect(put.status).toBe(200)
+  await page.reload()
+  const beats = page.getByRole('table', { name: /Integrations expected to send/ })
+  await beats.waitFor()
+  expect(await beats.locator('tbody tr').first().innerText()).toMatch(
+    new RegExp(`Prod <img[^\\n]*\\t300 seconds \\(\\+30 s grace\\)\\tup\\tnone in the last week`),
+  )
+  expect(await page.evaluate('window.__xss')).toBeUndefined()
+  await page.screenshot({ path: `${SHOTS}/console-oncall-policies.png`, fullPage: true })
 })

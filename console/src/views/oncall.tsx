@@ -1,12 +1,14 @@
 // On call: who is on call now in each schedule; a schedule's coming two weeks as a timeline (a row per day, each
 // shift a bar named by its responder); its overrides, one added by choosing a responder and a span, one removed; a
-// schedule made from JSON as the API takes it. Names are shown as text.
+// schedule made from JSON as the API takes it; then the escalation policies and heartbeats (oncall-policies.tsx).
+// Names are shown as text.
 import { useState } from 'preact/hooks'
 import { api, errorText, type Answer } from '../api.js'
 import { when } from '../format.js'
 import { useLoad } from '../read.js'
 import type { RouteParams } from '../route.js'
 import { ErrorLine } from '../ui.js'
+import { Heartbeats, Policies } from './oncall-policies.js'
 
 type Schedule = Answer<'/api/v1/schedules'>['schedules'][number]
 type OnCall = Answer<'/api/v1/schedules/{id}/on-call'>
@@ -269,6 +271,18 @@ export function OnCallView({ params, go }: { params: Record<string, string>; go:
           go({ schedule: id })
         }}
       />
+      <Policies
+        schedules={new Map((list.data ?? []).map(({ schedule }) => [schedule.id, schedule.name]))}
+        people={
+          new Map([
+            ...(list.data ?? []).flatMap(({ now }) =>
+              now.responder ? [[now.responder.id, nameOf(now.responder)] as const] : [],
+            ),
+            ...names,
+          ])
+        }
+      />
+      <Heartbeats />
     </section>
   )
 }
