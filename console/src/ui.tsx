@@ -1,6 +1,7 @@
 // Pieces every view shows the same way.
 import type { ComponentChildren } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
+import { api, errorText } from './api.js'
 
 /** A failed call's message, announced to screen readers; nothing when there is none. */
 export function ErrorLine({ text }: { text: string | null }) {
@@ -164,4 +165,67 @@ export function useConfirm(): [ComponentChildren, (question: string, action: str
   const ask = (question: string, action: string) =>
     new Promise<boolean>((resolve) => setAsked({ question, action, answer: resolve }))
   return [element, ask]
+}
+
+/**
+ * A form that makes something from JSON as the API takes it (a POST to `path`); the API's refusal, or "not JSON", is
+ * shown under it; `onMade` gets the answer.
+ */
+export function JsonForm<T>({
+  id,
+  legend,
+  label,
+  placeholder,
+  path,
+  button,
+  rows,
+  onMade,
+}: {
+  id: string
+  legend: string
+  label: string
+  placeholder: string
+  path: string
+  button: string
+  rows: number
+  onMade: (made: T) => void
+}) {
+  const [text, setText] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const submit = async (e: Event) => {
+    e.preventDefault()
+    setError(null)
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      return setError('not JSON: write a JSON object, as the API takes it')
+    }
+    try {
+      const made = await api<T>('POST', path, body)
+      setText('')
+      onMade(made)
+    } catch (err) {
+      setError(errorText(err))
+    }
+  }
+  return (
+    <form class="box" onSubmit={(e) => void submit(e)}>
+      <fieldset>
+        <legend>{legend}</legend>
+        <label for={id}>{label}</label>
+        <textarea
+          id={id}
+          rows={rows}
+          cols={80}
+          value={text}
+          placeholder={placeholder}
+          onInput={(e) => setText(e.currentTarget.value)}
+          required
+        />
+        <button type="submit">{button}</button>
+        <ErrorLine text={error} />
+      </fieldset>
+    </form>
+  )
 }

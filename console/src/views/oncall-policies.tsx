@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks'
 import { api, errorText, type Answer } from '../api.js'
 import { ago, plural } from '../format.js'
 import { useLoad } from '../read.js'
-import { ErrorLine } from '../ui.js'
+import { Badge, ErrorLine, JsonForm } from '../ui.js'
 
 type Policy = Answer<'/api/v1/escalation-policies'>['policies'][number]
 type Target = Policy['steps'][number]['targets'][number]
@@ -96,49 +96,17 @@ export function Policies({
           </tbody>
         </table>
       )}
-      <NewPolicy onAdded={() => void list.reload()} />
+      <JsonForm
+        id="policy-json"
+        legend="New escalation policy"
+        label="Policy (JSON, as the API takes it: see the on-call docs)"
+        rows={6}
+        placeholder='{"name": "Payments", "steps": [{"targets": [{"kind": "schedule", "id": "<schedule id>"}], "waitMinutes": 10}], "repeat": 1}'
+        path="/api/v1/escalation-policies"
+        button="Add policy"
+        onMade={() => void list.reload()}
+      />
     </section>
-  )
-}
-
-function NewPolicy({ onAdded }: { onAdded: () => void }) {
-  const [text, setText] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const submit = async (e: Event) => {
-    e.preventDefault()
-    setError(null)
-    let body: unknown
-    try {
-      body = JSON.parse(text)
-    } catch {
-      return setError('not JSON: a policy is a JSON object, as the API takes it')
-    }
-    try {
-      await api('POST', '/api/v1/escalation-policies', body)
-      setText('')
-      onAdded()
-    } catch (err) {
-      setError(errorText(err))
-    }
-  }
-  return (
-    <form class="box" onSubmit={(e) => void submit(e)}>
-      <fieldset>
-        <legend>New escalation policy</legend>
-        <label for="policy-json">Policy (JSON, as the API takes it: see the on-call docs)</label>
-        <textarea
-          id="policy-json"
-          rows={6}
-          cols={80}
-          value={text}
-          placeholder='{"name": "Payments", "steps": [{"targets": [{"kind": "schedule", "id": "<schedule id>"}], "waitMinutes": 10}], "repeat": 1}'
-          onInput={(e) => setText(e.currentTarget.value)}
-          required
-        />
-        <button type="submit">Add policy</button>
-        <ErrorLine text={error} />
-      </fieldset>
-    </form>
   )
 }
 
@@ -177,9 +145,9 @@ export function Heartbeats() {
                   {plural(h.intervalSeconds, 'second')} (+{h.graceSeconds} s grace)
                 </td>
                 <td>
-                  <span class={`badge ${h.state === 'down' ? 'danger' : 'ok'}`}>
+                  <Badge tone={h.state === 'down' ? 'danger' : 'ok'}>
                     {h.state === 'down' ? 'silent: alert raised' : 'up'}
-                  </span>
+                  </Badge>
                 </td>
                 <td>{ago(h.lastPayloadAt, 'none in the last week')}</td>
               </tr>

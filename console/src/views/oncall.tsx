@@ -7,7 +7,7 @@ import { api, errorText, type Answer } from '../api.js'
 import { when } from '../format.js'
 import { useLoad } from '../read.js'
 import type { RouteParams } from '../route.js'
-import { ErrorLine } from '../ui.js'
+import { ErrorLine, JsonForm } from '../ui.js'
 import { Heartbeats, Policies } from './oncall-policies.js'
 
 type Schedule = Answer<'/api/v1/schedules'>['schedules'][number]
@@ -167,41 +167,6 @@ function Overrides({
   )
 }
 
-function NewSchedule({ onAdded }: { onAdded: (id: string) => void }) {
-  const [text, setText] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const submit = async (e: Event) => {
-    e.preventDefault()
-    setError(null)
-    try {
-      const made = await api<Schedule>('POST', '/api/v1/schedules', JSON.parse(text) as unknown)
-      setText('')
-      onAdded(made.id)
-    } catch (err) {
-      setError(errorText(err))
-    }
-  }
-  return (
-    <form class="box" onSubmit={(e) => void submit(e)}>
-      <fieldset>
-        <legend>New schedule</legend>
-        <label for="schedule-json">Schedule (JSON, as the API takes it: see the on-call docs)</label>
-        <textarea
-          id="schedule-json"
-          rows={8}
-          cols={80}
-          value={text}
-          placeholder='{"name": "Payments primary", "timeZone": "Europe/Berlin", "layers": [{"name": "weekly", "start": "2026-12-07T09:00", "rotation": {"unit": "weeks", "length": 1}, "responders": ["<user id>", "<user id>"]}]}'
-          onInput={(e) => setText(e.currentTarget.value)}
-          required
-        />
-        <button type="submit">Add schedule</button>
-        <ErrorLine text={error} />
-      </fieldset>
-    </form>
-  )
-}
-
 export function OnCallView({ params, go }: { params: Record<string, string>; go: (params: RouteParams) => void }) {
   const [from] = useState(() => new Date().setHours(0, 0, 0, 0))
   const list = useLoad('schedules', async () => {
@@ -265,10 +230,17 @@ export function OnCallView({ params, go }: { params: Record<string, string>; go:
           />
         </>
       )}
-      <NewSchedule
-        onAdded={(id) => {
+      <JsonForm<Schedule>
+        id="schedule-json"
+        legend="New schedule"
+        label="Schedule (JSON, as the API takes it: see the on-call docs)"
+        rows={8}
+        placeholder='{"name": "Payments primary", "timeZone": "Europe/Berlin", "layers": [{"name": "weekly", "start": "2026-12-07T09:00", "rotation": {"unit": "weeks", "length": 1}, "responders": ["<user id>", "<user id>"]}]}'
+        path="/api/v1/schedules"
+        button="Add schedule"
+        onMade={(made) => {
           void list.reload()
-          go({ schedule: id })
+          go({ schedule: made.id })
         }}
       />
       <Policies
