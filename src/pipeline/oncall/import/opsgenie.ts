@@ -80,7 +80,7 @@ export function fromOpsgenie(file: unknown, now: number): ImportPlan {
     )
     if (layers.length === 0) return report.push({ at, problem: 'has no rotation Sluice can take: skipped' })
     const overrides = listOf(
-      overrideLists[id] ?? overrideLists[text(s['name']) ?? ''] ?? s['overrides'],
+      own(overrideLists, id) ?? own(overrideLists, text(s['name']) ?? '') ?? s['overrides'],
       `${at}.overrides`,
       report,
     ).flatMap((o, j) => {
@@ -101,6 +101,9 @@ export function fromOpsgenie(file: unknown, now: number): ImportPlan {
   })
   return { source: 'opsgenie', people: [...people.values()], schedules, policies, report }
 }
+
+/** A key of the export's own (never `__proto__` or `constructor` reached through the prototype). */
+const own = (o: Json, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined)
 
 const notObject: ReportLine = { at: '(file)', problem: 'is not a JSON object: nothing was read' }
 

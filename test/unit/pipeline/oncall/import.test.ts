@@ -183,6 +183,30 @@ describe('Opsgenie', () => {
       NOW,
     )
     expect(hostile.schedules).toEqual([])
+    // An override list looked up by a schedule named "constructor" is not Object's.
+    const proto = fromOpsgenie(
+      {
+        schedules: [
+          {
+            id: 'constructor',
+            name: 'c',
+            timezone: 'UTC',
+            rotations: [
+              {
+                name: 'r',
+                type: 'daily',
+                startDate: '2024-01-01T00:00:00Z',
+                participants: [{ type: 'user', id: 'u' }],
+              },
+            ],
+          },
+        ],
+        overrides: {},
+      },
+      NOW,
+    )
+    expect(proto.schedules[0]!.definition.overrides).toEqual([])
+    expect(proto.report).toEqual([])
     expect(hostile.report.map((r) => r.problem).join('\n')).toMatch(
       /not an IANA zone[\s\S]*length[\s\S]*startDate[\s\S]*out of range/,
     )
