@@ -1,4 +1,5 @@
 // Validation and normalization of tracking events. Pure: records in, rows or rejections out.
+import { lazy } from '../shared/lazy.js'
 import { readFileSync } from 'node:fs'
 import { Ajv, type ErrorObject } from 'ajv'
 import { safeJson } from '../shared/json-checks.js'
@@ -18,7 +19,7 @@ import {
 const eventSchema = JSON.parse(readFileSync(new URL('../../schemas/event.json', import.meta.url), 'utf8')) as {
   properties: { eventTypeId: { pattern: string } }
 }
-const validateEvent = new Ajv({ allErrors: false, strict: true, strictTypes: false }).compile(eventSchema)
+const validateEvent = lazy(() => new Ajv({ allErrors: false, strict: true, strictTypes: false }).compile(eventSchema))
 
 /** An event type id as the events schema accepts it (metric definitions name event types with it). */
 export const EVENT_TYPE_ID = new RegExp(eventSchema.properties.eventTypeId.pattern)
@@ -85,7 +86,8 @@ interface CheckedEvent {
 function checkEvent(record: unknown): CheckedEvent | { readonly ok: false; readonly reason: string } {
   try {
     // NOTE: ajv's "number" excludes Infinity and NaN (JSON.parse turns 1e400 into Infinity).
-    if (!validateEvent(record)) return { ok: false, reason: describeError(validateEvent.errors?.[0]) }
+    const validate = validateEvent()
+    if (!validate(record)) return { ok: false, reason: describeError(validate.errors?.[0]) }
     const event = record as CheckedEvent['event'] & { timestamp: number | string }
     const ts = normalizeTimestamp(event.timestamp)
     if (!ts.ok) return ts

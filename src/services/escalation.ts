@@ -2,6 +2,7 @@
 // exists: schedules, users, destinations, policies; no loop of policies handing over to each other; contact methods
 // through destinations of their kind), and the account's default policy (the one an incident follows when no rule
 // gives it one). Running escalations are the escalation job's (jobs/escalation.job.ts).
+import { lazy } from '../shared/lazy.js'
 import { Ajv } from 'ajv'
 import { PolicySchema, policyProblems, type PolicyDefinition } from '../pipeline/oncall/escalation.js'
 import { ProfileSchema, profileProblems, type ResponderProfile } from '../pipeline/oncall/responders.js'
@@ -17,8 +18,8 @@ import { ESCALATION_LIMITS } from '../pipeline/oncall/escalation.js'
 export type { PolicyDefinition, ResponderProfile }
 
 const ajv = new Ajv({ allErrors: true, strict: false, verbose: true })
-const validPolicy = ajv.compile(PolicySchema)
-const validProfile = ajv.compile(ProfileSchema)
+const validPolicy = lazy(() => ajv.compile(PolicySchema))
+const validProfile = lazy(() => ajv.compile(ProfileSchema))
 
 export interface EscalationDeps {
   readonly oncall: OnCallStore
@@ -75,7 +76,8 @@ export class EscalationService {
     id?: string,
     pending: ReadonlyMap<string, PolicyDefinition | 'schedule'> = new Map(),
   ): Promise<FieldProblem[]> {
-    if (!validPolicy(policy)) return fieldProblems(validPolicy.errors ?? [], 'body')
+    const valid = validPolicy()
+    if (!valid(policy)) return fieldProblems(valid.errors ?? [], 'body')
     const others = new Map((await this.deps.oncall.policies(accountId)).map((p) => [p.id, p as PolicyDefinition]))
     for (const [k, v] of pending) if (v !== 'schedule') others.set(k, v)
     others.delete(id ?? '')
@@ -147,8 +149,8 @@ export class EscalationService {
   /** Replaces a responder's contact methods and notification rules; 400s name the field. */
   async saveProfile(accountId: string, userId: string, body: ResponderProfile): Promise<StoredProfile> {
     await this.user(accountId, userId)
-    if (!validProfile(body))
-      throw invalid(fieldProblems(validProfile.errors ?? [], 'body'), 'the contact methods were not saved')
+    const valid = validProfile()
+    if (!valid(body)) throw invalid(fieldProblems(valid.errors ?? [], 'body'), 'the contact methods were not saved')
     const problems = profileProblems(body)
     const destinations = new Map((await this.deps.destinations(accountId)).map((d) => [d.id, d]))
     body.contactMethods.forEach((m, i) => {

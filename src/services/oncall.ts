@@ -1,6 +1,7 @@
 // On-call schedules of an account: saved when they mean something (pipeline/oncall/schedules.ts checks their zone and
 // times; their responders must be the account's users), asked who is on call and for their shifts, and shown to
 // people's own calendars as iCalendar feeds (RFC 5545, by ical-generator) at secret addresses.
+import { lazy } from '../shared/lazy.js'
 import { Ajv } from 'ajv'
 import icalGenerator from 'ical-generator'
 import { ScheduleSchema } from '../pipeline/oncall/schedule-schema.js'
@@ -52,7 +53,7 @@ export interface ShiftView {
 }
 
 /** A schedule's shape (the API checks it before the service; a file of `sluice schedules add` is checked here). */
-const validShape = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(ScheduleSchema)
+const validShape = lazy(() => new Ajv({ allErrors: true, strict: false, verbose: true }).compile(ScheduleSchema))
 
 const responderOf = (users: ReadonlyMap<string, User>, id: string): ResponderView => {
   const user = users.get(id)
@@ -98,7 +99,8 @@ export class OnCallService {
 
   /** What keeps a schedule from being saved, each naming its field (none: it may be). */
   async problems(accountId: string, schedule: ScheduleDefinition): Promise<FieldProblem[]> {
-    if (!validShape(schedule)) return fieldProblems(validShape.errors ?? [], 'body')
+    const valid = validShape()
+    if (!valid(schedule)) return fieldProblems(valid.errors ?? [], 'body')
     const problems = scheduleProblems(schedule)
     problems.push(...(await this.unknownResponders(accountId, schedule)))
     return problems

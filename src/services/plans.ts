@@ -1,6 +1,7 @@
 // Tracking plans as a use case, whoever asks (the API, `sluice plans`): read an environment's plan and its versions,
 // save a new version (checked, compiled whole, refused when it is not the version the change was made from), and
 // propose one from what the catalogue saw.
+import { lazy } from '../shared/lazy.js'
 import { setImmediate } from 'node:timers/promises'
 import { Ajv } from 'ajv'
 import { TrackingPlanSchema } from '../pipeline/plan-schema.js'
@@ -18,8 +19,8 @@ export type { TrackingPlan }
  * A plan's shape (the API checks it before the service; a file of `sluice plans push` is checked here), as the API's
  * body `{plan}` is: its problems named alike (`plan.events.checkout.properties.plan.type`).
  */
-const validShape = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(
-  Type.Object({ plan: TrackingPlanSchema }),
+const validShape = lazy(() =>
+  new Ajv({ allErrors: true, strict: false, verbose: true }).compile(Type.Object({ plan: TrackingPlanSchema })),
 )
 
 /** Event types a proposal reads (most records in 30 days first): each is one read of the catalogue. */
@@ -60,8 +61,8 @@ export class PlanService {
    * when the plan is no longer at baseVersion.
    */
   async save(env: Environment, plan: TrackingPlan, baseVersion: number, savedBy: string): Promise<StoredPlan> {
-    if (!validShape({ plan }))
-      throw invalid(fieldProblems(validShape.errors ?? [], 'body'), 'the tracking plan cannot be saved')
+    const valid = validShape()
+    if (!valid({ plan })) throw invalid(fieldProblems(valid.errors ?? [], 'body'), 'the tracking plan cannot be saved')
     const problems = checkPlan(plan)
     if (problems.length > 0)
       throw invalid(

@@ -320,7 +320,7 @@ describe('plans as code', () => {
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('plan.mode')
     expect((await now())['version']).toBe(start + 2)
-  }, 60_000)
+  }, 150_000)
 })
 
 describe('saving a plan', () => {

@@ -5,6 +5,7 @@
 // `__defineGetter__` can be reached; a placeholder that points at an object renders its JSON.
 // Rendering has a budget (section depth, output per template, work and CPU time per payload) and
 // yields to the event loop while it works, so a hostile payload or mapping cannot hold the process.
+import { lazy } from '../../shared/lazy.js'
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { Ajv, type ErrorObject } from 'ajv'
@@ -16,12 +17,12 @@ import { isRenderLimit, RENDER_LIMITS, renderTemplate, rootView, toView } from '
 
 const load = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../../schemas/${name}`, import.meta.url), 'utf8')) as object
-const validateMappingShape = new Ajv({ allErrors: false, strict: true }).compile(load('alert-mapping.json'))
+const validateMappingShape = lazy(() => new Ajv({ allErrors: false, strict: true }).compile(load('alert-mapping.json')))
 // Every alert checked here was built by renderOne, its two times by isoTime (toISOString within
 // years 0000 to 9999): their date-time format is not checked again for each alert (it was a third
 // of the check's cost).
-const validateAlertShape = new Ajv({ allErrors: false, strict: true, validateFormats: false }).compile(
-  load('alert.json'),
+const validateAlertShape = lazy(() =>
+  new Ajv({ allErrors: false, strict: true, validateFormats: false }).compile(load('alert.json')),
 )
 
 export const SEVERITIES = ['critical', 'high', 'warning', 'info'] as const
@@ -164,7 +165,8 @@ export const MAX_ALERTS_PER_PAYLOAD = 1000
 export function checkMapping(
   input: unknown,
 ): { ok: true; mapping: AlertMapping } | { ok: false; problems: MappingProblem[] } {
-  if (!validateMappingShape(input)) return { ok: false, problems: [shapeProblem(validateMappingShape.errors?.[0])] }
+  const validMapping = validateMappingShape()
+  if (!validMapping(input)) return { ok: false, problems: [shapeProblem(validMapping.errors?.[0])] }
   const mapping = input as AlertMapping
   const problems: MappingProblem[] = []
   const templates: [string, string][] = [
@@ -361,8 +363,9 @@ function renderOne(mapping: AlertMapping, view: object, ctx: RenderContext, budg
   alert.status = status ?? 'firing'
   const renderedKey = render(mapping.dedupKey)
   alert.dedupKey = renderedKey ? dedupKeyOf(renderedKey) : fallbackDedupKey(alert)
-  if (!validateAlertShape(alert)) {
-    const e = validateAlertShape.errors?.[0]
+  const validAlert = validateAlertShape()
+  if (!validAlert(alert)) {
+    const e = validAlert.errors?.[0]
     const where =
       e?.instancePath.replace(/^\//, '').replaceAll('/', '.') || String(e?.params['missingProperty'] ?? 'alert')
     return {
