@@ -28,6 +28,7 @@ const json = async <T>(...args: string[]) => JSON.parse(await sluice(...args, '-
 const range = (n: number, prefix: string) =>
   Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, '0')}`)
 
+// (About twenty `sluice` commands, each a node process: two minutes were not enough on a loaded CI machine.)
 beforeAll(async () => {
   t = await createTestEnv({ SLUICE_ADMIN_RATE_PER_SECOND: '100000', SLUICE_ADMIN_BURST: '100000' })
   svc = await t.start(['admin'])
@@ -73,7 +74,7 @@ beforeAll(async () => {
   keys.stageOnly = await key('--account', ids.account, '--environment', ids.stage)
   keys.sdk = await key('--kind', 'server', '--account', ids.account, '--environment', ids.prod)
   api = splitApi(svc.url, keys.admin)
-}, 120_000)
+}, 300_000)
 
 afterAll(async () => {
   await t?.close()
