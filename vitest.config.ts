@@ -107,6 +107,7 @@ export default defineConfig({
           'experiments',
           'experiment-checks',
           'oncall-schedules',
+          'escalation-fairness',
           'experiment-checks-fairness',
         ],
         {

@@ -1839,14 +1839,11 @@ async function oncallSection() {
       }
       const nk = state.notify.keys(accountId)
       await redis.hset(nk.destinations, 'pager', JSON.stringify(destination))
-      const policy = await state.oncall.savePolicy(
-        accountId,
-        {
-          name: 'bench',
-          steps: [0, 1, 2].map(() => ({ targets: [{ kind: 'destination', id: 'pager' }], waitMinutes: 1 })),
-        },
-        'bench',
-      )
+      const policyDefinition = {
+        name: 'bench',
+        steps: [0, 1, 2].map(() => ({ targets: [{ kind: 'destination', id: 'pager' }], waitMinutes: 1 })),
+      }
+      const policy = await state.oncall.savePolicy(accountId, policyDefinition, 'bench')
       const ek = state.escalations.keys(accountId)
       const ids = Array.from({ length: N }, (_, i) => `inc_${i}`)
       for (let i = 0; i < N; i += 1000) {
@@ -1857,13 +1854,18 @@ async function oncallSection() {
       }
       const memory = async () => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))[1])
       const lateness = []
+      let quietFiredAt = 0
       const job = new EscalationJob(state.escalations, state.oncall, state.notify, state.directory, {
         leaseMs: 10_000,
         giveUpMs: 86_400_000,
         retentionMs: 86_400_000,
         everyMs: 100,
+        perAccount: N,
         log,
-        onFired: (ms) => lateness.push(ms),
+        onFired: (ms, account) => {
+          if (account === accountId) lateness.push(ms)
+          else quietFiredAt = performance.now()
+        },
       })
       const runner = new JobRunner(state.jobLeases, [job], { owner: 'bench', leaseMs: 10_000, log })
       const alert = { id: 'al', status: 'firing', severity: 'critical', description: 'bench' }
@@ -1886,12 +1888,27 @@ async function oncallSection() {
       while (lateness.length < N) await sleep(200)
       await runner.stop()
       const first = [...lateness]
-      // The second steps: every one due now.
+      // The second steps: every one due now; beside them, another account's first step due after them.
       lateness.length = 0
+      await redis.hset(state.notify.keys('acct-quiet').destinations, 'pager', JSON.stringify(destination))
+      const quietPolicy = await state.oncall.savePolicy('acct-quiet', policyDefinition, 'bench')
+      await redis.hset(
+        state.escalations.keys('acct-quiet').incidents,
+        'inc_quiet',
+        JSON.stringify({ id: 'inc_quiet', accountId: 'acct-quiet', status: 'triggered', title: 'quiet', timeline: [] }),
+      )
+      const secondsDue = Date.now() + 60_000 + 20_000
+      await job.start({
+        accountId: 'acct-quiet',
+        incidentId: 'inc_quiet',
+        policyId: quietPolicy.id,
+        alert,
+        now: secondsDue,
+      })
       const t0 = performance.now()
       // A runner not started (no timer): this tick alone fires them.
       const once = new JobRunner(state.jobLeases, [job], { owner: 'bench', leaseMs: 60_000, log })
-      await once.tick('escalation', Date.now() + 60_000 + 20_000)
+      await once.tick('escalation', secondsDue)
       await once.stop()
       const fireMs = performance.now() - t0
       const fired = lateness.length
@@ -1901,6 +1918,8 @@ async function oncallSection() {
         lateP99Ms: quantile(first, 0.99),
         stepsPerSecond: round((fired / fireMs) * 1000),
         secondStepsFired: fired,
+        quietAccountAfterMs: round(quietFiredAt - t0),
+        fireAllMs: round(fireMs),
         redisBytesPerEscalation: round(perEscalation),
       }
     } finally {
@@ -1914,6 +1933,8 @@ async function oncallSection() {
     lateP50Ms: spread(runs.map((r) => r.lateP50Ms)),
     lateP99Ms: spread(runs.map((r) => r.lateP99Ms)),
     stepsPerSecond: spread(runs.map((r) => r.stepsPerSecond)),
+    quietAccountAfterMs: spread(runs.map((r) => r.quietAccountAfterMs)),
+    fireAllMs: spread(runs.map((r) => r.fireAllMs)),
     redisBytesPerEscalation: spread(runs.map((r) => r.redisBytesPerEscalation)),
   }
   say(`oncall: ${JSON.stringify(results.oncall)}`)

@@ -560,6 +560,7 @@ export class Container {
       return new EscalationJob(this.state.escalations, this.state.oncall, this.state.notify, this.state.directory, {
         leaseMs: notify.escalationLeaseMs,
         everyMs: notify.escalationTickMs,
+        perAccount: notify.escalationsPerAccount,
         giveUpMs: notify.giveUpMs,
         retentionMs: notify.retentionMs,
         log: this.log.child({ component: 'escalation' }),

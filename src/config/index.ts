@@ -554,6 +554,11 @@ const SETTINGS = {
       'how long a notify process holds the escalation job, and a step it is firing: one killed has them taken over after this (a step is late by at most this)',
       seconds,
     ),
+    escalationsPerAccount: setting(
+      'SLUICE_ESCALATIONS_PER_ACCOUNT',
+      int(1, 1_000_000, 10_000),
+      "escalations an account may run at once; an incident opened past it is not escalated, and its timeline says why",
+    ),
     escalationTickMs: setting(
       'SLUICE_ESCALATION_TICK_MS',
       int(50, 60_000, 500),

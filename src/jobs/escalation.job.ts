@@ -6,6 +6,9 @@
 // notify role (its retries, limits, breaker and dead letter), made in the same script call that moves the escalation on
 // and writes the step on the incident's timeline (state/redis/escalations.ts): each step fires once. Exclusive (one
 // process holds its lease); a step claimed by a process killed before firing it fires after its claim's lease.
+// Accounts take turns: each round claims at most SHARE due steps of every account with steps due, so an account's
+// storm of escalations delays another account's step by one round, not by its own firing time; and an account runs at
+// most `perAccount` escalations (an incident past it is not escalated, and its timeline says why).
 import { deliveryId } from '../pipeline/notify/messages.js'
 import { nextPosition, type PolicyDefinition } from '../pipeline/oncall/escalation.js'
 import { pagesOf, urgencyOf } from '../pipeline/oncall/responders.js'
@@ -14,15 +17,16 @@ import type { DestinationKind, StoredDestination } from '../pipeline/notify/dest
 import type { Logger } from '../shared/logger.js'
 import { isActive, type DirectoryStore } from '../state/redis/directory.js'
 import type { ClaimedStep, EscalationState, EscalationStore } from '../state/redis/escalations.js'
-import type { PagedTarget } from '../state/redis/incidents.js'
+import type { IncidentTimelineEntry, PagedTarget } from '../state/redis/incidents.js'
 import type { NewDelivery, NotifyStore, PageData } from '../state/redis/notify.js'
 import type { OnCallStore, StoredPolicy, StoredProfile } from '../state/redis/oncall.js'
 import type { Job } from './runner.js'
 
 /** Handovers one escalation follows at most (loops are refused when saved; this bounds one saved in a race). */
 export const MAX_HANDOVERS = 10
-/** Steps claimed per call, and fired at once. */
-const CLAIM = 200
+/** Steps claimed of one account per round, accounts claimed from at once, and steps fired at once. */
+const SHARE = 20
+const ACCOUNTS_AT_ONCE = 10
 const AT_ONCE = 20
 
 export interface EscalationJobOptions {
@@ -33,9 +37,11 @@ export interface EscalationJobOptions {
   /** How long pages (deliveries) and the start markers are kept. */
   readonly retentionMs: number
   readonly everyMs: number
+  /** Escalations an account may run at once (SLUICE_ESCALATIONS_PER_ACCOUNT). */
+  readonly perAccount: number
   readonly log: Logger
-  /** Told of each step fired: how late it fired (ms after it was due). */
-  readonly onFired?: (latenessMs: number) => void
+  /** Told of each step fired: how late it fired (ms after it was due), and its account. */
+  readonly onFired?: (latenessMs: number, accountId: string) => void
 }
 
 /** What one tick reads of an account once, for every step of it. */
@@ -47,7 +53,10 @@ interface AccountView {
 export class EscalationJob implements Job {
   readonly name = 'escalation'
   readonly exclusive = true
+  /** Its first tick moves the escalations of the former shared due set (EscalationStore.migrate). */
+  readonly atStart = true
   readonly everyMs: number
+  private migrated = false
 
   constructor(
     private readonly escalations: EscalationStore,
@@ -85,18 +94,37 @@ export class EscalationJob implements Job {
       handovers: 0,
       alert,
     }
-    await this.escalations.start(state, this.options.retentionMs)
+    const { perAccount: cap, retentionMs: ttlMs, log } = this.options
+    const problem = `the account has ${cap} escalations running (SLUICE_ESCALATIONS_PER_ACCOUNT)`
+    const refusal: IncidentTimelineEntry = {
+      event: 'not-escalated',
+      at: now,
+      policyId,
+      paged: [{ kind: 'policy', id: policyId, problem }],
+    }
+    if ((await this.escalations.start(state, { ttlMs, cap, refusal })) === 'full')
+      log.warn({ accountId, incidentId, policyId, cap }, 'an incident was not escalated: its account is at its cap')
   }
 
   async tick(now: number, stopping: () => boolean): Promise<void> {
-    for (const shard of await this.escalations.shards()) {
-      const views = new Map<string, AccountView>()
-      while (!stopping()) {
-        const claimed = await this.escalations.claim(shard, now, this.options.leaseMs, CLAIM)
-        for (let i = 0; i < claimed.length; i += AT_ONCE)
-          await Promise.all(claimed.slice(i, i + AT_ONCE).map((c) => this.fireLogged(c, now, views)))
-        if (claimed.length < CLAIM) break
+    if (!this.migrated) {
+      const moved = await this.escalations.migrate()
+      if (moved > 0) this.options.log.info({ moved }, 'running escalations moved to their accounts’ due sets')
+      this.migrated = true
+    }
+    const views = new Map<string, AccountView>()
+    // Rounds: every account with steps due gives up to SHARE of them; those that gave SHARE have more.
+    for (let accounts = await this.escalations.dueAccounts(now); accounts.length > 0 && !stopping();) {
+      const more: string[] = []
+      for (let i = 0; i < accounts.length && !stopping(); i += ACCOUNTS_AT_ONCE) {
+        const some = accounts.slice(i, i + ACCOUNTS_AT_ONCE)
+        const claims = await Promise.all(some.map((a) => this.escalations.claim(a, now, this.options.leaseMs, SHARE)))
+        claims.forEach((c, k) => c.length === SHARE && more.push(some[k]!))
+        const claimed = claims.flat()
+        for (let j = 0; j < claimed.length; j += AT_ONCE)
+          await Promise.all(claimed.slice(j, j + AT_ONCE).map((c) => this.fireLogged(c, now, views)))
       }
+      accounts = more
     }
   }
 
@@ -207,7 +235,7 @@ export class EscalationJob implements Job {
       },
       now,
     )
-    if (outcome.kind === 'fired') this.options.onFired?.(Math.max(0, now - s.dueAt))
+    if (outcome.kind === 'fired') this.options.onFired?.(Math.max(0, now - s.dueAt), s.accountId)
   }
 
   /** The state after a step: its next position (or the end), its wait counted from when this step was due. */

@@ -133,6 +133,7 @@ function Detail({
                     </ul>
                   </>
                 )}
+                {e.event === 'not-escalated' && `: ${(e.paged ?? []).map(pagedText).join('; ')}`}
               </li>
             ))}
           </ol>

@@ -39,7 +39,7 @@ export const IncidentQuery = Type.Object(
 const TimelineEntry = Type.Object({
   event: Type.String({
     description:
-      'opened or pending (made, not yet told), triggered, joined (an alert joined), acknowledged, resolved, closed (resolved without having been told), escalated (a step of its escalation policy paged)',
+      'opened or pending (made, not yet told), triggered, joined (an alert joined), acknowledged, resolved, closed (resolved without having been told), escalated (a step of its escalation policy paged), not-escalated (its account was at SLUICE_ESCALATIONS_PER_ACCOUNT: paged says so)',
   }),
   at: time('when'),
   by: Type.Optional(
@@ -47,7 +47,7 @@ const TimelineEntry = Type.Object({
   ),
   alertId: Type.Optional(Type.String({ description: 'the alert whose change it was' })),
   incidentId: Type.Optional(Type.String({ description: 'for merged: the other incident' })),
-  policyId: Type.Optional(Type.String({ description: 'for escalated: the escalation policy' })),
+  policyId: Type.Optional(Type.String({ description: 'for escalated and not-escalated: the escalation policy' })),
   round: Type.Optional(Type.Integer({ description: 'for escalated: the run of the policy, from 0' })),
   step: Type.Optional(Type.Integer({ description: 'for escalated: the step that fired, from 0' })),
   paged: Type.Optional(

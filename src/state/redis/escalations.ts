@@ -1,12 +1,15 @@
 // Running escalations: one per incident that a policy pages, each a state (where it is in its policy) and a due time.
 // Steps are claimed with a lease and fired by one script call that checks the step is still the one claimed and the
 // incident still triggered: each step fires once, whatever process fires it and however often it is claimed.
+// Each account's steps are claimed apart, a share per account in turn (jobs/escalation.job.ts), so one account's storm
+// of escalations cannot delay another's steps; an account runs at most SLUICE_ESCALATIONS_PER_ACCOUNT at once.
 // Keys (P: the account's alert prefix, alert-streams.ts; on a cluster every key of an account shares its slot):
-//   P esc:due                          zset "<account>\n<incident>" -> when its next step is due (its lease's end
-//                                      while claimed)
+//   P esc:due:<account>                zset "<account>\n<incident>" -> when its next step is due (its lease's end
+//                                      while claimed); on a cluster P esc:due (P is the account's)
+//   P esc:next                         one Redis: zset account -> when its earliest step is due (lua/escalation-index)
 //   P esc:states                       hash "<account>\n<incident>" -> JSON EscalationState
 //   P esc:started:<account>:<incident> set once an escalation started (kept as long as deliveries)
-//   {admin} esc:accounts               set: accounts that had escalations (a cluster's shards)
+//   {admin} esc:accounts               set: accounts that had escalations (a cluster's shards, polled in turn)
 //   {admin} jobs:lease:<job>           which process runs an exclusive job (jobs/runner.ts)
 import type { NotifiedAlert } from '../../pipeline/notify/messages.js'
 import type { EscalationPosition } from '../../pipeline/oncall/escalation.js'
@@ -43,6 +46,8 @@ export interface StepFiring {
   readonly ttlMs: number
 }
 
+export type StartOutcome = 'started' | 'before' | 'full'
+
 export type FireOutcome = { kind: 'fired' } | { kind: 'stopped'; status: string } | { kind: 'stale' | 'paused' }
 
 export class EscalationStore extends RedisState {
@@ -56,7 +61,9 @@ export class EscalationStore extends RedisState {
   keys(accountId: string) {
     const P = alertStreamKeys(this.prefix, this.cluster, accountId).prefix
     return {
-      due: `${P}esc:due`,
+      due: this.cluster ? `${P}esc:due` : `${P}esc:due:${accountId}`,
+      /** The index of accounts by their earliest due step: one Redis only. */
+      index: this.cluster ? '' : `${P}esc:next`,
       states: `${P}esc:states`,
       started: (incidentId: string) => `${P}esc:started:${accountId}:${incidentId}`,
       incidents: `${P}alerts:acct:${accountId}:incidents`,
@@ -71,32 +78,69 @@ export class EscalationStore extends RedisState {
     return `${accountId}\n${incidentId}`
   }
 
-  /** Starts an incident's escalation, once ever (false: it had started before). */
-  async start(state: EscalationState, ttlMs: number): Promise<boolean> {
-    const k = this.keys(state.accountId)
-    if (this.cluster) await this.redis.sadd(this.accountsKey, state.accountId)
-    const member = EscalationStore.member(state.accountId, state.incidentId)
+  /**
+   * Starts an incident's escalation, once ever, unless its account has `cap` running: then `refusal` goes on the
+   * incident's timeline instead.
+   */
+  async start(
+    state: EscalationState,
+    s: { ttlMs: number; cap: number; refusal: IncidentTimelineEntry },
+  ): Promise<StartOutcome> {
+    const { accountId, incidentId } = state
+    const k = this.keys(accountId)
+    if (this.cluster) await this.redis.sadd(this.accountsKey, accountId)
     const started = await this.scripts.escalationStart(
       k.due,
       k.states,
-      member,
+      EscalationStore.member(accountId, incidentId),
       JSON.stringify(state),
       state.dueAt,
-      k.started(state.incidentId),
-      ttlMs,
+      k.started(incidentId),
+      s.ttlMs,
+      k.index,
+      accountId,
+      s.cap,
+      k.incidents,
+      incidentId,
+      JSON.stringify(s.refusal),
     )
-    return started === 1
+    return started === 1 ? 'started' : started === 2 ? 'full' : 'before'
   }
 
-  /** The shards to claim from: the accounts that had escalations on a cluster, one due set with one Redis. */
-  async shards(): Promise<string[]> {
-    return this.cluster ? this.redis.smembers(this.accountsKey) : ['']
+  /**
+   * The accounts to claim steps of: with one Redis those with a step due by `now`; on a cluster every account that had
+   * escalations (each polled).
+   */
+  async dueAccounts(now: number): Promise<string[]> {
+    if (this.cluster) return this.redis.smembers(this.accountsKey)
+    return this.redis.zrangebyscore(this.keys('').index, '-inf', now)
   }
 
-  /** Claims up to `limit` due steps of a shard, each leased `leaseMs`. */
-  async claim(shard: string, now: number, leaseMs: number, limit: number): Promise<ClaimedStep[]> {
-    const k = this.keys(shard)
-    const flat = (await this.scripts.escalationClaim(k.due, now, leaseMs, limit, k.states)) as string[]
+  /**
+   * One Redis: moves the escalations of the shared due set that came before each account had its own (a rolling
+   * upgrade's) to their accounts' due sets. Returns how many it moved.
+   */
+  async migrate(): Promise<number> {
+    if (this.cluster) return 0
+    const k = this.keys('')
+    const P = alertStreamKeys(this.prefix, false).prefix
+    let moved = 0
+    for (let n = 1; n > 0; moved += n) n = Number(await this.scripts.escalationMigrate(`${P}esc:due`, P, k.index))
+    return moved
+  }
+
+  /** Claims up to `limit` due steps of an account, each leased `leaseMs`. */
+  async claim(accountId: string, now: number, leaseMs: number, limit: number): Promise<ClaimedStep[]> {
+    const k = this.keys(accountId)
+    const flat = (await this.scripts.escalationClaim(
+      k.due,
+      now,
+      leaseMs,
+      limit,
+      k.states,
+      k.index,
+      accountId,
+    )) as string[]
     const out: ClaimedStep[] = []
     for (let i = 0; i + 1 < flat.length; i += 2)
       out.push({ member: flat[i]!, state: JSON.parse(flat[i + 1]!) as EscalationState })
@@ -121,6 +165,8 @@ export class EscalationStore extends RedisState {
       n.due,
       n.delivery,
       n.destinationLog,
+      k.index,
+      accountId,
     ]
     for (const d of firing.deliveries)
       args.push(d.id, JSON.stringify(d.data), d.dueAt, d.giveUpAt, d.data.destinationId)
@@ -132,13 +178,6 @@ export class EscalationStore extends RedisState {
   async state(accountId: string, incidentId: string): Promise<EscalationState | undefined> {
     const json = await this.redis.hget(this.keys(accountId).states, EscalationStore.member(accountId, incidentId))
     return json ? (JSON.parse(json) as EscalationState) : undefined
-  }
-
-  /** Escalations running, and how many steps are due by `now` (the bench's and the metrics' figures). */
-  async counts(shard: string, now: number): Promise<{ running: number; due: number }> {
-    const k = this.keys(shard)
-    const [running, due] = await Promise.all([this.redis.zcard(k.due), this.redis.zcount(k.due, '-inf', now)])
-    return { running, due }
   }
 }
 

@@ -36,7 +36,7 @@ export interface IncidentTimelineEntry {
   paged?: PagedTarget[]
   /**
    * triggered, acknowledged, resolved, joined (an alert joined), opened or pending (made, not told), closed (resolved,
-   * never told), escalated (a step of its escalation policy paged).
+   * never told), escalated (a step of its escalation policy paged), not-escalated (its account was at its cap).
    */
   event: string
   at: number

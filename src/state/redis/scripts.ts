@@ -41,6 +41,7 @@ const SCRIPTS = {
   escalationStart: 1,
   escalationClaim: 1,
   escalationFire: 2,
+  escalationMigrate: 1,
 } as const satisfies Record<string, number | null>
 
 export type ScriptName = keyof typeof SCRIPTS
