@@ -557,7 +557,7 @@ const SETTINGS = {
     escalationsPerAccount: setting(
       'SLUICE_ESCALATIONS_PER_ACCOUNT',
       int(1, 1_000_000, 10_000),
-      "escalations an account may run at once; an incident opened past it is not escalated, and its timeline says why",
+      'escalations an account may run at once; an incident opened past it is not escalated, and its timeline says why',
     ),
     escalationTickMs: setting(
       'SLUICE_ESCALATION_TICK_MS',
