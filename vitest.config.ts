@@ -107,7 +107,8 @@ export default defineConfig({
           'experiments',
           'experiment-checks',
           'oncall-schedules',
-          'escalation-fairness',
+          'oncall-costs',
+          'escalation',
           'experiment-checks-fairness',
         ],
         {

@@ -47,6 +47,8 @@ export interface EscalationJobOptions {
 /** What one tick reads of an account once, for every step of it. */
 interface AccountView {
   readonly policies: Map<string, StoredPolicy | undefined>
+  /** Each schedule's on-call responder at the tick's time ('' : no one), or undefined: no such schedule. */
+  readonly onCall: Map<string, { name: string; who: string } | undefined>
   destinations?: StoredDestination[]
 }
 
@@ -142,8 +144,11 @@ export class EscalationJob implements Job {
 
   private async fire(c: ClaimedStep, now: number, views: Map<string, AccountView>): Promise<void> {
     const s = c.state
-    const view = views.get(s.accountId) ?? { policies: new Map() }
+    const view = views.get(s.accountId) ?? { policies: new Map(), onCall: new Map() }
     views.set(s.accountId, view)
+    // The incident's urgency is its severity now: an alert more severe than the one that opened it may have joined.
+    // (Whether it is still triggered, the fire script decides.)
+    const incident = await this.escalations.incident(s.accountId, s.incidentId)
     const policy = await this.policyOf(s.accountId, s.policyId, view)
     const step = policy?.steps[s.step]
     const paged: PagedTarget[] = []
@@ -182,11 +187,10 @@ export class EscalationJob implements Job {
           }
         } else if (t.kind === 'user') users.push({ id: t.id })
         else if (t.kind === 'schedule') {
-          const schedule = await this.oncall.schedule(s.accountId, t.id)
-          const who = schedule ? shifts(schedule, now, now + 1)[0]?.responder : undefined
-          if (!schedule) paged.push({ kind: t.kind, id: t.id, problem: 'no such schedule' })
-          else if (!who) paged.push({ kind: t.kind, id: t.id, name: schedule.name, problem: 'no one is on call' })
-          else users.push({ id: who, schedule: t.id })
+          const onCall = await this.onCallOf(s.accountId, t.id, now, view)
+          if (!onCall) paged.push({ kind: t.kind, id: t.id, problem: 'no such schedule' })
+          else if (!onCall.who) paged.push({ kind: t.kind, id: t.id, name: onCall.name, problem: 'no one is on call' })
+          else users.push({ id: onCall.who, schedule: t.id })
         } else {
           const to = await this.policyOf(s.accountId, t.id, view)
           paged.push({ kind: t.kind, id: t.id, ...(to ? { name: to.name } : { problem: 'no such policy' }) })
@@ -195,7 +199,7 @@ export class EscalationJob implements Job {
       const ids = [...new Set(users.map((u) => u.id))]
       const profiles = await this.oncall.profiles(s.accountId, ids)
       const names = new Map((await this.directory.usersById(s.accountId, ids)).map((u) => [u.id, u]))
-      const urgency = urgencyOf(s.alert.severity)
+      const urgency = urgencyOf(incident?.severity ?? s.alert.severity)
       for (const u of users) {
         const user = names.get(u.id)
         const who: PagedTarget = {
@@ -284,6 +288,19 @@ export class EscalationJob implements Job {
   private async policyOf(accountId: string, id: string, view: AccountView): Promise<StoredPolicy | undefined> {
     if (!view.policies.has(id)) view.policies.set(id, await this.oncall.policy(accountId, id))
     return view.policies.get(id)
+  }
+
+  private async onCallOf(
+    accountId: string,
+    id: string,
+    now: number,
+    view: AccountView,
+  ): Promise<{ name: string; who: string } | undefined> {
+    if (!view.onCall.has(id)) {
+      const schedule = await this.oncall.schedule(accountId, id)
+      view.onCall.set(id, schedule && { name: schedule.name, who: shifts(schedule, now, now + 1)[0]?.responder ?? '' })
+    }
+    return view.onCall.get(id)
   }
 
   private async destinationsOf(accountId: string, view: AccountView): Promise<StoredDestination[]> {

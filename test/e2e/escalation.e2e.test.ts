@@ -112,7 +112,11 @@ afterAll(async () => {
   await t?.close()
 })
 
-async function fire(fp: string, status: 'firing' | 'resolved' = 'firing'): Promise<void> {
+async function fire(
+  fp: string,
+  status: 'firing' | 'resolved' = 'firing',
+  { severity = 'critical', service = 'checkout' } = {},
+): Promise<void> {
   const res = await fetch(integrationUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -122,7 +126,7 @@ async function fire(fp: string, status: 'firing' | 'resolved' = 'firing'): Promi
       alerts: [
         {
           status,
-          labels: { alertname: `Escalating ${fp}`, severity: 'critical', service: 'checkout' },
+          labels: { alertname: `Escalating ${fp}`, severity, service },
           annotations: { summary: `summary of ${fp}` },
           fingerprint: fp,
         },
@@ -279,6 +283,39 @@ describe('escalation', () => {
     expect((await call('DELETE', `/api/v1/escalation-policies/${policy['id']}`)).status).toBe(409)
     await made('PUT', '/api/v1/alert-rules', { rules: [] })
     expect((await call('DELETE', `/api/v1/escalation-policies/${policy['id']}`)).status).toBe(204)
+  })
+
+  it('urgency is the incident’s now: a critical alert joining a warning’s incident pages by the high-urgency rules from the next step', async () => {
+    const policy = await made('POST', '/api/v1/escalation-policies', {
+      name: 'Bo twice',
+      steps: [0, 1].map(() => ({ targets: [{ kind: 'user', id: users['bo'] }], waitMinutes: 10 })),
+    })
+    await made('PUT', '/api/v1/alert-rules', {
+      rules: [
+        { id: 'by-service', name: 'by service', group: { by: ['service'], window: '5m' }, escalate: policy['id'] },
+      ],
+    })
+    await fire('warned', 'firing', { severity: 'warning', service: 'ledger' })
+    const incidentId = await incidentOf('warned')
+    const first = await waitFor('step 1', async () => {
+      const steps = await escalated(incidentId)
+      return steps.length === 1 ? steps[0] : undefined
+    })
+    // Bo pages only for high urgency: a warning's incident is low.
+    expect(first['paged']).toEqual([
+      expect.objectContaining({ kind: 'user', id: users['bo'], problem: 'has no contact method for low urgency' }),
+    ])
+    await fire('worse', 'firing', { severity: 'critical', service: 'ledger' })
+    await waitFor('the critical alert joined', async () =>
+      (await call('GET', `/api/v1/incidents/${incidentId}`)).body['severity'] === 'critical' ? true : undefined,
+    )
+    await ticked(Date.parse(first['at']) + 10 * 60_000)
+    const second = await waitFor('step 2', async () => (await escalated(incidentId))[1])
+    expect(second['paged']).toEqual([
+      expect.objectContaining({ kind: 'user', id: users['bo'], method: 'slack:chat', via: dest['chat'] }),
+    ])
+    await made('PUT', '/api/v1/alert-rules', { rules: [] })
+    expect((await call('POST', `/api/v1/incidents/${incidentId}/resolve`)).status).toBe(200)
   })
 
   it('hostile policies and contact methods: 400s naming the field, nothing saved', async () => {

@@ -13,7 +13,7 @@
 //   {admin} jobs:lease:<job>           which process runs an exclusive job (jobs/runner.ts)
 import type { NotifiedAlert } from '../../pipeline/notify/messages.js'
 import type { EscalationPosition } from '../../pipeline/oncall/escalation.js'
-import type { IncidentTimelineEntry } from './incidents.js'
+import type { IncidentRecord, IncidentTimelineEntry } from './incidents.js'
 import type { NewDelivery, NotifyStore } from './notify.js'
 import { alertStreamKeys } from './alert-streams.js'
 import { RedisState, type RedisContext } from './redis-state.js'
@@ -172,6 +172,12 @@ export class EscalationStore extends RedisState {
       args.push(d.id, JSON.stringify(d.data), d.dueAt, d.giveUpAt, d.data.destinationId)
     const [kind, status] = (await this.scripts.escalationFire(k.due, k.states, ...args)) as string[]
     return kind === 'stopped' ? { kind, status: status! } : { kind: kind as 'fired' | 'stale' | 'paused' }
+  }
+
+  /** An incident's severity now (undefined: gone). */
+  async incident(accountId: string, incidentId: string): Promise<Pick<IncidentRecord, 'severity'> | undefined> {
+    const json = await this.redis.hget(this.keys(accountId).incidents, incidentId)
+    return json ? { severity: (JSON.parse(json) as IncidentRecord).severity } : undefined
   }
 
   /** The running escalation of an incident, if any. */

@@ -8,6 +8,8 @@
 //   p:escalation-policies:a  hash id -> JSON policy (as schedules)
 //   p:escalation-default:a the id of the account's default policy ('' or absent: none)
 //   p:responders:a         hash user id -> JSON responder profile (contact methods, notification rules)
+//   p:responder-slack:a    hash Slack member id -> user id (the profiles' Slack contact methods; field "\n" once
+//                          built from every profile, so a click is one lookup, not a read of every profile)
 //   p:oncall-slack:a       the account's Slack app signing secret, sealed (SecretBox)
 //   p:oncall-used:a:<what> a Slack request's signature or an email link's nonce, once used (expiring)
 // Schedules, policies and profiles count against the account's stored bytes (SLUICE_ACCOUNT_STORED_BYTES), as rules
@@ -45,6 +47,11 @@ export type Feed = FeedSubject & { readonly accountId: string }
 
 const feedHash = (token: string) => createHash('sha256').update(token).digest('hex')
 
+/** The field of the Slack member index that says it was built from every profile. */
+const BUILT = '\n'
+const slackMembers = (p: ResponderProfile): string[] =>
+  p.contactMethods.flatMap((m) => (m.kind === 'slack' ? [m.memberId] : []))
+
 export class OnCallStore extends RedisState {
   private schedulesKey = (a: string) => this.ka(a, 'schedules', a)
   private feedKey = (hash: string) => this.k('oncall-feed', hash)
@@ -52,6 +59,7 @@ export class OnCallStore extends RedisState {
   private defaultKey = (a: string) => this.ka(a, 'escalation-default', a)
   private profilesKey = (a: string) => this.ka(a, 'responders', a)
   private slackKey = (a: string) => this.ka(a, 'oncall-slack', a)
+  private slackMembersKey = (a: string) => this.ka(a, 'responder-slack', a)
 
   async schedules(accountId: string): Promise<StoredSchedule[]> {
     return this.all<StoredSchedule>(this.schedulesKey(accountId))
@@ -137,7 +145,8 @@ export class OnCallStore extends RedisState {
   /** Replaces a responder's contact methods and notification rules. */
   async saveProfile(accountId: string, userId: string, profile: ResponderProfile): Promise<StoredProfile> {
     const key = this.profilesKey(accountId)
-    return this.tx.optimistic<StoredProfile>([key, this.bytesKey(accountId)], async (conn) => {
+    const index = this.slackMembersKey(accountId)
+    return this.tx.optimistic<StoredProfile>([key, index, this.bytesKey(accountId)], async (conn) => {
       const next: StoredProfile = { userId, ...profile, updatedAt: Date.now() }
       const text = JSON.stringify(next)
       const { queue } = await this.chargeBytes(
@@ -146,7 +155,12 @@ export class OnCallStore extends RedisState {
         { [`responder:${userId}`]: Buffer.byteLength(text) },
         `the contact methods of ${JSON.stringify(userId)}`,
       )
+      const before = await conn.hget(key, userId)
+      const members = slackMembers(next)
+      const gone = before ? slackMembers(JSON.parse(before) as StoredProfile).filter((m) => !members.includes(m)) : []
       const tx = conn.multi().hset(key, userId, text)
+      if (gone.length > 0) tx.hdel(index, ...gone)
+      if (members.length > 0) tx.hset(index, Object.fromEntries(members.map((m) => [m, userId])))
       queue(tx)
       return { tx, result: next }
     })
@@ -169,10 +183,27 @@ export class OnCallStore extends RedisState {
 
   /** The responder whose Slack contact method is this member, if any. */
   async responderBySlackMember(accountId: string, memberId: string): Promise<StoredProfile | undefined> {
-    const all = Object.values(await this.redis.hgetall(this.profilesKey(accountId)))
-    return all
-      .map((json) => JSON.parse(json) as StoredProfile)
-      .find((p) => p.contactMethods.some((m) => m.kind === 'slack' && m.memberId === memberId))
+    const [found, built] = await this.redis.hmget(this.slackMembersKey(accountId), memberId, BUILT)
+    const userId = built ? found : await this.buildSlackIndex(accountId, memberId)
+    const profile = userId ? await this.profile(accountId, userId) : undefined
+    return profile && slackMembers(profile).includes(memberId) ? profile : undefined
+  }
+
+  /** Builds the Slack member index from every profile (once: profiles saved before it existed); `memberId`'s user. */
+  private async buildSlackIndex(accountId: string, memberId: string): Promise<string | undefined> {
+    const key = this.profilesKey(accountId)
+    const index = this.slackMembersKey(accountId)
+    return this.tx.optimistic<string | undefined>([key, index], async (conn) => {
+      const pairs: Record<string, string> = { [BUILT]: '1' }
+      for (const json of Object.values(await conn.hgetall(key))) {
+        const p = JSON.parse(json) as StoredProfile
+        for (const m of slackMembers(p)) pairs[m] = p.userId
+      }
+      return {
+        tx: conn.multi().del(index).hset(index, pairs),
+        result: Object.hasOwn(pairs, memberId) ? pairs[memberId] : undefined,
+      }
+    })
   }
 
   private async all<T extends { name: string }>(key: string): Promise<T[]> {

@@ -1,9 +1,9 @@
-// One account's storm of escalations beside another account's single step, on the real Redis (and again on Redis
-// Cluster, project redis-cluster): the escalation job takes the accounts in turn, so the quiet account's step fires in
+// What one account's on-call can cost the others, on the real Redis (and again on Redis Cluster, project
+// redis-cluster). One account's storm of escalations beside another account's single step: the escalation job takes the accounts in turn, so the quiet account's step fires in
 // the first round of the tick, not after the storm's thousand steps due before it (the review: 10,000 due steps of one
 // account held another's page back ~2.7 s); every step still fires once. An account at SLUICE_ESCALATIONS_PER_ACCOUNT
 // escalates no more incidents, and their timelines say why. Escalations of the former shared due set (one Redis) fire
-// after an upgrade.
+// after an upgrade. A Slack click finds its responder by one lookup, not a read of every profile of the account.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { EscalationJob } from '../../src/jobs/escalation.job.js'
 import { createLogger } from '../../src/shared/logger.js'
@@ -175,3 +175,34 @@ it.skipIf(process.env['TEST_REDIS_ON_CLUSTER'] === '1')(
     expect((await timeline(accountId, incidentId)).map((e) => e.event)).toEqual(['escalated'])
   },
 )
+
+it('a Slack member is one lookup among 2,000 responders, including profiles saved before the index existed', async () => {
+  const accountId = 'acct-slack'
+  const { oncall } = t.state
+  const N = 2000
+  const member = (i: number) => `U${String(i).padStart(6, '0')}`
+  for (let i = 0; i < N; i += 100)
+    await Promise.all(
+      Array.from({ length: 100 }, (_, k) =>
+        oncall.saveProfile(accountId, `user-${i + k}`, {
+          contactMethods: [{ id: 'chat', kind: 'slack', memberId: member(i + k) }],
+          rules: [],
+        }),
+      ),
+    )
+  // As before the index: profiles only. The first lookup builds it from them.
+  const [indexKey] = await t.keys(`${t.config.redis.keyPrefix}*responder-slack*${accountId}`)
+  expect(indexKey).toBeDefined()
+  await t.redis.del(indexKey!)
+  expect((await oncall.responderBySlackMember(accountId, member(1500)))?.userId).toBe('user-1500')
+  expect(await t.redis.hlen(indexKey!)).toBe(N + 1)
+  // A changed profile moves its member; a member no one has is no one.
+  await oncall.saveProfile(accountId, 'user-1500', {
+    contactMethods: [{ id: 'chat', kind: 'slack', memberId: 'UNEW1500' }],
+    rules: [],
+  })
+  expect(await oncall.responderBySlackMember(accountId, member(1500))).toBeUndefined()
+  expect((await oncall.responderBySlackMember(accountId, 'UNEW1500'))?.userId).toBe('user-1500')
+  expect(await oncall.responderBySlackMember(accountId, 'U999999')).toBeUndefined()
+  expect(await oncall.responderBySlackMember(accountId, '__proto__')).toBeUndefined()
+}, 60_000)
