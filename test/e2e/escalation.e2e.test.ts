@@ -549,21 +549,32 @@ describe('acknowledging where the page arrives', () => {
       other.adminApiKey,
     )
     await new Promise((r) => setTimeout(r, 500))
-    await fetch(theirs.body['webhookUrl'], {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        version: '4',
-        status: 'firing',
-        alerts: [
-          { status: 'firing', labels: { alertname: 'theirs' }, annotations: { summary: 's' }, fingerprint: 'theirs' },
-        ],
-      }),
-    })
-    const theirId = await waitFor('their incident', async () => {
-      const list = (await call('GET', '/api/v1/incidents?status=all', undefined, other.adminApiKey)).body
-      return (list['incidents'] as Json[])[0]?.['id'] as string | undefined
-    })
+    // An incident of theirs whose id this account has not (on Redis Cluster each account numbers its own incidents).
+    let theirId = ''
+    for (let n = 0; !theirId || (await call('GET', `/api/v1/incidents/${theirId}`)).status !== 404; n++) {
+      const fingerprint = `theirs-${n}`
+      await fetch(theirs.body['webhookUrl'], {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          version: '4',
+          status: 'firing',
+          alerts: [
+            {
+              status: 'firing',
+              labels: { alertname: fingerprint },
+              annotations: { summary: fingerprint },
+              fingerprint,
+            },
+          ],
+        }),
+      })
+      theirId = await waitFor(`their incident ${n}`, async () => {
+        const list = (await call('GET', '/api/v1/incidents?status=all', undefined, other.adminApiKey)).body
+        return (list['incidents'] as Json[]).find((i) => String(i['title']).includes(fingerprint))?.['id'] as
+          string | undefined
+      })
+    }
     const foreign = await click(theirId, 'resolve')
     expect(foreign.body['text']).toMatch(/no incident .* in this account/)
     expect(await status(theirId, other.adminApiKey)).toBe('triggered')

@@ -6,7 +6,9 @@
 // destination header Node refuses, a live tail reader that stops reading. And the incidents of issue 46 at their worst:
 // a storm grouped into one incident, a source inhibiting all of it switched on and off, 48 KiB group keys, merges. And
 // the tracking plans of issue 49: a plan whose patterns cost the most an event may spend, its refusals replayed. And
-// the on-call schedules of issue 50: the costliest the limits allow, their shifts and a feed across them, in a loop.
+// the on-call schedules of issue 50: the costliest the limits allow, their shifts and a feed across them, in a loop;
+// and every one of a hostile account's thousands of incidents escalating through them, past its cap of escalations,
+// while each of the well-behaved account's incidents is paged by its own policy within a bound.
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { SecretBox } from '../../src/shared/secret-box.js'
@@ -46,7 +48,11 @@ const ENV = {
   SLUICE_TAIL_BUFFER_BYTES: '4096',
   SLUICE_EXPERIMENT_CHECK_SECONDS: '10',
   SLUICE_INTEGRATION_REFRESH_MS: '500',
+  // Lower than the default (10,000), so that the hostile account's escalations reach it within the soak.
+  SLUICE_ESCALATIONS_PER_ACCOUNT: '2000',
 }
+/** How long after its alert was posted each of the well-behaved account's incidents may be paged, at the slowest. */
+const PAGE_BOUND_MS = 10_000
 
 const call = jsonCaller(() => serve.url)
 
@@ -109,6 +115,20 @@ beforeAll(async () => {
     destinations: [dest.body['destination']['id']],
   })
   expect(route.status, JSON.stringify(route.body)).toBe(200)
+  // ... and a default escalation policy paging another receiver at once.
+  const pager = await call(w.adminKey, 'POST', '/api/v1/notification-destinations', {
+    name: 'pager',
+    kind: 'webhook',
+    settings: { url: `${rx.url}/well-page` },
+  })
+  expect(pager.status, JSON.stringify(pager.body)).toBe(201)
+  const policy = await call(w.adminKey, 'POST', '/api/v1/escalation-policies', {
+    name: 'page at once',
+    steps: [{ targets: [{ kind: 'destination', id: pager.body['destination']['id'] }], waitMinutes: 60 }],
+  })
+  expect(policy.status, JSON.stringify(policy.body)).toBe(201)
+  const byDefault = await call(w.adminKey, 'PUT', '/api/v1/oncall/default-policy', { policyId: policy.body['id'] })
+  expect(byDefault.status, JSON.stringify(byDefault.body)).toBe(200)
 }, 180_000)
 
 afterAll(async () => {
@@ -373,10 +393,43 @@ it(
     const feed = await call(hostile2.adminKey, 'POST', '/api/v1/oncall/feeds', { userId: people[0] })
     expect(feed.status).toBe(201)
     const feedUrl = feed.body['url'] as string
+    // Its default escalation policy pages the on-call of three costly schedules and a receiver, twice without a wait,
+    // then runs again a minute later; its incidents (100 a step, each its own) all escalate, up to its cap.
+    for (const [i, person] of people.entries()) {
+      const profile = await call(hostile2.adminKey, 'PUT', `/api/v1/oncall/responders/${person}`, {
+        contactMethods: [{ id: 'chat', kind: 'slack', memberId: `U${String(i).padStart(4, '0')}` }],
+        rules: [],
+      })
+      expect(profile.status, JSON.stringify(profile.body)).toBe(200)
+    }
+    const h2page = await call(hostile2.adminKey, 'POST', '/api/v1/notification-destinations', {
+      name: 'pages',
+      kind: 'webhook',
+      settings: { url: `${rx.url}/h2-page` },
+    })
+    expect(h2page.status, JSON.stringify(h2page.body)).toBe(201)
+    const h2targets = [
+      ...schedules.slice(0, 3).map((id) => ({ kind: 'schedule', id })),
+      { kind: 'destination', id: h2page.body['destination']['id'] },
+    ]
+    const h2policy = await call(hostile2.adminKey, 'POST', '/api/v1/escalation-policies', {
+      name: 'everything',
+      steps: [
+        { targets: h2targets, waitMinutes: 0 },
+        { targets: h2targets, waitMinutes: 1 },
+      ],
+      repeat: 9,
+    })
+    expect(h2policy.status, JSON.stringify(h2policy.body)).toBe(201)
+    expect(
+      (await call(hostile2.adminKey, 'PUT', '/api/v1/oncall/default-policy', { policyId: h2policy.body['id'] })).status,
+    ).toBe(200)
+    const h2alerts = await integration(hostile2.adminKey, { name: 'escalating', template: 'alertmanager' })
 
     const until = Date.now() + SOAK_MS
     const stalled: IncomingMessage[] = []
     const wellAlerts: string[] = []
+    const wellPostedAt = new Map<string, number>()
     let wellEvents = 0
     let healthFailures = 0
     /** The hostile dry runs under the costly plan: their CPU budget answers them in time (they once passed 30 s). */
@@ -411,6 +464,7 @@ it(
         )
         expect(status).toBe(202)
         wellAlerts.push(id)
+        wellPostedAt.set(id, Date.now())
       }),
       loop(until, 500, async () => {
         const res = await timed('reads', () => call(well.adminKey, 'GET', '/api/v1/alerts?limit=10'))
@@ -442,6 +496,11 @@ it(
         ok(await postJson(storm.webhookUrl, { version: '4', status: db.status, alerts: [db] }))
         const keyed = amAlert(`k-${i}`, 'keyed', 'firing', '-'.repeat(16_000))
         ok(await postJson(storm.webhookUrl, { version: '4', status: 'firing', alerts: [keyed] }))
+      }),
+      // The escalations storm: 100 alerts a step, each its own incident, each escalating.
+      loop(until, 1000, async (i) => {
+        const alerts = Array.from({ length: 100 }, (_, j) => amAlert(`e-${i}-${j}`, `svc-${j}`, 'firing'))
+        ok(await postJson(h2alerts.webhookUrl, { version: '4', status: 'firing', alerts }))
       }),
       // And acts on its other incidents: merges, acknowledgements, resolutions (expensive calls).
       loop(until, 500, async (i) => {
@@ -672,6 +731,35 @@ it(
       },
       120_000,
     )
+    // Each of its incidents paged by its policy beside the escalations storm, soon after its alert was posted.
+    const told = (path: string) =>
+      rx.on(path).flatMap((r) => {
+        const body = JSON.parse(r.body) as Json
+        const items = (body['alerts'] ? (body['alerts'] as Json[]) : [body]).map((a) => a['alert']?.['dedupKey'])
+        return items.map((key) => ({ key: key as string, at: r.at }))
+      })
+    const pagedAt = await waitFor(
+      'a page of each of its incidents',
+      async () => {
+        const at = new Map<string, number>()
+        for (const p of told('/well-page')) if (!at.has(p.key)) at.set(p.key, p.at)
+        return wellAlerts.every((k) => at.has(k)) ? at : undefined
+      },
+      120_000,
+    )
+    const pageDelays = wellAlerts.map((k) => pagedAt.get(k)! - wellPostedAt.get(k)!)
+    const slowestPage = Math.max(...pageDelays)
+    // The hostile account's escalations ran, and stopped at its cap: an incident past it says so on its timeline.
+    const h2pages = rx.on('/h2-page').length
+    console.log(`hostile soak: the well-behaved account's slowest page ${slowestPage} ms; hostile pages ${h2pages}`)
+    expect(slowestPage).toBeLessThanOrEqual(PAGE_BOUND_MS)
+    expect(h2pages).toBeGreaterThan(0)
+    const newest = (await call(hostile2.adminKey, 'GET', '/api/v1/incidents?status=all&limit=1')).body[
+      'incidents'
+    ] as Json[]
+    const last = (await call(hostile2.adminKey, 'GET', `/api/v1/incidents/${newest[0]!['id']}`)).body
+    expect((last['timeline'] as Json[]).map((e) => e['event'])).toContain('not-escalated')
+
     const bounds = Object.fromEntries(Object.entries(latencies).map(([k, v]) => [k, Math.round(p99(v))]))
     console.log(
       `hostile soak: the well-behaved account's p99 (ms) ${JSON.stringify(bounds)}, ${wellEvents} events, ${wellAlerts.length} alerts; hostile dry runs ${JSON.stringify(dryRuns)}`,
