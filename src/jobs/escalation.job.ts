@@ -7,8 +7,11 @@
 // and writes the step on the incident's timeline (state/redis/escalations.ts): each step fires once. Exclusive (one
 // process holds its lease); a step claimed by a process killed before firing it fires after its claim's lease.
 // Accounts take turns: each round claims at most SHARE due steps of every account with steps due, so an account's
-// storm of escalations delays another account's step by one round, not by its own firing time; and an account runs at
-// most `perAccount` escalations (an incident past it is not escalated, and its timeline says why).
+// storm of escalations delays another account's step by one round, not by its own firing time. A tick ends after
+// TICK_MS (the rest is due at the next, which reads again which accounts have steps due, so a step that came due
+// meanwhile waits at most a tick behind a backlog, not the backlog); a round cut short goes on from the account after
+// the last served. An account runs at most `perAccount` escalations (an incident past it is not escalated, and its
+// timeline says why).
 import { deliveryId } from '../pipeline/notify/messages.js'
 import { nextPosition, type PolicyDefinition } from '../pipeline/oncall/escalation.js'
 import { pagesOf, urgencyOf } from '../pipeline/oncall/responders.js'
@@ -28,6 +31,8 @@ export const MAX_HANDOVERS = 10
 const SHARE = 20
 const ACCOUNTS_AT_ONCE = 10
 const AT_ONCE = 20
+/** How long one tick fires steps before it leaves the rest to the next. */
+const TICK_MS = 1000
 
 export interface EscalationJobOptions {
   /** How long a claimed step is held by its process before another may fire it. */
@@ -59,6 +64,8 @@ export class EscalationJob implements Job {
   readonly atStart = true
   readonly everyMs: number
   private migrated = false
+  /** The last account served by a tick: the next begins after it. */
+  private lastServed = ''
 
   constructor(
     private readonly escalations: EscalationStore,
@@ -115,11 +122,19 @@ export class EscalationJob implements Job {
       this.migrated = true
     }
     const views = new Map<string, AccountView>()
+    const ends = performance.now() + TICK_MS
+    const over = () => stopping() || performance.now() > ends
+    const due = (await this.escalations.dueAccounts(now)).sort()
+    const from = Math.max(
+      0,
+      due.findIndex((a) => a > this.lastServed),
+    )
     // Rounds: every account with steps due gives up to SHARE of them; those that gave SHARE have more.
-    for (let accounts = await this.escalations.dueAccounts(now); accounts.length > 0 && !stopping();) {
+    for (let accounts = [...due.slice(from), ...due.slice(0, from)]; accounts.length > 0 && !over();) {
       const more: string[] = []
-      for (let i = 0; i < accounts.length && !stopping(); i += ACCOUNTS_AT_ONCE) {
+      for (let i = 0; i < accounts.length && !over(); i += ACCOUNTS_AT_ONCE) {
         const some = accounts.slice(i, i + ACCOUNTS_AT_ONCE)
+        this.lastServed = some[some.length - 1]!
         const claims = await Promise.all(some.map((a) => this.escalations.claim(a, now, this.options.leaseMs, SHARE)))
         claims.forEach((c, k) => c.length === SHARE && more.push(some[k]!))
         const claimed = claims.flat()
