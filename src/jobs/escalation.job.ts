@@ -60,12 +60,17 @@ interface AccountView {
 export class EscalationJob implements Job {
   readonly name = 'escalation'
   readonly exclusive = true
-  /** Its first tick moves the escalations of the former shared due set (EscalationStore.migrate). */
+  /**
+   * Takes its lease as the process starts; its first tick moves the escalations of the former shared due set
+   * (EscalationStore.migrate).
+   */
   readonly atStart = true
   readonly everyMs: number
   private migrated = false
   /** The last account served by a tick: the next begins after it. */
   private lastServed = ''
+  /** When each account at its cap was last said to be (the log's warning). */
+  private readonly capWarnedAt = new Map<string, number>()
 
   constructor(
     private readonly escalations: EscalationStore,
@@ -111,8 +116,11 @@ export class EscalationJob implements Job {
       policyId,
       paged: [{ kind: 'policy', id: policyId, problem }],
     }
-    if ((await this.escalations.start(state, { ttlMs, cap, refusal })) === 'full')
-      log.warn({ accountId, incidentId, policyId, cap }, 'an incident was not escalated: its account is at its cap')
+    if ((await this.escalations.start(state, { ttlMs, cap, refusal })) !== 'full') return
+    // Once a minute per account at most: an account at its cap may open incidents by the hundred a second.
+    if (now - (this.capWarnedAt.get(accountId) ?? -Infinity) < 60_000) return
+    this.capWarnedAt.set(accountId, now)
+    log.warn({ accountId, incidentId, policyId, cap }, 'incidents are not escalated: the account is at its cap')
   }
 
   async tick(now: number, stopping: () => boolean): Promise<void> {

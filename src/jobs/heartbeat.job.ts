@@ -35,6 +35,8 @@ export interface HeartbeatJobOptions {
 export class HeartbeatJob implements Job {
   readonly name = 'heartbeats'
   readonly exclusive = true
+  /** Takes its lease as the process starts (not a tick later, perhaps while it is already shutting down). */
+  readonly atStart = true
   readonly everyMs: number
 
   constructor(
