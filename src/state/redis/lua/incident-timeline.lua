@@ -1,5 +1,5 @@
--- An entry added to an incident's timeline (its last TIMELINE kept), included by escalation-start.lua and
--- escalation-fire.lua. `inc` is the incident as decoded; the caller writes it back.
+-- An entry added to an incident's timeline (its last TIMELINE kept), included by incidents.lua, escalation-start.lua
+-- and escalation-fire.lua. `inc` is the incident as decoded; the caller writes it back.
 local TIMELINE = 100
 local function appendTimeline(inc, entry)
   local t = inc.timeline

@@ -17,10 +17,10 @@
 -- its alerts arrived within the window; acknowledged once acknowledged (by the API, or when no member is firing
 -- and one is acknowledged: it stays so until it resolves, as PagerDuty's do); triggered while a member fires;
 -- suppressed when its open members are all held by maintenance windows.
+-- include: incident-timeline.lua
 local INC = {}
 -- Alerts one incident takes; the next alert of its key opens a continuation (previousIncidentId), counted as its overflow.
 local MEMBERS = 10000
-local TIMELINE = 100
 local SEVERITY_RANK = {critical = 4, high = 3, warning = 2, info = 1}
 -- Entries of the incident-events stream, about (the scripts that write it set it from their own maxlen).
 INC.maxlen = '10000'
@@ -66,9 +66,7 @@ local function save(P, inc, before)
 end
 
 local function remember(inc, event, at, by, alertId)
-  local t = inc.timeline
-  table.insert(t, {event = event, at = at, by = by, alertId = alertId})
-  while #t > TIMELINE do table.remove(t, 1) end
+  appendTimeline(inc, {event = event, at = at, by = by, alertId = alertId})
 end
 
 local function tell(P, inc, event, at, by, alertId)
