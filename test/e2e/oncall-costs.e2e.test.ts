@@ -135,6 +135,10 @@ it('an account at its cap escalates no more incidents, and their timelines say w
     },
   ])
   expect(await t.state.escalations.state('acct-capped', incidents[3]!)).toBeUndefined()
+  // Its stream entry replayed (a notify process killed before acknowledging it): said once, and still not escalated.
+  await j.start({ accountId: 'acct-capped', incidentId: incidents[3]!, policyId, alert, now: NOW + 1 })
+  expect(await timeline('acct-capped', incidents[3]!)).toHaveLength(1)
+  expect(await t.state.escalations.state('acct-capped', incidents[3]!)).toBeUndefined()
   // Another account is not held by it.
   const other = await account('acct-beside', 1)
   await j.start({
