@@ -169,9 +169,6 @@ export class EscalationJob implements Job {
     const s = c.state
     const view = views.get(s.accountId) ?? { policies: new Map(), onCall: new Map() }
     views.set(s.accountId, view)
-    // The incident's urgency is its severity now: an alert more severe than the one that opened it may have joined.
-    // (Whether it is still triggered, the fire script decides.)
-    const incident = await this.escalations.incident(s.accountId, s.incidentId)
     const policy = await this.policyOf(s.accountId, s.policyId, view)
     const step = policy?.steps[s.step]
     const paged: PagedTarget[] = []
@@ -222,6 +219,9 @@ export class EscalationJob implements Job {
       const ids = [...new Set(users.map((u) => u.id))]
       const profiles = await this.oncall.profiles(s.accountId, ids)
       const names = new Map((await this.directory.usersById(s.accountId, ids)).map((u) => [u.id, u]))
+      // The incident's urgency is its severity now (an alert more severe than the one that opened it may have joined),
+      // read when someone is paged by it. (Whether it is still triggered, the fire script decides.)
+      const incident = users.length > 0 ? await this.escalations.incident(s.accountId, s.incidentId) : undefined
       const urgency = urgencyOf(incident?.severity ?? s.alert.severity)
       for (const u of users) {
         const user = names.get(u.id)
